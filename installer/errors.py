@@ -1,0 +1,42 @@
+"""The one error type the CLI maps to an exit code, and the codes themselves."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    FAILED = 1
+    USAGE = 2
+    REFUSED = 3
+    NO_AGENT_DIR = 4
+
+
+class ExtError(Exception):
+    """An error the user can act on: what went wrong, and the fix."""
+
+    exit_code: ExitCode = ExitCode.FAILED
+
+    def __init__(self, message: str, fix: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fix = fix
+
+
+class UsageError(ExtError):
+    """Bad arguments, an unknown name, an invalid manifest (exit 2)."""
+
+    exit_code = ExitCode.USAGE
+
+
+class Refused(ExtError):
+    """Declined at the prompt, no TTY without --yes, a guard, missing consent (exit 3)."""
+
+    exit_code = ExitCode.REFUSED
+
+
+class AgentDirMissing(ExtError):
+    """A named agent dir that does not exist (exit 4)."""
+
+    exit_code = ExitCode.NO_AGENT_DIR
