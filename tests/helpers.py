@@ -1,0 +1,40 @@
+"""Helpers shared by the fs and e2e tests."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def build_tree(root: Path, spec: dict[str, str | bytes | Path | None]) -> Path:
+    """Create files under root: str/bytes are contents, a Path makes a symlink, None a folder."""
+    for rel, value in spec.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if value is None:
+            path.mkdir(parents=True, exist_ok=True)
+        elif isinstance(value, Path):
+            os.symlink(value, path)
+        elif isinstance(value, bytes):
+            path.write_bytes(value)
+        else:
+            path.write_text(value)
+    return root
+
+
+def snapshot(root: Path) -> dict[str, tuple[str, str]]:
+    """Every entry under root as (kind, content-or-link-target), links not followed."""
+    out: dict[str, tuple[str, str]] = {}
+    if not root.exists() and not root.is_symlink():
+        return out
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            path = Path(dirpath, name)
+            rel = str(path.relative_to(root))
+            if path.is_symlink():
+                out[rel] = ("link", os.readlink(path))
+            elif path.is_dir():
+                out[rel] = ("dir", "")
+            else:
+                out[rel] = ("file", path.read_bytes().hex())
+    return out
