@@ -1,0 +1,223 @@
+"""The typer app: arguments in, exit code out. No filesystem logic here; commands do the work."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from installer import __version__
+from installer.errors import ExitCode, ExtError, UsageError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Install your own set of coding-agent extensions into an agent dir, and keep it healthy.",
+)
+
+
+@dataclass
+class Globals:
+    set_dir: Path | None = None
+    agent_dir: Path | None = None
+    json: bool = False
+    quiet: bool = False
+    no_color: bool = False
+    debug: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+G = Globals()
+
+
+def _output() -> Any:
+    from installer.context import Env
+    from installer.ui import Output, use_color
+
+    env = Env.from_process()
+    color = use_color(G.no_color, dict(env.environ), sys.stdout)
+    return Output(json=G.json, quiet=G.quiet, color=color)
+
+
+def run(fn: Callable[[Any], int | None]) -> NoReturn:
+    """Call a command with the Output; map an ExtError to its message, fix and exit code."""
+    out = _output()
+    try:
+        code = fn(out) or 0
+    except ExtError as exc:
+        if G.debug:
+            raise
+        out.error(exc)
+        raise typer.Exit(int(exc.exit_code)) from None
+    except KeyboardInterrupt:
+        out.err("interrupted; nothing more was written")
+        raise typer.Exit(int(ExitCode.REFUSED)) from None
+    raise typer.Exit(code)
+
+
+def context(create: bool = False) -> Any:
+    from installer.context import Env, resolve
+
+    return resolve(Env.from_process(), G.set_dir, G.agent_dir, create=create)
+
+
+def _version(value: bool) -> None:
+    if not value:
+        return
+    from installer.host import find_host
+
+    try:
+        host = find_host()
+    except Exception:  # a broken host never breaks --version
+        host = None
+    pi = "pi not found" if host is None else f"pi {host.version or 'version unknown'}"
+    typer.echo(f"ext {__version__} ({pi})")
+    raise typer.Exit(0)
+
+
+@app.callback()
+def main_options(
+    set_dir: Annotated[
+        Path | None, typer.Option("--set", help="The set folder (else EXT_SET, cwd, bundled).")
+    ] = None,
+    agent_dir: Annotated[
+        Path | None,
+        typer.Option("--agent-dir", help="The agent dir (else EXT_AGENT_DIR, manifest, isolated)."),
+    ] = None,
+    json: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print less.")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour (or NO_COLOR).")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show versions and exit."),
+    ] = False,
+) -> None:
+    """Install your own set of coding-agent extensions into an agent dir, and keep it healthy."""
+    G.set_dir, G.agent_dir, G.json, G.quiet = set_dir, agent_dir, json, quiet
+    G.no_color, G.debug = no_color, debug
+
+
+def _names(values: list[str] | None) -> list[str]:
+    """`--only a,b --only c` -> [a, b, c]."""
+    return [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
+
+
+Only = Annotated[
+    list[str] | None, typer.Option("--only", help="Install just these names (comma-separated).")
+]
+Skip = Annotated[list[str] | None, typer.Option("--skip", help="Install all but these names.")]
+DryRun = Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")]
+Yes = Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")]
+
+
+def _confirmer(out: Any, yes: bool) -> Callable[[Any], None]:
+    stdin_tty = sys.stdin is not None and sys.stdin.isatty()
+    return lambda plan: out.confirm(plan, yes, stdin_tty)
+
+
+@app.command()
+def install(
+    only: Only = None,
+    skip: Skip = None,
+    dry_run: DryRun = False,
+    yes: Yes = False,
+    create: Annotated[
+        bool, typer.Option("--create", help="Create a named agent dir that does not exist.")
+    ] = False,
+) -> None:
+    """Link every resource of the set into the agent dir (backing up what is in the way)."""
+
+    def go(out: Any) -> int:
+        from installer.commands.install import install as do_install
+
+        ctx = context(create=create)
+        result = do_install(ctx, _names(only), _names(skip), dry_run, _confirmer(out, yes))
+        out.plan_result(result)
+        if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":
+            out.err('pi reads it with: eval "$(ext env)"   (or run `ext launch`)')
+        return 0
+
+    run(go)
+
+
+@app.command()
+def uninstall(dry_run: DryRun = False, yes: Yes = False) -> None:
+    """Remove the set's links (enabled and disabled) from the agent dir; backups stay."""
+
+    def go(out: Any) -> int:
+        from installer.commands.uninstall import uninstall as do_uninstall
+
+        out.plan_result(do_uninstall(context(), dry_run, _confirmer(out, yes)))
+        return 0
+
+    run(go)
+
+
+@app.command("list")
+def list_items() -> None:
+    """Every item of the set and its state in the agent dir."""
+
+    def go(out: Any) -> int:
+        from installer.commands.listing import items
+        from installer.ui import tilde
+
+        ctx = context()
+        mode, found = items(ctx)
+        if out.json:
+            out.data(
+                {
+                    "set": str(ctx.set_root),
+                    "agent_dir": str(ctx.agent_dir),
+                    "mode": mode,
+                    "items": [i.to_json() for i in found],
+                }
+            )
+            return 0
+        for w in ctx.manifest.warnings:
+            out.warn(w)
+        out.out(f"set        {tilde(ctx.set_root)} ({ctx.manifest.name})")
+        out.out(f"agent dir  {tilde(ctx.agent_dir)} ({ctx.agent_dir_source})")
+        out.out(f"mode       {mode}")
+        width = max((len(i.resource.label) for i in found), default=4)
+        for i in found:
+            line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
+            out.out(line + (f"  ({i.note})" if i.note else ""))
+        return 0
+
+    run(go)
+
+
+@app.command()
+def env(
+    shell: Annotated[str, typer.Option("--shell", help="sh, bash, zsh or fish.")] = "sh",
+) -> None:
+    """Print the line that points pi at the agent dir: eval "$(ext env)"."""
+
+    def go(out: Any) -> int:
+        from installer.commands.env import env_line
+
+        ctx = context()
+        line = env_line(ctx.agent_dir, shell)
+        if out.json:
+            out.data({"agent_dir": str(ctx.agent_dir), "shell": shell, "line": line})
+        else:
+            sys.stdout.write(line + "\n")
+        return 0
+
+    run(go)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except UsageError as exc:  # raised before a command's own handler (e.g. in a callback)
+        sys.stderr.write(f"error: {exc.message}\n")
+        sys.exit(int(exc.exit_code))

@@ -1,0 +1,73 @@
+"""What the plan/apply commands share: planning under the lock, confirmation, state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from installer import __version__, journal
+from installer.context import Context
+from installer.errors import ExtError
+from installer.executor import Step, execute
+from installer.lock import agent_lock
+from installer.plan import Plan
+from installer.result import PlanResult
+from installer.state import SetRecord, State, load_state, save_state
+
+Confirm = Callable[[Plan], None]
+
+
+def run_plan(
+    ctx: Context,
+    make_plan: Callable[[], Plan],
+    step: Callable[[Plan], Step],
+    confirm: Confirm,
+    dry_run: bool,
+    new_state: Callable[[State], State] | None = None,
+) -> PlanResult:
+    """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer."""
+    warnings = _interrupted(ctx)
+    plan = make_plan()
+    plan = replace(plan, warnings=(*warnings, *plan.warnings))
+    if dry_run or plan.is_empty:
+        return PlanResult(plan, changed=dry_run and not plan.is_empty, dry_run=dry_run)
+    confirm(plan)
+    with agent_lock(ctx.agent_dir):
+        fresh = make_plan()
+        if not fresh.same_steps(plan):
+            raise ExtError(
+                f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",
+                "run the command again to see the new plan",
+            )
+        after = None
+        if new_state is not None:
+            update = new_state
+
+            def after() -> None:
+                save_state(ctx.agent_dir, update(load_state(ctx.agent_dir)))
+
+        execute(ctx, fresh, step(fresh), after)
+        _close_interrupted(ctx)
+    return PlanResult(
+        replace(fresh, warnings=plan.warnings), changed=True, dry_run=False, applied=True
+    )
+
+
+def set_record(ctx: Context, mode: str) -> SetRecord:
+    return SetRecord(str(ctx.set_root), ctx.manifest.name, mode, __version__)
+
+
+def _interrupted(ctx: Context) -> tuple[str, ...]:
+    rec = journal.incomplete(ctx.agent_dir)
+    if rec is None:
+        return ()
+    return (
+        f"an earlier `ext {rec.command}` (started {rec.started[:19]}) was interrupted after "
+        f"{len(rec.steps)} step(s); this run finishes the job (`ext undo` reverses it instead)",
+    )
+
+
+def _close_interrupted(ctx: Context) -> None:
+    rec = journal.incomplete(ctx.agent_dir)
+    if rec is not None:
+        journal.mark(rec.path, "finished-by-next-run")

@@ -1,0 +1,68 @@
+"""`ext list`: every item of the set and its state in the agent dir."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from installer.context import Context
+from installer.links.scan import AgentState, Entry, scan
+from installer.resources import Resource, discover
+from installer.state import load_state
+
+
+@dataclass(frozen=True)
+class Item:
+    resource: Resource
+    state: str  # enabled | disabled | not-installed | conflict | stale | foreign
+    path: str
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "name": self.resource.name,
+            "kind": self.resource.kind,
+            "layout": self.resource.layout,
+            "state": self.state,
+            "path": self.path,
+        }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def items(ctx: Context) -> tuple[str, list[Item]]:
+    """The install mode and the state of each resource of the set."""
+    state = load_state(ctx.agent_dir)
+    record = state.for_root(ctx.set_root)
+    mode = record.mode if record else ctx.manifest.mode
+    old = state.old_roots(ctx.set_root, ctx.manifest.name)
+    agent = scan(ctx.agent_dir, ctx.set_root, old)
+    return mode, [classify(agent, r) for r in discover(ctx.set_root)]
+
+
+def classify(agent: AgentState, r: Resource) -> Item:
+    """One resource's state, from its enabled and disabled destinations."""
+    real = r.real or str(r.source)
+    for path, live in ((r.dest, "enabled"), (r.disabled_dest, "disabled")):
+        e = agent.entries.get(path)
+        if e is None or e.kind != "link" or e.owner == "foreign":
+            continue
+        if e.owner == "ours" and e.exists and e.real == real:
+            return Item(r, live, path)
+        return Item(r, "stale", path, _stale_note(e))
+    e = agent.entries.get(r.dest)
+    if e is None:
+        return Item(r, "not-installed", r.dest)
+    if e.kind == "link":
+        return Item(r, "foreign", r.dest, f"a link to {e.target}; `ext install` backs it up")
+    what = "a folder" if e.kind == "dir" else "a file"
+    return Item(r, "conflict", r.dest, f"{what} is in the way; `ext install` backs it up")
+
+
+def _stale_note(e: Entry) -> str:
+    if e.owner == "moved":
+        return f"points at an older location of the set ({e.root}); `ext install` relinks it"
+    if not e.exists:
+        return "its target is gone; `ext install` fixes it"
+    return f"points at {e.target}; `ext install` relinks it"

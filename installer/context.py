@@ -1,0 +1,173 @@
+"""Resolve the set, its manifest and the agent dir into one Context, in DESIGN.md's order."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from installer.errors import AgentDirMissing, ExtError, UsageError
+from installer.manifest import MANIFEST_NAME, Manifest, load_manifest
+
+RESOURCE_DIRS = ("extensions", "skills", "prompts", "themes")
+
+
+@dataclass(frozen=True)
+class Env:
+    """What a command may ask of the outside world; tests replace it."""
+
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    cwd: Path = field(default_factory=Path.cwd)
+    stdin_tty: bool = False
+    stdout_tty: bool = False
+    stderr_tty: bool = False
+
+    @staticmethod
+    def from_process() -> Env:
+        return Env(
+            environ=dict(os.environ),
+            cwd=Path.cwd(),
+            stdin_tty=sys.stdin is not None and sys.stdin.isatty(),
+            stdout_tty=sys.stdout is not None and sys.stdout.isatty(),
+            stderr_tty=sys.stderr is not None and sys.stderr.isatty(),
+        )
+
+    def now(self) -> datetime:
+        return datetime.now(UTC).astimezone()
+
+
+@dataclass(frozen=True)
+class Context:
+    """The set, its manifest and the agent dir one command works on."""
+
+    set_root: Path
+    manifest: Manifest
+    agent_dir: Path
+    agent_dir_source: str  # "--agent-dir", "EXT_AGENT_DIR", "manifest", "isolated"
+    set_source: str  # "--set", "EXT_SET", "cwd", "bundled"
+    env: Env
+
+
+def resolve(
+    env: Env, set_dir: Path | None = None, agent_dir: Path | None = None, create: bool = False
+) -> Context:
+    """Build the Context: set, then manifest, then agent dir (which may come from the manifest)."""
+    root, set_source = find_set(env, set_dir)
+    manifest = load_manifest(root)
+    target, target_source = find_agent_dir(env, manifest, agent_dir, create)
+    return Context(root, manifest, target, target_source, set_source, env)
+
+
+def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:
+    """--set > EXT_SET > nearest extset.toml above the cwd > the bundled set."""
+    if explicit is not None:
+        return _check_set(explicit, "--set"), "--set"
+    if env.environ.get("EXT_SET"):
+        return _check_set(Path(env.environ["EXT_SET"]), "EXT_SET"), "EXT_SET"
+    for folder in (env.cwd, *env.cwd.parents):
+        if (folder / MANIFEST_NAME).is_file():
+            return folder.resolve(), "cwd"
+    return bundled_set(env), "bundled"
+
+
+def _check_set(path: Path, source: str) -> Path:
+    path = path.expanduser()
+    if not path.is_dir():
+        raise UsageError(f"{source}: {path} is not a folder", "name the folder that holds the set")
+    has_resources = any((path / d).is_dir() for d in RESOURCE_DIRS)
+    if not (path / MANIFEST_NAME).is_file() and not has_resources:
+        raise UsageError(
+            f"{path} is not a set: it has no {MANIFEST_NAME} and no extensions/ folder",
+            f"create one with `ext init {path}`, or point --set at your set",
+        )
+    return path.resolve()
+
+
+def bundled_set(env: Env) -> Path:
+    """The set that ships with ext; copied out of site-packages so links outlive upgrades."""
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / MANIFEST_NAME).is_file() and (checkout / "extensions").is_dir():
+        return checkout
+    shipped = Path(sys.prefix) / "share" / "extset" / "bundled"
+    if not (shipped / "extensions").is_dir():
+        raise UsageError(
+            "no set found: not in a set folder, and this install of ext has no bundled set",
+            "pass --set DIR, set EXT_SET, or cd into a folder with an extset.toml",
+        )
+    return stable_copy(shipped, data_dir(env) / "bundled")
+
+
+def stable_copy(shipped: Path, stable: Path) -> Path:
+    """Copy a shipped set to a stable path once per content change, swapping it in whole."""
+    if (stable / MANIFEST_NAME).is_file() and _same_tree(shipped, stable):
+        return stable
+    stable.parent.mkdir(parents=True, exist_ok=True)
+    fresh = stable.with_name(f".{stable.name}.new-{os.getpid()}")
+    shutil.rmtree(fresh, ignore_errors=True)
+    shutil.copytree(shipped, fresh, symlinks=False)
+    old = stable.with_name(f".{stable.name}.old-{os.getpid()}")
+    if stable.exists():
+        stable.rename(old)
+    fresh.rename(stable)
+    shutil.rmtree(old, ignore_errors=True)
+    return stable
+
+
+def _same_tree(a: Path, b: Path) -> bool:
+    for dirpath, _dirs, files in os.walk(a):
+        for name in files:
+            src = Path(dirpath, name)
+            dst = b / src.relative_to(a)
+            if not dst.is_file() or dst.read_bytes() != src.read_bytes():
+                return False
+    return True
+
+
+def data_dir(env: Env) -> Path:
+    """ext's own data folder (platformdirs' user data path for "extset")."""
+    from platformdirs import user_data_path
+
+    return Path(user_data_path("extset"))
+
+
+def find_agent_dir(
+    env: Env, manifest: Manifest, explicit: Path | None, create: bool
+) -> tuple[Path, str]:
+    """--agent-dir > EXT_AGENT_DIR > [target] agent_dir > the isolated default (made on demand)."""
+    named: list[tuple[Path | None, str]] = [
+        (explicit, "--agent-dir"),
+        (
+            Path(env.environ["EXT_AGENT_DIR"]) if env.environ.get("EXT_AGENT_DIR") else None,
+            "EXT_AGENT_DIR",
+        ),
+        (manifest.agent_dir, "[target] agent_dir"),
+    ]
+    for path, source in named:
+        if path is not None:
+            return _check_named(path.expanduser().absolute(), source, create), source
+    isolated = data_dir(env) / "agent"
+    _check_folder(isolated, "the isolated agent dir")
+    return isolated, "isolated"
+
+
+def _check_named(path: Path, source: str, create: bool) -> Path:
+    if not path.exists() and not path.is_symlink() and create:
+        path.mkdir(parents=True)
+    if not path.exists():
+        raise AgentDirMissing(
+            f"agent dir {path} ({source}) does not exist",
+            "start the host once so it creates it, or pass --create",
+        )
+    _check_folder(path, f"agent dir {path} ({source})")
+    return path
+
+
+def _check_folder(path: Path, what: str) -> None:
+    if path.exists() and not path.is_dir():
+        raise AgentDirMissing(f"{what} is a file, not a folder", "point --agent-dir at a folder")
+    if path.is_symlink() and not path.exists():
+        raise ExtError(f"{what} is a dangling symlink", f"remove it or fix its target: {path}")

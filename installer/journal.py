@@ -1,0 +1,118 @@
+"""What each apply did, one JSON line a step, written before the step is taken.
+
+A journal without its closing line belongs to a run that was killed part-way; the next run
+finds it (`incomplete`) and says so. `ext undo` reads the steps back to reverse them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+KEEP_DEFAULT = 50
+
+
+def journal_dir(agent_dir: Path) -> Path:
+    return agent_dir / ".extset" / "journal"
+
+
+class Journal:
+    """An open journal file; each `record` is flushed before the step it describes runs."""
+
+    def __init__(self, agent_dir: Path, command: str, now: datetime, ext_version: str) -> None:
+        folder = journal_dir(agent_dir)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(folder, 0o700)
+        base = f"{now.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}-{command}"
+        self.path = folder / f"{base}.jsonl"
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        self._file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
+        self._write(
+            {"journal": 1, "command": command, "started": now.isoformat(), "ext": ext_version}
+        )
+
+    def record(self, step: dict[str, Any]) -> None:
+        self._write(step)
+
+    def close(self, status: str) -> None:
+        self._write({"end": status})
+        self._file.close()
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        self._file.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        # A flush is what survives kill -9 (the page cache keeps it); fsync only guards power loss.
+        self._file.flush()
+
+
+@dataclass(frozen=True)
+class Record:
+    """A journal read back."""
+
+    path: Path
+    command: str
+    started: str
+    status: str | None  # "ok", "rolled-back", "undone", None when the run never finished
+    steps: tuple[dict[str, Any], ...]
+
+
+def read(path: Path) -> Record | None:
+    """Parse a journal; None for a file that is not one of ours."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    objs = []
+    for line in lines:
+        try:
+            objs.append(json.loads(line))
+        except json.JSONDecodeError:
+            break  # a line cut short by a crash ends the readable part
+    if not objs or objs[0].get("journal") != 1:
+        return None
+    head, rest = objs[0], objs[1:]
+    status = next((o["end"] for o in rest if "end" in o), None)
+    steps = tuple(o for o in rest if "op" in o)
+    return Record(path, head.get("command", "?"), head.get("started", ""), status, steps)
+
+
+def records(agent_dir: Path) -> Iterator[Record]:
+    """Every journal of the agent dir, newest first."""
+    folder = journal_dir(agent_dir)
+    try:
+        names = sorted((p for p in folder.iterdir() if p.suffix == ".jsonl"), reverse=True)
+    except FileNotFoundError:
+        return
+    for path in names:
+        rec = read(path)
+        if rec is not None:
+            yield rec
+
+
+def incomplete(agent_dir: Path) -> Record | None:
+    """The newest journal that a crash left without its closing line, if any."""
+    folder = journal_dir(agent_dir)
+    if not folder.is_dir():
+        return None
+    for rec in records(agent_dir):
+        if rec.status is None and rec.steps:
+            return rec
+    return None
+
+
+def mark(path: Path, status: str) -> None:
+    """Close a journal found incomplete, once its run has been finished or reversed."""
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"end": status}) + "\n")
+
+
+def trim(agent_dir: Path, keep: int = KEEP_DEFAULT) -> None:
+    """Keep only the newest `keep` journals."""
+    folder = journal_dir(agent_dir)
+    names = sorted(p for p in folder.glob("*.jsonl"))
+    for old in names[: max(0, len(names) - keep)]:
+        old.unlink(missing_ok=True)

@@ -1,0 +1,1 @@
+"""The link engine: scan (read) -> plan (pure) -> apply (the only writer)."""

@@ -1,0 +1,31 @@
+"""Carry out a link plan, step by step, inside a Transaction."""
+
+from __future__ import annotations
+
+from installer.plan import Action, Plan
+from installer.transaction import Transaction
+
+
+def apply_links(plan: Plan, tx: Transaction) -> None:
+    """Take each write of the plan in order; the caller rolls back on an exception."""
+    for action in plan.changes:
+        _apply(action, tx)
+
+
+def _apply(a: Action, tx: Transaction) -> None:
+    if a.action == "backup":
+        tx.rename(a.path, _need(a.backup, a))
+    elif a.action == "link":
+        tx.symlink(a.path, _need(a.target, a))
+    elif a.action == "relink":
+        tx.relink(a.path, _need(a.target, a))
+    elif a.action in ("prune", "unlink"):
+        tx.unlink(a.path)
+    elif a.action in ("enable", "disable"):
+        tx.rename(a.path, _need(a.target, a))
+
+
+def _need(value: str | None, a: Action) -> str:
+    if value is None:
+        raise ValueError(f"a {a.action} action for {a.path} lacks its target")
+    return value

@@ -1,0 +1,117 @@
+"""Pure planning: an AgentState and a selection in, a Plan of link actions out. No disk."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from installer.links.scan import AgentState, Entry
+from installer.plan import Action, Plan
+from installer.resources import FOLDER, Resource
+
+
+def stamp(now: datetime) -> str:
+    """The timestamp backups carry: YYYYMMDD-HHMMSS, local time."""
+    return now.strftime("%Y%m%d-%H%M%S")
+
+
+def plan_install(
+    state: AgentState,
+    resources: Iterable[Resource],
+    selected: Iterable[Resource],
+    now: datetime,
+) -> Plan:
+    """Link every selected resource; back up what is in the way; prune our dangling links."""
+    chosen = set(selected)
+    names = _Names(state)
+    actions: list[Action] = []
+    handled: set[str] = set()
+    for r in resources:
+        handled.update((r.dest, r.disabled_dest))
+        if r not in chosen:
+            actions.append(Action("skip", r.dest, detail="not selected"))
+            continue
+        actions.extend(_resource_actions(state, r, names, stamp(now)))
+    actions.extend(_prunes(state, handled))
+    return Plan("install", tuple(actions))
+
+
+def _resource_actions(state: AgentState, r: Resource, names: _Names, when: str) -> list[Action]:
+    source = str(r.source)
+    real = r.real or source
+    enabled = state.entries.get(r.dest)
+    disabled = state.entries.get(r.disabled_dest)
+    if _points_at(enabled, real):
+        return [Action("keep", r.dest, target=source)]
+    if _points_at(disabled, real) and not _owned(enabled):
+        return [Action("keep", r.disabled_dest, target=source, detail="disabled")]
+    if enabled is not None and _owned(enabled):
+        return [_relink(r.dest, enabled, source)]
+    if disabled is not None and _owned(disabled) and enabled is None:
+        return [_relink(r.disabled_dest, disabled, source)]
+    if enabled is None:
+        return [Action("link", r.dest, target=source)]
+    backup = names.backup_name(r, enabled, when)
+    what = _describe(enabled)
+    return [
+        Action("backup", r.dest, backup=backup, detail=what),
+        Action("link", r.dest, target=source),
+    ]
+
+
+def _relink(path: str, entry: Entry, source: str) -> Action:
+    was = "an older location of the set" if entry.owner == "moved" else entry.target
+    return Action("relink", path, target=source, detail=f"was {was}")
+
+
+def _prunes(state: AgentState, handled: set[str]) -> list[Action]:
+    return [
+        Action("prune", path, target=e.target, detail="its target is gone")
+        for path, e in sorted(state.entries.items())
+        if path not in handled and _owned(e) and not e.exists
+    ]
+
+
+def plan_uninstall(state: AgentState) -> Plan:
+    """Remove our links, enabled and disabled; nothing else, and backups stay."""
+    actions = [
+        Action("unlink", path, target=e.target)
+        for path, e in sorted(state.entries.items())
+        if _owned(e)
+    ]
+    return Plan("uninstall", tuple(actions))
+
+
+def _owned(entry: Entry | None) -> bool:
+    return entry is not None and entry.kind == "link" and entry.owner in ("ours", "moved")
+
+
+def _points_at(entry: Entry | None, real: str) -> bool:
+    return entry is not None and entry.owner == "ours" and entry.real == real and entry.exists
+
+
+def _describe(entry: Entry) -> str:
+    if entry.kind == "link":
+        return f"a link to {entry.target}"
+    return "a folder" if entry.kind == "dir" else "a file"
+
+
+class _Names:
+    """Picks backup names no entry has and no earlier action of this plan took."""
+
+    def __init__(self, state: AgentState) -> None:
+        self.state = state
+        self.used: set[str] = set()
+
+    def backup_name(self, r: Resource, entry: Entry, when: str) -> str:
+        folder = FOLDER[r.kind]
+        # A folder backed up beside itself would still be loaded by pi; park it in `.bak/`.
+        parent = f"{folder}/.bak" if entry.to_dir else folder
+        base = f"{r.filename}.bak.{when}"
+        taken = self.state.taken(parent)
+        candidate, n = base, 0
+        while candidate in taken or f"{parent}/{candidate}" in self.used:
+            n += 1
+            candidate = f"{base}-{n}"
+        self.used.add(f"{parent}/{candidate}")
+        return f"{parent}/{candidate}"

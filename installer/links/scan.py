@@ -1,0 +1,99 @@
+"""Read what is on disk in an agent dir's resource folders, one scandir per folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from installer.errors import ExtError
+from installer.resources import FOLDER
+
+PARKED = (".off", ".bak")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of an agent dir folder; links are never followed except to classify them."""
+
+    kind: str  # "link", "file" or "dir"
+    target: str | None = None  # a link's target as written
+    real: str | None = None  # where a link leads, fully resolved (exists or not)
+    exists: bool = True  # for links: whether the target exists
+    to_dir: bool = False  # a dir, or a link that leads to one
+    owner: str | None = None  # links only: "ours", "moved" (an older root of the set), "foreign"
+    root: str | None = None  # the set root (current or older) an owned link leads into
+
+
+@dataclass(frozen=True)
+class AgentState:
+    """Every entry of the resource folders (and their `.off/`), and the names in each folder."""
+
+    agent_dir: Path
+    entries: Mapping[str, Entry]
+    names: Mapping[str, frozenset[str]]
+
+    def taken(self, folder: str) -> frozenset[str]:
+        return self.names.get(folder, frozenset())
+
+
+def check_folders(agent_dir: Path) -> None:
+    """Refuse resource folders that are symlinks: every write would land somewhere else."""
+    for folder in FOLDER.values():
+        path = agent_dir / folder
+        if path.is_symlink():
+            where = os.readlink(path)
+            raise ExtError(
+                f"{path} is a symlink (to {where}); ext never writes through it",
+                f"replace it with a real folder: rm {path} && mkdir {path}, then run ext again",
+            )
+        if path.exists() and not path.is_dir():
+            raise ExtError(
+                f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak"
+            )
+
+
+def scan(agent_dir: Path, set_root: Path, old_roots: Iterable[Path] = ()) -> AgentState:
+    """Classify every entry of the agent dir's resource folders against the set's roots."""
+    check_folders(agent_dir)
+    roots = [(str(set_root.resolve()), "ours")] + [(str(r), "moved") for r in old_roots]
+    entries: dict[str, Entry] = {}
+    names: dict[str, frozenset[str]] = {}
+    for folder in FOLDER.values():
+        for sub in (folder, *(f"{folder}/{p}" for p in PARKED)):
+            found = _scan_folder(agent_dir / sub, roots)
+            names[sub] = frozenset(found)
+            if not sub.endswith(".bak"):
+                entries.update({f"{sub}/{name}": e for name, e in found.items()})
+    return AgentState(agent_dir, entries, names)
+
+
+def _scan_folder(folder: Path, roots: list[tuple[str, str]]) -> dict[str, Entry]:
+    try:
+        with os.scandir(folder) as it:
+            listing = list(it)
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    except PermissionError:
+        raise ExtError(
+            f"cannot read {folder}", f"give yourself read access: chmod u+rx {folder}"
+        ) from None
+    return {e.name: _entry(e, roots) for e in listing}
+
+
+def _entry(e: os.DirEntry[str], roots: list[tuple[str, str]]) -> Entry:
+    if not e.is_symlink():
+        is_dir = e.is_dir(follow_symlinks=False)
+        return Entry("dir" if is_dir else "file", to_dir=is_dir)
+    target = os.readlink(e.path)
+    real = os.path.realpath(e.path)
+    exists = os.path.exists(real)
+    owner, root = "foreign", None
+    for candidate, label in roots:
+        if real == candidate or real.startswith(candidate + os.sep):
+            owner, root = label, candidate
+            break
+    return Entry(
+        "link", target, real, exists, to_dir=exists and os.path.isdir(real), owner=owner, root=root
+    )

@@ -1,0 +1,237 @@
+"""extset.toml -> a typed, validated Manifest.
+
+Read with the standard library's tomllib (cheap to import); tomlkit is only for
+places where ext writes TOML back and must keep comments.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from installer.errors import UsageError
+
+MANIFEST_NAME = "extset.toml"
+MODES = ("link", "register")
+MAX_MANIFEST_BYTES = 1 << 20
+
+_KNOWN: dict[str, tuple[str, ...]] = {
+    "": ("set", "host", "target", "settings", "guards", "extensions", "updates"),
+    "set": ("name", "mode", "description"),
+    "host": ("command", "tested"),
+    "target": ("agent_dir",),
+    "settings": ("seed", "retired", "renamed"),
+    "updates": ("check",),
+}
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A reason to refuse `ext disable NAME`."""
+
+    name: str
+    process: str | None = None
+    required_by: tuple[str, ...] = ()
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What a set says about itself; every field has the default a set without a manifest gets."""
+
+    path: Path | None
+    name: str
+    mode: str = "link"
+    host_command: str = "pi"
+    host_tested: str | None = None
+    agent_dir: Path | None = None
+    seeds: Mapping[str, Any] = field(default_factory=dict)
+    retired: Mapping[str, str] = field(default_factory=dict)
+    renamed: Mapping[str, str] = field(default_factory=dict)
+    guards: Mapping[str, Guard] = field(default_factory=dict)
+    requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    update_check: bool = True
+    warnings: tuple[str, ...] = ()
+
+
+class _Reader:
+    """Typed access to a parsed table, with errors that say what to write instead."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.warnings: list[str] = []
+
+    def fail(self, where: str, problem: str, fix: str) -> UsageError:
+        return UsageError(f"{self.path}: {where}: {problem}", fix)
+
+    def table(self, data: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.fail(where, f"must be a table, not {_kind(value)}", f"write [{where}]")
+        return value
+
+    def string(self, data: Mapping[str, Any], key: str, where: str) -> str | None:
+        value = data.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        raise self.fail(
+            f"[{where}] {key}", f"must be a string, not {_kind(value)}", f'write {key} = "…"'
+        )
+
+    def strings(self, data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        raise self.fail(
+            f"[{where}] {key}",
+            "must be a list of names",
+            f'write {key} = ["name", …]',
+        )
+
+    def string_table(self, data: Mapping[str, Any], where: str) -> dict[str, str]:
+        for key, value in data.items():
+            if not isinstance(value, str):
+                raise self.fail(
+                    f"[{where}] {key}", f"must be a string, not {_kind(value)}", f'{key} = "…"'
+                )
+        return dict(data)
+
+    def unknown(self, data: Mapping[str, Any], where: str) -> None:
+        known = _KNOWN[where]
+        for key in data:
+            if key not in known:
+                hint = difflib.get_close_matches(key, known, n=1)
+                also = f" (did you mean {hint[0]!r}?)" if hint else ""
+                label = f"[{where}] {key}" if where else key
+                self.warnings.append(f"{self.path.name}: unknown key {label} ignored{also}")
+
+
+def _kind(value: object) -> str:
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string"}.get(
+        type(value), "a table" if isinstance(value, dict) else "a list"
+    )
+
+
+def default_manifest(root: Path) -> Manifest:
+    """The manifest of a set folder that has no extset.toml."""
+    return Manifest(path=None, name=root.name)
+
+
+def load_manifest(root: Path) -> Manifest:
+    """Read `<root>/extset.toml`, or the defaults when the set has none."""
+    path = root / MANIFEST_NAME
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return default_manifest(root)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror}", "check its permissions") from None
+    return parse_manifest(raw, path)
+
+
+def parse_manifest(raw: bytes, path: Path) -> Manifest:
+    """Parse and validate manifest bytes; every problem is a UsageError (exit 2)."""
+    if len(raw) > MAX_MANIFEST_BYTES:
+        raise UsageError(
+            f"{path}: over {MAX_MANIFEST_BYTES >> 10} KiB", "a manifest is a few lines"
+        )
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{path}: not UTF-8 (byte {exc.start})", "save the file as UTF-8"
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(
+            f"{path}: invalid TOML: {exc}", "fix the TOML syntax at that line"
+        ) from None
+    except RecursionError:
+        raise UsageError(f"{path}: nested too deeply", "flatten the nested arrays") from None
+    return _validate(data, path)
+
+
+def _validate(data: dict[str, Any], path: Path) -> Manifest:
+    r = _Reader(path)
+    r.unknown(data, "")
+    set_ = r.table(data, "set", "set")
+    host = r.table(data, "host", "host")
+    target = r.table(data, "target", "target")
+    settings = r.table(data, "settings", "settings")
+    updates = r.table(data, "updates", "updates")
+    for where, table in (("set", set_), ("host", host), ("target", target)):
+        r.unknown(table, where)
+    r.unknown(settings, "settings")
+    r.unknown(updates, "updates")
+
+    mode = r.string(set_, "mode", "set") or "link"
+    if mode not in MODES:
+        raise r.fail("[set] mode", f"unknown mode {mode!r}", 'write mode = "link" or "register"')
+    check = updates.get("check", True)
+    if not isinstance(check, bool):
+        raise r.fail("[updates] check", "must be true or false", "write check = false")
+    agent_dir = r.string(target, "agent_dir", "target")
+    return Manifest(
+        path=path,
+        name=r.string(set_, "name", "set") or path.parent.name,
+        mode=mode,
+        host_command=r.string(host, "command", "host") or "pi",
+        host_tested=r.string(host, "tested", "host"),
+        agent_dir=_agent_dir(agent_dir, path.parent),
+        seeds=r.table(settings, "seed", "settings.seed"),
+        retired=r.string_table(
+            r.table(settings, "retired", "settings.retired"), "settings.retired"
+        ),
+        renamed=r.string_table(
+            r.table(settings, "renamed", "settings.renamed"), "settings.renamed"
+        ),
+        guards=_guards(r, r.table(data, "guards", "guards")),
+        requires=_requires(r, r.table(data, "extensions", "extensions")),
+        update_check=check,
+        warnings=tuple(r.warnings),
+    )
+
+
+def _agent_dir(value: str | None, root: Path) -> Path | None:
+    if not value:
+        return None
+    return (root / Path(value).expanduser()).absolute()
+
+
+_GUARD_KEYS = ("process", "required_by", "reason")
+
+
+def _guards(r: _Reader, table: dict[str, Any]) -> dict[str, Guard]:
+    guards = {}
+    for name, body in table.items():
+        where = f"guards.{name}"
+        if not isinstance(body, dict):
+            raise r.fail(f"[{where}]", "must be a table", f'write [{where}] with reason = "…"')
+        _warn_unknown(r, body, _GUARD_KEYS, where)
+        guards[name] = Guard(
+            name=name,
+            process=r.string(body, "process", where),
+            required_by=r.strings(body, "required_by", where),
+            reason=r.string(body, "reason", where),
+        )
+    return guards
+
+
+def _requires(r: _Reader, table: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    out = {}
+    for name, body in table.items():
+        where = f"extensions.{name}"
+        if not isinstance(body, dict):
+            raise r.fail(f"[{where}]", "must be a table", f'write [{where}] requires = ["…"]')
+        _warn_unknown(r, body, ("requires",), where)
+        out[name] = r.strings(body, "requires", where)
+    return out
+
+
+def _warn_unknown(r: _Reader, body: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
+    for key in body:
+        if key not in known:
+            r.warnings.append(f"{r.path.name}: unknown key [{where}] {key} ignored")

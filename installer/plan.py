@@ -1,0 +1,80 @@
+"""The plan every command shows before it writes: plain Action records, computed without writing."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+# Actions that leave the disk as it is.
+QUIET = frozenset({"keep", "skip"})
+_SUMMARY = (
+    ("link", "to link"),
+    ("relink", "to relink"),
+    ("backup", "backup"),
+    ("prune", "to prune"),
+    ("unlink", "to remove"),
+    ("enable", "to enable"),
+    ("disable", "to disable"),
+    ("seed", "to seed"),
+    ("register", "to register"),
+    ("filter", "filter change"),
+    ("approve", "hook to approve"),
+    ("skip", "skipped"),
+    ("keep", "unchanged"),
+)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One step: `action` is one of DESIGN.md's words; paths are relative to the agent dir."""
+
+    action: str
+    path: str
+    target: str | None = None
+    backup: str | None = None
+    detail: str | None = None
+    data: Any = None  # payload for non-link actions (a settings value, a hook config)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.action, "path": self.path}
+        for key in ("target", "backup", "detail"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+    def without_stamp(self) -> Action:
+        """The same step with its backup name's timestamp blanked, to compare two plans."""
+        if self.backup is None:
+            return self
+        head, sep, _ = self.backup.rpartition(".bak.")
+        return replace(self, backup=f"{head}{sep}*")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a command would do, in order."""
+
+    command: str
+    actions: tuple[Action, ...] = ()
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def changes(self) -> tuple[Action, ...]:
+        return tuple(a for a in self.actions if a.action not in QUIET)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.changes
+
+    def summary(self) -> str:
+        counts = Counter(a.action for a in self.actions)
+        parts = [f"{counts[key]} {label}" for key, label in _SUMMARY if counts[key]]
+        return ", ".join(parts) if parts else "nothing to do"
+
+    def same_steps(self, other: Plan) -> bool:
+        """True when both plans write the same things (backup timestamps aside)."""
+        mine = [a.without_stamp() for a in self.changes]
+        theirs = [a.without_stamp() for a in other.changes]
+        return mine == theirs

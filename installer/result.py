@@ -1,0 +1,44 @@
+"""What a command returns: one renderer prints it as text or JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from installer.plan import Plan
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    """The outcome of a plan/apply command (install, uninstall, enable, …)."""
+
+    plan: Plan
+    changed: bool
+    dry_run: bool
+    applied: bool = False
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # text-only hints shown after the summary
+    diffs: tuple[str, ...] = ()  # unified diffs of files the plan rewrites (settings.json)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "command": self.plan.command,
+            "changed": self.changed,
+            "dry_run": self.dry_run,
+            "actions": [a.to_json() for a in self.plan.actions],
+            "warnings": [*self.plan.warnings, *self.warnings],
+        }
+
+
+@dataclass(frozen=True)
+class DataResult:
+    """A command that reports data (list, env, history): JSON as is, text as lines."""
+
+    data: dict[str, Any]
+    lines: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    exit_code: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.data

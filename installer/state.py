@@ -1,0 +1,91 @@
+"""The state record `<agent>/.extset/state.json`: which set roots installed here, and how."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+def state_path(agent_dir: Path) -> Path:
+    return agent_dir / ".extset" / "state.json"
+
+
+@dataclass(frozen=True)
+class SetRecord:
+    root: str
+    name: str
+    mode: str
+    ext_version: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class State:
+    sets: tuple[SetRecord, ...] = ()
+
+    def for_root(self, root: Path) -> SetRecord | None:
+        return next((s for s in self.sets if s.root == str(root)), None)
+
+    def old_roots(self, root: Path, name: str) -> list[Path]:
+        """Earlier roots of the same set that are gone: their links are ours, just moved."""
+        return [
+            Path(s.root)
+            for s in self.sets
+            if s.name == name and s.root != str(root) and not Path(s.root).is_dir()
+        ]
+
+    def with_set(self, record: SetRecord, drop: list[Path] | None = None) -> State:
+        gone = {str(p) for p in drop or []} | {record.root}
+        return State((*[s for s in self.sets if s.root not in gone], record))
+
+    def without(self, roots: list[Path]) -> State:
+        gone = {str(p) for p in roots}
+        return State(tuple(s for s in self.sets if s.root not in gone))
+
+
+def load_state(agent_dir: Path) -> State:
+    """Read the record; a missing or unreadable one reads as empty (it only caches facts)."""
+    try:
+        data = json.loads(state_path(agent_dir).read_text(encoding="utf-8"))
+        sets = tuple(
+            SetRecord(
+                root=str(s["root"]),
+                name=str(s["name"]),
+                mode=str(s.get("mode", "link")),
+                ext_version=str(s.get("ext_version", "")),
+                extra=dict(s.get("extra", {})),
+            )
+            for s in data.get("sets", [])
+        )
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return State()
+    return State(sets)
+
+
+def save_state(agent_dir: Path, state: State) -> None:
+    """Write the record atomically."""
+    path = state_path(agent_dir)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    body = {
+        "version": 1,
+        "sets": [
+            {
+                "root": s.root,
+                "name": s.name,
+                "mode": s.mode,
+                "ext_version": s.ext_version,
+                "extra": s.extra,
+            }
+            for s in state.sets
+        ],
+    }
+    tmp = path.with_name(f".state.json.{os.getpid()}.tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        json.dump(body, f, indent=2)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

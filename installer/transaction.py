@@ -1,0 +1,122 @@
+"""The only writer of the agent dir: steps that are journaled first and rolled back on failure."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from installer.journal import Journal
+
+
+class Transaction:
+    """Steps taken so far, each with what reverses it."""
+
+    def __init__(self, root: Path, journal: Journal) -> None:
+        self.root = root
+        self.journal = journal
+        self.done: list[dict[str, Any]] = []
+
+    def _step(self, step: dict[str, Any], act: Callable[[], None]) -> None:
+        self.journal.record(step)
+        act()
+        self.done.append(step)
+
+    def _abs(self, rel: str) -> Path:
+        return self.root / rel
+
+    def mkdirs(self, rel: str) -> None:
+        """Create a folder and its missing parents, each one a step of its own."""
+        path = self._abs(rel)
+        missing = []
+        while not path.exists() and path != self.root:
+            missing.append(path)
+            path = path.parent
+        for folder in reversed(missing):
+            step = {"op": "mkdir", "path": str(folder.relative_to(self.root))}
+            self._step(step, folder.mkdir)
+
+    def symlink(self, rel: str, target: str) -> None:
+        self.mkdirs(str(Path(rel).parent))
+        step = {"op": "symlink", "path": rel, "target": target}
+        self._step(step, lambda: os.symlink(target, self._abs(rel)))
+
+    def rename(self, rel: str, to: str) -> None:
+        self.mkdirs(str(Path(to).parent))
+        src, dst = self._abs(rel), self._abs(to)
+        if dst.exists() or dst.is_symlink():
+            raise FileExistsError(f"{dst} already exists")
+        self._step({"op": "rename", "path": rel, "to": to}, lambda: os.rename(src, dst))
+
+    def unlink(self, rel: str) -> None:
+        path = self._abs(rel)
+        target = os.readlink(path)
+        self._step({"op": "unlink", "path": rel, "target": target}, lambda: os.unlink(path))
+
+    def relink(self, rel: str, target: str) -> None:
+        path = self._abs(rel)
+        old = os.readlink(path)
+        tmp = path.with_name(f".{path.name}.ext-tmp")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+        def swap() -> None:
+            os.symlink(target, tmp)
+            os.replace(tmp, path)
+
+        self._step({"op": "relink", "path": rel, "target": target, "old": old}, swap)
+
+    def write_bytes(self, path: Path, data: bytes, write: Callable[[bytes], None]) -> None:
+        """Replace a file's bytes through `write` (which must be atomic), remembering the old."""
+        before = path.read_bytes() if path.exists() else None
+        step = {
+            "op": "write",
+            "file": str(path),
+            "before": None if before is None else base64.b64encode(before).decode(),
+        }
+        self._step(step, lambda: write(data))
+
+    def rollback(self) -> list[str]:
+        """Reverse the steps taken, newest first; returns what could not be reversed."""
+        failures = []
+        while self.done:
+            step = self.done.pop()
+            try:
+                reverse(self.root, step)
+            except OSError as exc:
+                failures.append(f"{step['op']} {step.get('path') or step.get('file')}: {exc}")
+        return failures
+
+
+def reverse(root: Path, step: dict[str, Any]) -> None:
+    """Undo one journal step."""
+    op = step["op"]
+    path = root / step["path"] if "path" in step else Path(step["file"])
+    if op == "mkdir":
+        path.rmdir()
+    elif op == "symlink":
+        os.unlink(path)
+    elif op == "rename":
+        os.rename(root / step["to"], path)
+    elif op == "unlink":
+        os.symlink(step["target"], path)
+    elif op == "relink":
+        tmp = path.with_name(f".{path.name}.ext-tmp")
+        os.symlink(step["old"], tmp)
+        os.replace(tmp, path)
+    elif op == "write":
+        _restore(path, step["before"])
+    else:
+        raise OSError(f"unknown journal step {op!r}")
+
+
+def _restore(path: Path, before: str | None) -> None:
+    if before is None:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_name(f".{path.name}.ext-restore")
+    tmp.write_bytes(base64.b64decode(before))
+    os.replace(tmp, path)

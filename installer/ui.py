@@ -1,0 +1,159 @@
+"""Console and JSON output, colour, and the y/N prompt. The only module that prints."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from installer.errors import ExtError, Refused
+from installer.plan import Action, Plan
+from installer.result import DataResult, PlanResult
+
+SYMBOL = {
+    "link": "+",
+    "relink": "~",
+    "backup": "!",
+    "prune": "-",
+    "unlink": "-",
+    "enable": "+",
+    "disable": "-",
+    "seed": "+",
+    "register": "+",
+    "filter": "~",
+    "approve": "?",
+}
+_COLOR = {"+": "32", "-": "31", "~": "33", "!": "35", "?": "36"}
+
+
+def shorten(text: str, home: str | None = None) -> str:
+    """Show the home folder as `~`: people paste this output into issues."""
+    home = home if home is not None else os.environ.get("HOME", "")
+    if home and home != "/":
+        return text.replace(home.rstrip("/") + "/", "~/")
+    return text
+
+
+@dataclass
+class Output:
+    """Where and how a command's output goes."""
+
+    json: bool = False
+    quiet: bool = False
+    color: bool = False
+    stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)
+    plan_shown: bool = False
+
+    def paint(self, text: str, code: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.color else text
+
+    def out(self, line: str = "") -> None:
+        self.stdout.write(shorten(line) + "\n")
+
+    def err(self, line: str) -> None:
+        self.stderr.write(shorten(line) + "\n")
+
+    def warn(self, message: str) -> None:
+        self.err(self.paint("warning:", "33") + f" {message}")
+
+    def data(self, obj: dict[str, Any]) -> None:
+        self.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+    def error(self, exc: ExtError) -> None:
+        if self.json:
+            body = {"error": exc.message, "exit_code": int(exc.exit_code)}
+            if exc.fix:
+                body["fix"] = exc.fix
+            self.data(body)
+            return
+        self.err(self.paint("error:", "31") + f" {exc.message}")
+        if exc.fix:
+            self.err(f"  fix: {exc.fix}")
+
+    # plans
+
+    def action_line(self, a: Action) -> str:
+        sym = SYMBOL.get(a.action, " ")
+        text = f"{sym} {a.action:<8} {a.path}"
+        if a.backup:
+            text += f" -> {a.backup}"
+        elif a.action in ("enable", "disable") and a.target:
+            text += f" -> {a.target}"
+        if a.detail and a.action not in ("link",):
+            text += f"  ({a.detail})"
+        return self.paint(text, _COLOR[sym]) if sym in _COLOR else text
+
+    def show_plan(self, plan: Plan, diffs: tuple[str, ...] = ()) -> None:
+        """The plan, one line per write, then the one-line summary."""
+        if self.json or self.plan_shown:
+            return
+        self.plan_shown = True
+        for w in plan.warnings:
+            self.warn(w)
+        if plan.is_empty:
+            return
+        for a in plan.changes:
+            self.out(f"  {self.action_line(a)}")
+        for diff in diffs:
+            for line in diff.splitlines():
+                self.out(f"    {line}")
+        self.out(plan.summary())
+
+    def confirm(self, plan: Plan, yes: bool, stdin_tty: bool, diffs: tuple[str, ...] = ()) -> None:
+        """Show the plan and ask once; no TTY and no --yes is a refusal (exit 3)."""
+        self.show_plan(plan, diffs)
+        if yes:
+            return
+        if not stdin_tty:
+            raise Refused("nothing was written: there is no terminal to ask on", "pass --yes")
+        self.stderr.write("Apply these changes? [y/N] ")
+        self.stderr.flush()
+        answer = sys.stdin.readline().strip().lower()
+        if answer not in ("y", "yes"):
+            raise Refused("declined; nothing was written")
+
+    def plan_result(self, result: PlanResult) -> None:
+        if self.json:
+            self.data(result.to_json())
+            return
+        for w in result.warnings:
+            self.warn(w)
+        if result.applied:
+            self.show_plan(result.plan)
+            if not self.quiet:
+                self.out(f"done: {result.plan.summary()}")
+        elif result.plan.is_empty:
+            self.show_plan(result.plan)
+            if not self.quiet:
+                self.out(f"nothing to do: {result.plan.summary()}")
+        else:
+            self.show_plan(result.plan, result.diffs)
+            if result.dry_run and not self.quiet:
+                self.out("dry run: nothing was written")
+        for note in result.notes:
+            if not self.quiet:
+                self.err(note)
+
+    def data_result(self, result: DataResult) -> None:
+        for w in result.warnings:
+            self.warn(w)
+        if self.json:
+            self.data(result.to_json())
+            return
+        for line in result.lines:
+            self.out(line)
+
+
+def use_color(no_color: bool, environ: dict[str, str], stream: TextIO) -> bool:
+    """Colour only on a terminal, and never with NO_COLOR or --no-color."""
+    if no_color or "NO_COLOR" in environ or environ.get("TERM") == "dumb":
+        return False
+    return stream.isatty()
+
+
+def tilde(path: Path) -> str:
+    return shorten(str(path))
