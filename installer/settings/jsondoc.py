@@ -1,0 +1,143 @@
+"""settings.json text <-> data: strict parsing with positions, and formatting kept on dump."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from installer.errors import ExtError
+
+MAX_BYTES = 10 * 1024 * 1024
+MAX_DEPTH = 64
+
+# Only strings and the bytes that open, close or separate containers matter for depth and keys.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:]')
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+@dataclass(frozen=True)
+class JsonFormat:
+    """How a JSON document is laid out, so a rewrite looks like the original."""
+
+    indent: str | None = "  "
+    item_sep: str = ","
+    key_sep: str = ": "
+    newline: str = "\n"
+    final_newline: bool = True
+    ensure_ascii: bool = False
+
+
+# pi writes JSON.stringify(settings, null, 2); a file ext creates looks the same, plus a newline.
+NEW_FILE_FORMAT = JsonFormat()
+
+
+def position(text: str, index: int) -> tuple[int, int]:
+    """The 1-based line and column of a character offset."""
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _refuse(name: str, text: str, index: int, what: str) -> ExtError:
+    line, col = position(text, index)
+    return ExtError(
+        f"{name}: {what} at line {line}, column {col}; nothing was changed",
+        fix=f"Edit {name} at line {line}, column {col} by hand, then run the command again.",
+    )
+
+
+def _check_structure(text: str, name: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and duplicate keys, before any real parsing."""
+    stack: list[set[str] | None] = []
+    pending: re.Match[str] | None = None
+    for match in _TOKEN.finditer(text):
+        lexeme = match.group()
+        if lexeme == ":" and pending is not None and stack and stack[-1] is not None:
+            key = json.loads(pending.group())
+            if key in stack[-1]:
+                raise _refuse(name, text, pending.start(), f'duplicate key "{key}"')
+            stack[-1].add(key)
+        pending = match if lexeme.startswith('"') else None
+        if lexeme in "{[":
+            stack.append(set() if lexeme == "{" else None)
+            if len(stack) > MAX_DEPTH:
+                raise _refuse(name, text, match.start(), f"nesting deeper than {MAX_DEPTH} levels")
+        elif lexeme in "}]" and stack:
+            stack.pop()
+
+
+def parse(text: str, name: str = "settings.json") -> dict[str, Any]:
+    """Parse settings text into a dict, or raise ExtError naming the line and column.
+
+    Empty (or blank) text is an empty object, as pi reads an empty file.
+    """
+    if len(text) > MAX_BYTES:
+        raise ExtError(
+            f"{name} is larger than {MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
+            fix=f"Check {name}: a settings file is normally a few kilobytes.",
+        )
+    if not text.strip():
+        return {}
+    _check_structure(text, name)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _refuse(name, text, err.pos, f"not valid JSON ({err.msg})") from None
+    except RecursionError:  # pragma: no cover - _check_structure caps depth first
+        raise _refuse(name, text, 0, "nesting too deep") from None
+    if not isinstance(data, dict):
+        raise _refuse(name, text, len(text) - len(text.lstrip()), "the top level is not an object")
+    return data
+
+
+def decode(raw: bytes, name: str = "settings.json") -> str:
+    """Bytes of a settings file as text, or ExtError naming where the bad byte is."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        good = raw[: err.start].decode("utf-8")
+        raise _refuse(name, good, len(good), "invalid UTF-8") from None
+
+
+def detect_format(text: str) -> JsonFormat:
+    """Read indent (spaces, tab or none), separators, line ending and final newline."""
+    if not text.strip():
+        return NEW_FILE_FORMAT
+    bare = _STRING.sub('""', text)
+    indent = _detect_indent(bare)
+    key_sep = ": " if re.search(r":[ \t]", bare) else ":"
+    # json.dumps puts no space after a comma that ends a line; only compact text needs a guess.
+    item_sep = ", " if indent is None and re.search(r",[ \t]", bare) else ","
+    return JsonFormat(
+        indent=indent,
+        item_sep=item_sep,
+        key_sep=key_sep,
+        newline="\r\n" if "\r\n" in text else "\n",
+        final_newline=text.endswith("\n"),
+        ensure_ascii=not any(ord(ch) > 127 for ch in text) and "\\u" in text,
+    )
+
+
+def _detect_indent(bare: str) -> str | None:
+    """The whitespace before the first line that opens inside a container: one level."""
+    match = re.search(r"[{\[][ \t]*\r?\n([ \t]*)[^\s}\]]", bare)
+    if match:
+        return match.group(1)
+    # A multi-line document whose first container is empty still has a layout: assume pi's.
+    return "  " if "\n" in bare.strip() else None
+
+
+def dump(data: dict[str, Any], fmt: JsonFormat = NEW_FILE_FORMAT) -> str:
+    """Serialise keeping key order and the given format."""
+    text = json.dumps(
+        data,
+        indent=fmt.indent,
+        separators=(fmt.item_sep, fmt.key_sep),
+        ensure_ascii=fmt.ensure_ascii,
+    )
+    if fmt.final_newline:
+        text += "\n"
+    if fmt.newline != "\n":
+        text = text.replace("\n", fmt.newline)
+    return text

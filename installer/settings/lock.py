@@ -1,0 +1,164 @@
+"""pi's own lock on settings.json: the directory `settings.json.lock`, as proper-lockfile makes it.
+
+pi 0.73.1 (`dist/core/settings-manager.js`) calls `lockfile.lockSync(path, {realpath: false})`
+up to 10 times, 20 ms apart, and proper-lockfile 4.1.2 (`lib/lockfile.js`) then: `mkdir`s
+`<path>.lock` (the atomic step); on EEXIST treats the lock as stale when its mtime is more than
+10 s old, removes it and tries again; refreshes the mtime every 5 s while held; `rmdir`s it on
+release. `realpath: false` means the lock sits beside the path as given, even when
+settings.json is a symlink. ext does the same, and simply waits longer: it is not
+latency-critical, and a wait longer than the stale threshold always outlives a crashed holder.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from installer.errors import ExtError
+
+STALE_SECONDS = 10.0
+WAIT_SECONDS = 30.0
+POLL_SECONDS = 0.02
+REFRESH_SECONDS = 2.5
+
+
+def lock_path(settings_path: Path) -> Path:
+    """Where pi and ext put the lock for this settings file (symlinks not followed)."""
+    return Path(os.path.normpath(Path(settings_path).absolute()) + ".lock")
+
+
+class SettingsLock:
+    """A held lock: keeps its mtime fresh until released, and knows when it was taken over."""
+
+    def __init__(self, path: Path, refresh: float = REFRESH_SECONDS) -> None:
+        self.path = path
+        self._refresh = refresh
+        self._guard = threading.Lock()
+        self._stop = threading.Event()
+        self._stamp = _stamp(path)
+        self._lost = False
+        self._thread = threading.Thread(target=self._keep_fresh, name="settings-lock", daemon=True)
+        self._thread.start()
+
+    def _keep_fresh(self) -> None:
+        while not self._stop.wait(self._refresh):
+            with self._guard:
+                if self._lost or self._stop.is_set():
+                    return
+                try:
+                    if _stamp(self.path) != self._stamp:
+                        self._lost = True
+                        return
+                    os.utime(self.path)
+                    self._stamp = _stamp(self.path)
+                except OSError:
+                    self._lost = True
+                    return
+
+    def ensure_held(self) -> None:
+        """Raise unless the lock directory is still the one we made (not taken over as stale)."""
+        with self._guard:
+            try:
+                held = not self._lost and _stamp(self.path) == self._stamp
+            except OSError:
+                held = False
+        if not held:
+            raise ExtError(
+                f"lost the lock {self.path} while changing settings.json; nothing was written",
+                fix="Run the command again (another pi or ext took the lock over as stale).",
+            )
+
+    def release(self) -> None:
+        """Stop refreshing and remove the lock, unless someone else owns it by now."""
+        with self._guard:
+            self._stop.set()
+        self._thread.join()
+        try:
+            if not self._lost and _stamp(self.path) == self._stamp:
+                self.path.rmdir()
+        except FileNotFoundError:
+            pass
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    st = os.lstat(path)
+    return st.st_ino, st.st_mtime_ns
+
+
+def _not_a_lock_dir(path: Path) -> ExtError:
+    return ExtError(
+        f"{path} is not a directory; pi cannot lock settings.json while it is there "
+        "and runs as if settings.json had no packages",
+        fix=f"Remove it (rm {path}) if no pi is starting right now, then run the command again.",
+    )
+
+
+def _try_take(path: Path, stale: float) -> bool:
+    """One attempt: make the lock dir, or remove a stale one and make it. True when ours."""
+    try:
+        path.mkdir()
+        return True
+    except FileExistsError:
+        pass
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return False  # released meanwhile: the next attempt's mkdir decides
+    if not stat.S_ISDIR(st.st_mode):
+        raise _not_a_lock_dir(path)
+    if st.st_mtime >= time.time() - stale:
+        return False
+    try:
+        # Look again right before removing, to narrow the window in which a fresh lock
+        # made by another taker could be removed (a race proper-lockfile has as well).
+        if _stamp(path) == (st.st_ino, st.st_mtime_ns):
+            path.rmdir()
+    except FileNotFoundError:
+        pass
+    except OSError as err:
+        raise ExtError(
+            f"cannot remove the stale lock {path}: {err.strerror}",
+            fix=f"Remove the folder {path} by hand, then run the command again.",
+        ) from None
+    return False
+
+
+@contextmanager
+def settings_lock(
+    settings_path: Path,
+    *,
+    wait: float = WAIT_SECONDS,
+    stale: float = STALE_SECONDS,
+    poll: float = POLL_SECONDS,
+) -> Iterator[SettingsLock]:
+    """Hold pi's lock on settings_path; wait up to `wait` seconds for another holder."""
+    path = lock_path(settings_path)
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            taken = _try_take(path, stale)
+        except (FileNotFoundError, PermissionError) as err:
+            raise ExtError(
+                f"cannot lock {settings_path}: {err.strerror} ({path})",
+                fix=f"Check that {path.parent} exists and is writable.",
+            ) from None
+        if taken:
+            break
+        if time.monotonic() >= deadline:
+            raise ExtError(
+                f"{settings_path} stayed locked for {wait:g} s by another pi or ext",
+                fix=f"Retry; if no pi or ext is running, remove the folder {path}.",
+            )
+        # Jitter keeps two waiters from polling in lockstep.
+        time.sleep(poll * (0.5 + random.random()))  # noqa: S311
+    lock = SettingsLock(path)
+    try:
+        yield lock
+    finally:
+        lock.release()

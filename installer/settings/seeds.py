@@ -1,0 +1,56 @@
+"""First-run seeds: write a manifest's `[settings.seed]` keys only where settings lack them."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from installer.settings import dotted
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """A seed that cannot be written: a parent of its key is present and is not an object."""
+
+    key: str
+    at: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class SeedResult:
+    """The settings with seeds applied, and what happened to each seed."""
+
+    settings: dict[str, Any]
+    seeded: dict[str, Any] = field(default_factory=dict)
+    kept: tuple[str, ...] = ()
+    blocked: tuple[Blocked, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """True when at least one key is written."""
+        return bool(self.seeded)
+
+
+def apply_seeds(settings: Mapping[str, Any], seeds: Mapping[str, Any]) -> SeedResult:
+    """Seed each key that is absent; a present key, whatever its value, is the user's choice.
+
+    Keys may be dotted (`compaction.enabled`) or nested tables; both mean nested objects.
+    settings is not changed; the result holds a new dict.
+    """
+    out = copy.deepcopy(dict(settings))
+    seeded: dict[str, Any] = {}
+    kept: list[str] = []
+    blocked: list[Blocked] = []
+    for key, value in dotted.flatten(seeds).items():
+        found = dotted.lookup(out, key)
+        if found.blocked_at is not None:
+            blocked.append(Blocked(key, found.blocked_at, value))
+        elif found.found:
+            kept.append(key)
+        else:
+            dotted.put(out, key, copy.deepcopy(value))
+            seeded[key] = value
+    return SeedResult(out, seeded, tuple(kept), tuple(blocked))

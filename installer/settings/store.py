@@ -1,0 +1,158 @@
+"""The one code path that reads and writes settings.json: under pi's lock, atomically."""
+
+from __future__ import annotations
+
+import copy
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from installer.errors import ExtError
+from installer.settings import jsondoc
+from installer.settings.lock import WAIT_SECONDS, settings_lock
+
+Change = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+
+
+@dataclass(frozen=True)
+class SettingsDoc:
+    """settings.json as read: its text (None when the file is missing), data and layout."""
+
+    path: Path
+    text: str | None
+    data: dict[str, Any]
+    fmt: jsondoc.JsonFormat
+
+
+@dataclass(frozen=True)
+class SettingsUpdate:
+    """What a change did (or, previewed, would do) to settings.json."""
+
+    path: Path
+    before: str | None
+    after: str | None
+
+    @property
+    def changed(self) -> bool:
+        """True when the file's text differs (or is created)."""
+        return self.before != self.after
+
+
+def _read_text(path: Path) -> str | None:
+    """The file's text, capped in size, or None when it does not exist."""
+    try:
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            raw = handle.read(jsondoc.MAX_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise ExtError(
+            f"{path} is a folder, not a settings file",
+            fix=f"Move {path} away; pi expects a JSON file there.",
+        ) from None
+    except OSError as err:
+        raise ExtError(
+            f"cannot read {path}: {err.strerror}", fix=f"Check the permissions of {path}."
+        ) from None
+    if max(size, len(raw)) > jsondoc.MAX_BYTES:
+        raise ExtError(
+            f"{path} is larger than {jsondoc.MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
+            fix=f"Check {path}: a settings file is normally a few kilobytes.",
+        )
+    return jsondoc.decode(raw, str(path))
+
+
+def _load(path: Path) -> SettingsDoc:
+    text = _read_text(path)
+    if text is None:
+        return SettingsDoc(path, None, {}, jsondoc.NEW_FILE_FORMAT)
+    return SettingsDoc(path, text, jsondoc.parse(text, str(path)), jsondoc.detect_format(text))
+
+
+def read_settings(path: Path, *, wait: float = WAIT_SECONDS) -> SettingsDoc:
+    """Read and parse settings.json under pi's lock (pi writes it in place, not atomically)."""
+    if not os.path.lexists(path):  # pi does not lock a missing file to read it either
+        return SettingsDoc(path, None, {}, jsondoc.NEW_FILE_FORMAT)
+    with settings_lock(path, wait=wait):
+        return _load(path)
+
+
+def _apply(doc: SettingsDoc, change: Change) -> str | None:
+    """The new text for doc after change, or doc's own text when nothing changes."""
+    result = change(copy.deepcopy(doc.data))
+    if result is None:
+        return doc.text
+    after = jsondoc.dump(result, doc.fmt)
+    if doc.text is not None and after == jsondoc.dump(doc.data, doc.fmt):
+        return doc.text  # same data: keep the bytes, however the user laid them out
+    if doc.text is None and not result:
+        return None  # nothing to write: do not create an empty file
+    return after
+
+
+def preview_update(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -> SettingsUpdate:
+    """What update_settings would write, without writing (for --dry-run and the plan)."""
+    doc = read_settings(path, wait=wait)
+    return SettingsUpdate(path, doc.text, _apply(doc, change))
+
+
+def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -> SettingsUpdate:
+    """Lock, read, apply change, write atomically; keep the formatting; write through a symlink.
+
+    change gets a private copy of the data and returns the new data, or None for no change.
+    A missing file counts as {} and is created only when change adds something.
+    """
+    with settings_lock(path, wait=wait) as lock:
+        doc = _load(path)
+        after = _apply(doc, change)
+        if after is not None and after != doc.text:
+            lock.ensure_held()
+            write_atomic(path, after)
+    return SettingsUpdate(path, doc.text, after)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace path's target with text: temp file beside it, fsync, os.replace, keep its mode."""
+    target = Path(os.path.realpath(path))  # a symlinked settings.json stays a symlink
+    try:
+        mode: int | None = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    temp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        temp.replace(target)
+    except OSError as err:
+        temp.unlink(missing_ok=True)
+        raise ExtError(
+            f"cannot write {target}: {err.strerror}; it was left as it was",
+            fix=f"Check that {target.parent} is writable and has free space.",
+        ) from None
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(target.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename durable; not every platform lets a folder be opened for that."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

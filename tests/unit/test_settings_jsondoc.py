@@ -1,0 +1,99 @@
+"""settings.json text: strict parsing with line and column, and the layout kept on dump."""
+
+from __future__ import annotations
+
+import pytest
+
+from installer.errors import ExtError
+from installer.settings import jsondoc
+from installer.settings.diff import render_diff
+
+LAYOUTS = {
+    "4-space": '{\n    "a": 1,\n    "b": [\n        "x",\n        {}\n    ],\n'
+    '    "c": {\n        "d": null\n    }\n}\n',
+    "2-space, no final newline": '{\n  "packages": [\n    "../pkg"\n  ],\n  "z": true\n}',
+    "tabs": '{\n\t"a": "é",\n\t"b": {\n\t\t"c": []\n\t}\n}\n',
+    "compact": '{"a":1,"b":[1,2]}',
+    "one line with spaces": '{"a": 1, "b": [1, 2]}\n',
+    "crlf": '{\r\n  "a": 1\r\n}\r\n',
+    "ascii escapes": '{\n  "a": "caf\\u00e9"\n}\n',
+}
+
+
+@pytest.mark.parametrize("text", LAYOUTS.values(), ids=LAYOUTS.keys())
+def test_unchanged_document_round_trips_byte_identical(text: str) -> None:
+    assert jsondoc.dump(jsondoc.parse(text), jsondoc.detect_format(text)) == text
+
+
+def test_key_order_is_kept() -> None:
+    text = '{\n  "z": 1,\n  "a": 2,\n  "m": 3\n}\n'
+    data = jsondoc.parse(text)
+    data["b"] = 4
+    assert jsondoc.dump(data, jsondoc.detect_format(text)) == (
+        '{\n  "z": 1,\n  "a": 2,\n  "m": 3,\n  "b": 4\n}\n'
+    )
+
+
+def test_blank_text_is_an_empty_object() -> None:
+    assert jsondoc.parse("") == {}
+    assert jsondoc.parse(" \n") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ('{\n  "a": 1,\n  "b": 2,\n}\n', "line 4, column 1", "not valid JSON"),
+        ('{\n  "a": 1\n  "b": 2\n}', "line 3, column 3", "not valid JSON"),
+        ('{\n  "a": 1,\n  "a": 2\n}', "line 3, column 3", 'duplicate key "a"'),
+        ('{"x": {"k": 1, "k": 2}}', "line 1, column 16", 'duplicate key "k"'),
+        ('{"ab": 1, "a\\u0062": 2}', "line 1, column 11", 'duplicate key "ab"'),
+        ("[]", "line 1, column 1", "top level is not an object"),
+        ("\ufeff{}", "line 1, column 1", "not valid JSON"),
+    ],
+)
+def test_refusals_name_line_and_column(text: str, where: str, what: str) -> None:
+    with pytest.raises(ExtError) as err:
+        jsondoc.parse(text, "settings.json")
+    assert what in err.value.message
+    assert where in err.value.message
+    assert err.value.fix and where in err.value.fix
+
+
+def test_same_key_in_different_objects_is_fine() -> None:
+    assert jsondoc.parse('{"a": {"k": 1}, "b": {"k": 2}, "k": [{"k": 3}]}')["k"] == [{"k": 3}]
+
+
+def test_brackets_and_colons_inside_strings_do_not_count() -> None:
+    text = '{"a": "{{{[[[", "b": "\\"x\\": 1", "x\\"": ":"}'
+    assert jsondoc.parse(text)["a"] == "{{{[[["
+
+
+def test_nesting_deeper_than_the_cap_is_refused() -> None:
+    ok = "[" * (jsondoc.MAX_DEPTH - 1) + "]" * (jsondoc.MAX_DEPTH - 1)
+    assert jsondoc.parse('{"a": ' + ok + "}")
+    deep = '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    with pytest.raises(ExtError, match="nesting deeper"):
+        jsondoc.parse(deep)
+
+
+def test_text_over_the_size_cap_is_refused() -> None:
+    with pytest.raises(ExtError, match="larger than"):
+        jsondoc.parse('{"a": "' + "x" * jsondoc.MAX_BYTES + '"}')
+
+
+def test_invalid_utf8_is_refused_with_its_position() -> None:
+    with pytest.raises(ExtError, match="line 2, column 9"):
+        jsondoc.decode(b'{\n  "a": "\xff"\n}')
+
+
+def test_diff_shows_the_change_and_the_missing_newline() -> None:
+    diff = render_diff('{\n  "a": 1\n}', '{\n  "a": 1,\n  "b": 2\n}\n', "settings.json")
+    assert "--- a/settings.json" in diff
+    assert '-  "a": 1\n' in diff
+    assert '+  "b": 2\n' in diff
+    assert "\\ No newline at end of file" in diff
+
+
+def test_diff_of_a_new_file_and_of_no_change() -> None:
+    assert render_diff(None, "{}\n", "s.json").startswith("--- /dev/null\n+++ b/s.json")
+    assert render_diff("{}\n", "{}\n", "s.json") == ""
