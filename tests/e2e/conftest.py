@@ -1,0 +1,99 @@
+"""End-to-end fixtures: the installed `ext` and the real pi, run as subprocesses in a fresh HOME."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXT = Path(sys.executable).with_name("ext")
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def find_pi() -> Path | None:
+    found = shutil.which("pi")
+    if found:
+        return Path(found)
+    cached = REPO / ".cache" / "pi" / "node_modules" / ".bin" / "pi"
+    return cached if cached.exists() else None
+
+
+@pytest.fixture
+def pi_bin() -> Path:
+    """The real pi; in CI a missing pi fails the test instead of skipping it."""
+    pi = find_pi()
+    if pi is None:
+        message = "the real pi is not installed: run scripts/setup"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return pi
+
+
+@pytest.fixture
+def e2e_env(isolated_home: Path, tmp_path: Path) -> dict[str, str]:
+    """A process environment whose HOME and XDG dirs are the test's own."""
+    keep = ("PATH", "LANG", "LC_ALL", "TERM", "SYSTEMROOT", "TMPDIR")
+    env = {k: v for k, v in os.environ.items() if k in keep}
+    env["HOME"] = str(isolated_home)
+    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        env[var] = os.environ[var]
+    pi = find_pi()
+    if pi is not None:
+        env["PATH"] = f"{pi.parent}{os.pathsep}{env.get('PATH', '')}"
+    env["EXT_NO_UPDATE_CHECK"] = "1"
+    env["NO_COLOR"] = "1"
+    return env
+
+
+@pytest.fixture
+def ext(e2e_env: dict[str, str], tmp_path: Path) -> Run:
+    """Run the installed `ext` with the test's environment."""
+
+    def run(
+        *args: str, cwd: Path | None = None, check: bool = False, **kw: object
+    ) -> subprocess.CompletedProcess[str]:
+        proc = subprocess.run(
+            [str(EXT), *args],
+            cwd=cwd or tmp_path,
+            env=kw.pop("env", e2e_env),  # type: ignore[arg-type]
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+        if check and proc.returncode != 0:
+            raise AssertionError(
+                f"ext {' '.join(args)} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+            )
+        return proc
+
+    return run
+
+
+@pytest.fixture
+def pi(pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path) -> Run:
+    """Run the real pi against an agent dir: pi(agent_dir, *args)."""
+
+    def run(agent_dir: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        env = {**e2e_env, "PI_CODING_AGENT_DIR": str(agent_dir)}
+        return subprocess.run(
+            [str(pi_bin), *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+
+    return run
