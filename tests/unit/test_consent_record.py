@@ -1,0 +1,77 @@
+"""The approvals document: strict parsing, stable rendering."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from installer.consent.record import (
+    Approval,
+    CorruptRecord,
+    format_time,
+    parse_document,
+    render_document,
+)
+
+SHA = "sha256:" + "ab" * 32
+ENTRY = {
+    "sha256": SHA,
+    "approved_at": "2026-11-29T18:00:00Z",
+    "sources": [".pi/hooks.json"],
+    "config": {".pi/hooks.json": {"Stop": []}},
+}
+
+
+def test_render_then_parse_gives_the_same_approvals() -> None:
+    approvals = {
+        "/b": Approval(SHA, "2026-11-29T18:00:00Z", (".pi/hooks.json",), {"x": {"é": 1.5}}),
+        "/a": Approval(SHA, "2026-11-30T08:00:00Z", (), {}),
+    }
+    data = render_document(approvals)
+    assert data.endswith(b"}\n")
+    assert "é".encode() in data
+    assert list(json.loads(data)["approvals"]) == ["/a", "/b"]
+    assert parse_document(data.decode()) == approvals
+    assert parse_document(data.decode())["/b"].config == {"x": {"é": 1.5}}
+
+
+def test_an_empty_store_parses() -> None:
+    assert parse_document('{"version": 1, "approvals": {}}') == {}
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "not json",
+        "[]",
+        {"version": 2, "approvals": {}},
+        {"version": True, "approvals": {}},
+        {"version": "1", "approvals": {}},
+        {"approvals": {}},
+        {"version": 1, "approvals": {}, "extra": 1},
+        {"version": 1, "approvals": []},
+        {"version": 1, "approvals": {"relative/path": ENTRY}},
+        {"version": 1, "approvals": {"/p": "yes"}},
+        {"version": 1, "approvals": {"/p": {**ENTRY, "note": "x"}}},
+        {"version": 1, "approvals": {"/p": {k: v for k, v in ENTRY.items() if k != "config"}}},
+        {"version": 1, "approvals": {"/p": {**ENTRY, "sha256": "ab" * 32}}},
+        {"version": 1, "approvals": {"/p": {**ENTRY, "sha256": "sha256:XYZ"}}},
+        {"version": 1, "approvals": {"/p": {**ENTRY, "approved_at": "yesterday"}}},
+        {"version": 1, "approvals": {"/p": {**ENTRY, "approved_at": "2026-11-29T18:00:00"}}},
+        {"version": 1, "approvals": {"/p": {**ENTRY, "approved_at": "2026-11-29T18:00:00+02:00"}}},
+        {"version": 1, "approvals": {"/p": {**ENTRY, "sources": ".pi/hooks.json"}}},
+        {"version": 1, "approvals": {"/p": {**ENTRY, "config": []}}},
+    ],
+)
+def test_anything_unexpected_is_corrupt(document: object) -> None:
+    text = document if isinstance(document, str) else json.dumps(document)
+    with pytest.raises(CorruptRecord):
+        parse_document(text)
+
+
+def test_times_are_utc_to_the_second_with_z() -> None:
+    moment = datetime(2026, 11, 29, 19, 0, 0, 123456, tzinfo=timezone(timedelta(hours=1)))
+    assert format_time(moment) == "2026-11-29T18:00:00Z"
+    assert format_time(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)) == "2026-01-02T03:04:05Z"
