@@ -1,0 +1,156 @@
+"""The consent commands the CLI calls: check, describe/approve, revoke, list.
+
+Each returns a frozen result (see results.py and preview.py); none prompts or
+prints. Only approve and revoke write, and only when something changes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from installer.consent.config import HookConfig, read_project
+from installer.consent.hooks import list_commands
+from installer.consent.preview import ApprovalPreview
+from installer.consent.record import Approval, format_time
+from installer.consent.results import (
+    ApproveResult,
+    CheckResult,
+    CheckStatus,
+    ListEntry,
+    ListResult,
+    ListState,
+    RevokeResult,
+)
+from installer.consent.store import read_store, update_store
+from installer.errors import ExtError, Refused, UsageError
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """The current time in UTC (the default clock)."""
+    return datetime.now(UTC)
+
+
+def project_key(project: Path) -> str:
+    """The store's key for a project: its realpath (the folder need not exist)."""
+    return os.path.realpath(project)
+
+
+def check(agent_dir: Path, project: Path) -> CheckResult:
+    """Whether the project's current hooks are approved (exit 0) or need consent (exit 3)."""
+    config = _read_config(project)
+    store = read_store(agent_dir)
+    key = project_key(project)
+    approved = store.approvals.get(key)
+    status: CheckStatus
+    if config.is_empty:
+        status = "nothing-to-approve"
+    elif approved is None:
+        status = "never-approved"
+    else:
+        status = "approved" if approved.sha256 == config.sha256 else "changed"
+    return CheckResult(key, status, config.sha256, approved, store.warnings)
+
+
+def describe_approval(agent_dir: Path, project: Path) -> ApprovalPreview:
+    """What approving would record: every hook, and the diff from an earlier approval."""
+    config = _read_config(project)
+    store = read_store(agent_dir)
+    key = project_key(project)
+    commands = tuple(list_commands(config.config))
+    return ApprovalPreview(key, config, commands, store.approvals.get(key), store.warnings)
+
+
+def approve(
+    agent_dir: Path, project: Path, preview: ApprovalPreview, clock: Clock = utc_now
+) -> ApproveResult:
+    """Record the approval of exactly the previewed hooks; Refused if they changed since."""
+    key = project_key(project)
+    if key != preview.project:
+        raise UsageError(f"The preview is of {preview.project}, not of {key}.")
+    config = _read_config(project)
+    if config.sha256 != preview.config.sha256:
+        raise Refused(
+            f"The hooks in {key} changed after they were shown; nothing was approved.",
+            fix=f"Run `ext consent approve {key}` again to review the current hooks.",
+        )
+    count = len(preview.commands)
+    if config.sha256 is None:
+        return ApproveResult(key, None, None, (), 0, changed=False, warnings=preview.warnings)
+    held = read_store(agent_dir).approvals.get(key)
+    if held is not None and held.sha256 == config.sha256:
+        return _approved(key, held, count, changed=False, warnings=preview.warnings)
+    entry = Approval(config.sha256, format_time(clock()), config.sources, config.as_json())
+    store = update_store(agent_dir, lambda approvals: _put(approvals, key, entry))
+    final = store.approvals[key]
+    return _approved(key, final, count, changed=final is entry, warnings=store.warnings)
+
+
+def revoke(agent_dir: Path, project: Path) -> RevokeResult:
+    """Remove the project's approval, if any; writes nothing when there is none."""
+    key = project_key(project)
+    store = read_store(agent_dir)
+    if key not in store.approvals:
+        return RevokeResult(key, None, store.warnings)
+    removed: list[Approval] = []
+
+    def forget(approvals: dict[str, Approval]) -> bool:
+        if key in approvals:
+            removed.append(approvals.pop(key))
+        return bool(removed)
+
+    written = update_store(agent_dir, forget)
+    return RevokeResult(key, removed[0] if removed else None, written.warnings)
+
+
+def list_approvals(agent_dir: Path) -> ListResult:
+    """Every approval, with whether the project's hooks are still the approved ones."""
+    store = read_store(agent_dir)
+    warnings = list(store.warnings)
+    entries = []
+    for key in sorted(store.approvals):
+        approval = store.approvals[key]
+        state = _state(Path(key), approval, warnings)
+        entries.append(ListEntry(key, approval.approved_at, approval.sha256, state))
+    return ListResult(str(store.path), tuple(entries), tuple(warnings))
+
+
+def _put(approvals: dict[str, Approval], key: str, entry: Approval) -> bool:
+    # Another run may have approved the same hooks meanwhile: keep its date.
+    held = approvals.get(key)
+    if held is not None and held.sha256 == entry.sha256:
+        return False
+    approvals[key] = entry
+    return True
+
+
+def _state(project: Path, approval: Approval, warnings: list[str]) -> ListState:
+    if not project.is_dir():
+        return "missing"
+    try:
+        config = read_project(project)
+    except ExtError as exc:
+        warnings.append(exc.message)
+        return "changed"
+    return "current" if config.sha256 == approval.sha256 else "changed"
+
+
+def _read_config(project: Path) -> HookConfig:
+    if not project.is_dir():
+        raise UsageError(
+            f"{project} is not a folder.",
+            fix="Name the project folder, e.g. `ext consent check DIR`, or run it from there.",
+        )
+    return read_project(project)
+
+
+def _approved(
+    key: str, entry: Approval, count: int, *, changed: bool, warnings: tuple[str, ...]
+) -> ApproveResult:
+    return ApproveResult(
+        key, entry.sha256, entry.approved_at, entry.sources, count, changed, warnings
+    )
