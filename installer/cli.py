@@ -117,9 +117,9 @@ DryRun = Annotated[bool, typer.Option("--dry-run", help="Show the plan; write no
 Yes = Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")]
 
 
-def _confirmer(out: Any, yes: bool) -> Callable[[Any], None]:
+def _confirmer(out: Any, yes: bool) -> Callable[[Any, tuple[str, ...]], None]:
     stdin_tty = sys.stdin is not None and sys.stdin.isatty()
-    return lambda plan: out.confirm(plan, yes, stdin_tty)
+    return lambda plan, diffs: out.confirm(plan, yes, stdin_tty, diffs)
 
 
 @app.command()
@@ -131,6 +131,10 @@ def install(
     create: Annotated[
         bool, typer.Option("--create", help="Create a named agent dir that does not exist.")
     ] = False,
+    mode: Annotated[
+        str | None,
+        typer.Option("--mode", help="link (symlinks) or register (a package in settings.json)."),
+    ] = None,
 ) -> None:
     """Link every resource of the set into the agent dir (backing up what is in the way)."""
 
@@ -138,7 +142,7 @@ def install(
         from installer.commands.install import install as do_install
 
         ctx = context(create=create)
-        result = do_install(ctx, _names(only), _names(skip), dry_run, _confirmer(out, yes))
+        result = do_install(ctx, _names(only), _names(skip), dry_run, _confirmer(out, yes), mode)
         out.plan_result(result)
         if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":
             out.err('pi reads it with: eval "$(ext env)"   (or run `ext launch`)')

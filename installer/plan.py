@@ -8,20 +8,22 @@ from typing import Any
 
 # Actions that leave the disk as it is.
 QUIET = frozenset({"keep", "skip"})
+# (action, label in a plan, label once done)
 _SUMMARY = (
-    ("link", "to link"),
-    ("relink", "to relink"),
-    ("backup", "backup"),
-    ("prune", "to prune"),
-    ("unlink", "to remove"),
-    ("enable", "to enable"),
-    ("disable", "to disable"),
-    ("seed", "to seed"),
-    ("register", "to register"),
-    ("filter", "filter change"),
-    ("approve", "hook to approve"),
-    ("skip", "skipped"),
-    ("keep", "unchanged"),
+    ("link", "to link", "linked"),
+    ("relink", "to relink", "relinked"),
+    ("backup", "backup", "backed up"),
+    ("prune", "to prune", "pruned"),
+    ("unlink", "to remove", "removed"),
+    ("enable", "to enable", "enabled"),
+    ("disable", "to disable", "disabled"),
+    ("seed", "to seed", "seeded"),
+    ("register", "to register", "registered"),
+    ("unregister", "to unregister", "unregistered"),
+    ("filter", "filter change", "filter changed"),
+    ("approve", "hook to approve", "hooks approved"),
+    ("skip", "skipped", "skipped"),
+    ("keep", "unchanged", "unchanged"),
 )
 
 
@@ -68,9 +70,12 @@ class Plan:
     def is_empty(self) -> bool:
         return not self.changes
 
-    def summary(self) -> str:
+    def summary(self, done: bool = False) -> str:
+        """`3 to link, 1 backup, 10 unchanged`; in the past tense once applied."""
         counts = Counter(a.action for a in self.actions)
-        parts = [f"{counts[key]} {label}" for key, label in _SUMMARY if counts[key]]
+        parts = [
+            f"{counts[k]} {past if done else label}" for k, label, past in _SUMMARY if counts[k]
+        ]
         return ", ".join(parts) if parts else "nothing to do"
 
     def same_steps(self, other: Plan) -> bool:

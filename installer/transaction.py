@@ -69,15 +69,16 @@ class Transaction:
 
         self._step({"op": "relink", "path": rel, "target": target, "old": old}, swap)
 
-    def write_bytes(self, path: Path, data: bytes, write: Callable[[bytes], None]) -> None:
-        """Replace a file's bytes through `write` (which must be atomic), remembering the old."""
-        before = path.read_bytes() if path.exists() else None
-        step = {
-            "op": "write",
-            "file": str(path),
-            "before": None if before is None else base64.b64encode(before).decode(),
-        }
-        self._step(step, lambda: write(data))
+    def settings(self, path: Path, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        """Merge a change into settings.json under pi's lock; journal the bytes it replaced."""
+        from installer.settings import update_settings
+
+        self.journal.record({"op": "settings", "file": str(path)})
+        update = update_settings(path, change)
+        if update.changed:
+            step = {"op": "write", "file": str(path), "before": _encode(update.before)}
+            self.journal.record(step)
+            self.done.append(step)
 
     def rollback(self) -> list[str]:
         """Reverse the steps taken, newest first; returns what could not be reversed."""
@@ -113,10 +114,15 @@ def reverse(root: Path, step: dict[str, Any]) -> None:
         raise OSError(f"unknown journal step {op!r}")
 
 
+def _encode(text: str | None) -> str | None:
+    return None if text is None else base64.b64encode(text.encode("utf-8")).decode()
+
+
 def _restore(path: Path, before: str | None) -> None:
+    """Put back a file's earlier bytes (through a symlink, as the write went)."""
+    from installer.settings.store import write_atomic
+
     if before is None:
-        path.unlink(missing_ok=True)
+        os.unlink(os.path.realpath(path))
         return
-    tmp = path.with_name(f".{path.name}.ext-restore")
-    tmp.write_bytes(base64.b64decode(before))
-    os.replace(tmp, path)
+    write_atomic(path, base64.b64decode(before).decode("utf-8"))

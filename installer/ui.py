@@ -23,6 +23,7 @@ SYMBOL = {
     "disable": "-",
     "seed": "+",
     "register": "+",
+    "unregister": "-",
     "filter": "~",
     "approve": "?",
 }
@@ -78,7 +79,7 @@ class Output:
 
     def action_line(self, a: Action) -> str:
         sym = SYMBOL.get(a.action, " ")
-        text = f"{sym} {a.action:<8} {a.path}"
+        text = f"{sym} {a.action:<10} {a.path}"
         if a.backup:
             text += f" -> {a.backup}"
         elif a.action in ("enable", "disable") and a.target:
@@ -125,7 +126,7 @@ class Output:
         if result.applied:
             self.show_plan(result.plan)
             if not self.quiet:
-                self.out(f"done: {result.plan.summary()}")
+                self.out(f"done: {result.plan.summary(done=True)}")
         elif result.plan.is_empty:
             self.show_plan(result.plan)
             if not self.quiet:

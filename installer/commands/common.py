@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 from installer import __version__, journal
 from installer.context import Context
@@ -14,26 +15,36 @@ from installer.plan import Plan
 from installer.result import PlanResult
 from installer.state import SetRecord, State, load_state, save_state
 
-Confirm = Callable[[Plan], None]
+Confirm = Callable[[Plan, tuple[str, ...]], None]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A plan, the step that carries it out, and diffs of the files it rewrites."""
+
+    plan: Plan
+    step: Step
+    diffs: tuple[str, ...] = ()
 
 
 def run_plan(
     ctx: Context,
-    make_plan: Callable[[], Plan],
-    step: Callable[[Plan], Step],
+    prepare: Callable[[], Prepared],
     confirm: Confirm,
     dry_run: bool,
     new_state: Callable[[State], State] | None = None,
 ) -> PlanResult:
     """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer."""
     warnings = _interrupted(ctx)
-    plan = make_plan()
-    plan = replace(plan, warnings=(*warnings, *plan.warnings))
+    first = prepare()
+    plan = replace(first.plan, warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
-        return PlanResult(plan, changed=dry_run and not plan.is_empty, dry_run=dry_run)
-    confirm(plan)
+        changed = dry_run and not plan.is_empty
+        return PlanResult(plan, changed=changed, dry_run=dry_run, diffs=first.diffs)
+    confirm(plan, first.diffs)
     with agent_lock(ctx.agent_dir):
-        fresh = make_plan()
+        again = prepare()
+        fresh = again.plan
         if not fresh.same_steps(plan):
             raise ExtError(
                 f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",
@@ -46,15 +57,16 @@ def run_plan(
             def after() -> None:
                 save_state(ctx.agent_dir, update(load_state(ctx.agent_dir)))
 
-        execute(ctx, fresh, step(fresh), after)
+        execute(ctx, fresh, again.step, after)
         _close_interrupted(ctx)
     return PlanResult(
         replace(fresh, warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
 
 
-def set_record(ctx: Context, mode: str) -> SetRecord:
-    return SetRecord(str(ctx.set_root), ctx.manifest.name, mode, __version__)
+def set_record(ctx: Context, mode: str, extra: dict[str, Any] | None = None) -> SetRecord:
+    """This set's line in the state record."""
+    return SetRecord(str(ctx.set_root), ctx.manifest.name, mode, __version__, dict(extra or {}))
 
 
 def _interrupted(ctx: Context) -> tuple[str, ...]:

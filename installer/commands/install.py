@@ -1,36 +1,91 @@
-"""`ext install`: link every selected resource of the set into the agent dir."""
+"""`ext install`: link every selected resource of the set, or register the set as a package."""
 
 from __future__ import annotations
 
-from installer.commands.common import Confirm, run_plan, set_record
+from installer.commands.common import Confirm, Prepared, run_plan, set_record
+from installer.commands.settings_plan import (
+    Intent,
+    SettingsPlan,
+    excluded_filters,
+    plan_settings,
+    settings_path,
+)
 from installer.context import Context
+from installer.errors import UsageError
+from installer.executor import Step
 from installer.links.apply import apply_links
-from installer.links.plan import plan_install
+from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import scan
+from installer.manifest import MODES
 from installer.plan import Plan
-from installer.resources import discover, select
+from installer.resources import Resource, discover, select
 from installer.result import PlanResult
 from installer.state import State, load_state
+from installer.transaction import Transaction
+
+
+def install_mode(ctx: Context, explicit: str | None) -> str:
+    """--mode > the mode this set was installed with here > the manifest."""
+    if explicit is not None:
+        if explicit not in MODES:
+            raise UsageError(f"unknown mode {explicit!r}", "use --mode link or --mode register")
+        return explicit
+    record = load_state(ctx.agent_dir).for_root(ctx.set_root)
+    return record.mode if record else ctx.manifest.mode
 
 
 def install(
-    ctx: Context, only: list[str], skip: list[str], dry_run: bool, confirm: Confirm
+    ctx: Context,
+    only: list[str],
+    skip: list[str],
+    dry_run: bool,
+    confirm: Confirm,
+    mode: str | None = None,
 ) -> PlanResult:
-    """Plan the links, show them, and apply them once confirmed."""
+    """Plan the links (or the package entry) and seeds, show them, and apply once confirmed."""
+    mode = install_mode(ctx, mode)
     resources = discover(ctx.set_root)
     chosen = select(resources, only, skip)
 
-    def make_plan() -> Plan:
+    def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         agent = scan(ctx.agent_dir, ctx.set_root, old)
-        plan = plan_install(agent, resources, chosen, ctx.env.now())
-        return Plan(plan.command, plan.actions, ctx.manifest.warnings)
+        if mode == "link":
+            links = plan_install(agent, resources, chosen, ctx.env.now())
+            intent = Intent(seed=True)
+        else:
+            # Switching to register mode: our links would load the set a second time.
+            links = plan_uninstall(agent)
+            intent = Intent(seed=True, excluded=_register_filters(state, ctx, resources, chosen))
+        sp = plan_settings(ctx, intent)
+        plan = Plan("install", links.actions + sp.actions, ctx.manifest.warnings + sp.warnings)
+        return Prepared(plan, with_settings(ctx, plan, sp), (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
-        old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        return state.with_set(set_record(ctx, "link"), drop=old)
+        previous = state.for_root(ctx.set_root)
+        record = set_record(ctx, mode, previous.extra if previous else None)
+        return state.with_set(record, drop=state.old_roots(ctx.set_root, ctx.manifest.name))
 
-    return run_plan(
-        ctx, make_plan, lambda p: lambda tx: apply_links(p, tx), confirm, dry_run, new_state
-    )
+    return run_plan(ctx, prepare, confirm, dry_run, new_state)
+
+
+def with_settings(ctx: Context, plan: Plan, sp: SettingsPlan) -> Step:
+    """The step that applies a plan's links, then its settings.json change (if it has one)."""
+
+    def step(tx: Transaction) -> None:
+        apply_links(plan, tx)
+        if sp.change is not None and any(a.path == "settings.json" for a in plan.changes):
+            tx.settings(settings_path(ctx), sp.change)
+
+    return step
+
+
+def _register_filters(
+    state: State, ctx: Context, resources: tuple[Resource, ...], chosen: tuple[Resource, ...]
+) -> tuple[str, ...]:
+    """The extensions to keep out of pi: those not selected, and those the user disabled."""
+    record = state.for_root(ctx.set_root)
+    disabled = tuple(record.extra.get("disabled", ())) if record else ()
+    unselected = excluded_filters(r for r in resources if r not in chosen)
+    return tuple(dict.fromkeys((*unselected, *disabled)))

@@ -1,10 +1,11 @@
-"""`ext uninstall`: remove our links, enabled and disabled; backups stay."""
+"""`ext uninstall`: remove our links (enabled and disabled) and our packages entry; backups stay."""
 
 from __future__ import annotations
 
-from installer.commands.common import Confirm, run_plan
+from installer.commands.common import Confirm, Prepared, run_plan
+from installer.commands.install import with_settings
+from installer.commands.settings_plan import Intent, SettingsPlan, plan_settings, settings_path
 from installer.context import Context
-from installer.links.apply import apply_links
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
 from installer.plan import Plan
@@ -15,14 +16,17 @@ from installer.state import State, load_state
 def uninstall(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
     """Plan the removals, show them, and apply them once confirmed."""
 
-    def make_plan() -> Plan:
+    def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        return plan_uninstall(scan(ctx.agent_dir, ctx.set_root, old))
+        links = plan_uninstall(scan(ctx.agent_dir, ctx.set_root, old))
+        sp = SettingsPlan((), None, None, ())
+        if settings_path(ctx).exists():
+            sp = plan_settings(ctx, Intent(unregister=True))
+        plan = Plan("uninstall", links.actions + sp.actions, sp.warnings)
+        return Prepared(plan, with_settings(ctx, plan, sp), (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])
 
-    return run_plan(
-        ctx, make_plan, lambda p: lambda tx: apply_links(p, tx), confirm, dry_run, new_state
-    )
+    return run_plan(ctx, prepare, confirm, dry_run, new_state)

@@ -9,7 +9,8 @@ from installer.transaction import Transaction
 def apply_links(plan: Plan, tx: Transaction) -> None:
     """Take each write of the plan in order; the caller rolls back on an exception."""
     for action in plan.changes:
-        _apply(action, tx)
+        if action.path != "settings.json":  # settings actions are one merged write, done apart
+            _apply(action, tx)
 
 
 def _apply(a: Action, tx: Transaction) -> None:

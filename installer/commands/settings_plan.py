@@ -1,0 +1,192 @@
+"""The settings.json part of a plan: seeds, the register entry and its filters, key warnings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from installer.context import Context
+from installer.plan import Action
+from installer.resources import Resource
+
+Change = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def settings_path(ctx: Context) -> Path:
+    return ctx.agent_dir / "settings.json"
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a command wants of settings.json; `change` recomputes it from the file under lock."""
+
+    seed: bool = False
+    register: bool = False
+    unregister: bool = False
+    excluded: tuple[str, ...] | None = None  # exact `-extensions/…` filters, None = keep as is
+
+    @property
+    def empty(self) -> bool:
+        return not (self.seed or self.register or self.unregister or self.excluded is not None)
+
+
+@dataclass(frozen=True)
+class SettingsPlan:
+    actions: tuple[Action, ...]
+    change: Change | None
+    diff: str | None
+    warnings: tuple[str, ...]
+
+
+def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
+    """The package filters that keep these extensions from loading."""
+    from installer.settings import exclusion
+
+    return tuple(
+        exclusion(r.filename, "dir" if r.layout == "dir" else "file")
+        for r in resources
+        if r.kind == "extension"
+    )
+
+
+def make_change(ctx: Context, intent: Intent) -> Change:
+    """A function of the current settings that applies the intent; pure, so it can be re-run."""
+    from installer.settings import SetPackage, apply_seeds, register, set_exclusions, unregister
+
+    ours = SetPackage.of(ctx.set_root, settings_path(ctx))
+
+    def change(data: dict[str, Any]) -> dict[str, Any]:
+        if intent.seed and ctx.manifest.seeds:
+            data = apply_seeds(data, ctx.manifest.seeds).settings
+        if intent.unregister:
+            return unregister(data, ours).settings
+        if intent.excluded is not None:
+            return set_exclusions(data, ours, intent.excluded).settings
+        if intent.register:
+            return register(data, ours).settings
+        return data
+
+    return change
+
+
+def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
+    """Read settings.json, and say what the intent would change, as actions and a diff."""
+    if intent.empty and not (ctx.manifest.retired or ctx.manifest.renamed):
+        return SettingsPlan((), None, None, ())
+    from installer.settings import (
+        find_renamed,
+        find_retired,
+        preview_update,
+        read_settings,
+        render_diff,
+    )
+
+    path = settings_path(ctx)
+    doc = read_settings(path)
+    warnings = _key_warnings(ctx, doc.data, find_retired, find_renamed)
+    if intent.empty:
+        return SettingsPlan((), None, None, warnings)
+    change = make_change(ctx, intent)
+    update = preview_update(path, change)
+    if not update.changed:
+        return SettingsPlan((), change, None, warnings)
+    after = json.loads(update.after) if update.after else {}
+    actions = _actions(ctx, doc.data, after, intent)
+    diff = render_diff(update.before, update.after, "settings.json")
+    return SettingsPlan(actions, change, diff, warnings)
+
+
+def _actions(
+    ctx: Context, before: dict[str, Any], after: dict[str, Any], intent: Intent
+) -> tuple[Action, ...]:
+    from installer.settings import SetPackage, apply_seeds, find_entries
+
+    actions: list[Action] = []
+    if intent.seed and ctx.manifest.seeds:
+        seeded = apply_seeds(before, ctx.manifest.seeds).seeded
+        for key, value in seeded.items():
+            actions.append(
+                Action(
+                    "seed",
+                    "settings.json",
+                    detail=f"{key} = {json.dumps(value)}",
+                    data={"key": key, "value": value},
+                )
+            )
+    ours = SetPackage.of(ctx.set_root, settings_path(ctx))
+    was = (
+        [before["packages"][i] for i in find_entries(before, ours)] if "packages" in before else []
+    )
+    now = [after["packages"][i] for i in find_entries(after, ours)] if "packages" in after else []
+    if not was and now:
+        actions.append(
+            Action(
+                "register",
+                "settings.json",
+                target=str(ctx.set_root),
+                detail="packages",
+                data=now[0],
+            )
+        )
+    elif was and not now:
+        actions.append(
+            Action(
+                "unregister",
+                "settings.json",
+                target=str(ctx.set_root),
+                detail="removes the packages entry",
+                data=was[0],
+            )
+        )
+    if now and _filters(was) != _filters(now):
+        actions.append(
+            Action(
+                "filter",
+                "settings.json",
+                target=str(ctx.set_root),
+                detail=", ".join(_filters(now)) or "no filters",
+                data=now[0],
+            )
+        )
+    return tuple(actions)
+
+
+def _filters(entries: list[Any]) -> list[str]:
+    from installer.settings.packages import exclusions_of
+
+    return sorted(f for e in entries for f in exclusions_of(e))
+
+
+def _key_warnings(
+    ctx: Context, data: dict[str, Any], find_retired: Any, find_renamed: Any
+) -> tuple[str, ...]:
+    out = []
+    for r in find_retired(data, ctx.manifest.retired):
+        out.append(
+            f"settings.json still has {r.key!r}, which was retired: {r.why} "
+            f"(fix: remove it, or `ext settings migrate --yes`)"
+        )
+    for r in find_renamed(data, ctx.manifest.renamed):
+        out.append(
+            f"settings.json still has {r.old!r}, renamed to {r.new!r} (fix: `ext settings migrate`)"
+        )
+    return tuple(out)
+
+
+def registered(ctx: Context) -> list[Any]:
+    """Our set's entries in settings.json packages (empty when not registered or unreadable)."""
+    from installer.errors import ExtError
+    from installer.settings import SetPackage, find_entries, read_settings
+
+    path = settings_path(ctx)
+    if not path.exists():
+        return []
+    try:
+        data = read_settings(path).data
+        ours = SetPackage.of(ctx.set_root, path)
+        return [data["packages"][i] for i in find_entries(data, ours)]
+    except ExtError:
+        return []
