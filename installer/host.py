@@ -1,0 +1,368 @@
+"""The host profile: find pi, read its version and package scope, launch it, check it loads.
+
+Only the standard library is imported at module level: `ext --version` calls
+`find_host`, and semver alone would cost more than the whole of this module.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple, NoReturn
+
+AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"
+VERSION_TIMEOUT = 5.0
+LOAD_CHECK_TIMEOUT = 60.0
+# A model no provider offers: pi still loads every extension, then stops with
+# "Model not found" instead of sending the prompt with whatever key it finds.
+_NO_MODEL = "extset-offline-check/none"
+# dist/cli.js sits two levels under its package.json; leave room for a bin/ shim.
+_PACKAGE_LEVELS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class HostInfo:
+    """The host binary as found, and what it says about itself."""
+
+    command: str
+    path: Path
+    resolved: Path
+    version: str | None
+    package: str | None
+    scope: str | None
+    version_source: str | None = None  # "package.json", "--version" or None
+
+
+# ---- finding the host -------------------------------------------------------
+
+
+def find_host(
+    command: str = "pi", path_env: str | None = None, *, timeout: float = VERSION_TIMEOUT
+) -> HostInfo | None:
+    """Find `command` (a name on PATH or a path) and read its version; None when not found."""
+    import shutil
+
+    found = shutil.which(os.path.expanduser(command), path=path_env)
+    if found is None:
+        return None
+    path = Path(os.path.abspath(found))
+    try:
+        resolved = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # a loop or a race: keep what PATH gave us
+        resolved = path
+    package, version = _read_package(resolved)
+    source = "package.json" if version else None
+    if version is None:
+        env = None if path_env is None else {**os.environ, "PATH": path_env}
+        version = _version_from_run(path, env, timeout)
+        source = "--version" if version else None
+    return HostInfo(command, path, resolved, version, package, _scope_of(package), source)
+
+
+def _read_package(resolved: Path) -> tuple[str | None, str | None]:
+    """Name and version of the package whose `bin` is `resolved`; (None, None) when none fits."""
+    import json
+
+    for folder in list(resolved.parents)[:_PACKAGE_LEVELS]:
+        if folder.name == "node_modules":
+            break  # walked out of the package
+        try:
+            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            break
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            continue  # a {"type": "module"} marker, not a package
+        if not _bin_fits(data, folder, resolved):
+            break
+        version = data.get("version")
+        ok = isinstance(version, str) and parse_version(version) is not None
+        return data["name"], version if ok else None
+    return None, None
+
+
+def _bin_fits(data: dict[str, object], folder: Path, resolved: Path) -> bool:
+    """True when the package's `bin` points at `resolved` (or, without a bin, its name does)."""
+    name = str(data["name"])
+    bins = data.get("bin")
+    if isinstance(bins, str):
+        bins = {name.rpartition("/")[2]: bins}
+    if not isinstance(bins, dict):
+        return name.rpartition("/")[2] == resolved.name
+    for target in bins.values():
+        if isinstance(target, str) and (folder / target).resolve() == resolved:
+            return True
+    return False
+
+
+def _scope_of(package: str | None) -> str | None:
+    if package is None or not package.startswith("@") or "/" not in package:
+        return None
+    return package.partition("/")[0]
+
+
+# Patterns are strings, compiled by re's own cache on first use: compiling them
+# all at import would cost `ext --version` a few milliseconds for nothing.
+_VERSION_IN_TEXT = (
+    r"(?<![\w.])v?(\d+\.\d+\.\d+"
+    r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z.-]+)?)(?![\w.])"
+)
+
+
+def _version_from_run(path: Path, env: Mapping[str, str] | None, timeout: float) -> str | None:
+    """`<bin> --version`, or None when it fails, hangs or prints no version."""
+    try:
+        out = _run([str(path), "--version"], env, timeout)
+    except OSError:
+        return None
+    if out.timed_out:
+        return None
+    match = re.search(_VERSION_IN_TEXT, out.stdout) or re.search(_VERSION_IN_TEXT, out.stderr)
+    return match.group(1) if match else None
+
+
+class _Output(NamedTuple):  # private, and a NamedTuple is cheaper to define at import
+    stdout: str
+    stderr: str
+    returncode: int | None
+    timed_out: bool
+
+
+def _run(argv: list[str], env: Mapping[str, str] | None, timeout: float) -> _Output:
+    """Run argv in its own process group; on timeout kill the whole group (node, shells)."""
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+        encoding="utf-8",
+        errors="replace",
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return _Output(out, err, proc.returncode, timed_out=False)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            proc.kill()
+        try:
+            out, err = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:  # a grandchild left the group and holds the pipes
+            out, err = "", ""
+        return _Output(out, err, None, timed_out=True)
+
+
+# ---- versions and ranges ----------------------------------------------------
+
+_VERSION = (
+    r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """A semver version, ordered by semver precedence; build metadata is ignored."""
+
+    key: tuple[Any, ...] = field(repr=False)
+    text: str = field(compare=False)
+
+    # By hand: order=True would generate these with exec() at import time.
+    def __lt__(self, other: Version) -> bool:
+        return bool(self.key < other.key)
+
+    def __le__(self, other: Version) -> bool:
+        return bool(self.key <= other.key)
+
+    def __gt__(self, other: Version) -> bool:
+        return bool(self.key > other.key)
+
+    def __ge__(self, other: Version) -> bool:
+        return bool(self.key >= other.key)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_version(text: str) -> Version | None:
+    """`0.73.1`, `v1.2.3-rc.1`, `0.73` (read as 0.73.0); None when it is not a version."""
+    match = re.fullmatch(_VERSION, text.strip())
+    if match is None:
+        return None
+    major, minor, patch, pre = match.groups()
+    core = (int(major), int(minor or 0), int(patch or 0))
+    if pre is None:
+        tail: tuple[Any, ...] = (1,)  # a release sorts after all its prereleases
+    else:
+        ids = (((0, int(p), "") if p.isdigit() else (1, 0, p)) for p in pre.split("."))
+        tail = (0, tuple(ids))
+    return Version((*core, tail), text.strip())
+
+
+_OPS: dict[str, Callable[[Version, Version], bool]] = {
+    ">=": operator.ge,
+    ">": operator.gt,
+    "<=": operator.le,
+    "<": operator.lt,
+    "=": operator.eq,
+    "==": operator.eq,
+}
+_COMPARATOR = r"(>=|<=|==|=|<|>)?(.+)"
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRange:
+    """Comparators that must all hold, as in `>=0.70.0 <0.80.0`."""
+
+    text: str
+    comparators: tuple[tuple[str, Version], ...]
+
+    def failing(self, version: Version) -> list[tuple[str, Version]]:
+        """The comparators `version` does not satisfy."""
+        return [(op, v) for op, v in self.comparators if not _OPS[op](version, v)]
+
+
+def parse_range(text: str) -> VersionRange | None:
+    """Parse comparators separated by spaces or commas; None when any part is not one."""
+    glued = re.sub(r"(>=|<=|==|=|<|>)\s+", r"\1", text.strip())
+    comparators = []
+    for token in filter(None, re.split(r"[\s,]+", glued)):
+        match = re.fullmatch(_COMPARATOR, token)
+        version = parse_version(match.group(2)) if match else None
+        if match is None or version is None:
+            return None
+        comparators.append((match.group(1) or "=", version))
+    return VersionRange(text.strip(), tuple(comparators)) if comparators else None
+
+
+def in_range(version: str | None, tested: str | VersionRange | None) -> bool | None:
+    """Whether `version` satisfies `tested`; None when either side is missing or unparseable."""
+    parsed = parse_version(version) if version is not None else None
+    wanted = parse_range(tested) if isinstance(tested, str) else tested
+    if parsed is None or wanted is None:
+        return None
+    return not wanted.failing(parsed)
+
+
+def drift_message(host_version: str | None, tested: str | None, command: str = "pi") -> str | None:
+    """One line when the host is outside `tested`, naming both and the fix; else None."""
+    parsed = parse_version(host_version) if host_version is not None else None
+    wanted = parse_range(tested) if tested is not None else None
+    if parsed is None or wanted is None:
+        return None
+    failing = wanted.failing(parsed)
+    if not failing:
+        return None
+    op, bound = failing[0]
+    older = op in (">", ">=") or (op in ("=", "==") and parsed < bound)
+    if older:
+        relation, action = "older than", f"upgrade {command} to a tested version"
+    else:
+        relation, action = "newer than", f"pin {command} to a tested version"
+    return (
+        f"{command} {host_version} is {relation} the versions this set was tested with "
+        f"({wanted.text}): {action}, or re-test the set and widen [host] tested in extset.toml"
+    )
+
+
+# ---- running the host -------------------------------------------------------
+
+
+def launch_env(agent_dir: Path, base_env: Mapping[str, str]) -> dict[str, str]:
+    """A copy of `base_env` that points the host at `agent_dir`."""
+    env = dict(base_env)
+    env[AGENT_DIR_VAR] = os.path.abspath(agent_dir)
+    return env
+
+
+def launch(
+    host: HostInfo,
+    agent_dir: Path,
+    args: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
+) -> NoReturn:
+    """Replace this process with the host, so signals and the TTY are the host's."""
+    full_env = launch_env(agent_dir, os.environ if env is None else env)
+    sys.stdout.flush()  # exec drops Python's buffers: a warning printed just before would vanish
+    sys.stderr.flush()
+    try:
+        os.execve(host.path, [host.command, *args], full_env)  # noqa: S606 -- exec is the point
+    except OSError as exc:
+        from installer.errors import ExtError
+
+        raise ExtError(
+            f"could not start {host.command} ({host.path}): {exc.strerror or exc}",
+            fix=f"check that {host.path} is executable and its interpreter (node) is on PATH",
+        ) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class LoadFailure:
+    """One extension pi could not load: its path as pi printed it, and pi's reason."""
+
+    path: Path
+    reason: str
+    detail: str = ""  # the lines pi printed under the reason (a require stack, a code frame)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadReport:
+    """What an offline start of the host said about the extensions it loaded."""
+
+    failures: tuple[LoadFailure, ...]
+    timed_out: bool
+    finished: bool  # pi got past loading extensions (it went on to look for a model)
+    returncode: int | None
+    output: str
+
+
+_FAILED = r'(?:Error: )?Failed to load extension "(.+?)": (.*)'
+_PAST_LOADING = r'(?:Error: )?(?:Model ".*" not found|No API key found)'
+
+
+def offline_load_check(
+    host: HostInfo,
+    agent_dir: Path,
+    env: Mapping[str, str] | None = None,
+    timeout: float = LOAD_CHECK_TIMEOUT,
+) -> LoadReport:
+    """Start the host offline on `agent_dir` and collect every extension that failed to load."""
+    argv = [str(host.path), "-p", "x", "--offline", "--no-session", "--model", _NO_MODEL]
+    run_env = launch_env(agent_dir, os.environ if env is None else env)
+    out = _run(argv, run_env, timeout)
+    text = out.stderr + out.stdout
+    failures, finished = parse_load_output(text)
+    return LoadReport(failures, out.timed_out, finished, out.returncode, text)
+
+
+def parse_load_output(text: str) -> tuple[tuple[LoadFailure, ...], bool]:
+    """Failures in pi's output, and whether pi got past loading extensions."""
+    found: list[tuple[str, str, list[str]]] = []
+    detail: list[str] | None = None  # where lines under a failure go
+    finished = False
+    for line in text.splitlines():
+        match = re.fullmatch(_FAILED, line)
+        if match:
+            detail = []
+            found.append((match.group(1), match.group(2), detail))
+        elif line.startswith(("Error: ", "No API key found")):
+            finished = finished or bool(re.match(_PAST_LOADING, line))
+            detail = None
+        elif detail is not None:
+            detail.append(line)
+    failures = tuple(
+        LoadFailure(Path(path), reason, "\n".join(lines).strip("\n"))
+        for path, reason, lines in found
+    )
+    return failures, finished
