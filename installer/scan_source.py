@@ -1,0 +1,302 @@
+"""Static scanners of an extension's TypeScript/JavaScript source: imports and flags.
+
+Not a parser: a small lexer blanks comments and finds string literals, so that
+`// import x from "y"` or `"registerFlag('x')"` inside a string count for nothing,
+then regular expressions read the few statement shapes that matter.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+# The scopes the pi packages have been published under; an extension must
+# import values from the one its host is published under.
+PI_SCOPES = ("@mariozechner", "@earendil-works")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRef:
+    """One module an extension imports: where, what, and whether it survives transpiling."""
+
+    line: int
+    module: str
+    type_only: bool  # `import type …`, or braces holding only `type X` names
+    kind: str  # "import", "export" (`export … from`), "dynamic" (`import()`), "require"
+    unused: bool = False  # TypeScript: no binding is used, so the transpiler drops it
+
+    @property
+    def loads_value(self) -> bool:
+        """True when the module is really loaded at run time."""
+        return not (self.type_only or self.unused)
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeDrift:
+    """A value import from the pi scope the host is not published under."""
+
+    line: int
+    module: str
+    replacement: str  # the same module under the host's scope
+
+    @property
+    def fix(self) -> str:
+        """What to change, in one line."""
+        return (
+            f'import from "{self.replacement}" instead of "{self.module}"'
+            " (or use `import type` if only types are needed)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FlagRef:
+    """A `registerFlag("name", …)` call."""
+
+    line: int
+    flag: str
+
+
+_Q = r"""(?P<q>['"])(?P<spec>[^'"\n]+)(?P=q)"""
+_START = r"(?<![\w$.])"
+_NAMES = r"\{[\w$\s,]*\}"
+_IMPORT = re.compile(
+    _START + r"import(?![\w$])\s*(?:(?P<type>type)(?:\s*(?=[{*])|\s+(?!from\b)))?"
+    r"(?P<clause>(?:[\w$]+\s*(?:,\s*)?)?(?:" + _NAMES + r"|\*\s*as\s+[\w$]+)?)"
+    r"\s*from\s*" + _Q
+)
+_EXPORT = re.compile(
+    _START + r"export(?![\w$])\s*(?:(?P<type>type)\s*)?"
+    r"(?P<clause>\*(?:\s*as\s+[\w$]+)?|" + _NAMES + r")\s*from\s*" + _Q
+)
+_BARE_IMPORT = re.compile(_START + r"import(?![\w$])\s*" + _Q)
+_CALL = re.compile(
+    _START + r"(?P<fn>import|require)(?![\w$])\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)\s*\)"
+)
+_FLAG = re.compile(r"(?<![\w$])registerFlag\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)")
+_REGEX_AFTER = set("(,=:[!&|?{};+-*%<>~^")
+_REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete",
+                      "void", "throw", "yield", "await"}  # fmt: skip
+
+
+# ---- the lexer --------------------------------------------------------------
+
+
+class _Lexed:
+    """Source with comments blanked (offsets and lines kept) and the spans of its literals."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.chars = list(source)
+        self.literals: list[tuple[int, int]] = []  # [start, end) of strings, templates, regexes
+        self._templates: list[int] = []  # brace depth at which each open `${` closes
+        self._depth = 0
+        self._prev = ""  # the last code character, to tell a regex from a division
+        i, n, in_template = 0, len(source), False
+        while i < n:
+            i, in_template = self._template(i) if in_template else self._step(i)
+        self.code = "".join(self.chars)
+        self._starts = [s for s, _ in self.literals]
+        self._lines = [m.start() for m in re.finditer("\n", source)]
+
+    def line_of(self, offset: int) -> int:
+        """1-based line number of an offset."""
+        return bisect.bisect_left(self._lines, offset) + 1
+
+    def in_literal(self, offset: int) -> bool:
+        """True when the offset lies inside a string, template text or regex literal."""
+        i = bisect.bisect_right(self._starts, offset) - 1
+        return i >= 0 and self.literals[i][0] < offset < self.literals[i][1]
+
+    def _step(self, i: int) -> tuple[int, bool]:
+        """Consume one token of code at `i`; the new offset, and whether a template opened."""
+        src, c = self.source, self.source[i]
+        if src.startswith(("//", "/*"), i):
+            j = src.find("\n", i) if src[i + 1] == "/" else src.find("*/", i + 2) + 2
+            end = len(src) if j < 2 else j  # an unclosed /* runs to the end
+            for k in range(i, end):
+                if self.chars[k] != "\n":
+                    self.chars[k] = " "
+            return end, False
+        if c in "'\"" or (c == "/" and self._regex_allowed(i)):
+            end = _string_end(src, i) if c != "/" else _regex_end(src, i)
+            if end:
+                self.literals.append((i, end))
+                self._prev = c
+                return end, False
+        if c == "`":
+            return i + 1, True
+        if c == "{":
+            self._depth += 1
+        elif c == "}":
+            self._depth -= 1
+            if self._templates and self._templates[-1] == self._depth:
+                self._templates.pop()
+                return i + 1, True  # back in the template's text
+        if not c.isspace():
+            self._prev = c
+        return i + 1, False
+
+    def _template(self, i: int) -> tuple[int, bool]:
+        """Consume template text from `i` up to its closing backtick or the next `${`."""
+        src, j = self.source, i
+        while j < len(src) and src[j] != "`" and not src.startswith("${", j):
+            j += 2 if src[j] == "\\" else 1
+        self.literals.append((i - 1, min(j, len(src))))
+        self._prev = "{"
+        if src.startswith("${", j):
+            self._templates.append(self._depth)
+            self._depth += 1
+            return j + 2, False
+        return j + 1, False
+
+    def _regex_allowed(self, i: int) -> bool:
+        """Whether a `/` here starts a regex literal rather than a division."""
+        if self._prev == "" or self._prev in _REGEX_AFTER:
+            return True
+        word = re.search(r"([\w$]+)\s*$", self.source[max(0, i - 20) : i])
+        return word is not None and word.group(1) in _REGEX_AFTER_WORDS
+
+
+def _string_end(src: str, i: int) -> int:
+    """End offset of the quoted string starting at `i` (an unclosed one ends at the line)."""
+    j = i + 1
+    while j < len(src) and src[j] not in (src[i], "\n"):
+        j += 2 if src[j] == "\\" else 1
+    return min(j + 1, len(src))
+
+
+def _regex_end(src: str, i: int) -> int:
+    """End offset of the regex literal starting at `i`, or 0 if the line has none."""
+    j, in_class = i + 1, False
+    while j < len(src) and src[j] != "\n":
+        ch = src[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        elif ch == "/" and not in_class:
+            j += 1
+            while j < len(src) and (src[j].isalnum() or src[j] == "_"):
+                j += 1  # flags
+            return j
+        j += 1
+    return 0
+
+
+# ---- the scanners -----------------------------------------------------------
+
+
+def scan_imports(source: str, *, typescript: bool = True) -> list[ImportRef]:
+    """Every module the source imports, exports from, `import()`s or `require()`s, in order.
+
+    `typescript` says whether the file is transpiled as TypeScript (`.ts`), which drops
+    an import none of whose names is used; JavaScript keeps every import.
+    """
+    lexed = _Lexed(source)
+    found: list[tuple[int, ImportRef, tuple[str, ...]]] = []
+    statements: list[tuple[int, int]] = []
+    for match in _IMPORT.finditer(lexed.code):
+        clause = match.group("clause").strip()
+        if not clause or lexed.in_literal(match.start()):
+            continue
+        names, all_typed = _bindings(clause)
+        type_only = bool(match.group("type")) or (all_typed and not names)
+        ref = ImportRef(lexed.line_of(match.start()), match.group("spec"), type_only, "import")
+        found.append((match.start(), ref, names))
+        statements.append(match.span())
+    for match in _EXPORT.finditer(lexed.code):
+        if lexed.in_literal(match.start()):
+            continue
+        names, all_typed = _bindings(match.group("clause"))
+        type_only = bool(match.group("type")) or (all_typed and not names)
+        ref = ImportRef(lexed.line_of(match.start()), match.group("spec"), type_only, "export")
+        found.append((match.start(), ref, ()))
+        statements.append(match.span())
+    for pattern, kind in ((_BARE_IMPORT, "import"), (_CALL, "")):
+        for match in pattern.finditer(lexed.code):
+            if lexed.in_literal(match.start()):
+                continue
+            fn = match.groupdict().get("fn")
+            kind_here = kind or ("dynamic" if fn == "import" else "require")
+            ref = ImportRef(lexed.line_of(match.start()), match.group("spec"), False, kind_here)
+            found.append((match.start(), ref, ()))
+    found.sort(key=lambda item: item[0])
+    if not typescript:
+        return [ref for _, ref, _ in found]
+    body = _without(lexed, statements)
+    return [
+        ImportRef(ref.line, ref.module, ref.type_only, ref.kind, unused=True)
+        if names and not ref.type_only and not any(_used(body, name) for name in names)
+        else ref
+        for _, ref, names in found
+    ]
+
+
+def _bindings(clause: str) -> tuple[tuple[str, ...], bool]:
+    """The value names a clause binds, and whether its braces hold only `type` names."""
+    names: list[str] = []
+    braces = re.search(r"\{([^}]*)\}", clause)
+    outside = clause[: braces.start()] + clause[braces.end() :] if braces else clause
+    star = re.search(r"\*\s*as\s+([\w$]+)", outside)
+    if star:
+        names.append(star.group(1))
+        outside = outside[: star.start()]
+    names += [n for n in re.findall(r"[\w$]+", outside) if n != "*"]
+    typed = values = 0
+    for element in braces.group(1).split(",") if braces else ():
+        words = element.split()
+        if words and words[0] == "type" and len(words) in (2, 4):
+            typed += 1  # `type A` or `type A as B`: erased
+        elif words:
+            values += 1
+            names.append(words[-1])
+    # `import {} from "x"` has no type names: it is kept, and loads the module.
+    return tuple(names), typed > 0 and values == 0
+
+
+def _without(lexed: _Lexed, spans: list[tuple[int, int]]) -> str:
+    """The code with literals and the given spans blanked: what is left to use names in."""
+    chars = list(lexed.code)
+    for start, end in [*lexed.literals, *spans]:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _used(body: str, name: str) -> bool:
+    """Whether `name` occurs in `body` other than as a property (`obj.name`)."""
+    for match in re.finditer(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", body):
+        before = body[max(0, match.start() - 3) : match.start()]
+        if not before.endswith(".") or before == "...":
+            return True
+    return False
+
+
+def scope_drift(imports: list[ImportRef], host_scope: str | None) -> list[ScopeDrift]:
+    """Value imports from a pi package under the scope the host is not published under."""
+    if host_scope not in PI_SCOPES:
+        return []  # an unknown host: nothing to compare with
+    drift = []
+    for ref in imports:
+        scope, _, rest = ref.module.partition("/")
+        if (
+            scope in PI_SCOPES
+            and scope != host_scope
+            and rest.startswith("pi-")
+            and ref.loads_value
+        ):
+            drift.append(ScopeDrift(ref.line, ref.module, f"{host_scope}/{rest}"))
+    return drift
+
+
+def registered_flags(source: str) -> list[FlagRef]:
+    """Every `registerFlag("name", …)` call outside comments and strings."""
+    lexed = _Lexed(source)
+    return [
+        FlagRef(lexed.line_of(match.start()), match.group("spec"))
+        for match in _FLAG.finditer(lexed.code)
+        if not lexed.in_literal(match.start())
+    ]
