@@ -103,7 +103,9 @@ def test_javascript_keeps_an_unused_import() -> None:
 
 
 def test_multi_line_import_reports_the_line_it_starts_on() -> None:
-    source = f'// header\n\nimport {{\n  type A,\n  getAgentDir,\n}} from\n  "{EW}";\ngetAgentDir();\n'
+    source = (
+        f'// header\n\nimport {{\n  type A,\n  getAgentDir,\n}} from\n  "{EW}";\ngetAgentDir();\n'
+    )
     ref = one(source)
     assert (ref.line, ref.module, ref.type_only) == (3, EW, False)
 
@@ -112,7 +114,7 @@ def test_side_effect_dynamic_and_require_are_values() -> None:
     refs = scan_imports(
         'import "./side-effect";\n'
         "const a = await import('dyn');\n"
-        "const b = require(\"req\");\n"
+        'const b = require("req");\n'
         "const c = require ( 'spaced' );\n"
         "const d = import(`tpl`);\n"
     )
