@@ -142,11 +142,33 @@ def install(
         from installer.commands.install import install as do_install
 
         ctx = context(create=create)
+        from installer.commands.launch import drift_warning
+
+        warning = drift_warning(ctx)
+        if warning:
+            out.warn(warning)
         result = do_install(ctx, _names(only), _names(skip), dry_run, _confirmer(out, yes), mode)
         out.plan_result(result)
         if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":
             out.err('pi reads it with: eval "$(ext env)"   (or run `ext launch`)')
         return 0
+
+    run(go)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def launch(ctx: typer.Context) -> None:
+    """Run the host with PI_CODING_AGENT_DIR set to the agent dir: ext launch -- ARGS…"""
+
+    def go(out: Any) -> int:
+        from installer.commands.launch import prepare_launch
+        from installer.host import launch as exec_host
+
+        c = context()
+        host, warnings = prepare_launch(c)
+        for w in warnings:
+            out.warn(w)
+        exec_host(host, c.agent_dir, list(ctx.args))
 
     run(go)
 

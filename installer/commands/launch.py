@@ -1,0 +1,39 @@
+"""`ext launch`: the host, pointed at the agent dir, after a drift warning when there is one."""
+
+from __future__ import annotations
+
+from installer.context import Context
+from installer.errors import ExtError
+from installer.host import HostInfo, drift_message, find_host
+
+
+def find(ctx: Context) -> HostInfo:
+    """The manifest's host command, found on PATH or as a path; an error names the fix."""
+    command = ctx.manifest.host_command
+    host = find_host(command, ctx.env.environ.get("PATH"))
+    if host is None:
+        raise ExtError(
+            f"{command} was not found on PATH",
+            "install the pi coding agent (npm install -g @mariozechner/pi-coding-agent), "
+            "or set [host] command in extset.toml to its path",
+        )
+    return host
+
+
+def drift_warning(ctx: Context, host: HostInfo | None = None) -> str | None:
+    """The one-line drift warning for this set and host, or None (also when either is unknown)."""
+    if ctx.manifest.host_tested is None:
+        return None
+    if host is None:
+        host = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
+    if host is None:
+        return None
+    return drift_message(host.version, ctx.manifest.host_tested, ctx.manifest.host_command)
+
+
+def prepare_launch(ctx: Context) -> tuple[HostInfo, list[str]]:
+    """The host to exec and the warnings to print first."""
+    ctx.agent_dir.mkdir(parents=True, exist_ok=True)
+    host = find(ctx)
+    warning = drift_warning(ctx, host)
+    return host, [warning] if warning else []
