@@ -240,6 +240,11 @@ def env(
     run(go)
 
 
+from installer.cli_consent import consent_app  # noqa: E402
+
+app.add_typer(consent_app, name="consent")
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

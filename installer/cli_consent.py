@@ -1,0 +1,176 @@
+"""`ext consent`: review, approve and revoke the hooks a project would run.
+
+Only parsing, prompting and rendering live here; installer/consent/ does the
+work and returns results. Imports from installer.cli are made inside the
+commands: cli.py imports this module while it is still loading.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from installer.consent.preview import ApprovalPreview
+    from installer.ui import Output
+
+consent_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Review and approve the hooks a project would run (sha256 of their config).",
+)
+
+Project = Annotated[
+    Path | None,
+    typer.Argument(
+        metavar="DIR", help="The project folder (default: the current folder).", show_default=False
+    ),
+]
+
+
+@consent_app.command()
+def check(project: Project = None) -> None:
+    """Exit 0 if the project's hooks are approved, else 3.
+
+    A project without hooks has nothing to approve: exit 0.
+    """
+    from installer.cli import context, run
+
+    def go(out: Output) -> int:
+        from installer.consent.commands import check as do_check
+
+        ctx = context()
+        result = do_check(ctx.agent_dir, project or ctx.env.cwd)
+        _render(out, result.warnings, result.lines(), result.to_json())
+        return int(result.exit_code)
+
+    run(go)
+
+
+@consent_app.command()
+def approve(
+    project: Project = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Approve without asking.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the hooks and the diff; record nothing.")
+    ] = False,
+) -> None:
+    """Show the project's hooks, then approve them.
+
+    Lists every hook (event, matcher, command) and, when they changed since the
+    last approval, the diff; then asks y/N. --yes approves without asking.
+    """
+    from installer.cli import context, run
+
+    def go(out: Output) -> int:
+        from installer.consent.commands import approve as do_approve
+        from installer.consent.commands import describe_approval
+
+        ctx = context()
+        folder = project or ctx.env.cwd
+        preview = describe_approval(ctx.agent_dir, folder)
+        if dry_run:
+            _render(out, preview.warnings, preview.lines(), preview.to_json())
+            return 0
+        if preview.needs_approval:
+            _show_preview(out, preview, yes)
+            _confirm(out, preview, yes, ctx.env.stdin_tty)
+            if ctx.agent_dir_source == "isolated":
+                # The isolated agent dir is ext's own and made on demand (DESIGN.md).
+                ctx.agent_dir.mkdir(parents=True, exist_ok=True)
+        result = do_approve(ctx.agent_dir, folder, preview)
+        shown = preview.warnings if preview.needs_approval else ()
+        fresh = tuple(w for w in result.warnings if w not in shown)
+        _render(out, fresh, result.lines(), result.to_json())
+        return int(result.exit_code)
+
+    run(go)
+
+
+@consent_app.command()
+def revoke(project: Project = None) -> None:
+    """Remove the project's approval (no prompt).
+
+    Its hooks then need a new approval before they run.
+    """
+    from installer.cli import context, run
+
+    def go(out: Output) -> int:
+        from installer.consent.commands import revoke as do_revoke
+
+        ctx = context()
+        result = do_revoke(ctx.agent_dir, project or ctx.env.cwd)
+        _render(out, result.warnings, result.lines(), result.to_json())
+        return int(result.exit_code)
+
+    run(go)
+
+
+@consent_app.command("list")
+def list_approvals() -> None:
+    """Every approval, and whether it still matches.
+
+    Shows each project, when it was approved, the short hash, and whether its
+    hooks are still the approved ones (current), changed, or the folder is gone.
+    """
+    from installer.cli import context, run
+
+    def go(out: Output) -> int:
+        from installer.consent.commands import list_approvals as do_list
+
+        result = do_list(context().agent_dir)
+        _render(out, result.warnings, result.lines(), result.to_json())
+        return int(result.exit_code)
+
+    run(go)
+
+
+def _render(out: Output, warnings: tuple[str, ...], lines: list[str], data: dict[str, Any]) -> None:
+    """Warnings to stderr; then the JSON or the text lines to stdout."""
+    for warning in warnings:
+        out.warn(warning)
+    if out.json:
+        out.data(data)
+        return
+    for line in lines:
+        out.out(line)
+
+
+def _show_preview(out: Output, preview: ApprovalPreview, yes: bool) -> None:
+    """What is about to be trusted; on stderr under --json, where stdout is data only."""
+    for warning in preview.warnings:
+        out.warn(warning)
+    if yes and (out.json or out.quiet):
+        return
+    show = out.err if out.json else out.out
+    in_diff = False
+    for line in preview.lines():
+        in_diff = in_diff or line.startswith("Changed since the approval")
+        color = _DIFF_COLOR.get(line[2:3]) if in_diff else None
+        show(out.paint(line, color) if color else line)
+
+
+# Diff lines are indented by two spaces in ApprovalPreview.lines().
+_DIFF_COLOR = {"+": "32", "-": "31", "@": "36"}
+
+
+def _confirm(out: Output, preview: ApprovalPreview, yes: bool, stdin_tty: bool) -> None:
+    """Ask y/N on stderr; no TTY without --yes, or any answer but yes, is a refusal (exit 3)."""
+    import sys
+
+    from installer.errors import Refused
+
+    if yes:
+        return
+    if not stdin_tty:
+        raise Refused(
+            "nothing was approved: there is no terminal to ask on",
+            "review the hooks above, then run the command again with --yes",
+        )
+    out.stderr.write(f"{preview.question()} [y/N] ")
+    out.stderr.flush()
+    answer = sys.stdin.readline().strip().lower()
+    if answer not in ("y", "yes"):
+        raise Refused("declined; nothing was approved")
