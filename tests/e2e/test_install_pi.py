@@ -51,7 +51,7 @@ def test_bundled_set_installs_and_loads_in_the_real_pi(
     assert again["changed"] is False
     assert {a["action"] for a in again["actions"]} <= {"keep", "skip"}
 
-    help_text = pi(agent, "--help").stdout
+    help_text = _help(pi, agent)
     for name, names in flags.items():
         for flag in names:
             assert f"--{flag}" in help_text, f"{name}: --{flag} missing from pi --help"
@@ -65,7 +65,13 @@ def test_uninstall_leaves_pi_without_the_set(ext: Run, pi: Run) -> None:
     ext("install", "--yes", cwd=REPO, check=True)
     agent = isolated_agent_dir(ext)
     ext("uninstall", "--yes", cwd=REPO, check=True)
-    help_text = pi(agent, "--help").stdout
+    help_text = _help(pi, agent)
     for names in bundled_flags().values():
         for flag in names:
             assert f"--{flag}" not in help_text
+
+
+def _help(pi: Run, agent: Path) -> str:
+    """pi prints its help on stderr."""
+    done = pi(agent, "--help")
+    return done.stdout + done.stderr
