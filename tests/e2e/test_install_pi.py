@@ -1,4 +1,4 @@
-"""The main job end to end: install the bundled set into the isolated agent dir; the real pi loads it."""
+"""The main job end to end: the bundled set into the isolated agent dir, loaded by the real pi."""
 
 from __future__ import annotations
 
