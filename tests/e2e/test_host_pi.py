@@ -1,0 +1,139 @@
+"""The host profile against the real pi: version without node, the offline load check, launch."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from installer.host import HostInfo, find_host, offline_load_check
+from installer.scan_source import PI_SCOPES, scan_imports, scope_drift
+from tests.e2e.conftest import REPO
+from tests.helpers import build_tree
+
+pytestmark = pytest.mark.e2e
+
+CACHED_PI = REPO / ".cache" / "pi" / "node_modules" / ".bin" / "pi"
+
+
+@pytest.fixture
+def host(pi_bin: Path) -> HostInfo:
+    found = find_host(str(pi_bin))
+    assert found is not None
+    return found
+
+
+def other_scope(scope: str | None) -> str:
+    assert scope in PI_SCOPES
+    return next(s for s in PI_SCOPES if s != scope)
+
+
+def test_version_and_scope_come_from_package_json_without_starting_node(
+    pi_bin: Path, e2e_env: dict[str, str]
+) -> None:
+    # A PATH with no node on it: had find_host run `pi --version`, it would get nothing.
+    host = find_host(str(pi_bin), path_env=str(pi_bin.parent))
+
+    assert host is not None
+    assert host.path == pi_bin.absolute()
+    assert host.resolved.name == "cli.js" and host.resolved == pi_bin.resolve()
+    assert host.version_source == "package.json"
+    assert host.package is not None and host.package.endswith("/pi-coding-agent")
+    assert host.scope in PI_SCOPES
+    printed = subprocess.run(
+        [str(pi_bin), "--version"], env=e2e_env, capture_output=True, text=True, check=True
+    )
+    assert host.version == (printed.stdout + printed.stderr).strip()  # pi 0.73.1: on stderr
+    if pi_bin == CACHED_PI:  # the version DESIGN.md was checked against
+        assert (host.version, host.scope) == ("0.73.1", "@mariozechner")
+
+
+def test_offline_load_check_reports_exactly_the_extension_importing_the_other_scope(
+    host: HostInfo, tmp_path: Path, e2e_env: dict[str, str]
+) -> None:
+    ours, theirs = f"{host.scope}/pi-coding-agent", f"{other_scope(host.scope)}/pi-coding-agent"
+    agent = build_tree(
+        tmp_path / "agent",
+        {
+            "extensions/good.ts": (
+                f'import type {{ ExtensionAPI }} from "{theirs}";\n'  # erased: fine anywhere
+                f'import {{ getAgentDir }} from "{ours}";\n'
+                "export default function (pi: ExtensionAPI) {\n"
+                "  getAgentDir();\n"
+                '  pi.registerFlag("good-probe", { description: "x", type: "boolean" });\n'
+                "}\n"
+            ),
+            "extensions/bad.ts": (
+                f'import {{ getAgentDir }} from "{theirs}";\n'
+                "export default function () { getAgentDir(); }\n"
+            ),
+        },
+    )
+
+    report = offline_load_check(host, agent, e2e_env, timeout=90)
+
+    assert not report.timed_out, report.output
+    assert [f.path for f in report.failures] == [agent / "extensions" / "bad.ts"], report.output
+    assert f"Cannot find module '{theirs}'" in report.failures[0].reason
+    assert report.failures[0].detail.startswith("Require stack:")
+    # The static scanner agrees, without running anything.
+    for name, expected in (("good.ts", []), ("bad.ts", [1])):
+        imports = scan_imports((agent / "extensions" / name).read_text())
+        assert [d.line for d in scope_drift(imports, host.scope)] == expected
+
+
+def test_offline_load_check_never_sends_the_prompt_even_with_a_key(
+    host: HostInfo, tmp_path: Path, e2e_env: dict[str, str]
+) -> None:
+    # Without --model pointing nowhere, pi would send "x" to a real model with this
+    # key (and here, with no network, hang until the timeout).
+    agent = build_tree(tmp_path / "agent", {"extensions/ok.ts": "export default () => {};\n"})
+    env = {**e2e_env, "ANTHROPIC_API_KEY": "sk-ant-not-a-real-key"}
+
+    report = offline_load_check(host, agent, env, timeout=60)
+
+    assert (report.failures, report.timed_out, report.finished) == ((), False, True), report.output
+
+
+def test_launch_execs_the_real_pi_with_the_agent_dir(
+    host: HostInfo, tmp_path: Path, e2e_env: dict[str, str]
+) -> None:
+    package = tmp_path / "local-package"
+    agent = build_tree(
+        tmp_path / "agent",
+        {
+            "settings.json": json.dumps({"packages": [str(package)]}),
+            f"{package.relative_to(tmp_path)}/extensions/": None,
+        },
+    )
+
+    def launched(*args: str) -> subprocess.CompletedProcess[str]:
+        code = textwrap.dedent(
+            f"""\
+            import os
+            from pathlib import Path
+            from installer.host import find_host, launch
+            launch(find_host({str(host.path)!r}), Path({str(agent)!r}), {list(args)!r})
+            """
+        )
+        return subprocess.run(
+            [sys.executable, "-c", code],
+            env=e2e_env,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=90,
+            check=False,
+        )
+
+    version = launched("--version")
+    listed = launched("list")
+
+    assert version.returncode == 0, version.stderr
+    assert (version.stdout + version.stderr).strip() == host.version
+    assert listed.returncode == 0, listed.stderr
+    assert str(package) in listed.stdout  # pi read settings.json from our agent dir
