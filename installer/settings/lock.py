@@ -136,8 +136,13 @@ def settings_lock(
     wait: float = WAIT_SECONDS,
     stale: float = STALE_SECONDS,
     poll: float = POLL_SECONDS,
+    refresh: float = REFRESH_SECONDS,
 ) -> Iterator[SettingsLock]:
-    """Hold pi's lock on settings_path; wait up to `wait` seconds for another holder."""
+    """Hold pi's lock on settings_path; wait up to `wait` seconds for another holder.
+
+    A lock dir whose mtime is older than `stale` seconds is taken over; ours has its mtime
+    refreshed every `refresh` seconds until released. A *file* at the lock path is an error.
+    """
     path = lock_path(settings_path)
     deadline = time.monotonic() + wait
     while True:
@@ -157,7 +162,7 @@ def settings_lock(
             )
         # Jitter keeps two waiters from polling in lockstep.
         time.sleep(poll * (0.5 + random.random()))  # noqa: S311
-    lock = SettingsLock(path)
+    lock = SettingsLock(path, refresh)
     try:
         yield lock
     finally:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import copy
 import os
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from installer.errors import ExtError
-from installer.settings import jsondoc
+from installer.settings import atomic, jsondoc
 from installer.settings.lock import WAIT_SECONDS, settings_lock
 
 Change = Callable[[dict[str, Any]], "dict[str, Any] | None"]
@@ -100,59 +99,58 @@ def preview_update(path: Path, change: Change, *, wait: float = WAIT_SECONDS) ->
     return SettingsUpdate(path, doc.text, _apply(doc, change))
 
 
+@dataclass(frozen=True)
+class _Staged:
+    """A change computed and flushed to a temp file before the lock, from `before`."""
+
+    before: str | None
+    after: str | None
+    temp: Path | None
+
+
+def _stage_unlocked(path: Path, target: Path, change: Change) -> _Staged | None:
+    """Compute the change and fsync its temp file without the lock, to hold pi's lock briefly.
+
+    pi gives up on its lock after about 200 ms and then runs as if settings.json had no
+    packages, so the slow part of a write must not happen while ext holds the lock. What
+    was read here may be stale or half-written by pi: it is only used when the text read
+    under the lock is the same.
+    """
+    try:
+        doc = _load(path)
+        after = _apply(doc, change)
+        changed = after is not None and after != doc.text
+        return _Staged(doc.text, after, atomic.stage(target, after) if changed and after else None)
+    except ExtError:
+        return None  # the locked pass reads again and reports what is really wrong
+
+
 def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -> SettingsUpdate:
     """Lock, read, apply change, write atomically; keep the formatting; write through a symlink.
 
     change gets a private copy of the data and returns the new data, or None for no change.
+    It may be called twice (once before the lock), so it must have no side effects.
     A missing file counts as {} and is created only when change adds something.
     """
-    with settings_lock(path, wait=wait) as lock:
-        doc = _load(path)
-        after = _apply(doc, change)
-        if after is not None and after != doc.text:
-            lock.ensure_held()
-            write_atomic(path, after)
-    return SettingsUpdate(path, doc.text, after)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace path's target with text: temp file beside it, fsync, os.replace, keep its mode."""
-    target = Path(os.path.realpath(path))  # a symlinked settings.json stays a symlink
+    target = atomic.target_of(path)
+    staged = _stage_unlocked(path, target, change)
+    temp = staged.temp if staged else None
     try:
-        mode: int | None = target.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = None
-    temp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            if mode is not None:
-                os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        temp.replace(target)
-    except OSError as err:
-        temp.unlink(missing_ok=True)
-        raise ExtError(
-            f"cannot write {target}: {err.strerror}; it was left as it was",
-            fix=f"Check that {target.parent} is writable and has free space.",
-        ) from None
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(target.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename durable; not every platform lets a folder be opened for that."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with settings_lock(path, wait=wait) as lock:
+            doc = _load(path)
+            if staged is not None and staged.before == doc.text:
+                after = staged.after
+            else:
+                atomic.discard(temp)
+                temp = None
+                after = _apply(doc, change)
+            if after is not None and after != doc.text:
+                temp = temp or atomic.stage(target, after)
+                lock.ensure_held()
+                atomic.commit(temp, target)
+                temp = None
     finally:
-        os.close(fd)
+        atomic.discard(temp)
+    if after != doc.text:
+        atomic.fsync_dir(target.parent)
+    return SettingsUpdate(path, doc.text, after)

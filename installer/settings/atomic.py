@@ -1,0 +1,81 @@
+"""Atomic replacement of a file: stage a temp file beside it (fsynced), then os.replace."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from installer.errors import ExtError
+
+
+def target_of(path: Path) -> Path:
+    """The file a write really replaces: a symlinked settings.json stays a symlink."""
+    return Path(os.path.realpath(path))
+
+
+def _write_failed(target: Path, err: OSError) -> ExtError:
+    return ExtError(
+        f"cannot write {target}: {err.strerror}; it was left as it was",
+        fix=f"Check that {target.parent} is writable and has free space.",
+    )
+
+
+def stage(target: Path, text: str) -> Path:
+    """Write text to a new temp file beside target, with target's mode, flushed to disk."""
+    try:
+        mode: int | None = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    temp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+    except OSError as err:
+        discard(temp)
+        raise _write_failed(target, err) from None
+    except BaseException:
+        discard(temp)
+        raise
+    return temp
+
+
+def commit(temp: Path, target: Path) -> None:
+    """Put a staged temp file in target's place in one step; the temp is gone either way."""
+    try:
+        temp.replace(target)
+    except OSError as err:
+        discard(temp)
+        raise _write_failed(target, err) from None
+
+
+def discard(temp: Path | None) -> None:
+    """Remove a staged temp file that will not be used."""
+    if temp is not None:
+        temp.unlink(missing_ok=True)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename durable; not every platform lets a folder be opened for that."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace path's target with text atomically (temp beside it, fsync, os.replace)."""
+    target = target_of(path)
+    commit(stage(target, text), target)
+    fsync_dir(target.parent)
