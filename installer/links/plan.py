@@ -27,11 +27,15 @@ def plan_install(
     actions: list[Action] = []
     handled: set[str] = set()
     for r in resources:
-        handled.update((r.dest, r.disabled_dest))
         if r not in chosen:
+            handled.update((r.dest, r.disabled_dest))
             actions.append(Action("skip", r.dest, detail="not selected"))
             continue
-        actions.extend(_resource_actions(state, r, names, stamp(now)))
+        mine = _resource_actions(state, r, names, stamp(now))
+        # The form not acted on is pruned when it is a dead link of ours: once the state record
+        # forgets an older root, a link into it would read as foreign and stay for good.
+        handled.update(a.path for a in mine)
+        actions.extend(mine)
     actions.extend(_prunes(state, handled))
     return Plan("install", tuple(actions))
 
