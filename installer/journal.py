@@ -28,9 +28,7 @@ class Journal:
         folder = journal_dir(agent_dir)
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(folder, 0o700)
-        base = f"{now.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}-{command}"
-        self.path = folder / f"{base}.jsonl"
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd, self.path = _create(folder, now.strftime("%Y%m%dT%H%M%S"), f"{os.getpid()}-{command}")
         self._file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
         self._write(
             {"journal": 1, "command": command, "started": now.isoformat(), "ext": ext_version}
@@ -47,6 +45,17 @@ class Journal:
         self._file.write(json.dumps(obj, ensure_ascii=False) + "\n")
         # A flush is what survives kill -9 (the page cache keeps it); fsync only guards power loss.
         self._file.flush()
+
+
+def _create(folder: Path, when: str, tail: str) -> tuple[int, Path]:
+    """A new journal file; a second apply in the same second (same pid) gets `.001`, …."""
+    n = 0
+    while True:
+        path = folder / f"{when}{f'.{n:03d}' if n else ''}-{tail}.jsonl"
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), path
+        except FileExistsError:
+            n += 1
 
 
 @dataclass(frozen=True)
