@@ -1,0 +1,72 @@
+"""Resource names and destinations: plain names only, and where each kind goes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from installer.errors import ExitCode, UsageError
+from installer.resources import Resource, check_name, resolve_name
+
+NOTIFY = Resource("extension", "notify", "notify.ts", "file", Path("/s/extensions/notify.ts"))
+GAMMA = Resource("extension", "gamma", "gamma", "dir", Path("/s/extensions/gamma"))
+REVIEW = Resource("skill", "review", "review", "dir", Path("/s/skills/review"))
+FIX = Resource("prompt", "fix", "fix.md", "file", Path("/s/prompts/fix.md"))
+DARK = Resource("theme", "dark", "dark.json", "file", Path("/s/themes/dark.json"))
+ALL = (NOTIFY, GAMMA, REVIEW, FIX, DARK)
+
+
+@pytest.mark.parametrize(
+    ("r", "dest", "disabled"),
+    [
+        (NOTIFY, "extensions/notify.ts", "extensions/notify.ts.off"),
+        (GAMMA, "extensions/gamma", "extensions/.off/gamma"),
+        (REVIEW, "skills/review", "skills/.off/review"),
+        (FIX, "prompts/fix.md", "prompts/fix.md.off"),
+        (DARK, "themes/dark.json", "themes/dark.json.off"),
+    ],
+)
+def test_destinations_files_beside_folders_parked_in_dot_off(
+    r: Resource, dest: str, disabled: str
+) -> None:
+    assert (r.dest, r.disabled_dest) == (dest, disabled)
+
+
+def test_labels_name_extensions_bare_and_other_kinds_with_their_kind() -> None:
+    assert [r.label for r in ALL] == ["notify", "gamma", "skill:review", "prompt:fix", "theme:dark"]
+
+
+@pytest.mark.parametrize("name", ["notify", "git-checkpoint", "a.b", "x_1", "ünïcode"])
+def test_plain_names_pass(name: str) -> None:
+    assert check_name(name) == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", ".", "..", "a/b", "../x", "a\\b", "a..b", "nul\0", "-rf", "tab\there", "del\x7f"],
+)
+def test_names_that_could_address_anything_else_are_refused(name: str) -> None:
+    with pytest.raises(UsageError) as err:
+        check_name(name)
+    assert err.value.exit_code == ExitCode.USAGE
+    assert err.value.fix == "use a plain name like 'notify'"
+
+
+def test_resolve_name_by_name_file_name_or_kind_prefix() -> None:
+    assert resolve_name(ALL, "notify") == [NOTIFY]
+    assert resolve_name(ALL, "notify.ts") == [NOTIFY]
+    assert resolve_name(ALL, "skill:review") == [REVIEW]
+    assert resolve_name(ALL, "fix.md") == [FIX]
+
+
+def test_an_unknown_name_with_nothing_close_points_at_ext_list() -> None:
+    with pytest.raises(UsageError) as err:
+        resolve_name(ALL, "zzzzzz")
+    assert err.value.fix == "run `ext list` to see the names"
+
+
+def test_the_closest_match_keeps_the_kind_prefix() -> None:
+    with pytest.raises(UsageError) as err:
+        resolve_name(ALL, "skill:reveiw")
+    assert err.value.fix == "did you mean 'skill:review'?"
