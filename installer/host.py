@@ -12,8 +12,9 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import total_ordering
 from pathlib import Path
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, Literal, NamedTuple, NoReturn
 
 AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"
 VERSION_TIMEOUT = 5.0
@@ -35,7 +36,7 @@ class HostInfo:
     version: str | None
     package: str | None
     scope: str | None
-    version_source: str | None = None  # "package.json", "--version" or None
+    version_source: Literal["package.json", "--version"] | None = None  # None: no version
 
 
 # ---- finding the host -------------------------------------------------------
@@ -44,7 +45,11 @@ class HostInfo:
 def find_host(
     command: str = "pi", path_env: str | None = None, *, timeout: float = VERSION_TIMEOUT
 ) -> HostInfo | None:
-    """Find `command` (a name on PATH or a path) and read its version; None when not found."""
+    """Find `command` (a name on PATH or a path) and read its version; None when not found.
+
+    `path_env` replaces PATH for the lookup and for `<bin> --version`, whose
+    `#!/usr/bin/env node` must find node on it.
+    """
     import shutil
 
     found = shutil.which(os.path.expanduser(command), path=path_env)
@@ -56,7 +61,7 @@ def find_host(
     except (OSError, RuntimeError):  # a loop or a race: keep what PATH gave us
         resolved = path
     package, version = _read_package(resolved)
-    source = "package.json" if version else None
+    source: Literal["package.json", "--version"] | None = "package.json" if version else None
     if version is None:
         env = None if path_env is None else {**os.environ, "PATH": path_env}
         version = _version_from_run(path, env, timeout)
@@ -95,10 +100,11 @@ def _bin_fits(data: dict[str, object], folder: Path, resolved: Path) -> bool:
         bins = {name.rpartition("/")[2]: bins}
     if not isinstance(bins, dict):
         return name.rpartition("/")[2] == resolved.name
-    for target in bins.values():
-        if isinstance(target, str) and (folder / target).resolve() == resolved:
-            return True
-    return False
+    targets = [folder / t for t in bins.values() if isinstance(t, str)]
+    try:
+        return any(target.resolve() == resolved for target in targets)
+    except (OSError, RuntimeError):  # a symlink loop inside the package
+        return False
 
 
 def _scope_of(package: str | None) -> str | None:
@@ -171,6 +177,7 @@ _VERSION = (
 )
 
 
+@total_ordering  # not order=True: that generates four methods with exec() at import time
 @dataclass(frozen=True, slots=True)
 class Version:
     """A semver version, ordered by semver precedence; build metadata is ignored."""
@@ -178,18 +185,8 @@ class Version:
     key: tuple[Any, ...] = field(repr=False)
     text: str = field(compare=False)
 
-    # By hand: order=True would generate these with exec() at import time.
     def __lt__(self, other: Version) -> bool:
         return bool(self.key < other.key)
-
-    def __le__(self, other: Version) -> bool:
-        return bool(self.key <= other.key)
-
-    def __gt__(self, other: Version) -> bool:
-        return bool(self.key > other.key)
-
-    def __ge__(self, other: Version) -> bool:
-        return bool(self.key >= other.key)
 
     def __str__(self) -> str:
         return self.text
@@ -299,12 +296,16 @@ def launch(
     try:
         os.execve(host.path, [host.command, *args], full_env)  # noqa: S606 -- exec is the point
     except OSError as exc:
-        from installer.errors import ExtError
+        raise _cannot_start(host, exc) from exc
 
-        raise ExtError(
-            f"could not start {host.command} ({host.path}): {exc.strerror or exc}",
-            fix=f"check that {host.path} is executable and its interpreter (node) is on PATH",
-        ) from exc
+
+def _cannot_start(host: HostInfo, exc: OSError) -> Exception:
+    from installer.errors import ExtError
+
+    return ExtError(
+        f"could not start {host.command} ({host.path}): {exc.strerror or exc}",
+        fix=f"check that {host.path} is executable and its interpreter (node) is on PATH",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +341,10 @@ def offline_load_check(
     """Start the host offline on `agent_dir` and collect every extension that failed to load."""
     argv = [str(host.path), "-p", "x", "--offline", "--no-session", "--model", _NO_MODEL]
     run_env = launch_env(agent_dir, os.environ if env is None else env)
-    out = _run(argv, run_env, timeout)
+    try:
+        out = _run(argv, run_env, timeout)
+    except OSError as exc:
+        raise _cannot_start(host, exc) from exc
     text = out.stderr + out.stdout
     failures, finished = parse_load_output(text)
     return LoadReport(failures, out.timed_out, finished, out.returncode, text)

@@ -158,3 +158,13 @@ def _alive(pid: int) -> bool:
         return False
     status = Path(f"/proc/{pid}/status")
     return not (status.exists() and "State:\tZ" in status.read_text())
+
+
+def test_offline_load_check_of_a_host_that_cannot_start_is_an_ext_error(tmp_path: Path) -> None:
+    gone = tmp_path / "gone" / "pi"
+    host = HostInfo("pi", gone, gone, None, None, None)
+
+    with pytest.raises(ExtError) as caught:
+        offline_load_check(host, tmp_path / "agent", {"PATH": "/nowhere"}, timeout=5)
+
+    assert str(gone) in caught.value.message
