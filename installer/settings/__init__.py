@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from installer.settings.diff import render_diff
 from installer.settings.keys import find_renamed, find_retired, migrate, remove_retired
-from installer.settings.lock import settings_lock
+from installer.settings.lock import inspect_lock, lock_path, settings_lock
 from installer.settings.packages import (
     PackageChange,
     SetPackage,
@@ -22,8 +22,10 @@ from installer.settings.seeds import apply_seeds
 from installer.settings.store import (
     SettingsDoc,
     SettingsUpdate,
+    compose,
     preview_update,
     read_settings,
+    restore_text,
     update_settings,
 )
 
@@ -33,16 +35,20 @@ __all__ = [
     "SettingsDoc",
     "SettingsUpdate",
     "apply_seeds",
+    "compose",
     "exclusion",
     "find_entries",
     "find_renamed",
     "find_retired",
+    "inspect_lock",
+    "lock_path",
     "migrate",
     "preview_update",
     "read_settings",
     "register",
     "remove_retired",
     "render_diff",
+    "restore_text",
     "set_exclusions",
     "settings_lock",
     "unregister",

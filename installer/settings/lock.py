@@ -129,6 +129,17 @@ def _try_take(path: Path, stale: float) -> bool:
     return False
 
 
+def inspect_lock(settings_path: Path, stale: float = STALE_SECONDS) -> str:
+    """The lock's state, for doctor: "free", "held", "stale", or "file" (pi cannot lock)."""
+    try:
+        st = os.lstat(lock_path(settings_path))
+    except FileNotFoundError:
+        return "free"
+    if not stat.S_ISDIR(st.st_mode):
+        return "file"
+    return "stale" if st.st_mtime < time.time() - stale else "held"
+
+
 @contextmanager
 def settings_lock(
     settings_path: Path,
@@ -148,7 +159,7 @@ def settings_lock(
     while True:
         try:
             taken = _try_take(path, stale)
-        except (FileNotFoundError, PermissionError) as err:
+        except OSError as err:
             raise ExtError(
                 f"cannot lock {settings_path}: {err.strerror} ({path})",
                 fix=f"Check that {path.parent} exists and is writable.",

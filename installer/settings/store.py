@@ -93,6 +93,18 @@ def _apply(doc: SettingsDoc, change: Change) -> str | None:
     return after
 
 
+def compose(*changes: Change) -> Change:
+    """One change made of several, so a command writes settings.json once."""
+
+    def run(data: dict[str, Any]) -> dict[str, Any]:
+        for change in changes:
+            result = change(data)
+            data = data if result is None else result
+        return data
+
+    return run
+
+
 def preview_update(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -> SettingsUpdate:
     """What update_settings would write, without writing (for --dry-run and the plan)."""
     doc = read_settings(path, wait=wait)
@@ -154,3 +166,28 @@ def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -
     if after != doc.text:
         atomic.fsync_dir(target.parent)
     return SettingsUpdate(path, doc.text, after)
+
+
+def restore_text(
+    path: Path, expected: str | None, text: str | None, *, wait: float = WAIT_SECONDS
+) -> None:
+    """Put earlier bytes back (undo): text, or no file for None, if the file is still `expected`.
+
+    A file changed since (by the user or pi) is never clobbered: that is an ExtError naming it.
+    """
+    target = atomic.target_of(path)
+    with settings_lock(path, wait=wait) as lock:
+        current = _read_text(path)
+        if current != expected:
+            raise ExtError(
+                f"{path} changed since ext wrote it; not restoring the earlier version",
+                fix=f"Compare {path} with what you expect and edit it by hand.",
+            )
+        if current == text:
+            return
+        lock.ensure_held()
+        if text is None:
+            target.unlink()
+        else:
+            atomic.commit(atomic.stage(target, text), target)
+    atomic.fsync_dir(target.parent)

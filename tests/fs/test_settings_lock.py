@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from installer.errors import ExtError
-from installer.settings.lock import lock_path, settings_lock
+from installer.settings.lock import inspect_lock, lock_path, settings_lock
 from installer.settings.seeds import apply_seeds
 from installer.settings.store import update_settings
 
@@ -179,3 +179,17 @@ def test_lock_taken_over_meanwhile_stops_the_write(settings: Path) -> None:
     assert settings.read_text() == '{\n  "a": 1,\n  "pi": true\n}\n'
     assert lock.is_dir()
     assert [p.name for p in settings.parent.iterdir() if p.suffix == ".tmp"] == []
+
+
+def test_inspect_lock_tells_doctor_what_is_there(settings: Path) -> None:
+    lock = settings.parent / "settings.json.lock"
+    assert inspect_lock(settings) == "free"
+    with settings_lock(settings):
+        assert inspect_lock(settings) == "held"
+    lock.mkdir()
+    past = time.time() - 11
+    os.utime(lock, (past, past))
+    assert inspect_lock(settings) == "stale"
+    lock.rmdir()
+    lock.write_text("")
+    assert inspect_lock(settings) == "file"

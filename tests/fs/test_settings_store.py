@@ -11,7 +11,13 @@ import pytest
 from installer.errors import ExitCode, ExtError
 from installer.settings import jsondoc
 from installer.settings.seeds import apply_seeds
-from installer.settings.store import preview_update, read_settings, update_settings
+from installer.settings.store import (
+    compose,
+    preview_update,
+    read_settings,
+    restore_text,
+    update_settings,
+)
 
 
 def _seed(**keys: Any) -> Any:
@@ -187,3 +193,37 @@ def test_missing_agent_dir_is_an_error_naming_the_fix(tmp_path: Path) -> None:
     with pytest.raises(ExtError) as err:
         update_settings(tmp_path / "nope" / "settings.json", _seed(b=1))
     assert err.value.fix and "exists" in err.value.fix
+
+
+def test_composed_changes_make_one_write(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{\n  "a": 1\n}\n')
+    update = update_settings(path, compose(_seed(b=2), lambda data: None, _seed(c=3)))
+    assert update.after == '{\n  "a": 1,\n  "b": 2,\n  "c": 3\n}\n'
+    assert path.read_text() == update.after
+
+
+def test_restore_puts_back_earlier_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{ "a": 1 }')
+    update = update_settings(path, _seed(b=2))
+    restore_text(path, update.after, update.before)
+    assert path.read_text() == '{ "a": 1 }'
+    _no_leftovers(tmp_path)
+
+
+def test_restore_of_a_created_file_removes_it(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    update = update_settings(path, _seed(b=2))
+    restore_text(path, update.after, update.before)
+    assert not path.exists()
+
+
+def test_restore_never_clobbers_a_newer_change(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text("{}")
+    update = update_settings(path, _seed(b=2))
+    path.write_text('{"user": "edited"}')
+    with pytest.raises(ExtError, match="changed since"):
+        restore_text(path, update.after, update.before)
+    assert path.read_text() == '{"user": "edited"}'
