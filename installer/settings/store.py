@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,21 +44,24 @@ class SettingsUpdate:
 def _read_text(path: Path) -> str | None:
     """The file's text, capped in size, or None when it does not exist."""
     try:
-        with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            raw = handle.read(jsondoc.MAX_BYTES + 1)
+        # O_NONBLOCK: a FIFO planted at settings.json must not hang ext; it is refused below.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return None
-    except IsADirectoryError:
-        raise ExtError(
-            f"{path} is a folder, not a settings file",
-            fix=f"Move {path} away; pi expects a JSON file there.",
-        ) from None
     except OSError as err:
         raise ExtError(
             f"cannot read {path}: {err.strerror}", fix=f"Check the permissions of {path}."
         ) from None
-    if max(size, len(raw)) > jsondoc.MAX_BYTES:
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise ExtError(
+            f"{path} is not a regular file",
+            fix=f"Move {path} away; pi expects a JSON file there.",
+        )
+    with os.fdopen(fd, "rb") as handle:
+        raw = handle.read(jsondoc.MAX_BYTES + 1)
+    if max(info.st_size, len(raw)) > jsondoc.MAX_BYTES:
         raise ExtError(
             f"{path} is larger than {jsondoc.MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
             fix=f"Check {path}: a settings file is normally a few kilobytes.",

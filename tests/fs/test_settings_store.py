@@ -227,3 +227,15 @@ def test_restore_never_clobbers_a_newer_change(tmp_path: Path) -> None:
     with pytest.raises(ExtError, match="changed since"):
         restore_text(path, update.after, update.before)
     assert path.read_text() == '{"user": "edited"}'
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_settings_that_is_not_a_file_is_refused_without_hanging(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "settings.json"
+    if kind == "folder":
+        path.mkdir()
+    else:
+        os.mkfifo(path)
+    with pytest.raises(ExtError, match="not a regular file"):
+        update_settings(path, _seed(b=1))
+    _no_leftovers(tmp_path)
