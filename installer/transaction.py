@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from installer.errors import ExtError
 from installer.journal import Journal
 
 
@@ -76,7 +77,12 @@ class Transaction:
         self.journal.record({"op": "settings", "file": str(path)})
         update = update_settings(path, change)
         if update.changed:
-            step = {"op": "write", "file": str(path), "before": _encode(update.before)}
+            step = {
+                "op": "write",
+                "file": str(path),
+                "before": _encode(update.before),
+                "after": _encode(update.after),
+            }
             self.journal.record(step)
             self.done.append(step)
 
@@ -87,7 +93,7 @@ class Transaction:
             step = self.done.pop()
             try:
                 reverse(self.root, step)
-            except OSError as exc:
+            except (OSError, ExtError) as exc:
                 failures.append(f"{step['op']} {step.get('path') or step.get('file')}: {exc}")
         return failures
 
@@ -109,7 +115,7 @@ def reverse(root: Path, step: dict[str, Any]) -> None:
         os.symlink(step["old"], tmp)
         os.replace(tmp, path)
     elif op == "write":
-        _restore(path, step["before"])
+        _restore(path, step["before"], step.get("after"))
     else:
         raise OSError(f"unknown journal step {op!r}")
 
@@ -118,11 +124,12 @@ def _encode(text: str | None) -> str | None:
     return None if text is None else base64.b64encode(text.encode("utf-8")).decode()
 
 
-def _restore(path: Path, before: str | None) -> None:
-    """Put back a file's earlier bytes (through a symlink, as the write went)."""
-    from installer.settings.store import write_atomic
+def _decode(text: str | None) -> str | None:
+    return None if text is None else base64.b64decode(text).decode("utf-8")
 
-    if before is None:
-        os.unlink(os.path.realpath(path))
-        return
-    write_atomic(path, base64.b64decode(before).decode("utf-8"))
+
+def _restore(path: Path, before: str | None, after: str | None) -> None:
+    """Put back a file's earlier bytes, unless it changed since ext wrote it (never clobber)."""
+    from installer.settings import restore_text
+
+    restore_text(path, _decode(after), _decode(before))
