@@ -22,6 +22,8 @@ _SUMMARY = (
     ("unregister", "to unregister", "unregistered"),
     ("filter", "filter change", "filter changed"),
     ("approve", "hook to approve", "hooks approved"),
+    ("migrate", "key to move", "keys moved"),
+    ("retire", "retired key to remove", "retired keys removed"),
     ("skip", "skipped", "skipped"),
     ("keep", "unchanged", "unchanged"),
 )

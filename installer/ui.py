@@ -26,6 +26,8 @@ SYMBOL = {
     "unregister": "-",
     "filter": "~",
     "approve": "?",
+    "migrate": "~",
+    "retire": "-",
 }
 _COLOR = {"+": "32", "-": "31", "~": "33", "!": "35", "?": "36"}
 

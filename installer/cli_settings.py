@@ -1,0 +1,33 @@
+"""`ext settings …`: the commands that edit settings.json on purpose."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+settings_app = typer.Typer(
+    no_args_is_help=True, help="Tidy the agent's settings.json (renamed and retired keys)."
+)
+
+
+@settings_app.command("migrate")
+def migrate_command(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the plan; write nothing.")
+    ] = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Apply without asking; also remove retired keys.")
+    ] = False,
+) -> None:
+    """Move renamed keys to their new names; with --yes also remove retired keys (shown first)."""
+    from installer.cli import _confirmer, context, run
+
+    def go(out: Any) -> int:
+        from installer.commands.migrate import migrate
+
+        result = migrate(context(), dry_run, yes, _confirmer(out, yes))
+        out.plan_result(result)
+        return 0
+
+    run(go)

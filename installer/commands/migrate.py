@@ -1,0 +1,60 @@
+"""`ext settings migrate`: move renamed keys to their new names; remove retired ones with --yes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from installer.commands.common import Confirm, Prepared, run_plan
+from installer.commands.settings_plan import settings_path
+from installer.context import Context
+from installer.plan import Action, Plan
+from installer.result import PlanResult
+from installer.transaction import Transaction
+
+
+def migrate(ctx: Context, dry_run: bool, remove_retired: bool, confirm: Confirm) -> PlanResult:
+    """Plan the key moves (and, when asked, removals), show them with a diff, apply on confirm."""
+    from installer import settings as lib
+
+    path = settings_path(ctx)
+
+    def change(data: dict[str, Any]) -> dict[str, Any]:
+        data = lib.migrate(data, ctx.manifest.renamed).settings
+        if remove_retired:
+            data, _ = lib.remove_retired(data, ctx.manifest.retired)
+        return data
+
+    def prepare() -> Prepared:
+        data = lib.read_settings(path).data
+        moves = lib.migrate(data, ctx.manifest.renamed)
+        actions = [
+            Action("migrate", "settings.json", detail=f"{m.old} -> {m.new} = {json.dumps(m.value)}")
+            for m in moves.moved
+        ]
+        warnings = [
+            f"settings.json has both {c.old!r} and {c.new!r}: keeping both; "
+            f"remove {c.old!r} by hand once {c.new!r} holds what you want"
+            for c in moves.conflicts
+        ]
+        warnings += [
+            f"cannot move {b.old!r} to {b.new!r}: a parent of {b.new!r} is not an object"
+            for b in moves.blocked
+        ]
+        for r in lib.find_retired(data, ctx.manifest.retired):
+            if remove_retired:
+                actions.append(Action("retire", "settings.json", detail=f"remove {r.key}: {r.why}"))
+            else:
+                warnings.append(
+                    f"{r.key!r} is retired ({r.why}); `ext settings migrate --yes` removes it"
+                )
+        update = lib.preview_update(path, change) if actions else None
+        diffs = (lib.render_diff(update.before, update.after, "settings.json"),) if update else ()
+        plan = Plan("settings migrate", tuple(actions), tuple(warnings))
+
+        def step(tx: Transaction) -> None:
+            tx.settings(path, change)
+
+        return Prepared(plan, step, diffs)
+
+    return run_plan(ctx, prepare, confirm, dry_run)
