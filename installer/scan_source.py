@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # The scopes the pi packages have been published under; an extension must
 # import values from the one its host is published under.
@@ -58,22 +59,32 @@ class FlagRef:
 
 
 _Q = r"""(?P<q>['"])(?P<spec>[^'"\n]+)(?P=q)"""
-_START = r"(?<![\w$.])"
 _NAMES = r"\{[\w$\s,]*\}"
+
+
+def _word(word: str, before: str = r"[\w$.]") -> str:
+    """`word` as a whole word not reached through a property (`a.import`); literal first, so
+    the regex engine can jump from one occurrence to the next (5x faster than a lookbehind)."""
+    return rf"{word}(?<!{before}{word})(?![\w$])"
+
+
 _IMPORT = re.compile(
-    _START + r"import(?![\w$])\s*(?:(?P<type>type)(?:\s*(?=[{*])|\s+(?!from\b)))?"
+    _word("import") + r"\s*(?:(?P<type>type)(?:\s*(?=[{*])|\s+(?!from\b)))?"
     r"(?P<clause>(?:[\w$]+\s*(?:,\s*)?)?(?:" + _NAMES + r"|\*\s*as\s+[\w$]+)?)"
     r"\s*from\s*" + _Q
 )
 _EXPORT = re.compile(
-    _START + r"export(?![\w$])\s*(?:(?P<type>type)\s*)?"
+    _word("export") + r"\s*(?:(?P<type>type)\s*)?"
     r"(?P<clause>\*(?:\s*as\s+[\w$]+)?|" + _NAMES + r")\s*from\s*" + _Q
 )
-_BARE_IMPORT = re.compile(_START + r"import(?![\w$])\s*" + _Q)
+_BARE_IMPORT = re.compile(_word("import") + r"\s*" + _Q)
 _CALL = re.compile(
-    _START + r"(?P<fn>import|require)(?![\w$])\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)\s*\)"
+    rf"(?P<fn>{_word('import')}|{_word('require')})"
+    r"\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)\s*\)"
 )
-_FLAG = re.compile(r"(?<![\w$])registerFlag\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)")
+_FLAG = re.compile(
+    _word("registerFlag", r"[\w$]") + r"\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)"
+)
 _REGEX_AFTER = set("(,=:[!&|?{};+-*%<>~^")
 _REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete",
                       "void", "throw", "yield", "await"}  # fmt: skip
@@ -82,20 +93,32 @@ _REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new
 # ---- the lexer --------------------------------------------------------------
 
 
+_SPECIAL = re.compile(r"[/'\"`{}]")  # the only characters where the lexer's state can change
+_STRING = {
+    q: re.compile(q + r"(?:[^" + q + r"\\\n]|\\[\s\S])*(?:" + q + r"|$)", re.M) for q in "'\""
+}
+_TEMPLATE_TEXT = re.compile(r"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*")
+_REGEX_LITERAL = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
 class _Lexed:
     """Source with comments blanked (offsets and lines kept) and the spans of its literals."""
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.chars = list(source)
         self.literals: list[tuple[int, int]] = []  # [start, end) of strings, templates, regexes
+        self._comments: list[tuple[int, int]] = []
         self._templates: list[int] = []  # brace depth at which each open `${` closes
         self._depth = 0
-        self._prev = ""  # the last code character, to tell a regex from a division
         i, n, in_template = 0, len(source), False
         while i < n:
-            i, in_template = self._template(i) if in_template else self._step(i)
-        self.code = "".join(self.chars)
+            if in_template:
+                i, in_template = self._template(i), False
+                continue
+            special = _SPECIAL.search(source, i)
+            i, in_template = self._step(special.start()) if special else (n, False)
+        self.code = _blank(source, self._comments)
         self._starts = [s for s, _ in self.literals]
         self._lines = [m.start() for m in re.finditer("\n", source)]
 
@@ -109,21 +132,19 @@ class _Lexed:
         return i >= 0 and self.literals[i][0] < offset < self.literals[i][1]
 
     def _step(self, i: int) -> tuple[int, bool]:
-        """Consume one token of code at `i`; the new offset, and whether a template opened."""
+        """Consume the special character at `i`; the new offset, and whether a template opened."""
         src, c = self.source, self.source[i]
         if src.startswith(("//", "/*"), i):
             j = src.find("\n", i) if src[i + 1] == "/" else src.find("*/", i + 2) + 2
             end = len(src) if j < 2 else j  # an unclosed /* runs to the end
-            for k in range(i, end):
-                if self.chars[k] != "\n":
-                    self.chars[k] = " "
+            self._comments.append((i, end))
             return end, False
-        if c in "'\"" or (c == "/" and self._regex_allowed(i)):
-            end = _string_end(src, i) if c != "/" else _regex_end(src, i)
-            if end:
-                self.literals.append((i, end))
-                self._prev = c
-                return end, False
+        literal = _STRING[c].match(src, i) if c in "'\"" else None
+        if c == "/" and self._regex_allowed(i):
+            literal = _REGEX_LITERAL.match(src, i)
+        if literal:
+            self.literals.append(literal.span())
+            return literal.end(), False
         if c == "`":
             return i + 1, True
         if c == "{":
@@ -133,58 +154,50 @@ class _Lexed:
             if self._templates and self._templates[-1] == self._depth:
                 self._templates.pop()
                 return i + 1, True  # back in the template's text
-        if not c.isspace():
-            self._prev = c
         return i + 1, False
 
-    def _template(self, i: int) -> tuple[int, bool]:
+    def _template(self, i: int) -> int:
         """Consume template text from `i` up to its closing backtick or the next `${`."""
-        src, j = self.source, i
-        while j < len(src) and src[j] != "`" and not src.startswith("${", j):
-            j += 2 if src[j] == "\\" else 1
-        self.literals.append((i - 1, min(j, len(src))))
-        self._prev = "{"
+        src = self.source
+        j = _TEMPLATE_TEXT.match(src, i).end()  # type: ignore[union-attr]  # `*` always matches
+        self.literals.append((i - 1, j))
         if src.startswith("${", j):
             self._templates.append(self._depth)
             self._depth += 1
-            return j + 2, False
-        return j + 1, False
+            return j + 2
+        return j + 1
 
     def _regex_allowed(self, i: int) -> bool:
         """Whether a `/` here starts a regex literal rather than a division."""
-        if self._prev == "" or self._prev in _REGEX_AFTER:
+        src, k = self.source, i - 1
+        comments = len(self._comments)
+        while k >= 0 and (src[k].isspace() or (comments and k < self._comments[comments - 1][1])):
+            if not src[k].isspace():  # inside the comment just before: step over it
+                k = self._comments[comments - 1][0]
+                comments -= 1
+            k -= 1
+        if k < 0 or src[k] in _REGEX_AFTER:
             return True
-        word = re.search(r"([\w$]+)\s*$", self.source[max(0, i - 20) : i])
+        word = re.search(r"([\w$]+)$", src[max(0, k - 19) : k + 1])
         return word is not None and word.group(1) in _REGEX_AFTER_WORDS
 
 
-def _string_end(src: str, i: int) -> int:
-    """End offset of the quoted string starting at `i` (an unclosed one ends at the line)."""
-    j = i + 1
-    while j < len(src) and src[j] not in (src[i], "\n"):
-        j += 2 if src[j] == "\\" else 1
-    return min(j + 1, len(src))
+@lru_cache(maxsize=8)  # doctor scans each file for imports, then for flags
+def _lexed(source: str) -> _Lexed:
+    return _Lexed(source)
 
 
-def _regex_end(src: str, i: int) -> int:
-    """End offset of the regex literal starting at `i`, or 0 if the line has none."""
-    j, in_class = i + 1, False
-    while j < len(src) and src[j] != "\n":
-        ch = src[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == "[":
-            in_class = True
-        elif ch == "]":
-            in_class = False
-        elif ch == "/" and not in_class:
-            j += 1
-            while j < len(src) and (src[j].isalnum() or src[j] == "_"):
-                j += 1  # flags
-            return j
-        j += 1
-    return 0
+def _blank(source: str, spans: list[tuple[int, int]]) -> str:
+    """`source` with every span turned to spaces, newlines kept so lines still count."""
+    parts, last = [], 0
+    for start, end in spans:
+        span = source[start:end]
+        parts += [
+            source[last:start],
+            _NOT_NEWLINE.sub(" ", span) if "\n" in span else " " * len(span),
+        ]
+        last = end
+    return "".join([*parts, source[last:]])
 
 
 # ---- the scanners -----------------------------------------------------------
@@ -196,7 +209,7 @@ def scan_imports(source: str, *, typescript: bool = True) -> list[ImportRef]:
     `typescript` says whether the file is transpiled as TypeScript (`.ts`), which drops
     an import none of whose names is used; JavaScript keeps every import.
     """
-    lexed = _Lexed(source)
+    lexed = _lexed(source)
     found: list[tuple[int, ImportRef, tuple[str, ...]]] = []
     statements: list[tuple[int, int]] = []
     for match in _IMPORT.finditer(lexed.code):
@@ -260,10 +273,13 @@ def _bindings(clause: str) -> tuple[tuple[str, ...], bool]:
 
 def _without(lexed: _Lexed, spans: list[tuple[int, int]]) -> str:
     """The code with literals and the given spans blanked: what is left to use names in."""
-    chars = list(lexed.code)
-    for start, end in [*lexed.literals, *spans]:
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted([*lexed.literals, *spans]):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return _blank(lexed.code, merged)
 
 
 def _used(body: str, name: str) -> bool:
@@ -294,7 +310,7 @@ def scope_drift(imports: list[ImportRef], host_scope: str | None) -> list[ScopeD
 
 def registered_flags(source: str) -> list[FlagRef]:
     """Every `registerFlag("name", …)` call outside comments and strings."""
-    lexed = _Lexed(source)
+    lexed = _lexed(source)
     return [
         FlagRef(lexed.line_of(match.start()), match.group("spec"))
         for match in _FLAG.finditer(lexed.code)

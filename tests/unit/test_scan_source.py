@@ -174,6 +174,17 @@ def test_imports_in_comments_and_strings_are_ignored() -> None:
     assert [(r.line, r.module) for r in scan_imports(source)] == [(8, "real")]
 
 
+def test_regex_literals_with_quotes_and_slashes_open_no_string() -> None:
+    source = (
+        "function f(s) { return /it's/.test(s); }\n"
+        'const a = x.split(/[/"]/);\n'
+        "const b = /* why */ /\\/\\//g;\n"
+        "const c = (n) / 2 / 'str'.length;\n"
+        "const d = require('after');\n"
+    )
+    assert [(r.line, r.module) for r in scan_imports(source)] == [(5, "after")]
+
+
 def test_a_division_is_not_a_regex() -> None:
     source = 'const half = total / 2; const q = a / b;\nconst m = require("after-division");\n'
     assert [r.module for r in scan_imports(source)] == ["after-division"]
