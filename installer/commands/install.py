@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from installer.commands.common import Confirm, Prepared, run_plan, set_record
 from installer.commands.settings_plan import (
     Intent,
@@ -65,9 +67,17 @@ def install(
     def new_state(state: State) -> State:
         previous = state.for_root(ctx.set_root)
         record = set_record(ctx, mode, previous.extra if previous else None)
-        return state.with_set(record, drop=state.old_roots(ctx.set_root, ctx.manifest.name))
+        return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, dry_run, new_state)
+
+
+def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
+    """Older roots of the set that no link leads into any more (a skipped item may keep one)."""
+    old = state.old_roots(ctx.set_root, ctx.manifest.name)
+    agent = scan(ctx.agent_dir, ctx.set_root, old)
+    kept = {e.root for e in agent.entries.values() if e.owner == "moved"}
+    return [p for p in old if str(p) not in kept]
 
 
 def with_settings(ctx: Context, plan: Plan, sp: SettingsPlan) -> Step:
