@@ -1,0 +1,87 @@
+"""What a check found: one record per thing checked, ready to cache or render."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, cast, get_args
+
+Status = Literal[
+    "update-available",  # a newer release, or commits upstream
+    "up-to-date",
+    "unavailable",  # the check ran and got no usable answer (network, 404, bad JSON, ...)
+    "not-configured",  # no index or registry configured: nothing to ask
+    "not-applicable",  # nothing to check (unknown host package, a set that is not a checkout)
+]
+STATUSES: tuple[str, ...] = get_args(Status)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One thing checked: `ext`, `host` or `set`, with the command that upgrades it."""
+
+    name: str
+    current: str | None
+    latest: str | None
+    hint: str | None
+    status: Status
+    detail: str = ""
+    method: str | None = None
+    label: str = ""
+
+    @property
+    def newer(self) -> bool:
+        """True when there is something to upgrade to."""
+        return self.status == "update-available"
+
+    def to_json(self) -> dict[str, object]:
+        """This result as plain JSON data."""
+        return {
+            "name": self.name,
+            "current": self.current,
+            "latest": self.latest,
+            "hint": self.hint,
+            "status": self.status,
+            "detail": self.detail,
+            "method": self.method,
+            "label": self.label,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> CheckResult | None:
+        """Rebuild a result from `to_json` data; None when the data is not that shape."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            name, status = _text(data, "name"), data.get("status")
+            if name is None or status not in STATUSES:
+                return None
+            return cls(
+                name=name,
+                current=_text(data, "current"),
+                latest=_text(data, "latest"),
+                hint=_text(data, "hint"),
+                status=cast(Status, status),
+                detail=_text(data, "detail") or "",
+                method=_text(data, "method"),
+                label=_text(data, "label") or "",
+            )
+        except TypeError:
+            return None
+
+    def line(self) -> str:
+        """One human line: what is newer and how to get it."""
+        label = self.label or self.name
+        if self.newer and self.name == "set":
+            text = f"{label} is {self.detail or 'behind its upstream'}"
+        elif self.newer:
+            text = f"{label} {self.latest} is available (you have {self.current})"
+        else:
+            text = f"{label}: {self.detail or self.status}"
+        return f"{text}; run: {self.hint}" if self.newer and self.hint else text
+
+
+def _text(data: dict[object, object], key: str) -> str | None:
+    value = data.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(key)
