@@ -1,0 +1,268 @@
+"""How ext and the host were installed, from facts on disk, and the command that upgrades each."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DIST = "extset"
+
+
+@dataclass(frozen=True)
+class InstallMethod:
+    """A detected install method and the argv that upgrades it (None: none we can vouch for)."""
+
+    name: str
+    command: tuple[str, ...] | None = None
+    detail: str = ""
+
+    @property
+    def hint(self) -> str | None:
+        """The command as one shell-quoted line."""
+        if self.command is None:
+            return None
+        import shlex
+
+        return shlex.join(self.command)
+
+    def to_json(self) -> dict[str, object]:
+        """This method as plain JSON data."""
+        return {"name": self.name, "command": self.hint, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class InstallFacts:
+    """What detection looks at; tests build these from folders under tmp."""
+
+    prefix: Path
+    dist_info: Path | None
+    python: str
+    env: Mapping[str, str]
+    base_prefix: Path | None = None
+    stdlib: Path | None = None
+    user_site: Path | None = None
+
+
+def current_install_facts(dist: str = DIST) -> InstallFacts:
+    """The facts of the running interpreter and ext's own dist-info (not for hot paths)."""
+    import site
+    import sys
+    import sysconfig
+
+    user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    return InstallFacts(
+        prefix=Path(sys.prefix),
+        dist_info=find_dist_info(dist),
+        python=sys.executable,
+        env=dict(os.environ),
+        base_prefix=Path(sys.base_prefix),
+        stdlib=Path(sysconfig.get_path("stdlib")),
+        user_site=Path(user_site) if user_site else None,
+    )
+
+
+def find_dist_info(dist: str = DIST) -> Path | None:
+    """The `.dist-info` folder of an installed distribution, if it has one."""
+    from importlib import metadata
+
+    try:
+        found = metadata.distribution(dist)
+    except metadata.PackageNotFoundError:
+        return None
+    for file in found.files or ():
+        if file.name == "METADATA" and file.parent.name.endswith(".dist-info"):
+            return Path(str(found.locate_file(file))).parent
+    return None
+
+
+def detect_install_method(facts: InstallFacts) -> InstallMethod:
+    """ext's install method, in the issue's order: paths first, `INSTALLER` last."""
+    direct = _direct_url(facts.dist_info)
+    if direct.get("editable"):
+        return _editable(direct)
+    formula = homebrew_formula(facts.prefix, facts.env)
+    if formula is not None:
+        return InstallMethod("homebrew", ("brew", "upgrade", formula), "a Homebrew formula")
+    if (facts.prefix / "pipx_metadata.json").is_file():
+        return InstallMethod("pipx", ("pipx", "upgrade", DIST), "a pipx venv")
+    if (facts.prefix / "uv-receipt.toml").is_file():
+        return InstallMethod("uv-tool", ("uv", "tool", "upgrade", DIST), "a uv tool")
+    if direct.get("url"):
+        # `pip install -U extset` would quietly swap a git or folder install for the index build.
+        return InstallMethod("direct-url", None, f"installed from {direct['url']}")
+    return _by_installer(facts)
+
+
+def _by_installer(facts: InstallFacts) -> InstallMethod:
+    installer = _read(facts.dist_info, "INSTALLER")
+    if installer == "uv":
+        cmd = ("uv", "pip", "install", "--python", facts.python, "-U", DIST)
+        return InstallMethod("uv", cmd, "uv pip")
+    if installer != "pip":
+        what = f"installed by {installer}" if installer else "install method not detected"
+        return InstallMethod("unknown", None, what)
+    if _externally_managed(facts):
+        return InstallMethod("externally-managed", None, "an externally managed Python")
+    user = _is_under(facts.dist_info, facts.user_site)
+    cmd = (facts.python, "-m", "pip", "install", *(("--user",) if user else ()), "-U", DIST)
+    return InstallMethod("pip", cmd, "pip --user" if user else "pip")
+
+
+def _editable(direct: Mapping[str, str]) -> InstallMethod:
+    checkout = Path(direct["path"]) if direct.get("path") else None
+    if checkout is not None and _in_git_checkout(checkout):
+        return InstallMethod(
+            "editable", ("git", "-C", str(checkout), "pull"), f"editable {checkout}"
+        )
+    return InstallMethod("editable", None, f"editable {direct.get('path') or direct.get('url')}")
+
+
+def _direct_url(dist_info: Path | None) -> dict[str, str]:
+    """PEP 610 facts flattened: url, path (for file URLs), editable ("1" or absent)."""
+    import json
+
+    text = _read(dist_info, "direct_url.json")
+    if text is None:
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    url = data.get("url") if isinstance(data, dict) else None
+    if not isinstance(url, str):
+        return {}
+    out = {"url": url}
+    dir_info = data.get("dir_info")
+    if isinstance(dir_info, dict) and dir_info.get("editable") is True:
+        out["editable"] = "1"
+    if url.startswith("file://"):
+        from urllib.parse import urlparse
+        from urllib.request import url2pathname
+
+        out["path"] = url2pathname(urlparse(url).path)
+    return out
+
+
+def _externally_managed(facts: InstallFacts) -> bool:
+    # pip honours the marker only outside a virtual environment.
+    in_venv = facts.base_prefix is not None and facts.base_prefix != facts.prefix
+    return (
+        not in_venv and facts.stdlib is not None and (facts.stdlib / "EXTERNALLY-MANAGED").is_file()
+    )
+
+
+def homebrew_formula(path: Path, env: Mapping[str, str]) -> str | None:
+    """The formula whose keg holds `path` (`<brew>/Cellar/<formula>/<version>/…`), else None."""
+    parts = path.parts
+    if "Cellar" not in parts:
+        return None
+    i = len(parts) - 1 - parts[::-1].index("Cellar")
+    if i + 1 >= len(parts):
+        return None
+    root = Path(*parts[:i])
+    text = str(path)
+    brew_prefix = env.get("HOMEBREW_PREFIX")
+    if (
+        (brew_prefix and Path(brew_prefix) == root)
+        or "/homebrew/" in text
+        or "/.linuxbrew/" in text
+        or (root / "bin" / "brew").exists()
+    ):
+        return parts[i + 1]
+    return None
+
+
+def detect_host_method(
+    resolved: Path | None, package: str | None, env: Mapping[str, str], npm_prefix: Path | None
+) -> InstallMethod:
+    """The host's install method from its resolved binary path and npm package name."""
+    if resolved is None or not package:
+        return InstallMethod("unknown", None, "host package or path unknown")
+    formula = homebrew_formula(resolved, env)
+    if formula is not None:
+        return InstallMethod("homebrew", ("brew", "upgrade", formula), "a Homebrew formula")
+    spec = f"{package}@latest"
+    folder = _node_modules_root(resolved, package)
+    if folder is None:
+        return InstallMethod("unknown", None, "not under a node_modules folder")
+    if _is_global(folder, npm_prefix):
+        return InstallMethod("npm-global", ("npm", "install", "-g", spec), "npm -g")
+    cmd = ("npm", "--prefix", str(folder), "install", spec)
+    return InstallMethod("npm-local", cmd, f"node_modules in {folder}")
+
+
+def _is_global(folder: Path, npm_prefix: Path | None) -> bool:
+    """npm's global layout: `<prefix>/lib/node_modules` (`<prefix>/node_modules` on Windows)."""
+    if npm_prefix is not None:
+        prefix = npm_prefix.resolve()
+        if folder.resolve() in (prefix / "lib", prefix):
+            return True
+    # A `lib/node_modules` beside `bin/npm` is a global one too (another node, nvm).
+    return folder.name == "lib" and (folder.parent / "bin" / "npm").exists()
+
+
+def _node_modules_root(path: Path, package: str) -> Path | None:
+    """The folder whose `node_modules/<package>` holds `path` (innermost match)."""
+    want = ("node_modules", *package.split("/"))
+    parts = path.parts
+    for i in range(len(parts) - len(want), -1, -1):
+        if parts[i : i + len(want)] == want:
+            return Path(*parts[:i])
+    return None
+
+
+def npm_global_prefix(
+    env: Mapping[str, str], *, run: bool = False, timeout: float = 3.0
+) -> Path | None:
+    """npm's global prefix from the environment, or from `npm prefix -g` when `run` (slow)."""
+    value = env.get("npm_config_prefix") or env.get("NPM_CONFIG_PREFIX")
+    if value:
+        return Path(value).expanduser()
+    if not run:
+        return None
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["npm", "prefix", "-g"],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    out = done.stdout.strip()
+    return Path(out) if done.returncode == 0 and out else None
+
+
+def set_hint(set_dir: Path) -> str:
+    """The commands that bring a set checkout up to date and install what changed."""
+    import shlex
+
+    return f"{shlex.join(['git', '-C', str(set_dir), 'pull'])} && ext install"
+
+
+def _read(folder: Path | None, name: str) -> str | None:
+    if folder is None:
+        return None
+    try:
+        return (folder / name).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _in_git_checkout(path: Path) -> bool:
+    return any((p / ".git").exists() for p in (path, *path.parents))
+
+
+def _is_under(path: Path | None, root: Path | None) -> bool:
+    if path is None or root is None:
+        return False
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except OSError:
+        return False
