@@ -1,0 +1,210 @@
+"""Check ext, the host and the set now, each with its own timeout: `ext update --check`."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from installer.updates.config import UpdateConfig, load_config
+from installer.updates.fetch import (
+    DEFAULT_LIMITS,
+    Limits,
+    compare,
+    latest_from_index,
+    latest_from_registry,
+)
+from installer.updates.method import (
+    InstallFacts,
+    InstallMethod,
+    current_install_facts,
+    detect_host_method,
+    detect_install_method,
+    npm_global_prefix,
+    set_hint,
+)
+from installer.updates.results import CheckResult, Status
+from installer.updates.upstream import GIT_TIMEOUT, upstream_state
+
+
+@dataclass(frozen=True)
+class HostFacts:
+    """What the host check needs from `installer.host.HostInfo`."""
+
+    package: str | None
+    version: str | None
+    resolved: Path | None
+    command: str = "pi"
+
+    @classmethod
+    def from_info(cls, info: object) -> HostFacts | None:
+        """Duck-typed from a HostInfo(command, path, resolved, version, package, scope)."""
+        if info is None:
+            return None
+        resolved = getattr(info, "resolved", None) or getattr(info, "path", None)
+        command = getattr(info, "command", None)
+        return cls(
+            package=_opt_str(getattr(info, "package", None)),
+            version=_opt_str(getattr(info, "version", None)),
+            resolved=Path(resolved) if isinstance(resolved, (str, Path)) else None,
+            command=Path(command).name if isinstance(command, (str, Path)) else "pi",
+        )
+
+
+@dataclass(frozen=True)
+class Report:
+    """The results of one check run, with how ext was installed."""
+
+    results: tuple[CheckResult, ...]
+    method: InstallMethod
+    checked_at: float
+    config: UpdateConfig = field(default_factory=UpdateConfig)
+
+    @property
+    def updates(self) -> tuple[CheckResult, ...]:
+        """The results that have something newer."""
+        return tuple(r for r in self.results if r.newer)
+
+    def get(self, name: str) -> CheckResult | None:
+        """The result for `ext`, `host` or `set`."""
+        return next((r for r in self.results if r.name == name), None)
+
+    def to_json(self) -> dict[str, object]:
+        """`ext update --check --json`: updates_available, checked_at, install_method, checks."""
+        return {
+            "updates_available": bool(self.updates),
+            "checked_at": self.checked_at,
+            "install_method": self.method.to_json(),
+            "checks": [r.to_json() for r in self.results],
+        }
+
+
+def check_now(
+    *,
+    host: HostFacts | None = None,
+    set_dir: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    git_timeout: float = GIT_TIMEOUT,
+    config: UpdateConfig | None = None,
+    facts: InstallFacts | None = None,
+    current: str | None = None,
+    npm_prefix: Path | None = None,
+    clock: Callable[[], float] = time.time,
+) -> Report:
+    """Run the three checks concurrently (so the wait is the slowest, not the sum); never raises."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    env = dict(os.environ if env is None else env)
+    config = config or load_config(env, package=host.package if host else None)
+    method = _safe_method(facts)
+    if current is None:
+        from installer import __version__
+
+        current = __version__
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        jobs = [
+            pool.submit(check_ext, config, method, current, limits),
+            pool.submit(check_host, config, host, env, npm_prefix, limits),
+            pool.submit(check_set, set_dir, git_timeout, env),
+        ]
+        names = ("ext", "host", "set")
+        results = tuple(_settle(job.result, name) for job, name in zip(jobs, names, strict=True))
+    return Report(results=results, method=method, checked_at=clock(), config=config)
+
+
+def check_ext(
+    config: UpdateConfig, method: InstallMethod, current: str, limits: Limits = DEFAULT_LIMITS
+) -> CheckResult:
+    """ext against `<index>/pypi/extset/json`."""
+    unasked = CheckResult(
+        "ext", current, None, None, "not-configured", "no index configured", method.name, "ext"
+    )
+    if config.index is None:
+        return unasked
+    latest = latest_from_index(config.index, limits)
+    return _versioned(unasked, latest, method, f"from {config.index_source}")
+
+
+def check_host(
+    config: UpdateConfig,
+    host: HostFacts | None,
+    env: Mapping[str, str],
+    npm_prefix: Path | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> CheckResult:
+    """The host's npm package against `<registry>/<package>` `dist-tags.latest`."""
+    if host is None or not host.package:
+        label = host.command if host else "host"
+        version = host.version if host else None
+        return CheckResult(
+            "host", version, None, None, "not-applicable", "host package unknown", label=label
+        )
+    prefix = npm_prefix or npm_global_prefix(env, run=True)
+    method = detect_host_method(host.resolved, host.package, env, prefix)
+    unasked = CheckResult(
+        name="host",
+        current=host.version,
+        latest=None,
+        hint=None,
+        status="not-configured",
+        detail="no registry configured",
+        method=method.name,
+        label=host.package,
+    )
+    if config.registry is None:
+        return unasked
+    latest = latest_from_registry(config.registry, host.package, limits)
+    return _versioned(unasked, latest, method, f"from {config.registry_source}")
+
+
+def check_set(
+    set_dir: Path | None, timeout: float = GIT_TIMEOUT, env: Mapping[str, str] | None = None
+) -> CheckResult:
+    """The set checkout against its upstream branch."""
+    if set_dir is None:
+        return CheckResult("set", None, None, None, "not-applicable", "no set", label="the set")
+    up = upstream_state(set_dir, timeout=timeout, env=env)
+    status: Status = "not-applicable"
+    if up.state == "behind":
+        status = "update-available"
+    elif up.state in ("up-to-date", "unavailable"):
+        status = "up-to-date" if up.state == "up-to-date" else "unavailable"
+    hint = set_hint(set_dir) if up.state == "behind" else None
+    return CheckResult("set", up.local, up.remote, hint, status, up.detail, "git", "the set")
+
+
+def _versioned(
+    unasked: CheckResult, latest: str | None, method: InstallMethod, source: str
+) -> CheckResult:
+    if latest is None:
+        return replace(unasked, status="unavailable", detail=f"no valid answer {source}")
+    newer = compare(unasked.current, latest)
+    if newer is None:
+        detail = "the installed version is unknown or not semver"
+        return replace(unasked, latest=latest, status="unavailable", detail=detail)
+    if not newer:
+        return replace(unasked, latest=latest, status="up-to-date", detail="")
+    hint = method.hint
+    detail = "" if hint else f"{method.detail}: upgrade it the way you installed it"
+    return replace(unasked, latest=latest, hint=hint, status="update-available", detail=detail)
+
+
+def _safe_method(facts: InstallFacts | None) -> InstallMethod:
+    try:
+        return detect_install_method(facts or current_install_facts())
+    except Exception:  # detection reads foreign files; a surprise there is "unknown", not a crash
+        return InstallMethod("unknown", None, "install method not detected")
+
+
+def _settle(result: Callable[[], CheckResult], name: str) -> CheckResult:
+    try:
+        return result()
+    except Exception:  # one failing check must not hide the others or trace the command
+        return CheckResult(name, None, None, None, "unavailable", "the check failed", label=name)
+
+
+def _opt_str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None

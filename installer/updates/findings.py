@@ -1,0 +1,97 @@
+"""`ext doctor`'s update checks: the detected install method and what is newer, from the cache."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from installer.updates.results import CheckResult
+
+if TYPE_CHECKING:
+    from installer.updates.check import HostFacts, Report
+    from installer.updates.method import InstallFacts
+
+Level = Literal["ok", "info", "warn", "error"]
+_NAMES = {"ext": "ext", "host": "the host", "set": "the set"}
+
+
+@dataclass(frozen=True)
+class UpdateFinding:
+    """One doctor check: the shape of doctor's Finding(level, id, message, fix)."""
+
+    id: str
+    level: Level
+    message: str
+    fix: str | None = None
+
+
+def cached_report(
+    *,
+    host: HostFacts | None = None,
+    set_dir: Path | None = None,
+    cache_path: Path | None = None,
+    facts: InstallFacts | None = None,
+) -> Report:
+    """A Report from the cache (no network); results the user has since acted on are dropped."""
+    from installer import __version__
+    from installer.updates.cache import load_cache
+    from installer.updates.check import Report, _safe_method
+    from installer.updates.config import load_config
+    from installer.updates.policy import is_stale
+    from installer.updates.upstream import head_sha
+
+    cache = load_cache(cache_path)
+    current = {
+        "ext": __version__,
+        "host": host.version if host else None,
+        "set": head_sha(set_dir) if set_dir else None,
+    }
+    results = tuple(r for r in (cache.results if cache else ()) if not is_stale(r, current))
+    config = load_config(package=host.package if host else None)
+    checked = cache.checked_at if cache and cache.checked_at is not None else 0.0
+    return Report(results=results, method=_safe_method(facts), checked_at=checked, config=config)
+
+
+def doctor_findings(report: Report) -> tuple[UpdateFinding, ...]:
+    """The method as a check (like chezmoi's upgrade-method), then ext, host and set."""
+    method = report.method
+    how = f"{method.name} ({method.hint})" if method.hint else f"{method.name}: {method.detail}"
+    found = [UpdateFinding("update.method", "ok" if method.hint else "info", f"installed by {how}")]
+    for name in ("ext", "host", "set"):
+        result = report.get(name)
+        found.append(_finding(name, result) if result else _unchecked(name))
+    return tuple(found)
+
+
+def _finding(name: str, result: CheckResult) -> UpdateFinding:
+    check_id = f"update.{name}"
+    label = result.label or _NAMES[name]
+    if result.newer:
+        return UpdateFinding(check_id, "warn", result.line().split("; run: ")[0], result.hint)
+    if result.status == "up-to-date":
+        return UpdateFinding(check_id, "ok", f"{label} is up to date ({_short(result.current)})")
+    if result.status == "not-configured":
+        return UpdateFinding(check_id, "info", f"{label}: {result.detail}", _configure_fix(name))
+    return UpdateFinding(check_id, "info", f"{label}: {result.detail or result.status}")
+
+
+def _unchecked(name: str) -> UpdateFinding:
+    message = f"{_NAMES[name]}: not checked yet"
+    return UpdateFinding(f"update.{name}", "info", message, "ext update --check")
+
+
+def _configure_fix(name: str) -> str | None:
+    if name == "ext":
+        from installer.updates.config import user_config_path
+
+        return f"set EXT_INDEX_URL, `[updates] index` in {user_config_path()}, or pip's index-url"
+    if name == "host":
+        return "set EXT_NPM_REGISTRY, npm_config_registry, or registry= in ~/.npmrc"
+    return None
+
+
+def _short(version: str | None) -> str:
+    if version and len(version) == 40:  # a commit
+        return version[:12]
+    return version or "unknown"

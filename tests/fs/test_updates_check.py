@@ -1,0 +1,491 @@
+"""`ext update --check` and the background refresh against a real HTTP server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from installer import __version__
+from installer.updates import (
+    CheckResult,
+    HostFacts,
+    InstallFacts,
+    Limits,
+    Notice,
+    UpdateConfig,
+    cached_report,
+    check_now,
+    doctor_findings,
+    passive_notice,
+    refresh,
+)
+from installer.updates.cache import load_cache
+from installer.updates.fetch import fetch_json
+from tests.helpers import build_tree
+
+PKG = "@mariozechner/pi-coding-agent"
+EXT_PATH = "/pypi/extset/json"
+HOST_PATH = "/@mariozechner%2fpi-coding-agent"
+FAST = Limits(timeout=0.5)  # for answers that never come: keeps those tests quick
+OK = Limits(timeout=10.0)  # for answers that do: a loaded machine is no failure
+Route = Callable[[BaseHTTPRequestHandler], None]
+
+
+@dataclass
+class Server:
+    base: str
+    routes: dict[str, Route]
+    release: threading.Event
+    requests: list[str] = field(default_factory=list)
+
+
+@pytest.fixture(autouse=True)
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+        "NO_UPDATE_NOTIFIER",
+        "CI",
+        "CONTINUOUS_INTEGRATION",
+        "BUILD_NUMBER",
+        "RUN_ID",
+        "PIP_CONFIG_FILE",
+        "npm_config_prefix",
+    ):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    routes: dict[str, Route] = {}
+    release = threading.Event()
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.path)
+            route = routes.get(self.path)
+            if route is None:
+                self.send_error(404)
+            else:
+                route(self)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    srv = Server(f"http://127.0.0.1:{httpd.server_address[1]}", routes, release, seen)
+    yield srv
+    release.set()
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def send(status: int, body: bytes, length: bool = True) -> Route:
+    def route(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        if length:
+            handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        with contextlib.suppress(OSError):  # the client stopped reading: the cap at work
+            handler.wfile.write(body)
+
+    return route
+
+
+def index_doc(version: object) -> Route:
+    return send(200, json.dumps({"info": {"name": "extset", "version": version}}).encode())
+
+
+def registry_doc(version: object) -> Route:
+    return send(200, json.dumps({"name": PKG, "dist-tags": {"latest": version}}).encode())
+
+
+def hang(release: threading.Event) -> Route:
+    def route(handler: BaseHTTPRequestHandler) -> None:
+        release.wait(30)
+
+    return route
+
+
+def trickle(release: threading.Event) -> Route:
+    """Headers, then a byte at a time, slower than any budget."""
+
+    def route(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.end_headers()
+        while not release.wait(0.1):
+            try:
+                handler.wfile.write(b" ")
+                handler.wfile.flush()
+            except OSError:
+                return
+
+    return route
+
+
+def pipx_facts(tmp_path: Path) -> InstallFacts:
+    prefix = build_tree(
+        tmp_path / "pipx" / "venvs" / "extset",
+        {
+            "pipx_metadata.json": "{}",
+            "lib/extset-0.1.0.dist-info/INSTALLER": "pip\n",
+        },
+    )
+    return InstallFacts(
+        prefix=prefix,
+        dist_info=prefix / "lib" / "extset-0.1.0.dist-info",
+        python=sys.executable,
+        env={},
+    )
+
+
+def host_facts(tmp_path: Path, version: str = "0.70.0") -> HostFacts:
+    npm = build_tree(tmp_path / "npm", {f"lib/node_modules/{PKG}/dist/cli.js": ""})
+    return HostFacts(PKG, version, npm / "lib" / "node_modules" / PKG / "dist" / "cli.js")
+
+
+def run(srv: Server, tmp_path: Path, limits: Limits = OK) -> dict[str, CheckResult]:
+    report = check_now(
+        host=host_facts(tmp_path),
+        set_dir=None,
+        env={},
+        limits=limits,
+        config=UpdateConfig(
+            index=srv.base, index_source="test", registry=srv.base, registry_source="test"
+        ),
+        facts=pipx_facts(tmp_path),
+        current="0.1.0",
+        npm_prefix=tmp_path / "npm",
+    )
+    return {r.name: r for r in report.results}
+
+
+def test_newer_everywhere_gives_install_aware_hints(server: Server, tmp_path: Path) -> None:
+    server.routes[EXT_PATH] = index_doc("0.2.0")
+    server.routes[HOST_PATH] = registry_doc("0.73.1")
+    results = run(server, tmp_path)
+    ext, host = results["ext"], results["host"]
+    assert (ext.status, ext.latest, ext.hint) == (
+        "update-available",
+        "0.2.0",
+        "pipx upgrade extset",
+    )
+    assert host.hint == f"npm install -g {PKG}@latest"
+    assert HOST_PATH in server.requests  # the scope's slash escaped as npm does
+
+
+@pytest.mark.parametrize(("ext_latest", "host_latest"), [("0.1.0", "0.70.0"), ("0.0.9", "0.69.0")])
+def test_same_or_older_is_silent(
+    server: Server, tmp_path: Path, ext_latest: str, host_latest: str
+) -> None:
+    server.routes[EXT_PATH] = index_doc(ext_latest)
+    server.routes[HOST_PATH] = registry_doc(host_latest)
+    for result in run(server, tmp_path).values():
+        assert not result.newer
+        assert result.hint is None
+    assert run(server, tmp_path)["ext"].status == "up-to-date"
+
+
+BAD: dict[str, Callable[[Server], Route]] = {
+    "404": lambda s: send(404, b"{}"),
+    "500": lambda s: send(500, b'{"info": {"version": "9.9.9"}}'),
+    "malformed json": lambda s: send(200, b'{"info": {"version": "9.9.9"'),
+    "not an object": lambda s: send(200, b'["9.9.9"]'),
+    "no version": lambda s: send(200, b'{"info": {}}'),
+    "non-semver": lambda s: index_doc("2024.1"),
+    "number version": lambda s: index_doc(9),
+    "binary": lambda s: send(200, b"\xff\xfe\x00garbage"),
+    "10 MiB": lambda s: send(200, b'{"info": {"version": "9.9.9"}, "pad": "' + b"x" * (10 << 20)),
+    "10 MiB unsized": lambda s: send(200, b'{"pad": "' + b"x" * (10 << 20), length=False),
+    "hung": lambda s: hang(s.release),
+    "trickle": lambda s: trickle(s.release),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD))
+def test_bad_answers_are_silent_and_prompt(server: Server, tmp_path: Path, kind: str) -> None:
+    server.routes[EXT_PATH] = BAD[kind](server)
+    server.routes[HOST_PATH] = BAD[kind](server)
+    start = time.monotonic()
+    results = run(server, tmp_path, FAST)
+    assert time.monotonic() - start < 5  # the server would hang for 30 s
+    for name in ("ext", "host"):
+        result = results[name]
+        assert (result.status, result.latest, result.hint) == ("unavailable", None, None)
+
+
+def test_non_semver_is_ignored_by_the_fetcher(server: Server) -> None:
+    server.routes[EXT_PATH] = index_doc("1.0.0rc1")
+    assert fetch_json(server.base + EXT_PATH, OK) == {
+        "info": {"name": "extset", "version": "1.0.0rc1"}
+    }
+    from installer.updates.fetch import latest_from_index
+
+    assert latest_from_index(server.base, OK) is None
+
+
+def test_nothing_asked_when_nothing_configured(server: Server, tmp_path: Path) -> None:
+    report = check_now(
+        host=host_facts(tmp_path),
+        env={},
+        limits=OK,
+        config=UpdateConfig(),
+        facts=pipx_facts(tmp_path),
+        npm_prefix=tmp_path / "npm",
+    )
+    ext, host = report.get("ext"), report.get("host")
+    assert ext is not None and host is not None
+    assert (ext.status, ext.detail) == ("not-configured", "no index configured")
+    assert host.status == "not-configured"
+    assert server.requests == []
+
+
+def test_index_from_pip_conf_with_simple_suffix(
+    server: Server, tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_tree(
+        isolated_home, {".config/pip/pip.conf": f"[global]\nindex-url = {server.base}/simple/\n"}
+    )
+    server.routes[EXT_PATH] = index_doc("0.2.0")
+    report = check_now(
+        env={"HOME": str(isolated_home), "XDG_CONFIG_HOME": str(isolated_home / ".config")},
+        limits=OK,
+        facts=pipx_facts(tmp_path),
+        current="0.1.0",
+    )
+    assert report.updates[0].latest == "0.2.0"
+    assert server.requests == [EXT_PATH]
+
+
+def test_report_json(server: Server, tmp_path: Path) -> None:
+    server.routes[EXT_PATH] = index_doc("0.2.0")
+    report = check_now(
+        env={},
+        limits=OK,
+        config=UpdateConfig(index=server.base),
+        facts=pipx_facts(tmp_path),
+        current="0.1.0",
+        clock=lambda: 1234.0,
+    )
+    data = json.loads(json.dumps(report.to_json()))
+    assert data["updates_available"] is True
+    assert data["checked_at"] == 1234.0
+    assert data["install_method"] == {
+        "name": "pipx",
+        "command": "pipx upgrade extset",
+        "detail": "a pipx venv",
+    }
+    assert [c["name"] for c in data["checks"]] == ["ext", "host", "set"]
+    assert data["checks"][0] == {
+        "name": "ext",
+        "current": "0.1.0",
+        "latest": "0.2.0",
+        "hint": "pipx upgrade extset",
+        "status": "update-available",
+        "detail": "",
+        "method": "pipx",
+        "label": "ext",
+    }
+
+
+def test_refresh_caches_nothing_wrong_on_failure(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache" / "updates.json"
+    monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    server.routes[EXT_PATH] = send(500, b"")
+    refresh(cache_path=cache, facts=pipx_facts(tmp_path), limits=OK, clock=lambda: 100.0)
+    state = load_cache(cache)
+    assert state is not None and state.checked_at == 100.0
+    assert [(r.name, r.status, r.latest) for r in state.results if r.name == "ext"] == [
+        ("ext", "unavailable", None)
+    ]
+
+    server.routes[EXT_PATH] = index_doc("99.0.0")
+    refresh(cache_path=cache, facts=pipx_facts(tmp_path), limits=OK, clock=lambda: 200.0)
+    server.routes[EXT_PATH] = index_doc("not-a-version")
+    refresh(cache_path=cache, facts=pipx_facts(tmp_path), limits=OK, clock=lambda: 300.0)
+    state = load_cache(cache)
+    assert state is not None
+    ext = next(r for r in state.results if r.name == "ext")
+    assert (ext.latest, ext.current, ext.status) == ("99.0.0", __version__, "update-available")
+    assert state.checked_at == 300.0
+
+
+def test_refresh_then_passive_notice_once_a_day(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache" / "updates.json"
+    monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    server.routes[EXT_PATH] = index_doc("99.0.0")
+    now = 1_700_000_000.0
+    spawned: list[object] = []
+
+    def notice(at: float) -> Notice | None:
+        return passive_notice(
+            now=at, tty=True, cache_path=cache, spawn=lambda *a: spawned.append(a)
+        )
+
+    assert notice(now) is None  # first run: nothing cached is not news
+    assert len(spawned) == 1
+    refresh(cache_path=cache, facts=pipx_facts(tmp_path), limits=OK, clock=lambda: now + 1)
+    shown = notice(now + 2)
+    assert isinstance(shown, Notice)
+    assert shown.lines() == (
+        f"ext 99.0.0 is available (you have {__version__}); run: pipx upgrade extset",
+    )
+    assert notice(now + 3600) is None
+    assert notice(now + 86400 + 3) is not None
+    assert len(spawned) == 2  # the cache was a day old by then
+
+
+def test_background_refresh_module_runs(server: Server, tmp_path: Path) -> None:
+    cache = tmp_path / "cache" / "updates.json"
+    server.routes[EXT_PATH] = index_doc("99.0.0")
+    server.routes[HOST_PATH] = registry_doc("99.0.0")
+    import os
+
+    env = {
+        **os.environ,
+        "EXT_INDEX_URL": server.base,
+        "EXT_NPM_REGISTRY": server.base,
+        "npm_config_prefix": str(tmp_path / "npm"),
+    }
+    host = host_facts(tmp_path)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "installer.updates",
+            "refresh",
+            "--cache",
+            str(cache),
+            "--host-package",
+            PKG,
+            "--host-version",
+            "0.70.0",
+            "--host-path",
+            str(host.resolved),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    state = load_cache(cache)
+    assert state is not None
+    latest = {r.name: (r.latest, r.hint) for r in state.results}
+    assert latest["ext"][0] == "99.0.0"
+    assert latest["host"] == ("99.0.0", f"npm install -g {PKG}@latest")
+
+
+def test_background_refresh_module_is_silent_on_garbage_arguments(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "installer.updates", "refresh", "--cache", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_doctor_findings_from_cache(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache" / "updates.json"
+    monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    server.routes[EXT_PATH] = index_doc("99.0.0")
+    facts = pipx_facts(tmp_path)
+    before = {f.id: f for f in doctor_findings(cached_report(cache_path=cache, facts=facts))}
+    assert before["update.ext"].message == "ext: not checked yet"
+    refresh(cache_path=cache, facts=facts, limits=OK)
+    found = {f.id: f for f in doctor_findings(cached_report(cache_path=cache, facts=facts))}
+    assert (found["update.method"].level, found["update.method"].message) == (
+        "ok",
+        "installed by pipx (pipx upgrade extset)",
+    )
+    assert found["update.ext"].level == "warn"
+    assert found["update.ext"].fix == "pipx upgrade extset"
+    assert found["update.host"].level == "info"
+
+
+def test_doctor_says_no_index_configured(tmp_path: Path) -> None:
+    cache = tmp_path / "updates.json"
+    refresh(
+        cache_path=cache,
+        facts=pipx_facts(tmp_path),
+        limits=OK,
+        env={"HOME": str(tmp_path / "nohome")},
+    )
+    found = {f.id: f for f in doctor_findings(cached_report(cache_path=cache))}
+    assert found["update.ext"].level == "info"
+    assert found["update.ext"].message == "ext: no index configured"
+    assert found["update.ext"].fix is not None and "EXT_INDEX_URL" in found["update.ext"].fix
+
+
+def test_passive_path_imports_nothing_heavy(tmp_path: Path) -> None:
+    code = (
+        "import sys, pathlib\n"
+        "from installer.updates import passive_notice\n"
+        f"passive_notice(tty=True, env={{}}, cache_path=pathlib.Path({str(tmp_path / 'u.json')!r}),"
+        " spawn=lambda *a: None)\n"
+        f"passive_notice(tty=True, env={{}}, cache_path=pathlib.Path({str(tmp_path / 'u.json')!r}),"
+        " spawn=lambda *a: None)\n"
+        "heavy = {'httpx', 'semver', 'tomlkit', 'importlib.metadata', 'concurrent.futures'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_passive_notice_never_waits_for_the_refresh(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from installer.updates.notice import spawn_refresh
+
+    cache = tmp_path / "cache" / "updates.json"
+    monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    server.routes[EXT_PATH] = hang(server.release)
+    started: list[subprocess.Popen[bytes]] = []
+
+    def spawn(host: HostFacts | None, set_dir: Path | None, path: Path) -> None:
+        proc = spawn_refresh(host, set_dir, path)
+        assert proc is not None
+        started.append(proc)
+
+    begin = time.monotonic()
+    assert passive_notice(tty=True, env={}, cache_path=cache, spawn=spawn) is None
+    assert time.monotonic() - begin < 1.0
+    proc = started[0]
+    assert proc.poll() is None  # still asking the hung server
+    assert os.getsid(proc.pid) == proc.pid  # its own session: outlives the terminal
+    server.release.set()
+    assert proc.wait(timeout=60) == 0
+    state = load_cache(cache)
+    assert state is not None and state.checked_at is not None
