@@ -38,9 +38,11 @@ CANDIDATES = {
     "fix": ("prompts/fix.md", "prompts/fix.md", "prompts/fix.md.off", "prompts/fix.md"),
     "dark": ("themes/dark.json", "themes/dark.json", "themes/dark.json.off", "themes/dark.json"),
 }
-SLOTS = tuple(
-    (name, path) for name, (_, dest, off, _) in CANDIDATES.items() for path in (dest, off)
-) + (("mine", "extensions/mine.ts"), ("mine", "skills/notes"))
+SLOTS = (
+    *((name, path) for name, (_, dest, off, _) in CANDIDATES.items() for path in (dest, off)),
+    ("mine", "extensions/mine.ts"),
+    ("mine", "skills/notes"),
+)
 SLOT_KINDS = (
     "none",
     "file",
