@@ -16,12 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from installer.updates.check import HostFacts, Report, check_now
-    from installer.updates.config import (
-        UpdateConfig,
-        load_config,
-        user_config_path,
-        write_user_option,
-    )
+    from installer.updates.config import UpdateConfig, load_config, write_user_option
     from installer.updates.fetch import Limits
     from installer.updates.findings import UpdateFinding, cached_report, doctor_findings
     from installer.updates.method import (
@@ -32,11 +27,12 @@ if TYPE_CHECKING:
         detect_install_method,
     )
     from installer.updates.notice import Notice, passive_notice, refresh, spawn_refresh
+    from installer.updates.paths import user_config_path
     from installer.updates.results import CheckResult
 
 _HOME = {
     "check": ("HostFacts", "Report", "check_now"),
-    "config": ("UpdateConfig", "load_config", "user_config_path", "write_user_option"),
+    "config": ("UpdateConfig", "load_config", "write_user_option"),
     "fetch": ("Limits",),
     "findings": ("UpdateFinding", "cached_report", "doctor_findings"),
     "method": (
@@ -47,6 +43,7 @@ _HOME = {
         "detect_install_method",
     ),
     "notice": ("Notice", "passive_notice", "refresh", "spawn_refresh"),
+    "paths": ("user_config_path",),
     "results": ("CheckResult",),
 }
 _MODULE_OF = {name: module for module, names in _HOME.items() for name in names}

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from installer.updates.paths import default_cache_path
 from installer.updates.results import CheckResult
 
 SCHEMA = 1
@@ -51,13 +52,6 @@ class CacheState:
         }
 
 
-def default_cache_path() -> Path:
-    """`<user cache dir>/extset/updates.json`."""
-    import platformdirs
-
-    return platformdirs.user_cache_path("extset") / "updates.json"
-
-
 def load_cache(path: Path | None = None) -> CacheState | None:
     """The cache, or None when there is none yet or it is unreadable (treated as a first run)."""
     import json
@@ -85,7 +79,7 @@ def save_cache(state: CacheState, path: Path | None = None) -> None:
     """Write the cache atomically (temp file in the same folder, then replace)."""
     import json
 
-    from installer.updates.config import atomic_write
+    from installer.updates.paths import atomic_write
 
     atomic_write(path or default_cache_path(), json.dumps(state.to_json(), indent=2) + "\n")
 

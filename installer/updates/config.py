@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from installer.updates.paths import atomic_write, read_user_config, user_config_path
+
 DIST = "extset"
 
 
@@ -24,37 +26,6 @@ class UpdateConfig:
     registry: str | None = None
     registry_source: str | None = None
     check: bool = True
-
-
-def user_config_path() -> Path:
-    """ext's own config file: `<user config dir>/extset/config.toml`."""
-    import platformdirs
-
-    return platformdirs.user_config_path("extset") / "config.toml"
-
-
-def read_user_config(path: Path | None = None) -> dict[str, object]:
-    """The `[updates]` table of the user's config file; {} when absent or unreadable."""
-    path = path or user_config_path()
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return {}
-    import tomllib
-
-    try:
-        table = tomllib.loads(raw.decode("utf-8")).get("updates", {})
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return {}
-    return table if isinstance(table, dict) else {}
-
-
-def passive_checks_enabled(path: Path | None = None) -> bool:
-    """False when the user's config says `[updates] check = false`; cheap when there is no file."""
-    path = path or user_config_path()
-    if not path.is_file():
-        return True
-    return read_user_config(path).get("check") is not False
 
 
 def write_user_option(key: str, value: str | bool, path: Path | None = None) -> Path:
@@ -77,20 +48,6 @@ def write_user_option(key: str, value: str | bool, path: Path | None = None) -> 
     table[key] = value
     atomic_write(path, tomlkit.dumps(doc))
     return path
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write via a temp file in the same folder, fsync, then `os.replace`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def load_config(

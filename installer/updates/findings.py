@@ -38,8 +38,8 @@ def cached_report(
     from installer.updates.cache import load_cache
     from installer.updates.check import Report, _safe_method
     from installer.updates.config import load_config
+    from installer.updates.gitrefs import head_sha
     from installer.updates.policy import is_stale
-    from installer.updates.upstream import head_sha
 
     cache = load_cache(cache_path)
     current = {
@@ -83,7 +83,7 @@ def _unchecked(name: str) -> UpdateFinding:
 
 def _configure_fix(name: str) -> str | None:
     if name == "ext":
-        from installer.updates.config import user_config_path
+        from installer.updates.paths import user_config_path
 
         return f"set EXT_INDEX_URL, `[updates] index` in {user_config_path()}, or pip's index-url"
     if name == "host":

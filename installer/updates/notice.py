@@ -79,10 +79,10 @@ def _passive(
     if silenced_by(env, tty=_both_ttys() if tty is None else tty):
         return None
     # Loaded only past the cheap checks: CI, scripts and silenced users pay for nothing more.
-    from installer.updates.cache import CacheState, default_cache_path, load_cache, save_cache
-    from installer.updates.config import passive_checks_enabled
+    from installer.updates.cache import CacheState, load_cache, save_cache
+    from installer.updates.gitrefs import head_sha
+    from installer.updates.paths import default_cache_path, passive_checks_enabled
     from installer.updates.policy import due_notices, refresh_due
-    from installer.updates.upstream import head_sha
 
     if not passive_checks_enabled(config_path):
         return None
@@ -153,9 +153,10 @@ def refresh(
     clock: Callable[[], float] = time.time,
 ) -> Report:
     """Check now and merge the results into the cache (what the background process runs)."""
-    from installer.updates.cache import default_cache_path, load_cache, merge_results, save_cache
+    from installer.updates.cache import load_cache, merge_results, save_cache
     from installer.updates.check import check_now
     from installer.updates.fetch import DEFAULT_LIMITS
+    from installer.updates.paths import default_cache_path
 
     report = check_now(
         host=host,

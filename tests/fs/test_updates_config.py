@@ -10,13 +10,12 @@ from installer.errors import ExtError
 from installer.updates.config import (
     index_json_url,
     load_config,
-    passive_checks_enabled,
     pip_config_files,
     registry_json_url,
     strip_simple,
-    user_config_path,
     write_user_option,
 )
+from installer.updates.paths import passive_checks_enabled, user_config_path
 from tests.helpers import build_tree
 
 IDX = "http://127.0.0.1:9"  # loopback, never contacted here

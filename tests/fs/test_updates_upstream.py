@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from installer.updates.check import check_set
-from installer.updates.upstream import head_sha, upstream_state
+from installer.updates.gitrefs import head_sha
+from installer.updates.upstream import upstream_state
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,53 @@
+"""A checkout's HEAD commit read straight from `.git` files: no subprocess, for the hot path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def head_sha(set_dir: Path) -> str | None:
+    """The checkout's HEAD commit read from `.git` files directly (no subprocess; hot path)."""
+    git_dir = _git_dir(set_dir)
+    if git_dir is None:
+        return None
+    try:
+        head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+        if not head.startswith("ref: "):
+            return head or None
+        ref = head[5:]
+        common = _common_dir(git_dir)
+        for folder in (git_dir, common):
+            loose = folder / ref
+            if loose.is_file():
+                return loose.read_text(encoding="utf-8").strip() or None
+        for line in (common / "packed-refs").read_text(encoding="utf-8").splitlines():
+            sha, _, name = line.partition(" ")
+            if name == ref:
+                return sha
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
+
+
+def _git_dir(start: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        dot = folder / ".git"
+        if dot.is_dir():
+            return dot
+        if dot.is_file():  # a worktree or submodule: "gitdir: <path>"
+            try:
+                text = dot.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                return None
+            if text.startswith("gitdir: "):
+                return (folder / text[8:]).resolve()
+            return None
+    return None
+
+
+def _common_dir(git_dir: Path) -> Path:
+    try:
+        text = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except OSError:
+        return git_dir
+    return (git_dir / text).resolve()

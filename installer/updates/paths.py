@@ -1,0 +1,62 @@
+"""ext's own files for updates: the user config file and the cache, and how they are written.
+
+Kept apart from `config` and `cache` so a passive notice reads what it needs
+without building their types: this runs on every interactive command.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def user_config_path() -> Path:
+    """ext's own config file: `<user config dir>/extset/config.toml`."""
+    import platformdirs
+
+    return platformdirs.user_config_path("extset") / "config.toml"
+
+
+def default_cache_path() -> Path:
+    """`<user cache dir>/extset/updates.json`."""
+    import platformdirs
+
+    return platformdirs.user_cache_path("extset") / "updates.json"
+
+
+def read_user_config(path: Path | None = None) -> dict[str, object]:
+    """The `[updates]` table of the user's config file; {} when absent or unreadable."""
+    path = path or user_config_path()
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return {}
+    import tomllib
+
+    try:
+        table = tomllib.loads(raw.decode("utf-8")).get("updates", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return {}
+    return table if isinstance(table, dict) else {}
+
+
+def passive_checks_enabled(path: Path | None = None) -> bool:
+    """False when the user's config says `[updates] check = false`; cheap when there is no file."""
+    path = path or user_config_path()
+    if not path.is_file():
+        return True
+    return read_user_config(path).get("check") is not False
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write via a temp file in the same folder, fsync, then `os.replace`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
