@@ -1,0 +1,116 @@
+"""Disable guards: the manifest's reasons to refuse switching an extension off.
+
+`[guards.<name>] process = "--flag"` refuses while a live host session was started with that
+flag (known from the session registry, installer/sessions.py); `required_by = [...]` and
+`[extensions.<other>] requires = [...]` refuse while a dependent stays enabled. `--force`
+turns a refusal into a warning that names the risk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from installer.errors import Refused
+from installer.manifest import Manifest
+from installer.sessions import SessionRecord
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """One reason not to disable `name` now."""
+
+    name: str
+    why: str  # what is live or enabled that needs it
+    risk: str  # what goes wrong if it is disabled anyway
+    reason: str | None = None  # the manifest's own words
+
+
+def dependents(manifest: Manifest, name: str) -> tuple[str, ...]:
+    """The items that need `name`: its guard's required_by, and every `requires` naming it."""
+    guard = manifest.guards.get(name)
+    listed = guard.required_by if guard else ()
+    needs = (other for other, reqs in manifest.requires.items() if name in reqs)
+    return tuple(dict.fromkeys((*listed, *needs)))
+
+
+def guarded(manifest: Manifest, name: str) -> bool:
+    """True when some guard could refuse disabling `name`."""
+    return name in manifest.guards or bool(dependents(manifest, name))
+
+
+def needs_sessions(manifest: Manifest, disabling: Iterable[str]) -> bool:
+    """True when a process guard applies to one of these names (only then read the registry)."""
+    return any(_flag(manifest, n) for n in disabling)
+
+
+def _flag(manifest: Manifest, name: str) -> str | None:
+    guard = manifest.guards.get(name)
+    return guard.process if guard else None
+
+
+def blockers(
+    manifest: Manifest,
+    disabling: Iterable[str],
+    enabled_after: set[str],
+    sessions: Sequence[SessionRecord],
+) -> list[Blocker]:
+    """Every guard that refuses disabling these names, given what stays enabled. Pure."""
+    out: list[Blocker] = []
+    for name in disabling:
+        guard = manifest.guards.get(name)
+        reason = guard.reason if guard else None
+        flag = guard.process if guard else None
+        if flag:
+            out.extend(
+                Blocker(
+                    name,
+                    f"a live session ({s.describe()}) was started with {flag}",
+                    f"that session still expects {name} for {flag}; it loses it at its "
+                    "next /reload or /new",
+                    reason,
+                )
+                for s in sessions
+                if s.has_flag(flag)
+            )
+        out.extend(
+            Blocker(
+                name,
+                f"{other} is enabled and needs it",
+                f"{other} may fail to load or misbehave without {name}",
+                reason,
+            )
+            for other in dependents(manifest, name)
+            if other in enabled_after
+        )
+    return out
+
+
+def enforce(found: Sequence[Blocker], force: bool) -> tuple[str, ...]:
+    """Refuse (exit 3) with every reason; with --force, the warnings that name each risk."""
+    if not found:
+        return ()
+    if not force:
+        lines = [_refusal(b) for b in found]
+        raise Refused(
+            "; ".join(lines) + "; nothing was written",
+            "stop what needs it first, or pass --force to disable it anyway",
+        )
+    return tuple(f"--force: disabling {b.name} although {b.why}: {b.risk}" for b in found)
+
+
+def _refusal(b: Blocker) -> str:
+    text = f"refusing to disable {b.name}: {b.why}"
+    return f"{text} ({b.reason})" if b.reason else text
+
+
+def missing_requirements(
+    manifest: Manifest, enabling: Iterable[str], enabled_after: set[str], known: set[str]
+) -> tuple[str, ...]:
+    """Warnings for items switched on while something they require stays off."""
+    out = []
+    for name in enabling:
+        for need in manifest.requires.get(name, ()):
+            if need in known and need not in enabled_after:
+                out.append(f"{name} requires {need}, which stays disabled: `ext enable {need}`")
+    return tuple(out)

@@ -1,0 +1,120 @@
+"""Disable guards and the session registry's pure parts: refusals, --force, staleness."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from installer.commands.guards import (
+    blockers,
+    dependents,
+    enforce,
+    guarded,
+    missing_requirements,
+    needs_sessions,
+)
+from installer.errors import ExitCode, Refused
+from installer.manifest import Guard, Manifest
+from installer.sessions import ProcessStart, SessionRecord, is_live, parse_etime
+
+MANIFEST = Manifest(
+    path=None,
+    name="s",
+    guards={
+        "ssh": Guard("ssh", process="--ssh", reason="its tools run on the remote host"),
+        "base": Guard("base", required_by=("ui",)),
+    },
+    requires={"report": ("base",), "ui": ("theme-kit",)},
+)
+
+
+def session(*argv: str, pid: int = 42) -> SessionRecord:
+    return SessionRecord(pid, ("node", "/bin/pi", *argv), 100, 1.0, "test", Path("x"))
+
+
+def test_dependents_come_from_required_by_and_requires() -> None:
+    assert dependents(MANIFEST, "base") == ("ui", "report")
+    assert dependents(MANIFEST, "theme-kit") == ("ui",)
+    assert dependents(MANIFEST, "ssh") == ()
+    assert guarded(MANIFEST, "ssh") and guarded(MANIFEST, "theme-kit")
+    assert not guarded(MANIFEST, "report")
+
+
+@pytest.mark.parametrize("argv", [("--ssh", "host"), ("--ssh=host",), ("-p", "x", "--ssh")])
+def test_a_live_session_with_the_flag_refuses(argv: tuple[str, ...]) -> None:
+    found = blockers(MANIFEST, ["ssh"], set(), [session(*argv)])
+    assert len(found) == 1
+    assert found[0].why.startswith("a live session (pid 42: ")
+    with pytest.raises(Refused) as err:
+        enforce(found, force=False)
+    assert err.value.exit_code == ExitCode.REFUSED
+    assert "refusing to disable ssh" in err.value.message
+    assert "(its tools run on the remote host)" in err.value.message
+    assert "--force" in (err.value.fix or "")
+
+
+def test_sessions_without_the_flag_do_not_refuse() -> None:
+    others = [session("--sshx"), session("--no-ssh"), session(), session("ssh")]
+    assert blockers(MANIFEST, ["ssh"], set(), others) == []
+    assert needs_sessions(MANIFEST, ["ssh"]) and not needs_sessions(MANIFEST, ["base"])
+
+
+def test_argv0_is_not_a_flag() -> None:
+    record = SessionRecord(1, ("--ssh",), None, None, "t", Path("x"))
+    assert not record.has_flag("--ssh")
+
+
+def test_an_enabled_dependent_refuses_one_going_off_with_it_does_not() -> None:
+    found = blockers(MANIFEST, ["base"], {"ui", "report"}, [])
+    assert [b.why for b in found] == [
+        "ui is enabled and needs it",
+        "report is enabled and needs it",
+    ]
+    assert blockers(MANIFEST, ["base", "ui", "report"], set(), []) == []
+    assert blockers(MANIFEST, ["base"], {"other"}, []) == []
+
+
+def test_force_turns_refusals_into_warnings_that_name_the_risk() -> None:
+    found = blockers(MANIFEST, ["ssh", "base"], {"ui"}, [session("--ssh")])
+    warnings = enforce(found, force=True)
+    assert len(warnings) == 2
+    assert warnings[0].startswith("--force: disabling ssh although a live session")
+    assert "loses it at its next /reload" in warnings[0]
+    assert "ui may fail to load or misbehave without base" in warnings[1]
+    assert enforce([], force=False) == ()
+
+
+def test_enabling_what_needs_a_disabled_item_warns() -> None:
+    assert missing_requirements(MANIFEST, ["report"], {"report"}, {"report", "base"}) == (
+        "report requires base, which stays disabled: `ext enable base`",
+    )
+    assert missing_requirements(MANIFEST, ["report"], {"report", "base"}, {"base"}) == ()
+    # a requirement the set does not have is not this command's business
+    assert missing_requirements(MANIFEST, ["ui"], {"ui"}, {"ui"}) == ()
+
+
+def record(ticks: int | None, started: float | None) -> SessionRecord:
+    return SessionRecord(7, ("pi",), ticks, started, "t", Path("x"))
+
+
+def test_a_record_is_live_only_while_its_process_is_the_recorded_one() -> None:
+    assert not is_live(record(100, 5.0), None)  # the pid is gone
+    assert is_live(record(100, 5.0), ProcessStart(100, 5.0))
+    assert not is_live(record(100, 5.0), ProcessStart(101, 5.0))  # the pid was reused
+    assert is_live(record(None, 1000.0), ProcessStart(None, 1003.0))
+    assert not is_live(record(None, 1000.0), ProcessStart(None, 1100.0))
+    assert is_live(record(None, None), ProcessStart(None, None))  # cannot prove it stale
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("00:05", 5), ("01:02", 62), ("1:00:00", 3600), ("2-03:04:05", 2 * 86400 + 11045)],
+)
+def test_ps_elapsed_time(text: str, seconds: int) -> None:
+    assert parse_etime(f"  {text}\n") == seconds
+
+
+@pytest.mark.parametrize("text", ["", "5", "a:b", "1:2:3:4"])
+def test_ps_elapsed_time_garbage(text: str) -> None:
+    assert parse_etime(text) is None
