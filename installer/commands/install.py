@@ -20,6 +20,7 @@ from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import scan
 from installer.manifest import MODES
 from installer.plan import Plan
+from installer.recorder import plan_recorder, recorded, wants_recorder
 from installer.resources import Resource, discover, select
 from installer.result import PlanResult
 from installer.state import State, load_state
@@ -61,12 +62,16 @@ def install(
             links = plan_uninstall(agent)
             intent = Intent(seed=True, excluded=_register_filters(state, ctx, resources, chosen))
         sp = plan_settings(ctx, intent)
-        plan = Plan("install", links.actions + sp.actions, ctx.manifest.warnings + sp.warnings)
-        return Prepared(plan, with_settings(ctx, plan, sp), (sp.diff,) if sp.diff else ())
+        # ext's session recorder, when a process guard needs it (installer/recorder.py).
+        wanted = wants_recorder(ctx.manifest)
+        rec = plan_recorder(ctx.agent_dir, agent, state, ctx.set_root, wanted, resources)
+        actions = links.actions + rec.actions + sp.actions
+        plan = Plan("install", actions, ctx.manifest.warnings + rec.warnings + sp.warnings)
+        return Prepared(plan, rec.wrap(with_settings(ctx, plan, sp)), (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         previous = state.for_root(ctx.set_root)
-        record = set_record(ctx, mode, previous.extra if previous else None)
+        record = set_record(ctx, mode, recorded(ctx.agent_dir, previous.extra if previous else {}))
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, dry_run, new_state)

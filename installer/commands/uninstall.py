@@ -9,6 +9,7 @@ from installer.context import Context
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
 from installer.plan import Plan
+from installer.recorder import plan_recorder
 from installer.result import PlanResult
 from installer.state import State, load_state
 
@@ -19,11 +20,14 @@ def uninstall(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        links = plan_uninstall(scan(ctx.agent_dir, ctx.set_root, old))
+        agent = scan(ctx.agent_dir, ctx.set_root, old)
+        links = plan_uninstall(agent)
+        # ext's session recorder goes too, unless another set installed here still needs it.
+        rec = plan_recorder(ctx.agent_dir, agent, state, ctx.set_root, wanted=False)
         sp = SettingsPlan((), None, None, ())
         if settings_path(ctx).exists():
             sp = plan_settings(ctx, Intent(unregister=True))
-        plan = Plan("uninstall", links.actions + sp.actions, sp.warnings)
+        plan = Plan("uninstall", links.actions + rec.actions + sp.actions, sp.warnings)
         return Prepared(plan, with_settings(ctx, plan, sp), (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
