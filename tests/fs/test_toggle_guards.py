@@ -1,0 +1,192 @@
+"""Guards on real folders: the session registry, refusals, --force, and ext's session recorder."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from installer.commands.install import install
+from installer.commands.toggle import Choice, switch, toggle
+from installer.commands.uninstall import uninstall
+from installer.context import Context, Env, resolve
+from installer.errors import ExitCode, Refused
+from installer.plan import Plan
+from installer.recorder import RECORDER, copy_path, sha256, source_bytes, status
+from installer.result import PlanResult
+from installer.sessions import (
+    live_sessions,
+    process_start,
+    sessions_dir,
+    write_session_record,
+)
+from installer.state import load_state
+from tests.helpers import build_tree, snapshot
+
+MANIFEST = """\
+[set]
+name = "tools"
+
+[guards.alpha]
+process = "--alpha-on"
+reason = "alpha's tools are bound to the live session"
+
+[guards.beta]
+required_by = ["gamma"]
+"""
+SET = {
+    "extset.toml": MANIFEST,
+    "extensions/alpha.ts": "export default function alpha() {}\n",
+    "extensions/beta.ts": "export default function beta() {}\n",
+    "extensions/gamma/index.ts": "export default function gamma() {}\n",
+}
+
+
+def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    """Confirm every plan, as --yes does."""
+
+
+@pytest.fixture
+def set_root(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", dict(SET))
+
+
+@pytest.fixture
+def ctx(set_root: Path, tmp_path: Path) -> Context:
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    env = Env(environ=dict(os.environ), cwd=tmp_path, stdin_tty=True, stderr_tty=True)
+    context = resolve(env, set_root, agent)
+    install(context, [], [], False, yes)
+    return context
+
+
+def off(ctx: Context, *names: str, force: bool = False, dry_run: bool = False) -> PlanResult:
+    return switch(ctx, names, False, force, dry_run, yes)
+
+
+def gone_pid() -> int:
+    """A pid that was just used and is now free (its process ran and was reaped)."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def record_file(agent: Path, pid: int, **fields: object) -> Path:
+    path = sessions_dir(agent) / f"{pid}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"pid": pid, "argv": ["pi", "--alpha-on"], **fields}))
+    return path
+
+
+def test_a_live_session_with_the_flag_refuses_and_force_overrides(ctx: Context) -> None:
+    write_session_record(ctx.agent_dir, ["pi", "--alpha-on", "x"])  # this test is the "host"
+    tree = snapshot(ctx.agent_dir / "extensions")
+    with pytest.raises(Refused) as err:
+        off(ctx, "alpha")
+    assert err.value.exit_code == ExitCode.REFUSED
+    assert f"pid {os.getpid()}: --alpha-on x" in err.value.message
+    assert "alpha's tools are bound to the live session" in err.value.message
+    assert snapshot(ctx.agent_dir / "extensions") == tree
+    result = switch(ctx, ["alpha"], False, True, False, yes)
+    assert result.applied
+    assert any(w.startswith("--force: disabling alpha") for w in result.plan.warnings)
+    assert (ctx.agent_dir / "extensions/alpha.ts.off").is_symlink()
+
+
+def test_a_session_without_the_flag_does_not_refuse(ctx: Context) -> None:
+    write_session_record(ctx.agent_dir, ["pi", "--other"])
+    assert off(ctx, "alpha").applied
+
+
+def test_stale_records_are_ignored_and_cleaned(ctx: Context) -> None:
+    start = process_start(os.getpid())
+    assert start is not None and start.ticks is not None
+    dead = record_file(ctx.agent_dir, gone_pid(), start_ticks=1)
+    reused = record_file(ctx.agent_dir, os.getpid(), start_ticks=start.ticks + 1)
+    broken = sessions_dir(ctx.agent_dir) / "999.json"
+    broken.write_text("{not json")
+    off(ctx, "alpha", dry_run=True)
+    assert dead.exists() and reused.exists() and broken.exists()  # a dry run writes nothing
+    assert off(ctx, "alpha").applied
+    assert not dead.exists() and not reused.exists() and not broken.exists()
+
+
+def test_the_registry_reads_back_what_launch_writes(ctx: Context) -> None:
+    path = write_session_record(ctx.agent_dir, ["pi", "--alpha-on"])
+    assert path == sessions_dir(ctx.agent_dir) / f"{os.getpid()}.json"
+    (live,) = live_sessions(ctx.agent_dir)
+    assert live.pid == os.getpid() and live.has_flag("--alpha-on") and live.writer == "launch"
+    path.unlink()
+    assert live_sessions(ctx.agent_dir) == []
+
+
+def test_an_enabled_dependent_refuses_unless_it_goes_off_too(ctx: Context) -> None:
+    with pytest.raises(Refused) as err:
+        off(ctx, "beta")
+    assert "refusing to disable beta: gamma is enabled and needs it" in err.value.message
+    assert off(ctx, "beta", "gamma").applied
+
+
+def test_toggle_checks_the_guards_against_the_whole_picture(ctx: Context) -> None:
+    def pick(labels: list[str]) -> Callable[[list[Choice]], list[str]]:
+        return lambda choices: labels
+
+    with pytest.raises(Refused):
+        toggle(ctx, pick(["alpha", "gamma"]), False, yes)
+    result = toggle(ctx, pick(["alpha"]), False, yes)
+    assert sorted(a.path for a in result.plan.changes) == ["extensions/beta.ts", "extensions/gamma"]
+
+
+def test_toggle_marks_guarded_items(ctx: Context) -> None:
+    seen: list[list[Choice]] = []
+
+    def look(choices: list[Choice]) -> list[str] | None:
+        seen.append(choices)
+        return None
+
+    with pytest.raises(Refused):
+        toggle(ctx, look, False, yes)
+    marks = {c.label: c.title.endswith("[guarded]") for c in seen[0]}
+    assert marks == {"alpha": True, "beta": True, "gamma": False}
+
+
+def test_install_links_the_recorder_and_records_its_hash(ctx: Context) -> None:
+    link = ctx.agent_dir / RECORDER
+    digest = sha256(source_bytes())
+    assert link.is_symlink() and os.readlink(link) == str(copy_path(ctx.agent_dir, digest))
+    assert link.read_bytes() == source_bytes()
+    record = load_state(ctx.agent_dir).for_root(ctx.set_root)
+    assert record is not None
+    assert record.extra["recorder"] == {"path": RECORDER, "sha256": digest}
+    assert status(ctx.agent_dir) == "current"
+    assert install(ctx, [], [], False, yes).plan.is_empty
+
+
+def test_install_replaces_a_stale_recorder(ctx: Context) -> None:
+    copy = Path(os.readlink(ctx.agent_dir / RECORDER))
+    copy.write_text("// an older recorder\n")
+    assert status(ctx.agent_dir) == "stale"
+    result = install(ctx, [], [], False, yes)
+    assert [(a.action, a.path) for a in result.plan.changes] == [("relink", RECORDER)]
+    assert (ctx.agent_dir / RECORDER).read_bytes() == source_bytes()
+
+
+def test_the_recorder_goes_with_the_last_process_guard_and_with_uninstall(
+    ctx: Context, set_root: Path
+) -> None:
+    uninstall(ctx, False, yes)
+    assert not (ctx.agent_dir / RECORDER).is_symlink()
+    install(ctx, [], [], False, yes)
+    assert (ctx.agent_dir / RECORDER).is_symlink()
+    (set_root / "extset.toml").write_text('[set]\nname = "tools"\n')
+    plain = resolve(ctx.env, set_root, ctx.agent_dir)
+    result = install(plain, [], [], False, yes)
+    assert [(a.action, a.path) for a in result.plan.changes] == [("unlink", RECORDER)]
+    assert status(ctx.agent_dir) == "missing"
+    record = load_state(ctx.agent_dir).for_root(set_root)
+    assert record is not None and "recorder" not in record.extra

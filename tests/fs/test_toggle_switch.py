@@ -1,0 +1,321 @@
+"""enable/disable/toggle on real folders: both modes, foreign entries, rollback, install after."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from installer.commands.install import install
+from installer.commands.listing import items
+from installer.commands.toggle import Choice, switch, toggle
+from installer.context import Context, Env, resolve
+from installer.errors import ExitCode, ExtError, Refused, UsageError
+from installer.plan import Plan
+from installer.result import PlanResult
+from installer.state import load_state
+from tests.helpers import build_tree, snapshot
+
+SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "extensions/alpha.ts": "export default function alpha() {}\n",
+    "extensions/beta.ts": "export default function beta() {}\n",
+    "extensions/gamma/index.ts": "export default function gamma() {}\n",
+    "skills/review/SKILL.md": "# review\n",
+    "prompts/fix.md": "fix it\n",
+    "themes/dark.json": "{}\n",
+}
+
+
+def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    """Confirm every plan, as --yes does."""
+
+
+def context(set_root: Path, agent: Path, tty: bool = True) -> Context:
+    env = Env(environ=dict(os.environ), cwd=set_root.parent, stdin_tty=tty, stderr_tty=tty)
+    return resolve(env, set_root, agent)
+
+
+@pytest.fixture
+def set_root(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", dict(SET))
+
+
+@pytest.fixture
+def agent(tmp_path: Path) -> Path:
+    folder = tmp_path / "agent"
+    folder.mkdir()
+    return folder
+
+
+def installed(set_root: Path, agent: Path, mode: str | None = None, **kw: Any) -> Context:
+    ctx = context(set_root, agent)
+    install(ctx, list(kw.get("only", [])), list(kw.get("skip", [])), False, yes, mode)
+    return ctx
+
+
+def off(ctx: Context, *names: str, **kw: Any) -> PlanResult:
+    return switch(ctx, names, False, kw.get("force", False), kw.get("dry_run", False), yes)
+
+
+def on(ctx: Context, *names: str) -> PlanResult:
+    return switch(ctx, names, True, False, False, yes)
+
+
+def states(ctx: Context) -> dict[str, str]:
+    return {i.resource.label: i.state for i in items(ctx)[1]}
+
+
+def links(agent: Path) -> dict[str, str]:
+    return {k: v for k, (kind, v) in snapshot(agent).items() if kind == "link"}
+
+
+def journals(agent: Path) -> list[Path]:
+    return sorted((agent / ".extset" / "journal").glob("*.jsonl"))
+
+
+def test_link_mode_disable_and_enable_every_kind(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    before = links(agent)
+    names = ("alpha", "gamma", "skill:review", "fix", "dark")
+    result = off(ctx, *names)
+    assert result.applied
+    assert sorted(a.action for a in result.plan.changes) == ["disable"] * 5
+    assert links(agent) == {
+        "extensions/alpha.ts.off": before["extensions/alpha.ts"],
+        "extensions/beta.ts": before["extensions/beta.ts"],
+        "extensions/.off/gamma": before["extensions/gamma"],
+        "skills/.off/review": before["skills/review"],
+        "prompts/fix.md.off": before["prompts/fix.md"],
+        "themes/dark.json.off": before["themes/dark.json"],
+    }
+    assert states(ctx) == {
+        "alpha": "disabled",
+        "beta": "enabled",
+        "gamma": "disabled",
+        "skill:review": "disabled",
+        "prompt:fix": "disabled",
+        "theme:dark": "disabled",
+    }
+    assert "now disabled: alpha, gamma, skill:review, prompt:fix, theme:dark" in result.notes
+    on(ctx, *names)
+    assert links(agent) == before
+    assert set(states(ctx).values()) == {"enabled"}
+
+
+def test_one_command_is_one_journal_entry(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    count = len(journals(agent))
+    off(ctx, "alpha", "beta", "gamma")
+    assert len(journals(agent)) == count + 1
+    (log,) = [p for p in journals(agent) if p.name.endswith("-disable.jsonl")]
+    steps = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [s["op"] for s in steps if "op" in s] == ["rename", "rename", "mkdir", "rename"]
+
+
+def test_already_disabled_is_a_no_op_that_says_so(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    off(ctx, "alpha")
+    tree = snapshot(agent)
+    count = len(journals(agent))
+    again = off(ctx, "alpha")
+    assert not again.changed and not again.applied
+    assert again.notes == ("alpha is already disabled; nothing to do for it",)
+    assert snapshot(agent) == tree and len(journals(agent)) == count
+    assert on(ctx, "beta").notes == ("beta is already enabled; nothing to do for it",)
+
+
+def test_dry_run_writes_nothing(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    tree = snapshot(agent)
+    result = off(ctx, "alpha", dry_run=True)
+    assert result.changed and result.dry_run and not result.applied
+    assert [(a.action, a.path) for a in result.plan.changes] == [("disable", "extensions/alpha.ts")]
+    assert snapshot(agent) == tree
+
+
+def test_install_keeps_what_the_user_disabled(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    off(ctx, "alpha", "gamma")
+    again = install(ctx, [], [], False, yes)
+    assert again.plan.is_empty
+    assert states(ctx)["alpha"] == "disabled" and states(ctx)["gamma"] == "disabled"
+
+
+@pytest.mark.parametrize("kind", ["foreign-link", "real-file"])
+def test_a_foreign_entry_of_that_name_is_reported_not_touched(
+    set_root: Path, agent: Path, tmp_path: Path, kind: str
+) -> None:
+    ctx = installed(set_root, agent, skip=["alpha"])
+    elsewhere = build_tree(tmp_path / "else", {"alpha.ts": "// mine\n"})
+    value: Any = elsewhere / "alpha.ts" if kind == "foreign-link" else "// mine\n"
+    build_tree(agent, {"extensions/alpha.ts": value})
+    tree = snapshot(agent)
+    result = off(ctx, "alpha")
+    assert not result.applied
+    assert "alpha was not disabled: the entry of that name is not ours" in result.plan.warnings[0]
+    assert snapshot(agent) == tree
+
+
+def test_a_foreign_entry_at_the_disabled_name_blocks(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    build_tree(agent, {"extensions/alpha.ts.off": "// someone's\n"})
+    tree = snapshot(agent)
+    result = off(ctx, "alpha", "beta")
+    assert [(a.action, a.path) for a in result.plan.changes] == [("disable", "extensions/beta.ts")]
+    assert any("extensions/alpha.ts.off is in the way" in w for w in result.plan.warnings)
+    assert snapshot(agent)["extensions/alpha.ts.off"] == tree["extensions/alpha.ts.off"]
+    assert "extensions/alpha.ts" in links(agent)
+
+
+def test_an_unknown_name_is_a_usage_error(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    with pytest.raises(UsageError) as err:
+        off(ctx, "alfa")
+    assert err.value.exit_code == ExitCode.USAGE and "'alpha'" in (err.value.fix or "")
+
+
+def test_a_failure_part_way_rolls_every_rename_back(
+    set_root: Path, agent: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ctx = installed(set_root, agent)
+    tree = snapshot(agent / "extensions")
+    real_rename = os.rename
+    calls = []
+
+    def flaky(src: Any, dst: Any) -> None:
+        calls.append(src)
+        if len(calls) == 2:
+            raise OSError(5, "Input/output error", str(src))
+        real_rename(src, dst)
+
+    monkeypatch.setattr(os, "rename", flaky)
+    with pytest.raises(ExtError) as err:
+        off(ctx, "alpha", "beta", "gamma")
+    assert err.value.exit_code == ExitCode.FAILED and "rolled back" in err.value.message
+    monkeypatch.setattr(os, "rename", real_rename)
+    assert snapshot(agent / "extensions") == tree
+
+
+def settings(agent: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((agent / "settings.json").read_text())
+    return data
+
+
+def test_register_mode_filters_and_the_state_record(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent, mode="register")
+    assert settings(agent)["packages"] == [str(set_root)]
+    result = off(ctx, "alpha", "gamma")
+    assert [a.action for a in result.plan.changes] == ["filter", "filter"]
+    entry = {
+        "source": str(set_root),
+        "extensions": ["-extensions/alpha.ts", "-extensions/gamma/index.ts"],
+    }
+    assert settings(agent)["packages"] == [entry]
+    record = load_state(agent).for_root(set_root)
+    assert record is not None and record.mode == "register"
+    assert record.extra["disabled"] == ["-extensions/alpha.ts", "-extensions/gamma/index.ts"]
+    # install keeps the user's choice
+    assert install(ctx, [], [], False, yes).plan.is_empty
+    assert settings(agent)["packages"] == [entry]
+    on(ctx, "alpha", "gamma")
+    assert settings(agent)["packages"] == [str(set_root)]
+    record = load_state(agent).for_root(set_root)
+    assert record is not None and record.extra["disabled"] == []
+
+
+def test_register_mode_no_ops_and_what_it_cannot_switch(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent, mode="register")
+    off(ctx, "alpha")
+    text = (agent / "settings.json").read_text()
+    again = off(ctx, "alpha", "skill:review")
+    assert not again.applied
+    assert again.notes == ("alpha is already disabled; nothing to do for it",)
+    assert any("only extensions can be switched" in w for w in again.plan.warnings)
+    assert (agent / "settings.json").read_text() == text
+
+
+def test_register_mode_disabling_what_install_skipped_records_the_choice(
+    set_root: Path, agent: Path
+) -> None:
+    ctx = installed(set_root, agent, mode="register", skip=["alpha"])
+    result = off(ctx, "alpha")  # already filtered out by --skip: nothing to write in settings
+    assert not result.applied
+    install(ctx, [], [], False, yes)  # no --skip now: alpha must stay off, the user said so
+    assert settings(agent)["packages"][0]["extensions"] == ["-extensions/alpha.ts"]
+
+
+def test_register_mode_without_registration_says_so(set_root: Path, agent: Path) -> None:
+    (set_root / "extset.toml").write_text('[set]\nname = "tools"\nmode = "register"\n')
+    ctx = context(set_root, agent)
+    result = off(ctx, "alpha")
+    assert not result.applied and "it is not installed" in result.plan.warnings[0]
+
+
+def ask(picks: list[str] | None, seen: list[list[Choice]] | None = None) -> Any:
+    def answer(choices: list[Choice]) -> list[str] | None:
+        if seen is not None:
+            seen.append(choices)
+        return picks
+
+    return answer
+
+
+def test_toggle_applies_every_change_as_one_plan(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    off(ctx, "beta")
+    count = len(journals(agent))
+    seen: list[list[Choice]] = []
+    everything = ["beta", "gamma", "skill:review", "prompt:fix", "theme:dark"]  # alpha off
+    result = toggle(ctx, ask(everything, seen), False, yes)
+    assert [c.label for c in seen[0] if c.checked] == [
+        "alpha",
+        "gamma",
+        "prompt:fix",
+        "skill:review",
+        "theme:dark",
+    ]
+    assert result.plan.command == "toggle" and result.applied
+    assert sorted((a.action, a.path) for a in result.plan.changes) == [
+        ("disable", "extensions/alpha.ts"),
+        ("enable", "extensions/beta.ts.off"),
+    ]
+    assert "now enabled: beta" in result.notes and "now disabled: alpha" in result.notes
+    assert len(journals(agent)) == count + 1
+    assert states(ctx)["alpha"] == "disabled" and states(ctx)["beta"] == "enabled"
+
+
+def test_toggle_cancelled_or_unchanged_writes_nothing(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    tree = snapshot(agent)
+    with pytest.raises(Refused) as err:
+        toggle(ctx, ask(None), False, yes)
+    assert err.value.exit_code == ExitCode.REFUSED
+    same = [i.resource.label for i in items(ctx)[1]]
+    assert toggle(ctx, ask(same), False, yes).notes == ("no box changed",)
+    assert snapshot(agent) == tree
+
+
+def test_toggle_without_a_terminal_points_at_enable_and_disable(
+    set_root: Path, agent: Path
+) -> None:
+    installed(set_root, agent)
+    with pytest.raises(UsageError) as err:
+        toggle(context(set_root, agent, tty=False), ask([]), False, yes)
+    assert err.value.exit_code == ExitCode.USAGE
+    assert "ext disable" in (err.value.fix or "")
+
+
+def test_toggle_declined_at_the_confirmation_writes_nothing(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent)
+    tree = snapshot(agent)
+
+    def decline(plan: Plan, diffs: tuple[str, ...]) -> None:
+        raise Refused("declined; nothing was written")
+
+    with pytest.raises(Refused):
+        toggle(ctx, ask(["beta"]), False, decline)
+    assert snapshot(agent) == tree

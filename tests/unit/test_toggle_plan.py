@@ -1,0 +1,156 @@
+"""The switch planner: literal states in, actions out, in both modes; no disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from installer.commands.switch_plan import Item, View, plan_switch, register_item
+from installer.commands.toggle import Choice, choices, remember
+from installer.manifest import Guard, Manifest
+from installer.resources import Resource
+from installer.state import SetRecord, State
+
+ROOT = "/set"
+ALPHA = Resource("extension", "alpha", "alpha.ts", "file", Path("/set/extensions/alpha.ts"))
+GAMMA = Resource("extension", "gamma", "gamma", "dir", Path("/set/extensions/gamma"))
+SKILL = Resource("skill", "review", "review", "dir", Path("/set/skills/review"))
+PROMPT = Resource("prompt", "fix", "fix.md", "file", Path("/set/prompts/fix.md"))
+THEME = Resource("theme", "dusk", "dusk.json", "file", Path("/set/themes/dusk.json"))
+
+
+def link_view(*items: Item, taken: tuple[str, ...] = ()) -> View:
+    paths = {i.path for i in items if i.state in ("enabled", "disabled")}
+    return View("link", {i.resource: i for i in items}, frozenset(paths | set(taken)), None)
+
+
+def on(r: Resource) -> Item:
+    return Item(r, "enabled", r.dest)
+
+
+def off(r: Resource) -> Item:
+    return Item(r, "disabled", r.disabled_dest)
+
+
+@pytest.mark.parametrize(
+    ("r", "enabled", "disabled"),
+    [
+        (ALPHA, "extensions/alpha.ts", "extensions/alpha.ts.off"),
+        (GAMMA, "extensions/gamma", "extensions/.off/gamma"),
+        (SKILL, "skills/review", "skills/.off/review"),
+        (PROMPT, "prompts/fix.md", "prompts/fix.md.off"),
+        (THEME, "themes/dusk.json", "themes/dusk.json.off"),
+    ],
+)
+def test_link_mode_renames_our_link_both_ways(r: Resource, enabled: str, disabled: str) -> None:
+    down = plan_switch(link_view(on(r)), {r: False}, ROOT)
+    assert [(a.action, a.path, a.target) for a in down.actions] == [("disable", enabled, disabled)]
+    assert down.turned_off == (r,)
+    assert not down.warnings
+    up = plan_switch(link_view(off(r)), {r: True}, ROOT)
+    assert [(a.action, a.path, a.target) for a in up.actions] == [("enable", disabled, enabled)]
+    assert up.turned_on == (r,)
+
+
+def test_already_in_the_wanted_state_is_a_no_op_that_says_so() -> None:
+    sw = plan_switch(link_view(off(ALPHA), on(GAMMA)), {ALPHA: False, GAMMA: True}, ROOT)
+    assert [a.action for a in sw.actions] == ["keep", "keep"]
+    assert sw.notes == (
+        "alpha is already disabled; nothing to do for it",
+        "gamma is already enabled; nothing to do for it",
+    )
+    assert not sw.turned_on and not sw.turned_off and not sw.warnings
+
+
+@pytest.mark.parametrize(
+    ("state", "note", "says"),
+    [
+        ("foreign", "a link to /elsewhere", "the entry of that name is not ours"),
+        ("conflict", "a file is in the way", "the entry of that name is not ours"),
+        ("not-installed", None, "it is not installed"),
+        ("stale", "its target is gone", "its link is stale"),
+    ],
+)
+def test_what_is_not_ours_is_reported_and_left_alone(
+    state: str, note: str | None, says: str
+) -> None:
+    sw = plan_switch(link_view(Item(ALPHA, state, ALPHA.dest, note)), {ALPHA: False}, ROOT)
+    assert [a.action for a in sw.actions] == ["skip"]
+    assert says in sw.warnings[0] and "alpha was not disabled" in sw.warnings[0]
+    assert not sw.turned_off
+
+
+def test_a_foreign_entry_at_the_other_name_blocks_the_rename() -> None:
+    sw = plan_switch(link_view(on(ALPHA), taken=("extensions/alpha.ts.off",)), {ALPHA: False}, ROOT)
+    assert [a.action for a in sw.actions] == ["skip"]
+    assert "extensions/alpha.ts.off is in the way" in sw.warnings[0]
+    sw = plan_switch(link_view(off(GAMMA), taken=("extensions/gamma",)), {GAMMA: True}, ROOT)
+    assert [a.action for a in sw.actions] == ["skip"]
+    assert "gamma was not enabled" in sw.warnings[0]
+
+
+def reg_view(filters: tuple[str, ...] | None, *rs: Resource) -> View:
+    return View("register", {r: register_item(r, filters) for r in rs}, frozenset(), filters)
+
+
+def test_register_mode_state_comes_from_the_filters() -> None:
+    assert register_item(ALPHA, ("-extensions/alpha.ts",)).state == "disabled"
+    assert register_item(GAMMA, ("-extensions/alpha.ts",)).state == "enabled"
+    assert register_item(GAMMA, ("-extensions/gamma/index.ts",)).state == "disabled"
+    assert register_item(SKILL, ()).state == "unsupported"
+    assert register_item(ALPHA, None).state == "not-installed"
+
+
+def test_register_mode_adds_and_drops_exact_filters() -> None:
+    view = reg_view(("-extensions/other.ts", "-extensions/alpha.ts"), ALPHA, GAMMA)
+    sw = plan_switch(view, {ALPHA: True, GAMMA: False}, ROOT)
+    assert [(a.action, a.path, a.target) for a in sw.actions] == [
+        ("filter", "settings.json", ROOT),
+        ("filter", "settings.json", ROOT),
+    ]
+    assert sw.actions[0].detail == "enable alpha: drops -extensions/alpha.ts"
+    assert sw.actions[1].detail == "disable gamma: adds -extensions/gamma/index.ts"
+    assert sw.filters == ("-extensions/other.ts", "-extensions/gamma/index.ts")
+    assert sw.turned_on == (ALPHA,) and sw.turned_off == (GAMMA,)
+
+
+def test_register_mode_no_ops_and_what_it_cannot_switch() -> None:
+    view = reg_view(("-extensions/alpha.ts",), ALPHA, SKILL)
+    sw = plan_switch(view, {ALPHA: False, SKILL: False}, ROOT)
+    assert [a.action for a in sw.actions] == ["keep", "skip"]
+    assert sw.notes == ("alpha is already disabled; nothing to do for it",)
+    assert "only extensions can be switched in register mode" in sw.warnings[0]
+    assert sw.filters == ("-extensions/alpha.ts",)
+    unregistered = plan_switch(reg_view(None, ALPHA), {ALPHA: False}, ROOT)
+    assert [a.action for a in unregistered.actions] == ["skip"]
+    assert "not installed" in unregistered.warnings[0]
+
+
+def test_choices_show_state_checked_and_guarded_mark() -> None:
+    manifest = Manifest(
+        path=None,
+        name="s",
+        guards={"alpha": Guard("alpha", process="--alpha")},
+        requires={"gamma": ("beta",)},
+    )
+    beta = Resource("extension", "beta", "beta.ts", "file", Path("/set/extensions/beta.ts"))
+    view = link_view(
+        on(ALPHA), off(beta), on(GAMMA), Item(SKILL, "not-installed", SKILL.dest, "not linked")
+    )
+    got = {c.label: c for c in choices(manifest, view)}
+    assert got["alpha"] == Choice("alpha", "alpha         enabled  [guarded]", True)
+    assert got["beta"].checked is False and got["beta"].title.endswith("disabled  [guarded]")
+    assert "[guarded]" not in got["gamma"].title
+    assert got["skill:review"].disabled == "not linked"
+
+
+def test_remember_keeps_register_mode_choices_in_the_state_record() -> None:
+    record = SetRecord(ROOT, "s", "register", "0", {"disabled": ["-extensions/alpha.ts"], "k": 1})
+    state = State((record,))
+    after = remember(state, Path(ROOT), {ALPHA: True, GAMMA: False, SKILL: False})
+    kept = after.for_root(Path(ROOT))
+    assert kept is not None
+    assert kept.extra == {"disabled": ["-extensions/gamma/index.ts"], "k": 1}
+    assert remember(state, Path(ROOT), {ALPHA: False}) is state
+    assert remember(State(), Path(ROOT), {ALPHA: False}) == State()
