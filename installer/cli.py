@@ -245,6 +245,53 @@ from installer.cli_consent import consent_app  # noqa: E402
 app.add_typer(consent_app, name="consent")
 
 
+ItemNames = Annotated[
+    list[str], typer.Argument(help="Items of the set: notify, notify.ts, skill:review.")
+]
+Force = Annotated[
+    bool, typer.Option("--force", help="Disable even when a guard refuses (warns of the risk).")
+]
+
+
+def _switch(names: list[str], enable: bool, force: bool, dry_run: bool, yes: bool) -> None:
+    def go(out: Any) -> int:
+        from installer.commands.toggle import switch
+
+        result = switch(context(), names, enable, force, dry_run, _confirmer(out, yes))
+        out.plan_result(result)
+        return 0
+
+    run(go)
+
+
+@app.command()
+def enable(names: ItemNames, dry_run: DryRun = False, yes: Yes = False) -> None:
+    """Switch items of the set back on (link mode: rename the link; register: drop the filter)."""
+    _switch(names, True, False, dry_run, yes)
+
+
+@app.command()
+def disable(
+    names: ItemNames, force: Force = False, dry_run: DryRun = False, yes: Yes = False
+) -> None:
+    """Switch items of the set off, unless a guard in the manifest refuses (exit 3)."""
+    _switch(names, False, force, dry_run, yes)
+
+
+@app.command()
+def toggle(force: Force = False, yes: Yes = False) -> None:
+    """Pick what is on in a checkbox list; every change applies at once, after you confirm."""
+
+    def go(out: Any) -> int:
+        from installer.commands.toggle import checkbox
+        from installer.commands.toggle import toggle as do_toggle
+
+        out.plan_result(do_toggle(context(), checkbox, force, _confirmer(out, yes)))
+        return 0
+
+    run(go)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
