@@ -244,6 +244,40 @@ from installer.cli_consent import consent_app  # noqa: E402
 
 app.add_typer(consent_app, name="consent")
 
+from installer.cli_settings import settings_app  # noqa: E402
+
+app.add_typer(settings_app, name="settings")
+
+
+@app.command()
+def undo(dry_run: DryRun = False, yes: Yes = False) -> None:
+    """Reverse the last install, uninstall, enable/disable or settings change."""
+
+    def go(out: Any) -> int:
+        from installer.commands.undo import undo as do_undo
+
+        result = do_undo(context(), dry_run, _confirmer(out, yes))
+        if result.plan.is_empty and not out.json:
+            out.out("nothing to undo")
+            return 0
+        out.plan_result(result)
+        return 0
+
+    run(go)
+
+
+@app.command()
+def history() -> None:
+    """What ext did in this agent dir, newest first (from its journal)."""
+
+    def go(out: Any) -> int:
+        from installer.commands.undo import history as read_history
+
+        out.data_result(read_history(context()))
+        return 0
+
+    run(go)
+
 
 ItemNames = Annotated[
     list[str], typer.Argument(help="Items of the set: notify, notify.ts, skill:review.")

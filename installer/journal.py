@@ -28,7 +28,8 @@ class Journal:
         folder = journal_dir(agent_dir)
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(folder, 0o700)
-        fd, self.path = _create(folder, now.strftime("%Y%m%dT%H%M%S"), f"{os.getpid()}-{command}")
+        stamp = now.strftime("%Y%m%dT%H%M%S.%f")  # microseconds: runs in one second stay in order
+        fd, self.path = _create(folder, stamp, f"{os.getpid()}-{command.replace(' ', '-')}")
         self._file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
         self._write(
             {"journal": 1, "command": command, "started": now.isoformat(), "ext": ext_version}
@@ -65,8 +66,13 @@ class Record:
     path: Path
     command: str
     started: str
-    status: str | None  # "ok", "rolled-back", "undone", None when the run never finished
+    status: str | None  # "ok", "rolled-back", "finished-by-next-run", None if never finished
     steps: tuple[dict[str, Any], ...]
+    undone: str | None = None  # when `ext undo` reversed it
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
 
 
 def read(path: Path) -> Record | None:
@@ -85,8 +91,9 @@ def read(path: Path) -> Record | None:
         return None
     head, rest = objs[0], objs[1:]
     status = next((o["end"] for o in rest if "end" in o), None)
+    undone = next((o["undone"] for o in rest if "undone" in o), None)
     steps = tuple(o for o in rest if "op" in o)
-    return Record(path, head.get("command", "?"), head.get("started", ""), status, steps)
+    return Record(path, head.get("command", "?"), head.get("started", ""), status, steps, undone)
 
 
 def records(agent_dir: Path) -> Iterator[Record]:
@@ -115,8 +122,17 @@ def incomplete(agent_dir: Path) -> Record | None:
 
 def mark(path: Path, status: str) -> None:
     """Close a journal found incomplete, once its run has been finished or reversed."""
+    _append(path, {"end": status})
+
+
+def mark_undone(path: Path, when: datetime) -> None:
+    """Note that `ext undo` reversed this run, so the next undo goes one further back."""
+    _append(path, {"undone": when.isoformat()})
+
+
+def _append(path: Path, obj: dict[str, Any]) -> None:
     with path.open("a", encoding="utf-8") as f:
-        f.write(json.dumps({"end": status}) + "\n")
+        f.write(json.dumps(obj) + "\n")
 
 
 def trim(agent_dir: Path, keep: int = KEEP_DEFAULT) -> None:

@@ -65,10 +65,8 @@ def load_state(agent_dir: Path) -> State:
     return State(sets)
 
 
-def save_state(agent_dir: Path, state: State) -> None:
-    """Write the record atomically."""
-    path = state_path(agent_dir)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+def render_state(state: State) -> str:
+    """The record's file text."""
     body = {
         "version": 1,
         "sets": [
@@ -82,10 +80,31 @@ def save_state(agent_dir: Path, state: State) -> None:
             for s in state.sets
         ],
     }
+    return json.dumps(body, indent=2) + "\n"
+
+
+def write_state_text(agent_dir: Path, text: str | None) -> None:
+    """Replace the record's file atomically (None removes it)."""
+    path = state_path(agent_dir)
+    if text is None:
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = path.with_name(f".state.json.{os.getpid()}.tmp")
     with tmp.open("w", encoding="utf-8") as f:
-        json.dump(body, f, indent=2)
-        f.write("\n")
+        f.write(text)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def read_state_text(agent_dir: Path) -> str | None:
+    try:
+        return state_path(agent_dir).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def save_state(agent_dir: Path, state: State) -> None:
+    """Write the record atomically."""
+    write_state_text(agent_dir, render_state(state))

@@ -86,6 +86,34 @@ class Transaction:
             self.journal.record(step)
             self.done.append(step)
 
+    def rmdir(self, rel: str) -> None:
+        """Remove a folder ext made, if it is empty (a folder holding anything stays)."""
+        path = self._abs(rel)
+        if path.is_dir() and not any(path.iterdir()):
+            self._step({"op": "rmdir", "path": rel}, path.rmdir)
+
+    def restore_settings(self, path: Path, expected: str | None, text: str | None) -> None:
+        """Put earlier settings.json text back, refusing if it is no longer `expected`."""
+        from installer.settings import restore_text
+
+        step = {
+            "op": "write",
+            "file": str(path),
+            "before": _encode(expected),
+            "after": _encode(text),
+        }
+        self._step(step, lambda: restore_text(path, expected, text))
+
+    def state(self, text: str | None) -> None:
+        """Write ext's state record, journaling the text it replaced."""
+        from installer.state import read_state_text, write_state_text
+
+        before = read_state_text(self.root)
+        if before == text:
+            return
+        step = {"op": "state", "before": _encode(before), "after": _encode(text)}
+        self._step(step, lambda: write_state_text(self.root, text))
+
     def rollback(self) -> list[str]:
         """Reverse the steps taken, newest first; returns what could not be reversed."""
         failures = []
@@ -101,9 +129,16 @@ class Transaction:
 def reverse(root: Path, step: dict[str, Any]) -> None:
     """Undo one journal step."""
     op = step["op"]
+    if op == "state":
+        from installer.state import write_state_text
+
+        write_state_text(root, _decode(step["before"]))
+        return
     path = root / step["path"] if "path" in step else Path(step["file"])
     if op == "mkdir":
         path.rmdir()
+    elif op == "rmdir":
+        path.mkdir()
     elif op == "symlink":
         os.unlink(path)
     elif op == "rename":
@@ -122,6 +157,11 @@ def reverse(root: Path, step: dict[str, Any]) -> None:
 
 def _encode(text: str | None) -> str | None:
     return None if text is None else base64.b64encode(text.encode("utf-8")).decode()
+
+
+def decode(text: str | None) -> str | None:
+    """A journaled file body back to text."""
+    return _decode(text)
 
 
 def _decode(text: str | None) -> str | None:

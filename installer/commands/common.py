@@ -13,7 +13,8 @@ from installer.executor import Step, execute
 from installer.lock import agent_lock
 from installer.plan import Plan
 from installer.result import PlanResult
-from installer.state import SetRecord, State, load_state, save_state
+from installer.state import SetRecord, State, load_state, render_state
+from installer.transaction import Transaction
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 
@@ -42,6 +43,7 @@ def run_plan(
         changed = dry_run and not plan.is_empty
         return PlanResult(plan, changed=changed, dry_run=dry_run, diffs=first.diffs)
     confirm(plan, first.diffs)
+    _check_writable(ctx)
     with agent_lock(ctx.agent_dir):
         again = prepare()
         fresh = again.plan
@@ -50,18 +52,30 @@ def run_plan(
                 f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",
                 "run the command again to see the new plan",
             )
-        after = None
+        step = again.step
         if new_state is not None:
-            update = new_state
+            update, apply_plan = new_state, again.step
 
-            def after() -> None:
-                save_state(ctx.agent_dir, update(load_state(ctx.agent_dir)))
+            def step(tx: Transaction) -> None:
+                apply_plan(tx)
+                tx.state(render_state(update(load_state(ctx.agent_dir))))
 
-        execute(ctx, fresh, again.step, after)
+        execute(ctx, fresh, step)
         _close_interrupted(ctx)
     return PlanResult(
         replace(fresh, warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
+
+
+def _check_writable(ctx: Context) -> None:
+    """Say plainly when the agent dir is not ours to write (the lock is the first write)."""
+    try:
+        (ctx.agent_dir / ".extset").mkdir(mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise ExtError(
+            f"cannot write to {ctx.agent_dir}: {exc.strerror}; nothing was written",
+            f"give yourself write access to {ctx.agent_dir}, then run it again",
+        ) from None
 
 
 def set_record(ctx: Context, mode: str, extra: dict[str, Any] | None = None) -> SetRecord:

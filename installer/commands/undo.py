@@ -1,0 +1,205 @@
+"""`ext undo` and `ext history`: reverse the last completed apply, read back the journal."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from installer import journal
+from installer.commands.common import Confirm, Prepared, run_plan
+from installer.context import Context
+from installer.errors import ExtError
+from installer.plan import Action, Plan
+from installer.result import DataResult, PlanResult
+from installer.transaction import Transaction, decode
+
+
+@dataclass(frozen=True)
+class Reversal:
+    """One journal step, seen against the disk now."""
+
+    step: dict[str, Any]
+    status: str  # "done" (reverse it), "not-done" (the run never took it), "changed" (refuse)
+
+
+def target_record(agent_dir: Path) -> journal.Record | None:
+    """The run `ext undo` reverses: the newest one not yet undone, interrupted ones included."""
+    for rec in journal.records(agent_dir):
+        if rec.command == "undo" or rec.undone or rec.status == "rolled-back":
+            continue
+        if rec.steps:
+            return rec
+    return None
+
+
+def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
+    """Plan the reversal of the last apply, refuse if anything it touched changed since."""
+    root = ctx.agent_dir
+
+    def prepare() -> Prepared:
+        rec = target_record(root)
+        if rec is None:
+            return Prepared(Plan("undo"), lambda tx: None)
+        seen = _statuses(root, [s for s in rec.steps if s["op"] != "settings"])
+        changed = [r for r in seen if r.status == "changed"]
+        if changed:
+            where = ", ".join(_where(r.step) for r in changed)
+            raise ExtError(
+                f"cannot undo `ext {rec.command}` of {rec.started[:19]}: changed since: {where}",
+                "nothing was written; put those back as ext left them, or fix things by hand",
+            )
+        todo = [r.step for r in seen if r.status == "done"]
+        detail = f"reverses `ext {rec.command}` of {rec.started[:19]}"
+        actions = tuple(_action(root, s, detail if i == 0 else None) for i, s in enumerate(todo))
+
+        def step(tx: Transaction) -> None:
+            for s in todo:
+                _reverse(tx, root, s)
+            journal.mark_undone(rec.path, ctx.env.now())
+
+        return Prepared(Plan("undo", actions), step)
+
+    return run_plan(ctx, prepare, confirm, dry_run)
+
+
+Node = tuple[str, str | None] | None  # ("link", target) | ("dir", None) | ("file", None) | absent
+
+
+class _View:
+    """The agent dir as it will be once the later steps are reversed: disk plus an overlay."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.overlay: dict[str, Node] = {}
+
+    def node(self, rel: str) -> Node:
+        if rel in self.overlay:
+            return self.overlay[rel]
+        path = self.root / rel
+        if path.is_symlink():
+            return ("link", os.readlink(path))
+        if path.is_dir():
+            return ("dir", None)
+        return ("file", None) if path.exists() else None
+
+    def reverse(self, s: dict[str, Any]) -> None:
+        op, rel = s["op"], s.get("path", "")
+        if op in ("symlink", "mkdir"):
+            self.overlay[rel] = None
+        elif op == "unlink":
+            self.overlay[rel] = ("link", s["target"])
+        elif op == "relink":
+            self.overlay[rel] = ("link", s["old"])
+        elif op == "rename":
+            self.overlay[rel], self.overlay[s["to"]] = self.node(s["to"]), None
+        elif op == "rmdir":
+            self.overlay[rel] = ("dir", None)
+
+
+def _statuses(root: Path, steps: list[dict[str, Any]]) -> list[Reversal]:
+    """Each step's status, newest first, judged as if the steps after it were already reversed."""
+    view = _View(root)
+    out = []
+    for s in reversed(steps):
+        status = _status(view, s)
+        if status == "done":
+            view.reverse(s)
+        out.append(Reversal(s, status))
+    return out
+
+
+def _status(view: _View, s: dict[str, Any]) -> str:
+    """Whether a journaled step is on disk now ("done"), never happened, or was changed since."""
+    if s["op"] == "state":
+        return "done"  # ext's own bookkeeping: always put back
+    if s["op"] == "write":
+        return _file_status(Path(s["file"]), decode(s.get("before")), decode(s.get("after")))
+    node = view.node(s["path"])
+    link = node[1] if node and node[0] == "link" else None
+    moved = "to" in s and view.node(s["to"]) is not None
+    # op -> (the disk as the step left it, the disk as it was before the step)
+    seen = {
+        "symlink": (link == s.get("target"), node is None),
+        "unlink": (node is None, link == s.get("target")),
+        "relink": (link == s.get("target"), link == s.get("old")),
+        "rename": (moved and node is None, node is not None and not moved),
+        "mkdir": (node == ("dir", None), node is None),
+        "rmdir": (node is None, node == ("dir", None)),
+    }
+    done, not_done = seen.get(s["op"], (False, False))
+    return _pick(done, not_done)
+
+
+def _pick(done: bool, not_done: bool) -> str:
+    return "done" if done else "not-done" if not_done else "changed"
+
+
+def _file_status(path: Path, before: str | None, after: str | None) -> str:
+    try:
+        now: str | None = Path(os.path.realpath(path)).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        now = None
+    return _pick(now == after, now == before)
+
+
+def _where(s: dict[str, Any]) -> str:
+    return str(s.get("path") or s.get("to") or s.get("file"))
+
+
+def _action(root: Path, s: dict[str, Any], detail: str | None) -> Action:
+    op = s["op"]
+    names = {
+        "symlink": ("unlink", s.get("path"), None),
+        "unlink": ("link", s.get("path"), s.get("target")),
+        "relink": ("relink", s.get("path"), s.get("old")),
+        "rename": ("restore", s.get("to"), s.get("path")),
+        "mkdir": ("rmdir", s.get("path"), None),
+        "rmdir": ("mkdir", s.get("path"), None),
+        "write": ("restore", "settings.json", "its earlier text"),
+        "state": ("restore", ".extset/state.json", "its earlier record"),
+    }
+    action, path, target = names[op]
+    return Action(action, str(path), target=target, detail=detail)
+
+
+def _reverse(tx: Transaction, root: Path, s: dict[str, Any]) -> None:
+    op = s["op"]
+    if op == "symlink":
+        tx.unlink(s["path"])
+    elif op == "unlink":
+        tx.symlink(s["path"], s["target"])
+    elif op == "relink":
+        tx.relink(s["path"], s["old"])
+    elif op == "rename":
+        tx.rename(s["to"], s["path"])
+    elif op == "mkdir":
+        tx.rmdir(s["path"])
+    elif op == "rmdir":
+        tx.mkdirs(s["path"])
+    elif op == "state":
+        tx.state(decode(s.get("before")))
+    elif op == "write":
+        tx.restore_settings(Path(s["file"]), decode(s.get("after")), decode(s.get("before")))
+
+
+def history(ctx: Context) -> DataResult:
+    """Every journal of the agent dir, newest first."""
+    rows: list[dict[str, Any]] = [
+        {
+            "journal": rec.name,
+            "command": rec.command,
+            "started": rec.started,
+            "status": rec.status or "interrupted",
+            "steps": len(rec.steps),
+            "undone": rec.undone,
+        }
+        for rec in journal.records(ctx.agent_dir)
+    ]
+    lines = [
+        f"{r['started'][:19]}  {r['command']:<10} {r['status']:<12} {r['steps']:>4} step(s)"
+        + ("  (undone)" if r["undone"] else "")
+        for r in rows
+    ] or ["no history yet"]
+    return DataResult({"agent_dir": str(ctx.agent_dir), "history": rows}, tuple(lines))
