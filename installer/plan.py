@@ -24,6 +24,9 @@ _SUMMARY = (
     ("approve", "hook to approve", "hooks approved"),
     ("migrate", "key to move", "keys moved"),
     ("retire", "retired key to remove", "retired keys removed"),
+    ("restore", "to restore", "restored"),
+    ("rmdir", "folder to remove", "folders removed"),
+    ("mkdir", "folder to make", "folders made"),
     ("skip", "skipped", "skipped"),
     ("keep", "unchanged", "unchanged"),
 )
