@@ -27,6 +27,9 @@ SYMBOL = {
     "filter": "~",
     "approve": "?",
     "migrate": "~",
+    "restore": "<",
+    "rmdir": "-",
+    "mkdir": "+",
     "retire": "-",
 }
 _COLOR = {"+": "32", "-": "31", "~": "33", "!": "35", "?": "36"}
@@ -84,7 +87,7 @@ class Output:
         text = f"{sym} {a.action:<10} {a.path}"
         if a.backup:
             text += f" -> {a.backup}"
-        elif a.action in ("enable", "disable") and a.target:
+        elif a.action in ("enable", "disable", "restore") and a.target:
             text += f" -> {a.target}"
         if a.detail and a.action not in ("link",):
             text += f"  ({a.detail})"
