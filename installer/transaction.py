@@ -62,13 +62,9 @@ class Transaction:
         old = os.readlink(path)
         tmp = path.with_name(f".{path.name}.ext-tmp")
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-
-        def swap() -> None:
-            os.symlink(target, tmp)
-            os.replace(tmp, path)
-
-        self._step({"op": "relink", "path": rel, "target": target, "old": old}, swap)
+            os.unlink(tmp)  # left by a run that was killed mid-swap
+        step = {"op": "relink", "path": rel, "target": target, "old": old}
+        self._step(step, lambda: _swap_link(path, target))
 
     def settings(self, path: Path, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
         """Merge a change into settings.json under pi's lock; journal the bytes it replaced."""
@@ -146,13 +142,22 @@ def reverse(root: Path, step: dict[str, Any]) -> None:
     elif op == "unlink":
         os.symlink(step["target"], path)
     elif op == "relink":
-        tmp = path.with_name(f".{path.name}.ext-tmp")
-        os.symlink(step["old"], tmp)
-        os.replace(tmp, path)
+        _swap_link(path, step["old"])
     elif op == "write":
         _restore(path, step["before"], step.get("after"))
     else:
         raise OSError(f"unknown journal step {op!r}")
+
+
+def _swap_link(path: Path, target: str) -> None:
+    """Point the link at path to target in one step: a temp link beside it, then os.replace."""
+    tmp = path.with_name(f".{path.name}.ext-tmp")
+    os.symlink(target, tmp)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)  # a failed swap leaves no stray link of ours beside the real one
+        raise
 
 
 def _encode(text: str | None) -> str | None:
