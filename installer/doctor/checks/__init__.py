@@ -1,0 +1,1 @@
+"""doctor's checks, one function each, grouped by what they look at."""

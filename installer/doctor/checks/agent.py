@@ -1,0 +1,88 @@
+"""The agent dir: there, writable by you and only you, its resource folders real folders."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from installer.doctor.checks.perms import listed, owned_by_others, writable_by_others
+from installer.doctor.finding import Finding, Skip, error, info, ok, warn
+from installer.doctor.subject import Subject
+from installer.errors import ExtError
+from installer.resources import FOLDER
+
+
+def exists(s: Subject) -> Iterator[Finding]:
+    """The agent dir is resolved, exists (or is the isolated one, made on install) and writable."""
+    if s.agent_dir is None:
+        err = s.agent_error or ExtError("the agent dir is unknown")
+        yield error(err.message, err.fix)
+        return
+    where = f"{s.agent_dir} (from {s.agent_source})"
+    if not s.agent_dir.exists():
+        yield info(f"{where} does not exist yet; `ext install` creates it", "ext install")
+        return
+    if not os.access(s.agent_dir, os.W_OK | os.X_OK):
+        yield error(f"{where} is not writable by you", f"chmod u+rwx {s.agent_dir}")
+        return
+    yield ok(where)
+
+
+def existing(s: Subject) -> Path:
+    """The agent dir, or Skip when there is none to look at."""
+    if s.agent_dir is None:
+        raise Skip("the agent dir is unknown (see agent.dir)")
+    if not s.agent_dir.is_dir():
+        raise Skip("the agent dir does not exist yet")
+    return s.agent_dir
+
+
+def perms(s: Subject) -> Iterator[Finding]:
+    """Whoever can write the agent dir can add an extension that runs as you."""
+    agent = existing(s)
+    paths = [agent, *(agent / f for f in (*FOLDER.values(), ".extset", "settings.json"))]
+    paths = [p for p in paths if os.path.lexists(p)]
+    loose = writable_by_others(paths)
+    if loose:
+        yield warn(
+            f"writable by group or others: {listed(loose)}; anyone who can write there can "
+            "add an extension that runs as you",
+            f"chmod go-w {' '.join(str(p) for p in loose)}",
+        )
+    strangers = owned_by_others(paths)
+    if strangers:
+        yield warn(f"owned by another user: {listed(strangers)}", f"chown -R $USER {agent}")
+    if not loose and not strangers:
+        yield ok("only you can write the agent dir")
+
+
+def folders(s: Subject) -> Iterator[Finding]:
+    """extensions/, skills/, prompts/, themes/: real folders, never symlinks (ext writes there)."""
+    agent = existing(s)
+    bad = False
+    for name in FOLDER.values():
+        path = agent / name
+        if path.is_symlink():
+            bad = True
+            target = os.readlink(path)
+            into_set = s.set_root is not None and _inside(path, s.set_root)
+            why = (
+                "it leads into the set, so every link ext makes would point at itself"
+                if into_set
+                else "ext never writes through it, and pi would load what it leads to"
+            )
+            yield error(
+                f"{path} is a symlink (to {target}): {why}",
+                f"replace it with a real folder: rm {path} && mkdir {path}, then `ext install`",
+            )
+        elif path.exists() and not path.is_dir():
+            bad = True
+            yield error(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
+    if not bad:
+        yield ok("resource folders are real folders (or not made yet)")
+
+
+def _inside(link: Path, root: Path) -> bool:
+    real, base = os.path.realpath(link), os.path.realpath(root)
+    return real == base or real.startswith(base + os.sep)

@@ -1,0 +1,154 @@
+"""The host: found, its version against [host] tested, this shell's PI_CODING_AGENT_DIR, a load."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from installer.doctor.checks.agent import existing
+from installer.doctor.finding import Finding, Skip, error, info, ok, warn
+from installer.doctor.subject import Subject
+from installer.host import AGENT_DIR_VAR, HostInfo, LoadReport
+
+
+def found(s: Subject) -> Iterator[Finding]:
+    """Where the host is, which version, and which package (its import scope)."""
+    host = s.host()
+    command = s.host_command
+    if host is None:
+        yield warn(
+            f"{command} was not found on PATH: nothing will load the set",
+            "install the pi coding agent (npm install -g @mariozechner/pi-coding-agent), "
+            "or set [host] command in extset.toml to its path",
+        )
+        return
+    package = f", {host.package}" if host.package else ""
+    if host.version is None:
+        yield info(f"{command} at {host.path}: version unknown{package}")
+        return
+    yield ok(f"{command} {host.version} at {host.path} (from {host.version_source}{package})")
+
+
+def drift(s: Subject) -> Iterator[Finding]:
+    """The host version against the versions the set was tested with."""
+    if s.manifest is None:
+        raise Skip("the set's manifest could not be read (see set.manifest)")
+    host = s.host()
+    if host is None:
+        raise Skip(f"{s.host_command} was not found (see host)")
+    yield drift_finding(host, s.manifest.host_tested, s.host_command)
+
+
+def drift_finding(host: HostInfo, tested: str | None, command: str) -> Finding:
+    """ok inside the range, warn outside it, info when either side cannot be read."""
+    from installer.host import drift_message, in_range
+
+    if tested is None:
+        return info("the set names no tested versions ([host] tested in extset.toml)")
+    inside = in_range(host.version, tested)
+    if inside is None:
+        return info(f"unknown: {command} {host.version or '(version unknown)'} against {tested!r}")
+    if inside:
+        return ok(f"{command} {host.version} is within the tested versions ({tested})")
+    message = drift_message(host.version, tested, command) or ""
+    # drift_message is one line, "<what> (<range>): <what to do>"; doctor shows the two apart.
+    what, sep, todo = message.partition("): ")
+    return warn(what + ")" if sep else message, todo or None)
+
+
+def env_var(s: Subject) -> Iterator[Finding]:
+    """This shell's pi reads PI_CODING_AGENT_DIR, else ~/.pi/agent: is that the agent dir?"""
+    if s.agent_dir is None:
+        raise Skip("the agent dir is unknown (see agent.dir)")
+    yield env_finding(s.env.environ, s.agent_dir, _ext_command(s))
+
+
+def env_finding(environ: Mapping[str, str], agent_dir: Path, ext: str = "ext") -> Finding:
+    """Whether a pi started with `environ` reads `agent_dir`; `ext` is how to name it to ext."""
+    fix = f'eval "$({ext} env)"'
+    value = environ.get(AGENT_DIR_VAR)
+    if value:
+        if _same(Path(value).expanduser(), agent_dir):
+            return ok(f"{AGENT_DIR_VAR} names the agent dir: pi in this shell sees the install")
+        return warn(
+            f"{AGENT_DIR_VAR} is {value}: pi in this shell reads that dir, not {agent_dir}, "
+            "and would not see this install",
+            fix,
+        )
+    default = Path(environ.get("HOME") or Path.home()) / ".pi" / "agent"
+    if _same(default, agent_dir):
+        return ok(f"pi reads {default} by default: pi in this shell sees the install")
+    return info(
+        f"{AGENT_DIR_VAR} is not set: pi in this shell reads {default}, not {agent_dir}",
+        f"{fix}, or start pi with `{ext} launch`",
+    )
+
+
+def _same(a: Path, b: Path) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _ext_command(s: Subject) -> str:
+    """`ext` with the options that made this choice of agent dir, for `ext env` to make it too."""
+    import shlex
+
+    args = ["ext"]
+    if s.agent_source == "--agent-dir" and s.agent_dir is not None:
+        args += ["--agent-dir", str(s.agent_dir)]
+    elif s.set_source == "--set" and s.set_root is not None:
+        args += ["--set", str(s.set_root)]
+    return shlex.join(args)
+
+
+def load(s: Subject) -> Iterator[Finding]:
+    """--deep: start the host offline on the agent dir; an extension it cannot load is an error."""
+    from installer.host import offline_load_check
+
+    agent_dir = existing(s)
+    host = s.host()
+    if host is None:
+        raise Skip(f"{s.host_command} was not found (see host)")
+    report = offline_load_check(host, agent_dir, s.env.environ)
+    yield from load_findings(report, _labels(s), host.command)
+
+
+def load_findings(report: LoadReport, labels: Mapping[str, str], command: str) -> Iterator[Finding]:
+    """One error per extension the host could not load; a timeout is a warning."""
+    for failure in report.failures:
+        label = labels.get(os.path.realpath(failure.path)) or labels.get(str(failure.path))
+        name = f"{label}: " if label else ""
+        if label:
+            fix = f"fix the extension, or `ext disable {label}` until it loads"
+        else:
+            fix = f"fix or remove {failure.path}"
+        yield error(f"{name}{command} could not load {failure.path}: {failure.reason}", fix)
+    if report.timed_out:
+        yield warn(
+            f"{command} did not finish loading extensions offline in time; it was stopped",
+            "start it by hand to see where it hangs: ext launch -- -p x --offline",
+        )
+    elif not report.failures and report.finished:
+        yield ok(f"{command} loaded every extension (offline; no model was asked)")
+    elif not report.failures:
+        last = next((ln for ln in reversed(report.output.splitlines()) if ln.strip()), "")
+        yield warn(
+            f"{command} stopped before it finished loading extensions"
+            + (f": {last.strip()}" if last else f" (exit {report.returncode})"),
+            "start it by hand to see why: ext launch -- -p x --offline",
+        )
+
+
+def _labels(s: Subject) -> dict[str, str]:
+    """Real paths of the set's extension entry files -> their item names."""
+    from installer.doctor.checks.loaded import discover
+
+    if s.set_root is None:
+        return {}
+    labels = {}
+    for entry, home in discover(s.set_root / "extensions"):
+        name = home.name
+        for suffix in (".ts", ".js"):
+            name = name.removesuffix(suffix)
+        labels[os.path.realpath(entry)] = name
+    return labels

@@ -1,0 +1,135 @@
+"""The set: found, its manifest valid, its resources present and unique, nobody else can edit it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from installer.doctor.checks.perms import listed, owned_by_others, walk, writable_by_others
+from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
+from installer.doctor.subject import Subject
+from installer.errors import ExtError
+from installer.manifest import MANIFEST_NAME
+from installer.resources import FOLDER, KINDS
+
+_MARKERS = {"extensions": ("index.ts", "index.js", "package.json"), "skills": ("SKILL.md",)}
+
+
+def found(s: Subject) -> Iterator[Finding]:
+    """Where the set is and how it was chosen."""
+    if s.set_root is None:
+        err = s.set_error or ExtError("the set was not found")
+        yield error(err.message, err.fix)
+        return
+    name = s.manifest.name if s.manifest else s.set_root.name
+    yield ok(f"{s.set_root} ({name}, from {s.set_source})")
+
+
+def manifest(s: Subject) -> Iterator[Finding]:
+    """extset.toml parses and validates; each unknown key is a warning."""
+    if s.set_root is None:
+        raise Skip("the set was not found")
+    if s.manifest is None:
+        err = s.manifest_error or ExtError(f"{MANIFEST_NAME} could not be read")
+        yield error(err.message, err.fix)
+        return
+    if s.manifest.path is None:
+        yield info(f"no {MANIFEST_NAME}: the set uses the defaults (link mode, host pi)")
+        return
+    for line in s.manifest.warnings:
+        yield warn(line, f"correct or remove the key in {s.manifest.path}")
+    if not s.manifest.warnings:
+        yield ok(f"{MANIFEST_NAME} is valid")
+
+
+def resources(s: Subject) -> Iterator[Finding]:
+    """Every resource readable and inside the set, names unique, the manifest's names real."""
+    if s.set_root is None:
+        raise Skip("the set was not found")
+    problems = [*_dangling(s.set_root), *_unmarked(s.set_root)]
+    try:
+        found = s.resources()
+    except ExtError as exc:
+        yield error(exc.message, exc.fix)
+        yield from problems
+        return
+    problems += _unknown_names(s, {r.name for r in found if r.kind == "extension"})
+    yield from problems
+    if not found:
+        yield warn(f"the set has no resources: {s.set_root} holds no extensions/, skills/, …",
+                   "add extensions/<name>.ts (or point --set at your set)")  # fmt: skip
+    elif not any(p.level in ("warn", "error") for p in problems):
+        per_kind = [(sum(r.kind == k for r in found), k) for k in KINDS]
+        counts = ", ".join(count(n, kind) for n, kind in per_kind if n)
+        yield ok(f"{count(len(found), 'resource')} ({counts}), names unique")
+
+
+def _dangling(root: Path) -> Iterator[Finding]:
+    for folder in FOLDER.values():
+        for entry in _listing(root / folder):
+            if entry.is_symlink() and not os.path.exists(entry.path):
+                rel = f"{folder}/{entry.name}"
+                yield error(
+                    f"{rel} in the set is a link to {os.readlink(entry.path)}, which does not "
+                    "exist: the item cannot be installed",
+                    f"restore its target, or remove the link: rm {entry.path}",
+                )
+
+
+def _unmarked(root: Path) -> Iterator[Finding]:
+    for folder, markers in _MARKERS.items():
+        for entry in _listing(root / folder):
+            if entry.is_dir() and not any(os.path.isfile(Path(entry.path, m)) for m in markers):
+                yield info(
+                    f"{folder}/{entry.name} has no {' or '.join(markers)}: not an item, ignored",
+                    f"add {markers[0]} to make it one",
+                )
+
+
+def _listing(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as it:
+            return sorted((e for e in it if not e.name.startswith(".")), key=lambda e: e.name)
+    except OSError:
+        return []
+
+
+def _unknown_names(s: Subject, names: set[str]) -> Iterator[Finding]:
+    if s.manifest is None or s.manifest.path is None:
+        return
+    where = s.manifest.path
+    for guard in s.manifest.guards:
+        if guard not in names:
+            yield warn(f"[guards.{guard}] names no extension of the set", f"correct it in {where}")
+    for name, needs in s.manifest.requires.items():
+        for missing in [n for n in (name, *needs) if n not in names]:
+            yield warn(
+                f"[extensions.{name}] names {missing!r}, which is no extension of the set",
+                f"correct it in {where}",
+            )
+
+
+def permissions(s: Subject) -> Iterator[Finding]:
+    """A set folder or file that group or others may write: anyone could run code as you."""
+    if s.set_root is None:
+        raise Skip("the set was not found")
+    paths = [s.set_root, s.set_root / MANIFEST_NAME]
+    for folder in FOLDER.values():
+        if (s.set_root / folder).is_dir():
+            paths += walk(s.set_root / folder)
+    loose = writable_by_others(paths)
+    if loose:
+        yield warn(
+            f"writable by group or others: {listed(loose)}; extensions run with your full "
+            "rights, so whoever can edit them can run code as you",
+            f"chmod -R go-w {s.set_root}",
+        )
+    strangers = owned_by_others(paths)
+    if strangers:
+        yield warn(
+            f"owned by another user: {listed(strangers)}; that user can change what runs as you",
+            f"take ownership (chown -R $USER {s.set_root}) or install a copy you own",
+        )
+    if not loose and not strangers:
+        yield ok(f"only you can change the set ({len(paths)} paths checked)")

@@ -1,0 +1,113 @@
+"""settings.json: parses, no retired or renamed keys, seeds present, no lock left in the way."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from installer.doctor.checks.agent import existing
+from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
+from installer.doctor.subject import Subject
+from installer.manifest import Manifest
+
+_NOTHING_CHANGED = "; nothing was changed"
+
+
+def parses(s: Subject) -> Iterator[Finding]:
+    """settings.json is a JSON object pi can read (an error names the line and column)."""
+    existing(s)
+    read = s.settings()
+    if read.error is not None:
+        yield error(read.error.message.replace(_NOTHING_CHANGED, ""), read.error.fix)
+        return
+    if read.text is None:
+        yield ok("no settings.json yet (pi and `ext install` create it when needed)")
+        return
+    data = read.data or {}
+    if "packages" in data and not isinstance(data["packages"], list):
+        yield error('"packages" in settings.json is not a list', "make it a JSON list: [ … ]")
+        return
+    yield ok(f"settings.json parses ({count(len(data), 'key')})")
+
+
+def _data(s: Subject) -> tuple[Manifest, dict[str, Any]]:
+    existing(s)
+    if s.manifest is None:
+        raise Skip("the set's manifest could not be read (see set.manifest)")
+    read = s.settings()
+    if read.error is not None or read.data is None:
+        raise Skip("settings.json does not parse (see settings.json)")
+    return s.manifest, read.data
+
+
+def keys(s: Subject) -> Iterator[Finding]:
+    """Keys the set's manifest says pi no longer reads, or reads under a new name."""
+    from installer.settings import find_renamed, find_retired
+
+    manifest, data = _data(s)
+    retired = find_retired(data, manifest.retired)
+    renamed = find_renamed(data, manifest.renamed)
+    for r in retired:
+        yield warn(
+            f"settings.json still has {r.key!r}, which was retired: {r.why}",
+            "remove it from settings.json, or `ext settings migrate --yes`",
+        )
+    for n in renamed:
+        both = f" (both are set: pi reads {n.new!r})" if n.new_present else ""
+        yield warn(
+            f"settings.json still has {n.old!r}, renamed to {n.new!r}{both}",
+            "ext settings migrate",
+        )
+    if not retired and not renamed:
+        listed = len(manifest.retired) + len(manifest.renamed)
+        yield ok(f"no retired or renamed keys ({listed} known to the set)")
+
+
+def seeds(s: Subject) -> Iterator[Finding]:
+    """The set's first-run settings: present, whatever their value (that is the user's choice)."""
+    from installer.settings import apply_seeds
+
+    manifest, data = _data(s)
+    if not manifest.seeds:
+        yield ok("the set seeds no settings")
+        return
+    result = apply_seeds(data, manifest.seeds)
+    if result.seeded:
+        shown = ", ".join(f"{k} = {json.dumps(v)}" for k, v in result.seeded.items())
+        yield info(f"first-run settings not in settings.json yet: {shown}", "ext install")
+    for b in result.blocked:
+        yield warn(
+            f"the first-run setting {b.key!r} cannot be written: {b.at!r} in settings.json "
+            "is not an object",
+            f"make {b.at!r} an object, or leave it: the seed is only a default",
+        )
+    if not result.seeded and not result.blocked:
+        yield ok(f"all {count(len(result.kept), 'first-run setting')} present (yours kept)")
+
+
+def lock(s: Subject) -> Iterator[Finding]:
+    """pi's lock: a *file* at settings.json.lock, or a dir left behind, makes pi skip settings."""
+    from installer.settings import inspect_lock, lock_path
+
+    agent = existing(s)
+    path = agent / "settings.json"
+    yield lock_finding(inspect_lock(path), str(lock_path(path)))
+
+
+def lock_finding(state: str, path: str) -> Finding:
+    """The finding for a lock state from `inspect_lock`."""
+    if state == "file":
+        return error(
+            f"{path} is a file: pi cannot lock settings.json and runs as if it had no packages",
+            f"rm {path}",
+        )
+    if state == "stale":
+        return error(
+            f"{path} is a lock folder over 10 s old, left by a pi or ext that stopped while "
+            "writing; while pi cannot take it over, it runs as if settings.json had no packages",
+            f"rmdir {path}  (if no pi or ext is running)",
+        )
+    if state == "held":
+        return info(f"{path} is held right now by a running pi or ext")
+    return ok("settings.json is not locked")

@@ -1,0 +1,28 @@
+"""Newer versions of ext, the host and the set, from the update cache: never the network."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from installer.doctor.finding import Finding, Level, Skip, info
+from installer.doctor.subject import Subject
+
+NO_CACHE = "no update information cached yet"
+
+
+def cached(s: Subject) -> Iterator[Finding]:
+    """What the last background check found; doctor never waits on, or asks, the network."""
+    if s.manifest is not None and not s.manifest.update_check:
+        raise Skip("update checks are off for this set ([updates] check = false)")
+    try:
+        from installer.updates import cached_report, doctor_findings
+        from installer.updates.check import HostFacts
+    except (ImportError, AttributeError):  # an ext without the update checks
+        yield info(NO_CACHE)
+        return
+    report = cached_report(host=HostFacts.from_info(s.host()), set_dir=s.set_root)
+    for found in doctor_findings(report):
+        level: Level = found.level
+        # Under the one id "updates", the install method needs saying whose it is.
+        message = f"ext: {found.message}" if found.id == "update.method" else found.message
+        yield Finding("", level, message, found.fix)

@@ -1,0 +1,128 @@
+"""The checks in the order doctor runs them, and the runner that turns any outcome into findings."""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from installer.doctor.checks import (
+    agent,
+    consent,
+    flags,
+    host,
+    items,
+    setfolder,
+    settings,
+    source,
+    updates,
+)
+from installer.doctor.finding import Finding, Skip
+from installer.doctor.subject import Subject
+from installer.errors import ExtError, UsageError
+
+Run = Callable[[Subject], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check: its id, what it looks at (for --list-checks), and the function."""
+
+    id: str
+    summary: str
+    run: Run
+    deep: bool = False  # only with --deep (or when named with --check)
+    network: bool = False  # skipped with --no-network
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "summary": self.summary, "deep": self.deep, "network": self.network}
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("set", "the set folder is found", setfolder.found),
+    Check("set.manifest", "extset.toml parses; unknown keys", setfolder.manifest),
+    Check(
+        "set.resources",
+        "every resource present, names unique, links stay in the set",
+        setfolder.resources,
+    ),
+    Check("set.permissions", "no set file writable by group or others", setfolder.permissions),
+    Check("agent.dir", "the agent dir exists and is writable", agent.exists),
+    Check("agent.permissions", "the agent dir is not writable by group or others", agent.perms),
+    Check("agent.folders", "extensions/, skills/, … are real folders", agent.folders),
+    Check("items", "each item of the set: enabled, disabled, missing, stale", items.each_item),
+    Check("items.foreign", "dangling links that are not ext's", items.dangling_foreign),
+    Check("loaded-twice", "the set linked and also registered in settings.json", items.twice),
+    Check("settings.json", "settings.json parses", settings.parses),
+    Check("settings.keys", "no retired or renamed keys left", settings.keys),
+    Check("settings.seeds", "the set's first-run settings are present", settings.seeds),
+    Check("settings.lock", "no settings.json.lock file or stale lock dir", settings.lock),
+    Check("flags", "registerFlag names unique across loaded extensions", flags.unique),
+    Check("host", "the host is found; where, which version", host.found),
+    Check("host.drift", "the host version is within [host] tested", host.drift),
+    Check("host.scope", "no value import from the pi scope the host lacks", source.scope),
+    Check("host.env", "PI_CODING_AGENT_DIR in this shell names the agent dir", host.env_var),
+    Check("recorder", "ext's session recorder, where process guards need it", items.recorder),
+    Check("consent", "approved projects whose hooks changed since", consent.approvals),
+    Check("updates", "newer ext, host or set, from the update cache", updates.cached),
+    Check("host.load", "start the host offline; every extension loads", host.load, deep=True),
+)
+
+
+def select_checks(ids: Sequence[str], deep: bool) -> tuple[Check, ...]:
+    """The checks to run: the named ones (deep or not), else every one --deep allows."""
+    known = {c.id: c for c in CHECKS}
+    for wanted in ids:
+        if wanted not in known:
+            close = difflib.get_close_matches(wanted, known, n=1, cutoff=0.5)
+            hint = f"did you mean {close[0]!r}?" if close else "see `ext doctor --list-checks`"
+            raise UsageError(f"doctor has no check named {wanted!r}", hint)
+    if ids:
+        return tuple(c for c in CHECKS if c.id in ids)
+    return tuple(c for c in CHECKS if deep or not c.deep)
+
+
+def run_checks(
+    ctx: Subject,
+    ids: Sequence[str] = (),
+    deep: bool = False,
+    network: bool = True,
+    *,
+    debug: bool = False,
+) -> list[Finding]:
+    """Run the selected checks in order; a check that raises is `failed`, never a traceback.
+
+    With `debug`, a crashing check's exception propagates instead, traceback and all.
+    """
+    found: list[Finding] = []
+    for check in select_checks(ids, deep):
+        if check.network and not network:
+            found.append(Finding(check.id, "info", "not checked: needs the network (--no-network)"))
+            continue
+        found.extend(run_one(check, ctx, debug=debug))
+    return found
+
+
+def run_one(check: Check, ctx: Subject, *, debug: bool = False) -> list[Finding]:
+    """One check's findings, each stamped with the check's id."""
+    try:
+        results = list(check.run(ctx))
+    except Skip as skip:
+        return [Finding(check.id, "info", f"not checked: {skip.reason}")]
+    except ExtError as exc:  # a fault of the thing checked, said the way every command says it
+        return [Finding(check.id, "error", exc.message, exc.fix)]
+    except Exception as exc:  # the check's own bug: say so, and keep going
+        if debug:
+            raise
+        summary = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return [
+            Finding(
+                check.id,
+                "failed",
+                f"the check itself failed ({summary}); this says nothing about your install",
+                "report it as a bug in ext doctor; `ext --debug doctor --check "
+                f"{check.id}` shows the traceback",
+            )
+        ]
+    return [dataclasses.replace(f, id=check.id) if not f.id else f for f in results]

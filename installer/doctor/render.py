@@ -1,0 +1,63 @@
+"""doctor's output: a table with the fix under each finding, or DESIGN.md's JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from installer.doctor.finding import SEVERITY, Finding, count
+from installer.doctor.registry import Check
+
+_COLOR = {"ok": "32", "info": "36", "warn": "33", "error": "31", "failed": "35"}
+_LEVEL_WIDTH = 6
+_ID_WIDTH = 17
+
+
+def failing(findings: Sequence[Finding], strict: bool) -> bool:
+    """True when doctor must exit 1: an error or a crashed check (with strict, a warning too)."""
+    bar = SEVERITY["warn"] if strict else SEVERITY["error"]
+    return any(SEVERITY[f.level] >= bar for f in findings)
+
+
+def exit_code(findings: Sequence[Finding], strict: bool) -> int:
+    return 1 if failing(findings, strict) else 0
+
+
+def to_json(findings: Sequence[Finding], strict: bool) -> dict[str, Any]:
+    """{"ok", "checks": [{"id", "level", "message", "fix"?}]}."""
+    return {"ok": not failing(findings, strict), "checks": [f.to_json() for f in findings]}
+
+
+def table(findings: Sequence[Finding], paint: Any = None, quiet: bool = False) -> list[str]:
+    """One row per finding (level, check id, message), the fix indented under its message."""
+    width = max([_ID_WIDTH, *(len(f.id) + 1 for f in findings)])
+    indent = " " * (_LEVEL_WIDTH + 1 + width + 1)
+    lines = []
+    for f in findings:
+        if quiet and f.level == "ok":
+            continue
+        level = f"{f.level:<{_LEVEL_WIDTH}}"
+        if paint is not None:
+            level = paint(level, _COLOR[f.level])
+        lines.append(f"{level} {f.id:<{width}} {f.message}")
+        if f.fix:
+            lines.append(f"{indent}fix: {f.fix}")
+    return lines
+
+
+def summary(findings: Sequence[Finding], strict: bool) -> str:
+    """`21 ok, 2 info, 1 warning, 0 errors: exit 0`."""
+    n = {level: sum(f.level == level for f in findings) for level in SEVERITY}
+    parts = [f"{n['ok']} ok", f"{n['info']} info", count(n["warn"], "warning")]
+    parts.append(count(n["error"], "error"))
+    if n["failed"]:
+        parts.append(f"{n['failed']} failed to run")
+    code = exit_code(findings, strict)
+    why = " (--strict: warnings count)" if strict and n["warn"] else ""
+    return f"{', '.join(parts)}: exit {code}{why}"
+
+
+def check_list(checks: Sequence[Check]) -> list[str]:
+    """--list-checks: id, what it looks at, and when it runs."""
+    width = max(len(c.id) for c in checks) + 1
+    return [f"{c.id:<{width}} {c.summary}" + ("  (with --deep)" if c.deep else "") for c in checks]

@@ -1,0 +1,56 @@
+"""Read settings.json for doctor without pi's lock: doctor writes nothing, not even a lock dir."""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from pathlib import Path
+
+from installer.doctor.subject import SettingsRead
+from installer.errors import ExtError
+
+_RETRY_SECONDS = 0.05
+
+
+def read_unlocked(path: Path) -> SettingsRead:
+    """The file's text and data, or the error; one retry, since pi writes it in place."""
+    first = _read_once(path)
+    if first.error is None or first.text is None:
+        return first
+    time.sleep(_RETRY_SECONDS)  # a parse error may be a write caught half-way
+    return _read_once(path)
+
+
+def _read_once(path: Path) -> SettingsRead:
+    from installer.settings import jsondoc
+
+    try:
+        text = _read_text(path)
+    except ExtError as exc:
+        return SettingsRead(path, None, None, exc)
+    if text is None:
+        return SettingsRead(path, None, {})
+    try:
+        return SettingsRead(path, text, jsondoc.parse(text, path.name))
+    except ExtError as exc:
+        return SettingsRead(path, text, None, exc)
+
+
+def _read_text(path: Path) -> str | None:
+    from installer.settings import jsondoc
+
+    try:
+        # O_NONBLOCK: a FIFO at settings.json must not hang doctor; it is refused below.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise ExtError(f"cannot read {path}: {err.strerror}", f"chmod u+r {path}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ExtError(f"{path} is not a regular file", "move it away: pi expects JSON there")
+        raw = handle.read(jsondoc.MAX_BYTES + 1)
+    if len(raw) > jsondoc.MAX_BYTES:
+        raise ExtError(f"{path} is over {jsondoc.MAX_BYTES >> 20} MiB", "check what wrote it")
+    return jsondoc.decode(raw, path.name)

@@ -1,0 +1,154 @@
+"""What doctor looks at, each piece resolved on its own so one broken piece hides no other."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from installer.context import Context, Env
+from installer.errors import ExtError
+from installer.host import HostInfo
+from installer.manifest import Manifest
+from installer.resources import Resource
+
+T = TypeVar("T")
+HostFinder = Callable[[str, "str | None"], "HostInfo | None"]
+
+
+def _find_host(command: str, path_env: str | None) -> HostInfo | None:
+    from installer.host import find_host
+
+    return find_host(command, path_env)
+
+
+@dataclass(frozen=True)
+class SettingsRead:
+    """settings.json as doctor read it: text (None when absent), data, or the error."""
+
+    path: Path
+    text: str | None
+    data: dict[str, Any] | None
+    error: ExtError | None = None
+
+
+@dataclass
+class Subject:
+    """The set, its manifest, the agent dir and the host, with the error for each that failed."""
+
+    env: Env
+    set_root: Path | None = None
+    set_source: str | None = None
+    set_error: ExtError | None = None
+    manifest: Manifest | None = None
+    manifest_error: ExtError | None = None
+    agent_dir: Path | None = None
+    agent_source: str | None = None
+    agent_error: ExtError | None = None
+    host_finder: HostFinder = _find_host
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def ctx(self) -> Context | None:
+        """A Context for shared code (listing, settings) once the set and agent dir are known."""
+        if self.set_root is None or self.agent_dir is None:
+            return None
+        from installer.manifest import default_manifest
+
+        manifest = self.manifest or default_manifest(self.set_root)
+        source = self.agent_source or "?"
+        return Context(
+            self.set_root, manifest, self.agent_dir, source, self.set_source or "?", self.env
+        )
+
+    @property
+    def host_command(self) -> str:
+        return self.manifest.host_command if self.manifest else "pi"
+
+    def memo(self, key: str, make: Callable[[], T]) -> T:
+        """make()'s result, computed once per doctor run (an exception is raised each time)."""
+        if key not in self._cache:
+            try:
+                self._cache[key] = (True, make())
+            except Exception as exc:
+                self._cache[key] = (False, exc)
+        done, value = self._cache[key]
+        if not done:
+            raise value
+        return cast(T, value)
+
+    def host(self) -> HostInfo | None:
+        """The host binary (looked up once), or None when it is not on PATH."""
+        path = self.env.environ.get("PATH")
+        return self.memo("host", lambda: self.host_finder(self.host_command, path))
+
+    def resources(self) -> tuple[Resource, ...]:
+        """The set's resources; raises the ExtError that discovery raised."""
+        from installer.resources import discover
+
+        root = self.set_root
+        if root is None:
+            raise ExtError("the set was not found")
+        return self.memo("resources", lambda: discover(root))
+
+    def settings(self) -> SettingsRead:
+        """settings.json of the agent dir, read once and without taking pi's lock."""
+        from installer.doctor.settings_file import read_unlocked
+
+        agent = self.agent_dir
+        if agent is None:
+            raise ExtError("the agent dir is not known")
+        return self.memo("settings", lambda: read_unlocked(agent / "settings.json"))
+
+    def package_entries(self) -> list[Any]:
+        """The set's entries in settings.json "packages" (read unlocked); raises when unreadable."""
+        from installer.settings import SetPackage, find_entries
+
+        read = self.settings()
+        if read.error is not None:
+            raise read.error
+        if self.set_root is None or not read.data:
+            return []
+        data = read.data
+        ours = SetPackage.of(self.set_root, read.path)
+        return [data["packages"][i] for i in find_entries(data, ours)]
+
+    @property
+    def agent_exists(self) -> bool:
+        return self.agent_dir is not None and self.agent_dir.is_dir()
+
+
+def resolve_subject(
+    env: Env, set_dir: Path | None, agent_dir: Path | None, host_finder: HostFinder = _find_host
+) -> Subject:
+    """Resolve set, manifest and agent dir in DESIGN.md's order, keeping each failure."""
+    from installer.context import find_agent_dir, find_set
+    from installer.manifest import default_manifest, load_manifest
+
+    s = Subject(env, host_finder=host_finder)
+    try:
+        s.set_root, s.set_source = find_set(env, set_dir)
+    except ExtError as exc:
+        s.set_error = exc
+    if s.set_root is not None:
+        try:
+            s.manifest = load_manifest(s.set_root)
+        except ExtError as exc:
+            s.manifest_error = exc
+    named = agent_dir is not None or bool(env.environ.get("EXT_AGENT_DIR"))
+    if s.manifest is None and not named:
+        # The manifest may name the agent dir; guessing another one would check the wrong dir.
+        why = "was not found" if s.set_root is None else "has a manifest that could not be read"
+        s.agent_error = ExtError(
+            f"the agent dir is unknown: the set, which may name it, {why}",
+            "fix the set (see the set checks), or name the dir with --agent-dir",
+        )
+        return s
+    manifest = s.manifest or default_manifest(s.set_root or Path(os.curdir))
+    try:
+        s.agent_dir, s.agent_source = find_agent_dir(env, manifest, agent_dir, create=False)
+    except ExtError as exc:
+        s.agent_error = exc
+    return s
