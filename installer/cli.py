@@ -240,6 +240,61 @@ def env(
     run(go)
 
 
+@app.command()
+def doctor(
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
+    deep: Annotated[
+        bool, typer.Option("--deep", help="Also start the host offline; report what fails to load.")
+    ] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
+    list_checks: Annotated[
+        bool, typer.Option("--list-checks", help="List the checks and exit.")
+    ] = False,
+    check: Annotated[
+        list[str] | None, typer.Option("--check", help="Run only this check (repeatable).")
+    ] = None,
+    no_network: Annotated[
+        bool, typer.Option("--no-network", help="Skip what needs the network.")
+    ] = False,
+) -> None:
+    """Check the set, the agent dir, settings.json and the host; say how to fix each problem."""
+    G.json = G.json or json_out
+
+    def go(out: Any) -> int:
+        from installer.context import Env
+        from installer.doctor import (
+            CHECKS,
+            check_list,
+            exit_code,
+            resolve_subject,
+            run_checks,
+            select_checks,
+            summary,
+            table,
+            to_json,
+        )
+
+        if list_checks:
+            chosen = select_checks(_names(check), deep=True)
+            if out.json:
+                out.data({"checks": [c.to_json() for c in chosen or CHECKS]})
+            else:
+                for line in check_list(chosen):
+                    out.out(line)
+            return 0
+        subject = resolve_subject(Env.from_process(), G.set_dir, G.agent_dir)
+        found = run_checks(subject, _names(check), deep, not no_network, debug=G.debug)
+        if out.json:
+            out.data(to_json(found, strict))
+        else:
+            for line in table(found, out.paint if out.color else None, quiet=G.quiet):
+                out.out(line)
+            out.out(summary(found, strict))
+        return exit_code(found, strict)
+
+    run(go)
+
+
 from installer.cli_consent import consent_app  # noqa: E402
 
 app.add_typer(consent_app, name="consent")
