@@ -70,7 +70,9 @@ def run_plan(
 def _check_writable(ctx: Context) -> None:
     """Say plainly when the agent dir is not ours to write (the lock is the first write)."""
     try:
-        (ctx.agent_dir / ".extset").mkdir(mode=0o700, exist_ok=True)
+        # The isolated default is made on demand; a dir the user named must already exist.
+        isolated = ctx.agent_dir_source == "isolated"
+        (ctx.agent_dir / ".extset").mkdir(mode=0o700, parents=isolated, exist_ok=True)
     except OSError as exc:
         raise ExtError(
             f"cannot write to {ctx.agent_dir}: {exc.strerror}; nothing was written",
