@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ def _writer(path: str, prefix: str, rounds: int, barrier: Any) -> None:
     for n in range(rounds):
         barrier.wait(timeout=60)
         seeds = {f"{prefix}{n}": n, "shared": {f"{prefix}{n}": True}}
-        update_settings(Path(path), lambda data, s=seeds: _merge(data, s))
+        update_settings(Path(path), functools.partial(_merge, seeds=seeds))
 
 
 def _merge(data: dict[str, Any], seeds: dict[str, Any]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -68,6 +69,10 @@ def _node(script: str, package_json: str, target: Path, **kw: Any) -> Any:
     )
 
 
+def _seed(data: dict[str, Any], key: str) -> dict[str, Any]:
+    return apply_seeds(data, {key: True}).settings
+
+
 def test_lock_held_by_pis_lockfile_is_waited_for(agent: Path, pi_package_json: str) -> None:
     settings = agent / "settings.json"
     settings.write_text("{}")
@@ -77,9 +82,12 @@ def test_lock_held_by_pis_lockfile_is_waited_for(agent: Path, pi_package_json: s
         assert holder.stdout.readline() == "held\n"
         assert (agent / "settings.json.lock").is_dir()
         done = threading.Event()
-        writer = threading.Thread(
-            target=lambda: (update_settings(settings, lambda d: {**d, "b": 1}), done.set())
-        )
+
+        def write() -> None:
+            update_settings(settings, lambda d: {**d, "b": 1})
+            done.set()
+
+        writer = threading.Thread(target=write)
         writer.start()
         assert not done.wait(0.3)  # bounded check that ext waits while pi holds the lock
         holder.stdin.write("go\n")
@@ -129,7 +137,7 @@ def test_pi_list_while_ext_writes(tmp_path: Path, agent: Path, pi_bin: Path) -> 
         try:
             while not stop.is_set():
                 key = f"ext{len(written)}"
-                update_settings(settings, lambda d, k=key: apply_seeds(d, {k: True}).settings)
+                update_settings(settings, functools.partial(_seed, key=key))
                 written.append(key)
                 # Pacing, not synchronisation: ext never rewrites settings back to back, and a
                 # random gap keeps this loop from falling into step with pi's 20 ms retries.
