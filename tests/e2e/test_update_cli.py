@@ -1,0 +1,74 @@
+"""`ext outdated` / `ext update --check` end to end, against index and registry on loopback."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import Run
+from tests.helpers import build_tree
+
+pytestmark = pytest.mark.e2e
+
+BODIES = {
+    "/pypi/extset/json": {"info": {"version": "9.1.0"}},
+    "/@mariozechner%2fpi-coding-agent": {"dist-tags": {"latest": "0.99.0"}},
+    "/@mariozechner%2Fpi-coding-agent": {"dist-tags": {"latest": "0.99.0"}},
+}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = BODIES.get(self.path)
+        if body is None:
+            self.send_error(404)
+            return
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def test_outdated_names_newer_versions_with_hints(
+    ext: Run, e2e_env: dict[str, str], server: str, tmp_path: Path
+) -> None:
+    the_set = build_tree(tmp_path / "set", {"extensions/a.ts": "export default () => {};"})
+    env = {**e2e_env, "EXT_INDEX_URL": f"{server}/simple/", "EXT_NPM_REGISTRY": server}
+    done = ext("--set", str(the_set), "outdated", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "9.1.0" in done.stdout
+    assert "0.99.0" in done.stdout
+    assert "install @mariozechner/pi-coding-agent@latest" in done.stdout  # a local node_modules
+    assert "git -C" in done.stdout  # ext is an editable install of this checkout
+
+    data = json.loads(ext("--set", str(the_set), "--json", "update", "--check", env=env).stdout)
+    assert data["updates_available"] is True
+    by_name = {c["name"]: c for c in data["checks"]}
+    assert by_name["ext"]["latest"] == "9.1.0"
+    assert by_name["host"]["latest"] == "0.99.0"
+
+
+def test_outdated_without_configuration_says_so_and_exits_0(ext: Run, tmp_path: Path) -> None:
+    the_set = build_tree(tmp_path / "set", {"extensions/a.ts": "export default () => {};"})
+    done = ext("--set", str(the_set), "outdated")
+    assert done.returncode == 0, done.stderr
+    assert "no index configured" in done.stdout
