@@ -67,6 +67,15 @@ def context(create: bool = False) -> Any:
     return resolve(Env.from_process(), G.set_dir, G.agent_dir, create=create)
 
 
+def show_notice(out: Any, ctx: Any) -> None:
+    """The cached update notice, at most once a day, on stderr; never waits on the network."""
+    from installer.commands.updates import notice
+
+    text = notice(ctx)
+    if text and not G.quiet:
+        out.err(text)
+
+
 def _version(value: bool) -> None:
     if not value:
         return
@@ -149,6 +158,7 @@ def install(
             out.warn(warning)
         result = do_install(ctx, _names(only), _names(skip), dry_run, _confirmer(out, yes), mode)
         out.plan_result(result)
+        show_notice(out, ctx)
         if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":
             out.err('pi reads it with: eval "$(ext env)"   (or run `ext launch`)')
         return 0
@@ -168,6 +178,7 @@ def launch(ctx: typer.Context) -> None:
         host, warnings = prepare_launch(c)
         for w in warnings:
             out.warn(w)
+        show_notice(out, c)
         exec_host(host, c.agent_dir, list(ctx.args))
 
     run(go)
@@ -196,6 +207,7 @@ def list_items() -> None:
 
         ctx = context()
         mode, found = items(ctx)
+        show_notice(out, ctx)
         if out.json:
             out.data(
                 {
@@ -302,6 +314,40 @@ app.add_typer(consent_app, name="consent")
 from installer.cli_settings import settings_app  # noqa: E402
 
 app.add_typer(settings_app, name="settings")
+
+
+def _update_check() -> None:
+    def go(out: Any) -> int:
+        from installer.commands.updates import check
+
+        report = check(context())
+        if out.json:
+            out.data(report.to_json())
+        else:
+            for result in report.results:
+                out.out(result.line())
+        return 0
+
+    run(go)
+
+
+@app.command()
+def update(
+    check: Annotated[bool, typer.Option("--check", help="Check for newer versions now.")] = False,
+) -> None:
+    """Say what is out of date (ext, pi, the set) and the command that upgrades each.
+
+    Exit 0 whether or not updates exist; only a failure of ext itself is non-zero.
+    """
+    if not check:
+        raise typer.BadParameter("ext does not upgrade itself; use --check for the commands")
+    _update_check()
+
+
+@app.command()
+def outdated() -> None:
+    """The same as `ext update --check`."""
+    _update_check()
 
 
 @app.command()

@@ -10,6 +10,7 @@ from installer.doctor.checks.perms import listed, owned_by_others, writable_by_o
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.errors import ExtError
+from installer.links.scan import PARKED
 from installer.resources import FOLDER
 
 
@@ -58,31 +59,39 @@ def perms(s: Subject) -> Iterator[Finding]:
 
 
 def folders(s: Subject) -> Iterator[Finding]:
-    """extensions/, skills/, prompts/, themes/: real folders, never symlinks (ext writes there)."""
+    """extensions/, skills/, … and their .off/, .bak/: real folders of the agent dir's own."""
     agent = existing(s)
-    bad = False
-    for name in FOLDER.values():
-        path = agent / name
+    problems = [p for name in FOLDER.values() for p in _folder(s, agent, name)]
+    yield from problems
+    if not problems:
+        yield ok("resource folders are real folders (or not made yet)")
+
+
+def _folder(s: Subject, agent: Path, name: str) -> Iterator[Finding]:
+    for sub in (name, *(f"{name}/{p}" for p in PARKED)):
+        path = agent / sub
         if path.is_symlink():
-            bad = True
-            target = os.readlink(path)
             into_set = s.set_root is not None and _inside(path, s.set_root)
             why = (
                 "it leads into the set, so every link ext makes would point at itself"
                 if into_set
-                else "ext never writes through it, and pi would load what it leads to"
+                else "ext never writes through it, and pi loads whatever it leads to"
             )
             yield error(
-                f"{path} is a symlink (to {target}): {why}",
+                f"{path} is a symlink (to {os.readlink(path)}): {why}",
                 f"replace it with a real folder: rm {path} && mkdir {path}, then `ext install`",
             )
-        elif path.exists() and not path.is_dir():
-            bad = True
+            return
+        if path.exists() and not path.is_dir():
             yield error(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
-    if not bad:
-        yield ok("resource folders are real folders (or not made yet)")
+            return
+    if s.set_root is not None and _inside(agent / name, s.set_root / name):
+        yield error(
+            f"{agent / name} is the set's own {name}/: ext would write into the set",
+            "point --agent-dir at a folder outside the set",
+        )
 
 
-def _inside(link: Path, root: Path) -> bool:
-    real, base = os.path.realpath(link), os.path.realpath(root)
+def _inside(path: Path, root: Path) -> bool:
+    real, base = os.path.realpath(path), os.path.realpath(root)
     return real == base or real.startswith(base + os.sep)

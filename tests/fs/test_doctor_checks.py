@@ -1,0 +1,525 @@
+"""Each doctor check on real folders: a healthy install, then one thing broken at a time."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from installer.commands.install import install
+from installer.context import Env, resolve
+from installer.doctor import Finding, Subject, resolve_subject, run_checks
+from installer.host import HostInfo
+from installer.plan import Plan
+from tests.helpers import build_tree
+
+SET = {
+    "extset.toml": (
+        '[set]\nname = "tools"\n'
+        '[host]\ntested = ">=0.70.0 <0.80.0"\n'
+        "[settings.seed]\nquietStartup = true\n"
+        '[settings.retired]\napiKeys = "moved to auth.json"\n'
+        '[settings.renamed]\nqueueMode = "steeringMode"\n'
+    ),
+    "extensions/notify.ts": (
+        'import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";\n'
+        "export default function (pi: ExtensionAPI) {\n"
+        '  pi.registerFlag("notify-min-secs", { type: "string" });\n'
+        "}\n"
+    ),
+    "extensions/gamma/index.ts": (
+        'export default function (pi) { pi.registerFlag("gamma", { type: "boolean" }); }\n'
+    ),
+    "skills/review/SKILL.md": "# review\n",
+    "prompts/fix.md": "fix it\n",
+}
+
+
+def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    """Confirm every plan, as --yes does."""
+
+
+def fake_host(version: str = "0.73.1", scope: str = "@mariozechner") -> HostInfo:
+    path = Path("/opt/pi/bin/pi")
+    return HostInfo("pi", path, path, version, f"{scope}/pi-coding-agent", scope, "package.json")
+
+
+def env(tmp_path: Path, **extra: str) -> Env:
+    return Env(environ={**os.environ, **extra}, cwd=tmp_path)
+
+
+def doctor(
+    tmp_path: Path,
+    set_root: Path | None,
+    agent: Path | None,
+    host: HostInfo | None = None,
+    deep: bool = False,
+    **environ: str,
+) -> list[Finding]:
+    found_host = host or fake_host()
+    s = resolve_subject(env(tmp_path, **environ), set_root, agent, lambda _c, _p: found_host)
+    return run_checks(s, deep=deep)
+
+
+def only(found: list[Finding], check: str) -> list[Finding]:
+    return [f for f in found if f.id == check]
+
+
+def level(found: list[Finding], check: str) -> str:
+    """The worst level a check reported."""
+    order = ["ok", "info", "warn", "error", "failed"]
+    return max((f.level for f in only(found, check)), key=order.index)
+
+
+@pytest.fixture
+def set_root(tmp_path: Path) -> Path:
+    root = build_tree(tmp_path / "set", dict(SET))
+    for path in [root, *root.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return root
+
+
+@pytest.fixture
+def agent(tmp_path: Path, set_root: Path) -> Path:
+    """The set installed (link mode) into a fresh agent dir."""
+    path = tmp_path / "agent"
+    path.mkdir(mode=0o755)
+    install(resolve(env(tmp_path), set_root, path), [], [], False, yes)
+    return path
+
+
+def test_a_healthy_install_is_all_ok(tmp_path: Path, set_root: Path, agent: Path) -> None:
+    found = doctor(tmp_path, set_root, agent, PI_CODING_AGENT_DIR=str(agent))
+
+    assert not [f for f in found if f.level not in ("ok", "info")], found
+    assert level(found, "items") == "ok"
+    assert only(found, "items")[0].message == "4 enabled, 0 disabled, all linked"
+    assert level(found, "host.env") == "ok"
+    ids = [f.id for f in found]
+    assert "host.load" not in ids  # only with --deep
+
+
+# ---- the set ----------------------------------------------------------------
+
+
+def test_a_set_that_cannot_be_found_is_an_error_and_the_rest_still_runs(
+    tmp_path: Path,
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+
+    found = doctor(tmp_path, empty, None)
+
+    [finding] = only(found, "set")
+    assert finding.level == "error" and "is not a set" in finding.message
+    assert level(found, "agent.dir") == "error"  # unknown: the set might have named it
+    assert level(found, "host") == "ok"
+    assert not [f for f in found if f.level == "failed"]
+
+
+def test_an_invalid_manifest_is_an_error_yet_a_named_agent_dir_is_still_checked(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    (set_root / "extset.toml").write_text("[set\n")
+
+    found = doctor(tmp_path, set_root, agent)
+
+    assert level(found, "set.manifest") == "error"
+    assert "invalid TOML" in only(found, "set.manifest")[0].message
+    assert level(found, "items") == "ok"
+    assert only(found, "host.drift")[0].message.startswith("not checked")
+
+
+def test_unknown_manifest_keys_are_warnings(tmp_path: Path, set_root: Path, agent: Path) -> None:
+    (set_root / "extset.toml").write_text('[set]\nname = "tools"\nmdoe = "link"\n')
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "set.manifest")
+
+    assert finding.level == "warn"
+    assert "unknown key [set] mdoe" in finding.message and "'mode'" in finding.message
+
+
+def test_duplicate_names_and_dangling_set_links_are_errors(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    build_tree(set_root, {"extensions/notify/index.ts": "export default () => {}\n"})
+    os.symlink(tmp_path / "gone.ts", set_root / "extensions" / "lost.ts")
+
+    found = only(doctor(tmp_path, set_root, agent), "set.resources")
+
+    messages = [f.message for f in found if f.level == "error"]
+    assert any("two extensions are named 'notify'" in m for m in messages), found
+    assert any(m.startswith("extensions/lost.ts in the set is a link to") for m in messages)
+
+
+def test_a_guard_naming_no_extension_is_a_warning(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    with (set_root / "extset.toml").open("a") as f:
+        f.write('[guards.notfy]\nreason = "x"\n')
+
+    found = only(doctor(tmp_path, set_root, agent), "set.resources")
+
+    assert [x.level for x in found] == ["warn"]
+    assert found[0].message == "[guards.notfy] names no extension of the set"
+
+
+def test_a_set_file_others_can_write_is_a_warning(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    (set_root / "extensions" / "notify.ts").chmod(0o666)
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "set.permissions")
+
+    assert finding.level == "warn"
+    assert str(set_root / "extensions" / "notify.ts") in finding.message
+    assert "run with your full rights" in finding.message
+    assert finding.fix == f"chmod -R go-w {set_root}"
+
+
+# ---- the agent dir ----------------------------------------------------------
+
+
+def test_a_named_agent_dir_that_does_not_exist_is_an_error_with_the_fix(
+    tmp_path: Path, set_root: Path
+) -> None:
+    found = doctor(tmp_path, set_root, tmp_path / "nope")
+
+    [finding] = only(found, "agent.dir")
+    assert finding.level == "error" and "does not exist" in finding.message
+    assert finding.fix is not None and "--create" in finding.fix
+    assert only(found, "items")[0].message.startswith("not checked")
+
+
+def test_the_isolated_agent_dir_not_made_yet_is_news_not_a_fault(
+    tmp_path: Path, set_root: Path
+) -> None:
+    found = doctor(tmp_path, set_root, None)
+
+    [finding] = only(found, "agent.dir")
+    assert finding.level == "info" and "does not exist yet" in finding.message
+    assert not [f for f in found if f.level in ("warn", "error", "failed")], found
+
+
+def test_an_agent_dir_others_can_write_is_a_warning(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    agent.chmod(0o777)
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "agent.permissions")
+
+    assert finding.level == "warn" and str(agent) in finding.message
+
+
+def test_an_extensions_folder_that_links_into_the_set_is_an_error(
+    tmp_path: Path, set_root: Path
+) -> None:
+    agent = build_tree(tmp_path / "agent", {"extensions": set_root / "extensions"})
+
+    found = doctor(tmp_path, set_root, agent)
+
+    [finding] = only(found, "agent.folders")
+    assert finding.level == "error" and "point at itself" in finding.message
+    assert "rm " in (finding.fix or "")
+    assert only(found, "items")[0].message.startswith("not checked")
+
+
+# ---- items ------------------------------------------------------------------
+
+
+def test_a_deleted_set_file_is_an_error_naming_the_item(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    (set_root / "extensions" / "notify.ts").unlink()
+
+    found = only(doctor(tmp_path, set_root, agent), "items")
+
+    [err] = [f for f in found if f.level == "error"]
+    assert err.message.startswith("notify.ts: extensions/notify.ts is a link of ext's")
+    assert "gone from the set" in err.message
+    assert err.fix is not None and err.fix.startswith("ext install")
+
+
+def test_a_link_to_an_older_location_of_the_set_is_an_error(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    moved = tmp_path / "moved"
+    set_root.rename(moved)
+
+    found = only(doctor(tmp_path, moved, agent), "items")
+
+    errors = [f for f in found if f.level == "error"]
+    assert errors and all("older location of the set" in f.message for f in errors), found
+    labels = {f.message.split(": ")[0] for f in errors}
+    assert labels == {"notify", "gamma", "skill:review", "prompt:fix"}
+
+
+def test_something_in_the_way_is_a_warning_and_not_installed_is_info(
+    tmp_path: Path, set_root: Path
+) -> None:
+    agent = build_tree(tmp_path / "agent", {"extensions/notify.ts": "// mine\n"})
+
+    found = only(doctor(tmp_path, set_root, agent), "items")
+
+    assert [f.level for f in found] == ["warn", "info"]
+    assert found[0].message.startswith("notify: extensions/notify.ts is a file of yours")
+    assert found[1].message == "not installed: gamma, prompt:fix, skill:review"
+
+
+def test_a_disabled_item_is_fine(tmp_path: Path, set_root: Path, agent: Path) -> None:
+    (agent / "extensions" / "notify.ts").rename(agent / "extensions" / "notify.ts.off")
+
+    found = only(doctor(tmp_path, set_root, agent), "items")
+
+    assert [(f.level, f.message) for f in found] == [("ok", "3 enabled, 1 disabled")]
+
+
+def test_a_dangling_foreign_link_is_a_warning(tmp_path: Path, set_root: Path, agent: Path) -> None:
+    os.symlink(tmp_path / "nowhere.ts", agent / "extensions" / "theirs.ts")
+    os.symlink(tmp_path / "nowhere.md", agent / "prompts" / "old.md.off")
+
+    found = only(doctor(tmp_path, set_root, agent), "items.foreign")
+
+    assert [(f.level, f.message.split()[0]) for f in found] == [
+        ("warn", "extensions/theirs.ts"),
+        ("info", "prompts/old.md.off"),
+    ]
+    assert found[0].fix == f"rm {agent / 'extensions' / 'theirs.ts'}"
+
+
+def test_linked_and_registered_is_loaded_twice(tmp_path: Path, set_root: Path, agent: Path) -> None:
+    data = json.loads((agent / "settings.json").read_text())
+    data["packages"] = [str(set_root)]
+    (agent / "settings.json").write_text(json.dumps(data))
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "loaded-twice")
+
+    assert finding.level == "error"
+    assert finding.message.startswith("the set is loaded twice: linked (")
+    assert finding.fix == f"drop the package: PI_CODING_AGENT_DIR={agent} pi remove {set_root}"
+
+
+def test_register_mode_is_loaded_once(tmp_path: Path, set_root: Path) -> None:
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes, "register")
+
+    found = doctor(tmp_path, set_root, agent)
+
+    assert level(found, "loaded-twice") == "ok"
+    assert only(found, "items")[0].message.startswith("registered in settings.json as a package")
+    assert level(found, "flags") == "ok"  # the package's flags are counted, not doubled
+    assert only(found, "flags")[0].message.startswith("2 flags from 2 extensions")
+
+
+# ---- settings.json ----------------------------------------------------------
+
+
+def test_unparseable_settings_is_an_error_with_line_and_column(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    (agent / "settings.json").write_text('{\n  "a": 1,\n  "b": ,\n}\n')
+
+    found = doctor(tmp_path, set_root, agent)
+
+    [finding] = only(found, "settings.json")
+    assert finding.level == "error"
+    assert "at line 3, column 8" in finding.message
+    assert "nothing was changed" not in finding.message
+    assert finding.fix is not None and "line 3, column 8" in finding.fix
+    assert only(found, "settings.keys")[0].message.startswith("not checked")
+
+
+def test_retired_and_renamed_keys_are_warnings(tmp_path: Path, set_root: Path, agent: Path) -> None:
+    (agent / "settings.json").write_text('{"quietStartup": false, "apiKeys": {}, "queueMode": 1}')
+
+    found = only(doctor(tmp_path, set_root, agent), "settings.keys")
+
+    assert [(f.level, f.fix) for f in found] == [
+        ("warn", "remove it from settings.json, or `ext settings migrate --yes`"),
+        ("warn", "ext settings migrate"),
+    ]
+    assert "'apiKeys', which was retired: moved to auth.json" in found[0].message
+    assert "'queueMode', renamed to 'steeringMode'" in found[1].message
+
+
+def test_a_missing_seed_is_info_and_a_present_one_ok(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    assert level(doctor(tmp_path, set_root, agent), "settings.seeds") == "ok"
+    (agent / "settings.json").write_text("{}")
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "settings.seeds")
+
+    assert (finding.level, finding.fix) == ("info", "ext install")
+    assert "quietStartup = true" in finding.message
+
+
+def test_a_lock_file_or_an_old_lock_dir_is_an_error(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    lock = agent / "settings.json.lock"
+    lock.write_text("")
+    [as_file] = only(doctor(tmp_path, set_root, agent), "settings.lock")
+    lock.unlink()
+    lock.mkdir()
+    [fresh] = only(doctor(tmp_path, set_root, agent), "settings.lock")
+    old = time.time() - 60
+    os.utime(lock, (old, old))
+    [stale] = only(doctor(tmp_path, set_root, agent), "settings.lock")
+
+    assert (as_file.level, as_file.fix) == ("error", f"rm {lock}")
+    assert "runs as if it had no packages" in as_file.message
+    assert fresh.level == "info"
+    assert stale.level == "error" and stale.fix is not None and str(lock) in stale.fix
+
+
+def test_doctor_takes_no_lock_and_writes_nothing(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    before = sorted(str(p) for p in agent.rglob("*"))
+
+    doctor(tmp_path, set_root, agent)
+
+    assert sorted(str(p) for p in agent.rglob("*")) == before
+
+
+# ---- flags, the host --------------------------------------------------------
+
+
+def test_a_flag_registered_by_two_extensions_names_both_files(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    theirs = agent / "extensions" / "theirs.ts"
+    theirs.write_text('export default (pi) => {\n  pi.registerFlag("gamma", {});\n};\n')
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "flags")
+
+    assert finding.level == "warn"
+    assert finding.message.startswith("--gamma is registered by 2 extensions: ")
+    assert f"{set_root / 'extensions' / 'gamma' / 'index.ts'}:1" in finding.message
+    assert f"{theirs}:2" in finding.message
+
+
+def test_a_missing_host_is_a_warning_and_drift_is_a_warning(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    s = resolve_subject(env(tmp_path), set_root, agent, lambda _c, _p: None)
+    missing = run_checks(s, ["host", "host.drift", "host.scope"])
+    drifted = doctor(tmp_path, set_root, agent, fake_host("0.90.0"))
+
+    assert [f.level for f in missing] == ["warn", "info", "info"]
+    assert "pi was not found on PATH" in missing[0].message
+    [drift] = only(drifted, "host.drift")
+    assert drift.level == "warn"
+    assert drift.message.startswith("pi 0.90.0 is newer than the versions this set was tested")
+    assert drift.fix is not None and drift.fix.startswith("pin pi to a tested version")
+
+
+def test_a_value_import_from_the_other_scope_is_an_error_with_file_and_line(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    bad = set_root / "extensions" / "bad.ts"
+    bad.write_text(
+        "// a value import: pi cannot load it when published under the other scope\n"
+        'import { getAgentDir } from "@earendil-works/pi-coding-agent";\n'
+        "export default () => getAgentDir();\n"
+    )
+
+    found = only(doctor(tmp_path, set_root, agent), "host.scope")
+
+    [finding] = found  # notify.ts imports only a type: fine
+    assert finding.level == "error"
+    assert finding.message.startswith(f"bad: {bad}:2 imports a value from")
+    assert finding.fix == (
+        'import from "@mariozechner/pi-coding-agent" instead of '
+        '"@earendil-works/pi-coding-agent" (or use `import type` if only types are needed)'
+    )
+    assert (
+        level(doctor(tmp_path, set_root, agent, fake_host(scope="@earendil-works")), "host.scope")
+        == "ok"
+    )
+
+
+def test_pi_coding_agent_dir_naming_another_dir_is_a_warning(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    found = doctor(tmp_path, set_root, agent, PI_CODING_AGENT_DIR=str(tmp_path / "other"))
+
+    [finding] = only(found, "host.env")
+    assert finding.level == "warn"
+    assert finding.fix == f'eval "$(ext --agent-dir {agent} env)"'
+
+
+def test_deep_turns_each_load_failure_into_an_error_on_its_item(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    entry = agent / "extensions" / "notify.ts"
+    script = tmp_path / "fake-pi"
+    script.write_text(
+        "#!/bin/sh\n"
+        f"echo 'Error: Failed to load extension \"{entry}\": Cannot find module x' >&2\n"
+        "echo 'No API key found' >&2\nexit 1\n"
+    )
+    script.chmod(0o755)
+    host = HostInfo(
+        "pi", script, script, "0.73.1", "@mariozechner/pi-coding-agent", "@mariozechner"
+    )
+
+    found = only(doctor(tmp_path, set_root, agent, host, deep=True), "host.load")
+
+    assert [(f.level, f.message) for f in found] == [
+        ("error", f"notify: pi could not load {entry}: Cannot find module x")
+    ]
+
+
+# ---- consent, crashes -------------------------------------------------------
+
+
+def test_approved_hooks_that_changed_are_a_warning(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    from installer.consent import commands
+
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}]}
+    proj = build_tree(tmp_path / "proj", {".claude/settings.json": json.dumps({"hooks": hooks})})
+    commands.approve(agent, proj, commands.describe_approval(agent, proj))
+    assert level(doctor(tmp_path, set_root, agent), "consent") == "ok"
+    hooks["PreToolUse"][0]["hooks"][0]["command"] = "b"
+    (proj / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "consent")
+
+    assert finding.level == "warn" and str(proj) in finding.message
+    assert finding.fix == f"ext consent approve {proj}"
+
+
+def test_a_crashing_check_is_reported_as_failed_and_the_others_still_run(
+    tmp_path: Path, set_root: Path, agent: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from installer.doctor.checks import flags
+
+    def broken(*_a: object) -> None:
+        raise ValueError("scanner bug")
+
+    monkeypatch.setattr(flags, "sites", broken)
+
+    found = doctor(tmp_path, set_root, agent)
+
+    [crash] = only(found, "flags")
+    assert crash.level == "failed" and "ValueError: scanner bug" in crash.message
+    assert level(found, "host") == "ok" and level(found, "items") == "ok"
+
+
+def test_updates_come_from_the_cache_only(tmp_path: Path, set_root: Path, agent: Path) -> None:
+    found = only(doctor(tmp_path, set_root, agent), "updates")
+
+    assert found and {f.level for f in found} <= {"ok", "info"}
+
+
+def test_subject_is_usable_without_resolution() -> None:
+    s = Subject(Env(environ={}, cwd=Path("/")))
+    assert s.ctx is None and s.host_command == "pi"

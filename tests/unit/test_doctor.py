@@ -1,0 +1,310 @@
+"""doctor without disk: the runner, levels and exit codes, rendering, and the pure findings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from installer.context import Env
+from installer.doctor import CHECKS, Finding, Skip, Subject, exit_code, run_checks, table, to_json
+from installer.doctor.checks.flags import FlagSite, duplicates
+from installer.doctor.checks.host import drift_finding, env_finding, load_findings
+from installer.doctor.checks.settings import lock_finding
+from installer.doctor.finding import error, info, ok, warn
+from installer.doctor.registry import Check, run_one, select_checks
+from installer.doctor.render import summary
+from installer.errors import ExtError, UsageError
+from installer.host import HostInfo, LoadFailure, LoadReport
+
+NOWHERE = Path("/nonexistent-doctor-test")
+
+
+def subject(**environ: str) -> Subject:
+    return Subject(Env(environ=environ, cwd=NOWHERE), host_finder=lambda _c, _p: None)
+
+
+def host(version: str | None = "0.73.1") -> HostInfo:
+    path = Path("/opt/pi/bin/pi")
+    return HostInfo("pi", path, path, version, "@mariozechner/pi-coding-agent", "@mariozechner")
+
+
+# ---- the runner -------------------------------------------------------------
+
+
+def test_a_crashing_check_is_failed_with_a_summary_not_a_traceback() -> None:
+    def boom(_s: Subject) -> Iterator[Finding]:
+        yield ok("first")
+        raise KeyError("settings")
+
+    [found] = run_one(Check("boom", "", boom), subject())
+
+    assert (found.id, found.level) == ("boom", "failed")
+    assert "KeyError: 'settings'" in found.message
+    assert "says nothing about your install" in found.message
+    assert "Traceback" not in found.message and "--debug" in (found.fix or "")
+
+
+def test_debug_lets_the_crash_through() -> None:
+    def boom(_s: Subject) -> Iterator[Finding]:
+        raise RuntimeError("bug")
+        yield ok("never")
+
+    with pytest.raises(RuntimeError, match="bug"):
+        run_one(Check("boom", "", boom), subject(), debug=True)
+
+
+def test_skip_is_info_and_an_ext_error_is_an_error_with_its_fix() -> None:
+    def skipped(_s: Subject) -> Iterator[Finding]:
+        raise Skip("no agent dir yet")
+        yield ok("never")
+
+    def refused(_s: Subject) -> Iterator[Finding]:
+        raise ExtError("x is broken", "mend x")
+        yield ok("never")
+
+    assert run_one(Check("a", "", skipped), subject()) == [
+        Finding("a", "info", "not checked: no agent dir yet")
+    ]
+    assert run_one(Check("b", "", refused), subject()) == [
+        Finding("b", "error", "x is broken", "mend x")
+    ]
+
+
+def test_findings_get_their_checks_id() -> None:
+    def two(_s: Subject) -> Iterator[Finding]:
+        yield warn("w", "fix w")
+        yield ok("o")
+
+    assert [f.id for f in run_one(Check("two", "", two), subject())] == ["two", "two"]
+
+
+def test_unknown_check_names_the_closest_and_deep_checks_need_deep_or_a_name() -> None:
+    with pytest.raises(UsageError) as caught:
+        select_checks(["itemz"], deep=False)
+    assert caught.value.fix == "did you mean 'items'?"
+
+    deep_ids = {c.id for c in CHECKS if c.deep}
+    assert deep_ids == {"host.load"}
+    assert not deep_ids & {c.id for c in select_checks([], deep=False)}
+    assert deep_ids <= {c.id for c in select_checks([], deep=True)}
+    assert [c.id for c in select_checks(["host.load"], deep=False)] == ["host.load"]
+
+
+def test_check_ids_are_unique() -> None:
+    ids = [c.id for c in CHECKS]
+    assert len(ids) == len(set(ids))
+
+
+def test_every_check_survives_a_subject_with_nothing_resolved() -> None:
+    s = subject()
+    s.set_error = UsageError("no set found", "pass --set DIR")
+    s.agent_error = ExtError("the agent dir is unknown")
+
+    found = run_checks(s, deep=True)
+
+    assert not [f for f in found if f.level == "failed"], found
+    assert Finding("set", "error", "no set found", "pass --set DIR") in found
+
+
+def test_no_network_skips_only_checks_that_need_it() -> None:
+    net = Check("net", "", lambda _s: [ok("asked")], network=True)
+
+    assert run_one(net, subject()) == [Finding("net", "ok", "asked")]
+    assert not any(c.network for c in CHECKS)  # no check asks the network today
+
+
+# ---- levels, exit codes, JSON -----------------------------------------------
+
+
+def f(level: str) -> Finding:
+    return Finding("x", level, "m")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("levels", "plain", "strict"),
+    [
+        (["ok", "info"], 0, 0),
+        (["ok", "warn"], 0, 1),
+        (["ok", "error"], 1, 1),
+        (["failed"], 1, 1),
+    ],
+)
+def test_exit_code(levels: list[str], plain: int, strict: int) -> None:
+    found = [f(level) for level in levels]
+    assert (exit_code(found, False), exit_code(found, True)) == (plain, strict)
+    assert to_json(found, False)["ok"] is (plain == 0)
+
+
+def test_json_has_designs_shape_and_a_crash_is_an_error_that_says_so() -> None:
+    found = [
+        Finding("set", "ok", "fine"),
+        Finding("items", "error", "notify: gone", "ext install"),
+        Finding("flags", "failed", "the check itself failed (KeyError)", "report it"),
+    ]
+
+    data = json.loads(json.dumps(to_json(found, strict=False)))
+
+    assert set(data) == {"ok", "checks"} and data["ok"] is False
+    assert data["checks"][0] == {"id": "set", "level": "ok", "message": "fine"}
+    assert data["checks"][1]["fix"] == "ext install"
+    assert data["checks"][2]["level"] == "error"
+    assert "the check itself failed" in data["checks"][2]["message"]
+    assert {c["level"] for c in data["checks"]} <= {"ok", "info", "warn", "error"}
+
+
+def test_table_puts_the_fix_under_the_message_and_quiet_drops_ok_rows() -> None:
+    found = [Finding("set", "ok", "fine"), Finding("items", "error", "notify: gone", "ext install")]
+
+    lines = table(found)
+
+    assert lines[0].split() == ["ok", "set", "fine"]
+    assert lines[1].startswith("error  items ")
+    assert lines[2].strip() == "fix: ext install"
+    assert lines[2].index("fix:") == lines[1].index("notify")
+    assert table(found, quiet=True) == lines[1:]
+    assert summary(found, strict=False) == "1 ok, 0 info, 0 warnings, 1 error: exit 1"
+
+
+# ---- pure findings ----------------------------------------------------------
+
+
+def test_drift_inside_outside_and_unknown() -> None:
+    inside = drift_finding(host(), ">=0.70.0 <0.80.0", "pi")
+    outside = drift_finding(host(), ">=9.0.0", "pi")
+
+    assert inside.level == "ok"
+    assert outside.level == "warn"
+    assert outside.message == (
+        "pi 0.73.1 is older than the versions this set was tested with (>=9.0.0)"
+    )
+    assert outside.fix is not None and outside.fix.startswith("upgrade pi to a tested version")
+    assert drift_finding(host(), None, "pi").level == "info"
+    assert drift_finding(host(None), ">=9.0.0", "pi").level == "info"
+    assert drift_finding(host("nightly"), ">=9.0.0", "pi").level == "info"
+
+
+def test_env_var_naming_another_dir_is_a_warning_with_the_eval_fix() -> None:
+    agent = Path("/data/agent")
+
+    other = env_finding({"PI_CODING_AGENT_DIR": "/elsewhere", "HOME": "/h"}, agent)
+    same = env_finding({"PI_CODING_AGENT_DIR": "/data/agent", "HOME": "/h"}, agent)
+    unset = env_finding({"HOME": "/h"}, agent, "ext --agent-dir /data/agent")
+    default = env_finding({"HOME": "/h"}, Path("/h/.pi/agent"))
+
+    assert (other.level, other.fix) == ("warn", 'eval "$(ext env)"')
+    assert "/elsewhere" in other.message and "would not see this install" in other.message
+    assert same.level == "ok"
+    assert unset.level == "info"
+    assert unset.fix == (
+        'eval "$(ext --agent-dir /data/agent env)", or start pi with '
+        "`ext --agent-dir /data/agent launch`"
+    )
+    assert default.level == "ok"
+
+
+@pytest.mark.parametrize(
+    ("state", "level", "fix"),
+    [
+        ("file", "error", "rm /a/settings.json.lock"),
+        ("stale", "error", "rmdir /a/settings.json.lock  (if no pi or ext is running)"),
+        ("held", "info", None),
+        ("free", "ok", None),
+    ],
+)
+def test_lock_states(state: str, level: str, fix: str | None) -> None:
+    found = lock_finding(state, "/a/settings.json.lock")
+    assert (found.level, found.fix) == (level, fix)
+
+
+def test_load_report_failures_are_errors_on_the_item_and_a_timeout_is_a_warning() -> None:
+    bad = Path("/agent/extensions/bad.ts")
+    report = LoadReport(
+        (LoadFailure(bad, "Cannot find module '@earendil-works/pi-coding-agent'"),),
+        timed_out=False,
+        finished=True,
+        returncode=1,
+        output="",
+    )
+
+    [found] = load_findings(report, {str(bad): "bad"}, "pi")
+    [slow] = load_findings(LoadReport((), True, False, None, ""), {}, "pi")
+    [clean] = load_findings(LoadReport((), False, True, 1, "No API key found"), {}, "pi")
+    [stuck] = load_findings(LoadReport((), False, False, 2, "Error: boom\n"), {}, "pi")
+
+    assert found.level == "error"
+    assert found.message == (
+        "bad: pi could not load /agent/extensions/bad.ts: "
+        "Cannot find module '@earendil-works/pi-coding-agent'"
+    )
+    assert found.fix == "fix the extension, or `ext disable bad` until it loads"
+    assert slow.level == "warn"
+    assert clean.level == "ok"
+    assert (stuck.level, stuck.message.endswith("Error: boom")) == ("warn", True)
+
+
+def test_a_flag_is_a_duplicate_only_across_two_extensions() -> None:
+    a, b = Path("/set/extensions/a.ts"), Path("/agent/extensions/b.ts")
+    sites = [
+        FlagSite("verbose", "/set/extensions/a.ts", a, 3),
+        FlagSite("verbose", "/set/extensions/a.ts", a, 9),  # the same extension again
+        FlagSite("verbose", "/agent/extensions/b.ts", b, 5),
+        FlagSite("quiet", "/set/extensions/a.ts", a, 4),
+    ]
+
+    clashes = duplicates(sites)
+
+    assert list(clashes) == ["verbose"]
+    assert [(s.file, s.line) for s in clashes["verbose"]] == [(a, 3), (b, 5)]
+
+
+def test_level_helpers() -> None:
+    assert [x.level for x in (ok("a"), info("b"), warn("c"), error("d"))] == [
+        "ok",
+        "info",
+        "warn",
+        "error",
+    ]
+
+
+def test_item_states_to_levels() -> None:
+    from installer.commands.listing import Item
+    from installer.doctor.checks.items import item_findings
+    from installer.links.scan import AgentState, Entry
+    from installer.resources import Resource
+
+    def ext(name: str) -> Resource:
+        src = Path(f"/set/extensions/{name}.ts")
+        return Resource("extension", name, f"{name}.ts", "file", src, str(src))
+
+    gone = Entry("link", "/set/extensions/a.ts", "/set/extensions/a.ts", False, owner="ours")
+    old = "/old/extensions/b.ts"
+    moved = Entry("link", old, old, exists=False, owner="moved", root="/old")
+    mine = Entry("file")
+    agent = AgentState(
+        Path("/agent"),
+        {"extensions/a.ts": gone, "extensions/b.ts": moved, "extensions/c.ts": mine},
+        {},
+    )
+    items = (
+        Item(ext("a"), "stale", "extensions/a.ts"),
+        Item(ext("b"), "stale", "extensions/b.ts"),
+        Item(ext("c"), "conflict", "extensions/c.ts"),
+        Item(ext("d"), "not-installed", "extensions/d.ts"),
+        Item(ext("e"), "enabled", "extensions/e.ts"),
+        Item(ext("f"), "disabled", "extensions/f.ts.off"),
+    )
+
+    found = list(item_findings(items, agent))
+
+    assert [(x.level, x.message.split(":")[0]) for x in found] == [
+        ("error", "a"),
+        ("error", "b"),
+        ("warn", "c"),
+        ("info", "not installed"),
+        ("ok", "1 enabled, 1 disabled"),
+    ]
+    assert "older location of the set" in found[1].message
+    assert all(x.fix and x.fix.startswith("ext install") for x in found[:4])
