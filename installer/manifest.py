@@ -7,6 +7,7 @@ places where ext writes TOML back and must keep comments.
 from __future__ import annotations
 
 import difflib
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -181,7 +182,7 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
         host_command=r.string(host, "command", "host") or "pi",
         host_tested=r.string(host, "tested", "host"),
         agent_dir=_agent_dir(agent_dir, path.parent),
-        seeds=r.table(settings, "seed", "settings.seed"),
+        seeds=_seeds(r, r.table(settings, "seed", "settings.seed")),
         retired=r.string_table(
             r.table(settings, "retired", "settings.retired"), "settings.retired"
         ),
@@ -199,6 +200,42 @@ def _agent_dir(value: str | None, root: Path) -> Path | None:
     if not value:
         return None
     return (root / Path(value).expanduser()).absolute()
+
+
+def _seeds(r: _Reader, table: dict[str, Any]) -> dict[str, Any]:
+    """Seeds become JSON in settings.json: plain values only, and names without empty parts."""
+    for key, value in _flat(table):
+        if any(not part for part in key.split(".")):
+            raise r.fail(f"[settings.seed] {key!r}", "has an empty part", 'write "a.b" = …')
+        if not _json_value(value):
+            raise r.fail(
+                f"[settings.seed] {key}",
+                f"{type(value).__name__} has no JSON form",
+                "use a string, number, boolean, array or table",
+            )
+    return table
+
+
+def _flat(table: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        out.extend(
+            _flat(value, f"{name}.") if isinstance(value, dict) and value else [(name, value)]
+        )
+    return out
+
+
+def _json_value(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)  # JSON has no NaN or infinity
+    if isinstance(value, (str, bool, int)):
+        return True
+    if isinstance(value, list):
+        return all(_json_value(v) for v in value)
+    if isinstance(value, dict):
+        return all(_json_value(v) for v in value.values())
+    return False
 
 
 _GUARD_KEYS = ("process", "required_by", "reason")

@@ -27,6 +27,9 @@ PATH = Path("/set/extset.toml")
         b"set = 1\n",  # a table that is not a table
         b'[guards.x]\nrequired_by = "y"\n',  # a list that is a string
         b"[updates]\ncheck = 'no'\n",
+        b"[settings.seed]\nwhen = 1979-05-27\n",  # a TOML date has no JSON form
+        b"[settings.seed]\nx = nan\n",
+        b'[settings.seed]\n"a..b" = 1\n',  # an empty part in a dotted name
     ],
 )
 def test_bad_manifest_is_a_usage_error_with_a_fix(raw: bytes) -> None:
