@@ -1,0 +1,218 @@
+"""`ext doctor` end to end: the installed ext, the real pi, sets built in tmp_path."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from installer.host import find_host
+from installer.scan_source import PI_SCOPES
+from tests.e2e.conftest import REPO, Run
+from tests.helpers import build_tree
+
+pytestmark = pytest.mark.e2e
+
+LEVELS = {"ok", "info", "warn", "error"}
+
+
+@pytest.fixture
+def pi_facts(pi_bin: Path) -> tuple[str, str]:
+    """The real pi's version and package scope."""
+    host = find_host(str(pi_bin))
+    assert host is not None and host.version and host.scope in PI_SCOPES
+    return host.version, host.scope
+
+
+def make_set(root: Path, tested: str) -> Path:
+    build_tree(
+        root,
+        {
+            "extset.toml": f'[set]\nname = "probe"\n[host]\ntested = "{tested}"\n',
+            "extensions/hello.ts": (
+                "export default function (pi) {\n"
+                '  pi.registerFlag("hello-probe", { description: "x", type: "boolean" });\n'
+                "}\n"
+            ),
+            "extensions/tools/index.ts": "export default function () {}\n",
+            "prompts/fix.md": "fix it\n",
+        },
+    )
+    return root
+
+
+@pytest.fixture
+def installed(ext: Run, tmp_path: Path, pi_facts: tuple[str, str]) -> tuple[Path, Path]:
+    """A small set, tested with exactly the real pi, installed into a fresh agent dir."""
+    root = make_set(tmp_path / "set", f">={pi_facts[0]}")
+    agent = tmp_path / "agent"
+    ext("--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes", check=True)
+    return root, agent
+
+
+def doctor(
+    ext: Run, root: Path, agent: Path, *args: str, **kw: Any
+) -> subprocess.CompletedProcess[str]:
+    return ext("--set", str(root), "--agent-dir", str(agent), "doctor", *args, **kw)
+
+
+def checks(proc: subprocess.CompletedProcess[str]) -> list[dict[str, str]]:
+    data = json.loads(proc.stdout)
+    result: list[dict[str, str]] = data["checks"]
+    return result
+
+
+def test_a_healthy_install_is_all_ok_and_exits_0(
+    ext: Run, installed: tuple[Path, Path], e2e_env: dict[str, str]
+) -> None:
+    root, agent = installed
+    env = {**e2e_env, "PI_CODING_AGENT_DIR": str(agent)}
+
+    text = doctor(ext, root, agent, env=env)
+    data = doctor(ext, root, agent, "--json", env=env)
+
+    assert text.returncode == 0, text.stdout + text.stderr
+    assert text.stdout.rstrip().endswith("0 warnings, 0 errors: exit 0")
+    found = checks(data)
+    not_ok = [c for c in found if c["level"] != "ok" and c["id"] != "updates"]
+    assert not not_ok, not_ok
+    assert {c["level"] for c in found if c["id"] == "updates"} <= {"ok", "info"}
+    assert data.returncode == 0
+
+
+def test_json_shape(ext: Run, installed: tuple[Path, Path]) -> None:
+    root, agent = installed
+
+    proc = doctor(ext, root, agent, "--json")
+    global_flag = ext("--json", "--set", str(root), "--agent-dir", str(agent), "doctor")
+
+    data = json.loads(proc.stdout)
+    assert set(data) == {"ok", "checks"} and data["ok"] is True
+    for check in data["checks"]:
+        assert set(check) <= {"id", "level", "message", "fix"} and check["level"] in LEVELS
+        assert {"id", "level", "message"} <= set(check)
+    assert json.loads(global_flag.stdout)["ok"] is True
+    assert proc.stderr == ""
+
+
+def test_a_deleted_set_file_exits_1_naming_the_item_with_a_fix(
+    ext: Run, installed: tuple[Path, Path]
+) -> None:
+    root, agent = installed
+    (root / "extensions" / "hello.ts").unlink()
+
+    proc = doctor(ext, root, agent)
+    data = checks(doctor(ext, root, agent, "--json"))
+
+    assert proc.returncode == 1, proc.stdout
+    [err] = [c for c in data if c["level"] == "error"]
+    assert err["id"] == "items" and err["message"].startswith("hello.ts: extensions/hello.ts")
+    assert err["fix"].startswith("ext install")
+    assert "fix: ext install (prunes it)" in proc.stdout
+
+
+def test_the_table_shows_home_as_tilde(ext: Run, e2e_env: dict[str, str], tmp_path: Path) -> None:
+    home = Path(e2e_env["HOME"])
+    root = make_set(home / "sets" / "probe", ">=0.1.0")
+    agent = home / "agent"
+    ext("--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes", check=True)
+
+    proc = doctor(ext, root, agent)
+
+    assert "~/sets/probe (probe, from --set)" in proc.stdout
+    assert str(home) not in proc.stdout
+
+
+def test_a_value_import_from_the_other_scope_is_found_statically_and_by_deep(
+    ext: Run, installed: tuple[Path, Path], pi_facts: tuple[str, str]
+) -> None:
+    root, agent = installed
+    other = next(s for s in PI_SCOPES if s != pi_facts[1])
+    bad = root / "extensions" / "bad.ts"
+    bad.write_text(
+        f'import {{ getAgentDir }} from "{other}/pi-coding-agent";\n'
+        "export default function () { getAgentDir(); }\n"
+    )
+    ext("--set", str(root), "--agent-dir", str(agent), "install", "--yes", check=True)
+
+    static = checks(doctor(ext, root, agent, "--json", "--check", "host.scope"))
+    deep = doctor(ext, root, agent, "--json", "--deep", "--check", "host.load")
+
+    [scope] = static
+    assert scope["level"] == "error"
+    assert scope["message"].startswith(f"bad: {bad}:1 imports a value from")
+    assert f"{pi_facts[1]}/pi-coding-agent" in scope["fix"]
+    assert deep.returncode == 1
+    [load] = checks(deep)
+    assert load["level"] == "error"
+    assert load["message"].startswith(f"bad: pi could not load {agent / 'extensions' / 'bad.ts'}: ")
+    assert f"{other}/pi-coding-agent" in load["message"]  # pi's own reason names the module
+
+
+def test_deep_on_a_healthy_install_is_ok(ext: Run, installed: tuple[Path, Path]) -> None:
+    root, agent = installed
+
+    [load] = checks(doctor(ext, root, agent, "--json", "--deep", "--check", "host.load"))
+
+    assert load["level"] == "ok", load
+
+
+def test_a_tested_range_the_host_misses_warns_in_install_and_doctor(
+    ext: Run, tmp_path: Path, pi_facts: tuple[str, str]
+) -> None:
+    root = make_set(tmp_path / "set", ">=9.0.0")
+    agent = tmp_path / "agent"
+
+    installed = ext("--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes")
+    plain = doctor(ext, root, agent)
+    strict = doctor(ext, root, agent, "--strict")
+
+    said = f"pi {pi_facts[0]} is older than the versions this set was tested with (>=9.0.0)"
+    assert installed.returncode == 0 and said in installed.stderr
+    assert plain.returncode == 0
+    [row] = [line for line in plain.stdout.splitlines() if " host.drift " in line]
+    assert row.startswith("warn ") and row.endswith(said)
+    assert "fix: upgrade pi to a tested version" in plain.stdout
+    assert strict.returncode == 1
+
+
+def test_doctor_runs_before_anything_is_installed(ext: Run, tmp_path: Path) -> None:
+    root = make_set(tmp_path / "set", ">=0.1.0")
+
+    named = doctor(ext, root, tmp_path / "missing")
+    isolated = ext("--set", str(root), "doctor")
+
+    assert named.returncode == 1
+    assert "error  agent.dir" in named.stdout and "does not exist" in named.stdout
+    assert "Traceback" not in named.stdout + named.stderr
+    assert isolated.returncode == 0, isolated.stdout
+    assert "does not exist yet; `ext install` creates it" in isolated.stdout
+
+
+def test_list_checks_and_an_unknown_check(ext: Run) -> None:
+    listed = ext("doctor", "--list-checks")
+    unknown = ext("doctor", "--check", "itemz")
+
+    assert listed.returncode == 0
+    assert listed.stdout.splitlines()[0].split()[0] == "set"
+    assert any(
+        line.startswith("host.load ") and "--deep" in line for line in listed.stdout.splitlines()
+    )
+    assert unknown.returncode == 2 and "did you mean 'items'?" in unknown.stderr
+
+
+def test_the_bundled_set_freshly_installed_is_all_ok(ext: Run) -> None:
+    ext("install", "--yes", cwd=REPO, check=True)
+
+    proc = ext("--json", "doctor", cwd=REPO)
+
+    found = checks(proc)
+    assert proc.returncode == 0, found
+    assert {c["level"] for c in found} <= {"ok", "info"}, [
+        c for c in found if c["level"] not in ("ok", "info")
+    ]
+    by_id = {c["id"]: c for c in found}
+    assert by_id["items"]["level"] == "ok" and by_id["host.drift"]["level"] == "ok"
