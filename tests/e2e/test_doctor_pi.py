@@ -109,7 +109,7 @@ def test_a_deleted_set_file_exits_1_naming_the_item_with_a_fix(
 
     assert proc.returncode == 1, proc.stdout
     [err] = [c for c in data if c["level"] == "error"]
-    assert err["id"] == "items" and err["message"].startswith("hello.ts: extensions/hello.ts")
+    assert err["id"] == "items" and err["message"].startswith("hello: extensions/hello.ts")
     assert err["fix"].startswith("ext install")
     assert "fix: ext install (prunes it)" in proc.stdout
 

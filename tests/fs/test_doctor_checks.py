@@ -96,7 +96,7 @@ def test_a_healthy_install_is_all_ok(tmp_path: Path, set_root: Path, agent: Path
 
     assert not [f for f in found if f.level not in ("ok", "info")], found
     assert level(found, "items") == "ok"
-    assert only(found, "items")[0].message == "4 enabled, 0 disabled, all linked"
+    assert only(found, "items")[0].message == "4 enabled, 0 disabled"
     assert level(found, "host.env") == "ok"
     ids = [f.id for f in found]
     assert "host.load" not in ids  # only with --deep
@@ -238,7 +238,7 @@ def test_a_deleted_set_file_is_an_error_naming_the_item(
     found = only(doctor(tmp_path, set_root, agent), "items")
 
     [err] = [f for f in found if f.level == "error"]
-    assert err.message.startswith("notify.ts: extensions/notify.ts is a link of ext's")
+    assert err.message.startswith("notify: extensions/notify.ts is a link of ext's")
     assert "gone from the set" in err.message
     assert err.fix is not None and err.fix.startswith("ext install")
 

@@ -60,11 +60,10 @@ def _survey(s: Subject) -> Survey:
 def each_item(s: Subject) -> Iterator[Finding]:
     """Enabled and disabled are fine; missing is news; in the way, stale or moved need a fix."""
     sv = survey(s)
-    if sv.mode == "register":
-        yield from _registered(s, sv)
-    else:
-        yield from item_findings(sv.items, sv.agent)
-    yield from _orphans(sv)
+    found = [*(_registered(s, sv) if sv.mode == "register" else item_findings(sv.items, sv.agent))]
+    found += _orphans(sv)
+    # What needs doing first, then the count of what is fine.
+    yield from sorted(found, key=lambda f: f.level == "ok")
 
 
 def item_findings(items: tuple[Item, ...], agent: AgentState) -> Iterator[Finding]:
@@ -80,7 +79,7 @@ def item_findings(items: tuple[Item, ...], agent: AgentState) -> Iterator[Findin
     live = [i for i in items if i.state in ("enabled", "disabled")]
     if live:
         off = sum(i.state == "disabled" for i in live)
-        yield ok(f"{len(live) - off} enabled, {off} disabled" + (", all linked" if not off else ""))
+        yield ok(f"{len(live) - off} enabled, {off} disabled")
     elif not items:
         yield ok("the set has no items to install")
 
@@ -127,13 +126,24 @@ def _orphans(sv: Survey) -> Iterator[Finding]:
         if e.exists:
             yield info(f"{path} links into the set, to {e.target}, which is not an item")
             continue
-        name = os.path.basename(path.removesuffix(".off"))
         level = warn if parked else error
         yield level(
-            f"{name}: {path} is a link of ext's to {e.target}, which is gone from the set"
+            f"{_label(path)}: {path} is a link of ext's to {e.target}, which is gone from the set"
             + (" (disabled, so pi does not load it)" if parked else ""),
             f"{INSTALL} (prunes it), or restore {e.target}",
         )
+
+
+def _label(path: str) -> str:
+    """An item name for a path in the agent dir, as `ext list` shows one: notify, prompt:fix."""
+    from installer.resources import FOLDER
+
+    folder, _, rest = path.partition("/")
+    name = os.path.basename(rest.removesuffix(".off"))
+    kind = next((k for k, f in FOLDER.items() if f == folder), "")
+    for suffix in (".ts", ".js", ".md", ".json"):
+        name = name.removesuffix(suffix)
+    return name if kind == "extension" else f"{kind}:{name}"
 
 
 def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:

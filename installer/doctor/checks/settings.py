@@ -83,7 +83,7 @@ def seeds(s: Subject) -> Iterator[Finding]:
             f"make {b.at!r} an object, or leave it: the seed is only a default",
         )
     if not result.seeded and not result.blocked:
-        yield ok(f"all {count(len(result.kept), 'first-run setting')} present (yours kept)")
+        yield ok(f"{count(len(result.kept), 'first-run setting')} present (the values are yours)")
 
 
 def lock(s: Subject) -> Iterator[Finding]:
