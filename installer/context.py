@@ -155,14 +155,19 @@ def find_agent_dir(
 
 
 def _check_named(path: Path, source: str, create: bool) -> Path:
-    if not path.exists() and not path.is_symlink() and create:
-        path.mkdir(parents=True)
+    _check_folder(path, f"agent dir {path} ({source})")  # a dangling link is not "missing"
+    if not path.exists() and create:
+        try:
+            path.mkdir(parents=True)
+        except OSError as exc:
+            raise ExtError(
+                f"cannot create agent dir {path}: {exc.strerror}", "create it yourself, then retry"
+            ) from None
     if not path.exists():
         raise AgentDirMissing(
             f"agent dir {path} ({source}) does not exist",
             "start the host once so it creates it, or pass --create",
         )
-    _check_folder(path, f"agent dir {path} ({source})")
     return path
 
 

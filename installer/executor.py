@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
+from pathlib import Path
 
 from installer import __version__, journal
 from installer.context import Context
@@ -15,7 +17,12 @@ Step = Callable[[Transaction], None]
 
 def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | None = None) -> None:
     """Run `step` inside a journaled transaction; on an exception, reverse it and exit 1."""
-    log = journal.Journal(ctx.agent_dir, plan.command, ctx.env.now(), __version__)
+    try:
+        log = journal.Journal(ctx.agent_dir, plan.command, ctx.env.now(), __version__)
+    except OSError as exc:
+        raise ExtError(
+            f"cannot start the journal: {_describe(exc)}; nothing was written", _fix(exc)
+        ) from None
     tx = Transaction(ctx.agent_dir, log)
     try:
         step(tx)
@@ -38,8 +45,16 @@ def _failure(exc: BaseException, failures: list[str]) -> ExtError:
             f"{cause}; rolling back failed for: {'; '.join(failures)}",
             "see the journal in .extset/journal/ of the agent dir; `ext undo` can finish it",
         )
-    fix = exc.fix if isinstance(exc, ExtError) and exc.fix else "fix the cause and run it again"
-    return ExtError(f"{cause}; every change of this run was rolled back", fix)
+    return ExtError(f"{cause}; every change of this run was rolled back", _fix(exc))
+
+
+def _fix(exc: BaseException) -> str:
+    if isinstance(exc, ExtError) and exc.fix:
+        return exc.fix
+    denied = (errno.EACCES, errno.EPERM, errno.EROFS)
+    if isinstance(exc, OSError) and exc.errno in denied and exc.filename:
+        return f"give yourself write access to {Path(exc.filename).parent}, then run it again"
+    return "fix the cause and run it again"
 
 
 def _describe(exc: BaseException) -> str:

@@ -38,25 +38,37 @@ class AgentState:
         return self.names.get(folder, frozenset())
 
 
-def check_folders(agent_dir: Path) -> None:
-    """Refuse resource folders that are symlinks: every write would land somewhere else."""
+def check_folders(agent_dir: Path, set_root: Path | None = None) -> None:
+    """Refuse resource folders (or their `.off/`, `.bak/`) that are links, files or the set's own.
+
+    Every write would land somewhere else: in the set itself, or outside the agent dir.
+    """
+    own = [set_root.resolve() / f for f in FOLDER.values()] if set_root is not None else []
     for folder in FOLDER.values():
-        path = agent_dir / folder
-        if path.is_symlink():
-            where = os.readlink(path)
+        for sub in (folder, *(f"{folder}/{p}" for p in PARKED)):
+            _check_folder(agent_dir / sub)
+        real = (agent_dir / folder).resolve()
+        if any(real.is_relative_to(d) for d in own):
             raise ExtError(
-                f"{path} is a symlink (to {where}); ext never writes through it",
-                f"replace it with a real folder: rm {path} && mkdir {path}, then run ext again",
+                f"{agent_dir / folder} is inside the set ({real}); ext would write into the set",
+                "point --agent-dir at a folder outside the set's resource folders",
             )
-        if path.exists() and not path.is_dir():
-            raise ExtError(
-                f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak"
-            )
+
+
+def _check_folder(path: Path) -> None:
+    if path.is_symlink():
+        where = os.readlink(path)
+        raise ExtError(
+            f"{path} is a symlink (to {where}); ext never writes through it",
+            f"replace it with a real folder: rm {path} && mkdir {path}, then run ext again",
+        )
+    if path.exists() and not path.is_dir():
+        raise ExtError(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
 
 
 def scan(agent_dir: Path, set_root: Path, old_roots: Iterable[Path] = ()) -> AgentState:
     """Classify every entry of the agent dir's resource folders against the set's roots."""
-    check_folders(agent_dir)
+    check_folders(agent_dir, set_root)
     roots = [(str(set_root.resolve()), "ours")] + [(str(r), "moved") for r in old_roots]
     entries: dict[str, Entry] = {}
     names: dict[str, frozenset[str]] = {}

@@ -1,0 +1,281 @@
+"""Bad input gets a clear error (message and fix) and loses nothing."""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from installer.commands.install import install
+from installer.commands.uninstall import uninstall
+from installer.context import Context, Env, resolve
+from installer.errors import ExitCode, ExtError
+from installer.plan import Plan
+from tests.helpers import build_tree, snapshot
+
+EXT = Path(sys.executable).with_name("ext")
+SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "extensions/notify.ts": "export default function notify() {}\n",
+    "extensions/gamma/index.ts": "export default function gamma() {}\n",
+    "skills/review/SKILL.md": "# review\n",
+}
+
+
+def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    """Confirm every plan, as --yes does."""
+
+
+def context(set_root: Path, agent: Path) -> Context:
+    return resolve(Env(environ=dict(os.environ), cwd=set_root.parent), set_root, agent)
+
+
+def refused(
+    exit_code: ExitCode, set_root: Path, agent: Path, only: list[str] | None = None
+) -> ExtError:
+    """Run install; it must raise with exit_code, a message and a fix."""
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), only or [], [], False, yes)
+    assert err.value.exit_code == exit_code, err.value.message
+    assert err.value.message
+    assert err.value.fix
+    return err.value
+
+
+@pytest.fixture
+def set_root(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", dict(SET))
+
+
+@pytest.fixture
+def agent(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "agent", {"extensions/notify.ts": "mine\n"})
+
+
+def test_an_agent_dir_that_is_a_file_is_exit_4(tmp_path: Path, set_root: Path) -> None:
+    path = build_tree(tmp_path, {"agent": "not a folder\n"}) / "agent"
+    err = refused(ExitCode.NO_AGENT_DIR, set_root, path)
+    assert "is a file" in err.message
+    assert path.read_text() == "not a folder\n"
+
+
+def test_a_set_with_no_manifest_and_no_extensions_is_exit_2(tmp_path: Path, agent: Path) -> None:
+    empty = build_tree(tmp_path / "empty", {"README.md": "hi\n"})
+    before = snapshot(agent)
+    with pytest.raises(ExtError) as err:
+        context(empty, agent)
+    assert err.value.exit_code == ExitCode.USAGE
+    assert "is not a set" in err.value.message
+    assert "--set" in (err.value.fix or "")
+    assert snapshot(agent) == before
+
+
+@pytest.mark.parametrize(
+    "clash",
+    [
+        {"extensions/notify.js": "module.exports = 1\n"},
+        {"extensions/notify/index.ts": "export default 1\n"},
+    ],
+    ids=["ts-and-js", "file-and-folder"],
+)
+def test_two_resources_with_one_name_are_exit_2(
+    set_root: Path, agent: Path, clash: dict[str, str | bytes | Path | None]
+) -> None:
+    build_tree(set_root, clash)
+    before = snapshot(agent)
+    err = refused(ExitCode.USAGE, set_root, agent)
+    assert "two extensions are named 'notify'" in err.message
+    assert snapshot(agent) == before
+
+
+@pytest.mark.parametrize("name", ["../notify", "extensions/notify", "..", "a/../b"])
+def test_a_path_given_as_a_name_is_exit_2(set_root: Path, agent: Path, name: str) -> None:
+    before = snapshot(agent)
+    err = refused(ExitCode.USAGE, set_root, agent, only=[name])
+    assert repr(name) in err.message
+    assert snapshot(agent) == before
+
+
+def test_a_resource_with_a_bad_name_in_the_set_is_exit_2(set_root: Path, agent: Path) -> None:
+    build_tree(set_root, {"extensions/-rf.ts": "x\n"})
+    err = refused(ExitCode.USAGE, set_root, agent)
+    assert "'-rf'" in err.message
+
+
+def test_a_resource_that_links_out_of_the_set_is_refused(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    secret = build_tree(tmp_path / "private", {"key.ts": "secret\n"}) / "key.ts"
+    build_tree(set_root, {"extensions/key.ts": secret})
+    before = snapshot(agent)
+    err = refused(ExitCode.FAILED, set_root, agent)
+    assert "leads out of the set" in err.message
+    assert snapshot(agent) == before
+
+
+def test_a_link_that_stays_inside_the_set_is_a_resource(set_root: Path, agent: Path) -> None:
+    build_tree(set_root, {"extensions/alias.ts": set_root / "extensions/notify.ts"})
+    install(context(set_root, agent), ["alias"], [], False, yes)
+    assert os.path.realpath(agent / "extensions/alias.ts") == str(set_root / "extensions/notify.ts")
+
+
+def test_a_dangling_symlink_where_extensions_should_be_is_exit_1_and_left(
+    tmp_path: Path, set_root: Path
+) -> None:
+    agent = build_tree(tmp_path / "agent", {"extensions": tmp_path / "gone"})
+    before = snapshot(agent)
+    err = refused(ExitCode.FAILED, set_root, agent)
+    assert "is a symlink" in err.message
+    assert "mkdir" in (err.fix or "")
+    assert snapshot(agent) == before
+    assert not (tmp_path / "gone").exists()
+
+
+def test_extensions_linked_into_the_set_is_refused_and_nothing_is_written_through_it(
+    set_root: Path, tmp_path: Path
+) -> None:
+    agent = build_tree(tmp_path / "agent", {"extensions": set_root / "extensions"})
+    set_before, agent_before = snapshot(set_root), snapshot(agent)
+    refused(ExitCode.FAILED, set_root, agent)
+    with pytest.raises(ExtError) as err:
+        uninstall(context(set_root, agent), False, yes)
+    assert err.value.exit_code == ExitCode.FAILED
+    assert snapshot(set_root) == set_before
+    assert snapshot(agent) == agent_before
+
+
+@pytest.mark.parametrize("folder", ["skills", "extensions/.bak", "extensions/.off", "skills/.off"])
+def test_a_resource_folder_or_its_dot_folder_linked_elsewhere_is_refused(
+    set_root: Path, tmp_path: Path, agent: Path, folder: str
+) -> None:
+    build_tree(agent, {"extensions/gamma/index.ts": "mine\n"})
+    elsewhere = build_tree(tmp_path / "elsewhere", {"keep.txt": "keep\n"})
+    build_tree(agent, {folder: elsewhere})
+    before, outside = snapshot(agent), snapshot(elsewhere)
+    err = refused(ExitCode.FAILED, set_root, agent)
+    assert str(agent / folder) in err.message
+    assert snapshot(agent) == before
+    assert snapshot(elsewhere) == outside
+
+
+def test_an_agent_dir_that_is_the_set_itself_is_refused(set_root: Path) -> None:
+    before = snapshot(set_root)
+    err = refused(ExitCode.FAILED, set_root, set_root)
+    assert "inside the set" in err.message
+    assert snapshot(set_root) == before
+
+
+def test_an_agent_dir_inside_the_set_is_fine(set_root: Path) -> None:
+    agent = set_root / ".agent"
+    agent.mkdir()
+    install(context(set_root, agent), [], [], False, yes)
+    assert os.readlink(agent / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
+
+
+def test_a_dangling_symlink_as_the_agent_dir_says_so(tmp_path: Path, set_root: Path) -> None:
+    agent = build_tree(tmp_path, {"agent": tmp_path / "gone"}) / "agent"
+    with pytest.raises(ExtError) as err:
+        resolve(Env(environ=dict(os.environ), cwd=tmp_path), set_root, agent, create=True)
+    assert "dangling symlink" in err.value.message
+    assert os.readlink(agent) == str(tmp_path / "gone")
+    assert not (tmp_path / "gone").exists()
+
+
+# an agent dir ext may not write to
+
+
+def _deny(monkeypatch: pytest.MonkeyPatch, name: str, under: Path) -> None:
+    """Make os.<name> fail with EACCES for paths under `under`, as a read-only folder would."""
+    real = getattr(os, name)
+
+    def denied(*args: object, **kw: object) -> object:
+        paths = [str(a) for a in args if isinstance(a, str | os.PathLike)]
+        if any(p.startswith(str(under)) for p in paths[-1:]):
+            raise PermissionError(errno.EACCES, "Permission denied", paths[-1])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(os, name, denied)
+
+
+def test_an_agent_dir_without_write_permission_is_exit_1_naming_the_fix(
+    monkeypatch: pytest.MonkeyPatch, set_root: Path, agent: Path
+) -> None:
+    before = snapshot(agent)
+    _deny(monkeypatch, "mkdir", agent)
+    err = refused(ExitCode.FAILED, set_root, agent)
+    assert "Permission denied" in err.message
+    assert str(agent) in err.message
+    assert "write access" in (err.fix or "")
+    assert snapshot(agent) == before
+
+
+def test_a_resource_folder_without_write_permission_rolls_back_the_backup(
+    monkeypatch: pytest.MonkeyPatch, set_root: Path, agent: Path
+) -> None:
+    before = {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")}
+    _deny(monkeypatch, "symlink", agent / "extensions")
+    err = refused(ExitCode.FAILED, set_root, agent)
+    assert "Permission denied" in err.message
+    assert "rolled back" in err.message
+    assert "write access" in (err.fix or "")
+    after = {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")}
+    assert after == before
+
+
+@pytest.fixture
+def shared_tmp() -> Iterator[Path]:
+    """A folder another user can reach (pytest's tmp_path is private to root)."""
+    base = Path(tempfile.mkdtemp(prefix="extset-perm-"))
+    os.chmod(base, 0o755)  # noqa: S103 - the other user must reach it
+    try:
+        yield base
+    finally:
+        for dirpath, dirnames, _ in os.walk(base):
+            for d in dirnames:
+                os.chmod(Path(dirpath, d), 0o755, follow_symlinks=False)  # noqa: S103 - to remove
+        shutil.rmtree(base)
+
+
+def test_a_read_only_agent_dir_for_real(shared_tmp: Path) -> None:
+    """chmod 0555, run by a user it binds (root ignores modes: run ext as nobody then)."""
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root and setpriv is missing: no way to run as another user")
+        as_user = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    set_root = build_tree(shared_tmp / "set", dict(SET))
+    agent = build_tree(shared_tmp / "agent", {"extensions/notify.ts": "mine\n"})
+    home = shared_tmp / "home"
+    home.mkdir()
+    for path in (set_root, *set_root.rglob("*")):
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    os.chmod(agent / "extensions/notify.ts", 0o644)
+    os.chmod(agent / "extensions", 0o555)  # noqa: S103 - read-only is the point
+    os.chmod(agent, 0o555)  # noqa: S103 - read-only is the point
+    if as_user:
+        os.chown(home, 65534, 65534)
+    before = snapshot(agent)
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "NO_COLOR": "1"}
+    env["EXT_NO_UPDATE_CHECK"] = "1"
+    proc = subprocess.run(
+        [*as_user, str(EXT), "--set", str(set_root), "--agent-dir", str(agent), "install", "--yes"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "Permission denied" in proc.stderr
+    assert "fix:" in proc.stderr
+    assert snapshot(agent) == before
