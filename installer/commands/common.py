@@ -13,7 +13,7 @@ from installer.executor import Step, execute
 from installer.lock import agent_lock
 from installer.plan import Plan
 from installer.result import PlanResult
-from installer.state import SetRecord, State, load_state, render_state
+from installer.state import SetRecord, State, load_state, render_state, save_state
 from installer.transaction import Transaction
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
@@ -40,6 +40,8 @@ def run_plan(
     first = prepare()
     plan = replace(first.plan, warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
+        if warnings and not dry_run:
+            _settle(ctx, new_state)
         changed = dry_run and not plan.is_empty
         return PlanResult(plan, changed=changed, dry_run=dry_run, diffs=first.diffs)
     confirm(plan, first.diffs)
@@ -65,6 +67,17 @@ def run_plan(
     return PlanResult(
         replace(fresh, warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
+
+
+def _settle(ctx: Context, new_state: Callable[[State], State] | None) -> None:
+    """A run killed after its last step leaves nothing to do but its record: write it, close it."""
+    _check_writable(ctx)
+    with agent_lock(ctx.agent_dir):
+        if new_state is not None:
+            state = load_state(ctx.agent_dir)
+            if new_state(state) != state:
+                save_state(ctx.agent_dir, new_state(state))
+        _close_interrupted(ctx)
 
 
 def _check_writable(ctx: Context) -> None:
