@@ -263,7 +263,8 @@ def doctor(
         bool, typer.Option("--list-checks", help="List the checks and exit.")
     ] = False,
     check: Annotated[
-        list[str] | None, typer.Option("--check", help="Run only this check (repeatable).")
+        list[str] | None,
+        typer.Option("--check", metavar="ID", help="Run only this check (repeatable)."),
     ] = None,
     no_network: Annotated[
         bool, typer.Option("--no-network", help="Skip what needs the network.")
