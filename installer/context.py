@@ -87,12 +87,16 @@ def _check_set(path: Path, source: str) -> Path:
     return path.resolve()
 
 
-def bundled_set(env: Env) -> Path:
-    """The set that ships with ext; copied out of site-packages so links outlive upgrades."""
-    checkout = Path(__file__).resolve().parent.parent
+def bundled_set(env: Env, checkout: Path | None = None, prefix: Path | None = None) -> Path:
+    """The set that ships with ext; copied out of site-packages so links outlive upgrades.
+
+    In a checkout (an editable install) it is the checkout itself; from a wheel it is the
+    copy under `<prefix>/share/extset/bundled`, which an upgrade replaces.
+    """
+    checkout = checkout or Path(__file__).resolve().parent.parent
     if (checkout / MANIFEST_NAME).is_file() and (checkout / "extensions").is_dir():
         return checkout
-    shipped = Path(sys.prefix) / "share" / "extset" / "bundled"
+    shipped = (prefix or Path(sys.prefix)) / "share" / "extset" / "bundled"
     if not (shipped / "extensions").is_dir():
         raise UsageError(
             "no set found: not in a set folder, and this install of ext has no bundled set",
@@ -118,13 +122,14 @@ def stable_copy(shipped: Path, stable: Path) -> Path:
 
 
 def _same_tree(a: Path, b: Path) -> bool:
-    for dirpath, _dirs, files in os.walk(a):
-        for name in files:
-            src = Path(dirpath, name)
-            dst = b / src.relative_to(a)
-            if not dst.is_file() or dst.read_bytes() != src.read_bytes():
-                return False
-    return True
+    files_a, files_b = _files(a), _files(b)
+    if files_a != files_b:
+        return False
+    return all((a / rel).read_bytes() == (b / rel).read_bytes() for rel in files_a)
+
+
+def _files(root: Path) -> set[Path]:
+    return {Path(d, n).relative_to(root) for d, _, names in os.walk(root) for n in names}
 
 
 def data_dir(env: Env) -> Path:

@@ -1,0 +1,61 @@
+"""A wheel of ext carries every file of the bundled set."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import REPO
+
+pytestmark = pytest.mark.e2e
+
+SET_FILES = ("extset.toml", "extensions", "prompts", "skills", "themes")
+
+
+def _bundled_files() -> set[str]:
+    out = set()
+    for name in SET_FILES:
+        path = REPO / name
+        if path.is_file():
+            out.add(name)
+        elif path.is_dir():
+            out.update(str(p.relative_to(REPO)) for p in path.rglob("*") if p.is_file())
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(out),
+            str(REPO),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (found,) = out.glob("extset-*.whl")
+    return found
+
+
+def test_the_wheel_carries_every_file_of_the_bundled_set(wheel: Path) -> None:
+    prefix = "extset-0.1.0.data/data/share/extset/bundled/"
+    with zipfile.ZipFile(wheel) as zf:
+        shipped = {
+            n.split(".data/data/share/extset/bundled/", 1)[1]
+            for n in zf.namelist()
+            if ".data/data/share/extset/bundled/" in n
+        }
+    assert shipped == _bundled_files(), f"update [tool.setuptools.data-files] ({prefix})"
