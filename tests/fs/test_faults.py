@@ -1,0 +1,389 @@
+"""Nothing lost, ever: a write that fails at any point is rolled back byte for byte, and a run
+killed with SIGKILL at any point is finished by the next one."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from installer.commands.install import install
+from installer.context import Context, Env, resolve
+from installer.errors import ExitCode, ExtError
+from installer.journal import incomplete
+from installer.plan import Plan
+from installer.result import PlanResult
+from tests.helpers import build_tree, snapshot
+
+AT = datetime(2026, 11, 29, 10, 15, 0)
+STAMP = "20261129-101500"
+EXT = Path(sys.executable).with_name("ext")
+WRITES = ("symlink", "rename", "replace", "unlink", "mkdir")
+SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "extensions/notify.ts": "export default function notify() {}\n",
+    "extensions/timer.js": "module.exports = function timer() {}\n",
+    "extensions/gamma/index.ts": "export default function gamma() {}\n",
+    "skills/review/SKILL.md": "# review\n",
+    "prompts/fix.md": "fix it\n",
+    "themes/dark.json": "{}\n",
+}
+
+
+@dataclass(frozen=True)
+class Clock(Env):
+    at: datetime = AT
+
+    def now(self) -> datetime:
+        return self.at
+
+
+def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    """Confirm every plan, as --yes does."""
+
+
+def context(set_root: Path, agent: Path) -> Context:
+    return resolve(Clock(environ=dict(os.environ), cwd=set_root.parent), set_root, agent)
+
+
+def run(set_root: Path, agent: Path) -> PlanResult:
+    return install(context(set_root, agent), [], [], False, yes)
+
+
+def realistic(base: Path) -> tuple[Path, Path]:
+    """A set, and an agent dir where its install backs up a file, a folder and a foreign link,
+    prunes a stale link, relinks a wrong one and a moved one, and makes a folder."""
+    set_root = build_tree(base / "set", dict(SET))
+    old = base / "old-set"
+    agent = build_tree(
+        base / "agent",
+        {
+            "extensions/notify.ts": b"mine \x00\xff\n",
+            "extensions/gamma/index.ts": "my gamma\n",
+            "extensions/gamma/lib/util.ts": "my util\n",
+            "extensions/old.ts": set_root / "extensions/old.ts",
+            "extensions/timer.js": set_root / "extensions/notify.ts",
+            "extensions/theirs.ts": base / "gone.ts",
+            "skills/review": old / "skills/review",
+            "themes/dark.json": base / "theirs.json",
+            "themes/light.json": "mine\n",
+        },
+    )
+    build_tree(base, {"theirs.json": "{}\n"})
+    record = {"version": 1, "sets": [{"root": str(old), "name": "tools", "mode": "link"}]}
+    build_tree(agent, {".extset/state.json": json.dumps(record) + "\n"})
+    return set_root, agent
+
+
+def user_view(agent: Path) -> dict[str, tuple[str, str]]:
+    """The agent dir as the user and pi see it (ext's own .extset aside)."""
+    return {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")}
+
+
+def failing(name: str, nth: int) -> Callable[..., object]:
+    """os.<name>, raising EIO on its nth call only (so the rollback's own calls succeed)."""
+    real = getattr(os, name)
+    calls = 0
+
+    def op(*args: object, **kw: object) -> object:
+        nonlocal calls
+        calls += _counts(name, args)
+        if calls == nth and _counts(name, args):
+            where = args[1] if name == "symlink" else args[0]
+            raise OSError(errno.EIO, f"injected fault in os.{name}", str(where))
+        return real(*args, **kw)
+
+    return op
+
+
+def _counts(name: str, args: tuple[object, ...]) -> int:
+    """1 for a call that writes: mkdir(exist_ok=True) of a folder that is there writes nothing."""
+    return 0 if name == "mkdir" and os.path.isdir(str(args[0])) else 1
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, base: Path) -> dict[str, int]:
+    """How often a clean realistic install calls each write."""
+    set_root, agent = realistic(base)
+    counts = dict.fromkeys(WRITES, 0)
+
+    def counting(name: str) -> Callable[..., object]:
+        real = getattr(os, name)
+
+        def op(*args: object, **kw: object) -> object:
+            counts[name] += _counts(name, args)
+            return real(*args, **kw)
+
+        return op
+
+    with monkeypatch.context() as m:
+        for name in WRITES:
+            m.setattr(os, name, counting(name))
+        run(set_root, agent)
+    return counts
+
+
+def test_the_realistic_install_takes_every_kind_of_step(tmp_path: Path) -> None:
+    set_root, agent = realistic(tmp_path)
+    result = run(set_root, agent)
+    actions = {a.action for a in result.plan.changes}
+    assert actions == {"backup", "link", "relink", "prune"}
+    assert (agent / f"extensions/.bak/gamma.bak.{STAMP}/lib/util.ts").read_text() == "my util\n"
+
+
+@pytest.mark.parametrize("name", WRITES)
+def test_a_write_failing_at_any_point_rolls_everything_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    total = count_calls(monkeypatch, tmp_path / "count")[name]
+    assert total > 0 or name == "unlink"
+    reference = realistic(tmp_path / "reference")
+    run(*reference)
+    want = user_view(reference[1])
+    for nth in range(1, total + 1):
+        base = tmp_path / f"{name}-{nth}"
+        set_root, agent = realistic(base)
+        before, state = user_view(agent), (agent / ".extset/state.json").read_bytes()
+        with monkeypatch.context() as m:
+            m.setattr(os, name, failing(name, nth))
+            with pytest.raises(ExtError) as err:
+                run(set_root, agent)
+        assert err.value.exit_code == ExitCode.FAILED
+        assert f"injected fault in os.{name}" in err.value.message
+        assert re.search("rolled back|nothing was written", err.value.message)
+        assert user_view(agent) == before, f"os.{name} call {nth}: the agent dir changed"
+        assert (agent / ".extset/state.json").read_bytes() == state
+        # The failed run leaves nothing to finish, and a clean run then does the whole job.
+        retry = run(set_root, agent)
+        assert not any("interrupted" in w for w in retry.plan.warnings)
+        assert _rebased(user_view(agent), base) == _rebased(want, tmp_path / "reference")
+
+
+def _rebased(view: dict[str, tuple[str, str]], base: Path) -> dict[str, tuple[str, str]]:
+    return {k: (kind, v.replace(str(base), "<base>")) for k, (kind, v) in view.items()}
+
+
+# SIGKILL between two steps, then the next run finishes the job
+
+
+KILLER = r"""
+import os, signal, sys
+kill_at, when = int(sys.argv[1]), sys.argv[2]
+calls = 0
+def wrap(real):
+    def op(*args, **kw):
+        global calls
+        writes = not (real.__name__ == "mkdir" and os.path.isdir(args[0]))
+        calls += writes
+        if writes and when == "before" and calls == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        try:
+            return real(*args, **kw)
+        finally:
+            if writes and when == "after" and calls == kill_at:
+                os.kill(os.getpid(), signal.SIGKILL)
+    return op
+for name in ("symlink", "rename", "replace", "unlink", "mkdir"):
+    setattr(os, name, wrap(getattr(os, name)))
+sys.argv = ["ext", *sys.argv[3:]]
+from installer.cli import main
+main()
+"""
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG") or "XDG" in k}
+    return {**env, "NO_COLOR": "1", "EXT_NO_UPDATE_CHECK": "1"}
+
+
+def _ext(set_root: Path, agent: Path, *args: str) -> list[str]:
+    return ["--set", str(set_root), "--agent-dir", str(agent), "install", "--yes", *args]
+
+
+def killed_at(tmp_path: Path, set_root: Path, agent: Path, nth: int, when: str) -> int:
+    """Run `ext install --yes`, SIGKILLed by itself at its nth write (before or after it)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLER, str(nth), when, *_ext(set_root, agent)],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        timeout=120,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode in (0, -signal.SIGKILL), proc.stderr
+    return proc.returncode
+
+
+def ext(
+    tmp_path: Path, set_root: Path, agent: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(EXT), *_ext(set_root, agent, *args)],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        timeout=120,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def big(base: Path, size: int, rng: random.Random) -> tuple[Path, Path, dict[str, bytes]]:
+    """A set of `size` extensions and an agent dir where many are in the way, stale or wrong."""
+    spec: dict[str, str | bytes | Path | None] = {"extset.toml": '[set]\nname = "big"\n'}
+    spec.update({f"extensions/e{i:04}.ts": f"// {i}\n" for i in range(size)})
+    spec.update({f"extensions/d{i:03}/index.ts": f"// d{i}\n" for i in range(size // 20)})
+    set_root = build_tree(base / "set", spec)
+    agent_spec: dict[str, str | bytes | Path | None] = {}
+    mine: dict[str, bytes] = {}
+    for i in range(size):
+        roll = rng.random()
+        rel = f"extensions/e{i:04}.ts"
+        if roll < 0.1:
+            mine[rel] = f"mine {i}\n".encode()
+            agent_spec[rel] = mine[rel]
+        elif roll < 0.15:
+            agent_spec[rel] = set_root / "extensions/e0000.ts"
+        elif roll < 0.2:
+            agent_spec[f"extensions/gone{i:04}.ts"] = set_root / f"extensions/gone{i:04}.ts"
+    for i in range(0, size // 20, 3):
+        mine[f"extensions/d{i:03}/index.ts"] = f"my d{i}\n".encode()
+        agent_spec[f"extensions/d{i:03}/index.ts"] = mine[f"extensions/d{i:03}/index.ts"]
+    agent = build_tree(base / "agent", agent_spec)
+    return set_root, agent, mine
+
+
+def assert_kept(agent: Path, mine: dict[str, bytes]) -> None:
+    """Each file of the user's is still there, in place or in a backup of its name."""
+    every = {rel: bytes.fromhex(v) for rel, (kind, v) in snapshot(agent).items() if kind == "file"}
+    for rel, body in mine.items():
+        top, _, rest = rel.partition("/")
+        name = rest.split("/")[0]
+        inner = rest[len(name) :]
+        pattern = (
+            rf"{top}/(\.bak/)?{re.escape(name)}\.bak\.\d{{8}}-\d{{6}}(-\d+)?{re.escape(inner)}"
+        )
+        hits = [p for p, b in every.items() if b == body and (p == rel or re.fullmatch(pattern, p))]
+        assert hits, f"{rel} was lost"
+
+
+def converges(tmp_path: Path, set_root: Path, agent: Path, mine: dict[str, bytes]) -> None:
+    """The next run finishes the job and says why; a third plans nothing; nothing was lost."""
+    cut_short = incomplete(agent) is not None
+    second = ext(tmp_path, set_root, agent)
+    assert second.returncode == 0, second.stderr
+    assert cut_short == ("interrupted" in second.stderr), second.stderr
+    third = install(context(set_root, agent), [], [], True, yes)
+    assert third.plan.is_empty, [a.to_json() for a in third.plan.changes][:5]
+    assert not any("interrupted" in w for w in third.plan.warnings)
+    assert_kept(agent, mine)
+    assert not [p for p in snapshot(agent) if p.endswith(".ext-tmp")]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sigkill_at_a_random_point_of_a_big_install_then_the_next_run_finishes(
+    tmp_path: Path, seed: int
+) -> None:
+    rng = random.Random(seed)
+    set_root, agent, mine = big(tmp_path, 1000, rng)
+    nth = rng.randrange(1, 1100)
+    when = rng.choice(("before", "after"))
+    assert killed_at(tmp_path, set_root, agent, nth, when) == -signal.SIGKILL
+    assert incomplete(agent) is not None
+    converges(tmp_path, set_root, agent, mine)
+
+
+def test_sigkill_from_outside_while_it_works(tmp_path: Path) -> None:
+    """The blunt version: kill -9 from another process once the journal is 200 lines long."""
+    set_root, agent, mine = big(tmp_path, 1000, random.Random(7))
+    journal = agent / ".extset" / "journal"
+    proc = subprocess.Popen(
+        [str(EXT), *_ext(set_root, agent)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        env=_env(tmp_path),
+    )
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        lines = sum(p.read_bytes().count(b"\n") for p in journal.glob("*.jsonl"))
+        if lines >= 200:
+            proc.send_signal(signal.SIGKILL)
+            break
+    proc.wait(timeout=60)
+    converges(tmp_path, set_root, agent, mine)
+
+
+def forked_and_killed(set_root: Path, agent: Path, nth: int, when: str) -> int:
+    """Install in a forked child that SIGKILLs itself at its nth write; its exit status."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child never returns to pytest
+        code = 0
+        try:
+            calls = 0
+
+            def wrap(real: Callable[..., object]) -> Callable[..., object]:
+                def op(*args: object, **kw: object) -> object:
+                    nonlocal calls
+                    writes = _counts(real.__name__, args)
+                    calls += writes
+                    if writes and when == "before" and calls == nth:
+                        os.kill(os.getpid(), signal.SIGKILL)
+                    try:
+                        return real(*args, **kw)
+                    finally:
+                        if writes and when == "after" and calls == nth:
+                            os.kill(os.getpid(), signal.SIGKILL)
+
+                return op
+
+            for name in WRITES:
+                setattr(os, name, wrap(getattr(os, name)))
+            run(set_root, agent)
+        except BaseException:
+            code = 3
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_sigkill_at_every_write_of_a_realistic_install(tmp_path: Path, when: str) -> None:
+    mine = {
+        "extensions/notify.ts": b"mine \x00\xff\n",
+        "extensions/gamma/index.ts": b"my gamma\n",
+        "extensions/gamma/lib/util.ts": b"my util\n",
+        "themes/light.json": b"mine\n",
+    }
+    crashes = 0
+    for nth in range(1, 200):
+        base = tmp_path / f"{when}-{nth}"
+        set_root, agent = realistic(base)
+        code = forked_and_killed(set_root, agent, nth, when)
+        if code == 0:
+            break  # past the last write: the run finished
+        assert code == -signal.SIGKILL
+        crashes += 1
+        cut_short = incomplete(agent) is not None
+        second = run(set_root, agent)
+        assert cut_short == any("interrupted" in w for w in second.plan.warnings), nth
+        third = run(set_root, agent)
+        assert third.plan.is_empty
+        assert not any("interrupted" in w for w in third.plan.warnings), nth
+        assert_kept(agent, mine)
+        assert os.readlink(agent / f"themes/dark.json.bak.{STAMP}") == str(base / "theirs.json")
+        assert not [p for p in snapshot(agent) if p.endswith(".ext-tmp")]
+    assert crashes >= 15, crashes
