@@ -27,6 +27,8 @@ _SUMMARY = (
     ("restore", "to restore", "restored"),
     ("rmdir", "folder to remove", "folders removed"),
     ("mkdir", "folder to make", "folders made"),
+    ("create", "to create", "created"),
+    ("copy", "to copy into the set", "copied into the set"),
     ("skip", "skipped", "skipped"),
     ("keep", "unchanged", "unchanged"),
 )
