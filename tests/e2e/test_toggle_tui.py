@@ -1,0 +1,106 @@
+"""`ext toggle` for real, in a pseudo-terminal: move, switch two boxes, confirm; and Escape."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.e2e.conftest import EXT, Run
+from tests.e2e.test_toggle_pi import make_set
+from tests.helpers import snapshot
+
+pytestmark = pytest.mark.e2e
+
+DOWN = "\x1b[B"
+ESCAPE = "\x1b"
+
+
+@pytest.fixture
+def where(ext: Run, tmp_path: Path) -> tuple[Path, Path]:
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    set_root = make_set(tmp_path / "set")
+    ext("--set", str(set_root), "--agent-dir", str(agent), "install", "--yes", check=True)
+    return set_root, agent
+
+
+def spawn(where: tuple[Path, Path], env: dict[str, str], tmp_path: Path) -> pexpect.spawn:
+    set_root, agent = where
+    child = pexpect.spawn(
+        str(EXT),
+        ["--set", str(set_root), "--agent-dir", str(agent), "toggle"],
+        cwd=str(tmp_path),
+        env={**env, "TERM": "xterm-256color"},
+        encoding="utf-8",
+        dimensions=(30, 100),
+        timeout=60,
+    )
+    child.expect("escape cancels")
+    child.expect("gamma")  # the whole list is drawn: the prompt reads keys from here on
+    return child
+
+
+def test_move_switch_two_boxes_and_confirm(
+    where: tuple[Path, Path], e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    _, agent = where
+    child = spawn(where, e2e_env, tmp_path)
+    try:
+        child.send(DOWN)  # alpha -> beta
+        child.send(" ")  # beta off
+        child.send(DOWN)  # -> gamma
+        child.send(" ")  # gamma off
+        child.send("\r")
+        child.expect(r"Apply these changes\? \[y/N\]")
+        shown = child.before
+        child.sendline("y")
+        child.expect(pexpect.EOF)
+        output = shown + child.before
+    finally:
+        child.close()
+    assert child.exitstatus == 0, output
+    assert "disable    extensions/beta.ts -> extensions/beta.ts.off" in output
+    assert "disable    extensions/gamma -> extensions/.off/gamma" in output
+    assert "done: 2 disabled" in output
+    assert "now disabled: beta, gamma" in output
+    assert (agent / "extensions/alpha.ts").is_symlink()
+    assert (agent / "extensions/beta.ts.off").is_symlink()
+    assert (agent / "extensions/.off/gamma").is_symlink()
+    assert not (agent / "extensions/beta.ts").exists()
+    assert not (agent / "extensions/gamma").exists()
+
+
+def test_escape_cancels_and_writes_nothing(
+    where: tuple[Path, Path], e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    _, agent = where
+    before = snapshot(agent)
+    child = spawn(where, e2e_env, tmp_path)
+    try:
+        child.send(" ")  # a change on screen that must not be written
+        child.send(ESCAPE)
+        child.expect(pexpect.EOF)
+        output = child.before
+    finally:
+        child.close()
+    assert child.exitstatus == 3, output
+    assert "cancelled; nothing was written" in output
+    assert snapshot(agent) == before
+
+
+def test_ctrl_c_cancels_and_writes_nothing(
+    where: tuple[Path, Path], e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    _, agent = where
+    before = snapshot(agent)
+    child = spawn(where, e2e_env, tmp_path)
+    try:
+        child.send(" ")
+        child.sendcontrol("c")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 3
+    assert snapshot(agent) == before
