@@ -275,6 +275,13 @@ def test_playbook_installs_a_set_idempotently_like_ext_install(
         shown = _run(pi, "--help", env=env)
         assert f"--{FLAG}" in shown.stdout + shown.stderr  # pi prints its help on stderr
 
+    # --check: ext plans with --dry-run; a missing link is reported as a change, not made.
+    (agent / "extensions" / "hello.ts").unlink()
+    check = playbook(ansible_bin, ansible_env, tmp_path, hosts, "--check")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert recap(check)["localhost"]["changed"] == 1, check.stdout
+    assert not (agent / "extensions" / "hello.ts").is_symlink()
+
 
 FAKE_EXT = """#!{python}
 # A stand-in for ext whose doctor answers as {scenario!r}; it records every call.
