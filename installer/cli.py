@@ -382,7 +382,8 @@ def history() -> None:
 
 
 ItemNames = Annotated[
-    list[str], typer.Argument(help="Items of the set: notify, notify.ts, skill:review.")
+    list[str],
+    typer.Argument(metavar="NAME", help="Items of the set: notify, notify.ts, skill:review."),
 ]
 Force = Annotated[
     bool, typer.Option("--force", help="Disable even when a guard refuses (warns of the risk).")

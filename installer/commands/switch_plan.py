@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from installer.commands.listing import Item as Listed
 from installer.commands.listing import classify
 from installer.commands.settings_plan import registered
 from installer.context import Context
@@ -61,7 +61,7 @@ def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
     return View(mode, {r: register_item(r, filters) for r in resources}, frozenset(), filters)
 
 
-def _item(found: Any) -> Item:
+def _item(found: Listed) -> Item:
     return Item(found.resource, found.state, found.path, found.note)
 
 
