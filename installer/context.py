@@ -65,9 +65,9 @@ def resolve(
 def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:
     """--set > EXT_SET > nearest extset.toml above the cwd > the bundled set."""
     if explicit is not None:
-        return _check_set(explicit, "--set"), "--set"
+        return _check_set(env.cwd / explicit.expanduser(), "--set"), "--set"
     if env.environ.get("EXT_SET"):
-        return _check_set(Path(env.environ["EXT_SET"]), "EXT_SET"), "EXT_SET"
+        return _check_set(env.cwd / Path(env.environ["EXT_SET"]).expanduser(), "EXT_SET"), "EXT_SET"
     for folder in (env.cwd, *env.cwd.parents):
         if (folder / MANIFEST_NAME).is_file():
             return folder.resolve(), "cwd"
@@ -153,7 +153,8 @@ def find_agent_dir(
     ]
     for path, source in named:
         if path is not None:
-            return _check_named(path.expanduser().absolute(), source, create), source
+            # Relative to the Env's cwd, not the process's: the Env is what tests replace.
+            return _check_named(env.cwd / path.expanduser(), source, create), source
     isolated = data_dir(env) / "agent"
     _check_folder(isolated, "the isolated agent dir")
     return isolated, "isolated"

@@ -1,0 +1,204 @@
+"""Which set and which agent dir a command works on, in DESIGN.md's order."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from installer.context import Env, bundled_set, resolve, stable_copy
+from installer.errors import AgentDirMissing, ExitCode, UsageError
+from tests.helpers import build_tree, snapshot
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def env(cwd: Path, **environ: str) -> Env:
+    return Env(environ={**os.environ, **environ}, cwd=cwd)
+
+
+def a_set(root: Path, name: str, extra: str = "") -> Path:
+    return build_tree(
+        root,
+        {"extset.toml": f'[set]\nname = "{name}"\n{extra}', "extensions/a.ts": "// a\n"},
+    )
+
+
+@pytest.fixture
+def sets(tmp_path: Path) -> dict[str, Path]:
+    return {
+        "flag": a_set(tmp_path / "flag", "flag"),
+        "env": a_set(tmp_path / "env", "env"),
+        "cwd": a_set(tmp_path / "cwd", "cwd"),
+    }
+
+
+def test_set_flag_beats_ext_set_beats_cwd(tmp_path: Path, sets: dict[str, Path]) -> None:
+    inside = sets["cwd"] / "extensions"
+    e = env(inside, EXT_SET=str(sets["env"]))
+    agent = tmp_path
+    assert (
+        resolve(e, sets["flag"], agent).set_root,
+        resolve(e, sets["flag"], agent).set_source,
+    ) == (
+        sets["flag"],
+        "--set",
+    )
+    ctx = resolve(e, None, agent)
+    assert (ctx.set_root, ctx.set_source, ctx.manifest.name) == (sets["env"], "EXT_SET", "env")
+    ctx = resolve(env(inside), None, agent)
+    assert (ctx.set_root, ctx.set_source, ctx.manifest.name) == (sets["cwd"], "cwd", "cwd")
+
+
+def test_without_any_set_nearby_the_bundled_set_is_used(tmp_path: Path) -> None:
+    ctx = resolve(env(tmp_path), None, tmp_path)
+    assert ctx.set_source == "bundled"
+    assert ctx.set_root == REPO  # an editable install: the checkout is the bundled set
+    assert (ctx.set_root / "extensions").is_dir()
+
+
+def test_a_set_without_a_manifest_but_with_extensions_is_a_set(tmp_path: Path) -> None:
+    bare = build_tree(tmp_path / "bare", {"extensions/a.ts": "// a\n"})
+    ctx = resolve(env(tmp_path), bare, tmp_path)
+    assert (ctx.set_root, ctx.manifest.name, ctx.manifest.path) == (bare, "bare", None)
+
+
+@pytest.mark.parametrize("what", ["missing", "file", "empty"])
+def test_a_set_that_is_not_one_is_exit_2(tmp_path: Path, what: str) -> None:
+    path = tmp_path / "notaset"
+    if what == "file":
+        path.write_text("x\n")
+    elif what == "empty":
+        build_tree(path, {"README.md": "hi\n"})
+    with pytest.raises(UsageError) as err:
+        resolve(env(tmp_path), path, tmp_path)
+    assert err.value.exit_code == ExitCode.USAGE
+    assert err.value.fix
+    with pytest.raises(UsageError):
+        resolve(env(tmp_path, EXT_SET=str(path)), None, tmp_path)
+
+
+def test_agent_dir_flag_beats_env_beats_manifest_beats_isolated(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    root = a_set(tmp_path / "s", "s", '[target]\nagent_dir = "from-manifest"\n')
+    for d in ("flag", "env", "s/from-manifest"):
+        (tmp_path / d).mkdir()
+    e = env(tmp_path, EXT_AGENT_DIR=str(tmp_path / "env"))
+    found = resolve(e, root, tmp_path / "flag")
+    assert (found.agent_dir, found.agent_dir_source) == (tmp_path / "flag", "--agent-dir")
+    found = resolve(e, root, None)
+    assert (found.agent_dir, found.agent_dir_source) == (tmp_path / "env", "EXT_AGENT_DIR")
+    found = resolve(env(tmp_path), root, None)
+    assert (found.agent_dir, found.agent_dir_source) == (
+        root / "from-manifest",
+        "[target] agent_dir",
+    )
+    plain = a_set(tmp_path / "plain", "plain")
+    found = resolve(env(tmp_path), plain, None)
+    assert found.agent_dir_source == "isolated"
+    assert found.agent_dir == isolated_home / ".local/share/extset/agent"
+
+
+def test_the_isolated_agent_dir_is_made_on_demand_by_install(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    from installer.commands.install import install
+
+    root = a_set(tmp_path / "s", "s")
+    ctx = resolve(env(tmp_path), root, None)
+    assert not ctx.agent_dir.exists()
+    install(ctx, [], [], True, lambda plan, diffs: None)
+    assert not ctx.agent_dir.exists(), "a dry run made the isolated dir"
+    install(ctx, [], [], False, lambda plan, diffs: None)
+    assert os.readlink(ctx.agent_dir / "extensions/a.ts") == str(root / "extensions/a.ts")
+
+
+def test_a_relative_agent_dir_is_taken_from_the_cwd_of_the_env(tmp_path: Path) -> None:
+    root = a_set(tmp_path / "s", "s")
+    work = tmp_path / "work"
+    (work / "agent").mkdir(parents=True)
+    ctx = resolve(env(work), root, Path("agent"))
+    assert ctx.agent_dir == work / "agent"
+
+
+@pytest.mark.parametrize("source", ["--agent-dir", "EXT_AGENT_DIR", "[target] agent_dir"])
+def test_a_named_agent_dir_that_does_not_exist_is_exit_4_with_the_fix(
+    tmp_path: Path, source: str
+) -> None:
+    missing = tmp_path / "missing"
+    extra = f'[target]\nagent_dir = "{missing}"\n' if source == "[target] agent_dir" else ""
+    root = a_set(tmp_path / "s", "s", extra)
+    environ = {"EXT_AGENT_DIR": str(missing)} if source == "EXT_AGENT_DIR" else {}
+    flag = missing if source == "--agent-dir" else None
+    with pytest.raises(AgentDirMissing) as err:
+        resolve(env(tmp_path, **environ), root, flag)
+    assert err.value.exit_code == ExitCode.NO_AGENT_DIR
+    assert f"({source})" in err.value.message
+    assert "--create" in (err.value.fix or "")
+    assert not missing.exists()
+    ctx = resolve(env(tmp_path, **environ), root, flag, create=True)
+    assert ctx.agent_dir == missing
+    assert missing.is_dir()
+
+
+def test_create_makes_missing_parents_too(tmp_path: Path) -> None:
+    root = a_set(tmp_path / "s", "s")
+    deep = tmp_path / "a/b/agent"
+    assert resolve(env(tmp_path), root, deep, create=True).agent_dir == deep
+    assert deep.is_dir()
+
+
+def test_an_agent_dir_that_is_a_file_is_exit_4_even_with_create(tmp_path: Path) -> None:
+    root = a_set(tmp_path / "s", "s")
+    path = build_tree(tmp_path, {"agent": "a file\n"}) / "agent"
+    with pytest.raises(AgentDirMissing) as err:
+        resolve(env(tmp_path), root, path, create=True)
+    assert "is a file" in err.value.message
+    assert path.read_text() == "a file\n"
+
+
+def test_an_agent_dir_reached_through_a_symlink_is_fine(tmp_path: Path) -> None:
+    root = a_set(tmp_path / "s", "s")
+    (tmp_path / "real-agent").mkdir()
+    link = build_tree(tmp_path, {"agent": tmp_path / "real-agent"}) / "agent"
+    assert resolve(env(tmp_path), root, link).agent_dir == link
+
+
+# the bundled set, copied out of site-packages
+
+
+def test_a_wheel_install_copies_its_bundled_set_to_a_stable_place(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    site = tmp_path / "site-packages"  # not a checkout: no extset.toml beside `installer/`
+    site.mkdir()
+    prefix = tmp_path / "venv"
+    shipped = a_set(prefix / "share/extset/bundled", "bundled")
+    found = bundled_set(env(tmp_path), checkout=site, prefix=prefix)
+    assert found == isolated_home / ".local/share/extset/bundled"
+    assert snapshot(found) == snapshot(shipped)
+    inode = found.stat().st_ino
+    assert bundled_set(env(tmp_path), checkout=site, prefix=prefix) == found
+    assert found.stat().st_ino == inode, "an unchanged set was copied again"
+    build_tree(shipped, {"extensions/b.ts": "// b, new in the upgrade\n"})
+    assert bundled_set(env(tmp_path), checkout=site, prefix=prefix) == found
+    assert (found / "extensions/b.ts").read_text() == "// b, new in the upgrade\n"
+    assert sorted(p.name for p in found.parent.iterdir()) == ["bundled"]
+
+
+def test_no_bundled_set_anywhere_is_exit_2(tmp_path: Path) -> None:
+    with pytest.raises(UsageError) as err:
+        bundled_set(env(tmp_path), checkout=tmp_path / "site", prefix=tmp_path / "venv")
+    assert "--set" in (err.value.fix or "")
+
+
+def test_stable_copy_drops_files_the_new_version_no_longer_has(tmp_path: Path) -> None:
+    shipped = a_set(tmp_path / "v1", "x")
+    stable = tmp_path / "data/bundled"
+    stable_copy(shipped, stable)
+    os.unlink(shipped / "extensions/a.ts")
+    build_tree(shipped, {"extensions/c.ts": "// c\n"})
+    stable_copy(shipped, stable)
+    assert sorted(os.listdir(stable / "extensions")) == ["c.ts"]
