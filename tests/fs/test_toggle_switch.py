@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -319,3 +321,26 @@ def test_toggle_declined_at_the_confirmation_writes_nothing(set_root: Path, agen
     with pytest.raises(Refused):
         toggle(ctx, ask(["beta"]), False, decline)
     assert snapshot(agent) == tree
+
+
+def test_toggle_in_register_mode_is_one_settings_write(set_root: Path, agent: Path) -> None:
+    ctx = installed(set_root, agent, mode="register")
+    count = len(journals(agent))
+    result = toggle(ctx, ask(["beta", "skill:review", "prompt:fix", "theme:dark"]), False, yes)
+    assert [a.detail for a in result.plan.changes] == [
+        "disable alpha: adds -extensions/alpha.ts",
+        "disable gamma: adds -extensions/gamma/index.ts",
+    ]
+    assert settings(agent)["packages"][0]["extensions"] == [
+        "-extensions/alpha.ts",
+        "-extensions/gamma/index.ts",
+    ]
+    assert len(journals(agent)) == count + 1
+
+
+def test_the_picker_costs_nothing_until_it_is_shown() -> None:
+    code = (
+        "import sys, installer.cli, installer.commands.toggle; "
+        "assert 'questionary' not in sys.modules and 'prompt_toolkit' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
