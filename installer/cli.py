@@ -171,7 +171,7 @@ def launch(ctx: typer.Context) -> None:
     """Run the host with PI_CODING_AGENT_DIR set to the agent dir: ext launch -- ARGS…"""
 
     def go(out: Any) -> int:
-        from installer.commands.launch import prepare_launch
+        from installer.commands.launch import prepare_launch, record_session
         from installer.host import launch as exec_host
 
         c = context()
@@ -179,6 +179,7 @@ def launch(ctx: typer.Context) -> None:
         for w in warnings:
             out.warn(w)
         show_notice(out, c)
+        record_session(c, host, list(ctx.args))
         exec_host(host, c.agent_dir, list(ctx.args))
 
     run(go)

@@ -37,3 +37,12 @@ def prepare_launch(ctx: Context) -> tuple[HostInfo, list[str]]:
     host = find(ctx)
     warning = drift_warning(ctx, host)
     return host, [warning] if warning else []
+
+
+def record_session(ctx: Context, host: HostInfo, args: list[str]) -> None:
+    """Register this process as a host session (same pid once exec'd) for process guards."""
+    if not any(g.process for g in ctx.manifest.guards.values()):
+        return
+    from installer.sessions import write_session_record
+
+    write_session_record(ctx.agent_dir, [host.command, *args])
