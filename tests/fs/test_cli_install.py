@@ -1,0 +1,305 @@
+"""`ext install`, `uninstall` and `list` on the command line: exit codes, text, and --json."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from installer.cli import app
+from tests.helpers import build_tree, snapshot
+
+EXT = Path(sys.executable).with_name("ext")
+SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "extensions/notify.ts": "export default function notify() {}\n",
+    "extensions/gamma/index.ts": "export default function gamma() {}\n",
+    "skills/review/SKILL.md": "# review\n",
+    "prompts/fix.md": "fix it\n",
+    "themes/dark.json": "{}\n",
+}
+ACTIONS = {
+    "link",
+    "relink",
+    "backup",
+    "prune",
+    "keep",
+    "skip",
+    "enable",
+    "disable",
+    "unlink",
+    "seed",
+    "register",
+    "filter",
+    "approve",
+}
+STAMPED = r"\.bak\.\d{8}-\d{6}"
+
+
+@pytest.fixture
+def set_root(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", dict(SET))
+
+
+@pytest.fixture
+def agent(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "agent", {"extensions/notify.ts": "mine\n"})
+
+
+@pytest.fixture(autouse=True)
+def quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+def ext(set_root: Path, agent: Path, *args: str) -> Any:
+    """Run the CLI in-process on the set and agent dir; result has exit_code, stdout, stderr."""
+    return CliRunner().invoke(app, ["--set", str(set_root), "--agent-dir", str(agent), *args])
+
+
+def as_json(result: Any) -> dict[str, Any]:
+    """The whole of stdout is one JSON document (nothing else goes there under --json)."""
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def assert_plan_shape(data: dict[str, Any], command: str) -> None:
+    assert list(data) == ["command", "changed", "dry_run", "actions", "warnings"]
+    assert data["command"] == command
+    assert isinstance(data["changed"], bool)
+    assert isinstance(data["dry_run"], bool)
+    assert all(isinstance(w, str) for w in data["warnings"])
+    for a in data["actions"]:
+        assert set(a) <= {"action", "path", "target", "backup", "detail"}, a
+        assert {"action", "path"} <= set(a)
+        assert a["action"] in ACTIONS
+        assert all(isinstance(v, str) for v in a.values())
+
+
+# text and exit codes
+
+
+def test_install_shows_the_plan_applies_it_and_exits_0(set_root: Path, agent: Path) -> None:
+    result = ext(set_root, agent, "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  ! backup     extensions/notify.ts -> extensions/notify.ts.bak." in result.stdout
+    assert "  + link       extensions/notify.ts" in lines
+    assert "  + link       extensions/gamma" in lines
+    assert lines[-1] == "done: 5 linked, 1 backed up"
+    assert os.readlink(agent / "skills/review") == str(set_root / "skills/review")
+
+
+def test_a_second_install_says_nothing_to_do_in_one_line(set_root: Path, agent: Path) -> None:
+    ext(set_root, agent, "install", "--yes")
+    result = ext(set_root, agent, "install")  # no --yes needed: nothing is asked
+    assert result.exit_code == 0
+    assert result.stdout == "nothing to do: 5 unchanged\n"
+
+
+def test_dry_run_prints_the_plan_and_writes_nothing(set_root: Path, agent: Path) -> None:
+    before = snapshot(agent)
+    result = ext(set_root, agent, "install", "--dry-run")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-2:] == [
+        "5 to link, 1 backup",
+        "dry run: nothing was written",
+    ]
+    assert snapshot(agent) == before
+
+
+def test_without_yes_and_without_a_terminal_it_refuses_with_exit_3(
+    set_root: Path, agent: Path
+) -> None:
+    before = snapshot(agent)
+    result = ext(set_root, agent, "install")
+    assert result.exit_code == 3
+    assert "no terminal to ask on" in result.stderr
+    assert "fix: pass --yes" in result.stderr
+    assert snapshot(agent) == before
+
+
+def test_an_unknown_name_is_exit_2_naming_the_closest(set_root: Path, agent: Path) -> None:
+    before = snapshot(agent)
+    result = ext(set_root, agent, "install", "--yes", "--only", "notfy")
+    assert result.exit_code == 2
+    assert "error: the set has no item named 'notfy'" in result.stderr
+    assert "fix: did you mean 'notify'?" in result.stderr
+    assert snapshot(agent) == before
+
+
+def test_only_and_skip_take_comma_lists(set_root: Path, agent: Path) -> None:
+    result = ext(set_root, agent, "--json", "install", "--yes", "--only", "gamma,skill:review")
+    linked = {a["path"] for a in as_json(result)["actions"] if a["action"] == "link"}
+    assert linked == {"extensions/gamma", "skills/review"}
+    result = ext(set_root, agent, "--json", "install", "--yes", "--skip", "notify", "--skip", "fix")
+    linked = {a["path"] for a in as_json(result)["actions"] if a["action"] == "link"}
+    assert linked == {"themes/dark.json"}
+    assert (agent / "extensions/notify.ts").read_text() == "mine\n"
+
+
+def test_a_missing_named_agent_dir_is_exit_4_and_create_makes_it(
+    tmp_path: Path, set_root: Path
+) -> None:
+    missing = tmp_path / "new-agent"
+    result = ext(set_root, missing, "install", "--yes")
+    assert result.exit_code == 4
+    assert "does not exist" in result.stderr
+    assert "--create" in result.stderr
+    assert not missing.exists()
+    result = ext(set_root, missing, "install", "--yes", "--create")
+    assert result.exit_code == 0, result.stderr
+    assert os.readlink(missing / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
+
+
+def test_an_unknown_flag_is_exit_2(set_root: Path, agent: Path) -> None:
+    assert ext(set_root, agent, "install", "--yse").exit_code == 2
+
+
+def test_uninstall_removes_ours_and_says_so(set_root: Path, agent: Path) -> None:
+    ext(set_root, agent, "install", "--yes")
+    result = ext(set_root, agent, "uninstall", "--yes")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1] == "done: 5 removed"
+    assert not [k for k, (kind, _) in snapshot(agent).items() if kind == "link"]
+
+
+# --json
+
+
+def test_install_json_is_the_plan_result_shape(set_root: Path, agent: Path) -> None:
+    dry = ext(set_root, agent, "--json", "install", "--dry-run")
+    assert dry.exit_code == 0
+    data = as_json(dry)
+    assert_plan_shape(data, "install")
+    assert (data["changed"], data["dry_run"]) == (True, True)
+    real = as_json(ext(set_root, agent, "--json", "install", "--yes"))
+    assert_plan_shape(real, "install")
+    assert (real["changed"], real["dry_run"]) == (True, False)
+
+    def unstamped(actions: list[dict[str, str]]) -> list[dict[str, str]]:
+        return [{k: re.sub(STAMPED + r".*", ".bak.*", v) for k, v in a.items()} for a in actions]
+
+    assert unstamped(data["actions"]) == unstamped(real["actions"])
+    notify = [a for a in real["actions"] if a["path"] == "extensions/notify.ts"]
+    assert re.fullmatch(r"extensions/notify\.ts" + STAMPED, notify[0]["backup"])
+    assert notify == [
+        {
+            "action": "backup",
+            "path": "extensions/notify.ts",
+            "backup": notify[0]["backup"],
+            "detail": "a file",
+        },
+        {
+            "action": "link",
+            "path": "extensions/notify.ts",
+            "target": str(set_root / "extensions/notify.ts"),
+        },
+    ]
+    again = as_json(ext(set_root, agent, "--json", "install", "--yes"))
+    assert (again["changed"], again["dry_run"]) == (False, False)
+    assert {a["action"] for a in again["actions"]} == {"keep"}
+
+
+def test_uninstall_json_is_the_plan_result_shape(set_root: Path, agent: Path) -> None:
+    ext(set_root, agent, "install", "--yes")
+    data = as_json(ext(set_root, agent, "--json", "uninstall", "--yes"))
+    assert_plan_shape(data, "uninstall")
+    assert (data["changed"], data["dry_run"]) == (True, False)
+    assert {a["action"] for a in data["actions"]} == {"unlink"}
+    assert len(data["actions"]) == 5
+
+
+def test_list_json_is_the_items_shape(set_root: Path, agent: Path) -> None:
+    ext(set_root, agent, "install", "--yes", "--only", "notify,gamma")
+    build_tree(agent, {"extensions/.off": None})
+    os.rename(agent / "extensions/gamma", agent / "extensions/.off/gamma")
+    build_tree(agent, {"prompts/fix.md": "mine\n"})
+    result = ext(set_root, agent, "--json", "list")
+    assert result.exit_code == 0
+    data = as_json(result)
+    assert list(data) == ["set", "agent_dir", "mode", "items"]
+    assert (data["set"], data["agent_dir"], data["mode"]) == (str(set_root), str(agent), "link")
+    for item in data["items"]:
+        assert {"name", "kind", "layout", "state", "path"} <= set(item)
+        assert set(item) - {"name", "kind", "layout", "state", "path"} <= {"note"}
+    states = {(i["name"], i["kind"], i["layout"], i["state"], i["path"]) for i in data["items"]}
+    assert states == {
+        ("notify", "extension", "file", "enabled", "extensions/notify.ts"),
+        ("gamma", "extension", "dir", "disabled", "extensions/.off/gamma"),
+        ("review", "skill", "dir", "not-installed", "skills/review"),
+        ("fix", "prompt", "file", "conflict", "prompts/fix.md"),
+        ("dark", "theme", "file", "not-installed", "themes/dark.json"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["install"], 3),
+        (["install", "--yes", "--only", "../x"], 2),
+        (["install", "--yes", "--only", "nope"], 2),
+    ],
+)
+def test_json_errors_are_json_on_stdout_too(
+    set_root: Path, agent: Path, args: list[str], code: int
+) -> None:
+    result = ext(set_root, agent, "--json", *args)
+    assert result.exit_code == code
+    data = as_json(result)
+    assert data["exit_code"] == code
+    assert data["error"]
+    assert data["fix"]
+
+
+# the installed `ext`, as a user runs it
+
+
+def run_ext(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG") or "XDG" in k}
+    env.update(NO_COLOR="1", EXT_NO_UPDATE_CHECK="1")
+    return subprocess.run(
+        [str(EXT), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_the_installed_ext_exit_codes_end_to_end(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    common = ("--set", str(set_root), "--agent-dir", str(agent))
+    assert run_ext(tmp_path, *common, "install").returncode == 3
+    assert run_ext(tmp_path, *common, "install", "--yes", "--only", "nope").returncode == 2
+    missing = ("--set", str(set_root), "--agent-dir", str(tmp_path / "none"))
+    assert run_ext(tmp_path, *missing, "install", "--yes").returncode == 4
+    done = run_ext(tmp_path, *common, "--json", "install", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert_plan_shape(json.loads(done.stdout), "install")
+    assert "Traceback" not in done.stderr
+    listed = run_ext(tmp_path, *common, "--json", "list")
+    assert {i["state"] for i in json.loads(listed.stdout)["items"]} == {"enabled"}
+
+
+def test_the_isolated_default_is_used_and_named_when_no_agent_dir_is_given(
+    tmp_path: Path, set_root: Path, isolated_home: Path
+) -> None:
+    done = run_ext(tmp_path, "--set", str(set_root), "install", "--yes")
+    assert done.returncode == 0, done.stderr
+    isolated = isolated_home / ".local/share/extset/agent"
+    assert os.readlink(isolated / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
+    assert 'eval "$(ext env)"' in done.stderr
+    assert 'eval "$(ext env)"' not in done.stdout
