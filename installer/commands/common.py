@@ -49,6 +49,8 @@ def run_plan(
     with agent_lock(ctx.agent_dir):
         again = prepare()
         fresh = again.plan
+        if fresh.is_empty:  # another run did the job while this one asked: nothing to do
+            return PlanResult(replace(fresh, warnings=plan.warnings), changed=False, dry_run=False)
         if not fresh.same_steps(plan):
             raise ExtError(
                 f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",

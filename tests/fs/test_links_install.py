@@ -346,3 +346,35 @@ def test_list_shows_each_state(tmp_path: Path, set_root: Path, agent: Path) -> N
         ("prompt:fix", "conflict", "prompts/fix.md"),
         ("theme:dark", "not-installed", "themes/dark.json"),
     }
+
+
+# two runs at once
+
+
+def test_a_run_that_finds_the_job_done_by_another_while_asking_exits_0(
+    set_root: Path, agent: Path
+) -> None:
+    def meanwhile(plan: Plan, diffs: tuple[str, ...]) -> None:
+        # Another `ext install --yes` finishes while this one's plan is on screen.
+        run(set_root, agent)
+
+    build_tree(agent, {"extensions/notify.ts": "mine\n"})
+    result = install(context(set_root, agent), [], [], False, meanwhile)
+    assert (result.applied, result.changed) == (False, False)
+    assert result.plan.is_empty
+    assert (agent / f"extensions/notify.ts.bak.{STAMP}").read_text() == "mine\n"
+    assert not (agent / f"extensions/notify.ts.bak.{STAMP}-1").exists()
+
+
+def test_a_run_whose_plan_changed_while_asking_writes_nothing(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    from installer.errors import ExtError
+
+    def meanwhile(plan: Plan, diffs: tuple[str, ...]) -> None:
+        build_tree(agent, {"themes/dark.json": "appeared meanwhile\n"})
+
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, meanwhile)
+    assert "changed while the plan was on screen" in err.value.message
+    assert links(agent) == {}
