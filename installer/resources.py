@@ -97,8 +97,7 @@ def _discover_kind(root: Path, kind: str) -> Iterable[Resource]:
 def _classify(root: Path, kind: str, entry: os.DirEntry[str]) -> Resource | None:
     path = Path(entry.path)
     if entry.is_dir():
-        markers = _DIR_MARKERS.get(kind, ())
-        if not any((path / m).is_file() for m in markers):
+        if not any(_marks(path / m) for m in _DIR_MARKERS.get(kind, ())):
             return None
         layout, name = "dir", entry.name
     else:
@@ -113,6 +112,19 @@ def _classify(root: Path, kind: str, entry: os.DirEntry[str]) -> Resource | None
             "copy the file into the set instead of linking to it",
         )
     return Resource(kind, name, entry.name, layout, path, str(real))
+
+
+def _marks(marker: Path) -> bool:
+    """A folder is loaded by pi for its index file, or for a package.json with a `pi` key."""
+    if marker.name != "package.json":
+        return marker.is_file()
+    import json
+
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "pi" in data
 
 
 def _check_unique(found: list[Resource]) -> None:
