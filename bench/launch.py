@@ -1,0 +1,45 @@
+"""`ext launch -- --version` against `pi --version`: ext may add at most 10 %.
+
+pi itself takes well over a second to start (Node loads its whole bundle), so
+this is the one place where ext's own start-up is a small share.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from harness import (
+    BenchError,
+    Cmd,
+    Row,
+    ext,
+    measure,
+    pi,
+    print_timings,
+    ratio_row,
+    rounds,
+    standalone,
+)
+from startup import installed_bundled_set
+
+LIMIT = 1.10
+
+
+def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
+    binary = pi()
+    if binary is None:
+        raise BenchError("pi is not installed (.cache/pi or PATH)")
+    set_dir, env = installed_bundled_set(tmp)
+    cmds = {
+        "ext launch -- --version": Cmd([ext(), "launch", "--", "--version"], set_dir, env),
+        "pi --version": Cmd([binary, "--version"], set_dir, env),
+    }
+    t = measure(cmds, rounds(opts, full=7, quick=3))
+    print_timings("ext launch vs pi, both printing pi's version", t)
+    row = ratio_row("launch", t, "ext launch -- --version", "pi --version", LIMIT)
+    return [row]
+
+
+if __name__ == "__main__":
+    standalone(bench, __doc__ or "")

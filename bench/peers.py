@@ -1,0 +1,143 @@
+"""1,000 extensions: ext against dotbot and GNU Stow on the same work.
+
+Each tool has its own agent dir holding the same 1,000 links (files linked as
+files, folder extensions as one link to the folder): a no-op run re-checks
+them; a fresh run makes them all in an empty agent dir. Targets: a no-op at
+most 0.6x dotbot and 0.6x stow, a fresh install at most 1.0x stow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from harness import (
+    REPO,
+    BenchError,
+    Cmd,
+    Row,
+    build_set,
+    check_output,
+    count_links,
+    ext,
+    fresh_dir,
+    isolated_agent_dir,
+    measure,
+    print_timings,
+    ratio_row,
+    rounds,
+    sandbox_env,
+    standalone,
+)
+
+COUNT = 1000
+BENCH_VENV = REPO / ".cache" / "bench-venv"
+
+
+def dotbot() -> str:
+    """dotbot from the package index, in a venv cached under .cache/bench-venv."""
+    binary = BENCH_VENV / "bin" / "dotbot"
+    if not binary.exists():
+        print(f"installing dotbot into {BENCH_VENV} …", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(BENCH_VENV)], check=True)
+        pip = [str(BENCH_VENV / "bin" / "python"), "-m", "pip", "install", "--quiet", "dotbot"]
+        subprocess.run(pip, check=True)
+    return str(binary)
+
+
+def stow() -> str:
+    """Debian's GNU Stow; installed with apt-get when missing and we are root."""
+    found = shutil.which("stow")
+    if found is None and os.geteuid() == 0:
+        print("installing stow with apt-get …", file=sys.stderr)
+        apt = ["apt-get", "install", "-y", "-q", "stow"]
+        if subprocess.run(apt, check=False, capture_output=True).returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], check=True, capture_output=True)
+            subprocess.run(apt, check=True, capture_output=True)
+        found = shutil.which("stow")
+    if found is None:
+        raise BenchError("GNU Stow is not installed: apt-get install stow")
+    return found
+
+
+def dotbot_config(path: Path, agent: Path) -> Path:
+    """A `link:` glob over the set's extensions and a `clean:` of the folder (JSON is YAML)."""
+    config = [
+        {"defaults": {"link": {"create": True}}},
+        {"clean": [str(agent / "extensions")]},
+        {"link": {f"{agent / 'extensions'}/": {"glob": True, "path": "extensions/*"}}},
+    ]
+    path.write_text(json.dumps(config, indent=2))
+    return path
+
+
+def expect_links(folder: Path, count: int, tool: str) -> None:
+    found = count_links(folder)
+    if found != count:
+        raise BenchError(f"{tool} made {found} links in {folder}, not {count}")
+
+
+def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
+    env = sandbox_env(tmp)
+    sets = tmp / "sets"
+    set_dir = build_set(sets / "set1k", COUNT)
+    n = rounds(opts, full=11, quick=4)
+
+    agent = isolated_agent_dir(env)
+    agent.mkdir(parents=True)
+    ext_cmd = Cmd([ext(), "install", "--yes"], set_dir, env)
+    check_output(ext_cmd.argv, set_dir, env)
+    expect_links(agent / "extensions", COUNT, "ext")
+
+    dotbot_agent = tmp / "agents" / "dotbot"
+    dotbot_agent.mkdir(parents=True)
+    conf = dotbot_config(tmp / "dotbot.conf.yaml", dotbot_agent)
+    dotbot_cmd = Cmd([dotbot(), "-d", str(set_dir), "-c", str(conf)], set_dir, env)
+    check_output(dotbot_cmd.argv, set_dir, env)
+    expect_links(dotbot_agent / "extensions", COUNT, "dotbot")
+
+    # A real extensions/ in the target keeps stow from folding it into one link.
+    stow_agent = tmp / "agents" / "stow"
+    (stow_agent / "extensions").mkdir(parents=True)
+    stow_argv = [stow(), "-d", str(sets), "-t", str(stow_agent), "--ignore=extset\\.toml", "set1k"]
+    check_output(stow_argv, sets, env)
+    expect_links(stow_agent / "extensions", COUNT, "stow")
+
+    noop = {
+        "ext install --yes (no-op, 1k)": ext_cmd,
+        "dotbot (no-op, 1k)": dotbot_cmd,
+        "stow (no-op, 1k)": Cmd(stow_argv, sets, env),
+    }
+    t = measure(noop, n)
+    print_timings("1,000 extensions, already linked: a no-op", t)
+    ext_label = "ext install --yes (no-op, 1k)"
+    rows = [
+        ratio_row("1k no-op", t, ext_label, "dotbot (no-op, 1k)", 0.6),
+        ratio_row("1k no-op", t, ext_label, "stow (no-op, 1k)", 0.6),
+    ]
+
+    def empty_ext_agent() -> None:
+        fresh_dir(agent)
+
+    def empty_stow_agent() -> None:
+        fresh_dir(stow_agent / "extensions")
+
+    fresh = {
+        "ext install --yes (fresh, 1k)": Cmd(ext_cmd.argv, set_dir, env, empty_ext_agent),
+        "stow (fresh, 1k)": Cmd(stow_argv, sets, env, empty_stow_agent),
+    }
+    t = measure(fresh, n)
+    expect_links(agent / "extensions", COUNT, "ext")
+    expect_links(stow_agent / "extensions", COUNT, "stow")
+    print_timings("1,000 extensions into an empty agent dir: a fresh install", t)
+    rows.append(ratio_row("1k fresh", t, "ext install --yes (fresh, 1k)", "stow (fresh, 1k)", 1.0))
+    return rows
+
+
+if __name__ == "__main__":
+    standalone(bench, __doc__ or "")
