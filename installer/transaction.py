@@ -29,15 +29,19 @@ class Transaction:
     def _abs(self, rel: str) -> Path:
         return self.root / rel
 
+    def _rel(self, path: Path) -> str:
+        """A path as journaled: relative inside the agent dir, absolute outside it (the set)."""
+        return str(path.relative_to(self.root)) if path.is_relative_to(self.root) else str(path)
+
     def mkdirs(self, rel: str) -> None:
         """Create a folder and its missing parents, each one a step of its own."""
         path = self._abs(rel)
         missing = []
-        while not path.exists() and path != self.root:
+        while not path.exists() and path not in (self.root, path.parent):
             missing.append(path)
             path = path.parent
         for folder in reversed(missing):
-            step = {"op": "mkdir", "path": str(folder.relative_to(self.root))}
+            step = {"op": "mkdir", "path": self._rel(folder)}
             self._step(step, folder.mkdir)
 
     def symlink(self, rel: str, target: str) -> None:
@@ -65,6 +69,45 @@ class Transaction:
             os.unlink(tmp)  # left by a run that was killed mid-swap
         step = {"op": "relink", "path": rel, "target": target, "old": old}
         self._step(step, lambda: _swap_link(path, target))
+
+    def copy(self, rel: str, dest: Path) -> None:
+        """Copy an agent dir entry (file or folder) to dest outside it, verified byte for byte.
+
+        The step records each entry it makes, with its sha256, so the reversal removes the
+        copy only while it is still exactly what was copied.
+        """
+        from installer import trees
+
+        src = self._abs(rel)
+        self.mkdirs(str(dest.parent))
+        expected = trees.entries(src)
+        step = {"op": "copy", "from": rel, "file": str(dest), "entries": expected}
+        self._step(step, lambda: trees.copy(src, dest, expected))
+
+    def uncopy(self, dest: Path, expected: list[list[str]]) -> None:
+        """Take a recorded copy back out: moved aside now, deleted by `purge` once all went well."""
+        from installer import trees
+
+        if not trees.matches(dest, expected):
+            raise ExtError(f"{dest} changed since ext copied it; it was left as it is")
+        # Aside one level up (the set root), so the kind folder can go if ext made it.
+        aside = dest.parent.parent / f".ext-undone-{os.getpid()}-{dest.parent.name}-{dest.name}"
+        step = {"op": "uncopy", "file": str(dest), "to": str(aside), "entries": expected}
+        self._step(step, lambda: os.rename(dest, aside))
+
+    def purge(self) -> list[str]:
+        """Delete what `uncopy` moved aside; the last act of a run that succeeded (best effort)."""
+        import shutil
+
+        left = []
+        for step in self.done:
+            if step["op"] == "uncopy" and os.path.lexists(step["to"]):
+                shutil.rmtree(step["to"], ignore_errors=True)
+                with contextlib.suppress(OSError):
+                    os.unlink(step["to"])  # a file: rmtree only removes folders
+                if os.path.lexists(step["to"]):
+                    left.append(step["to"])
+        return left
 
     def settings(self, path: Path, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
         """Merge a change into settings.json under pi's lock; journal the bytes it replaced."""
@@ -145,6 +188,14 @@ def reverse(root: Path, step: dict[str, Any]) -> None:
         _swap_link(path, step["old"])
     elif op == "write":
         _restore(path, step["before"], step.get("after"))
+    elif op == "copy":
+        from installer import trees
+
+        trees.remove(path, step["entries"])
+    elif op == "uncopy":
+        if os.path.lexists(path):
+            raise FileExistsError(f"{path} already exists")
+        os.rename(step["to"], path)
     else:
         raise OSError(f"unknown journal step {op!r}")
 

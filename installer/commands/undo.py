@@ -58,6 +58,7 @@ def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
             for s in todo:
                 _reverse(tx, root, s)
             journal.mark_undone(rec.path, ctx.env.now())
+            tx.purge()  # copies taken back out of the set: deleted only now that all went well
 
         return Prepared(Plan("undo", actions), step)
 
@@ -96,6 +97,8 @@ class _View:
             self.overlay[rel], self.overlay[s["to"]] = self.node(s["to"]), None
         elif op == "rmdir":
             self.overlay[rel] = ("dir", None)
+        elif op == "copy":
+            self.overlay[s["file"]] = None
 
 
 def _statuses(root: Path, steps: list[dict[str, Any]]) -> list[Reversal]:
@@ -116,6 +119,8 @@ def _status(view: _View, s: dict[str, Any]) -> str:
         return "done"  # ext's own bookkeeping: always put back
     if s["op"] == "write":
         return _file_status(Path(s["file"]), decode(s.get("before")), decode(s.get("after")))
+    if s["op"] == "copy":
+        return _copy_status(view, s)
     node = view.node(s["path"])
     link = node[1] if node and node[0] == "link" else None
     moved = "to" in s and view.node(s["to"]) is not None
@@ -130,6 +135,15 @@ def _status(view: _View, s: dict[str, Any]) -> str:
     }
     done, not_done = seen.get(s["op"], (False, False))
     return _pick(done, not_done)
+
+
+def _copy_status(view: _View, s: dict[str, Any]) -> str:
+    """A copy `ext adopt` made in the set: reversible only while it is exactly as copied."""
+    from installer import trees
+
+    if view.node(s["file"]) is None:
+        return "not-done"
+    return "done" if trees.matches(Path(s["file"]), s["entries"]) else "changed"
 
 
 def _pick(done: bool, not_done: bool) -> str:
@@ -159,6 +173,7 @@ def _action(root: Path, s: dict[str, Any], detail: str | None) -> Action:
         "rmdir": ("mkdir", s.get("path"), None),
         "write": ("restore", "settings.json", "its earlier text"),
         "state": ("restore", ".extset/state.json", "its earlier record"),
+        "copy": ("unlink", s.get("file"), None),
     }
     action, path, target = names[op]
     return Action(action, str(path), target=target, detail=detail)
@@ -182,6 +197,8 @@ def _reverse(tx: Transaction, root: Path, s: dict[str, Any]) -> None:
         tx.state(decode(s.get("before")))
     elif op == "write":
         tx.restore_settings(Path(s["file"]), decode(s.get("after")), decode(s.get("before")))
+    elif op == "copy":
+        tx.uncopy(Path(s["file"]), s["entries"])
 
 
 def history(ctx: Context) -> DataResult:
