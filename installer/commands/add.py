@@ -1,0 +1,108 @@
+"""`ext add NAME`: a new extension, skill, prompt or theme in the set, from a template."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from installer.commands import templates
+from installer.commands.creation import Confirm, Piece, run
+from installer.commands.init import host_package
+from installer.errors import UsageError
+from installer.host import HostInfo
+from installer.resources import FOLDER, KINDS, check_name
+from installer.result import PlanResult
+
+_SUFFIX = {"extension": ".ts", "skill": ".md", "prompt": ".md", "theme": ".json"}
+# Where a resource of each kind could already be, by name: any of these is "taken".
+_TAKEN = {
+    "extension": ("{n}.ts", "{n}.js", "{n}"),
+    "skill": ("{n}", "{n}.md"),
+    "prompt": ("{n}.md",),
+    "theme": ("{n}.json",),
+}
+# pi's skill names (the Agent Skills standard): lowercase words joined by single hyphens.
+_SKILL_NAME = r"[a-z0-9]+(-[a-z0-9]+)*"
+
+
+def add(
+    set_root: Path,
+    name: str,
+    kind: str,
+    as_dir: bool,
+    dry_run: bool,
+    confirm: Confirm,
+    host: HostInfo | None,
+) -> PlanResult:
+    """Plan the new resource's file (and folder), then create it; never over anything there."""
+    if kind not in KINDS:
+        raise UsageError(f"unknown kind {kind!r}", f"use --kind {' | '.join(KINDS)}")
+    name = _bare(check_name(name), kind)
+    folder = set_root / FOLDER[kind]
+    _check_free(folder, name, kind)
+    piece = Piece(_path(folder, name, kind, as_dir), _text(name, kind, host), f"a new {kind}")
+    note = f"next: ext install --only {name if kind == 'extension' else f'{kind}:{name}'}"
+    return run("add", lambda: [piece], (), dry_run, confirm, (note,))
+
+
+def _bare(name: str, kind: str) -> str:
+    """`notify.ts` -> `notify`; a hidden name would never be found, a skill must fit pi's rule."""
+    bare = name.removesuffix(_SUFFIX[kind])
+    if kind == "extension":
+        bare = bare.removesuffix(".js")
+    if not bare or bare.startswith("."):
+        raise UsageError(
+            f"{kind} name {name!r} is hidden or empty", "use a plain name like 'notify'"
+        )
+    if kind == "skill" and (len(bare) > 64 or not re.fullmatch(_SKILL_NAME, bare)):
+        slug = templates.flag_prefix(bare)[:64]
+        raise UsageError(
+            f"skill name {bare!r}: pi wants lowercase letters, digits and single hyphens",
+            f"try {slug!r}",
+        )
+    return bare
+
+
+def _check_free(folder: Path, name: str, kind: str) -> None:
+    for pattern in _TAKEN[kind]:
+        path = folder / pattern.format(n=name)
+        if path.exists() or path.is_symlink():
+            raise UsageError(
+                f"the set already has {path}; nothing was written",
+                "pick another name, or edit the one that is there",
+            )
+
+
+def _path(folder: Path, name: str, kind: str, as_dir: bool) -> Path:
+    if kind == "skill":
+        return folder / name / "SKILL.md"  # a skill is a folder, whatever --dir says
+    if as_dir and kind != "extension":
+        raise UsageError(f"--dir is for extensions and skills, not a {kind}", "leave out --dir")
+    if as_dir:
+        return folder / name / "index.ts"
+    return folder / f"{name}{_SUFFIX[kind]}"
+
+
+def _text(name: str, kind: str, host: HostInfo | None) -> str:
+    if kind == "extension":
+        package, _ = host_package(host)
+        return templates.EXTENSION.format(name=name, package=package)
+    if kind == "skill":
+        return templates.SKILL.format(name=name)
+    if kind == "prompt":
+        return templates.PROMPT.format(name=name)
+    return templates.theme(name, _host_theme(host))
+
+
+def _host_theme(host: HostInfo | None) -> dict[str, object] | None:
+    """The installed pi's own dark theme: every colour token that pi version wants."""
+    _, package_dir = host_package(host)
+    if package_dir is None:
+        return None
+    path = package_dir / "dist" / "modes" / "interactive" / "theme" / "dark.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("colors"), dict) else None

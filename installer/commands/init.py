@@ -1,0 +1,164 @@
+"""`ext init`: start a set, or make a repository with an install.sh a set in place.
+
+No agent dir is involved: the set is a folder of the user's, so there is no journal. Each file is
+created only where nothing is (never overwritten), and a failure removes what the run made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from installer.commands import templates
+from installer.commands.creation import GIT, Confirm, Piece, run
+from installer.commands.manifest_text import manifest_text
+from installer.errors import UsageError
+from installer.host import HostInfo
+from installer.manifest import MANIFEST_NAME
+from installer.result import PlanResult
+
+_PACKAGE_LEVELS = 4  # dist/cli.js sits two levels under its package.json; room for a bin/ shim
+
+
+def init(
+    target: Path,
+    name: str | None,
+    git: bool,
+    dry_run: bool,
+    confirm: Confirm,
+    host: HostInfo | None,
+    git_bin: str | None,
+) -> PlanResult:
+    """Plan every file of a new set at target, show it, and create the missing ones."""
+    root = _folder(target)
+    name = name or root.name
+    package, package_dir = host_package(host)
+    warnings = []
+    if host is None:
+        warnings.append(
+            "pi was not found on PATH: tsconfig.json has no `paths` (editors will not find "
+            "pi's types) and extset.toml no tested versions; run `ext init` again once pi is "
+            "installed, after removing tsconfig.json"
+        )
+    repo = _repository(root)
+    git_note = _git_note(repo, git_bin) if git else None
+    if git_note:
+        warnings.append(git_note)
+    want_git = git and git_note is None and git_bin is not None
+
+    hello = root / "extensions" / "hello.ts"
+    example = os.path.lexists(hello) or not _has_entries(root / "extensions")
+    if not example:
+        warnings.append("extensions/ already holds extensions of yours: no example added")
+
+    def pieces() -> list[Piece]:
+        found: list[Piece] = [Piece(root, what="the set folder")]
+        version = host.version if host else None
+        found.append(Piece(root / MANIFEST_NAME, manifest_text(name, version), "the manifest"))
+        found.append(Piece(root / "extensions", what="extensions of the set"))
+        if example:
+            found.append(
+                Piece(
+                    hello,
+                    templates.example(name, package),
+                    f"an example extension: registers --{templates.flag_prefix(name)}-hello",
+                )
+            )
+        found += [
+            Piece(root / "README.md", templates.readme(name), "how to use the set"),
+            Piece(root / ".gitignore", templates.GITIGNORE, "node_modules/, backups"),
+            Piece(
+                root / "tsconfig.json",
+                templates.tsconfig(package, package_dir),
+                f"type-checks `import type` against {package_dir or 'nothing: pi not found'}",
+            ),
+        ]
+        if want_git:
+            found.append(Piece(root / GIT, what="git init", git=git_bin))
+        return found
+
+    notes = (
+        f"next: cd {root} && ext install   (ext launch runs pi with the set)",
+        "  or move extensions you placed by hand into it: ext adopt --all --from ~/.pi/agent",
+    )
+    return run("init", pieces, warnings, dry_run, confirm, notes)
+
+
+def from_install_sh(
+    script: Path, name: str | None, dry_run: bool, confirm: Confirm, host: HostInfo | None
+) -> PlanResult:
+    """Make the repository holding an install.sh a set in place: add extset.toml, nothing else.
+
+    The script is never run nor read: only the `extensions/` folder beside it matters.
+    """
+    path = script.expanduser().absolute()
+    if not path.is_file():
+        raise UsageError(
+            f"{script} is not a file", "name the install script: --from-install-sh PATH"
+        )
+    root = path.resolve().parent
+    if not (root / "extensions").is_dir():
+        raise UsageError(
+            f"there is no extensions/ folder next to {path.name} in {root}",
+            "name the install.sh that sits beside the repository's extensions/ folder",
+        )
+    name = name or root.name
+    origin = (
+        f"Made from {path.name} by `ext init --from-install-sh`: `ext install` now does what\n"
+        f"{path.name} did (--only/--skip, backups, pruning, --dry-run), and `ext undo` reverses it."
+    )
+    text = manifest_text(name, host.version if host else None, origin)
+    count = sum(not e.startswith(".") for e in os.listdir(root / "extensions"))
+    pieces = [
+        Piece(root / MANIFEST_NAME, text, f"makes {root.name} a set ({count} in extensions/)")
+    ]
+    notes = (
+        f"next: cd {root} && ext install --dry-run   (links {path.name} made into this "
+        "repository count as ext's own: they are kept, not backed up)",
+    )
+    return run("init", lambda: pieces, (), dry_run, confirm, notes)
+
+
+def host_package(host: HostInfo | None) -> tuple[str, Path | None]:
+    """The host's package name (for `import type`) and the folder it is installed in."""
+    if host is None or host.package is None:
+        return templates.DEFAULT_PACKAGE, None
+    for folder in list(host.resolved.parents)[:_PACKAGE_LEVELS]:
+        try:
+            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("name") == host.package:
+            return host.package, folder
+    return host.package, None
+
+
+def _folder(target: Path) -> Path:
+    root = target.expanduser().absolute()
+    if os.path.lexists(root) and not root.is_dir():
+        raise UsageError(f"{root} exists and is not a folder", "name a new or existing folder")
+    return root
+
+
+def _has_entries(folder: Path) -> bool:
+    try:
+        return any(not e.startswith(".") for e in os.listdir(folder))
+    except OSError:
+        return False
+
+
+def _repository(root: Path) -> Path | None:
+    """The git work tree holding root, if any (a `.git` folder or file in it or above)."""
+    for folder in (root, *root.parents):
+        if os.path.lexists(folder / GIT):
+            return folder
+    return None
+
+
+def _git_note(repo: Path | None, git_bin: str | None) -> str | None:
+    if repo is not None:
+        return f"no git init: the folder is inside the git repository at {repo}"
+    if git_bin is None:
+        return "git was not found on PATH: no git init (run it yourself later)"
+    return None
