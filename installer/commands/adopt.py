@@ -1,0 +1,243 @@
+"""`ext adopt`: bring extensions placed by hand in an agent dir into the set.
+
+Each one is copied into the set at the same relative place, verified byte for byte, then the
+original is moved to a timestamped backup and replaced by a link to the copy. The whole run is
+one journal entry, so `ext undo` puts the agent dir (and the set) back as they were.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from installer import trees
+from installer.commands.adopt_scan import Candidate, candidates, diff, pick
+from installer.commands.common import Confirm, Prepared, run_plan, set_record
+from installer.context import Context
+from installer.errors import ExtError, UsageError
+from installer.links.plan import stamp
+from installer.links.scan import AgentState, scan
+from installer.plan import Action, Plan
+from installer.resources import FOLDER, Resource, discover
+from installer.result import PlanResult
+from installer.state import State, load_state
+from installer.transaction import Transaction
+
+PREFER = ("set", "agent")
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """What happens to one candidate: the plan's lines, and what the apply step needs."""
+
+    candidate: Candidate
+    actions: tuple[Action, ...]
+    dest: Path  # the set's path for it (what the agent dir's link will lead to)
+    backup: str | None = None  # agent-relative; None: skipped
+    copy: bool = True  # copy into the set (False: the set's own version is kept)
+    set_backup: Path | None = None  # --prefer agent: where the set's version is moved
+    diff: str | None = None
+
+
+def adopt(
+    ctx: Context,
+    names: list[str],
+    every: bool,
+    prefer: str | None,
+    dry_run: bool,
+    confirm: Confirm,
+) -> PlanResult:
+    """Plan the adoption of the named (or all) real files and folders, show it, apply it."""
+    if prefer is not None and prefer not in PREFER:
+        raise UsageError(f"unknown --prefer {prefer!r}", "use --prefer set or --prefer agent")
+    if not names and not every:
+        raise UsageError("name what to adopt, or pass --all", "ext adopt --all --dry-run")
+    if names and every:
+        raise UsageError("name what to adopt, or pass --all, not both", "leave out one of them")
+    _refuse_register_mode(ctx)
+
+    def prepare() -> Prepared:
+        state = load_state(ctx.agent_dir)
+        agent = scan(ctx.agent_dir, ctx.set_root, state.old_roots(ctx.set_root, ctx.manifest.name))
+        found, links = candidates(agent)
+        chosen = pick(found, names, every)
+        plans = _plan_all(ctx, agent, chosen, prefer)
+        actions = tuple(a for p in plans for a in p.actions)
+        skipped = [
+            f"{p.candidate.rel}: the set has its own, different; skipped "
+            "(--prefer set keeps the set's, --prefer agent takes this one)"
+            for p in plans
+            if p.backup is None and p.diff is not None
+        ]
+        warnings = (*ctx.manifest.warnings, *(links if every else ()), *skipped)
+        plan = Plan("adopt", actions, warnings)
+        diffs = tuple(p.diff for p in plans if p.diff)
+        return Prepared(plan, lambda tx: _apply(tx, plans), diffs)
+
+    def new_state(state: State) -> State:
+        if state.for_root(ctx.set_root) is not None:
+            return state
+        return state.with_set(set_record(ctx, "link"))
+
+    result = run_plan(ctx, prepare, confirm, dry_run, new_state)
+    if result.plan.is_empty and result.diffs:
+        # No plan is shown when there is nothing to do: the conflicts' diffs go with the notes.
+        return _with_notes(result, result.diffs)
+    if result.applied:
+        return _with_notes(result, _next_steps(ctx))
+    return result
+
+
+def _refuse_register_mode(ctx: Context) -> None:
+    record = load_state(ctx.agent_dir).for_root(ctx.set_root)
+    if record is not None and record.mode == "register":
+        raise ExtError(
+            f"the set is registered as a package in {ctx.agent_dir}: adopted links would load "
+            "its extensions a second time",
+            "switch it to links first (ext install --mode link), then adopt",
+        )
+
+
+def _plan_all(
+    ctx: Context, agent: AgentState, chosen: list[Candidate], prefer: str | None
+) -> list[Adoption]:
+    own = {(r.kind, r.name): r for r in discover(ctx.set_root)}
+    when = stamp(ctx.env.now())
+    namer = _Backups(agent)
+    return [_plan_one(ctx, c, own.get((c.kind, c.name)), prefer, namer, when) for c in chosen]
+
+
+def _plan_one(
+    ctx: Context,
+    c: Candidate,
+    theirs: Resource | None,
+    prefer: str | None,
+    namer: _Backups,
+    when: str,
+) -> Adoption:
+    source = ctx.agent_dir / c.rel
+    dest = ctx.set_root / c.rel
+    try:
+        trees.entries(source)  # every file readable, nothing but files, folders and links
+    except (OSError, ExtError) as exc:
+        why = exc.message if isinstance(exc, ExtError) else f"{exc.strerror}: {exc.filename}"
+        return Adoption(c, (Action("skip", c.rel, detail=f"cannot be copied: {why}"),), dest)
+    existing = theirs.source if theirs is not None else dest
+    if not os.path.lexists(existing):
+        backup = namer.agent(c, when)
+        actions = (
+            Action("copy", c.rel, target=str(dest), detail=f"into {dest}, verified byte for byte"),
+            Action(
+                "backup",
+                c.rel,
+                backup=backup,
+                detail=f"your {_word(c)}, kept until `ext adopt --clean-backups`",
+            ),
+            Action("link", c.rel, target=str(dest)),
+        )
+        return Adoption(c, actions, dest, backup)
+    return _conflict(c, source, existing, dest, prefer, namer, when)
+
+
+def _conflict(
+    c: Candidate,
+    source: Path,
+    existing: Path,
+    dest: Path,
+    prefer: str | None,
+    namer: _Backups,
+    when: str,
+) -> Adoption:
+    same = existing == dest and trees.entries(existing) == trees.entries(source)
+    if same or (prefer == "set" and existing == dest):
+        why = "identical to the set's" if same else "--prefer set: the set's version stays"
+        backup = namer.agent(c, when)
+        actions: tuple[Action, ...] = (
+            Action("backup", c.rel, backup=backup, detail=f"your {_word(c)}; {why}"),
+            Action("link", c.rel, target=str(dest)),
+        )
+        return Adoption(c, actions, dest, backup, copy=False)
+    text = diff(existing, source, c.rel)
+    if existing != dest:
+        detail = f"the set has {c.label} as {existing.name}: a different layout; merge by hand"
+        return Adoption(c, (Action("skip", c.rel, detail=detail),), dest, diff=text)
+    if prefer != "agent":
+        detail = "the set has its own, different (pass --prefer set or --prefer agent)"
+        return Adoption(c, (Action("skip", c.rel, detail=detail),), dest, diff=text)
+    set_backup = _set_backup(dest, c.layout, when)
+    backup = namer.agent(c, when)
+    actions = (
+        Action("backup", str(dest), backup=str(set_backup), detail="the set's version"),
+        Action("copy", c.rel, target=str(dest), detail=f"into {dest}, verified byte for byte"),
+        Action("backup", c.rel, backup=backup, detail=f"your {_word(c)}"),
+        Action("link", c.rel, target=str(dest)),
+    )
+    return Adoption(c, actions, dest, backup, set_backup=set_backup, diff=text)
+
+
+def _apply(tx: Transaction, plans: list[Adoption]) -> None:
+    for p in plans:
+        if p.backup is None:
+            continue
+        if p.set_backup is not None:
+            tx.rename(str(p.dest), str(p.set_backup))
+        if p.copy:
+            tx.copy(p.candidate.rel, p.dest)
+        tx.rename(p.candidate.rel, p.backup)
+        tx.symlink(p.candidate.rel, str(p.dest))
+
+
+class _Backups:
+    """Backup names in the agent dir: files beside, folders in `<kind>/.bak/`; each unique."""
+
+    def __init__(self, agent: AgentState) -> None:
+        self.agent_state = agent
+        self.used: set[str] = set()
+
+    def agent(self, c: Candidate, when: str) -> str:
+        folder = FOLDER[c.kind]
+        # A folder beside itself would still be loaded by pi; parked in `.bak/` it is not.
+        parent = f"{folder}/.bak" if c.layout == "dir" else folder
+        taken = self.agent_state.taken(parent)
+        base, n = f"{c.filename}.bak.{when}", 0
+        name = base
+        while name in taken or f"{parent}/{name}" in self.used:
+            n += 1
+            name = f"{base}-{n}"
+        self.used.add(f"{parent}/{name}")
+        return f"{parent}/{name}"
+
+
+def _set_backup(dest: Path, layout: str, when: str) -> Path:
+    """Where --prefer agent keeps the set's version: beside it, or in `<kind>/.bak/` (a folder)."""
+    parent = dest.parent / ".bak" if layout == "dir" else dest.parent
+    base, n = f"{dest.name}.bak.{when}", 0
+    path = parent / base
+    while os.path.lexists(path):
+        n += 1
+        path = parent / f"{base}-{n}"
+    return path
+
+
+def _word(c: Candidate) -> str:
+    return "folder" if c.layout == "dir" else "file"
+
+
+def _with_notes(result: PlanResult, notes: tuple[str, ...]) -> PlanResult:
+    from dataclasses import replace
+
+    return replace(result, notes=(*result.notes, *notes))
+
+
+def _next_steps(ctx: Context) -> tuple[str, ...]:
+    lines = [
+        "the originals are kept as backups; once all is well: ext adopt --clean-backups",
+        "changed your mind? ext undo puts the agent dir and the set back as they were",
+    ]
+    if ctx.agent_dir_source in ("--agent-dir", "--from"):
+        lines.append(
+            f"ext finds this agent dir by itself once extset.toml has [target] "
+            f'agent_dir = "{ctx.agent_dir.resolve()}" (else pass --agent-dir)'
+        )
+    return tuple(lines)

@@ -1,0 +1,92 @@
+"""`ext adopt --clean-backups`: delete the backups adoption kept, once they are redundant.
+
+A backup goes only while its bytes are still exactly what was copied into the set (as the
+adoption's journal recorded them) or what the set holds now. Anything else (the agent dir's
+version that `--prefer set` displaced, a backup edited since) is listed and kept.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from installer import journal, trees
+from installer.commands.common import Confirm, Prepared, run_plan
+from installer.context import Context
+from installer.errors import ExtError
+from installer.plan import Action, Plan
+from installer.result import PlanResult
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A backup an adoption made, and why it may (or may not) go."""
+
+    path: str  # relative to the agent dir
+    removable: bool
+    why: str
+
+
+def clean_backups(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
+    """Plan the deletion of redundant adoption backups, show it, and delete them."""
+
+    def prepare() -> Prepared:
+        found = backups(ctx.agent_dir)
+        actions = tuple(Action("prune", b.path, detail=b.why) for b in found if b.removable)
+        kept = tuple(f"kept {b.path}: {b.why}" for b in found if not b.removable)
+        doomed = [ctx.agent_dir / a.path for a in actions]
+        return Prepared(Plan("clean-backups", actions, kept), lambda tx: _delete(ctx, doomed))
+
+    result = run_plan(ctx, prepare, confirm, dry_run)
+    if not result.applied:
+        return result
+    note = "`ext undo` can no longer reverse those adoptions: their originals are gone"
+    return replace(result, notes=(*result.notes, note))
+
+
+def backups(agent_dir: Path) -> list[Backup]:
+    """The backups of every adoption still in force (finished, not undone), oldest first."""
+    out: dict[str, Backup] = {}
+    for rec in reversed(list(journal.records(agent_dir))):
+        if rec.command != "adopt" or rec.undone or rec.status not in ("ok", "finished-by-next-run"):
+            continue
+        copies = {s["from"]: s for s in rec.steps if s["op"] == "copy"}
+        links = {s["path"]: s["target"] for s in rec.steps if s["op"] == "symlink"}
+        for s in rec.steps:
+            if s["op"] == "rename" and s["path"] in links and os.path.lexists(agent_dir / s["to"]):
+                out[s["to"]] = _judge(agent_dir, s["to"], copies.get(s["path"]), links[s["path"]])
+    return list(out.values())
+
+
+def _judge(agent_dir: Path, rel: str, copy: dict[str, Any] | None, target: str) -> Backup:
+    backup = agent_dir / rel
+    if copy is not None and trees.matches(backup, copy["entries"]):
+        return Backup(rel, True, f"what was copied into the set, {copy['file']}")
+    try:
+        same = trees.entries(backup) == trees.entries(Path(target))
+    except (OSError, ExtError):
+        same = False
+    if same:
+        return Backup(rel, True, f"the same bytes as the set's {target}")
+    return Backup(rel, False, "not a copy of anything in the set; delete it yourself when sure")
+
+
+def _delete(ctx: Context, doomed: list[Path]) -> None:
+    """Move every backup into a trash folder first (undone on failure), then delete that."""
+    trash = ctx.agent_dir / ".extset" / f"trash-{os.getpid()}"
+    trash.mkdir(mode=0o700)
+    moved: list[tuple[Path, Path]] = []
+    try:
+        for n, path in enumerate(doomed):
+            aside = trash / str(n)
+            os.rename(path, aside)
+            moved.append((path, aside))
+    except BaseException:
+        for path, aside in reversed(moved):
+            os.rename(aside, path)
+        trash.rmdir()
+        raise
+    shutil.rmtree(trash, ignore_errors=True)

@@ -1,0 +1,146 @@
+"""What `ext adopt` can take in: real files and folders of an agent dir that look like resources,
+picked by name; and how one differs from the set's own (a unified diff)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from installer import trees
+from installer.errors import UsageError
+from installer.links.scan import AgentState, Entry
+from installer.resources import FOLDER, check_name
+
+# The same shapes resources.py discovers in a set.
+_FILE_SUFFIXES = {
+    "extension": (".ts", ".js"),
+    "skill": (".md",),
+    "prompt": (".md",),
+    "theme": (".json",),
+}
+_DIR_MARKERS = {"extension": ("index.ts", "index.js", "package.json"), "skill": ("SKILL.md",)}
+# A backup ext (or install.sh) made, `name.bak.YYYYMMDD-HHMMSS[-N]`, is never a resource.
+_BACKUP = r".*\.bak\.\d{8}-\d{6}(-\d+)?"
+MAX_DIFF_LINES = 200
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A real file or folder in an agent dir's resource folder, not ext's."""
+
+    kind: str
+    name: str
+    filename: str
+    layout: str  # "file" or "dir"
+
+    @property
+    def rel(self) -> str:
+        """Where it is, relative to the agent dir (the same place it takes in the set)."""
+        return f"{FOLDER[self.kind]}/{self.filename}"
+
+    @property
+    def label(self) -> str:
+        return self.name if self.kind == "extension" else f"{self.kind}:{self.name}"
+
+
+def candidates(agent: AgentState) -> tuple[list[Candidate], list[str]]:
+    """Every adoptable entry, and a line for each link that looks like a resource (not adopted)."""
+    found, links = [], []
+    for kind, folder in FOLDER.items():
+        for name in sorted(agent.taken(folder)):
+            rel = f"{folder}/{name}"
+            entry = agent.entries.get(rel)
+            if entry is None or name.startswith(".") or _parked(name):
+                continue
+            c = _classify(agent.agent_dir / rel, kind, name, entry)
+            if c is None:
+                continue
+            if entry.kind == "link":
+                if entry.owner == "foreign":
+                    links.append(f"{rel} is a link to {entry.target}: adopt takes only real files")
+                continue
+            found.append(c)
+    return found, links
+
+
+def _parked(name: str) -> bool:
+    return name.endswith(".off") or re.fullmatch(_BACKUP, name) is not None
+
+
+def _classify(path: Path, kind: str, name: str, entry: Entry) -> Candidate | None:
+    if entry.to_dir:
+        if not any((path / m).is_file() for m in _DIR_MARKERS.get(kind, ())):
+            return None
+        return Candidate(kind, name, name, "dir")
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem or f".{suffix}" not in _FILE_SUFFIXES[kind]:
+        return None
+    return Candidate(kind, stem, name, "file")
+
+
+def pick(found: list[Candidate], names: list[str], every: bool) -> list[Candidate]:
+    """The candidates named (`notify`, `notify.ts`, `skill:review`), or all of them."""
+    if every:
+        return found
+    chosen: list[Candidate] = []
+    for raw in names:
+        kind, _, bare = raw.rpartition(":")
+        check_name(bare)
+        hits = [
+            c
+            for c in found
+            if (not kind or kind == c.kind) and bare in (c.name, c.filename) and c not in chosen
+        ]
+        if not hits:
+            labels = sorted({c.label for c in found})
+            close = difflib.get_close_matches(raw, labels, n=1, cutoff=0.5)
+            fix = f"did you mean {close[0]!r}?" if close else _listing(labels)
+            raise UsageError(f"the agent dir has no file or folder of yours named {raw!r}", fix)
+        chosen.extend(hits)
+    return chosen
+
+
+def _listing(labels: list[str]) -> str:
+    if not labels:
+        return "there is nothing to adopt there (links are not adopted)"
+    return f"adoptable: {', '.join(labels)}"
+
+
+def diff(ours: Path, theirs: Path, label: str) -> str:
+    """The set's version against the agent dir's, as a unified diff (folders file by file)."""
+    lines: list[str] = []
+    if ours.is_dir() != theirs.is_dir():
+        lines.append(f"{label}: a {_layout(ours)} in the set, a {_layout(theirs)} in the agent dir")
+    elif not ours.is_dir():
+        lines.extend(_file_diff(ours, theirs, f"set/{label}", f"agent/{label}"))
+    else:
+        a = {rel: (k, v) for rel, k, v in trees.entries(ours)}
+        b = {rel: (k, v) for rel, k, v in trees.entries(theirs)}
+        for rel in sorted(set(a) | set(b)):
+            if rel not in b:
+                lines.append(f"only in the set: {label}/{rel}")
+            elif rel not in a:
+                lines.append(f"only in the agent dir: {label}/{rel}")
+            elif a[rel] != b[rel]:
+                sa, sb = f"set/{label}/{rel}", f"agent/{label}/{rel}"
+                lines.extend(_file_diff(ours / rel, theirs / rel, sa, sb))
+    if len(lines) > MAX_DIFF_LINES:
+        lines = [*lines[:MAX_DIFF_LINES], f"… {len(lines) - MAX_DIFF_LINES} more lines"]
+    return "\n".join(lines)
+
+
+def _layout(path: Path) -> str:
+    return "folder" if path.is_dir() else "file"
+
+
+def _file_diff(a: Path, b: Path, name_a: str, name_b: str) -> list[str]:
+    if a.is_symlink() or b.is_symlink() or not (a.is_file() and b.is_file()):
+        return [f"{name_a} and {name_b} differ (not both plain files)"]
+    try:
+        text_a = a.read_bytes().decode("utf-8").splitlines()
+        text_b = b.read_bytes().decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        return [f"binary files {name_a} and {name_b} differ"]
+    return list(difflib.unified_diff(text_a, text_b, name_a, name_b, lineterm=""))
