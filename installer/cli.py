@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -564,10 +565,50 @@ def adopt(
     run(go)
 
 
+_GLOBAL_FLAGS = frozenset({"--json", "--quiet", "-q", "--no-color", "--debug"})
+_GLOBAL_OPTIONS = frozenset({"--set", "--agent-dir"})
+_PASSTHROUGH = frozenset({"launch"})  # whatever follows is the host's
+
+
+def hoist_globals(argv: list[str]) -> list[str]:
+    """Let global options stand after the command too: `ext install --yes --json`."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--" or arg in _PASSTHROUGH:
+            rest.extend(argv[i:])
+            break
+        name = arg.split("=", 1)[0]
+        if arg in _GLOBAL_FLAGS or (name in _GLOBAL_OPTIONS and "=" in arg):
+            front.append(arg)
+        elif arg in _GLOBAL_OPTIONS and i + 1 < len(argv):
+            front.extend(argv[i : i + 2])
+            i += 1
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
+
+
 def main() -> None:
     """Console-script entry point."""
+    argv = hoist_globals(sys.argv[1:])
     try:
-        app()
+        if "--json" not in argv:
+            app(args=argv, prog_name="ext")
+            return
+        # Under --json even a usage error the parser raises is a JSON document on stdout.
+        code = app(args=argv, prog_name="ext", standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
     except UsageError as exc:  # raised before a command's own handler (e.g. in a callback)
         sys.stderr.write(f"error: {exc.message}\n")
         sys.exit(int(exc.exit_code))
+    except Exception as exc:
+        format_message = getattr(exc, "format_message", None)
+        if format_message is None:  # not a parser error
+            raise
+        code = int(getattr(exc, "exit_code", ExitCode.USAGE))
+        sys.stdout.write(json.dumps({"error": format_message(), "exit_code": code}) + "\n")
+        sys.exit(code)

@@ -16,12 +16,20 @@ from installer.manifest import MANIFEST_NAME, Manifest, load_manifest
 RESOURCE_DIRS = ("extensions", "skills", "prompts", "themes")
 
 
+def _cwd() -> Path | None:
+    """The working folder, or None when it was deleted under us (automation does that)."""
+    try:
+        return Path.cwd()
+    except FileNotFoundError:
+        return None
+
+
 @dataclass(frozen=True)
 class Env:
     """What a command may ask of the outside world; tests replace it."""
 
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    cwd: Path = field(default_factory=Path.cwd)
+    cwd: Path | None = field(default_factory=_cwd)
     stdin_tty: bool = False
     stdout_tty: bool = False
     stderr_tty: bool = False
@@ -30,7 +38,7 @@ class Env:
     def from_process() -> Env:
         return Env(
             environ=dict(os.environ),
-            cwd=Path.cwd(),
+            cwd=_cwd(),
             stdin_tty=sys.stdin is not None and sys.stdin.isatty(),
             stdout_tty=sys.stdout is not None and sys.stdout.isatty(),
             stderr_tty=sys.stderr is not None and sys.stderr.isatty(),
@@ -62,15 +70,22 @@ def resolve(
     return Context(root, manifest, target, target_source, set_source, env)
 
 
+def _from_cwd(env: Env, path: Path) -> Path:
+    """A user-given path, relative to the Env's cwd (the process's, unless a test replaced it)."""
+    path = path.expanduser()
+    return path if env.cwd is None else env.cwd / path
+
+
 def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:
     """--set > EXT_SET > nearest extset.toml above the cwd > the bundled set."""
     if explicit is not None:
-        return _check_set(env.cwd / explicit.expanduser(), "--set"), "--set"
+        return _check_set(_from_cwd(env, explicit), "--set"), "--set"
     if env.environ.get("EXT_SET"):
-        return _check_set(env.cwd / Path(env.environ["EXT_SET"]).expanduser(), "EXT_SET"), "EXT_SET"
-    for folder in (env.cwd, *env.cwd.parents):
-        if (folder / MANIFEST_NAME).is_file():
-            return folder.resolve(), "cwd"
+        return _check_set(_from_cwd(env, Path(env.environ["EXT_SET"])), "EXT_SET"), "EXT_SET"
+    if env.cwd is not None:
+        for folder in (env.cwd, *env.cwd.parents):
+            if (folder / MANIFEST_NAME).is_file():
+                return folder.resolve(), "cwd"
     return bundled_set(env), "bundled"
 
 
@@ -154,7 +169,7 @@ def find_agent_dir(
     for path, source in named:
         if path is not None:
             # Relative to the Env's cwd, not the process's: the Env is what tests replace.
-            return _check_named(env.cwd / path.expanduser(), source, create), source
+            return _check_named(_from_cwd(env, path), source, create), source
     isolated = data_dir(env) / "agent"
     _check_folder(isolated, "the isolated agent dir")
     return isolated, "isolated"

@@ -1,0 +1,52 @@
+"""What a config-management run needs of the CLI: JSON everywhere, no tracebacks, no hangs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import EXT, Run
+from tests.helpers import build_tree
+
+pytestmark = pytest.mark.e2e
+
+
+def _set(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", {"extensions/a.ts": "export default () => {};"})
+
+
+def test_json_after_the_command(ext: Run, tmp_path: Path) -> None:
+    done = ext("--set", str(_set(tmp_path)), "install", "--yes", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["changed"] is True
+
+
+def test_a_parser_error_under_json_is_json(ext: Run, tmp_path: Path) -> None:
+    done = ext("--set", str(_set(tmp_path)), "install", "--bogus", "--json")
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {"error": "No such option: --bogus", "exit_code": 2}
+
+
+def test_a_deleted_working_folder_is_no_traceback(e2e_env: dict[str, str], tmp_path: Path) -> None:
+    the_set = _set(tmp_path)
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = (
+        f"import os, subprocess, sys; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
+        f"sys.exit(subprocess.run([{str(EXT)!r}, '--set', {str(the_set)!r}, '--json', "
+        "'install', '--yes']).returncode)"
+    )
+    done = subprocess.run(
+        ["python3", "-c", script],
+        env=e2e_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert json.loads(done.stdout)["changed"] is True

@@ -1,0 +1,24 @@
+"""Global options may stand after the command; what follows `launch` or `--` is left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from installer.cli import hoist_globals
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["install", "--yes", "--json"], ["--json", "install", "--yes"]),
+        (["--json", "install"], ["--json", "install"]),
+        (["doctor", "-q", "--set", "s"], ["-q", "--set", "s", "doctor"]),
+        (["list", "--agent-dir=/a"], ["--agent-dir=/a", "list"]),
+        (["launch", "--json", "-p", "x"], ["launch", "--json", "-p", "x"]),
+        (["--debug", "launch", "--", "--json"], ["--debug", "launch", "--", "--json"]),
+        (["consent", "check", "dir", "--json"], ["--json", "consent", "check", "dir"]),
+        (["install", "--only", "a,b"], ["install", "--only", "a,b"]),
+    ],
+)
+def test_hoist_globals(argv: list[str], expected: list[str]) -> None:
+    assert hoist_globals(argv) == expected
