@@ -378,3 +378,14 @@ def test_a_run_whose_plan_changed_while_asking_writes_nothing(
         install(context(set_root, agent), [], [], False, meanwhile)
     assert "changed while the plan was on screen" in err.value.message
     assert links(agent) == {}
+
+
+def test_list_and_dry_runs_write_nothing_not_even_bookkeeping(
+    tmp_path: Path, set_root: Path
+) -> None:
+    agent = tmp_path / "fresh-agent"
+    agent.mkdir()
+    items(context(set_root, agent))
+    run(set_root, agent, dry_run=True)
+    uninstall(context(set_root, agent), True, yes)
+    assert os.listdir(agent) == []
