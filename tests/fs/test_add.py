@@ -1,0 +1,104 @@
+"""`ext add`: a new resource from a template, never over an existing one, names checked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from installer.cli import app
+from installer.commands.add import add
+from installer.errors import UsageError
+from installer.plan import Plan
+from installer.resources import discover
+from tests.helpers import build_tree, snapshot
+
+
+def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    return None
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "s"\n'})
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "as_dir", "path"),
+    [
+        ("deploy", "extension", False, "extensions/deploy.ts"),
+        ("deploy.ts", "extension", False, "extensions/deploy.ts"),
+        ("deploy", "extension", True, "extensions/deploy/index.ts"),
+        ("review", "skill", False, "skills/review/SKILL.md"),
+        ("fix", "prompt", False, "prompts/fix.md"),
+        ("night", "theme", False, "themes/night.json"),
+    ],
+)
+def test_add_makes_a_resource_the_set_discovers(
+    root: Path, name: str, kind: str, as_dir: bool, path: str
+) -> None:
+    result = add(root, name, kind, as_dir, False, _yes, None)
+    assert result.applied
+    assert [a.path for a in result.plan.changes] == [str(root / path)]
+    found = discover(root)
+    assert [(r.kind, r.name) for r in found] == [(kind, Path(path).parts[1].split(".")[0])]
+
+
+def test_templates_are_lean(root: Path) -> None:
+    add(root, "deploy", "extension", False, False, _yes, None)
+    text = (root / "extensions" / "deploy.ts").read_text()
+    assert [line for line in text.splitlines() if line.strip().startswith("pi.")] == []
+    add(root, "review", "skill", False, False, _yes, None)
+    assert "name: review\n" in (root / "skills" / "review" / "SKILL.md").read_text()
+    add(root, "night", "theme", False, False, _yes, None)
+    theme = json.loads((root / "themes" / "night.json").read_text())
+    assert theme["name"] == "night" and len(theme["colors"]) == 51
+
+
+def test_add_never_overwrites(root: Path) -> None:
+    build_tree(root, {"extensions/deploy/index.ts": "// mine"})
+    before = snapshot(root)
+    for name in ("deploy", "deploy.ts"):
+        with pytest.raises(UsageError, match="already has"):
+            add(root, name, "extension", False, False, _yes, None)
+    assert snapshot(root) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "as_dir", "match"),
+    [
+        ("../evil", "extension", False, "contains"),
+        ("-x", "extension", False, "starts with"),
+        (".hidden", "extension", False, "hidden"),
+        ("Bad_Name", "skill", False, "lowercase"),
+        ("x", "prompt", True, "--dir"),
+        ("x", "plugin", False, "unknown kind"),
+    ],
+)
+def test_bad_names_are_usage_errors(
+    root: Path, name: str, kind: str, as_dir: bool, match: str
+) -> None:
+    before = snapshot(root)
+    with pytest.raises(UsageError, match=match):
+        add(root, name, kind, as_dir, False, _yes, None)
+    assert snapshot(root) == before
+
+
+def test_dry_run_writes_nothing(root: Path) -> None:
+    before = snapshot(root)
+    result = add(root, "deploy", "extension", False, True, _yes, None)
+    assert result.dry_run and result.changed
+    assert snapshot(root) == before
+
+
+def test_cli_add_refuses_the_bundled_set(root: Path) -> None:
+    runner = CliRunner()
+    done = runner.invoke(app, ["add", "x"], env={"EXT_NO_UPDATE_CHECK": "1"})
+    # The test's cwd holds no extset.toml: the bundled set would be the target.
+    assert done.exit_code == 2, done.output
+    assert not list(Path(__file__).resolve().parents[2].glob("extensions/x.ts"))
+    done = runner.invoke(app, ["--set", str(root), "add", "x"])
+    assert done.exit_code == 0, done.output
+    assert (root / "extensions" / "x.ts").is_file()

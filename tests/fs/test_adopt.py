@@ -1,0 +1,282 @@
+"""`ext adopt`: hand-placed files and folders move into the set, verified, linked back in place;
+conflicts are diffs; one `ext undo` puts the agent dir and the set back exactly."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from installer import trees
+from installer.commands.adopt import adopt
+from installer.commands.install import install
+from installer.commands.undo import undo
+from installer.context import Context, Env, resolve
+from installer.errors import ExtError, UsageError
+from installer.plan import Plan
+from installer.state import load_state
+from tests.helpers import build_tree, snapshot
+
+ALPHA = b"// alpha, placed by hand\nexport default function () {}\n"
+BETA = b"// beta\nexport default function () {}\n"
+
+
+def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    return None
+
+
+def _mine(tree: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    return {k: v for k, v in tree.items() if not k.startswith(".extset")}
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> Context:
+    root = build_tree(
+        tmp_path / "set",
+        {"extset.toml": '[set]\nname = "mine"\n', "extensions/hello.ts": "// hello"},
+    )
+    agent = build_tree(
+        tmp_path / "agent",
+        {
+            "extensions/alpha.ts": ALPHA,
+            "extensions/beta/index.ts": BETA,
+            "extensions/beta/lib/util.ts": "export const x = 1;\n",
+            "extensions/beta/lib/link.ts": Path("util.ts"),
+            "skills/review/SKILL.md": "---\nname: review\ndescription: r\n---\n",
+            "prompts/fix.md": "Fix it.\n",
+            "themes/night.json": '{"name": "night"}\n',
+            "settings.json": '{\n  "theme": "dark"\n}\n',
+        },
+    )
+    (agent / "extensions" / "alpha.ts").chmod(0o640)
+    return resolve(Env(cwd=tmp_path), root, agent)
+
+
+def _adopt(ctx: Context, *names: str, prefer: str | None = None) -> Plan:
+    every = not names
+    return adopt(ctx, list(names), every, prefer, False, _yes).plan
+
+
+def test_adopt_all_copies_verifies_backs_up_and_links(ctx: Context) -> None:
+    agent, root = ctx.agent_dir, ctx.set_root
+    originals = {rel: trees.entries(agent / rel) for rel in
+                 ("extensions/alpha.ts", "extensions/beta", "skills/review", "prompts/fix.md",
+                  "themes/night.json")}  # fmt: skip
+    plan = _adopt(ctx)
+    assert plan.summary(done=True) == "5 linked, 5 backed up, 5 copied into the set"
+    for rel, entries in originals.items():
+        link = agent / rel
+        assert link.is_symlink() and os.readlink(link) == str(root / rel)
+        assert trees.entries(root / rel) == entries  # byte for byte, links as links
+    assert (root / "extensions/alpha.ts").read_bytes() == ALPHA
+    assert (root / "extensions/alpha.ts").stat().st_mode & 0o777 == 0o640
+    assert os.readlink(root / "extensions/beta/lib/link.ts") == "util.ts"
+    # Backups: files beside, folders parked in `.bak/` where pi never looks.
+    backup = next((agent / "extensions").glob("alpha.ts.bak.*"))
+    assert backup.read_bytes() == ALPHA
+    (bak,) = (agent / "extensions" / ".bak").iterdir()
+    assert bak.name.startswith("beta.bak.") and trees.entries(bak) == originals["extensions/beta"]
+    assert next((agent / "skills" / ".bak").iterdir()).name.startswith("review.bak.")
+    record = load_state(agent).for_root(root)
+    assert record is not None and record.mode == "link"
+
+
+def test_a_second_adopt_and_an_install_have_nothing_to_do(ctx: Context) -> None:
+    _adopt(ctx)
+    assert adopt(ctx, [], True, None, False, _yes).plan.is_empty
+    again = install(ctx, [], [], True, _yes)
+    assert {a.path for a in again.plan.actions if a.action == "keep"} >= {
+        "extensions/alpha.ts",
+        "extensions/beta",
+    }
+
+
+def test_adopt_by_name_takes_only_those(ctx: Context) -> None:
+    _adopt(ctx, "alpha.ts", "skill:review")
+    assert (ctx.agent_dir / "extensions/alpha.ts").is_symlink()
+    assert (ctx.agent_dir / "skills/review").is_symlink()
+    assert not (ctx.agent_dir / "extensions/beta").is_symlink()
+    assert not (ctx.set_root / "extensions/beta").exists()
+
+
+def test_adopt_then_undo_restores_the_agent_dir_and_the_set_exactly(ctx: Context) -> None:
+    agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
+    _adopt(ctx)
+    assert snapshot(ctx.set_root) != set_before
+    result = undo(ctx, False, _yes)
+    assert result.applied
+    assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
+    assert snapshot(ctx.set_root) == set_before
+
+
+def test_undo_leaves_a_copy_changed_since_and_says_so(ctx: Context) -> None:
+    _adopt(ctx)
+    (ctx.set_root / "extensions/beta/index.ts").write_text("// edited in the set\n")
+    agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
+    with pytest.raises(ExtError, match=r"changed since: .*extensions/beta"):
+        undo(ctx, False, _yes)
+    assert snapshot(ctx.agent_dir) == agent_now
+    assert snapshot(ctx.set_root) == set_now
+
+
+def test_a_copy_that_is_not_byte_for_byte_rolls_everything_back(
+    ctx: Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
+    real = trees._copy_file
+
+    def corrupting(src: Path, dst: Path) -> None:
+        real(src, dst)
+        if dst.name == "util.ts":
+            with dst.open("ab") as f:
+                f.write(b"\0")  # one byte more than the original
+
+    monkeypatch.setattr(trees, "_copy_file", corrupting)
+    with pytest.raises(ExtError, match="not byte for byte"):
+        _adopt(ctx)
+    assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
+    assert snapshot(ctx.set_root) == set_before
+
+
+@pytest.mark.parametrize("nth", [1, 3, 5])
+def test_a_failing_link_rolls_everything_back(
+    ctx: Context, monkeypatch: pytest.MonkeyPatch, nth: int
+) -> None:
+    agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
+    real = os.symlink
+    calls = {"n": 0}
+
+    def failing(src: str, dst: str, *args: object, **kw: object) -> None:
+        if not str(dst).startswith(str(ctx.set_root)):  # links inside copied folders still work
+            calls["n"] += 1
+            if calls["n"] == nth:
+                raise OSError(28, "No space left on device", str(dst))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "symlink", failing)
+    with pytest.raises(ExtError, match="rolled back"):
+        _adopt(ctx)
+    assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
+    assert snapshot(ctx.set_root) == set_before
+
+
+def test_a_conflict_is_a_diff_and_is_skipped(ctx: Context) -> None:
+    build_tree(ctx.set_root, {"extensions/alpha.ts": "// the set's alpha\n"})
+    agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
+    result = adopt(ctx, ["alpha"], False, None, False, _yes)
+    assert result.plan.is_empty
+    (skip,) = [a for a in result.plan.actions if a.action == "skip"]
+    assert skip.path == "extensions/alpha.ts" and "--prefer" in (skip.detail or "")
+    text = "\n".join(result.notes)
+    assert "--- set/extensions/alpha.ts" in text and "+++ agent/extensions/alpha.ts" in text
+    assert "-// the set's alpha" in text and "+// alpha, placed by hand" in text
+    assert snapshot(ctx.agent_dir) == agent_before
+    assert snapshot(ctx.set_root) == set_before
+
+
+def test_a_folder_conflict_diffs_file_by_file(ctx: Context) -> None:
+    build_tree(ctx.set_root, {"extensions/beta/index.ts": "// other\n", "extensions/beta/x.ts": ""})
+    result = adopt(ctx, ["beta"], False, None, True, _yes)
+    text = "\n".join(result.notes) + "\n".join(result.diffs)
+    assert "only in the set: extensions/beta/x.ts" in text
+    assert "only in the agent dir: extensions/beta/lib/util.ts" in text
+    assert "+++ agent/extensions/beta/index.ts" in text
+
+
+def test_an_identical_one_is_linked_without_a_copy(ctx: Context) -> None:
+    build_tree(ctx.set_root, {"extensions/alpha.ts": ALPHA})
+    plan = _adopt(ctx, "alpha")
+    assert [a.action for a in plan.changes] == ["backup", "link"]
+    assert os.readlink(ctx.agent_dir / "extensions/alpha.ts") == str(
+        ctx.set_root / "extensions/alpha.ts"
+    )
+
+
+def test_prefer_set_keeps_the_sets_and_backs_up_the_agents(ctx: Context) -> None:
+    build_tree(ctx.set_root, {"extensions/alpha.ts": "// the set's\n"})
+    set_before = snapshot(ctx.set_root)
+    _adopt(ctx, "alpha", prefer="set")
+    assert snapshot(ctx.set_root) == set_before
+    assert (ctx.agent_dir / "extensions/alpha.ts").read_text() == "// the set's\n"
+    assert next((ctx.agent_dir / "extensions").glob("alpha.ts.bak.*")).read_bytes() == ALPHA
+
+
+def test_prefer_agent_takes_the_agents_and_undo_puts_the_sets_back(ctx: Context) -> None:
+    build_tree(ctx.set_root, {"extensions/beta/index.ts": "// the set's beta\n"})
+    agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
+    _adopt(ctx, "beta", prefer="agent")
+    assert (ctx.set_root / "extensions/beta/index.ts").read_bytes() == BETA
+    (kept,) = (ctx.set_root / "extensions" / ".bak").iterdir()
+    assert (kept / "index.ts").read_text() == "// the set's beta\n"
+    undo(ctx, False, _yes)
+    assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
+    assert snapshot(ctx.set_root) == set_before
+
+
+def test_what_is_not_adoptable(ctx: Context) -> None:
+    build_tree(
+        ctx.agent_dir,
+        {
+            "extensions/gone.ts.bak.20240101-120000": "// a backup",
+            "extensions/.bak/old.bak.20240101-120000/index.ts": "// parked",
+            "extensions/off.ts.off": "// disabled",
+            "extensions/notes.txt": "not an extension",
+            "extensions/empty/readme.md": "no index",
+            "extensions/foreign.ts": Path("/elsewhere/foreign.ts"),
+        },
+    )
+    result = adopt(ctx, [], True, None, True, _yes)
+    adopted = {a.path for a in result.plan.actions if a.action == "copy"}
+    assert adopted == {"extensions/alpha.ts", "extensions/beta", "skills/review",
+                       "prompts/fix.md", "themes/night.json"}  # fmt: skip
+    assert any("foreign.ts is a link" in w for w in result.plan.warnings)
+
+
+@pytest.mark.parametrize(
+    ("names", "every", "match"),
+    [
+        ([], False, "or pass --all"),
+        (["alpha"], True, "not both"),
+        (["alpah"], False, "did you mean 'alpha'"),
+        (["../x"], False, "contains"),
+        (["prompt:alpha"], False, "no file or folder"),
+    ],
+)
+def test_bad_selections_are_usage_errors(
+    ctx: Context, names: list[str], every: bool, match: str
+) -> None:
+    before = snapshot(ctx.agent_dir)
+    with pytest.raises(UsageError) as caught:
+        adopt(ctx, names, every, None, False, _yes)
+    assert match in f"{caught.value.message} (fix: {caught.value.fix})"
+    assert snapshot(ctx.agent_dir) == before
+
+
+def test_a_link_by_name_is_not_adopted(ctx: Context) -> None:
+    build_tree(ctx.agent_dir, {"extensions/foreign.ts": Path("/elsewhere/foreign.ts")})
+    with pytest.raises(UsageError, match="no file or folder of yours named 'foreign'"):
+        adopt(ctx, ["foreign"], False, None, False, _yes)
+
+
+def test_dry_run_writes_nothing(ctx: Context) -> None:
+    agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
+    result = adopt(ctx, [], True, None, True, _yes)
+    assert result.dry_run and result.changed
+    assert snapshot(ctx.agent_dir) == agent_before
+    assert snapshot(ctx.set_root) == set_before
+
+
+def test_something_that_cannot_be_copied_is_skipped(ctx: Context) -> None:
+    os.mkfifo(ctx.agent_dir / "extensions/beta/pipe")
+    plan = _adopt(ctx, "beta", "alpha")
+    (skip,) = [a for a in plan.actions if a.action == "skip"]
+    assert skip.path == "extensions/beta" and "cannot be copied" in (skip.detail or "")
+    assert not (ctx.agent_dir / "extensions/beta").is_symlink()
+    assert (ctx.agent_dir / "extensions/alpha.ts").is_symlink()
+
+
+def test_a_set_registered_here_is_refused(ctx: Context) -> None:
+    install(ctx, [], [], False, _yes, mode="register")
+    with pytest.raises(ExtError, match="register"):
+        adopt(ctx, [], True, None, False, _yes)

@@ -1,0 +1,134 @@
+"""`ext adopt --clean-backups`, and `ext undo` of an adoption that fails part-way."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from installer.commands.adopt import adopt
+from installer.commands.adopt_clean import clean_backups
+from installer.commands.undo import undo
+from installer.context import Context, Env, resolve
+from installer.errors import ExtError
+from installer.plan import Plan
+from tests.helpers import build_tree, snapshot
+
+
+def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    return None
+
+
+def _mine(tree: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    return {k: v for k, v in tree.items() if not k.startswith(".extset")}
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> Context:
+    root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
+    agent = build_tree(
+        tmp_path / "agent",
+        {
+            "extensions/alpha.ts": "// alpha\n",
+            "extensions/beta/index.ts": "// beta\n",
+            "extensions/gamma.ts": "// the agent's gamma\n",
+        },
+    )
+    build_tree(root, {"extensions/gamma.ts": "// the set's gamma\n"})
+    return resolve(Env(cwd=tmp_path), root, agent)
+
+
+def _backups(agent: Path) -> set[str]:
+    return {str(p.relative_to(agent)) for p in agent.rglob("*.bak.*") if ".extset" not in p.parts}
+
+
+def test_clean_removes_the_backups_the_set_duplicates_and_keeps_the_rest(ctx: Context) -> None:
+    adopt(ctx, [], True, "set", False, _yes)
+    assert len(_backups(ctx.agent_dir)) == 3
+    dry = clean_backups(ctx, True, _yes)
+    assert dry.dry_run and len(dry.plan.changes) == 2
+    assert len(_backups(ctx.agent_dir)) == 3
+    result = clean_backups(ctx, False, _yes)
+    assert result.applied
+    assert {Path(a.path).name.split(".bak.")[0] for a in result.plan.changes} == {
+        "alpha.ts",
+        "beta",
+    }
+    (left,) = _backups(ctx.agent_dir)
+    assert left.startswith("extensions/gamma.ts.bak.")  # the agent's own gamma: no copy anywhere
+    assert (ctx.agent_dir / left).read_text() == "// the agent's gamma\n"
+    assert any("gamma.ts.bak." in w and "not a copy" in w for w in result.plan.warnings)
+    assert not list((ctx.agent_dir / ".extset").glob("trash-*"))
+    assert clean_backups(ctx, False, _yes).plan.is_empty  # a second run has nothing to do
+
+
+def test_a_backup_changed_since_is_kept(ctx: Context) -> None:
+    adopt(ctx, ["alpha"], False, None, False, _yes)
+    (backup,) = _backups(ctx.agent_dir)
+    (ctx.agent_dir / backup).write_text("// edited after adoption\n")
+    (ctx.set_root / "extensions/alpha.ts").write_text("// edited in the set too\n")
+    result = clean_backups(ctx, False, _yes)
+    assert result.plan.is_empty
+    assert _backups(ctx.agent_dir) == {backup}
+
+
+def test_an_undone_adoption_has_no_backups_to_clean(ctx: Context) -> None:
+    adopt(ctx, ["alpha"], False, None, False, _yes)
+    undo(ctx, False, _yes)
+    assert clean_backups(ctx, False, _yes).plan.is_empty
+    assert (ctx.agent_dir / "extensions/alpha.ts").read_text() == "// alpha\n"
+
+
+def test_after_cleaning_undo_refuses_rather_than_lose_the_original(ctx: Context) -> None:
+    adopt(ctx, ["alpha"], False, None, False, _yes)
+    clean_backups(ctx, False, _yes)
+    agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
+    with pytest.raises(ExtError, match="changed since"):
+        undo(ctx, False, _yes)
+    assert snapshot(ctx.agent_dir) == agent_now
+    assert snapshot(ctx.set_root) == set_now
+
+
+def test_a_failing_clean_puts_every_backup_back(
+    ctx: Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    adopt(ctx, ["alpha", "beta"], False, None, False, _yes)
+    before = _mine(snapshot(ctx.agent_dir))
+    real = os.rename
+    calls = {"n": 0}
+
+    def failing(src: str, dst: str) -> None:
+        if "trash-" in str(dst):
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise OSError(16, "Device or resource busy", str(src))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "rename", failing)
+    with pytest.raises(ExtError, match="busy"):
+        clean_backups(ctx, False, _yes)
+    assert _mine(snapshot(ctx.agent_dir)) == before
+    assert not list((ctx.agent_dir / ".extset").glob("trash-*"))
+
+
+def test_an_undo_failing_part_way_puts_the_copies_back(
+    ctx: Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    adopt(ctx, ["alpha", "beta"], False, None, False, _yes)
+    agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
+    real = os.rename
+
+    def failing(src: str, dst: str) -> None:
+        # The undo restores beta's backup and takes beta's copy out, then fails on alpha's.
+        if ".bak." in str(src) and "alpha" in str(src):
+            raise OSError(5, "Input/output error", str(src))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "rename", failing)
+    with pytest.raises(ExtError, match="rolled back"):
+        undo(ctx, False, _yes)
+    monkeypatch.undo()
+    assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_now)
+    assert snapshot(ctx.set_root) == set_now  # beta's copy, already taken out, is back
+    assert not [p for p in ctx.set_root.iterdir() if p.name.startswith(".ext-undone-")]

@@ -1,0 +1,281 @@
+"""`ext init`: plans every file, never overwrites, and leaves nothing behind when it fails."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from installer.commands.init import from_install_sh, init
+from installer.errors import ExtError, Refused, UsageError
+from installer.host import HostInfo
+from installer.manifest import load_manifest
+from installer.plan import Plan
+from tests.helpers import build_tree, snapshot
+
+PACKAGE = "@mariozechner/pi-coding-agent"
+GIT = shutil.which("git")
+
+
+def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    return None
+
+
+def _no(plan: Plan, diffs: tuple[str, ...]) -> None:
+    raise Refused("declined; nothing was written")
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> HostInfo:
+    """A pi installed the way npm lays it out: bin link -> <package>/dist/cli.js."""
+    pkg = tmp_path / "nm" / "node_modules" / PACKAGE
+    build_tree(
+        pkg,
+        {
+            "package.json": json.dumps(
+                {"name": PACKAGE, "version": "0.73.1", "bin": {"pi": "dist/cli.js"}}
+            ),
+            "dist/cli.js": "#!/usr/bin/env node\n",
+        },
+    )
+    cli = pkg / "dist" / "cli.js"
+    return HostInfo("pi", cli, cli, "0.73.1", PACKAGE, "@mariozechner", "package.json")
+
+
+def _files(root: Path) -> set[str]:
+    return {k for k in snapshot(root) if not k.startswith(".git/")}
+
+
+def test_init_makes_a_complete_set(tmp_path: Path, host: HostInfo) -> None:
+    root = tmp_path / "myset"
+    result = init(root, None, True, False, _yes, host, GIT)
+    assert result.applied
+    assert {"extset.toml", "extensions", "extensions/hello.ts", "README.md", ".gitignore",
+            "tsconfig.json"} <= _files(root)  # fmt: skip
+    manifest = load_manifest(root)
+    assert manifest.name == "myset"
+    assert manifest.host_tested == ">=0.73.0 <0.74.0"
+    assert manifest.warnings == ()
+    tsconfig = json.loads((root / "tsconfig.json").read_text())
+    pkg = tmp_path / "nm" / "node_modules" / PACKAGE
+    assert tsconfig["compilerOptions"]["paths"] == {PACKAGE: [str(pkg)]}
+    hello = (root / "extensions" / "hello.ts").read_text()
+    assert f'import type {{ ExtensionAPI }} from "{PACKAGE}"' in hello
+    assert '"myset-hello"' in hello
+    if GIT:
+        assert (root / ".git").is_dir()
+
+
+def test_the_plan_lists_every_file_before_writing(tmp_path: Path, host: HostInfo) -> None:
+    root = tmp_path / "myset"
+    seen: list[Plan] = []
+
+    def look(plan: Plan, diffs: tuple[str, ...]) -> None:
+        seen.append(plan)
+        assert not root.exists()  # nothing written while the plan is on screen
+
+    init(root, "named", False, False, look, host, GIT)
+    planned = {Path(a.path).relative_to(root).as_posix() for a in seen[0].changes}
+    assert planned == {".", "extset.toml", "extensions", "extensions/hello.ts", "README.md",
+                       ".gitignore", "tsconfig.json"}  # fmt: skip
+    assert _files(root) == planned - {"."}
+    assert load_manifest(root).name == "named"
+
+
+def test_dry_run_and_a_refusal_write_nothing(tmp_path: Path, host: HostInfo) -> None:
+    root = tmp_path / "myset"
+    result = init(root, None, True, True, _yes, host, GIT)
+    assert result.dry_run and result.changed
+    assert not root.exists()
+    with pytest.raises(Refused):
+        init(root, None, True, False, _no, host, GIT)
+    assert not root.exists()
+
+
+def test_init_into_a_non_empty_folder_overwrites_nothing(tmp_path: Path, host: HostInfo) -> None:
+    root = build_tree(
+        tmp_path / "repo",
+        {
+            "README.md": "# my own readme\n",
+            "extset.toml": '[set]\nname = "mine"\n',
+            "extensions/notify.ts": "// mine\n",
+            "notes.txt": "keep me",
+        },
+    )
+    before = snapshot(root)
+    result = init(root, None, False, False, _yes, host, GIT)
+    after = snapshot(root)
+    assert {k: v for k, v in after.items() if k in before} == before
+    skipped = {Path(a.path).name for a in result.plan.actions if a.action == "skip"}
+    assert {"README.md", "extset.toml", "extensions"} <= skipped
+    warnings = "\n".join(result.plan.warnings)
+    assert "README.md exists: left alone" in warnings
+    assert "no example added" in warnings  # extensions/ already holds the user's own
+    assert set(after) - set(before) == {".gitignore", "tsconfig.json"}
+
+
+def test_init_twice_has_nothing_to_do(tmp_path: Path, host: HostInfo) -> None:
+    root = tmp_path / "myset"
+    init(root, None, False, False, _yes, host, GIT)
+    before = snapshot(root)
+    again = init(root, None, False, False, _no, host, GIT)  # a prompt would refuse
+    assert again.plan.is_empty
+    assert snapshot(root) == before
+
+
+@pytest.mark.parametrize("nth", [1, 2, 4])  # of 4 files: first, middle, last
+def test_a_failure_half_way_leaves_the_folder_as_it_was(
+    tmp_path: Path, host: HostInfo, monkeypatch: pytest.MonkeyPatch, nth: int
+) -> None:
+    root = build_tree(tmp_path / "repo", {"README.md": "mine", "extensions/": None})
+    before = snapshot(tmp_path / "repo")
+    real = os.open
+    calls = {"n": 0}
+
+    def failing_open(path: Any, flags: int, *args: Any, **kw: Any) -> int:
+        if flags & os.O_EXCL:
+            calls["n"] += 1
+            if calls["n"] == nth:
+                raise OSError(28, "No space left on device", str(path))
+        return real(path, flags, *args, **kw)
+
+    monkeypatch.setattr(os, "open", failing_open)
+    with pytest.raises(ExtError, match=r"No space left on device.*removed"):
+        init(root, None, False, False, _yes, host, GIT)
+    assert snapshot(tmp_path / "repo") == before
+
+
+def test_a_failure_in_a_new_folder_removes_the_folder_too(
+    tmp_path: Path, host: HostInfo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.open
+
+    def failing_open(path: Any, flags: int, *args: Any, **kw: Any) -> int:
+        if flags & os.O_EXCL and str(path).endswith("tsconfig.json"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, flags, *args, **kw)
+
+    monkeypatch.setattr(os, "open", failing_open)
+    with pytest.raises(ExtError, match="Permission denied"):
+        init(tmp_path / "deep" / "myset", None, False, False, _yes, host, GIT)
+    assert not (tmp_path / "deep").exists()
+
+
+def test_a_failing_git_init_removes_everything(tmp_path: Path, host: HostInfo) -> None:
+    fake = tmp_path / "bin" / "git"
+    build_tree(tmp_path / "bin", {"git": '#!/bin/sh\nmkdir -p "$3/.git"\necho boom >&2\nexit 1\n'})
+    fake.chmod(0o755)
+    root = tmp_path / "myset"
+    with pytest.raises(ExtError, match="git init failed: boom"):
+        init(root, None, True, False, _yes, host, str(fake))
+    assert not root.exists()
+
+
+@pytest.mark.skipif(GIT is None, reason="git is not installed")
+def test_no_git_init_inside_a_repository(tmp_path: Path, host: HostInfo) -> None:
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    subprocess.run([str(GIT), "init", "-q", str(outer)], check=True)
+    result = init(outer / "myset", None, True, False, _yes, host, GIT)
+    assert not (outer / "myset" / ".git").exists()
+    assert any("inside the git repository" in w for w in result.plan.warnings)
+    result = init(tmp_path / "plain", None, False, False, _yes, host, GIT)  # --no-git
+    assert not (tmp_path / "plain" / ".git").exists()
+
+
+def test_without_pi_it_says_so_and_writes_no_paths(tmp_path: Path) -> None:
+    root = tmp_path / "myset"
+    result = init(root, None, False, False, _yes, None, None)
+    assert any("pi was not found" in w for w in result.plan.warnings)
+    tsconfig = json.loads((root / "tsconfig.json").read_text())
+    assert "paths" not in tsconfig["compilerOptions"]
+    assert load_manifest(root).host_tested is None
+    assert PACKAGE in (root / "extensions" / "hello.ts").read_text()
+
+
+def test_a_file_where_the_folder_should_be_is_a_usage_error(tmp_path: Path) -> None:
+    build_tree(tmp_path, {"taken": "a file"})
+    with pytest.raises(UsageError, match="not a folder"):
+        init(tmp_path / "taken", None, False, False, _yes, None, None)
+
+
+# ---- --from-install-sh --------------------------------------------------------------------
+
+
+def _install_sh_repo(tmp_path: Path) -> Path:
+    repo = build_tree(
+        tmp_path / "pi-exts",
+        {
+            "install.sh": '#!/bin/sh\ntouch "$(dirname "$0")/RAN"\n',
+            "extensions/ssh.ts": "// ssh\n",
+            "extensions/tools/index.ts": "// tools\n",
+            "README.md": "# my extensions\n",
+        },
+    )
+    (repo / "install.sh").chmod(0o755)
+    return repo
+
+
+def test_from_install_sh_adds_only_the_manifest(
+    tmp_path: Path, host: HostInfo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _install_sh_repo(tmp_path)
+    before = snapshot(repo)
+    script = repo / "install.sh"
+    real_open = open
+
+    def guarded_open(path: Any, *args: Any, **kw: Any) -> Any:
+        assert Path(path) != script, "the install script must not be read"
+        return real_open(path, *args, **kw)
+
+    monkeypatch.setattr("builtins.open", guarded_open)
+    result = from_install_sh(script, None, False, _yes, host)
+    monkeypatch.undo()
+    after = snapshot(repo)
+    assert set(after) - set(before) == {"extset.toml"}
+    assert {k: after[k] for k in before} == before
+    assert not (repo / "RAN").exists()
+    manifest = load_manifest(repo)
+    assert manifest.name == "pi-exts"
+    assert "install.sh" in (repo / "extset.toml").read_text()
+    assert [a.action for a in result.plan.changes] == ["create"]
+
+
+def test_from_install_sh_needs_extensions_beside_it(tmp_path: Path) -> None:
+    build_tree(tmp_path / "r", {"install.sh": "#!/bin/sh\n"})
+    with pytest.raises(UsageError, match="no extensions/ folder"):
+        from_install_sh(tmp_path / "r" / "install.sh", None, False, _yes, None)
+    with pytest.raises(UsageError, match="not a file"):
+        from_install_sh(tmp_path / "r" / "missing.sh", None, False, _yes, None)
+
+
+def test_from_install_sh_twice_leaves_the_manifest_alone(tmp_path: Path) -> None:
+    repo = _install_sh_repo(tmp_path)
+    (repo / "extset.toml").write_text('[set]\nname = "kept"\n')
+    result = from_install_sh(repo / "install.sh", None, False, _no, None)
+    assert result.plan.is_empty
+    assert load_manifest(repo).name == "kept"
+
+
+def test_a_write_cut_short_removes_the_half_file(
+    tmp_path: Path, host: HostInfo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.fdopen
+    calls = {"n": 0}
+
+    def failing_fdopen(fd: int, *args: Any, **kw: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            os.close(fd)
+            raise OSError(5, "Input/output error")
+        return real(fd, *args, **kw)
+
+    monkeypatch.setattr(os, "fdopen", failing_fdopen)
+    with pytest.raises(ExtError, match="Input/output error"):
+        init(tmp_path / "myset", None, False, False, _yes, host, GIT)
+    assert not (tmp_path / "myset").exists()
