@@ -58,6 +58,8 @@ def sandbox_env(root: Path) -> dict[str, str]:
     """An environment whose HOME and XDG dirs live under root, with pi on PATH."""
     home = root / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXT_", "PI_CODING_AGENT"))}
+    # A user's ext has its bytecode cached (pip compiles on install); so does the warm-up run here.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.update(
         HOME=str(home),
         XDG_DATA_HOME=str(home / ".local" / "share"),
@@ -173,7 +175,10 @@ class Timings:
 
 
 def measure(cmds: Mapping[str, Cmd], rounds: int, warmup: int = 1) -> Timings:
-    """Run every command once per round, reversing the order every other round."""
+    """Run every command once per round, reversing the order every other round.
+
+    The warm-up round fills the page cache and writes bytecode, as a user's earlier runs have.
+    """
     labels = list(cmds)
     for _ in range(warmup):
         for label in labels:
