@@ -57,8 +57,14 @@ def run(fn: Callable[[Any], int | None]) -> NoReturn:
         out.error(exc)
         raise typer.Exit(int(exc.exit_code)) from None
     except KeyboardInterrupt:
-        out.err("interrupted; nothing more was written")
+        out.err("interrupted; what this run had written was rolled back")
         raise typer.Exit(int(ExitCode.REFUSED)) from None
+    except OSError as exc:  # a last resort: a fault no command turned into an ExtError
+        if G.debug:
+            raise
+        where = f": {exc.filename}" if exc.filename else ""
+        out.error(ExtError(f"{exc.strerror or exc}{where}", "run again with --debug for details"))
+        raise typer.Exit(int(ExitCode.FAILED)) from None
     raise typer.Exit(code)
 
 

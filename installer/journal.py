@@ -115,9 +115,26 @@ def incomplete(agent_dir: Path) -> Record | None:
     if not folder.is_dir():
         return None
     for rec in records(agent_dir):
-        if rec.status is None and rec.steps:
+        if rec.status is None and rec.steps and not _running(rec.path):
             return rec
     return None
+
+
+def _running(path: Path) -> bool:
+    """Whether the ext that writes this journal is still at work (its pid is in the name)."""
+    try:
+        pid = int(path.stem.split("-")[1])
+    except (IndexError, ValueError):
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def mark(path: Path, status: str) -> None:

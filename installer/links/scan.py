@@ -44,6 +44,7 @@ def check_folders(agent_dir: Path, set_root: Path | None = None) -> None:
     Every write would land somewhere else: in the set itself, or outside the agent dir.
     """
     own = [set_root.resolve() / f for f in FOLDER.values()] if set_root is not None else []
+    _check_folder(agent_dir / ".extset")  # ext's lock, journal and state live there
     for folder in FOLDER.values():
         for sub in (folder, *(f"{folder}/{p}" for p in PARKED)):
             _check_folder(agent_dir / sub)

@@ -123,3 +123,32 @@ def test_undo_reverses_an_interrupted_run(ctx: Context, monkeypatch: pytest.Monk
         install(ctx, [], [], dry_run=False, confirm=_yes)
     monkeypatch.setattr(os, "symlink", real)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(before)
+
+
+def test_a_symlinked_bookkeeping_folder_is_refused(ctx: Context, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (ctx.agent_dir / ".extset").symlink_to(elsewhere)
+    before = snapshot(ctx.agent_dir)
+    with pytest.raises(ExtError, match=r"\.extset is a symlink"):
+        install(ctx, [], [], dry_run=False, confirm=_yes)
+    assert snapshot(ctx.agent_dir) == before
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_journal_of_a_live_run_is_not_reported_as_interrupted(ctx: Context) -> None:
+    import subprocess
+    import sys
+
+    from installer import journal
+
+    folder = journal.journal_dir(ctx.agent_dir)
+    folder.mkdir(parents=True)
+    with subprocess.Popen([sys.executable, "-c", "input()"], stdin=subprocess.PIPE) as live:
+        name = f"20261129T120000.000000-{live.pid}-install.jsonl"
+        (folder / name).write_text(
+            '{"journal": 1, "command": "install"}\n{"op": "mkdir", "path": "x"}\n'
+        )
+        assert journal.incomplete(ctx.agent_dir) is None
+        live.communicate(b"\n")
+    assert journal.incomplete(ctx.agent_dir) is not None
