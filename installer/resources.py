@@ -97,7 +97,7 @@ def _discover_kind(root: Path, kind: str) -> Iterable[Resource]:
 def _classify(root: Path, kind: str, entry: os.DirEntry[str]) -> Resource | None:
     path = Path(entry.path)
     if entry.is_dir():
-        if not any(_marks(path / m) for m in _DIR_MARKERS.get(kind, ())):
+        if not folder_is_item(path, kind):
             return None
         layout, name = "dir", entry.name
     else:
@@ -112,6 +112,11 @@ def _classify(root: Path, kind: str, entry: os.DirEntry[str]) -> Resource | None
             "copy the file into the set instead of linking to it",
         )
     return Resource(kind, name, entry.name, layout, path, str(real))
+
+
+def folder_is_item(path: Path, kind: str) -> bool:
+    """Whether pi would load this folder as an item of that kind."""
+    return any(_marks(path / m) for m in _DIR_MARKERS.get(kind, ()))
 
 
 def _marks(marker: Path) -> bool:

@@ -11,9 +11,12 @@ from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.errors import ExtError
 from installer.manifest import MANIFEST_NAME
-from installer.resources import FOLDER, KINDS
+from installer.resources import FOLDER, KINDS, folder_is_item
 
-_MARKERS = {"extensions": ("index.ts", "index.js", "package.json"), "skills": ("SKILL.md",)}
+_MARKERS = {
+    "extensions": ("extension", "index.ts, index.js or a package.json with a pi key"),
+    "skills": ("skill", "SKILL.md"),
+}
 
 
 def found(s: Subject) -> Iterator[Finding]:
@@ -78,12 +81,12 @@ def _dangling(root: Path) -> Iterator[Finding]:
 
 
 def _unmarked(root: Path) -> Iterator[Finding]:
-    for folder, markers in _MARKERS.items():
+    for folder, (kind, markers) in _MARKERS.items():
         for entry in _listing(root / folder):
-            if entry.is_dir() and not any(os.path.isfile(Path(entry.path, m)) for m in markers):
+            if entry.is_dir() and not folder_is_item(Path(entry.path), kind):
                 yield info(
-                    f"{folder}/{entry.name} has no {' or '.join(markers)}: not an item, ignored",
-                    f"add {markers[0]} to make it one",
+                    f"{folder}/{entry.name} has no {markers}: not an item, ignored",
+                    f"add {markers.split(',')[0]} to make it one",
                 )
 
 
