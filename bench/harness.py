@@ -37,7 +37,9 @@ def python() -> str:
 
 
 def ext() -> str:
-    """The `ext` console script next to this interpreter, else the one on PATH."""
+    """$BENCH_EXT (a patched ext to compare), else the `ext` next to this interpreter."""
+    if os.environ.get("BENCH_EXT"):
+        return os.environ["BENCH_EXT"]
     beside = Path(sys.executable).parent / "ext"
     found = str(beside) if beside.exists() else shutil.which("ext")
     if found is None:
