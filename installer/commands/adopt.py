@@ -231,13 +231,15 @@ def _with_notes(result: PlanResult, notes: tuple[str, ...]) -> PlanResult:
 
 
 def _next_steps(ctx: Context) -> tuple[str, ...]:
+    named = ctx.agent_dir_source == "--agent-dir"
+    ext = f"ext --agent-dir {ctx.agent_dir.resolve()}" if named else "ext"
     lines = [
-        "the originals are kept as backups; once all is well: ext adopt --clean-backups",
-        "changed your mind? ext undo puts the agent dir and the set back as they were",
+        f"the originals are kept as backups; once all is well: {ext} adopt --clean-backups",
+        f"changed your mind? `{ext} undo` puts the agent dir and the set back as they were",
     ]
-    if ctx.agent_dir_source in ("--agent-dir", "--from"):
+    if named:
         lines.append(
             f"ext finds this agent dir by itself once extset.toml has [target] "
-            f'agent_dir = "{ctx.agent_dir.resolve()}" (else pass --agent-dir)'
+            f'agent_dir = "{ctx.agent_dir.resolve()}"'
         )
     return tuple(lines)

@@ -42,7 +42,7 @@ def init(
             "installed, after removing tsconfig.json"
         )
     repo = _repository(root)
-    git_note = _git_note(repo, git_bin) if git else None
+    git_note = _git_note(repo, git_bin, root) if git else None
     if git_note:
         warnings.append(git_note)
     want_git = git and git_note is None and git_bin is not None
@@ -114,8 +114,9 @@ def from_install_sh(
         Piece(root / MANIFEST_NAME, text, f"makes {root.name} a set ({count} in extensions/)")
     ]
     notes = (
-        f"next: cd {root} && ext install --dry-run   (links {path.name} made into this "
-        "repository count as ext's own: they are kept, not backed up)",
+        f"next: cd {root} && ext --agent-dir ~/.pi/agent install --dry-run",
+        f"  the links {path.name} made there lead into this repository: ext counts them as its "
+        "own and keeps them; [target] agent_dir in extset.toml saves the --agent-dir",
     )
     return run("init", lambda: pieces, (), dry_run, confirm, notes)
 
@@ -156,7 +157,9 @@ def _repository(root: Path) -> Path | None:
     return None
 
 
-def _git_note(repo: Path | None, git_bin: str | None) -> str | None:
+def _git_note(repo: Path | None, git_bin: str | None, root: Path) -> str | None:
+    if repo == root:
+        return "no git init: the folder is a git repository already"
     if repo is not None:
         return f"no git init: the folder is inside the git repository at {repo}"
     if git_bin is None:
