@@ -11,16 +11,15 @@ from pathlib import Path
 from installer import trees
 from installer.errors import UsageError
 from installer.links.scan import AgentState, Entry
-from installer.resources import FOLDER, check_name
+from installer.resources import FOLDER, check_name, folder_is_item
 
-# The same shapes resources.py discovers in a set.
+# The same file shapes resources.py discovers in a set (folders: resources.folder_is_item).
 _FILE_SUFFIXES = {
     "extension": (".ts", ".js"),
     "skill": (".md",),
     "prompt": (".md",),
     "theme": (".json",),
 }
-_DIR_MARKERS = {"extension": ("index.ts", "index.js", "package.json"), "skill": ("SKILL.md",)}
 # A backup ext (or install.sh) made, `name.bak.YYYYMMDD-HHMMSS[-N]`, is never a resource.
 _BACKUP = r".*\.bak\.\d{8}-\d{6}(-\d+)?"
 MAX_DIFF_LINES = 200
@@ -71,7 +70,7 @@ def _parked(name: str) -> bool:
 
 def _classify(path: Path, kind: str, name: str, entry: Entry) -> Candidate | None:
     if entry.to_dir:
-        if not any((path / m).is_file() for m in _DIR_MARKERS.get(kind, ())):
+        if not folder_is_item(path, kind):
             return None
         return Candidate(kind, name, name, "dir")
     stem, dot, suffix = name.rpartition(".")

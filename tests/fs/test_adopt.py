@@ -280,3 +280,17 @@ def test_a_set_registered_here_is_refused(ctx: Context) -> None:
     install(ctx, [], [], False, _yes, mode="register")
     with pytest.raises(ExtError, match="register"):
         adopt(ctx, [], True, None, False, _yes)
+
+
+def test_a_folder_pi_would_not_load_is_not_adopted(ctx: Context) -> None:
+    build_tree(
+        ctx.agent_dir,
+        {
+            "extensions/lib/package.json": '{"name": "lib"}',  # no `pi` key: not an extension
+            "extensions/pkg/package.json": '{"name": "pkg", "pi": {}}',
+        },
+    )
+    result = adopt(ctx, [], True, None, True, _yes)
+    adopted = {a.path for a in result.plan.actions if a.action == "copy"}
+    assert "extensions/pkg" in adopted
+    assert "extensions/lib" not in adopted
