@@ -139,9 +139,11 @@ def test_pi_list_while_ext_writes(tmp_path: Path, agent: Path, pi_bin: Path) -> 
                 key = f"ext{len(written)}"
                 update_settings(settings, functools.partial(_seed, key=key))
                 written.append(key)
-                # Pacing, not synchronisation: ext never rewrites settings back to back, and a
-                # random gap keeps this loop from falling into step with pi's 20 ms retries.
-                stop.wait(random.uniform(0.002, 0.02))
+                # Pacing, not synchronisation: ext writes settings once per command, never back
+                # to back; a random gap keeps this loop out of step with pi's 20 ms retries. A
+                # tighter loop only measures how often a loaded machine preempts a lock holder
+                # for longer than pi's whole 200 ms budget, which no protocol can prevent.
+                stop.wait(random.uniform(0.02, 0.1))
         except BaseException as err:  # pragma: no cover - reported below
             failures.append(err)
 
