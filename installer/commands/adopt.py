@@ -105,7 +105,17 @@ def _plan_all(
     own = {(r.kind, r.name): r for r in discover(ctx.set_root)}
     when = stamp(ctx.env.now())
     namer = _Backups(agent)
-    return [_plan_one(ctx, c, own.get((c.kind, c.name)), prefer, namer, when) for c in chosen]
+    seen: dict[tuple[str, str], Candidate] = {}
+    out = []
+    for c in chosen:
+        first = seen.setdefault((c.kind, c.name), c)
+        if first is not c:
+            # Two of one name (alpha.ts and alpha/) would make the set refuse to load.
+            detail = f"{first.filename} is adopted as {c.label} already; rename one of them"
+            out.append(Adoption(c, (Action("skip", c.rel, detail=detail),), ctx.set_root / c.rel))
+            continue
+        out.append(_plan_one(ctx, c, own.get((c.kind, c.name)), prefer, namer, when))
+    return out
 
 
 def _plan_one(

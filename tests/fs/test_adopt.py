@@ -15,6 +15,7 @@ from installer.commands.undo import undo
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError, UsageError
 from installer.plan import Plan
+from installer.resources import discover
 from installer.state import load_state
 from tests.helpers import build_tree, snapshot
 
@@ -294,3 +295,13 @@ def test_a_folder_pi_would_not_load_is_not_adopted(ctx: Context) -> None:
     adopted = {a.path for a in result.plan.actions if a.action == "copy"}
     assert "extensions/pkg" in adopted
     assert "extensions/lib" not in adopted
+
+
+def test_two_of_one_name_adopt_only_the_first(ctx: Context) -> None:
+    build_tree(ctx.agent_dir, {"extensions/alpha/index.ts": "// a folder alpha too"})
+    plan = _adopt(ctx, "alpha")
+    skipped = [a for a in plan.actions if a.action == "skip"]
+    assert [a.path for a in skipped] == ["extensions/alpha.ts"]
+    assert (ctx.agent_dir / "extensions/alpha").is_symlink()
+    assert not (ctx.set_root / "extensions/alpha.ts").exists()
+    assert {r.name for r in discover(ctx.set_root)} == {"alpha", "hello"}
