@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer.commands.common import Confirm, Prepared, run_plan, set_record
+from installer.commands.set_hooks import plan_set_hooks, recorded_hooks
 from installer.commands.settings_plan import (
     Intent,
     SettingsPlan,
@@ -65,13 +66,17 @@ def install(
         # ext's session recorder, when a process guard needs it (installer/recorder.py).
         wanted = wants_recorder(ctx.manifest)
         rec = plan_recorder(ctx.agent_dir, agent, state, ctx.set_root, wanted, resources)
-        actions = links.actions + rec.actions + sp.actions
+        previous = state.for_root(ctx.set_root)
+        hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
+        actions = links.actions + rec.actions + sp.actions + hooks
         plan = Plan("install", actions, ctx.manifest.warnings + rec.warnings + sp.warnings)
         return Prepared(plan, rec.wrap(with_settings(ctx, plan, sp)), (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         previous = state.for_root(ctx.set_root)
-        record = set_record(ctx, mode, recorded(ctx.agent_dir, previous.extra if previous else {}))
+        extra = recorded(ctx.agent_dir, previous.extra if previous else {})
+        extra = recorded_hooks(ctx.set_root, extra, ctx.env.now())
+        record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, dry_run, new_state)

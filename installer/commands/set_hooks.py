@@ -1,0 +1,48 @@
+"""A set's own hooks (`hooks/*.json`): installing the set is the consent, so the plan shows them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from installer.plan import Action
+
+EXTRA_KEY = "hooks"
+
+
+def plan_set_hooks(set_root: Any, extra: dict[str, Any]) -> tuple[Action, ...]:
+    """One `approve` action per hook command, when the set's hooks are new or changed."""
+    from installer.consent.hooks import list_commands
+    from installer.consent.sethooks import set_hooks
+
+    if not (set_root / "hooks").is_dir():
+        return ()
+    config = set_hooks(set_root)
+    known = extra.get(EXTRA_KEY, {}).get("sha256")
+    if config.sha256 is None or config.sha256 == known:
+        return ()
+    why = "changed since the last install" if known else "new"
+    return tuple(
+        Action(
+            "approve",
+            hook.source,
+            detail=f"{hook.event} {hook.matcher or '*'}: {hook.command} ({why})",
+        )
+        for hook in list_commands(config.config)
+    )
+
+
+def recorded_hooks(set_root: Any, extra: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """`extra` with the sha256 of the hooks this install approved (kept when unchanged)."""
+    from installer.consent.sethooks import set_hooks_hash
+
+    out = {k: v for k, v in extra.items() if k != EXTRA_KEY}
+    sha = set_hooks_hash(set_root) if (set_root / "hooks").is_dir() else None
+    if sha is None:
+        return out
+    previous = extra.get(EXTRA_KEY, {})
+    if previous.get("sha256") == sha:
+        out[EXTRA_KEY] = previous
+    else:
+        out[EXTRA_KEY] = {"sha256": sha, "approved_at": now.isoformat()}
+    return out
