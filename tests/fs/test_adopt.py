@@ -305,3 +305,20 @@ def test_two_of_one_name_adopt_only_the_first(ctx: Context) -> None:
     assert (ctx.agent_dir / "extensions/alpha").is_symlink()
     assert not (ctx.set_root / "extensions/alpha.ts").exists()
     assert {r.name for r in discover(ctx.set_root)} == {"alpha", "hello"}
+
+
+def test_cli_adopt_needs_a_set_of_yours_and_one_agent_dir(ctx: Context) -> None:
+    from typer.testing import CliRunner
+
+    from installer.cli import app
+
+    runner = CliRunner()
+    done = runner.invoke(app, ["adopt", "--all", "--from", str(ctx.agent_dir)])
+    assert done.exit_code == 2  # the cwd holds no set: the bundled one is never adopted into
+    where = ["--set", str(ctx.set_root), "--agent-dir", str(ctx.set_root)]
+    done = runner.invoke(app, [*where, "adopt", "--all", "--from", str(ctx.agent_dir)])
+    assert done.exit_code == 2
+    done = runner.invoke(app, ["--set", str(ctx.set_root), "adopt", "--all", "--yes",
+                               "--from", str(ctx.agent_dir)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert (ctx.agent_dir / "extensions/alpha.ts").is_symlink()
