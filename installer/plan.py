@@ -51,6 +51,10 @@ class Action:
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
+        if isinstance(self.data, dict) and "key" in self.data:  # a seed: the key and its value
+            out["key"], out["value"] = self.data["key"], self.data.get("value")
+        elif self.action in ("register", "unregister", "filter") and self.data is not None:
+            out["value"] = self.data  # the packages entry as it will be (or was)
         return out
 
     def without_stamp(self) -> Action:
