@@ -52,9 +52,9 @@ def run(fn: Callable[[Any], int | None]) -> NoReturn:
     try:
         code = fn(out) or 0
     except ExtError as exc:
+        out.error(exc)
         if G.debug:
             raise
-        out.error(exc)
         raise typer.Exit(int(exc.exit_code)) from None
     except KeyboardInterrupt:
         out.err("interrupted; what this run had written was rolled back")
@@ -327,14 +327,14 @@ app.add_typer(settings_app, name="settings")
 
 def _update_check() -> None:
     def go(out: Any) -> int:
-        from installer.commands.updates import check
+        from installer.commands.updates import check, lines
 
         report = check(context())
         if out.json:
             out.data(report.to_json())
         else:
-            for result in report.results:
-                out.out(result.line())
+            for line in lines(report):
+                out.out(line)
         return 0
 
     run(go)
@@ -346,10 +346,10 @@ def update(
 ) -> None:
     """Say what is out of date (ext, pi, the set) and the command that upgrades each.
 
-    Exit 0 whether or not updates exist; only a failure of ext itself is non-zero.
+    ext does not upgrade anything itself: it names the command that fits how each thing was
+    installed. Exit 0 whether or not updates exist; only a failure of ext itself is non-zero.
     """
-    if not check:
-        raise typer.BadParameter("ext does not upgrade itself; use --check for the commands")
+    del check  # `ext update` and `ext update --check` are the same check
     _update_check()
 
 

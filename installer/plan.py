@@ -8,11 +8,11 @@ from typing import Any
 
 # Actions that leave the disk as it is.
 QUIET = frozenset({"keep", "skip"})
-# (action, label in a plan, label once done)
+# (action, label in a plan, label once done); "{s}" is "s" for any count but one.
 _SUMMARY = (
     ("link", "to link", "linked"),
     ("relink", "to relink", "relinked"),
-    ("backup", "backup", "backed up"),
+    ("backup", "backup{s}", "backed up"),
     ("prune", "to prune", "pruned"),
     ("unlink", "to remove", "removed"),
     ("enable", "to enable", "enabled"),
@@ -20,13 +20,13 @@ _SUMMARY = (
     ("seed", "to seed", "seeded"),
     ("register", "to register", "registered"),
     ("unregister", "to unregister", "unregistered"),
-    ("filter", "filter change", "filter changed"),
-    ("approve", "hook to approve", "hooks approved"),
-    ("migrate", "key to move", "keys moved"),
-    ("retire", "retired key to remove", "retired keys removed"),
+    ("filter", "filter change{s}", "filter{s} changed"),
+    ("approve", "hook{s} to approve", "hook{s} approved"),
+    ("migrate", "key{s} to move", "key{s} moved"),
+    ("retire", "retired key{s} to remove", "retired key{s} removed"),
     ("restore", "to restore", "restored"),
-    ("rmdir", "folder to remove", "folders removed"),
-    ("mkdir", "folder to make", "folders made"),
+    ("rmdir", "folder{s} to remove", "folder{s} removed"),
+    ("mkdir", "folder{s} to make", "folder{s} made"),
     ("create", "to create", "created"),
     ("copy", "to copy into the set", "copied into the set"),
     ("skip", "skipped", "skipped"),
@@ -85,7 +85,9 @@ class Plan:
         """`3 to link, 1 backup, 10 unchanged`; in the past tense once applied."""
         counts = Counter(a.action for a in self.actions)
         parts = [
-            f"{counts[k]} {past if done else label}" for k, label, past in _SUMMARY if counts[k]
+            f"{counts[k]} {(past if done else label).format(s='' if counts[k] == 1 else 's')}"
+            for k, label, past in _SUMMARY
+            if counts[k]
         ]
         return ", ".join(parts) if parts else "nothing to do"
 

@@ -137,7 +137,10 @@ class Output:
         elif result.plan.is_empty:
             self.show_plan(result.plan)
             if not self.quiet:
-                self.out(f"nothing to do: {result.plan.summary()}")
+                summary = result.plan.summary()
+                self.out(
+                    "nothing to do" if summary == "nothing to do" else f"nothing to do: {summary}"
+                )
         else:
             self.show_plan(result.plan, result.diffs)
             if result.dry_run and not self.quiet:

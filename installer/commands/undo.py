@@ -10,7 +10,7 @@ from typing import Any
 from installer import journal
 from installer.commands.common import Confirm, Prepared, run_plan
 from installer.context import Context
-from installer.errors import ExtError
+from installer.errors import Refused
 from installer.plan import Action, Plan
 from installer.result import DataResult, PlanResult
 from installer.transaction import Transaction, decode
@@ -45,10 +45,11 @@ def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
         seen = _statuses(root, [s for s in rec.steps if s["op"] != "settings"])
         changed = [r for r in seen if r.status == "changed"]
         if changed:
-            where = ", ".join(_where(r.step) for r in changed)
-            raise ExtError(
-                f"cannot undo `ext {rec.command}` of {rec.started[:19]}: changed since: {where}",
-                "nothing was written; put those back as ext left them, or fix things by hand",
+            where = "; ".join(_expected(r.step) for r in changed)
+            raise Refused(
+                f"cannot undo `ext {rec.command}` of {rec.started[:19]}: changed since it ran: "
+                f"{where}",
+                "nothing was written; put those back as described, or undo by hand",
             )
         todo = [r.step for r in seen if r.status == "done"]
         detail = f"reverses `ext {rec.command}` of {rec.started[:19]}"
@@ -158,8 +159,20 @@ def _file_status(path: Path, before: str | None, after: str | None) -> str:
     return _pick(now == after, now == before)
 
 
-def _where(s: dict[str, Any]) -> str:
-    return str(s.get("path") or s.get("to") or s.get("file"))
+def _expected(s: dict[str, Any]) -> str:
+    """What ext left at a step's place, which is no longer there."""
+    op, path = s["op"], s.get("path")
+    if op in ("symlink", "relink"):
+        return f"{path} (ext left a link to {s['target']})"
+    if op == "rename":
+        return f"{s['to']} (ext moved {path} there)"
+    if op == "unlink":
+        return f"{path} (ext removed a link there)"
+    if op == "copy":
+        return f"{s['file']} (ext copied it into the set from {s['from']})"
+    if op == "write":
+        return f"{s['file']} (as ext wrote it)"
+    return f"{path or s.get('file')}"
 
 
 def _action(root: Path, s: dict[str, Any], detail: str | None) -> Action:

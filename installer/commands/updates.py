@@ -16,10 +16,30 @@ def _host_facts(ctx: Context) -> Any:
 
 
 def check(ctx: Context) -> Any:
-    """Check ext, the host and the set now (each with its own timeout); never raises."""
-    from installer.updates import check_now
+    """Check ext, the host and the set now (each with its own timeout), and cache the results
+    so doctor and the passive notices see them; never raises."""
+    from installer.updates import refresh
 
-    return check_now(host=_host_facts(ctx), set_dir=ctx.set_root, env=ctx.env.environ)
+    return refresh(host=_host_facts(ctx), set_dir=ctx.set_root, env=ctx.env.environ)
+
+
+# What to do when a check could not run for want of configuration.
+UNCONFIGURED = {
+    "ext": "to check ext, set EXT_INDEX_URL (or index-url in your pip config, or [updates] "
+    "index in ~/.config/extset/config.toml) to your package index",
+    "host": "to check pi, set EXT_NPM_REGISTRY (or registry= in ~/.npmrc) to your npm registry",
+}
+
+
+def lines(report: Any) -> list[str]:
+    """One line per thing checked; an unconfigured check says what to configure."""
+    out = []
+    for result in report.results:
+        line = result.line()
+        if result.status == "not-configured" and result.name in UNCONFIGURED:
+            line += f"; {UNCONFIGURED[result.name]}"
+        out.append(line)
+    return out
 
 
 def notice(ctx: Context) -> str | None:

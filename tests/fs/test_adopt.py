@@ -115,7 +115,7 @@ def test_undo_leaves_a_copy_changed_since_and_says_so(ctx: Context) -> None:
     _adopt(ctx)
     (ctx.set_root / "extensions/beta/index.ts").write_text("// edited in the set\n")
     agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
-    with pytest.raises(ExtError, match=r"changed since: .*extensions/beta"):
+    with pytest.raises(ExtError, match=r"changed since it ran: .*extensions/beta"):
         undo(ctx, False, _yes)
     assert snapshot(ctx.agent_dir) == agent_now
     assert snapshot(ctx.set_root) == set_now

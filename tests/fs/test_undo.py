@@ -73,7 +73,7 @@ def test_undo_refuses_when_settings_changed_since(ctx: Context) -> None:
     data["theme"] = "light"  # the user's newer change
     settings.write_text(json.dumps(data))
     changed = snapshot(ctx.agent_dir)
-    with pytest.raises(ExtError, match=r"changed since: .*settings\.json"):
+    with pytest.raises(ExtError, match=r"changed since it ran: .*settings\.json"):
         undo(ctx, dry_run=False, confirm=_yes)
     assert snapshot(ctx.agent_dir) == changed
 
