@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +60,9 @@ def run(fn: Callable[[Any], int | None]) -> NoReturn:
     except KeyboardInterrupt:
         out.err("interrupted; what this run had written was rolled back")
         raise typer.Exit(int(ExitCode.REFUSED)) from None
+    except BrokenPipeError:  # `ext list | head`: the reader is gone, nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(int(ExitCode.FAILED)) from None
     except OSError as exc:  # a last resort: a fault no command turned into an ExtError
         if G.debug:
             raise

@@ -91,7 +91,7 @@ class Output:
             text += f" -> {a.backup}"
         elif a.action in ("enable", "disable", "restore") and a.target:
             text += f" -> {a.target}"
-        if a.detail and a.action not in ("link",):
+        if a.detail:
             text += f"  ({a.detail})"
         return self.paint(text, _COLOR[sym]) if sym in _COLOR else text
 
