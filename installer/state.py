@@ -29,6 +29,14 @@ class State:
     def for_root(self, root: Path) -> SetRecord | None:
         return next((s for s in self.sets if s.root == str(root)), None)
 
+    def record_of(self, root: Path, name: str) -> SetRecord | None:
+        """This set's record: at its root, else at an older root it was moved from."""
+        found = self.for_root(root)
+        if found is not None:
+            return found
+        moved = [s for s in self.sets if str(s.root) in map(str, self.old_roots(root, name))]
+        return moved[-1] if moved else None
+
     def old_roots(self, root: Path, name: str) -> list[Path]:
         """Earlier roots of the same set that are gone: their links are ours, just moved."""
         return [

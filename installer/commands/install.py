@@ -34,7 +34,7 @@ def install_mode(ctx: Context, explicit: str | None) -> str:
         if explicit not in MODES:
             raise UsageError(f"unknown mode {explicit!r}", "use --mode link or --mode register")
         return explicit
-    record = load_state(ctx.agent_dir).for_root(ctx.set_root)
+    record = load_state(ctx.agent_dir).record_of(ctx.set_root, ctx.manifest.name)
     return record.mode if record else ctx.manifest.mode
 
 
@@ -55,25 +55,26 @@ def install(
         state = load_state(ctx.agent_dir)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         agent = scan(ctx.agent_dir, ctx.set_root, old)
+        # Installing in one mode removes the other mode's form: pi would load the set twice.
         if mode == "link":
             links = plan_install(agent, resources, chosen, ctx.env.now())
-            intent = Intent(seed=True)
+            intent = Intent(seed=True, unregister=True, old_roots=tuple(old))
         else:
-            # Switching to register mode: our links would load the set a second time.
             links = plan_uninstall(agent)
-            intent = Intent(seed=True, excluded=_register_filters(state, ctx, resources, chosen))
+            excluded = _register_filters(state, ctx, resources, chosen)
+            intent = Intent(seed=True, excluded=excluded, old_roots=tuple(old))
         sp = plan_settings(ctx, intent)
         # ext's session recorder, when a process guard needs it (installer/recorder.py).
         wanted = wants_recorder(ctx.manifest)
         rec = plan_recorder(ctx.agent_dir, agent, state, ctx.set_root, wanted, resources)
-        previous = state.for_root(ctx.set_root)
+        previous = state.record_of(ctx.set_root, ctx.manifest.name)
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         actions = links.actions + rec.actions + sp.actions + hooks
         plan = Plan("install", actions, ctx.manifest.warnings + rec.warnings + sp.warnings)
         return Prepared(plan, rec.wrap(with_settings(ctx, plan, sp)), (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
-        previous = state.for_root(ctx.set_root)
+        previous = state.record_of(ctx.set_root, ctx.manifest.name)
         extra = recorded(ctx.agent_dir, previous.extra if previous else {})
         extra = recorded_hooks(ctx.set_root, extra, ctx.env.now())
         record = set_record(ctx, mode, extra)
@@ -105,7 +106,7 @@ def _register_filters(
     state: State, ctx: Context, resources: tuple[Resource, ...], chosen: tuple[Resource, ...]
 ) -> tuple[str, ...]:
     """The extensions to keep out of pi: those not selected, and those the user disabled."""
-    record = state.for_root(ctx.set_root)
+    record = state.record_of(ctx.set_root, ctx.manifest.name)
     disabled = tuple(record.extra.get("disabled", ())) if record else ()
     unselected = excluded_filters(r for r in resources if r not in chosen)
     return tuple(dict.fromkeys((*unselected, *disabled)))

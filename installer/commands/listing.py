@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from installer.context import Context
 from installer.links.scan import AgentState, Entry, scan
@@ -34,11 +34,35 @@ class Item:
 def items(ctx: Context) -> tuple[str, list[Item]]:
     """The install mode and the state of each resource of the set."""
     state = load_state(ctx.agent_dir)
-    record = state.for_root(ctx.set_root)
+    record = state.record_of(ctx.set_root, ctx.manifest.name)
     mode = record.mode if record else ctx.manifest.mode
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
     agent = scan(ctx.agent_dir, ctx.set_root, old)
-    return mode, [classify(agent, r) for r in discover(ctx.set_root)]
+    resources = discover(ctx.set_root)
+    if mode == "register":
+        return mode, registered_items(ctx, resources)
+    return mode, [classify(agent, r) for r in resources]
+
+
+def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item]:
+    """In register mode an item is loaded through the set's packages entry, unless filtered out."""
+    from installer.commands.settings_plan import registered
+    from installer.settings import exclusion
+    from installer.settings.packages import exclusions_of
+
+    entries = registered(ctx)
+    if not entries:
+        return [Item(r, "not-installed", "settings.json") for r in resources]
+    excluded = {f for e in entries for f in exclusions_of(e)}
+    out = []
+    for r in resources:
+        off = r.kind == "extension" and exclusion(r.filename, _layout(r)) in excluded
+        out.append(Item(r, "disabled" if off else "enabled", "settings.json"))
+    return out
+
+
+def _layout(r: Resource) -> Literal["file", "dir"]:
+    return "dir" if r.layout == "dir" else "file"
 
 
 def classify(agent: AgentState, r: Resource) -> Item:

@@ -27,10 +27,12 @@ class Intent:
     register: bool = False
     unregister: bool = False
     excluded: tuple[str, ...] | None = None  # exact `-extensions/…` filters, None = keep as is
+    old_roots: tuple[Path, ...] = ()  # folders the set was moved from: their entries go
 
     @property
     def empty(self) -> bool:
-        return not (self.seed or self.register or self.unregister or self.excluded is not None)
+        wants = self.seed or self.register or self.unregister or self.old_roots
+        return not wants and self.excluded is None
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,8 @@ def make_change(ctx: Context, intent: Intent) -> Change:
     def change(data: dict[str, Any]) -> dict[str, Any]:
         if intent.seed and ctx.manifest.seeds:
             data = apply_seeds(data, ctx.manifest.seeds).settings
+        for old in intent.old_roots:  # a moved set: its entry names a folder that is gone
+            data = unregister(data, SetPackage.of(old, settings_path(ctx))).settings
         if intent.unregister:
             return unregister(data, ours).settings
         if intent.excluded is not None:

@@ -51,7 +51,7 @@ def _survey(s: Subject) -> Survey:
     except ExtError:
         raise Skip("the set's resources could not be read (see set.resources)") from None
     state = load_state(agent_dir)
-    record = state.for_root(ctx.set_root)
+    record = state.record_of(ctx.set_root, ctx.manifest.name)
     mode = record.mode if record else ctx.manifest.mode
     agent = scan(agent_dir, ctx.set_root, state.old_roots(ctx.set_root, ctx.manifest.name))
     return Survey(ctx, mode, agent, tuple(classify(agent, r) for r in resources))

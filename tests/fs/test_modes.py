@@ -1,0 +1,81 @@
+"""Switching modes and moving a registered set: pi never loads the set twice, choices survive."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from installer.commands.install import install
+from installer.commands.listing import items
+from installer.commands.toggle import switch
+from installer.context import Context, Env, resolve
+from installer.plan import Plan
+from tests.helpers import build_tree
+
+SET = {
+    "extset.toml": '[set]\nname = "mine"\n',
+    "extensions/one.ts": "// one",
+    "extensions/two/index.ts": "// two",
+}
+
+
+def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
+    return None
+
+
+def _ctx(tmp_path: Path, root: Path) -> Context:
+    return resolve(Env(cwd=tmp_path), root, tmp_path / "agent", create=True)
+
+
+def _packages(tmp_path: Path) -> list[object]:
+    data = json.loads((tmp_path / "agent" / "settings.json").read_text())
+    packages: list[object] = data.get("packages", [])
+    return packages
+
+
+def _states(ctx: Context) -> dict[str, str]:
+    return {i.resource.name: i.state for i in items(ctx)[1]}
+
+
+def test_register_then_link_removes_the_packages_entry(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", dict(SET))
+    ctx = _ctx(tmp_path, root)
+    install(ctx, [], [], False, _yes, "register")
+    assert _packages(tmp_path) == [str(root)]
+    result = install(ctx, [], [], False, _yes, "link")
+    assert "unregister" in {a.action for a in result.plan.actions}
+    assert _packages(tmp_path) == []
+    assert (tmp_path / "agent" / "extensions" / "one.ts").is_symlink()
+
+
+def test_link_then_register_removes_the_links(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", dict(SET))
+    ctx = _ctx(tmp_path, root)
+    install(ctx, [], [], False, _yes, "link")
+    install(ctx, [], [], False, _yes, "register")
+    assert not any((tmp_path / "agent" / "extensions").iterdir())
+    assert _packages(tmp_path) == [str(root)]
+
+
+def test_list_in_register_mode_reads_the_packages_entry(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", dict(SET))
+    ctx = _ctx(tmp_path, root)
+    assert _states(ctx) == {"one": "not-installed", "two": "not-installed"}
+    install(ctx, [], [], False, _yes, "register")
+    assert _states(ctx) == {"one": "enabled", "two": "enabled"}
+    switch(ctx, ["two"], False, False, False, _yes)
+    assert _states(ctx) == {"one": "enabled", "two": "disabled"}
+
+
+def test_a_moved_registered_set_keeps_its_mode_and_filters(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", dict(SET))
+    install(_ctx(tmp_path, root), [], [], False, _yes, "register")
+    switch(_ctx(tmp_path, root), ["one"], False, False, False, _yes)
+    moved = tmp_path / "moved"
+    shutil.move(root, moved)
+    ctx = _ctx(tmp_path, moved)
+    assert items(ctx)[0] == "register"
+    install(ctx, [], [], False, _yes)
+    assert _packages(tmp_path) == [{"source": str(moved), "extensions": ["-extensions/one.ts"]}]
+    assert _states(ctx) == {"one": "disabled", "two": "enabled"}
