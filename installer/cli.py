@@ -13,7 +13,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from installer import __version__
-from installer.errors import ExitCode, ExtError, UsageError
+from installer.errors import ExitCode, ExtError, RolledBack, UsageError
 
 app = typer.Typer(
     add_completion=False,
@@ -57,8 +57,13 @@ def run(fn: Callable[[Any], int | None]) -> NoReturn:
         if G.debug:
             raise
         raise typer.Exit(int(exc.exit_code)) from None
-    except KeyboardInterrupt:
-        out.err("interrupted; what this run had written was rolled back")
+    except KeyboardInterrupt as exc:
+        done = (
+            "what it had written was rolled back"
+            if isinstance(exc, RolledBack)
+            else "nothing was written"
+        )
+        out.err(f"interrupted; {done}")
         raise typer.Exit(int(ExitCode.REFUSED)) from None
     except BrokenPipeError:  # `ext list | head`: the reader is gone, nothing to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -96,8 +101,12 @@ def _version(value: bool) -> None:
         host = find_host()
     except Exception:  # a broken host never breaks --version
         host = None
-    pi = "pi not found" if host is None else f"pi {host.version or 'version unknown'}"
-    typer.echo(f"ext {__version__} ({pi})")
+    if "--json" in sys.argv:
+        data = {"ext": __version__, "host": None if host is None else host.version}
+        typer.echo(json.dumps(data))
+    else:
+        pi = "pi not found" if host is None else f"pi {host.version or 'version unknown'}"
+        typer.echo(f"ext {__version__} ({pi})")
     raise typer.Exit(0)
 
 
@@ -162,11 +171,6 @@ def install(
         from installer.commands.install import install as do_install
 
         ctx = context(create=create)
-        from installer.commands.launch import drift_warning
-
-        warning = drift_warning(ctx)
-        if warning:
-            out.warn(warning)
         result = do_install(ctx, _names(only), _names(skip), dry_run, _confirmer(out, yes), mode)
         out.plan_result(result)
         show_notice(out, ctx)
@@ -475,6 +479,7 @@ def init(
 
         from installer.commands.init import from_install_sh as adopt_repo
         from installer.commands.init import init as do_init
+        from installer.context import Env, here
 
         host = _host_for_templates()
         if from_install_sh is not None:
@@ -485,7 +490,7 @@ def init(
                 )
             result = adopt_repo(from_install_sh, name, dry_run, _confirmer(out, yes), host)
         else:
-            target = folder if folder is not None else Path.cwd()
+            target = folder if folder is not None else here(Env.from_process())
             git = shutil.which("git")
             result = do_init(target, name, not no_git, dry_run, _confirmer(out, yes), host, git)
         out.plan_result(result)

@@ -37,12 +37,13 @@ def check(project: Project = None) -> None:
     A project without hooks has nothing to approve: exit 0.
     """
     from installer.cli import context, run
+    from installer.context import here
 
     def go(out: Output) -> int:
         from installer.consent.commands import check as do_check
 
         ctx = context()
-        result = do_check(ctx.agent_dir, project or ctx.env.cwd)
+        result = do_check(ctx.agent_dir, project or here(ctx.env))
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
 
@@ -63,13 +64,14 @@ def approve(
     last approval, the diff; then asks y/N. --yes approves without asking.
     """
     from installer.cli import context, run
+    from installer.context import here
 
     def go(out: Output) -> int:
         from installer.consent.commands import approve as do_approve
         from installer.consent.commands import describe_approval
 
         ctx = context()
-        folder = project or ctx.env.cwd
+        folder = project or here(ctx.env)
         preview = describe_approval(ctx.agent_dir, folder)
         if dry_run:
             _render(out, preview.warnings, preview.lines(), preview.to_json())
@@ -96,12 +98,13 @@ def revoke(project: Project = None) -> None:
     Its hooks then need a new approval before they run.
     """
     from installer.cli import context, run
+    from installer.context import here
 
     def go(out: Output) -> int:
         from installer.consent.commands import revoke as do_revoke
 
         ctx = context()
-        result = do_revoke(ctx.agent_dir, project or ctx.env.cwd)
+        result = do_revoke(ctx.agent_dir, project or here(ctx.env))
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
 

@@ -16,17 +16,19 @@ def migrate_command(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show the plan; write nothing.")
     ] = False,
-    yes: Annotated[
-        bool, typer.Option("--yes", "-y", help="Apply without asking; also remove retired keys.")
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    remove_retired: Annotated[
+        bool,
+        typer.Option("--remove-retired", help="Also remove retired keys (shown in the plan)."),
     ] = False,
 ) -> None:
-    """Move renamed keys to their new names; with --yes also remove retired keys (shown first)."""
+    """Move renamed keys to their new names; with --remove-retired also delete retired keys."""
     from installer.cli import _confirmer, context, run
 
     def go(out: Any) -> int:
         from installer.commands.migrate import migrate
 
-        result = migrate(context(), dry_run, yes, _confirmer(out, yes))
+        result = migrate(context(), dry_run, remove_retired, _confirmer(out, yes))
         out.plan_result(result)
         return 0
 

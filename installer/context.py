@@ -70,6 +70,16 @@ def resolve(
     return Context(root, manifest, target, target_source, set_source, env)
 
 
+def here(env: Env) -> Path:
+    """The working folder, or a usage error when it was deleted under us."""
+    if env.cwd is None:
+        raise UsageError(
+            "the current folder no longer exists",
+            "cd into a folder, or name one on the command line",
+        )
+    return env.cwd
+
+
 def _from_cwd(env: Env, path: Path) -> Path:
     """A user-given path, relative to the Env's cwd (the process's, unless a test replaced it)."""
     path = path.expanduser()
@@ -187,7 +197,7 @@ def _check_named(path: Path, source: str, create: bool) -> Path:
     if not path.exists():
         raise AgentDirMissing(
             f"agent dir {path} ({source}) does not exist",
-            "start the host once so it creates it, or pass --create",
+            "start the host once so it creates it, or run `ext install --create`",
         )
     return path
 

@@ -36,6 +36,10 @@ class Refused(ExtError):
     exit_code = ExitCode.REFUSED
 
 
+class RolledBack(KeyboardInterrupt):
+    """Ctrl-C arrived while a plan was being applied; its steps were reversed."""
+
+
 class AgentDirMissing(ExtError):
     """A named agent dir that does not exist (exit 4)."""
 

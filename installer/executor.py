@@ -8,7 +8,7 @@ from pathlib import Path
 
 from installer import __version__, journal
 from installer.context import Context
-from installer.errors import ExtError
+from installer.errors import ExtError, RolledBack
 from installer.plan import Plan
 from installer.transaction import Transaction
 
@@ -32,7 +32,7 @@ def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | No
         failures = tx.rollback()
         log.close("rolled-back" if not failures else "rollback-failed")
         if isinstance(exc, KeyboardInterrupt):
-            raise
+            raise RolledBack from exc
         raise _failure(exc, failures) from exc
     log.close("ok")
     journal.trim(ctx.agent_dir)

@@ -95,14 +95,14 @@ class Output:
             text += f"  ({a.detail})"
         return self.paint(text, _COLOR[sym]) if sym in _COLOR else text
 
-    def show_plan(self, plan: Plan, diffs: tuple[str, ...] = ()) -> None:
-        """The plan, one line per write, then the one-line summary."""
+    def show_plan(self, plan: Plan, diffs: tuple[str, ...] = (), asking: bool = False) -> None:
+        """The plan, one line per write, then the one-line summary (with --quiet: only to ask)."""
         if self.json or self.plan_shown:
             return
         self.plan_shown = True
         for w in plan.warnings:
             self.warn(w)
-        if plan.is_empty:
+        if plan.is_empty or (self.quiet and not asking):
             return
         for a in plan.changes:
             self.out(f"  {self.action_line(a)}")
@@ -113,7 +113,7 @@ class Output:
 
     def confirm(self, plan: Plan, yes: bool, stdin_tty: bool, diffs: tuple[str, ...] = ()) -> None:
         """Show the plan and ask once; no TTY and no --yes is a refusal (exit 3)."""
-        self.show_plan(plan, diffs)
+        self.show_plan(plan, diffs, asking=not yes)
         if yes:
             return
         if not stdin_tty:

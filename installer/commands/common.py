@@ -36,8 +36,8 @@ def run_plan(
     new_state: Callable[[State], State] | None = None,
 ) -> PlanResult:
     """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer."""
-    warnings = _interrupted(ctx)
     first = prepare()
+    warnings = _interrupted(ctx, first.plan.command)
     plan = replace(first.plan, warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
         if warnings and not dry_run:
@@ -65,7 +65,7 @@ def run_plan(
                 tx.state(render_state(update(load_state(ctx.agent_dir))))
 
         execute(ctx, fresh, step)
-        _close_interrupted(ctx)
+        _close_interrupted(ctx, fresh.command)
     return PlanResult(
         replace(fresh, warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
@@ -79,7 +79,7 @@ def _settle(ctx: Context, new_state: Callable[[State], State] | None) -> None:
             state = load_state(ctx.agent_dir)
             if new_state(state) != state:
                 save_state(ctx.agent_dir, new_state(state))
-        _close_interrupted(ctx)
+        _close_interrupted(ctx, None)
 
 
 def _check_writable(ctx: Context) -> None:
@@ -100,17 +100,22 @@ def set_record(ctx: Context, mode: str, extra: dict[str, Any] | None = None) -> 
     return SetRecord(str(ctx.set_root), ctx.manifest.name, mode, __version__, dict(extra or {}))
 
 
-def _interrupted(ctx: Context) -> tuple[str, ...]:
+def _interrupted(ctx: Context, command: str) -> tuple[str, ...]:
     rec = journal.incomplete(ctx.agent_dir)
     if rec is None:
         return ()
-    return (
+    head = (
         f"an earlier `ext {rec.command}` (started {rec.started[:19]}) was interrupted after "
-        f"{len(rec.steps)} step(s); this run finishes the job (`ext undo` reverses it instead)",
+        f"{len(rec.steps)} step(s)"
     )
+    if rec.command == command:
+        return (f"{head}; this run finishes the job (`ext undo` reverses it instead)",)
+    return (f"{head}; `ext {rec.command}` finishes it, `ext undo` reverses it",)
 
 
-def _close_interrupted(ctx: Context) -> None:
+def _close_interrupted(ctx: Context, command: str | None) -> None:
+    """Close the interrupted journal: finished by a run of the same command, else superseded."""
     rec = journal.incomplete(ctx.agent_dir)
     if rec is not None:
-        journal.mark(rec.path, "finished-by-next-run")
+        same = command is None or rec.command == command
+        journal.mark(rec.path, "finished-by-next-run" if same else "superseded")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer.commands.common import Confirm, Prepared, run_plan, set_record
+from installer.commands.launch import drift_warning
 from installer.commands.set_hooks import plan_set_hooks, recorded_hooks
 from installer.commands.settings_plan import (
     Intent,
@@ -50,6 +51,8 @@ def install(
     mode = install_mode(ctx, mode)
     resources = discover(ctx.set_root)
     chosen = select(resources, only, skip)
+    drift = drift_warning(ctx)
+    first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
 
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
@@ -70,7 +73,7 @@ def install(
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         actions = links.actions + rec.actions + sp.actions + hooks
-        plan = Plan("install", actions, ctx.manifest.warnings + rec.warnings + sp.warnings)
+        plan = Plan("install", actions, first_warnings + rec.warnings + sp.warnings)
         return Prepared(plan, rec.wrap(with_settings(ctx, plan, sp)), (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:

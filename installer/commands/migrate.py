@@ -46,7 +46,8 @@ def migrate(ctx: Context, dry_run: bool, remove_retired: bool, confirm: Confirm)
                 actions.append(Action("retire", "settings.json", detail=f"remove {r.key}: {r.why}"))
             else:
                 warnings.append(
-                    f"{r.key!r} is retired ({r.why}); `ext settings migrate --yes` removes it"
+                    f"{r.key!r} is retired ({r.why}); "
+                    "`ext settings migrate --remove-retired` removes it"
                 )
         update = lib.preview_update(path, change) if actions else None
         diffs = (lib.render_diff(update.before, update.after, "settings.json"),) if update else ()

@@ -171,7 +171,7 @@ def _key_warnings(
     for r in find_retired(data, ctx.manifest.retired):
         out.append(
             f"settings.json still has {r.key!r}, which was retired: {r.why} "
-            f"(fix: remove it, or `ext settings migrate --yes`)"
+            f"(fix: remove it, or `ext settings migrate --remove-retired`)"
         )
     for r in find_renamed(data, ctx.manifest.renamed):
         out.append(

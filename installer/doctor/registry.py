@@ -73,6 +73,8 @@ CHECKS: tuple[Check, ...] = (
 def select_checks(ids: Sequence[str], deep: bool) -> tuple[Check, ...]:
     """The checks to run: the named ones (deep or not), else every one --deep allows."""
     known = {c.id: c for c in CHECKS}
+    # A row's own id (`updates.ext`) selects the check that makes it (`updates`).
+    ids = [w if w in known else w.split(".")[0] for w in ids]
     for wanted in ids:
         if wanted not in known:
             close = difflib.get_close_matches(wanted, known, n=1, cutoff=0.5)

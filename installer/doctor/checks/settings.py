@@ -51,7 +51,7 @@ def keys(s: Subject) -> Iterator[Finding]:
     for r in retired:
         yield warn(
             f"settings.json still has {r.key!r}, which was retired: {r.why}",
-            "remove it from settings.json, or `ext settings migrate --yes`",
+            "remove it from settings.json, or `ext settings migrate --remove-retired`",
         )
     for n in renamed:
         both = f" (both are set: pi reads {n.new!r})" if n.new_present else ""

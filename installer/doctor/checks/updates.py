@@ -23,6 +23,7 @@ def cached(s: Subject) -> Iterator[Finding]:
     report = cached_report(host=HostFacts.from_info(s.host()), set_dir=s.set_root)
     for found in doctor_findings(report):
         level: Level = found.level
-        # Under the one id "updates", the install method needs saying whose it is.
+        # One row per thing (`updates.method`, `updates.ext`, …): ids stay unique in --json.
+        row = "updates." + found.id.split(".", 1)[-1]
         message = f"ext: {found.message}" if found.id == "update.method" else found.message
-        yield Finding("", level, message, found.fix)
+        yield Finding(row, level, message, found.fix)
