@@ -113,7 +113,9 @@ class Transaction:
         """Merge a change into settings.json under pi's lock; journal the bytes it replaced."""
         from installer.settings import update_settings
 
-        self.journal.record({"op": "settings", "file": str(path)})
+        # Journaled before the write: a run killed during it leaves the bytes to compare with.
+        before = _read_text(path)
+        self.journal.record({"op": "settings", "file": str(path), "before": _encode(before)})
         update = update_settings(path, change)
         if update.changed:
             step = {
@@ -209,6 +211,13 @@ def _swap_link(path: Path, target: str) -> None:
     except BaseException:
         os.unlink(tmp)  # a failed swap leaves no stray link of ours beside the real one
         raise
+
+
+def _read_text(path: Path) -> str | None:
+    try:
+        return Path(os.path.realpath(path)).read_text(encoding="utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return None
 
 
 def _encode(text: str | None) -> str | None:

@@ -42,7 +42,7 @@ def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
         rec = target_record(root)
         if rec is None:
             return Prepared(Plan("undo"), lambda tx: None)
-        seen = _statuses(root, [s for s in rec.steps if s["op"] != "settings"])
+        seen = _statuses(root, _steps(rec.steps))
         changed = [r for r in seen if r.status == "changed"]
         if changed:
             where = "; ".join(_expected(r.step) for r in changed)
@@ -102,6 +102,18 @@ class _View:
             self.overlay[s["file"]] = None
 
 
+def _steps(steps: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """The steps to judge: a settings intent counts only when its write was never journaled."""
+    out = []
+    for i, s in enumerate(steps):
+        if s["op"] == "settings":
+            later = steps[i + 1 :]
+            if any(w["op"] == "write" and w.get("file") == s["file"] for w in later):
+                continue
+        out.append(s)
+    return out
+
+
 def _statuses(root: Path, steps: list[dict[str, Any]]) -> list[Reversal]:
     """Each step's status, newest first, judged as if the steps after it were already reversed."""
     view = _View(root)
@@ -118,6 +130,8 @@ def _status(view: _View, s: dict[str, Any]) -> str:
     """Whether a journaled step is on disk now ("done"), never happened, or was changed since."""
     if s["op"] == "state":
         return "done"  # ext's own bookkeeping: always put back
+    if s["op"] == "settings":  # killed while writing: untouched, or not ours to judge
+        return "not-done" if _text_of(Path(s["file"])) == decode(s.get("before")) else "changed"
     if s["op"] == "write":
         return _file_status(Path(s["file"]), decode(s.get("before")), decode(s.get("after")))
     if s["op"] == "copy":
@@ -152,27 +166,32 @@ def _pick(done: bool, not_done: bool) -> str:
 
 
 def _file_status(path: Path, before: str | None, after: str | None) -> str:
-    try:
-        now: str | None = Path(os.path.realpath(path)).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        now = None
+    now = _text_of(path)
     return _pick(now == after, now == before)
+
+
+def _text_of(path: Path) -> str | None:
+    try:
+        return Path(os.path.realpath(path)).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+_EXPECTED = {
+    "symlink": "{path} (ext left a link to {target})",
+    "relink": "{path} (ext left a link to {target})",
+    "rename": "{to} (ext moved {path} there)",
+    "unlink": "{path} (ext removed a link there)",
+    "copy": "{file} (ext copied it into the set from {from})",
+    "write": "{file} (as ext wrote it)",
+    "settings": "{file} (a run was killed while writing it: compare it with what you expect)",
+}
 
 
 def _expected(s: dict[str, Any]) -> str:
     """What ext left at a step's place, which is no longer there."""
-    op, path = s["op"], s.get("path")
-    if op in ("symlink", "relink"):
-        return f"{path} (ext left a link to {s['target']})"
-    if op == "rename":
-        return f"{s['to']} (ext moved {path} there)"
-    if op == "unlink":
-        return f"{path} (ext removed a link there)"
-    if op == "copy":
-        return f"{s['file']} (ext copied it into the set from {s['from']})"
-    if op == "write":
-        return f"{s['file']} (as ext wrote it)"
-    return f"{path or s.get('file')}"
+    fields = {"path": None, "target": None, "to": None, "file": None, "from": None, **s}
+    return _EXPECTED.get(s["op"], "{path}").format(**fields)
 
 
 def _action(root: Path, s: dict[str, Any], detail: str | None) -> Action:

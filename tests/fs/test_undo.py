@@ -152,3 +152,23 @@ def test_a_journal_of_a_live_run_is_not_reported_as_interrupted(ctx: Context) ->
         assert journal.incomplete(ctx.agent_dir) is None
         live.communicate(b"\n")
     assert journal.incomplete(ctx.agent_dir) is not None
+
+
+def test_a_run_killed_while_writing_settings_is_judged_by_the_bytes_before(ctx: Context) -> None:
+    before = snapshot(ctx.agent_dir)
+    settings = ctx.agent_dir / "settings.json"
+    original = settings.read_bytes()
+    install(ctx, [], [], dry_run=False, confirm=_yes)
+    (log,) = sorted((ctx.agent_dir / ".extset" / "journal").glob("*.jsonl"))
+    lines = log.read_text().splitlines()
+    cut = next(i for i, line in enumerate(lines) if '"op": "settings"' in line)
+    log.write_text("\n".join(lines[: cut + 1]) + "\n")  # killed during the write
+
+    seeded = settings.read_bytes()
+    with pytest.raises(ExtError, match="killed while writing"):  # not ours to judge
+        undo(ctx, dry_run=True, confirm=_yes)
+
+    settings.write_bytes(original)  # the write had not happened yet
+    undo(ctx, dry_run=False, confirm=_yes)
+    assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(before)
+    assert seeded != original
