@@ -67,6 +67,7 @@ def approve(
     from installer.context import here
 
     def go(out: Output) -> int:
+        from installer.commands.consent_journal import journaled
         from installer.consent.commands import approve as do_approve
         from installer.consent.commands import describe_approval
 
@@ -82,7 +83,9 @@ def approve(
             if ctx.agent_dir_source == "isolated":
                 # The isolated agent dir is ext's own and made on demand (DESIGN.md).
                 ctx.agent_dir.mkdir(parents=True, exist_ok=True)
-        result = do_approve(ctx.agent_dir, folder, preview)
+        result = journaled(
+            ctx, "consent approve", lambda: do_approve(ctx.agent_dir, folder, preview)
+        )
         shown = preview.warnings if preview.needs_approval else ()
         fresh = tuple(w for w in result.warnings if w not in shown)
         _render(out, fresh, result.lines(), result.to_json())
@@ -101,10 +104,12 @@ def revoke(project: Project = None) -> None:
     from installer.context import here
 
     def go(out: Output) -> int:
+        from installer.commands.consent_journal import journaled
         from installer.consent.commands import revoke as do_revoke
 
         ctx = context()
-        result = do_revoke(ctx.agent_dir, project or here(ctx.env))
+        folder = project or here(ctx.env)
+        result = journaled(ctx, "consent revoke", lambda: do_revoke(ctx.agent_dir, folder))
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
 

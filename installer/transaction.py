@@ -155,6 +155,16 @@ class Transaction:
         step = {"op": "state", "before": _encode(before), "after": _encode(text)}
         self._step(step, lambda: write_state_text(self.root, text))
 
+    def restore_file(self, path: Path, expected: str | None, text: str | None) -> None:
+        """Put a private file (the approvals store) back to `text`, if it still holds `expected`."""
+        step = {
+            "op": "file",
+            "file": str(path),
+            "before": _encode(expected),
+            "after": _encode(text),
+        }
+        self._step(step, lambda: _put_file(path, expected, text))
+
     def rollback(self) -> list[str]:
         """Reverse the steps taken, newest first; returns what could not be reversed."""
         failures = []
@@ -175,31 +185,39 @@ def reverse(root: Path, step: dict[str, Any]) -> None:
 
         write_state_text(root, _decode(step["before"]))
         return
-    path = root / step["path"] if "path" in step else Path(step["file"])
-    if op == "mkdir":
-        path.rmdir()
-    elif op == "rmdir":
-        path.mkdir()
-    elif op == "symlink":
-        os.unlink(path)
-    elif op == "rename":
-        os.rename(root / step["to"], path)
-    elif op == "unlink":
-        os.symlink(step["target"], path)
-    elif op == "relink":
-        _swap_link(path, step["old"])
-    elif op == "write":
-        _restore(path, step["before"], step.get("after"))
-    elif op == "copy":
-        from installer import trees
-
-        trees.remove(path, step["entries"])
-    elif op == "uncopy":
-        if os.path.lexists(path):
-            raise FileExistsError(f"{path} already exists")
-        os.rename(step["to"], path)
-    else:
+    undo = _REVERSE.get(op)
+    if undo is None:
         raise OSError(f"unknown journal step {op!r}")
+    undo(root, root / step["path"] if "path" in step else Path(step["file"]), step)
+
+
+def _uncopy(root: Path, path: Path, step: dict[str, Any]) -> None:
+    if os.path.lexists(path):
+        raise FileExistsError(f"{path} already exists")
+    os.rename(step["to"], path)
+
+
+def _remove_copy(root: Path, path: Path, step: dict[str, Any]) -> None:
+    from installer import trees
+
+    trees.remove(path, step["entries"])
+
+
+# op -> how to take it back, given the agent dir, the step's path and the step
+_REVERSE: dict[str, Callable[[Path, Path, dict[str, Any]], None]] = {
+    "mkdir": lambda root, path, step: path.rmdir(),
+    "rmdir": lambda root, path, step: path.mkdir(),
+    "symlink": lambda root, path, step: os.unlink(path),
+    "rename": lambda root, path, step: os.rename(root / step["to"], path),
+    "unlink": lambda root, path, step: os.symlink(step["target"], path),
+    "relink": lambda root, path, step: _swap_link(path, step["old"]),
+    "write": lambda root, path, step: _restore(path, step["before"], step.get("after")),
+    "file": lambda root, path, step: _put_file(
+        path, _decode(step.get("after")), _decode(step.get("before"))
+    ),
+    "copy": _remove_copy,
+    "uncopy": _uncopy,
+}
 
 
 def _swap_link(path: Path, target: str) -> None:
@@ -213,11 +231,21 @@ def _swap_link(path: Path, target: str) -> None:
         raise
 
 
+def read_text(path: Path) -> str | None:
+    """A file's text through a symlink, or None when it is not there (or not text)."""
+    return _read_text(path)
+
+
 def _read_text(path: Path) -> str | None:
     try:
         return Path(os.path.realpath(path)).read_text(encoding="utf-8")
     except (FileNotFoundError, UnicodeDecodeError):
         return None
+
+
+def encode(text: str | None) -> str | None:
+    """Text as the journal keeps it."""
+    return _encode(text)
 
 
 def _encode(text: str | None) -> str | None:
@@ -231,6 +259,22 @@ def decode(text: str | None) -> str | None:
 
 def _decode(text: str | None) -> str | None:
     return None if text is None else base64.b64decode(text).decode("utf-8")
+
+
+def _put_file(path: Path, expected: str | None, text: str | None) -> None:
+    """Replace a file that is still `expected` with `text` (None: no file), atomically, 0600."""
+    if _read_text(path) != expected:
+        raise ExtError(f"{path} changed since ext wrote it", "compare it with what you expect")
+    if text is None:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_name(f".{path.name}.ext-restore")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
 
 
 def _restore(path: Path, before: str | None, after: str | None) -> None:

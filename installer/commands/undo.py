@@ -132,7 +132,7 @@ def _status(view: _View, s: dict[str, Any]) -> str:
         return "done"  # ext's own bookkeeping: always put back
     if s["op"] == "settings":  # killed while writing: untouched, or not ours to judge
         return "not-done" if _text_of(Path(s["file"])) == decode(s.get("before")) else "changed"
-    if s["op"] == "write":
+    if s["op"] in ("write", "file"):
         return _file_status(Path(s["file"]), decode(s.get("before")), decode(s.get("after")))
     if s["op"] == "copy":
         return _copy_status(view, s)
@@ -184,6 +184,7 @@ _EXPECTED = {
     "unlink": "{path} (ext removed a link there)",
     "copy": "{file} (ext copied it into the set from {from})",
     "write": "{file} (as ext wrote it)",
+    "file": "{file} (as ext wrote it)",
     "settings": "{file} (a run was killed while writing it: compare it with what you expect)",
 }
 
@@ -204,6 +205,7 @@ def _action(root: Path, s: dict[str, Any], detail: str | None) -> Action:
         "mkdir": ("rmdir", s.get("path"), None),
         "rmdir": ("mkdir", s.get("path"), None),
         "write": ("restore", "settings.json", "its earlier text"),
+        "file": ("restore", str(s.get("file")), "its earlier approvals"),
         "state": ("restore", ".extset/state.json", "its earlier record"),
         "copy": ("unlink", s.get("file"), None),
     }
@@ -227,6 +229,8 @@ def _reverse(tx: Transaction, root: Path, s: dict[str, Any]) -> None:
         tx.mkdirs(s["path"])
     elif op == "state":
         tx.state(decode(s.get("before")))
+    elif op == "file":
+        tx.restore_file(Path(s["file"]), decode(s.get("after")), decode(s.get("before")))
     elif op == "write":
         tx.restore_settings(Path(s["file"]), decode(s.get("after")), decode(s.get("before")))
     elif op == "copy":
