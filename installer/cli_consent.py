@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 consent_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
-    help="Review and approve the hooks a project would run (sha256 of their config).",
+    help="Review and approve the hook commands a project would run.",
 )
 
 Project = Annotated[

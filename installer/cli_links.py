@@ -1,0 +1,190 @@
+"""`ext install`, `uninstall`, `list`, `env`, `launch`, `enable`, `disable`, `toggle`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from installer.cli import (
+    DryRun,
+    G,
+    Only,
+    Skip,
+    Yes,
+    _confirmer,
+    _names,
+    app,
+    context,
+    run,
+    show_notice,
+)
+
+
+@app.command()
+def install(
+    only: Only = None,
+    skip: Skip = None,
+    dry_run: DryRun = False,
+    yes: Yes = False,
+    create: Annotated[
+        bool, typer.Option("--create", help="Create a named agent dir that does not exist.")
+    ] = False,
+    mode: Annotated[
+        str | None,
+        typer.Option("--mode", help="link (symlinks) or register (a package in settings.json)."),
+    ] = None,
+) -> None:
+    """Link the set into the agent dir, backing up what is in the way.
+
+    Or, with --mode register, add it to settings.json as a local-path package.
+    """
+
+    def go(out: Any) -> int:
+        from installer.commands.install import install as do_install
+
+        ctx = context(create=create)
+        result = do_install(ctx, _names(only), _names(skip), dry_run, _confirmer(out, yes), mode)
+        out.plan_result(result)
+        show_notice(out, ctx)
+        if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":
+            out.err('pi reads it with: eval "$(ext env)"   (or run `ext launch`)')
+        return 0
+
+    run(go)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def launch(ctx: typer.Context) -> None:
+    """Run pi on the agent dir: ext launch -- ARGS…"""
+
+    def go(out: Any) -> int:
+        from installer.commands.launch import prepare_launch, record_session
+        from installer.host import launch as exec_host
+
+        c = context()
+        host, warnings = prepare_launch(c)
+        for w in warnings:
+            out.warn(w)
+        show_notice(out, c)
+        record_session(c, host, list(ctx.args))
+        exec_host(host, c.agent_dir, list(ctx.args))
+
+    run(go)
+
+
+@app.command()
+def uninstall(dry_run: DryRun = False, yes: Yes = False) -> None:
+    """Remove the set from the agent dir; backups stay."""
+
+    def go(out: Any) -> int:
+        from installer.commands.uninstall import uninstall as do_uninstall
+
+        out.plan_result(do_uninstall(context(), dry_run, _confirmer(out, yes)))
+        return 0
+
+    run(go)
+
+
+@app.command("list")
+def list_items() -> None:
+    """Every item of the set and its state."""
+
+    def go(out: Any) -> int:
+        from installer.commands.listing import items
+        from installer.ui import tilde
+
+        ctx = context()
+        mode, found = items(ctx)
+        show_notice(out, ctx)
+        if out.json:
+            out.data(
+                {
+                    "set": str(ctx.set_root),
+                    "agent_dir": str(ctx.agent_dir),
+                    "mode": mode,
+                    "items": [i.to_json() for i in found],
+                }
+            )
+            return 0
+        for w in ctx.manifest.warnings:
+            out.warn(w)
+        out.out(f"set        {tilde(ctx.set_root)} ({ctx.manifest.name})")
+        out.out(f"agent dir  {tilde(ctx.agent_dir)} ({ctx.agent_dir_source})")
+        out.out(f"mode       {mode}")
+        width = max((len(i.resource.label) for i in found), default=4)
+        for i in found:
+            line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
+            out.out(line + (f"  ({i.note})" if i.note else ""))
+        return 0
+
+    run(go)
+
+
+@app.command()
+def env(
+    shell: Annotated[str, typer.Option("--shell", help="sh, bash, zsh or fish.")] = "sh",
+) -> None:
+    """The line that points pi at the agent dir: eval "$(ext env)"."""
+
+    def go(out: Any) -> int:
+        from installer.commands.env import env_line
+
+        ctx = context()
+        line = env_line(ctx.agent_dir, shell)
+        if out.json:
+            out.data({"agent_dir": str(ctx.agent_dir), "shell": shell, "line": line})
+        else:
+            sys.stdout.write(line + "\n")
+        return 0
+
+    run(go)
+
+
+ItemNames = Annotated[
+    list[str],
+    typer.Argument(metavar="NAME", help="Items of the set: notify, notify.ts, skill:review."),
+]
+Force = Annotated[
+    bool, typer.Option("--force", help="Disable even when a guard refuses (warns of the risk).")
+]
+
+
+def _switch(names: list[str], enable: bool, force: bool, dry_run: bool, yes: bool) -> None:
+    def go(out: Any) -> int:
+        from installer.commands.toggle import switch
+
+        result = switch(context(), names, enable, force, dry_run, _confirmer(out, yes))
+        out.plan_result(result)
+        return 0
+
+    run(go)
+
+
+@app.command()
+def enable(names: ItemNames, dry_run: DryRun = False, yes: Yes = False) -> None:
+    """Switch items back on."""
+    _switch(names, True, False, dry_run, yes)
+
+
+@app.command()
+def disable(
+    names: ItemNames, force: Force = False, dry_run: DryRun = False, yes: Yes = False
+) -> None:
+    """Switch items off, unless a guard refuses (exit 3)."""
+    _switch(names, False, force, dry_run, yes)
+
+
+@app.command()
+def toggle(force: Force = False, yes: Yes = False) -> None:
+    """Switch items in a checklist; applied at once, once confirmed."""
+
+    def go(out: Any) -> int:
+        from installer.commands.toggle import checkbox
+        from installer.commands.toggle import toggle as do_toggle
+
+        out.plan_result(do_toggle(context(), checkbox, force, _confirmer(out, yes)))
+        return 0
+
+    run(go)
