@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -32,7 +32,6 @@ class Globals:
     quiet: bool = False
     no_color: bool = False
     debug: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 G = Globals()

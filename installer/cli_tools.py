@@ -20,7 +20,6 @@ from installer.cli import (
 
 @app.command()
 def doctor(
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
     deep: Annotated[
         bool, typer.Option("--deep", help="Also start the host offline; report what fails to load.")
     ] = False,
@@ -37,7 +36,6 @@ def doctor(
     ] = False,
 ) -> None:
     """What is wrong with the install, and how to fix it."""
-    G.json = G.json or json_out
 
     def go(out: Any) -> int:
         from installer.context import Env

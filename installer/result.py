@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from installer.plan import Plan
@@ -37,8 +37,6 @@ class DataResult:
     data: dict[str, Any]
     lines: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-    exit_code: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return self.data

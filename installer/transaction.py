@@ -268,13 +268,9 @@ def _put_file(path: Path, expected: str | None, text: str | None) -> None:
     if text is None:
         path.unlink(missing_ok=True)
         return
-    tmp = path.with_name(f".{path.name}.ext-restore")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    from installer import atomic
+
+    atomic.write_atomic(path, text, mode=0o600)
 
 
 def _restore(path: Path, before: str | None, after: str | None) -> None:

@@ -7,9 +7,7 @@ store that cannot be read or parsed is never written over.
 
 from __future__ import annotations
 
-import os
 import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,38 +114,13 @@ def _ensure_folder(folder: Path) -> None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    """Replace path with data: temp file (0600) in the same folder, fsync, os.replace."""
-    try:
-        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise _write_error(path, exc) from exc
-    temp = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        temp.replace(path)
-    except BaseException as exc:
-        temp.unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise _write_error(path, exc) from exc
-        raise
-    _fsync_folder(path.parent)
+    """Replace path with data, 0600, atomically; any failure leaves the store as it was."""
+    from installer import atomic
 
-
-def _fsync_folder(folder: Path) -> None:
-    # Makes the rename itself durable; not every platform can open a folder.
     try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        atomic.write_atomic(path, data.decode("utf-8"), mode=FILE_MODE)
+    except ExtError as exc:
+        raise ExtError(f"{exc.message.rstrip('.')}; the approvals are unchanged", exc.fix) from None
 
 
 def _write_error(path: Path, exc: OSError) -> ExtError:

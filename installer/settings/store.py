@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from installer import atomic
 from installer.errors import ExtError
-from installer.settings import atomic, jsondoc
+from installer.settings import jsondoc
 from installer.settings.lock import WAIT_SECONDS, settings_lock
 
 Change = Callable[[dict[str, Any]], "dict[str, Any] | None"]

@@ -6,7 +6,6 @@ without building their types: this runs on every interactive command.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 
@@ -50,13 +49,7 @@ def passive_checks_enabled(path: Path | None = None) -> bool:
 
 def atomic_write(path: Path, text: str) -> None:
     """Write via a temp file in the same folder, fsync, then `os.replace`."""
+    from installer import atomic
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    atomic.write_atomic(path, text)

@@ -1,4 +1,8 @@
-"""Atomic replacement of a file: stage a temp file beside it (fsynced), then os.replace."""
+"""Atomic replacement of a file: stage a temp file beside it (fsynced), then os.replace.
+
+The one way ext replaces a file it keeps: settings.json, the approvals store, its state
+record and its update cache.
+"""
 
 from __future__ import annotations
 
@@ -21,15 +25,17 @@ def _write_failed(target: Path, err: OSError) -> ExtError:
     )
 
 
-def stage(target: Path, text: str) -> Path:
-    """Write text to a new temp file beside target, with target's mode, flushed to disk."""
-    try:
-        mode: int | None = target.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = None
+def stage(target: Path, text: str, mode: int | None = None) -> Path:
+    """Write text to a new temp file beside target, flushed to disk, with `mode` if given,
+    else target's own mode (a new file gets the umask's)."""
+    if mode is None:
+        try:
+            mode = target.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = None
     temp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if mode else 0o666)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
@@ -74,8 +80,8 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
     """Replace path's target with text atomically (temp beside it, fsync, os.replace)."""
     target = target_of(path)
-    commit(stage(target, text), target)
+    commit(stage(target, text, mode), target)
     fsync_dir(target.parent)
