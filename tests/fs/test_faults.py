@@ -323,6 +323,7 @@ def test_sigkill_from_outside_while_it_works(tmp_path: Path) -> None:
             proc.send_signal(signal.SIGKILL)
             break
     proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, "the install finished before it could be killed"
     converges(tmp_path, set_root, agent, mine)
 
 
