@@ -112,9 +112,14 @@ def count_links(folder: Path) -> int:
 
 
 def fresh_dir(path: Path) -> None:
-    """Empty a folder (a tool's agent dir) so the next run installs from nothing."""
+    """Empty a folder (a tool's agent dir) so the next run installs from nothing.
+
+    The sync settles the deletes first: left to the file system's own timing, they land
+    in whichever run comes next, and a fresh install is mostly file-system work.
+    """
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
+    os.sync()
 
 
 # ---- running and timing -----------------------------------------------------
