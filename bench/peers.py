@@ -88,8 +88,7 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     set_dir = build_set(sets / "set1k", COUNT)
     n = rounds(opts, full=11, quick=4)
 
-    agent = isolated_agent_dir(env)
-    agent.mkdir(parents=True)
+    agent = isolated_agent_dir(env)  # made by the first install
     ext_cmd = Cmd([ext(), "install", "--yes"], set_dir, env)
     check_output(ext_cmd.argv, set_dir, env)
     expect_links(agent / "extensions", COUNT, "ext")

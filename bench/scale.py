@@ -39,7 +39,6 @@ def installed_set(tmp: Path, count: int) -> Cmd:
     root = tmp / f"n{count}"
     env = sandbox_env(root)
     set_dir = build_set(root / "set", count)
-    isolated_agent_dir(env).mkdir(parents=True)
     cmd = Cmd([ext(), "install", "--yes"], set_dir, env)
     check_output(cmd.argv, set_dir, env)
     links = count_links(isolated_agent_dir(env) / "extensions")

@@ -17,7 +17,6 @@ from harness import (
     check_output,
     copy_repo_set,
     ext,
-    isolated_agent_dir,
     measure,
     print_timings,
     python,
@@ -35,8 +34,6 @@ def installed_bundled_set(tmp: Path) -> tuple[Path, dict[str, str]]:
     """A copy of the repo's set, installed once into a temp isolated agent dir; its env."""
     env = sandbox_env(tmp)
     set_dir = copy_repo_set(tmp / "set")
-    # ext does not create the isolated agent dir on a first install yet (see docs/performance.md).
-    isolated_agent_dir(env).mkdir(parents=True, exist_ok=True)
     check_output([ext(), "install", "--yes"], set_dir, env)
     plan = json.loads(check_output([ext(), "--json", "install", "--dry-run"], set_dir, env))
     if plan["changed"]:

@@ -72,8 +72,6 @@ def _set(tmp_path: Path) -> Path:
     for name in ("extensions", "skills", "prompts", "themes"):
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, dest / name, symlinks=True)
-    # The isolated agent dir, as a first run would leave it.
-    (Path(os.environ["XDG_DATA_HOME"]) / "extset" / "agent").mkdir(parents=True)
     return dest
 
 
