@@ -7,7 +7,6 @@ record and its update cache.
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 
 from installer.errors import ExtError
@@ -33,7 +32,7 @@ def stage(target: Path, text: str, mode: int | None = None) -> Path:
             mode = target.stat().st_mode & 0o7777
         except FileNotFoundError:
             mode = None
-    temp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    temp = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")  # secrets.token_hex
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if mode else 0o666)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:

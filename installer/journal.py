@@ -98,15 +98,18 @@ def read(path: Path) -> Record | None:
 
 def records(agent_dir: Path) -> Iterator[Record]:
     """Every journal of the agent dir, newest first."""
-    folder = journal_dir(agent_dir)
-    try:
-        names = sorted((p for p in folder.iterdir() if p.suffix == ".jsonl"), reverse=True)
-    except FileNotFoundError:
-        return
-    for path in names:
+    for path in _paths(agent_dir):
         rec = read(path)
         if rec is not None:
             yield rec
+
+
+def _paths(agent_dir: Path) -> list[Path]:
+    try:
+        found = journal_dir(agent_dir).iterdir()
+        return sorted((p for p in found if p.suffix == ".jsonl"), reverse=True)
+    except FileNotFoundError:
+        return []
 
 
 def incomplete(agent_dir: Path) -> Record | None:
@@ -114,10 +117,24 @@ def incomplete(agent_dir: Path) -> Record | None:
     folder = journal_dir(agent_dir)
     if not folder.is_dir():
         return None
-    for rec in records(agent_dir):
-        if rec.status is None and rec.steps and not _running(rec.path):
+    for path in _paths(agent_dir):
+        if _closed(path):  # every command asks: read a journal's tail, not its every step
+            continue
+        rec = read(path)
+        if rec is not None and rec.status is None and rec.steps and not _running(rec.path):
             return rec
     return None
+
+
+def _closed(path: Path, tail: int = 4096) -> bool:
+    """Whether the journal's closing line is among its last bytes (only `undone` follows it)."""
+    try:
+        with path.open("rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - tail))
+            last = f.read().splitlines()
+    except OSError:
+        return False
+    return any(line.startswith(b'{"end": ') for line in last[1:] or last)
 
 
 def _running(path: Path) -> bool:

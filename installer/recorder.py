@@ -11,7 +11,6 @@ carries the sha256 of what is installed, so doctor can tell a stale recorder.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -36,6 +35,8 @@ def source_bytes() -> bytes:
 
 
 def sha256(data: bytes) -> str:
+    import hashlib  # OpenSSL's load: only sets with a process guard hash the recorder
+
     return hashlib.sha256(data).hexdigest()
 
 

@@ -23,6 +23,7 @@ _DIR_MARKERS = {
     "skill": ("SKILL.md",),
 }
 _BAD_CHARS = frozenset("/\\\0")
+_REFUSED = _BAD_CHARS | {chr(c) for c in (*range(32), 127)}
 
 
 @dataclass(frozen=True, order=True)
@@ -55,6 +56,9 @@ class Resource:
 
 def check_name(name: str, what: str = "name") -> str:
     """Refuse a name that could address anything but one entry of one folder."""
+    plain = _REFUSED.isdisjoint(name) and ".." not in name and not name.startswith("-")
+    if plain and name not in ("", "."):
+        return name  # every name of a set comes through here: keep the common case cheap
     problem = None
     if not name or name in (".", ".."):
         problem = "is empty or a dot name"
@@ -85,17 +89,22 @@ def _discover_kind(root: Path, kind: str) -> Iterable[Resource]:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except (FileNotFoundError, NotADirectoryError):
         return
+    # Resolved once per folder: an entry that is not a link resolves to its name under it.
+    real_folder = os.path.realpath(folder)
+    inside = Path(real_folder).is_relative_to(root)
     for entry in entries:
         if entry.name.startswith("."):
             continue
-        resource = _classify(root, kind, entry)
+        resource = _classify(root, kind, entry, folder, real_folder if inside else None)
         if resource is not None:
             check_name(resource.name, f"{kind} name")
             yield resource
 
 
-def _classify(root: Path, kind: str, entry: os.DirEntry[str]) -> Resource | None:
-    path = Path(entry.path)
+def _classify(
+    root: Path, kind: str, entry: os.DirEntry[str], folder: Path, real_folder: str | None
+) -> Resource | None:
+    path = folder / entry.name
     if entry.is_dir():
         if not folder_is_item(path, kind):
             return None
@@ -105,6 +114,8 @@ def _classify(root: Path, kind: str, entry: os.DirEntry[str]) -> Resource | None
         if not dot or f".{suffix}" not in _FILE_SUFFIXES[kind] or not entry.is_file():
             return None
         layout, name = "file", stem
+    if real_folder is not None and not entry.is_symlink():
+        return Resource(kind, name, entry.name, layout, path, os.path.join(real_folder, entry.name))
     real = path.resolve()
     if not real.is_relative_to(root):
         raise ExtError(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import os
 from collections.abc import Callable
@@ -249,6 +248,8 @@ def encode(text: str | None) -> str | None:
 
 
 def _encode(text: str | None) -> str | None:
+    import base64  # only a settings write journals text; a no-op never gets here
+
     return None if text is None else base64.b64encode(text.encode("utf-8")).decode()
 
 
@@ -258,6 +259,8 @@ def decode(text: str | None) -> str | None:
 
 
 def _decode(text: str | None) -> str | None:
+    import base64
+
     return None if text is None else base64.b64decode(text).decode("utf-8")
 
 

@@ -7,11 +7,13 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from installer.errors import ExtError, Refused
-from installer.plan import Action, Plan
-from installer.result import DataResult, PlanResult
+
+if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
+    from installer.plan import Action, Plan
+    from installer.result import DataResult, PlanResult
 
 SYMBOL = {
     "link": "+",

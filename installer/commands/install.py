@@ -89,6 +89,8 @@ def install(
 def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
     """Older roots of the set that no link leads into any more (a skipped item may keep one)."""
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
+    if not old:
+        return []
     agent = scan(ctx.agent_dir, ctx.set_root, old)
     kept = {e.root for e in agent.entries.values() if e.owner == "moved"}
     return [p for p in old if str(p) not in kept]

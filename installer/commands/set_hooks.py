@@ -12,11 +12,11 @@ EXTRA_KEY = "hooks"
 
 def plan_set_hooks(set_root: Any, extra: dict[str, Any]) -> tuple[Action, ...]:
     """One `approve` action per hook command, when the set's hooks are new or changed."""
+    if not (set_root / "hooks").is_dir():
+        return ()  # before the imports: most sets have no hooks, and every install asks
     from installer.consent.hooks import list_commands
     from installer.consent.sethooks import set_hooks
 
-    if not (set_root / "hooks").is_dir():
-        return ()
     config = set_hooks(set_root)
     known = extra.get(EXTRA_KEY, {}).get("sha256")
     if config.sha256 is None or config.sha256 == known:

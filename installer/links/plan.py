@@ -22,16 +22,17 @@ def plan_install(
     now: datetime,
 ) -> Plan:
     """Link every selected resource; back up what is in the way; prune our dangling links."""
-    chosen = set(selected)
+    chosen = {(r.kind, r.filename) for r in selected}  # cheap keys; a set names each once
     names = _Names(state)
     actions: list[Action] = []
     handled: set[str] = set()
+    when = stamp(now)
     for r in resources:
-        if r not in chosen:
+        if (r.kind, r.filename) not in chosen:
             handled.update((r.dest, r.disabled_dest))
             actions.append(Action("skip", r.dest, detail="not selected"))
             continue
-        mine = _resource_actions(state, r, names, stamp(now))
+        mine = _resource_actions(state, r, names, when)
         # The form not acted on is pruned when it is a dead link of ours: once the state record
         # forgets an older root, a link into it would read as foreign and stay for good.
         handled.update(a.path for a in mine)

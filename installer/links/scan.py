@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,16 +74,19 @@ def scan(agent_dir: Path, set_root: Path, old_roots: Iterable[Path] = ()) -> Age
     roots = [(str(set_root.resolve()), "ours")] + [(str(r), "moved") for r in old_roots]
     entries: dict[str, Entry] = {}
     names: dict[str, frozenset[str]] = {}
+    heads: dict[str, str] = {}  # a link's folder -> its realpath, shared by the whole scan
     for folder in FOLDER.values():
         for sub in (folder, *(f"{folder}/{p}" for p in PARKED)):
-            found = _scan_folder(agent_dir / sub, roots)
+            found = _scan_folder(agent_dir / sub, roots, heads)
             names[sub] = frozenset(found)
             if not sub.endswith(".bak"):
                 entries.update({f"{sub}/{name}": e for name, e in found.items()})
     return AgentState(agent_dir, entries, names)
 
 
-def _scan_folder(folder: Path, roots: list[tuple[str, str]]) -> dict[str, Entry]:
+def _scan_folder(
+    folder: Path, roots: list[tuple[str, str]], heads: dict[str, str]
+) -> dict[str, Entry]:
     try:
         with os.scandir(folder) as it:
             listing = list(it)
@@ -92,21 +96,41 @@ def _scan_folder(folder: Path, roots: list[tuple[str, str]]) -> dict[str, Entry]
         raise ExtError(
             f"cannot read {folder}", f"give yourself read access: chmod u+rx {folder}"
         ) from None
-    return {e.name: _entry(e, roots) for e in listing}
+    return {e.name: _entry(e, roots, heads) for e in listing}
 
 
-def _entry(e: os.DirEntry[str], roots: list[tuple[str, str]]) -> Entry:
+def _entry(e: os.DirEntry[str], roots: list[tuple[str, str]], heads: dict[str, str]) -> Entry:
     if not e.is_symlink():
         is_dir = e.is_dir(follow_symlinks=False)
         return Entry("dir" if is_dir else "file", to_dir=is_dir)
     target = os.readlink(e.path)
-    real = os.path.realpath(e.path)
-    exists = os.path.exists(real)
+    real, exists, to_dir = _follow(os.path.join(os.path.dirname(e.path), target), heads)
     owner, root = "foreign", None
     for candidate, label in roots:
         if real == candidate or real.startswith(candidate + os.sep):
             owner, root = label, candidate
             break
-    return Entry(
-        "link", target, real, exists, to_dir=exists and os.path.isdir(real), owner=owner, root=root
-    )
+    return Entry("link", target, real, exists, to_dir=to_dir, owner=owner, root=root)
+
+
+def _follow(path: str, heads: dict[str, str]) -> tuple[str, bool, bool]:
+    """os.path.realpath(path), whether it exists, whether it is a folder.
+
+    A set's links lead into a few folders: each is resolved once (memo in `heads`) and
+    the last step costs one lstat, where realpath alone lstats every component of each link.
+    """
+    head, tail = os.path.split(path)
+    if tail in ("", ".", ".."):
+        real = os.path.realpath(path)
+        return real, os.path.exists(real), os.path.isdir(real)
+    if head not in heads:
+        heads[head] = os.path.realpath(head)
+    candidate = os.path.join(heads[head], tail)
+    try:
+        st = os.lstat(candidate)
+    except OSError:
+        return candidate, False, False
+    if stat.S_ISLNK(st.st_mode):  # a link to a link: let realpath walk the rest
+        real = os.path.realpath(candidate)
+        return real, os.path.exists(real), os.path.isdir(real)
+    return candidate, True, stat.S_ISDIR(st.st_mode)

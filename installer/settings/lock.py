@@ -12,7 +12,6 @@ latency-critical, and a wait longer than the stale threshold always outlives a c
 from __future__ import annotations
 
 import os
-import random
 import stat
 import threading
 import time
@@ -172,6 +171,8 @@ def settings_lock(
                 fix=f"Retry; if no pi or ext is running, remove the folder {path}.",
             )
         # Jitter keeps two waiters from polling in lockstep.
+        import random  # only a busy lock waits: the common path never loads it
+
         time.sleep(poll * (0.5 + random.random()))  # noqa: S311
     lock = SettingsLock(path, refresh)
     try:
