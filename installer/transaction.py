@@ -19,6 +19,7 @@ class Transaction:
         self.root = root
         self.journal = journal
         self.done: list[dict[str, Any]] = []
+        self._made: set[Path] = set()  # folders known to exist; a rollback may remove them
 
     def _step(self, step: dict[str, Any], act: Callable[[], None]) -> None:
         self.journal.record(step)
@@ -35,6 +36,8 @@ class Transaction:
     def mkdirs(self, rel: str) -> None:
         """Create a folder and its missing parents, each one a step of its own."""
         path = self._abs(rel)
+        if path in self._made:  # a thousand links into one folder check it once
+            return
         missing = []
         while not path.exists() and path not in (self.root, path.parent):
             missing.append(path)
@@ -42,6 +45,7 @@ class Transaction:
         for folder in reversed(missing):
             step = {"op": "mkdir", "path": self._rel(folder)}
             self._step(step, folder.mkdir)
+        self._made.add(self._abs(rel))
 
     def symlink(self, rel: str, target: str) -> None:
         self.mkdirs(str(Path(rel).parent))
@@ -49,6 +53,7 @@ class Transaction:
         self._step(step, lambda: os.symlink(target, self._abs(rel)))
 
     def rename(self, rel: str, to: str) -> None:
+        self._made.clear()  # folders may move or go: check again
         self.mkdirs(str(Path(to).parent))
         src, dst = self._abs(rel), self._abs(to)
         if dst.exists() or dst.is_symlink():
@@ -85,6 +90,7 @@ class Transaction:
 
     def uncopy(self, dest: Path, expected: list[list[str]]) -> None:
         """Take a recorded copy back out: moved aside now, deleted by `purge` once all went well."""
+        self._made.clear()  # folders may move or go: check again
         from installer import trees
 
         if not trees.matches(dest, expected):
@@ -128,6 +134,7 @@ class Transaction:
 
     def rmdir(self, rel: str) -> None:
         """Remove a folder ext made, if it is empty (a folder holding anything stays)."""
+        self._made.clear()  # folders may move or go: check again
         path = self._abs(rel)
         if path.is_dir() and not any(path.iterdir()):
             self._step({"op": "rmdir", "path": rel}, path.rmdir)

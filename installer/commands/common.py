@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from installer import __version__, journal
@@ -12,6 +14,7 @@ from installer.errors import ExtError
 from installer.executor import Step, execute
 from installer.lock import agent_lock
 from installer.plan import Plan
+from installer.resources import FOLDER
 from installer.result import PlanResult
 from installer.state import SetRecord, State, load_state, render_state, save_state
 from installer.transaction import Transaction
@@ -36,6 +39,7 @@ def run_plan(
     new_state: Callable[[State], State] | None = None,
 ) -> PlanResult:
     """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer."""
+    seen = fingerprint(ctx.agent_dir)
     first = prepare()
     warnings = _interrupted(ctx, first.plan.command)
     plan = replace(first.plan, warnings=(*warnings, *first.plan.warnings))
@@ -47,7 +51,8 @@ def run_plan(
     confirm(plan, first.diffs)
     _check_writable(ctx)
     with agent_lock(ctx.agent_dir):
-        again = prepare()
+        # Under the lock, plan again from the disk as it is now, unless nothing it reads moved.
+        again = first if fingerprint(ctx.agent_dir) == seen else prepare()
         fresh = again.plan
         if fresh.is_empty:  # another run did the job while this one asked: nothing to do
             return PlanResult(replace(fresh, warnings=plan.warnings), changed=False, dry_run=False)
@@ -69,6 +74,28 @@ def run_plan(
     return PlanResult(
         replace(fresh, warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
+
+
+Stamp = tuple[int, int, int] | None
+
+
+def fingerprint(agent_dir: Path) -> tuple[Stamp, ...]:
+    """What a plan reads, as stats: every folder it scans, settings.json and the state record.
+
+    A folder's mtime moves with each entry added, removed or renamed in it.
+    """
+    paths = [agent_dir / "settings.json", agent_dir / ".extset" / "state.json"]
+    for folder in FOLDER.values():
+        paths += [agent_dir / folder, agent_dir / folder / ".off", agent_dir / folder / ".bak"]
+    return tuple(_stamp(p) for p in paths)
+
+
+def _stamp(path: Path) -> Stamp:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_ino, st.st_size)
 
 
 def _settle(ctx: Context, new_state: Callable[[State], State] | None) -> None:
