@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import stat
 import time
 from pathlib import Path
 
@@ -38,19 +36,6 @@ def _read_once(path: Path) -> SettingsRead:
 
 
 def _read_text(path: Path) -> str | None:
-    from installer.settings import jsondoc
+    from installer.settings.store import read_text
 
-    try:
-        # O_NONBLOCK: a FIFO at settings.json must not hang doctor; it is refused below.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return None
-    except OSError as err:
-        raise ExtError(f"cannot read {path}: {err.strerror}", f"chmod u+r {path}") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ExtError(f"{path} is not a regular file", "move it away: pi expects JSON there")
-        raw = handle.read(jsondoc.MAX_BYTES + 1)
-    if len(raw) > jsondoc.MAX_BYTES:
-        raise ExtError(f"{path} is over {jsondoc.MAX_BYTES >> 20} MiB", "check what wrote it")
-    return jsondoc.decode(raw, path.name)
+    return read_text(path)

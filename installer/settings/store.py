@@ -42,6 +42,11 @@ class SettingsUpdate:
         return self.before != self.after
 
 
+def read_text(path: Path) -> str | None:
+    """The file's text without pi's lock (doctor reads only), capped in size; None if absent."""
+    return _read_text(path)
+
+
 def _read_text(path: Path) -> str | None:
     """The file's text, capped in size, or None when it does not exist."""
     try:
