@@ -169,8 +169,28 @@ def _append(path: Path, obj: dict[str, Any]) -> None:
         f.write(json.dumps(obj) + "\n")
 
 
-def trim(agent_dir: Path, keep: int = KEEP_DEFAULT) -> None:
+def keep_setting(config: Path | None = None) -> int:
+    """How many journals to keep: `[journal] keep` in ext's config file, else 50 (at least 1)."""
+    import tomllib
+
+    if config is None:
+        from installer.updates.paths import user_config_path
+
+        config = user_config_path()
+    try:
+        value = tomllib.loads(config.read_text(encoding="utf-8")).get("journal", {}).get("keep")
+    except (OSError, ValueError, AttributeError):
+        return KEEP_DEFAULT
+    return (
+        value
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0
+        else (KEEP_DEFAULT)
+    )
+
+
+def trim(agent_dir: Path, keep: int | None = None) -> None:
     """Keep only the newest `keep` journals."""
+    keep = keep_setting() if keep is None else keep
     folder = journal_dir(agent_dir)
     names = sorted(p for p in folder.glob("*.jsonl"))
     for old in names[: max(0, len(names) - keep)]:

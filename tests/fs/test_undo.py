@@ -172,3 +172,20 @@ def test_a_run_killed_while_writing_settings_is_judged_by_the_bytes_before(ctx: 
     undo(ctx, dry_run=False, confirm=_yes)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(before)
     assert seeded != original
+
+
+def test_journals_are_kept_to_the_configured_number(ctx: Context, isolated_home: Path) -> None:
+    from installer.journal import journal_dir, keep_setting
+    from installer.updates.paths import user_config_path
+
+    assert keep_setting() == 50
+    config = user_config_path()
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[journal]\nkeep = 2\n")
+    assert keep_setting() == 2
+    for only in (["alpha"], ["beta"], [], []):
+        install(ctx, only, [], dry_run=False, confirm=_yes)
+        undo(ctx, dry_run=False, confirm=_yes)
+    assert len(list(journal_dir(ctx.agent_dir).glob("*.jsonl"))) == 2
+    config.write_text("[journal]\nkeep = 0\n")
+    assert keep_setting() == 50  # nonsense falls back to the default
