@@ -6,6 +6,7 @@ from pathlib import Path
 
 from installer.commands.common import Confirm, Prepared, run_plan, set_record
 from installer.commands.launch import drift_warning
+from installer.commands.listing import classify
 from installer.commands.set_hooks import plan_set_hooks, recorded_hooks
 from installer.commands.settings_plan import (
     Intent,
@@ -19,7 +20,7 @@ from installer.errors import UsageError
 from installer.executor import Step
 from installer.links.apply import apply_links
 from installer.links.plan import plan_install, plan_uninstall
-from installer.links.scan import scan
+from installer.links.scan import AgentState, scan
 from installer.manifest import MODES
 from installer.plan import Plan
 from installer.recorder import plan_recorder, recorded, wants_recorder
@@ -53,6 +54,7 @@ def install(
     chosen = select(resources, only, skip)
     drift = drift_warning(ctx)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
+    switched_off: list[str] = []  # register mode: the filters of what the user disabled
 
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
@@ -60,11 +62,14 @@ def install(
         agent = scan(ctx.agent_dir, ctx.set_root, old)
         # Installing in one mode removes the other mode's form: pi would load the set twice.
         if mode == "link":
-            links = plan_install(agent, resources, chosen, ctx.env.now())
+            parked = _switched_off(state, ctx, resources)
+            links = plan_install(agent, resources, chosen, ctx.env.now(), parked)
             intent = Intent(seed=True, unregister=True, old_roots=tuple(old))
         else:
             links = plan_uninstall(agent)
-            excluded = _register_filters(state, ctx, resources, chosen)
+            switched_off[:] = _user_off(state, ctx, agent, resources)
+            unselected = excluded_filters(r for r in resources if r not in chosen)
+            excluded = tuple(dict.fromkeys((*unselected, *switched_off)))
             intent = Intent(seed=True, excluded=excluded, old_roots=tuple(old))
         sp = plan_settings(ctx, intent)
         # ext's session recorder, when a process guard needs it (installer/recorder.py).
@@ -80,6 +85,10 @@ def install(
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         extra = recorded(ctx.agent_dir, previous.extra if previous else {})
         extra = recorded_hooks(ctx.set_root, extra, ctx.env.now())
+        # What the user switched off lives in .off links in link mode, in this list in register.
+        extra.pop("disabled", None)
+        if mode == "register" and switched_off:
+            extra["disabled"] = list(switched_off)
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
@@ -107,11 +116,22 @@ def with_settings(ctx: Context, plan: Plan, sp: SettingsPlan) -> Step:
     return step
 
 
-def _register_filters(
-    state: State, ctx: Context, resources: tuple[Resource, ...], chosen: tuple[Resource, ...]
-) -> tuple[str, ...]:
-    """The extensions to keep out of pi: those not selected, and those the user disabled."""
+def _switched_off(state: State, ctx: Context, resources: tuple[Resource, ...]) -> list[Resource]:
+    """Extensions the user disabled while the set was registered (its filter), for link mode."""
     record = state.record_of(ctx.set_root, ctx.manifest.name)
-    disabled = tuple(record.extra.get("disabled", ())) if record else ()
-    unselected = excluded_filters(r for r in resources if r not in chosen)
-    return tuple(dict.fromkeys((*unselected, *disabled)))
+    if record is None or record.mode != "register":
+        return []
+    disabled = set(record.extra.get("disabled", ()))
+    return [r for r in resources if excluded_filters([r]) and excluded_filters([r])[0] in disabled]
+
+
+def _user_off(
+    state: State, ctx: Context, agent: AgentState, resources: tuple[Resource, ...]
+) -> list[str]:
+    """The filters of what the user switched off: kept in the record while registered, read
+    from our `.off` links when the set comes from link mode."""
+    record = state.record_of(ctx.set_root, ctx.manifest.name)
+    if record is not None and record.mode == "register":
+        return list(record.extra.get("disabled", ()))
+    off = [r for r in resources if r.kind == "extension" and classify(agent, r).state == "disabled"]
+    return list(excluded_filters(off))

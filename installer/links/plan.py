@@ -20,9 +20,15 @@ def plan_install(
     resources: Iterable[Resource],
     selected: Iterable[Resource],
     now: datetime,
+    parked: Iterable[Resource] = (),
 ) -> Plan:
-    """Link every selected resource; back up what is in the way; prune our dangling links."""
+    """Link every selected resource; back up what is in the way; prune our dangling links.
+
+    `parked` are resources the user switched off in register mode: a new link of theirs is
+    made in its disabled form, since install never re-enables.
+    """
     chosen = {(r.kind, r.filename) for r in selected}  # cheap keys; a set names each once
+    off = {(r.kind, r.filename) for r in parked}
     names = _Names(state)
     actions: list[Action] = []
     handled: set[str] = set()
@@ -32,7 +38,7 @@ def plan_install(
             handled.update((r.dest, r.disabled_dest))
             actions.append(Action("skip", r.dest, detail="not selected"))
             continue
-        mine = _resource_actions(state, r, names, when)
+        mine = _resource_actions(state, r, names, when, (r.kind, r.filename) in off)
         # The form not acted on is pruned when it is a dead link of ours: once the state record
         # forgets an older root, a link into it would read as foreign and stay for good.
         handled.update(a.path for a in mine)
@@ -41,19 +47,17 @@ def plan_install(
     return Plan("install", tuple(actions))
 
 
-def _resource_actions(state: AgentState, r: Resource, names: _Names, when: str) -> list[Action]:
+def _resource_actions(
+    state: AgentState, r: Resource, names: _Names, when: str, parked: bool = False
+) -> list[Action]:
     source = str(r.source)
-    real = r.real or source
     enabled = state.entries.get(r.dest)
     disabled = state.entries.get(r.disabled_dest)
-    if _points_at(enabled, real):
-        return [Action("keep", r.dest, target=source)]
-    if _points_at(disabled, real) and not _owned(enabled):
-        return [Action("keep", r.disabled_dest, target=source, detail="disabled")]
-    if enabled is not None and _owned(enabled):
-        return [_relink(r.dest, enabled, source)]
-    if disabled is not None and _owned(disabled) and enabled is None:
-        return [_relink(r.disabled_dest, disabled, source)]
+    ours = _already_ours(r, enabled, disabled, source)
+    if ours is not None:
+        return [ours]
+    if parked and disabled is None:
+        return [Action("link", r.disabled_dest, target=source, detail="disabled, as you left it")]
     if enabled is None:
         return [Action("link", r.dest, target=source)]
     backup = names.backup_name(r, enabled, when)
@@ -62,6 +66,22 @@ def _resource_actions(state: AgentState, r: Resource, names: _Names, when: str) 
         Action("backup", r.dest, backup=backup, detail=what),
         Action("link", r.dest, target=source),
     ]
+
+
+def _already_ours(
+    r: Resource, enabled: Entry | None, disabled: Entry | None, source: str
+) -> Action | None:
+    """Keep or relink a link of ours in either form; None when neither form is ours."""
+    real = r.real or source
+    if _points_at(enabled, real):
+        return Action("keep", r.dest, target=source)
+    if _points_at(disabled, real) and not _owned(enabled):
+        return Action("keep", r.disabled_dest, target=source, detail="disabled")
+    if enabled is not None and _owned(enabled):
+        return _relink(r.dest, enabled, source)
+    if disabled is not None and _owned(disabled) and enabled is None:
+        return _relink(r.disabled_dest, disabled, source)
+    return None
 
 
 def _relink(path: str, entry: Entry, source: str) -> Action:

@@ -79,3 +79,23 @@ def test_a_moved_registered_set_keeps_its_mode_and_filters(tmp_path: Path) -> No
     install(ctx, [], [], False, _yes)
     assert _packages(tmp_path) == [{"source": str(moved), "extensions": ["-extensions/one.ts"]}]
     assert _states(ctx) == {"one": "disabled", "two": "enabled"}
+
+
+def test_what_was_switched_off_stays_off_across_mode_switches(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", dict(SET))
+    ctx = _ctx(tmp_path, root)
+    install(ctx, [], [], False, _yes, "register")
+    switch(ctx, ["one"], False, False, False, _yes)
+    assert _states(ctx) == {"one": "disabled", "two": "enabled"}
+
+    install(ctx, [], [], False, _yes, "link")  # register -> link: one is linked as one.ts.off
+    assert _states(ctx) == {"one": "disabled", "two": "enabled"}
+    assert (tmp_path / "agent" / "extensions" / "one.ts.off").is_symlink()
+
+    switch(ctx, ["one"], True, False, False, _yes)  # back on in link mode
+    switch(ctx, ["two"], False, False, False, _yes)  # and two off
+    install(ctx, [], [], False, _yes, "register")  # link -> register: the .off link counts
+    assert _packages(tmp_path) == [
+        {"source": str(root), "extensions": ["-extensions/two/index.ts"]}
+    ]
+    assert _states(ctx) == {"one": "enabled", "two": "disabled"}
