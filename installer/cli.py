@@ -133,9 +133,12 @@ def main_options(
     G.no_color, G.debug = no_color, debug
 
 
-def _names(values: list[str] | None) -> list[str]:
-    """`--only a,b --only c` -> [a, b, c]."""
-    return [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
+def _names(values: list[str] | None, option: str = "--only") -> list[str]:
+    """`--only a,b --only c` -> [a, b, c]; given but naming nothing is a usage error."""
+    names = [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
+    if values and not names:
+        raise UsageError(f"{option} names nothing", f"give {option} a name, or leave it out")
+    return names
 
 
 Only = Annotated[
@@ -174,7 +177,7 @@ def hoist_globals(argv: list[str]) -> list[str]:
     i = 0
     while i < len(argv):
         arg = argv[i]
-        if arg == "--" or arg in _PASSTHROUGH:
+        if arg == "--" or (arg in _PASSTHROUGH and not rest):  # `launch` as the command
             rest.extend(argv[i:])
             break
         name = arg.split("=", 1)[0]

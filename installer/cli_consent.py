@@ -43,7 +43,7 @@ def check(project: Project = None) -> None:
         from installer.consent.commands import check as do_check
 
         ctx = context()
-        result = do_check(ctx.agent_dir, project or here(ctx.env))
+        result = do_check(ctx.agent_dir, _folder(project) or here(ctx.env))
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
 
@@ -72,7 +72,7 @@ def approve(
         from installer.consent.commands import describe_approval
 
         ctx = context()
-        folder = project or here(ctx.env)
+        folder = _folder(project) or here(ctx.env)
         preview = describe_approval(ctx.agent_dir, folder)
         if dry_run:
             _render(out, preview.warnings, preview.lines(), preview.to_json())
@@ -108,7 +108,7 @@ def revoke(project: Project = None) -> None:
         from installer.consent.commands import revoke as do_revoke
 
         ctx = context()
-        folder = project or here(ctx.env)
+        folder = _folder(project) or here(ctx.env)
         result = journaled(ctx, "consent revoke", lambda: do_revoke(ctx.agent_dir, folder))
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
@@ -182,3 +182,8 @@ def _confirm(out: Output, preview: ApprovalPreview, yes: bool, stdin_tty: bool) 
     answer = sys.stdin.readline().strip().lower()
     if answer not in ("y", "yes"):
         raise Refused("declined; nothing was approved")
+
+
+def _folder(project: Path | None) -> Path | None:
+    """The DIR argument with `~` expanded, as the global path options are."""
+    return None if project is None else project.expanduser()

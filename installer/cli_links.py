@@ -45,7 +45,8 @@ def install(
         from installer.commands.install import install as do_install
 
         ctx = context(create=create)
-        result = do_install(ctx, _names(only), _names(skip), dry_run, _confirmer(out, yes), mode)
+        names = _names(only), _names(skip, "--skip")
+        result = do_install(ctx, *names, dry_run, _confirmer(out, yes), mode)
         out.plan_result(result)
         show_notice(out, ctx)
         if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":

@@ -18,7 +18,7 @@ Step = Callable[[Transaction], None]
 def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | None = None) -> None:
     """Run `step` inside a journaled transaction; on an exception, reverse it and exit 1."""
     try:
-        log = journal.Journal(ctx.agent_dir, plan.command, ctx.env.now(), __version__)
+        log = journal.Journal(ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode)
     except OSError as exc:
         raise ExtError(
             f"cannot start the journal: {_describe(exc)}; nothing was written", _fix(exc)

@@ -24,16 +24,22 @@ def journal_dir(agent_dir: Path) -> Path:
 class Journal:
     """An open journal file; each `record` is flushed before the step it describes runs."""
 
-    def __init__(self, agent_dir: Path, command: str, now: datetime, ext_version: str) -> None:
+    def __init__(
+        self,
+        agent_dir: Path,
+        command: str,
+        now: datetime,
+        ext_version: str,
+        mode: str | None = None,
+    ) -> None:
         folder = journal_dir(agent_dir)
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(folder, 0o700)
         stamp = now.strftime("%Y%m%dT%H%M%S.%f")  # microseconds: runs in one second stay in order
         fd, self.path = _create(folder, stamp, f"{os.getpid()}-{command.replace(' ', '-')}")
         self._file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
-        self._write(
-            {"journal": 1, "command": command, "started": now.isoformat(), "ext": ext_version}
-        )
+        head = {"journal": 1, "command": command, "started": now.isoformat(), "ext": ext_version}
+        self._write({**head, "mode": mode} if mode else head)
 
     def record(self, step: dict[str, Any]) -> None:
         self._write(step)
@@ -69,6 +75,7 @@ class Record:
     status: str | None  # "ok", "rolled-back", "finished-by-next-run", None if never finished
     steps: tuple[dict[str, Any], ...]
     undone: str | None = None  # when `ext undo` reversed it
+    mode: str | None = None  # the mode an install ran in
 
     @property
     def name(self) -> str:
@@ -93,7 +100,8 @@ def read(path: Path) -> Record | None:
     status = next((o["end"] for o in rest if "end" in o), None)
     undone = next((o["undone"] for o in rest if "undone" in o), None)
     steps = tuple(o for o in rest if "op" in o)
-    return Record(path, head.get("command", "?"), head.get("started", ""), status, steps, undone)
+    command, started = head.get("command", "?"), head.get("started", "")
+    return Record(path, command, started, status, steps, undone, head.get("mode"))
 
 
 def records(agent_dir: Path) -> Iterator[Record]:

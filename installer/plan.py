@@ -72,6 +72,7 @@ class Plan:
     command: str
     actions: tuple[Action, ...] = ()
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    mode: str | None = None  # install: the mode it installs in (journaled, for a re-run)
 
     @property
     def changes(self) -> tuple[Action, ...]:

@@ -50,6 +50,13 @@ class Resource:
         return f"{FOLDER[self.kind]}/.off/{self.filename}"
 
     @property
+    def entry(self) -> str:
+        """The file pi loads a folder extension from (index.ts, else index.js)."""
+        if self.layout != "dir" or (self.source / "index.ts").exists():
+            return "index.ts"
+        return "index.js" if (self.source / "index.js").exists() else "index.ts"
+
+    @property
     def label(self) -> str:
         return self.name if self.kind == "extension" else f"{self.kind}:{self.name}"
 

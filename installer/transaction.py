@@ -120,8 +120,13 @@ class Transaction:
 
         # Journaled before the write: a run killed during it leaves the bytes to compare with.
         before = _read_text(path)
-        self.journal.record({"op": "settings", "file": str(path), "before": _encode(before)})
+        intent = {"op": "settings", "file": str(path), "before": _encode(before)}
+        self.journal.record(intent)
+        # In `done` before the write: an interrupt after the commit (during the lock's release)
+        # must still put the earlier bytes back.
+        self.done.append(intent)
         update = update_settings(path, change)
+        self.done.remove(intent)  # from here the exact write step stands for it
         if update.changed:
             step = {
                 "op": "write",
@@ -218,6 +223,7 @@ _REVERSE: dict[str, Callable[[Path, Path, dict[str, Any]], None]] = {
     "unlink": lambda root, path, step: os.symlink(step["target"], path),
     "relink": lambda root, path, step: _swap_link(path, step["old"]),
     "write": lambda root, path, step: _restore(path, step["before"], step.get("after")),
+    "settings": lambda root, path, step: _unwrite(path, _decode(step.get("before"))),
     "file": lambda root, path, step: _put_file(
         path, _decode(step.get("after")), _decode(step.get("before"))
     ),
@@ -269,6 +275,18 @@ def _decode(text: str | None) -> str | None:
     import base64
 
     return None if text is None else base64.b64decode(text).decode("utf-8")
+
+
+def _unwrite(path: Path, before: str | None) -> None:
+    """After an interrupted settings write: put the earlier bytes back if they are not there."""
+    if _read_text(path) == before:
+        return
+    from installer import atomic
+
+    if before is None:
+        os.unlink(os.path.realpath(path))
+    else:
+        atomic.write_atomic(path, before)
 
 
 def _put_file(path: Path, expected: str | None, text: str | None) -> None:

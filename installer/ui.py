@@ -108,9 +108,9 @@ class Output:
             return
         for a in plan.changes:
             self.out(f"  {self.action_line(a)}")
-        for diff in diffs:
+        for diff in diffs:  # as written, not shortened: the user confirms these very bytes
             for line in diff.splitlines():
-                self.out(f"    {line}")
+                self.stdout.write(f"    {line}\n")
         self.out(plan.summary())
 
     def confirm(self, plan: Plan, yes: bool, stdin_tty: bool, diffs: tuple[str, ...] = ()) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from installer import journal
 from installer.commands.common import Confirm, Prepared, run_plan, set_record
 from installer.commands.launch import drift_warning
 from installer.commands.listing import classify
@@ -31,11 +32,15 @@ from installer.transaction import Transaction
 
 
 def install_mode(ctx: Context, explicit: str | None) -> str:
-    """--mode > the mode this set was installed with here > the manifest."""
+    """--mode > an interrupted install's mode > the mode this set was installed with here >
+    the manifest."""
     if explicit is not None:
         if explicit not in MODES:
             raise UsageError(f"unknown mode {explicit!r}", "use --mode link or --mode register")
         return explicit
+    cut_short = journal.incomplete(ctx.agent_dir)
+    if cut_short is not None and cut_short.command == "install" and cut_short.mode in MODES:
+        return cut_short.mode  # finishing it means finishing it in its own mode
     record = load_state(ctx.agent_dir).record_of(ctx.set_root, ctx.manifest.name)
     return record.mode if record else ctx.manifest.mode
 
@@ -61,6 +66,7 @@ def install(
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         agent = scan(ctx.agent_dir, ctx.set_root, old)
         # Installing in one mode removes the other mode's form: pi would load the set twice.
+        mode_warnings: tuple[str, ...] = ()
         if mode == "link":
             parked = _switched_off(state, ctx, resources)
             links = plan_install(agent, resources, chosen, ctx.env.now(), parked)
@@ -68,6 +74,7 @@ def install(
         else:
             links = plan_uninstall(agent)
             switched_off[:] = _user_off(state, ctx, agent, resources)
+            mode_warnings = _lost_switches(agent, resources)
             unselected = excluded_filters(r for r in resources if r not in chosen)
             excluded = tuple(dict.fromkeys((*unselected, *switched_off)))
             intent = Intent(seed=True, excluded=excluded, old_roots=tuple(old))
@@ -78,7 +85,8 @@ def install(
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         actions = links.actions + rec.actions + sp.actions + hooks
-        plan = Plan("install", actions, first_warnings + rec.warnings + sp.warnings)
+        warnings = first_warnings + mode_warnings + rec.warnings + sp.warnings
+        plan = Plan("install", actions, warnings, mode)
         return Prepared(plan, rec.wrap(with_settings(ctx, plan, sp)), (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
@@ -123,6 +131,21 @@ def _switched_off(state: State, ctx: Context, resources: tuple[Resource, ...]) -
         return []
     disabled = set(record.extra.get("disabled", ()))
     return [r for r in resources if excluded_filters([r]) and excluded_filters([r])[0] in disabled]
+
+
+def _lost_switches(agent: AgentState, resources: tuple[Resource, ...]) -> tuple[str, ...]:
+    """Register mode loads every skill, prompt and theme of the set: say which disabled ones."""
+    off = [
+        r.label
+        for r in resources
+        if r.kind != "extension" and classify(agent, r).state == "disabled"
+    ]
+    if not off:
+        return ()
+    return (
+        f"register mode cannot keep {', '.join(off)} switched off: pi loads every skill, prompt "
+        "and theme of a registered set (stay in link mode to keep them off)",
+    )
 
 
 def _user_off(

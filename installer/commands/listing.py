@@ -56,7 +56,7 @@ def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item
     excluded = {f for e in entries for f in exclusions_of(e)}
     out = []
     for r in resources:
-        off = r.kind == "extension" and exclusion(r.filename, _layout(r)) in excluded
+        off = r.kind == "extension" and exclusion(r.filename, _layout(r), r.entry) in excluded
         out.append(Item(r, "disabled" if off else "enabled", "settings.json"))
     return out
 

@@ -48,7 +48,7 @@ def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
     from installer.settings import exclusion
 
     return tuple(
-        exclusion(r.filename, "dir" if r.layout == "dir" else "file")
+        exclusion(r.filename, "dir" if r.layout == "dir" else "file", r.entry)
         for r in resources
         if r.kind == "extension"
     )

@@ -68,7 +68,7 @@ def _item(found: Listed) -> Item:
 def filter_of(r: Resource) -> str:
     from installer.settings import exclusion
 
-    return exclusion(r.filename, "dir" if r.layout == "dir" else "file")
+    return exclusion(r.filename, "dir" if r.layout == "dir" else "file", r.entry)
 
 
 def register_item(r: Resource, filters: tuple[str, ...] | None) -> Item:

@@ -124,14 +124,15 @@ def unregister(settings: Mapping[str, Any], ours: SetPackage) -> PackageChange:
     return PackageChange(out, tuple(packages[i] for i in sorted(found)), ())
 
 
-def exclusion(name: str, layout: Literal["file", "dir"]) -> str:
+def exclusion(name: str, layout: Literal["file", "dir"], entry: str = "index.ts") -> str:
     """The filter that keeps pi from loading one extension of a package.
 
     pi honours exact `-path`s relative to the package root: `-extensions/foo.ts` for a
-    file, `-extensions/foo/index.ts` for a folder (`!extensions/foo` misses a folder one).
+    file, `-extensions/foo/index.ts` for a folder (`!extensions/foo` misses a folder one);
+    a folder whose entry is `index.js` needs `-extensions/foo/index.js`.
     """
     name = name.rstrip("/")
-    return f"{_OURS}{name}" if layout == "file" else f"{_OURS}{name}/index.ts"
+    return f"{_OURS}{name}" if layout == "file" else f"{_OURS}{name}/{entry}"
 
 
 def exclusions_of(entry: Any) -> tuple[str, ...]:

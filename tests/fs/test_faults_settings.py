@@ -93,3 +93,28 @@ def test_every_fault_leaves_settings_and_links_as_they_were(
 def _state(agent: Path) -> bytes | None:
     path = agent / ".extset" / "state.json"
     return path.read_bytes() if path.exists() else None
+
+
+def test_ctrl_c_right_after_the_settings_commit_is_rolled_back_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from installer import atomic
+    from installer.errors import RolledBack
+
+    set_root, agent = _agent_and_set(tmp_path, linked=True)
+    before, state = user_view(agent), _state(agent)
+
+    real, calls = atomic.fsync_dir, []
+
+    def interrupted(folder: Path) -> None:
+        calls.append(folder)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # arrives once settings.json is already replaced
+        real(folder)
+
+    monkeypatch.setattr(atomic, "fsync_dir", interrupted)
+    with pytest.raises(RolledBack):
+        install(context(set_root, agent), [], [], False, yes, "register")
+    monkeypatch.undo()
+    assert user_view(agent) == before
+    assert _state(agent) == state

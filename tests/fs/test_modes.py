@@ -99,3 +99,36 @@ def test_what_was_switched_off_stays_off_across_mode_switches(tmp_path: Path) ->
         {"source": str(root), "extensions": ["-extensions/two/index.ts"]}
     ]
     assert _states(ctx) == {"one": "enabled", "two": "disabled"}
+
+
+def test_a_folder_extension_with_index_js_is_filtered_by_its_real_entry(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", {**SET, "extensions/jsf/index.js": "// jsf"})
+    ctx = _ctx(tmp_path, root)
+    install(ctx, [], [], False, _yes, "register")
+    switch(ctx, ["jsf"], False, False, False, _yes)
+    assert _packages(tmp_path) == [
+        {"source": str(root), "extensions": ["-extensions/jsf/index.js"]}
+    ]
+    assert _states(ctx)["jsf"] == "disabled"
+
+
+def test_switching_to_register_says_which_disabled_skills_come_back(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", {**SET, "skills/rev/SKILL.md": "# rev"})
+    ctx = _ctx(tmp_path, root)
+    install(ctx, [], [], False, _yes, "link")
+    switch(ctx, ["skill:rev"], False, False, False, _yes)
+    result = install(ctx, [], [], True, _yes, "register")
+    assert any("skill:rev" in w and "register mode" in w for w in result.plan.warnings)
+
+
+def test_an_install_cut_short_is_finished_in_its_own_mode(tmp_path: Path) -> None:
+    from installer import journal
+    from installer.commands.install import install_mode
+
+    root = build_tree(tmp_path / "set", dict(SET))
+    ctx = _ctx(tmp_path, root)
+    install(ctx, [], [], False, _yes, "link")
+    log = journal.Journal(ctx.agent_dir, "install", ctx.env.now(), "0", "register")
+    log.record({"op": "unlink", "path": "extensions/one.ts", "target": "x"})  # then killed
+    assert install_mode(ctx, None) == "register"
+    assert install_mode(ctx, "link") == "link"

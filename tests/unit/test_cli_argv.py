@@ -22,3 +22,7 @@ from installer.cli import hoist_globals
 )
 def test_hoist_globals(argv: list[str], expected: list[str]) -> None:
     assert hoist_globals(argv) == expected
+
+
+def test_launch_is_the_pass_through_point_only_as_the_command() -> None:
+    assert hoist_globals(["enable", "launch", "--json"]) == ["--json", "enable", "launch"]
