@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -103,6 +102,8 @@ def _version(value: bool) -> None:
         host = None
     if "--json" in sys.argv:
         data = {"ext": __version__, "host": None if host is None else host.version}
+        import json
+
         typer.echo(json.dumps(data))
     else:
         pi = "pi not found" if host is None else f"pi {host.version or 'version unknown'}"
@@ -249,5 +250,7 @@ def main() -> None:
         if format_message is None:  # not a parser error
             raise
         code = int(getattr(exc, "exit_code", ExitCode.USAGE))
+        import json
+
         sys.stdout.write(json.dumps({"error": format_message(), "exit_code": code}) + "\n")
         sys.exit(code)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -71,6 +70,8 @@ class Output:
         self.err(self.paint("warning:", "33") + f" {message}")
 
     def data(self, obj: dict[str, Any]) -> None:
+        import json  # only --json needs it: text runs skip the import
+
         self.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
 
     def error(self, exc: ExtError) -> None:
