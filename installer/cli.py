@@ -49,6 +49,9 @@ def _output() -> Any:
 def run(fn: Callable[[Any], int | None]) -> NoReturn:
     """Call a command with the Output; map an ExtError to its message, fix and exit code."""
     out = _output()
+    from installer.notices import listen
+
+    listen(out.err)  # a wait on pi's lock, say, is said instead of looking like a hang
     try:
         code = fn(out) or 0
     except ExtError as exc:

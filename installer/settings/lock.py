@@ -23,6 +23,7 @@ from installer.errors import ExtError
 
 STALE_SECONDS = 10.0
 WAIT_SECONDS = 30.0
+NOTE_AFTER_SECONDS = 1.0  # a wait longer than this is said, once
 POLL_SECONDS = 0.02
 REFRESH_SECONDS = 2.5
 
@@ -154,7 +155,9 @@ def settings_lock(
     refreshed every `refresh` seconds until released. A *file* at the lock path is an error.
     """
     path = lock_path(settings_path)
-    deadline = time.monotonic() + wait
+    start = time.monotonic()
+    deadline = start + wait
+    told = False
     while True:
         try:
             taken = _try_take(path, stale)
@@ -170,6 +173,11 @@ def settings_lock(
                 f"{settings_path} stayed locked for {wait:g} s by another pi or ext",
                 fix=f"Retry; if no pi or ext is running, remove the folder {path}.",
             )
+        if not told and time.monotonic() - start > NOTE_AFTER_SECONDS:
+            from installer.notices import note
+
+            note(f"waiting for {path} (held by pi or another ext; taken over once stale)")
+            told = True
         # Jitter keeps two waiters from polling in lockstep.
         import random  # only a busy lock waits: the common path never loads it
 

@@ -1,0 +1,30 @@
+"""A wait on pi's settings lock is said once, not silent (through installer.notices)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from installer import notices
+from installer.errors import ExtError
+from installer.settings.lock import lock_path, settings_lock
+
+
+def test_a_long_wait_is_noted_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[str] = []
+    monkeypatch.setattr(notices, "_listeners", [heard.append])
+    settings = tmp_path / "settings.json"
+    lock_path(settings).mkdir()  # a fresh lock of pi's, held for longer than we wait
+    with pytest.raises(ExtError, match="stayed locked"), settings_lock(settings, wait=1.5):
+        pass
+    assert len(heard) == 1
+    assert "waiting for" in heard[0] and "settings.json.lock" in heard[0]
+
+
+def test_no_wait_no_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[str] = []
+    monkeypatch.setattr(notices, "_listeners", [heard.append])
+    with settings_lock(tmp_path / "settings.json"):
+        pass
+    assert heard == []
