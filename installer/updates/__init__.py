@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from installer.updates.check import HostFacts, Report, check_now
     from installer.updates.config import UpdateConfig, load_config, write_user_option
     from installer.updates.fetch import Limits
-    from installer.updates.findings import UpdateFinding, cached_report, doctor_findings
+    from installer.updates.findings import cached_report, doctor_findings
     from installer.updates.method import (
         InstallFacts,
         InstallMethod,
@@ -34,7 +34,7 @@ _HOME = {
     "check": ("HostFacts", "Report", "check_now"),
     "config": ("UpdateConfig", "load_config", "write_user_option"),
     "fetch": ("Limits",),
-    "findings": ("UpdateFinding", "cached_report", "doctor_findings"),
+    "findings": ("cached_report", "doctor_findings"),
     "method": (
         "InstallFacts",
         "InstallMethod",
@@ -57,7 +57,6 @@ __all__ = [
     "Notice",
     "Report",
     "UpdateConfig",
-    "UpdateFinding",
     "cached_report",
     "check_now",
     "current_install_facts",

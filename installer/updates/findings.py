@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
+from installer.doctor.finding import Finding
 from installer.updates.results import CheckResult
 
 if TYPE_CHECKING:
     from installer.updates.check import HostFacts, Report
     from installer.updates.method import InstallFacts
 
-Level = Literal["ok", "info", "warn", "error"]
 _NAMES = {"ext": "ext", "host": "the host", "set": "the set"}
-
-
-@dataclass(frozen=True)
-class UpdateFinding:
-    """One doctor check: the shape of doctor's Finding(level, id, message, fix)."""
-
-    id: str
-    level: Level
-    message: str
-    fix: str | None = None
 
 
 def cached_report(
@@ -53,32 +42,32 @@ def cached_report(
     return Report(results=results, method=_safe_method(facts), checked_at=checked, config=config)
 
 
-def doctor_findings(report: Report) -> tuple[UpdateFinding, ...]:
+def doctor_findings(report: Report) -> tuple[Finding, ...]:
     """The method as a check (like chezmoi's upgrade-method), then ext, host and set."""
     method = report.method
     how = f"{method.name} ({method.hint})" if method.hint else f"{method.name}: {method.detail}"
-    found = [UpdateFinding("update.method", "ok" if method.hint else "info", f"installed by {how}")]
+    found = [Finding("update.method", "ok" if method.hint else "info", f"installed by {how}")]
     for name in ("ext", "host", "set"):
         result = report.get(name)
         found.append(_finding(name, result) if result else _unchecked(name))
     return tuple(found)
 
 
-def _finding(name: str, result: CheckResult) -> UpdateFinding:
+def _finding(name: str, result: CheckResult) -> Finding:
     check_id = f"update.{name}"
     label = result.label or _NAMES[name]
     if result.newer:
-        return UpdateFinding(check_id, "warn", result.line().split("; run: ")[0], result.hint)
+        return Finding(check_id, "warn", result.line().split("; run: ")[0], result.hint)
     if result.status == "up-to-date":
-        return UpdateFinding(check_id, "ok", f"{label} is up to date ({_short(result.current)})")
+        return Finding(check_id, "ok", f"{label} is up to date ({_short(result.current)})")
     if result.status == "not-configured":
-        return UpdateFinding(check_id, "info", f"{label}: {result.detail}", _configure_fix(name))
-    return UpdateFinding(check_id, "info", f"{label}: {result.detail or result.status}")
+        return Finding(check_id, "info", f"{label}: {result.detail}", _configure_fix(name))
+    return Finding(check_id, "info", f"{label}: {result.detail or result.status}")
 
 
-def _unchecked(name: str) -> UpdateFinding:
+def _unchecked(name: str) -> Finding:
     message = f"{_NAMES[name]}: not checked yet"
-    return UpdateFinding(f"update.{name}", "info", message, "ext update --check")
+    return Finding(f"update.{name}", "info", message, "ext update --check")
 
 
 def _configure_fix(name: str) -> str | None:

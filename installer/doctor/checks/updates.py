@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
-from installer.doctor.finding import Finding, Level, Skip, info
+from installer.doctor.finding import Finding, Skip, info
 from installer.doctor.subject import Subject
 
 NO_CACHE = "no update information cached yet"
@@ -22,8 +23,7 @@ def cached(s: Subject) -> Iterator[Finding]:
         return
     report = cached_report(host=HostFacts.from_info(s.host()), set_dir=s.set_root)
     for found in doctor_findings(report):
-        level: Level = found.level
         # One row per thing (`updates.method`, `updates.ext`, …): ids stay unique in --json.
         row = "updates." + found.id.split(".", 1)[-1]
         message = f"ext: {found.message}" if found.id == "update.method" else found.message
-        yield Finding(row, level, message, found.fix)
+        yield replace(found, id=row, message=message)
