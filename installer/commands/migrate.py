@@ -26,7 +26,8 @@ def migrate(ctx: Context, dry_run: bool, remove_retired: bool, confirm: Confirm)
         return data
 
     def prepare() -> Prepared:
-        data = lib.read_settings(path).data
+        doc = lib.read_settings(path)
+        data = doc.data
         moves = lib.migrate(data, ctx.manifest.renamed)
         actions = [
             Action("migrate", "settings.json", detail=f"{m.old} -> {m.new} = {json.dumps(m.value)}")
@@ -49,7 +50,7 @@ def migrate(ctx: Context, dry_run: bool, remove_retired: bool, confirm: Confirm)
                     f"{r.key!r} is retired ({r.why}); "
                     "`ext settings migrate --remove-retired` removes it"
                 )
-        update = lib.preview_update(path, change) if actions else None
+        update = lib.preview_of(doc, change) if actions else None
         diffs = (lib.render_diff(update.before, update.after, "settings.json"),) if update else ()
         plan = Plan("settings migrate", tuple(actions), tuple(warnings))
 

@@ -83,7 +83,7 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     from installer.settings import (
         find_renamed,
         find_retired,
-        preview_update,
+        preview_of,
         read_settings,
         render_diff,
     )
@@ -94,7 +94,7 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     if intent.empty:
         return SettingsPlan((), None, None, warnings)
     change = make_change(ctx, intent)
-    update = preview_update(path, change)
+    update = preview_of(doc, change)
     if not update.changed:
         return SettingsPlan((), change, None, warnings)
     after = json.loads(update.after) if update.after else {}

@@ -117,8 +117,12 @@ def compose(*changes: Change) -> Change:
 
 def preview_update(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -> SettingsUpdate:
     """What update_settings would write, without writing (for --dry-run and the plan)."""
-    doc = read_settings(path, wait=wait)
-    return SettingsUpdate(path, doc.text, _apply(doc, change))
+    return preview_of(read_settings(path, wait=wait), change)
+
+
+def preview_of(doc: SettingsDoc, change: Change) -> SettingsUpdate:
+    """What change would make of a document already read (one read serves plan and preview)."""
+    return SettingsUpdate(doc.path, doc.text, _apply(doc, change))
 
 
 @dataclass(frozen=True)
