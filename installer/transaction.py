@@ -148,13 +148,7 @@ class Transaction:
         """Put earlier settings.json text back, refusing if it is no longer `expected`."""
         from installer.settings import restore_text
 
-        step = {
-            "op": "write",
-            "file": str(path),
-            "before": _encode(expected),
-            "after": _encode(text),
-        }
-        self._step(step, lambda: restore_text(path, expected, text))
+        self._file_step("write", path, expected, text, lambda: restore_text(path, expected, text))
 
     def state(self, text: str | None) -> None:
         """Write ext's state record, journaling the text it replaced."""
@@ -168,13 +162,14 @@ class Transaction:
 
     def restore_file(self, path: Path, expected: str | None, text: str | None) -> None:
         """Put a private file (the approvals store) back to `text`, if it still holds `expected`."""
-        step = {
-            "op": "file",
-            "file": str(path),
-            "before": _encode(expected),
-            "after": _encode(text),
-        }
-        self._step(step, lambda: _put_file(path, expected, text))
+        self._file_step("file", path, expected, text, lambda: _put_file(path, expected, text))
+
+    def _file_step(
+        self, op: str, path: Path, before: str | None, after: str | None, act: Callable[[], None]
+    ) -> None:
+        """A step that turns a file's text from `before` into `after`, both journaled."""
+        step = {"op": op, "file": str(path), "before": _encode(before), "after": _encode(after)}
+        self._step(step, act)
 
     def rollback(self) -> list[str]:
         """Reverse the steps taken, newest first; returns what could not be reversed."""
