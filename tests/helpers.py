@@ -38,3 +38,7 @@ def snapshot(root: Path) -> dict[str, tuple[str, str]]:
             else:
                 out[rel] = ("file", path.read_bytes().hex())
     return out
+
+
+def yes(plan: object, diffs: tuple[str, ...]) -> None:
+    """Confirm every plan, as --yes does (the `confirm` argument of the command functions)."""

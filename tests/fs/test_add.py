@@ -11,13 +11,8 @@ from typer.testing import CliRunner
 from installer.cli import app
 from installer.commands.add import add
 from installer.errors import UsageError
-from installer.plan import Plan
 from installer.resources import discover
-from tests.helpers import build_tree, snapshot
-
-
-def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    return None
+from tests.helpers import build_tree, snapshot, yes
 
 
 @pytest.fixture
@@ -39,7 +34,7 @@ def root(tmp_path: Path) -> Path:
 def test_add_makes_a_resource_the_set_discovers(
     root: Path, name: str, kind: str, as_dir: bool, path: str
 ) -> None:
-    result = add(root, name, kind, as_dir, False, _yes, None)
+    result = add(root, name, kind, as_dir, False, yes, None)
     assert result.applied
     assert [a.path for a in result.plan.changes] == [str(root / path)]
     found = discover(root)
@@ -47,12 +42,12 @@ def test_add_makes_a_resource_the_set_discovers(
 
 
 def test_templates_are_lean(root: Path) -> None:
-    add(root, "deploy", "extension", False, False, _yes, None)
+    add(root, "deploy", "extension", False, False, yes, None)
     text = (root / "extensions" / "deploy.ts").read_text()
     assert [line for line in text.splitlines() if line.strip().startswith("pi.")] == []
-    add(root, "review", "skill", False, False, _yes, None)
+    add(root, "review", "skill", False, False, yes, None)
     assert "name: review\n" in (root / "skills" / "review" / "SKILL.md").read_text()
-    add(root, "night", "theme", False, False, _yes, None)
+    add(root, "night", "theme", False, False, yes, None)
     theme = json.loads((root / "themes" / "night.json").read_text())
     assert theme["name"] == "night" and len(theme["colors"]) == 51
 
@@ -62,7 +57,7 @@ def test_add_never_overwrites(root: Path) -> None:
     before = snapshot(root)
     for name in ("deploy", "deploy.ts"):
         with pytest.raises(UsageError, match="already has"):
-            add(root, name, "extension", False, False, _yes, None)
+            add(root, name, "extension", False, False, yes, None)
     assert snapshot(root) == before
 
 
@@ -82,13 +77,13 @@ def test_bad_names_are_usage_errors(
 ) -> None:
     before = snapshot(root)
     with pytest.raises(UsageError, match=match):
-        add(root, name, kind, as_dir, False, _yes, None)
+        add(root, name, kind, as_dir, False, yes, None)
     assert snapshot(root) == before
 
 
 def test_dry_run_writes_nothing(root: Path) -> None:
     before = snapshot(root)
-    result = add(root, "deploy", "extension", False, True, _yes, None)
+    result = add(root, "deploy", "extension", False, True, yes, None)
     assert result.dry_run and result.changed
     assert snapshot(root) == before
 

@@ -17,14 +17,10 @@ from installer.errors import ExtError, UsageError
 from installer.plan import Plan
 from installer.resources import discover
 from installer.state import load_state
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, snapshot, yes
 
 ALPHA = b"// alpha, placed by hand\nexport default function () {}\n"
 BETA = b"// beta\nexport default function () {}\n"
-
-
-def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    return None
 
 
 def _mine(tree: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
@@ -56,7 +52,7 @@ def ctx(tmp_path: Path) -> Context:
 
 def _adopt(ctx: Context, *names: str, prefer: str | None = None) -> Plan:
     every = not names
-    return adopt(ctx, list(names), every, prefer, False, _yes).plan
+    return adopt(ctx, list(names), every, prefer, False, yes).plan
 
 
 def test_adopt_all_copies_verifies_backs_up_and_links(ctx: Context) -> None:
@@ -85,8 +81,8 @@ def test_adopt_all_copies_verifies_backs_up_and_links(ctx: Context) -> None:
 
 def test_a_second_adopt_and_an_install_have_nothing_to_do(ctx: Context) -> None:
     _adopt(ctx)
-    assert adopt(ctx, [], True, None, False, _yes).plan.is_empty
-    again = install(ctx, [], [], True, _yes)
+    assert adopt(ctx, [], True, None, False, yes).plan.is_empty
+    again = install(ctx, [], [], True, yes)
     assert {a.path for a in again.plan.actions if a.action == "keep"} >= {
         "extensions/alpha.ts",
         "extensions/beta",
@@ -105,7 +101,7 @@ def test_adopt_then_undo_restores_the_agent_dir_and_the_set_exactly(ctx: Context
     agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
     _adopt(ctx)
     assert snapshot(ctx.set_root) != set_before
-    result = undo(ctx, False, _yes)
+    result = undo(ctx, False, yes)
     assert result.applied
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
     assert snapshot(ctx.set_root) == set_before
@@ -116,7 +112,7 @@ def test_undo_leaves_a_copy_changed_since_and_says_so(ctx: Context) -> None:
     (ctx.set_root / "extensions/beta/index.ts").write_text("// edited in the set\n")
     agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
     with pytest.raises(ExtError, match=r"changed since it ran: .*extensions/beta"):
-        undo(ctx, False, _yes)
+        undo(ctx, False, yes)
     assert snapshot(ctx.agent_dir) == agent_now
     assert snapshot(ctx.set_root) == set_now
 
@@ -165,7 +161,7 @@ def test_a_failing_link_rolls_everything_back(
 def test_a_conflict_is_a_diff_and_is_skipped(ctx: Context) -> None:
     build_tree(ctx.set_root, {"extensions/alpha.ts": "// the set's alpha\n"})
     agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
-    result = adopt(ctx, ["alpha"], False, None, False, _yes)
+    result = adopt(ctx, ["alpha"], False, None, False, yes)
     assert result.plan.is_empty
     (skip,) = [a for a in result.plan.actions if a.action == "skip"]
     assert skip.path == "extensions/alpha.ts" and "--prefer" in (skip.detail or "")
@@ -178,7 +174,7 @@ def test_a_conflict_is_a_diff_and_is_skipped(ctx: Context) -> None:
 
 def test_a_folder_conflict_diffs_file_by_file(ctx: Context) -> None:
     build_tree(ctx.set_root, {"extensions/beta/index.ts": "// other\n", "extensions/beta/x.ts": ""})
-    result = adopt(ctx, ["beta"], False, None, True, _yes)
+    result = adopt(ctx, ["beta"], False, None, True, yes)
     text = "\n".join(result.notes) + "\n".join(result.diffs)
     assert "only in the set: extensions/beta/x.ts" in text
     assert "only in the agent dir: extensions/beta/lib/util.ts" in text
@@ -210,7 +206,7 @@ def test_prefer_agent_takes_the_agents_and_undo_puts_the_sets_back(ctx: Context)
     assert (ctx.set_root / "extensions/beta/index.ts").read_bytes() == BETA
     (kept,) = (ctx.set_root / "extensions" / ".bak").iterdir()
     assert (kept / "index.ts").read_text() == "// the set's beta\n"
-    undo(ctx, False, _yes)
+    undo(ctx, False, yes)
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
     assert snapshot(ctx.set_root) == set_before
 
@@ -227,7 +223,7 @@ def test_what_is_not_adoptable(ctx: Context) -> None:
             "extensions/foreign.ts": Path("/elsewhere/foreign.ts"),
         },
     )
-    result = adopt(ctx, [], True, None, True, _yes)
+    result = adopt(ctx, [], True, None, True, yes)
     adopted = {a.path for a in result.plan.actions if a.action == "copy"}
     assert adopted == {"extensions/alpha.ts", "extensions/beta", "skills/review",
                        "prompts/fix.md", "themes/night.json"}  # fmt: skip
@@ -249,7 +245,7 @@ def test_bad_selections_are_usage_errors(
 ) -> None:
     before = snapshot(ctx.agent_dir)
     with pytest.raises(UsageError) as caught:
-        adopt(ctx, names, every, None, False, _yes)
+        adopt(ctx, names, every, None, False, yes)
     assert match in f"{caught.value.message} (fix: {caught.value.fix})"
     assert snapshot(ctx.agent_dir) == before
 
@@ -257,12 +253,12 @@ def test_bad_selections_are_usage_errors(
 def test_a_link_by_name_is_not_adopted(ctx: Context) -> None:
     build_tree(ctx.agent_dir, {"extensions/foreign.ts": Path("/elsewhere/foreign.ts")})
     with pytest.raises(UsageError, match="no file or folder of yours named 'foreign'"):
-        adopt(ctx, ["foreign"], False, None, False, _yes)
+        adopt(ctx, ["foreign"], False, None, False, yes)
 
 
 def test_dry_run_writes_nothing(ctx: Context) -> None:
     agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
-    result = adopt(ctx, [], True, None, True, _yes)
+    result = adopt(ctx, [], True, None, True, yes)
     assert result.dry_run and result.changed
     assert snapshot(ctx.agent_dir) == agent_before
     assert snapshot(ctx.set_root) == set_before
@@ -278,9 +274,9 @@ def test_something_that_cannot_be_copied_is_skipped(ctx: Context) -> None:
 
 
 def test_a_set_registered_here_is_refused(ctx: Context) -> None:
-    install(ctx, [], [], False, _yes, mode="register")
+    install(ctx, [], [], False, yes, mode="register")
     with pytest.raises(ExtError, match="register"):
-        adopt(ctx, [], True, None, False, _yes)
+        adopt(ctx, [], True, None, False, yes)
 
 
 def test_a_folder_pi_would_not_load_is_not_adopted(ctx: Context) -> None:
@@ -291,7 +287,7 @@ def test_a_folder_pi_would_not_load_is_not_adopted(ctx: Context) -> None:
             "extensions/pkg/package.json": '{"name": "pkg", "pi": {}}',
         },
     )
-    result = adopt(ctx, [], True, None, True, _yes)
+    result = adopt(ctx, [], True, None, True, yes)
     adopted = {a.path for a in result.plan.actions if a.action == "copy"}
     assert "extensions/pkg" in adopted
     assert "extensions/lib" not in adopted

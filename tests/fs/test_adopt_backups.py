@@ -12,12 +12,7 @@ from installer.commands.adopt_clean import clean_backups
 from installer.commands.undo import undo
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError
-from installer.plan import Plan
-from tests.helpers import build_tree, snapshot
-
-
-def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    return None
+from tests.helpers import build_tree, snapshot, yes
 
 
 def _mine(tree: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
@@ -44,12 +39,12 @@ def _backups(agent: Path) -> set[str]:
 
 
 def test_clean_removes_the_backups_the_set_duplicates_and_keeps_the_rest(ctx: Context) -> None:
-    adopt(ctx, [], True, "set", False, _yes)
+    adopt(ctx, [], True, "set", False, yes)
     assert len(_backups(ctx.agent_dir)) == 3
-    dry = clean_backups(ctx, True, _yes)
+    dry = clean_backups(ctx, True, yes)
     assert dry.dry_run and len(dry.plan.changes) == 2
     assert len(_backups(ctx.agent_dir)) == 3
-    result = clean_backups(ctx, False, _yes)
+    result = clean_backups(ctx, False, yes)
     assert result.applied
     assert {Path(a.path).name.split(".bak.")[0] for a in result.plan.changes} == {
         "alpha.ts",
@@ -60,32 +55,32 @@ def test_clean_removes_the_backups_the_set_duplicates_and_keeps_the_rest(ctx: Co
     assert (ctx.agent_dir / left).read_text() == "// the agent's gamma\n"
     assert any("gamma.ts.bak." in w and "not a copy" in w for w in result.plan.warnings)
     assert not list((ctx.agent_dir / ".extset").glob("trash-*"))
-    assert clean_backups(ctx, False, _yes).plan.is_empty  # a second run has nothing to do
+    assert clean_backups(ctx, False, yes).plan.is_empty  # a second run has nothing to do
 
 
 def test_a_backup_changed_since_is_kept(ctx: Context) -> None:
-    adopt(ctx, ["alpha"], False, None, False, _yes)
+    adopt(ctx, ["alpha"], False, None, False, yes)
     (backup,) = _backups(ctx.agent_dir)
     (ctx.agent_dir / backup).write_text("// edited after adoption\n")
     (ctx.set_root / "extensions/alpha.ts").write_text("// edited in the set too\n")
-    result = clean_backups(ctx, False, _yes)
+    result = clean_backups(ctx, False, yes)
     assert result.plan.is_empty
     assert _backups(ctx.agent_dir) == {backup}
 
 
 def test_an_undone_adoption_has_no_backups_to_clean(ctx: Context) -> None:
-    adopt(ctx, ["alpha"], False, None, False, _yes)
-    undo(ctx, False, _yes)
-    assert clean_backups(ctx, False, _yes).plan.is_empty
+    adopt(ctx, ["alpha"], False, None, False, yes)
+    undo(ctx, False, yes)
+    assert clean_backups(ctx, False, yes).plan.is_empty
     assert (ctx.agent_dir / "extensions/alpha.ts").read_text() == "// alpha\n"
 
 
 def test_after_cleaning_undo_refuses_rather_than_lose_the_original(ctx: Context) -> None:
-    adopt(ctx, ["alpha"], False, None, False, _yes)
-    clean_backups(ctx, False, _yes)
+    adopt(ctx, ["alpha"], False, None, False, yes)
+    clean_backups(ctx, False, yes)
     agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
     with pytest.raises(ExtError, match="changed since"):
-        undo(ctx, False, _yes)
+        undo(ctx, False, yes)
     assert snapshot(ctx.agent_dir) == agent_now
     assert snapshot(ctx.set_root) == set_now
 
@@ -93,7 +88,7 @@ def test_after_cleaning_undo_refuses_rather_than_lose_the_original(ctx: Context)
 def test_a_failing_clean_puts_every_backup_back(
     ctx: Context, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    adopt(ctx, ["alpha", "beta"], False, None, False, _yes)
+    adopt(ctx, ["alpha", "beta"], False, None, False, yes)
     before = _mine(snapshot(ctx.agent_dir))
     real = os.rename
     calls = {"n": 0}
@@ -107,7 +102,7 @@ def test_a_failing_clean_puts_every_backup_back(
 
     monkeypatch.setattr(os, "rename", failing)
     with pytest.raises(ExtError, match="busy"):
-        clean_backups(ctx, False, _yes)
+        clean_backups(ctx, False, yes)
     assert _mine(snapshot(ctx.agent_dir)) == before
     assert not list((ctx.agent_dir / ".extset").glob("trash-*"))
 
@@ -115,7 +110,7 @@ def test_a_failing_clean_puts_every_backup_back(
 def test_an_undo_failing_part_way_puts_the_copies_back(
     ctx: Context, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    adopt(ctx, ["alpha", "beta"], False, None, False, _yes)
+    adopt(ctx, ["alpha", "beta"], False, None, False, yes)
     agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
     real = os.rename
 
@@ -127,7 +122,7 @@ def test_an_undo_failing_part_way_puts_the_copies_back(
 
     monkeypatch.setattr(os, "rename", failing)
     with pytest.raises(ExtError, match="rolled back"):
-        undo(ctx, False, _yes)
+        undo(ctx, False, yes)
     monkeypatch.undo()
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_now)
     assert snapshot(ctx.set_root) == set_now  # beta's copy, already taken out, is back

@@ -13,8 +13,7 @@ from installer.commands.install import install
 from installer.context import Env, resolve
 from installer.doctor import Finding, Subject, resolve_subject, run_checks
 from installer.host import HostInfo
-from installer.plan import Plan
-from tests.helpers import build_tree
+from tests.helpers import build_tree, yes
 
 SET = {
     "extset.toml": (
@@ -36,10 +35,6 @@ SET = {
     "skills/review/SKILL.md": "# review\n",
     "prompts/fix.md": "fix it\n",
 }
-
-
-def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    """Confirm every plan, as --yes does."""
 
 
 def fake_host(version: str = "0.73.1", scope: str = "@mariozechner") -> HostInfo:

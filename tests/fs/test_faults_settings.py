@@ -10,8 +10,8 @@ import pytest
 
 from installer.commands.install import install
 from installer.errors import ExitCode, ExtError
-from tests.fs.test_faults import WRITES, context, failing, user_view, yes
-from tests.helpers import build_tree
+from tests.fs.test_faults import WRITES, context, failing, user_view
+from tests.helpers import build_tree, yes
 
 MANIFEST = (
     '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n"compaction.enabled" = true\n'

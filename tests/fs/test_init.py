@@ -16,14 +16,10 @@ from installer.errors import ExtError, Refused, UsageError
 from installer.host import HostInfo
 from installer.manifest import load_manifest
 from installer.plan import Plan
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, snapshot, yes
 
 PACKAGE = "@mariozechner/pi-coding-agent"
 GIT = shutil.which("git")
-
-
-def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    return None
 
 
 def _no(plan: Plan, diffs: tuple[str, ...]) -> None:
@@ -53,7 +49,7 @@ def _files(root: Path) -> set[str]:
 
 def test_init_makes_a_complete_set(tmp_path: Path, host: HostInfo) -> None:
     root = tmp_path / "myset"
-    result = init(root, None, True, False, _yes, host, GIT)
+    result = init(root, None, True, False, yes, host, GIT)
     assert result.applied
     assert {"extset.toml", "extensions", "extensions/hello.ts", "README.md", ".gitignore",
             "tsconfig.json"} <= _files(root)  # fmt: skip
@@ -89,7 +85,7 @@ def test_the_plan_lists_every_file_before_writing(tmp_path: Path, host: HostInfo
 
 def test_dry_run_and_a_refusal_write_nothing(tmp_path: Path, host: HostInfo) -> None:
     root = tmp_path / "myset"
-    result = init(root, None, True, True, _yes, host, GIT)
+    result = init(root, None, True, True, yes, host, GIT)
     assert result.dry_run and result.changed
     assert not root.exists()
     with pytest.raises(Refused):
@@ -108,7 +104,7 @@ def test_init_into_a_non_empty_folder_overwrites_nothing(tmp_path: Path, host: H
         },
     )
     before = snapshot(root)
-    result = init(root, None, False, False, _yes, host, GIT)
+    result = init(root, None, False, False, yes, host, GIT)
     after = snapshot(root)
     assert {k: v for k, v in after.items() if k in before} == before
     skipped = {Path(a.path).name for a in result.plan.actions if a.action == "skip"}
@@ -121,7 +117,7 @@ def test_init_into_a_non_empty_folder_overwrites_nothing(tmp_path: Path, host: H
 
 def test_init_twice_has_nothing_to_do(tmp_path: Path, host: HostInfo) -> None:
     root = tmp_path / "myset"
-    init(root, None, False, False, _yes, host, GIT)
+    init(root, None, False, False, yes, host, GIT)
     before = snapshot(root)
     again = init(root, None, False, False, _no, host, GIT)  # a prompt would refuse
     assert again.plan.is_empty
@@ -146,7 +142,7 @@ def test_a_failure_half_way_leaves_the_folder_as_it_was(
 
     monkeypatch.setattr(os, "open", failing_open)
     with pytest.raises(ExtError, match=r"No space left on device.*removed"):
-        init(root, None, False, False, _yes, host, GIT)
+        init(root, None, False, False, yes, host, GIT)
     assert snapshot(tmp_path / "repo") == before
 
 
@@ -162,7 +158,7 @@ def test_a_failure_in_a_new_folder_removes_the_folder_too(
 
     monkeypatch.setattr(os, "open", failing_open)
     with pytest.raises(ExtError, match="Permission denied"):
-        init(tmp_path / "deep" / "myset", None, False, False, _yes, host, GIT)
+        init(tmp_path / "deep" / "myset", None, False, False, yes, host, GIT)
     assert not (tmp_path / "deep").exists()
 
 
@@ -172,7 +168,7 @@ def test_a_failing_git_init_removes_everything(tmp_path: Path, host: HostInfo) -
     fake.chmod(0o755)
     root = tmp_path / "myset"
     with pytest.raises(ExtError, match="git init failed: boom"):
-        init(root, None, True, False, _yes, host, str(fake))
+        init(root, None, True, False, yes, host, str(fake))
     assert not root.exists()
 
 
@@ -181,16 +177,16 @@ def test_no_git_init_inside_a_repository(tmp_path: Path, host: HostInfo) -> None
     outer = tmp_path / "outer"
     outer.mkdir()
     subprocess.run([str(GIT), "init", "-q", str(outer)], check=True)
-    result = init(outer / "myset", None, True, False, _yes, host, GIT)
+    result = init(outer / "myset", None, True, False, yes, host, GIT)
     assert not (outer / "myset" / ".git").exists()
     assert any("inside the git repository" in w for w in result.plan.warnings)
-    result = init(tmp_path / "plain", None, False, False, _yes, host, GIT)  # --no-git
+    result = init(tmp_path / "plain", None, False, False, yes, host, GIT)  # --no-git
     assert not (tmp_path / "plain" / ".git").exists()
 
 
 def test_without_pi_it_says_so_and_writes_no_paths(tmp_path: Path) -> None:
     root = tmp_path / "myset"
-    result = init(root, None, False, False, _yes, None, None)
+    result = init(root, None, False, False, yes, None, None)
     assert any("pi was not found" in w for w in result.plan.warnings)
     tsconfig = json.loads((root / "tsconfig.json").read_text())
     assert "paths" not in tsconfig["compilerOptions"]
@@ -201,7 +197,7 @@ def test_without_pi_it_says_so_and_writes_no_paths(tmp_path: Path) -> None:
 def test_a_file_where_the_folder_should_be_is_a_usage_error(tmp_path: Path) -> None:
     build_tree(tmp_path, {"taken": "a file"})
     with pytest.raises(UsageError, match="not a folder"):
-        init(tmp_path / "taken", None, False, False, _yes, None, None)
+        init(tmp_path / "taken", None, False, False, yes, None, None)
 
 
 # ---- --from-install-sh --------------------------------------------------------------------
@@ -234,7 +230,7 @@ def test_from_install_sh_adds_only_the_manifest(
         return real_open(path, *args, **kw)
 
     monkeypatch.setattr("builtins.open", guarded_open)
-    result = from_install_sh(script, None, False, _yes, host)
+    result = from_install_sh(script, None, False, yes, host)
     monkeypatch.undo()
     after = snapshot(repo)
     assert set(after) - set(before) == {"extset.toml"}
@@ -249,9 +245,9 @@ def test_from_install_sh_adds_only_the_manifest(
 def test_from_install_sh_needs_extensions_beside_it(tmp_path: Path) -> None:
     build_tree(tmp_path / "r", {"install.sh": "#!/bin/sh\n"})
     with pytest.raises(UsageError, match="no extensions/ folder"):
-        from_install_sh(tmp_path / "r" / "install.sh", None, False, _yes, None)
+        from_install_sh(tmp_path / "r" / "install.sh", None, False, yes, None)
     with pytest.raises(UsageError, match="not a file"):
-        from_install_sh(tmp_path / "r" / "missing.sh", None, False, _yes, None)
+        from_install_sh(tmp_path / "r" / "missing.sh", None, False, yes, None)
 
 
 def test_from_install_sh_twice_leaves_the_manifest_alone(tmp_path: Path) -> None:
@@ -277,5 +273,5 @@ def test_a_write_cut_short_removes_the_half_file(
 
     monkeypatch.setattr(os, "fdopen", failing_fdopen)
     with pytest.raises(ExtError, match="Input/output error"):
-        init(tmp_path / "myset", None, False, False, _yes, host, GIT)
+        init(tmp_path / "myset", None, False, False, yes, host, GIT)
     assert not (tmp_path / "myset").exists()

@@ -17,8 +17,7 @@ from installer.commands.install import install
 from installer.commands.uninstall import uninstall
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, ExtError
-from installer.plan import Plan
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, snapshot, yes
 
 EXT = Path(sys.executable).with_name("ext")
 SET = {
@@ -27,10 +26,6 @@ SET = {
     "extensions/gamma/index.ts": "export default function gamma() {}\n",
     "skills/review/SKILL.md": "# review\n",
 }
-
-
-def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    """Confirm every plan, as --yes does."""
 
 
 def context(set_root: Path, agent: Path) -> Context:

@@ -16,7 +16,7 @@ from installer.commands.uninstall import uninstall
 from installer.context import Context, Env, resolve
 from installer.plan import Plan
 from installer.result import PlanResult
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, snapshot, yes
 
 AT = datetime(2026, 11, 29, 10, 15, 0)
 STAMP = "20261129-101500"
@@ -47,10 +47,6 @@ class Clock(Env):
 
     def now(self) -> datetime:
         return self.at if self.at is not None else super().now()
-
-
-def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    """Confirm every plan, as --yes does."""
 
 
 def context(set_root: Path, agent: Path, at: datetime | None = AT) -> Context:

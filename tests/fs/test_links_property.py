@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from installer.commands.install import install
 from installer.commands.uninstall import uninstall
 from installer.context import Context, Env, resolve
-from installer.plan import Plan
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, snapshot, yes
 
 AT = datetime(2026, 11, 29, 10, 15, 0)
 STAMP = "20261129-101500"
@@ -84,10 +83,6 @@ def scenarios(draw: st.DrawFn) -> Scenario:
 
 
 _examples = itertools.count()
-
-
-def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    """Confirm every plan, as --yes does."""
 
 
 def build(base: Path, sc: Scenario) -> tuple[Path, Path, Path, Path]:

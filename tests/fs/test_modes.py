@@ -10,18 +10,13 @@ from installer.commands.install import install
 from installer.commands.listing import items
 from installer.commands.toggle import switch
 from installer.context import Context, Env, resolve
-from installer.plan import Plan
-from tests.helpers import build_tree
+from tests.helpers import build_tree, yes
 
 SET = {
     "extset.toml": '[set]\nname = "mine"\n',
     "extensions/one.ts": "// one",
     "extensions/two/index.ts": "// two",
 }
-
-
-def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    return None
 
 
 def _ctx(tmp_path: Path, root: Path) -> Context:
@@ -41,9 +36,9 @@ def _states(ctx: Context) -> dict[str, str]:
 def test_register_then_link_removes_the_packages_entry(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, _yes, "register")
+    install(ctx, [], [], False, yes, "register")
     assert _packages(tmp_path) == [str(root)]
-    result = install(ctx, [], [], False, _yes, "link")
+    result = install(ctx, [], [], False, yes, "link")
     assert "unregister" in {a.action for a in result.plan.actions}
     assert _packages(tmp_path) == []
     assert (tmp_path / "agent" / "extensions" / "one.ts").is_symlink()
@@ -52,8 +47,8 @@ def test_register_then_link_removes_the_packages_entry(tmp_path: Path) -> None:
 def test_link_then_register_removes_the_links(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, _yes, "link")
-    install(ctx, [], [], False, _yes, "register")
+    install(ctx, [], [], False, yes, "link")
+    install(ctx, [], [], False, yes, "register")
     assert not any((tmp_path / "agent" / "extensions").iterdir())
     assert _packages(tmp_path) == [str(root)]
 
@@ -62,21 +57,21 @@ def test_list_in_register_mode_reads_the_packages_entry(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
     assert _states(ctx) == {"one": "not-installed", "two": "not-installed"}
-    install(ctx, [], [], False, _yes, "register")
+    install(ctx, [], [], False, yes, "register")
     assert _states(ctx) == {"one": "enabled", "two": "enabled"}
-    switch(ctx, ["two"], False, False, False, _yes)
+    switch(ctx, ["two"], False, False, False, yes)
     assert _states(ctx) == {"one": "enabled", "two": "disabled"}
 
 
 def test_a_moved_registered_set_keeps_its_mode_and_filters(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
-    install(_ctx(tmp_path, root), [], [], False, _yes, "register")
-    switch(_ctx(tmp_path, root), ["one"], False, False, False, _yes)
+    install(_ctx(tmp_path, root), [], [], False, yes, "register")
+    switch(_ctx(tmp_path, root), ["one"], False, False, False, yes)
     moved = tmp_path / "moved"
     shutil.move(root, moved)
     ctx = _ctx(tmp_path, moved)
     assert items(ctx)[0] == "register"
-    install(ctx, [], [], False, _yes)
+    install(ctx, [], [], False, yes)
     assert _packages(tmp_path) == [{"source": str(moved), "extensions": ["-extensions/one.ts"]}]
     assert _states(ctx) == {"one": "disabled", "two": "enabled"}
 
@@ -84,17 +79,17 @@ def test_a_moved_registered_set_keeps_its_mode_and_filters(tmp_path: Path) -> No
 def test_what_was_switched_off_stays_off_across_mode_switches(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, _yes, "register")
-    switch(ctx, ["one"], False, False, False, _yes)
+    install(ctx, [], [], False, yes, "register")
+    switch(ctx, ["one"], False, False, False, yes)
     assert _states(ctx) == {"one": "disabled", "two": "enabled"}
 
-    install(ctx, [], [], False, _yes, "link")  # register -> link: one is linked as one.ts.off
+    install(ctx, [], [], False, yes, "link")  # register -> link: one is linked as one.ts.off
     assert _states(ctx) == {"one": "disabled", "two": "enabled"}
     assert (tmp_path / "agent" / "extensions" / "one.ts.off").is_symlink()
 
-    switch(ctx, ["one"], True, False, False, _yes)  # back on in link mode
-    switch(ctx, ["two"], False, False, False, _yes)  # and two off
-    install(ctx, [], [], False, _yes, "register")  # link -> register: the .off link counts
+    switch(ctx, ["one"], True, False, False, yes)  # back on in link mode
+    switch(ctx, ["two"], False, False, False, yes)  # and two off
+    install(ctx, [], [], False, yes, "register")  # link -> register: the .off link counts
     assert _packages(tmp_path) == [
         {"source": str(root), "extensions": ["-extensions/two/index.ts"]}
     ]
@@ -104,8 +99,8 @@ def test_what_was_switched_off_stays_off_across_mode_switches(tmp_path: Path) ->
 def test_a_folder_extension_with_index_js_is_filtered_by_its_real_entry(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", {**SET, "extensions/jsf/index.js": "// jsf"})
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, _yes, "register")
-    switch(ctx, ["jsf"], False, False, False, _yes)
+    install(ctx, [], [], False, yes, "register")
+    switch(ctx, ["jsf"], False, False, False, yes)
     assert _packages(tmp_path) == [
         {"source": str(root), "extensions": ["-extensions/jsf/index.js"]}
     ]
@@ -115,9 +110,9 @@ def test_a_folder_extension_with_index_js_is_filtered_by_its_real_entry(tmp_path
 def test_switching_to_register_says_which_disabled_skills_come_back(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", {**SET, "skills/rev/SKILL.md": "# rev"})
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, _yes, "link")
-    switch(ctx, ["skill:rev"], False, False, False, _yes)
-    result = install(ctx, [], [], True, _yes, "register")
+    install(ctx, [], [], False, yes, "link")
+    switch(ctx, ["skill:rev"], False, False, False, yes)
+    result = install(ctx, [], [], True, yes, "register")
     assert any("skill:rev" in w and "register mode" in w for w in result.plan.warnings)
 
 
@@ -127,7 +122,7 @@ def test_an_install_cut_short_is_finished_in_its_own_mode(tmp_path: Path) -> Non
 
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, _yes, "link")
+    install(ctx, [], [], False, yes, "link")
     log = journal.Journal(ctx.agent_dir, "install", ctx.env.now(), "0", "register")
     log.record({"op": "unlink", "path": "extensions/one.ts", "target": "x"})  # then killed
     assert install_mode(ctx, None) == "register"

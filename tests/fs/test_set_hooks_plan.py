@@ -7,18 +7,13 @@ from pathlib import Path
 
 from installer.commands.install import install
 from installer.context import Env, resolve
-from installer.plan import Plan
-from tests.helpers import build_tree
+from tests.helpers import build_tree, yes
 
 HOOKS = {
     "hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]
     }
 }
-
-
-def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    return None
 
 
 def test_hooks_are_approved_by_installing_and_a_change_shows_again(tmp_path: Path) -> None:
@@ -30,7 +25,7 @@ def test_hooks_are_approved_by_installing_and_a_change_shows_again(tmp_path: Pat
     agent.mkdir()
     ctx = resolve(Env(cwd=tmp_path), root, agent)
 
-    first = install(ctx, [], [], dry_run=False, confirm=_yes)
+    first = install(ctx, [], [], dry_run=False, confirm=yes)
     approves = [a for a in first.plan.actions if a.action == "approve"]
     assert [(a.path, a.detail) for a in approves] == [
         ("hooks/guard.json", "PreToolUse Bash: ./guard.sh (new)")
@@ -38,12 +33,12 @@ def test_hooks_are_approved_by_installing_and_a_change_shows_again(tmp_path: Pat
     state = json.loads((agent / ".extset" / "state.json").read_text())
     assert state["sets"][0]["extra"]["hooks"]["sha256"].startswith("sha256:")
 
-    second = install(ctx, [], [], dry_run=False, confirm=_yes)
+    second = install(ctx, [], [], dry_run=False, confirm=yes)
     assert second.plan.is_empty
 
     HOOKS["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = "./guard.sh --strict"
     (root / "hooks" / "guard.json").write_text(json.dumps(HOOKS, indent=4))
-    third = install(ctx, [], [], dry_run=True, confirm=_yes)
+    third = install(ctx, [], [], dry_run=True, confirm=yes)
     assert [a.detail for a in third.plan.actions if a.action == "approve"] == [
         "PreToolUse Bash: ./guard.sh --strict (changed since the last install)"
     ]

@@ -15,7 +15,6 @@ from installer.commands.toggle import Choice, switch, toggle
 from installer.commands.uninstall import uninstall
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, Refused
-from installer.plan import Plan
 from installer.recorder import RECORDER, copy_path, sha256, source_bytes, status
 from installer.result import PlanResult
 from installer.sessions import (
@@ -25,7 +24,7 @@ from installer.sessions import (
     write_session_record,
 )
 from installer.state import load_state
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, snapshot, yes
 
 MANIFEST = """\
 [set]
@@ -44,10 +43,6 @@ SET = {
     "extensions/beta.ts": "export default function beta() {}\n",
     "extensions/gamma/index.ts": "export default function gamma() {}\n",
 }
-
-
-def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    """Confirm every plan, as --yes does."""
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from installer.errors import ExitCode, ExtError, Refused, UsageError
 from installer.plan import Plan
 from installer.result import PlanResult
 from installer.state import load_state
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, snapshot, yes
 
 SET = {
     "extset.toml": '[set]\nname = "tools"\n',
@@ -30,10 +30,6 @@ SET = {
     "prompts/fix.md": "fix it\n",
     "themes/dark.json": "{}\n",
 }
-
-
-def yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    """Confirm every plan, as --yes does."""
 
 
 def context(set_root: Path, agent: Path, tty: bool = True) -> Context:

@@ -12,14 +12,9 @@ from installer.commands.install import install
 from installer.commands.undo import history, undo
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError
-from installer.plan import Plan
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, snapshot, yes
 
 MANIFEST = "[settings.seed]\nquietStartup = true\n"
-
-
-def _yes(plan: Plan, diffs: tuple[str, ...]) -> None:
-    return None
 
 
 def _without_bookkeeping(tree: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
@@ -51,55 +46,55 @@ def ctx(tmp_path: Path) -> Context:
 
 def test_undo_after_install_restores_the_agent_dir_byte_for_byte(ctx: Context) -> None:
     before = snapshot(ctx.agent_dir)
-    install(ctx, [], [], dry_run=False, confirm=_yes)
+    install(ctx, [], [], dry_run=False, confirm=yes)
     assert snapshot(ctx.agent_dir) != before
-    result = undo(ctx, dry_run=False, confirm=_yes)
+    result = undo(ctx, dry_run=False, confirm=yes)
     assert result.applied
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(before)
 
 
 def test_undo_dry_run_writes_nothing(ctx: Context) -> None:
-    install(ctx, [], [], dry_run=False, confirm=_yes)
+    install(ctx, [], [], dry_run=False, confirm=yes)
     after_install = snapshot(ctx.agent_dir)
-    result = undo(ctx, dry_run=True, confirm=_yes)
+    result = undo(ctx, dry_run=True, confirm=yes)
     assert not result.plan.is_empty
     assert snapshot(ctx.agent_dir) == after_install
 
 
 def test_undo_refuses_when_settings_changed_since(ctx: Context) -> None:
-    install(ctx, [], [], dry_run=False, confirm=_yes)
+    install(ctx, [], [], dry_run=False, confirm=yes)
     settings = ctx.agent_dir / "settings.json"
     data = json.loads(settings.read_text())
     data["theme"] = "light"  # the user's newer change
     settings.write_text(json.dumps(data))
     changed = snapshot(ctx.agent_dir)
     with pytest.raises(ExtError, match=r"changed since it ran: .*settings\.json"):
-        undo(ctx, dry_run=False, confirm=_yes)
+        undo(ctx, dry_run=False, confirm=yes)
     assert snapshot(ctx.agent_dir) == changed
 
 
 def test_undo_refuses_when_a_link_was_replaced(ctx: Context) -> None:
-    install(ctx, [], [], dry_run=False, confirm=_yes)
+    install(ctx, [], [], dry_run=False, confirm=yes)
     link = ctx.agent_dir / "skills" / "gamma"
     link.unlink()
     link.mkdir()
     (link / "SKILL.md").write_text("# the user's own gamma")
     changed = snapshot(ctx.agent_dir)
     with pytest.raises(ExtError, match="skills/gamma"):
-        undo(ctx, dry_run=False, confirm=_yes)
+        undo(ctx, dry_run=False, confirm=yes)
     assert snapshot(ctx.agent_dir) == changed
 
 
 def test_undo_walks_back_and_skips_what_was_undone(ctx: Context) -> None:
     empty = snapshot(ctx.agent_dir)
-    install(ctx, ["alpha"], [], dry_run=False, confirm=_yes)
+    install(ctx, ["alpha"], [], dry_run=False, confirm=yes)
     after_first = snapshot(ctx.agent_dir)
-    install(ctx, [], [], dry_run=False, confirm=_yes)
-    undo(ctx, dry_run=False, confirm=_yes)
+    install(ctx, [], [], dry_run=False, confirm=yes)
+    undo(ctx, dry_run=False, confirm=yes)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(after_first)
-    undo(ctx, dry_run=False, confirm=_yes)
+    undo(ctx, dry_run=False, confirm=yes)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(empty)
-    assert undo(ctx, dry_run=False, confirm=_yes).plan.is_empty
+    assert undo(ctx, dry_run=False, confirm=yes).plan.is_empty
     rows = history(ctx).data["history"]
     assert [r["command"] for r in rows] == ["undo", "undo", "install", "install"]
     assert [bool(r["undone"]) for r in rows] == [False, False, True, True]
@@ -120,7 +115,7 @@ def test_undo_reverses_an_interrupted_run(ctx: Context, monkeypatch: pytest.Monk
     # itself: the interrupted run is simulated by truncating the closing line afterwards.
     monkeypatch.setattr(os, "symlink", crash_on_second)
     with pytest.raises(KeyboardInterrupt):
-        install(ctx, [], [], dry_run=False, confirm=_yes)
+        install(ctx, [], [], dry_run=False, confirm=yes)
     monkeypatch.setattr(os, "symlink", real)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(before)
 
@@ -131,7 +126,7 @@ def test_a_symlinked_bookkeeping_folder_is_refused(ctx: Context, tmp_path: Path)
     (ctx.agent_dir / ".extset").symlink_to(elsewhere)
     before = snapshot(ctx.agent_dir)
     with pytest.raises(ExtError, match=r"\.extset is a symlink"):
-        install(ctx, [], [], dry_run=False, confirm=_yes)
+        install(ctx, [], [], dry_run=False, confirm=yes)
     assert snapshot(ctx.agent_dir) == before
     assert list(elsewhere.iterdir()) == []
 
@@ -158,7 +153,7 @@ def test_a_run_killed_while_writing_settings_is_judged_by_the_bytes_before(ctx: 
     before = snapshot(ctx.agent_dir)
     settings = ctx.agent_dir / "settings.json"
     original = settings.read_bytes()
-    install(ctx, [], [], dry_run=False, confirm=_yes)
+    install(ctx, [], [], dry_run=False, confirm=yes)
     (log,) = sorted((ctx.agent_dir / ".extset" / "journal").glob("*.jsonl"))
     lines = log.read_text().splitlines()
     cut = next(i for i, line in enumerate(lines) if '"op": "settings"' in line)
@@ -166,10 +161,10 @@ def test_a_run_killed_while_writing_settings_is_judged_by_the_bytes_before(ctx: 
 
     seeded = settings.read_bytes()
     with pytest.raises(ExtError, match="killed while writing"):  # not ours to judge
-        undo(ctx, dry_run=True, confirm=_yes)
+        undo(ctx, dry_run=True, confirm=yes)
 
     settings.write_bytes(original)  # the write had not happened yet
-    undo(ctx, dry_run=False, confirm=_yes)
+    undo(ctx, dry_run=False, confirm=yes)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(before)
     assert seeded != original
 
@@ -184,8 +179,8 @@ def test_journals_are_kept_to_the_configured_number(ctx: Context, isolated_home:
     config.write_text("[journal]\nkeep = 2\n")
     assert keep_setting() == 2
     for only in (["alpha"], ["beta"], [], []):
-        install(ctx, only, [], dry_run=False, confirm=_yes)
-        undo(ctx, dry_run=False, confirm=_yes)
+        install(ctx, only, [], dry_run=False, confirm=yes)
+        undo(ctx, dry_run=False, confirm=yes)
     assert len(list(journal_dir(ctx.agent_dir).glob("*.jsonl"))) == 2
     config.write_text("[journal]\nkeep = 0\n")
     assert keep_setting() == 50  # nonsense falls back to the default
