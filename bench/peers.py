@@ -121,10 +121,10 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     ]
 
     def empty_ext_agent() -> None:
-        fresh_dir(agent)
+        fresh_dir(agent, tmp / "attic")
 
     def empty_stow_agent() -> None:
-        fresh_dir(stow_agent / "extensions")
+        fresh_dir(stow_agent / "extensions", tmp / "attic")
 
     fresh = {
         "ext install --yes (fresh, 1k)": Cmd(ext_cmd.argv, set_dir, env, empty_ext_agent),

@@ -1,19 +1,23 @@
-"""The typer app: arguments in, exit code out. No filesystem logic here; commands do the work."""
+"""The typer app: arguments in, exit code out. No filesystem logic here; commands do the work.
+
+The everyday commands usually never get here: installer.entry parses their plain forms by
+hand (installer.argv) and calls the same handlers; help, errors and every other command
+come through this app.
+"""
 
 from __future__ import annotations
 
 import copy
-import os
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated
 
 import typer
 
-from installer import __version__
-from installer.errors import ExitCode, ExtError, RolledBack, UsageError
+from installer import handlers
+from installer.argv import command_of, hoist_globals
+from installer.errors import ExitCode, UsageError
+from installer.runner import G
 
 app = typer.Typer(
     add_completion=False,
@@ -24,94 +28,9 @@ app = typer.Typer(
 )
 
 
-@dataclass
-class Globals:
-    set_dir: Path | None = None
-    agent_dir: Path | None = None
-    json: bool = False
-    quiet: bool = False
-    no_color: bool = False
-    debug: bool = False
-
-
-G = Globals()
-
-
-def _output() -> Any:
-    from installer.context import Env
-    from installer.ui import Output, use_color
-
-    env = Env.from_process()
-    color = use_color(G.no_color, dict(env.environ), sys.stdout)
-    return Output(json=G.json, quiet=G.quiet, color=color)
-
-
-def run(fn: Callable[[Any], int | None]) -> NoReturn:
-    """Call a command with the Output; map an ExtError to its message, fix and exit code."""
-    out = _output()
-    from installer.notices import listen
-
-    listen(out.err)  # a wait on pi's lock, say, is said instead of looking like a hang
-    try:
-        code = fn(out) or 0
-    except ExtError as exc:
-        out.error(exc)
-        if G.debug:
-            raise
-        raise typer.Exit(int(exc.exit_code)) from None
-    except KeyboardInterrupt as exc:
-        done = (
-            "what it had written was rolled back"
-            if isinstance(exc, RolledBack)
-            else "nothing was written"
-        )
-        out.err(f"interrupted; {done}")
-        raise typer.Exit(int(ExitCode.REFUSED)) from None
-    except BrokenPipeError:  # `ext list | head`: the reader is gone, nothing to say
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise typer.Exit(int(ExitCode.FAILED)) from None
-    except OSError as exc:  # a last resort: a fault no command turned into an ExtError
-        if G.debug:
-            raise
-        where = f": {exc.filename}" if exc.filename else ""
-        out.error(ExtError(f"{exc.strerror or exc}{where}", "run again with --debug for details"))
-        raise typer.Exit(int(ExitCode.FAILED)) from None
-    raise typer.Exit(code)
-
-
-def context(create: bool = False) -> Any:
-    from installer.context import Env, resolve
-
-    return resolve(Env.from_process(), G.set_dir, G.agent_dir, create=create)
-
-
-def show_notice(out: Any, ctx: Any) -> None:
-    """The cached update notice, at most once a day, on stderr; never waits on the network."""
-    from installer.commands.updates import notice
-
-    text = notice(ctx)
-    if text and not G.quiet:
-        out.err(text)
-
-
 def _version(value: bool) -> None:
-    if not value:
-        return
-    from installer.host import find_host
-
-    try:
-        host = find_host()
-    except Exception:  # a broken host never breaks --version
-        host = None
-    if "--json" in sys.argv:
-        data = {"ext": __version__, "host": None if host is None else host.version}
-        import json
-
-        typer.echo(json.dumps(data))
-    else:
-        pi = "pi not found" if host is None else f"pi {host.version or 'version unknown'}"
-        typer.echo(f"ext {__version__} ({pi})")
-    raise typer.Exit(0)
+    if value:
+        handlers.version("--json" in sys.argv)
 
 
 @app.callback()
@@ -137,25 +56,12 @@ def main_options(
     G.no_color, G.debug = no_color, debug
 
 
-def _names(values: list[str] | None, option: str = "--only") -> list[str]:
-    """`--only a,b --only c` -> [a, b, c]; given but naming nothing is a usage error."""
-    names = [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
-    if values and not names:
-        raise UsageError(f"{option} names nothing", f"give {option} a name, or leave it out")
-    return names
-
-
 Only = Annotated[
     list[str] | None, typer.Option("--only", help="Install just these names (comma-separated).")
 ]
 Skip = Annotated[list[str] | None, typer.Option("--skip", help="Install all but these names.")]
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")]
 Yes = Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")]
-
-
-def _confirmer(out: Any, yes: bool) -> Callable[[Any, tuple[str, ...]], None]:
-    stdin_tty = sys.stdin is not None and sys.stdin.isatty()
-    return lambda plan, diffs: out.confirm(plan, yes, stdin_tty, diffs)
 
 
 # The commands live in one module per group; importing them registers them on `app`.
@@ -167,50 +73,6 @@ app.add_typer(consent_app, name="consent")
 from installer.cli_settings import settings_app  # noqa: E402
 
 app.add_typer(settings_app, name="settings")
-
-
-_GLOBAL_FLAGS = frozenset({"--json", "--quiet", "-q", "--no-color", "--debug"})
-_GLOBAL_OPTIONS = frozenset({"--set", "--agent-dir"})
-_PASSTHROUGH = frozenset({"launch"})  # whatever follows is the host's
-
-
-def hoist_globals(argv: list[str]) -> list[str]:
-    """Let global options stand after the command too: `ext install --yes --json`."""
-    front: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--" or (arg in _PASSTHROUGH and not rest):  # `launch` as the command
-            rest.extend(argv[i:])
-            break
-        name = arg.split("=", 1)[0]
-        if arg in _GLOBAL_FLAGS or (name in _GLOBAL_OPTIONS and "=" in arg):
-            front.append(arg)
-        elif arg in _GLOBAL_OPTIONS and i + 1 < len(argv):
-            front.extend(argv[i : i + 2])
-            i += 1
-        else:
-            rest.append(arg)
-        i += 1
-    return front + rest
-
-
-def _command_of(argv: list[str]) -> str | None:
-    """The command argv runs (globals come first, after hoist_globals); None for help and such."""
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg in _GLOBAL_OPTIONS:
-            i += 2
-            continue
-        if arg in _GLOBAL_FLAGS or arg.split("=", 1)[0] in _GLOBAL_OPTIONS:
-            i += 1
-            continue
-        if arg == "--version":  # eager: it prints and exits before any command
-            return arg
-        return None if arg.startswith("-") else arg
-    return None
 
 
 def _only(name: str | None) -> typer.Typer:
@@ -238,7 +100,7 @@ def main() -> None:
     use_plain_coercion()
     argv = hoist_globals(sys.argv[1:])
     try:
-        cli = _only(_command_of(argv))
+        cli = _only(command_of(argv))
         if "--json" not in argv:
             cli(args=argv, prog_name="ext")
             return

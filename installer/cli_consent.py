@@ -1,7 +1,7 @@
 """`ext consent`: review, approve and revoke the hooks a project would run.
 
 Only parsing, prompting and rendering live here; installer/consent/ does the
-work and returns results. Imports from installer.cli are made inside the
+work and returns results. Imports from installer.runner are made inside the
 commands: cli.py imports this module while it is still loading.
 """
 
@@ -36,8 +36,8 @@ def check(project: Project = None) -> None:
 
     A project without hooks has nothing to approve: exit 0.
     """
-    from installer.cli import context, run
     from installer.context import here
+    from installer.runner import context, run
 
     def go(out: Output) -> int:
         from installer.consent.commands import check as do_check
@@ -63,8 +63,8 @@ def approve(
     Lists every hook (event, matcher, command) and, when they changed since the
     last approval, the diff; then asks y/N. --yes approves without asking.
     """
-    from installer.cli import context, run
     from installer.context import here
+    from installer.runner import context, run
 
     def go(out: Output) -> int:
         from installer.commands.consent_journal import journaled
@@ -100,8 +100,8 @@ def revoke(project: Project = None) -> None:
 
     Its hooks then need a new approval before they run.
     """
-    from installer.cli import context, run
     from installer.context import here
+    from installer.runner import context, run
 
     def go(out: Output) -> int:
         from installer.commands.consent_journal import journaled
@@ -123,7 +123,7 @@ def list_approvals() -> None:
     Shows each project, when it was approved, the short hash, and whether its
     hooks are still the approved ones (current), changed, or the folder is gone.
     """
-    from installer.cli import context, run
+    from installer.runner import context, run
 
     def go(out: Output) -> int:
         from installer.consent.commands import list_approvals as do_list

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Any
 
 import typer
 
-from installer.cli import (
-    DryRun,
-    G,
-    Only,
-    Skip,
-    Yes,
-    _confirmer,
-    _names,
-    app,
-    context,
-    run,
-    show_notice,
-)
+from installer import handlers
+from installer.cli import DryRun, Only, Skip, Yes, app
+from installer.runner import confirmer, context, run, show_notice
 
 
 @app.command()
@@ -40,20 +29,7 @@ def install(
 
     Or, with --mode register, add it to settings.json as a local-path package.
     """
-
-    def go(out: Any) -> int:
-        from installer.commands.install import install as do_install
-
-        ctx = context(create=create)
-        names = _names(only), _names(skip, "--skip")
-        result = do_install(ctx, *names, dry_run, _confirmer(out, yes), mode)
-        out.plan_result(result)
-        show_notice(out, ctx)
-        if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":
-            out.err('pi reads it with: eval "$(ext env)"   (or run `ext launch`)')
-        return 0
-
-    run(go)
+    handlers.install(only, skip, dry_run, yes, create, mode)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -82,7 +58,7 @@ def uninstall(dry_run: DryRun = False, yes: Yes = False) -> None:
     def go(out: Any) -> int:
         from installer.commands.uninstall import uninstall as do_uninstall
 
-        out.plan_result(do_uninstall(context(), dry_run, _confirmer(out, yes)))
+        out.plan_result(do_uninstall(context(), dry_run, confirmer(out, yes)))
         return 0
 
     run(go)
@@ -91,36 +67,7 @@ def uninstall(dry_run: DryRun = False, yes: Yes = False) -> None:
 @app.command("list")
 def list_items() -> None:
     """Every item of the set and its state."""
-
-    def go(out: Any) -> int:
-        from installer.commands.listing import items
-        from installer.ui import tilde
-
-        ctx = context()
-        mode, found = items(ctx)
-        show_notice(out, ctx)
-        if out.json:
-            out.data(
-                {
-                    "set": str(ctx.set_root),
-                    "agent_dir": str(ctx.agent_dir),
-                    "mode": mode,
-                    "items": [i.to_json() for i in found],
-                }
-            )
-            return 0
-        for w in ctx.manifest.warnings:
-            out.warn(w)
-        out.out(f"set        {tilde(ctx.set_root)} ({ctx.manifest.name})")
-        out.out(f"agent dir  {tilde(ctx.agent_dir)} ({ctx.agent_dir_source})")
-        out.out(f"mode       {mode}")
-        width = max((len(i.resource.label) for i in found), default=4)
-        for i in found:
-            line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
-            out.out(line + (f"  ({i.note})" if i.note else ""))
-        return 0
-
-    run(go)
+    handlers.list_items()
 
 
 @app.command()
@@ -128,19 +75,7 @@ def env(
     shell: Annotated[str, typer.Option("--shell", help="sh, bash, zsh or fish.")] = "sh",
 ) -> None:
     """The line that points pi at the agent dir: eval "$(ext env)"."""
-
-    def go(out: Any) -> int:
-        from installer.commands.env import env_line
-
-        ctx = context()
-        line = env_line(ctx.agent_dir, shell)
-        if out.json:
-            out.data({"agent_dir": str(ctx.agent_dir), "shell": shell, "line": line})
-        else:
-            sys.stdout.write(line + "\n")
-        return 0
-
-    run(go)
+    handlers.env(shell)
 
 
 ItemNames = Annotated[
@@ -156,7 +91,7 @@ def _switch(names: list[str], enable: bool, force: bool, dry_run: bool, yes: boo
     def go(out: Any) -> int:
         from installer.commands.toggle import switch
 
-        result = switch(context(), names, enable, force, dry_run, _confirmer(out, yes))
+        result = switch(context(), names, enable, force, dry_run, confirmer(out, yes))
         out.plan_result(result)
         return 0
 
@@ -185,7 +120,7 @@ def toggle(force: Force = False, yes: Yes = False) -> None:
         from installer.commands.toggle import checkbox
         from installer.commands.toggle import toggle as do_toggle
 
-        out.plan_result(do_toggle(context(), checkbox, force, _confirmer(out, yes)))
+        out.plan_result(do_toggle(context(), checkbox, force, confirmer(out, yes)))
         return 0
 
     run(go)

@@ -7,15 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
-from installer.cli import (
-    DryRun,
-    G,
-    Yes,
-    _confirmer,
-    app,
-    run,
-)
+from installer.cli import DryRun, Yes, app
 from installer.errors import UsageError
+from installer.runner import G, confirmer, run
 
 
 def _host_for_templates() -> Any:
@@ -61,11 +55,11 @@ def init(
                     "--from-install-sh makes the script's own repository a set",
                     "leave out the folder",
                 )
-            result = adopt_repo(from_install_sh, name, dry_run, _confirmer(out, yes), host)
+            result = adopt_repo(from_install_sh, name, dry_run, confirmer(out, yes), host)
         else:
             target = folder if folder is not None else here(Env.from_process())
             git = shutil.which("git")
-            result = do_init(target, name, not no_git, dry_run, _confirmer(out, yes), host, git)
+            result = do_init(target, name, not no_git, dry_run, confirmer(out, yes), host, git)
         out.plan_result(result)
         return 0
 
@@ -103,7 +97,7 @@ def add(
 
         root = _own_set()
         host = _host_for_templates() if kind in ("extension", "theme") else None
-        out.plan_result(do_add(root, name, kind, as_dir, dry_run, _confirmer(out, True), host))
+        out.plan_result(do_add(root, name, kind, as_dir, dry_run, confirmer(out, True), host))
         return 0
 
     run(go)
@@ -142,11 +136,11 @@ def adopt(
 
             if names or every or prefer:
                 raise UsageError("--clean-backups takes no names", "ext adopt --clean-backups")
-            out.plan_result(clean(ctx, dry_run, _confirmer(out, yes)))
+            out.plan_result(clean(ctx, dry_run, confirmer(out, yes)))
             return 0
         from installer.commands.adopt import adopt as do_adopt
 
-        result = do_adopt(ctx, names or [], every, prefer, dry_run, _confirmer(out, yes))
+        result = do_adopt(ctx, names or [], every, prefer, dry_run, confirmer(out, yes))
         out.plan_result(result)
         return 0
 

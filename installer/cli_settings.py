@@ -23,12 +23,12 @@ def migrate_command(
     ] = False,
 ) -> None:
     """Move renamed keys to their new names; with --remove-retired also delete retired keys."""
-    from installer.cli import _confirmer, context, run
+    from installer.runner import confirmer, context, run
 
     def go(out: Any) -> int:
         from installer.commands.migrate import migrate
 
-        result = migrate(context(), dry_run, remove_retired, _confirmer(out, yes))
+        result = migrate(context(), dry_run, remove_retired, confirmer(out, yes))
         out.plan_result(result)
         return 0
 

@@ -6,16 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from installer.cli import (
-    DryRun,
-    G,
-    Yes,
-    _confirmer,
-    _names,
-    app,
-    context,
-    run,
-)
+from installer.cli import DryRun, Yes, app
+from installer.runner import G, confirmer, context, names, run
 
 
 @app.command()
@@ -52,7 +44,7 @@ def doctor(
         )
 
         if list_checks:
-            chosen = select_checks(_names(check), deep=True)
+            chosen = select_checks(names(check), deep=True)
             if out.json:
                 out.data({"checks": [c.to_json() for c in chosen or CHECKS]})
             else:
@@ -60,7 +52,7 @@ def doctor(
                     out.out(line)
             return 0
         subject = resolve_subject(Env.from_process(), G.set_dir, G.agent_dir)
-        found = run_checks(subject, _names(check), deep, not no_network, debug=G.debug)
+        found = run_checks(subject, names(check), deep, not no_network, debug=G.debug)
         if out.json:
             out.data(to_json(found, strict))
         else:
@@ -113,7 +105,7 @@ def undo(dry_run: DryRun = False, yes: Yes = False) -> None:
     def go(out: Any) -> int:
         from installer.commands.undo import undo as do_undo
 
-        result = do_undo(context(), dry_run, _confirmer(out, yes))
+        result = do_undo(context(), dry_run, confirmer(out, yes))
         if result.plan.is_empty and not out.json:
             out.out("nothing to undo")
             return 0

@@ -4,7 +4,8 @@ Each case runs ext in a fresh interpreter under `python -X importtime` and reads
 which modules were loaded. The heavy libraries are for prompts (questionary,
 prompt_toolkit), the network (httpx), writing TOML back (tomlkit), version
 ranges (semver), the lock a write takes (filelock) and consent hashes (rfc8785):
-`ext --version`, `ext env`, `ext list` and a no-op `ext install` need none of them.
+`ext --version`, `ext env`, `ext list` and a no-op `ext install` need none of them,
+nor the CLI framework (typer and its click): installer.entry parses them by hand.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("questionary", "prompt_toolkit", "httpx", "tomlkit", "semver", "filelock", "rfc8785")
+EVERYDAY = (*HEAVY, "typer", "click")
 
 
 def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -35,6 +37,11 @@ def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def _ext(*args: str) -> str:
     """Code that runs ext's entry point with these arguments (its SystemExit is the exit code)."""
+    return f"import sys; sys.argv = {['ext', *args]!r}; from installer.entry import main; main()"
+
+
+def _typer_ext(*args: str) -> str:
+    """The same through the typer app, as help, typos and the other commands go."""
     return f"import sys; sys.argv = {['ext', *args]!r}; from installer.cli import main; main()"
 
 
@@ -88,12 +95,12 @@ def test_importing_the_cli_loads_nothing_heavy(tmp_path: Path) -> None:
     assert _heavy(proc.stderr) == []
 
 
-@pytest.mark.parametrize("args", [("--version",), ("env",), ("list",)])
+@pytest.mark.parametrize("args", [("--version",), ("env",), ("list",), ("--json", "list")])
 def test_everyday_commands_load_nothing_heavy(tmp_path: Path, args: tuple[str, ...]) -> None:
-    set_dir = _installed(tmp_path) if args == ("list",) else _set(tmp_path)
+    set_dir = _installed(tmp_path) if "list" in args else _set(tmp_path)
     proc = _run(_ext(*args), set_dir)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert _heavy(proc.stderr) == []
+    assert _heavy(proc.stderr, EVERYDAY) == []
 
 
 def test_a_noop_install_loads_nothing_heavy(tmp_path: Path) -> None:
@@ -101,7 +108,14 @@ def test_a_noop_install_loads_nothing_heavy(tmp_path: Path) -> None:
     proc = _run(_ext("install", "--yes"), set_dir)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "nothing to do" in proc.stdout + proc.stderr
-    assert _heavy(proc.stderr) == []
+    assert _heavy(proc.stderr, EVERYDAY) == []
+
+
+@pytest.mark.parametrize("args", [("install", "--help"), ("doctor", "--list-checks")])
+def test_other_command_lines_go_through_typer(tmp_path: Path, args: tuple[str, ...]) -> None:
+    proc = _run(_ext(*args), _set(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "typer" in [name for _, name in _loaded(proc.stderr)]
 
 
 # typer >= 0.2x coerces option values through pydantic; installer/coercion.py routes ext's
@@ -109,6 +123,6 @@ def test_a_noop_install_loads_nothing_heavy(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args", [("env",), ("list",), ("--set", ".", "env"), ("install", "--yes")])
 def test_option_parsing_does_not_load_pydantic(tmp_path: Path, args: tuple[str, ...]) -> None:
     set_dir = _installed(tmp_path) if args == ("list",) else _set(tmp_path)
-    proc = _run(_ext(*args), set_dir)
+    proc = _run(_typer_ext(*args), set_dir)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert _heavy(proc.stderr, ("pydantic", "pydantic_core")) == []

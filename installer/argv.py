@@ -1,0 +1,134 @@
+"""argv before any framework: global options may follow the command, and the everyday
+commands are parsed by hand.
+
+`ext --version`, `list`, `env` and `install` run many times a day, and importing typer
+costs four times the bare interpreter. `parse` takes their plain forms (known options,
+each value given once) and returns None for anything else: help, a typo, an odd value.
+Those go to the typer app, which owns every message about a command line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+_GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "-q": "quiet"}
+_GLOBAL_FLAGS |= {"--no-color": "no_color", "--debug": "debug"}
+_GLOBAL_OPTIONS = {"--set": "set_dir", "--agent-dir": "agent_dir"}
+_PASSTHROUGH = frozenset({"launch"})  # whatever follows is the host's
+
+
+class Spec(NamedTuple):
+    """A hand-parsed command: its flags and options (token -> argument), and their defaults."""
+
+    flags: dict[str, str]
+    options: dict[str, str]
+    lists: frozenset[str]  # options that may repeat, collected in order
+    defaults: dict[str, Any]
+
+
+_ROOT = Spec({"--version": "--version"}, {}, frozenset(), {})  # before any command
+COMMANDS = {
+    "install": Spec(
+        {"--dry-run": "dry_run", "--yes": "yes", "-y": "yes", "--create": "create"},
+        {"--only": "only", "--skip": "skip", "--mode": "mode"},
+        frozenset({"only", "skip"}),
+        {"only": None, "skip": None, "dry_run": False, "yes": False, "create": False, "mode": None},
+    ),
+    "list": Spec({}, {}, frozenset(), {}),
+    "env": Spec({}, {"--shell": "shell"}, frozenset(), {"shell": "sh"}),
+}
+
+
+class Call(NamedTuple):
+    """What argv asks for: a command (or "--version"), its arguments, the global options."""
+
+    command: str
+    args: dict[str, Any]
+    globals: dict[str, Any]
+
+
+def parse(argv: list[str]) -> Call | None:
+    """The everyday command argv runs, parsed; None when the typer app should parse it."""
+    command, spec = "", _ROOT
+    args: dict[str, Any] = {}
+    found: dict[str, Any] = {}
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        name, eq, value = token.partition("=")
+        if token in _GLOBAL_FLAGS:
+            found[_GLOBAL_FLAGS[token]] = True
+        elif token in spec.flags:
+            args[spec.flags[token]] = True
+        elif name in _GLOBAL_OPTIONS or name in spec.options:
+            if not eq:
+                i += 1
+                value = argv[i] if i < len(argv) else "-"
+            if not _take(name, value, spec, args, found):
+                return None
+        elif not command and token in COMMANDS and "--version" not in args:
+            command, spec = token, COMMANDS[token]
+        else:
+            return None
+        i += 1
+    if "--version" in args:
+        return Call("--version", {"as_json": found.get("json", False)}, found)
+    return Call(command, {**spec.defaults, **args}, found) if command else None
+
+
+def _take(name: str, value: str, spec: Spec, args: dict[str, Any], found: dict[str, Any]) -> bool:
+    """Store an option's value; False (typer decides) for a missing, dashed or repeated one."""
+    if value.startswith("-"):
+        return False
+    if name in _GLOBAL_OPTIONS:
+        key = _GLOBAL_OPTIONS[name]
+        if key in found or not value:
+            return False
+        found[key] = Path(value)
+    elif spec.options[name] in spec.lists:
+        args.setdefault(spec.options[name], []).append(value)
+    elif spec.options[name] in args:
+        return False
+    else:
+        args[spec.options[name]] = value
+    return True
+
+
+def hoist_globals(argv: list[str]) -> list[str]:
+    """Let global options stand after the command too: `ext install --yes --json`."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--" or (arg in _PASSTHROUGH and not rest):  # `launch` as the command
+            rest.extend(argv[i:])
+            break
+        name = arg.split("=", 1)[0]
+        if arg in _GLOBAL_FLAGS or (name in _GLOBAL_OPTIONS and "=" in arg):
+            front.append(arg)
+        elif arg in _GLOBAL_OPTIONS and i + 1 < len(argv):
+            front.extend(argv[i : i + 2])
+            i += 1
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command argv runs (globals come first, after hoist_globals); None for help and such."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in _GLOBAL_OPTIONS:
+            i += 2
+            continue
+        if arg in _GLOBAL_FLAGS or arg.split("=", 1)[0] in _GLOBAL_OPTIONS:
+            i += 1
+            continue
+        if arg == "--version":  # eager: it prints and exits before any command
+            return arg
+        return None if arg.startswith("-") else arg
+    return None

@@ -1,0 +1,108 @@
+"""The everyday commands' bodies, with plain arguments: `--version`, `install`, `list`, `env`.
+
+The typer app and the hand parser of `installer.entry` both call these, so the two ways
+in differ only in how argv became arguments.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn
+
+from installer import __version__
+from installer.runner import G, confirmer, context, names, run, show_notice
+
+
+def version(as_json: bool) -> NoReturn:
+    """`ext --version`: ext's version and the host's; a broken host never breaks it."""
+    from installer.host import find_host
+
+    try:
+        host = find_host()
+    except Exception:
+        host = None
+    if as_json:
+        import json
+
+        data = {"ext": __version__, "host": None if host is None else host.version}
+        sys.stdout.write(json.dumps(data) + "\n")
+    else:
+        pi = "pi not found" if host is None else f"pi {host.version or 'version unknown'}"
+        sys.stdout.write(f"ext {__version__} ({pi})\n")
+    raise SystemExit(0)
+
+
+def install(
+    only: list[str] | None,
+    skip: list[str] | None,
+    dry_run: bool,
+    yes: bool,
+    create: bool,
+    mode: str | None,
+) -> NoReturn:
+    """`ext install`: link (or register) the set into the agent dir."""
+
+    def go(out: Any) -> int:
+        from installer.commands.install import install as do_install
+
+        ctx = context(create=create)
+        chosen = names(only), names(skip, "--skip")
+        result = do_install(ctx, *chosen, dry_run, confirmer(out, yes), mode)
+        out.plan_result(result)
+        show_notice(out, ctx)
+        if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":
+            out.err('pi reads it with: eval "$(ext env)"   (or run `ext launch`)')
+        return 0
+
+    run(go)
+
+
+def list_items() -> NoReturn:
+    """`ext list`: every item of the set and its state."""
+
+    def go(out: Any) -> int:
+        from installer.commands.listing import items
+        from installer.ui import tilde
+
+        ctx = context()
+        mode, found = items(ctx)
+        show_notice(out, ctx)
+        if out.json:
+            out.data(
+                {
+                    "set": str(ctx.set_root),
+                    "agent_dir": str(ctx.agent_dir),
+                    "mode": mode,
+                    "items": [i.to_json() for i in found],
+                }
+            )
+            return 0
+        for w in ctx.manifest.warnings:
+            out.warn(w)
+        out.out(f"set        {tilde(ctx.set_root)} ({ctx.manifest.name})")
+        out.out(f"agent dir  {tilde(ctx.agent_dir)} ({ctx.agent_dir_source})")
+        out.out(f"mode       {mode}")
+        width = max((len(i.resource.label) for i in found), default=4)
+        for i in found:
+            line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
+            out.out(line + (f"  ({i.note})" if i.note else ""))
+        return 0
+
+    run(go)
+
+
+def env(shell: str) -> NoReturn:
+    """`ext env`: the line that points pi at the agent dir."""
+
+    def go(out: Any) -> int:
+        from installer.commands.env import env_line
+
+        ctx = context()
+        line = env_line(ctx.agent_dir, shell)
+        if out.json:
+            out.data({"agent_dir": str(ctx.agent_dir), "shell": shell, "line": line})
+        else:
+            sys.stdout.write(line + "\n")
+        return 0
+
+    run(go)

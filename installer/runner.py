@@ -1,0 +1,100 @@
+"""What every command shares, without the CLI framework: the global options, the Output,
+and `run`, which turns an ExtError into its message, fix and exit code.
+
+Both ways into ext use it: the typer app (`installer.cli`) and the hand-parsed everyday
+commands (`installer.entry`), so a command behaves the same whichever parsed it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+from installer.errors import ExitCode, ExtError, RolledBack, UsageError
+
+
+@dataclass
+class Globals:
+    set_dir: Path | None = None
+    agent_dir: Path | None = None
+    json: bool = False
+    quiet: bool = False
+    no_color: bool = False
+    debug: bool = False
+
+
+G = Globals()
+
+
+def _output() -> Any:
+    from installer.context import Env
+    from installer.ui import Output, use_color
+
+    env = Env.from_process()
+    color = use_color(G.no_color, dict(env.environ), sys.stdout)
+    return Output(json=G.json, quiet=G.quiet, color=color)
+
+
+def run(fn: Callable[[Any], int | None]) -> NoReturn:
+    """Call a command with the Output; map an ExtError to its message, fix and exit code."""
+    out = _output()
+    from installer.notices import listen
+
+    listen(out.err)  # a wait on pi's lock, say, is said instead of looking like a hang
+    try:
+        code = fn(out) or 0
+    except ExtError as exc:
+        out.error(exc)
+        if G.debug:
+            raise
+        raise SystemExit(int(exc.exit_code)) from None
+    except KeyboardInterrupt as exc:
+        done = (
+            "what it had written was rolled back"
+            if isinstance(exc, RolledBack)
+            else "nothing was written"
+        )
+        out.err(f"interrupted; {done}")
+        raise SystemExit(int(ExitCode.REFUSED)) from None
+    except BrokenPipeError:  # `ext list | head`: the reader is gone, nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(int(ExitCode.FAILED)) from None
+    except OSError as exc:  # a last resort: a fault no command turned into an ExtError
+        if G.debug:
+            raise
+        where = f": {exc.filename}" if exc.filename else ""
+        out.error(ExtError(f"{exc.strerror or exc}{where}", "run again with --debug for details"))
+        raise SystemExit(int(ExitCode.FAILED)) from None
+    raise SystemExit(code)
+
+
+def context(create: bool = False) -> Any:
+    from installer.context import Env, resolve
+
+    return resolve(Env.from_process(), G.set_dir, G.agent_dir, create=create)
+
+
+def show_notice(out: Any, ctx: Any) -> None:
+    """The cached update notice, at most once a day, on stderr; never waits on the network."""
+    from installer.commands.updates import notice
+
+    text = notice(ctx)
+    if text and not G.quiet:
+        out.err(text)
+
+
+def names(values: list[str] | None, option: str = "--only") -> list[str]:
+    """`--only a,b --only c` -> [a, b, c]; given but naming nothing is a usage error."""
+    found = [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
+    if values and not found:
+        raise UsageError(f"{option} names nothing", f"give {option} a name, or leave it out")
+    return found
+
+
+def confirmer(out: Any, yes: bool) -> Callable[[Any, tuple[str, ...]], None]:
+    stdin_tty = sys.stdin is not None and sys.stdin.isatty()
+    return lambda plan, diffs: out.confirm(plan, yes, stdin_tty, diffs)
