@@ -6,9 +6,9 @@ import os
 import shutil
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from installer.errors import AgentDirMissing, ExtError, UsageError
 from installer.manifest import MANIFEST_NAME, Manifest, load_manifest
@@ -24,15 +24,23 @@ def _cwd() -> Path | None:
         return None
 
 
-@dataclass(frozen=True)
+_HERE = Path("<cwd>")  # Env's default: the process's working folder, read when it is made
+
+
 class Env:
     """What a command may ask of the outside world; tests replace it."""
 
-    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    cwd: Path | None = field(default_factory=_cwd)
-    stdin_tty: bool = False
-    stdout_tty: bool = False
-    stderr_tty: bool = False
+    def __init__(
+        self,
+        environ: Mapping[str, str] | None = None,
+        cwd: Path | None = _HERE,
+        stdin_tty: bool = False,
+        stdout_tty: bool = False,
+        stderr_tty: bool = False,
+    ) -> None:
+        self.environ: Mapping[str, str] = dict(os.environ) if environ is None else environ
+        self.cwd = _cwd() if cwd is _HERE else cwd
+        self.stdin_tty, self.stdout_tty, self.stderr_tty = stdin_tty, stdout_tty, stderr_tty
 
     @staticmethod
     def from_process() -> Env:
@@ -48,8 +56,7 @@ class Env:
         return datetime.now(UTC).astimezone()
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):
     """The set, its manifest and the agent dir one command works on."""
 
     set_root: Path

@@ -11,7 +11,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import total_ordering
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, NoReturn
@@ -26,8 +25,7 @@ _NO_MODEL = "extset-offline-check/none"
 _PACKAGE_LEVELS = 4
 
 
-@dataclass(frozen=True, slots=True)
-class HostInfo:
+class HostInfo(NamedTuple):
     """The host binary as found, and what it says about itself."""
 
     command: str
@@ -177,16 +175,26 @@ _VERSION = (
 )
 
 
-@total_ordering  # not order=True: that generates four methods with exec() at import time
-@dataclass(frozen=True, slots=True)
+@total_ordering
 class Version:
     """A semver version, ordered by semver precedence; build metadata is ignored."""
 
-    key: tuple[Any, ...] = field(repr=False)
-    text: str = field(compare=False)
+    __slots__ = ("key", "text")
+
+    def __init__(self, key: tuple[Any, ...], text: str) -> None:
+        self.key, self.text = key, text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Version) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
 
     def __lt__(self, other: Version) -> bool:
         return bool(self.key < other.key)
+
+    def __repr__(self) -> str:
+        return f"Version({self.text!r})"
 
     def __str__(self) -> str:
         return self.text
@@ -218,8 +226,7 @@ _OPS: dict[str, Callable[[Version, Version], bool]] = {
 _COMPARATOR = r"(>=|<=|==|=|<|>)?(.+)"
 
 
-@dataclass(frozen=True, slots=True)
-class VersionRange:
+class VersionRange(NamedTuple):
     """Comparators that must all hold, as in `>=0.70.0 <0.80.0`."""
 
     text: str
@@ -308,8 +315,7 @@ def _cannot_start(host: HostInfo, exc: OSError) -> Exception:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class LoadFailure:
+class LoadFailure(NamedTuple):
     """One extension pi could not load: its path as pi printed it, and pi's reason."""
 
     path: Path
@@ -317,8 +323,7 @@ class LoadFailure:
     detail: str = ""  # the lines pi printed under the reason (a require stack, a code frame)
 
 
-@dataclass(frozen=True, slots=True)
-class LoadReport:
+class LoadReport(NamedTuple):
     """What an offline start of the host said about the extensions it loaded."""
 
     failures: tuple[LoadFailure, ...]

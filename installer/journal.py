@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 KEEP_DEFAULT = 50
 
@@ -65,8 +64,7 @@ def _create(folder: Path, when: str, tail: str) -> tuple[int, Path]:
             n += 1
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """A journal read back."""
 
     path: Path

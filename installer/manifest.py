@@ -10,9 +10,9 @@ import difflib
 import math
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from installer.errors import UsageError
 
@@ -30,8 +30,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Guard:
+class Guard(NamedTuple):
     """A reason to refuse `ext disable NAME`."""
 
     name: str
@@ -40,8 +39,7 @@ class Guard:
     reason: str | None = None
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(NamedTuple):
     """What a set says about itself; every field has the default a set without a manifest gets."""
 
     path: Path | None
@@ -50,11 +48,11 @@ class Manifest:
     host_command: str = "pi"
     host_tested: str | None = None
     agent_dir: Path | None = None
-    seeds: Mapping[str, Any] = field(default_factory=dict)
-    retired: Mapping[str, str] = field(default_factory=dict)
-    renamed: Mapping[str, str] = field(default_factory=dict)
-    guards: Mapping[str, Guard] = field(default_factory=dict)
-    requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    seeds: Mapping[str, Any] = MappingProxyType({})
+    retired: Mapping[str, str] = MappingProxyType({})
+    renamed: Mapping[str, str] = MappingProxyType({})
+    guards: Mapping[str, Guard] = MappingProxyType({})
+    requires: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     update_check: bool = True
     warnings: tuple[str, ...] = ()
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 # Actions that leave the disk as it is.
 QUIET = frozenset({"keep", "skip"})
@@ -34,8 +33,7 @@ _SUMMARY = (
 )
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """One step: `action` is one of DESIGN.md's words; paths are relative to the agent dir."""
 
     action: str
@@ -62,16 +60,15 @@ class Action:
         if self.backup is None:
             return self
         head, sep, _ = self.backup.rpartition(".bak.")
-        return replace(self, backup=f"{head}{sep}*")
+        return self._replace(backup=f"{head}{sep}*")
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """What a command would do, in order."""
 
     command: str
     actions: tuple[Action, ...] = ()
-    warnings: tuple[str, ...] = field(default_factory=tuple)
+    warnings: tuple[str, ...] = ()
     mode: str | None = None  # install: the mode it installs in (journaled, for a re-run)
 
     @property

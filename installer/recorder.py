@@ -12,10 +12,9 @@ carries the sha256 of what is installed, so doctor can tell a stale recorder.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.executor import Step
 from installer.links.scan import AgentState
@@ -53,8 +52,7 @@ def wants_recorder(manifest: Manifest) -> bool:
     return any(g.process for g in manifest.guards.values())
 
 
-@dataclass(frozen=True)
-class RecorderPlan:
+class RecorderPlan(NamedTuple):
     """The recorder's part of an install or uninstall plan, and what the step must write first."""
 
     actions: tuple[Action, ...] = ()
@@ -138,7 +136,7 @@ def write_copy(path: Path, content: bytes) -> None:
     os.replace(tmp, path)
 
 
-def recorded(agent_dir: Path, extra: dict[str, Any]) -> dict[str, Any]:
+def recorded(agent_dir: Path, extra: Mapping[str, Any]) -> dict[str, Any]:
     """`extra` with the installed recorder's sha256 (read from disk), or without it when none."""
     out = {k: v for k, v in extra.items() if k != EXTRA_KEY}
     link = agent_dir / RECORDER

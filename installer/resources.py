@@ -5,8 +5,8 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from installer.errors import ExtError, UsageError
 
@@ -26,8 +26,7 @@ _BAD_CHARS = frozenset("/\\\0")
 _REFUSED = _BAD_CHARS | {chr(c) for c in (*range(32), 127)}
 
 
-@dataclass(frozen=True, order=True)
-class Resource:
+class Resource(NamedTuple):
     """One installable item of a set."""
 
     kind: str
@@ -35,7 +34,7 @@ class Resource:
     filename: str  # entry name inside the kind folder: `notify.ts`, `git-checkpoint`
     layout: str  # "file" or "dir"
     source: Path  # absolute path inside the set
-    real: str = field(default="", compare=False)  # source with every link resolved
+    real: str = ""  # source with every link resolved
 
     @property
     def dest(self) -> str:

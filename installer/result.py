@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.plan import Plan
 
 
-@dataclass(frozen=True)
-class PlanResult:
+class PlanResult(NamedTuple):
     """The outcome of a plan/apply command (install, uninstall, enable, …)."""
 
     plan: Plan
@@ -30,8 +28,7 @@ class PlanResult:
         }
 
 
-@dataclass(frozen=True)
-class DataResult:
+class DataResult(NamedTuple):
     """A command that reports data (list, env, history): JSON as is, text as lines."""
 
     data: dict[str, Any]

@@ -10,21 +10,22 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from installer.errors import ExitCode, ExtError, RolledBack, UsageError
 
 
-@dataclass
 class Globals:
-    set_dir: Path | None = None
-    agent_dir: Path | None = None
-    json: bool = False
-    quiet: bool = False
-    no_color: bool = False
-    debug: bool = False
+    """The global options, set by whichever parser read argv."""
+
+    def __init__(self) -> None:
+        self.set_dir: Path | None = None
+        self.agent_dir: Path | None = None
+        self.json = False
+        self.quiet = False
+        self.no_color = False
+        self.debug = False
 
 
 G = Globals()

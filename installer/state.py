@@ -3,26 +3,25 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 
 def state_path(agent_dir: Path) -> Path:
     return agent_dir / ".extset" / "state.json"
 
 
-@dataclass(frozen=True)
-class SetRecord:
+class SetRecord(NamedTuple):
     root: str
     name: str
     mode: str
     ext_version: str
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
     sets: tuple[SetRecord, ...] = ()
 
     def for_root(self, root: Path) -> SetRecord | None:
@@ -82,7 +81,7 @@ def render_state(state: State) -> str:
                 "name": s.name,
                 "mode": s.mode,
                 "ext_version": s.ext_version,
-                "extra": s.extra,
+                "extra": dict(s.extra),
             }
             for s in state.sets
         ],

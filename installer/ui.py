@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -46,16 +45,21 @@ def shorten(text: str, home: str | None = None) -> str:
     return text
 
 
-@dataclass
 class Output:
     """Where and how a command's output goes."""
 
-    json: bool = False
-    quiet: bool = False
-    color: bool = False
-    stdout: TextIO = field(default_factory=lambda: sys.stdout)
-    stderr: TextIO = field(default_factory=lambda: sys.stderr)
-    plan_shown: bool = False
+    def __init__(
+        self,
+        json: bool = False,
+        quiet: bool = False,
+        color: bool = False,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+    ) -> None:
+        self.json, self.quiet, self.color = json, quiet, color
+        self.stdout: TextIO = sys.stdout if stdout is None else stdout
+        self.stderr: TextIO = sys.stderr if stderr is None else stderr
+        self.plan_shown = False
 
     def paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text

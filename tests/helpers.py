@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
+from typing import Any
+
+from installer.context import Env
 
 
 def build_tree(root: Path, spec: dict[str, str | bytes | Path | None]) -> Path:
@@ -42,3 +46,17 @@ def snapshot(root: Path) -> dict[str, tuple[str, str]]:
 
 def yes(plan: object, diffs: tuple[str, ...]) -> None:
     """Confirm every plan, as --yes does (the `confirm` argument of the command functions)."""
+
+
+AT = datetime(2026, 11, 29, 10, 15, 0)
+
+
+class Clock(Env):
+    """An Env whose clock is fixed (at `at`), so backup names are known in advance."""
+
+    def __init__(self, at: datetime | None = AT, **env: Any) -> None:
+        super().__init__(**env)
+        self.at = at
+
+    def now(self) -> datetime:
+        return self.at if self.at is not None else super().now()

@@ -235,9 +235,7 @@ def _word(c: Candidate) -> str:
 
 
 def _with_notes(result: PlanResult, notes: tuple[str, ...]) -> PlanResult:
-    from dataclasses import replace
-
-    return replace(result, notes=(*result.notes, *notes))
+    return result._replace(notes=(*result.notes, *notes))
 
 
 def _next_steps(ctx: Context) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,7 @@ def clean_backups(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
     if not result.applied:
         return result
     note = "`ext undo` can no longer reverse those adoptions: their originals are gone"
-    return replace(result, notes=(*result.notes, note))
+    return result._replace(notes=(*result.notes, note))
 
 
 def backups(agent_dir: Path) -> list[Backup]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer import __version__, journal
 from installer.context import Context
@@ -22,8 +21,7 @@ from installer.transaction import Transaction
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 
 
-@dataclass(frozen=True)
-class Prepared:
+class Prepared(NamedTuple):
     """A plan, the step that carries it out, and diffs of the files it rewrites."""
 
     plan: Plan
@@ -42,7 +40,7 @@ def run_plan(
     seen = fingerprint(ctx.agent_dir)
     first = prepare()
     warnings = _interrupted(ctx, first.plan.command)
-    plan = replace(first.plan, warnings=(*warnings, *first.plan.warnings))
+    plan = first.plan._replace(warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
         if warnings and not dry_run:
             _settle(ctx, new_state)
@@ -55,7 +53,7 @@ def run_plan(
         again = first if fingerprint(ctx.agent_dir) == seen else prepare()
         fresh = again.plan
         if fresh.is_empty:  # another run did the job while this one asked: nothing to do
-            return PlanResult(replace(fresh, warnings=plan.warnings), changed=False, dry_run=False)
+            return PlanResult(fresh._replace(warnings=plan.warnings), changed=False, dry_run=False)
         if not fresh.same_steps(plan):
             raise ExtError(
                 f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",
@@ -72,7 +70,7 @@ def run_plan(
         execute(ctx, fresh, step)
         _close_interrupted(ctx, fresh.command)
     return PlanResult(
-        replace(fresh, warnings=plan.warnings), changed=True, dry_run=False, applied=True
+        fresh._replace(warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from installer.context import Context
 from installer.links.scan import AgentState, Entry, scan
@@ -11,8 +10,7 @@ from installer.resources import Resource, discover
 from installer.state import load_state
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     resource: Resource
     state: str  # enabled | disabled | not-installed | conflict | stale | foreign
     path: str

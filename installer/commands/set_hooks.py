@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +11,7 @@ from installer.plan import Action
 EXTRA_KEY = "hooks"
 
 
-def plan_set_hooks(set_root: Any, extra: dict[str, Any]) -> tuple[Action, ...]:
+def plan_set_hooks(set_root: Any, extra: Mapping[str, Any]) -> tuple[Action, ...]:
     """One `approve` action per hook command, when the set's hooks are new or changed."""
     if not (set_root / "hooks").is_dir():
         return ()  # before the imports: most sets have no hooks, and every install asks
@@ -32,7 +33,7 @@ def plan_set_hooks(set_root: Any, extra: dict[str, Any]) -> tuple[Action, ...]:
     )
 
 
-def recorded_hooks(set_root: Any, extra: dict[str, Any], now: datetime) -> dict[str, Any]:
+def recorded_hooks(set_root: Any, extra: Mapping[str, Any], now: datetime) -> dict[str, Any]:
     """`extra` with the sha256 of the hooks this install approved (kept when unchanged)."""
     from installer.consent.sethooks import set_hooks_hash
 

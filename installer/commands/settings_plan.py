@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.context import Context
 from installer.plan import Action
@@ -19,8 +18,7 @@ def settings_path(ctx: Context) -> Path:
     return ctx.agent_dir / "settings.json"
 
 
-@dataclass(frozen=True)
-class Intent:
+class Intent(NamedTuple):
     """What a command wants of settings.json; `change` recomputes it from the file under lock."""
 
     seed: bool = False
@@ -35,8 +33,7 @@ class Intent:
         return not wants and self.excluded is None
 
 
-@dataclass(frozen=True)
-class SettingsPlan:
+class SettingsPlan(NamedTuple):
     actions: tuple[Action, ...]
     change: Change | None
     diff: str | None

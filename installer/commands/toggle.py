@@ -8,7 +8,7 @@ under one lock as one journal entry, and in register mode the state record's
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +138,7 @@ def apply_switch(
     result = run_plan(ctx, prepare, confirm, dry_run, new_state if mode == "register" else None)
     if mode == "register" and not dry_run and not result.applied:
         _remember_now(ctx, want)
-    return replace(result, notes=(*last[-1].notes, *_summary(result, last[-1])))
+    return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1])))
 
 
 def remember(state: State, set_root: Path, want: Mapping[Resource, bool]) -> State:
@@ -157,7 +157,7 @@ def remember(state: State, set_root: Path, want: Mapping[Resource, bool]) -> Sta
             disabled.append(f)
     if disabled == list(record.extra.get("disabled", ())):
         return state
-    return state.with_set(replace(record, extra={**record.extra, "disabled": disabled}))
+    return state.with_set(record._replace(extra={**record.extra, "disabled": disabled}))
 
 
 def _remember_now(ctx: Context, want: Mapping[Resource, bool]) -> None:

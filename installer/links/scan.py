@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from installer.errors import ExtError
 from installer.resources import FOLDER
@@ -14,8 +14,7 @@ from installer.resources import FOLDER
 PARKED = (".off", ".bak")
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One entry of an agent dir folder; links are never followed except to classify them."""
 
     kind: str  # "link", "file" or "dir"
@@ -27,8 +26,7 @@ class Entry:
     root: str | None = None  # the set root (current or older) an owned link leads into
 
 
-@dataclass(frozen=True)
-class AgentState:
+class AgentState(NamedTuple):
     """Every entry of the resource folders (and their `.off/`), and the names in each folder."""
 
     agent_dir: Path

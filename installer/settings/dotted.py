@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.errors import UsageError
 
@@ -20,8 +19,7 @@ def split(name: str) -> tuple[str, ...]:
     return parts
 
 
-@dataclass(frozen=True)
-class Lookup:
+class Lookup(NamedTuple):
     """Where a dotted name stands in some settings.
 
     found: the key is present (value holds it, whatever it is, null included).

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.errors import ExtError
 
@@ -17,8 +16,7 @@ _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:]')
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
-@dataclass(frozen=True)
-class JsonFormat:
+class JsonFormat(NamedTuple):
     """How a JSON document is laid out, so a rewrite looks like the original."""
 
     indent: str | None = "  "

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.settings import dotted
 
 
-@dataclass(frozen=True)
-class Retired:
+class Retired(NamedTuple):
     """A retired key still present in settings.json."""
 
     key: str
@@ -19,8 +17,7 @@ class Retired:
     value: Any
 
 
-@dataclass(frozen=True)
-class Renamed:
+class Renamed(NamedTuple):
     """A key present under its old name; new_present means both names are set."""
 
     old: str
@@ -29,8 +26,7 @@ class Renamed:
     new_present: bool
 
 
-@dataclass(frozen=True)
-class Migration:
+class Migration(NamedTuple):
     """Settings after moving renamed keys, and what was moved or left for the user."""
 
     settings: dict[str, Any]

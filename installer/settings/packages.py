@@ -12,9 +12,8 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from installer.errors import ExtError
 
@@ -24,8 +23,7 @@ _OURS = "-extensions/"
 RealPath = Callable[[str], str]
 
 
-@dataclass(frozen=True)
-class SetPackage:
+class SetPackage(NamedTuple):
     """Our set as a package of one settings file: where it is, and how paths resolve there."""
 
     set_root: Path
@@ -60,8 +58,7 @@ class SetPackage:
         return resolved is not None and self.realpath(resolved) == self.realpath(self.source)
 
 
-@dataclass(frozen=True)
-class PackageChange:
+class PackageChange(NamedTuple):
     """New settings, and the entries of our set before and after the change."""
 
     settings: dict[str, Any]

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from installer.settings import dotted
 
 
-@dataclass(frozen=True)
-class Blocked:
+class Blocked(NamedTuple):
     """A seed that cannot be written: a parent of its key is present and is not an object."""
 
     key: str
@@ -19,12 +18,11 @@ class Blocked:
     value: Any
 
 
-@dataclass(frozen=True)
-class SeedResult:
+class SeedResult(NamedTuple):
     """The settings with seeds applied, and what happened to each seed."""
 
     settings: dict[str, Any]
-    seeded: dict[str, Any] = field(default_factory=dict)
+    seeded: Mapping[str, Any] = MappingProxyType({})
     kept: tuple[str, ...] = ()
     blocked: tuple[Blocked, ...] = ()
 

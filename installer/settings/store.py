@@ -6,9 +6,8 @@ import copy
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer import atomic
 from installer.errors import ExtError
@@ -18,8 +17,7 @@ from installer.settings.lock import WAIT_SECONDS, settings_lock
 Change = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 
 
-@dataclass(frozen=True)
-class SettingsDoc:
+class SettingsDoc(NamedTuple):
     """settings.json as read: its text (None when the file is missing), data and layout."""
 
     path: Path
@@ -28,8 +26,7 @@ class SettingsDoc:
     fmt: jsondoc.JsonFormat
 
 
-@dataclass(frozen=True)
-class SettingsUpdate:
+class SettingsUpdate(NamedTuple):
     """What a change did (or, previewed, would do) to settings.json."""
 
     path: Path
@@ -125,8 +122,7 @@ def preview_of(doc: SettingsDoc, change: Change) -> SettingsUpdate:
     return SettingsUpdate(doc.path, doc.text, _apply(doc, change))
 
 
-@dataclass(frozen=True)
-class _Staged:
+class _Staged(NamedTuple):
     """A change computed and flushed to a temp file before the lock, from `before`."""
 
     before: str | None

@@ -13,20 +13,17 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from installer.commands.install import install
-from installer.context import Context, Env, resolve
+from installer.context import Context, resolve
 from installer.errors import ExitCode, ExtError
 from installer.journal import incomplete
 from installer.result import PlanResult
-from tests.helpers import build_tree, snapshot, yes
+from tests.helpers import Clock, build_tree, snapshot, yes
 
-AT = datetime(2026, 11, 29, 10, 15, 0)
 STAMP = "20261129-101500"
 EXT = Path(sys.executable).with_name("ext")
 WRITES = ("symlink", "rename", "replace", "unlink", "mkdir")
@@ -39,14 +36,6 @@ SET = {
     "prompts/fix.md": "fix it\n",
     "themes/dark.json": "{}\n",
 }
-
-
-@dataclass(frozen=True)
-class Clock(Env):
-    at: datetime = AT
-
-    def now(self) -> datetime:
-        return self.at
 
 
 def context(set_root: Path, agent: Path) -> Context:

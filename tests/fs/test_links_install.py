@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -13,12 +12,11 @@ import pytest
 from installer.commands.install import install
 from installer.commands.listing import items
 from installer.commands.uninstall import uninstall
-from installer.context import Context, Env, resolve
+from installer.context import Context, resolve
 from installer.plan import Plan
 from installer.result import PlanResult
-from tests.helpers import build_tree, snapshot, yes
+from tests.helpers import AT, Clock, build_tree, snapshot, yes
 
-AT = datetime(2026, 11, 29, 10, 15, 0)
 STAMP = "20261129-101500"
 SET = {
     "extset.toml": '[set]\nname = "tools"\n',
@@ -37,16 +35,6 @@ DESTS = (
     "prompts/fix.md",
     "themes/dark.json",
 )
-
-
-@dataclass(frozen=True)
-class Clock(Env):
-    """An Env whose clock is fixed, so backup names are known in advance."""
-
-    at: datetime | None = AT
-
-    def now(self) -> datetime:
-        return self.at if self.at is not None else super().now()
 
 
 def context(set_root: Path, agent: Path, at: datetime | None = AT) -> Context:

@@ -8,7 +8,6 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -16,10 +15,9 @@ from hypothesis import strategies as st
 
 from installer.commands.install import install
 from installer.commands.uninstall import uninstall
-from installer.context import Context, Env, resolve
-from tests.helpers import build_tree, snapshot, yes
+from installer.context import Context, resolve
+from tests.helpers import Clock, build_tree, snapshot, yes
 
-AT = datetime(2026, 11, 29, 10, 15, 0)
 STAMP = "20261129-101500"
 KIND_DIRS = ("extensions", "skills", "prompts", "themes")
 
@@ -55,14 +53,6 @@ SLOT_KINDS = (
     "moved",
 )
 TAKEN = (f"extensions/a.ts.bak.{STAMP}", f"extensions/.bak/gamma.bak.{STAMP}")
-
-
-@dataclass(frozen=True)
-class Clock(Env):
-    at: datetime = AT
-
-    def now(self) -> datetime:
-        return self.at
 
 
 @dataclass(frozen=True)

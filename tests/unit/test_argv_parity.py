@@ -8,7 +8,6 @@ type, and their typos.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
@@ -88,8 +87,7 @@ def argvs() -> st.SearchStrategy[list[str]]:
 
 
 def _reset() -> None:
-    for f in dataclasses.fields(Globals):
-        setattr(G, f.name, f.default)
+    vars(G).update(vars(Globals()))
 
 
 def _through_typer(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Call:
@@ -115,14 +113,14 @@ def _through_typer(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Call:
     assert exit_info.value.code in (0, None), f"typer refused {argv}"
     assert len(calls) == 1, f"typer ran {calls} for {argv}"
     command, args = calls[0]
-    found = {f.name: getattr(G, f.name) for f in dataclasses.fields(Globals)}
+    found = dict(vars(G))
     _reset()
     return Call(command, args, found)
 
 
 def _expected(call: Call) -> Call:
     """The parser's Call with every global option spelled out, as typer's callback sets them."""
-    found = {f.name: f.default for f in dataclasses.fields(Globals)} | call.globals
+    found = vars(Globals()) | call.globals
     return Call(call.command, call.args, found)
 
 
