@@ -121,7 +121,7 @@ def _classify(
             return None
         layout, name = "file", stem
     if real_folder is not None and not entry.is_symlink():
-        return Resource(kind, name, entry.name, layout, path, os.path.join(real_folder, entry.name))
+        return Resource(kind, name, entry.name, layout, path, f"{real_folder}/{entry.name}")
     real = path.resolve()
     if not real.is_relative_to(root):
         raise ExtError(

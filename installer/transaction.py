@@ -19,7 +19,7 @@ class Transaction:
         self.root = root
         self.journal = journal
         self.done: list[dict[str, Any]] = []
-        self._made: set[Path] = set()  # folders known to exist; a rollback may remove them
+        self._made: set[str] = set()  # folders (as journaled) known to exist; rollback may remove
 
     def _step(self, step: dict[str, Any], act: Callable[[], None]) -> None:
         self.journal.record(step)
@@ -35,9 +35,9 @@ class Transaction:
 
     def mkdirs(self, rel: str) -> None:
         """Create a folder and its missing parents, each one a step of its own."""
-        path = self._abs(rel)
-        if path in self._made:  # a thousand links into one folder check it once
+        if rel in self._made:  # a thousand links into one folder check it once
             return
+        path = self._abs(rel)
         missing = []
         while not path.exists() and path not in (self.root, path.parent):
             missing.append(path)
@@ -45,16 +45,17 @@ class Transaction:
         for folder in reversed(missing):
             step = {"op": "mkdir", "path": self._rel(folder)}
             self._step(step, folder.mkdir)
-        self._made.add(self._abs(rel))
+        self._made.add(rel)
 
     def symlink(self, rel: str, target: str) -> None:
-        self.mkdirs(str(Path(rel).parent))
+        self.mkdirs(rel.rpartition("/")[0] or ".")
         step = {"op": "symlink", "path": rel, "target": target}
-        self._step(step, lambda: os.symlink(target, self._abs(rel)))
+        where = os.path.join(self.root, rel)  # per link: a str join, not a Path
+        self._step(step, lambda: os.symlink(target, where))
 
     def rename(self, rel: str, to: str) -> None:
         self._made.clear()  # folders may move or go: check again
-        self.mkdirs(str(Path(to).parent))
+        self.mkdirs(to.rpartition("/")[0] or ".")
         src, dst = self._abs(rel), self._abs(to)
         if dst.exists() or dst.is_symlink():
             raise FileExistsError(f"{dst} already exists")

@@ -69,7 +69,8 @@ def _check_folder(path: Path) -> None:
 def scan(agent_dir: Path, set_root: Path, old_roots: Iterable[Path] = ()) -> AgentState:
     """Classify every entry of the agent dir's resource folders against the set's roots."""
     check_folders(agent_dir, set_root)
-    roots = [(str(set_root.resolve()), "ours")] + [(str(r), "moved") for r in old_roots]
+    labelled = [(str(set_root.resolve()), "ours")] + [(str(r), "moved") for r in old_roots]
+    roots = [(root, label, root + os.sep) for root, label in labelled]  # (root, owner, prefix)
     entries: dict[str, Entry] = {}
     names: dict[str, frozenset[str]] = {}
     heads: dict[str, str] = {}  # a link's folder -> its realpath, shared by the whole scan
@@ -83,7 +84,7 @@ def scan(agent_dir: Path, set_root: Path, old_roots: Iterable[Path] = ()) -> Age
 
 
 def _scan_folder(
-    folder: Path, roots: list[tuple[str, str]], heads: dict[str, str]
+    folder: Path, roots: list[tuple[str, str, str]], heads: dict[str, str]
 ) -> dict[str, Entry]:
     try:
         with os.scandir(folder) as it:
@@ -94,21 +95,25 @@ def _scan_folder(
         raise ExtError(
             f"cannot read {folder}", f"give yourself read access: chmod u+rx {folder}"
         ) from None
-    return {e.name: _entry(e, roots, heads) for e in listing}
+    where = str(folder)
+    return {e.name: _entry(e, where, roots, heads) for e in listing}
 
 
-def _entry(e: os.DirEntry[str], roots: list[tuple[str, str]], heads: dict[str, str]) -> Entry:
+def _entry(
+    e: os.DirEntry[str], folder: str, roots: list[tuple[str, str, str]], heads: dict[str, str]
+) -> Entry:
     if not e.is_symlink():
         is_dir = e.is_dir(follow_symlinks=False)
         return Entry("dir" if is_dir else "file", to_dir=is_dir)
     target = os.readlink(e.path)
-    real, exists, to_dir = _follow(os.path.join(os.path.dirname(e.path), target), heads)
+    where = target if target.startswith("/") else os.path.join(folder, target)
+    real, exists, to_dir = _follow(where, heads)
     owner, root = "foreign", None
-    for candidate, label in roots:
-        if real == candidate or real.startswith(candidate + os.sep):
+    for candidate, label, inside in roots:
+        if real == candidate or real.startswith(inside):
             owner, root = label, candidate
             break
-    return Entry("link", target, real, exists, to_dir=to_dir, owner=owner, root=root)
+    return Entry("link", target, real, exists, to_dir, owner, root)
 
 
 def _follow(path: str, heads: dict[str, str]) -> tuple[str, bool, bool]:
@@ -117,13 +122,13 @@ def _follow(path: str, heads: dict[str, str]) -> tuple[str, bool, bool]:
     A set's links lead into a few folders: each is resolved once (memo in `heads`) and
     the last step costs one lstat, where realpath alone lstats every component of each link.
     """
-    head, tail = os.path.split(path)
-    if tail in ("", ".", ".."):
+    head, _, tail = path.rpartition("/")  # os.path.split, for the plain paths ext writes
+    if "//" in path or tail in ("", ".", "..") or not head:
         real = os.path.realpath(path)
         return real, os.path.exists(real), os.path.isdir(real)
     if head not in heads:
         heads[head] = os.path.realpath(head)
-    candidate = os.path.join(heads[head], tail)
+    candidate = f"{heads[head]}/{tail}" if heads[head] != "/" else f"/{tail}"
     try:
         st = os.lstat(candidate)
     except OSError:
