@@ -1,8 +1,10 @@
 """10,000 extensions: a no-op install under 1 s, and a cost per item that stays flat.
 
-The per-item cost is what a no-op install takes beyond the framework floor
-(`python -c "import typer"`), divided by the number of items, at 1,000 and at
-10,000; growth is linear when the 10k figure is no more than 1.5x the 1k one.
+The per-item cost is what a no-op install takes beyond ext's own floor (the same
+no-op on a set of one extension: start-up, manifest, state, settings), divided
+by the number of items beyond it, at 1,000 and at 10,000; growth is linear when
+the 10k figure is no more than 1.5x the 1k one. (The framework floor, `python -c
+"import typer"`, no longer applies: the everyday commands do not import typer.)
 """
 
 from __future__ import annotations
@@ -22,13 +24,12 @@ from harness import (
     measure,
     ms,
     print_timings,
-    python,
     rounds,
     sandbox_env,
     standalone,
 )
 
-FLOOR = 'python -c "import typer"'
+FLOOR = "ext install --yes (no-op, 1 item)"
 SIZES = (1000, 10000)
 LIMIT_10K = 1.0
 GROWTH = 1.5
@@ -48,20 +49,20 @@ def installed_set(tmp: Path, count: int) -> Cmd:
 
 
 def label(count: int) -> str:
-    return f"ext install --yes (no-op, {count // 1000}k)"
+    return FLOOR if count == 1 else f"ext install --yes (no-op, {count // 1000}k)"
 
 
 def per_item(t: Timings, count: int) -> float:
     """Seconds per item beyond the floor, from the medians."""
-    return (t.median(label(count)) - t.median(FLOOR)) / count
+    return (t.median(label(count)) - t.median(FLOOR)) / (count - 1)
 
 
 def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
-    cmds = {FLOOR: Cmd([python(), "-c", "import typer"], tmp)}
-    for count in SIZES:
+    cmds: dict[str, Cmd] = {}
+    for count in (1, *SIZES):
         cmds[label(count)] = installed_set(tmp, count)
     t = measure(cmds, rounds(opts, full=7, quick=3))
-    print_timings("no-op install at 1k and 10k, vs the framework floor", t)
+    print_timings("no-op install at 1k and 10k, vs the same on one extension", t)
     big = t.median(label(10000))
     small_cost, big_cost = per_item(t, 1000), per_item(t, 10000)
     marginal = (big - t.median(label(1000))) / 9000

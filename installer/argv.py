@@ -1,7 +1,7 @@
 """argv before any framework: global options may follow the command, and the everyday
 commands are parsed by hand.
 
-`ext --version`, `list`, `env` and `install` run many times a day, and importing typer
+`ext --version`, `list`, `env`, `install` and `launch` run many times a day, and importing typer
 costs four times the bare interpreter. `parse` takes their plain forms (known options,
 each value given once) and returns None for anything else: help, a typo, an odd value.
 Those go to the typer app, which owns every message about a command line.
@@ -69,12 +69,22 @@ def parse(argv: list[str]) -> Call | None:
                 return None
         elif not command and token in COMMANDS and "--version" not in args:
             command, spec = token, COMMANDS[token]
+        elif not command and token in _PASSTHROUGH and "--version" not in args:
+            return _launch(argv[i + 1 :], found)
         else:
             return None
         i += 1
     if "--version" in args:
         return Call("--version", {"as_json": found.get("json", False)}, found)
     return Call(command, {**spec.defaults, **args}, found) if command else None
+
+
+def _launch(rest: list[str], found: dict[str, Any]) -> Call | None:
+    """`launch`: the rest is the host's, less the first `--` (as click drops it)."""
+    cut = rest.index("--") if "--" in rest else len(rest)
+    if "--help" in rest[:cut] or "-h" in rest[:cut]:  # help for launch itself
+        return None
+    return Call("launch", {"args": rest[:cut] + rest[cut + 1 :]}, found)
 
 
 def _take(name: str, value: str, spec: Spec, args: dict[str, Any], found: dict[str, Any]) -> bool:

@@ -8,7 +8,7 @@ import typer
 
 from installer import handlers
 from installer.cli import DryRun, Only, Skip, Yes, app
-from installer.runner import confirmer, context, run, show_notice
+from installer.runner import confirmer, context, run
 
 
 @app.command()
@@ -35,20 +35,7 @@ def install(
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def launch(ctx: typer.Context) -> None:
     """Run pi on the agent dir: ext launch -- ARGS…"""
-
-    def go(out: Any) -> int:
-        from installer.commands.launch import prepare_launch, record_session
-        from installer.host import launch as exec_host
-
-        c = context()
-        host, warnings = prepare_launch(c)
-        for w in warnings:
-            out.warn(w)
-        show_notice(out, c)
-        record_session(c, host, list(ctx.args))
-        exec_host(host, c.agent_dir, list(ctx.args))
-
-    run(go)
+    handlers.launch(list(ctx.args))
 
 
 @app.command()

@@ -1,4 +1,5 @@
-"""The everyday commands' bodies, with plain arguments: `--version`, `install`, `list`, `env`.
+"""The everyday commands' bodies, with plain arguments: `--version`, `install`, `launch`,
+`list`, `env`.
 
 The typer app and the hand parser of `installer.entry` both call these, so the two ways
 in differ only in how argv became arguments.
@@ -53,6 +54,24 @@ def install(
         if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":
             out.err('pi reads it with: eval "$(ext env)"   (or run `ext launch`)')
         return 0
+
+    run(go)
+
+
+def launch(args: list[str]) -> NoReturn:
+    """`ext launch -- ARGS`: pi on the agent dir, with the drift warning and the session record."""
+
+    def go(out: Any) -> int:
+        from installer.commands.launch import prepare_launch, record_session
+        from installer.host import launch as exec_host
+
+        ctx = context()
+        host, warnings = prepare_launch(ctx)
+        for w in warnings:
+            out.warn(w)
+        show_notice(out, ctx)
+        record_session(ctx, host, args)
+        exec_host(host, ctx.agent_dir, args)
 
     run(go)
 

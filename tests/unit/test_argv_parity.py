@@ -32,6 +32,7 @@ OWN = {
     "list": ([], []),
     "env": ([], ["--shell"]),
     "--version": ([], []),
+    "launch": (["--", "-p", "--help", "-h", "--version"], []),  # the host's, all of them
 }
 GLOBAL_FLAGS = ["--json", "-q", "--quiet", "--no-color", "--debug"]
 GLOBAL_OPTIONS = ["--set", "--agent-dir"]
@@ -106,6 +107,7 @@ def _through_typer(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Call:
     monkeypatch.setattr(handlers, "install", recorder("install", *install_params))
     monkeypatch.setattr(handlers, "list_items", recorder("list"))
     monkeypatch.setattr(handlers, "env", recorder("env", "shell"))
+    monkeypatch.setattr(handlers, "launch", recorder("launch", "args"))
     monkeypatch.setattr(sys, "argv", ["ext", *argv])
     _reset()
     with pytest.raises(SystemExit) as exit_info:
@@ -153,6 +155,10 @@ def test_the_typer_app_makes_the_same_call(argv: list[str]) -> None:
         ["install", "-y", "--json", "--only", "a,b", "--only=c", "--skip", "d"],
         ["--agent-dir", "/tmp/a", "install", "--dry-run", "--mode", "register", "--create"],
         ["install", "--set=s", "--yes", "--no-color", "--debug"],
+        ["launch"],
+        ["launch", "--", "--version"],
+        ["-q", "launch", "-p", "x", "--", "--json", "--", "y"],
+        ["launch", "--", "--help"],
     ],
 )
 def test_everyday_forms_are_parsed_by_hand(
@@ -184,7 +190,8 @@ def test_everyday_forms_are_parsed_by_hand(
         ["--yes", "install"],
         ["list", "--version"],
         ["--version", "list"],
-        ["launch", "--", "--version"],
+        ["launch", "--help"],
+        ["launch", "-p", "-h", "--", "x"],
         ["doctor"],
         ["instal"],
     ],
