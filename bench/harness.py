@@ -8,6 +8,7 @@ ratio is the median of the per-round ratios: drift in load hits both sides.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import shutil
 import statistics
@@ -31,20 +32,39 @@ class BenchError(RuntimeError):
 # ---- binaries ---------------------------------------------------------------
 
 
+USER_VENV = REPO / ".cache" / "bench-ext"
+
+
 def python() -> str:
-    """The interpreter ext runs on (bench/run starts the benches with it)."""
-    return sys.executable
+    """The interpreter ext runs on: the floor (`import typer`) is timed on the same one."""
+    if os.environ.get("BENCH_EXT"):
+        return sys.executable
+    return str(user_install() / "bin" / "python")
 
 
 def ext() -> str:
-    """$BENCH_EXT (a patched ext to compare), else the `ext` next to this interpreter."""
+    """$BENCH_EXT (another build to compare), else ext installed as a user installs it."""
     if os.environ.get("BENCH_EXT"):
         return os.environ["BENCH_EXT"]
-    beside = Path(sys.executable).parent / "ext"
-    found = str(beside) if beside.exists() else shutil.which("ext")
-    if found is None:
-        raise BenchError("no `ext` next to the interpreter or on PATH: pip install -e . first")
-    return found
+    return str(user_install() / "bin" / "ext")
+
+
+@functools.cache
+def user_install() -> Path:
+    """This working tree installed from a wheel into .cache/bench-ext, as pip installs it.
+
+    Not the dev venv: its editable install adds a path finder (and its imports) to every
+    interpreter start, 20-25 ms here, which no user pays and dotbot's venv does not have.
+    """
+    pip = [str(USER_VENV / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+    pip.append("--disable-pip-version-check")
+    if not (USER_VENV / "bin" / "python").exists():
+        print(f"installing ext into {USER_VENV} …", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(USER_VENV)], check=True)
+        subprocess.run([*pip, str(REPO)], check=True, capture_output=True)
+    # The working tree as it is now; its dependencies stay from the first install.
+    subprocess.run([*pip, "--no-deps", "--force-reinstall", str(REPO)], check=True)
+    return USER_VENV
 
 
 def pi() -> str | None:
