@@ -94,7 +94,7 @@ def _only(name: str | None) -> typer.Typer:
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """The typer way in: every command line installer.entry did not parse by hand."""
     from installer.coercion import use_plain_coercion
 
     use_plain_coercion()
