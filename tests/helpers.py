@@ -60,3 +60,16 @@ class Clock(Env):
 
     def now(self) -> datetime:
         return self.at if self.at is not None else super().now()
+
+
+# A set with one item of every kind and layout: a file in .ts and in .js, a folder, a skill,
+# a prompt and a theme.
+TOOLS_SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "extensions/notify.ts": "export default function notify() {}\n",
+    "extensions/timer.js": "module.exports = function timer() {}\n",
+    "extensions/gamma/index.ts": "export default function gamma() {}\n",
+    "skills/review/SKILL.md": "# review\n",
+    "prompts/fix.md": "fix it\n",
+    "themes/dark.json": "{}\n",
+}

@@ -22,20 +22,11 @@ from installer.context import Context, resolve
 from installer.errors import ExitCode, ExtError
 from installer.journal import incomplete
 from installer.result import PlanResult
-from tests.helpers import Clock, build_tree, snapshot, yes
+from tests.helpers import TOOLS_SET, Clock, build_tree, snapshot, yes
 
 STAMP = "20261129-101500"
 EXT = Path(sys.executable).with_name("ext")
 WRITES = ("symlink", "rename", "replace", "unlink", "mkdir")
-SET = {
-    "extset.toml": '[set]\nname = "tools"\n',
-    "extensions/notify.ts": "export default function notify() {}\n",
-    "extensions/timer.js": "module.exports = function timer() {}\n",
-    "extensions/gamma/index.ts": "export default function gamma() {}\n",
-    "skills/review/SKILL.md": "# review\n",
-    "prompts/fix.md": "fix it\n",
-    "themes/dark.json": "{}\n",
-}
 
 
 def context(set_root: Path, agent: Path) -> Context:
@@ -49,7 +40,7 @@ def run(set_root: Path, agent: Path) -> PlanResult:
 def realistic(base: Path) -> tuple[Path, Path]:
     """A set, and an agent dir where its install backs up a file, a folder and a foreign link,
     prunes a stale link, relinks a wrong one and a moved one, and makes a folder."""
-    set_root = build_tree(base / "set", dict(SET))
+    set_root = build_tree(base / "set", dict(TOOLS_SET))
     old = base / "old-set"
     agent = build_tree(
         base / "agent",

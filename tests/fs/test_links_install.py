@@ -15,18 +15,9 @@ from installer.commands.uninstall import uninstall
 from installer.context import Context, resolve
 from installer.plan import Plan
 from installer.result import PlanResult
-from tests.helpers import AT, Clock, build_tree, snapshot, yes
+from tests.helpers import AT, TOOLS_SET, Clock, build_tree, snapshot, yes
 
 STAMP = "20261129-101500"
-SET = {
-    "extset.toml": '[set]\nname = "tools"\n',
-    "extensions/notify.ts": "export default function notify() {}\n",
-    "extensions/timer.js": "module.exports = function timer() {}\n",
-    "extensions/gamma/index.ts": "export default function gamma() {}\n",
-    "skills/review/SKILL.md": "# review\n",
-    "prompts/fix.md": "fix it\n",
-    "themes/dark.json": "{}\n",
-}
 DESTS = (
     "extensions/notify.ts",
     "extensions/timer.js",
@@ -43,7 +34,7 @@ def context(set_root: Path, agent: Path, at: datetime | None = AT) -> Context:
 
 @pytest.fixture
 def set_root(tmp_path: Path) -> Path:
-    return build_tree(tmp_path / "set", dict(SET))
+    return build_tree(tmp_path / "set", dict(TOOLS_SET))
 
 
 @pytest.fixture
@@ -179,7 +170,7 @@ def test_ours_with_a_wrong_target_is_relinked(set_root: Path, agent: Path) -> No
 
 
 def test_a_moved_set_is_relinked_not_backed_up(tmp_path: Path, agent: Path) -> None:
-    first = build_tree(tmp_path / "first", dict(SET))
+    first = build_tree(tmp_path / "first", dict(TOOLS_SET))
     build_tree(agent, {"extensions/.off/gamma": first / "extensions/gamma"})
     run(first, agent)
     moved = tmp_path / "moved"
