@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -139,6 +138,8 @@ def bundled_set(env: Env, checkout: Path | None = None, prefix: Path | None = No
 
 def stable_copy(shipped: Path, stable: Path) -> Path:
     """Copy a shipped set to a stable path once per content change, swapping it in whole."""
+    import shutil
+
     if (stable / MANIFEST_NAME).is_file() and _same_tree(shipped, stable):
         return stable
     stable.parent.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import sys
+from typing import NoReturn
 
 
 def main() -> None:
@@ -20,12 +23,40 @@ def main() -> None:
 
     for key, value in call.globals.items():
         setattr(G, key, value)
-    if call.command == "--version":
-        handlers.version(**call.args)
-    elif call.command == "list":
-        handlers.list_items()
-    else:
-        getattr(handlers, call.command)(**call.args)
+    try:
+        if call.command == "--version":
+            handlers.version(**call.args)
+        elif call.command == "list":
+            handlers.list_items()
+        else:
+            getattr(handlers, call.command)(**call.args)
+    except SystemExit as done:
+        leave(done)
+
+
+def leave(done: SystemExit) -> NoReturn:
+    """Exit with done's code, skipping the interpreter's teardown when nothing needs it.
+
+    Tearing down the modules and objects of a run costs 13-15 ms here, a tenth of a no-op
+    install of 1,000 links, to free memory the OS frees anyway. Every file ext writes is
+    closed (and fsynced) before its command returns, and the lock goes with the process; what
+    teardown would still do is flush stdout and stderr (done here) and run atexit callbacks
+    and join threads: with either about, or a failed flush, Python exits the usual way.
+    """
+    code = done.code
+    threads = sys.modules.get("threading")
+    if (
+        not isinstance(code, int)
+        or atexit._ncallbacks()
+        or (threads is not None and threads.active_count() > 1)
+    ):
+        raise done
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe, say: the usual exit reports it as before
+        raise done from None
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ places where ext writes TOML back and must keep comments.
 
 from __future__ import annotations
 
-import difflib
 import math
 import tomllib
 from collections.abc import Mapping
@@ -100,6 +99,8 @@ class _Reader:
         return dict(data)
 
     def unknown(self, data: Mapping[str, Any], where: str) -> None:
+        import difflib
+
         known = _KNOWN[where]
         for key in data:
             if key not in known:

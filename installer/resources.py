@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -173,6 +172,8 @@ def select(
 
 def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     """The resources a user-given name means: `notify`, `notify.ts`, or `skill:review`."""
+    import difflib
+
     check_name(name.rpartition(":")[2])
     hits = [r for r in resources if _matches(r, [name])]
     if hits:

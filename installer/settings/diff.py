@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 _NO_EOL = "\\ No newline at end of file\n"
@@ -25,6 +24,8 @@ def render_diff(before: str | None, after: str | None, path: Path | str) -> str:
     """
     if before == after:
         return ""
+    import difflib
+
     old = "/dev/null" if before is None else f"a/{path}"
     new = "/dev/null" if after is None else f"b/{path}"
     return "".join(difflib.unified_diff(_lines(before), _lines(after), old, new))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import stat
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +36,8 @@ class SettingsLock:
     """A held lock: keeps its mtime fresh until released, and knows when it was taken over."""
 
     def __init__(self, path: Path, refresh: float = REFRESH_SECONDS) -> None:
+        import threading
+
         self.path = path
         self._refresh = refresh
         self._guard = threading.Lock()

@@ -1,0 +1,132 @@
+"""installer.entry.leave: the everyday commands skip the interpreter's teardown, but only when
+nothing is lost by it: output flushed first, and never past an atexit callback or a live thread.
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from installer import entry
+
+COUNT_CALLBACKS = atexit._ncallbacks
+
+
+class Exited(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+class Recording(io.StringIO):
+    def __init__(self, fail: BaseException | None = None) -> None:
+        super().__init__()
+        self.flushed = 0
+        self.fail = fail
+
+    def flush(self) -> None:
+        if self.fail is not None:
+            raise self.fail
+        self.flushed += 1
+
+
+@pytest.fixture
+def exits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """os._exit, recorded and turned into an exception so the test process lives on.
+
+    pytest registers atexit callbacks of its own: each test here starts from none.
+    """
+    calls: list[int] = []
+    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)
+
+    def fake_exit(code: int) -> None:
+        calls.append(code)
+        raise Exited(code)
+
+    monkeypatch.setattr(entry.os, "_exit", fake_exit)
+    yield calls
+
+
+def test_leaves_at_once_with_the_code_after_flushing(
+    monkeypatch: pytest.MonkeyPatch, exits: list[int]
+) -> None:
+    out, err = Recording(), Recording()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    with pytest.raises(Exited):
+        entry.leave(SystemExit(3))
+    assert exits == [3]
+    assert (out.flushed, err.flushed) == (1, 1)
+
+
+def test_an_atexit_callback_gets_the_usual_exit(
+    monkeypatch: pytest.MonkeyPatch, exits: list[int]
+) -> None:
+    def callback() -> None:
+        pass
+
+    monkeypatch.setattr(atexit, "_ncallbacks", COUNT_CALLBACKS)  # the real count
+    atexit.register(callback)
+    try:
+        with pytest.raises(SystemExit) as done:
+            entry.leave(SystemExit(2))
+    finally:
+        atexit.unregister(callback)
+    assert done.value.code == 2
+    assert exits == []
+
+
+def test_a_live_thread_gets_the_usual_exit(exits: list[int]) -> None:
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait)
+    worker.start()
+    try:
+        with pytest.raises(SystemExit) as done:
+            entry.leave(SystemExit(0))
+    finally:
+        release.set()
+        worker.join()
+    assert done.value.code == 0
+    assert exits == []
+
+
+@pytest.mark.parametrize("code", [None, "a message"])
+def test_a_code_that_is_not_a_number_gets_the_usual_exit(
+    exits: list[int], code: str | None
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        entry.leave(SystemExit(code))
+    assert done.value.code == code
+    assert exits == []
+
+
+def test_a_failed_flush_gets_the_usual_exit(
+    monkeypatch: pytest.MonkeyPatch, exits: list[int]
+) -> None:
+    monkeypatch.setattr(sys, "stdout", Recording(fail=BrokenPipeError()))
+    with pytest.raises(SystemExit) as done:
+        entry.leave(SystemExit(0))
+    assert done.value.code == 0
+    assert exits == []
+
+
+def test_a_real_process_delivers_all_its_output_and_its_code() -> None:
+    """Piped output is block-buffered: a skipped flush would lose the tail of it."""
+    code = (
+        "import sys\n"
+        "from installer.entry import leave\n"
+        "sys.stdout.write('x' * 100_000 + '\\nend\\n')\n"
+        "sys.stderr.write('said\\n')\n"
+        "leave(SystemExit(4))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 4
+    assert proc.stdout.endswith("x\nend\n") and len(proc.stdout) == 100_005
+    assert proc.stderr == "said\n"
