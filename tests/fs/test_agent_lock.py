@@ -1,0 +1,123 @@
+"""ext's lock on an agent dir: one ext at a time, shared with filelock (earlier ext versions),
+freed when its holder dies, and every refusal says what to do."""
+
+from __future__ import annotations
+
+import errno
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import filelock
+import pytest
+
+from installer import lock as lock_module
+from installer import notices
+from installer.errors import ExtError
+from installer.lock import agent_lock
+
+HOLD = """
+import sys
+from pathlib import Path
+from installer.lock import agent_lock
+with agent_lock(Path(sys.argv[1])):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+def _busy(agent: Path) -> ExtError:
+    with pytest.raises(ExtError) as err, agent_lock(agent, timeout=0):
+        pass
+    return err.value
+
+
+def test_a_second_ext_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    with agent_lock(tmp_path):
+        err = _busy(tmp_path)
+    assert err.message == f"another ext is working on {tmp_path} and held its lock for 0 s"
+    assert err.fix == "wait for it to finish, then run this again"
+    with agent_lock(tmp_path, timeout=0):  # released on the way out
+        pass
+
+
+def test_it_excludes_filelock_both_ways(tmp_path: Path) -> None:
+    """An earlier ext took this lock with filelock: the two must still exclude each other."""
+    path = tmp_path / ".extset" / "lock"
+    with agent_lock(tmp_path), pytest.raises(filelock.Timeout):
+        filelock.FileLock(path).acquire(timeout=0)
+    with filelock.FileLock(path):
+        _busy(tmp_path)
+
+
+def test_a_holder_that_dies_frees_it(tmp_path: Path) -> None:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == "held\n"
+        _busy(tmp_path)
+        holder.kill()  # no cleanup runs: the kernel drops its flock
+        holder.wait(timeout=30)
+        with agent_lock(tmp_path, timeout=0):
+            pass
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+
+
+def test_a_long_wait_is_said_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    said: list[str] = []
+    monkeypatch.setattr(notices, "_listeners", [said.append])
+    monkeypatch.setattr(lock_module, "NOTE_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(lock_module, "POLL_SECONDS", 0.01)
+    with agent_lock(tmp_path), pytest.raises(ExtError), agent_lock(tmp_path, timeout=0.1):
+        pass
+    assert said == [
+        f"waiting for another ext working on {tmp_path} (it holds {tmp_path}/.extset/lock)"
+    ]
+
+
+def test_its_file_and_folder_are_private(tmp_path: Path) -> None:
+    with agent_lock(tmp_path):
+        pass
+    assert stat.S_IMODE((tmp_path / ".extset").stat().st_mode) == 0o700
+    assert stat.S_IMODE((tmp_path / ".extset" / "lock").stat().st_mode) == 0o600
+
+
+def test_a_link_in_its_place_is_not_followed(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_text("not ext's\n")
+    (tmp_path / "agent" / ".extset").mkdir(parents=True)
+    (tmp_path / "agent" / ".extset" / "lock").symlink_to(elsewhere)
+    with pytest.raises(ExtError) as err, agent_lock(tmp_path / "agent"):
+        pass
+    assert "cannot open ext's lock" in err.value.message
+    assert err.value.fix.startswith("make it a plain file you can write, or remove it: rm ")
+    assert elsewhere.read_text() == "not ext's\n"
+
+
+def test_without_flock_filelock_takes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_flock(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    fcntl = lock_module.fcntl  # filelock keeps the real flock
+    fake = SimpleNamespace(flock=no_flock, LOCK_EX=fcntl.LOCK_EX, LOCK_NB=fcntl.LOCK_NB)
+    monkeypatch.setattr(lock_module, "fcntl", fake)
+    taken: list[str] = []
+    real = filelock.FileLock.acquire
+
+    def acquire(self: filelock.FileLock, *args: object, **kwargs: object) -> object:
+        taken.append(str(self.lock_file))
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(filelock.FileLock, "acquire", acquire)
+    with agent_lock(tmp_path):
+        pass
+    assert taken == [str(tmp_path / ".extset" / "lock")]
