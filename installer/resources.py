@@ -32,7 +32,7 @@ class Resource(NamedTuple):
     name: str
     filename: str  # entry name inside the kind folder: `notify.ts`, `git-checkpoint`
     layout: str  # "file" or "dir"
-    source: Path  # absolute path inside the set
+    source: str  # absolute path inside the set
     real: str = ""  # source with every link resolved
 
     @property
@@ -50,9 +50,9 @@ class Resource(NamedTuple):
     @property
     def entry(self) -> str:
         """The file pi loads a folder extension from (index.ts, else index.js)."""
-        if self.layout != "dir" or (self.source / "index.ts").exists():
+        if self.layout != "dir" or os.path.exists(f"{self.source}/index.ts"):
             return "index.ts"
-        return "index.js" if (self.source / "index.js").exists() else "index.ts"
+        return "index.js" if os.path.exists(f"{self.source}/index.js") else "index.ts"
 
     @property
     def label(self) -> str:
@@ -89,7 +89,7 @@ def discover(root: Path) -> tuple[Resource, ...]:
 
 
 def _discover_kind(root: Path, kind: str) -> Iterable[Resource]:
-    folder = root / FOLDER[kind]
+    folder = os.path.join(root, FOLDER[kind])  # per entry: str joins, not Path objects
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except (FileNotFoundError, NotADirectoryError):
@@ -107,11 +107,11 @@ def _discover_kind(root: Path, kind: str) -> Iterable[Resource]:
 
 
 def _classify(
-    root: Path, kind: str, entry: os.DirEntry[str], folder: Path, real_folder: str | None
+    root: Path, kind: str, entry: os.DirEntry[str], folder: str, real_folder: str | None
 ) -> Resource | None:
-    path = folder / entry.name
+    path = f"{folder}/{entry.name}"
     if entry.is_dir():
-        if not folder_is_item(path, kind):
+        if not folder_is_item(Path(path), kind):
             return None
         layout, name = "dir", entry.name
     else:
@@ -121,7 +121,7 @@ def _classify(
         layout, name = "file", stem
     if real_folder is not None and not entry.is_symlink():
         return Resource(kind, name, entry.name, layout, path, f"{real_folder}/{entry.name}")
-    real = path.resolve()
+    real = Path(path).resolve()
     if not real.is_relative_to(root):
         raise ExtError(
             f"{kind} {entry.name!r} is a link that leads out of the set, to {real}",

@@ -133,7 +133,7 @@ def _plan_one(
     except (OSError, ExtError) as exc:
         why = exc.message if isinstance(exc, ExtError) else f"{exc.strerror}: {exc.filename}"
         return Adoption(c, (Action("skip", c.rel, detail=f"cannot be copied: {why}"),), dest)
-    existing = theirs.source if theirs is not None else dest
+    existing = Path(theirs.source) if theirs is not None else dest
     if not os.path.lexists(existing):
         backup = namer.agent(c, when)
         actions = (

@@ -65,7 +65,7 @@ def _layout(r: Resource) -> Literal["file", "dir"]:
 
 def classify(agent: AgentState, r: Resource) -> Item:
     """One resource's state, from its enabled and disabled destinations."""
-    real = r.real or str(r.source)
+    real = r.real or r.source
     for path, live in ((r.dest, "enabled"), (r.disabled_dest, "disabled")):
         e = agent.entries.get(path)
         if e is None or e.kind != "link" or e.owner == "foreign":

@@ -50,7 +50,7 @@ def plan_install(
 def _resource_actions(
     state: AgentState, r: Resource, names: _Names, when: str, parked: bool = False
 ) -> list[Action]:
-    source = str(r.source)
+    source = r.source
     enabled = state.entries.get(r.dest)
     disabled = state.entries.get(r.disabled_dest)
     ours = _already_ours(r, enabled, disabled, source)

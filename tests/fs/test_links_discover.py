@@ -39,7 +39,7 @@ def test_every_kind_and_layout_is_found_in_a_stable_order(tmp_path: Path) -> Non
         ("skill", "review", "review", "dir"),
         ("theme", "dark", "dark.json", "file"),
     ]
-    assert all(r.source.is_relative_to(root) for r in discover(root))
+    assert all(Path(r.source).is_relative_to(root) for r in discover(root))
 
 
 def test_what_pi_would_not_load_is_not_a_resource(tmp_path: Path) -> None:
@@ -69,7 +69,7 @@ def test_a_link_inside_the_set_is_a_resource_resolved_to_its_target(tmp_path: Pa
     root = build_tree(tmp_path / "set", {"shared/notify.ts": "// n\n"})
     build_tree(root, {"extensions/notify.ts": root / "shared/notify.ts"})
     (r,) = discover(root)
-    assert r.source == root / "extensions/notify.ts"
+    assert r.source == str(root / "extensions/notify.ts")
     assert r.real == str(root / "shared/notify.ts")
 
 
@@ -77,7 +77,7 @@ def test_a_set_reached_through_a_symlink_links_to_its_real_place(tmp_path: Path)
     real = build_tree(tmp_path / "real-set", {"extensions/notify.ts": ""})
     alias = build_tree(tmp_path, {"alias": real}) / "alias"
     (r,) = discover(alias)
-    assert r.source == real / "extensions/notify.ts"
+    assert r.source == str(real / "extensions/notify.ts")
 
 
 @pytest.mark.parametrize(

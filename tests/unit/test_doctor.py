@@ -276,8 +276,8 @@ def test_item_states_to_levels() -> None:
     from installer.resources import Resource
 
     def ext(name: str) -> Resource:
-        src = Path(f"/set/extensions/{name}.ts")
-        return Resource("extension", name, f"{name}.ts", "file", src, str(src))
+        src = f"/set/extensions/{name}.ts"
+        return Resource("extension", name, f"{name}.ts", "file", src, src)
 
     gone = Entry("link", "/set/extensions/a.ts", "/set/extensions/a.ts", False, owner="ours")
     old = "/old/extensions/b.ts"

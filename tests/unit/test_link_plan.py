@@ -22,8 +22,8 @@ STAMP = "20261129-101500"
 
 def res(kind: str, filename: str, layout: str = "file") -> Resource:
     name = filename.rpartition(".")[0] if layout == "file" else filename
-    source = SET / FOLDER[kind] / filename
-    return Resource(kind, name, filename, layout, source, str(source))
+    source = str(SET / FOLDER[kind] / filename)
+    return Resource(kind, name, filename, layout, source, source)
 
 
 NOTIFY = res("extension", "notify.ts")
@@ -40,7 +40,7 @@ DIR = Entry("dir", to_dir=True)
 
 def ours(r: Resource, exists: bool = True) -> Entry:
     """Our link to r, right where it should point."""
-    return link(str(r.source), owner="ours", exists=exists, to_dir=exists and r.layout == "dir")
+    return link(r.source, owner="ours", exists=exists, to_dir=exists and r.layout == "dir")
 
 
 def link(target: str, owner: str = "foreign", exists: bool = True, to_dir: bool = False) -> Entry:
@@ -182,7 +182,7 @@ def test_our_dot_off_file_link_is_left_disabled() -> None:
     plan = install({"extensions/notify.ts.off": ours(NOTIFY)}, selected=(NOTIFY,))
     assert plan.is_empty
     assert plan.actions[0] == Action(
-        "keep", "extensions/notify.ts.off", target=str(NOTIFY.source), detail="disabled"
+        "keep", "extensions/notify.ts.off", target=NOTIFY.source, detail="disabled"
     )
 
 

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from installer.errors import ExitCode, UsageError
 from installer.resources import Resource, check_name, resolve_name
 
-NOTIFY = Resource("extension", "notify", "notify.ts", "file", Path("/s/extensions/notify.ts"))
-GAMMA = Resource("extension", "gamma", "gamma", "dir", Path("/s/extensions/gamma"))
-REVIEW = Resource("skill", "review", "review", "dir", Path("/s/skills/review"))
-FIX = Resource("prompt", "fix", "fix.md", "file", Path("/s/prompts/fix.md"))
-DARK = Resource("theme", "dark", "dark.json", "file", Path("/s/themes/dark.json"))
+NOTIFY = Resource("extension", "notify", "notify.ts", "file", "/s/extensions/notify.ts")
+GAMMA = Resource("extension", "gamma", "gamma", "dir", "/s/extensions/gamma")
+REVIEW = Resource("skill", "review", "review", "dir", "/s/skills/review")
+FIX = Resource("prompt", "fix", "fix.md", "file", "/s/prompts/fix.md")
+DARK = Resource("theme", "dark", "dark.json", "file", "/s/themes/dark.json")
 ALL = (NOTIFY, GAMMA, REVIEW, FIX, DARK)
 
 

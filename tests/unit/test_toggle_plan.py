@@ -13,11 +13,11 @@ from installer.resources import Resource
 from installer.state import SetRecord, State
 
 ROOT = "/set"
-ALPHA = Resource("extension", "alpha", "alpha.ts", "file", Path("/set/extensions/alpha.ts"))
-GAMMA = Resource("extension", "gamma", "gamma", "dir", Path("/set/extensions/gamma"))
-SKILL = Resource("skill", "review", "review", "dir", Path("/set/skills/review"))
-PROMPT = Resource("prompt", "fix", "fix.md", "file", Path("/set/prompts/fix.md"))
-THEME = Resource("theme", "dusk", "dusk.json", "file", Path("/set/themes/dusk.json"))
+ALPHA = Resource("extension", "alpha", "alpha.ts", "file", "/set/extensions/alpha.ts")
+GAMMA = Resource("extension", "gamma", "gamma", "dir", "/set/extensions/gamma")
+SKILL = Resource("skill", "review", "review", "dir", "/set/skills/review")
+PROMPT = Resource("prompt", "fix", "fix.md", "file", "/set/prompts/fix.md")
+THEME = Resource("theme", "dusk", "dusk.json", "file", "/set/themes/dusk.json")
 
 
 def link_view(*items: Item, taken: tuple[str, ...] = ()) -> View:
@@ -134,7 +134,7 @@ def test_choices_show_state_checked_and_guarded_mark() -> None:
         guards={"alpha": Guard("alpha", process="--alpha")},
         requires={"gamma": ("beta",)},
     )
-    beta = Resource("extension", "beta", "beta.ts", "file", Path("/set/extensions/beta.ts"))
+    beta = Resource("extension", "beta", "beta.ts", "file", "/set/extensions/beta.ts")
     view = link_view(
         on(ALPHA), off(beta), on(GAMMA), Item(SKILL, "not-installed", SKILL.dest, "not linked")
     )

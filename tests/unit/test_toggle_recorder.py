@@ -66,6 +66,6 @@ def test_something_else_at_its_name_is_left_alone_with_a_warning() -> None:
     real = plan_recorder(AGENT, agent(e=Entry("file")), State(), ROOT, wanted=True)
     assert real.actions == () and real.warnings
     assert plan_recorder(AGENT, agent(e=foreign), State(), ROOT, wanted=False).actions == ()
-    clash = Resource("extension", "ext-sessions", "ext-sessions.ts", "file", ROOT / "x")
+    clash = Resource("extension", "ext-sessions", "ext-sessions.ts", "file", str(ROOT / "x"))
     plan = plan_recorder(AGENT, agent(), State(), ROOT, wanted=True, resources=[clash])
     assert plan.actions == () and plan.warnings

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 from installer.doctor.checks.loaded import (
     Loaded,
@@ -41,7 +42,8 @@ def of_the_set(s: Subject) -> list[Loaded]:
         resources = s.resources() if s.set_root is not None else ()
     except ExtError:
         return []
-    return [Loaded(r.label, r.source, r.source) for r in resources if r.kind == "extension"]
+    extensions = [r for r in resources if r.kind == "extension"]
+    return [Loaded(r.label, Path(r.source), Path(r.source)) for r in extensions]
 
 
 def unique(found: list[Loaded]) -> list[Loaded]:
