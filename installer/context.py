@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from installer.errors import AgentDirMissing, ExtError, UsageError
 from installer.manifest import MANIFEST_NAME, Manifest, load_manifest
+from installer.userdirs import user_dir
 
 RESOURCE_DIRS = ("extensions", "skills", "prompts", "themes")
 
@@ -167,15 +168,7 @@ def _files(root: Path) -> set[Path]:
 
 def data_dir(env: Env) -> Path:
     """ext's own data folder (platformdirs' user data path for "extset")."""
-    if sys.platform == "linux":  # platformdirs' XDG rule, without its import (and tempfile's)
-        xdg, home = os.environ.get("XDG_DATA_HOME", ""), os.environ.get("HOME", "")
-        if os.path.isabs(xdg):
-            return Path(xdg, "extset")
-        if os.path.isabs(home):
-            return Path(home, ".local", "share", "extset")
-    from platformdirs import user_data_path
-
-    return Path(user_data_path("extset"))
+    return user_dir("data")
 
 
 def find_agent_dir(

@@ -8,19 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from installer.userdirs import user_dir
+
 
 def user_config_path() -> Path:
     """ext's own config file: `<user config dir>/extset/config.toml`."""
-    import platformdirs
-
-    return platformdirs.user_config_path("extset") / "config.toml"
+    return user_dir("config") / "config.toml"
 
 
 def default_cache_path() -> Path:
     """`<user cache dir>/extset/updates.json`."""
-    import platformdirs
-
-    return platformdirs.user_cache_path("extset") / "updates.json"
+    return user_dir("cache") / "updates.json"
 
 
 def read_user_config(path: Path | None = None) -> dict[str, object]:

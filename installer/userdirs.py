@@ -1,0 +1,39 @@
+"""ext's own folders for data, config and cache: platformdirs' user paths for "extset".
+
+On Linux the XDG rule platformdirs follows is written out here: an absolute `$XDG_*_HOME`,
+else the folder under an absolute `$HOME`; anything else is platformdirs' to answer. Its
+import (with the tempfile it loads) costs ~7 ms, on commands that run many times a day.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Literal
+
+Kind = Literal["data", "config", "cache"]
+_XDG: dict[str, tuple[str, str]] = {
+    "data": ("XDG_DATA_HOME", ".local/share"),
+    "config": ("XDG_CONFIG_HOME", ".config"),
+    "cache": ("XDG_CACHE_HOME", ".cache"),
+}
+
+
+def user_dir(kind: Kind) -> Path:
+    """`<user data|config|cache dir>/extset`, as platformdirs gives it."""
+    if sys.platform == "linux":
+        variable, under_home = _XDG[kind]
+        xdg, home = os.environ.get(variable, ""), os.environ.get("HOME", "")
+        if os.path.isabs(xdg):
+            return Path(xdg, "extset")
+        if os.path.isabs(home):
+            return Path(home, under_home, "extset")
+    import platformdirs
+
+    found = {
+        "data": platformdirs.user_data_path,
+        "config": platformdirs.user_config_path,
+        "cache": platformdirs.user_cache_path,
+    }[kind]
+    return Path(found("extset"))
