@@ -35,10 +35,12 @@ def plan_set_hooks(set_root: Any, extra: Mapping[str, Any]) -> tuple[Action, ...
 
 def recorded_hooks(set_root: Any, extra: Mapping[str, Any], now: datetime) -> dict[str, Any]:
     """`extra` with the sha256 of the hooks this install approved (kept when unchanged)."""
+    out = {k: v for k, v in extra.items() if k != EXTRA_KEY}
+    if not (set_root / "hooks").is_dir():
+        return out  # before the import, as in plan_set_hooks
     from installer.consent.sethooks import set_hooks_hash
 
-    out = {k: v for k, v in extra.items() if k != EXTRA_KEY}
-    sha = set_hooks_hash(set_root) if (set_root / "hooks").is_dir() else None
+    sha = set_hooks_hash(set_root)
     if sha is None:
         return out
     previous = extra.get(EXTRA_KEY, {})
