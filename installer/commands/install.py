@@ -21,7 +21,7 @@ from installer.errors import UsageError
 from installer.executor import Step
 from installer.links.apply import apply_links
 from installer.links.plan import plan_install, plan_uninstall
-from installer.links.scan import AgentState, scan
+from installer.links.scan import AgentState, scan, seen
 from installer.manifest import MODES
 from installer.plan import Plan
 from installer.recorder import plan_recorder, recorded, wants_recorder
@@ -64,7 +64,7 @@ def install(
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        agent = scan(ctx.agent_dir, ctx.set_root, old)
+        agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
         # Installing in one mode removes the other mode's form: pi would load the set twice.
         mode_warnings: tuple[str, ...] = ()
         if mode == "link":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal, NamedTuple
 
 from installer.context import Context
-from installer.links.scan import AgentState, Entry, scan
+from installer.links.scan import AgentState, Entry, scan, seen
 from installer.resources import Resource, discover
 from installer.state import load_state
 
@@ -35,8 +35,8 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     record = state.record_of(ctx.set_root, ctx.manifest.name)
     mode = record.mode if record else ctx.manifest.mode
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
-    agent = scan(ctx.agent_dir, ctx.set_root, old)
     resources = discover(ctx.set_root)
+    agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
     if mode == "register":
         return mode, registered_items(ctx, resources)
     return mode, [classify(agent, r) for r in resources]

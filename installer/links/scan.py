@@ -6,10 +6,11 @@ import os
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple
 
 from installer.errors import ExtError
-from installer.resources import FOLDER
+from installer.resources import FOLDER, Resource
 
 PARKED = (".off", ".bak")
 
@@ -66,8 +67,17 @@ def _check_folder(path: Path) -> None:
         raise ExtError(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
 
 
-def scan(agent_dir: Path, set_root: Path, old_roots: Iterable[Path] = ()) -> AgentState:
-    """Classify every entry of the agent dir's resource folders against the set's roots."""
+def scan(
+    agent_dir: Path,
+    set_root: Path,
+    old_roots: Iterable[Path] = (),
+    known: Mapping[str, bool] = MappingProxyType({}),
+) -> AgentState:
+    """Classify every entry of the agent dir's resource folders against the set's roots.
+
+    `known` maps real paths the caller has just seen to whether each is a folder (the set's
+    resources, from `seen`): a link leading there is not stat'ed again.
+    """
     check_folders(agent_dir, set_root)
     labelled = [(str(set_root.resolve()), "ours")] + [(str(r), "moved") for r in old_roots]
     roots = [(root, label, root + os.sep) for root, label in labelled]  # (root, owner, prefix)
@@ -76,7 +86,7 @@ def scan(agent_dir: Path, set_root: Path, old_roots: Iterable[Path] = ()) -> Age
     heads: dict[str, str] = {}  # a link's folder -> its realpath, shared by the whole scan
     for folder in FOLDER.values():
         for sub in (folder, *(f"{folder}/{p}" for p in PARKED)):
-            found = _scan_folder(agent_dir / sub, roots, heads)
+            found = _scan_folder(agent_dir / sub, roots, heads, known)
             names[sub] = frozenset(found)
             if not sub.endswith(".bak"):
                 entries.update({f"{sub}/{name}": e for name, e in found.items()})
@@ -84,7 +94,10 @@ def scan(agent_dir: Path, set_root: Path, old_roots: Iterable[Path] = ()) -> Age
 
 
 def _scan_folder(
-    folder: Path, roots: list[tuple[str, str, str]], heads: dict[str, str]
+    folder: Path,
+    roots: list[tuple[str, str, str]],
+    heads: dict[str, str],
+    known: Mapping[str, bool],
 ) -> dict[str, Entry]:
     try:
         with os.scandir(folder) as it:
@@ -96,18 +109,22 @@ def _scan_folder(
             f"cannot read {folder}", f"give yourself read access: chmod u+rx {folder}"
         ) from None
     where = str(folder)
-    return {e.name: _entry(e, where, roots, heads) for e in listing}
+    return {e.name: _entry(e, where, roots, heads, known) for e in listing}
 
 
 def _entry(
-    e: os.DirEntry[str], folder: str, roots: list[tuple[str, str, str]], heads: dict[str, str]
+    e: os.DirEntry[str],
+    folder: str,
+    roots: list[tuple[str, str, str]],
+    heads: dict[str, str],
+    known: Mapping[str, bool],
 ) -> Entry:
     if not e.is_symlink():
         is_dir = e.is_dir(follow_symlinks=False)
         return Entry("dir" if is_dir else "file", to_dir=is_dir)
     target = os.readlink(e.path)
     where = target if target.startswith("/") else os.path.join(folder, target)
-    real, exists, to_dir = _follow(where, heads)
+    real, exists, to_dir = _follow(where, heads, known)
     owner, root = "foreign", None
     for candidate, label, inside in roots:
         if real == candidate or real.startswith(inside):
@@ -116,11 +133,12 @@ def _entry(
     return Entry("link", target, real, exists, to_dir, owner, root)
 
 
-def _follow(path: str, heads: dict[str, str]) -> tuple[str, bool, bool]:
+def _follow(path: str, heads: dict[str, str], known: Mapping[str, bool]) -> tuple[str, bool, bool]:
     """os.path.realpath(path), whether it exists, whether it is a folder.
 
     A set's links lead into a few folders: each is resolved once (memo in `heads`) and
-    the last step costs one lstat, where realpath alone lstats every component of each link.
+    the last step costs one lstat, where realpath alone lstats every component of each link;
+    none when the caller already knows the path.
     """
     head, _, tail = path.rpartition("/")  # os.path.split, for the plain paths ext writes
     if "//" in path or tail in ("", ".", "..") or not head:
@@ -129,6 +147,8 @@ def _follow(path: str, heads: dict[str, str]) -> tuple[str, bool, bool]:
     if head not in heads:
         heads[head] = os.path.realpath(head)
     candidate = f"{heads[head]}/{tail}" if heads[head] != "/" else f"/{tail}"
+    if candidate in known:
+        return candidate, True, known[candidate]
     try:
         st = os.lstat(candidate)
     except OSError:
@@ -137,3 +157,8 @@ def _follow(path: str, heads: dict[str, str]) -> tuple[str, bool, bool]:
         real = os.path.realpath(candidate)
         return real, os.path.exists(real), os.path.isdir(real)
     return candidate, True, stat.S_ISDIR(st.st_mode)
+
+
+def seen(resources: Iterable[Resource]) -> dict[str, bool]:
+    """The real paths of a set's resources, as `known` for `scan`: whether each is a folder."""
+    return {r.real: r.layout == "dir" for r in resources if r.real}

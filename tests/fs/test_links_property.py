@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from installer.commands.install import install
 from installer.commands.uninstall import uninstall
 from installer.context import Context, resolve
+from installer.links.scan import scan, seen
+from installer.resources import discover
 from tests.helpers import Clock, build_tree, snapshot, yes
 
 STAMP = "20261129-101500"
@@ -228,3 +230,19 @@ def test_install_is_idempotent_loses_nothing_and_uninstall_leaves_only_what_was_
     assert not_ours(left) == not_ours(after)
     assert snapshot(set_root) == set_before
     assert snapshot(outside) == outside_before
+
+
+@settings(
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(sc=scenarios())
+def test_what_the_set_scan_saw_spares_stats_but_changes_nothing(
+    tmp_path: Path, sc: Scenario
+) -> None:
+    """scan(known=seen(resources)) skips the lstat of links into the set, with the same result."""
+    base = next(_examples_dirs(tmp_path))
+    set_root, agent, _, old_root = build(base, sc)
+    resources = discover(set_root)
+    assert scan(agent, set_root, [old_root], seen(resources)) == scan(agent, set_root, [old_root])
