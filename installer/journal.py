@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 KEEP_DEFAULT = 50
+# One encoder for every line: json.dumps with an option builds a new one per call.
+_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def journal_dir(agent_dir: Path) -> Path:
@@ -48,7 +50,7 @@ class Journal:
         self._file.close()
 
     def _write(self, obj: dict[str, Any]) -> None:
-        self._file.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self._file.write(_encode(obj) + "\n")
         # A flush is what survives kill -9 (the page cache keeps it); fsync only guards power loss.
         self._file.flush()
 
