@@ -99,11 +99,11 @@ class _Reader:
         return dict(data)
 
     def unknown(self, data: Mapping[str, Any], where: str) -> None:
-        import difflib
-
         known = _KNOWN[where]
         for key in data:
             if key not in known:
+                import difflib
+
                 hint = difflib.get_close_matches(key, known, n=1)
                 also = f" (did you mean {hint[0]!r}?)" if hint else ""
                 label = f"[{where}] {key}" if where else key
