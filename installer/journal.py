@@ -45,6 +45,11 @@ class Journal:
     def record(self, step: dict[str, Any]) -> None:
         self._write(step)
 
+    def record_all(self, steps: list[dict[str, Any]]) -> None:
+        """Several steps in one write, all of them flushed before the first is taken."""
+        self._file.write("".join([_encode(step) + "\n" for step in steps]))
+        self._file.flush()
+
     def close(self, status: str) -> None:
         self._write({"end": status})
         self._file.close()

@@ -130,8 +130,8 @@ def _interrupted(ctx: Context, command: str) -> tuple[str, ...]:
     if rec is None:
         return ()
     head = (
-        f"an earlier `ext {rec.command}` (started {rec.started[:19]}) was interrupted after "
-        f"{len(rec.steps)} step(s)"
+        f"an earlier `ext {rec.command}` (started {rec.started[:19]}) was interrupted part-way "
+        f"({len(rec.steps)} step(s) journaled)"
     )
     if rec.command == command:
         return (f"{head}; this run finishes the job (`ext undo` reverses it instead)",)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import install
+from installer.commands.undo import undo
 from installer.context import Context, resolve
 from installer.errors import ExitCode, ExtError
 from installer.journal import incomplete
@@ -363,3 +364,28 @@ def test_sigkill_at_every_write_of_a_realistic_install(tmp_path: Path, when: str
         assert os.readlink(agent / f"themes/dark.json.bak.{STAMP}") == str(base / "theirs.json")
         assert not [p for p in snapshot(agent) if p.endswith(".ext-tmp")]
     assert crashes >= 15, crashes
+
+
+def test_links_killed_halfway_through_one_journal_write_undo_only_what_was_made(
+    tmp_path: Path,
+) -> None:
+    """A fresh install journals a run of links in one write before making them: killed part-way,
+    the journal holds steps never taken. Undo takes back the links that were made, nothing else;
+    a new install then does the whole job."""
+    spec: dict[str, str | bytes | Path | None] = {"extset.toml": '[set]\nname = "many"\n'}
+    spec.update({f"extensions/e{i:03}.ts": f"// {i}\n" for i in range(300)})
+    set_root = build_tree(tmp_path / "set", spec)
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    # Writes before the links: .extset/, its journal/ and extensions/; then links 1..150.
+    assert killed_at(tmp_path, set_root, agent, 3 + 150, "after") == -signal.SIGKILL
+    rec = incomplete(agent)
+    assert rec is not None
+    assert len([s for s in rec.steps if s["op"] == "symlink"]) == 300
+    made = sorted(p.name for p in (agent / "extensions").iterdir())
+    assert made == [f"e{i:03}.ts" for i in range(150)]
+
+    undone = undo(context(set_root, agent), dry_run=False, confirm=yes)
+    assert len([a for a in undone.plan.changes if a.action == "unlink"]) == 150
+    assert not (agent / "extensions").exists() or not list((agent / "extensions").iterdir())
+    converges(tmp_path, set_root, agent, {})
