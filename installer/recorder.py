@@ -14,15 +14,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from installer.executor import Step
 from installer.links.scan import AgentState
 from installer.manifest import Manifest
 from installer.plan import Action
 from installer.resources import Resource
 from installer.state import State
-from installer.transaction import Transaction
+
+if TYPE_CHECKING:
+    from installer.executor import Step
+    from installer.transaction import Transaction
 
 RECORDER = "extensions/ext-sessions.ts"
 EXTRA_KEY = "recorder"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from installer import journal
 from installer.commands.common import Confirm, Prepared, run_plan, set_record
@@ -18,8 +19,6 @@ from installer.commands.settings_plan import (
 )
 from installer.context import Context
 from installer.errors import UsageError
-from installer.executor import Step
-from installer.links.apply import apply_links
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.manifest import MODES
@@ -28,7 +27,10 @@ from installer.recorder import plan_recorder, recorded, wants_recorder
 from installer.resources import Resource, discover, select
 from installer.result import PlanResult
 from installer.state import State, load_state
-from installer.transaction import Transaction
+
+if TYPE_CHECKING:
+    from installer.executor import Step
+    from installer.transaction import Transaction
 
 
 def install_mode(ctx: Context, explicit: str | None) -> str:
@@ -117,6 +119,8 @@ def with_settings(ctx: Context, plan: Plan, sp: SettingsPlan) -> Step:
     """The step that applies a plan's links, then its settings.json change (if it has one)."""
 
     def step(tx: Transaction) -> None:
+        from installer.links.apply import apply_links
+
         apply_links(plan, tx)
         if sp.change is not None and any(a.path == "settings.json" for a in plan.changes):
             tx.settings(settings_path(ctx), sp.change)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from installer.context import Context
 from installer.errors import ExtError
-from installer.host import HostInfo, drift_message, find_host
+
+if TYPE_CHECKING:  # a set without a tested range never needs the host module
+    from installer.host import HostInfo
 
 
 def find(ctx: Context) -> HostInfo:
     """The manifest's host command, found on PATH or as a path; an error names the fix."""
+    from installer.host import find_host
+
     command = ctx.manifest.host_command
     host = find_host(command, ctx.env.environ.get("PATH"))
     if host is None:
@@ -24,6 +30,8 @@ def drift_warning(ctx: Context, host: HostInfo | None = None) -> str | None:
     """The one-line drift warning for this set and host, or None (also when either is unknown)."""
     if ctx.manifest.host_tested is None:
         return None
+    from installer.host import drift_message, find_host
+
     if host is None:
         host = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
     if host is None:
