@@ -1,13 +1,14 @@
 """extset.toml -> a typed, validated Manifest.
 
-Read with the standard library's tomllib (cheap to import); tomlkit is only for
-places where ext writes TOML back and must keep comments.
+Read with the standard library's tomllib, and only when installer.manifest_cache does not
+hold the file's table already; tomlkit is only for places where ext writes TOML back and
+must keep comments.
 """
 
 from __future__ import annotations
 
 import math
-import tomllib
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -122,19 +123,37 @@ def default_manifest(root: Path) -> Manifest:
 
 
 def load_manifest(root: Path) -> Manifest:
-    """Read `<root>/extset.toml`, or the defaults when the set has none."""
+    """Read `<root>/extset.toml`, or the defaults when the set has none.
+
+    The parsed table of an unchanged file comes from installer.manifest_cache; it is
+    validated here all the same, so a cached manifest warns and fails as the file does.
+    """
+    from installer import manifest_cache
+
     path = root / MANIFEST_NAME
     try:
+        st = os.stat(path)
+        data = manifest_cache.cached(path, st)
+        if data is not None:
+            return _validate(data, path)
         raw = path.read_bytes()
     except FileNotFoundError:
         return default_manifest(root)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror}", "check its permissions") from None
-    return parse_manifest(raw, path)
+    data = _parse(raw, path)
+    manifest_cache.remember(path, st, data)
+    return _validate(data, path)
 
 
 def parse_manifest(raw: bytes, path: Path) -> Manifest:
     """Parse and validate manifest bytes; every problem is a UsageError (exit 2)."""
+    return _validate(_parse(raw, path), path)
+
+
+def _parse(raw: bytes, path: Path) -> dict[str, Any]:
+    import tomllib  # only for a manifest the cache does not hold
+
     if len(raw) > MAX_MANIFEST_BYTES:
         raise UsageError(
             f"{path}: over {MAX_MANIFEST_BYTES >> 10} KiB", "a manifest is a few lines"
@@ -151,7 +170,7 @@ def parse_manifest(raw: bytes, path: Path) -> Manifest:
         ) from None
     except RecursionError:
         raise UsageError(f"{path}: nested too deeply", "flatten the nested arrays") from None
-    return _validate(data, path)
+    return data
 
 
 def _validate(data: dict[str, Any], path: Path) -> Manifest:

@@ -131,3 +131,17 @@ def test_option_parsing_does_not_load_pydantic(tmp_path: Path, args: tuple[str, 
     proc = _run(_typer_ext(*args), set_dir)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert _heavy(proc.stderr, ("pydantic", "pydantic_core")) == []
+
+
+@pytest.mark.parametrize("args", [("env",), ("install", "--yes")])
+def test_a_manifest_read_before_is_not_parsed_again(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """tomllib (~7 ms) loads only for a manifest the cache does not hold (installer.manifest_cache);
+    here every file counts as settled, however new."""
+    set_dir = _set(tmp_path)
+    code = "import installer.manifest_cache as c; c.SETTLED_NS = 0; " + _ext(*args)
+    first = _run(code, set_dir)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert "tomllib" in [name for _, name in _loaded(first.stderr)]
+    again = _run(code, set_dir)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "tomllib" not in [name for _, name in _loaded(again.stderr)]
