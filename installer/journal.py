@@ -184,15 +184,19 @@ def _append(path: Path, obj: dict[str, Any]) -> None:
 
 def keep_setting(config: Path | None = None) -> int:
     """How many journals to keep: `[journal] keep` in ext's config file, else 50 (at least 1)."""
-    import tomllib
-
     if config is None:
         from installer.updates.paths import user_config_path
 
         config = user_config_path()
     try:
-        value = tomllib.loads(config.read_text(encoding="utf-8")).get("journal", {}).get("keep")
-    except (OSError, ValueError, AttributeError):
+        text = config.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return KEEP_DEFAULT
+    import tomllib  # most people have no config file
+
+    try:
+        value = tomllib.loads(text).get("journal", {}).get("keep")
+    except (ValueError, AttributeError):
         return KEEP_DEFAULT
     return (
         value
