@@ -26,9 +26,10 @@ from harness import (
     count_links,
     ext,
     fresh_dir,
-    isolated_agent_dir,
     measure,
+    ms,
     print_timings,
+    python,
     ratio_row,
     rounds,
     sandbox_env,
@@ -36,6 +37,7 @@ from harness import (
 )
 
 COUNT = 1000
+FRESH_FLOOR = "python, 1,000 os.symlink calls (no tool)"
 BENCH_VENV = REPO / ".cache" / "bench-venv"
 
 
@@ -88,8 +90,11 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     set_dir = build_set(sets / "set1k", COUNT)
     n = rounds(opts, full=11, quick=4)
 
-    agent = isolated_agent_dir(env)  # made by the first install
-    ext_cmd = Cmd([ext(), "install", "--yes"], set_dir, env)
+    # Every tool's target sits in tmp/agents/: ext4 puts a new folder's entries in the block
+    # group of its parent, and groups differ a lot in what a new inode costs (see fresh_dir).
+    agent = tmp / "agents" / "ext"
+    agent.mkdir(parents=True)
+    ext_cmd = Cmd([ext(), "--agent-dir", str(agent), "install", "--yes"], set_dir, env)
     check_output(ext_cmd.argv, set_dir, env)
     expect_links(agent / "extensions", COUNT, "ext")
 
@@ -126,15 +131,32 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     def empty_stow_agent() -> None:
         fresh_dir(stow_agent / "extensions", tmp / "attic")
 
+    # No tool: the interpreter and the 1,000 symlink calls alone, in the same file system.
+    # Next to it, the two tools' times say how much of each is the file system's.
+    floor_dir = tmp / "agents" / "floor" / "extensions"
+    floor_code = (
+        "import os, sys\n"
+        "src, dest = sys.argv[1], sys.argv[2]\n"
+        "for name in os.listdir(src): os.symlink(f'{src}/{name}', f'{dest}/{name}')\n"
+    )
+    floor_argv = [python(), "-c", floor_code, str(set_dir / "extensions"), str(floor_dir)]
+
+    def empty_floor() -> None:
+        fresh_dir(floor_dir, tmp / "attic")
+
     fresh = {
         "ext install --yes (fresh, 1k)": Cmd(ext_cmd.argv, set_dir, env, empty_ext_agent),
         "stow (fresh, 1k)": Cmd(stow_argv, sets, env, empty_stow_agent),
+        FRESH_FLOOR: Cmd(floor_argv, sets, env, empty_floor),
     }
     t = measure(fresh, n)
     expect_links(agent / "extensions", COUNT, "ext")
     expect_links(stow_agent / "extensions", COUNT, "stow")
+    expect_links(floor_dir, COUNT, "the floor")
     print_timings("1,000 extensions into an empty agent dir: a fresh install", t)
     rows.append(ratio_row("1k fresh", t, "ext install --yes (fresh, 1k)", "stow (fresh, 1k)", 1.0))
+    floor = ms(t.median(FRESH_FLOOR))
+    rows.append(Row("1k fresh", FRESH_FLOOR, floor, "—", floor, "—", None))
     return rows
 
 
