@@ -21,7 +21,9 @@ class Reversal:
     """One journal step, seen against the disk now."""
 
     step: dict[str, Any]
-    status: str  # "done" (reverse it), "not-done" (the run never took it), "changed" (refuse)
+    # "done" (reverse it), "not-done" (the run never took it), "changed" (refuse),
+    # "kept" (a folder it made that holds someone else's entries now: it stays)
+    status: str
 
 
 def target_record(agent_dir: Path) -> journal.Record | None:
@@ -42,7 +44,7 @@ def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
         rec = target_record(root)
         if rec is None:
             return Prepared(Plan("undo"), lambda tx: None)
-        seen = _statuses(root, _steps(rec.steps))
+        seen = _statuses(root, _steps(rec.steps), cut_short=rec.status is None)
         changed = [r for r in seen if r.status == "changed"]
         if changed:
             where = "; ".join(_expected(r.step) for r in changed)
@@ -86,6 +88,17 @@ class _View:
             return ("dir", None)
         return ("file", None) if path.exists() else None
 
+    def holds_others(self, rel: str) -> bool:
+        """Whether a folder will still hold anything once the later steps are reversed."""
+        try:
+            names = os.listdir(self.root / rel)
+        except OSError:
+            names = []
+        if any(self.overlay.get(f"{rel}/{name}", ("?", None)) is not None for name in names):
+            return True
+        inside = f"{rel}/"
+        return any(v is not None for k, v in self.overlay.items() if k.startswith(inside))
+
     def reverse(self, s: dict[str, Any]) -> None:
         op, rel = s["op"], s.get("path", "")
         if op in ("symlink", "mkdir"):
@@ -114,12 +127,20 @@ def _steps(steps: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
     return out
 
 
-def _statuses(root: Path, steps: list[dict[str, Any]]) -> list[Reversal]:
-    """Each step's status, newest first, judged as if the steps after it were already reversed."""
+def _statuses(root: Path, steps: list[dict[str, Any]], cut_short: bool = False) -> list[Reversal]:
+    """Each step's status, newest first, judged as if the steps after it were already reversed.
+
+    In a journal cut short, a link step whose path holds anything but its link was never
+    taken: ext journals a run of links in one write before it makes them (a kill leaves the
+    rest journaled), and a link is only ever made where nothing is. Whatever is there now is
+    someone else's, and there is nothing of ext's to take back.
+    """
     view = _View(root)
     out = []
     for s in reversed(steps):
         status = _status(view, s)
+        if cut_short and s["op"] == "symlink" and status == "changed":
+            status = "not-done"
         if status == "done":
             view.reverse(s)
         out.append(Reversal(s, status))
@@ -136,6 +157,8 @@ def _status(view: _View, s: dict[str, Any]) -> str:
         return _file_status(Path(s["file"]), decode(s.get("before")), decode(s.get("after")))
     if s["op"] == "copy":
         return _copy_status(view, s)
+    if s["op"] == "mkdir" and view.holds_others(s["path"]):
+        return "kept"
     node = view.node(s["path"])
     link = node[1] if node and node[0] == "link" else None
     moved = "to" in s and view.node(s["to"]) is not None

@@ -370,8 +370,9 @@ def test_links_killed_halfway_through_one_journal_write_undo_only_what_was_made(
     tmp_path: Path,
 ) -> None:
     """A fresh install journals a run of links in one write before making them: killed part-way,
-    the journal holds steps never taken. Undo takes back the links that were made, nothing else;
-    a new install then does the whole job."""
+    the journal holds steps never taken. A file the user then puts at one of those paths is
+    theirs: undo takes back the links that were made, leaves the file and the folder holding
+    it, and a new install does the whole job, keeping the file in a backup."""
     spec: dict[str, str | bytes | Path | None] = {"extset.toml": '[set]\nname = "many"\n'}
     spec.update({f"extensions/e{i:03}.ts": f"// {i}\n" for i in range(300)})
     set_root = build_tree(tmp_path / "set", spec)
@@ -384,8 +385,11 @@ def test_links_killed_halfway_through_one_journal_write_undo_only_what_was_made(
     assert len([s for s in rec.steps if s["op"] == "symlink"]) == 300
     made = sorted(p.name for p in (agent / "extensions").iterdir())
     assert made == [f"e{i:03}.ts" for i in range(150)]
+    mine = {"extensions/e200.ts": b"the user's own e200\n"}  # journaled, never made
+    (agent / "extensions/e200.ts").write_bytes(mine["extensions/e200.ts"])
 
     undone = undo(context(set_root, agent), dry_run=False, confirm=yes)
-    assert len([a for a in undone.plan.changes if a.action == "unlink"]) == 150
-    assert not (agent / "extensions").exists() or not list((agent / "extensions").iterdir())
-    converges(tmp_path, set_root, agent, {})
+    assert {a.action for a in undone.plan.changes} == {"unlink"}  # no rmdir of extensions/
+    assert len(undone.plan.changes) == 150
+    assert sorted(p.name for p in (agent / "extensions").iterdir()) == ["e200.ts"]
+    converges(tmp_path, set_root, agent, mine)
