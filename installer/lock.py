@@ -3,7 +3,9 @@
 It is an `flock` on `<agent>/.extset/lock`, taken directly: the same lock filelock takes on
 POSIX (earlier ext versions used it, so they still exclude each other), without filelock 4's
 import, 25-30 ms that a fresh install of 1,000 links would spend on a single system call.
-Where `flock` is missing (Windows, or a filesystem without it) filelock does the job.
+Where there is no `flock` (Windows; a file system that answers ENOSYS) filelock does the
+job, with its own fallback: there the lock file's presence is the lock, so ext removes the
+one it just made before handing over.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ if sys.platform != "win32":
 WAIT_SECONDS = 30.0
 NOTE_AFTER_SECONDS = 1.0  # a longer wait is said, once
 POLL_SECONDS = 0.05
-_NO_FLOCK = {errno.ENOSYS, errno.ENOLCK, errno.EOPNOTSUPP}
 
 
 @contextmanager
@@ -37,21 +38,33 @@ def agent_lock(agent_dir: Path, timeout: float = WAIT_SECONDS) -> Iterator[None]
         with _filelock(path, agent_dir, timeout):
             yield
         return
-    fd = _open(path)
+    fd, made = _open(path)
     try:
-        if not _flock(fd, path, agent_dir, timeout):
-            with _filelock(path, agent_dir, timeout):
-                yield
-            return
+        taken = _flock(fd, path, agent_dir, timeout)
+    except BaseException:
+        os.close(fd)
+        raise
+    if not taken:
+        os.close(fd)
+        if made:
+            path.unlink(missing_ok=True)
+        with _filelock(path, agent_dir, timeout):
+            yield
+        return
+    try:
         yield
     finally:
         os.close(fd)  # releases the flock
 
 
-def _open(path: Path) -> int:
-    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+def _open(path: Path) -> tuple[int, bool]:
+    """The lock file, opened for the flock; and whether this call made it."""
+    flags = os.O_RDWR | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
     try:
-        return os.open(path, flags, 0o600)
+        try:
+            return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o600), True
+        except FileExistsError:
+            return os.open(path, flags), False
     except OSError as err:
         raise ExtError(
             f"cannot open ext's lock {path}: {err.strerror}",
@@ -60,7 +73,7 @@ def _open(path: Path) -> int:
 
 
 def _flock(fd: int, path: Path, agent_dir: Path, timeout: float) -> bool:
-    """Take the lock, polling until the deadline; False where this filesystem has no flock."""
+    """Take the lock, polling until the deadline; False where this file system has no flock."""
     start = time.monotonic()
     told = False
     while True:
@@ -70,9 +83,12 @@ def _flock(fd: int, path: Path, agent_dir: Path, timeout: float) -> bool:
         except BlockingIOError:
             pass
         except OSError as err:
-            if err.errno in _NO_FLOCK:
+            if err.errno == errno.ENOSYS:
                 return False
-            raise
+            raise ExtError(
+                f"cannot lock {path}: {err.strerror}",
+                "put the agent dir on a local file system, or pass --agent-dir to one",
+            ) from None
         waited = time.monotonic() - start
         if waited >= timeout:
             raise _busy(agent_dir, timeout)

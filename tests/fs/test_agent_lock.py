@@ -4,11 +4,11 @@ freed when its holder dies, and every refusal says what to do."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import stat
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import filelock
 import pytest
@@ -103,21 +103,34 @@ def test_a_link_in_its_place_is_not_followed(tmp_path: Path) -> None:
     assert elsewhere.read_text() == "not ext's\n"
 
 
-def test_without_flock_filelock_takes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_flock(fd: int, operation: int) -> None:
+@pytest.fixture
+def no_flock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file system without flock (ENOSYS), for ext and filelock alike."""
+
+    def flock(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOSYS, "Function not implemented")
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+
+
+@pytest.mark.usefixtures("no_flock")
+@pytest.mark.filterwarnings("ignore:flock not supported:UserWarning")
+def test_without_flock_filelock_takes_it_and_still_excludes(tmp_path: Path) -> None:
+    with agent_lock(tmp_path):
+        _busy(tmp_path)
+    with agent_lock(tmp_path, timeout=0):  # nothing of ext's left in the way
+        pass
+    assert not (tmp_path / ".extset" / "lock").exists()
+
+
+def test_a_lock_the_file_system_refuses_says_where_to_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def flock(fd: int, operation: int) -> None:
         raise OSError(errno.ENOLCK, "No locks available")
 
-    fcntl = lock_module.fcntl  # filelock keeps the real flock
-    fake = SimpleNamespace(flock=no_flock, LOCK_EX=fcntl.LOCK_EX, LOCK_NB=fcntl.LOCK_NB)
-    monkeypatch.setattr(lock_module, "fcntl", fake)
-    taken: list[str] = []
-    real = filelock.FileLock.acquire
-
-    def acquire(self: filelock.FileLock, *args: object, **kwargs: object) -> object:
-        taken.append(str(self.lock_file))
-        return real(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(filelock.FileLock, "acquire", acquire)
-    with agent_lock(tmp_path):
+    monkeypatch.setattr(fcntl, "flock", flock)
+    with pytest.raises(ExtError) as err, agent_lock(tmp_path):
         pass
-    assert taken == [str(tmp_path / ".extset" / "lock")]
+    assert err.value.message == f"cannot lock {tmp_path}/.extset/lock: No locks available"
+    assert err.value.fix == "put the agent dir on a local file system, or pass --agent-dir to one"
