@@ -41,19 +41,23 @@ def leave(done: SystemExit) -> NoReturn:
     install of 1,000 links, to free memory the OS frees anyway. Every file ext writes is
     closed (and fsynced) before its command returns, and the lock goes with the process; what
     teardown would still do is flush stdout and stderr (done here) and run atexit callbacks
-    and join threads: with either about, or a failed flush, Python exits the usual way.
+    and join threads: with either about, or a failed flush, Python exits the usual way (as it
+    does where the count of atexit callbacks, a CPython detail, cannot be read).
     """
     code = done.code
+    callbacks = getattr(atexit, "_ncallbacks", None)
     threads = sys.modules.get("threading")
     if (
         not isinstance(code, int)
-        or atexit._ncallbacks()
+        or callbacks is None
+        or callbacks()
         or (threads is not None and threads.active_count() > 1)
     ):
         raise done
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:  # None: started with that descriptor closed
+                stream.flush()
     except (OSError, ValueError):  # a closed pipe, say: the usual exit reports it as before
         raise done from None
     os._exit(code)
