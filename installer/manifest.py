@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -131,6 +132,7 @@ def load_manifest(root: Path) -> Manifest:
     from installer import manifest_cache
 
     path = root / MANIFEST_NAME
+    seen_at = time.time_ns()
     try:
         st = os.stat(path)
         data = manifest_cache.cached(path, st)
@@ -142,7 +144,7 @@ def load_manifest(root: Path) -> Manifest:
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror}", "check its permissions") from None
     data = _parse(raw, path)
-    manifest_cache.remember(path, st, data)
+    manifest_cache.remember(path, st, data, seen_at)
     return _validate(data, path)
 
 

@@ -7,8 +7,10 @@ the same; `ext` never writes a manifest in place without changing them. As git d
 its index, a table is not kept while its file is under two seconds old: a file system with
 coarse timestamps could see a second edit without a change of stat.
 
-The cache is a convenience: a missing, unreadable or corrupt one is a miss, and a failed
-write is ignored.
+A table decides what ext runs (`[host] command`), so the cache is kept as privately as
+ext's other files: its folder 0700, the file 0600, and one not owned by this user or
+writable by others is not read. Otherwise it is a convenience: a missing, unreadable or
+corrupt cache is a miss, and a failed write is ignored.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,12 @@ SETTLED_NS = 2_000_000_000
 
 
 def stamp(st: os.stat_result) -> list[int]:
+    """What identifies one version of a file: where it is, its size and both its times."""
     return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
 def cache_path() -> Path:
+    """`<user cache dir>/extset/manifests.json`."""
     return user_dir("cache") / CACHE_NAME
 
 
@@ -44,10 +47,11 @@ def cached(path: Path, st: os.stat_result) -> dict[str, Any] | None:
     return None
 
 
-def remember(path: Path, st: os.stat_result, data: dict[str, Any]) -> None:
-    """Keep the table parsed from path (with its stat), unless the file is too new for that or
-    the table does not come back from JSON as it went in (dates, NaN)."""
-    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < SETTLED_NS:
+def remember(path: Path, st: os.stat_result, data: dict[str, Any], seen_at: int) -> None:
+    """Keep the table parsed from path with the stat it had at `seen_at` (time.time_ns() taken
+    before the stat), unless the file was too new then, or the table does not come back from
+    JSON as it went in (dates, NaN)."""
+    if seen_at - max(st.st_mtime_ns, st.st_ctime_ns) < SETTLED_NS:
         return
     try:
         if json.loads(json.dumps(data)) != data:
@@ -61,8 +65,10 @@ def remember(path: Path, st: os.stat_result, data: dict[str, Any]) -> None:
     target = cache_path()
     temp = target.with_name(f".{CACHE_NAME}.{os.getpid()}.tmp")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_text(json.dumps(kept), encoding="utf-8")
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(kept))
         os.replace(temp, target)  # readers see the old cache or the new one, never a part
     except OSError:
         with contextlib.suppress(OSError):
@@ -71,7 +77,16 @@ def remember(path: Path, st: os.stat_result, data: dict[str, Any]) -> None:
 
 def _entries() -> dict[str, Any]:
     try:
-        entries = json.loads(cache_path().read_bytes())
+        with open(cache_path(), "rb") as handle:
+            if not _private(os.fstat(handle.fileno())):
+                return {}
+            entries = json.loads(handle.read())
     except (OSError, ValueError):
         return {}
     return entries if isinstance(entries, dict) else {}
+
+
+def _private(st: os.stat_result) -> bool:
+    """Owned by this user and writable by no one else (where there are owners to check)."""
+    owner = getattr(os, "getuid", None)
+    return owner is None or (st.st_uid == owner() and not st.st_mode & 0o022)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,21 @@ def test_it_remembers_the_latest_sets_only(tmp_path: Path) -> None:
     assert len(kept) == manifest_cache.KEEP
     assert str(roots[-1] / "extset.toml") in kept
     assert str(roots[0] / "extset.toml") not in kept
+
+
+@pytest.mark.usefixtures("settled")
+def test_it_is_private_and_one_others_can_write_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table decides what `ext launch` runs: a cache anyone could have written is a miss."""
+    path = write(tmp_path / "set", TOML)
+    load_manifest(tmp_path / "set")
+    cache = manifest_cache.cache_path()
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o600
+    assert stat.S_IMODE(cache.parent.stat().st_mode) == 0o700
+    poisoned = entries()
+    poisoned[str(path)]["data"]["host"] = {"command": "/tmp/not-pi"}  # type: ignore[index]
+    cache.write_text(json.dumps(poisoned), encoding="utf-8")
+    assert load_manifest(tmp_path / "set").host_command == "/tmp/not-pi"  # ours: trusted
+    cache.chmod(0o666)
+    assert load_manifest(tmp_path / "set").host_command == "pi"
