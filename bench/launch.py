@@ -36,7 +36,7 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
         "ext launch -- --version": Cmd([ext(), "launch", "--", "--version"], set_dir, env),
         "pi --version": Cmd([binary, "--version"], set_dir, env),
     }
-    t = measure(cmds, rounds(opts, full=11, quick=3))
+    t = measure(cmds, rounds(opts, full=15, quick=3))
     print_timings("ext launch vs pi, both printing pi's version", t)
     added = t.median("ext launch -- --version") - t.median("pi --version")
     print(f"  ext adds {ms(added)} to pi's median (pi's own start varies by more than that)")

@@ -88,7 +88,7 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     env = sandbox_env(tmp)
     sets = tmp / "sets"
     set_dir = build_set(sets / "set1k", COUNT)
-    n = rounds(opts, full=11, quick=4)
+    n = rounds(opts, full=15, quick=4)
 
     # Every tool's target sits in tmp/agents/: ext4 puts a new folder's entries in the block
     # group of its parent, and groups differ a lot in what a new inode costs (see fresh_dir).
