@@ -12,12 +12,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 # Node's process.uptime() and `ps -o etime` only approximate a start; ticks compare exactly.
 START_SLACK_SECONDS = 5.0
@@ -27,16 +25,14 @@ def sessions_dir(agent_dir: Path) -> Path:
     return agent_dir / ".extset" / "sessions"
 
 
-@dataclass(frozen=True)
-class ProcessStart:
+class ProcessStart(NamedTuple):
     """When a live process started: kernel clock ticks since boot (Linux) and/or epoch seconds."""
 
     ticks: int | None
     epoch: float | None
 
 
-@dataclass(frozen=True)
-class SessionRecord:
+class SessionRecord(NamedTuple):
     """One host session as its starter recorded it."""
 
     pid: int
@@ -100,6 +96,8 @@ def _start_from_ps(pid: int) -> ProcessStart | None:
         return None
     except PermissionError:
         pass  # alive, someone else's
+    import subprocess  # here only: on Linux /proc answers, and `ext launch` imports this module
+
     try:
         out = subprocess.run(
             ["ps", "-o", "etime=", "-p", str(pid)],

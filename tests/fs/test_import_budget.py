@@ -6,8 +6,9 @@ prompt_toolkit), the network (httpx), writing TOML back (tomlkit), version
 ranges (semver), the lock a write takes (filelock) and consent hashes (rfc8785):
 `ext --version`, `ext env`, `ext list` and a no-op `ext install` need none of them,
 nor the CLI framework (typer and its click): installer.entry parses them by hand.
-Nor difflib (a "did you mean" for a typo) or platformdirs (its XDG rule is in
-installer.userdirs): cheap, but only errors and other platforms need them.
+Nor difflib (a "did you mean" for a typo), platformdirs (its XDG rule is in
+installer.userdirs), dataclasses (it loads inspect, ast and dis) or subprocess:
+only errors, other platforms and other commands need them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("questionary", "prompt_toolkit", "httpx", "tomlkit", "semver", "filelock", "rfc8785")
-EVERYDAY = (*HEAVY, "typer", "click", "difflib", "platformdirs")
+EVERYDAY = (*HEAVY, "typer", "click", "difflib", "platformdirs", "dataclasses", "subprocess")
 
 
 def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
