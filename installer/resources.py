@@ -97,12 +97,13 @@ def _discover_kind(root: Path, kind: str) -> Iterable[Resource]:
     # Resolved once per folder: an entry that is not a link resolves to its name under it.
     real_folder = os.path.realpath(folder)
     inside = Path(real_folder).is_relative_to(root)
+    what = f"{kind} name"
     for entry in entries:
         if entry.name.startswith("."):
             continue
         resource = _classify(root, kind, entry, folder, real_folder if inside else None)
         if resource is not None:
-            check_name(resource.name, f"{kind} name")
+            check_name(resource.name, what)
             yield resource
 
 

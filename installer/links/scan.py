@@ -124,7 +124,10 @@ def _entry(
         return Entry("dir" if is_dir else "file", to_dir=is_dir)
     target = os.readlink(e.path)
     where = target if target.startswith("/") else os.path.join(folder, target)
-    real, exists, to_dir = _follow(where, heads, known)
+    if where in known:  # a real path the caller just saw: its own realpath, and there
+        real, exists, to_dir = where, True, known[where]
+    else:
+        real, exists, to_dir = _follow(where, heads, known)
     owner, root = "foreign", None
     for candidate, label, inside in roots:
         if real == candidate or real.startswith(inside):
