@@ -47,15 +47,14 @@ class Journal:
 
     def record_all(self, steps: list[dict[str, Any]]) -> None:
         """Several steps in one write, all of them flushed before the first is taken."""
-        self._file.write("".join([_encode(step) + "\n" for step in steps]))
-        self._file.flush()
+        self._write(*steps)
 
     def close(self, status: str) -> None:
         self._write({"end": status})
         self._file.close()
 
-    def _write(self, obj: dict[str, Any]) -> None:
-        self._file.write(_encode(obj) + "\n")
+    def _write(self, *objs: dict[str, Any]) -> None:
+        self._file.write("".join([_encode(obj) + "\n" for obj in objs]))
         # A flush is what survives kill -9 (the page cache keeps it); fsync only guards power loss.
         self._file.flush()
 

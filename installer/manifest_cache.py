@@ -15,12 +15,12 @@ corrupt cache is a miss, and a failed write is ignored.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from pathlib import Path
 from typing import Any
 
+from installer.errors import ExtError
 from installer.userdirs import user_dir
 
 CACHE_NAME = "manifests.json"
@@ -63,16 +63,13 @@ def remember(path: Path, st: os.stat_result, data: dict[str, Any], seen_at: int)
     entries[str(path)] = {"stamp": stamp(st), "data": data}
     kept = dict(list(entries.items())[-KEEP:])
     target = cache_path()
-    temp = target.with_name(f".{CACHE_NAME}.{os.getpid()}.tmp")
+    from installer import atomic  # a write: only on a miss
+
     try:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(kept))
-        os.replace(temp, target)  # readers see the old cache or the new one, never a part
-    except OSError:
-        with contextlib.suppress(OSError):
-            temp.unlink(missing_ok=True)
+        atomic.write_atomic(target, json.dumps(kept), mode=0o600)  # never read half-written
+    except (OSError, ExtError):
+        pass
 
 
 def _entries() -> dict[str, Any]:

@@ -13,6 +13,7 @@ import pytest
 from installer import manifest, manifest_cache
 from installer.errors import UsageError
 from installer.manifest import load_manifest
+from tests.helpers import build_tree
 
 TOML = '[set]\nname = "alpha"\n'
 
@@ -31,10 +32,7 @@ def no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def write(root: Path, text: str) -> Path:
-    root.mkdir(exist_ok=True)
-    path = root / "extset.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
+    return build_tree(root, {"extset.toml": text}) / "extset.toml"
 
 
 def entries() -> dict[str, object]:
