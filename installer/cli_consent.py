@@ -58,6 +58,14 @@ def approve(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show the hooks and the diff; record nothing.")
     ] = False,
+    expect: Annotated[
+        str | None,
+        typer.Option(
+            "--expect",
+            metavar="SHA256",
+            help="Approve only if the hooks still hash to this (what was shown elsewhere).",
+        ),
+    ] = None,
 ) -> None:
     """Show the project's hooks, then approve them.
 
@@ -75,6 +83,7 @@ def approve(
         ctx = _moved(out, context())
         folder = _folder(project) or here(ctx.env)
         preview = describe_approval(ctx.agent_dir, folder)
+        _expected(preview, expect)
         if dry_run:
             _render(out, preview.warnings, preview.lines(), preview.to_json())
             return 0
@@ -193,6 +202,19 @@ def _confirm(out: Output, preview: ApprovalPreview, yes: bool, stdin_tty: bool) 
     answer = sys.stdin.readline().strip().lower()
     if answer not in ("y", "yes"):
         raise Refused("declined; nothing was approved")
+
+
+def _expected(preview: ApprovalPreview, expect: str | None) -> None:
+    """Refuse (exit 3) when the hooks are not the ones the caller showed the user."""
+    from installer.errors import Refused
+
+    if expect is None or preview.config.sha256 == expect:
+        return
+    raise Refused(
+        f"the hooks in {preview.project} are not the ones that were shown ({expect}); "
+        "nothing was approved",
+        f"review them again: ext consent approve {preview.project}",
+    )
 
 
 def _folder(project: Path | None) -> Path | None:
