@@ -64,3 +64,23 @@ def _aside(path: object) -> str:
         f"move what should load into extensions/, then move {path} out of the agent dir "
         f"(mv {path} ~/pi-hooks.old)"
     )
+
+
+def runner(s: Subject) -> Iterator[Finding]:
+    """Whether pi runs approved hooks at all (project-hooks), and for which projects."""
+    from installer.consent.commands import list_approvals
+    from installer.consent.runner import NAME
+
+    result = list_approvals(existing(s))
+    found = result.runner
+    if found is None:
+        return
+    current = [e.project for e in result.entries if e.state == "current"]
+    if found.runs:
+        projects = ", ".join(current) if current else "none approved and unchanged yet"
+        yield ok(f"{NAME} is enabled ({found.where}); pi runs the hooks of: {projects}")
+    elif not result.entries:
+        yield ok(f"no approved projects, and {NAME} is {found.state.replace('-', ' ')}")
+    else:
+        fix = f"ext enable {NAME}" if found.state == "disabled" else "ext install (the bundled set)"
+        yield warn(f"{count(len(result.entries), 'approved project')}, but {found.sentence()}", fix)
