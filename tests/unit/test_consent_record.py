@@ -75,3 +75,31 @@ def test_times_are_utc_to_the_second_with_z() -> None:
     moment = datetime(2026, 11, 29, 19, 0, 0, 123456, tzinfo=timezone(timedelta(hours=1)))
     assert format_time(moment) == "2026-11-29T18:00:00Z"
     assert format_time(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)) == "2026-01-02T03:04:05Z"
+
+
+def test_times_are_utc_whatever_the_machine_s_time_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    try:
+        moment = datetime(2026, 11, 29, 23, 30, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+        assert format_time(moment) == "2026-11-29T18:00:00Z"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+@pytest.mark.parametrize(
+    "sha",
+    [
+        "sha256:" + "AB" * 32,  # upper case: the hash is written in lower case, always
+        "sha256:" + "a" * 63,
+        "sha256:" + "a" * 65,
+        "sha256:",
+        "SHA256:" + "ab" * 32,
+    ],
+)
+def test_a_hash_is_exactly_sha256_and_64_lower_case_hex_digits(sha: str) -> None:
+    with pytest.raises(CorruptRecord, match="sha256"):
+        parse_document(json.dumps({"version": 1, "approvals": {"/p": {**ENTRY, "sha256": sha}}}))
