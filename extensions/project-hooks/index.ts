@@ -188,9 +188,13 @@ export default function (pi: ExtensionAPI) {
 	pi.on("agent_end", async (_event, ctx) => {
 		const active = continuations > 0;
 		const block = blockOf(await fire(ctx, "Stop", undefined, { stop_hook_active: active }));
-		if (block === undefined || continuations >= MAX_STOP_CONTINUATIONS) {
+		if (block === undefined) {
 			continuations = 0;
 			return;
+		}
+		if (continuations >= MAX_STOP_CONTINUATIONS) {
+			say(ctx, `project-hooks: a Stop hook asked to keep going ${MAX_STOP_CONTINUATIONS} times in a row; stopped anyway.`);
+			return; // until the user writes again
 		}
 		continuations++;
 		pi.sendUserMessage(`A Stop hook of this project asks you to continue: ${block}`);

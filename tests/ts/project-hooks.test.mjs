@@ -238,3 +238,71 @@ describe("consent in the session", { skip: !existsSync(EXT) && "needs ext (.venv
 		assert.match(message, /\+ +"command": "echo changed >&2; exit 2"/);
 	});
 });
+
+describe("every event, once approved", { skip: !existsSync(EXT) && "needs ext (.venv/bin/ext or EXTSET_EXT)" }, () => {
+	test("SessionStart context, UserPromptSubmit block and context, PostToolUse block, allow ignored, Stop", async () => {
+		const where = project("exit 0");
+		const command = (c) => [{ hooks: [{ type: "command", command: c }] }];
+		const config = {
+			hooks: {
+				SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo session context" }] }],
+				UserPromptSubmit: command('read -r x; case "$x" in *forbidden*) echo "no such prompts" >&2; exit 2;; esac; echo "from the hook"'),
+				PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'` }] }],
+				PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '{"decision":"block","reason":"post says no"}'` }] }],
+				Stop: command('echo "$CLAUDE_PROJECT_DIR" >> stop.log'),
+			},
+		};
+		writeFileSync(join(where.proj, ".claude", "settings.json"), JSON.stringify(config));
+		const env = { ...process.env, EXT_NO_UPDATE_CHECK: "1" };
+		execFileSync(EXT, ["--agent-dir", where.agent, "consent", "approve", where.proj, "--yes"], { env, stdio: "ignore" });
+		const s = await session(where, { hasUI: true });
+		const sent = [];
+		s.pi.api.sendUserMessage = (text) => sent.push(text);
+		try {
+			const started = await s.pi.emit("before_agent_start", { prompt: "hello" }, s.ctx);
+			assert.equal(started.message.content, "session context");
+			assert.equal(await s.pi.emit("before_agent_start", { prompt: "again" }, s.ctx), undefined); // once
+
+			assert.deepEqual(await s.pi.emit("input", { text: "hello", source: "interactive" }, s.ctx), {
+				action: "transform",
+				text: "hello\n\nfrom the hook",
+			});
+			assert.deepEqual(await s.pi.emit("input", { text: "something forbidden", source: "interactive" }, s.ctx), { action: "handled" });
+			assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1].includes("no such prompts")));
+
+			const read = await s.pi.emit("tool_call", { toolCallId: "r", toolName: "read", input: { path: "a.txt" } }, s.ctx);
+			assert.equal(read, undefined);
+			assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1].includes("never pre-approve")));
+
+			const content = [{ type: "text", text: "x" }];
+			const after = await s.pi.emit("tool_result", { toolCallId: "t", toolName: "bash", input: { command: "ls" }, content, isError: false }, s.ctx);
+			assert.deepEqual(after.content, [...content, { type: "text", text: "PostToolUse hook: post says no" }]);
+
+			await s.pi.emit("agent_end", { messages: [] }, s.ctx);
+			assert.equal(readFileSync(join(where.proj, "stop.log"), "utf8"), `${where.proj}\n`);
+			assert.deepEqual(sent, []);
+		} finally {
+			s.restore();
+		}
+		assert.ok(!s.ctx.ui.calls.some((c) => c[0] === "confirm")); // approved by ext: nothing to ask
+	});
+
+	test("a Stop hook that blocks keeps the agent going, a few times at most", async () => {
+		const where = project("exit 0");
+		const stop = { hooks: { Stop: [{ hooks: [{ type: "command", command: 'echo "finish the tests" >&2; exit 2' }] }] } };
+		writeFileSync(join(where.proj, ".claude", "settings.json"), JSON.stringify(stop));
+		const env = { ...process.env, EXT_NO_UPDATE_CHECK: "1" };
+		execFileSync(EXT, ["--agent-dir", where.agent, "consent", "approve", where.proj, "--yes"], { env, stdio: "ignore" });
+		const s = await session(where, { hasUI: true });
+		const sent = [];
+		s.pi.api.sendUserMessage = (text) => sent.push(text);
+		try {
+			for (let i = 0; i < 5; i++) await s.pi.emit("agent_end", { messages: [] }, s.ctx);
+		} finally {
+			s.restore();
+		}
+		assert.equal(sent.length, 3);
+		assert.match(sent[0], /finish the tests/);
+		assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1].includes("3 times in a row")));
+	});
+});
