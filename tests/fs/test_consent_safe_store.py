@@ -206,3 +206,22 @@ def test_an_old_store_behind_a_symlink_is_neither_moved_nor_trusted(
         "project-approvals.json",
     ]
     assert not store_path(agent).exists()
+
+
+def test_the_first_install_after_an_upgrade_moves_the_old_store_and_undo_takes_the_install_first(
+    tmp_path: Path, agent: Path, proj: Path
+) -> None:
+    text = legacy(agent, proj)
+    code, output = ext(tmp_path, agent, "install", "--dry-run")
+    assert code == 0 and (agent / "hooks").is_dir()  # a dry run writes nothing
+    code, output = ext(tmp_path, agent, "install", "--yes")
+    assert code == 0, output
+    assert "Moved the approvals store" in output
+    assert not (agent / "hooks").exists()
+    assert store_path(agent).read_bytes() == text
+    assert (agent / "extensions" / "a.ts").is_symlink()
+
+    code, output = ext(tmp_path, agent, "undo", "--yes")
+    assert code == 0, output
+    assert not (agent / "extensions" / "a.ts").exists()
+    assert store_path(agent).read_bytes() == text  # the move is the run before
