@@ -1,9 +1,10 @@
-"""The approvals store of ext before 0.x lived in `<agent dir>/hooks/`; pi warns about that folder.
+"""Earlier ext kept the approvals store in `<agent dir>/hooks/`; pi warns about that folder.
 
 pi 0.73.1 warns at every start, and waits for a key in interactive mode, when the agent
 dir holds a `hooks/` folder (`dist/migrations.js`, `checkDeprecatedExtensionDirs`). The
-first consent command after an upgrade moves the store to `.extset/consent/` (journaled:
-`ext undo` puts it back) and removes `hooks/` when nothing but ext's files were in it.
+first `ext install` or consent command after an upgrade moves the store to
+`.extset/consent/` (journaled: `ext undo` puts it back) and removes `hooks/` when nothing
+but ext's files were in it.
 """
 
 from __future__ import annotations
