@@ -174,27 +174,32 @@ def test_asked_in_pi_no_lasts_the_session_and_yes_is_recorded(
     assert json.loads(history)["history"][-1]["command"] == "consent approve"
 
 
-def test_after_an_approval_pi_starts_without_the_hooks_folder_warning(
+def test_after_an_approval_pi_starts_without_the_hooks_folder_warning_and_runs_the_hooks(
     pi_bin: Path, ext: Run, e2e_env: dict[str, str], tmp_path: Path
 ) -> None:
-    agent = tmp_path / "agent"
-    agent.mkdir()
+    agent = linked_agent_dir(tmp_path, "extensions")
     proj = tmp_path / "proj"
     (proj / ".claude").mkdir(parents=True)
-    (proj / ".claude/settings.json").write_text(settings(SLOW))
+    started = {"type": "command", "command": "echo started > started.txt"}
+    hooks = {"SessionStart": [{"hooks": [started]}]}
+    (proj / ".claude/settings.json").write_text(json.dumps({"hooks": hooks}))
 
     def start() -> tuple[int, str]:
         child = pexpect.spawn(
             str(pi_bin),
             ["--offline", "--no-session"],
-            cwd=str(tmp_path),
+            cwd=str(proj),
             env={**e2e_env, "PI_CODING_AGENT_DIR": str(agent), "TERM": "xterm-256color"},
             encoding="utf-8",
             dimensions=(30, 100),
             timeout=60,
         )
         try:
-            seen = child.expect(["Press any key", "─"])  # the warning, or the editor's border
+            seen = child.expect(["Press any key", "Run this project's hooks", "─"])
+            if seen == 2:  # the editor's border: started; the SessionStart hook has its turn
+                deadline = time.monotonic() + 20
+                while not (proj / "started.txt").exists() and time.monotonic() < deadline:
+                    child.expect([pexpect.TIMEOUT, pexpect.EOF], timeout=0.1)
             return seen, child.before
         finally:
             child.terminate(force=True)
@@ -207,5 +212,6 @@ def test_after_an_approval_pi_starts_without_the_hooks_folder_warning(
     ext("--agent-dir", str(agent), "consent", "approve", str(proj), "--yes", check=True)
     assert not (agent / "hooks").exists()
     seen, before = start()
-    assert seen == 1, before
+    assert seen == 2, before  # neither the warning nor a question
     assert "hooks/ directory found" not in before
+    assert (proj / "started.txt").read_text() == "started\n"
