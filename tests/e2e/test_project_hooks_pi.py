@@ -18,8 +18,8 @@ from typing import Any
 import pexpect
 import pytest
 
-from tests.e2e.conftest import EXT, Run
-from tests.e2e.test_bundled_ts import FakeModel, Rpc, linked_agent_dir, run
+from tests.e2e.conftest import EXT, REPO, Run
+from tests.e2e.test_bundled_ts import FakeModel, Rpc, run
 
 pytestmark = pytest.mark.e2e
 
@@ -58,11 +58,20 @@ def alive(pid: int) -> bool:
     return stat.rsplit(") ", 1)[1][0] != "Z"
 
 
+def hooks_agent_dir(root: Path) -> Path:
+    """An agent dir with project-hooks alone linked in (each pi start compiles less)."""
+    (root / "agent" / "extensions").mkdir(parents=True)
+    (root / "agent" / "extensions" / "project-hooks").symlink_to(
+        REPO / "extensions" / "project-hooks"
+    )
+    return root / "agent"
+
+
 @pytest.fixture
 def where(tmp_path: Path) -> tuple[Path, Path]:
     proj = tmp_path / "proj"
     (proj / ".claude").mkdir(parents=True)
-    return linked_agent_dir(tmp_path, "extensions"), proj
+    return hooks_agent_dir(tmp_path), proj
 
 
 def print_run(
@@ -177,7 +186,7 @@ def test_asked_in_pi_no_lasts_the_session_and_yes_is_recorded(
 def test_after_an_approval_pi_starts_without_the_hooks_folder_warning_and_runs_the_hooks(
     pi_bin: Path, ext: Run, e2e_env: dict[str, str], tmp_path: Path
 ) -> None:
-    agent = linked_agent_dir(tmp_path, "extensions")
+    agent = hooks_agent_dir(tmp_path)
     proj = tmp_path / "proj"
     (proj / ".claude").mkdir(parents=True)
     started = {"type": "command", "command": "echo started > started.txt"}
