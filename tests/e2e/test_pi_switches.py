@@ -31,6 +31,13 @@ SET = {
     "skills/rev/SKILL.md": "---\nname: rev\ndescription: Reviews.\n---\nReview.\n",
     "prompts/fix.md": "---\ndescription: Fix it.\n---\nFix.\n",
 }
+AFTER_PI_CONFIG = {
+    "a": "enabled",
+    "b": "disabled",
+    "g": "disabled",
+    "rev": "disabled",
+    "fix": "enabled",
+}
 ENTRY_FILE = {"a": "a.ts", "b": "b.ts", "g": "g/index.ts", "rev": "SKILL.md", "fix": "fix.md"}
 
 
@@ -224,16 +231,10 @@ def test_one_switch_across_ext_commands_and_both_modes(
     pi_config(settings, "extensions/g/index.ts", False, package=str(set_root))
     pi_config(settings, "extensions/a.ts", True, package=str(set_root))
     pi_config(settings, "skills/rev/SKILL.md", False, package=str(set_root))
-    entry = json.loads(settings.read_text())["packages"][0]
+    pinned = settings.read_text()
     states = run("install")
-    assert json.loads(settings.read_text())["packages"][0] == entry
-    assert states == {
-        "a": "enabled",
-        "b": "disabled",
-        "g": "disabled",
-        "rev": "disabled",
-        "fix": "enabled",
-    }
+    assert settings.read_text() == pinned  # pi's patterns, byte for byte and in order
+    assert states == AFTER_PI_CONFIG
 
     # ext disable in register mode writes what pi config would write
     before = settings.read_text()
@@ -246,13 +247,7 @@ def test_one_switch_across_ext_commands_and_both_modes(
 
     # register -> link: what is off in the entry is parked; what it had on comes on
     states = run("install", "--mode", "link")
-    assert states == {
-        "a": "enabled",
-        "b": "disabled",
-        "g": "disabled",
-        "rev": "disabled",
-        "fix": "enabled",
-    }
+    assert states == AFTER_PI_CONFIG
     assert (agent / "extensions" / "b.ts.off").is_symlink()
 
     ext("uninstall", "--yes", *ours, cwd=set_root, check=True)
