@@ -121,7 +121,8 @@ def list_items() -> NoReturn:
         width = max((len(i.resource.label) for i in found), default=4)
         for i in found:
             line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
-            out.out(line + (f"  ({i.note})" if i.note else ""))
+            line += f"  ({i.note})" if i.note else ""
+            out.out(line + (f"  [{i.pi.describe()}]" if i.pi is not None else ""))
         return 0
 
     run(go)

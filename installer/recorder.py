@@ -155,3 +155,18 @@ def status(agent_dir: Path) -> str:
     if not (link.is_symlink() and _is_copy(agent_dir, real) and os.path.isfile(real)):
         return "missing"
     return "current" if _same(Path(real), source_bytes()) else "stale"
+
+
+def blind_spot(agent_dir: Path, cwd: Path | None) -> str | None:
+    """Why the recorder cannot see pi's sessions now (parked, missing, or switched off in pi
+    by `pi config`), or None when it can."""
+    if os.path.lexists(agent_dir / f"{RECORDER}.off"):
+        return f"it is parked as {RECORDER}.off"
+    if status(agent_dir) == "missing":
+        return f"{RECORDER} is missing"
+    from installer.settings.switches import linked_switch, read_scopes
+
+    found = linked_switch(read_scopes(agent_dir, cwd), "extension", RECORDER)
+    if found is not None and not found.on:
+        return f"it is switched off ({found.describe()})"
+    return None

@@ -86,6 +86,20 @@ def blockers(
     return out
 
 
+def unseen(manifest: Manifest, disabling: Iterable[str], why: str) -> list[Blocker]:
+    """A process guard that cannot see pi's sessions refuses: it cannot know none is live."""
+    return [
+        Blocker(
+            name,
+            f"ext cannot see pi's sessions: its session recorder {why}",
+            f"a session started with {flag} would lose {name} at its next /reload or /new",
+            (manifest.guards[name].reason if name in manifest.guards else None),
+        )
+        for name in disabling
+        if (flag := _flag(manifest, name))
+    ]
+
+
 def enforce(found: Sequence[Blocker], force: bool) -> tuple[str, ...]:
     """Refuse (exit 3) with every reason; with --force, the warnings that name each risk."""
     if not found:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from installer.context import Context
 from installer.links.scan import AgentState, Entry, scan, seen
 from installer.resources import Resource, discover
 from installer.state import load_state
+
+if TYPE_CHECKING:
+    from installer.settings.switches import PiSwitch
 
 
 class Item(NamedTuple):
@@ -15,9 +18,10 @@ class Item(NamedTuple):
     state: str  # enabled | disabled | not-installed | conflict | stale | foreign
     path: str
     note: str | None = None
+    pi: PiSwitch | None = None  # what pi's own settings say of it (`pi config`'s switches)
 
     def to_json(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "name": self.resource.name,
             "kind": self.resource.kind,
             "layout": self.resource.layout,
@@ -26,6 +30,8 @@ class Item(NamedTuple):
         }
         if self.note:
             out["note"] = self.note
+        if self.pi is not None:
+            out["pi"] = self.pi.to_json()
         return out
 
 
@@ -39,28 +45,16 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
     if mode == "register":
         return mode, registered_items(ctx, resources)
-    return mode, [classify(agent, r) for r in resources]
+    from installer.settings.switches import with_pi
+
+    return mode, with_pi(ctx, [classify(agent, r) for r in resources])
 
 
 def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item]:
     """In register mode an item is loaded through the set's packages entry, unless filtered out."""
-    from installer.commands.settings_plan import registered
-    from installer.settings import exclusion
-    from installer.settings.packages import exclusions_of
+    from installer.settings.switches import registered_states
 
-    entries = registered(ctx)
-    if not entries:
-        return [Item(r, "not-installed", "settings.json") for r in resources]
-    excluded = {f for e in entries for f in exclusions_of(e)}
-    out = []
-    for r in resources:
-        off = r.kind == "extension" and exclusion(r.filename, _layout(r), r.entry) in excluded
-        out.append(Item(r, "disabled" if off else "enabled", "settings.json"))
-    return out
-
-
-def _layout(r: Resource) -> Literal["file", "dir"]:
-    return "dir" if r.layout == "dir" else "file"
+    return registered_states(ctx, [Item(r, "not-installed", "settings.json") for r in resources])
 
 
 def classify(agent: AgentState, r: Resource) -> Item:

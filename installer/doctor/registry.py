@@ -53,7 +53,7 @@ CHECKS: tuple[Check, ...] = (
     Check("agent.folders", "extensions/, skills/, … are real folders", agent.folders),
     Check("items", "each item of the set: enabled, disabled, missing, stale", items.each_item),
     Check("items.foreign", "dangling links that are not ext's", items.dangling_foreign),
-    Check("loaded-twice", "the set linked and also registered in settings.json", items.twice),
+    Check("loaded-twice", "the set linked and also a package (user or project scope)", items.twice),
     Check("settings.json", "settings.json parses", settings.parses),
     Check("settings.keys", "no retired or renamed keys left", settings.keys),
     Check("settings.seeds", "the set's first-run settings are present", settings.seeds),

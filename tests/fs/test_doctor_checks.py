@@ -296,7 +296,9 @@ def test_linked_and_registered_is_loaded_twice(tmp_path: Path, set_root: Path, a
     [finding] = only(doctor(tmp_path, set_root, agent), "loaded-twice")
 
     assert finding.level == "error"
-    assert finding.message.startswith("the set is loaded twice: linked (")
+    assert finding.message.startswith("the set is linked (")
+    assert "pi loads each file once, the link first" in finding.message
+    assert "`ext disable` in link mode has no effect" in finding.message
     assert finding.fix == f"drop the package: PI_CODING_AGENT_DIR={agent} pi remove {set_root}"
 
 

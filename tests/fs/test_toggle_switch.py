@@ -215,24 +215,20 @@ def test_register_mode_filters_and_the_state_record(set_root: Path, agent: Path)
     assert settings(agent)["packages"] == [entry]
     record = load_state(agent).for_root(set_root)
     assert record is not None and record.mode == "register"
-    assert record.extra["disabled"] == ["-extensions/alpha.ts", "-extensions/gamma/index.ts"]
-    # install keeps the user's choice
+    # install keeps the user's choice: it lives in the entry, where pi config sees it too
     assert install(ctx, [], [], False, yes).plan.is_empty
     assert settings(agent)["packages"] == [entry]
     on(ctx, "alpha", "gamma")
     assert settings(agent)["packages"] == [str(set_root)]
-    record = load_state(agent).for_root(set_root)
-    assert record is not None and record.extra["disabled"] == []
 
 
 def test_register_mode_no_ops_and_what_it_cannot_switch(set_root: Path, agent: Path) -> None:
     ctx = installed(set_root, agent, mode="register")
     off(ctx, "alpha")
     text = (agent / "settings.json").read_text()
-    again = off(ctx, "alpha", "skill:review")
+    again = off(ctx, "alpha")
     assert not again.applied
     assert again.notes == ("alpha is already disabled; nothing to do for it",)
-    assert any("only extensions can be switched" in w for w in again.plan.warnings)
     assert (agent / "settings.json").read_text() == text
 
 
@@ -324,8 +320,8 @@ def test_toggle_in_register_mode_is_one_settings_write(set_root: Path, agent: Pa
     count = len(journals(agent))
     result = toggle(ctx, ask(["beta", "skill:review", "prompt:fix", "theme:dark"]), False, yes)
     assert [a.detail for a in result.plan.changes] == [
-        "disable alpha: adds -extensions/alpha.ts",
-        "disable gamma: adds -extensions/gamma/index.ts",
+        "disable alpha: adds -extensions/alpha.ts to its packages entry, as pi config does",
+        "disable gamma: adds -extensions/gamma/index.ts to its packages entry, as pi config does",
     ]
     assert settings(agent)["packages"][0]["extensions"] == [
         "-extensions/alpha.ts",
