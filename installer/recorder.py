@@ -143,13 +143,14 @@ def plan_recorder(
             warnings=(f"{file.dest} is taken by something that is not {file.what}; {file.without}",)
         )
     content = source_bytes(file)
+    detail = f"{file.what}, {file.purpose}"
+    if ours and entry is not None and entry.exists and _same(Path(str(entry.real)), content):
+        # Already these bytes: a no-op install needs no hash (nor OpenSSL's load) to say so.
+        return RecorderPlan((Action("keep", file.dest, target=entry.real, detail=detail),))
     copy = copy_path(agent_dir, sha256(content), file)
     target = str(copy)
-    detail = f"{file.what}, {file.purpose}"
     if entry is None:
         action = Action("link", file.dest, target=target, detail=detail)
-    elif entry.real == os.path.realpath(copy) and entry.exists and _same(copy, content):
-        action = Action("keep", file.dest, target=target, detail=detail)
     else:
         action = Action("relink", file.dest, target=target, detail=f"{file.what}, updated")
     return RecorderPlan((action,), content=content, copy=copy)
