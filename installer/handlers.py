@@ -97,7 +97,7 @@ def list_items() -> NoReturn:
     """`ext list`: every item of the set and its state."""
 
     def go(out: Any) -> int:
-        from installer.commands.listing import items
+        from installer.commands.listing import items, with_guard
         from installer.ui import tilde
 
         ctx = context()
@@ -109,7 +109,7 @@ def list_items() -> NoReturn:
                     "set": str(ctx.set_root),
                     "agent_dir": str(ctx.agent_dir),
                     "mode": mode,
-                    "items": [i.to_json() for i in found],
+                    "items": [with_guard(i.to_json(), ctx.manifest) for i in found],
                 }
             )
             return 0

@@ -25,7 +25,7 @@ from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.manifest import MODES
 from installer.plan import Plan
-from installer.recorder import plan_recorder, recorded, wants_recorder
+from installer.recorder import plan_agent_files, recorded
 from installer.resources import Resource, discover, select
 from installer.result import PlanResult
 from installer.state import State, load_state
@@ -93,9 +93,8 @@ def install(
             intent = Intent(seed=True, excluded=excluded, old_roots=tuple(old), released=mine)
             mode_warnings = _carried(carried, "stay off as filters of the packages entry")
         sp = plan_settings(ctx, intent)
-        # ext's session recorder, when a process guard needs it (installer/recorder.py).
-        wanted = wants_recorder(ctx.manifest)
-        rec = plan_recorder(ctx.agent_dir, agent, state, ctx.set_root, wanted, resources)
+        # ext's own agent files: /ext, and the session recorder where a process guard needs it.
+        rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, ctx.manifest, resources)
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         actions = links.actions + rec.actions + sp.actions + hooks

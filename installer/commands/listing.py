@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from installer.context import Context
 from installer.links.scan import AgentState, Entry, scan, seen
+from installer.manifest import Manifest
 from installer.resources import Resource, discover
 from installer.state import load_state
 
@@ -82,3 +83,13 @@ def _stale_note(e: Entry) -> str:
     if not e.exists:
         return "its target is gone; `ext install` fixes it"
     return f"points at {e.target}; `ext install` relinks it"
+
+
+def with_guard(item: dict[str, Any], manifest: Manifest) -> dict[str, Any]:
+    """An extension's JSON with the guard that can refuse disabling it (none: unchanged)."""
+    if item["kind"] != "extension" or not (manifest.guards or manifest.requires):
+        return item  # the common case, without importing the guards
+    from installer.commands.guards import guard_json
+
+    guard = guard_json(manifest, item["name"])
+    return {**item, "guard": guard} if guard else item

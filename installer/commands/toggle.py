@@ -90,6 +90,19 @@ def switch(
     )
 
 
+def switch_both(
+    ctx: Context, on: Sequence[str], off: Sequence[str], dry_run: bool, confirm: Confirm
+) -> PlanResult:
+    """`ext toggle --on NAME… --off NAME…`: both directions as one plan (what `/ext` applies)."""
+    resources = discover(ctx.set_root)
+    want = {r: True for n in on for r in resolve_name(resources, n)}
+    for r in (r for n in off for r in resolve_name(resources, n)):
+        if want.get(r):
+            raise UsageError(f"{r.label} is named by both --on and --off", "name it once")
+        want[r] = False
+    return apply_switch(ctx, "toggle", resources, want, False, dry_run, confirm)
+
+
 def toggle(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResult:
     """`ext toggle`: pick in a checkbox list, then apply every change as one plan."""
     if not (ctx.env.stdin_tty and ctx.env.stderr_tty):

@@ -64,6 +64,7 @@ CHECKS: tuple[Check, ...] = (
     Check("host.scope", "no value import from the pi scope the host lacks", source.scope),
     Check("host.env", "PI_CODING_AGENT_DIR in this shell names the agent dir", host.env_var),
     Check("recorder", "ext's session recorder, where process guards need it", items.recorder),
+    Check("command", "/ext inside pi: ext's command file, current, its ext there", items.command),
     Check("consent", "approved projects whose hooks changed since", consent.approvals),
     Check("consent.runner", "project-hooks, which runs approved hooks, is enabled", consent.runner),
     Check("agent.hooks", "no hooks/ folder (pi warns and waits at start)", consent.hooks_folder),

@@ -49,7 +49,8 @@ def test_link_then_register_removes_the_links(tmp_path: Path) -> None:
     ctx = _ctx(tmp_path, root)
     install(ctx, [], [], False, yes, "link")
     install(ctx, [], [], False, yes, "register")
-    assert not any((tmp_path / "agent" / "extensions").iterdir())
+    left = [p.name for p in (tmp_path / "agent" / "extensions").iterdir()]
+    assert left == ["ext-command.ts"]  # ext's own /ext stays in both modes
     assert _packages(tmp_path) == [str(root)]
 
 

@@ -311,3 +311,30 @@ def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
 
     why = blind_spot(agent_dir, s.ctx.env.cwd if s.ctx is not None else None)
     return None if why is None or why.endswith("is missing") else why
+
+
+def command(s: Subject) -> Iterator[Finding]:
+    """`/ext` inside pi: ext's command file is linked, current, and its `ext` is still there."""
+    from installer.recorder import COMMAND, status
+    from installer.state import load_state
+
+    agent_dir = existing(s)
+    now = status(agent_dir, COMMAND)
+    record = load_state(agent_dir).for_root(s.set_root) if s.set_root is not None else None
+    if now == "missing":
+        # Not an error: everything works without it (`ext adopt` does not install it, say).
+        why = "the set is not installed here yet" if record is None else f"no {COMMAND.dest}"
+        yield info(f"/ext is not available in pi: {why}", INSTALL)
+        return
+    if now == "stale":
+        yield warn(f"/ext is older than the one this ext ships ({COMMAND.dest})", INSTALL)
+        return
+    ext = (record.extra.get(COMMAND.key) or {}).get("ext") if record else None
+    if ext and not os.path.isfile(ext):
+        yield warn(
+            f"/ext is available, but the ext that installed it ({ext}) is gone; /ext falls back "
+            "to `ext` on PATH",
+            "run `ext install` with the ext you use now",
+        )
+        return
+    yield ok(f"/ext is available in pi ({COMMAND.dest}, runs {ext or '`ext` on PATH'})")
