@@ -143,8 +143,9 @@ def test_an_oversized_manifest_is_refused_before_parsing() -> None:
 
 def test_deeply_nested_arrays_are_exit_2_not_a_crash() -> None:
     depth = 50_000
-    with pytest.raises(UsageError):
-        parse("x = " + "[" * depth + "]" * depth)
+    err = refused("x = " + "[" * depth + "]" * depth)
+    assert err.message == f"{PATH}: nested too deeply"
+    assert err.fix == "flatten the nested arrays"
 
 
 def test_a_manifest_using_every_known_key_gives_no_warnings() -> None:
@@ -290,3 +291,16 @@ def test_the_size_limit_is_exact_and_bad_bytes_say_which() -> None:
     syntax = refused("[set\n")
     assert syntax.message.startswith(f"{PATH}: invalid TOML: ")
     assert syntax.fix == "fix the TOML syntax at that line"
+
+
+def test_tables_inside_seed_arrays_and_empty_seed_tables_are_json() -> None:
+    m = parse("[settings.seed]\nx = [{a = 1}, {}]\ny = {}\n")
+    assert dict(m.seeds) == {"x": [{"a": 1}, {}], "y": {}}
+    assert m.path == PATH
+    nested_date = refused("[settings.seed]\nx = [{z = 1979-05-27}]\n")
+    assert nested_date.message == f"{PATH}: [settings.seed] x: list has no JSON form"
+
+
+def test_an_unknown_key_of_an_extension_table_is_a_warning_naming_it() -> None:
+    m = parse('[extensions.notify]\nrequires = []\nneeds = ["x"]\n')
+    assert m.warnings == ("extset.toml: unknown key [extensions.notify] needs ignored",)
