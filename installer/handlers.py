@@ -22,6 +22,8 @@ def version(as_json: bool) -> NoReturn:
         host = find_host()
     except Exception:
         host = None
+    if host is not None and host.note:
+        sys.stderr.write(f"warning: {host.note}\n")
     if as_json:
         import json
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, NoReturn
 
 AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"
-VERSION_TIMEOUT = 5.0
+# `pi --version` is a Node start (~0.5-1.3 s): a hung wrapper must not cost much more.
+VERSION_TIMEOUT = 3.0
 LOAD_CHECK_TIMEOUT = 60.0
 # A model no provider offers: pi still loads every extension, then stops with
 # "Model not found" instead of sending the prompt with whatever key it finds.
@@ -35,18 +36,25 @@ class HostInfo(NamedTuple):
     package: str | None
     scope: str | None
     version_source: Literal["package.json", "--version"] | None = None  # None: no version
+    # Said once, by the run that found it out: `--version` hung (later runs read the cache).
+    note: str | None = None
 
 
 # ---- finding the host -------------------------------------------------------
 
 
 def find_host(
-    command: str = "pi", path_env: str | None = None, *, timeout: float = VERSION_TIMEOUT
+    command: str = "pi",
+    path_env: str | None = None,
+    *,
+    timeout: float = VERSION_TIMEOUT,
+    fresh: bool = False,
 ) -> HostInfo | None:
     """Find `command` (a name on PATH or a path) and read its version; None when not found.
 
     `path_env` replaces PATH for the lookup and for `<bin> --version`, whose
-    `#!/usr/bin/env node` must find node on it.
+    `#!/usr/bin/env node` must find node on it. A version that needs `--version`
+    is remembered per binary (`host_cache`); `fresh` asks again all the same.
     """
     import shutil
 
@@ -59,12 +67,27 @@ def find_host(
     except (OSError, RuntimeError):  # a loop or a race: keep what PATH gave us
         resolved = path
     package, version = _read_package(resolved)
-    source: Literal["package.json", "--version"] | None = "package.json" if version else None
-    if version is None:
+    if version is not None:
+        scope = _scope_of(package)
+        return HostInfo(command, path, resolved, version, package, scope, "package.json")
+    from installer import host_cache
+
+    identity = host_cache.identity(resolved)
+    cached = None if fresh else host_cache.lookup(identity)
+    note = None
+    if cached is None:
         env = None if path_env is None else {**os.environ, "PATH": path_env}
-        version = _version_from_run(path, env, timeout)
-        source = "--version" if version else None
-    return HostInfo(command, path, resolved, version, package, _scope_of(package), source)
+        version, timed_out = _version_from_run(path, env, timeout)
+        host_cache.remember(identity, version)
+        if timed_out:
+            note = (
+                f"{path} --version did not answer within {timeout:g} s: version unknown "
+                "(asked again when that file changes, or by `ext doctor`)"
+            )
+    else:
+        version = cached.version
+    source: Literal["--version"] | None = "--version" if version else None
+    return HostInfo(command, path, resolved, version, package, _scope_of(package), source, note)
 
 
 def _read_package(resolved: Path) -> tuple[str | None, str | None]:
@@ -119,16 +142,18 @@ _VERSION_IN_TEXT = (
 )
 
 
-def _version_from_run(path: Path, env: Mapping[str, str] | None, timeout: float) -> str | None:
-    """`<bin> --version`, or None when it fails, hangs or prints no version."""
+def _version_from_run(
+    path: Path, env: Mapping[str, str] | None, timeout: float
+) -> tuple[str | None, bool]:
+    """`<bin> --version` and whether it hung; the version is None when it fails or prints none."""
     try:
         out = _run([str(path), "--version"], env, timeout)
     except OSError:
-        return None
+        return None, False
     if out.timed_out:
-        return None
+        return None, True
     match = re.search(_VERSION_IN_TEXT, out.stdout) or re.search(_VERSION_IN_TEXT, out.stderr)
-    return match.group(1) if match else None
+    return (match.group(1) if match else None), False
 
 
 class _Output(NamedTuple):  # private, and a NamedTuple is cheaper to define at import

@@ -21,7 +21,7 @@ HostFinder = Callable[[str, "str | None"], "HostInfo | None"]
 def _find_host(command: str, path_env: str | None) -> HostInfo | None:
     from installer.host import find_host
 
-    return find_host(command, path_env)
+    return find_host(command, path_env, fresh=True)  # doctor asks, and refreshes the cache
 
 
 @dataclass(frozen=True)

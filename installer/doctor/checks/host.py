@@ -25,7 +25,8 @@ def found(s: Subject) -> Iterator[Finding]:
         return
     package = f", {host.package}" if host.package else ""
     if host.version is None:
-        yield info(f"{command} at {host.path}: version unknown{package}")
+        why = f" ({host.note})" if host.note else ""
+        yield info(f"{command} at {host.path}: version unknown{package}{why}")
         return
     yield ok(f"{command} {host.version} at {host.path} (from {host.version_source}{package})")
 
