@@ -24,12 +24,18 @@ def install(
         str | None,
         typer.Option("--mode", help="link (symlinks) or register (a package in settings.json)."),
     ] = None,
+    reseed: Annotated[
+        bool,
+        typer.Option(
+            "--reseed", help="Seed settings again, also the ones you removed since the first run."
+        ),
+    ] = False,
 ) -> None:
     """Link the set into the agent dir, backing up what is in the way.
 
     Or, with --mode register, add it to settings.json as a local-path package.
     """
-    handlers.install(only, skip, dry_run, yes, create, mode)
+    handlers.install(only, skip, dry_run, yes, create, mode, reseed)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

@@ -42,6 +42,7 @@ def install(
     yes: bool,
     create: bool,
     mode: str | None,
+    reseed: bool = False,
 ) -> NoReturn:
     """`ext install`: link (or register) the set into the agent dir."""
 
@@ -60,7 +61,7 @@ def install(
                 out.err(where)
             confirm(plan, diffs)
 
-        result = do_install(ctx, *chosen, dry_run, confirm_here, mode)
+        result = do_install(ctx, *chosen, dry_run, confirm_here, mode, reseed=reseed)
         if say_where and result.dry_run and not result.plan.is_empty:
             out.err(where)
         out.plan_result(result)

@@ -15,6 +15,7 @@ from installer.commands.settings_plan import (
     SettingsPlan,
     excluded_filters,
     plan_settings,
+    seed_keys,
     settings_path,
 )
 from installer.context import Context
@@ -26,7 +27,7 @@ from installer.plan import Plan
 from installer.recorder import plan_recorder, recorded, wants_recorder
 from installer.resources import Resource, discover, select
 from installer.result import PlanResult
-from installer.state import State, load_state
+from installer.state import SetRecord, State, load_state
 
 if TYPE_CHECKING:
     from installer.executor import Step
@@ -54,8 +55,14 @@ def install(
     dry_run: bool,
     confirm: Confirm,
     mode: str | None = None,
+    *,
+    reseed: bool = False,
 ) -> PlanResult:
-    """Plan the links (or the package entry) and seeds, show them, and apply once confirmed."""
+    """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
+
+    A seed is written once: the state record keeps the keys seeded here, and a key the
+    user removed since stays removed, unless `reseed`.
+    """
     mode = install_mode(ctx, mode)
     resources = discover(ctx.set_root)
     chosen = select(resources, only, skip)
@@ -65,6 +72,11 @@ def install(
 
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
+        done = (
+            frozenset()
+            if reseed
+            else seeded_before(state.record_of(ctx.set_root, ctx.manifest.name), ctx)
+        )
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
         # Installing in one mode removes the other mode's form: pi would load the set twice.
@@ -72,14 +84,14 @@ def install(
         if mode == "link":
             parked = _switched_off(state, ctx, resources)
             links = plan_install(agent, resources, chosen, ctx.env.now(), parked)
-            intent = Intent(seed=True, unregister=True, old_roots=tuple(old))
+            intent = Intent(seed=True, seeded=done, unregister=True, old_roots=tuple(old))
         else:
             links = plan_uninstall(agent)
             switched_off[:] = _user_off(state, ctx, agent, resources)
             mode_warnings = _lost_switches(agent, resources)
             unselected = excluded_filters(r for r in resources if r not in chosen)
             excluded = tuple(dict.fromkeys((*unselected, *switched_off)))
-            intent = Intent(seed=True, excluded=excluded, old_roots=tuple(old))
+            intent = Intent(seed=True, seeded=done, excluded=excluded, old_roots=tuple(old))
         sp = plan_settings(ctx, intent)
         # ext's session recorder, when a process guard needs it (installer/recorder.py).
         wanted = wants_recorder(ctx.manifest)
@@ -99,10 +111,28 @@ def install(
         extra.pop("disabled", None)
         if mode == "register" and switched_off:
             extra["disabled"] = list(switched_off)
+        before = () if reseed or previous is None else seeded_before(previous, ctx)
+        extra["seeded"] = sorted({*before, *seed_keys(ctx)})
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, dry_run, new_state)
+
+
+def seeded_before(record: SetRecord | None, ctx: Context) -> frozenset[str]:
+    """The seed keys this set already wrote here once (none on a first install).
+
+    A record from before ext kept this list was made by an install that seeded every key
+    of its manifest: those count as seeded.
+    """
+    if record is None:
+        return frozenset()
+    keys = record.extra.get("seeded")
+    if keys is None:
+        return seed_keys(ctx)
+    return (
+        frozenset(k for k in keys if isinstance(k, str)) if isinstance(keys, list) else frozenset()
+    )
 
 
 def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
