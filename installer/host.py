@@ -1,19 +1,17 @@
 """The host profile: find pi, read its version and package scope, launch it, check it loads.
 
 Only the standard library is imported at module level: `ext --version` calls
-`find_host`, and semver alone would cost more than the whole of this module.
+`find_host`, and a version library alone would cost more than the whole of this module.
 """
 
 from __future__ import annotations
 
-import operator
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from functools import total_ordering
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, NoReturn
+from typing import Literal, NamedTuple, NoReturn
 
 AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"
 # `pi --version` is a Node start (~0.5-1.3 s): a hung wrapper must not cost much more.
@@ -108,7 +106,7 @@ def _read_package(resolved: Path) -> tuple[str | None, str | None]:
         if not _bin_fits(data, folder, resolved):
             break
         version = data.get("version")
-        ok = isinstance(version, str) and parse_version(version) is not None
+        ok = isinstance(version, str) and looks_like_version(version)
         return data["name"], version if ok else None
     return None, None
 
@@ -195,113 +193,33 @@ def _run(argv: list[str], env: Mapping[str, str] | None, timeout: float) -> _Out
 
 # ---- versions and ranges ----------------------------------------------------
 
+# Only a shape check: whether a package.json's version is one at all. Ordering and ranges
+# are installer.versions' (npm's rules), loaded only when a question needs them.
 _VERSION = (
     r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?"
 )
 
 
-@total_ordering
-class Version:
-    """A semver version, ordered by semver precedence; build metadata is ignored."""
-
-    __slots__ = ("key", "text")
-
-    def __init__(self, key: tuple[Any, ...], text: str) -> None:
-        self.key, self.text = key, text
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Version) and self.key == other.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __lt__(self, other: Version) -> bool:
-        return bool(self.key < other.key)
-
-    def __repr__(self) -> str:
-        return f"Version({self.text!r})"
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def parse_version(text: str) -> Version | None:
-    """`0.73.1`, `v1.2.3-rc.1`, `0.73` (read as 0.73.0); None when it is not a version."""
-    match = re.fullmatch(_VERSION, text.strip())
-    if match is None:
-        return None
-    major, minor, patch, pre = match.groups()
-    core = (int(major), int(minor or 0), int(patch or 0))
-    if pre is None:
-        tail: tuple[Any, ...] = (1,)  # a release sorts after all its prereleases
-    else:
-        ids = (((0, int(p), "") if p.isdigit() else (1, 0, p)) for p in pre.split("."))
-        tail = (0, tuple(ids))
-    return Version((*core, tail), text.strip())
-
-
-_OPS: dict[str, Callable[[Version, Version], bool]] = {
-    ">=": operator.ge,
-    ">": operator.gt,
-    "<=": operator.le,
-    "<": operator.lt,
-    "=": operator.eq,
-    "==": operator.eq,
-}
-_COMPARATOR = r"(>=|<=|==|=|<|>)?(.+)"
-
-
-class VersionRange(NamedTuple):
-    """Comparators that must all hold, as in `>=0.70.0 <0.80.0`."""
-
-    text: str
-    comparators: tuple[tuple[str, Version], ...]
-
-    def failing(self, version: Version) -> list[tuple[str, Version]]:
-        """The comparators `version` does not satisfy."""
-        return [(op, v) for op, v in self.comparators if not _OPS[op](version, v)]
-
-
-def parse_range(text: str) -> VersionRange | None:
-    """Parse comparators separated by spaces or commas; None when any part is not one."""
-    glued = re.sub(r"(>=|<=|==|=|<|>)\s+", r"\1", text.strip())
-    comparators = []
-    for token in filter(None, re.split(r"[\s,]+", glued)):
-        match = re.fullmatch(_COMPARATOR, token)
-        version = parse_version(match.group(2)) if match else None
-        if match is None or version is None:
-            return None
-        comparators.append((match.group(1) or "=", version))
-    return VersionRange(text.strip(), tuple(comparators)) if comparators else None
-
-
-def in_range(version: str | None, tested: str | VersionRange | None) -> bool | None:
-    """Whether `version` satisfies `tested`; None when either side is missing or unparseable."""
-    parsed = parse_version(version) if version is not None else None
-    wanted = parse_range(tested) if isinstance(tested, str) else tested
-    if parsed is None or wanted is None:
-        return None
-    return not wanted.failing(parsed)
+def looks_like_version(text: str) -> bool:
+    """`0.73.1`, `v1.2.3-rc.1`, `0.73`: text a package.json may give as its version."""
+    return re.fullmatch(_VERSION, text.strip()) is not None
 
 
 def drift_message(host_version: str | None, tested: str | None, command: str = "pi") -> str | None:
     """One line when the host is outside `tested`, naming both and the fix; else None."""
-    parsed = parse_version(host_version) if host_version is not None else None
-    wanted = parse_range(tested) if tested is not None else None
-    if parsed is None or wanted is None:
+    from installer.versions import where
+
+    side = where(host_version, tested)
+    if side is None or side == "in":
         return None
-    failing = wanted.failing(parsed)
-    if not failing:
-        return None
-    op, bound = failing[0]
-    older = op in (">", ">=") or (op in ("=", "==") and parsed < bound)
-    if older:
-        relation, action = "older than", f"upgrade {command} to a tested version"
-    else:
-        relation, action = "newer than", f"pin {command} to a tested version"
+    relation, action = {
+        "older": ("older than", f"upgrade {command} to a tested version"),
+        "newer": ("newer than", f"pin {command} to a tested version"),
+        "between": ("not one of", f"install a tested version of {command}"),
+    }[side]
     return (
         f"{command} {host_version} is {relation} the versions this set was tested with "
-        f"({wanted.text}): {action}, or re-test the set and widen [host] tested in extset.toml"
+        f"({tested}): {action}, or re-test the set and widen [host] tested in extset.toml"
     )
 
 

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from installer.updates.config import DIST, index_json_url, registry_json_url
-
-if TYPE_CHECKING:
-    import semver
 
 TIMEOUT = 3.0
 MAX_BYTES = 1 << 20
@@ -67,22 +63,6 @@ def _fetch_bytes(url: str, limits: Limits) -> bytes | None:
         return bytes(body)
 
 
-def parse_version(text: object) -> semver.Version | None:
-    """A strict semver version (`MAJOR.MINOR.PATCH[-pre][+build]`); None for anything else.
-
-    Strict on purpose: a PEP 440 spelling such as `1.0` or `1.0rc1` has no
-    semver ordering we could trust, so it is ignored rather than guessed at.
-    """
-    if not isinstance(text, str):
-        return None
-    import semver
-
-    try:
-        return semver.Version.parse(text.strip())
-    except (ValueError, TypeError):
-        return None
-
-
 def latest_from_index(base: str, limits: Limits = DEFAULT_LIMITS, dist: str = DIST) -> str | None:
     """`info.version` from `<base>/pypi/<dist>/json`, if it is semver."""
     data = fetch_json(index_json_url(base, dist), limits)
@@ -103,11 +83,14 @@ def latest_from_registry(
 
 def compare(current: str | None, latest: str | None) -> bool | None:
     """True when `latest` is newer than `current`; None when either is not semver."""
-    have, new = parse_version(current), parse_version(latest)
-    if have is None or new is None:
-        return None
-    return new > have
+    from installer.versions import newer
+
+    return newer(latest, current)
 
 
 def _semver_text(value: object) -> str | None:
+    """Strict semver only: a PEP 440 spelling such as `1.0` or `1.0rc1` has no semver
+    ordering we could trust, so it is ignored rather than guessed at."""
+    from installer.versions import parse_version
+
     return value.strip() if isinstance(value, str) and parse_version(value) is not None else None

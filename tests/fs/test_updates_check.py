@@ -453,7 +453,7 @@ def test_passive_path_imports_nothing_heavy(tmp_path: Path) -> None:
         " spawn=lambda *a: None)\n"
         f"passive_notice(tty=True, env={{}}, cache_path=pathlib.Path({str(tmp_path / 'u.json')!r}),"
         " spawn=lambda *a: None)\n"
-        "heavy = {'httpx', 'semver', 'tomlkit', 'importlib.metadata', 'concurrent.futures'}\n"
+        "heavy = {'httpx', 'nodesemver', 'tomlkit', 'importlib.metadata', 'concurrent.futures'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     done = subprocess.run(
