@@ -25,7 +25,7 @@ from installer.updates.method import (
     npm_global_prefix,
     set_hint,
 )
-from installer.updates.results import CheckResult, Status
+from installer.updates.results import CheckResult, Status, installations
 from installer.updates.upstream import GIT_TIMEOUT, upstream_state
 
 
@@ -112,6 +112,8 @@ def check_now(
         ]
         names = ("ext", "host", "set")
         results = tuple(_settle(job.result, name) for job, name in zip(jobs, names, strict=True))
+    where = installations(host.resolved if host else None, set_dir, facts.prefix if facts else None)
+    results = tuple(replace(r, installation=where[r.name]) for r in results)
     return Report(results=results, method=method, checked_at=clock(), config=config)
 
 

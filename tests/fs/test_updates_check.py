@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -304,6 +304,7 @@ def test_report_json(server: Server, tmp_path: Path) -> None:
         "detail": "",
         "method": "pipx",
         "label": "ext",
+        "installation": str(pipx_facts(tmp_path).prefix),
     }
 
 
@@ -336,6 +337,7 @@ def test_refresh_then_passive_notice_once_a_day(
 ) -> None:
     cache = tmp_path / "cache" / "updates.json"
     monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    monkeypatch.setattr(sys, "prefix", str(pipx_facts(tmp_path).prefix))  # ext runs from there
     server.routes[EXT_PATH] = index_doc("99.0.0")
     now = 1_700_000_000.0
     spawned: list[object] = []
@@ -426,7 +428,7 @@ def test_doctor_findings_from_cache(
         "ok",
         "installed by pipx (pipx upgrade extset)",
     )
-    assert found["update.ext"].level == "warn"
+    assert found["update.ext"].level == "info"  # news, not a fault: --strict must not fail
     assert found["update.ext"].fix == "pipx upgrade extset"
     assert found["update.host"].level == "info"
 
@@ -439,7 +441,8 @@ def test_doctor_says_no_index_configured(tmp_path: Path) -> None:
         limits=OK,
         env={"HOME": str(tmp_path / "nohome")},
     )
-    found = {f.id: f for f in doctor_findings(cached_report(cache_path=cache))}
+    report = cached_report(cache_path=cache, facts=pipx_facts(tmp_path))
+    found = {f.id: f for f in doctor_findings(report)}
     assert found["update.ext"].level == "info"
     assert found["update.ext"].message == "ext: no index configured"
     assert found["update.ext"].fix is not None and "EXT_INDEX_URL" in found["update.ext"].fix
@@ -489,3 +492,28 @@ def test_passive_notice_never_waits_for_the_refresh(
     assert proc.wait(timeout=60) == 0
     state = load_cache(cache)
     assert state is not None and state.checked_at is not None
+
+
+def test_a_cached_result_speaks_only_for_the_installation_it_checked(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache" / "updates.json"
+    monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    server.routes[EXT_PATH] = index_doc("99.0.0")
+    server.routes[HOST_PATH] = registry_doc("0.73.1")
+    brew_pi = build_tree(tmp_path / "brew", {"Cellar/pi/0.70.0/bin/pi": "", "bin/brew": ""})
+    brew = HostFacts(PKG, "0.70.0", brew_pi / "Cellar" / "pi" / "0.70.0" / "bin" / "pi")
+    monkeypatch.setenv("EXT_NPM_REGISTRY", server.base)
+    refresh(host=brew, cache_path=cache, facts=pipx_facts(tmp_path), limits=OK)
+
+    same = {
+        r.name: r
+        for r in cached_report(host=brew, cache_path=cache, facts=pipx_facts(tmp_path)).results
+    }
+    npm_pi = host_facts(tmp_path)  # another pi of the same version, installed by npm
+    other_facts = replace(pipx_facts(tmp_path), prefix=tmp_path / "elsewhere")
+    other = cached_report(host=npm_pi, cache_path=cache, facts=other_facts)
+
+    assert same["host"].hint == "brew upgrade pi" and same["ext"].hint == "pipx upgrade extset"
+    # neither the brew fix nor the pipx one is offered to them
+    assert [r.name for r in other.results] == ["set"]
