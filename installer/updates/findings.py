@@ -63,7 +63,8 @@ def _finding(name: str, result: CheckResult) -> Finding:
     if result.newer:  # news, not a fault: `doctor --strict` must not fail on a release
         return Finding(check_id, "info", result.line().split("; run: ")[0], result.hint)
     if result.status == "up-to-date":
-        return Finding(check_id, "ok", f"{label} is up to date ({_short(result.current)})")
+        beyond = f"; {result.detail}" if result.detail else ""  # a release past [host] tested
+        return Finding(check_id, "ok", f"{label} is up to date ({_short(result.current)}){beyond}")
     if result.status == "not-configured":
         return Finding(check_id, "info", f"{label}: {result.detail}", _configure_fix(name))
     return Finding(check_id, "info", f"{label}: {result.detail or result.status}")

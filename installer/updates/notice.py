@@ -129,6 +129,7 @@ def spawn_refresh(
             ("--host-package", host.package),
             ("--host-version", host.version),
             ("--host-path", host.resolved),
+            ("--host-tested", host.tested),
         ):
             if value is not None:
                 args += [flag, str(value)]

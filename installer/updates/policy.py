@@ -57,7 +57,8 @@ def is_stale(
     if have is not None and have != result.current:
         return True
     here = (installed or {}).get(result.name)
-    return here is not None and here != result.installation
+    # A result cached before installations were recorded speaks for whoever reads it.
+    return None not in (here, result.installation) and here != result.installation
 
 
 def due_notices(

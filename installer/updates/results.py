@@ -80,6 +80,7 @@ class CheckResult:
             text = f"{label} is {self.detail or 'behind its upstream'}"
         elif self.newer:
             text = f"{label} {self.latest} is available (you have {self.current})"
+            text += f"; {self.detail}" if self.detail else ""
         else:
             text = f"{label}: {self.detail or self.status}"
         return f"{text}; run: {self.hint}" if self.newer and self.hint else text

@@ -30,6 +30,7 @@ from installer.updates import (
     refresh,
 )
 from installer.updates.cache import load_cache
+from installer.updates.check import check_host
 from installer.updates.fetch import fetch_json
 from tests.helpers import build_tree
 
@@ -115,8 +116,20 @@ def index_doc(version: object) -> Route:
     return send(200, json.dumps({"info": {"name": "extset", "version": version}}).encode())
 
 
-def registry_doc(version: object) -> Route:
-    return send(200, json.dumps({"name": PKG, "dist-tags": {"latest": version}}).encode())
+def registry_doc(version: object, *published: str) -> Route:
+    versions = {v: {"version": v} for v in published}
+    doc = {"name": PKG, "dist-tags": {"latest": version}, "versions": versions}
+    return send(200, json.dumps(doc).encode())
+
+
+def fake_tool(folder: Path, name: str, stdout: str, code: int = 0) -> Path:
+    """An executable `name` in `folder` that prints `stdout` and exits with `code`."""
+    tool = folder / name
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = " ".join(f"'{line}'" for line in stdout.splitlines())
+    tool.write_text(f"#!/bin/sh\nprintf '%s\\n' {lines}\nexit {code}\n")
+    tool.chmod(0o755)
+    return tool
 
 
 def hang(release: threading.Event) -> Route:
@@ -150,10 +163,12 @@ def pipx_facts(tmp_path: Path) -> InstallFacts:
             "lib/extset-0.1.0.dist-info/INSTALLER": "pip\n",
         },
     )
+    # A python whose pip fails: an unconfigured check must not reach a real index.
+    python = fake_tool(tmp_path / "no-pip", "python", "", code=1)
     return InstallFacts(
         prefix=prefix,
         dist_info=prefix / "lib" / "extset-0.1.0.dist-info",
-        python=sys.executable,
+        python=str(python),
         env={},
     )
 
@@ -517,3 +532,47 @@ def test_a_cached_result_speaks_only_for_the_installation_it_checked(
     assert same["host"].hint == "brew upgrade pi" and same["ext"].hint == "pipx upgrade extset"
     # neither the brew fix nor the pipx one is offered to them
     assert [r.name for r in other.results] == ["set"]
+
+
+def test_the_pi_hint_stays_inside_the_tested_range(server: Server, tmp_path: Path) -> None:
+    server.routes[HOST_PATH] = registry_doc("0.75.0", "0.73.1", "0.73.4", "0.74.0", "0.75.0")
+    host = replace(host_facts(tmp_path, "0.73.1"), tested="~0.73.0")
+    config = UpdateConfig(registry=server.base, registry_source="test")
+
+    found = check_host(config, host, {}, tmp_path / "npm", OK)
+
+    assert (found.status, found.latest) == ("update-available", "0.73.4")
+    assert found.hint == f"npm install -g {PKG}@0.73.4"
+    assert "0.75.0 is out, outside the tested range (~0.73.0)" in found.detail
+    assert "before widening [host] tested" in found.detail
+    on_newest = check_host(config, replace(host, version="0.73.4"), {}, tmp_path / "npm", OK)
+    assert (on_newest.status, on_newest.hint) == ("up-to-date", None)
+    assert "0.75.0 is out" in on_newest.detail
+
+
+def test_with_no_registry_configured_npm_is_asked(tmp_path: Path) -> None:
+    answer = {"dist-tags.latest": "0.74.2", "versions": ["0.73.1", "0.74.0", "0.74.2"]}
+    bin_dir = fake_tool(tmp_path / "bin", "npm", json.dumps(answer)).parent
+    host = replace(host_facts(tmp_path, "0.73.1"), tested=">=0.73.0 <0.75.0")
+
+    found = check_host(UpdateConfig(), host, {"PATH": str(bin_dir)}, tmp_path / "npm", OK)
+
+    assert (found.status, found.latest) == ("update-available", "0.74.2")
+    assert found.hint == f"npm install -g {PKG}@latest"  # the latest is inside the range
+
+
+def test_with_no_index_configured_pip_is_asked(tmp_path: Path) -> None:
+    python = fake_tool(
+        tmp_path / "py", "python", "extset (0.3.0)\nAvailable versions: 0.3.0, 0.2.0, 0.1.0"
+    )
+    facts = replace(pipx_facts(tmp_path), python=str(python))
+
+    report = check_now(env={}, limits=OK, config=UpdateConfig(), facts=facts, current="0.1.0")
+
+    ext = report.get("ext")
+    assert ext is not None
+    assert (ext.status, ext.latest, ext.hint) == (
+        "update-available",
+        "0.3.0",
+        "pipx upgrade extset",
+    )
