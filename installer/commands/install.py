@@ -22,6 +22,7 @@ from installer.context import Context
 from installer.errors import UsageError
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
+from installer.links.shared import refuse_clashes
 from installer.manifest import MODES
 from installer.plan import Plan
 from installer.recorder import plan_recorder, recorded, wants_recorder
@@ -78,10 +79,13 @@ def install(
             else seeded_before(state.record_of(ctx.set_root, ctx.manifest.name), ctx)
         )
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
+        others = state.others(ctx.set_root, ctx.manifest.name)
+        other_roots = [Path(o.root) for o in others]
+        agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources), other_roots)
         # Installing in one mode removes the other mode's form: pi would load the set twice.
         mode_warnings: tuple[str, ...] = ()
         if mode == "link":
+            refuse_clashes(agent, chosen, ctx.manifest.name, others)
             parked = _switched_off(state, ctx, resources)
             links = plan_install(agent, resources, chosen, ctx.env.now(), parked)
             intent = Intent(seed=True, seeded=done, unregister=True, old_roots=tuple(old))
