@@ -40,7 +40,13 @@ def install_mode(ctx: Context, explicit: str | None) -> str:
     the manifest."""
     if explicit is not None:
         if explicit not in MODES:
-            raise UsageError(f"unknown mode {explicit!r}", "use --mode link or --mode register")
+            import difflib
+
+            close = difflib.get_close_matches(explicit, MODES, n=1, cutoff=0.5)
+            fix = "use --mode link or --mode register"
+            raise UsageError(
+                f"unknown mode {explicit!r}", f"did you mean {close[0]!r}? {fix}" if close else fix
+            )
         return explicit
     cut_short = journal.incomplete(ctx.agent_dir)
     if cut_short is not None and cut_short.command == "install" and cut_short.mode in MODES:
