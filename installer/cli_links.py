@@ -110,10 +110,14 @@ def toggle(force: Force = False, yes: Yes = False) -> None:
     """Switch items in a checklist; applied at once, once confirmed."""
 
     def go(out: Any) -> int:
+        from functools import partial
+
         from installer.commands.toggle import checkbox
         from installer.commands.toggle import toggle as do_toggle
+        from installer.runner import G
 
-        out.plan_result(do_toggle(context(), checkbox, force, confirmer(out, yes)))
+        ask = partial(checkbox, color=not G.no_color)  # --no-color reaches the list too
+        out.plan_result(do_toggle(context(), ask, force, confirmer(out, yes)))
         return 0
 
     run(go)
