@@ -105,19 +105,24 @@ def disable(
     _switch(names, False, force, dry_run, yes)
 
 
+Switched = Annotated[
+    list[str] | None,
+    typer.Option(help="Without the checklist: switch these on/off, as one plan (what /ext runs)."),
+]
+
+
 @app.command()
-def toggle(force: Force = False, yes: Yes = False) -> None:
+def toggle(
+    force: Force = False,
+    yes: Yes = False,
+    dry_run: DryRun = False,
+    on: Switched = None,
+    off: Switched = None,
+) -> None:
     """Switch items in a checklist; applied at once, once confirmed."""
 
     def go(out: Any) -> int:
-        from functools import partial
 
-        from installer.commands.toggle import checkbox
-        from installer.commands.toggle import toggle as do_toggle
-        from installer.runner import G
-
-        ask = partial(checkbox, color=not G.no_color)  # --no-color reaches the list too
-        out.plan_result(do_toggle(context(), ask, force, confirmer(out, yes)))
         return 0
 
     run(go)

@@ -112,7 +112,7 @@ def list_items() -> NoReturn:
     """`ext list`: every item of the set and its state."""
 
     def go(out: Any) -> int:
-        from installer.commands.listing import items
+        from installer.commands.listing import items, with_guard
         from installer.ui import tilde
 
         ctx = context()
@@ -124,7 +124,7 @@ def list_items() -> NoReturn:
                     "set": str(ctx.set_root),
                     "agent_dir": str(ctx.agent_dir),
                     "mode": mode,
-                    "items": [i.to_json() for i in found],
+                    "items": [with_guard(i.to_json(), ctx.manifest) for i in found],
                 }
             )
             return 0
@@ -136,7 +136,8 @@ def list_items() -> NoReturn:
         width = max((len(i.resource.label) for i in found), default=4)
         for i in found:
             line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
-            out.out(line + (f"  ({i.note})" if i.note else ""))
+            line += f"  ({i.note})" if i.note else ""
+            out.out(line + (f"  [{i.pi.describe()}]" if i.pi is not None else ""))
         return 0
 
     run(go)
