@@ -8,7 +8,8 @@ import typer
 
 from installer import handlers
 from installer.cli import DryRun, Only, Skip, Yes, app
-from installer.runner import confirmer, context, run
+from installer.errors import UsageError
+from installer.runner import confirmer, context, names, run
 
 
 @app.command()
@@ -122,7 +123,22 @@ def toggle(
     """Switch items in a checklist; applied at once, once confirmed."""
 
     def go(out: Any) -> int:
+        from functools import partial
 
+        from installer.commands.toggle import checkbox, switch_both
+        from installer.commands.toggle import toggle as do_toggle
+        from installer.runner import G
+
+        if on or off:
+            if force:
+                raise UsageError("--force is not for --on/--off", "use `ext disable --force`")
+            both = names(on, "--on"), names(off, "--off")
+            out.plan_result(switch_both(context(), *both, dry_run, confirmer(out, yes)))
+            return 0
+        if dry_run:
+            raise UsageError("--dry-run needs --on or --off", "name what to switch")
+        ask = partial(checkbox, color=not G.no_color)  # --no-color reaches the list too
+        out.plan_result(do_toggle(context(), ask, force, confirmer(out, yes)))
         return 0
 
     run(go)

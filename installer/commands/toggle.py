@@ -151,7 +151,8 @@ def choices(manifest: Manifest, view: View) -> list[Choice]:
         by_pi = f"  [{it.pi.describe()}]" if it.pi is not None else ""
         title = f"{r.label:<{width}}  {it.state}{mark}{by_pi}"
         disabled = None if it.switchable else (it.note or it.state)
-        out.append(Choice(r.label, title, it.state == "enabled", disabled, it.state, mark.strip()))
+        marks = f"{mark}{by_pi}".strip()
+        out.append(Choice(r.label, title, it.state == "enabled", disabled, it.state, marks))
     return out
 
 
