@@ -17,18 +17,20 @@ from installer.commands.settings_plan import (
     SettingsPlan,
     excluded_filters,
     plan_settings,
+    seed_keys,
     settings_path,
 )
 from installer.context import Context
 from installer.errors import UsageError
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
+from installer.links.shared import refuse_clashes
 from installer.manifest import MODES
 from installer.plan import Plan
 from installer.recorder import plan_agent_files, recorded
 from installer.resources import Resource, discover, select
 from installer.result import PlanResult
-from installer.state import State, load_state
+from installer.state import SetRecord, State, load_state
 
 SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
 
@@ -42,7 +44,13 @@ def install_mode(ctx: Context, explicit: str | None) -> str:
     the manifest."""
     if explicit is not None:
         if explicit not in MODES:
-            raise UsageError(f"unknown mode {explicit!r}", "use --mode link or --mode register")
+            import difflib
+
+            close = difflib.get_close_matches(explicit, MODES, n=1, cutoff=0.5)
+            fix = "use --mode link or --mode register"
+            raise UsageError(
+                f"unknown mode {explicit!r}", f"did you mean {close[0]!r}? {fix}" if close else fix
+            )
         return explicit
     cut_short = journal.incomplete(ctx.agent_dir)
     if cut_short is not None and cut_short.command == "install" and cut_short.mode in MODES:
@@ -58,8 +66,14 @@ def install(
     dry_run: bool,
     confirm: Confirm,
     mode: str | None = None,
+    *,
+    reseed: bool = False,
 ) -> PlanResult:
-    """Plan the links (or the package entry) and seeds, show them, and apply once confirmed."""
+    """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
+
+    A seed is written once: the state record keeps the keys seeded here, and a key the
+    user removed since stays removed, unless `reseed`.
+    """
     mode = install_mode(ctx, mode)
     resources = discover(ctx.set_root)
     chosen = select(resources, only, skip)
@@ -69,16 +83,27 @@ def install(
 
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
+        done = (
+            frozenset()
+            if reseed
+            else seeded_before(state.record_of(ctx.set_root, ctx.manifest.name), ctx)
+        )
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
+        others = state.others(ctx.set_root, ctx.manifest.name)
+        agent = scan(
+            ctx.agent_dir, ctx.set_root, old, seen(resources), [Path(o.root) for o in others]
+        )
         # Installing in one mode removes the other mode's form: pi would load the set twice.
         # The user's switches (ext's or pi config's) come along in the new mode's form.
         mode_warnings: tuple[str, ...] = ()
         if mode == "link":
+            refuse_clashes(agent, chosen, ctx.manifest.name, others)
             parked = _off_in_entry(ctx, resources, old)
             links = plan_install(agent, resources, chosen, ctx.env.now(), parked)
             lifted = _on_in_entry_off_at_top(ctx, resources, parked)
-            intent = Intent(seed=True, unregister=True, old_roots=tuple(old), flips=lifted)
+            intent = Intent(
+                seed=True, seeded=done, unregister=True, old_roots=tuple(old), flips=lifted
+            )
             mode_warnings = _carried(parked, "stay off as `.off` links (pi's entry filter goes)")
         else:
             links = plan_uninstall(agent)
@@ -90,7 +115,9 @@ def install(
             off = (f"-{path_of(r)}" for r in (*carried, *moved))
             excluded = tuple(dict.fromkeys((*skipped, *off)))
             mine = _recorded_skips(state, ctx)
-            intent = Intent(seed=True, excluded=excluded, old_roots=tuple(old), released=mine)
+            intent = Intent(
+                seed=True, seeded=done, excluded=excluded, old_roots=tuple(old), released=mine
+            )
             mode_warnings = _carried(carried, "stay off as filters of the packages entry")
         sp = plan_settings(ctx, intent)
         # ext's own agent files: /ext, and the session recorder where a process guard needs it.
@@ -112,10 +139,28 @@ def install(
         extra.pop(SKIPPED, None)
         if mode == "register" and skipped:
             extra[SKIPPED] = list(skipped)
+        before = () if reseed or previous is None else seeded_before(previous, ctx)
+        extra["seeded"] = sorted({*before, *seed_keys(ctx)})
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, dry_run, new_state)
+
+
+def seeded_before(record: SetRecord | None, ctx: Context) -> frozenset[str]:
+    """The seed keys this set already wrote here once (none on a first install).
+
+    A record from before ext kept this list was made by an install that seeded every key
+    of its manifest: those count as seeded.
+    """
+    if record is None:
+        return frozenset()
+    keys = record.extra.get("seeded")
+    if keys is None:
+        return seed_keys(ctx)
+    return (
+        frozenset(k for k in keys if isinstance(k, str)) if isinstance(keys, list) else frozenset()
+    )
 
 
 def _forgettable_roots(ctx: Context, state: State) -> list[Path]:

@@ -148,6 +148,24 @@ def test_deeply_nested_arrays_are_exit_2_not_a_crash() -> None:
     assert err.fix == "flatten the nested arrays"
 
 
+@pytest.mark.parametrize(
+    "tested", ["^0.73.0", "~0.73", "0.73.x", "0.73.0 - 0.74.2", "^0.73 || ^0.75"]
+)
+def test_npm_ranges_are_read_as_written(tested: str) -> None:
+    assert parse(f'[host]\ntested = "{tested}"\n').host_tested == tested
+
+
+@pytest.mark.parametrize(
+    ("tested", "says"),
+    [("banana", "npm's grammar"), (">=0.73.0, <0.74.0", "'>=0.73.0 <0.74.0'")],
+)
+def test_a_tested_range_npm_cannot_read_is_exit_2_naming_the_key(tested: str, says: str) -> None:
+    err = refused(f'[host]\ntested = "{tested}"\n')
+    assert err.exit_code == ExitCode.USAGE
+    assert "[host] tested" in err.message and says in err.message
+    assert err.fix is not None and "npm range" in err.fix
+
+
 def test_a_manifest_using_every_known_key_gives_no_warnings() -> None:
     m = parse(
         """
