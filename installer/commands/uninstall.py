@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from installer.commands.common import Confirm, Prepared, run_plan
 from installer.commands.install import with_settings
 from installer.commands.settings_plan import Intent, SettingsPlan, plan_settings, settings_path
@@ -20,7 +22,8 @@ def uninstall(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        agent = scan(ctx.agent_dir, ctx.set_root, old)
+        others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
+        agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others)
         links = plan_uninstall(agent)
         # ext's own agent files go too, unless another set installed here still has them.
         rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None)

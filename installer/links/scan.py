@@ -133,10 +133,10 @@ def _entry(
     else:
         real, exists, to_dir = _follow(where, heads, known)
     owner, root = "foreign", None
+    # The deepest root wins: a set kept inside another set's folder owns its own links.
     for candidate, label, inside in roots:
-        if real == candidate or real.startswith(inside):
+        if (real == candidate or real.startswith(inside)) and len(candidate) > len(root or ""):
             owner, root = label, candidate
-            break
     return Entry("link", target, real, exists, to_dir, owner, root)
 
 

@@ -79,3 +79,22 @@ def test_doctor_and_list_say_whose_link_it_is(two: tuple[Path, Path, Path]) -> N
     [row] = [c for c in doctor["checks"] if "notify" in c["message"]]
     assert "another set ext installed here" in row["message"] and str(a) in row["message"]
     assert "uninstall" in row["fix"]
+
+
+def test_uninstalling_a_set_keeps_the_links_of_a_set_inside_it(tmp_path: Path) -> None:
+    outer = a_set(tmp_path / "dotfiles", "outer")
+    inner = a_set(tmp_path / "dotfiles" / "work", "inner")
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    assert ext(inner, agent, "install", "--yes").exit_code == 0
+    clash = ext(outer, agent, "install", "--yes")  # notify is the inner set's, not a stale one
+    assert clash.exit_code == 3, clash.output
+    assert ext(outer, agent, "install", "--yes", "--skip", "notify").exit_code == 0
+
+    done = ext(outer, agent, "uninstall", "--yes")
+
+    assert done.exit_code == 0, done.output
+    assert not (agent / "extensions" / "outer-only.ts").is_symlink()
+    inner_links = {"notify.ts", "inner-only.ts"}
+    for name in inner_links:  # the inner set's links lead into the outer folder, yet are not its
+        link = agent / "extensions" / name
+        assert link.resolve() == inner / "extensions" / name, done.output
