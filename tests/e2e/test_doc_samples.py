@@ -50,6 +50,7 @@ SAMPLES = (
         "ext init ~/my-pi-set --yes",
         "mkdir -p ~/.pi/agent/extensions && echo '// mine' > ~/.pi/agent/extensions/notify.ts",
     ),
+    Sample("docs/doctor.md", "ext doctor", "ext install --yes"),
 )
 STAMP = re.compile(r"\d{8}-\d{6}|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 
