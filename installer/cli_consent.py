@@ -80,7 +80,7 @@ def approve(
         from installer.consent.commands import approve as do_approve
         from installer.consent.commands import describe_approval
 
-        ctx = _moved(out, context())
+        ctx = _moved(out, context(), dry_run)
         folder = _folder(project) or here(ctx.env)
         preview = describe_approval(ctx.agent_dir, folder)
         _expected(preview, expect)
@@ -145,11 +145,21 @@ def list_approvals() -> None:
     run(go)
 
 
-def _moved(out: Output, ctx: Context) -> Context:
-    """Move a store left in `<agent>/hooks/` by an earlier ext (pi warns about that folder)."""
-    from installer.consent.legacy import migrate
+def _moved(out: Output, ctx: Context, dry_run: bool = False) -> Context:
+    """Move a store left in `<agent>/hooks/` by an earlier ext (pi warns about that folder);
+    a dry run only says so, since it writes nothing."""
+    import os
 
-    if ctx.agent_dir.is_dir():
+    from installer.consent.legacy import legacy_store, migrate
+    from installer.consent.store import store_path
+
+    old = legacy_store(ctx.agent_dir)
+    if dry_run and os.path.lexists(old):
+        out.warn(
+            f"{old} holds approvals of an earlier ext, which this --dry-run does not read; "
+            f"a run without --dry-run moves them to {store_path(ctx.agent_dir)}"
+        )
+    elif ctx.agent_dir.is_dir():
         for note in migrate(ctx):
             out.warn(note)
     return ctx

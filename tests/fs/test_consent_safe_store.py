@@ -90,6 +90,19 @@ def test_the_first_consent_command_moves_the_old_store_and_undo_puts_it_back(
     }
 
 
+def test_a_dry_run_leaves_the_old_store_where_it_is(
+    tmp_path: Path, agent: Path, proj: Path
+) -> None:
+    legacy(agent, proj)
+    before = snapshot(agent)
+
+    code, output = ext(tmp_path, agent, "consent", "approve", str(proj), "--dry-run")
+
+    assert code == 0, output
+    assert snapshot(agent) == before  # a dry run writes nothing at all (DESIGN.md)
+    assert "--dry-run" in output and "moves" in output  # and says what the real run will do
+
+
 def test_a_hooks_folder_with_other_files_stays_and_doctor_names_it(
     tmp_path: Path, agent: Path, proj: Path
 ) -> None:
