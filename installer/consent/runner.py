@@ -52,33 +52,53 @@ class Runner:
 
 
 def find_runner(agent_dir: Path) -> Runner:
-    """Where pi would load project-hooks from in this agent dir, if anywhere."""
+    """Where pi would load project-hooks from in this agent dir, if anywhere: pi's own
+    switches (`pi config`'s top-level `-path`, a package entry's filter) included."""
+    settings = _settings(agent_dir)
     linked = agent_dir / "extensions" / NAME
     if (linked / "index.ts").is_file():
+        off = _switched_off(settings.get("extensions"), linked / "index.ts", package=False)
+        if off is not None:
+            return Runner("disabled", f"{linked}, switched off by {off} in settings.json")
         return Runner("enabled", str(linked))
     parked = agent_dir / "extensions" / ".off" / NAME
     if os.path.lexists(parked):
         return Runner("disabled", str(parked))
-    return _registered(agent_dir) or Runner("not-installed")
+    return _registered(settings) or Runner("not-installed")
 
 
-def _registered(agent_dir: Path) -> Runner | None:
-    """A package in settings.json that holds the extension (register mode), with its filter."""
+def _settings(agent_dir: Path) -> dict[str, Any]:
     try:
         settings = json.loads((agent_dir / "settings.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
+        return {}
+    return settings if isinstance(settings, dict) else {}
+
+
+def _switched_off(patterns: object, entry: Path, package: bool) -> str | None:
+    """The pattern by which pi leaves the extension out (None: it loads it), as pi matches."""
+    from installer.settings.switches import local_switch, package_switch
+
+    if not isinstance(patterns, list):
         return None
-    packages = settings.get("packages") if isinstance(settings, dict) else None
+    match = package_switch if package else local_switch
+    found = match(patterns, ENTRY, str(entry))
+    return found[1] if found is not None and not found[0] else None
+
+
+def _registered(settings: dict[str, Any]) -> Runner | None:
+    """A package in settings.json that holds the extension (register mode), with its filter."""
+    packages = settings.get("packages")
     found = None
     for entry in packages if isinstance(packages, list) else []:
         source = entry if isinstance(entry, str) else _get(entry, "source")
         if not isinstance(source, str) or not (Path(source).expanduser() / ENTRY).is_file():
             continue
-        filters = _get(entry, "extensions")
-        excluded = isinstance(filters, list) and f"-{ENTRY}" in filters
-        if not excluded:
+        index = Path(source).expanduser() / ENTRY
+        off = _switched_off(_get(entry, "extensions"), index, package=True)
+        if off is None:
             return Runner("enabled", f"settings.json package {source}")
-        found = Runner("disabled", f"settings.json package {source}, filtered out")
+        found = Runner("disabled", f"settings.json package {source}, filtered out by {off}")
     return found
 
 

@@ -87,3 +87,26 @@ def test_registered_as_a_package_it_counts_unless_filtered_out(agent: Path, tmp_
     assert find_runner(agent).state == "disabled"
     (agent / "settings.json").write_text(json.dumps({"packages": [str(tmp_path)]}))
     assert find_runner(agent).state == "not-installed"
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [[], ["extensions/notify.ts"], ["!extensions/project-hooks/**"]],
+    ids=["none", "only-another", "glob-out"],
+)
+def test_a_package_filter_that_leaves_it_out_is_disabled(agent: Path, filters: list[str]) -> None:
+    # pi 0.73.1's loader loads no project-hooks from each of these entries
+    entry = {"source": str(REPO), "extensions": filters}
+    (agent / "settings.json").write_text(json.dumps({"packages": [entry]}))
+    assert find_runner(agent).state == "disabled"
+
+
+def test_linked_but_switched_off_in_pi_config_it_is_disabled(agent: Path, proj: Path) -> None:
+    (agent / "extensions" / "project-hooks").symlink_to(REPO / "extensions" / "project-hooks")
+    off = {"extensions": ["-extensions/project-hooks/index.ts"]}  # as `pi config` writes it
+    (agent / "settings.json").write_text(json.dumps(off))
+
+    runner = find_runner(agent)
+
+    assert runner.state == "disabled" and "-extensions/project-hooks/index.ts" in str(runner.where)
+    assert doctor_row(agent)["level"] == "warn"
