@@ -250,9 +250,13 @@ def blind_spot(agent_dir: Path, cwd: Path | None) -> str | None:
         return f"it is parked as {RECORDER}.off"
     if status(agent_dir) == "missing":
         return f"{RECORDER} is missing"
+    off = switched_off_in_pi(agent_dir, cwd, RECORDER)
+    return None if off is None else f"it is switched off ({off})"
+
+
+def switched_off_in_pi(agent_dir: Path, cwd: Path | None, dest: str) -> str | None:
+    """How `pi config`'s top-level pattern switches off one of ext's linked agent files."""
     from installer.settings.switches import linked_switch, read_scopes
 
-    found = linked_switch(read_scopes(agent_dir, cwd), "extension", RECORDER)
-    if found is not None and not found.on:
-        return f"it is switched off ({found.describe()})"
-    return None
+    found = linked_switch(read_scopes(agent_dir, cwd), "extension", dest)
+    return None if found is None or found.on else found.describe()

@@ -559,3 +559,17 @@ def test_ext_command_is_installed_with_the_ext_that_ran_and_doctor_follows_it(
     (row,) = only(doctor(tmp_path, set_root, agent), "command")
     assert row.level == "warn" and row.message.startswith("/ext is older than the one")
     assert row.fix == "ext install"
+
+
+def test_ext_command_switched_off_in_pi_config_is_not_available(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    from installer.recorder import COMMAND
+
+    off = {"extensions": [f"-{COMMAND.dest}"]}  # `pi config` lists /ext as an ordinary item
+    (agent / "settings.json").write_text(json.dumps(off))
+
+    (row,) = only(doctor(tmp_path, set_root, agent), "command")
+
+    assert row.level == "info" and row.message.startswith("/ext is not available in pi")
+    assert f"-{COMMAND.dest}" in row.message and "pi config" in (row.fix or "")

@@ -332,7 +332,7 @@ def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
 
 def command(s: Subject) -> Iterator[Finding]:
     """`/ext` inside pi: ext's command file is linked, current, and its `ext` is still there."""
-    from installer.recorder import COMMAND, status
+    from installer.recorder import COMMAND, status, switched_off_in_pi
     from installer.state import load_state
 
     agent_dir = existing(s)
@@ -345,6 +345,14 @@ def command(s: Subject) -> Iterator[Finding]:
         return
     if now == "stale":
         yield warn(f"/ext is older than the one this ext ships ({COMMAND.dest})", INSTALL)
+        return
+    off = switched_off_in_pi(agent_dir, s.ctx.env.cwd if s.ctx else None, COMMAND.dest)
+    if off is not None:
+        yield info(
+            f"/ext is not available in pi: {COMMAND.dest} is switched off ({off})",
+            f"switch it back on: `pi config` (Extensions, {COMMAND.dest}), or remove that "
+            "pattern from settings.json",
+        )
         return
     ext = (record.extra.get(COMMAND.key) or {}).get("ext") if record else None
     if ext and not os.path.isfile(ext):
