@@ -109,7 +109,7 @@ def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | 
     npm = shutil.which("npm", path=env.get("PATH", ""))  # the user's npm, on the user's PATH
     if npm is None:
         return None
-    out = _run([npm, "view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
+    out = output_of([npm, "view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
     try:
         data = json.loads(out) if out else None
     except ValueError:
@@ -130,7 +130,7 @@ def ask_pip(
     import re
 
     argv = [python, "-m", "pip", "index", "versions", dist, "--disable-pip-version-check"]
-    out = _run(argv, env, timeout)
+    out = output_of(argv, env, timeout)
     found = re.search(r"^Available versions:\s*(.+)$", out or "", re.MULTILINE)
     if found is None:
         return None
@@ -142,7 +142,7 @@ def ask_pip(
     return Releases(latest, listed)
 
 
-def _run(argv: list[str], env: Mapping[str, str], timeout: float) -> str | None:
+def output_of(argv: list[str], env: Mapping[str, str], timeout: float) -> str | None:
     """A command's stdout, or None when it cannot start, fails or outlives `timeout`."""
     import subprocess
 

@@ -229,21 +229,10 @@ def npm_global_prefix(
         return Path(value).expanduser()
     if not run:
         return None
-    import subprocess
+    from installer.updates.fetch import output_of
 
-    try:
-        done = subprocess.run(
-            ["npm", "prefix", "-g"],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    out = done.stdout.strip()
-    return Path(out) if done.returncode == 0 and out else None
+    out = (output_of(["npm", "prefix", "-g"], env, timeout) or "").strip()
+    return Path(out) if out else None
 
 
 def set_hint(set_dir: Path) -> str:

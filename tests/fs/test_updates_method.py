@@ -241,3 +241,11 @@ def test_npm_prefix_from_env_needs_no_subprocess(tmp_path: Path) -> None:
 
 def test_set_hint_pulls_then_installs(tmp_path: Path) -> None:
     assert set_hint(tmp_path / "my set") == f"git -C '{tmp_path}/my set' pull && ext install"
+
+
+def test_npm_prefix_asks_the_npm_of_the_environment_it_is_given(tmp_path: Path) -> None:
+    npm = build_tree(tmp_path / "bin", {"npm": f"#!/bin/sh\necho {tmp_path / 'their-npm'}\n"})
+    (npm / "npm").chmod(0o755)
+    env = {"PATH": str(npm)}  # check_host passes the env it was given: the npm on its PATH
+
+    assert npm_global_prefix(env, run=True) == tmp_path / "their-npm"
