@@ -10,10 +10,11 @@ per command.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import NamedTuple
+
+from installer.cachefile import read_table, write_table
 
 SCHEMA = 1
 MAX_AGE = 24 * 3600.0
@@ -49,28 +50,11 @@ def identity(resolved: Path) -> Identity | None:
     return Identity(str(resolved), st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def _read(path: Path) -> dict[str, dict[str, object]]:
-    import json
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        return {}
-    hosts = data.get("hosts")
-    if not isinstance(hosts, dict):
-        return {}
-    return {k: v for k, v in hosts.items() if isinstance(v, dict)}
-
-
 def lookup(ident: Identity | None, now: float | None = None) -> Cached | None:
     """The remembered answer for this exact binary, if it is fresh; else None."""
     if ident is None:
         return None
-    entry = _read(cache_path()).get(ident.path)
+    entry = read_table(cache_path(), SCHEMA, "hosts").get(ident.path)
     if entry is None or [entry.get(k) for k in ("size", "mtime_ns", "inode")] != list(ident[1:]):
         return None
     at = entry.get("at")
@@ -85,13 +69,8 @@ def remember(ident: Identity | None, version: str | None) -> None:
     """Keep the answer for this binary; a cache that cannot be written only costs speed."""
     if ident is None:
         return
-    import json
-
-    from installer import atomic
-    from installer.errors import ExtError
-
     path = cache_path()
-    hosts = _read(path)
+    hosts = read_table(path, SCHEMA, "hosts")
     hosts[ident.path] = {
         "size": ident.size,
         "mtime_ns": ident.mtime_ns,
@@ -100,12 +79,7 @@ def remember(ident: Identity | None, version: str | None) -> None:
         "at": time.time(),
     }
     newest = sorted(hosts.items(), key=lambda kv: _at(kv[1]), reverse=True)[:_KEEP]
-    text = json.dumps({"schema": SCHEMA, "hosts": dict(newest)}, indent=1) + "\n"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic.commit(atomic.stage(path, text), path)
-    except (OSError, ExtError):
-        pass
+    write_table(path, SCHEMA, "hosts", dict(newest))
 
 
 def _at(entry: dict[str, object]) -> float:

@@ -10,7 +10,6 @@ once per new range or new pi version, not per command.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -167,20 +166,9 @@ def memo_path() -> Path:
 
 
 def _load() -> Memo:
-    import json
+    from installer.cachefile import read_table
 
-    try:
-        fd = os.open(memo_path(), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        return {}
-    ranges = data.get("ranges")
-    if not isinstance(ranges, dict):
-        return {}
-    return {k: v for k, v in ranges.items() if isinstance(v, dict)}
+    return read_table(memo_path(), SCHEMA, "ranges")
 
 
 def _remember(
@@ -192,10 +180,7 @@ def _remember(
 ) -> None:
     """Add one answer for `text` and write the memo; a memo that cannot be written only
     costs speed."""
-    import json
-
-    from installer import atomic
-    from installer.errors import ExtError
+    from installer.cachefile import write_table
 
     entry = dict(memo.pop(text, {}))
     if error is not False:
@@ -209,10 +194,4 @@ def _remember(
     entry["used"] = time.time()
     memo[text] = entry  # last is newest
     kept = dict(list(memo.items())[-_KEEP_RANGES:])
-    path = memo_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text_out = json.dumps({"schema": SCHEMA, "ranges": kept}, indent=1) + "\n"
-        atomic.commit(atomic.stage(path, text_out), path)
-    except (OSError, ExtError):
-        pass
+    write_table(memo_path(), SCHEMA, "ranges", kept)
