@@ -40,10 +40,29 @@ def describe(exc: Any) -> tuple[str, str]:
     return f"{where}: {text}", fix
 
 
+def _no_command(exc: Any) -> str | None:
+    """A group called with no command (`ext`, `ext consent`): its help, which click raises
+    as the error's message; else None."""
+    ctx = getattr(exc, "ctx", None)
+    get_help = getattr(ctx, "get_help", None)
+    if get_help is None:
+        return None
+    text = get_help()
+    return text if isinstance(text, str) and exc.format_message() == text else None
+
+
 def render(exc: Any, as_json: bool) -> int:
     """Print a click exception as ext prints every error; the exit code (2 for usage)."""
-    message, fix = describe(exc)
     code = int(getattr(exc, "exit_code", 2) or 2)
+    help_text = _no_command(exc)
+    if help_text is not None and not as_json:
+        sys.stderr.write(help_text.rstrip("\n") + "\n")  # asked for nothing: the help, no error
+        return code
+    if help_text is not None:
+        where = getattr(exc.ctx, "command_path", None) or "ext"
+        message, fix = f"{where}: no command given", f"see `{where} --help`"
+    else:
+        message, fix = describe(exc)
     if as_json:
         import json
 

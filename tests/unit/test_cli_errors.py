@@ -59,3 +59,26 @@ def test_a_bad_mode_gets_the_closest_match(
 def test_help_still_prints_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["install", "--help"], capsys)
     assert code == 0 and "--dry-run" in out
+
+
+@pytest.mark.parametrize("argv", [[], ["consent"], ["settings"]])
+def test_a_group_with_no_command_shows_its_help_not_an_error(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2  # as click has it: nothing was done
+    assert out == ""
+    assert err.startswith("Usage: ext") and "Commands:" in err
+    assert "error:" not in err and "fix:" not in err
+
+
+def test_a_group_with_no_command_under_json_is_one_error_document(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    code, out, _ = run(["--json", "consent"], capsys)
+    data = json.loads(out)
+    assert code == 2 and data["exit_code"] == 2
+    assert data["error"] == "ext consent: no command given"
+    assert data["fix"] == "see `ext consent --help`"
