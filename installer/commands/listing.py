@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from installer.context import Context
@@ -43,7 +44,8 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     mode = record.mode if record else ctx.manifest.mode
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
     resources = discover(ctx.set_root)
-    agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
+    others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
+    agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources), others)
     if mode == "register":
         return mode, registered_items(ctx, resources)
     from installer.settings.switches import with_pi

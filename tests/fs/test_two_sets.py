@@ -98,3 +98,14 @@ def test_uninstalling_a_set_keeps_the_links_of_a_set_inside_it(tmp_path: Path) -
     for name in inner_links:  # the inner set's links lead into the outer folder, yet are not its
         link = agent / "extensions" / name
         assert link.resolve() == inner / "extensions" / name, done.output
+
+
+def test_list_says_install_refuses_another_sets_link(two: tuple[Path, Path, Path]) -> None:
+    a, b, agent = two
+    assert ext(b, agent, "install", "--yes", "--skip", "notify").exit_code == 0
+
+    listed = json.loads(ext(b, agent, "--json", "list").stdout)
+
+    notify = next(i for i in listed["items"] if i["name"] == "notify")
+    assert str(a) in notify["note"] and "refuses" in notify["note"]
+    assert "backs it up" not in notify["note"]  # what `ext install` would do to a stranger's
