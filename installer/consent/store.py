@@ -68,7 +68,7 @@ def read_store(agent_dir: Path) -> Store:
         unsafe = _unsafe_file(path, info) if info is not None else None
     if unsafe is not None:
         warning = f"{unsafe}, so it holds no approvals: no project's hooks are approved."
-        return Store(path, {}, (warning,), unsafe)
+        return Store(path, {}, (f"{warning} {unsafe_fix(path)}",), unsafe)
     approvals = _parse(path)
     return Store(path, approvals, tuple(_mode_warnings(path, fixed=False)))
 
@@ -153,9 +153,16 @@ def _refuse_unsafe(store: Store) -> None:
         return
     raise ExtError(
         f"{store.unsafe}, so its approvals cannot be trusted; nothing was written.",
-        fix=f"Look at {store.path} (and its folders); if every approval in it is yours, make "
-        "them yours alone (chown to you, chmod 700 the folders, chmod 600 the file, no "
-        "symlinks), else move it aside to start with no approvals.",
+        fix=unsafe_fix(store.path),
+    )
+
+
+def unsafe_fix(path: Path) -> str:
+    """How to make an unsafe store trusted again, or start afresh."""
+    return (
+        f"Look at {path} (and its folders); if every approval in it is yours, make them yours "
+        "alone (chown to you, chmod 700 the folders, chmod 600 the file, no symlinks), else "
+        "move it aside to start with no approvals."
     )
 
 

@@ -162,6 +162,20 @@ def test_a_store_others_can_write_holds_no_approvals_and_is_not_written(
     assert snapshot(agent) == before
 
 
+def test_an_unsafe_store_is_reported_with_its_fix(tmp_path: Path, agent: Path, proj: Path) -> None:
+    # project-hooks tells pi's user "Run `ext consent list` for the fix": it must have one
+    approve(agent, proj)
+    store_path(agent).chmod(0o666)
+
+    code, listed = ext(tmp_path, agent, "consent", "list")
+    _, output = ext(tmp_path, agent, "--json", "doctor", "--check", "consent")
+
+    assert code == 0 and "chmod 600" in listed
+    [row] = [c for c in json.loads(output)["checks"] if c["id"] == "consent"]
+    assert row["level"] == "warn" and "holds no approvals" in row["message"]
+    assert "chmod 600" in row["fix"] and "chmod" not in row["message"]
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give the store to another user")
 def test_a_store_owned_by_another_user_holds_no_approvals(agent: Path, proj: Path) -> None:
     approve(agent, proj)

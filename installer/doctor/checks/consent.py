@@ -12,10 +12,15 @@ from installer.doctor.subject import Subject
 def approvals(s: Subject) -> Iterator[Finding]:
     """Each approval whose project's hooks are no longer the approved ones."""
     from installer.consent.commands import list_approvals
+    from installer.consent.store import store_path, unsafe_fix
 
-    result = list_approvals(existing(s))
+    agent = existing(s)
+    result = list_approvals(agent)
+    fix = unsafe_fix(store_path(agent))
     for line in result.warnings:
-        yield warn(line)
+        # An unsafe store's warning ends with its fix: a doctor row says it on its fix line.
+        found = line.endswith(fix)
+        yield warn(line.removesuffix(fix).rstrip(), fix) if found else warn(line)
     for entry in result.entries:
         if entry.state == "changed":
             yield warn(
