@@ -148,12 +148,17 @@ export function listArgs(agentDir: string, set: Installed): string[] {
 	return ["--agent-dir", agentDir, "--set", set.root, "--json", "list"];
 }
 
-/** What ext did, one line each: the switches, its warnings, or that nothing changed. */
+/** What ext did, one line each: the switches (links renamed, patterns in settings.json), its
+ * warnings, or that nothing changed. */
 export function resultLines(data: Record<string, any>): string[] {
 	const actions: any[] = Array.isArray(data.actions) ? data.actions : [];
-	const lines = actions
-		.filter((a) => a.action === "enable" || a.action === "disable")
-		.map((a) => `${a.action === "enable" ? "+ enabled " : "- disabled"} ${a.path}`);
+	const lines = actions.flatMap((a) => {
+		if (a.action === "enable" || a.action === "disable") {
+			return [`${a.action === "enable" ? "+ enabled " : "- disabled"} ${a.path}`];
+		}
+		// register mode, or pi config's -path cleared: the switch is a pattern in settings.json
+		return a.action === "filter" ? [`~ ${a.detail ?? a.path}`] : [];
+	});
 	for (const w of Array.isArray(data.warnings) ? data.warnings : []) lines.push(`! ${w}`);
 	if (!data.changed) lines.push("nothing changed");
 	return lines;

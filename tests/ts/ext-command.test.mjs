@@ -129,6 +129,12 @@ describe("what /ext makes of ext's list and this session", () => {
 		]);
 		assert.deepEqual(mod.resultLines({ changed: false, actions: [] }), ["nothing changed"]);
 	});
+
+	test("a switch in settings.json (register mode, pi config's -path) reads back too", () => {
+		const detail = "disable z: adds -extensions/z.ts to its packages entry, as pi config does";
+		const data = { changed: true, actions: [{ action: "filter", path: "settings.json", detail }], warnings: [] };
+		assert.deepEqual(mod.resultLines(data), [`~ ${detail}`]);
+	});
 });
 
 describe("the overlay, key by key, on pi's SettingsList", () => {
