@@ -59,6 +59,8 @@ def install(
     mode = install_mode(ctx, mode)
     resources = discover(ctx.set_root)
     chosen = select(resources, only, skip)
+    if mode == "link":
+        refuse_unlinkable(chosen)
     drift = drift_warning(ctx)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
     switched_off: list[str] = []  # register mode: the filters of what the user disabled
@@ -68,7 +70,6 @@ def install(
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
         # Installing in one mode removes the other mode's form: pi would load the set twice.
-        mode_warnings: tuple[str, ...] = ()
         if mode == "link":
             parked = _switched_off(state, ctx, resources)
             links = plan_install(agent, resources, chosen, ctx.env.now(), parked)
@@ -76,7 +77,6 @@ def install(
         else:
             links = plan_uninstall(agent)
             switched_off[:] = _user_off(state, ctx, agent, resources)
-            mode_warnings = _lost_switches(agent, resources)
             unselected = excluded_filters(r for r in resources if r not in chosen)
             excluded = tuple(dict.fromkeys((*unselected, *switched_off)))
             intent = Intent(seed=True, excluded=excluded, old_roots=tuple(old))
@@ -87,7 +87,7 @@ def install(
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         actions = links.actions + rec.actions + sp.actions + hooks
-        warnings = first_warnings + mode_warnings + rec.warnings + sp.warnings
+        warnings = first_warnings + rec.warnings + sp.warnings
         plan = Plan("install", actions, warnings, mode)
         return Prepared(plan, rec.wrap(with_settings(ctx, plan, sp)), (sp.diff,) if sp.diff else ())
 
@@ -103,6 +103,19 @@ def install(
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, dry_run, new_state)
+
+
+def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
+    """Link mode installs only what a link in the agent dir makes pi load exactly as the set."""
+    bad = [r for r in chosen if r.unlinkable]
+    if not bad:
+        return
+    why = "; ".join(f"{r.label}: {r.unlinkable}" for r in bad)
+    raise UsageError(
+        f"link mode cannot install what pi loads from this set ({why}); nothing was changed",
+        "install it with `ext install --mode register` (pi then loads the set as a package), "
+        f"or leave these out with --skip {' --skip '.join(r.label for r in bad)}",
+    )
 
 
 def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
@@ -129,27 +142,12 @@ def with_settings(ctx: Context, plan: Plan, sp: SettingsPlan) -> Step:
 
 
 def _switched_off(state: State, ctx: Context, resources: tuple[Resource, ...]) -> list[Resource]:
-    """Extensions the user disabled while the set was registered (its filter), for link mode."""
+    """Items the user disabled while the set was registered (their filters), for link mode."""
     record = state.record_of(ctx.set_root, ctx.manifest.name)
     if record is None or record.mode != "register":
         return []
     disabled = set(record.extra.get("disabled", ()))
-    return [r for r in resources if excluded_filters([r]) and excluded_filters([r])[0] in disabled]
-
-
-def _lost_switches(agent: AgentState, resources: tuple[Resource, ...]) -> tuple[str, ...]:
-    """Register mode loads every skill, prompt and theme of the set: say which disabled ones."""
-    off = [
-        r.label
-        for r in resources
-        if r.kind != "extension" and classify(agent, r).state == "disabled"
-    ]
-    if not off:
-        return ()
-    return (
-        f"register mode cannot keep {', '.join(off)} switched off: pi loads every skill, prompt "
-        "and theme of a registered set (stay in link mode to keep them off)",
-    )
+    return [r for r in resources if any(f in disabled for f in r.filters)]
 
 
 def _user_off(
@@ -160,5 +158,5 @@ def _user_off(
     record = state.record_of(ctx.set_root, ctx.manifest.name)
     if record is not None and record.mode == "register":
         return list(record.extra.get("disabled", ()))
-    off = [r for r in resources if r.kind == "extension" and classify(agent, r).state == "disabled"]
+    off = [r for r in resources if classify(agent, r).state == "disabled"]
     return list(excluded_filters(off))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from installer.context import Context
 from installer.links.scan import AgentState, Entry, scan, seen
@@ -23,6 +23,7 @@ class Item(NamedTuple):
             "layout": self.resource.layout,
             "state": self.state,
             "path": self.path,
+            "entries": self.resource.entries(),
         }
         if self.note:
             out["note"] = self.note
@@ -45,7 +46,6 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
 def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item]:
     """In register mode an item is loaded through the set's packages entry, unless filtered out."""
     from installer.commands.settings_plan import registered
-    from installer.settings import exclusion
     from installer.settings.packages import exclusions_of
 
     entries = registered(ctx)
@@ -54,13 +54,9 @@ def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item
     excluded = {f for e in entries for f in exclusions_of(e)}
     out = []
     for r in resources:
-        off = r.kind == "extension" and exclusion(r.filename, _layout(r), r.entry) in excluded
+        off = any(f in excluded for f in r.filters)
         out.append(Item(r, "disabled" if off else "enabled", "settings.json"))
     return out
-
-
-def _layout(r: Resource) -> Literal["file", "dir"]:
-    return "dir" if r.layout == "dir" else "file"
 
 
 def classify(agent: AgentState, r: Resource) -> Item:

@@ -41,14 +41,8 @@ class SettingsPlan(NamedTuple):
 
 
 def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
-    """The package filters that keep these extensions from loading."""
-    from installer.settings import exclusion
-
-    return tuple(
-        exclusion(r.filename, "dir" if r.layout == "dir" else "file", r.entry)
-        for r in resources
-        if r.kind == "extension"
-    )
+    """The package filters that keep these items from loading (every kind)."""
+    return tuple(f for r in resources for f in r.filters)
 
 
 def make_change(ctx: Context, intent: Intent) -> Change:

@@ -2,7 +2,7 @@
 
 Link mode renames our link (`notify.ts` <-> `notify.ts.off`; a folder's link moves to and
 from `<kind>/.off/<name>`, since pi still loads a folder called `foo.off`). Register mode adds
-or drops the package entry's `-extensions/...` filter. Only ours are switched: anything else
+or drops the package entry's `-path` filters (for every kind). Only ours are switched: anything else
 of that name is reported and left as it is.
 """
 
@@ -28,7 +28,7 @@ class Item:
     """One resource's state as far as switching goes."""
 
     resource: Resource
-    state: str  # enabled | disabled | not-installed | conflict | stale | foreign | unsupported
+    state: str  # enabled | disabled | not-installed | conflict | stale | foreign
     path: str
     note: str | None = None
 
@@ -65,19 +65,16 @@ def _item(found: Listed) -> Item:
     return Item(found.resource, found.state, found.path, found.note)
 
 
-def filter_of(r: Resource) -> str:
-    from installer.settings import exclusion
-
-    return exclusion(r.filename, "dir" if r.layout == "dir" else "file", r.entry)
+def filter_of(r: Resource) -> tuple[str, ...]:
+    """The register-mode filters that switch r off."""
+    return r.filters
 
 
 def register_item(r: Resource, filters: tuple[str, ...] | None) -> Item:
     """A resource's state in register mode, from our package entry's filters."""
-    if r.kind != "extension":
-        return Item(r, "unsupported", r.dest, "register mode switches extensions only")
     if filters is None:
         return Item(r, "not-installed", "settings.json", "the set is not registered: `ext install`")
-    state = "disabled" if filter_of(r) in filters else "enabled"
+    state = "disabled" if any(f in filters for f in filter_of(r)) else "enabled"
     return Item(r, state, "settings.json")
 
 
@@ -129,13 +126,13 @@ def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Swi
 
 
 def _filter(r: Resource, enable: bool, filters: list[str], set_root: str) -> Action:
-    f = filter_of(r)
+    mine = filter_of(r)
     if enable:
-        filters.remove(f)
-        detail = f"enable {r.label}: drops {f}"
+        filters[:] = [f for f in filters if f not in mine]
+        detail = f"enable {r.label}: drops {', '.join(mine)}"
     else:
-        filters.append(f)
-        detail = f"disable {r.label}: adds {f}"
+        filters.extend(f for f in mine if f not in filters)
+        detail = f"disable {r.label}: adds {', '.join(mine)}"
     return Action("filter", "settings.json", target=set_root, detail=detail)
 
 
@@ -145,7 +142,6 @@ def _not_switched(item: Item, word: str) -> str:
         "foreign": "the entry of that name is not ours",
         "conflict": "the entry of that name is not ours",
         "stale": "its link is stale",
-        "unsupported": "only extensions can be switched in register mode",
     }.get(item.state, item.state)
     note = f" ({item.note})" if item.note else ""
     return f"{item.resource.label} was not {word}: {why}{note}; left as it is"

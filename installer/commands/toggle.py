@@ -148,13 +148,11 @@ def remember(state: State, set_root: Path, want: Mapping[Resource, bool]) -> Sta
         return state
     disabled = list(record.extra.get("disabled", ()))
     for r, enable in want.items():
-        if r.kind != "extension":
-            continue
-        f = filter_of(r)
-        if enable and f in disabled:
-            disabled.remove(f)
-        elif not enable and f not in disabled:
-            disabled.append(f)
+        mine = filter_of(r)
+        if enable:
+            disabled = [f for f in disabled if f not in mine]
+        else:
+            disabled.extend(f for f in mine if f not in disabled)
     if disabled == list(record.extra.get("disabled", ())):
         return state
     return state.with_set(record._replace(extra={**record.extra, "disabled": disabled}))

@@ -19,6 +19,7 @@ from installer.errors import ExtError
 
 _REMOTE_PREFIXES = ("npm:", "git:", "github:", "http:", "https:", "ssh:")
 _OURS = "-extensions/"
+_KEYS = ("extensions", "skills", "prompts", "themes")
 
 RealPath = Callable[[str], str]
 
@@ -133,34 +134,62 @@ def exclusion(name: str, layout: Literal["file", "dir"], entry: str = "index.ts"
 
 
 def exclusions_of(entry: Any) -> tuple[str, ...]:
-    """The `-extensions/...` filters an entry carries (none for the plain string form)."""
-    if not isinstance(entry, dict) or not isinstance(entry.get("extensions"), list):
+    """The exact `-path` filters an entry carries, in all four lists (none for a plain string).
+
+    An extension's is the bare pattern; another kind's carries its key: `skills:-skills/a`.
+    """
+    if not isinstance(entry, dict):
         return ()
-    return tuple(p for p in entry["extensions"] if isinstance(p, str) and p.startswith(_OURS))
+    out: list[str] = []
+    for key in _KEYS:
+        patterns = entry.get(key)
+        if isinstance(patterns, list):
+            out.extend(tag(key, p) for p in patterns if _ours(p))
+    return tuple(out)
+
+
+def _ours(pattern: Any) -> bool:
+    return isinstance(pattern, str) and pattern.startswith("-")
+
+
+def tag(key: str, pattern: str) -> str:
+    """How ext names one filter: an extension's bare, another kind's with its key."""
+    return pattern if key == "extensions" else f"{key}:{pattern}"
+
+
+def untag(f: str) -> tuple[str, str]:
+    """A filter of exclusions_of as (settings key, pattern)."""
+    if f.startswith("-"):
+        return "extensions", f
+    key, _, pattern = f.partition(":")
+    return key, pattern
 
 
 def with_exclusions(entry: Any, excluded: Iterable[str]) -> Any:
-    """entry with exactly these `-extensions/...` filters; other keys and patterns kept.
+    """entry with exactly these `-path` filters; other keys and patterns kept.
 
-    With none left the `extensions` key goes (pi reads [] as "load none"), and an object
+    With none left in a list its key goes (pi reads [] as "load none"), and an object
     holding only its source folds back to the plain string.
     """
     wanted = list(dict.fromkeys(excluded))
     if set(exclusions_of(entry)) == set(wanted):
         return entry
     obj: dict[str, Any] = dict(entry) if isinstance(entry, dict) else {"source": entry}
-    current = obj.get("extensions", [])
-    if not isinstance(current, list):
-        raise ExtError(
-            f'"extensions" of the package {obj.get("source")!r} in settings.json is not a list',
-            fix="Make it a list of filters (pi's docs/packages.md), then run the command again.",
-        )
-    others = [p for p in current if not (isinstance(p, str) and p.startswith(_OURS))]
-    patterns = others + wanted
-    if patterns:
-        obj["extensions"] = patterns
-    else:
-        obj.pop("extensions", None)
+    for key in _KEYS:
+        mine = [p for k, p in map(untag, wanted) if k == key]
+        current = obj.get(key, [])
+        if not isinstance(current, list):
+            raise ExtError(
+                f'"{key}" of the package {obj.get("source")!r} in settings.json is not a list',
+                fix="Make it a list of filters (pi's docs/packages.md), then run it again.",
+            )
+        if not mine and not any(_ours(p) for p in current):
+            continue
+        patterns = [p for p in current if not _ours(p)] + mine
+        if patterns:
+            obj[key] = patterns
+        else:
+            obj.pop(key, None)
     return obj["source"] if set(obj) == {"source"} else obj
 
 
