@@ -284,12 +284,15 @@ def test_a_folder_pi_would_not_load_is_not_adopted(ctx: Context) -> None:
         ctx.agent_dir,
         {
             "extensions/lib/package.json": '{"name": "lib"}',  # no `pi` key: not an extension
-            "extensions/pkg/package.json": '{"name": "pkg", "pi": {}}',
+            "extensions/pkg/package.json": '{"name": "pkg", "pi": {}}',  # pi key, no entries
+            "extensions/tab/package.json": '{"pi": {"extensions": ["./tab.ts"]}}',
+            "extensions/tab/tab.ts": "",
         },
     )
     result = adopt(ctx, [], True, None, True, yes)
     adopted = {a.path for a in result.plan.actions if a.action == "copy"}
-    assert "extensions/pkg" in adopted
+    assert "extensions/tab" in adopted
+    assert "extensions/pkg" not in adopted
     assert "extensions/lib" not in adopted
 
 

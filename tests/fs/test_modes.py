@@ -107,13 +107,14 @@ def test_a_folder_extension_with_index_js_is_filtered_by_its_real_entry(tmp_path
     assert _states(ctx)["jsf"] == "disabled"
 
 
-def test_switching_to_register_says_which_disabled_skills_come_back(tmp_path: Path) -> None:
+def test_a_disabled_skill_stays_off_when_switching_to_register(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", {**SET, "skills/rev/SKILL.md": "# rev"})
     ctx = _ctx(tmp_path, root)
     install(ctx, [], [], False, yes, "link")
     switch(ctx, ["skill:rev"], False, False, False, yes)
-    result = install(ctx, [], [], True, yes, "register")
-    assert any("skill:rev" in w and "register mode" in w for w in result.plan.warnings)
+    install(ctx, [], [], False, yes, "register")
+    data = json.loads((ctx.agent_dir / "settings.json").read_text())
+    assert data["packages"][0]["skills"] == ["-skills/rev/SKILL.md"]
 
 
 def test_an_install_cut_short_is_finished_in_its_own_mode(tmp_path: Path) -> None:

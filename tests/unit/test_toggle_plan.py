@@ -98,7 +98,10 @@ def test_register_mode_state_comes_from_the_filters() -> None:
     assert register_item(ALPHA, ("-extensions/alpha.ts",)).state == "disabled"
     assert register_item(GAMMA, ("-extensions/alpha.ts",)).state == "enabled"
     assert register_item(GAMMA, ("-extensions/gamma/index.ts",)).state == "disabled"
-    assert register_item(SKILL, ()).state == "unsupported"
+    assert register_item(SKILL, ()).state == "enabled"
+    assert register_item(SKILL, ("skills:-skills/review/SKILL.md",)).state == "disabled"
+    assert register_item(PROMPT, ("prompts:-prompts/fix.md",)).state == "disabled"
+    assert register_item(THEME, ("-themes/dusk.json",)).state == "enabled"  # not a theme filter
     assert register_item(ALPHA, None).state == "not-installed"
 
 
@@ -115,13 +118,17 @@ def test_register_mode_adds_and_drops_exact_filters() -> None:
     assert sw.turned_on == (ALPHA,) and sw.turned_off == (GAMMA,)
 
 
-def test_register_mode_no_ops_and_what_it_cannot_switch() -> None:
-    view = reg_view(("-extensions/alpha.ts",), ALPHA, SKILL)
-    sw = plan_switch(view, {ALPHA: False, SKILL: False}, ROOT)
-    assert [a.action for a in sw.actions] == ["keep", "skip"]
+def test_register_mode_no_ops_and_every_kind_switched_by_its_own_filter() -> None:
+    view = reg_view(("-extensions/alpha.ts",), ALPHA, SKILL, THEME)
+    sw = plan_switch(view, {ALPHA: False, SKILL: False, THEME: False}, ROOT)
+    assert [a.action for a in sw.actions] == ["keep", "filter", "filter"]
     assert sw.notes == ("alpha is already disabled; nothing to do for it",)
-    assert "only extensions can be switched in register mode" in sw.warnings[0]
-    assert sw.filters == ("-extensions/alpha.ts",)
+    assert sw.warnings == ()
+    assert sw.filters == (
+        "-extensions/alpha.ts",
+        "skills:-skills/review/SKILL.md",
+        "themes:-themes/dusk.json",
+    )
     unregistered = plan_switch(reg_view(None, ALPHA), {ALPHA: False}, ROOT)
     assert [a.action for a in unregistered.actions] == ["skip"]
     assert "not installed" in unregistered.warnings[0]
@@ -151,6 +158,7 @@ def test_remember_keeps_register_mode_choices_in_the_state_record() -> None:
     after = remember(state, Path(ROOT), {ALPHA: True, GAMMA: False, SKILL: False})
     kept = after.for_root(Path(ROOT))
     assert kept is not None
-    assert kept.extra == {"disabled": ["-extensions/gamma/index.ts"], "k": 1}
+    want = ["-extensions/gamma/index.ts", "skills:-skills/review/SKILL.md"]
+    assert kept.extra == {"disabled": want, "k": 1}
     assert remember(state, Path(ROOT), {ALPHA: False}) is state
     assert remember(State(), Path(ROOT), {ALPHA: False}) == State()
