@@ -187,6 +187,27 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
+def undeclared_kinds(root: Path) -> tuple[str, ...]:
+    """The settings keys whose conventional folder a pi package's manifest leaves out.
+
+    pi loads none of them for a package entry given as a string, but falls back to the
+    folder once the entry is an object with filters: register mode blocks them with `[]`.
+    """
+    from installer import pirules
+
+    real_root = str(root.resolve())
+    if not os.path.exists(f"{real_root}/package.json"):
+        return ()
+    manifest = pirules.read_manifest(real_root)
+    if manifest is None:
+        return ()
+    return tuple(
+        key
+        for key in pirules.KEYS
+        if not pirules.manifest_list(manifest, key) and os.path.isdir(f"{real_root}/{key}")
+    )
+
+
 def folder_is_item(path: Path, kind: str) -> bool:
     """Whether pi would load this folder, met in a kind's folder, as one item of that kind."""
     if kind == "extension":

@@ -47,9 +47,11 @@ def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
 
 def make_change(ctx: Context, intent: Intent) -> Change:
     """A function of the current settings that applies the intent; pure, so it can be re-run."""
+    from installer.resources import undeclared_kinds
     from installer.settings import SetPackage, apply_seeds, register, set_exclusions, unregister
 
     ours = SetPackage.of(ctx.set_root, settings_path(ctx))
+    blocked = undeclared_kinds(ctx.set_root) if intent.excluded is not None else ()
 
     def change(data: dict[str, Any]) -> dict[str, Any]:
         if intent.seed and ctx.manifest.seeds:
@@ -59,7 +61,7 @@ def make_change(ctx: Context, intent: Intent) -> Change:
         if intent.unregister:
             return unregister(data, ours).settings
         if intent.excluded is not None:
-            return set_exclusions(data, ours, intent.excluded).settings
+            return set_exclusions(data, ours, intent.excluded, blocked).settings
         if intent.register:
             return register(data, ours).settings
         return data

@@ -165,14 +165,17 @@ def untag(f: str) -> tuple[str, str]:
     return key, pattern
 
 
-def with_exclusions(entry: Any, excluded: Iterable[str]) -> Any:
+def with_exclusions(entry: Any, excluded: Iterable[str], blocked: Iterable[str] = ()) -> Any:
     """entry with exactly these `-path` filters; other keys and patterns kept.
 
     With none left in a list its key goes (pi reads [] as "load none"), and an object
-    holding only its source folds back to the plain string.
+    holding only its source folds back to the plain string. `blocked` names the kinds a
+    manifest does not declare: pi loads their conventional folder once the entry is an
+    object, so an object entry gets `[]` for them (and loses that `[]` when it folds back).
     """
     wanted = list(dict.fromkeys(excluded))
-    if set(exclusions_of(entry)) == set(wanted):
+    blocked = tuple(blocked)
+    if set(exclusions_of(entry)) == set(wanted) and _blocks_right(entry, blocked):
         return entry
     obj: dict[str, Any] = dict(entry) if isinstance(entry, dict) else {"source": entry}
     for key in _KEYS:
@@ -190,16 +193,33 @@ def with_exclusions(entry: Any, excluded: Iterable[str]) -> Any:
             obj[key] = patterns
         else:
             obj.pop(key, None)
+    filtered = any(obj.get(k) for k in _KEYS)
+    for key in blocked:
+        if filtered:
+            obj.setdefault(key, [])
+        elif obj.get(key) == []:
+            del obj[key]
     return obj["source"] if set(obj) == {"source"} else obj
 
 
+def _blocks_right(entry: Any, blocked: tuple[str, ...]) -> bool:
+    if not blocked:
+        return True
+    if not isinstance(entry, dict) or not any(entry.get(k) for k in _KEYS):
+        return not isinstance(entry, dict) or all(k not in entry for k in blocked)
+    return all(k in entry for k in blocked)
+
+
 def set_exclusions(
-    settings: Mapping[str, Any], ours: SetPackage, excluded: Iterable[str]
+    settings: Mapping[str, Any],
+    ours: SetPackage,
+    excluded: Iterable[str],
+    blocked: Iterable[str] = (),
 ) -> PackageChange:
     """Register the set if needed, and give its entry exactly these exclusion filters."""
     added = register(settings, ours)
     out = added.settings
     index = find_entries(out, ours)[0]
     before = (out["packages"][index],) if added.before else ()
-    out["packages"][index] = with_exclusions(out["packages"][index], excluded)
+    out["packages"][index] = with_exclusions(out["packages"][index], excluded, blocked)
     return PackageChange(out, before, (out["packages"][index],))
