@@ -14,8 +14,8 @@ from installer.manifest import MANIFEST_NAME
 from installer.resources import FOLDER, KINDS, folder_is_item
 
 _MARKERS = {
-    "extensions": ("extension", "index.ts, index.js or a package.json with a pi key"),
-    "skills": ("skill", "SKILL.md"),
+    "extensions": ("extension", "index.ts, index.js or a package.json with pi.extensions"),
+    "skills": ("skill", "SKILL.md (in it, or in folders under it)"),
 }
 
 
@@ -81,9 +81,15 @@ def _dangling(root: Path) -> Iterator[Finding]:
 
 
 def _unmarked(root: Path) -> Iterator[Finding]:
+    from installer.pirules import read_manifest, skill_files
+
+    if read_manifest(str(root)) is not None:
+        return  # a pi package: its manifest, not these folders, says what pi loads
     for folder, (kind, markers) in _MARKERS.items():
         for entry in _listing(root / folder):
-            if entry.is_dir() and not folder_is_item(Path(entry.path), kind):
+            # A skills folder holding skills deeper down is a collection, not a broken skill.
+            loaded = skill_files(entry.path, str(root / folder)) if kind == "skill" else ()
+            if entry.is_dir() and not loaded and not folder_is_item(Path(entry.path), kind):
                 yield info(
                     f"{folder}/{entry.name} has no {markers}: not an item, ignored",
                     f"add {markers.split(',')[0]} to make it one",
