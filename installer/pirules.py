@@ -240,8 +240,6 @@ def minimatch(path: str, pattern: str) -> bool:
 def _regex(pattern: str) -> Any:
     import re
 
-    if pattern.startswith("./"):
-        pattern = pattern[2:]
     out = []
     i = 0
     while i < len(pattern):
@@ -281,7 +279,7 @@ def _regex(pattern: str) -> Any:
 
 def glob(pattern: str, root: str) -> list[str]:
     """globSync(pattern, {cwd: root, dot: false}): the files and folders it matches."""
-    regex = _regex(pattern)
+    regex = _regex(pattern[2:] if pattern.startswith("./") else pattern)  # glob drops `./`
     out = []
     for folder, dirs, files in os.walk(root):
         rel = os.path.relpath(folder, root)

@@ -171,13 +171,9 @@ def _unlinkable(root: str, kind: str, f: Found, real: str, filename: str) -> str
     if not _inside(real, root):
         return f"it lies outside the set ({real})"
     if kind == "extension" and f.layout == "file" and filename in ("index.ts", "index.js"):
-        return (
-            f"linked as extensions/{filename} it would make pi load the agent's extensions/ as one"
-        )
+        return f"as extensions/{filename} it would make pi load all of extensions/ as one extension"
     if f.partial:
-        return (
-            "the manifest leaves out some of its folder's entries, and a link would load them all"
-        )
+        return "the manifest leaves out some of its folder's entries; a link would load them all"
     if f.layout == "dir" and not all(_inside(p, f.path) for p in f.entries):
         return "its package.json names an entry outside its folder"
     return ""

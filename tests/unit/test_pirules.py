@@ -1,0 +1,74 @@
+"""pi's pattern rules (package-manager.js applyPatterns, minimatch), over literal paths: no disk."""
+
+from __future__ import annotations
+
+import pytest
+
+from installer.pirules import apply_patterns, minimatch
+
+ROOT = "/set"
+FILES = [
+    "/set/extensions/a.ts",
+    "/set/extensions/b.ts",
+    "/set/extensions/sub/c.ts",
+    "/set/skills/col/one/SKILL.md",
+    "/set/skills/solo.md",
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "pattern", "hit"),
+    [
+        ("extensions/a.ts", "extensions/*.ts", True),
+        ("extensions/sub/c.ts", "extensions/*.ts", False),  # * stays in one folder
+        ("extensions/sub/c.ts", "extensions/**/*.ts", True),
+        ("extensions/a.ts", "extensions/**/*.ts", True),  # ** may be no folder at all
+        ("extensions/.hidden.ts", "extensions/*.ts", False),  # no dot files by default
+        ("extensions/a.ts", "./extensions/a.ts", False),  # minimatch keeps `./` (glob drops it)
+        ("x/.d/y.ts", "x/**/y.ts", False),  # ** does not enter dot folders
+        ("extensions/a.ts", "extensions/{a,b}.ts", True),
+        ("extensions/c.ts", "extensions/{a,b}.ts", False),
+        ("extensions/a.ts", "extensions/[ab].ts", True),
+        ("extensions/c.ts", "extensions/[!ab].ts", True),
+        ("extensions/a.ts", "extensions/?.ts", True),
+        ("a.ts", "*.ts", True),
+        ("a+b.ts", "a+b.ts", True),  # regex characters are literal
+        ("skills/col/one", "**/sub/**", False),
+    ],
+)
+def test_minimatch(path: str, pattern: str, hit: bool) -> None:
+    assert minimatch(path, pattern) is hit
+
+
+def test_no_patterns_enable_everything() -> None:
+    assert apply_patterns(FILES, [], ROOT) == set(FILES)
+
+
+def test_plain_patterns_include_only_what_they_match() -> None:
+    assert apply_patterns(FILES, ["extensions/*.ts"], ROOT) == set(FILES[:2])
+
+
+def test_an_exclusion_matches_the_relative_path_the_name_or_the_whole_path() -> None:
+    assert "/set/extensions/a.ts" not in apply_patterns(FILES, ["!extensions/a.ts"], ROOT)
+    assert "/set/extensions/a.ts" not in apply_patterns(FILES, ["!a.ts"], ROOT)
+    assert "/set/extensions/a.ts" not in apply_patterns(FILES, ["!/set/extensions/a.ts"], ROOT)
+    assert apply_patterns(FILES, ["!**/sub/**"], ROOT) == set(FILES) - {FILES[2]}
+
+
+def test_a_skill_is_also_matched_by_its_folder() -> None:
+    skill = "/set/skills/col/one/SKILL.md"
+    assert skill not in apply_patterns(FILES, ["!one"], ROOT)
+    assert skill not in apply_patterns(FILES, ["-skills/col/one"], ROOT)
+    assert skill not in apply_patterns(FILES, ["-skills/col/one/SKILL.md"], ROOT)
+
+
+def test_force_include_beats_exclude_and_force_exclude_beats_both() -> None:
+    got = apply_patterns(FILES, ["!extensions/*.ts", "+extensions/a.ts"], ROOT)
+    assert "/set/extensions/a.ts" in got and "/set/extensions/b.ts" not in got
+    got = apply_patterns(FILES, ["+extensions/a.ts", "-extensions/a.ts"], ROOT)
+    assert "/set/extensions/a.ts" not in got
+
+
+def test_force_patterns_are_exact_not_globs() -> None:
+    assert apply_patterns(FILES, ["-extensions/*.ts"], ROOT) == set(FILES)
+    assert "/set/extensions/a.ts" not in apply_patterns(FILES, ["-./extensions/a.ts"], ROOT)
