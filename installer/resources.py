@@ -204,6 +204,19 @@ def undeclared_kinds(root: Path) -> tuple[str, ...]:
     )
 
 
+def loads_as_one_extension(root: Path) -> bool:
+    """pi takes a registered folder with no manifest and no kind folder for one extension.
+
+    (`resolveLocalExtensionSource`: it then fails to import the folder itself.)
+    """
+    from installer import pirules
+
+    real_root = str(root.resolve())
+    if any(os.path.isdir(f"{real_root}/{key}") for key in pirules.KEYS):
+        return False
+    return pirules.read_manifest(real_root) is None
+
+
 def folder_is_item(path: Path, kind: str) -> bool:
     """Whether pi would load this folder, met in a kind's folder, as one item of that kind."""
     if kind == "extension":

@@ -24,7 +24,7 @@ from installer.links.scan import AgentState, scan, seen
 from installer.manifest import MODES
 from installer.plan import Plan
 from installer.recorder import plan_recorder, recorded, wants_recorder
-from installer.resources import Resource, discover, select
+from installer.resources import Resource, discover, loads_as_one_extension, select
 from installer.result import PlanResult
 from installer.state import State, load_state
 
@@ -61,6 +61,13 @@ def install(
     chosen = select(resources, only, skip)
     if mode == "link":
         refuse_unlinkable(chosen)
+    elif loads_as_one_extension(ctx.set_root):
+        raise UsageError(
+            f"{ctx.set_root} has nothing pi would load (no extensions/, skills/, prompts/ or "
+            "themes/, no pi manifest): registered, pi would take the folder itself for one "
+            "extension and fail to load it; nothing was changed",
+            "add an item first (`ext add`), or install it with --mode link",
+        )
     drift = drift_warning(ctx)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
     switched_off: list[str] = []  # register mode: the filters of what the user disabled

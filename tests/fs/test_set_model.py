@@ -188,3 +188,14 @@ def test_register_mode_filters_every_kind_by_its_declared_path(tmp_path: Path) -
     install(ctx, [], [], False, yes, "register")
     (entry,) = json.loads((ctx.agent_dir / "settings.json").read_text())["packages"]
     assert entry == str(root)  # no filter left: back to the plain string, themes block gone
+
+
+def test_register_mode_refuses_a_set_pi_would_take_for_one_extension(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "empty"\n'})
+    ctx = _ctx(tmp_path, root)
+    with pytest.raises(UsageError) as err:
+        install(ctx, [], [], False, yes, "register")
+    assert "one extension" in err.value.message and err.value.fix
+    assert json.loads((ctx.agent_dir / "settings.json").read_text()) == {}
+    build_tree(root, {"prompts": None})  # an empty kind folder is enough for pi
+    assert install(ctx, [], [], False, yes, "register").applied
