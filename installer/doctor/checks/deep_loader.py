@@ -33,8 +33,8 @@ def compare(s: Subject) -> Iterator[Finding]:
     host = s.host()
     if host is None:
         raise Skip(f"{s.host_command} was not found (see host)")
-    cwd = s.env.cwd or agent
-    answer = ask(host, [(agent, cwd)], s.env.environ)
+    # The agent dir as the cwd: a project's .pi/extensions is code doctor has no consent to run.
+    answer = ask(host, [(agent, agent)], s.env.environ)
     if isinstance(answer, Unavailable):
         yield info(
             f"pi's loader was not asked: {answer.reason}",
