@@ -35,6 +35,7 @@ class Found(NamedTuple):
     layout: str  # "file" or "dir"
     entries: tuple[str, ...]
     partial: bool = False  # a manifest pattern left out some of a folder's entries
+    linked: bool = False  # a link on the way down from the folder searched: resolve the path
 
 
 def read_manifest(root: str) -> Any:
@@ -56,10 +57,10 @@ def manifest_list(manifest: Any, key: str) -> list[str] | None:
     return [v for v in value if isinstance(v, str)]
 
 
-def _children(folder: str) -> list[tuple[str, bool, bool]]:
-    """(path, is_dir, is_file) of the entries pi looks at: no dot names, no node_modules."""
+def _children(folder: str) -> list[tuple[str, bool, bool, bool]]:
+    """(path, is_dir, is_file, is_link) of what pi looks at: no dot names, no node_modules."""
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        entries = sorted(os.scandir(folder), key=_name)
     except OSError:
         return []
     out = []
@@ -70,7 +71,7 @@ def _children(folder: str) -> list[tuple[str, bool, bool]]:
             is_dir, is_file = e.is_dir(), e.is_file()  # follows a link, as pi's statSync does
         except OSError:
             continue
-        out.append((f"{folder}/{e.name}", is_dir, is_file))
+        out.append((f"{folder}/{e.name}", is_dir, is_file, e.is_symlink()))
     return out
 
 
@@ -93,39 +94,58 @@ def extension_items(folder: str) -> list[Found]:
     own = extension_entries(folder)
     if own is not None:
         return [Found(folder, "dir", own)]
-    out = []
-    for path, is_dir, is_file in _children(folder):
-        if is_file and path.endswith((".ts", ".js")):
-            out.append(Found(path, "file", (path,)))
-        elif is_dir:
-            entries = extension_entries(path)
-            if entries is not None:
-                out.append(Found(path, "dir", entries))
+    out: list[Found] = []
+    try:
+        listing = sorted(os.scandir(folder), key=_name)
+    except OSError:
+        return out
+    # The hot loop of a no-op install of a big set: DirEntry answers from its cache.
+    for e in listing:
+        name = e.name
+        if name[0] == "." or name == "node_modules":
+            continue
+        path = f"{folder}/{name}"
+        try:
+            if name.endswith((".ts", ".js")) and e.is_file():
+                out.append(Found(path, "file", (path,), False, e.is_symlink()))
+            elif e.is_dir():
+                entries = extension_entries(path)
+                if entries is not None:
+                    out.append(Found(path, "dir", entries, False, e.is_symlink()))
+        except OSError:
+            continue
     return out
+
+
+def _name(e: os.DirEntry[str]) -> str:
+    return e.name
 
 
 def skill_files(folder: str, top: str | None = None) -> list[str]:
     """collectSkillEntries in "pi" mode: SKILL.md stops the search; top-level .md files count."""
+    return [p for p, _ in _skill_walk(folder, folder if top is None else top, False)]
+
+
+def _skill_walk(folder: str, top: str, linked: bool) -> list[tuple[str, bool]]:
     if os.path.isfile(f"{folder}/SKILL.md"):
-        return [f"{folder}/SKILL.md"]
-    top = folder if top is None else top
+        return [(f"{folder}/SKILL.md", linked)]
     out = []
-    for path, is_dir, is_file in _children(folder):
+    for path, is_dir, is_file, is_link in _children(folder):
         if folder == top and is_file and path.endswith(".md"):
-            out.append(path)
+            out.append((path, linked or is_link))
         elif is_dir:
-            out.extend(skill_files(path, top))
+            out.extend(_skill_walk(path, top, linked or is_link))
     return out
 
 
-def tree_files(folder: str, suffixes: tuple[str, ...]) -> list[str]:
+def _tree_walk(folder: str, suffixes: tuple[str, ...], linked: bool) -> list[tuple[str, bool]]:
     """collectFiles: every file with one of the suffixes, recursively."""
     out = []
-    for path, is_dir, is_file in _children(folder):
+    for path, is_dir, is_file, is_link in _children(folder):
         if is_dir:
-            out.extend(tree_files(path, suffixes))
+            out.extend(_tree_walk(path, suffixes, linked or is_link))
         elif is_file and path.endswith(suffixes):
-            out.append(path)
+            out.append((path, linked or is_link))
     return out
 
 
@@ -134,14 +154,15 @@ def folder_items(folder: str, key: str) -> list[Found]:
     if key == "extensions":
         return extension_items(folder)
     if key == "skills":
-        return [_skill(p) for p in skill_files(folder)]
-    return [Found(p, "file", (p,)) for p in tree_files(folder, _SUFFIX[key])]
+        return [_skill(p, linked) for p, linked in _skill_walk(folder, folder, False)]
+    return [Found(p, "file", (p,), linked=ln) for p, ln in _tree_walk(folder, _SUFFIX[key], False)]
 
 
-def _skill(path: str) -> Found:
+def _skill(path: str, linked: bool = False) -> Found:
     if os.path.basename(path) == "SKILL.md":
-        return Found(os.path.dirname(path), "dir", (path,))
-    return Found(path, "file", (path,))
+        # The folder is the item: a link to SKILL.md itself does not make the folder a link.
+        return Found(os.path.dirname(path), "dir", (path,), linked=linked)
+    return Found(path, "file", (path,), linked=linked)
 
 
 def path_items(path: str, key: str) -> list[Found]:

@@ -119,7 +119,7 @@ def discover(root: Path) -> tuple[Resource, ...]:
         if manifest is not None:
             entries = pirules.manifest_list(manifest, key) or []
             items = pirules.manifest_items(entries, real_root, key)
-            found.extend(_resource(real_root, kind, f, inside_only=False) for f in items)
+            found.extend(_resource(real_root, kind, f, False, False) for f in items)
             continue
         folder = f"{real_root}/{key}"
         if not os.path.isdir(folder):
@@ -127,7 +127,9 @@ def discover(root: Path) -> tuple[Resource, ...]:
         if kind == "extension":
             _refuse_whole_folder(folder)
         items = pirules.folder_items(folder, key)
-        found.extend(_resource(real_root, kind, f, inside_only=True) for f in items)
+        # Resolved once per folder: below a real folder, a path without links is its own real.
+        plain = os.path.realpath(folder) == folder
+        found.extend(_resource(real_root, kind, f, True, plain) for f in items)
     _check_unique(found, real_root)
     return tuple(sorted(found))
 
@@ -147,15 +149,22 @@ def _refuse_whole_folder(folder: str) -> None:
     )
 
 
-def _resource(root: str, kind: str, f: Found, inside_only: bool) -> Resource:
-    filename = os.path.basename(f.path)
+def _resource(root: str, kind: str, f: Found, inside_only: bool, plain: bool) -> Resource:
+    """One item; inside_only: met in a kind folder, where a link out of the set is an error."""
+    filename = f.path.rpartition("/")[2]
     name = filename
     if f.layout == "file":
         stem, dot, _suffix = filename.rpartition(".")
         name = stem if dot else filename
     check_name(name, f"{kind} name")
+    if plain and not f.linked and f.layout == "file":  # the common case, kept cheap
+        rel = f.path[len(root) + 1 :]  # below a real folder of the set: no link, no ..
+        return Resource(kind, name, filename, "file", f.path, f.path, f.entries, (rel,))
+    declared = tuple(_rel(p, root) for p in f.entries)
+    if plain and not f.linked:
+        why = _unlinkable(root, kind, f, f.path, filename)
+        return Resource(kind, name, filename, f.layout, f.path, f.path, f.entries, declared, why)
     real = os.path.realpath(f.path)
-    declared = tuple(os.path.relpath(p, root) for p in f.entries)
     why = _unlinkable(root, kind, f, real, filename)
     if inside_only and not _inside(real, root):
         raise ExtError(
@@ -177,6 +186,13 @@ def _unlinkable(root: str, kind: str, f: Found, real: str, filename: str) -> str
     if f.layout == "dir" and not all(_inside(p, f.path) for p in f.entries):
         return "its package.json names an entry outside its folder"
     return ""
+
+
+def _rel(path: str, root: str) -> str:
+    """path relative to root; most are built by joining onto root, so no need to compute."""
+    if path.startswith(f"{root}/") and "/." not in path:
+        return path[len(root) + 1 :]
+    return os.path.relpath(path, root)
 
 
 def _inside(path: str, folder: str) -> bool:
