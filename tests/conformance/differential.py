@@ -93,7 +93,8 @@ def build(tmp: Path, layouts: Sequence[Layout], host: HostInfo) -> list[Case]:
     theme = _pi_theme(host)
     cases = []
     for i, layout in enumerate(layouts):
-        root = build_tree(tmp / f"{i:02d}-{layout.name}" / "set", materialise(layout.files, theme))
+        spec: dict[str, str | bytes | Path | None] = dict(materialise(layout.files, theme))
+        root = build_tree(tmp / f"{i:02d}-{layout.name}" / "set", spec)
         for mode in MODES:
             for chain in CHAINS:
                 agent = root.parent / f"agent-{mode}-{chain}"
@@ -130,16 +131,15 @@ def play(case: Case) -> None:
                 f"{step} {' '.join(names)} --mode {case.mode}", _install(case.mode, only, skip)
             )
         else:
-            enable = step == "enable"
-            case.run(f"{step} {' '.join(names)}", lambda ctx, n=names, e=enable: _switch(ctx, n, e))
+            case.run(f"{step} {' '.join(names)}", _switch(names, enable=step == "enable"))
 
 
 def _install(mode: str, only: list[str], skip: list[str]) -> Callable[[Context], object]:
     return lambda ctx: install(ctx, only, skip, False, yes, mode)
 
 
-def _switch(ctx: Context, names: list[str], enable: bool) -> object:
-    return switch(ctx, names, enable, False, False, yes)
+def _switch(names: list[str], enable: bool) -> Callable[[Context], object]:
+    return lambda ctx: switch(ctx, names, enable, False, False, yes)
 
 
 def compare(cases: Sequence[Case], host: HostInfo, cwd: Path) -> list[str]:
@@ -205,11 +205,27 @@ def _report(case: Case, what: str) -> str:
     )
 
 
-def run_all_steps(tmp: Path, layouts: Sequence[Layout], host: HostInfo) -> list[str]:
+def run_all_steps(tmp: Path, layouts: Sequence[Layout], host: HostInfo) -> Run:
     """Build every case, play each chain, then ask pi about all of them at once."""
     cases = build(tmp, layouts, host)
     for case in cases:
         play(case)
     cwd = tmp / "cwd"  # no .pi/ and no .agents/ here: pi sees only the agent dir
     cwd.mkdir()
-    return compare(cases, host, cwd)
+    return Run(compare(cases, host, cwd), cases)
+
+
+@dataclass(frozen=True)
+class Run:
+    """The differences found, and the cases played (to see which ext refused)."""
+
+    differences: list[str]
+    cases: list[Case]
+
+    def refused(self, mode: str) -> set[str]:
+        """Layouts whose plain install ext refused in `mode`: they agree with pi trivially."""
+        return {
+            c.layout.name
+            for c in self.cases
+            if c.mode == mode and c.chain == "install" and any("(refused" in s for s in c.log)
+        }

@@ -108,7 +108,7 @@ def skills(draw: st.DrawFn, name: Names) -> Tree:
     """skills/: SKILL.md folders at depth one, two and three, and root .md files."""
     files: Tree = {}
     for _ in range(draw(st.integers(1, 3))):
-        shape = draw(st.sampled_from(["folder", "collection", "deep", "root-md"]))
+        shape = draw(st.sampled_from(["folder", "collection", "deep", "root-md", "nested"]))
         n = name()
         if shape == "folder":
             files[f"skills/{n}/SKILL.md"] = skill(n)
@@ -116,6 +116,10 @@ def skills(draw: st.DrawFn, name: Names) -> Tree:
             c, m = n, name()
             files[f"skills/{c}/{m}/SKILL.md"] = skill(m)
             files[f"skills/{c}/{m}-two/SKILL.md"] = skill(f"{m}-two")
+        elif shape == "nested":  # a skill holding a sub-skill of its own
+            m = name()
+            files[f"skills/{n}/SKILL.md"] = skill(n)
+            files[f"skills/{n}/{m}/SKILL.md"] = skill(m)
         elif shape == "deep":
             files[f"skills/{n}/group/{n}-leaf/SKILL.md"] = skill(f"{n}-leaf")
         else:
@@ -150,8 +154,12 @@ def pi_package(draw: st.DrawFn, name: Names) -> Tree:
         a, b, wip = name(), name(), name()
         for n in (a, b, wip):
             files[f"src/tools/{n}.ts"] = extension(n)
-        how = draw(st.sampled_from(["glob", "folder", "files"]))
-        if how == "glob":
+        how = draw(st.sampled_from(["glob", "folder", "files", "same-basename"]))
+        if how == "same-basename":  # two entries one link cannot hold: link mode must refuse
+            files[f"src/{a}/tool.ts"] = extension(f"{a}_tool")
+            files[f"src/{b}/tool.ts"] = extension(f"{b}_tool")
+            pi["extensions"] = ["./src/*/tool.ts", "./src/tools"]
+        elif how == "glob":
             pi["extensions"] = ["./src/tools/*.ts", f"!**/{wip}.ts"]
         elif how == "folder":
             pi["extensions"] = ["./src/tools", f"!src/tools/{wip}.ts"]
@@ -184,6 +192,8 @@ def layouts(draw: st.DrawFn) -> Layout:
     if style != "package":
         files |= draw(extensions(name)) | draw(skills(name)) | draw(prompts(name))
         files |= draw(themes(name))
+        if draw(st.integers(0, 7)) == 0:  # pi would take extensions/ whole: ext must refuse
+            files["extensions/index.ts"] = extension("whole_folder")
     if style != "conventional":
         files |= draw(pi_package(name))
     return Layout(style, files)
@@ -273,6 +283,75 @@ def corpus() -> list[Layout]:
                 "prompts/git/bisect.md": prompt("bisect"),
                 "themes/nord.json": THEME,
                 "themes/solar.json": THEME,
+            },
+        ),
+        # A pi package whose manifest lists entry files one by one, in folders of their own
+        # (one with its own package.json), and skills by their SKILL.md, one nested in
+        # another (the shape of tmustier/pi-extensions).
+        Layout(
+            "manifest-of-files",
+            {
+                "extset.toml": manifest("bundle"),
+                "package.json": package_json(
+                    "bundle",
+                    {
+                        "extensions": [
+                            "./guidance/guidance.ts",
+                            "./arcade/ping.ts",
+                            "./arcade/tetris.ts",
+                            "./arcade/platformer/platformer.ts",
+                            "./code-actions/index.ts",
+                            "./tab-status/tab-status.ts",
+                        ],
+                        "skills": [
+                            "./extending/SKILL.md",
+                            "./extending/skill-creator/SKILL.md",
+                            "./loop/SKILL.md",
+                        ],
+                    },
+                ),
+                "guidance/guidance.ts": extension("guidance"),
+                "arcade/ping.ts": extension("ping"),
+                "arcade/tetris.ts": extension("tetris"),
+                "arcade/shared.ts": "export const fps = 30;\n",
+                "arcade/platformer/platformer.ts": extension("platformer"),
+                "code-actions/index.ts": extension("code_actions"),
+                "tab-status/package.json": package_json(
+                    "tab-status", {"extensions": ["./tab-status.ts"]}
+                ),
+                "tab-status/tab-status.ts": extension("tab_status"),
+                "extending/SKILL.md": skill("extending"),
+                "extending/skill-creator/SKILL.md": skill("skill-creator"),
+                "loop/SKILL.md": skill("loop"),
+                "loop/index.ts": extension("loop"),
+            },
+        ),
+        # A pi package whose manifest names folders with other names than pi's: helpers in
+        # a lib/ below the extensions, skills with scripts and reference .md files, prompts
+        # in commands/, themes in their own folder (the shape of mitsuhiko/agent-stuff).
+        Layout(
+            "manifest-of-folders",
+            {
+                "extset.toml": manifest("stuff"),
+                "package.json": package_json(
+                    "stuff",
+                    {
+                        "extensions": ["./pi-extensions"],
+                        "skills": ["./skills"],
+                        "prompts": ["./commands"],
+                        "themes": ["./pi-themes"],
+                    },
+                ),
+                "pi-extensions/answer.ts": extension("answer"),
+                "pi-extensions/review.ts": extension("review"),
+                "pi-extensions/lib/utils.ts": "export const tidy = (s) => s.trim();\n",
+                "skills/tmux/SKILL.md": skill("tmux"),
+                "skills/tmux/scripts/wait.sh": "#!/bin/sh\n",
+                "skills/testing/SKILL.md": skill("testing"),
+                "skills/testing/references/properties.md": "# properties\n",
+                "commands/commit.md": prompt("commit"),
+                "commands/changelog.md": prompt("changelog"),
+                "pi-themes/night.json": THEME,
             },
         ),
         # A set with nothing in it yet (a fresh `ext init`, before the first extension).
