@@ -177,7 +177,9 @@ def ask(
     node = find_node(host, environ.get("PATH"))
     if node is None:
         return Unavailable(f"node was not found to run pi's loader (PATH, or beside {host.path})")
-    request = {"jobs": [{"agentDir": str(a), "cwd": str(c)} for a, c in jobs]}
+    request = {
+        "jobs": [{"agentDir": os.path.abspath(a), "cwd": os.path.abspath(c)} for a, c in jobs]
+    }
     environ["PI_OFFLINE"] = "1"  # never install a missing settings package while asking
     with _request_file(request) as path:
         try:
