@@ -1,8 +1,9 @@
 """The differential run: ext's `list --json` against pi's own loader, after every step.
 
-Each layout is installed, in each mode, into six agent dirs, one per chain of steps:
+Each layout is installed, in each mode, into eight agent dirs, one per chain of steps:
 `install`; `install --only`; `install --skip`; `install, disable`; `install, disable,
-enable`; `install, uninstall`. Then every agent dir's two views are compared per kind:
+enable`; `install, uninstall`; `install, disable, install`; `install, disable, install`
+in the other mode. Then every agent dir's two views are compared per kind:
 the union of the `entries` of the items ext calls enabled, and the real paths pi's
 loader loads (or fails to load). All agent dirs go to pi in one loader call: a Node
 start costs more than a dozen agent dirs, so the steps are chains, not rounds.
@@ -40,6 +41,9 @@ CHAINS = {
     "disable": ("install", "disable"),
     "enable": ("install", "disable", "enable"),
     "uninstall": ("install", "uninstall"),
+    # What was disabled stays disabled when the set is installed again, in either mode.
+    "reinstall": ("install", "disable", "install"),
+    "switch": ("install", "disable", "install --other-mode"),
 }
 
 
@@ -123,6 +127,9 @@ def play(case: Case) -> None:
         names = one_per_kind(listing, last=step == "install --only")
         if step == "install":
             case.run(f"install --mode {case.mode}", _install(case.mode, [], []))
+        elif step == "install --other-mode":
+            other = next(m for m in MODES if m != case.mode)
+            case.run(f"install --mode {other}", _install(other, [], []))
         elif not names:
             case.log.append(f"{step} (the set has no items to name)")
         elif step.startswith("install"):
