@@ -84,7 +84,10 @@ async function ask(sdk, job) {
 			...diagnostics("prompt", prompts.diagnostics),
 			...diagnostics("theme", themes.diagnostics),
 		],
-		settingsErrors: (settingsManager.drainErrors?.() ?? []).map((e) => `${e.scope}: ${e.error?.message ?? e.error}`),
+		// A reload reads settings again: the same error comes back once per read.
+		settingsErrors: [
+			...new Set((settingsManager.drainErrors?.() ?? []).map((e) => `${e.scope}: ${e.error?.message ?? e.error}`)),
+		],
 	};
 }
 

@@ -147,3 +147,13 @@ def test_without_pi_the_check_is_skipped_with_the_reason(tmp_path: Path) -> None
     assert [(f.level, f.message) for f in found] == [
         ("info", "not checked: pi was not found (see host)")
     ]
+
+
+def test_settings_pi_cannot_read_are_named_before_the_items_they_hide() -> None:
+    ext = [("notify", "enabled", frozenset({"/set/extensions/notify.ts"}))]
+    found = rows(view(settings_errors=("global: Unexpected end of JSON input",)), ext, "/set")
+    assert [(f.level, f.message.split(":")[0]) for f in found] == [
+        ("error", "pi could not read its settings (global"),
+        ("error", "ext says notify is enabled, pi does not load /set/extensions/notify.ts"),
+    ]
+    assert found[0].fix == "ext doctor --check settings.json (says where settings.json is broken)"

@@ -59,7 +59,14 @@ def findings(
     label_of = {path: label for label, _, entries in ext for path in entries}
     loaded = {item.real for item in view.loaded}
     failed = {f.real: f for f in view.failed}
-    out: list[Finding] = []
+    out: list[Finding] = [
+        error(
+            f"pi could not read its settings ({problem}): it loads none of the packages listed "
+            "there, a registered set included",
+            "ext doctor --check settings.json (says where settings.json is broken)",
+        )
+        for problem in view.settings_errors
+    ]
     for label, state, entries in ext:
         out += _item(label, state, entries, loaded, failed, view)
     for path in sorted(p for p in loaded if _inside(p, set_root) and p not in label_of):
