@@ -36,6 +36,7 @@ class Loaded:
     name: str | None = None
     scope: str | None = None  # user | project | temporary
     origin: str | None = None  # top-level (the agent dir) | package (settings.json packages)
+    source: str | None = None  # "auto" (found in a folder), or the package entry's source
 
 
 @dataclass(frozen=True)
@@ -240,6 +241,7 @@ def _view(r: dict[str, Any]) -> View:
             i.get("name"),
             i.get("scope"),
             i.get("origin"),
+            i.get("source"),
         )
         for key, kind in _KINDS
         for i in r.get(key, ())
