@@ -71,7 +71,8 @@ def classify(agent: AgentState, r: Resource) -> Item:
         return Item(r, "stale", path, _stale_note(e))
     e = agent.entries.get(r.dest)
     if e is None:
-        return Item(r, "not-installed", r.dest)
+        why = f"link mode cannot install it: {r.unlinkable}" if r.unlinkable else None
+        return Item(r, "not-installed", r.dest, why)
     if e.kind == "link":
         return Item(r, "foreign", r.dest, f"a link to {e.target}; `ext install` backs it up")
     what = "a folder" if e.kind == "dir" else "a file"

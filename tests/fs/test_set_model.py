@@ -156,6 +156,8 @@ def test_link_mode_refuses_what_links_cannot_express_and_writes_nothing(tmp_path
     assert "outside the set" in err.value.message and "as one extension" in err.value.message
     assert err.value.fix and "--mode register" in err.value.fix
     assert sorted(p.name for p in ctx.agent_dir.iterdir()) == ["settings.json"]
+    _, listed = items(ctx)  # still link mode: `ext list` says why
+    assert all(i.note and i.note.startswith("link mode cannot install it") for i in listed)
     install(ctx, [], [], False, yes, "register")
     _, listed = items(ctx)
     assert {(i.resource.name, i.state) for i in listed} == {
