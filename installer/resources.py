@@ -119,6 +119,8 @@ def discover(root: Path) -> tuple[Resource, ...]:
         if manifest is not None:
             entries = pirules.manifest_list(manifest, key) or []
             items = pirules.manifest_items(entries, real_root, key)
+            if kind == "extension":
+                items = [_as_folder(f) for f in items]
             found.extend(_resource(real_root, kind, f, False, False) for f in items)
             continue
         folder = f"{real_root}/{key}"
@@ -132,6 +134,19 @@ def discover(root: Path) -> tuple[Resource, ...]:
         found.extend(_resource(real_root, kind, f, True, plain) for f in items)
     _check_unique(found, real_root)
     return tuple(sorted(found))
+
+
+def _as_folder(f: Found) -> Found:
+    """A manifest's `<folder>/index.ts` is the folder extension it already is, when pi would
+    load exactly that file from the folder: then a link to the folder expresses it."""
+    from installer.pirules import extension_entries
+
+    if f.layout != "file" or os.path.basename(f.path) not in ("index.ts", "index.js"):
+        return f
+    folder = os.path.dirname(f.path)
+    if extension_entries(folder) != f.entries:
+        return f
+    return f._replace(path=folder, layout="dir")
 
 
 def _refuse_whole_folder(folder: str) -> None:

@@ -201,3 +201,21 @@ def test_register_mode_refuses_a_set_pi_would_take_for_one_extension(tmp_path: P
     assert json.loads((ctx.agent_dir / "settings.json").read_text()) == {}
     build_tree(root, {"prompts": None})  # an empty kind folder is enough for pi
     assert install(ctx, [], [], False, yes, "register").applied
+
+
+def test_a_manifest_folder_index_is_linked_as_its_folder(tmp_path: Path) -> None:
+    manifest = {"extensions": ["./code-actions/index.ts", "./src/tool.ts"]}
+    files = {"code-actions/index.ts": EXT, "code-actions/lib.ts": EXT, "src/tool.ts": EXT}
+    root = build_tree(tmp_path / "set", package(manifest, **files))
+    assert found(root) == {
+        "code-actions": ("code-actions", "dir", ["code-actions/index.ts"]),
+        "tool": ("tool.ts", "file", ["src/tool.ts"]),
+    }
+    ctx = _ctx(tmp_path, root)
+    assert install(ctx, [], [], False, yes, "link").applied
+    assert (ctx.agent_dir / "extensions/code-actions").resolve() == root / "code-actions"
+    _, listed = items(ctx)
+    assert {i.resource.name: i.state for i in listed} == {
+        "code-actions": "enabled",
+        "tool": "enabled",
+    }
