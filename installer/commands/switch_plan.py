@@ -126,13 +126,16 @@ def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Swi
 
 
 def _filter(r: Resource, enable: bool, filters: list[str], set_root: str) -> Action:
+    from installer.settings.packages import untag
+
     mine = filter_of(r)
+    shown = ", ".join(f"{p} ({key})" if key != "extensions" else p for key, p in map(untag, mine))
     if enable:
         filters[:] = [f for f in filters if f not in mine]
-        detail = f"enable {r.label}: drops {', '.join(mine)}"
+        detail = f"enable {r.label}: drops {shown}"
     else:
         filters.extend(f for f in mine if f not in filters)
-        detail = f"disable {r.label}: adds {', '.join(mine)}"
+        detail = f"disable {r.label}: adds {shown}"
     return Action("filter", "settings.json", target=set_root, detail=detail)
 
 
