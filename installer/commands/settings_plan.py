@@ -100,6 +100,7 @@ def _actions(
     ctx: Context, before: dict[str, Any], after: dict[str, Any], intent: Intent
 ) -> tuple[Action, ...]:
     from installer.settings import SetPackage, apply_seeds, find_entries
+    from installer.settings.packages import shown
 
     actions: list[Action] = []
     if intent.seed and ctx.manifest.seeds:
@@ -144,7 +145,7 @@ def _actions(
                 "filter",
                 "settings.json",
                 target=str(ctx.set_root),
-                detail=", ".join(_filters(now)) or "no filters",
+                detail=", ".join(map(shown, _filters(now))) or "no filters",
                 data=now[0],
             )
         )

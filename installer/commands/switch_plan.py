@@ -126,16 +126,16 @@ def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Swi
 
 
 def _filter(r: Resource, enable: bool, filters: list[str], set_root: str) -> Action:
-    from installer.settings.packages import untag
+    from installer.settings.packages import shown
 
     mine = filter_of(r)
-    shown = ", ".join(f"{p} ({key})" if key != "extensions" else p for key, p in map(untag, mine))
+    words = ", ".join(map(shown, mine))
     if enable:
         filters[:] = [f for f in filters if f not in mine]
-        detail = f"enable {r.label}: drops {shown}"
+        detail = f"enable {r.label}: drops {words}"
     else:
         filters.extend(f for f in mine if f not in filters)
-        detail = f"disable {r.label}: adds {shown}"
+        detail = f"disable {r.label}: adds {words}"
     return Action("filter", "settings.json", target=set_root, detail=detail)
 
 

@@ -165,6 +165,12 @@ def untag(f: str) -> tuple[str, str]:
     return key, pattern
 
 
+def shown(f: str) -> str:
+    """A filter as the user reads it: `-extensions/a.ts`, `-skills/x/SKILL.md (skills)`."""
+    key, pattern = untag(f)
+    return pattern if key == "extensions" else f"{pattern} ({key})"
+
+
 def with_exclusions(entry: Any, excluded: Iterable[str], blocked: Iterable[str] = ()) -> Any:
     """entry with exactly these `-path` filters; other keys and patterns kept.
 
