@@ -284,12 +284,9 @@ def _regex(pattern: str) -> Any:
             out.append("(?:" + "|".join(_regex(a).pattern for a in alts) + ")")
             i = end + 1
             continue
-        elif c == "[" and "]" in pattern[i + 1 :]:
-            end = pattern.index("]", i + 1)
-            body = pattern[i + 1 : end]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append(f"[{body}]")
+        elif c == "[" and "]" in pattern[_class_start(pattern, i) :]:
+            end = pattern.index("]", _class_start(pattern, i))  # a leading `]` is literal
+            out.append(_class(pattern[i + 1 : end]))
             i = end + 1
             continue
         else:
@@ -298,15 +295,46 @@ def _regex(pattern: str) -> Any:
     return re.compile("".join(out))
 
 
+def _class_start(pattern: str, i: int) -> int:
+    """Where to look for the `]` closing the class opened at i: past a leading `!` and `]`."""
+    j = i + 1
+    if pattern[j : j + 1] in ("!", "^"):
+        j += 1
+    return j + 1 if pattern[j : j + 1] == "]" else j
+
+
+def _class(body: str) -> str:
+    """A glob character class as a regex one: `!` or `^` negates, the rest literal but ranges."""
+    negate = body[:1] in ("!", "^")
+    inner = body[1:] if negate else body
+    escaped = "".join(c if c == "-" else ("\\" + c if c in "\\]^[" else c) for c in inner)
+    return f"[{'^' if negate else ''}{escaped}]" if escaped else "(?!)"
+
+
 def glob(pattern: str, root: str) -> list[str]:
-    """globSync(pattern, {cwd: root, dot: false}): the files and folders it matches."""
-    regex = _regex(pattern[2:] if pattern.startswith("./") else pattern)  # glob drops `./`
+    """globSync(pattern, {cwd: root, dot: false}): the files and folders it matches.
+
+    The walk starts below the pattern's literal folders (`src/` of `./src/*.ts`, or `../x/`),
+    so a package's node_modules is not read for a glob that does not reach into it.
+    """
+    parts = pattern.split("/")
+    fixed = 0
+    while fixed < len(parts) - 1 and not any(c in parts[fixed] for c in "*?[{"):
+        fixed += 1
+    base = os.path.normpath(os.path.join(root, *parts[:fixed]))
+    rest = "/".join(parts[fixed:])
+    if not rest or not os.path.isdir(base):
+        return []
+    regex = _regex(rest)
     out = []
-    for folder, dirs, files in os.walk(root):
-        rel = os.path.relpath(folder, root)
+    for folder, dirs, files in os.walk(base):
+        rel = os.path.relpath(folder, base)
         prefix = "" if rel == "." else f"{rel}/"
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in (*dirs, *sorted(files)):
+        names = (*dirs, *sorted(files))
+        if "**" not in rest and prefix.count("/") >= rest.count("/"):
+            dirs[:] = []  # what lies deeper, the pattern cannot reach
+        for name in names:
             if not name.startswith(".") and regex.fullmatch(prefix + name):
-                out.append(os.path.join(root, prefix + name))
+                out.append(f"{base}/{prefix}{name}")
     return sorted(out)

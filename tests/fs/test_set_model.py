@@ -219,3 +219,15 @@ def test_a_manifest_folder_index_is_linked_as_its_folder(tmp_path: Path) -> None
         "code-actions": "enabled",
         "tool": "enabled",
     }
+
+
+def test_globs_reach_where_pi_s_glob_does(tmp_path: Path) -> None:
+    build_tree(tmp_path / "shared", {"one.ts": EXT, "sub/two.ts": EXT})
+    manifest = {"extensions": ["../shared/*.ts", "./a/*/x*.ts", "./deep/**/*.js"]}
+    files = {"a/one/x1.ts": EXT, "a/x0.ts": EXT, "a/two/y.ts": EXT, "deep/k/l/m.js": EXT}
+    root = build_tree(tmp_path / "set", package(manifest, **files))
+    got = {r.name: r for r in discover(root)}
+    assert sorted(got) == ["m", "one", "x1"]
+    assert got["one"].unlinkable.startswith("it lies outside the set")
+    assert got["one"].filters == ("-../shared/one.ts",)
+    assert not got["x1"].unlinkable

@@ -72,3 +72,18 @@ def test_force_include_beats_exclude_and_force_exclude_beats_both() -> None:
 def test_force_patterns_are_exact_not_globs() -> None:
     assert apply_patterns(FILES, ["-extensions/*.ts"], ROOT) == set(FILES)
     assert "/set/extensions/a.ts" not in apply_patterns(FILES, ["-./extensions/a.ts"], ROOT)
+
+
+@pytest.mark.parametrize(
+    ("path", "pattern", "hit"),
+    [
+        ("a]b", "a[]]b", True),  # a leading `]` is part of the class
+        ("a]b", "a[!]]b", False),
+        ("a^b", "a[\\^]b", True),
+        ("a-b", "a[x-]b", True),
+        ("a.b", "a[.]b", True),
+        ("axb", "a[.]b", False),
+    ],
+)
+def test_character_classes_never_crash(path: str, pattern: str, hit: bool) -> None:
+    assert minimatch(path, pattern) is hit
