@@ -55,7 +55,8 @@ def add(
 
 def _undeclared(set_root: Path, path: Path, kind: str) -> tuple[str, ...]:
     """In a pi package the manifest, not the folder, says what pi loads: say so."""
-    from installer.pirules import is_override, manifest_list, minimatch, read_manifest
+    from installer.pipatterns import is_override, minimatch
+    from installer.pirules import manifest_list, read_manifest
 
     manifest = read_manifest(str(set_root)) if (set_root / "package.json").exists() else None
     if manifest is None:

@@ -1,10 +1,10 @@
-"""pi's pattern rules (package-manager.js applyPatterns, minimatch), over literal paths: no disk."""
+"""pi's pattern rules (applyPatterns, minimatch, globSync) over literal paths: no disk."""
 
 from __future__ import annotations
 
 import pytest
 
-from installer.pirules import apply_patterns, minimatch
+from installer.pipatterns import apply_patterns, minimatch
 
 ROOT = "/set"
 FILES = [
