@@ -57,27 +57,33 @@ def minimatch(path: str, pattern: str) -> bool:
     return _regex(pattern).fullmatch(path) is not None
 
 
-def _regex(pattern: str) -> Any:
+def _regex(pattern: str, gitignore: bool = False) -> Any:
+    """minimatch's reading of a glob; gitignore's (no braces, dot names too) when asked."""
     import re
 
+    nodot = "" if gitignore else r"(?!\.)"
     out = []
     i = 0
     while i < len(pattern):
         c = pattern[i]
         if pattern.startswith("**/", i):
-            out.append(r"(?:(?!\.)[^/]*/)*")
+            out.append(rf"(?:{nodot}[^/]*/)*")
             i += 3
             continue
         if pattern.startswith("**", i):
-            out.append(r"(?:(?!\.)[^/]*(?:/(?!\.)[^/]*)*)?")
+            out.append(rf"(?:{nodot}[^/]*(?:/{nodot}[^/]*)*)?")
             i += 2
             continue
         if c == "*":
             at_start = i == 0 or pattern[i - 1] == "/"
-            out.append(r"(?!\.)[^/]*" if at_start else r"[^/]*")
+            out.append(rf"{nodot}[^/]*" if at_start else r"[^/]*")
         elif c == "?":
             out.append(r"[^/]")
-        elif c == "{" and "}" in pattern[i:]:
+        elif c == "\\" and gitignore and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        elif c == "{" and "}" in pattern[i:] and not gitignore:
             end = pattern.index("}", i)
             alts = pattern[i + 1 : end].split(",")
             out.append("(?:" + "|".join(_regex(a).pattern for a in alts) + ")")
@@ -137,3 +143,69 @@ def glob(pattern: str, root: str) -> list[str]:
             if not name.startswith(".") and regex.fullmatch(prefix + name):
                 out.append(f"{base}/{prefix}{name}")
     return sorted(out)
+
+
+IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")
+
+
+class Ignore:
+    """The ignore rules pi gathers while it walks a folder (`addIgnoreRules` + the `ignore`
+    package): each folder's .gitignore, .ignore and .fdignore, its patterns prefixed with the
+    folder's path from where the walk began; the last rule that matches decides."""
+
+    def __init__(self) -> None:
+        self.rules: list[tuple[bool, bool, Any]] = []  # (negated, folders only, regex)
+
+    def add(self, folder: str, root: str, names: Any) -> None:
+        """Read the ignore files among names (the folder's listing), if any."""
+        if not any(n in names for n in IGNORE_FILES):
+            return
+        rel = os.path.relpath(folder, root)
+        prefix = "" if rel == "." else f"{rel}/"
+        for name in IGNORE_FILES:
+            if name not in names:
+                continue
+            try:
+                with open(f"{folder}/{name}", encoding="utf-8") as f:
+                    lines = f.read().splitlines()
+            except (OSError, ValueError):
+                continue
+            self.add_lines(lines, prefix)
+
+    def add_lines(self, lines: list[str], prefix: str = "") -> None:
+        """Rules from the lines of one ignore file whose folder is `prefix` below the root."""
+        for line in lines:
+            rule = _rule(line, prefix)
+            if rule is not None:
+                self.rules.append(rule)
+
+    def ignores(self, rel: str, is_dir: bool) -> bool:
+        """Whether the path (relative to where the walk began) is ignored."""
+        ignored = False
+        for negated, dirs_only, regex in self.rules:
+            if (is_dir or not dirs_only) and ignored == negated and regex.fullmatch(rel):
+                ignored = not negated
+        return ignored
+
+
+def _rule(line: str, prefix: str) -> tuple[bool, bool, Any] | None:
+    """prefixIgnorePattern, then the `ignore` package's reading of the line."""
+    import re
+
+    trimmed = line.strip()
+    if not trimmed or (trimmed.startswith("#") and not trimmed.startswith("\\#")):
+        return None
+    pattern = re.sub(r"(?<!\\) +$", "", line.rstrip("\t\r"))  # unescaped trailing spaces go
+    negated = pattern.startswith("!")
+    if negated or pattern.startswith("\\!"):
+        pattern = pattern[1:]
+    pattern = prefix + pattern.removeprefix("/")
+    dirs_only = pattern.endswith("/")
+    body = pattern.rstrip("/")
+    if not body:
+        return None
+    regex = _regex(body, gitignore=True).pattern
+    if "/" not in body:  # no slash: a name at any depth
+        regex = f"(?:.*/)?{regex}"
+    # A folder's rule also covers what is in it (the walk stops there, this is for files).
+    return negated, dirs_only, re.compile(f"{regex}(?:/.*)?" if not dirs_only else regex)

@@ -7,7 +7,8 @@ an extension through its own `pi.extensions`, else `index.ts`, else `index.js`),
 and is not searched further; `.md` files count only at the top), `collectFiles` (prompts and
 themes: recursive), `collectFilesFromManifestEntries` (paths and globs) and `applyPatterns`
 (`!glob` excludes, `+path` forces in, `-path` forces out: installer/pipatterns.py). Every walk
-skips dot entries and `node_modules`. Not followed: `.gitignore`/`.ignore`/`.fdignore` rules.
+skips dot entries, `node_modules`, and what a `.gitignore`, `.ignore` or `.fdignore` met on
+the way leaves out.
 
 Paths stay as pi builds them (joined, not resolved): filters are matched against them.
 """
@@ -19,7 +20,7 @@ import os
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from installer.pipatterns import apply_patterns, glob, is_override
+from installer.pipatterns import IGNORE_FILES, Ignore, apply_patterns, glob, is_override
 
 KEYS = ("extensions", "skills", "prompts", "themes")
 _SUFFIX = {
@@ -59,21 +60,32 @@ def manifest_list(manifest: Any, key: str) -> list[str] | None:
     return [v for v in value if isinstance(v, str)]
 
 
-def _children(folder: str) -> list[tuple[str, bool, bool, bool]]:
-    """(path, is_dir, is_file, is_link) of what pi looks at: no dot names, no node_modules."""
+def _listing(folder: str, ig: Ignore | None, root: str) -> list[os.DirEntry[str]]:
+    """The folder's entries, sorted; its ignore files read into ig on the way."""
     try:
         entries = sorted(os.scandir(folder), key=_name)
     except OSError:
         return []
+    if ig is not None and any(e.name in IGNORE_FILES for e in entries):
+        ig.add(folder, root, {e.name for e in entries})
+    return entries
+
+
+def _children(folder: str, ig: Ignore, root: str) -> list[tuple[str, bool, bool, bool]]:
+    """(path, is_dir, is_file, is_link) of what pi looks at: no dot names, no node_modules,
+    nothing an ignore file of the walk leaves out."""
     out = []
-    for e in entries:
+    for e in _listing(folder, ig, root):
         if e.name.startswith(".") or e.name == "node_modules":
             continue
+        path = f"{folder}/{e.name}"
         try:
             is_dir, is_file = e.is_dir(), e.is_file()  # follows a link, as pi's statSync does
         except OSError:
             continue
-        out.append((f"{folder}/{e.name}", is_dir, is_file, e.is_symlink()))
+        if ig.rules and ig.ignores(path[len(root) + 1 :], is_dir):
+            continue
+        out.append((path, is_dir, is_file, e.is_symlink()))
     return out
 
 
@@ -97,17 +109,16 @@ def extension_items(folder: str) -> list[Found]:
     if own is not None:
         return [Found(folder, "dir", own)]
     out: list[Found] = []
-    try:
-        listing = sorted(os.scandir(folder), key=_name)
-    except OSError:
-        return out
+    ig = Ignore()  # only this folder's own ignore files count here, as in pi
     # The hot loop of a no-op install of a big set: DirEntry answers from its cache.
-    for e in listing:
+    for e in _listing(folder, ig, folder):
         name = e.name
         if name[0] == "." or name == "node_modules":
             continue
         path = f"{folder}/{name}"
         try:
+            if ig.rules and ig.ignores(name, e.is_dir()):
+                continue
             if name.endswith((".ts", ".js")) and e.is_file():
                 out.append(Found(path, "file", (path,), False, e.is_symlink()))
             elif e.is_dir():
@@ -125,39 +136,48 @@ def _name(e: os.DirEntry[str]) -> str:
 
 def skill_files(folder: str, top: str | None = None) -> list[str]:
     """collectSkillEntries in "pi" mode: SKILL.md stops the search; top-level .md files count."""
-    return [p for p, _ in _skill_walk(folder, folder if top is None else top, False)]
+    walk = _Walk(folder if top is None else top, Ignore())
+    return [p for p, _ in walk.skills(folder, False)]
 
 
-def _skill_walk(folder: str, top: str, linked: bool) -> list[tuple[str, bool]]:
-    if os.path.isfile(f"{folder}/SKILL.md"):
-        return [(f"{folder}/SKILL.md", linked)]
-    out = []
-    for path, is_dir, is_file, is_link in _children(folder):
-        if folder == top and is_file and path.endswith(".md"):
-            out.append((path, linked or is_link))
-        elif is_dir:
-            out.extend(_skill_walk(path, top, linked or is_link))
-    return out
+class _Walk(NamedTuple):
+    """One recursive walk of pi's: where it began, and the ignore rules gathered so far."""
 
+    root: str
+    ig: Ignore
 
-def _tree_walk(folder: str, suffixes: tuple[str, ...], linked: bool) -> list[tuple[str, bool]]:
-    """collectFiles: every file with one of the suffixes, recursively."""
-    out = []
-    for path, is_dir, is_file, is_link in _children(folder):
-        if is_dir:
-            out.extend(_tree_walk(path, suffixes, linked or is_link))
-        elif is_file and path.endswith(suffixes):
-            out.append((path, linked or is_link))
-    return out
+    def skills(self, folder: str, linked: bool) -> list[tuple[str, bool]]:
+        children = _children(folder, self.ig, self.root)
+        for path, _is_dir, is_file, _link in children:
+            if is_file and path.endswith("/SKILL.md"):
+                return [(path, linked)]
+        out = []
+        for path, is_dir, is_file, is_link in children:
+            if folder == self.root and is_file and path.endswith(".md"):
+                out.append((path, linked or is_link))
+            elif is_dir:
+                out.extend(self.skills(path, linked or is_link))
+        return out
+
+    def files(self, folder: str, suffixes: tuple[str, ...], linked: bool) -> list[tuple[str, bool]]:
+        """collectFiles: every file with one of the suffixes, recursively."""
+        out = []
+        for path, is_dir, is_file, is_link in _children(folder, self.ig, self.root):
+            if is_dir:
+                out.extend(self.files(path, suffixes, linked or is_link))
+            elif is_file and path.endswith(suffixes):
+                out.append((path, linked or is_link))
+        return out
 
 
 def folder_items(folder: str, key: str) -> list[Found]:
     """collectResourceFiles, grouped into items: what pi loads from one folder of a kind."""
     if key == "extensions":
         return extension_items(folder)
+    walk = _Walk(folder, Ignore())
     if key == "skills":
-        return [_skill(p, linked) for p, linked in _skill_walk(folder, folder, False)]
-    return [Found(p, "file", (p,), linked=ln) for p, ln in _tree_walk(folder, _SUFFIX[key], False)]
+        return [_skill(p, linked) for p, linked in walk.skills(folder, False)]
+    return [Found(p, "file", (p,), linked=ln) for p, ln in walk.files(folder, _SUFFIX[key], False)]
 
 
 def _skill(path: str, linked: bool = False) -> Found:

@@ -231,3 +231,29 @@ def test_globs_reach_where_pi_s_glob_does(tmp_path: Path) -> None:
     assert got["one"].unlinkable.startswith("it lies outside the set")
     assert got["one"].filters == ("-../shared/one.ts",)
     assert not got["x1"].unlinkable
+
+
+def test_ignore_files_in_a_kind_folder_leave_out_what_pi_leaves_out(tmp_path: Path) -> None:
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extensions/.gitignore": "*.js\nold/\n",
+            "extensions/a.ts": EXT,
+            "extensions/b.js": EXT,
+            "extensions/old/index.ts": EXT,
+            "prompts/.gitignore": "drafts/\n*.wip.md\n!keep.wip.md\n",
+            "prompts/p.md": "",
+            "prompts/drafts/d.md": "",
+            "prompts/x.wip.md": "",
+            "prompts/keep.wip.md": "",
+            "prompts/sub/.ignore": "gone.md\n",  # anchored to its folder, as pi prefixes it
+            "prompts/sub/gone.md": "",
+            "prompts/sub/stay.md": "",
+            "skills/.fdignore": "hidden\n",
+            "skills/hidden/SKILL.md": "",
+            "skills/col/.gitignore": "SKILL.md\n",  # col is no skill, its inner one is
+            "skills/col/SKILL.md": "",
+            "skills/col/inner/SKILL.md": "",
+        },
+    )
+    assert sorted(found(root)) == ["a", "prompt:keep.wip", "prompt:p", "prompt:stay", "skill:inner"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from installer.pipatterns import apply_patterns, minimatch
+from installer.pipatterns import Ignore, apply_patterns, minimatch
 
 ROOT = "/set"
 FILES = [
@@ -87,3 +87,36 @@ def test_force_patterns_are_exact_not_globs() -> None:
 )
 def test_character_classes_never_crash(path: str, pattern: str, hit: bool) -> None:
     assert minimatch(path, pattern) is hit
+
+
+@pytest.mark.parametrize(
+    ("lines", "path", "is_dir", "ignored"),
+    [
+        (["*.js"], "a.js", False, True),
+        (["*.js"], "sub/a.js", False, True),
+        (["build/"], "build", True, True),
+        (["build/"], "build", False, False),
+        (["/top.md"], "sub/top.md", False, True),  # pi drops the `/` before `ignore` sees it
+        (["sub/x.md"], "a/sub/x.md", False, False),
+        (["*.md", "!keep.md"], "keep.md", False, False),
+        (["a/**/b.md"], "a/x/y/b.md", False, True),
+        (["\\#x.md"], "#x.md", False, True),
+        (["# comment", ""], "x.md", False, False),
+        (["x.md   "], "x.md", False, True),
+        (["{a,b}.md"], "a.md", False, False),  # no braces in gitignore
+        (["x.md"], "sub/x.md", False, True),
+    ],
+)
+def test_ignore_files_read_as_pi_and_its_ignore_package_do(
+    lines: list[str], path: str, is_dir: bool, ignored: bool
+) -> None:
+    ig = Ignore()
+    ig.add_lines(lines)
+    assert ig.ignores(path, is_dir) is ignored
+
+
+def test_a_subfolder_s_ignore_file_applies_below_it_only() -> None:
+    ig = Ignore()
+    ig.add_lines(["x.md"], "sub/")
+    assert ig.ignores("sub/x.md", False)
+    assert not ig.ignores("x.md", False) and not ig.ignores("sub/deeper/x.md", False)
