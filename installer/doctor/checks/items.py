@@ -154,11 +154,11 @@ def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:
         return
     from installer.settings.packages import exclusions_of
 
-    extensions = [i for i in sv.items if i.resource.kind == "extension"]
-    off = len({f for e in entries for f in exclusions_of(e)})
+    filters = {f for e in entries for f in exclusions_of(e)}
+    off = sum(any(f in filters for f in i.resource.filters) for i in sv.items)
     yield ok(
-        f"registered in settings.json as a package: {len(extensions) - off} extensions on, "
-        f"{off} off, with its skills, prompts and themes"
+        f"registered in settings.json as a package: {len(sv.items) - off} items on, {off} off "
+        "(by its filters)"
     )
 
 
