@@ -121,7 +121,7 @@ def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
     raise UsageError(
         f"link mode cannot install what pi loads from this set ({why}); nothing was changed",
         "install it with `ext install --mode register` (pi then loads the set as a package), "
-        f"or leave these out with --skip {' --skip '.join(r.label for r in bad)}",
+        f"or leave these out with --skip {','.join(r.label for r in bad)}",
     )
 
 
