@@ -178,6 +178,31 @@ def test_a_set_file_others_can_write_is_a_warning(
     assert finding.fix == f"chmod -R go-w {set_root}"
 
 
+def test_a_pi_package_s_declared_file_others_can_write_is_a_warning(
+    tmp_path: Path, agent: Path
+) -> None:
+    set_root = build_tree(
+        tmp_path / "pkg",
+        {
+            "package.json": '{"pi": {"extensions": ["./src/*.ts"], "skills": ["./sk"]}}',
+            "src/tool.ts": "export default function () {}\n",
+            "sk/col/one/SKILL.md": "---\nname: one\ndescription: d\n---\n",
+        },
+    )
+    (set_root / "src" / "tool.ts").chmod(0o666)
+    (set_root / "sk" / "col" / "one" / "SKILL.md").chmod(0o666)
+
+    found = doctor(tmp_path, set_root, agent)
+    [finding] = only(found, "set.permissions")
+
+    assert finding.level == "warn"
+    assert str(set_root / "src" / "tool.ts") in finding.message
+    assert str(set_root / "sk" / "col" / "one" / "SKILL.md") in finding.message
+    assert [f.message for f in only(found, "set.resources")] == [
+        "2 resources (1 extension, 1 skill), names unique"
+    ]
+
+
 # ---- the agent dir ----------------------------------------------------------
 
 

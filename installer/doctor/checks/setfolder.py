@@ -127,6 +127,7 @@ def permissions(s: Subject) -> Iterator[Finding]:
     for folder in FOLDER.values():
         if (s.set_root / folder).is_dir():
             paths += walk(s.set_root / folder)
+    paths = list(dict.fromkeys([*paths, *_package_paths(s, s.set_root)]))
     loose = writable_by_others(paths)
     if loose:
         yield warn(
@@ -142,3 +143,20 @@ def permissions(s: Subject) -> Iterator[Finding]:
         )
     if not loose and not strangers:
         yield ok(f"only you can change the set ({len(paths)} paths checked)")
+
+
+def _package_paths(s: Subject, root: Path) -> list[Path]:
+    """A pi package's manifest and what it names, wherever in the set that lies."""
+    from installer.pirules import read_manifest
+
+    if read_manifest(str(root)) is None:
+        return []
+    try:
+        resources = s.resources()
+    except ExtError:
+        return []  # the resources check says why
+    paths = [root / "package.json"]
+    for r in resources:
+        if not r.unlinkable.startswith("it lies outside"):
+            paths += list(walk(Path(r.source))) if r.layout == "dir" else [Path(r.source)]
+    return paths
