@@ -546,3 +546,15 @@ def test_updates_come_from_the_cache_only(tmp_path: Path, set_root: Path, agent:
 def test_subject_is_usable_without_resolution() -> None:
     s = Subject(Env(environ={}, cwd=Path("/")))
     assert s.ctx is None and s.host_command == "pi"
+
+
+def test_an_index_ts_in_the_agent_s_extensions_is_an_error_naming_it(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    build_tree(agent, {"extensions/index.ts": "export default function () {}\n"})
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "agent.folders")
+
+    assert finding.level == "error"
+    assert "extensions/index.ts" in finding.message and "as one extension" in finding.message
+    assert finding.fix is not None and "extensions/<name>/" in finding.fix
