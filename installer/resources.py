@@ -171,6 +171,8 @@ def _resource(root: str, kind: str, f: Found, inside_only: bool, plain: bool) ->
     if f.layout == "file":
         stem, dot, _suffix = filename.rpartition(".")
         name = stem if dot else filename
+        if kind == "extension" and filename in ("index.ts", "index.js"):
+            name = os.path.basename(os.path.dirname(f.path))  # a manifest's `<folder>/index.ts`
     check_name(name, f"{kind} name")
     if plain and not f.linked and f.layout == "file":  # the common case, kept cheap
         rel = f.path[len(root) + 1 :]  # below a real folder of the set: no link, no ..
@@ -261,7 +263,9 @@ def _check_unique(found: list[Resource], root: str) -> None:
     """Two items of a kind with one name, or one place in the agent dir, cannot both be had."""
     seen: dict[tuple[str, str, str], Resource] = {}
     for r in found:
-        for key in (("name", r.kind, r.name), ("dest", r.kind, r.filename)):
+        # Link mode refuses an item it cannot link: its place in the agent dir is no one's.
+        keys = (("name", r.kind, r.name), ("dest", r.kind, r.filename))
+        for key in keys[:1] if r.unlinkable else keys:
             other = seen.setdefault(key, r)
             if other is r:
                 continue

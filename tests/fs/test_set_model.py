@@ -161,7 +161,7 @@ def test_link_mode_refuses_what_links_cannot_express_and_writes_nothing(tmp_path
     install(ctx, [], [], False, yes, "register")
     _, listed = items(ctx)
     assert {(i.resource.name, i.state) for i in listed} == {
-        ("index", "enabled"),
+        ("set", "enabled"),  # `./index.ts` is named after its folder
         ("helper", "enabled"),
     }
 
@@ -257,3 +257,17 @@ def test_ignore_files_in_a_kind_folder_leave_out_what_pi_leaves_out(tmp_path: Pa
         },
     )
     assert sorted(found(root)) == ["a", "prompt:keep.wip", "prompt:p", "prompt:stay", "skill:inner"]
+
+
+def test_manifest_index_files_are_named_after_their_folders(tmp_path: Path) -> None:
+    # Each folder's own package.json names another entry: a link to the folder would load
+    # that one, so these stay files, for register mode only.
+    own = '{"pi": {"extensions": ["./main.ts"]}}'
+    manifest = {"extensions": ["./a/index.ts", "./b/index.ts"]}
+    files = {f"{x}/{f}": EXT for x in "ab" for f in ("index.ts", "main.ts")}
+    root = build_tree(tmp_path / "set", package(manifest, **files, **{"a/package.json": own}))
+    build_tree(root, {"b/package.json": own})
+    got = {r.name: r for r in discover(root)}
+    assert sorted(got) == ["a", "b"]
+    assert all(r.unlinkable and r.filename == "index.ts" for r in got.values())
+    assert got["b"].filters == ("-b/index.ts",)
