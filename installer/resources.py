@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from installer.errors import ExtError, UsageError
 
@@ -261,18 +261,23 @@ def folder_is_item(path: Path, kind: str) -> bool:
 
 def _check_unique(found: list[Resource], root: str) -> None:
     """Two items of a kind with one name, or one place in the agent dir, cannot both be had."""
-    seen: dict[tuple[str, str, str], Resource] = {}
-    for r in found:
+    _first_twin(found, root, lambda r: (r.kind, r.name), "are named {r.name!r}")
+    # A file's place follows from its name; only a folder named like a file can take it.
+    if any(r.layout == "dir" and "." in r.filename for r in found):
         # Link mode refuses an item it cannot link: its place in the agent dir is no one's.
-        keys = (("name", r.kind, r.name), ("dest", r.kind, r.filename))
-        for key in keys[:1] if r.unlinkable else keys:
-            other = seen.setdefault(key, r)
-            if other is r:
-                continue
+        linkable = [r for r in found if not r.unlinkable]
+        _first_twin(linkable, root, lambda r: (r.kind, r.filename), "would land on {r.dest}")
+
+
+def _first_twin(found: list[Resource], root: str, key: Any, clash: str) -> None:
+    seen: dict[tuple[str, str], Resource] = {}
+    for r in found:
+        other = seen.setdefault(key(r), r)
+        if other is not r:
             a, b = (os.path.relpath(x.source, root) for x in (other, r))
-            clash = f"are named {r.name!r}" if key[0] == "name" else f"would land on {r.dest}"
             raise UsageError(
-                f"two {r.kind}s {clash}: {a} and {b}", "rename or remove one of them in the set"
+                f"two {r.kind}s {clash.format(r=r)}: {a} and {b}",
+                "rename or remove one of them in the set",
             )
 
 

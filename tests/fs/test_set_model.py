@@ -132,11 +132,26 @@ def test_extensions_index_is_refused_with_the_reason(tmp_path: Path, index: str)
     assert err.value.fix and "extensions/<name>/index.ts" in err.value.fix
 
 
-def test_two_items_landing_on_one_place_are_refused_naming_both(tmp_path: Path) -> None:
-    root = build_tree(tmp_path / "set", {"prompts/a/fix.md": "", "prompts/b/fix.md": ""})
+@pytest.mark.parametrize(
+    ("tree", "both"),
+    [
+        (
+            {"prompts/a/fix.md": "", "prompts/b/fix.md": ""},
+            ("prompts/a/fix.md", "prompts/b/fix.md"),
+        ),
+        (  # names differ (`fix`, `fix.md`), the place does not
+            {"skills/fix.md": "", "skills/col/fix.md/SKILL.md": ""},
+            ("skills/fix.md", "skills/col/fix.md"),
+        ),
+    ],
+)
+def test_two_items_landing_on_one_place_are_refused_naming_both(
+    tmp_path: Path, tree: dict[str, str | bytes | Path | None], both: tuple[str, str]
+) -> None:
+    root = build_tree(tmp_path / "set", tree)
     with pytest.raises(UsageError) as err:
         discover(root)
-    assert "prompts/a/fix.md" in err.value.message and "prompts/b/fix.md" in err.value.message
+    assert all(path in err.value.message for path in both)
     assert err.value.exit_code == ExitCode.USAGE
 
 
