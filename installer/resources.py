@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 KINDS = ("extension", "skill", "prompt", "theme")
 FOLDER = {"extension": "extensions", "skill": "skills", "prompt": "prompts", "theme": "themes"}
+_WHAT = {kind: f"{kind} name" for kind in KINDS}
 _BAD_CHARS = frozenset("/\\\0")
 _REFUSED = _BAD_CHARS | {chr(c) for c in (*range(32), 127)}
 
@@ -173,7 +174,7 @@ def _resource(root: str, kind: str, f: Found, inside_only: bool, plain: bool) ->
         name = stem if dot else filename
         if kind == "extension" and filename in ("index.ts", "index.js"):
             name = os.path.basename(os.path.dirname(f.path))  # a manifest's `<folder>/index.ts`
-    check_name(name, f"{kind} name")
+    check_name(name, _WHAT[kind])
     if plain and not f.linked and f.layout == "file":  # the common case, kept cheap
         rel = f.path[len(root) + 1 :]  # below a real folder of the set: no link, no ..
         return Resource(kind, name, filename, "file", f.path, f.path, f.entries, (rel,))
