@@ -48,6 +48,8 @@ def install(
 
         ctx = context(create=create)
         chosen = names(only), names(skip, "--skip")
+        if not dry_run:
+            _move_old_consent_store(out, ctx)
         result = do_install(ctx, *chosen, dry_run, confirmer(out, yes), mode)
         out.plan_result(result)
         show_notice(out, ctx)
@@ -56,6 +58,21 @@ def install(
         return 0
 
     run(go)
+
+
+def _move_old_consent_store(out: Any, ctx: Any) -> None:
+    """An upgrade's first install moves the approvals out of `hooks/`, where pi warns at start.
+
+    Before the install, so that `ext undo` takes back the install first. One lstat when there
+    is nothing to move.
+    """
+    import os
+
+    if os.path.lexists(os.path.join(ctx.agent_dir, "hooks", "project-approvals.json")):
+        from installer.consent.legacy import migrate
+
+        for note in migrate(ctx):
+            out.warn(note)
 
 
 def launch(args: list[str]) -> NoReturn:
@@ -80,7 +97,7 @@ def list_items() -> NoReturn:
     """`ext list`: every item of the set and its state."""
 
     def go(out: Any) -> int:
-        from installer.commands.listing import items
+        from installer.commands.listing import items, with_guard
         from installer.ui import tilde
 
         ctx = context()
@@ -92,7 +109,7 @@ def list_items() -> NoReturn:
                     "set": str(ctx.set_root),
                     "agent_dir": str(ctx.agent_dir),
                     "mode": mode,
-                    "items": [i.to_json() for i in found],
+                    "items": [with_guard(i.to_json(), ctx.manifest) for i in found],
                 }
             )
             return 0
@@ -104,7 +121,8 @@ def list_items() -> NoReturn:
         width = max((len(i.resource.label) for i in found), default=4)
         for i in found:
             line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
-            out.out(line + (f"  ({i.note})" if i.note else ""))
+            line += f"  ({i.note})" if i.note else ""
+            out.out(line + (f"  [{i.pi.describe()}]" if i.pi is not None else ""))
         return 0
 
     run(go)

@@ -153,22 +153,28 @@ def _ours(pattern: Any) -> bool:
 
 
 def tag(key: str, pattern: str) -> str:
-    """How ext names one filter: an extension's bare, another kind's with its key."""
-    return pattern if key == "extensions" else f"{key}:{pattern}"
+    """How ext names one filter of a kind: the bare pattern where its first folder names the
+    kind (`-skills/a/SKILL.md`; else an extension's), else with its key (`skills:-sk/a.md`)."""
+    return pattern if _inferred(pattern) == key else f"{key}:{pattern}"
 
 
 def untag(f: str) -> tuple[str, str]:
-    """A filter of exclusions_of as (settings key, pattern)."""
-    if f.startswith("-"):
-        return "extensions", f
-    key, _, pattern = f.partition(":")
-    return key, pattern
+    """A filter of tag's as (settings key, pattern)."""
+    key, colon, pattern = f.partition(":")
+    if colon and key in _KEYS:
+        return key, pattern
+    return _inferred(f), f
+
+
+def _inferred(pattern: str) -> str:
+    first = pattern.lstrip("!+-").partition("/")[0]
+    return first if first in _KEYS else "extensions"
 
 
 def shown(f: str) -> str:
-    """A filter as the user reads it: `-extensions/a.ts`, `-skills/x/SKILL.md (skills)`."""
+    """A filter as the user reads it: `-extensions/a.ts`, `-sk/x/SKILL.md (skills)`."""
     key, pattern = untag(f)
-    return pattern if key == "extensions" else f"{pattern} ({key})"
+    return pattern if tag(key, pattern) == pattern else f"{pattern} ({key})"
 
 
 def with_exclusions(entry: Any, excluded: Iterable[str], blocked: Iterable[str] = ()) -> Any:
@@ -229,3 +235,26 @@ def set_exclusions(
     before = (out["packages"][index],) if added.before else ()
     out["packages"][index] = with_exclusions(out["packages"][index], excluded, blocked)
     return PackageChange(out, before, (out["packages"][index],))
+
+
+def with_blocks(
+    settings: Mapping[str, Any], ours: SetPackage, blocked: Iterable[str]
+) -> dict[str, Any]:
+    """Our entry with `[]` for the kinds a pi package's manifest leaves out while it is an
+    object (pi then falls back to their conventional folders), and without them once nothing
+    else makes it one (the plain string loads none of them)."""
+    blocked = tuple(blocked)
+    out = dict(settings)
+    found = find_entries(out, ours) if blocked else []
+    if not found or not isinstance(out["packages"][found[0]], dict):
+        return out
+    entry = dict(out["packages"][found[0]])
+    filtered = [k for k in _KEYS if k in entry and not (k in blocked and entry[k] == [])]
+    for key in blocked:
+        if filtered:
+            entry.setdefault(key, [])
+        elif entry.get(key) == []:
+            del entry[key]
+    out["packages"] = list(out["packages"])
+    out["packages"][found[0]] = entry["source"] if set(entry) == {"source"} else entry
+    return out

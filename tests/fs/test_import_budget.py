@@ -112,9 +112,11 @@ def test_a_noop_install_loads_nothing_heavy(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "nothing to do" in proc.stdout + proc.stderr
     assert _heavy(proc.stderr, EVERYDAY) == []
-    # Nothing to write: the lock, the journal's transaction and the executor stay unloaded.
+    # Nothing to write: the lock, the journal's transaction and the executor stay unloaded; ext's
+    # own agent files (/ext, the session recorder) are seen to be current without a hash.
     loaded = {name for _, name in _loaded(proc.stderr)}
     assert loaded.isdisjoint({"installer.lock", "installer.transaction", "installer.executor"})
+    assert "hashlib" not in loaded
 
 
 @pytest.mark.parametrize("args", [("install", "--help"), ("doctor", "--list-checks")])

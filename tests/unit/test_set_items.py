@@ -48,8 +48,9 @@ def item(
             "themes/dusk.json",
             ("themes:-look/dusk.json",),
         ),
-        # an item built by hand, without what pi loads: the conventional place
-        (item("prompt", "fix.md", "file"), "prompts/fix.md", ("prompts:-prompts/fix.md",)),
+        # an item built by hand, without what pi loads: the conventional place, and a filter
+        # whose first folder names its kind needs no key
+        (item("prompt", "fix.md", "file"), "prompts/fix.md", ("-prompts/fix.md",)),
     ],
 )
 def test_an_item_lands_by_its_name_and_is_filtered_by_what_pi_loads(

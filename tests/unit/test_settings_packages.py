@@ -163,13 +163,13 @@ def test_filter_that_is_not_a_list_is_refused() -> None:
 
 
 def test_every_kind_gets_its_own_exact_filters() -> None:
-    wanted = ["-src/a.ts", "skills:-skills/x/SKILL.md", "prompts:-prompts/p.md", "themes:-t.json"]
+    wanted = ["-src/a.ts", "-skills/x/SKILL.md", "prompts:-cmds/p.md", "themes:-t.json"]
     entry = with_exclusions("./set", wanted)
     assert entry == {
         "source": "./set",
         "extensions": ["-src/a.ts"],
         "skills": ["-skills/x/SKILL.md"],
-        "prompts": ["-prompts/p.md"],
+        "prompts": ["-cmds/p.md"],
         "themes": ["-t.json"],
     }
     assert sorted(exclusions_of(entry)) == sorted(wanted)
