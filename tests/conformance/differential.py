@@ -171,11 +171,18 @@ def differences(case: Case, view: View) -> list[str]:
         pi_loads = set(view.reals(kind))
         if kind == "extension":
             pi_loads |= {f.real for f in view.failed}
+        pi_loads -= _ext_own(case, pi_loads)
         if ext_says != pi_loads:
             out.append(_report(case, _diff(case, kind, ext_says, pi_loads)))
     for failure in view.failed:
         out.append(_report(case, f"pi failed to load {failure.real}: {failure.error}"))
     return out
+
+
+def _ext_own(case: Case, paths: set[str]) -> set[str]:
+    """ext's own agent-side files (the /ext command, the recorder): in .extset/, not the set's."""
+    own = os.path.join(os.path.realpath(case.agent), ".extset", "agent") + os.sep
+    return {p for p in paths if p.startswith(own)}
 
 
 def _enabled_entries(listing: list[dict[str, Any]], kind: str) -> set[str]:

@@ -21,7 +21,7 @@ from tests.conformance.layouts import Layout, corpus, layouts
 
 pytestmark = pytest.mark.conformance
 
-BATCH = 6  # layouts per example: pi is asked about all of them in one Node start
+BATCH = 4  # layouts per example: pi is asked about all of them in one Node start
 
 
 def _tree(layout: Layout) -> tuple[str, ...]:
