@@ -171,23 +171,14 @@ def _inferred(pattern: str) -> str:
     return first if first in _KEYS else "extensions"
 
 
-def shown(f: str) -> str:
-    """A filter as the user reads it: `-extensions/a.ts`, `-sk/x/SKILL.md (skills)`."""
-    key, pattern = untag(f)
-    return pattern if tag(key, pattern) == pattern else f"{pattern} ({key})"
-
-
-def with_exclusions(entry: Any, excluded: Iterable[str], blocked: Iterable[str] = ()) -> Any:
+def with_exclusions(entry: Any, excluded: Iterable[str]) -> Any:
     """entry with exactly these `-path` filters; other keys and patterns kept.
 
     With none left in a list its key goes (pi reads [] as "load none"), and an object
-    holding only its source folds back to the plain string. `blocked` names the kinds a
-    manifest does not declare: pi loads their conventional folder once the entry is an
-    object, so an object entry gets `[]` for them (and loses that `[]` when it folds back).
+    holding only its source folds back to the plain string.
     """
     wanted = list(dict.fromkeys(excluded))
-    blocked = tuple(blocked)
-    if set(exclusions_of(entry)) == set(wanted) and _blocks_right(entry, blocked):
+    if set(exclusions_of(entry)) == set(wanted):
         return entry
     obj: dict[str, Any] = dict(entry) if isinstance(entry, dict) else {"source": entry}
     for key in _KEYS:
@@ -205,35 +196,18 @@ def with_exclusions(entry: Any, excluded: Iterable[str], blocked: Iterable[str] 
             obj[key] = patterns
         else:
             obj.pop(key, None)
-    filtered = any(obj.get(k) for k in _KEYS)
-    for key in blocked:
-        if filtered:
-            obj.setdefault(key, [])
-        elif obj.get(key) == []:
-            del obj[key]
     return obj["source"] if set(obj) == {"source"} else obj
 
 
-def _blocks_right(entry: Any, blocked: tuple[str, ...]) -> bool:
-    if not blocked:
-        return True
-    if not isinstance(entry, dict) or not any(entry.get(k) for k in _KEYS):
-        return not isinstance(entry, dict) or all(k not in entry for k in blocked)
-    return all(k in entry for k in blocked)
-
-
 def set_exclusions(
-    settings: Mapping[str, Any],
-    ours: SetPackage,
-    excluded: Iterable[str],
-    blocked: Iterable[str] = (),
+    settings: Mapping[str, Any], ours: SetPackage, excluded: Iterable[str]
 ) -> PackageChange:
     """Register the set if needed, and give its entry exactly these exclusion filters."""
     added = register(settings, ours)
     out = added.settings
     index = find_entries(out, ours)[0]
     before = (out["packages"][index],) if added.before else ()
-    out["packages"][index] = with_exclusions(out["packages"][index], excluded, blocked)
+    out["packages"][index] = with_exclusions(out["packages"][index], excluded)
     return PackageChange(out, before, (out["packages"][index],))
 
 

@@ -7,7 +7,7 @@ import pytest
 from installer.commands.install import refuse_unlinkable
 from installer.errors import ExitCode, UsageError
 from installer.resources import Resource
-from installer.settings.packages import shown
+from installer.settings.packages import tag, untag
 
 SET = "/s"
 
@@ -60,9 +60,12 @@ def test_an_item_lands_by_its_name_and_is_filtered_by_what_pi_loads(
     assert r.filters == filters
 
 
-def test_filters_are_shown_with_their_kind_in_words() -> None:
-    assert shown("-extensions/a.ts") == "-extensions/a.ts"
-    assert shown("skills:-sk/one/SKILL.md") == "-sk/one/SKILL.md (skills)"
+def test_a_filter_carries_its_kind_only_where_its_path_does_not_say_it() -> None:
+    assert tag("skills", "-skills/one/SKILL.md") == "-skills/one/SKILL.md"
+    assert tag("skills", "-sk/one/SKILL.md") == "skills:-sk/one/SKILL.md"
+    assert tag("extensions", "-skills/tool.ts") == "extensions:-skills/tool.ts"
+    for f in ("-src/a.ts", "skills:-sk/one/SKILL.md", "extensions:-skills/tool.ts"):
+        assert tag(*untag(f)) == f
 
 
 def test_link_mode_refuses_naming_each_item_its_reason_and_the_fix() -> None:

@@ -16,6 +16,7 @@ from installer.settings.packages import (
     register,
     set_exclusions,
     unregister,
+    with_blocks,
     with_exclusions,
 )
 
@@ -186,8 +187,12 @@ def test_other_patterns_of_a_kind_are_kept_and_ours_replaced() -> None:
 
 
 def test_kinds_a_manifest_leaves_out_are_blocked_only_in_the_object_form() -> None:
-    entry = with_exclusions("./set", ["-src/a.ts"], blocked=("skills",))
-    assert entry == {"source": "./set", "extensions": ["-src/a.ts"], "skills": []}
-    assert with_exclusions(entry, ["-src/a.ts"], blocked=("skills",)) is entry  # no change
-    assert with_exclusions(entry, [], blocked=("skills",)) == "./set"
-    assert with_exclusions("./set", [], blocked=("skills",)) == "./set"
+    def entry_after(entry: Any) -> Any:
+        return with_blocks(_with(entry), OURS, ("skills",))["packages"][0]
+
+    filtered = {"source": "./set", "extensions": ["-src/a.ts"]}
+    assert entry_after(filtered) == {**filtered, "skills": []}
+    assert entry_after({**filtered, "skills": []}) == {**filtered, "skills": []}
+    assert entry_after({"source": "./set", "skills": []}) == "./set"  # nothing else: folds
+    assert entry_after("./set") == "./set"
+    assert with_blocks(_with("npm:other"), OURS, ("skills",)) == _with("npm:other")
