@@ -25,12 +25,18 @@ def install(
         str | None,
         typer.Option("--mode", help="link (symlinks) or register (a package in settings.json)."),
     ] = None,
+    reseed: Annotated[
+        bool,
+        typer.Option(
+            "--reseed", help="Seed settings again, also the ones you removed since the first run."
+        ),
+    ] = False,
 ) -> None:
     """Link the set into the agent dir, backing up what is in the way.
 
     Or, with --mode register, add it to settings.json as a local-path package.
     """
-    handlers.install(only, skip, dry_run, yes, create, mode)
+    handlers.install(only, skip, dry_run, yes, create, mode, reseed)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -117,8 +123,11 @@ def toggle(
     """Switch items in a checklist; applied at once, once confirmed."""
 
     def go(out: Any) -> int:
+        from functools import partial
+
         from installer.commands.toggle import checkbox, switch_both
         from installer.commands.toggle import toggle as do_toggle
+        from installer.runner import G
 
         if on or off:
             if force:
@@ -128,7 +137,8 @@ def toggle(
             return 0
         if dry_run:
             raise UsageError("--dry-run needs --on or --off", "name what to switch")
-        out.plan_result(do_toggle(context(), checkbox, force, confirmer(out, yes)))
+        ask = partial(checkbox, color=not G.no_color)  # --no-color reaches the list too
+        out.plan_result(do_toggle(context(), ask, force, confirmer(out, yes)))
         return 0
 
     run(go)

@@ -17,18 +17,20 @@ from installer.commands.settings_plan import (
     SettingsPlan,
     excluded_filters,
     plan_settings,
+    seed_keys,
     settings_path,
 )
 from installer.context import Context
 from installer.errors import UsageError
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
+from installer.links.shared import refuse_clashes
 from installer.manifest import MODES
 from installer.plan import Plan
 from installer.recorder import plan_agent_files, recorded
 from installer.resources import Resource, discover, loads_as_one_extension, select
 from installer.result import PlanResult
-from installer.state import State, load_state
+from installer.state import SetRecord, State, load_state
 
 SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
 
@@ -42,7 +44,13 @@ def install_mode(ctx: Context, explicit: str | None) -> str:
     the manifest."""
     if explicit is not None:
         if explicit not in MODES:
-            raise UsageError(f"unknown mode {explicit!r}", "use --mode link or --mode register")
+            import difflib
+
+            close = difflib.get_close_matches(explicit, MODES, n=1, cutoff=0.5)
+            fix = "use --mode link or --mode register"
+            raise UsageError(
+                f"unknown mode {explicit!r}", f"did you mean {close[0]!r}? {fix}" if close else fix
+            )
         return explicit
     cut_short = journal.incomplete(ctx.agent_dir)
     if cut_short is not None and cut_short.command == "install" and cut_short.mode in MODES:
@@ -58,36 +66,45 @@ def install(
     dry_run: bool,
     confirm: Confirm,
     mode: str | None = None,
+    *,
+    reseed: bool = False,
 ) -> PlanResult:
-    """Plan the links (or the package entry) and seeds, show them, and apply once confirmed."""
+    """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
+
+    A seed is written once: the state record keeps the keys seeded here, and a key the
+    user removed since stays removed, unless `reseed`.
+    """
     mode = install_mode(ctx, mode)
     resources = discover(ctx.set_root)
     chosen = select(resources, only, skip)
-    if mode == "link":
-        refuse_unlinkable(chosen)
-    elif loads_as_one_extension(ctx.set_root):
-        raise UsageError(
-            f"{ctx.set_root} has nothing pi would load (no extensions/, skills/, prompts/ or "
-            "themes/, no pi manifest): registered, pi would take the folder itself for one "
-            "extension and fail to load it; nothing was changed",
-            "add an item first (`ext add`), or install it with --mode link",
-        )
+    _refuse_what_the_mode_cannot_do(ctx, mode, chosen)
     drift = drift_warning(ctx)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
     skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
 
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
+        done = (
+            frozenset()
+            if reseed
+            else seeded_before(state.record_of(ctx.set_root, ctx.manifest.name), ctx)
+        )
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
+        others = state.others(ctx.set_root, ctx.manifest.name)
+        agent = scan(
+            ctx.agent_dir, ctx.set_root, old, seen(resources), [Path(o.root) for o in others]
+        )
         # Installing in one mode removes the other mode's form: pi would load the set twice.
         # The user's switches (ext's or pi config's) come along in the new mode's form.
         mode_warnings: tuple[str, ...] = ()
         if mode == "link":
+            refuse_clashes(agent, chosen, ctx.manifest.name, others)
             parked = _off_in_entry(ctx, resources, old)
             links = plan_install(agent, resources, chosen, ctx.env.now(), parked)
             lifted = _on_in_entry_off_at_top(ctx, resources, parked)
-            intent = Intent(seed=True, unregister=True, old_roots=tuple(old), flips=lifted)
+            intent = Intent(
+                seed=True, seeded=done, unregister=True, old_roots=tuple(old), flips=lifted
+            )
             mode_warnings = _carried(parked, "stay off as `.off` links (pi's entry filter goes)")
         else:
             links = plan_uninstall(agent)
@@ -97,7 +114,9 @@ def install(
             off = excluded_filters((*carried, *moved))
             excluded = tuple(dict.fromkeys((*skipped, *off)))
             mine = _recorded_skips(state, ctx)
-            intent = Intent(seed=True, excluded=excluded, old_roots=tuple(old), released=mine)
+            intent = Intent(
+                seed=True, seeded=done, excluded=excluded, old_roots=tuple(old), released=mine
+            )
             mode_warnings = _carried(carried, "stay off as filters of the packages entry")
         sp = plan_settings(ctx, intent)
         # ext's own agent files: /ext, and the session recorder where a process guard needs it.
@@ -119,10 +138,28 @@ def install(
         extra.pop(SKIPPED, None)
         if mode == "register" and skipped:
             extra[SKIPPED] = list(skipped)
+        before = () if reseed or previous is None else seeded_before(previous, ctx)
+        extra["seeded"] = sorted({*before, *seed_keys(ctx)})
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, dry_run, new_state)
+
+
+def seeded_before(record: SetRecord | None, ctx: Context) -> frozenset[str]:
+    """The seed keys this set already wrote here once (none on a first install).
+
+    A record from before ext kept this list was made by an install that seeded every key
+    of its manifest: those count as seeded.
+    """
+    if record is None:
+        return frozenset()
+    keys = record.extra.get("seeded")
+    if keys is None:
+        return seed_keys(ctx)
+    return (
+        frozenset(k for k in keys if isinstance(k, str)) if isinstance(keys, list) else frozenset()
+    )
 
 
 def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
@@ -146,6 +183,18 @@ def with_settings(ctx: Context, plan: Plan, sp: SettingsPlan) -> Step:
             tx.settings(settings_path(ctx), sp.change)
 
     return step
+
+
+def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resource, ...]) -> None:
+    if mode == "link":
+        refuse_unlinkable(chosen)
+    elif loads_as_one_extension(ctx.set_root):
+        raise UsageError(
+            f"{ctx.set_root} has nothing pi would load (no extensions/, skills/, prompts/ or "
+            "themes/, no pi manifest): registered, pi would take the folder itself for one "
+            "extension and fail to load it; nothing was changed",
+            "add an item first (`ext add`), or install it with --mode link",
+        )
 
 
 def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:

@@ -64,7 +64,7 @@ def classify(agent: AgentState, r: Resource) -> Item:
     real = r.real or r.source
     for path, live in ((r.dest, "enabled"), (r.disabled_dest, "disabled")):
         e = agent.entries.get(path)
-        if e is None or e.kind != "link" or e.owner == "foreign":
+        if e is None or e.kind != "link" or e.owner in ("foreign", "other"):
             continue
         if e.owner == "ours" and e.exists and e.real == real:
             return Item(r, live, path)
@@ -73,6 +73,9 @@ def classify(agent: AgentState, r: Resource) -> Item:
     if e is None:
         why = f"link mode cannot install it: {r.unlinkable}" if r.unlinkable else None
         return Item(r, "not-installed", r.dest, why)
+    if e.kind == "link" and e.owner == "other":
+        note = f"a link of another set ext installed here ({e.root}); `ext install` refuses"
+        return Item(r, "foreign", r.dest, note)
     if e.kind == "link":
         return Item(r, "foreign", r.dest, f"a link to {e.target}; `ext install` backs it up")
     what = "a folder" if e.kind == "dir" else "a file"

@@ -31,6 +31,7 @@ class Intent(NamedTuple):
     """What a command wants of settings.json; `change` recomputes it from the file under lock."""
 
     seed: bool = False
+    seeded: frozenset[str] = frozenset()  # seed keys written once already: never again
     register: bool = False
     unregister: bool = False
     excluded: tuple[str, ...] | None = None  # `-path` filters ext wants, None = keep as is
@@ -56,6 +57,21 @@ def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
     return tuple(f for r in resources for f in r.filters)
 
 
+def seed_keys(ctx: Context) -> frozenset[str]:
+    """The manifest's seed keys, dotted."""
+    from installer.settings import dotted
+
+    return frozenset(dotted.flatten(ctx.manifest.seeds))
+
+
+def seeds_left(ctx: Context, intent: Intent) -> dict[str, Any]:
+    """The seeds not yet written once (dotted keys), for the intent to write where absent."""
+    from installer.settings import dotted
+
+    flat = dotted.flatten(ctx.manifest.seeds)
+    return {k: v for k, v in flat.items() if k not in intent.seeded}
+
+
 def make_change(ctx: Context, intent: Intent) -> Change:
     """A function of the current settings that applies the intent; pure, so it can be re-run."""
     from installer.resources import undeclared_kinds
@@ -69,7 +85,7 @@ def make_change(ctx: Context, intent: Intent) -> Change:
 
     def change(data: dict[str, Any]) -> dict[str, Any]:
         if intent.seed and ctx.manifest.seeds:
-            data = apply_seeds(data, ctx.manifest.seeds).settings
+            data = apply_seeds(data, seeds_left(ctx, intent)).settings
         for old in intent.old_roots:  # a moved set: its entry names a folder that is gone
             data = unregister(data, SetPackage.of(old, settings_path(ctx))).settings
         if intent.unregister:
@@ -122,7 +138,7 @@ def _actions(
 
     actions: list[Action] = []
     if intent.seed and ctx.manifest.seeds:
-        seeded = apply_seeds(before, ctx.manifest.seeds).seeded
+        seeded = apply_seeds(before, seeds_left(ctx, intent)).seeded
         for key, value in seeded.items():
             actions.append(
                 Action(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from installer.commands.common import Confirm, Prepared, run_plan
 from installer.commands.guards import (
@@ -42,9 +41,12 @@ class Choice:
     title: str
     checked: bool
     disabled: str | None = None
+    state: str = ""
+    mark: str = ""
 
 
-Ask = Callable[[list[Choice]], "list[str] | None"]
+# The checklist: the choices, and a guard check per toggle (the labels on after -> why not).
+Ask = Callable[[list[Choice], Callable[[frozenset[str]], "str | None"]], "list[str] | None"]
 
 
 def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool) -> tuple[str, ...]:
@@ -113,7 +115,21 @@ def toggle(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResult:
     mode = install_mode(ctx, None)
     resources = discover(ctx.set_root)
     view = read_view(ctx, mode, resources)
-    picked = ask(choices(ctx.manifest, view))
+
+    def refusal(on_after: frozenset[str]) -> str | None:
+        """Why the guards refuse this batch as it stands (checked at each toggle), or None."""
+        want = {
+            r: r.label in on_after
+            for r, it in view.items.items()
+            if it.switchable and (it.state == "enabled") != (r.label in on_after)
+        }
+        try:
+            check_guards(ctx, view, plan_switch(view, want, str(ctx.set_root)), force, clean=False)
+        except Refused as exc:
+            return exc.message.removesuffix("; nothing was written")
+        return None
+
+    picked = ask(choices(ctx.manifest, view), refusal)
     if picked is None:
         raise Refused("cancelled; nothing was written")
     want = {
@@ -135,7 +151,8 @@ def choices(manifest: Manifest, view: View) -> list[Choice]:
         by_pi = f"  [{it.pi.describe()}]" if it.pi is not None else ""
         title = f"{r.label:<{width}}  {it.state}{mark}{by_pi}"
         disabled = None if it.switchable else (it.note or it.state)
-        out.append(Choice(r.label, title, it.state == "enabled", disabled))
+        marks = f"{mark}{by_pi}".strip()
+        out.append(Choice(r.label, title, it.state == "enabled", disabled, it.state, marks))
     return out
 
 
@@ -197,33 +214,11 @@ def _summary(result: PlanResult, sw: Switch) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def checkbox(choices: list[Choice]) -> list[str] | None:
-    """The questionary checkbox on the terminal (drawn on stderr); None on Escape or Ctrl-C."""
-    import sys
+def checkbox(
+    choices: list[Choice], check: Callable[[frozenset[str]], str | None], color: bool = True
+) -> list[str] | None:
+    """The checklist on the terminal (drawn on stderr); None on Escape or Ctrl-C."""
+    from installer.picker import Picker, Row, run
 
-    import questionary
-    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
-    from prompt_toolkit.output import create_output
-
-    question = questionary.checkbox(
-        "Switch items on (checked) or off",
-        instruction="(space switches, enter applies, escape cancels)",
-        choices=[
-            questionary.Choice(c.title, value=c.label, checked=c.checked, disabled=c.disabled)
-            for c in choices
-        ],
-        output=create_output(stdout=sys.stderr),
-    )
-    cancel = KeyBindings()
-
-    @cancel.add("escape", eager=True)
-    def _cancel(event: Any) -> None:
-        event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
-
-    app = question.application
-    app.key_bindings = merge_key_bindings([app.key_bindings or KeyBindings(), cancel])
-    try:
-        answer = question.unsafe_ask()
-    except KeyboardInterrupt:
-        return None
-    return None if answer is None else [str(a) for a in answer]
+    rows = [Row(c.label, c.checked, c.state, c.disabled, c.mark) for c in choices]
+    return run(Picker(rows, check), color=color)

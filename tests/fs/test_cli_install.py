@@ -307,3 +307,20 @@ def test_the_isolated_default_is_used_and_named_when_no_agent_dir_is_given(
     assert os.readlink(isolated / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
     assert 'eval "$(ext env)"' in done.stderr
     assert 'eval "$(ext env)"' not in done.stdout
+
+
+def test_install_and_list_say_the_agent_dir_came_from_pi_coding_agent_dir(
+    tmp_path: Path, set_root: Path, agent: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    at = ("--set", str(set_root))
+
+    planned = CliRunner().invoke(app, [*at, "install", "--dry-run"])
+    done = CliRunner().invoke(app, [*at, "install", "--yes"])
+    listed = CliRunner().invoke(app, [*at, "list"])
+
+    where = f"agent dir {agent} (from PI_CODING_AGENT_DIR)"
+    assert planned.exit_code == 0 and where in planned.stderr
+    assert done.exit_code == 0 and where in done.stderr
+    assert (agent / "extensions" / "gamma").resolve() == set_root / "extensions" / "gamma"
+    assert f"agent dir  {agent} (PI_CODING_AGENT_DIR)" in listed.stdout

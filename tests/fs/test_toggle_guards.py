@@ -7,6 +7,7 @@ import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -129,8 +130,8 @@ def test_an_enabled_dependent_refuses_unless_it_goes_off_too(ctx: Context) -> No
 
 
 def test_toggle_checks_the_guards_against_the_whole_picture(ctx: Context) -> None:
-    def pick(labels: list[str]) -> Callable[[list[Choice]], list[str]]:
-        return lambda choices: labels
+    def pick(labels: list[str]) -> Callable[[list[Choice], Any], list[str]]:
+        return lambda choices, check: labels
 
     with pytest.raises(Refused):
         toggle(ctx, pick(["alpha", "gamma"]), False, yes)
@@ -138,10 +139,24 @@ def test_toggle_checks_the_guards_against_the_whole_picture(ctx: Context) -> Non
     assert sorted(a.path for a in result.plan.changes) == ["extensions/beta.ts", "extensions/gamma"]
 
 
+def test_toggle_asks_the_guards_at_each_row_with_the_batch_as_it_stands(ctx: Context) -> None:
+    answers: dict[str, str | None] = {}
+
+    def switch_rows(choices: list[Choice], check: Any) -> list[str] | None:
+        answers["beta off, gamma on"] = check(frozenset({"alpha", "gamma"}))
+        answers["beta and gamma off"] = check(frozenset({"alpha"}))
+        return None
+
+    with pytest.raises(Refused):
+        toggle(ctx, switch_rows, False, yes)
+    assert "gamma is enabled and needs it" in (answers["beta off, gamma on"] or "")
+    assert answers["beta and gamma off"] is None
+
+
 def test_toggle_marks_guarded_items(ctx: Context) -> None:
     seen: list[list[Choice]] = []
 
-    def look(choices: list[Choice]) -> list[str] | None:
+    def look(choices: list[Choice], check: Any) -> list[str] | None:
         seen.append(choices)
         return None
 

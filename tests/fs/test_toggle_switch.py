@@ -252,7 +252,7 @@ def test_register_mode_without_registration_says_so(set_root: Path, agent: Path)
 
 
 def ask(picks: list[str] | None, seen: list[list[Choice]] | None = None) -> Any:
-    def answer(choices: list[Choice]) -> list[str] | None:
+    def answer(choices: list[Choice], check: Any = None) -> list[str] | None:
         if seen is not None:
             seen.append(choices)
         return picks

@@ -156,7 +156,9 @@ def test_choices_show_state_checked_and_guarded_mark() -> None:
         on(ALPHA), off(beta), on(GAMMA), Item(SKILL, "not-installed", SKILL.dest, "not linked")
     )
     got = {c.label: c for c in choices(manifest, view)}
-    assert got["alpha"] == Choice("alpha", "alpha         enabled  [guarded]", True)
+    assert got["alpha"] == Choice(
+        "alpha", "alpha         enabled  [guarded]", True, None, "enabled", "[guarded]"
+    )
     assert got["beta"].checked is False and got["beta"].title.endswith("disabled  [guarded]")
     assert "[guarded]" not in got["gamma"].title
     assert got["skill:review"].disabled == "not linked"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from installer.commands.listing import Item
@@ -55,7 +56,9 @@ def _survey(s: Subject) -> Survey:
     mode = record.mode if record else ctx.manifest.mode
     from installer.settings.switches import with_pi
 
-    agent = scan(agent_dir, ctx.set_root, state.old_roots(ctx.set_root, ctx.manifest.name))
+    old = state.old_roots(ctx.set_root, ctx.manifest.name)
+    others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
+    agent = scan(agent_dir, ctx.set_root, old, other_sets=others)
     found = [classify(agent, r) for r in resources]
     return Survey(ctx, mode, agent, tuple(with_pi(ctx, found) if mode == "link" else found))
 
@@ -109,6 +112,13 @@ def _pi_says(item: Item) -> Iterator[Finding]:
 
 def _in_the_way(item: Item, e: Entry) -> Finding:
     label = item.resource.label
+    if e.kind == "link" and e.owner == "other":
+        return warn(
+            f"{label}: {item.path} is the {label} of another set ext installed here ({e.root}), "
+            f"so this set's {label} is not installed; pi loads the other one",
+            f"keep it (`ext install --skip {label}`), or uninstall the other set first "
+            f"(`ext --set {e.root} uninstall`)",
+        )
     if e.kind == "link":
         what = f"a link to {e.target}, not into the set"
     else:
@@ -146,6 +156,13 @@ def _orphans(sv: Survey) -> Iterator[Finding]:
         if e.kind != "link" or e.owner not in ("ours", "moved") or path in known:
             continue
         parked = path.endswith(".off") or "/.off/" in path
+        if e.exists and ".bak." in os.path.basename(path):
+            yield info(
+                f"{path} is a backup of a link into this set (to {e.target}), set aside by an "
+                "install of another set; pi does not load it",
+                f"rm {sv.agent.agent_dir / path}",
+            )
+            continue
         if e.exists:
             yield info(f"{path} links into the set, to {e.target}, which is not an item")
             continue
