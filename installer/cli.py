@@ -119,4 +119,4 @@ def main() -> None:
             raise
         from installer.cli_errors import render
 
-        sys.exit(render(exc, "--json" in argv))
+        sys.exit(render(exc, "--json" in argv, "--no-color" in argv))

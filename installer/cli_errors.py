@@ -51,7 +51,7 @@ def _no_command(exc: Any) -> str | None:
     return text if isinstance(text, str) and exc.format_message() == text else None
 
 
-def render(exc: Any, as_json: bool) -> int:
+def render(exc: Any, as_json: bool, no_color: bool = False) -> int:
     """Print a click exception as ext prints every error; the exit code (2 for usage)."""
     code = int(getattr(exc, "exit_code", 2) or 2)
     help_text = _no_command(exc)
@@ -63,10 +63,23 @@ def render(exc: Any, as_json: bool) -> int:
         message, fix = f"{where}: no command given", f"see `{where} --help`"
     else:
         message, fix = describe(exc)
-    if as_json:
-        import json
-
-        sys.stdout.write(json.dumps({"error": message, "fix": fix, "exit_code": code}) + "\n")
-    else:
-        sys.stderr.write(f"error: {message}\n  fix: {fix}\n")
+    _output(as_json, no_color).error(_as_ext_error(message, fix, code))
     return code
+
+
+def _as_ext_error(message: str, fix: str, code: int) -> Any:
+    from installer.errors import ExitCode, UsageError
+
+    error = UsageError(message, fix)
+    if code != error.exit_code and code in set(ExitCode):
+        error.exit_code = ExitCode(code)
+    return error
+
+
+def _output(as_json: bool, no_color: bool) -> Any:
+    """The renderer every other ext error goes through (installer.ui.Output)."""
+    import os
+
+    from installer.ui import Output, use_color
+
+    return Output(json=as_json, color=use_color(no_color, dict(os.environ), sys.stderr))

@@ -82,3 +82,16 @@ def test_a_group_with_no_command_under_json_is_one_error_document(
     assert code == 2 and data["exit_code"] == 2
     assert data["error"] == "ext consent: no command given"
     assert data["fix"] == "see `ext consent --help`"
+
+
+def test_a_parser_error_under_json_is_the_document_every_ext_error_is(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    _, parser_out, _ = run(["--json", "install", "--nope"], capsys)
+    _, ext_out, _ = run(["--json", "install", "--mode", "registr"], capsys)  # ext's own error
+
+    parser, ours = json.loads(parser_out), json.loads(ext_out)
+    assert list(parser) == list(ours) == ["error", "exit_code", "fix"]
+    assert parser_out.startswith('{\n  "error": ') and ext_out.startswith('{\n  "error": ')
