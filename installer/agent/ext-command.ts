@@ -124,16 +124,33 @@ export function rowsOf(lists: { set: Installed; items: Item[] }[], argv: readonl
 	);
 }
 
-/** The staged rows as one batch per set: what to switch on, off, and what this session refuses. */
+/** The staged rows as one batch per set: what to switch on, off, and what this session refuses.
+ * An item another one needs (ext's `requires`) stays on while that one stays on, as ext would
+ * refuse it, and with it the whole plan: here the rest of the batch still applies. */
 export function batches(rows: readonly Row[], staged: ReadonlySet<string>): Batch[] {
 	const out = new Map<string, Batch>();
+	const kept = new Map<string, string>(); // row id -> why it stays on
+	for (const row of rows) if (staged.has(row.id) && row.switchable && row.blocked) kept.set(row.id, row.blocked);
+	const goesOff = (row: Row) => row.item.state === "enabled" && row.switchable && staged.has(row.id) && !kept.has(row.id);
+	const onAfter = (set: Installed, name: string) =>
+		rows.some((r) => r.set.root === set.root && labelOf(r.item) === name && (r.item.state === "disabled" ? staged.has(r.id) && r.switchable : !goesOff(r)));
+	for (let changed = true; changed; ) {
+		changed = false;
+		for (const row of rows.filter(goesOff)) {
+			const needs = (row.item.guard?.required_by ?? []).find((name) => onAfter(row.set, name));
+			if (needs !== undefined) {
+				kept.set(row.id, `${needs} is enabled and needs it`);
+				changed = true;
+			}
+		}
+	}
 	for (const row of rows) {
 		if (!staged.has(row.id) || !row.switchable) continue;
 		const b = out.get(row.set.root) ?? { set: row.set, on: [], off: [], refused: [] };
 		out.set(row.set.root, b);
 		const name = labelOf(row.item);
 		if (row.item.state === "disabled") b.on.push(name);
-		else if (row.blocked) b.refused.push(`${name} stays on: ${row.blocked}`);
+		else if (kept.has(row.id)) b.refused.push(`${name} stays on: ${kept.get(row.id)}`);
 		else b.off.push(name);
 	}
 	return [...out.values()];

@@ -112,6 +112,24 @@ describe("what /ext makes of ext's list and this session", () => {
 		]);
 	});
 
+	test("an item another one needs stays on while that one stays on; the rest still applies", () => {
+		const needed = { process: undefined, required_by: ["notify"] };
+		const items = [
+			{ name: "base", kind: "extension", state: "enabled", guard: needed },
+			{ name: "notify", kind: "extension", state: "enabled" },
+			{ name: "timer", kind: "extension", state: "disabled" },
+		];
+		const rows = mod.rowsOf([{ set: SET, items }], ["node", "pi"]);
+		const id = (label) => rows.find((r) => r.label === label).id;
+
+		const [b] = mod.batches(rows, new Set([id("base"), id("timer")]));
+		assert.deepEqual([b.on, b.off], [["timer"], []]);
+		assert.deepEqual(b.refused, ["base stays on: notify is enabled and needs it"]);
+
+		const [both] = mod.batches(rows, new Set([id("base"), id("notify")]));
+		assert.deepEqual([both.off, both.refused], [["base", "notify"], []]); // both off: fine
+	});
+
 	test("ext's plan reads back as one line per switch, its warnings, or that nothing changed", () => {
 		const data = {
 			changed: true,
