@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -150,13 +151,17 @@ def test_only_and_skip_take_comma_lists(set_root: Path, agent: Path) -> None:
 def test_a_missing_named_agent_dir_is_exit_4_and_create_makes_it(
     tmp_path: Path, set_root: Path
 ) -> None:
-    missing = tmp_path / "new-agent"
+    missing = tmp_path / "new agent"
     result = ext(set_root, missing, "install", "--yes")
     assert result.exit_code == 4
     assert "does not exist" in result.stderr
-    assert "--create" in result.stderr
     assert not missing.exists()
-    result = ext(set_root, missing, "install", "--yes", "--create")
+    # The fix, run as printed, makes the dir it named (not the isolated one) with this set.
+    [fix] = [line for line in result.stderr.splitlines() if line.startswith("  fix: ")]
+    assert "start pi once with PI_CODING_AGENT_DIR=" in fix and "host" not in fix
+    command = shlex.split(re.findall(r"`([^`]*)`", fix)[0])
+    assert command[0] == "ext" and "--create" in command
+    result = CliRunner().invoke(app, [*map(os.path.expanduser, command[1:]), "--yes"])
     assert result.exit_code == 0, result.stderr
     assert os.readlink(missing / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
 
