@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -245,6 +246,32 @@ def test_list_json_is_the_items_shape(set_root: Path, agent: Path) -> None:
         ("fix", "prompt", "file", "conflict", "prompts/fix.md"),
         ("dark", "theme", "file", "not-installed", "themes/dark.json"),
     }
+
+
+def test_list_shows_links_whose_target_left_the_set_as_stale_until_install_prunes_them(
+    set_root: Path, agent: Path
+) -> None:
+    os.unlink(agent / "extensions/notify.ts")
+    ext(set_root, agent, "install", "--yes")
+    ext(set_root, agent, "disable", "gamma", "--yes")
+    os.unlink(set_root / "extensions/notify.ts")  # gone from the set: links left behind
+    shutil.rmtree(set_root / "extensions/gamma")
+
+    data = as_json(ext(set_root, agent, "--json", "list"))
+    text = ext(set_root, agent, "list").stdout
+
+    stale = [i for i in data["items"] if i["state"] == "stale"]
+    assert [(i["name"], i["kind"], i["layout"], i["path"]) for i in stale] == [
+        ("gamma", "extension", "dir", "extensions/.off/gamma"),
+        ("notify", "extension", "file", "extensions/notify.ts"),
+    ]
+    assert all("`ext install` prunes it" in i["note"] for i in stale)
+    assert re.search(r"^  stale +notify +extensions/notify\.ts  \(.*ext install", text, re.M)
+    assert re.search(r"^  stale +gamma +extensions/\.off/gamma  ", text, re.M)
+    ext(set_root, agent, "install", "--yes")
+    after = as_json(ext(set_root, agent, "--json", "list"))
+    assert [i for i in after["items"] if i["state"] == "stale"] == []
+    assert not os.path.lexists(agent / "extensions/notify.ts")
 
 
 @pytest.mark.parametrize(
