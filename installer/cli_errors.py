@@ -42,8 +42,15 @@ def describe(exc: Any) -> tuple[str, str]:
 
 def render(exc: Any, as_json: bool) -> int:
     """Print a click exception as ext prints every error; the exit code (2 for usage)."""
-    message, fix = describe(exc)
     code = int(getattr(exc, "exit_code", 2) or 2)
+    ctx = getattr(exc, "ctx", None)
+    # `ext` (or `ext consent`) with no command: click's NoArgsIsHelpError (by name, as typer
+    # itself tells it apart) carries the whole help as its message. The help is what was
+    # asked for, so it goes to stdout as `--help` prints it, not as an error.
+    if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+        sys.stdout.write(ctx.get_help() + "\n")
+        return code
+    message, fix = describe(exc)
     if as_json:
         import json
 

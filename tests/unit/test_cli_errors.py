@@ -59,3 +59,23 @@ def test_a_bad_mode_gets_the_closest_match(
 def test_help_still_prints_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["install", "--help"], capsys)
     assert code == 0 and "--dry-run" in out
+
+
+@pytest.mark.parametrize("argv", [[], ["consent"]])
+def test_no_command_prints_the_help_on_stdout_and_exits_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(argv, capsys)
+    _, help_out, _ = run([*argv, "--help"], capsys)
+
+    assert code == 2
+    assert err == ""
+    assert out == help_out
+
+
+def test_the_agent_dir_help_names_every_source_in_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(["--help"], capsys)
+    text = " ".join(out.split())
+    assert "(else EXT_AGENT_DIR, PI_CODING_AGENT_DIR, manifest, isolated)" in text
