@@ -50,6 +50,7 @@ SAMPLES = (
         "ext init ~/my-pi-set --yes",
         "mkdir -p ~/.pi/agent/extensions && echo '// mine' > ~/.pi/agent/extensions/notify.ts",
     ),
+    Sample("docs/init-adopt.md", "ext init ~/my-pi-set --yes"),
 )
 STAMP = re.compile(r"\d{8}-\d{6}|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 
