@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from installer.context import Context
 from installer.links.scan import AgentState, Entry, scan, seen
 from installer.manifest import Manifest
-from installer.resources import _FILE_SUFFIXES, FOLDER, Resource, discover
+from installer.resources import FOLDER, Resource, discover
 from installer.state import load_state
 
 if TYPE_CHECKING:
@@ -102,12 +102,12 @@ def resource_at(path: str, source: str) -> Resource:
     """The item a path of the agent dir stands for (`extensions/.off/foo` -> extension foo)."""
     folder, _, rest = path.partition("/")
     kind = next((k for k, f in FOLDER.items() if f == folder), "extension")
-    parked = rest.startswith(".off/")
+    parked = rest.startswith(".off/")  # folders are parked in .off/, files get `.off`
     filename = rest.removeprefix(".off/").removesuffix(".off")
-    suffix = next((s for s in _FILE_SUFFIXES[kind] if filename.endswith(s)), None)
-    layout = "file" if suffix is not None and not parked else "dir"
-    name = filename.removesuffix(suffix) if layout == "file" and suffix else filename
-    return Resource(kind, name, filename, layout, source)
+    stem, dot, _suffix = filename.rpartition(".")
+    # Named as discover names an item: a file by its stem (`notify.ts` -> notify).
+    layout = "file" if dot and stem and not parked else "dir"
+    return Resource(kind, stem if layout == "file" else filename, filename, layout, source)
 
 
 def _stale_note(e: Entry) -> str:
