@@ -128,10 +128,17 @@ def build_set(dest: Path, count: int, folder_every: int = 10) -> Path:
     return dest
 
 
+_OWN = f"{os.sep}.extset{os.sep}agent{os.sep}"
+
+
 def count_links(folder: Path) -> int:
-    """How many entries of a folder are symlinks."""
+    """How many entries of a folder are symlinks to the set's items.
+
+    ext also links its own /ext command (a copy under `<agent>/.extset/agent/`) into every
+    agent dir it installs: one link more than stow or dotbot make, and not an item of the set.
+    """
     with os.scandir(folder) as it:
-        return sum(1 for e in it if e.is_symlink())
+        return sum(1 for e in it if e.is_symlink() and _OWN not in os.readlink(e.path))
 
 
 def fresh_dir(path: Path, attic: Path) -> None:

@@ -40,7 +40,10 @@ def main_options(
     ] = None,
     agent_dir: Annotated[
         Path | None,
-        typer.Option("--agent-dir", help="The agent dir (else EXT_AGENT_DIR, manifest, isolated)."),
+        typer.Option(
+            "--agent-dir",
+            help="The agent dir (else EXT_AGENT_DIR, PI_CODING_AGENT_DIR, manifest, isolated).",
+        ),
     ] = None,
     json: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print less.")] = False,

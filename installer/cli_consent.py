@@ -105,20 +105,33 @@ def approve(
 
 
 @consent_app.command()
-def revoke(project: Project = None) -> None:
-    """Remove the project's approval (no prompt).
+def revoke(
+    project: Project = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Revoke without asking.")] = False,
+) -> None:
+    """Remove the project's approval, once confirmed.
 
-    Its hooks then need a new approval before they run.
+    Its hooks then need a new approval before they run. Asks y/N, as every command that
+    writes does; --yes revokes without asking.
     """
     from installer.context import here
     from installer.runner import context, run
 
     def go(out: Output) -> int:
         from installer.commands.consent_journal import journaled
+        from installer.consent.canonical import short_hash
+        from installer.consent.commands import held_approval
         from installer.consent.commands import revoke as do_revoke
+        from installer.consent.hooks import visible
+        from installer.ui import shorten
 
         ctx = _moved(out, context())
         folder = _folder(project) or here(ctx.env)
+        key, held = held_approval(ctx.agent_dir, folder)
+        if held is not None and not yes:
+            stamp = f"{short_hash(held.sha256)}, approved {held.approved_at}"
+            question = f"Revoke the approval of the hooks in {shorten(visible(key))} ({stamp})?"
+            _ask(out, question, "revoked", ctx.env.stdin_tty)
         result = journaled(ctx, "consent revoke", lambda: do_revoke(ctx.agent_dir, folder))
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
@@ -196,22 +209,26 @@ _DIFF_COLOR = {"+": "32", "-": "31", "@": "36"}
 
 def _confirm(out: Output, preview: ApprovalPreview, yes: bool, stdin_tty: bool) -> None:
     """Ask y/N on stderr; no TTY without --yes, or any answer but yes, is a refusal (exit 3)."""
+    if not yes:
+        _ask(out, preview.question(), "approved", stdin_tty, "review the hooks above, then ")
+
+
+def _ask(out: Output, question: str, done: str, stdin_tty: bool, first: str = "") -> None:
+    """Ask y/N on stderr; no TTY, or any answer but yes, is a refusal (exit 3)."""
     import sys
 
     from installer.errors import Refused
 
-    if yes:
-        return
     if not stdin_tty:
         raise Refused(
-            "nothing was approved: there is no terminal to ask on",
-            "review the hooks above, then run the command again with --yes",
+            f"nothing was {done}: there is no terminal to ask on",
+            f"{first}run the command again with --yes",
         )
-    out.stderr.write(f"{preview.question()} [y/N] ")
+    out.stderr.write(f"{question} [y/N] ")
     out.stderr.flush()
     answer = sys.stdin.readline().strip().lower()
     if answer not in ("y", "yes"):
-        raise Refused("declined; nothing was approved")
+        raise Refused(f"declined; nothing was {done}")
 
 
 def _expected(preview: ApprovalPreview, expect: str | None) -> None:

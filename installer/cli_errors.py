@@ -56,7 +56,8 @@ def render(exc: Any, as_json: bool, no_color: bool = False) -> int:
     code = int(getattr(exc, "exit_code", 2) or 2)
     help_text = _no_command(exc)
     if help_text is not None and not as_json:
-        sys.stderr.write(help_text.rstrip("\n") + "\n")  # asked for nothing: the help, no error
+        # Asked for nothing: the help, on stdout as `--help` prints it, not as an error.
+        sys.stdout.write(help_text.rstrip("\n") + "\n")
         return code
     if help_text is not None:
         where = getattr(exc.ctx, "command_path", None) or "ext"

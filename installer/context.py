@@ -74,7 +74,8 @@ def resolve(
     """Build the Context: set, then manifest, then agent dir (which may come from the manifest)."""
     root, set_source = find_set(env, set_dir)
     manifest = load_manifest(root)
-    target, target_source = find_agent_dir(env, manifest, agent_dir, create)
+    named_set = root if set_source == "--set" else None
+    target, target_source = find_agent_dir(env, manifest, agent_dir, create, named_set)
     return Context(root, manifest, target, target_source, set_source, env)
 
 
@@ -181,10 +182,17 @@ def data_dir(env: Env) -> Path:
 
 
 def find_agent_dir(
-    env: Env, manifest: Manifest, explicit: Path | None, create: bool
+    env: Env,
+    manifest: Manifest,
+    explicit: Path | None,
+    create: bool,
+    named_set: Path | None = None,
 ) -> tuple[Path, str]:
     """--agent-dir > EXT_AGENT_DIR > PI_CODING_AGENT_DIR (the dir pi itself will read)
-    > [target] agent_dir > the isolated default (made on demand)."""
+    > [target] agent_dir > the isolated default (made on demand).
+
+    `named_set` is the set given with --set, for a fix that names the same set again.
+    """
     isolated = data_dir(env) / "agent"
     named: list[tuple[Path | None, str]] = [
         (explicit, "--agent-dir"),
@@ -199,7 +207,7 @@ def find_agent_dir(
         path = _from_cwd(env, given)
         if source == PI_AGENT_DIR_VAR and _same_path(path, isolated):
             break  # `eval "$(ext env)"` named the isolated dir: still ext's, made on demand
-        return _check_named(path, source, create), source
+        return _check_named(env, path, source, create, named_set), source
     _check_folder(isolated, "the isolated agent dir")
     return isolated, "isolated"
 
@@ -222,7 +230,7 @@ def _same_path(a: Path, b: Path) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
-def _check_named(path: Path, source: str, create: bool) -> Path:
+def _check_named(env: Env, path: Path, source: str, create: bool, named_set: Path | None) -> Path:
     _check_folder(path, f"agent dir {path} ({source})")  # a dangling link is not "missing"
     if not path.exists() and create:
         try:
@@ -234,9 +242,36 @@ def _check_named(path: Path, source: str, create: bool) -> Path:
     if not path.exists():
         raise AgentDirMissing(
             f"agent dir {path} ({source}) does not exist",
-            "start the host once so it creates it, or run `ext install --create`",
+            _missing_fix(env, path, source, named_set),
         )
     return path
+
+
+def _missing_fix(env: Env, path: Path, source: str, named_set: Path | None) -> str:
+    """How to make a missing agent dir: the command names it (and the set) as this run did.
+
+    A plain `ext install --create` after `ext --agent-dir X install` would install into
+    another dir; pi makes the dir it reads (PI_CODING_AGENT_DIR, else ~/.pi/agent) at start.
+    """
+    typed = _for_shell(env, path)
+    flags = f"--set {_for_shell(env, named_set)} " if named_set is not None else ""
+    flags += f"--agent-dir {typed} " if source == "--agent-dir" else ""
+    create = f"`ext {flags}install --create`"
+    home = env.environ.get("HOME") or str(Path.home())
+    if source == PI_AGENT_DIR_VAR or _same_path(path, Path(home, ".pi", "agent")):
+        return f"start pi once so it creates it, or run {create}"
+    return f"run {create}, or start pi once with PI_CODING_AGENT_DIR={typed} so it creates it"
+
+
+def _for_shell(env: Env, path: Path) -> str:
+    """A path to paste into a shell: `~/…` under HOME, quoted where it needs to be."""
+    import shlex
+
+    home = (env.environ.get("HOME") or "").rstrip("/")
+    text = str(path)
+    if home and text.startswith(home + "/"):
+        return "~/" + shlex.quote(text[len(home) + 1 :])
+    return shlex.quote(text)
 
 
 def _check_folder(path: Path, what: str) -> None:

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
 
 
 class Row(NamedTuple):
@@ -120,8 +124,14 @@ STYLE = {
 }
 
 
-def run(picker: Picker, color: bool = True) -> list[str] | None:
-    """Show the list on the terminal (drawn on stderr); the labels on after, None if cancelled."""
+def run(
+    picker: Picker, color: bool = True, terminal: tuple[Input, Output] | None = None
+) -> list[str] | None:
+    """Show the list on the terminal (drawn on stderr); the labels on after, None if cancelled.
+
+    The last frame stays on screen, its foot line the summary of what was picked; nothing
+    is printed after it (a cancel is said once, by the command). `terminal` is for tests.
+    """
     import sys
 
     from prompt_toolkit.application import Application
@@ -132,7 +142,7 @@ def run(picker: Picker, color: bool = True) -> list[str] | None:
     from prompt_toolkit.output import ColorDepth, create_output
     from prompt_toolkit.styles import Style
 
-    output = create_output(stdout=sys.stderr)
+    keyboard, output = terminal if terminal else (None, create_output(stdout=sys.stderr))
 
     def text() -> FormattedText:
         size = output.get_size()
@@ -170,10 +180,9 @@ def run(picker: Picker, color: bool = True) -> list[str] | None:
         layout=Layout(Window(FormattedTextControl(text, show_cursor=False), wrap_lines=False)),
         key_bindings=keys,
         style=Style.from_dict(STYLE if color else {}),
+        input=keyboard,
         output=output,
         color_depth=None if color else ColorDepth.MONOCHROME,
         full_screen=False,
     )
-    result = app.run()
-    sys.stderr.write(("cancelled" if result is None else picker.summary()) + "\n")
-    return result
+    return app.run()

@@ -18,6 +18,7 @@ from installer.commands.settings_plan import (
     excluded_filters,
     plan_settings,
     seed_keys,
+    seeded_before,
     settings_path,
 )
 from installer.context import Context
@@ -30,7 +31,7 @@ from installer.plan import Plan
 from installer.recorder import plan_agent_files, recorded
 from installer.resources import Resource, discover, loads_as_one_extension, select
 from installer.result import PlanResult
-from installer.state import SetRecord, State, load_state
+from installer.state import State, load_state
 
 SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
 
@@ -144,22 +145,6 @@ def install(
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, dry_run, new_state)
-
-
-def seeded_before(record: SetRecord | None, ctx: Context) -> frozenset[str]:
-    """The seed keys this set already wrote here once (none on a first install).
-
-    A record from before ext kept this list was made by an install that seeded every key
-    of its manifest: those count as seeded.
-    """
-    if record is None:
-        return frozenset()
-    keys = record.extra.get("seeded")
-    if keys is None:
-        return seed_keys(ctx)
-    return (
-        frozenset(k for k in keys if isinstance(k, str)) if isinstance(keys, list) else frozenset()
-    )
 
 
 def _forgettable_roots(ctx: Context, state: State) -> list[Path]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from installer.context import Context
 from installer.links.scan import AgentState, Entry, scan, seen
 from installer.manifest import Manifest
-from installer.resources import Resource, discover
+from installer.resources import FOLDER, Resource, discover
 from installer.state import load_state
 
 if TYPE_CHECKING:
@@ -48,10 +49,11 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
     agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources), others)
     if mode == "register":
-        return mode, registered_items(ctx, resources)
+        return mode, [*registered_items(ctx, resources), *gone(agent, resources)]
     from installer.settings.switches import with_pi
 
-    return mode, with_pi(ctx, [classify(agent, r) for r in resources])
+    found = with_pi(ctx, [classify(agent, r) for r in resources])
+    return mode, [*found, *gone(agent, resources)]
 
 
 def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item]:
@@ -82,6 +84,32 @@ def classify(agent: AgentState, r: Resource) -> Item:
         return Item(r, "foreign", r.dest, f"a link to {e.target}; `ext install` backs it up")
     what = "a folder" if e.kind == "dir" else "a file"
     return Item(r, "conflict", r.dest, f"{what} is in the way; `ext install` backs it up")
+
+
+def gone(agent: AgentState, resources: Iterable[Resource]) -> list[Item]:
+    """Links of ours whose target left the set (no item accounts for them): stale, and
+    `ext install` prunes them."""
+    known = {p for r in resources for p in (r.dest, r.disabled_dest)}
+    return [
+        Item(resource_at(path, e.target or ""), "stale", path, _GONE)
+        for path, e in sorted(agent.entries.items())
+        if e.kind == "link" and e.owner in ("ours", "moved") and not e.exists and path not in known
+    ]
+
+
+_GONE = "its target is gone from the set; `ext install` prunes it"
+
+
+def resource_at(path: str, source: str) -> Resource:
+    """The item a path of the agent dir stands for (`extensions/.off/foo` -> extension foo)."""
+    folder, _, rest = path.partition("/")
+    kind = next((k for k, f in FOLDER.items() if f == folder), "extension")
+    parked = rest.startswith(".off/")  # folders are parked in .off/, files get `.off`
+    filename = rest.removeprefix(".off/").removesuffix(".off")
+    stem, dot, _suffix = filename.rpartition(".")
+    # Named as discover names an item: a file by its stem (`notify.ts` -> notify).
+    layout = "file" if dot and stem and not parked else "dir"
+    return Resource(kind, stem if layout == "file" else filename, filename, layout, source)
 
 
 def _stale_note(e: Entry) -> str:

@@ -24,10 +24,11 @@ How the set reaches the agent dir:
               "packages"; pi loads it in place"""
 
 _TESTED = """\
-The pi versions these extensions were checked on (comparators separated by
-spaces or commas; all must hold). Outside the range ext warns and carries on:
-pi renames settings and flags between minor versions, so widen it only after
-checking a newer pi."""
+The pi versions these extensions were checked on, as an npm version range:
+comparators separated by spaces all must hold (">=0.73.0 <0.74.0"; a comma is
+refused), `||` separates alternatives ("^0.73.0 || ^0.75.0"), and "~0.73.0"
+means 0.73.x. Outside the range ext warns and carries on: pi renames settings
+and flags between minor versions, so widen it only after checking a newer pi."""
 
 _UNTESTED = """\
 pi was not found when this set was made. Once it is installed, name the
@@ -36,9 +37,10 @@ tested = ">=0.73.0 <0.74.0\""""
 
 _TARGET = """\
 [target]
-Where ext installs, when neither --agent-dir nor EXT_AGENT_DIR says: without
-it, ext uses an isolated agent dir of its own, and `ext launch` (or
-`eval "$(ext env)"`) points pi at it. To install into pi's usual one:
+Where ext installs, when neither --agent-dir, EXT_AGENT_DIR nor
+PI_CODING_AGENT_DIR says: without it, ext uses an isolated agent dir of its
+own, and `ext launch` (or `eval "$(ext env)"`) points pi at it. To install
+into pi's usual one:
 agent_dir = "~/.pi/agent\""""
 
 _SEED = """\

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 from installer.context import Context
 from installer.plan import Action
 from installer.resources import Resource
+from installer.state import SetRecord
 
 Change = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -62,6 +63,22 @@ def seed_keys(ctx: Context) -> frozenset[str]:
     from installer.settings import dotted
 
     return frozenset(dotted.flatten(ctx.manifest.seeds))
+
+
+def seeded_before(record: SetRecord | None, ctx: Context) -> frozenset[str]:
+    """The seed keys this set already wrote here once (none on a first install).
+
+    A record from before ext kept this list was made by an install that seeded every key
+    of its manifest: those count as seeded.
+    """
+    if record is None:
+        return frozenset()
+    keys = record.extra.get("seeded")
+    if keys is None:
+        return seed_keys(ctx)
+    return (
+        frozenset(k for k in keys if isinstance(k, str)) if isinstance(keys, list) else frozenset()
+    )
 
 
 def seeds_left(ctx: Context, intent: Intent) -> dict[str, Any]:

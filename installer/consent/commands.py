@@ -92,6 +92,12 @@ def approve(
     return _approved(key, final, count, changed=final is entry, warnings=store.warnings)
 
 
+def held_approval(agent_dir: Path, project: Path) -> tuple[str, Approval | None]:
+    """The project's key and its recorded approval, if any (read only: asked before revoke)."""
+    key = project_key(project)
+    return key, read_store(agent_dir).approvals.get(key)
+
+
 def revoke(agent_dir: Path, project: Path) -> RevokeResult:
     """Remove the project's approval, if any; writes nothing when there is none."""
     key = project_key(project)

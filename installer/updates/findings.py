@@ -10,7 +10,7 @@ from installer.updates.results import CheckResult
 
 if TYPE_CHECKING:
     from installer.updates.check import HostFacts, Report
-    from installer.updates.method import InstallFacts
+    from installer.updates.method import InstallFacts, InstallMethod
 
 _NAMES = {"ext": "ext", "host": "the host", "set": "the set"}
 
@@ -49,12 +49,33 @@ def cached_report(
 def doctor_findings(report: Report) -> tuple[Finding, ...]:
     """The method as a check (like chezmoi's upgrade-method), then ext, host and set."""
     method = report.method
-    how = f"{method.name} ({method.hint})" if method.hint else f"{method.name}: {method.detail}"
-    found = [Finding("update.method", "ok" if method.hint else "info", f"installed by {how}")]
+    how = f"{installed(method)} ({method.hint})" if method.hint else installed(method)
+    found = [Finding("update.method", "ok" if method.hint else "info", how)]
     for name in ("ext", "host", "set"):
         result = report.get(name)
         found.append(_finding(name, result) if result else _unchecked(name))
     return tuple(found)
+
+
+# How each method reads after "installed"; the rest say it in their detail.
+_INSTALLED = {
+    "editable": "as an editable checkout",
+    "homebrew": "by Homebrew",
+    "pipx": "by pipx",
+    "uv-tool": "as a uv tool",
+    "externally-managed": "into an externally managed Python",
+}
+
+
+def installed(method: InstallMethod) -> str:
+    """`installed as an editable checkout`, `installed by pip --user`, … (a sentence's start)."""
+    if method.name == "editable" and method.hint is None:  # no git: the checkout's place
+        return f"installed as an editable checkout, {method.detail.removeprefix('editable ')}"
+    if method.name in _INSTALLED:
+        return f"installed {_INSTALLED[method.name]}"
+    if method.name in ("pip", "uv"):
+        return f"installed by {method.detail}"  # pip, pip --user, uv pip
+    return method.detail or f"installed by {method.name}"  # installed from URL, not detected
 
 
 def _finding(name: str, result: CheckResult) -> Finding:

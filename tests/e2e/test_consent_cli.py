@@ -90,7 +90,7 @@ def test_approve_check_edit_diff_revoke(ext: Run, where: list[str], project: Pat
 
     assert ext(*where, "consent", "check", str(project)).returncode == 0
 
-    revoked = ext(*where, "consent", "revoke", str(project))
+    revoked = ext(*where, "consent", "revoke", "--yes", str(project))
     assert revoked.returncode == 0
     assert "Revoked the approval" in revoked.stdout
 
@@ -172,7 +172,7 @@ def test_json_shapes(ext: Run, where: list[str], project: Path) -> None:
         (key, "current", check["sha256"])
     ]
 
-    revoke = as_json(ext(*where, "--json", "consent", "revoke", str(project)))
+    revoke = as_json(ext(*where, "--json", "consent", "revoke", "--yes", str(project)))
     assert revoke["changed"] is True
     assert revoke["revoked_sha256"] == check["sha256"]
 
@@ -202,17 +202,24 @@ def test_errors_map_to_exit_codes(
 # At a real prompt: pexpect gives ext a pseudo-terminal for stdin.
 
 
-def prompt(e2e_env: dict[str, str], where: list[str], project: Path, answer: str) -> Any:
+def prompt(
+    e2e_env: dict[str, str],
+    where: list[str],
+    project: Path,
+    answer: str,
+    verb: str = "approve",
+    question: str = r"Allow these 2 hooks to run\? \[y/N\] ",
+) -> Any:
     pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn(
         str(EXT),
-        [*where, "consent", "approve", str(project)],
+        [*where, "consent", verb, str(project)],
         env=e2e_env,
         cwd=str(project),
         encoding="utf-8",
         timeout=60,
     )
-    child.expect(r"Allow these 2 hooks to run\? \[y/N\] ")
+    child.expect(question)
     shown = child.before
     child.sendline(answer)
     child.expect(pexpect.EOF)
@@ -250,3 +257,18 @@ def test_yes_at_the_prompt_approves(
     assert status == 0
     assert "Approved 2 hook(s)" in after
     assert ext(*where, "consent", "check", str(project)).returncode == 0
+
+
+def test_revoke_asks_at_the_prompt_and_no_keeps_the_approval(
+    ext: Run, e2e_env: dict[str, str], where: list[str], agent: Path, project: Path
+) -> None:
+    ext(*where, "consent", "approve", "--yes", str(project), check=True)
+    before = store_of(agent).read_bytes()
+    question = r"Revoke the approval of the hooks in .*shop \(\w{12}, approved .*\)\? \[y/N\] "
+
+    _shown, after, status = prompt(e2e_env, where, project, "n", "revoke", question)
+    assert (status, store_of(agent).read_bytes()) == (3, before)
+    assert "declined; nothing was revoked" in after
+    _shown, after, status = prompt(e2e_env, where, project, "y", "revoke", question)
+    assert status == 0 and "Revoked the approval" in after
+    assert ext(*where, "consent", "check", str(project)).returncode == 3

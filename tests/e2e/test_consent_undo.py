@@ -27,7 +27,7 @@ def test_undo_reverses_approve_and_revoke(ext: Run, tmp_path: Path) -> None:
     assert ext(*common, "consent", "check", str(project)).returncode == 0
     approved = store.read_bytes()
 
-    ext(*common, "consent", "revoke", str(project), check=True)
+    ext(*common, "consent", "revoke", "--yes", str(project), check=True)
     assert ext(*common, "consent", "check", str(project)).returncode == 3
 
     undone = ext(*common, "undo", "--yes", check=True)

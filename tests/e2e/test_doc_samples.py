@@ -51,6 +51,7 @@ SAMPLES = (
         "mkdir -p ~/.pi/agent/extensions && echo '// mine' > ~/.pi/agent/extensions/notify.ts",
     ),
     Sample("docs/doctor.md", "ext doctor", "ext install --yes"),
+    Sample("docs/init-adopt.md", "ext init ~/my-pi-set --yes"),
 )
 STAMP = re.compile(r"\d{8}-\d{6}|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,6 @@ from tests.helpers import build_tree
 
 pytestmark = pytest.mark.e2e
 
-LOADS = Path(__file__).resolve().parents[1] / "pi" / "loads.mjs"
 EXT_CODE = "export default function (pi) {}\n"
 SET = {
     "extset.toml": '[set]\nname = "sw"\n',
@@ -149,21 +147,24 @@ def test_the_real_pi_config_switches_a_package_entry_as_here(
 
 
 def pi_loads(agent: Path, cwd: Path, env: dict[str, str]) -> set[str]:
-    """Real paths of every extension, skill and prompt pi's own loader loads."""
+    """Real paths of every extension, skill and prompt pi's own loader loads (ext's own agent
+    files under .extset/agent/ belong to no item and are left out)."""
+    from installer.host import find_host
+    from installer.pi_loader import Unavailable, ask
+
     pi = find_pi()
     assert pi is not None
-    package = pi.resolve().parents[1]
-    done = subprocess.run(
-        ["node", str(LOADS), str(package), str(agent), str(cwd)],
-        env={**env, "PI_CODING_AGENT_DIR": str(agent)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    data = json.loads(done.stdout)
-    assert not data["failed"], data["failed"]
-    return {*data["extensions"], *data["skills"], *data["prompts"]}
+    views = ask(find_host(str(pi)), [(agent, cwd)], env={**env, "PI_CODING_AGENT_DIR": str(agent)})
+    assert not isinstance(views, Unavailable), views.reason
+    (view,) = views
+    assert not view.failed, view.failed
+    own = os.path.realpath(agent / ".extset" / "agent")
+    return {
+        real
+        for kind in ("extension", "skill", "prompt")
+        for real in view.reals(kind)
+        if not real.startswith(own + os.sep)
+    }
 
 
 def ext_says(ext: Run, agent: Path, set_root: Path) -> dict[str, dict[str, Any]]:

@@ -88,6 +88,7 @@ def test_escape_cancels_and_writes_nothing(
         child.close()
     assert child.exitstatus == 3, output
     assert "cancelled; nothing was written" in output
+    assert output.count("cancelled") == 1, output  # said once, by the command's error
     assert snapshot(agent) == before
 
 

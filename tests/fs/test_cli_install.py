@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -150,13 +152,17 @@ def test_only_and_skip_take_comma_lists(set_root: Path, agent: Path) -> None:
 def test_a_missing_named_agent_dir_is_exit_4_and_create_makes_it(
     tmp_path: Path, set_root: Path
 ) -> None:
-    missing = tmp_path / "new-agent"
+    missing = tmp_path / "new agent"
     result = ext(set_root, missing, "install", "--yes")
     assert result.exit_code == 4
     assert "does not exist" in result.stderr
-    assert "--create" in result.stderr
     assert not missing.exists()
-    result = ext(set_root, missing, "install", "--yes", "--create")
+    # The fix, run as printed, makes the dir it named (not the isolated one) with this set.
+    [fix] = [line for line in result.stderr.splitlines() if line.startswith("  fix: ")]
+    assert "start pi once with PI_CODING_AGENT_DIR=" in fix and "host" not in fix
+    command = shlex.split(re.findall(r"`([^`]*)`", fix)[0])
+    assert command[0] == "ext" and "--create" in command
+    result = CliRunner().invoke(app, [*map(os.path.expanduser, command[1:]), "--yes"])
     assert result.exit_code == 0, result.stderr
     assert os.readlink(missing / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
 
@@ -243,6 +249,32 @@ def test_list_json_is_the_items_shape(set_root: Path, agent: Path) -> None:
         ("fix", "prompt", "file", "conflict", "prompts/fix.md"),
         ("dark", "theme", "file", "not-installed", "themes/dark.json"),
     }
+
+
+def test_list_shows_links_whose_target_left_the_set_as_stale_until_install_prunes_them(
+    set_root: Path, agent: Path
+) -> None:
+    os.unlink(agent / "extensions/notify.ts")
+    ext(set_root, agent, "install", "--yes")
+    ext(set_root, agent, "disable", "gamma", "--yes")
+    os.unlink(set_root / "extensions/notify.ts")  # gone from the set: links left behind
+    shutil.rmtree(set_root / "extensions/gamma")
+
+    data = as_json(ext(set_root, agent, "--json", "list"))
+    text = ext(set_root, agent, "list").stdout
+
+    stale = [i for i in data["items"] if i["state"] == "stale"]
+    assert [(i["name"], i["kind"], i["layout"], i["path"]) for i in stale] == [
+        ("gamma", "extension", "dir", "extensions/.off/gamma"),
+        ("notify", "extension", "file", "extensions/notify.ts"),
+    ]
+    assert all("`ext install` prunes it" in i["note"] for i in stale)
+    assert re.search(r"^  stale +notify +extensions/notify\.ts  \(.*ext install", text, re.M)
+    assert re.search(r"^  stale +gamma +extensions/\.off/gamma  ", text, re.M)
+    ext(set_root, agent, "install", "--yes")
+    after = as_json(ext(set_root, agent, "--json", "list"))
+    assert [i for i in after["items"] if i["state"] == "stale"] == []
+    assert not os.path.lexists(agent / "extensions/notify.ts")
 
 
 @pytest.mark.parametrize(

@@ -217,3 +217,34 @@ def test_revoking_a_project_that_is_gone_still_works(agent: Path, tmp_path: Path
     gone.rmdir()
     assert commands.revoke(agent, gone).changed
     assert commands.list_approvals(agent).entries == ()
+
+
+def test_revoke_on_the_command_line_asks_like_approve(
+    agent: Path, proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from installer.cli import app
+
+    monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
+    where = [
+        "--agent-dir",
+        str(agent),
+        "--set",
+        str(build_tree(tmp_path / "s", {"extensions": None})),
+    ]
+    ext = CliRunner()
+    assert ext.invoke(app, [*where, "consent", "approve", str(proj), "--yes"]).exit_code == 0
+    approved = store_path(agent).read_bytes()
+
+    refused = ext.invoke(app, [*where, "consent", "revoke", str(proj)])  # no terminal, no --yes
+
+    assert refused.exit_code == ExitCode.REFUSED
+    assert "nothing was revoked: there is no terminal to ask on" in refused.stderr
+    assert "--yes" in refused.stderr
+    assert store_path(agent).read_bytes() == approved
+    done = ext.invoke(app, [*where, "consent", "revoke", str(proj), "--yes"])
+    assert done.exit_code == 0 and "Revoked the approval" in done.stdout
+    assert commands.check(agent, proj).status == "never-approved"
+    # Nothing to revoke is nothing to ask about.
+    assert ext.invoke(app, [*where, "consent", "revoke", str(proj)]).exit_code == 0

@@ -145,7 +145,12 @@ def test_a_named_agent_dir_that_does_not_exist_is_exit_4_with_the_fix(
         resolve(env(tmp_path, **environ), root, flag)
     assert err.value.exit_code == ExitCode.NO_AGENT_DIR
     assert f"({source})" in err.value.message
-    assert "--create" in (err.value.fix or "")
+    # The plain command finds the dir the way this run did; --agent-dir must be repeated.
+    named = f" --agent-dir {missing}" if source == "--agent-dir" else ""
+    create = f"`ext --set {root}{named} install --create`"
+    assert err.value.fix == (
+        f"run {create}, or start pi once with PI_CODING_AGENT_DIR={missing} so it creates it"
+    )
     assert not missing.exists()
     ctx = resolve(env(tmp_path, **environ), root, flag, create=True)
     assert ctx.agent_dir == missing
@@ -232,6 +237,27 @@ def test_pi_coding_agent_dir_that_does_not_exist_is_exit_4(tmp_path: Path) -> No
         resolve(env(tmp_path, PI_CODING_AGENT_DIR=str(tmp_path / "gone")), root, None)
     assert "PI_CODING_AGENT_DIR" in err.value.message
     assert err.value.exit_code == ExitCode.NO_AGENT_DIR
+    assert err.value.fix == (
+        f"start pi once so it creates it, or run `ext --set {root} install --create`"
+    )
+
+
+def test_the_fix_for_a_missing_agent_dir_names_the_set_and_a_path_under_home_as_typed(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    root = a_set(tmp_path / "s", "s")
+    with pytest.raises(AgentDirMissing) as err:
+        resolve(env(tmp_path), root, isolated_home / "my agent")
+    assert err.value.fix == (
+        f"run `ext --set {root} --agent-dir ~/'my agent' install --create`, "
+        "or start pi once with PI_CODING_AGENT_DIR=~/'my agent' so it creates it"
+    )
+    with pytest.raises(AgentDirMissing) as err:
+        resolve(env(tmp_path), root, isolated_home / ".pi/agent")
+    assert err.value.fix == (
+        f"start pi once so it creates it, or run `ext --set {root} --agent-dir ~/.pi/agent "
+        "install --create`"
+    )
 
 
 def test_pi_coding_agent_dir_naming_the_isolated_dir_keeps_it_made_on_demand(

@@ -373,16 +373,34 @@ def test_retired_and_renamed_keys_are_warnings(tmp_path: Path, set_root: Path, a
     assert "'queueMode', renamed to 'steeringMode'" in found[1].message
 
 
-def test_a_missing_seed_is_info_and_a_present_one_ok(
+def test_a_seed_never_written_is_not_there_yet_and_a_present_one_ok(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:
     assert level(doctor(tmp_path, set_root, agent), "settings.seeds") == "ok"
-    (agent / "settings.json").write_text("{}")
+    manifest = set_root / "extset.toml"
+    manifest.write_text(manifest.read_text().replace("quietStartup", "collapseChangelog"))
 
     [finding] = only(doctor(tmp_path, set_root, agent), "settings.seeds")
 
     assert (finding.level, finding.fix) == ("info", "ext install")
-    assert "quietStartup = true" in finding.message
+    assert finding.message.endswith("not in settings.json yet: collapseChangelog = true")
+
+
+def test_a_seed_removed_after_it_was_written_names_reseed_not_install(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    (agent / "settings.json").write_text("{}")  # the user deleted quietStartup
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "settings.seeds")
+
+    assert finding.level == "info"
+    assert "written here once and removed since: quietStartup = true" in finding.message
+    assert "not in settings.json yet" not in finding.message
+    assert finding.fix is not None and finding.fix.startswith("ext install --reseed")
+    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes)  # by design: no-op
+    assert (agent / "settings.json").read_text() == "{}"
+    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes, reseed=True)
+    assert level(doctor(tmp_path, set_root, agent), "settings.seeds") == "ok"
 
 
 def test_a_lock_file_or_an_old_lock_dir_is_an_error(

@@ -249,3 +249,47 @@ def test_npm_prefix_asks_the_npm_of_the_environment_it_is_given(tmp_path: Path) 
     env = {"PATH": str(npm)}  # check_host passes the env it was given: the npm on its PATH
 
     assert npm_global_prefix(env, run=True) == tmp_path / "their-npm"
+
+
+@pytest.mark.parametrize(
+    ("method", "line"),
+    [
+        (
+            InstallMethod("editable", ("git", "-C", "/src/extset", "pull"), "editable /src/extset"),
+            "installed as an editable checkout (git -C /src/extset pull)",
+        ),
+        (
+            InstallMethod("editable", None, "editable /src/extset"),
+            "installed as an editable checkout, /src/extset",
+        ),
+        (
+            InstallMethod("pipx", ("pipx", "upgrade", "extset")),
+            "installed by pipx (pipx upgrade extset)",
+        ),
+        (
+            InstallMethod("uv-tool", ("uv", "tool", "upgrade", "extset")),
+            "installed as a uv tool (uv tool upgrade extset)",
+        ),
+        (
+            InstallMethod("pip", ("pip", "install", "-U", "extset"), "pip --user"),
+            "installed by pip --user (pip install -U extset)",
+        ),
+        (InstallMethod("direct-url", None, "installed from file:///x"), "installed from file:///x"),
+        (
+            InstallMethod("unknown", None, "install method not detected"),
+            "install method not detected",
+        ),
+        (
+            InstallMethod("externally-managed", None, "an externally managed Python"),
+            "installed into an externally managed Python",
+        ),
+    ],
+)
+def test_doctor_says_how_ext_was_installed_in_words(method: InstallMethod, line: str) -> None:
+    from installer.updates.check import Report
+    from installer.updates.config import load_config
+    from installer.updates.findings import doctor_findings
+
+    report = Report(results=(), method=method, checked_at=0.0, config=load_config())
+    [found] = [f for f in doctor_findings(report) if f.id == "update.method"]
+    assert found.message == line

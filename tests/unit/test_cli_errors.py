@@ -61,15 +61,24 @@ def test_help_still_prints_and_exits_0(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0 and "--dry-run" in out
 
 
-@pytest.mark.parametrize("argv", [[], ["consent"], ["settings"]])
-def test_a_group_with_no_command_shows_its_help_not_an_error(
+@pytest.mark.parametrize("argv", [[], ["consent"]])
+def test_no_command_prints_the_help_on_stdout_and_exits_2(
     argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = run(argv, capsys)
-    assert code == 2  # as click has it: nothing was done
-    assert out == ""
-    assert err.startswith("Usage: ext") and "Commands:" in err
-    assert "error:" not in err and "fix:" not in err
+    _, help_out, _ = run([*argv, "--help"], capsys)
+
+    assert code == 2
+    assert err == ""
+    assert out == help_out
+
+
+def test_the_agent_dir_help_names_every_source_in_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(["--help"], capsys)
+    text = " ".join(out.split())
+    assert "(else EXT_AGENT_DIR, PI_CODING_AGENT_DIR, manifest, isolated)" in text
 
 
 def test_a_group_with_no_command_under_json_is_one_error_document(

@@ -34,6 +34,27 @@ def test_manifest_explains_every_section_in_comments() -> None:
         assert table in text
 
 
+def test_the_tested_comment_says_what_the_range_parser_takes() -> None:
+    from installer.versions import range_error
+
+    text = mt.manifest_text("x", "0.73.1")
+    lines = text.splitlines()
+    end = next(i for i, line in enumerate(lines) if line.startswith("tested = "))
+    start = max(i for i in range(end) if not lines[i].startswith("#")) + 1
+    comment = " ".join(line.lstrip("# ") for line in lines[start:end])
+    examples = re.findall(r'"([^"]+)"', comment)
+    assert len(examples) >= 3
+    assert [e for e in examples if range_error(e) is not None] == []
+    assert "or commas" not in comment  # npm ranges refuse them (exit 2 in a manifest)
+    assert range_error(">=0.73.0, <0.74.0") is not None
+
+
+def test_the_target_comment_names_every_way_to_name_an_agent_dir() -> None:
+    comment = " ".join(mt.manifest_text("x", None).split("[target]", 1)[1].split("\n")[:5])
+    for way in ("--agent-dir", "EXT_AGENT_DIR", "PI_CODING_AGENT_DIR"):
+        assert way in comment
+
+
 def test_manifest_quotes_a_hostile_name() -> None:
     name = 'a "quoted"\nname \\ with = and ['
     manifest = parse_manifest(mt.manifest_text(name, None).encode(), PATH)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from installer.picker import Picker, Row
+import io
+
+import pytest
+
+from installer.picker import Picker, Row, run
 
 ROWS = [
     Row("alpha", True, "enabled"),
@@ -78,3 +82,33 @@ def test_a_tiny_terminal_gets_a_readable_list_that_follows_the_cursor() -> None:
     assert len(shown) <= 5 and all(len(line) <= 20 for line in shown)
     assert any(line.startswith("» [ ] gamma") for line in shown)
     assert shown[-1] == "no change"
+
+
+def on_a_terminal(keys: str, capsys: pytest.CaptureFixture[str]) -> tuple[list[str] | None, str]:
+    """run() on a fake terminal: what it returned, and all it showed (frames and stderr)."""
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    screen = io.StringIO()
+    output = Vt100_Output(screen, lambda: Size(rows=30, columns=100), term="xterm")
+    with create_pipe_input() as keyboard:
+        keyboard.send_text(keys)
+        result = run(Picker(ROWS, lambda _: None), color=False, terminal=(keyboard, output))
+    return result, screen.getvalue() + capsys.readouterr().err
+
+
+def test_after_enter_the_summary_is_shown_once(capsys: pytest.CaptureFixture[str]) -> None:
+    picked, shown = on_a_terminal(" \r", capsys)  # alpha off, apply
+
+    assert picked == ["beta"]
+    assert shown.count("1 change: alpha off") == 1
+
+
+def test_a_cancel_returns_none_and_leaves_saying_so_to_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    picked, shown = on_a_terminal(" \x03", capsys)  # alpha off, Ctrl-C (Escape's binding)
+
+    assert picked is None
+    assert "cancelled" not in shown

@@ -176,14 +176,9 @@ def _orphans(sv: Survey) -> Iterator[Finding]:
 
 def _label(path: str) -> str:
     """An item name for a path in the agent dir, as `ext list` shows one: notify, prompt:fix."""
-    from installer.resources import FOLDER
+    from installer.commands.listing import resource_at
 
-    folder, _, rest = path.partition("/")
-    name = os.path.basename(rest.removesuffix(".off"))
-    kind = next((k for k, f in FOLDER.items() if f == folder), "")
-    for suffix in (".ts", ".js", ".md", ".json"):
-        name = name.removesuffix(suffix)
-    return name if kind == "extension" else f"{kind}:{name}"
+    return resource_at(path, "").label
 
 
 def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:

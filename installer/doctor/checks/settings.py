@@ -73,9 +73,18 @@ def seeds(s: Subject) -> Iterator[Finding]:
         yield ok("the set seeds no settings")
         return
     result = apply_seeds(data, manifest.seeds)
-    if result.seeded:
-        shown = ", ".join(f"{k} = {json.dumps(v)}" for k, v in result.seeded.items())
-        yield info(f"first-run settings not in settings.json yet: {shown}", "ext install")
+    # A seed is written once: one ext wrote here and the user removed stays removed.
+    removed = _seeded_here(s) & result.seeded.keys()
+    fresh = {k: v for k, v in result.seeded.items() if k not in removed}
+    if fresh:
+        yield info(f"first-run settings not in settings.json yet: {_shown(fresh)}", "ext install")
+    if removed:
+        shown = _shown({k: result.seeded[k] for k in sorted(removed)})
+        yield info(
+            f"first-run settings written here once and removed since: {shown} "
+            "(`ext install` leaves them removed)",
+            "ext install --reseed  (writes them again, if you want them back)",
+        )
     for b in result.blocked:
         yield warn(
             f"the first-run setting {b.key!r} cannot be written: {b.at!r} in settings.json "
@@ -84,6 +93,22 @@ def seeds(s: Subject) -> Iterator[Finding]:
         )
     if not result.seeded and not result.blocked:
         yield ok(f"{count(len(result.kept), 'first-run setting')} present (the values are yours)")
+
+
+def _seeded_here(s: Subject) -> frozenset[str]:
+    """The seed keys an install of this set wrote in this agent dir once (state record)."""
+    from installer.commands.settings_plan import seeded_before
+    from installer.state import load_state
+
+    ctx = s.ctx
+    if ctx is None:
+        return frozenset()
+    record = load_state(ctx.agent_dir).record_of(ctx.set_root, ctx.manifest.name)
+    return seeded_before(record, ctx)
+
+
+def _shown(seeds: dict[str, Any]) -> str:
+    return ", ".join(f"{k} = {json.dumps(v)}" for k, v in seeds.items())
 
 
 def lock(s: Subject) -> Iterator[Finding]:
