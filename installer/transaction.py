@@ -159,10 +159,24 @@ class Transaction:
             self._step({"op": "rmdir", "path": rel}, path.rmdir)
 
     def restore_settings(self, path: Path, expected: str | None, text: str | None) -> None:
-        """Put earlier settings.json text back, refusing if it is no longer `expected`."""
-        from installer.settings import restore_text
+        """Take back a settings write (`text` -> `expected`) by a three-way merge with the file now.
 
-        self._file_step("write", path, expected, text, lambda: restore_text(path, expected, text))
+        The keys ext changed go back to `text`'s values; what pi or the user changed since
+        stays. The step journals the bytes really replaced, so it can itself be undone.
+        """
+        from installer.settings import restore_text
+        from installer.settings.merge import revert_text
+
+        now = _read_text(path)
+        reverted = revert_text(text, expected, now)
+        if reverted.conflicts:
+            keys = ", ".join(c.key for c in reverted.conflicts)
+            raise ExtError(
+                f"{path} changed since ext wrote it ({keys}); not restoring the earlier version",
+                fix="; ".join(c.fix() for c in reverted.conflicts),
+            )
+        merged = reverted.text
+        self._file_step("write", path, now, merged, lambda: restore_text(path, now, merged))
 
     def state(self, text: str | None) -> None:
         """Write ext's state record, journaling the text it replaced."""
@@ -259,7 +273,7 @@ def read_text(path: Path) -> str | None:
 
 def _read_text(path: Path) -> str | None:
     try:
-        return Path(os.path.realpath(path)).read_text(encoding="utf-8")
+        return Path(os.path.realpath(path)).read_bytes().decode("utf-8")  # bytes: CRLF kept
     except (FileNotFoundError, UnicodeDecodeError):
         return None
 

@@ -88,16 +88,27 @@ def read_settings(path: Path, *, wait: float = WAIT_SECONDS) -> SettingsDoc:
 
 
 def _apply(doc: SettingsDoc, change: Change) -> str | None:
-    """The new text for doc after change, or doc's own text when nothing changes."""
+    """The new text for doc after change, or doc's own text when nothing changes.
+
+    An existing file is edited as text (splice): only the members the change touched are
+    rewritten, every other byte stays as the user or pi wrote it.
+    """
+    from installer.settings import splice
+
     result = change(copy.deepcopy(doc.data))
-    if result is None:
+    if result is None or (doc.text is not None and splice.same(result, doc.data)):
         return doc.text
-    after = jsondoc.dump(result, doc.fmt)
-    if doc.text is not None and after == jsondoc.dump(doc.data, doc.fmt):
-        return doc.text  # same data: keep the bytes, however the user laid them out
     if doc.text is None and not result:
         return None  # nothing to write: do not create an empty file
-    return after
+    try:
+        if doc.text is None or not doc.text.strip():
+            return jsondoc.dump(result, doc.fmt)
+        return splice.splice(doc.text, doc.data, result, doc.fmt)
+    except ValueError as err:  # NaN or an infinity from a set's [settings]
+        raise ExtError(
+            f"cannot write {doc.path}: a new value is not JSON ({err})",
+            fix="Use finite numbers in the set's [settings] (no nan or inf).",
+        ) from None
 
 
 def compose(*changes: Change) -> Change:
