@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from difflib import SequenceMatcher
 from typing import Any, NamedTuple
 
 from installer.settings.jsondoc import JsonFormat
@@ -201,6 +200,8 @@ class _Splicer:
             for item, a, b in zip(items, old, new, strict=True):
                 self.value(item, a, b)
             return
+        from difflib import SequenceMatcher  # only a list that grows or shrinks needs it
+
         opening, sep, closing = self.layout(node, [i.start for i in items], [i.end for i in items])
         indent = sep.rpartition("\n")[2] if "\n" in sep else ""
         keys = SequenceMatcher(None, [_key(x) for x in old], [_key(x) for x in new], autojunk=False)

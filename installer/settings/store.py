@@ -80,11 +80,36 @@ def _load(path: Path) -> SettingsDoc:
 
 
 def read_settings(path: Path, *, wait: float = WAIT_SECONDS) -> SettingsDoc:
-    """Read and parse settings.json under pi's lock (pi writes it in place, not atomically)."""
-    if not os.path.lexists(path):  # pi does not lock a missing file to read it either
-        return SettingsDoc(path, None, {}, jsondoc.NEW_FILE_FORMAT)
-    with settings_lock(path, wait=wait):
+    """Read and parse settings.json without taking a lock: a read, a plan, a dry run write nothing.
+
+    pi writes settings.json in place, so a read can meet a half-written file. Only while pi
+    holds its lock can that be so: then the read waits, without writing, for the lock to go
+    and reads again. (Writes read once more under the lock in update_settings.)
+    """
+    try:
+        doc = _load(path)
+        if doc.text is None or doc.text.strip():
+            return doc
+    except ExtError:
+        if not _wait_unlocked(path, wait):
+            raise
         return _load(path)
+    _wait_unlocked(path, wait)
+    return _load(path)
+
+
+def _wait_unlocked(path: Path, wait: float) -> bool:
+    """Wait while pi holds a fresh lock on path; True when it was held at all."""
+    import time
+
+    from installer.settings.lock import POLL_SECONDS, inspect_lock
+
+    if inspect_lock(path) != "held":
+        return False
+    deadline = time.monotonic() + wait
+    while inspect_lock(path) == "held" and time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+    return True
 
 
 def _apply(doc: SettingsDoc, change: Change) -> str | None:
@@ -170,6 +195,7 @@ def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -
     temp = staged.temp if staged else None
     try:
         with settings_lock(path, wait=wait) as lock:
+            atomic.clear_orphans(target)  # a killed run's temp; a live run's is kept (its pid)
             doc = _load(path)
             if staged is not None and staged.before == doc.text:
                 after = staged.after

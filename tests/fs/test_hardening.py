@@ -1,0 +1,124 @@
+"""Issue 19: dry runs and no-ops write nothing, a kill leaves nothing that blocks the next run,
+and ext's messages name the thing that failed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from installer.commands.install import install
+from installer.context import Context, resolve
+from installer.errors import ExtError
+from installer.settings import lock_path
+from tests.helpers import TOOLS_SET, Clock, build_tree, snapshot, yes
+
+SEEDED = '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n'
+
+
+def context(set_root: Path, agent: Path) -> Context:
+    return resolve(Clock(environ=dict(os.environ), cwd=set_root.parent), set_root, agent)
+
+
+def stamps(root: Path) -> dict[str, int]:
+    """Every folder's mtime: a mkdir+rmdir (a lock taken and let go) moves its parent's."""
+    out = {".": root.stat().st_mtime_ns}
+    for dirpath, dirnames, _ in os.walk(root):
+        for name in dirnames:
+            path = Path(dirpath, name)
+            out[str(path.relative_to(root))] = path.lstat().st_mtime_ns
+    return out
+
+
+@pytest.fixture
+def installed(tmp_path: Path) -> tuple[Path, Path]:
+    set_root = build_tree(tmp_path / "set", {**TOOLS_SET, "extset.toml": SEEDED})
+    agent = build_tree(tmp_path / "agent", {"settings.json": '{\n  "theme": "dark"\n}\n'})
+    install(context(set_root, agent), [], [], False, yes)
+    return set_root, agent
+
+
+@pytest.mark.parametrize("dry_run", [True, False], ids=["dry run", "no-op"])
+def test_a_dry_run_and_a_no_op_write_nothing_not_even_a_lock(
+    installed: tuple[Path, Path], dry_run: bool
+) -> None:
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()  # so the dry run has something to plan
+    if not dry_run:
+        install(context(set_root, agent), [], [], False, yes)
+    before, mtimes = snapshot(agent), stamps(agent)
+    result = install(context(set_root, agent), [], [], dry_run, yes)
+    assert result.changed is dry_run
+    assert snapshot(agent) == before
+    assert stamps(agent) == mtimes  # no settings.json.lock mkdir/rmdir, no .extset/lock made
+
+
+def test_a_dry_run_does_not_wait_for_a_held_lock_nor_fail_on_a_stray_lock_file(
+    installed: tuple[Path, Path],
+) -> None:
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()
+    lock = lock_path(agent / "settings.json")
+    lock.mkdir()  # pi holds its lock (fresh): a read needs none
+    assert install(context(set_root, agent), [], [], True, yes).changed
+    lock.rmdir()
+    lock.write_text("")  # a stray lock *file*: pi's problem to report, not a dry run's
+    assert install(context(set_root, agent), [], [], True, yes).changed
+
+
+@pytest.mark.parametrize(
+    "text", ['{"a": 1, "a": 2}\n', '{\n  "a": 1,\n}\n', "[]\n"], ids=["dup", "comma", "array"]
+)
+def test_a_settings_file_pi_starts_with_does_not_stop_a_link_install(
+    tmp_path: Path, text: str
+) -> None:
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))  # no [settings]
+    agent = build_tree(tmp_path / "agent", {"settings.json": text})
+    result = install(context(set_root, agent), [], [], False, yes)
+    assert result.applied
+    assert (agent / "extensions/notify.ts").is_symlink()
+    assert (agent / "settings.json").read_text() == text
+    assert any("its packages were not checked" in w for w in result.plan.warnings)
+    seeded = build_tree(tmp_path / "seeded", {**TOOLS_SET, "extset.toml": SEEDED})
+    with pytest.raises(ExtError, match=r"settings\.json"):  # seeds cannot go into it
+        install(context(seeded, agent), [], [], False, yes)
+    assert (agent / "settings.json").read_text() == text
+
+
+KILLED_HOLDING_THE_LOCK = """
+import os, signal, sys
+from pathlib import Path
+from installer.settings import settings_lock
+with settings_lock(Path(sys.argv[1])):
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_kill_leaves_no_lock_or_temp_that_holds_up_the_next_run(
+    installed: tuple[Path, Path],
+) -> None:
+    _, agent = installed
+    settings = agent / "settings.json"
+    run = subprocess.run(
+        [sys.executable, "-c", KILLED_HOLDING_THE_LOCK, str(settings)], check=False
+    )
+    assert run.returncode == -9
+    assert lock_path(settings).is_dir()  # fresh: pi would wait 10 s for it to go stale
+    orphan = agent / ".settings.json.99999999-0123abcd.tmp"  # a killed run's staged write
+    orphan.write_text("{" * 1000)
+    live = agent / f".settings.json.{os.getppid()}-0123abcd.tmp"  # a live run's: kept
+    live.write_text("{}")
+    mine = agent / ".settings.json.notes.tmp"  # not ext's name: kept
+    mine.write_text("mine")
+    from installer.settings import update_settings
+
+    update = update_settings(settings, lambda d: {**d, "theme": "light"}, wait=2.0)
+    assert update.changed
+    assert not lock_path(settings).exists()
+    assert not orphan.exists()
+    assert live.exists() and mine.read_text() == "mine"
+    assert json.loads(settings.read_text())["theme"] == "light"
