@@ -31,8 +31,10 @@ POLL_SECONDS = 0.05
 @contextmanager
 def agent_lock(agent_dir: Path, timeout: float = WAIT_SECONDS) -> Iterator[None]:
     """Hold `<agent>/.extset/lock` while the body runs; wait up to `timeout` s for another ext."""
+    from installer import own
+
     folder = agent_dir / ".extset"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    own.ensure_dir(folder)
     path = folder / "lock"
     if sys.platform == "win32":
         with _filelock(path, agent_dir, timeout):

@@ -20,6 +20,7 @@ class Transaction:
         self.journal = journal
         self.done: list[dict[str, Any]] = []
         self._made: set[str] = set()  # folders (as journaled) known to exist; rollback may remove
+        self._swept: set[Path] = set()  # folders cleared of a killed run's temp links
 
     def _step(self, step: dict[str, Any], act: Callable[[], None]) -> None:
         self.journal.record(step)
@@ -82,9 +83,9 @@ class Transaction:
     def relink(self, rel: str, target: str) -> None:
         path = self._abs(rel)
         old = os.readlink(path)
-        tmp = path.with_name(f".{path.name}.ext-tmp")
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)  # left by a run that was killed mid-swap
+        if path.parent not in self._swept:  # once a folder: a moved set relinks a thousand
+            _clear_swaps(path.parent)
+            self._swept.add(path.parent)
         step = {"op": "relink", "path": rel, "target": target, "old": old}
         self._step(step, lambda: _swap_link(path, target))
 
@@ -256,14 +257,37 @@ _REVERSE: dict[str, Callable[[Path, Path, dict[str, Any]], None]] = {
 
 
 def _swap_link(path: Path, target: str) -> None:
-    """Point the link at path to target in one step: a temp link beside it, then os.replace."""
-    tmp = path.with_name(f".{path.name}.ext-tmp")
+    """Point the link at path to target in one step: a temp link beside it, then os.replace.
+
+    The temp's name is new (pid and random): os.symlink never replaces a file that is there,
+    so a user's file with a name like ext's temp is never touched. Links a killed run left
+    are cleared once their pid is gone.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.ext-tmp")
     os.symlink(target, tmp)
     try:
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)  # a failed swap leaves no stray link of ours beside the real one
         raise
+
+
+def _clear_swaps(folder: Path) -> None:
+    """Remove the temp links of swaps that a killed ext left in folder (symlinks only)."""
+    import re
+
+    from installer.atomic import alive
+
+    pattern = re.compile(r"\..+\.(\d+)-[0-9a-f]{8}\.ext-tmp")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found and not alive(int(found.group(1))) and os.path.islink(folder / name):
+            with contextlib.suppress(OSError):
+                os.unlink(folder / name)
 
 
 def read_text(path: Path) -> str | None:

@@ -204,6 +204,7 @@ def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -
                 temp = None
                 after = _apply(doc, change)
             if after is not None and after != doc.text:
+                _check_owner(target)
                 temp = temp or atomic.stage(target, after)
                 lock.ensure_held()
                 atomic.commit(temp, target)
@@ -213,6 +214,24 @@ def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -
     if after != doc.text:
         atomic.fsync_dir(target.parent)
     return SettingsUpdate(path, doc.text, after)
+
+
+def _check_owner(target: Path) -> None:
+    """Refuse to replace a settings.json that belongs to another user.
+
+    ext writes by rename: the new file would be ext's user's, with the owner's permissions
+    gone (a 0444 file of theirs would even be replaced although they made it read-only).
+    """
+    try:
+        owner = os.stat(target).st_uid
+    except FileNotFoundError:
+        return
+    if hasattr(os, "geteuid") and owner != os.geteuid():
+        raise ExtError(
+            f"{target} belongs to another user (uid {owner}); ext would replace it with a "
+            "file of its own; nothing was changed",
+            fix=f"Run ext as the user who owns {target} (the one pi runs as).",
+        )
 
 
 def restore_text(
@@ -232,6 +251,7 @@ def restore_text(
             )
         if current == text:
             return
+        _check_owner(target)
         lock.ensure_held()
         if text is None:
             target.unlink()

@@ -122,3 +122,72 @@ def test_a_kill_leaves_no_lock_or_temp_that_holds_up_the_next_run(
     assert not orphan.exists()
     assert live.exists() and mine.read_text() == "mine"
     assert json.loads(settings.read_text())["theme"] == "light"
+
+
+# --- item 4: ext's own files are never reached through a link it did not make ------------
+
+
+def test_a_symlinked_journal_folder_is_refused_and_its_files_kept(
+    installed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    set_root, agent = installed
+    elsewhere = build_tree(tmp_path / "logs", {f"{i:02d}.jsonl": f"{i}\n" for i in range(60)})
+    before = snapshot(elsewhere)
+    journal = agent / ".extset/journal"
+    journal.rename(tmp_path / "old-journal")
+    journal.symlink_to(elsewhere)
+    (agent / "extensions/notify.ts").unlink()
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"{journal} is a symlink" in err.value.message
+    assert err.value.fix and f"rm {journal}" in err.value.fix
+    assert snapshot(elsewhere) == before
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo"])
+def test_a_state_record_that_is_a_link_or_fifo_is_refused(
+    installed: tuple[Path, Path], tmp_path: Path, kind: str
+) -> None:
+    set_root, agent = installed
+    state = agent / ".extset/state.json"
+    theirs = build_tree(tmp_path / "theirs", {"notes.txt": "mine\n"}) / "notes.txt"
+    state.unlink()
+    if kind == "symlink":
+        state.symlink_to(theirs)
+    else:
+        os.mkfifo(state)
+    (agent / "extensions/notify.ts").unlink()
+    for dry_run in (True, False):
+        with pytest.raises(ExtError, match=r"state\.json is a (symlink|FIFO)"):
+            install(context(set_root, agent), [], [], dry_run, yes)
+    assert theirs.read_text() == "mine\n"
+    assert not (agent / "extensions/notify.ts").exists()
+
+
+def test_a_users_file_named_like_ext_temp_link_survives_a_relink(
+    installed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    set_root, agent = installed
+    moved = tmp_path / "moved-set"
+    set_root.rename(moved)
+    mine = agent / "extensions/.notify.ts.ext-tmp"
+    mine.write_bytes(b"the user's own\n")
+    result = install(context(moved, agent), [], [], False, yes)
+    assert any(a.action == "relink" for a in result.plan.actions)
+    assert os.readlink(agent / "extensions/notify.ts") == str(moved / "extensions/notify.ts")
+    assert mine.read_bytes() == b"the user's own\n"
+
+
+def test_a_settings_file_of_another_user_is_not_replaced(installed: tuple[Path, Path]) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("making a file of another user takes root")
+    set_root, agent = installed
+    settings = agent / "settings.json"
+    settings.write_text('{\n  "theme": "dark"\n}\n')
+    os.chown(settings, 65534, 65534)
+    settings.chmod(0o444)
+    with pytest.raises(ExtError, match="belongs to another user") as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert err.value.fix and "Run ext as the user" in err.value.fix
+    assert settings.stat().st_uid == 65534
+    assert settings.read_text() == '{\n  "theme": "dark"\n}\n'
