@@ -8,6 +8,7 @@ path and the one safe fix: remove the entry (only the link goes, never what it p
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -67,10 +68,8 @@ def check_bookkeeping(agent_dir: Path) -> None:
 
 def ensure_dir(path: Path, mode: int = 0o700) -> None:
     """Make a folder of ext's own (and its missing parents), refusing one that is a link."""
-    try:
+    with contextlib.suppress(FileExistsError):
         path.mkdir(mode=mode, parents=True)
-    except FileExistsError:
-        pass
     check(path, "folder")
 
 
