@@ -108,7 +108,9 @@ def main() -> None:
         code = cli(args=argv, prog_name="ext", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
     except UsageError as exc:  # raised before a command's own handler (e.g. in a callback)
-        sys.stderr.write(f"error: {exc.message}\n")
+        from installer.ui import escape
+
+        sys.stderr.write(f"error: {escape(exc.message)}\n")
         sys.exit(int(exc.exit_code))
     except Exception as exc:
         format_message = getattr(exc, "format_message", None)

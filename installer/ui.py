@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -37,6 +38,35 @@ SYMBOL = {
 _COLOR = {"+": "32", "-": "31", "~": "33", "!": "35", "?": "36"}
 
 
+# Our own colours survive escaping (only these, only with colour on); any other escape
+# sequence in a line came from a set, a hook file or the file system and is shown, not run.
+_SGR = re.compile(r"(\x1b\[(?:0|3[1-6])m)")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\x1b": "\\x1b"}
+
+
+def escape(text: str, colors: bool = False) -> str:
+    """text with every control, bidi and zero-width character shown as an escape.
+
+    The one function the renderer applies to each line it writes: C0/C1 controls
+    (`ESC[2K`, `\r`, U+009B) could rewrite what the user reads, bidi overrides (U+202E)
+    reorder it, zero-width characters hide a difference. A tab is kept.
+    """
+    if text.isprintable():
+        return text
+    if colors:
+        return "".join(p if _SGR.fullmatch(p) else _plain(p) for p in _SGR.split(text))
+    return _plain(text)
+
+
+def _plain(text: str) -> str:
+    return "".join(c if c.isprintable() or c == "\t" else _escaped(c) for c in text)
+
+
+def _escaped(c: str) -> str:
+    code = ord(c)
+    return _NAMED.get(c) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
 def shorten(text: str, home: str | None = None) -> str:
     """Show the home folder as `~`: people paste this output into issues."""
     home = home if home is not None else os.environ.get("HOME", "")
@@ -65,10 +95,10 @@ class Output:
         return f"\033[{code}m{text}\033[0m" if self.color else text
 
     def out(self, line: str = "") -> None:
-        self.stdout.write(shorten(line) + "\n")
+        self.stdout.write(escape(shorten(line), self.color) + "\n")
 
     def err(self, line: str) -> None:
-        self.stderr.write(shorten(line) + "\n")
+        self.stderr.write(escape(shorten(line), self.color) + "\n")
 
     def warn(self, message: str) -> None:
         self.err(self.paint("warning:", "33") + f" {message}")
@@ -115,7 +145,7 @@ class Output:
             self.out(f"  {self.action_line(a)}")
         for diff in diffs:  # as written, not shortened: the user confirms these very bytes
             for line in diff.splitlines():
-                self.stdout.write(f"    {line}\n")
+                self.stdout.write(f"    {escape(line)}\n")
         self.out(plan.summary())
 
     def confirm(self, plan: Plan, yes: bool, stdin_tty: bool, diffs: tuple[str, ...] = ()) -> None:
