@@ -3,10 +3,17 @@ and ext's messages name the thing that failed."""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -191,3 +198,64 @@ def test_a_settings_file_of_another_user_is_not_replaced(installed: tuple[Path, 
     assert err.value.fix and "Run ext as the user" in err.value.fix
     assert settings.stat().st_uid == 65534
     assert settings.read_text() == '{\n  "theme": "dark"\n}\n'
+
+
+# --- item 6: every network wait has a total deadline; one refresh at a time --------------
+
+
+@pytest.fixture
+def dribbling() -> Iterator[str]:
+    """A loopback server that sends its status line one byte every 0.1 s, forever."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while not stop.is_set():
+                conn, _ = listener.accept()
+                threading.Thread(target=dribble, args=(conn,), daemon=True).start()
+
+    def dribble(conn: socket.socket) -> None:
+        with conn, contextlib.suppress(OSError):
+            for byte in itertools.cycle(b"HTTP/1.1 200 OK\r\nX-Slow: "):
+                if stop.wait(0.1):
+                    return
+                conn.sendall(bytes([byte]))
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    listener.close()
+
+
+def test_a_server_that_dribbles_its_header_meets_the_total_deadline(dribbling: str) -> None:
+    from installer.updates.fetch import Limits, fetch_json
+
+    start = time.monotonic()
+    assert fetch_json(dribbling + "/pypi/extset/json", Limits(timeout=1.0)) is None
+    assert time.monotonic() - start < 2.0  # each read is quick: only a total deadline ends it
+
+
+def test_the_detached_refresh_ends_at_its_lifetime(dribbling: str, tmp_path: Path) -> None:
+    cache = tmp_path / "cache/updates.json"
+    env = {**os.environ, "EXT_INDEX_URL": dribbling, "EXT_NPM_REGISTRY": dribbling}
+    args = ["refresh", "--cache", str(cache), "--lifetime", "1", "--host-package", "p"]
+    start = time.monotonic()
+    run = subprocess.run(
+        [sys.executable, "-m", "installer.updates", *args], env=env, check=False, timeout=30
+    )
+    assert run.returncode == -signal.SIGALRM
+    assert time.monotonic() - start < 5.0
+
+
+def test_only_one_refresh_runs_at_a_time(tmp_path: Path) -> None:
+    import fcntl
+
+    from installer.updates.__main__ import main
+
+    cache = tmp_path / "cache/updates.json"
+    cache.parent.mkdir()
+    with open(cache.with_suffix(".refresh-lock"), "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # a refresh at work
+        assert main(["refresh", "--cache", str(cache), "--lifetime", "0"]) == 0
+    assert not cache.exists()  # it left at once, checking and writing nothing
