@@ -51,14 +51,35 @@ def _failure(exc: BaseException, failures: list[str]) -> ExtError:
 def _fix(exc: BaseException) -> str:
     if isinstance(exc, ExtError) and exc.fix:
         return exc.fix
-    denied = (errno.EACCES, errno.EPERM, errno.EROFS)
-    if isinstance(exc, OSError) and exc.errno in denied and exc.filename:
-        return f"give yourself write access to {Path(exc.filename).parent}, then run it again"
+    where = _failed_path(exc)
+    if isinstance(exc, OSError) and where:
+        folder = Path(where).parent
+        if exc.errno == errno.EROFS:
+            return (
+                f"{folder} is on a read-only file system: remount it read-write, or use "
+                "another --agent-dir"
+            )
+        if exc.errno == errno.ENOSPC:
+            return f"free some space on the disk that holds {folder}, then run it again"
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            return f"give yourself write access to {folder}, then run it again"
     return "fix the cause and run it again"
+
+
+def _failed_path(exc: BaseException) -> str | None:
+    """The path an OSError is about: for symlink(target, link) and rename(src, dst), the second.
+
+    os.symlink reports the link's target as filename: blaming it would send the user to
+    the set, when it is the link's folder that could not be written.
+    """
+    if not isinstance(exc, OSError):
+        return None
+    where = exc.filename2 or exc.filename
+    return None if where is None else str(where)
 
 
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
-        where = f" {exc.filename}" if exc.filename else ""
-        return f"{exc.strerror}:{where}"
+        where = _failed_path(exc)
+        return f"{exc.strerror}: {where}" if where else exc.strerror
     return f"{type(exc).__name__}: {exc}"

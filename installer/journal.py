@@ -57,9 +57,13 @@ class Journal:
         self._file.close()
 
     def _write(self, *objs: dict[str, Any]) -> None:
-        self._file.write("".join([_encode(obj) + "\n" for obj in objs]))
-        # A flush is what survives kill -9 (the page cache keeps it); fsync only guards power loss.
-        self._file.flush()
+        try:
+            self._file.write("".join([_encode(obj) + "\n" for obj in objs]))
+            # A flush is what survives kill -9 (the page cache keeps it); fsync only guards
+            # power loss.
+            self._file.flush()
+        except OSError as err:  # a full disk says nothing of where: name the journal
+            raise OSError(err.errno, err.strerror, str(self.path)) from err
 
 
 def _create(folder: Path, when: str, tail: str) -> tuple[int, Path]:

@@ -216,9 +216,11 @@ def reverse(root: Path, step: dict[str, Any]) -> None:
     """Undo one journal step."""
     op = step["op"]
     if op == "state":
-        from installer.state import write_state_text
+        from installer.state import read_state_text, write_state_text
 
-        write_state_text(root, _decode(step["before"]))
+        before = _decode(step["before"])
+        if read_state_text(root) != before:  # a write that failed (disk full) left it as it was
+            write_state_text(root, before)
         return
     undo = _REVERSE.get(op)
     if undo is None:

@@ -4,6 +4,7 @@ and ext's messages name the thing that failed."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import json
 import os
@@ -259,3 +260,69 @@ def test_only_one_refresh_runs_at_a_time(tmp_path: Path) -> None:
         fcntl.flock(held, fcntl.LOCK_EX)  # a refresh at work
         assert main(["refresh", "--cache", str(cache), "--lifetime", "0"]) == 0
     assert not cache.exists()  # it left at once, checking and writing nothing
+
+
+# --- item 7: messages name the thing that failed, and a fix that is safe ------------------
+
+
+def test_a_failed_symlink_blames_the_links_folder_not_the_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+
+    def denied(target: str, link: str, *args: object, **kw: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", target, None, link)
+
+    monkeypatch.setattr(os, "symlink", denied)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"Permission denied: {agent}/" in err.value.message
+    assert err.value.fix and f"write access to {agent}/" in err.value.fix
+    assert str(set_root) not in err.value.fix
+
+
+def test_a_full_disk_while_journaling_names_the_journal(
+    installed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from installer import journal
+
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()
+
+    def full(obj: object) -> str:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(journal, "_encode", full)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"No space left on device: {agent}/.extset/journal/" in err.value.message
+    assert err.value.fix and "free some space" in err.value.fix
+
+
+def test_a_read_only_file_system_is_not_fixed_by_removing_the_lock(
+    installed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()
+    real = os.open
+
+    def read_only(path: object, flags: int, *args: object, **kw: object) -> int:
+        if str(path).endswith(".extset/lock"):
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real(path, flags, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", read_only)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert "read-only" in err.value.message
+    assert err.value.fix and "rm " not in err.value.fix and "read-write" in err.value.fix
+
+
+def test_a_thousand_level_dotted_table_is_a_usage_error() -> None:
+    from installer.errors import UsageError
+    from installer.manifest import parse_manifest
+
+    deep = "[set]\nname = 'x'\n[settings.seed]\n" + ".".join(["k"] * 1000) + " = 1\n"
+    with pytest.raises(UsageError, match="nested more than 64 levels"):
+        parse_manifest(deep.encode(), Path("extset.toml"))
