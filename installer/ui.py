@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
 import sys
@@ -90,12 +92,52 @@ class Output:
         self.stdout: TextIO = sys.stdout if stdout is None else stdout
         self.stderr: TextIO = sys.stderr if stderr is None else stderr
         self.plan_shown = False
+        self.stdout_lost = False
 
     def paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text
 
     def out(self, line: str = "") -> None:
-        self.stdout.write(escape(shorten(line), self.color) + "\n")
+        self.write_out(escape(shorten(line), self.color) + "\n")
+
+    def write_out(self, text: str) -> None:
+        """Write to stdout; a reader that is gone (`ext install --yes | head -1`) stops nothing.
+
+        Whether a closed pipe is noticed before or after the apply depends on buffering, so a
+        failed write must not decide the outcome: the command runs to the end either way, and
+        `finish` says so on stderr.
+        """
+        try:
+            self.stdout.write(text)
+        except (BrokenPipeError, ValueError):
+            self._stdout_gone()
+        except OSError as err:
+            if err.errno != errno.EPIPE:
+                raise
+            self._stdout_gone()
+
+    def _stdout_gone(self) -> None:
+        self.stdout_lost = True
+        if self.stdout is sys.stdout:  # the interpreter's own last flush must not fail either
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        self.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the Output
+
+    def finish(self, code: int) -> None:
+        """Flush stdout; if its reader left, say on stderr that the command still ran through."""
+        try:
+            self.stdout.flush()
+        except (BrokenPipeError, ValueError):
+            self._stdout_gone()
+        except OSError as err:
+            if err.errno != errno.EPIPE:
+                raise
+            self._stdout_gone()
+        if self.stdout_lost:
+            self.err(
+                f"note: stdout was closed before ext finished writing to it; the command ran "
+                f"to the end all the same (exit {code})"
+            )
 
     def err(self, line: str) -> None:
         self.stderr.write(escape(shorten(line), self.color) + "\n")
@@ -106,7 +148,7 @@ class Output:
     def data(self, obj: dict[str, Any]) -> None:
         import json  # only --json needs it: text runs skip the import
 
-        self.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+        self.write_out(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
 
     def error(self, exc: ExtError) -> None:
         if self.json:
@@ -145,7 +187,7 @@ class Output:
             self.out(f"  {self.action_line(a)}")
         for diff in diffs:  # as written, not shortened: the user confirms these very bytes
             for line in diff.splitlines():
-                self.stdout.write(f"    {escape(line)}\n")
+                self.write_out(f"    {escape(line)}\n")
         self.out(plan.summary())
 
     def confirm(self, plan: Plan, yes: bool, stdin_tty: bool, diffs: tuple[str, ...] = ()) -> None:

@@ -326,3 +326,27 @@ def test_a_thousand_level_dotted_table_is_a_usage_error() -> None:
     deep = "[set]\nname = 'x'\n[settings.seed]\n" + ".".join(["k"] * 1000) + " = 1\n"
     with pytest.raises(UsageError, match="nested more than 64 levels"):
         parse_manifest(deep.encode(), Path("extset.toml"))
+
+
+EXT = Path(sys.executable).with_name("ext")
+
+
+def test_a_closed_stdout_gives_one_outcome_the_apply_finished_and_said_on_stderr(
+    tmp_path: Path,
+) -> None:
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    outcomes = set()
+    for n in range(2):
+        agent = build_tree(tmp_path / f"agent{n}", {"settings.json": "{}\n"})
+        proc = subprocess.Popen(
+            [str(EXT), "--set", str(set_root), "--agent-dir", str(agent), "install", "--yes"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # `| head -0`: the reader is gone before the first line
+        err = proc.stderr.read().decode()
+        code = proc.wait()
+        applied = (agent / "extensions/notify.ts").is_symlink()
+        outcomes.add((code, applied, "ran to the end all the same (exit 0)" in err))
+    assert outcomes == {(0, True, True)}
