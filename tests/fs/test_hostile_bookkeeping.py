@@ -4,6 +4,7 @@ agent dir, and no byte of the user's is lost."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 from collections import Counter
@@ -76,10 +77,8 @@ def run_all(ctx: Callable[[], Context]) -> None:
         lambda: undo(ctx(), False, yes),
     ]
     for step in steps:
-        try:
+        with contextlib.suppress(ExtError):
             step()
-        except ExtError:
-            pass
 
 
 def contents(root: Path) -> Counter[bytes]:
