@@ -22,7 +22,14 @@ NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 FOLDER = ".extset"
 # What ext keeps in FOLDER, and the kind of each; anything else in there is left alone.
-ENTRIES = {"journal": "folder", "state.json": "file", "lock": "file", "settings-lock.owner": "file"}
+ENTRIES = {
+    "journal": "folder",
+    "state.json": "file",
+    "lock": "file",
+    "settings-lock.owner": "file",
+    "sessions": "folder",
+    "agent": "folder",
+}
 
 
 def _kind(mode: int) -> str:
@@ -86,6 +93,17 @@ def open_file(path: Path, flags: int, mode: int = 0o600) -> int:
         os.close(fd)
         raise refused(path, "not a regular file")
     return fd
+
+
+def create_fresh(path: Path, mode: int = 0o600) -> int:
+    """A new file at one of ext's temp names, for writing: whatever is there goes first.
+
+    Only for names ext alone uses, in a folder of its own already checked: an entry there is
+    a leftover of a killed run, and unlinking a symlink removes the link, never its target.
+    """
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC, mode)
 
 
 def read_text(path: Path) -> str | None:

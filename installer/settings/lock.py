@@ -206,7 +206,8 @@ def inspect_lock(settings_path: Path, stale: float = STALE_SECONDS) -> str:
         return "free"
     if not stat.S_ISDIR(st.st_mode):
         return "file"
-    return "stale" if st.st_mtime < time.time() - stale else "held"
+    path = lock_path(settings_path)
+    return "stale" if st.st_mtime < time.time() - stale or _dead_holder(path) else "held"
 
 
 @contextmanager
