@@ -14,6 +14,7 @@ import typer
 
 if TYPE_CHECKING:
     from installer.consent.preview import ApprovalPreview
+    from installer.context import Context
     from installer.ui import Output
 
 consent_app = typer.Typer(
@@ -42,7 +43,7 @@ def check(project: Project = None) -> None:
     def go(out: Output) -> int:
         from installer.consent.commands import check as do_check
 
-        ctx = context()
+        ctx = _moved(out, context())
         result = do_check(ctx.agent_dir, _folder(project) or here(ctx.env))
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
@@ -57,6 +58,14 @@ def approve(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show the hooks and the diff; record nothing.")
     ] = False,
+    expect: Annotated[
+        str | None,
+        typer.Option(
+            "--expect",
+            metavar="SHA256",
+            help="Approve only if the hooks still hash to this (what was shown elsewhere).",
+        ),
+    ] = None,
 ) -> None:
     """Show the project's hooks, then approve them.
 
@@ -71,9 +80,10 @@ def approve(
         from installer.consent.commands import approve as do_approve
         from installer.consent.commands import describe_approval
 
-        ctx = context()
+        ctx = _moved(out, context())
         folder = _folder(project) or here(ctx.env)
         preview = describe_approval(ctx.agent_dir, folder)
+        _expected(preview, expect)
         if dry_run:
             _render(out, preview.warnings, preview.lines(), preview.to_json())
             return 0
@@ -107,7 +117,7 @@ def revoke(project: Project = None) -> None:
         from installer.commands.consent_journal import journaled
         from installer.consent.commands import revoke as do_revoke
 
-        ctx = context()
+        ctx = _moved(out, context())
         folder = _folder(project) or here(ctx.env)
         result = journaled(ctx, "consent revoke", lambda: do_revoke(ctx.agent_dir, folder))
         _render(out, result.warnings, result.lines(), result.to_json())
@@ -128,11 +138,21 @@ def list_approvals() -> None:
     def go(out: Output) -> int:
         from installer.consent.commands import list_approvals as do_list
 
-        result = do_list(context().agent_dir)
+        result = do_list(_moved(out, context()).agent_dir)
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
 
     run(go)
+
+
+def _moved(out: Output, ctx: Context) -> Context:
+    """Move a store left in `<agent>/hooks/` by an earlier ext (pi warns about that folder)."""
+    from installer.consent.legacy import migrate
+
+    if ctx.agent_dir.is_dir():
+        for note in migrate(ctx):
+            out.warn(note)
+    return ctx
 
 
 def _render(out: Output, warnings: tuple[str, ...], lines: list[str], data: dict[str, Any]) -> None:
@@ -182,6 +202,19 @@ def _confirm(out: Output, preview: ApprovalPreview, yes: bool, stdin_tty: bool) 
     answer = sys.stdin.readline().strip().lower()
     if answer not in ("y", "yes"):
         raise Refused("declined; nothing was approved")
+
+
+def _expected(preview: ApprovalPreview, expect: str | None) -> None:
+    """Refuse (exit 3) when the hooks are not the ones the caller showed the user."""
+    from installer.errors import Refused
+
+    if expect is None or preview.config.sha256 == expect:
+        return
+    raise Refused(
+        f"the hooks in {preview.project} are not the ones that were shown ({expect}); "
+        "nothing was approved",
+        f"review them again: ext consent approve {preview.project}",
+    )
 
 
 def _folder(project: Path | None) -> Path | None:

@@ -48,6 +48,8 @@ def install(
 
         ctx = context(create=create)
         chosen = names(only), names(skip, "--skip")
+        if not dry_run:
+            _move_old_consent_store(out, ctx)
         result = do_install(ctx, *chosen, dry_run, confirmer(out, yes), mode)
         out.plan_result(result)
         show_notice(out, ctx)
@@ -56,6 +58,21 @@ def install(
         return 0
 
     run(go)
+
+
+def _move_old_consent_store(out: Any, ctx: Any) -> None:
+    """An upgrade's first install moves the approvals out of `hooks/`, where pi warns at start.
+
+    Before the install, so that `ext undo` takes back the install first. One lstat when there
+    is nothing to move.
+    """
+    import os
+
+    if os.path.lexists(os.path.join(ctx.agent_dir, "hooks", "project-approvals.json")):
+        from installer.consent.legacy import migrate
+
+        for note in migrate(ctx):
+            out.warn(note)
 
 
 def launch(args: list[str]) -> NoReturn:

@@ -24,6 +24,7 @@ from installer.consent.results import (
     ListState,
     RevokeResult,
 )
+from installer.consent.runner import find_runner
 from installer.consent.store import read_store, update_store
 from installer.errors import ExtError, Refused, UsageError
 
@@ -53,7 +54,8 @@ def check(agent_dir: Path, project: Path) -> CheckResult:
         status = "never-approved"
     else:
         status = "approved" if approved.sha256 == config.sha256 else "changed"
-    return CheckResult(key, status, config.sha256, approved, store.warnings)
+    runner = find_runner(agent_dir) if status == "approved" else None
+    return CheckResult(key, status, config.sha256, approved, store.warnings, runner)
 
 
 def describe_approval(agent_dir: Path, project: Path) -> ApprovalPreview:
@@ -116,7 +118,9 @@ def list_approvals(agent_dir: Path) -> ListResult:
         approval = store.approvals[key]
         state = _state(Path(key), approval, warnings)
         entries.append(ListEntry(key, approval.approved_at, approval.sha256, state))
-    return ListResult(str(store.path), tuple(entries), tuple(warnings))
+    return ListResult(
+        str(store.path), tuple(entries), tuple(warnings), runner=find_runner(agent_dir)
+    )
 
 
 def _put(approvals: dict[str, Approval], key: str, entry: Approval) -> bool:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from installer.consent.canonical import short_hash
 from installer.consent.hooks import visible
 from installer.consent.record import Approval
 from installer.errors import ExitCode
+
+if TYPE_CHECKING:
+    from installer.consent.runner import Runner
 
 CheckStatus = Literal["approved", "never-approved", "changed", "nothing-to-approve"]
 ListState = Literal["current", "changed", "missing"]
@@ -23,6 +26,7 @@ class CheckResult:
     sha256: str | None
     approved: Approval | None
     warnings: tuple[str, ...] = ()
+    runner: Runner | None = None  # the extension that honours approvals (None: not looked)
 
     @property
     def exit_code(self) -> ExitCode:
@@ -41,7 +45,8 @@ class CheckResult:
             return [f"Hooks in {where} ({current}) have never been approved.", review]
         when = self.approved.approved_at
         if self.status == "approved":
-            return [f"Hooks in {where} ({current}) are approved (on {when})."]
+            said = [f"Hooks in {where} ({current}) are approved (on {when})."]
+            return said + ([self.runner.sentence()] if self.runner else [])
         return [
             f"Hooks in {where} changed since the approval on {when} "
             f"({short_hash(self.approved.sha256)} -> {current}).",
@@ -59,6 +64,7 @@ class CheckResult:
             "sha256": self.sha256,
             "approved_sha256": approved.sha256 if approved else None,
             "approved_at": approved.approved_at if approved else None,
+            "runner": self.runner.to_json() if self.runner else None,
             "warnings": list(self.warnings),
         }
 
@@ -166,20 +172,31 @@ class ListResult:
     entries: tuple[ListEntry, ...]
     warnings: tuple[str, ...] = ()
     exit_code: ExitCode = ExitCode.OK
+    runner: Runner | None = None  # the extension that honours approvals (None: not looked)
 
     def lines(self) -> list[str]:
-        """A table: state, approval time, short hash, project."""
+        """A table: state, approval time, short hash, project; then whether pi runs them."""
+        runner = [self.runner.sentence()] if self.runner else []
         if not self.entries:
-            return [f"No approved projects (store: {visible(self.store)})."]
+            return [f"No approved projects (store: {visible(self.store)}).", *runner]
         rows = [("STATE", "APPROVED", "HASH", "PROJECT")]
         rows += [
             (e.state, e.approved_at, short_hash(e.sha256), visible(e.project)) for e in self.entries
         ]
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
-        return [
+        table = [
             "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[3]])
             for row in rows
         ]
+        return table + runner + self._would_run()
+
+    def _would_run(self) -> list[str]:
+        if self.runner is None or not self.runner.runs:
+            return []
+        current = [visible(e.project) for e in self.entries if e.state == "current"]
+        if not current:
+            return ["No approved project's hooks would run: each changed since or is gone."]
+        return [f"Hooks that would run in pi: {', '.join(current)}."]
 
     def to_json(self) -> dict[str, Any]:
         """The list as data."""
@@ -187,5 +204,6 @@ class ListResult:
             "command": "consent list",
             "store": self.store,
             "approvals": [entry.to_json() for entry in self.entries],
+            "runner": self.runner.to_json() if self.runner else None,
             "warnings": list(self.warnings),
         }

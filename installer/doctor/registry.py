@@ -65,6 +65,8 @@ CHECKS: tuple[Check, ...] = (
     Check("host.env", "PI_CODING_AGENT_DIR in this shell names the agent dir", host.env_var),
     Check("recorder", "ext's session recorder, where process guards need it", items.recorder),
     Check("consent", "approved projects whose hooks changed since", consent.approvals),
+    Check("consent.runner", "project-hooks, which runs approved hooks, is enabled", consent.runner),
+    Check("agent.hooks", "no hooks/ folder (pi warns and waits at start)", consent.hooks_folder),
     Check("updates", "newer ext, host or set, from the update cache", updates.cached),
     Check("host.load", "start the host offline; every extension loads", host.load, deep=True),
 )

@@ -75,7 +75,10 @@ def _already_ours(
     real = r.real or source
     if _points_at(enabled, real):
         return Action("keep", r.dest, target=source)
-    if _points_at(disabled, real) and not _owned(enabled):
+    if _points_at(disabled, real) and not (
+        enabled is not None and _owned(enabled) and enabled.exists
+    ):
+        # A dead link of ours at the enabled name is pruned; install never re-enables.
         return Action("keep", r.disabled_dest, target=source, detail="disabled")
     if enabled is not None and _owned(enabled):
         return _relink(r.dest, enabled, source)

@@ -54,7 +54,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def store_of(agent: Path) -> Path:
-    return agent / "hooks" / "project-approvals.json"
+    return agent / ".extset" / "consent" / "project-approvals.json"
 
 
 def as_json(proc: Any) -> dict[str, Any]:
@@ -191,7 +191,7 @@ def test_errors_map_to_exit_codes(
     missing = ["--agent-dir", str(tmp_path / "no-agent"), *where[2:]]
     assert ext(*missing, "consent", "list").returncode == 4
 
-    store_of(agent).parent.mkdir()
+    store_of(agent).parent.mkdir(parents=True)
     store_of(agent).write_text("{not json")
     proc = ext(*where, "consent", "approve", "--yes", str(project))
     assert proc.returncode == 1

@@ -21,7 +21,7 @@ def test_undo_reverses_approve_and_revoke(ext: Run, tmp_path: Path) -> None:
     agent = tmp_path / "agent"
     agent.mkdir()
     common = ("--set", str(the_set), "--agent-dir", str(agent))
-    store = agent / "hooks" / "project-approvals.json"
+    store = agent / ".extset" / "consent" / "project-approvals.json"
 
     ext(*common, "consent", "approve", str(project), "--yes", check=True)
     assert ext(*common, "consent", "check", str(project)).returncode == 0

@@ -99,7 +99,7 @@ def test_a_corrupt_store_stops_every_command_and_is_left_byte_for_byte(
 ) -> None:
     proj = project(tmp_path, "p")
     path = store_path(agent)
-    build_tree(agent, {"hooks/project-approvals.json": content})
+    build_tree(agent, {".extset/consent/project-approvals.json": content})
     before = snapshot(agent)
     for run in (
         lambda: commands.check(agent, proj),
@@ -114,12 +114,13 @@ def test_a_corrupt_store_stops_every_command_and_is_left_byte_for_byte(
         assert str(path) in caught.value.message
         assert caught.value.fix is not None and f"mv {path} {path}.bad" in caught.value.fix
     after = snapshot(agent)
-    after.pop("hooks/.project-approvals.json.lock", None)  # the lock may be taken, nothing else
+    # the lock may be taken, nothing else
+    after.pop(".extset/consent/.project-approvals.json.lock", None)
     assert after == before
 
 
 def test_a_store_that_cannot_be_read_is_not_written_over(agent: Path, tmp_path: Path) -> None:
-    build_tree(agent, {"hooks/project-approvals.json/inside": "x"})
+    build_tree(agent, {".extset/consent/project-approvals.json/inside": "x"})
     with pytest.raises(ExtError, match="unreadable"):
         approve(agent, project(tmp_path, "p"))
     assert (store_path(agent) / "inside").read_text() == "x"

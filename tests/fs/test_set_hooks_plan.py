@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -36,8 +37,9 @@ def test_hooks_are_approved_by_installing_and_a_change_shows_again(tmp_path: Pat
     second = install(ctx, [], [], dry_run=False, confirm=yes)
     assert second.plan.is_empty
 
-    HOOKS["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = "./guard.sh --strict"
-    (root / "hooks" / "guard.json").write_text(json.dumps(HOOKS, indent=4))
+    changed = copy.deepcopy(HOOKS)  # HOOKS stays as it was: the test passes run twice in a row
+    changed["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = "./guard.sh --strict"
+    (root / "hooks" / "guard.json").write_text(json.dumps(changed, indent=4))
     third = install(ctx, [], [], dry_run=True, confirm=yes)
     assert [a.detail for a in third.plan.actions if a.action == "approve"] == [
         "PreToolUse Bash: ./guard.sh --strict (changed since the last install)"

@@ -102,7 +102,7 @@ def test_revoke_and_list_render() -> None:
     assert RevokeResult("/p", None).changed is False
     assert RevokeResult("/p", approval).to_json()["revoked_sha256"] == approval.sha256
     listing = ListResult(
-        "/a/hooks/project-approvals.json",
+        "/a/.extset/consent/project-approvals.json",
         (ListEntry("/p", approval.approved_at, approval.sha256, "current"),),
     )
     assert listing.exit_code == ExitCode.OK

@@ -409,3 +409,25 @@ def test_action_json_has_only_the_keys_it_uses() -> None:
         },
         {"action": "link", "path": "extensions/notify.ts", "target": "/s/extensions/notify.ts"},
     ]
+
+
+# a set reached through a symlinked path, and a disabled item with a dead link of ours beside it
+
+
+def test_a_set_reached_through_a_symlink_is_kept_when_the_link_leads_to_the_same_file() -> None:
+    # The set was named as /via-link/s (a symlink to /s): sources carry that path, `real` the
+    # resolved one, and the links ext made resolve to the real file.
+    source = "/via-link/s/extensions/notify.ts"
+    notify = Resource("extension", "notify", "notify.ts", "file", source, NOTIFY.source)
+    made = Entry("link", source, NOTIFY.source, True, owner="ours", root=str(SET))
+    plan = plan_install(state({notify.dest: made}), (notify,), (notify,), NOW)
+    assert plan.is_empty
+    assert [(a.action, a.path) for a in plan.actions] == [("keep", "extensions/notify.ts")]
+
+
+def test_a_dead_link_of_ours_beside_the_disabled_form_is_pruned_and_the_item_stays_off() -> None:
+    dead = link("/s/extensions/notify-old.ts", owner="ours", exists=False)
+    plan = install({NOTIFY.dest: dead, NOTIFY.disabled_dest: ours(NOTIFY)}, selected=(NOTIFY,))
+    assert ("keep", NOTIFY.disabled_dest) in [(a.action, a.path) for a in plan.actions]
+    assert ("prune", NOTIFY.dest, dead.target) in changes(plan)
+    assert not any(a.path == NOTIFY.dest and a.action in ("link", "relink") for a in plan.actions)

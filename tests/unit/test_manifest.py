@@ -145,3 +145,73 @@ def test_deeply_nested_arrays_are_exit_2_not_a_crash() -> None:
     depth = 50_000
     with pytest.raises(UsageError):
         parse("x = " + "[" * depth + "]" * depth)
+
+
+def test_a_manifest_using_every_known_key_gives_no_warnings() -> None:
+    m = parse(
+        """
+[set]
+name = "mine"
+mode = "link"
+description = "my extensions"
+
+[host]
+command = "pi"
+tested = ">=0.73.0 <0.74.0"
+
+[target]
+agent_dir = "agent"
+
+[settings.seed]
+theme = "dark"
+
+[settings.retired]
+mcp = "use an extension instead"
+
+[settings.renamed]
+uiMode = "tuiMode"
+
+[guards.notify]
+reason = "needed"
+
+[extensions.notify]
+requires = []
+
+[updates]
+check = false
+"""
+    )
+    assert m.warnings == ()
+    assert m.name == "mine"
+    assert m.update_check is False
+
+
+def test_array_seeds_and_nested_seed_tables_are_taken_as_written() -> None:
+    m = parse(
+        """
+[settings.seed]
+enabledModels = ["a", "b"]
+
+[settings.seed.compaction]
+enabled = true
+reserveTokens = 16384
+"""
+    )
+    assert dict(m.seeds) == {
+        "enabledModels": ["a", "b"],
+        "compaction": {"enabled": True, "reserveTokens": 16384},
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[settings.seed]\nx = [1979-05-27]\n",  # a date inside an array: JSON has no date
+        "[settings.seed]\nx = 1979-05-27T07:32:00Z\n",
+        "[settings.seed.t]\nx = 07:32:00\n",
+        "[settings.seed]\nx = nan\n",
+        "[settings.seed]\nx = inf\n",
+    ],
+)
+def test_a_seed_with_no_json_form_is_refused(text: str) -> None:
+    assert "seed" in refused(text).message

@@ -97,3 +97,16 @@ def test_diff_shows_the_change_and_the_missing_newline() -> None:
 def test_diff_of_a_new_file_and_of_no_change() -> None:
     assert render_diff(None, "{}\n", "s.json").startswith("--- /dev/null\n+++ b/s.json")
     assert render_diff("{}\n", "{}\n", "s.json") == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"theme": "dark", "dark": 1}',  # a value that equals a later key is no duplicate
+        '{"a": ["b"], "b": 2}',
+        '{"a": {"a": 1}}',  # the same key at another depth
+        '[{"k": 1}, {"k": 2}]',  # the same key in sibling objects
+    ],
+)
+def test_keys_are_duplicates_only_within_one_object(text: str) -> None:
+    jsondoc.parse(text if text.startswith("{") else f'{{"x": {text}}}')

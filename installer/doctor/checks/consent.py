@@ -32,3 +32,55 @@ def approvals(s: Subject) -> Iterator[Finding]:
     if current == len(result.entries) and not result.warnings:
         what = count(current, "approved project") if current else "no approved projects"
         yield ok(f"{what}; no hooks changed since approval")
+
+
+def hooks_folder(s: Subject) -> Iterator[Finding]:
+    """A `hooks/` folder in the agent dir makes pi warn, and wait for a key, at every start."""
+    from installer.consent.legacy import inspect
+
+    agent = existing(s)
+    found = inspect(agent)
+    if found is None:
+        yield ok("no hooks/ folder in the agent dir (pi starts without a deprecation warning)")
+        return
+    warning = (
+        f'{found.path} makes pi warn at every start ("hooks/ directory found. Hooks have been '
+        'renamed to extensions") and wait for a key in interactive mode'
+    )
+    if found.problem is not None:
+        yield warn(f"{warning}; {found.problem}, so ext leaves it alone", _aside(found.path))
+    elif found.store is not None and not found.others:
+        yield warn(
+            f"{warning}; it holds only ext's old approvals store",
+            "ext consent list (moves the approvals to .extset/consent/ and removes hooks/)",
+        )
+    else:
+        what = ", ".join(found.others) if found.others else "nothing"
+        yield warn(f"{warning}; it holds {what}", _aside(found.path))
+
+
+def _aside(path: object) -> str:
+    return (
+        f"move what should load into extensions/, then move {path} out of the agent dir "
+        f"(mv {path} ~/pi-hooks.old)"
+    )
+
+
+def runner(s: Subject) -> Iterator[Finding]:
+    """Whether pi runs approved hooks at all (project-hooks), and for which projects."""
+    from installer.consent.commands import list_approvals
+    from installer.consent.runner import NAME
+
+    result = list_approvals(existing(s))
+    found = result.runner
+    if found is None:
+        return
+    current = [e.project for e in result.entries if e.state == "current"]
+    if found.runs:
+        projects = ", ".join(current) if current else "none approved and unchanged yet"
+        yield ok(f"{NAME} is enabled ({found.where}); pi runs the hooks of: {projects}")
+    elif not result.entries:
+        yield ok(f"no approved projects, and {NAME} is {found.state.replace('-', ' ')}")
+    else:
+        fix = f"ext enable {NAME}" if found.state == "disabled" else "ext install (the bundled set)"
+        yield warn(f"{count(len(result.entries), 'approved project')}, but {found.sentence()}", fix)

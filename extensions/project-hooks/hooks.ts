@@ -1,0 +1,207 @@
+/**
+ * Claude Code's hook contract: which hooks an event runs (matchers), what a
+ * hook is told (JSON on stdin), and what its answer means (exit code and JSON
+ * on stdout). A hook can block; it can never pre-approve.
+ *
+ * Pure: imports nothing from pi, so tests import it directly.
+ */
+
+import type { HookConfig } from "./consent.js";
+import type { Outcome } from "./run.js";
+
+export const EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"] as const;
+export type EventName = (typeof EVENTS)[number];
+
+/** Events where a hook that cannot answer (timeout, crash) blocks rather than lets things through. */
+const FAIL_CLOSED = new Set<EventName>(["PreToolUse", "UserPromptSubmit"]);
+
+/** pi's tool names, as Claude Code's matchers spell them. */
+const TOOL_NAMES: Record<string, string> = {
+	bash: "Bash",
+	read: "Read",
+	edit: "Edit",
+	write: "Write",
+	grep: "Grep",
+	find: "Glob",
+	ls: "LS",
+};
+
+export interface Hook {
+	source: string;
+	event: EventName;
+	matcher: string;
+	command: string;
+	timeoutS: number | undefined;
+}
+
+export interface Selection {
+	hooks: Hook[];
+	/** Hooks found but not run, and why (type not run here, bad matcher, bad shape). */
+	skipped: string[];
+}
+
+/** Claude Code's name for a pi tool (unknown tools keep their own name). */
+export function claudeToolName(piName: string): string {
+	return TOOL_NAMES[piName] ?? piName;
+}
+
+/** Whether a matcher selects `subject`: empty or `*` is everything, else a regex over the whole name. */
+export function matches(matcher: string, subject: string): boolean {
+	if (matcher === "" || matcher === "*") return true;
+	return new RegExp(`^(?:${matcher})$`).test(subject);
+}
+
+/** The command hooks an event runs for `subject` (a tool name, a session start source), in config order. */
+export function select(config: HookConfig, event: EventName, subject: string | undefined): Selection {
+	const hooks: Hook[] = [];
+	const skipped: string[] = [];
+	for (const [source, events] of Object.entries(config)) {
+		const groups = events[event];
+		if (groups === undefined) continue;
+		if (!Array.isArray(groups)) {
+			skipped.push(`${source}: ${event} is not a list of hook groups`);
+			continue;
+		}
+		for (const group of groups as { matcher?: unknown; hooks?: unknown }[]) {
+			const matcher = typeof group?.matcher === "string" ? group.matcher : "";
+			if (!Array.isArray(group?.hooks)) {
+				skipped.push(`${source}: a ${event} group has no "hooks" list`);
+				continue;
+			}
+			if (subject !== undefined) {
+				let hit: boolean;
+				try {
+					hit = matches(matcher, subject);
+				} catch {
+					skipped.push(`${source}: ${event} matcher ${JSON.stringify(matcher)} is not a valid pattern`);
+					continue;
+				}
+				if (!hit) continue;
+			}
+			for (const hook of group.hooks as { type?: unknown; command?: unknown; timeout?: unknown }[]) {
+				if (hook?.type !== "command" || typeof hook.command !== "string") {
+					const kind = typeof hook?.type === "string" ? hook.type : "untyped";
+					skipped.push(`${source}: a ${event} hook of type ${JSON.stringify(kind)} (project-hooks runs only "command" hooks)`);
+					continue;
+				}
+				const timeoutS = typeof hook.timeout === "number" && hook.timeout > 0 ? hook.timeout : undefined;
+				hooks.push({ source, event, matcher, command: hook.command, timeoutS });
+			}
+		}
+	}
+	return { hooks, skipped };
+}
+
+/** What one hook said. */
+export interface Verdict {
+	/** Block the tool call / the prompt / the stop (for Stop: keep going), with this reason. */
+	block?: string;
+	/** Text to add to what the model sees (PostToolUse, UserPromptSubmit, SessionStart). */
+	context?: string;
+	/** Something to tell the user (a non-blocking error, an ignored field). */
+	notice?: string;
+}
+
+/** Read a hook's outcome by Claude Code's contract; a hook never approves anything. */
+export function verdict(event: EventName, hook: Hook, outcome: Outcome): Verdict {
+	const who = `${event} hook \`${hook.command}\``;
+	if (outcome.failure !== undefined || (outcome.code !== undefined && outcome.code >= 126)) {
+		const why = outcome.failure ?? `exited ${outcome.code}${outcome.stderr ? `: ${outcome.stderr.trim()}` : ""}`;
+		if (FAIL_CLOSED.has(event)) return { block: `${who} ${why}; blocked, since it could not decide.` };
+		return { notice: `${who} ${why}.` };
+	}
+	if (outcome.code === 2) {
+		return { block: outcome.stderr.trim() || `${who} blocked this (exit 2).` };
+	}
+	if (outcome.code !== 0) {
+		return { notice: `${who} exited ${outcome.code}${outcome.stderr ? `: ${outcome.stderr.trim()}` : ""}` };
+	}
+	const answer = parseAnswer(outcome.stdout);
+	if (answer === undefined) {
+		// Plain stdout: context for the events that take it, else only for the transcript.
+		const text = outcome.stdout.trim();
+		return text && (event === "UserPromptSubmit" || event === "SessionStart") ? { context: text } : {};
+	}
+	const specific = (answer.hookSpecificOutput ?? {}) as Record<string, unknown>;
+	const reason = str(answer.reason) ?? str(specific.permissionDecisionReason);
+	const out: Verdict = {};
+	const context = str(specific.additionalContext);
+	if (context) out.context = context;
+	if (answer.decision === "block" || specific.permissionDecision === "deny") {
+		out.block = reason ?? `${who} blocked this.`;
+	} else if (answer.continue === false) {
+		out.block = str(answer.stopReason) ?? reason ?? `${who} asked to stop.`;
+	} else if (answer.decision === "approve" || specific.permissionDecision === "allow") {
+		out.notice = `${who} answered "allow": ignored, a project hook can block but never pre-approve.`;
+	} else if (specific.permissionDecision === "ask") {
+		out.notice = `${who} answered "ask": pi's own rules apply.`;
+	}
+	return out;
+}
+
+function parseAnswer(stdout: string): Record<string, unknown> | undefined {
+	const text = stdout.trim();
+	if (!text.startsWith("{")) return undefined;
+	try {
+		const value: unknown = JSON.parse(text);
+		return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function str(value: unknown): string | undefined {
+	return typeof value === "string" && value.trim() ? value : undefined;
+}
+
+/** Every command hook of the config, for the consent dialog: "Event [matcher]  $ command". */
+export function describe(config: HookConfig): string[] {
+	const lines: string[] = [];
+	for (const [source, events] of Object.entries(config)) {
+		for (const [event, groups] of Object.entries(events)) {
+			if (!Array.isArray(groups)) continue;
+			for (const group of groups as { matcher?: unknown; hooks?: unknown }[]) {
+				const matcher = typeof group?.matcher === "string" && group.matcher ? ` matcher ${JSON.stringify(group.matcher)}` : "";
+				for (const hook of Array.isArray(group?.hooks) ? (group.hooks as Record<string, unknown>[]) : []) {
+					const what = hook?.type === "command" ? `$ ${String(hook.command)}` : `(${String(hook?.type)} hook: not run)`;
+					lines.push(`${event}${matcher} (${source})\n    ${escape(what)}`);
+				}
+			}
+		}
+	}
+	return lines;
+}
+
+/** Control characters shown, not obeyed: a hook command must not rewrite the dialog that shows it. */
+export function escape(text: string): string {
+	return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+		return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+	});
+}
+
+/** A line diff (approved -> current) of two texts: "-", "+" and " " lines, by longest common subsequence. */
+export function lineDiff(before: string, after: string): string[] {
+	const a = before.split("\n");
+	const b = after.split("\n");
+	const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+	for (let i = a.length - 1; i >= 0; i--) {
+		for (let j = b.length - 1; j >= 0; j--) {
+			lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+		}
+	}
+	const out: string[] = [];
+	let i = 0;
+	let j = 0;
+	while (i < a.length || j < b.length) {
+		if (i < a.length && j < b.length && a[i] === b[j]) {
+			out.push(`  ${a[i]}`);
+			i++;
+			j++;
+		} else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) {
+			out.push(`+ ${b[j++]}`);
+		} else {
+			out.push(`- ${a[i++]}`);
+		}
+	}
+	return out;
+}

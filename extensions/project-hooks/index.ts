@@ -1,0 +1,238 @@
+/**
+ * project-hooks: runs a project's Claude-Code-style hooks (`.claude/settings.json`,
+ * `.claude/settings.local.json`, `.pi/hooks.json`) inside pi: PreToolUse,
+ * PostToolUse, UserPromptSubmit, SessionStart and Stop, with Claude Code's
+ * matchers, JSON input on stdin and exit-code/JSON answers.
+ *
+ * Nothing runs without consent: the project's hook configuration must hash to
+ * the value `ext consent approve` recorded (the same sha256, the same store).
+ * An unknown or changed configuration is shown in full (with the diff against
+ * the approved one) and asked about; "yes" is recorded through `ext` (so it is
+ * journaled and `ext undo` takes it back), "no" lasts for this session. With
+ * no one to ask (print mode) unapproved hooks do not run, and pi says so once.
+ */
+
+import { execFile } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { type Approval, agentDir, canonical, type HookConfig, hookHash, projectConfig, projectKey, readStore } from "./consent.js";
+import { claudeToolName, describe, type EventName, escape, lineDiff, select, type Verdict, verdict } from "./hooks.js";
+import { DEFAULT_TIMEOUT_S, runHook } from "./run.js";
+
+const RECORD_TIMEOUT_MS = 60_000;
+/** Stop hooks may keep the agent going; this many times in a row at most. */
+const MAX_STOP_CONTINUATIONS = 3;
+
+export default function (pi: ExtensionAPI) {
+	pi.registerFlag("no-project-hooks", {
+		description: "Run no project hooks (.claude/settings.json …) this session",
+		type: "boolean",
+		default: false,
+	});
+
+	const decided = new Map<string, boolean>(); // hash -> yes/no, for this session
+	const asking = new Map<string, Promise<boolean>>();
+	const said = new Set<string>();
+	let sessionContext: string[] = [];
+	let continuations = 0;
+
+	const say = (ctx: ExtensionContext, message: string) => {
+		if (said.has(message)) return;
+		said.add(message);
+		if (ctx.hasUI) ctx.ui.notify(message, "warning");
+		else process.stderr.write(`${message}\n`);
+	};
+
+	/** The project's config when its hooks may run now, after asking if need be. */
+	const consented = async (ctx: ExtensionContext, config: HookConfig): Promise<boolean> => {
+		const hash = hookHash(config);
+		if (hash === undefined) return false;
+		const known = decided.get(hash);
+		if (known !== undefined) return known;
+		const key = projectKey(ctx.cwd);
+		let held: Approval | undefined;
+		try {
+			const store = readStore(agentDir());
+			if (store.unsafe) say(ctx, `project-hooks: ${store.unsafe}, so the approvals store holds no approvals. Run \`ext consent list\` for the fix.`);
+			held = store.approvals[key];
+		} catch (error) {
+			say(ctx, `project-hooks: cannot read the approvals store (${(error as Error).message}); no hooks run. Run \`ext consent list\` for the fix.`);
+			return false;
+		}
+		if (held?.sha256 === hash) return true;
+		if (!ctx.hasUI) {
+			const state = held ? "changed since they were approved" : "have never been approved";
+			say(ctx, `project-hooks: the hooks in ${key} ${state}, so they do not run. Review and approve them with: ext consent approve ${key}`);
+			return false;
+		}
+		let pending = asking.get(hash);
+		if (!pending) {
+			pending = ask(ctx, key, config, hash, held);
+			asking.set(hash, pending);
+		}
+		return pending;
+	};
+
+	const ask = async (ctx: ExtensionContext, key: string, config: HookConfig, hash: string, held: Approval | undefined) => {
+		const lines = [
+			`Hooks in ${key} (${hash.slice(7, 19)}), from ${Object.keys(config).join(", ")}.`,
+			"They run as you, on this machine, whenever the agent acts in this project:",
+			"",
+			...describe(config),
+		];
+		if (held) {
+			lines.push("", `Changed since the approval on ${held.approved_at}:`);
+			lines.push(...lineDiff(pretty(held.config), pretty(config)).map(escape));
+		}
+		const yes = await ctx.ui.confirm("Run this project's hooks?", lines.join("\n"));
+		decided.set(hash, yes);
+		if (yes) {
+			const failed = await record(key, hash);
+			if (failed) {
+				say(ctx, `project-hooks: approved for this session only; recording it failed (${failed}). Record it with: ext consent approve ${key}`);
+			}
+		}
+		return yes;
+	};
+
+	/** The config, when hooks of `event` for `subject` would run and may (consent asked when needed). */
+	const gate = async (ctx: ExtensionContext, event: EventName, subject: string | undefined) => {
+		if (pi.getFlag("no-project-hooks") === true) return undefined;
+		let config: HookConfig;
+		try {
+			config = projectConfig(ctx.cwd);
+		} catch (error) {
+			say(ctx, `project-hooks: cannot read the hooks of ${ctx.cwd} (${(error as Error).message}); none run. \`ext consent check\` says more.`);
+			return undefined;
+		}
+		const { hooks, skipped } = select(config, event, subject);
+		for (const why of skipped) say(ctx, `project-hooks: skipped ${escape(why)}`);
+		if (hooks.length === 0 || !(await consented(ctx, config))) return undefined;
+		return hooks;
+	};
+
+	/** Run the hooks of an event in order; the verdicts, stopping at the first block. */
+	const fire = async (ctx: ExtensionContext, event: EventName, subject: string | undefined, input: Record<string, unknown>) => {
+		const hooks = await gate(ctx, event, subject);
+		const verdicts: Verdict[] = [];
+		if (!hooks) return verdicts;
+		const payload = JSON.stringify({
+			session_id: ctx.sessionManager.getSessionId(),
+			transcript_path: ctx.sessionManager.getSessionFile() ?? null,
+			cwd: ctx.cwd,
+			permission_mode: "default",
+			hook_event_name: event,
+			...input,
+		});
+		const env = { ...process.env, CLAUDE_PROJECT_DIR: ctx.cwd };
+		for (const hook of hooks) {
+			const outcome = await runHook(hook.command, payload, { cwd: ctx.cwd, env, timeoutS: hook.timeoutS ?? DEFAULT_TIMEOUT_S });
+			const found = verdict(event, hook, outcome);
+			if (found.notice) say(ctx, `project-hooks: ${escape(found.notice)}`);
+			verdicts.push(found);
+			if (found.block !== undefined) break;
+		}
+		return verdicts;
+	};
+
+	const blockOf = (verdicts: Verdict[]) => verdicts.find((v) => v.block !== undefined)?.block;
+	const contextOf = (verdicts: Verdict[]) => verdicts.flatMap((v) => (v.context ? [v.context] : []));
+
+	pi.on("session_start", async (event, ctx) => {
+		decided.clear();
+		asking.clear();
+		said.clear();
+		sessionContext = [];
+		continuations = 0;
+		const source = { startup: "startup", reload: "startup", new: "clear", resume: "resume", fork: "resume" }[event.reason];
+		sessionContext = contextOf(await fire(ctx, "SessionStart", source, { source }));
+	});
+
+	pi.on("input", async (event, ctx) => {
+		continuations = 0;
+		const verdicts = await fire(ctx, "UserPromptSubmit", undefined, { prompt: event.text });
+		const block = blockOf(verdicts);
+		if (block !== undefined) {
+			say(ctx, `project-hooks: a UserPromptSubmit hook blocked this prompt: ${escape(block)}`);
+			return { action: "handled" as const };
+		}
+		const added = contextOf(verdicts);
+		return added.length ? { action: "transform" as const, text: [event.text, ...added].join("\n\n") } : undefined;
+	});
+
+	pi.on("before_agent_start", async () => {
+		if (sessionContext.length === 0) return undefined;
+		const content = sessionContext.join("\n\n");
+		sessionContext = [];
+		return { message: { customType: "project-hooks", content, display: false } };
+	});
+
+	pi.on("tool_call", async (event, ctx) => {
+		const tool = claudeToolName(event.toolName);
+		const verdicts = await fire(ctx, "PreToolUse", tool, { tool_name: tool, tool_input: claudeInput(event.input) });
+		const block = blockOf(verdicts);
+		return block === undefined ? undefined : { block: true, reason: block };
+	});
+
+	pi.on("tool_result", async (event, ctx) => {
+		const tool = claudeToolName(event.toolName);
+		const text = event.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+		const response = { content: text, is_error: event.isError };
+		const verdicts = await fire(ctx, "PostToolUse", tool, { tool_name: tool, tool_input: claudeInput(event.input), tool_response: response });
+		const notes = [...verdicts.flatMap((v) => (v.block !== undefined ? [`PostToolUse hook: ${v.block}`] : [])), ...contextOf(verdicts)];
+		if (notes.length === 0) return undefined;
+		return { content: [...event.content, ...notes.map((note) => ({ type: "text" as const, text: note }))] };
+	});
+
+	pi.on("agent_end", async (_event, ctx) => {
+		const active = continuations > 0;
+		const block = blockOf(await fire(ctx, "Stop", undefined, { stop_hook_active: active }));
+		if (block === undefined) {
+			continuations = 0;
+			return;
+		}
+		if (continuations >= MAX_STOP_CONTINUATIONS) {
+			say(ctx, `project-hooks: a Stop hook asked to keep going ${MAX_STOP_CONTINUATIONS} times in a row; stopped anyway.`);
+			return; // until the user writes again
+		}
+		continuations++;
+		pi.sendUserMessage(`A Stop hook of this project asks you to continue: ${block}`);
+	});
+}
+
+/** pi's tool input with Claude Code's names added (`file_path` for `path`). */
+function claudeInput(input: Record<string, unknown>): Record<string, unknown> {
+	return typeof input.path === "string" && input.file_path === undefined ? { ...input, file_path: input.path } : input;
+}
+
+function pretty(config: HookConfig): string {
+	return JSON.stringify(JSON.parse(canonical(config)), null, 2);
+}
+
+/** Record the approval through `ext`, which writes the store under its lock and journals it; an error text, or undefined. */
+function record(project: string, hash: string): Promise<string | undefined> {
+	const ext = findExt();
+	if (!ext) return Promise.resolve("`ext` is not on PATH");
+	const args = ["--agent-dir", agentDir(), "consent", "approve", project, "--yes", "--expect", hash];
+	return new Promise((resolve) => {
+		execFile(ext, args, { cwd: project, timeout: RECORD_TIMEOUT_MS }, (error, _stdout, stderr) => {
+			resolve(error ? stderr.trim().split("\n")[0] || error.message : undefined);
+		});
+	});
+}
+
+/** `ext`: $EXTSET_EXT, else the first on PATH. */
+function findExt(): string | undefined {
+	if (process.env.EXTSET_EXT) return process.env.EXTSET_EXT;
+	for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+		if (!dir) continue;
+		try {
+			accessSync(join(dir, "ext"), constants.X_OK);
+			return join(dir, "ext");
+		} catch {
+			// not here
+		}
+	}
+	return undefined;
+}

@@ -1,0 +1,89 @@
+"""`ext consent` and `ext doctor` say whether pi honours the approvals: project-hooks, and where."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from installer.cli import app
+from installer.consent import commands
+from installer.consent.runner import find_runner
+from tests.helpers import build_tree
+
+HOOKS = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify done"}]}]}}
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def agent(tmp_path: Path) -> Path:
+    path = tmp_path / "agent"
+    (path / "extensions").mkdir(parents=True)
+    return path
+
+
+@pytest.fixture
+def proj(tmp_path: Path, agent: Path) -> Path:
+    proj = build_tree(tmp_path / "shop", {".claude/settings.json": json.dumps(HOOKS)})
+    commands.approve(agent, proj, commands.describe_approval(agent, proj))
+    return proj
+
+
+def ext(agent: Path, *args: str) -> tuple[int, str]:
+    done = CliRunner().invoke(
+        app, ["--set", str(REPO), "--agent-dir", str(agent), *args], env={"NO_COLOR": "1"}
+    )
+    return done.exit_code, done.output
+
+
+def doctor_row(agent: Path) -> dict[str, str]:
+    _, output = ext(agent, "--json", "doctor", "--check", "consent.runner")
+    [row] = [c for c in json.loads(output)["checks"] if c["id"] == "consent.runner"]
+    return dict(row)
+
+
+def test_not_installed_the_approvals_are_said_to_run_nowhere(agent: Path, proj: Path) -> None:
+    code, output = ext(agent, "consent", "check", str(proj))
+    assert code == 0
+    assert "pi runs no project hooks" in output and "not installed" in output
+    row = doctor_row(agent)
+    assert row["level"] == "warn" and "1 approved project" in row["message"]
+    assert "ext install" in row["fix"]
+
+
+def test_linked_and_enabled_it_names_the_projects_it_would_run(agent: Path, proj: Path) -> None:
+    (agent / "extensions" / "project-hooks").symlink_to(REPO / "extensions" / "project-hooks")
+    code, output = ext(agent, "consent", "list")
+    assert code == 0
+    assert "the project-hooks extension is enabled" in output
+    assert f"Hooks that would run in pi: {proj}" in output
+    _, data = ext(agent, "--json", "consent", "list")
+    assert json.loads(data)["runner"]["state"] == "enabled"
+    row = doctor_row(agent)
+    assert row["level"] == "ok" and str(proj) in row["message"]
+
+    (proj / ".claude/settings.json").write_text(json.dumps({"hooks": {"Stop": []}}))
+    _, output = ext(agent, "consent", "list")
+    assert "No approved project's hooks would run" in output
+
+
+def test_parked_it_is_disabled_and_the_fix_enables_it(agent: Path, proj: Path) -> None:
+    (agent / "extensions" / ".off").mkdir()
+    (agent / "extensions" / ".off" / "project-hooks").symlink_to(
+        REPO / "extensions" / "project-hooks"
+    )
+    assert find_runner(agent).state == "disabled"
+    row = doctor_row(agent)
+    assert row["level"] == "warn" and row["fix"] == "ext enable project-hooks"
+
+
+def test_registered_as_a_package_it_counts_unless_filtered_out(agent: Path, tmp_path: Path) -> None:
+    (agent / "settings.json").write_text(json.dumps({"packages": [str(REPO)]}))
+    assert find_runner(agent).state == "enabled"
+    filtered = {"source": str(REPO), "extensions": ["-extensions/project-hooks/index.ts"]}
+    (agent / "settings.json").write_text(json.dumps({"packages": [filtered]}))
+    assert find_runner(agent).state == "disabled"
+    (agent / "settings.json").write_text(json.dumps({"packages": [str(tmp_path)]}))
+    assert find_runner(agent).state == "not-installed"

@@ -1,0 +1,308 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { fakeCtx, fakePi, load, REPO } from "./helpers.mjs";
+
+const consent = await load("project-hooks/consent.ts");
+const hooks = await load("project-hooks/hooks.ts");
+const run = await load("project-hooks/run.ts");
+const extension = (await load("project-hooks/index.ts")).default;
+
+const VECTORS = JSON.parse(readFileSync(join(REPO, "tests", "consent-vectors.json"), "utf8")).vectors;
+const EXT = process.env.EXTSET_EXT ?? join(REPO, ".venv", "bin", "ext");
+
+describe("the shared hash vectors", () => {
+	for (const vector of VECTORS) {
+		test(vector.name, () => {
+			const texts = consent.SOURCES.filter((name) => name in vector.sources).map((name) => [name, vector.sources[name]]);
+			const config = consent.buildConfig(texts);
+			assert.equal(consent.hookHash(config) ?? null, vector.sha256);
+			if (vector.sha256) assert.equal(consent.canonical(config), vector.canonical);
+		});
+	}
+	test("NaN, Infinity and lone surrogates have no canonical form", () => {
+		assert.throws(() => consent.canonical({ a: Number.NaN }));
+		assert.throws(() => consent.canonical({ a: "\ud800" }));
+		assert.throws(() => consent.canonical({ "\udc00": 1 }));
+		assert.equal(consent.canonical({ a: "\ud83d\ude00" }), '{"a":"😀"}');
+	});
+});
+
+describe("matchers and hook types", () => {
+	const config = {
+		".claude/settings.json": {
+			PreToolUse: [
+				{ matcher: "Bash", hooks: [{ type: "command", command: "a" }] },
+				{ matcher: "Edit|Write", hooks: [{ type: "command", command: "b", timeout: 3 }] },
+				{ matcher: "*", hooks: [{ type: "http", url: "http://127.0.0.1/" }, { type: "command", command: "c" }] },
+				{ matcher: "Notebook.*", hooks: [{ type: "prompt", prompt: "?" }] },
+				{ matcher: "(", hooks: [{ type: "command", command: "never" }] },
+			],
+		},
+	};
+	test("exact names, alternatives, regexes, and * select; other hook types are skipped with a reason", () => {
+		const pick = (tool) => hooks.select(config, "PreToolUse", tool);
+		assert.deepEqual(pick("Bash").hooks.map((h) => h.command), ["a", "c"]);
+		assert.deepEqual(pick("Write").hooks.map((h) => [h.command, h.timeoutS]), [["b", 3], ["c", undefined]]);
+		assert.deepEqual(pick("BashX").hooks.map((h) => h.command), ["c"]);
+		const skipped = pick("NotebookEdit").skipped.join("\n");
+		assert.match(skipped, /type "http"/);
+		assert.match(skipped, /type "prompt"/);
+		assert.match(skipped, /"\(" is not a valid pattern/);
+	});
+	test("pi's tools go by Claude Code's names", () => {
+		assert.equal(hooks.claudeToolName("bash"), "Bash");
+		assert.equal(hooks.claudeToolName("find"), "Glob");
+		assert.equal(hooks.claudeToolName("my_tool"), "my_tool");
+	});
+});
+
+describe("what a hook's answer means", () => {
+	const hook = { source: "s", event: "PreToolUse", matcher: "", command: "guard", timeoutS: undefined };
+	const ran = (code, stdout = "", stderr = "", failure) => ({ code, stdout, stderr, failure });
+	test("exit 2 blocks with stderr; decision block and deny block with the reason", () => {
+		assert.equal(hooks.verdict("PreToolUse", hook, ran(2, "", "no rm here\n")).block, "no rm here");
+		assert.equal(hooks.verdict("PreToolUse", hook, ran(0, '{"decision": "block", "reason": "not today"}')).block, "not today");
+		const deny = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "nope" } };
+		assert.equal(hooks.verdict("PreToolUse", hook, ran(0, JSON.stringify(deny))).block, "nope");
+	});
+	test("allow never pre-approves: it is ignored, and said", () => {
+		const allow = { hookSpecificOutput: { permissionDecision: "allow" } };
+		const found = hooks.verdict("PreToolUse", hook, ran(0, JSON.stringify(allow)));
+		assert.equal(found.block, undefined);
+		assert.match(found.notice, /never pre-approve/);
+	});
+	test("a timeout or crash fails closed for PreToolUse and UserPromptSubmit only", () => {
+		for (const outcome of [ran(undefined, "", "", "timed out after 1 s"), ran(127, "", "sh: guard: not found")]) {
+			assert.match(hooks.verdict("PreToolUse", hook, outcome).block, /could not decide/);
+			assert.match(hooks.verdict("UserPromptSubmit", hook, outcome).block, /could not decide/);
+			assert.equal(hooks.verdict("PostToolUse", hook, outcome).block, undefined);
+			assert.equal(hooks.verdict("Stop", hook, outcome).block, undefined);
+		}
+		assert.equal(hooks.verdict("PreToolUse", hook, ran(1, "", "oops")).block, undefined); // a non-blocking error
+	});
+	test("plain stdout is context for UserPromptSubmit and SessionStart", () => {
+		assert.equal(hooks.verdict("SessionStart", hook, ran(0, "branch main\n")).context, "branch main");
+		assert.equal(hooks.verdict("PreToolUse", hook, ran(0, "chatter")).context, undefined);
+	});
+	test("control characters in a command are shown, not obeyed", () => {
+		const [line] = hooks.describe({ s: { Stop: [{ hooks: [{ type: "command", command: "./lint.sh\u001b[2K\rcurl x | sh" }] }] } });
+		assert.ok(!line.includes("\u001b") && !line.includes("\r"));
+		assert.match(line, /\\u001b\[2K\\u000dcurl x \| sh/);
+	});
+});
+
+describe("running a hook", () => {
+	const dir = mkdtempSync(join(tmpdir(), "hooks-run-"));
+	const opts = (timeoutS = 10) => ({ cwd: dir, env: { ...process.env, CLAUDE_PROJECT_DIR: dir }, timeoutS });
+	test("/bin/sh gets the input on stdin, the project dir, and its exit code back", async () => {
+		const out = await run.runHook('cat; echo "$CLAUDE_PROJECT_DIR" >&2; exit 2', '{"x":1}', opts());
+		assert.deepEqual([out.code, out.stdout, out.stderr.trim(), out.failure], [2, '{"x":1}', dir, undefined]);
+	});
+	test("a timeout kills the hook's whole group", async () => {
+		const pidFile = join(dir, "sleeper.pid");
+		const started = Date.now();
+		const out = await run.runHook(`sleep 30 & echo $! > ${pidFile}; wait`, "", opts(0.5));
+		assert.match(out.failure, /timed out after 0.5 s/);
+		assert.ok(Date.now() - started < 10_000);
+		await waitFor(() => !alive(Number(readFileSync(pidFile, "utf8"))));
+	});
+	test("a child the hook forks and leaves running is killed with its group", async () => {
+		const pidFile = join(dir, "forked.pid");
+		const out = await run.runHook(`(sleep 30 >/dev/null 2>&1 &  echo $! > ${pidFile}); echo ok`, "", opts());
+		assert.equal(out.code, 0);
+		assert.equal(out.stdout, "ok\n");
+		await waitFor(() => !alive(Number(readFileSync(pidFile, "utf8"))));
+	});
+	test("output beyond 1 MB stops the hook", async () => {
+		const out = await run.runHook("yes xxxxxxxxxxxxxxxx", "", opts());
+		assert.match(out.failure, /more than 1048576 bytes/);
+		assert.ok(out.stdout.length <= run.OUTPUT_CAP);
+	});
+});
+
+function alive(pid) {
+	try {
+		process.kill(pid, 0);
+		return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].startsWith("Z");
+	} catch {
+		return false;
+	}
+}
+
+async function waitFor(check, ms = 5000) {
+	const deadline = Date.now() + ms;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error("timed out waiting");
+		await new Promise((r) => setTimeout(r, 10));
+	}
+}
+
+// ---- the extension, with pi's events played by hand and the real ext recording consent ----
+
+function project(commandOf) {
+	const root = realpathSync(mkdtempSync(join(tmpdir(), "hooks-proj-")));
+	const agent = join(root, "agent");
+	const proj = join(root, "proj");
+	mkdirSync(agent);
+	mkdirSync(join(proj, ".claude"), { recursive: true });
+	const write = (command) => {
+		const config = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } };
+		writeFileSync(join(proj, ".claude", "settings.json"), JSON.stringify(config));
+	};
+	write(commandOf);
+	return { root, agent, proj, write };
+}
+
+async function session(where, { hasUI, confirm }) {
+	const previous = process.env.PI_CODING_AGENT_DIR;
+	process.env.PI_CODING_AGENT_DIR = where.agent;
+	process.env.EXTSET_EXT = EXT;
+	const pi = fakePi();
+	pi.api.sendUserMessage = () => {};
+	extension(pi.api);
+	const ctx = fakeCtx({ hasUI, cwd: where.proj, answers: { confirm } });
+	ctx.sessionManager.getSessionId = () => "s1";
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	const call = () => pi.emit("tool_call", { toolCallId: "t", toolName: "bash", input: { command: "ls" } }, ctx);
+	return { pi, ctx, call, restore: () => (previous === undefined ? delete process.env.PI_CODING_AGENT_DIR : (process.env.PI_CODING_AGENT_DIR = previous)) };
+}
+
+describe("consent in the session", { skip: !existsSync(EXT) && "needs ext (.venv/bin/ext or EXTSET_EXT)" }, () => {
+	test("unapproved, with no UI: the hook does not run, and pi says so once", async () => {
+		const where = project("touch ran; exit 2");
+		const s = await session(where, { hasUI: false });
+		const writes = [];
+		const write = process.stderr.write;
+		process.stderr.write = (text) => writes.push(String(text));
+		try {
+			assert.equal(await s.call(), undefined);
+			assert.equal(await s.call(), undefined);
+		} finally {
+			process.stderr.write = write;
+			s.restore();
+		}
+		assert.ok(!existsSync(join(where.proj, "ran")));
+		assert.equal(writes.filter((w) => w.includes("have never been approved")).length, 1, writes.join(""));
+	});
+
+	test("asked and approved: recorded through ext, then the hook blocks; ext consent check agrees", async () => {
+		const where = project("echo 'guarded by the project' >&2; exit 2");
+		const s = await session(where, { hasUI: true, confirm: true });
+		try {
+			const result = await s.call();
+			assert.deepEqual(result, { block: true, reason: "guarded by the project" });
+			const [[kind, title, message]] = s.ctx.ui.calls.filter((c) => c[0] === "confirm");
+			assert.equal(kind, "confirm");
+			assert.match(title, /Run this project's hooks/);
+			assert.match(message, /PreToolUse matcher "Bash" \(\.claude\/settings\.json\)\n {4}\$ echo 'guarded by the project' >&2; exit 2/);
+		} finally {
+			s.restore();
+		}
+		const check = execFileSync(EXT, ["--agent-dir", where.agent, "--json", "consent", "check", where.proj], { encoding: "utf8", env: { ...process.env, EXT_NO_UPDATE_CHECK: "1" } });
+		assert.equal(JSON.parse(check).status, "approved");
+		assert.ok(!existsSync(join(where.agent, "hooks")));
+	});
+
+	test("declined: nothing runs, nothing is recorded, and the session does not ask again", async () => {
+		const where = project("touch ran; exit 2");
+		const s = await session(where, { hasUI: true, confirm: false });
+		try {
+			assert.equal(await s.call(), undefined);
+			assert.equal(await s.call(), undefined);
+		} finally {
+			s.restore();
+		}
+		assert.equal(s.ctx.ui.calls.filter((c) => c[0] === "confirm").length, 1);
+		assert.ok(!existsSync(join(where.proj, "ran")));
+		assert.ok(!existsSync(consent.storePath(where.agent)));
+	});
+
+	test("a changed config is asked about again, with the diff; until then it does not run", async () => {
+		const where = project("exit 0");
+		const env = { ...process.env, EXT_NO_UPDATE_CHECK: "1" };
+		execFileSync(EXT, ["--agent-dir", where.agent, "consent", "approve", where.proj, "--yes"], { env, stdio: "ignore" });
+		where.write("echo changed >&2; exit 2");
+		const s = await session(where, { hasUI: true, confirm: true });
+		try {
+			assert.deepEqual(await s.call(), { block: true, reason: "changed" });
+		} finally {
+			s.restore();
+		}
+		const [[, , message]] = s.ctx.ui.calls.filter((c) => c[0] === "confirm");
+		assert.match(message, /Changed since the approval on/);
+		assert.match(message, /- +"command": "exit 0"/);
+		assert.match(message, /\+ +"command": "echo changed >&2; exit 2"/);
+	});
+});
+
+describe("every event, once approved", { skip: !existsSync(EXT) && "needs ext (.venv/bin/ext or EXTSET_EXT)" }, () => {
+	test("SessionStart context, UserPromptSubmit block and context, PostToolUse block, allow ignored, Stop", async () => {
+		const where = project("exit 0");
+		const command = (c) => [{ hooks: [{ type: "command", command: c }] }];
+		const config = {
+			hooks: {
+				SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo session context" }] }],
+				UserPromptSubmit: command('read -r x; case "$x" in *forbidden*) echo "no such prompts" >&2; exit 2;; esac; echo "from the hook"'),
+				PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'` }] }],
+				PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '{"decision":"block","reason":"post says no"}'` }] }],
+				Stop: command('echo "$CLAUDE_PROJECT_DIR" >> stop.log'),
+			},
+		};
+		writeFileSync(join(where.proj, ".claude", "settings.json"), JSON.stringify(config));
+		const env = { ...process.env, EXT_NO_UPDATE_CHECK: "1" };
+		execFileSync(EXT, ["--agent-dir", where.agent, "consent", "approve", where.proj, "--yes"], { env, stdio: "ignore" });
+		const s = await session(where, { hasUI: true });
+		const sent = [];
+		s.pi.api.sendUserMessage = (text) => sent.push(text);
+		try {
+			const started = await s.pi.emit("before_agent_start", { prompt: "hello" }, s.ctx);
+			assert.equal(started.message.content, "session context");
+			assert.equal(await s.pi.emit("before_agent_start", { prompt: "again" }, s.ctx), undefined); // once
+
+			assert.deepEqual(await s.pi.emit("input", { text: "hello", source: "interactive" }, s.ctx), {
+				action: "transform",
+				text: "hello\n\nfrom the hook",
+			});
+			assert.deepEqual(await s.pi.emit("input", { text: "something forbidden", source: "interactive" }, s.ctx), { action: "handled" });
+			assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1].includes("no such prompts")));
+
+			const read = await s.pi.emit("tool_call", { toolCallId: "r", toolName: "read", input: { path: "a.txt" } }, s.ctx);
+			assert.equal(read, undefined);
+			assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1].includes("never pre-approve")));
+
+			const content = [{ type: "text", text: "x" }];
+			const after = await s.pi.emit("tool_result", { toolCallId: "t", toolName: "bash", input: { command: "ls" }, content, isError: false }, s.ctx);
+			assert.deepEqual(after.content, [...content, { type: "text", text: "PostToolUse hook: post says no" }]);
+
+			await s.pi.emit("agent_end", { messages: [] }, s.ctx);
+			assert.equal(readFileSync(join(where.proj, "stop.log"), "utf8"), `${where.proj}\n`);
+			assert.deepEqual(sent, []);
+		} finally {
+			s.restore();
+		}
+		assert.ok(!s.ctx.ui.calls.some((c) => c[0] === "confirm")); // approved by ext: nothing to ask
+	});
+
+	test("a Stop hook that blocks keeps the agent going, a few times at most", async () => {
+		const where = project("exit 0");
+		const stop = { hooks: { Stop: [{ hooks: [{ type: "command", command: 'echo "finish the tests" >&2; exit 2' }] }] } };
+		writeFileSync(join(where.proj, ".claude", "settings.json"), JSON.stringify(stop));
+		const env = { ...process.env, EXT_NO_UPDATE_CHECK: "1" };
+		execFileSync(EXT, ["--agent-dir", where.agent, "consent", "approve", where.proj, "--yes"], { env, stdio: "ignore" });
+		const s = await session(where, { hasUI: true });
+		const sent = [];
+		s.pi.api.sendUserMessage = (text) => sent.push(text);
+		try {
+			for (let i = 0; i < 5; i++) await s.pi.emit("agent_end", { messages: [] }, s.ctx);
+		} finally {
+			s.restore();
+		}
+		assert.equal(sent.length, 3);
+		assert.match(sent[0], /finish the tests/);
+		assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1].includes("3 times in a row")));
+	});
+});
