@@ -111,13 +111,14 @@ def _claim(path: Path, stamp: tuple[int, int]) -> None:
     note matches only the very dir we made at its last refresh: a lock dir pi made since
     (even on a reused inode) has another mtime and is never taken for ours.
     """
+    from installer import own
+
     owner = _owner_file(path)
     if owner is None:
         return
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(owner, flags, 0o600)
-    except OSError:
+    try:  # never through a link, never blocking on a FIFO planted there
+        fd = own.open_file(owner, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except (OSError, ExtError):
         return
     with os.fdopen(fd, "w", encoding="ascii") as handle:
         handle.write(f"{os.getpid()} {stamp[0]} {stamp[1]}\n")
@@ -134,11 +135,13 @@ def _read_claim(owner: Path | None) -> tuple[int, int, int] | None:
     """(pid, inode, mtime_ns) noted in the owner file, or None."""
     if owner is None:
         return None
+    from installer import own
+
     try:
-        fd = os.open(owner, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = own.open_file(owner, os.O_RDONLY)
         with os.fdopen(fd, encoding="ascii") as handle:
             pid, ino, mtime = (int(x) for x in handle.read(100).split())
-    except (OSError, ValueError):
+    except (OSError, ValueError, ExtError):
         return None
     return pid, ino, mtime
 

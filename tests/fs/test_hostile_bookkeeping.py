@@ -107,7 +107,12 @@ def test_no_writing_command_reaches_outside_the_agent_dir(
     sibling = build_tree(base / "sibling", dict(SIBLING))
     agent = build_tree(base / "agent", dict(USER))
     for place, kind in planted.items():
-        if not os.path.lexists(agent / place):
+        parent = (agent / place).parent
+        if (
+            not os.path.lexists(agent / place)
+            and not os.path.islink(parent)
+            and (parent.is_dir() or not parent.exists())
+        ):
             plant(kind, agent / place, sibling)
     outside = snapshot(sibling), snapshot(set_root)
     theirs = contents(agent)  # the user's bytes, and what was planted
