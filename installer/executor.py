@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +32,12 @@ def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | No
             after()
     except BaseException as exc:
         failures = tx.rollback()
-        log.close("rolled-back" if not failures else "rollback-failed")
+        try:
+            log.close("rolled-back" if not failures else "rollback-failed")
+        except OSError:  # a full disk; the error the user sees is the one that stopped the run
+            if not failures:  # all taken back: an open-ended journal would only mislead undo
+                with contextlib.suppress(OSError):
+                    os.unlink(log.path)
         if isinstance(exc, KeyboardInterrupt):
             raise RolledBack from exc
         raise _failure(exc, failures) from exc

@@ -350,3 +350,38 @@ def test_a_closed_stdout_gives_one_outcome_the_apply_finished_and_said_on_stderr
         applied = (agent / "extensions/notify.ts").is_symlink()
         outcomes.add((code, applied, "ran to the end all the same (exit 0)" in err))
     assert outcomes == {(0, True, True)}
+
+
+def test_a_disk_that_fills_up_mid_run_rolls_back_and_leaves_what_undo_accepts(
+    installed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ENOSPC from the state write on: the run is rolled back, the error is the first one,
+    and once there is space again the journal left behind neither blocks nor confuses undo."""
+    from installer import atomic, journal
+    from installer.commands.undo import undo
+
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()
+    state = agent / ".extset/state.json"
+    state.write_text(state.read_text().replace('"ext_version": "', '"ext_version": "0-old'))
+    before = snapshot(agent)
+    real_encode, real_stage = journal._encode, atomic.stage
+    full = OSError(errno.ENOSPC, "No space left on device")
+
+    def stage(target: Path, text: str, mode: int | None = None) -> Path:
+        if target.name == "state.json":  # the disk is full from here on
+            monkeypatch.setattr(journal, "_encode", lambda obj: (_ for _ in ()).throw(full))
+            raise atomic._write_failed(target, full)
+        return real_stage(target, text, mode)
+
+    monkeypatch.setattr(atomic, "stage", stage)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"cannot write {state}: No space left on device" in err.value.message
+    monkeypatch.setattr(atomic, "stage", real_stage)
+    monkeypatch.setattr(journal, "_encode", real_encode)
+    assert {k: v for k, v in snapshot(agent).items() if "journal" not in k} == {
+        k: v for k, v in before.items() if "journal" not in k
+    }
+    undo(context(set_root, agent), False, yes)  # accepted: takes back the first install
+    assert not (agent / "extensions/timer.js").exists()
