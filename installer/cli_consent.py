@@ -197,7 +197,9 @@ def _confirm(out: Output, preview: ApprovalPreview, yes: bool, stdin_tty: bool) 
             "nothing was approved: there is no terminal to ask on",
             "review the hooks above, then run the command again with --yes",
         )
-    out.stderr.write(f"{preview.question()} [y/N] ")
+    from installer.ui import escape
+
+    out.stderr.write(f"{escape(preview.question())} [y/N] ")
     out.stderr.flush()
     answer = sys.stdin.readline().strip().lower()
     if answer not in ("y", "yes"):
