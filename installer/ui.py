@@ -69,6 +69,25 @@ def _escaped(c: str) -> str:
     return _NAMED.get(c) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
+def _json_safe(text: str) -> str:
+    """JSON text with C1, bidi and invisible characters as \\u escapes: the same data once
+    parsed, and nothing a terminal would act on when the document is read on screen.
+
+    json.dumps already escapes C0; anything else unprintable can only sit inside a string.
+    """
+    if text.replace("\n", "").isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else _json_escape(c) for c in text)
+
+
+def _json_escape(c: str) -> str:
+    code = ord(c)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def shorten(text: str, home: str | None = None) -> str:
     """Show the home folder as `~`: people paste this output into issues."""
     home = home if home is not None else os.environ.get("HOME", "")
@@ -148,7 +167,7 @@ class Output:
     def data(self, obj: dict[str, Any]) -> None:
         import json  # only --json needs it: text runs skip the import
 
-        self.write_out(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+        self.write_out(_json_safe(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n")
 
     def error(self, exc: ExtError) -> None:
         if self.json:

@@ -68,3 +68,14 @@ def test_names_that_disguise_themselves_are_refused_with_the_reason(name: str, w
     with pytest.raises(UsageError) as err:
         check_name(name)
     assert why in err.value.message
+
+
+def test_json_output_carries_the_same_data_with_nothing_a_terminal_acts_on() -> None:
+    import json
+
+    stdout = io.StringIO()
+    data = {"names": HOSTILE, "plain": "café 😀", "tag": "\U000e0001"}
+    Output(json=True, stdout=stdout).data(data)
+    text = stdout.getvalue()
+    assert json.loads(text) == data
+    assert text.replace("\n", "").isprintable()
