@@ -30,10 +30,12 @@ class Spec(NamedTuple):
 _ROOT = Spec({"--version": "--version"}, {}, frozenset(), {})  # before any command
 COMMANDS = {
     "install": Spec(
-        {"--dry-run": "dry_run", "--yes": "yes", "-y": "yes", "--create": "create"},
+        {"--dry-run": "dry_run", "--yes": "yes", "-y": "yes", "--create": "create"}
+        | {"--reseed": "reseed"},
         {"--only": "only", "--skip": "skip", "--mode": "mode"},
         frozenset({"only", "skip"}),
-        {"only": None, "skip": None, "dry_run": False, "yes": False, "create": False, "mode": None},
+        {"only": None, "skip": None, "dry_run": False, "yes": False, "create": False}
+        | {"mode": None, "reseed": False},
     ),
     "list": Spec({}, {}, frozenset(), {}),
     "env": Spec({}, {"--shell": "shell"}, frozenset(), {"shell": "sh"}),

@@ -16,7 +16,7 @@ import typer
 
 from installer import handlers
 from installer.argv import command_of, hoist_globals
-from installer.errors import ExitCode, UsageError
+from installer.errors import UsageError
 from installer.runner import G
 
 app = typer.Typer(
@@ -99,25 +99,26 @@ def main() -> None:
 
     use_plain_coercion()
     argv = hoist_globals(sys.argv[1:])
+    import typer
+
     try:
         cli = _only(command_of(argv))
-        if "--json" not in argv:
-            cli(args=argv, prog_name="ext")
-            return
-        # Under --json even a usage error the parser raises is a JSON document on stdout.
+        # Not standalone: the parser's errors come back here, to be printed in ext's style.
         code = cli(args=argv, prog_name="ext", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
     except UsageError as exc:  # raised before a command's own handler (e.g. in a callback)
         from installer.ui import escape
 
         sys.stderr.write(f"error: {escape(exc.message)}\n")
+        if exc.fix:
+            sys.stderr.write(f"  fix: {escape(exc.fix)}\n")
         sys.exit(int(exc.exit_code))
+    except typer.Abort:
+        sys.stderr.write("error: interrupted; nothing more was done\n")
+        sys.exit(1)
     except Exception as exc:
-        format_message = getattr(exc, "format_message", None)
-        if format_message is None:  # not a parser error
+        if not hasattr(exc, "format_message"):  # not the parser's: a bug, with its traceback
             raise
-        code = int(getattr(exc, "exit_code", ExitCode.USAGE))
-        import json
+        from installer.cli_errors import render
 
-        sys.stdout.write(json.dumps({"error": format_message(), "exit_code": code}) + "\n")
-        sys.exit(code)
+        sys.exit(render(exc, "--json" in argv))

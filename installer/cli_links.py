@@ -8,7 +8,8 @@ import typer
 
 from installer import handlers
 from installer.cli import DryRun, Only, Skip, Yes, app
-from installer.runner import confirmer, context, run
+from installer.errors import UsageError
+from installer.runner import confirmer, context, names, run
 
 
 @app.command()
@@ -24,12 +25,18 @@ def install(
         str | None,
         typer.Option("--mode", help="link (symlinks) or register (a package in settings.json)."),
     ] = None,
+    reseed: Annotated[
+        bool,
+        typer.Option(
+            "--reseed", help="Seed settings again, also the ones you removed since the first run."
+        ),
+    ] = False,
 ) -> None:
     """Link the set into the agent dir, backing up what is in the way.
 
     Or, with --mode register, add it to settings.json as a local-path package.
     """
-    handlers.install(only, skip, dry_run, yes, create, mode)
+    handlers.install(only, skip, dry_run, yes, create, mode, reseed)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -99,15 +106,39 @@ def disable(
     _switch(names, False, force, dry_run, yes)
 
 
+Switched = Annotated[
+    list[str] | None,
+    typer.Option(help="Without the checklist: switch these on/off, as one plan (what /ext runs)."),
+]
+
+
 @app.command()
-def toggle(force: Force = False, yes: Yes = False) -> None:
+def toggle(
+    force: Force = False,
+    yes: Yes = False,
+    dry_run: DryRun = False,
+    on: Switched = None,
+    off: Switched = None,
+) -> None:
     """Switch items in a checklist; applied at once, once confirmed."""
 
     def go(out: Any) -> int:
-        from installer.commands.toggle import checkbox
-        from installer.commands.toggle import toggle as do_toggle
+        from functools import partial
 
-        out.plan_result(do_toggle(context(), checkbox, force, confirmer(out, yes)))
+        from installer.commands.toggle import checkbox, switch_both
+        from installer.commands.toggle import toggle as do_toggle
+        from installer.runner import G
+
+        if on or off:
+            if force:
+                raise UsageError("--force is not for --on/--off", "use `ext disable --force`")
+            both = names(on, "--on"), names(off, "--off")
+            out.plan_result(switch_both(context(), *both, dry_run, confirmer(out, yes)))
+            return 0
+        if dry_run:
+            raise UsageError("--dry-run needs --on or --off", "name what to switch")
+        ask = partial(checkbox, color=not G.no_color)  # --no-color reaches the list too
+        out.plan_result(do_toggle(context(), ask, force, confirmer(out, yes)))
         return 0
 
     run(go)

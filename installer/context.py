@@ -62,7 +62,8 @@ class Context(NamedTuple):
     set_root: Path
     manifest: Manifest
     agent_dir: Path
-    agent_dir_source: str  # "--agent-dir", "EXT_AGENT_DIR", "manifest", "isolated"
+    # "--agent-dir", "EXT_AGENT_DIR", "PI_CODING_AGENT_DIR", "[target] agent_dir", "isolated"
+    agent_dir_source: str
     set_source: str  # "--set", "EXT_SET", "cwd", "bundled"
     env: Env
 
@@ -174,22 +175,43 @@ def data_dir(env: Env) -> Path:
 def find_agent_dir(
     env: Env, manifest: Manifest, explicit: Path | None, create: bool
 ) -> tuple[Path, str]:
-    """--agent-dir > EXT_AGENT_DIR > [target] agent_dir > the isolated default (made on demand)."""
+    """--agent-dir > EXT_AGENT_DIR > PI_CODING_AGENT_DIR (the dir pi itself will read)
+    > [target] agent_dir > the isolated default (made on demand)."""
+    isolated = data_dir(env) / "agent"
     named: list[tuple[Path | None, str]] = [
         (explicit, "--agent-dir"),
-        (
-            Path(env.environ["EXT_AGENT_DIR"]) if env.environ.get("EXT_AGENT_DIR") else None,
-            "EXT_AGENT_DIR",
-        ),
+        (_env_path(env, "EXT_AGENT_DIR"), "EXT_AGENT_DIR"),
+        (_env_path(env, PI_AGENT_DIR_VAR, home_tilde=True), PI_AGENT_DIR_VAR),
         (manifest.agent_dir, "[target] agent_dir"),
     ]
-    for path, source in named:
-        if path is not None:
-            # Relative to the Env's cwd, not the process's: the Env is what tests replace.
-            return _check_named(_from_cwd(env, path), source, create), source
-    isolated = data_dir(env) / "agent"
+    for given, source in named:
+        if given is None:
+            continue
+        # Relative to the Env's cwd, not the process's: the Env is what tests replace.
+        path = _from_cwd(env, given)
+        if source == PI_AGENT_DIR_VAR and _same_path(path, isolated):
+            break  # `eval "$(ext env)"` named the isolated dir: still ext's, made on demand
+        return _check_named(path, source, create), source
     _check_folder(isolated, "the isolated agent dir")
     return isolated, "isolated"
+
+
+PI_AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"  # host.AGENT_DIR_VAR, without importing host here
+
+
+def _env_path(env: Env, name: str, home_tilde: bool = False) -> Path | None:
+    """The path an environment variable names; pi expands only `~` and `~/` (from HOME)."""
+    value = env.environ.get(name)
+    if not value:
+        return None
+    if home_tilde and (value == "~" or value.startswith("~/")):
+        home = env.environ.get("HOME") or str(Path.home())
+        return Path(home + value[1:])
+    return Path(value)
+
+
+def _same_path(a: Path, b: Path) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _check_named(path: Path, source: str, create: bool) -> Path:

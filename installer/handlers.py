@@ -22,6 +22,8 @@ def version(as_json: bool) -> NoReturn:
         host = find_host()
     except Exception:
         host = None
+    if host is not None and host.note:
+        sys.stderr.write(f"warning: {host.note}\n")
     if as_json:
         import json
 
@@ -40,17 +42,30 @@ def install(
     yes: bool,
     create: bool,
     mode: str | None,
+    reseed: bool = False,
 ) -> NoReturn:
     """`ext install`: link (or register) the set into the agent dir."""
 
     def go(out: Any) -> int:
         from installer.commands.install import install as do_install
+        from installer.ui import tilde
 
         ctx = context(create=create)
         chosen = names(only), names(skip, "--skip")
         if not dry_run:
             _move_old_consent_store(out, ctx)
-        result = do_install(ctx, *chosen, dry_run, confirmer(out, yes), mode)
+        confirm = confirmer(out, yes)
+        where = f"agent dir {tilde(ctx.agent_dir)} (from {ctx.agent_dir_source})"
+        say_where = not (G.quiet or out.json)
+
+        def confirm_here(plan: Any, diffs: tuple[str, ...]) -> None:
+            if say_where:  # before the plan and its question: where it goes is part of it
+                out.err(where)
+            confirm(plan, diffs)
+
+        result = do_install(ctx, *chosen, dry_run, confirm_here, mode, reseed=reseed)
+        if say_where and result.dry_run and not result.plan.is_empty:
+            out.err(where)
         out.plan_result(result)
         show_notice(out, ctx)
         if result.applied and not G.quiet and ctx.agent_dir_source == "isolated":
@@ -97,7 +112,7 @@ def list_items() -> NoReturn:
     """`ext list`: every item of the set and its state."""
 
     def go(out: Any) -> int:
-        from installer.commands.listing import items
+        from installer.commands.listing import items, with_guard
         from installer.ui import tilde
 
         ctx = context()
@@ -109,7 +124,7 @@ def list_items() -> NoReturn:
                     "set": str(ctx.set_root),
                     "agent_dir": str(ctx.agent_dir),
                     "mode": mode,
-                    "items": [i.to_json() for i in found],
+                    "items": [with_guard(i.to_json(), ctx.manifest) for i in found],
                 }
             )
             return 0
@@ -121,7 +136,8 @@ def list_items() -> NoReturn:
         width = max((len(i.resource.label) for i in found), default=4)
         for i in found:
             line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
-            out.out(line + (f"  ({i.note})" if i.note else ""))
+            line += f"  ({i.note})" if i.note else ""
+            out.out(line + (f"  [{i.pi.describe()}]" if i.pi is not None else ""))
         return 0
 
     run(go)

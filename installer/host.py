@@ -1,22 +1,21 @@
 """The host profile: find pi, read its version and package scope, launch it, check it loads.
 
 Only the standard library is imported at module level: `ext --version` calls
-`find_host`, and semver alone would cost more than the whole of this module.
+`find_host`, and a version library alone would cost more than the whole of this module.
 """
 
 from __future__ import annotations
 
-import operator
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from functools import total_ordering
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, NoReturn
+from typing import Literal, NamedTuple, NoReturn
 
 AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"
-VERSION_TIMEOUT = 5.0
+# `pi --version` is a Node start (~0.5-1.3 s): a hung wrapper must not cost much more.
+VERSION_TIMEOUT = 3.0
 LOAD_CHECK_TIMEOUT = 60.0
 # A model no provider offers: pi still loads every extension, then stops with
 # "Model not found" instead of sending the prompt with whatever key it finds.
@@ -35,18 +34,25 @@ class HostInfo(NamedTuple):
     package: str | None
     scope: str | None
     version_source: Literal["package.json", "--version"] | None = None  # None: no version
+    # Said once, by the run that found it out: `--version` hung (later runs read the cache).
+    note: str | None = None
 
 
 # ---- finding the host -------------------------------------------------------
 
 
 def find_host(
-    command: str = "pi", path_env: str | None = None, *, timeout: float = VERSION_TIMEOUT
+    command: str = "pi",
+    path_env: str | None = None,
+    *,
+    timeout: float = VERSION_TIMEOUT,
+    fresh: bool = False,
 ) -> HostInfo | None:
     """Find `command` (a name on PATH or a path) and read its version; None when not found.
 
     `path_env` replaces PATH for the lookup and for `<bin> --version`, whose
-    `#!/usr/bin/env node` must find node on it.
+    `#!/usr/bin/env node` must find node on it. A version that needs `--version`
+    is remembered per binary (`host_cache`); `fresh` asks again all the same.
     """
     import shutil
 
@@ -59,12 +65,27 @@ def find_host(
     except (OSError, RuntimeError):  # a loop or a race: keep what PATH gave us
         resolved = path
     package, version = _read_package(resolved)
-    source: Literal["package.json", "--version"] | None = "package.json" if version else None
-    if version is None:
+    if version is not None:
+        scope = _scope_of(package)
+        return HostInfo(command, path, resolved, version, package, scope, "package.json")
+    from installer import host_cache
+
+    identity = host_cache.identity(resolved)
+    cached = None if fresh else host_cache.lookup(identity)
+    note = None
+    if cached is None:
         env = None if path_env is None else {**os.environ, "PATH": path_env}
-        version = _version_from_run(path, env, timeout)
-        source = "--version" if version else None
-    return HostInfo(command, path, resolved, version, package, _scope_of(package), source)
+        version, timed_out = _version_from_run(path, env, timeout)
+        host_cache.remember(identity, version)
+        if timed_out:
+            note = (
+                f"{path} --version did not answer within {timeout:g} s: version unknown "
+                "(asked again when that file changes, or by `ext doctor`)"
+            )
+    else:
+        version = cached.version
+    source: Literal["--version"] | None = "--version" if version else None
+    return HostInfo(command, path, resolved, version, package, _scope_of(package), source, note)
 
 
 def _read_package(resolved: Path) -> tuple[str | None, str | None]:
@@ -85,7 +106,7 @@ def _read_package(resolved: Path) -> tuple[str | None, str | None]:
         if not _bin_fits(data, folder, resolved):
             break
         version = data.get("version")
-        ok = isinstance(version, str) and parse_version(version) is not None
+        ok = isinstance(version, str) and looks_like_version(version)
         return data["name"], version if ok else None
     return None, None
 
@@ -119,16 +140,18 @@ _VERSION_IN_TEXT = (
 )
 
 
-def _version_from_run(path: Path, env: Mapping[str, str] | None, timeout: float) -> str | None:
-    """`<bin> --version`, or None when it fails, hangs or prints no version."""
+def _version_from_run(
+    path: Path, env: Mapping[str, str] | None, timeout: float
+) -> tuple[str | None, bool]:
+    """`<bin> --version` and whether it hung; the version is None when it fails or prints none."""
     try:
         out = _run([str(path), "--version"], env, timeout)
     except OSError:
-        return None
+        return None, False
     if out.timed_out:
-        return None
+        return None, True
     match = re.search(_VERSION_IN_TEXT, out.stdout) or re.search(_VERSION_IN_TEXT, out.stderr)
-    return match.group(1) if match else None
+    return (match.group(1) if match else None), False
 
 
 class _Output(NamedTuple):  # private, and a NamedTuple is cheaper to define at import
@@ -170,113 +193,33 @@ def _run(argv: list[str], env: Mapping[str, str] | None, timeout: float) -> _Out
 
 # ---- versions and ranges ----------------------------------------------------
 
+# Only a shape check: whether a package.json's version is one at all. Ordering and ranges
+# are installer.versions' (npm's rules), loaded only when a question needs them.
 _VERSION = (
     r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?"
 )
 
 
-@total_ordering
-class Version:
-    """A semver version, ordered by semver precedence; build metadata is ignored."""
-
-    __slots__ = ("key", "text")
-
-    def __init__(self, key: tuple[Any, ...], text: str) -> None:
-        self.key, self.text = key, text
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Version) and self.key == other.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __lt__(self, other: Version) -> bool:
-        return bool(self.key < other.key)
-
-    def __repr__(self) -> str:
-        return f"Version({self.text!r})"
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def parse_version(text: str) -> Version | None:
-    """`0.73.1`, `v1.2.3-rc.1`, `0.73` (read as 0.73.0); None when it is not a version."""
-    match = re.fullmatch(_VERSION, text.strip())
-    if match is None:
-        return None
-    major, minor, patch, pre = match.groups()
-    core = (int(major), int(minor or 0), int(patch or 0))
-    if pre is None:
-        tail: tuple[Any, ...] = (1,)  # a release sorts after all its prereleases
-    else:
-        ids = (((0, int(p), "") if p.isdigit() else (1, 0, p)) for p in pre.split("."))
-        tail = (0, tuple(ids))
-    return Version((*core, tail), text.strip())
-
-
-_OPS: dict[str, Callable[[Version, Version], bool]] = {
-    ">=": operator.ge,
-    ">": operator.gt,
-    "<=": operator.le,
-    "<": operator.lt,
-    "=": operator.eq,
-    "==": operator.eq,
-}
-_COMPARATOR = r"(>=|<=|==|=|<|>)?(.+)"
-
-
-class VersionRange(NamedTuple):
-    """Comparators that must all hold, as in `>=0.70.0 <0.80.0`."""
-
-    text: str
-    comparators: tuple[tuple[str, Version], ...]
-
-    def failing(self, version: Version) -> list[tuple[str, Version]]:
-        """The comparators `version` does not satisfy."""
-        return [(op, v) for op, v in self.comparators if not _OPS[op](version, v)]
-
-
-def parse_range(text: str) -> VersionRange | None:
-    """Parse comparators separated by spaces or commas; None when any part is not one."""
-    glued = re.sub(r"(>=|<=|==|=|<|>)\s+", r"\1", text.strip())
-    comparators = []
-    for token in filter(None, re.split(r"[\s,]+", glued)):
-        match = re.fullmatch(_COMPARATOR, token)
-        version = parse_version(match.group(2)) if match else None
-        if match is None or version is None:
-            return None
-        comparators.append((match.group(1) or "=", version))
-    return VersionRange(text.strip(), tuple(comparators)) if comparators else None
-
-
-def in_range(version: str | None, tested: str | VersionRange | None) -> bool | None:
-    """Whether `version` satisfies `tested`; None when either side is missing or unparseable."""
-    parsed = parse_version(version) if version is not None else None
-    wanted = parse_range(tested) if isinstance(tested, str) else tested
-    if parsed is None or wanted is None:
-        return None
-    return not wanted.failing(parsed)
+def looks_like_version(text: str) -> bool:
+    """`0.73.1`, `v1.2.3-rc.1`, `0.73`: text a package.json may give as its version."""
+    return re.fullmatch(_VERSION, text.strip()) is not None
 
 
 def drift_message(host_version: str | None, tested: str | None, command: str = "pi") -> str | None:
     """One line when the host is outside `tested`, naming both and the fix; else None."""
-    parsed = parse_version(host_version) if host_version is not None else None
-    wanted = parse_range(tested) if tested is not None else None
-    if parsed is None or wanted is None:
+    from installer.versions import where
+
+    side = where(host_version, tested)
+    if side is None or side == "in":
         return None
-    failing = wanted.failing(parsed)
-    if not failing:
-        return None
-    op, bound = failing[0]
-    older = op in (">", ">=") or (op in ("=", "==") and parsed < bound)
-    if older:
-        relation, action = "older than", f"upgrade {command} to a tested version"
-    else:
-        relation, action = "newer than", f"pin {command} to a tested version"
+    relation, action = {
+        "older": ("older than", f"upgrade {command} to a tested version"),
+        "newer": ("newer than", f"pin {command} to a tested version"),
+        "between": ("not one of", f"install a tested version of {command}"),
+    }[side]
     return (
         f"{command} {host_version} is {relation} the versions this set was tested with "
-        f"({wanted.text}): {action}, or re-test the set and widen [host] tested in extset.toml"
+        f"({tested}): {action}, or re-test the set and widen [host] tested in extset.toml"
     )
 
 

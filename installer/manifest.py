@@ -215,12 +215,15 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
     if not isinstance(check, bool):
         raise r.fail("[updates] check", "must be true or false", "write check = false")
     agent_dir = r.string(target, "agent_dir", "target")
+    tested = r.string(host, "tested", "host")
+    if tested is not None:
+        _check_range(r, tested)
     return Manifest(
         path=path,
         name=r.string(set_, "name", "set") or path.parent.name,
         mode=mode,
         host_command=r.string(host, "command", "host") or "pi",
-        host_tested=r.string(host, "tested", "host"),
+        host_tested=tested,
         agent_dir=_agent_dir(agent_dir, path.parent),
         seeds=_seeds(r, r.table(settings, "seed", "settings.seed")),
         retired=r.string_table(
@@ -234,6 +237,15 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
         update_check=check,
         warnings=tuple(r.warnings),
     )
+
+
+def _check_range(r: _Reader, tested: str) -> None:
+    """`[host] tested` is an npm version range (pi is an npm package), or the manifest fails."""
+    from installer.versions import EXAMPLES, range_error
+
+    why = range_error(tested)
+    if why is not None:
+        raise r.fail("[host] tested", f"{tested!r}: {why}", f"write an npm range, e.g. {EXAMPLES}")
 
 
 def _agent_dir(value: str | None, root: Path) -> Path | None:

@@ -1,12 +1,18 @@
-"""ext's own agent-side session recorder (`agent/ext-sessions.ts`), kept in the agent dir.
+"""ext's own agent-side files (`installer/agent/*.ts`), kept in the agent dir.
 
-A set with a `process` guard needs to know which host sessions run with which flags, and pi
-hides them from outside (installer/sessions.py). So `ext install` copies the recorder into
-`<agent>/.extset/agent/ext-sessions-<sha12>.ts` (content-addressed: an ext upgrade is a
-relink to a new copy, and a rollback relinks to the old one, still there) and links
-`<agent>/extensions/ext-sessions.ts` to it. The copy, not the packaged file, is linked: a link
+Two of them, one table (`FILES`):
+- the session recorder (`ext-sessions.ts`): a set with a `process` guard needs to know which host
+  sessions run with which flags, and pi hides them from outside (installer/sessions.py);
+- the `/ext` command (`ext-command.ts`): ext's own switch inside pi, for every set. It is ext's
+  UI, not a set's, so it ships with ext (not in a set's extensions/, where `ext disable` could
+  switch it off and a set of one's own would lack it) and runs the `ext` that installed it.
+
+`ext install` copies each into `<agent>/.extset/agent/<stem>-<sha12>.ts` (content-addressed: an
+ext upgrade is a relink to a new copy, and a rollback relinks to the old one, still there) and
+links `<agent>/extensions/<name>.ts` to it. The copy, not the packaged file, is linked: a link
 into site-packages would break when an upgrade replaces that folder. The state record's extra
-carries the sha256 of what is installed, so doctor can tell a stale recorder.
+carries the sha256 of what is installed, so doctor can tell a stale one; the command's entry
+also names the `ext` executable, which `/ext` runs.
 """
 
 from __future__ import annotations
@@ -26,17 +32,45 @@ if TYPE_CHECKING:
     from installer.executor import Step
     from installer.transaction import Transaction
 
-RECORDER = "extensions/ext-sessions.ts"
-EXTRA_KEY = "recorder"
-_SOURCE = Path(__file__).with_name("agent") / "ext-sessions.ts"
+
+class AgentFile(NamedTuple):
+    """One of ext's agent-side files: where it is linked, its source, its state-record key."""
+
+    dest: str  # relative to the agent dir
+    source: str  # file name under installer/agent/
+    key: str  # its entry in the state record's extra
+    what: str  # for plans and doctor
+    purpose: str  # said when it is linked
+    without: str  # what is lost when something else holds `dest`
 
 
-def source_bytes() -> bytes:
-    return _SOURCE.read_bytes()
+SESSIONS = AgentFile(
+    "extensions/ext-sessions.ts",
+    "ext-sessions.ts",
+    "recorder",
+    "ext's session recorder",
+    "for the process guards",
+    "process guards will only see sessions started with `ext launch`",
+)
+COMMAND = AgentFile(
+    "extensions/ext-command.ts",
+    "ext-command.ts",
+    "command",
+    "ext's /ext command",
+    "to switch items from inside pi",
+    "/ext will not be available inside pi",
+)
+FILES = (SESSIONS, COMMAND)
+RECORDER = SESSIONS.dest
+_AGENT = Path(__file__).with_name("agent")
+
+
+def source_bytes(file: AgentFile = SESSIONS) -> bytes:
+    return (_AGENT / file.source).read_bytes()
 
 
 def sha256(data: bytes) -> str:
-    import hashlib  # OpenSSL's load: only sets with a process guard hash the recorder
+    import hashlib  # OpenSSL's load: only a plan that installs an agent file hashes it
 
     return hashlib.sha256(data).hexdigest()
 
@@ -45,8 +79,9 @@ def copies_dir(agent_dir: Path) -> Path:
     return agent_dir / ".extset" / "agent"
 
 
-def copy_path(agent_dir: Path, digest: str) -> Path:
-    return copies_dir(agent_dir) / f"ext-sessions-{digest[:12]}.ts"
+def copy_path(agent_dir: Path, digest: str, file: AgentFile = SESSIONS) -> Path:
+    stem = file.source.removesuffix(".ts")
+    return copies_dir(agent_dir) / f"{stem}-{digest[:12]}.ts"
 
 
 def wants_recorder(manifest: Manifest) -> bool:
@@ -54,8 +89,19 @@ def wants_recorder(manifest: Manifest) -> bool:
     return any(g.process for g in manifest.guards.values())
 
 
+def ext_executable() -> str | None:
+    """The `ext` running now, as the user called it (a pipx shim stays a shim), for `/ext`."""
+    import shutil
+    import sys
+
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is not None and argv0.name == "ext" and argv0.is_file():
+        return os.path.abspath(argv0)
+    return shutil.which("ext")
+
+
 class RecorderPlan(NamedTuple):
-    """The recorder's part of an install or uninstall plan, and what the step must write first."""
+    """An agent file's part of an install or uninstall plan, and what the step must write first."""
 
     actions: tuple[Action, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -63,7 +109,7 @@ class RecorderPlan(NamedTuple):
     copy: Path | None = None
 
     def wrap(self, step: Step) -> Step:
-        """`step`, preceded by writing the recorder's copy when a link will point at it."""
+        """`step`, preceded by writing the file's copy when a link will point at it."""
         if self.content is None or self.copy is None:
             return step
         content, copy = self.content, self.copy
@@ -82,33 +128,69 @@ def plan_recorder(
     set_root: Path,
     wanted: bool,
     resources: Iterable[Resource] = (),
+    file: AgentFile = SESSIONS,
 ) -> RecorderPlan:
-    """Link, relink, keep or remove the recorder; `wanted` is this set's need of it."""
-    others = any(s.extra.get(EXTRA_KEY) for s in state.sets if s.root != str(set_root))
-    entry = agent.entries.get(RECORDER)
+    """Link, relink, keep or remove an agent file; `wanted` is this set's need of it."""
+    others = any(s.extra.get(file.key) for s in state.sets if s.root != str(set_root))
+    entry = agent.entries.get(file.dest)
     ours = entry is not None and entry.kind == "link" and _is_copy(agent_dir, entry.real)
     if not (wanted or others):
         if ours:
-            return RecorderPlan((Action("unlink", RECORDER, detail="ext's session recorder"),))
+            return RecorderPlan((Action("unlink", file.dest, detail=file.what),))
         return RecorderPlan()
-    if any(r.dest == RECORDER for r in resources) or (entry is not None and not ours):
+    if any(r.dest == file.dest for r in resources) or (entry is not None and not ours):
         return RecorderPlan(
-            warnings=(
-                f"{RECORDER} is taken by something that is not ext's session recorder; "
-                "process guards will only see sessions started with `ext launch`",
-            )
+            warnings=(f"{file.dest} is taken by something that is not {file.what}; {file.without}",)
         )
-    content = source_bytes()
-    copy = copy_path(agent_dir, sha256(content))
+    content = source_bytes(file)
+    detail = f"{file.what}, {file.purpose}"
+    if ours and entry is not None and entry.exists and _same(Path(str(entry.real)), content):
+        # Already these bytes: a no-op install needs no hash (nor OpenSSL's load) to say so.
+        return RecorderPlan((Action("keep", file.dest, target=entry.real, detail=detail),))
+    copy = copy_path(agent_dir, sha256(content), file)
     target = str(copy)
-    detail = "ext's session recorder, for the process guards"
     if entry is None:
-        action = Action("link", RECORDER, target=target, detail=detail)
-    elif entry.real == os.path.realpath(copy) and entry.exists and _same(copy, content):
-        action = Action("keep", RECORDER, target=target, detail=detail)
+        action = Action("link", file.dest, target=target, detail=detail)
     else:
-        action = Action("relink", RECORDER, target=target, detail="ext's session recorder, updated")
+        action = Action("relink", file.dest, target=target, detail=f"{file.what}, updated")
     return RecorderPlan((action,), content=content, copy=copy)
+
+
+class AgentFilesPlan(NamedTuple):
+    """Every agent file's part of a plan, as one."""
+
+    parts: tuple[RecorderPlan, ...]
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(a for p in self.parts for a in p.actions)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return tuple(w for p in self.parts for w in p.warnings)
+
+    def wrap(self, step: Step) -> Step:
+        for part in reversed(self.parts):
+            step = part.wrap(step)
+        return step
+
+
+def plan_agent_files(
+    agent_dir: Path,
+    agent: AgentState,
+    state: State,
+    set_root: Path,
+    manifest: Manifest | None,
+    resources: Iterable[Resource] = (),
+) -> AgentFilesPlan:
+    """What install (a manifest) or uninstall (None) does with each of ext's agent files."""
+    sessions = manifest is not None and wants_recorder(manifest)
+    wanted = {SESSIONS: sessions, COMMAND: manifest is not None}
+    return AgentFilesPlan(
+        tuple(
+            plan_recorder(agent_dir, agent, state, set_root, wanted[f], resources, f) for f in FILES
+        )
+    )
 
 
 def _is_copy(agent_dir: Path, real: str | None) -> bool:
@@ -142,19 +224,38 @@ def write_copy(path: Path, content: bytes) -> None:
 
 
 def recorded(agent_dir: Path, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """`extra` with the installed recorder's sha256 (read from disk), or without it when none."""
-    out = {k: v for k, v in extra.items() if k != EXTRA_KEY}
-    link = agent_dir / RECORDER
-    real = os.path.realpath(link)
-    if link.is_symlink() and _is_copy(agent_dir, real) and os.path.isfile(real):
-        out[EXTRA_KEY] = {"path": RECORDER, "sha256": sha256(Path(real).read_bytes())}
+    """`extra` with each installed agent file's sha256 (read from disk); the command's entry also
+    names the `ext` that `/ext` runs."""
+    out = {k: v for k, v in extra.items() if k not in {f.key for f in FILES}}
+    for file in FILES:
+        link = agent_dir / file.dest
+        real = os.path.realpath(link)
+        if link.is_symlink() and _is_copy(agent_dir, real) and os.path.isfile(real):
+            out[file.key] = {"path": file.dest, "sha256": sha256(Path(real).read_bytes())}
+            if file is COMMAND:
+                out[file.key]["ext"] = ext_executable()
     return out
 
 
-def status(agent_dir: Path) -> str:
-    """For doctor: "missing", "current" or "stale" (an older recorder than this ext ships)."""
-    link = agent_dir / RECORDER
+def status(agent_dir: Path, file: AgentFile = SESSIONS) -> str:
+    """For doctor: "missing", "current" or "stale" (older than the one this ext ships)."""
+    link = agent_dir / file.dest
     real = os.path.realpath(link)
     if not (link.is_symlink() and _is_copy(agent_dir, real) and os.path.isfile(real)):
         return "missing"
-    return "current" if _same(Path(real), source_bytes()) else "stale"
+    return "current" if _same(Path(real), source_bytes(file)) else "stale"
+
+
+def blind_spot(agent_dir: Path, cwd: Path | None) -> str | None:
+    """Why the recorder cannot see pi's sessions now (parked, missing, or switched off in pi
+    by `pi config`), or None when it can."""
+    if os.path.lexists(agent_dir / f"{RECORDER}.off"):
+        return f"it is parked as {RECORDER}.off"
+    if status(agent_dir) == "missing":
+        return f"{RECORDER} is missing"
+    from installer.settings.switches import linked_switch, read_scopes
+
+    found = linked_switch(read_scopes(agent_dir, cwd), "extension", RECORDER)
+    if found is not None and not found.on:
+        return f"it is switched off ({found.describe()})"
+    return None

@@ -43,6 +43,11 @@ class State(NamedTuple):
             if s.name == name and s.root != str(root) and not Path(s.root).is_dir()
         ]
 
+    def others(self, root: Path, name: str) -> list[SetRecord]:
+        """The other sets installed here: not this one, nor an older root of it."""
+        mine = {str(root), *map(str, self.old_roots(root, name))}
+        return [s for s in self.sets if s.root not in mine]
+
     def with_set(self, record: SetRecord, drop: list[Path] | None = None) -> State:
         gone = {str(p) for p in drop or []} | {record.root}
         return State((*[s for s in self.sets if s.root not in gone], record))

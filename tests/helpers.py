@@ -73,3 +73,12 @@ TOOLS_SET = {
     "prompts/fix.md": "fix it\n",
     "themes/dark.json": "{}\n",
 }
+
+
+def set_links(agent: Path) -> dict[str, str]:
+    """Every symlink of the set under an agent dir, with its target: ext's own agent files
+    (`/ext`, the session recorder) link into `.extset/` and are left out."""
+    own = str(agent / ".extset")
+    return {
+        k: v for k, (kind, v) in snapshot(agent).items() if kind == "link" and not v.startswith(own)
+    }

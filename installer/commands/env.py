@@ -13,7 +13,13 @@ SHELLS = ("sh", "bash", "zsh", "fish")
 def env_line(agent_dir: Path, shell: str) -> str:
     """`export PI_CODING_AGENT_DIR=…` for POSIX shells, `set -gx …` for fish."""
     if shell not in SHELLS:
-        raise UsageError(f"unknown shell {shell!r}", f"use one of: {', '.join(SHELLS)}")
+        import difflib
+
+        close = difflib.get_close_matches(shell, SHELLS, n=1, cutoff=0.5)
+        fix = f"use one of: {', '.join(SHELLS)}"
+        raise UsageError(
+            f"unknown shell {shell!r}", f"did you mean {close[0]!r}? {fix}" if close else fix
+        )
     quoted = shlex.quote(str(agent_dir))
     if shell == "fish":
         return f"set -gx PI_CODING_AGENT_DIR {quoted}"

@@ -9,15 +9,14 @@ turns a refusal into a warning that names the risk.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from installer.errors import Refused
 from installer.manifest import Manifest
 from installer.sessions import SessionRecord
 
 
-@dataclass(frozen=True)
-class Blocker:
+class Blocker(NamedTuple):  # not a dataclass: `ext --json list` reads guards, and stays light
     """One reason not to disable `name` now."""
 
     name: str
@@ -37,6 +36,19 @@ def dependents(manifest: Manifest, name: str) -> tuple[str, ...]:
 def guarded(manifest: Manifest, name: str) -> bool:
     """True when some guard could refuse disabling `name`."""
     return name in manifest.guards or bool(dependents(manifest, name))
+
+
+def guard_json(manifest: Manifest, name: str) -> dict[str, object] | None:
+    """`ext list --json`'s `guard` of an item: what can refuse disabling it, for `/ext`."""
+    if not guarded(manifest, name):
+        return None
+    guard = manifest.guards.get(name)
+    out: dict[str, object] = {"required_by": list(dependents(manifest, name))}
+    if guard and guard.process:
+        out["process"] = guard.process
+    if guard and guard.reason:
+        out["reason"] = guard.reason
+    return out
 
 
 def needs_sessions(manifest: Manifest, disabling: Iterable[str]) -> bool:
@@ -84,6 +96,20 @@ def blockers(
             if other in enabled_after
         )
     return out
+
+
+def unseen(manifest: Manifest, disabling: Iterable[str], why: str) -> list[Blocker]:
+    """A process guard that cannot see pi's sessions refuses: it cannot know none is live."""
+    return [
+        Blocker(
+            name,
+            f"ext cannot see pi's sessions: its session recorder {why}",
+            f"a session started with {flag} would lose {name} at its next /reload or /new",
+            (manifest.guards[name].reason if name in manifest.guards else None),
+        )
+        for name in disabling
+        if (flag := _flag(manifest, name))
+    ]
 
 
 def enforce(found: Sequence[Blocker], force: bool) -> tuple[str, ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,22 +12,27 @@ from installer.commands.launch import drift_warning
 from installer.commands.listing import classify
 from installer.commands.set_hooks import plan_set_hooks, recorded_hooks
 from installer.commands.settings_plan import (
+    Flip,
     Intent,
     SettingsPlan,
     excluded_filters,
     plan_settings,
+    seed_keys,
     settings_path,
 )
 from installer.context import Context
 from installer.errors import UsageError
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
+from installer.links.shared import refuse_clashes
 from installer.manifest import MODES
 from installer.plan import Plan
-from installer.recorder import plan_recorder, recorded, wants_recorder
+from installer.recorder import plan_agent_files, recorded
 from installer.resources import Resource, discover, select
 from installer.result import PlanResult
-from installer.state import State, load_state
+from installer.state import SetRecord, State, load_state
+
+SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
 
 if TYPE_CHECKING:
     from installer.executor import Step
@@ -38,7 +44,13 @@ def install_mode(ctx: Context, explicit: str | None) -> str:
     the manifest."""
     if explicit is not None:
         if explicit not in MODES:
-            raise UsageError(f"unknown mode {explicit!r}", "use --mode link or --mode register")
+            import difflib
+
+            close = difflib.get_close_matches(explicit, MODES, n=1, cutoff=0.5)
+            fix = "use --mode link or --mode register"
+            raise UsageError(
+                f"unknown mode {explicit!r}", f"did you mean {close[0]!r}? {fix}" if close else fix
+            )
         return explicit
     cut_short = journal.incomplete(ctx.agent_dir)
     if cut_short is not None and cut_short.command == "install" and cut_short.mode in MODES:
@@ -54,36 +66,62 @@ def install(
     dry_run: bool,
     confirm: Confirm,
     mode: str | None = None,
+    *,
+    reseed: bool = False,
 ) -> PlanResult:
-    """Plan the links (or the package entry) and seeds, show them, and apply once confirmed."""
+    """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
+
+    A seed is written once: the state record keeps the keys seeded here, and a key the
+    user removed since stays removed, unless `reseed`.
+    """
     mode = install_mode(ctx, mode)
     resources = discover(ctx.set_root)
     chosen = select(resources, only, skip)
     drift = drift_warning(ctx)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
-    switched_off: list[str] = []  # register mode: the filters of what the user disabled
+    skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
 
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
+        done = (
+            frozenset()
+            if reseed
+            else seeded_before(state.record_of(ctx.set_root, ctx.manifest.name), ctx)
+        )
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
+        others = state.others(ctx.set_root, ctx.manifest.name)
+        agent = scan(
+            ctx.agent_dir, ctx.set_root, old, seen(resources), [Path(o.root) for o in others]
+        )
         # Installing in one mode removes the other mode's form: pi would load the set twice.
+        # The user's switches (ext's or pi config's) come along in the new mode's form.
         mode_warnings: tuple[str, ...] = ()
         if mode == "link":
-            parked = _switched_off(state, ctx, resources)
+            refuse_clashes(agent, chosen, ctx.manifest.name, others)
+            parked = _off_in_entry(ctx, resources, old)
             links = plan_install(agent, resources, chosen, ctx.env.now(), parked)
-            intent = Intent(seed=True, unregister=True, old_roots=tuple(old))
+            lifted = _on_in_entry_off_at_top(ctx, resources, parked)
+            intent = Intent(
+                seed=True, seeded=done, unregister=True, old_roots=tuple(old), flips=lifted
+            )
+            mode_warnings = _carried(parked, "stay off as `.off` links (pi's entry filter goes)")
         else:
             links = plan_uninstall(agent)
-            switched_off[:] = _user_off(state, ctx, agent, resources)
-            mode_warnings = _lost_switches(agent, resources)
-            unselected = excluded_filters(r for r in resources if r not in chosen)
-            excluded = tuple(dict.fromkeys((*unselected, *switched_off)))
-            intent = Intent(seed=True, excluded=excluded, old_roots=tuple(old))
+            from installer.settings.switches import path_of
+
+            carried = _off_as_linked(ctx, agent, resources)
+            moved = _off_in_entry(ctx, resources, old, only_old=True)
+            skipped[:] = excluded_filters(r for r in resources if r not in chosen)
+            off = (f"-{path_of(r)}" for r in (*carried, *moved))
+            excluded = tuple(dict.fromkeys((*skipped, *off)))
+            mine = _recorded_skips(state, ctx)
+            intent = Intent(
+                seed=True, seeded=done, excluded=excluded, old_roots=tuple(old), released=mine
+            )
+            mode_warnings = _carried(carried, "stay off as filters of the packages entry")
         sp = plan_settings(ctx, intent)
-        # ext's session recorder, when a process guard needs it (installer/recorder.py).
-        wanted = wants_recorder(ctx.manifest)
-        rec = plan_recorder(ctx.agent_dir, agent, state, ctx.set_root, wanted, resources)
+        # ext's own agent files: /ext, and the session recorder where a process guard needs it.
+        rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, ctx.manifest, resources)
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         actions = links.actions + rec.actions + sp.actions + hooks
@@ -95,14 +133,34 @@ def install(
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         extra = recorded(ctx.agent_dir, previous.extra if previous else {})
         extra = recorded_hooks(ctx.set_root, extra, ctx.env.now())
-        # What the user switched off lives in .off links in link mode, in this list in register.
+        # Switches live where pi reads them (`.off` links, the entry's and top-level patterns);
+        # the record keeps only the filters ext wrote for --only/--skip, which it may drop.
         extra.pop("disabled", None)
-        if mode == "register" and switched_off:
-            extra["disabled"] = list(switched_off)
+        extra.pop(SKIPPED, None)
+        if mode == "register" and skipped:
+            extra[SKIPPED] = list(skipped)
+        before = () if reseed or previous is None else seeded_before(previous, ctx)
+        extra["seeded"] = sorted({*before, *seed_keys(ctx)})
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, dry_run, new_state)
+
+
+def seeded_before(record: SetRecord | None, ctx: Context) -> frozenset[str]:
+    """The seed keys this set already wrote here once (none on a first install).
+
+    A record from before ext kept this list was made by an install that seeded every key
+    of its manifest: those count as seeded.
+    """
+    if record is None:
+        return frozenset()
+    keys = record.extra.get("seeded")
+    if keys is None:
+        return seed_keys(ctx)
+    return (
+        frozenset(k for k in keys if isinstance(k, str)) if isinstance(keys, list) else frozenset()
+    )
 
 
 def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
@@ -128,37 +186,77 @@ def with_settings(ctx: Context, plan: Plan, sp: SettingsPlan) -> Step:
     return step
 
 
-def _switched_off(state: State, ctx: Context, resources: tuple[Resource, ...]) -> list[Resource]:
-    """Extensions the user disabled while the set was registered (its filter), for link mode."""
+def _recorded_skips(state: State, ctx: Context) -> tuple[str, ...]:
+    """The filters an earlier register-mode install wrote for --only/--skip."""
     record = state.record_of(ctx.set_root, ctx.manifest.name)
     if record is None or record.mode != "register":
-        return []
-    disabled = set(record.extra.get("disabled", ()))
-    return [r for r in resources if excluded_filters([r]) and excluded_filters([r])[0] in disabled]
-
-
-def _lost_switches(agent: AgentState, resources: tuple[Resource, ...]) -> tuple[str, ...]:
-    """Register mode loads every skill, prompt and theme of the set: say which disabled ones."""
-    off = [
-        r.label
-        for r in resources
-        if r.kind != "extension" and classify(agent, r).state == "disabled"
-    ]
-    if not off:
         return ()
-    return (
-        f"register mode cannot keep {', '.join(off)} switched off: pi loads every skill, prompt "
-        "and theme of a registered set (stay in link mode to keep them off)",
+    return tuple(str(f) for f in record.extra.get(SKIPPED, ()) if isinstance(f, str))
+
+
+def claimed(state: State, set_root: Path, filters: Iterable[str]) -> State:
+    """The state record without these filters among ext's own --skip ones: the user has now
+    switched the item themselves, so a later install keeps whatever they chose."""
+    record = state.for_root(set_root)
+    skips = list(record.extra.get(SKIPPED, ())) if record is not None else []
+    kept = [f for f in skips if f not in set(filters)]
+    if record is None or kept == skips:
+        return state
+    return state.with_set(record._replace(extra={**record.extra, SKIPPED: kept}))
+
+
+def _off_in_entry(
+    ctx: Context, resources: tuple[Resource, ...], old: list[Path], only_old: bool = False
+) -> list[Resource]:
+    """Items the set's packages entry keeps off (ext's disable or pi config's), also an entry
+    from where the set was before it moved: what a new entry or new links must carry over."""
+    from installer.commands.listing import Item
+    from installer.settings.switches import registered_states
+
+    blank = [Item(r, "not-installed", "settings.json") for r in resources]
+    off: dict[Resource, None] = {}
+    for root in (*old, *(() if only_old else (ctx.set_root,))):
+        found = registered_states(ctx, blank, root)
+        off.update((i.resource, None) for i in found if i.state == "disabled")
+    return list(off)
+
+
+def _on_in_entry_off_at_top(
+    ctx: Context, resources: tuple[Resource, ...], parked: list[Resource]
+) -> tuple[Flip, ...]:
+    """Register -> link: an item on in the entry but off by an older top-level `-path` (made
+    while linked before) is switched on there, as pi config would; its latest switch wins."""
+    from installer.settings.switches import (
+        KEYS,
+        linked_switch,
+        package_entries,
+        path_of,
+        read_scopes,
     )
 
+    scopes = read_scopes(ctx.agent_dir, ctx.env.cwd)
+    if not any(sc.name == "user" for sc, _ in package_entries(scopes, ctx.set_root)):
+        return ()  # no entry of ours to carry over from
+    out = []
+    for r in resources:
+        found = linked_switch(scopes, r.kind, path_of(r))
+        if r not in parked and found is not None and not found.on:
+            out.append(Flip(False, KEYS[r.kind], path_of(r), True))
+    return tuple(out)
 
-def _user_off(
-    state: State, ctx: Context, agent: AgentState, resources: tuple[Resource, ...]
-) -> list[str]:
-    """The filters of what the user switched off: kept in the record while registered, read
-    from our `.off` links when the set comes from link mode."""
-    record = state.record_of(ctx.set_root, ctx.manifest.name)
-    if record is not None and record.mode == "register":
-        return list(record.extra.get("disabled", ()))
-    off = [r for r in resources if r.kind == "extension" and classify(agent, r).state == "disabled"]
-    return list(excluded_filters(off))
+
+def _off_as_linked(
+    ctx: Context, agent: AgentState, resources: tuple[Resource, ...]
+) -> list[Resource]:
+    """Items off in link mode, by our `.off` link or by pi's top-level `-path`: the switches a
+    change to register mode must carry over."""
+    from installer.settings.switches import with_pi
+
+    found = with_pi(ctx, [classify(agent, r) for r in resources])
+    return [i.resource for i in found if i.state == "disabled"]
+
+
+def _carried(off: list[Resource], how: str) -> tuple[str, ...]:
+    if not off:
+        return ()
+    return (f"switched off before, so {', '.join(r.label for r in off)} {how}",)

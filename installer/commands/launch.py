@@ -36,6 +36,8 @@ def drift_warning(ctx: Context, host: HostInfo | None = None) -> str | None:
         host = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
     if host is None:
         return None
+    if host.version is None:
+        return host.note  # a hang is said once, by the run that waited for it
     return drift_message(host.version, ctx.manifest.host_tested, ctx.manifest.host_command)
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from installer.context import Context
 from installer.links.scan import AgentState, Entry, scan, seen
+from installer.manifest import Manifest
 from installer.resources import Resource, discover
 from installer.state import load_state
+
+if TYPE_CHECKING:
+    from installer.settings.switches import PiSwitch
 
 
 class Item(NamedTuple):
@@ -15,9 +19,10 @@ class Item(NamedTuple):
     state: str  # enabled | disabled | not-installed | conflict | stale | foreign
     path: str
     note: str | None = None
+    pi: PiSwitch | None = None  # what pi's own settings say of it (`pi config`'s switches)
 
     def to_json(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "name": self.resource.name,
             "kind": self.resource.kind,
             "layout": self.resource.layout,
@@ -26,6 +31,8 @@ class Item(NamedTuple):
         }
         if self.note:
             out["note"] = self.note
+        if self.pi is not None:
+            out["pi"] = self.pi.to_json()
         return out
 
 
@@ -39,28 +46,16 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources))
     if mode == "register":
         return mode, registered_items(ctx, resources)
-    return mode, [classify(agent, r) for r in resources]
+    from installer.settings.switches import with_pi
+
+    return mode, with_pi(ctx, [classify(agent, r) for r in resources])
 
 
 def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item]:
     """In register mode an item is loaded through the set's packages entry, unless filtered out."""
-    from installer.commands.settings_plan import registered
-    from installer.settings import exclusion
-    from installer.settings.packages import exclusions_of
+    from installer.settings.switches import registered_states
 
-    entries = registered(ctx)
-    if not entries:
-        return [Item(r, "not-installed", "settings.json") for r in resources]
-    excluded = {f for e in entries for f in exclusions_of(e)}
-    out = []
-    for r in resources:
-        off = r.kind == "extension" and exclusion(r.filename, _layout(r), r.entry) in excluded
-        out.append(Item(r, "disabled" if off else "enabled", "settings.json"))
-    return out
-
-
-def _layout(r: Resource) -> Literal["file", "dir"]:
-    return "dir" if r.layout == "dir" else "file"
+    return registered_states(ctx, [Item(r, "not-installed", "settings.json") for r in resources])
 
 
 def classify(agent: AgentState, r: Resource) -> Item:
@@ -68,7 +63,7 @@ def classify(agent: AgentState, r: Resource) -> Item:
     real = r.real or r.source
     for path, live in ((r.dest, "enabled"), (r.disabled_dest, "disabled")):
         e = agent.entries.get(path)
-        if e is None or e.kind != "link" or e.owner == "foreign":
+        if e is None or e.kind != "link" or e.owner in ("foreign", "other"):
             continue
         if e.owner == "ours" and e.exists and e.real == real:
             return Item(r, live, path)
@@ -76,6 +71,9 @@ def classify(agent: AgentState, r: Resource) -> Item:
     e = agent.entries.get(r.dest)
     if e is None:
         return Item(r, "not-installed", r.dest)
+    if e.kind == "link" and e.owner == "other":
+        note = f"a link of another set ext installed here ({e.root}); `ext install` refuses"
+        return Item(r, "foreign", r.dest, note)
     if e.kind == "link":
         return Item(r, "foreign", r.dest, f"a link to {e.target}; `ext install` backs it up")
     what = "a folder" if e.kind == "dir" else "a file"
@@ -88,3 +86,13 @@ def _stale_note(e: Entry) -> str:
     if not e.exists:
         return "its target is gone; `ext install` fixes it"
     return f"points at {e.target}; `ext install` relinks it"
+
+
+def with_guard(item: dict[str, Any], manifest: Manifest) -> dict[str, Any]:
+    """An extension's JSON with the guard that can refuse disabling it (none: unchanged)."""
+    if item["kind"] != "extension" or not (manifest.guards or manifest.requires):
+        return item  # the common case, without importing the guards
+    from installer.commands.guards import guard_json
+
+    guard = guard_json(manifest, item["name"])
+    return {**item, "guard": guard} if guard else item

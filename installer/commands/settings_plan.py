@@ -18,18 +18,30 @@ def settings_path(ctx: Context) -> Path:
     return ctx.agent_dir / "settings.json"
 
 
+class Flip(NamedTuple):
+    """One item switched on or off in pi's own patterns (installer/settings/switches.py)."""
+
+    package: bool  # the set's packages entry (register mode), else the top-level array
+    key: str  # "extensions", "skills", "prompts" or "themes"
+    path: str  # `extensions/notify.ts`, relative to the set root or the agent dir
+    on: bool
+
+
 class Intent(NamedTuple):
     """What a command wants of settings.json; `change` recomputes it from the file under lock."""
 
     seed: bool = False
+    seeded: frozenset[str] = frozenset()  # seed keys written once already: never again
     register: bool = False
     unregister: bool = False
-    excluded: tuple[str, ...] | None = None  # exact `-extensions/…` filters, None = keep as is
+    excluded: tuple[str, ...] | None = None  # `-path` filters ext wants, None = keep as is
     old_roots: tuple[Path, ...] = ()  # folders the set was moved from: their entries go
+    released: tuple[str, ...] = ()  # ext's own earlier filters it may drop (pi's stay)
+    flips: tuple[Flip, ...] = ()  # items switched as `pi config` switches them
 
     @property
     def empty(self) -> bool:
-        wants = self.seed or self.register or self.unregister or self.old_roots
+        wants = self.seed or self.register or self.unregister or self.old_roots or self.flips
         return not wants and self.excluded is None
 
 
@@ -51,23 +63,44 @@ def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
     )
 
 
+def seed_keys(ctx: Context) -> frozenset[str]:
+    """The manifest's seed keys, dotted."""
+    from installer.settings import dotted
+
+    return frozenset(dotted.flatten(ctx.manifest.seeds))
+
+
+def seeds_left(ctx: Context, intent: Intent) -> dict[str, Any]:
+    """The seeds not yet written once (dotted keys), for the intent to write where absent."""
+    from installer.settings import dotted
+
+    flat = dotted.flatten(ctx.manifest.seeds)
+    return {k: v for k, v in flat.items() if k not in intent.seeded}
+
+
 def make_change(ctx: Context, intent: Intent) -> Change:
     """A function of the current settings that applies the intent; pure, so it can be re-run."""
-    from installer.settings import SetPackage, apply_seeds, register, set_exclusions, unregister
+    from installer.settings import SetPackage, apply_seeds, register, unregister
+    from installer.settings.switches import merge_filters, switch_entry, switch_local
 
     ours = SetPackage.of(ctx.set_root, settings_path(ctx))
 
     def change(data: dict[str, Any]) -> dict[str, Any]:
         if intent.seed and ctx.manifest.seeds:
-            data = apply_seeds(data, ctx.manifest.seeds).settings
+            data = apply_seeds(data, seeds_left(ctx, intent)).settings
         for old in intent.old_roots:  # a moved set: its entry names a folder that is gone
             data = unregister(data, SetPackage.of(old, settings_path(ctx))).settings
         if intent.unregister:
-            return unregister(data, ours).settings
-        if intent.excluded is not None:
-            return set_exclusions(data, ours, intent.excluded).settings
-        if intent.register:
-            return register(data, ours).settings
+            data = unregister(data, ours).settings
+        elif intent.excluded is not None:
+            data = merge_filters(data, ours, intent.excluded, intent.released)
+        elif intent.register:
+            data = register(data, ours).settings
+        for f in intent.flips:
+            if f.package:
+                data = switch_entry(data, ours, f.key, f.path, f.on)
+            else:
+                data = switch_local(data, f.key, f.path, f.on)
         return data
 
     return change
@@ -122,7 +155,7 @@ def _actions(
 
     actions: list[Action] = []
     if intent.seed and ctx.manifest.seeds:
-        seeded = apply_seeds(before, ctx.manifest.seeds).seeded
+        seeded = apply_seeds(before, seeds_left(ctx, intent)).seeded
         for key, value in seeded.items():
             actions.append(
                 Action(
@@ -157,23 +190,41 @@ def _actions(
                 data=was[0],
             )
         )
-    if now and _filters(was) != _filters(now):
+    old = was[0] if was else ours.source  # a new entry starts as the plain string
+    if now and old != now[0]:
         actions.append(
             Action(
                 "filter",
                 "settings.json",
                 target=str(ctx.set_root),
-                detail=", ".join(_filters(now)) or "no filters",
+                detail=_patterns_changed(old, now[0]),
                 data=now[0],
             )
         )
+    for key in ("extensions", "skills", "prompts", "themes"):
+        if before.get(key) != after.get(key):
+            detail = f'"{key}": {_list_changed(before.get(key), after.get(key))}'
+            actions.append(Action("filter", "settings.json", detail=detail, data=after.get(key)))
     return tuple(actions)
 
 
-def _filters(entries: list[Any]) -> list[str]:
-    from installer.settings.packages import exclusions_of
+def _patterns_changed(was: Any, now: Any) -> str:
+    """What changed in an entry's filters, key by key: `"extensions": +-extensions/a.ts`."""
+    parts = []
+    for key in ("extensions", "skills", "prompts", "themes"):
+        old = was.get(key) if isinstance(was, dict) else None
+        new = now.get(key) if isinstance(now, dict) else None
+        if old != new:
+            parts.append(f'"{key}": {_list_changed(old, new)}')
+    return "; ".join(parts) or "no filters"
 
-    return sorted(f for e in entries for f in exclusions_of(e))
+
+def _list_changed(old: Any, new: Any) -> str:
+    old_l = old if isinstance(old, list) else []
+    new_l = new if isinstance(new, list) else []
+    added = [f"adds {p}" for p in new_l if p not in old_l]
+    dropped = [f"drops {p}" for p in old_l if p not in new_l]
+    return ", ".join(added + dropped) or "reordered"
 
 
 def _key_warnings(

@@ -1,9 +1,10 @@
 """The pure part of enable/disable/toggle: what is on now, and the actions that switch it.
 
 Link mode renames our link (`notify.ts` <-> `notify.ts.off`; a folder's link moves to and
-from `<kind>/.off/<name>`, since pi still loads a folder called `foo.off`). Register mode adds
-or drops the package entry's `-extensions/...` filter. Only ours are switched: anything else
-of that name is reported and left as it is.
+from `<kind>/.off/<name>`, since pi still loads a folder called `foo.off`); an enable also
+clears a `-path` that `pi config` wrote in the top-level array. Register mode switches the
+package entry's patterns exactly as `pi config` does (installer/settings/switches.py). Only
+ours are switched: anything else of that name is reported and left as it is.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from dataclasses import dataclass
 
 from installer.commands.listing import Item as Listed
 from installer.commands.listing import classify
-from installer.commands.settings_plan import registered
+from installer.commands.settings_plan import Flip
 from installer.context import Context
 from installer.links.scan import scan
 from installer.plan import Action
 from installer.resources import Resource
+from installer.settings.switches import KEYS, PiSwitch, path_of
 from installer.state import load_state
 
 SWITCHABLE = ("enabled", "disabled")
@@ -31,10 +33,16 @@ class Item:
     state: str  # enabled | disabled | not-installed | conflict | stale | foreign | unsupported
     path: str
     note: str | None = None
+    pi: PiSwitch | None = None
 
     @property
     def switchable(self) -> bool:
-        return self.state in SWITCHABLE
+        return self.state in SWITCHABLE and not self.from_package
+
+    @property
+    def from_package(self) -> bool:
+        """Link mode: not linked (or parked), yet loaded by a packages entry of the set."""
+        return self.state == "enabled" and self.path != self.resource.dest and self.pi is not None
 
 
 @dataclass(frozen=True)
@@ -44,41 +52,31 @@ class View:
     mode: str
     items: Mapping[Resource, Item]
     taken: frozenset[str]  # every path the scan found (link mode)
-    filters: tuple[str, ...] | None  # register mode: our entry's exclusions; None = unregistered
 
 
 def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
-    """Scan the agent dir (link mode) or settings.json (register mode). Reads only."""
+    """Scan the agent dir (link mode) or settings.json (register mode), with pi's switches."""
+    from installer.settings.switches import registered_states, with_pi
+
     if mode == "link":
         state = load_state(ctx.agent_dir)
         agent = scan(ctx.agent_dir, ctx.set_root, state.old_roots(ctx.set_root, ctx.manifest.name))
-        items = {r: _item(classify(agent, r)) for r in resources}
-        return View(mode, items, frozenset(agent.entries), None)
-    from installer.settings.packages import exclusions_of
-
-    entries = registered(ctx)
-    filters = exclusions_of(entries[0]) if entries else None
-    return View(mode, {r: register_item(r, filters) for r in resources}, frozenset(), filters)
+        found = with_pi(ctx, [classify(agent, r) for r in resources])
+        return View(mode, {i.resource: _item(i) for i in found}, frozenset(agent.entries))
+    note = "the set is not registered: `ext install`"
+    found = registered_states(
+        ctx, [Listed(r, "not-installed", "settings.json", note) for r in resources]
+    )
+    return View(mode, {i.resource: _item(i) for i in found}, frozenset())
 
 
 def _item(found: Listed) -> Item:
-    return Item(found.resource, found.state, found.path, found.note)
+    return Item(found.resource, found.state, found.path, found.note, found.pi)
 
 
 def filter_of(r: Resource) -> str:
-    from installer.settings import exclusion
-
-    return exclusion(r.filename, "dir" if r.layout == "dir" else "file", r.entry)
-
-
-def register_item(r: Resource, filters: tuple[str, ...] | None) -> Item:
-    """A resource's state in register mode, from our package entry's filters."""
-    if r.kind != "extension":
-        return Item(r, "unsupported", r.dest, "register mode switches extensions only")
-    if filters is None:
-        return Item(r, "not-installed", "settings.json", "the set is not registered: `ext install`")
-    state = "disabled" if filter_of(r) in filters else "enabled"
-    return Item(r, state, "settings.json")
+    """The `-path` that switches r off, as pi config writes it."""
+    return f"-{path_of(r)}"
 
 
 @dataclass(frozen=True)
@@ -90,7 +88,7 @@ class Switch:
     notes: tuple[str, ...]
     turned_on: tuple[Resource, ...]
     turned_off: tuple[Resource, ...]
-    filters: tuple[str, ...] | None  # register mode: the entry's exclusions afterwards
+    flips: tuple[Flip, ...]  # pi's own patterns to switch (the entry, or the top-level array)
 
 
 def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Switch:
@@ -100,7 +98,7 @@ def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Swi
     notes: list[str] = []
     on: list[Resource] = []
     off: list[Resource] = []
-    filters = list(view.filters) if view.filters is not None else None
+    flips: list[Flip] = []
     for r, enable in want.items():
         item = view.items[r]
         word = "enabled" if enable else "disabled"
@@ -110,33 +108,46 @@ def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Swi
         elif not item.switchable:
             actions.append(Action("skip", item.path, detail=item.note or item.state))
             warnings.append(_not_switched(item, word))
-        elif filters is not None:
-            actions.append(_filter(r, enable, filters, set_root))
+        elif view.mode == "register":
+            flips.append(Flip(True, KEYS[r.kind], path_of(r), enable))
+            actions.append(_filter(r, enable, set_root, "its packages entry"))
             (on if enable else off).append(r)
         else:
-            src, dst = (r.disabled_dest, r.dest) if enable else (r.dest, r.disabled_dest)
-            if dst in view.taken:
-                actions.append(Action("skip", src, detail=f"{dst} is in the way"))
+            mine = _link_switch(view, item, enable)
+            actions.extend(mine)
+            if any(a.action == "skip" for a in mine):
                 warnings.append(
-                    f"{r.label} was not {word}: {dst} is in the way and is not ours; "
-                    "move it aside, then run this again"
+                    f"{r.label} was not {word}: {mine[0].target} is in the way and is not "
+                    "ours; move it aside, then run this again"
                 )
                 continue
-            actions.append(Action("enable" if enable else "disable", src, target=dst))
+            if enable and item.pi is not None and not item.pi.on:
+                flips.append(Flip(False, KEYS[r.kind], path_of(r), True))
+                actions.append(_filter(r, True, "", 'settings.json "' + KEYS[r.kind] + '"'))
             (on if enable else off).append(r)
-    done = tuple(filters) if filters is not None else None
-    return Switch(tuple(actions), tuple(warnings), tuple(notes), tuple(on), tuple(off), done)
+    return Switch(
+        tuple(actions), tuple(warnings), tuple(notes), tuple(on), tuple(off), tuple(flips)
+    )
 
 
-def _filter(r: Resource, enable: bool, filters: list[str], set_root: str) -> Action:
-    f = filter_of(r)
+def _link_switch(view: View, item: Item, enable: bool) -> list[Action]:
+    """The rename that switches a link of ours; none when only pi's `-path` keeps it off."""
+    r = item.resource
+    if enable and item.path == r.dest:
+        return []  # linked and in place: pi's own switch is what keeps it off
+    src, dst = (r.disabled_dest, r.dest) if enable else (r.dest, r.disabled_dest)
+    if dst in view.taken:
+        return [Action("skip", src, target=dst, detail=f"{dst} is in the way")]
+    return [Action("enable" if enable else "disable", src, target=dst)]
+
+
+def _filter(r: Resource, enable: bool, set_root: str, where: str) -> Action:
+    path = path_of(r)
     if enable:
-        filters.remove(f)
-        detail = f"enable {r.label}: drops {f}"
+        detail = f"enable {r.label}: drops -{path} from {where}, as pi config would"
     else:
-        filters.append(f)
-        detail = f"disable {r.label}: adds {f}"
-    return Action("filter", "settings.json", target=set_root, detail=detail)
+        detail = f"disable {r.label}: adds -{path} to {where}, as pi config does"
+    return Action("filter", "settings.json", target=set_root or None, detail=detail)
 
 
 def _not_switched(item: Item, word: str) -> str:
@@ -146,6 +157,7 @@ def _not_switched(item: Item, word: str) -> str:
         "conflict": "the entry of that name is not ours",
         "stale": "its link is stale",
         "unsupported": "only extensions can be switched in register mode",
+        "enabled": "pi loads it from a packages entry of the set, which ext's switch cannot stop",
     }.get(item.state, item.state)
     note = f" ({item.note})" if item.note else ""
     return f"{item.resource.label} was not {word}: {why}{note}; left as it is"

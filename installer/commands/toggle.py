@@ -1,16 +1,14 @@
 """`ext enable`, `ext disable` and `ext toggle`: switch items of the set on and off.
 
 Planning is in switch_plan.py; here the guards are checked, the plan confirmed and applied
-under one lock as one journal entry, and in register mode the state record's
-`extra["disabled"]` kept in step, so `ext install` leaves the user's choice alone.
+under one lock as one journal entry. What is switched off lives where pi reads it (`.off`
+links, pi's own `-path` patterns), so `ext install` and `pi config` see the same switch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from installer.commands.common import Confirm, Prepared, run_plan
 from installer.commands.guards import (
@@ -19,8 +17,9 @@ from installer.commands.guards import (
     guarded,
     missing_requirements,
     needs_sessions,
+    unseen,
 )
-from installer.commands.install import install_mode, with_settings
+from installer.commands.install import claimed, install_mode, with_settings
 from installer.commands.settings_plan import Intent, SettingsPlan, plan_settings
 from installer.commands.switch_plan import Switch, View, filter_of, plan_switch, read_view
 from installer.context import Context
@@ -42,9 +41,12 @@ class Choice:
     title: str
     checked: bool
     disabled: str | None = None
+    state: str = ""
+    mark: str = ""
 
 
-Ask = Callable[[list[Choice]], "list[str] | None"]
+# The checklist: the choices, and a guard check per toggle (the labels on after -> why not).
+Ask = Callable[[list[Choice], Callable[[frozenset[str]], "str | None"]], "list[str] | None"]
 
 
 def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool) -> tuple[str, ...]:
@@ -53,10 +55,27 @@ def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool)
     on = [r.label for r in sw.turned_on]
     now = {r.label for r, it in view.items.items() if it.state == "enabled"}
     after = (now - set(off)) | set(on)
-    sessions = live_sessions(ctx.agent_dir, clean) if needs_sessions(ctx.manifest, off) else []
-    warnings = enforce(blockers(ctx.manifest, off, after, sessions), force)
+    found = []
+    if needs_sessions(ctx.manifest, off):
+        sessions = live_sessions(ctx.agent_dir, clean)
+        found = blockers(ctx.manifest, off, after, sessions)
+        why = _recorder_blind(ctx)
+        if why is not None and not any(b.why.startswith("a live session") for b in found):
+            found += unseen(ctx.manifest, off, why)
+    else:
+        found = blockers(ctx.manifest, off, after, [])
+    warnings = enforce(found, force)
     known = {r.label for r in view.items}
     return warnings + missing_requirements(ctx.manifest, on, after, known)
+
+
+def _recorder_blind(ctx: Context) -> str | None:
+    """Why the process guards cannot see pi's sessions, once ext has installed the set here."""
+    from installer.recorder import blind_spot
+
+    if load_state(ctx.agent_dir).for_root(ctx.set_root) is None:
+        return None  # not installed by ext: only `ext launch` sessions exist to be seen
+    return blind_spot(ctx.agent_dir, ctx.env.cwd)
 
 
 def switch(
@@ -73,6 +92,19 @@ def switch(
     )
 
 
+def switch_both(
+    ctx: Context, on: Sequence[str], off: Sequence[str], dry_run: bool, confirm: Confirm
+) -> PlanResult:
+    """`ext toggle --on NAME… --off NAME…`: both directions as one plan (what `/ext` applies)."""
+    resources = discover(ctx.set_root)
+    want = {r: True for n in on for r in resolve_name(resources, n)}
+    for r in (r for n in off for r in resolve_name(resources, n)):
+        if want.get(r):
+            raise UsageError(f"{r.label} is named by both --on and --off", "name it once")
+        want[r] = False
+    return apply_switch(ctx, "toggle", resources, want, False, dry_run, confirm)
+
+
 def toggle(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResult:
     """`ext toggle`: pick in a checkbox list, then apply every change as one plan."""
     if not (ctx.env.stdin_tty and ctx.env.stderr_tty):
@@ -83,7 +115,21 @@ def toggle(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResult:
     mode = install_mode(ctx, None)
     resources = discover(ctx.set_root)
     view = read_view(ctx, mode, resources)
-    picked = ask(choices(ctx.manifest, view))
+
+    def refusal(on_after: frozenset[str]) -> str | None:
+        """Why the guards refuse this batch as it stands (checked at each toggle), or None."""
+        want = {
+            r: r.label in on_after
+            for r, it in view.items.items()
+            if it.switchable and (it.state == "enabled") != (r.label in on_after)
+        }
+        try:
+            check_guards(ctx, view, plan_switch(view, want, str(ctx.set_root)), force, clean=False)
+        except Refused as exc:
+            return exc.message.removesuffix("; nothing was written")
+        return None
+
+    picked = ask(choices(ctx.manifest, view), refusal)
     if picked is None:
         raise Refused("cancelled; nothing was written")
     want = {
@@ -102,9 +148,11 @@ def choices(manifest: Manifest, view: View) -> list[Choice]:
     out = []
     for r, it in view.items.items():
         mark = "  [guarded]" if r.kind == "extension" and guarded(manifest, r.name) else ""
-        title = f"{r.label:<{width}}  {it.state}{mark}"
+        by_pi = f"  [{it.pi.describe()}]" if it.pi is not None else ""
+        title = f"{r.label:<{width}}  {it.state}{mark}{by_pi}"
         disabled = None if it.switchable else (it.note or it.state)
-        out.append(Choice(r.label, title, it.state == "enabled", disabled))
+        marks = f"{mark}{by_pi}".strip()
+        out.append(Choice(r.label, title, it.state == "enabled", disabled, it.state, marks))
     return out
 
 
@@ -126,47 +174,30 @@ def apply_switch(
         sw = plan_switch(view, want, str(ctx.set_root))
         guard_warnings = check_guards(ctx, view, sw, force, clean=not dry_run)
         sp = SettingsPlan((), None, None, ())
-        if sw.filters is not None and (sw.turned_on or sw.turned_off):
-            sp = plan_settings(ctx, Intent(excluded=sw.filters))
+        if sw.flips:
+            sp = plan_settings(ctx, Intent(flips=sw.flips))
         plan = Plan(command, sw.actions, (*guard_warnings, *sw.warnings, *sp.warnings))
         last[:] = [sw]
         return Prepared(plan, with_settings(ctx, plan, sp), (sp.diff,) if sp.diff else ())
 
+    mine = [filter_of(r) for r in want]
+
     def new_state(state: State) -> State:
-        return remember(state, ctx.set_root, want)
+        return claimed(state, ctx.set_root, mine)
 
     result = run_plan(ctx, prepare, confirm, dry_run, new_state if mode == "register" else None)
     if mode == "register" and not dry_run and not result.applied:
-        _remember_now(ctx, want)
+        _claim_now(ctx, mine)
     return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1])))
 
 
-def remember(state: State, set_root: Path, want: Mapping[Resource, bool]) -> State:
-    """The state record with the user's register-mode choices in `extra["disabled"]`."""
-    record = state.for_root(set_root)
-    if record is None:
-        return state
-    disabled = list(record.extra.get("disabled", ()))
-    for r, enable in want.items():
-        if r.kind != "extension":
-            continue
-        f = filter_of(r)
-        if enable and f in disabled:
-            disabled.remove(f)
-        elif not enable and f not in disabled:
-            disabled.append(f)
-    if disabled == list(record.extra.get("disabled", ())):
-        return state
-    return state.with_set(record._replace(extra={**record.extra, "disabled": disabled}))
-
-
-def _remember_now(ctx: Context, want: Mapping[Resource, bool]) -> None:
-    """A no-op switch still records the choice (a filter from `install --skip` is not one)."""
+def _claim_now(ctx: Context, filters: list[str]) -> None:
+    """A no-op switch is still the user's choice: an item install skipped stays off for good."""
     if not (ctx.agent_dir / ".extset").is_dir():
         return
     with agent_lock(ctx.agent_dir):
         state = load_state(ctx.agent_dir)
-        updated = remember(state, ctx.set_root, want)
+        updated = claimed(state, ctx.set_root, filters)
         if updated != state:
             save_state(ctx.agent_dir, updated)
 
@@ -183,33 +214,11 @@ def _summary(result: PlanResult, sw: Switch) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def checkbox(choices: list[Choice]) -> list[str] | None:
-    """The questionary checkbox on the terminal (drawn on stderr); None on Escape or Ctrl-C."""
-    import sys
+def checkbox(
+    choices: list[Choice], check: Callable[[frozenset[str]], str | None], color: bool = True
+) -> list[str] | None:
+    """The checklist on the terminal (drawn on stderr); None on Escape or Ctrl-C."""
+    from installer.picker import Picker, Row, run
 
-    import questionary
-    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
-    from prompt_toolkit.output import create_output
-
-    question = questionary.checkbox(
-        "Switch items on (checked) or off",
-        instruction="(space switches, enter applies, escape cancels)",
-        choices=[
-            questionary.Choice(c.title, value=c.label, checked=c.checked, disabled=c.disabled)
-            for c in choices
-        ],
-        output=create_output(stdout=sys.stderr),
-    )
-    cancel = KeyBindings()
-
-    @cancel.add("escape", eager=True)
-    def _cancel(event: Any) -> None:
-        event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
-
-    app = question.application
-    app.key_bindings = merge_key_bindings([app.key_bindings or KeyBindings(), cancel])
-    try:
-        answer = question.unsafe_ask()
-    except KeyboardInterrupt:
-        return None
-    return None if answer is None else [str(a) for a in answer]
+    rows = [Row(c.label, c.checked, c.state, c.disabled, c.mark) for c in choices]
+    return run(Picker(rows, check), color=color)

@@ -301,8 +301,13 @@ def history(ctx: Context) -> DataResult:
         }
         for rec in journal.records(ctx.agent_dir)
     ]
+    # Columns as wide as their longest entry: `settings migrate` or `interrupted` keep them aligned.
+    cw = max((len(r["command"]) for r in rows), default=0)
+    sw = max((len(r["status"]) for r in rows), default=0)
+    nw = max((len(str(r["steps"])) for r in rows), default=0)
     lines = [
-        f"{r['started'][:19]}  {r['command']:<10} {r['status']:<12} {r['steps']:>4} step(s)"
+        f"{r['started'][:19]}  {r['command']:<{cw}}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
+        + ("step" if r["steps"] == 1 else "steps")
         + ("  (undone)" if r["undone"] else "")
         for r in rows
     ] or ["no history yet"]

@@ -9,7 +9,7 @@ from installer.context import Context
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
 from installer.plan import Plan
-from installer.recorder import plan_recorder
+from installer.recorder import plan_agent_files
 from installer.result import PlanResult
 from installer.state import State, load_state
 
@@ -22,8 +22,8 @@ def uninstall(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         agent = scan(ctx.agent_dir, ctx.set_root, old)
         links = plan_uninstall(agent)
-        # ext's session recorder goes too, unless another set installed here still needs it.
-        rec = plan_recorder(ctx.agent_dir, agent, state, ctx.set_root, wanted=False)
+        # ext's own agent files go too, unless another set installed here still has them.
+        rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None)
         sp = SettingsPlan((), None, None, ())
         if settings_path(ctx).exists():
             sp = plan_settings(ctx, Intent(unregister=True))

@@ -12,7 +12,7 @@ def _host_facts(ctx: Context) -> Any:
     from installer.updates import HostFacts
 
     info = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
-    return HostFacts.from_info(info) if info is not None else None
+    return HostFacts.from_info(info, ctx.manifest.host_tested) if info is not None else None
 
 
 def check(ctx: Context) -> Any:

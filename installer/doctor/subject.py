@@ -21,7 +21,7 @@ HostFinder = Callable[[str, "str | None"], "HostInfo | None"]
 def _find_host(command: str, path_env: str | None) -> HostInfo | None:
     from installer.host import find_host
 
-    return find_host(command, path_env)
+    return find_host(command, path_env, fresh=True)  # doctor asks, and refreshes the cache
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,9 @@ def resolve_subject(
             s.manifest = load_manifest(s.set_root)
         except ExtError as exc:
             s.manifest_error = exc
-    named = agent_dir is not None or bool(env.environ.get("EXT_AGENT_DIR"))
+    named = agent_dir is not None or any(
+        env.environ.get(v) for v in ("EXT_AGENT_DIR", "PI_CODING_AGENT_DIR")
+    )
     if s.manifest is None and not named:
         # The manifest may name the agent dir; guessing another one would check the wrong dir.
         why = "was not found" if s.set_root is None else "has a manifest that could not be read"

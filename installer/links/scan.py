@@ -23,7 +23,9 @@ class Entry(NamedTuple):
     real: str | None = None  # where a link leads, fully resolved (exists or not)
     exists: bool = True  # for links: whether the target exists
     to_dir: bool = False  # a dir, or a link that leads to one
-    owner: str | None = None  # links only: "ours", "moved" (an older root of the set), "foreign"
+    # links only: "ours", "moved" (an older root of the set), "other" (another set ext
+    # installed here, by the state record), "foreign"
+    owner: str | None = None
     root: str | None = None  # the set root (current or older) an owned link leads into
 
 
@@ -75,6 +77,7 @@ def scan(
     set_root: Path,
     old_roots: Iterable[Path] = (),
     known: Mapping[str, bool] = MappingProxyType({}),
+    other_sets: Iterable[Path] = (),
 ) -> AgentState:
     """Classify every entry of the agent dir's resource folders against the set's roots.
 
@@ -83,6 +86,7 @@ def scan(
     """
     check_folders(agent_dir, set_root)
     labelled = [(str(set_root.resolve()), "ours")] + [(str(r), "moved") for r in old_roots]
+    labelled += [(str(r), "other") for r in other_sets]
     roots = [(root, label, root + os.sep) for root, label in labelled]  # (root, owner, prefix)
     entries: dict[str, Entry] = {}
     names: dict[str, frozenset[str]] = {}

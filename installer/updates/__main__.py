@@ -58,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd.add_argument("--host-package")
     cmd.add_argument("--host-version")
     cmd.add_argument("--host-path", type=Path)
+    cmd.add_argument("--host-tested")
     cmd.add_argument("--lifetime", type=int, default=LIFETIME_SECONDS, help="0: unbounded")
     args = parser.parse_args(argv)
     if args.lifetime > 0:
@@ -71,7 +72,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         host = None
         if args.host_package or args.host_version or args.host_path:
             host = HostFacts(
-                args.host_package, args.host_version, args.host_path, args.host_command
+                args.host_package,
+                args.host_version,
+                args.host_path,
+                args.host_command,
+                args.host_tested,
             )
         refresh(host=host, set_dir=args.set_dir, cache_path=args.cache)
     except Exception:  # detached, with nowhere to report: the next refresh tries again

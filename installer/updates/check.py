@@ -12,9 +12,12 @@ from installer.updates.config import UpdateConfig, load_config
 from installer.updates.fetch import (
     DEFAULT_LIMITS,
     Limits,
+    Releases,
+    ask_npm,
+    ask_pip,
     compare,
     latest_from_index,
-    latest_from_registry,
+    releases_from_registry,
 )
 from installer.updates.method import (
     InstallFacts,
@@ -25,7 +28,7 @@ from installer.updates.method import (
     npm_global_prefix,
     set_hint,
 )
-from installer.updates.results import CheckResult, Status
+from installer.updates.results import CheckResult, Status, installations
 from installer.updates.upstream import GIT_TIMEOUT, upstream_state
 
 
@@ -37,9 +40,10 @@ class HostFacts:
     version: str | None
     resolved: Path | None
     command: str = "pi"
+    tested: str | None = None  # the set's [host] tested: the hint stays inside it
 
     @classmethod
-    def from_info(cls, info: object) -> HostFacts | None:
+    def from_info(cls, info: object, tested: str | None = None) -> HostFacts | None:
         """Duck-typed from a HostInfo(command, path, resolved, version, package, scope)."""
         if info is None:
             return None
@@ -50,6 +54,7 @@ class HostFacts:
             version=_opt_str(getattr(info, "version", None)),
             resolved=Path(resolved) if isinstance(resolved, (str, Path)) else None,
             command=Path(command).name if isinstance(command, (str, Path)) else "pi",
+            tested=tested,
         )
 
 
@@ -106,26 +111,38 @@ def check_now(
         current = __version__
     with ThreadPoolExecutor(max_workers=3) as pool:
         jobs = [
-            pool.submit(check_ext, config, method, current, limits),
+            pool.submit(check_ext, config, method, current, limits, _python(facts), env),
             pool.submit(check_host, config, host, env, npm_prefix, limits),
             pool.submit(check_set, set_dir, git_timeout, env),
         ]
         names = ("ext", "host", "set")
         results = tuple(_settle(job.result, name) for job, name in zip(jobs, names, strict=True))
+    where = installations(host.resolved if host else None, set_dir, facts.prefix if facts else None)
+    results = tuple(replace(r, installation=where[r.name]) for r in results)
     return Report(results=results, method=method, checked_at=clock(), config=config)
 
 
 def check_ext(
-    config: UpdateConfig, method: InstallMethod, current: str, limits: Limits = DEFAULT_LIMITS
+    config: UpdateConfig,
+    method: InstallMethod,
+    current: str,
+    limits: Limits = DEFAULT_LIMITS,
+    python: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> CheckResult:
-    """ext against `<index>/pypi/extset/json`."""
+    """ext against `<index>/pypi/extset/json`, else against what pip would install."""
     unasked = CheckResult(
         "ext", current, None, None, "not-configured", "no index configured", method.name, "ext"
     )
-    if config.index is None:
+    if config.index is not None:
+        latest = latest_from_index(config.index, limits)
+        return _versioned(unasked, latest, method, f"from {config.index_source}")
+    if python is None:
         return unasked
-    latest = latest_from_index(config.index, limits)
-    return _versioned(unasked, latest, method, f"from {config.index_source}")
+    answer = ask_pip(python, os.environ if env is None else env, timeout=limits.timeout * 3)
+    if answer is None:
+        return unasked
+    return _versioned(unasked, answer.latest, method, "from pip's index")
 
 
 def check_host(
@@ -135,7 +152,8 @@ def check_host(
     npm_prefix: Path | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> CheckResult:
-    """The host's npm package against `<registry>/<package>` `dist-tags.latest`."""
+    """The host's npm package against its registry: the newest release inside the set's
+    tested range, and whether a newer one is out beyond it."""
     if host is None or not host.package:
         label = host.command if host else "host"
         version = host.version if host else None
@@ -150,14 +168,64 @@ def check_host(
         latest=None,
         hint=None,
         status="not-configured",
-        detail="no registry configured",
+        detail="no registry configured, and npm did not answer",
         method=method.name,
         label=host.package,
     )
-    if config.registry is None:
-        return unasked
-    latest = latest_from_registry(config.registry, host.package, limits)
-    return _versioned(unasked, latest, method, f"from {config.registry_source}")
+    if config.registry is not None:
+        answer = releases_from_registry(config.registry, host.package, limits)
+        source = f"from {config.registry_source}"
+    else:
+        answer = ask_npm(host.package, env, timeout=limits.timeout * 3)
+        source = "from npm's registry"
+        if answer is None:
+            return unasked
+    if answer is None or host.tested is None:
+        return _versioned(unasked, answer.latest if answer else None, method, source)
+    return _in_range(unasked, answer, host, env, prefix, source)
+
+
+def _in_range(
+    unasked: CheckResult,
+    answer: Releases,
+    host: HostFacts,
+    env: Mapping[str, str],
+    prefix: Path | None,
+    source: str,
+) -> CheckResult:
+    """The hint names the newest release inside [host] tested, and says what is beyond it."""
+    from installer.versions import newest_in, where
+
+    tested = str(host.tested)
+    latest = answer.latest
+    if latest is None or where(latest, tested) == "in":
+        return _versioned(unasked, latest, method_for(host, env, prefix, "latest"), source)
+    best = newest_in(list(answer.versions), tested)
+    beyond = (
+        f"{latest} is out, outside the tested range ({tested}): check its changelog and the "
+        "flags and events this set uses (`pi --help`) before widening [host] tested"
+    )
+    if best is None or not compare(unasked.current, best):
+        status: Status = "up-to-date" if best is not None else "unavailable"
+        return replace(unasked, latest=best, status=status, detail=beyond)
+    method = method_for(host, env, prefix, best)
+    if method.hint is None:
+        beyond += f"; {method.detail}: it cannot pin {best}, upgrade to it by hand"
+    return replace(
+        unasked,
+        latest=best,
+        hint=method.hint,
+        status="update-available",
+        detail=f"the newest tested; {beyond}",
+        method=method.name,
+    )
+
+
+def method_for(
+    host: HostFacts, env: Mapping[str, str], prefix: Path | None, version: str
+) -> InstallMethod:
+    """The host's install method, its command installing `version` (a pin, or "latest")."""
+    return detect_host_method(host.resolved, host.package, env, prefix, version)
 
 
 def check_set(
@@ -190,6 +258,13 @@ def _versioned(
     hint = method.hint
     detail = "" if hint else f"{method.detail}: upgrade it the way you installed it"
     return replace(unasked, latest=latest, hint=hint, status="update-available", detail=detail)
+
+
+def _python(facts: InstallFacts | None) -> str | None:
+    """The interpreter whose pip to ask about ext; None when tests give facts of another."""
+    import sys
+
+    return facts.python if facts is not None else sys.executable
 
 
 def _safe_method(facts: InstallFacts | None) -> InstallMethod:

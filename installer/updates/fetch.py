@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from installer.updates.config import DIST, index_json_url, registry_json_url
-
-if TYPE_CHECKING:
-    import semver
 
 TIMEOUT = 3.0
 MAX_BYTES = 1 << 20
@@ -26,9 +24,11 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-def fetch_json(url: str, limits: Limits = DEFAULT_LIMITS) -> object | None:
+def fetch_json(
+    url: str, limits: Limits = DEFAULT_LIMITS, accept: str = "application/json"
+) -> object | None:
     """GET `url` and parse its JSON; None on any failure (status, size, time, encoding, syntax)."""
-    body = _within_deadline(url, limits)
+    body = _within_deadline(url, limits, accept)
     if body is None:
         return None
     import json
@@ -40,7 +40,7 @@ def fetch_json(url: str, limits: Limits = DEFAULT_LIMITS) -> object | None:
     return data
 
 
-def _within_deadline(url: str, limits: Limits) -> bytes | None:
+def _within_deadline(url: str, limits: Limits, accept: str) -> bytes | None:
     """The body, or None once `limits.timeout` has passed in all: connect, headers and body.
 
     httpx's timeouts bound each socket read, so a server that sends its header a byte a
@@ -53,7 +53,7 @@ def _within_deadline(url: str, limits: Limits) -> bytes | None:
 
     def work() -> None:
         try:
-            box.append(_fetch_bytes(url, limits))
+            box.append(_fetch_bytes(url, limits, accept))
         except Exception:  # an update check must never break or trace the command it rides on
             box.append(None)
 
@@ -63,13 +63,13 @@ def _within_deadline(url: str, limits: Limits) -> bytes | None:
     return box[0] if box else None
 
 
-def _fetch_bytes(url: str, limits: Limits) -> bytes | None:
+def _fetch_bytes(url: str, limits: Limits, accept: str) -> bytes | None:
     import httpx
 
     from installer import __version__
 
     deadline = time.monotonic() + limits.timeout
-    headers = {"Accept": "application/json", "User-Agent": f"extset/{__version__}"}
+    headers = {"Accept": accept, "User-Agent": f"extset/{__version__}"}
     with (
         httpx.Client(timeout=limits.timeout, follow_redirects=True, headers=headers) as client,
         client.stream("GET", url) as resp,
@@ -87,22 +87,6 @@ def _fetch_bytes(url: str, limits: Limits) -> bytes | None:
         return bytes(body)
 
 
-def parse_version(text: object) -> semver.Version | None:
-    """A strict semver version (`MAJOR.MINOR.PATCH[-pre][+build]`); None for anything else.
-
-    Strict on purpose: a PEP 440 spelling such as `1.0` or `1.0rc1` has no
-    semver ordering we could trust, so it is ignored rather than guessed at.
-    """
-    if not isinstance(text, str):
-        return None
-    import semver
-
-    try:
-        return semver.Version.parse(text.strip())
-    except (ValueError, TypeError):
-        return None
-
-
 def latest_from_index(base: str, limits: Limits = DEFAULT_LIMITS, dist: str = DIST) -> str | None:
     """`info.version` from `<base>/pypi/<dist>/json`, if it is semver."""
     data = fetch_json(index_json_url(base, dist), limits)
@@ -111,23 +95,102 @@ def latest_from_index(base: str, limits: Limits = DEFAULT_LIMITS, dist: str = DI
     return _semver_text(version)
 
 
-def latest_from_registry(
+class Releases(NamedTuple):
+    """What a registry or an installer says is published: the latest, and every version."""
+
+    latest: str | None
+    versions: tuple[str, ...] = ()
+
+
+def releases_from_registry(
     registry: str, package: str, limits: Limits = DEFAULT_LIMITS
-) -> str | None:
-    """`dist-tags.latest` from an npm-style registry's package document, if it is semver."""
-    data = fetch_json(registry_json_url(registry, package), limits)
-    tags = data.get("dist-tags") if isinstance(data, dict) else None
-    version = tags.get("latest") if isinstance(tags, dict) else None
-    return _semver_text(version)
+) -> Releases | None:
+    """`dist-tags.latest` and the versions from an npm-style registry's package document."""
+    data = fetch_json(registry_json_url(registry, package), limits, accept=_NPM_ABBREVIATED)
+    if not isinstance(data, dict):
+        return None
+    tags = data.get("dist-tags")
+    latest = _semver_text(tags.get("latest") if isinstance(tags, dict) else None)
+    versions = data.get("versions")
+    names = tuple(v for v in versions if _semver_text(v)) if isinstance(versions, dict) else ()
+    return Releases(latest, names)
+
+
+# npm's abbreviated package document: the versions without their READMEs, a tenth the size.
+_NPM_ABBREVIATED = "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8"
+
+
+def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | None:
+    """What npm itself says is published, from the registry npm is configured with (its own
+    default when the user set none): `npm view PACKAGE dist-tags.latest versions --json`."""
+    import json
+    import shutil
+
+    npm = shutil.which("npm", path=env.get("PATH", ""))  # the user's npm, on the user's PATH
+    if npm is None:
+        return None
+    out = _run([npm, "view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
+    try:
+        data = json.loads(out) if out else None
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    versions = data.get("versions")
+    listed = [versions] if isinstance(versions, str) else versions
+    names = tuple(v for v in listed if _semver_text(v)) if isinstance(listed, list) else ()
+    return Releases(_semver_text(data.get("dist-tags.latest")), names)
+
+
+def ask_pip(
+    python: str, env: Mapping[str, str], timeout: float, dist: str = DIST
+) -> Releases | None:
+    """What pip itself would install, from the index pip is configured with (its own default
+    when the user set none): `python -m pip index versions extset`."""
+    import re
+
+    argv = [python, "-m", "pip", "index", "versions", dist, "--disable-pip-version-check"]
+    out = _run(argv, env, timeout)
+    found = re.search(r"^Available versions:\s*(.+)$", out or "", re.MULTILINE)
+    if found is None:
+        return None
+    listed = tuple(v for v in (p.strip() for p in found.group(1).split(",")) if _semver_text(v))
+    latest = None
+    for version in listed:
+        if latest is None or compare(latest, version):
+            latest = version
+    return Releases(latest, listed)
+
+
+def _run(argv: list[str], env: Mapping[str, str], timeout: float) -> str | None:
+    """A command's stdout, or None when it cannot start, fails or outlives `timeout`."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            argv,
+            env=dict(env),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
 
 
 def compare(current: str | None, latest: str | None) -> bool | None:
     """True when `latest` is newer than `current`; None when either is not semver."""
-    have, new = parse_version(current), parse_version(latest)
-    if have is None or new is None:
-        return None
-    return new > have
+    from installer.versions import newer
+
+    return newer(latest, current)
 
 
 def _semver_text(value: object) -> str | None:
+    """Strict semver only: a PEP 440 spelling such as `1.0` or `1.0rc1` has no semver
+    ordering we could trust, so it is ignored rather than guessed at."""
+    from installer.versions import parse_version
+
     return value.strip() if isinstance(value, str) and parse_version(value) is not None else None

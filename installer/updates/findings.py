@@ -36,7 +36,11 @@ def cached_report(
         "host": host.version if host else None,
         "set": head_sha(set_dir) if set_dir else None,
     }
-    results = tuple(r for r in (cache.results if cache else ()) if not is_stale(r, current))
+    from installer.updates.results import installations
+
+    where = installations(host.resolved if host else None, set_dir, facts.prefix if facts else None)
+    found = cache.results if cache else ()
+    results = tuple(r for r in found if not is_stale(r, current, where))
     config = load_config(package=host.package if host else None)
     checked = cache.checked_at if cache and cache.checked_at is not None else 0.0
     return Report(results=results, method=_safe_method(facts), checked_at=checked, config=config)
@@ -56,10 +60,11 @@ def doctor_findings(report: Report) -> tuple[Finding, ...]:
 def _finding(name: str, result: CheckResult) -> Finding:
     check_id = f"update.{name}"
     label = result.label or _NAMES[name]
-    if result.newer:
-        return Finding(check_id, "warn", result.line().split("; run: ")[0], result.hint)
+    if result.newer:  # news, not a fault: `doctor --strict` must not fail on a release
+        return Finding(check_id, "info", result.line().split("; run: ")[0], result.hint)
     if result.status == "up-to-date":
-        return Finding(check_id, "ok", f"{label} is up to date ({_short(result.current)})")
+        beyond = f"; {result.detail}" if result.detail else ""  # a release past [host] tested
+        return Finding(check_id, "ok", f"{label} is up to date ({_short(result.current)}){beyond}")
     if result.status == "not-configured":
         return Finding(check_id, "info", f"{label}: {result.detail}", _configure_fix(name))
     return Finding(check_id, "info", f"{label}: {result.detail or result.status}")

@@ -175,15 +175,22 @@ def homebrew_formula(path: Path, env: Mapping[str, str]) -> str | None:
 
 
 def detect_host_method(
-    resolved: Path | None, package: str | None, env: Mapping[str, str], npm_prefix: Path | None
+    resolved: Path | None,
+    package: str | None,
+    env: Mapping[str, str],
+    npm_prefix: Path | None,
+    version: str = "latest",
 ) -> InstallMethod:
-    """The host's install method from its resolved binary path and npm package name."""
+    """The host's install method from its resolved binary path and npm package name; its
+    command installs `version` (a release or a dist-tag). Homebrew cannot pin one."""
     if resolved is None or not package:
         return InstallMethod("unknown", None, "host package or path unknown")
     formula = homebrew_formula(resolved, env)
+    if formula is not None and version != "latest":
+        return InstallMethod("homebrew", None, "a Homebrew formula")
     if formula is not None:
         return InstallMethod("homebrew", ("brew", "upgrade", formula), "a Homebrew formula")
-    spec = f"{package}@latest"
+    spec = f"{package}@{version}"
     folder = _node_modules_root(resolved, package)
     if folder is None:
         return InstallMethod("unknown", None, "not under a node_modules folder")

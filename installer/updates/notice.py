@@ -98,7 +98,10 @@ def _passive(
         "host": host.version if host else None,
         "set": head_sha(set_dir) if set_dir else None,
     }
-    due = due_notices(cache, now, current)
+    from installer.updates.results import installations
+
+    where = installations(host.resolved if host else None, set_dir)
+    due = due_notices(cache, now, current, where)
     if not due:
         return None
     # Re-read: a refresh may have written since, and its results must not be lost.
@@ -126,6 +129,7 @@ def spawn_refresh(
             ("--host-package", host.package),
             ("--host-version", host.version),
             ("--host-path", host.resolved),
+            ("--host-tested", host.tested),
         ):
             if value is not None:
                 args += [flag, str(value)]

@@ -46,14 +46,26 @@ def refresh_due(cache: CacheState | None, now: float) -> bool:
     return started is None or not 0 <= now - started < REFRESH_RETRY
 
 
-def is_stale(result: CheckResult, current: Mapping[str, str | None]) -> bool:
-    """True when what was checked is no longer what is installed (the user upgraded since)."""
+def is_stale(
+    result: CheckResult,
+    current: Mapping[str, str | None],
+    installed: Mapping[str, str | None] | None = None,
+) -> bool:
+    """True when what was checked is no longer what is installed: the user upgraded since, or
+    this is another installation than the one checked (`installed`: name -> installation)."""
     have = current.get(result.name)
-    return have is not None and have != result.current
+    if have is not None and have != result.current:
+        return True
+    here = (installed or {}).get(result.name)
+    # A result cached before installations were recorded speaks for whoever reads it.
+    return None not in (here, result.installation) and here != result.installation
 
 
 def due_notices(
-    cache: CacheState | None, now: float, current: Mapping[str, str | None]
+    cache: CacheState | None,
+    now: float,
+    current: Mapping[str, str | None],
+    installed: Mapping[str, str | None] | None = None,
 ) -> tuple[CheckResult, ...]:
     """The cached updates worth telling now.
 
@@ -69,7 +81,7 @@ def due_notices(
     for result in cache.results:
         if not result.newer:
             continue
-        if is_stale(result, current):
+        if is_stale(result, current, installed):
             continue
         if result.method == "homebrew":
             seen = cache.seen_at(result.name, result.latest)

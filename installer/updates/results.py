@@ -27,6 +27,9 @@ class CheckResult:
     detail: str = ""
     method: str | None = None
     label: str = ""
+    # What was checked: ext's prefix, the host's resolved binary, the set's folder. A cached
+    # result speaks only for that installation (a Homebrew pi's fix is not an npm pi's).
+    installation: str | None = None
 
     @property
     def newer(self) -> bool:
@@ -44,6 +47,7 @@ class CheckResult:
             "detail": self.detail,
             "method": self.method,
             "label": self.label,
+            "installation": self.installation,
         }
 
     @classmethod
@@ -64,6 +68,7 @@ class CheckResult:
                 detail=_text(data, "detail") or "",
                 method=_text(data, "method"),
                 label=_text(data, "label") or "",
+                installation=_text(data, "installation"),
             )
         except TypeError:
             return None
@@ -75,9 +80,22 @@ class CheckResult:
             text = f"{label} is {self.detail or 'behind its upstream'}"
         elif self.newer:
             text = f"{label} {self.latest} is available (you have {self.current})"
+            text += f"; {self.detail}" if self.detail else ""
         else:
             text = f"{label}: {self.detail or self.status}"
         return f"{text}; run: {self.hint}" if self.newer and self.hint else text
+
+
+def installations(
+    host_resolved: object, set_dir: object, prefix: object = None
+) -> dict[str, str | None]:
+    """What each check speaks for: ext's prefix, the host's resolved binary, the set's folder."""
+    import sys
+
+    def text(value: object) -> str | None:
+        return None if value is None else str(value)
+
+    return {"ext": text(prefix) or sys.prefix, "host": text(host_resolved), "set": text(set_dir)}
 
 
 def _text(data: dict[object, object], key: str) -> str | None:

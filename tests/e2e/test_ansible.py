@@ -196,7 +196,10 @@ def links(agent: Path, set_root: Path) -> dict[str, tuple[str, str]]:
             rel = str(path.relative_to(agent))
             if path.is_symlink():
                 target = Path(dirpath, os.readlink(path)).resolve()
-                out[rel] = ("link", str(target.relative_to(set_root.resolve())))
+                if target.is_relative_to(agent.resolve() / ".extset"):  # ext's own /ext
+                    out[rel] = ("ext", str(target.relative_to(agent.resolve())))
+                else:
+                    out[rel] = ("link", str(target.relative_to(set_root.resolve())))
             elif path.is_dir():
                 out[rel] = ("dir", "")
             else:

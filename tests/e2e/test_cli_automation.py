@@ -27,7 +27,11 @@ def test_json_after_the_command(ext: Run, tmp_path: Path) -> None:
 def test_a_parser_error_under_json_is_json(ext: Run, tmp_path: Path) -> None:
     done = ext("--set", str(_set(tmp_path)), "install", "--bogus", "--json")
     assert done.returncode == 2
-    assert json.loads(done.stdout) == {"error": "No such option: --bogus", "exit_code": 2}
+    assert json.loads(done.stdout) == {
+        "error": "ext install: no such option: --bogus",
+        "fix": "see `ext install --help`",
+        "exit_code": 2,
+    }
 
 
 def test_a_deleted_working_folder_is_no_traceback(e2e_env: dict[str, str], tmp_path: Path) -> None:

@@ -30,8 +30,10 @@ def test_register_skip_and_uninstall_as_pi_sees_them(ext: Run, pi: Run, tmp_path
     for names in flags.values():
         for flag in names:
             assert f"--{flag}" in help_text
-    # No link of the set's own: only ext's session recorder (the bundled set has a process guard).
-    assert sorted(p.name for p in (agent / "extensions").iterdir()) == ["ext-sessions.ts"]
+    # No link of the set's own: only ext's /ext and its session recorder (the bundled set has a
+    # process guard).
+    own = ["ext-command.ts", "ext-sessions.ts"]
+    assert sorted(p.name for p in (agent / "extensions").iterdir()) == own
 
     ext("install", "--skip", "notify", "--yes", "--agent-dir", str(agent), cwd=REPO, check=True)
     settings = json.loads((agent / "settings.json").read_text())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pexpect
@@ -104,3 +105,80 @@ def test_ctrl_c_cancels_and_writes_nothing(
         child.close()
     assert child.exitstatus == 3
     assert snapshot(agent) == before
+
+
+UP = "\x1b[A"
+
+
+def spawn_on(
+    set_root: Path,
+    agent: Path,
+    env: dict[str, str],
+    tmp_path: Path,
+    size: tuple[int, int] = (30, 100),
+    *extra: str,
+) -> pexpect.spawn:
+    child = pexpect.spawn(
+        str(EXT),
+        [*extra, "--set", str(set_root), "--agent-dir", str(agent), "toggle"],
+        cwd=str(tmp_path),
+        env={**env, "TERM": "xterm-256color"},
+        encoding="utf-8",
+        dimensions=size,
+        timeout=60,
+    )
+    child.expect("escape")
+    return child
+
+
+def test_a_row_shows_the_change_and_a_guard_refuses_only_that_row(
+    ext: Run, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    set_root = make_set(tmp_path / "set", '[extensions.gamma]\nrequires = ["beta"]\n')
+    ext("--set", str(set_root), "--agent-dir", str(agent), "install", "--yes", check=True)
+    child = spawn_on(set_root, agent, e2e_env, tmp_path)
+    try:
+        child.expect("gamma")
+        child.send(DOWN)  # alpha -> beta
+        child.send(" ")  # beta off: refused, gamma is on and needs it
+        child.expect("refused: .*gamma is enabled and needs it")
+        child.send(DOWN)  # -> gamma
+        child.send(" ")  # gamma off
+        child.expect("enabled → disabled")
+        child.send(UP)  # -> beta
+        child.send(" ")  # beta off: fine now
+        child.expect("2 changes: beta off, gamma off")
+        child.send("\r")
+        child.expect(r"Apply these changes\? \[y/N\]")
+        child.sendline("y")
+        child.expect(pexpect.EOF)
+        output = child.before
+    finally:
+        child.close()
+    assert child.exitstatus == 0, output
+    assert "done: 2 disabled" in output
+    assert (agent / "extensions/beta.ts.off").is_symlink()
+    assert (agent / "extensions/.off/gamma").is_symlink()
+
+
+def test_a_tiny_terminal_and_no_color(
+    where: tuple[Path, Path], e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root, agent = where
+    child = spawn_on(set_root, agent, e2e_env, tmp_path, (5, 20), "--no-color")
+    try:
+        child.send(" ")  # alpha off
+        child.expect("1 change: al")  # the summary line, cut at 20 columns
+        drawn = child.before
+        child.send("\r")
+        child.expect(r"Apply these changes\? \[y/N\]")
+        child.sendline("y")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    assert "[ ] alpha" in drawn
+    assert not re.search(r"\x1b\[[0-9;]*(3[0-7]|9[0-7]|38;[25];[0-9;]+)m", drawn)  # no colour
+    assert (agent / "extensions/alpha.ts.off").is_symlink()

@@ -67,8 +67,16 @@ def test_outdated_names_newer_versions_with_hints(
     assert by_name["host"]["latest"] == "0.99.0"
 
 
-def test_outdated_without_configuration_says_so_and_exits_0(ext: Run, tmp_path: Path) -> None:
+def test_outdated_without_configuration_says_so_and_exits_0(
+    ext: Run, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
     the_set = build_tree(tmp_path / "set", {"extensions/a.ts": "export default () => {};"})
-    done = ext("--set", str(the_set), "outdated")
+    # Unconfigured, ext asks npm and pip; here neither may reach a registry.
+    npm = build_tree(tmp_path / "bin", {"npm": "#!/bin/sh\nexit 1\n"}) / "npm"
+    npm.chmod(0o755)
+    path = f"{npm.parent}:{e2e_env['PATH']}"
+    done = ext(
+        "--set", str(the_set), "outdated", env={**e2e_env, "PATH": path, "PIP_NO_INDEX": "1"}
+    )
     assert done.returncode == 0, done.stderr
     assert "no index configured" in done.stdout

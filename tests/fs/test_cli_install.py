@@ -94,7 +94,8 @@ def test_install_shows_the_plan_applies_it_and_exits_0(set_root: Path, agent: Pa
     assert "  ! backup     extensions/notify.ts -> extensions/notify.ts.bak." in result.stdout
     assert "  + link       extensions/notify.ts" in lines
     assert "  + link       extensions/gamma" in lines
-    assert lines[-1] == "done: 5 linked, 1 backed up"
+    assert "  + link       extensions/ext-command.ts" in result.stdout  # ext's /ext
+    assert lines[-1] == "done: 6 linked, 1 backed up"
     assert os.readlink(agent / "skills/review") == str(set_root / "skills/review")
 
 
@@ -102,7 +103,7 @@ def test_a_second_install_says_nothing_to_do_in_one_line(set_root: Path, agent: 
     ext(set_root, agent, "install", "--yes")
     result = ext(set_root, agent, "install")  # no --yes needed: nothing is asked
     assert result.exit_code == 0
-    assert result.stdout == "nothing to do: 5 unchanged\n"
+    assert result.stdout == "nothing to do: 6 unchanged\n"
 
 
 def test_dry_run_prints_the_plan_and_writes_nothing(set_root: Path, agent: Path) -> None:
@@ -110,7 +111,7 @@ def test_dry_run_prints_the_plan_and_writes_nothing(set_root: Path, agent: Path)
     result = ext(set_root, agent, "install", "--dry-run")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[-2:] == [
-        "5 to link, 1 backup",
+        "6 to link, 1 backup",  # the set's five and ext's /ext
         "dry run: nothing was written",
     ]
     assert snapshot(agent) == before
@@ -139,7 +140,7 @@ def test_an_unknown_name_is_exit_2_naming_the_closest(set_root: Path, agent: Pat
 def test_only_and_skip_take_comma_lists(set_root: Path, agent: Path) -> None:
     result = ext(set_root, agent, "--json", "install", "--yes", "--only", "gamma,skill:review")
     linked = {a["path"] for a in as_json(result)["actions"] if a["action"] == "link"}
-    assert linked == {"extensions/gamma", "skills/review"}
+    assert linked == {"extensions/gamma", "skills/review", "extensions/ext-command.ts"}
     result = ext(set_root, agent, "--json", "install", "--yes", "--skip", "notify", "--skip", "fix")
     linked = {a["path"] for a in as_json(result)["actions"] if a["action"] == "link"}
     assert linked == {"themes/dark.json"}
@@ -168,7 +169,7 @@ def test_uninstall_removes_ours_and_says_so(set_root: Path, agent: Path) -> None
     ext(set_root, agent, "install", "--yes")
     result = ext(set_root, agent, "uninstall", "--yes")
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[-1] == "done: 5 removed"
+    assert result.stdout.splitlines()[-1] == "done: 6 removed"  # with ext's /ext
     assert not [k for k, (kind, _) in snapshot(agent).items() if kind == "link"]
 
 
@@ -215,7 +216,7 @@ def test_uninstall_json_is_the_plan_result_shape(set_root: Path, agent: Path) ->
     assert_plan_shape(data, "uninstall")
     assert (data["changed"], data["dry_run"]) == (True, False)
     assert {a["action"] for a in data["actions"]} == {"unlink"}
-    assert len(data["actions"]) == 5
+    assert len(data["actions"]) == 6
 
 
 def test_list_json_is_the_items_shape(set_root: Path, agent: Path) -> None:
@@ -303,3 +304,20 @@ def test_the_isolated_default_is_used_and_named_when_no_agent_dir_is_given(
     assert os.readlink(isolated / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
     assert 'eval "$(ext env)"' in done.stderr
     assert 'eval "$(ext env)"' not in done.stdout
+
+
+def test_install_and_list_say_the_agent_dir_came_from_pi_coding_agent_dir(
+    tmp_path: Path, set_root: Path, agent: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    at = ("--set", str(set_root))
+
+    planned = CliRunner().invoke(app, [*at, "install", "--dry-run"])
+    done = CliRunner().invoke(app, [*at, "install", "--yes"])
+    listed = CliRunner().invoke(app, [*at, "list"])
+
+    where = f"agent dir {agent} (from PI_CODING_AGENT_DIR)"
+    assert planned.exit_code == 0 and where in planned.stderr
+    assert done.exit_code == 0 and where in done.stderr
+    assert (agent / "extensions" / "gamma").resolve() == set_root / "extensions" / "gamma"
+    assert f"agent dir  {agent} (PI_CODING_AGENT_DIR)" in listed.stdout

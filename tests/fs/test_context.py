@@ -79,7 +79,7 @@ def test_a_set_that_is_not_one_is_exit_2(tmp_path: Path, what: str) -> None:
         resolve(env(tmp_path, EXT_SET=str(path)), None, tmp_path)
 
 
-def test_agent_dir_flag_beats_env_beats_manifest_beats_isolated(
+def test_agent_dir_flag_beats_env_beats_pi_env_beats_manifest_beats_isolated(
     tmp_path: Path, isolated_home: Path
 ) -> None:
     root = a_set(tmp_path / "s", "s", '[target]\nagent_dir = "from-manifest"\n')
@@ -90,6 +90,15 @@ def test_agent_dir_flag_beats_env_beats_manifest_beats_isolated(
     assert (found.agent_dir, found.agent_dir_source) == (tmp_path / "flag", "--agent-dir")
     found = resolve(e, root, None)
     assert (found.agent_dir, found.agent_dir_source) == (tmp_path / "env", "EXT_AGENT_DIR")
+    (tmp_path / "pi-env").mkdir()
+    both = env(tmp_path, EXT_AGENT_DIR=str(tmp_path / "env"), PI_CODING_AGENT_DIR="pi-env")
+    found = resolve(both, root, None)
+    assert (found.agent_dir, found.agent_dir_source) == (tmp_path / "env", "EXT_AGENT_DIR")
+    found = resolve(env(tmp_path, PI_CODING_AGENT_DIR=str(tmp_path / "pi-env")), root, None)
+    assert (found.agent_dir, found.agent_dir_source) == (
+        tmp_path / "pi-env",
+        "PI_CODING_AGENT_DIR",
+    )
     found = resolve(env(tmp_path), root, None)
     assert (found.agent_dir, found.agent_dir_source) == (
         root / "from-manifest",
@@ -202,3 +211,36 @@ def test_stable_copy_drops_files_the_new_version_no_longer_has(tmp_path: Path) -
     build_tree(shipped, {"extensions/c.ts": "// c\n"})
     stable_copy(shipped, stable)
     assert sorted(os.listdir(stable / "extensions")) == ["c.ts"]
+
+
+def test_pi_coding_agent_dir_is_read_as_pi_reads_it(tmp_path: Path, isolated_home: Path) -> None:
+    root = a_set(tmp_path / "s", "s", '[target]\nagent_dir = "from-manifest"\n')
+    (isolated_home / "pi-dir").mkdir()
+    (root / "from-manifest").mkdir()
+
+    found = resolve(env(tmp_path, PI_CODING_AGENT_DIR="~/pi-dir"), root, None)
+
+    assert (found.agent_dir, found.agent_dir_source) == (
+        isolated_home / "pi-dir",
+        "PI_CODING_AGENT_DIR",
+    )
+
+
+def test_pi_coding_agent_dir_that_does_not_exist_is_exit_4(tmp_path: Path) -> None:
+    root = a_set(tmp_path / "s", "s")
+    with pytest.raises(AgentDirMissing) as err:
+        resolve(env(tmp_path, PI_CODING_AGENT_DIR=str(tmp_path / "gone")), root, None)
+    assert "PI_CODING_AGENT_DIR" in err.value.message
+    assert err.value.exit_code == ExitCode.NO_AGENT_DIR
+
+
+def test_pi_coding_agent_dir_naming_the_isolated_dir_keeps_it_made_on_demand(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    root = a_set(tmp_path / "s", "s")
+    isolated = isolated_home / ".local/share/extset/agent"  # what `ext env` exported
+
+    found = resolve(env(tmp_path, PI_CODING_AGENT_DIR=str(isolated)), root, None)
+
+    assert (found.agent_dir, found.agent_dir_source) == (isolated, "isolated")
+    assert not isolated.exists()

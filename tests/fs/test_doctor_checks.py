@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -296,7 +297,9 @@ def test_linked_and_registered_is_loaded_twice(tmp_path: Path, set_root: Path, a
     [finding] = only(doctor(tmp_path, set_root, agent), "loaded-twice")
 
     assert finding.level == "error"
-    assert finding.message.startswith("the set is loaded twice: linked (")
+    assert finding.message.startswith("the set is linked (")
+    assert "pi loads each file once, the link first" in finding.message
+    assert "`ext disable` in link mode has no effect" in finding.message
     assert finding.fix == f"drop the package: PI_CODING_AGENT_DIR={agent} pi remove {set_root}"
 
 
@@ -310,7 +313,8 @@ def test_register_mode_is_loaded_once(tmp_path: Path, set_root: Path) -> None:
     assert level(found, "loaded-twice") == "ok"
     assert only(found, "items")[0].message.startswith("registered in settings.json as a package")
     assert level(found, "flags") == "ok"  # the package's flags are counted, not doubled
-    assert only(found, "flags")[0].message.startswith("2 flags from 2 extensions")
+    # two of the package's, and ext's /ext (which registers none)
+    assert only(found, "flags")[0].message.startswith("2 flags from 3 extensions")
 
 
 # ---- settings.json ----------------------------------------------------------
@@ -521,3 +525,37 @@ def test_updates_come_from_the_cache_only(tmp_path: Path, set_root: Path, agent:
 def test_subject_is_usable_without_resolution() -> None:
     s = Subject(Env(environ={}, cwd=Path("/")))
     assert s.ctx is None and s.host_command == "pi"
+
+
+def test_ext_command_is_installed_with_the_ext_that_ran_and_doctor_follows_it(
+    tmp_path: Path, set_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from installer.recorder import COMMAND, status
+    from installer.state import load_state
+
+    agent = tmp_path / "fresh"
+    agent.mkdir(mode=0o755)
+    assert only(doctor(tmp_path, set_root, agent), "command")[0].message == (
+        "/ext is not available in pi: the set is not installed here yet"
+    )
+    ext_bin = build_tree(tmp_path / "bin", {"ext": "#!/bin/sh\n"}) / "ext"
+    monkeypatch.setattr(sys, "argv", [str(ext_bin), "install"])
+    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes)
+
+    record = load_state(agent).for_root(set_root)
+    assert record is not None and record.extra["command"]["ext"] == str(ext_bin)
+    assert status(agent, COMMAND) == "current"
+    (row,) = only(doctor(tmp_path, set_root, agent), "command")
+    assert (row.level, row.message) == (
+        "ok",
+        f"/ext is available in pi ({COMMAND.dest}, runs {ext_bin})",
+    )
+
+    ext_bin.unlink()
+    (row,) = only(doctor(tmp_path, set_root, agent), "command")
+    assert row.level == "warn" and "is gone; /ext falls back to `ext` on PATH" in row.message
+
+    Path(os.readlink(agent / COMMAND.dest)).write_text("// an older /ext\n")
+    (row,) = only(doctor(tmp_path, set_root, agent), "command")
+    assert row.level == "warn" and row.message.startswith("/ext is older than the one")
+    assert row.fix == "ext install"

@@ -378,11 +378,12 @@ def test_links_killed_halfway_through_one_journal_write_undo_only_what_was_made(
     set_root = build_tree(tmp_path / "set", spec)
     agent = tmp_path / "agent"
     agent.mkdir()
-    # Writes before the links: .extset/, its journal/ and extensions/; then links 1..150.
-    assert killed_at(tmp_path, set_root, agent, 3 + 150, "after") == -signal.SIGKILL
+    # Writes before the links: .extset/, ext's /ext copy (its folder, the file), its journal/
+    # and extensions/; then links 1..150.
+    assert killed_at(tmp_path, set_root, agent, 5 + 150, "after") == -signal.SIGKILL
     rec = incomplete(agent)
     assert rec is not None
-    assert len([s for s in rec.steps if s["op"] == "symlink"]) == 300
+    assert len([s for s in rec.steps if s["op"] == "symlink"]) == 301  # and ext's /ext, linked last
     made = sorted(p.name for p in (agent / "extensions").iterdir())
     assert made == [f"e{i:03}.ts" for i in range(150)]
     mine = {"extensions/e200.ts": b"the user's own e200\n"}  # journaled, never made

@@ -92,9 +92,10 @@ def test_a_settings_file_pi_starts_with_does_not_stop_a_link_install(
     assert (agent / "settings.json").read_text() == text
     assert any("its packages were not checked" in w for w in result.plan.warnings)
     seeded = build_tree(tmp_path / "seeded", {**TOOLS_SET, "extset.toml": SEEDED})
+    other = build_tree(tmp_path / "other", {"settings.json": text})
     with pytest.raises(ExtError, match=r"settings\.json"):  # seeds cannot go into it
-        install(context(seeded, agent), [], [], False, yes)
-    assert (agent / "settings.json").read_text() == text
+        install(context(seeded, other), [], [], False, yes)
+    assert (other / "settings.json").read_text() == text
 
 
 KILLED_HOLDING_THE_LOCK = """
@@ -186,12 +187,12 @@ def test_a_users_file_named_like_ext_temp_link_survives_a_relink(
     assert mine.read_bytes() == b"the user's own\n"
 
 
-def test_a_settings_file_of_another_user_is_not_replaced(installed: tuple[Path, Path]) -> None:
+def test_a_settings_file_of_another_user_is_not_replaced(tmp_path: Path) -> None:
     if os.geteuid() != 0:
         pytest.skip("making a file of another user takes root")
-    set_root, agent = installed
+    set_root = build_tree(tmp_path / "set", {**TOOLS_SET, "extset.toml": SEEDED})
+    agent = build_tree(tmp_path / "agent", {"settings.json": '{\n  "theme": "dark"\n}\n'})
     settings = agent / "settings.json"
-    settings.write_text('{\n  "theme": "dark"\n}\n')
     os.chown(settings, 65534, 65534)
     settings.chmod(0o444)
     with pytest.raises(ExtError, match="belongs to another user") as err:

@@ -15,7 +15,7 @@ from installer.commands.uninstall import uninstall
 from installer.context import Context, resolve
 from installer.plan import Plan
 from installer.result import PlanResult
-from tests.helpers import AT, TOOLS_SET, Clock, build_tree, snapshot, yes
+from tests.helpers import AT, TOOLS_SET, Clock, build_tree, set_links, snapshot, yes
 
 STAMP = "20261129-101500"
 DESTS = (
@@ -50,11 +50,6 @@ def run(set_root: Path, agent: Path, *, dry_run: bool = False, **kw: object) -> 
     return install(context(set_root, agent, **kw), only, skip, dry_run, yes)  # type: ignore[arg-type]
 
 
-def links(agent: Path) -> dict[str, str]:
-    """Every symlink under the agent dir (outside .extset), with its target."""
-    return {k: v for k, (kind, v) in snapshot(agent).items() if kind == "link"}
-
-
 def user_entries(agent: Path) -> dict[str, tuple[str, str]]:
     return {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")}
 
@@ -64,7 +59,8 @@ def test_a_fresh_install_links_every_resource_and_records_the_set(
 ) -> None:
     result = run(set_root, agent)
     assert (result.applied, result.changed, result.dry_run) == (True, True, False)
-    assert links(agent) == {d: str(set_root / d) for d in DESTS}
+    assert set_links(agent) == {d: str(set_root / d) for d in DESTS}
+    assert (agent / "extensions/ext-command.ts").is_symlink()  # and ext's own /ext
     state = json.loads((agent / ".extset" / "state.json").read_text())
     assert [(s["root"], s["name"], s["mode"]) for s in state["sets"]] == [
         (str(set_root), "tools", "link")
@@ -114,7 +110,8 @@ def test_a_real_folder_in_the_way_is_backed_up_into_dot_bak(set_root: Path, agen
     assert (agent / f"extensions/.bak/gamma.bak.{STAMP}/index.ts").read_text() == "mine\n"
     assert (agent / f"skills/.bak/review.bak.{STAMP}/SKILL.md").read_text() == "mine\n"
     # Nothing a host would load sits beside the link under a plain name.
-    assert sorted(os.listdir(agent / "extensions")) == [".bak", "gamma", "notify.ts", "timer.js"]
+    listed = sorted(os.listdir(agent / "extensions"))
+    assert listed == [".bak", "ext-command.ts", "gamma", "notify.ts", "timer.js"]
 
 
 def test_two_backups_in_the_same_second_get_distinct_names(set_root: Path, agent: Path) -> None:
@@ -164,7 +161,10 @@ def test_stale_links_of_ours_are_pruned_and_foreign_ones_are_not(
 def test_ours_with_a_wrong_target_is_relinked(set_root: Path, agent: Path) -> None:
     build_tree(agent, {"extensions/notify.ts": set_root / "extensions/timer.js"})
     result = run(set_root, agent, only=["notify"])
-    assert [a.action for a in result.plan.changes] == ["relink"]
+    assert [(a.action, a.path) for a in result.plan.changes] == [
+        ("relink", "extensions/notify.ts"),
+        ("link", "extensions/ext-command.ts"),  # ext's own, whatever --only says
+    ]
     assert os.readlink(agent / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
     assert not any(n.endswith(".ext-tmp") for n in os.listdir(agent / "extensions"))
 
@@ -182,7 +182,7 @@ def test_a_moved_set_is_relinked_not_backed_up(tmp_path: Path, agent: Path) -> N
 
     result = run(moved, agent)
     assert {a.action for a in result.plan.changes} == {"relink"}
-    assert links(agent) == {
+    assert set_links(agent) == {
         **{d: str(moved / d) for d in DESTS if d != "extensions/gamma"},
         "extensions/.off/gamma": str(moved / "extensions/gamma"),
     }
@@ -280,7 +280,7 @@ def test_uninstall_dry_run_matches_the_real_run(set_root: Path, agent: Path) -> 
     assert snapshot(agent) == before
     real = uninstall(context(set_root, agent), False, yes)
     assert dry.plan.actions == real.plan.actions
-    assert len(real.plan.changes) == len(DESTS)
+    assert len(real.plan.changes) == len(DESTS) + 1  # and ext's /ext
 
 
 def test_the_plan_is_refused_before_any_write_when_confirm_declines(
@@ -352,7 +352,7 @@ def test_a_run_whose_plan_changed_while_asking_writes_nothing(
     with pytest.raises(ExtError) as err:
         install(context(set_root, agent), [], [], False, meanwhile)
     assert "changed while the plan was on screen" in err.value.message
-    assert links(agent) == {}
+    assert set_links(agent) == {}
 
 
 def test_list_and_dry_runs_write_nothing_not_even_bookkeeping(

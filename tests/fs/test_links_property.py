@@ -202,7 +202,8 @@ def test_install_is_idempotent_loses_nothing_and_uninstall_leaves_only_what_was_
 ) -> None:
     base = next(_examples_dirs(tmp_path))
     set_root, agent, outside, old_root = build(base, sc)
-    roots = (set_root.resolve(), old_root)
+    ext_own = (agent / ".extset" / "agent").resolve()  # /ext's copy: ext's, as the set's links are
+    roots = (set_root.resolve(), old_root, ext_own)
     set_before, outside_before = snapshot(set_root), snapshot(outside)
     before = not_ours(items(agent, roots))
 

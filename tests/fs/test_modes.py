@@ -49,7 +49,8 @@ def test_link_then_register_removes_the_links(tmp_path: Path) -> None:
     ctx = _ctx(tmp_path, root)
     install(ctx, [], [], False, yes, "link")
     install(ctx, [], [], False, yes, "register")
-    assert not any((tmp_path / "agent" / "extensions").iterdir())
+    left = [p.name for p in (tmp_path / "agent" / "extensions").iterdir()]
+    assert left == ["ext-command.ts"]  # ext's own /ext stays in both modes
     assert _packages(tmp_path) == [str(root)]
 
 
@@ -107,13 +108,15 @@ def test_a_folder_extension_with_index_js_is_filtered_by_its_real_entry(tmp_path
     assert _states(ctx)["jsf"] == "disabled"
 
 
-def test_switching_to_register_says_which_disabled_skills_come_back(tmp_path: Path) -> None:
+def test_switching_to_register_carries_a_disabled_skill_over_as_a_filter(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", {**SET, "skills/rev/SKILL.md": "# rev"})
     ctx = _ctx(tmp_path, root)
     install(ctx, [], [], False, yes, "link")
     switch(ctx, ["skill:rev"], False, False, False, yes)
-    result = install(ctx, [], [], True, yes, "register")
-    assert any("skill:rev" in w and "register mode" in w for w in result.plan.warnings)
+    result = install(ctx, [], [], False, yes, "register")
+    assert any("skill:rev stay off as filters" in w for w in result.plan.warnings)
+    assert _packages(tmp_path) == [{"source": str(root), "skills": ["-skills/rev/SKILL.md"]}]
+    assert _states(ctx)["rev"] == "disabled"
 
 
 def test_an_install_cut_short_is_finished_in_its_own_mode(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,7 @@ from installer.sessions import (
     write_session_record,
 )
 from installer.state import load_state
+from tests.fs.test_doctor_checks import doctor, only
 from tests.helpers import build_tree, snapshot, yes
 
 MANIFEST = """\
@@ -128,8 +130,8 @@ def test_an_enabled_dependent_refuses_unless_it_goes_off_too(ctx: Context) -> No
 
 
 def test_toggle_checks_the_guards_against_the_whole_picture(ctx: Context) -> None:
-    def pick(labels: list[str]) -> Callable[[list[Choice]], list[str]]:
-        return lambda choices: labels
+    def pick(labels: list[str]) -> Callable[[list[Choice], Any], list[str]]:
+        return lambda choices, check: labels
 
     with pytest.raises(Refused):
         toggle(ctx, pick(["alpha", "gamma"]), False, yes)
@@ -137,10 +139,24 @@ def test_toggle_checks_the_guards_against_the_whole_picture(ctx: Context) -> Non
     assert sorted(a.path for a in result.plan.changes) == ["extensions/beta.ts", "extensions/gamma"]
 
 
+def test_toggle_asks_the_guards_at_each_row_with_the_batch_as_it_stands(ctx: Context) -> None:
+    answers: dict[str, str | None] = {}
+
+    def switch_rows(choices: list[Choice], check: Any) -> list[str] | None:
+        answers["beta off, gamma on"] = check(frozenset({"alpha", "gamma"}))
+        answers["beta and gamma off"] = check(frozenset({"alpha"}))
+        return None
+
+    with pytest.raises(Refused):
+        toggle(ctx, switch_rows, False, yes)
+    assert "gamma is enabled and needs it" in (answers["beta off, gamma on"] or "")
+    assert answers["beta and gamma off"] is None
+
+
 def test_toggle_marks_guarded_items(ctx: Context) -> None:
     seen: list[list[Choice]] = []
 
-    def look(choices: list[Choice]) -> list[str] | None:
+    def look(choices: list[Choice], check: Any) -> list[str] | None:
         seen.append(choices)
         return None
 
@@ -185,3 +201,45 @@ def test_the_recorder_goes_with_the_last_process_guard_and_with_uninstall(
     assert status(ctx.agent_dir) == "missing"
     record = load_state(ctx.agent_dir).for_root(set_root)
     assert record is not None and "recorder" not in record.extra
+
+
+# --- the recorder switched off in pi: `pi config` writes `-extensions/ext-sessions.ts` ---
+
+
+def pi_config_off(agent: Path, path: str) -> None:
+    """What `pi config` writes to switch off a resource of the agent dir (pinned in e2e)."""
+    settings = agent / "settings.json"
+    data = json.loads(settings.read_text()) if settings.exists() else {}
+    data["extensions"] = [*data.get("extensions", []), f"-{path}"]
+    settings.write_text(json.dumps(data, indent=2))
+
+
+def test_a_guard_that_cannot_see_sessions_refuses(ctx: Context) -> None:
+    assert (ctx.agent_dir / RECORDER).is_symlink()
+    pi_config_off(ctx.agent_dir, RECORDER)
+    tree = snapshot(ctx.agent_dir / "extensions")
+    with pytest.raises(Refused) as err:
+        switch(ctx, ["alpha"], False, False, False, yes)
+    assert err.value.exit_code == ExitCode.REFUSED
+    assert "ext cannot see pi's sessions" in err.value.message
+    assert "-extensions/ext-sessions.ts" in err.value.message
+    assert snapshot(ctx.agent_dir / "extensions") == tree
+    forced = switch(ctx, ["alpha"], False, True, False, yes)
+    assert forced.applied and any("--force" in w for w in forced.plan.warnings)
+
+
+def test_a_parked_recorder_refuses_too(ctx: Context) -> None:
+    link = ctx.agent_dir / RECORDER
+    link.rename(link.with_name(link.name + ".off"))
+    with pytest.raises(Refused) as err:
+        switch(ctx, ["alpha"], False, False, False, yes)
+    assert "parked" in err.value.message
+
+
+def test_doctor_reports_the_recorder_switched_off_in_pi_as_an_error(
+    ctx: Context, tmp_path: Path
+) -> None:
+    pi_config_off(ctx.agent_dir, RECORDER)
+    [finding] = only(doctor(tmp_path, ctx.set_root, ctx.agent_dir), "recorder")
+    assert finding.level == "error"
+    assert "-extensions/ext-sessions.ts" in finding.message and "pi config" in (finding.fix or "")

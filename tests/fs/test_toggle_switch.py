@@ -13,13 +13,13 @@ import pytest
 
 from installer.commands.install import install
 from installer.commands.listing import items
-from installer.commands.toggle import Choice, switch, toggle
+from installer.commands.toggle import Choice, switch, switch_both, toggle
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, ExtError, Refused, UsageError
 from installer.plan import Plan
 from installer.result import PlanResult
 from installer.state import load_state
-from tests.helpers import build_tree, snapshot, yes
+from tests.helpers import build_tree, set_links, snapshot, yes
 
 SET = {
     "extset.toml": '[set]\nname = "tools"\n',
@@ -67,22 +67,18 @@ def states(ctx: Context) -> dict[str, str]:
     return {i.resource.label: i.state for i in items(ctx)[1]}
 
 
-def links(agent: Path) -> dict[str, str]:
-    return {k: v for k, (kind, v) in snapshot(agent).items() if kind == "link"}
-
-
 def journals(agent: Path) -> list[Path]:
     return sorted((agent / ".extset" / "journal").glob("*.jsonl"))
 
 
 def test_link_mode_disable_and_enable_every_kind(set_root: Path, agent: Path) -> None:
     ctx = installed(set_root, agent)
-    before = links(agent)
+    before = set_links(agent)
     names = ("alpha", "gamma", "skill:review", "fix", "dark")
     result = off(ctx, *names)
     assert result.applied
     assert sorted(a.action for a in result.plan.changes) == ["disable"] * 5
-    assert links(agent) == {
+    assert set_links(agent) == {
         "extensions/alpha.ts.off": before["extensions/alpha.ts"],
         "extensions/beta.ts": before["extensions/beta.ts"],
         "extensions/.off/gamma": before["extensions/gamma"],
@@ -100,7 +96,7 @@ def test_link_mode_disable_and_enable_every_kind(set_root: Path, agent: Path) ->
     }
     assert "now disabled: alpha, gamma, skill:review, prompt:fix, theme:dark" in result.notes
     on(ctx, *names)
-    assert links(agent) == before
+    assert set_links(agent) == before
     assert set(states(ctx).values()) == {"enabled"}
 
 
@@ -166,7 +162,7 @@ def test_a_foreign_entry_at_the_disabled_name_blocks(set_root: Path, agent: Path
     assert [(a.action, a.path) for a in result.plan.changes] == [("disable", "extensions/beta.ts")]
     assert any("extensions/alpha.ts.off is in the way" in w for w in result.plan.warnings)
     assert snapshot(agent)["extensions/alpha.ts.off"] == tree["extensions/alpha.ts.off"]
-    assert "extensions/alpha.ts" in links(agent)
+    assert "extensions/alpha.ts" in set_links(agent)
 
 
 def test_an_unknown_name_is_a_usage_error(set_root: Path, agent: Path) -> None:
@@ -215,24 +211,20 @@ def test_register_mode_filters_and_the_state_record(set_root: Path, agent: Path)
     assert settings(agent)["packages"] == [entry]
     record = load_state(agent).for_root(set_root)
     assert record is not None and record.mode == "register"
-    assert record.extra["disabled"] == ["-extensions/alpha.ts", "-extensions/gamma/index.ts"]
-    # install keeps the user's choice
+    # install keeps the user's choice: it lives in the entry, where pi config sees it too
     assert install(ctx, [], [], False, yes).plan.is_empty
     assert settings(agent)["packages"] == [entry]
     on(ctx, "alpha", "gamma")
     assert settings(agent)["packages"] == [str(set_root)]
-    record = load_state(agent).for_root(set_root)
-    assert record is not None and record.extra["disabled"] == []
 
 
 def test_register_mode_no_ops_and_what_it_cannot_switch(set_root: Path, agent: Path) -> None:
     ctx = installed(set_root, agent, mode="register")
     off(ctx, "alpha")
     text = (agent / "settings.json").read_text()
-    again = off(ctx, "alpha", "skill:review")
+    again = off(ctx, "alpha")
     assert not again.applied
     assert again.notes == ("alpha is already disabled; nothing to do for it",)
-    assert any("only extensions can be switched" in w for w in again.plan.warnings)
     assert (agent / "settings.json").read_text() == text
 
 
@@ -254,7 +246,7 @@ def test_register_mode_without_registration_says_so(set_root: Path, agent: Path)
 
 
 def ask(picks: list[str] | None, seen: list[list[Choice]] | None = None) -> Any:
-    def answer(choices: list[Choice]) -> list[str] | None:
+    def answer(choices: list[Choice], check: Any = None) -> list[str] | None:
         if seen is not None:
             seen.append(choices)
         return picks
@@ -284,6 +276,54 @@ def test_toggle_applies_every_change_as_one_plan(set_root: Path, agent: Path) ->
     assert "now enabled: beta" in result.notes and "now disabled: alpha" in result.notes
     assert len(journals(agent)) == count + 1
     assert states(ctx)["alpha"] == "disabled" and states(ctx)["beta"] == "enabled"
+
+
+def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    """ext's command line in a child process (its own argv, stdout and exit code)."""
+    code = "from installer.entry import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=False
+    )
+
+
+def test_toggle_on_and_off_without_a_terminal_is_one_plan(set_root: Path, agent: Path) -> None:
+    """`ext toggle --on … --off …`, what /ext inside pi runs: no checklist, one journal entry."""
+    ctx = installed(set_root, agent)
+    off(ctx, "beta")
+    count = len(journals(agent))
+    headless = context(set_root, agent, tty=False)
+    result = switch_both(headless, ["beta"], ["alpha", "gamma"], False, yes)
+    assert result.plan.command == "toggle" and result.applied
+    assert sorted((a.action, a.path) for a in result.plan.changes) == [
+        ("disable", "extensions/alpha.ts"),
+        ("disable", "extensions/gamma"),
+        ("enable", "extensions/beta.ts.off"),
+    ]
+    assert len(journals(agent)) == count + 1
+    assert (states(ctx)["alpha"], states(ctx)["beta"]) == ("disabled", "enabled")
+
+    tree = snapshot(agent)
+    with pytest.raises(UsageError) as err:
+        switch_both(headless, ["alpha"], ["alpha"], False, yes)
+    assert "named by both --on and --off" in err.value.message
+    dry = switch_both(headless, ["alpha"], [], True, yes)
+    assert dry.dry_run and [a.action for a in dry.plan.changes] == ["enable"]
+    assert snapshot(agent) == tree
+
+
+def test_toggle_on_off_from_the_command_line_prints_the_plan_as_json(
+    set_root: Path, agent: Path
+) -> None:
+    installed(set_root, agent)
+    where = ["--set", str(set_root), "--agent-dir", str(agent)]
+    argv = [*where, "--json", "toggle", "--off", "alpha", "--off", "skill:review", "--yes"]
+    proc = cli(*argv)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert (data["command"], data["changed"]) == ("toggle", True)
+    assert {a["path"] for a in data["actions"]} == {"extensions/alpha.ts", "skills/review"}
+    force = cli(*where, "toggle", "--on", "alpha", "--force")
+    assert force.returncode == 2 and "ext disable --force" in force.stderr
 
 
 def test_toggle_cancelled_or_unchanged_writes_nothing(set_root: Path, agent: Path) -> None:
@@ -324,8 +364,8 @@ def test_toggle_in_register_mode_is_one_settings_write(set_root: Path, agent: Pa
     count = len(journals(agent))
     result = toggle(ctx, ask(["beta", "skill:review", "prompt:fix", "theme:dark"]), False, yes)
     assert [a.detail for a in result.plan.changes] == [
-        "disable alpha: adds -extensions/alpha.ts",
-        "disable gamma: adds -extensions/gamma/index.ts",
+        "disable alpha: adds -extensions/alpha.ts to its packages entry, as pi config does",
+        "disable gamma: adds -extensions/gamma/index.ts to its packages entry, as pi config does",
     ]
     assert settings(agent)["packages"][0]["extensions"] == [
         "-extensions/alpha.ts",

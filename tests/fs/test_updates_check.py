@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from installer.updates import (
     refresh,
 )
 from installer.updates.cache import load_cache
+from installer.updates.check import check_host
 from installer.updates.fetch import fetch_json
 from tests.helpers import build_tree
 
@@ -115,8 +116,20 @@ def index_doc(version: object) -> Route:
     return send(200, json.dumps({"info": {"name": "extset", "version": version}}).encode())
 
 
-def registry_doc(version: object) -> Route:
-    return send(200, json.dumps({"name": PKG, "dist-tags": {"latest": version}}).encode())
+def registry_doc(version: object, *published: str) -> Route:
+    versions = {v: {"version": v} for v in published}
+    doc = {"name": PKG, "dist-tags": {"latest": version}, "versions": versions}
+    return send(200, json.dumps(doc).encode())
+
+
+def fake_tool(folder: Path, name: str, stdout: str, code: int = 0) -> Path:
+    """An executable `name` in `folder` that prints `stdout` and exits with `code`."""
+    tool = folder / name
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = " ".join(f"'{line}'" for line in stdout.splitlines())
+    tool.write_text(f"#!/bin/sh\nprintf '%s\\n' {lines}\nexit {code}\n")
+    tool.chmod(0o755)
+    return tool
 
 
 def hang(release: threading.Event) -> Route:
@@ -150,10 +163,12 @@ def pipx_facts(tmp_path: Path) -> InstallFacts:
             "lib/extset-0.1.0.dist-info/INSTALLER": "pip\n",
         },
     )
+    # A python whose pip fails: an unconfigured check must not reach a real index.
+    python = fake_tool(tmp_path / "no-pip", "python", "", code=1)
     return InstallFacts(
         prefix=prefix,
         dist_info=prefix / "lib" / "extset-0.1.0.dist-info",
-        python=sys.executable,
+        python=str(python),
         env={},
     )
 
@@ -304,6 +319,7 @@ def test_report_json(server: Server, tmp_path: Path) -> None:
         "detail": "",
         "method": "pipx",
         "label": "ext",
+        "installation": str(pipx_facts(tmp_path).prefix),
     }
 
 
@@ -336,6 +352,7 @@ def test_refresh_then_passive_notice_once_a_day(
 ) -> None:
     cache = tmp_path / "cache" / "updates.json"
     monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    monkeypatch.setattr(sys, "prefix", str(pipx_facts(tmp_path).prefix))  # ext runs from there
     server.routes[EXT_PATH] = index_doc("99.0.0")
     now = 1_700_000_000.0
     spawned: list[object] = []
@@ -426,7 +443,7 @@ def test_doctor_findings_from_cache(
         "ok",
         "installed by pipx (pipx upgrade extset)",
     )
-    assert found["update.ext"].level == "warn"
+    assert found["update.ext"].level == "info"  # news, not a fault: --strict must not fail
     assert found["update.ext"].fix == "pipx upgrade extset"
     assert found["update.host"].level == "info"
 
@@ -439,7 +456,8 @@ def test_doctor_says_no_index_configured(tmp_path: Path) -> None:
         limits=OK,
         env={"HOME": str(tmp_path / "nohome")},
     )
-    found = {f.id: f for f in doctor_findings(cached_report(cache_path=cache))}
+    report = cached_report(cache_path=cache, facts=pipx_facts(tmp_path))
+    found = {f.id: f for f in doctor_findings(report)}
     assert found["update.ext"].level == "info"
     assert found["update.ext"].message == "ext: no index configured"
     assert found["update.ext"].fix is not None and "EXT_INDEX_URL" in found["update.ext"].fix
@@ -453,7 +471,7 @@ def test_passive_path_imports_nothing_heavy(tmp_path: Path) -> None:
         " spawn=lambda *a: None)\n"
         f"passive_notice(tty=True, env={{}}, cache_path=pathlib.Path({str(tmp_path / 'u.json')!r}),"
         " spawn=lambda *a: None)\n"
-        "heavy = {'httpx', 'semver', 'tomlkit', 'importlib.metadata', 'concurrent.futures'}\n"
+        "heavy = {'httpx', 'nodesemver', 'tomlkit', 'importlib.metadata', 'concurrent.futures'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     done = subprocess.run(
@@ -489,3 +507,72 @@ def test_passive_notice_never_waits_for_the_refresh(
     assert proc.wait(timeout=60) == 0
     state = load_cache(cache)
     assert state is not None and state.checked_at is not None
+
+
+def test_a_cached_result_speaks_only_for_the_installation_it_checked(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache" / "updates.json"
+    monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    server.routes[EXT_PATH] = index_doc("99.0.0")
+    server.routes[HOST_PATH] = registry_doc("0.73.1")
+    brew_pi = build_tree(tmp_path / "brew", {"Cellar/pi/0.70.0/bin/pi": "", "bin/brew": ""})
+    brew = HostFacts(PKG, "0.70.0", brew_pi / "Cellar" / "pi" / "0.70.0" / "bin" / "pi")
+    monkeypatch.setenv("EXT_NPM_REGISTRY", server.base)
+    refresh(host=brew, cache_path=cache, facts=pipx_facts(tmp_path), limits=OK)
+
+    same = {
+        r.name: r
+        for r in cached_report(host=brew, cache_path=cache, facts=pipx_facts(tmp_path)).results
+    }
+    npm_pi = host_facts(tmp_path)  # another pi of the same version, installed by npm
+    other_facts = replace(pipx_facts(tmp_path), prefix=tmp_path / "elsewhere")
+    other = cached_report(host=npm_pi, cache_path=cache, facts=other_facts)
+
+    assert same["host"].hint == "brew upgrade pi" and same["ext"].hint == "pipx upgrade extset"
+    # neither the brew fix nor the pipx one is offered to them
+    assert [r.name for r in other.results] == ["set"]
+
+
+def test_the_pi_hint_stays_inside_the_tested_range(server: Server, tmp_path: Path) -> None:
+    server.routes[HOST_PATH] = registry_doc("0.75.0", "0.73.1", "0.73.4", "0.74.0", "0.75.0")
+    host = replace(host_facts(tmp_path, "0.73.1"), tested="~0.73.0")
+    config = UpdateConfig(registry=server.base, registry_source="test")
+
+    found = check_host(config, host, {}, tmp_path / "npm", OK)
+
+    assert (found.status, found.latest) == ("update-available", "0.73.4")
+    assert found.hint == f"npm install -g {PKG}@0.73.4"
+    assert "0.75.0 is out, outside the tested range (~0.73.0)" in found.detail
+    assert "before widening [host] tested" in found.detail
+    on_newest = check_host(config, replace(host, version="0.73.4"), {}, tmp_path / "npm", OK)
+    assert (on_newest.status, on_newest.hint) == ("up-to-date", None)
+    assert "0.75.0 is out" in on_newest.detail
+
+
+def test_with_no_registry_configured_npm_is_asked(tmp_path: Path) -> None:
+    answer = {"dist-tags.latest": "0.74.2", "versions": ["0.73.1", "0.74.0", "0.74.2"]}
+    bin_dir = fake_tool(tmp_path / "bin", "npm", json.dumps(answer)).parent
+    host = replace(host_facts(tmp_path, "0.73.1"), tested=">=0.73.0 <0.75.0")
+
+    found = check_host(UpdateConfig(), host, {"PATH": str(bin_dir)}, tmp_path / "npm", OK)
+
+    assert (found.status, found.latest) == ("update-available", "0.74.2")
+    assert found.hint == f"npm install -g {PKG}@latest"  # the latest is inside the range
+
+
+def test_with_no_index_configured_pip_is_asked(tmp_path: Path) -> None:
+    python = fake_tool(
+        tmp_path / "py", "python", "extset (0.3.0)\nAvailable versions: 0.3.0, 0.2.0, 0.1.0"
+    )
+    facts = replace(pipx_facts(tmp_path), python=str(python))
+
+    report = check_now(env={}, limits=OK, config=UpdateConfig(), facts=facts, current="0.1.0")
+
+    ext = report.get("ext")
+    assert ext is not None
+    assert (ext.status, ext.latest, ext.hint) == (
+        "update-available",
+        "0.3.0",
+        "pipx upgrade extset",
+    )

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const EXTENSIONS = join(REPO, "extensions");
@@ -49,6 +49,25 @@ export async function load(relative) {
 		jiti = createJiti(import.meta.url, { moduleCache: false });
 	}
 	return jiti.import(join(EXTENSIONS, relative));
+}
+
+/** Import one of ext's own agent-side files (installer/agent/<name>) as pi's loader would. */
+export async function loadAgentFile(name) {
+	await load("notify.ts"); // makes the jiti
+	return jiti.import(join(REPO, "installer", "agent", name));
+}
+
+/** The pi-tui package of the installed pi (its real components, for a test to drive). */
+export async function piTui() {
+	const require = createRequire(piPackageJson());
+	for (const name of ["@mariozechner/pi-tui", "@earendil-works/pi-tui"]) {
+		try {
+			return await import(pathToFileURL(require.resolve(name)).href);
+		} catch {
+			// the other scope
+		}
+	}
+	throw new Error("no pi-tui beside the installed pi");
 }
 
 /** A stand-in for pi's ExtensionAPI: records flags and handlers; `flags` are the CLI values. */

@@ -21,14 +21,18 @@ from installer.argv import Call, parse
 from installer.runner import G, Globals
 
 COMMANDS = ["install", "list", "env", "enable", "launch", "doctor", "--version"]
-FLAGS = ["--yes", "-y", "--dry-run", "--create", "--json", "-q", "--quiet", "--no-color"]
+FLAGS = ["--yes", "-y", "--dry-run", "--create", "--reseed", "--json", "-q", "--quiet"]
+FLAGS += ["--no-color"]
 FLAGS += ["--debug", "--help", "-h", "-yq", "--json=1", "--yes=no", "--", "extra", "--nope"]
 OPTIONS = ["--only", "--skip", "--mode", "--set", "--agent-dir", "--shell"]
 VALUES = ["a", "a,b", "", "-x", "link", "fish", " ", "x=y", "install", "~/s", "--json"]
 
 
 OWN = {
-    "install": (["--yes", "-y", "--dry-run", "--create"], ["--only", "--skip", "--mode"]),
+    "install": (
+        ["--yes", "-y", "--dry-run", "--create", "--reseed"],
+        ["--only", "--skip", "--mode"],
+    ),
     "list": ([], []),
     "env": ([], ["--shell"]),
     "--version": ([], []),
@@ -103,7 +107,7 @@ def _through_typer(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Call:
         return record
 
     monkeypatch.setattr(handlers, "version", recorder("--version", "as_json"))
-    install_params = ("only", "skip", "dry_run", "yes", "create", "mode")
+    install_params = ("only", "skip", "dry_run", "yes", "create", "mode", "reseed")
     monkeypatch.setattr(handlers, "install", recorder("install", *install_params))
     monkeypatch.setattr(handlers, "list_items", recorder("list"))
     monkeypatch.setattr(handlers, "env", recorder("env", "shell"))

@@ -273,3 +273,30 @@ def test_any_formatting_of_any_hooks_hashes_the_same(
         config_of((".claude/settings.json", plain)).sha256
         == config_of((".claude/settings.json", other)).sha256
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ('{"hooks": {"Stop": NaN}}', "NaN is not a JSON value"),
+        ('{"hooks": {"a": -Infinity}}', "-Infinity is not a JSON value"),
+        ('{"hooks": {"a": 1e400}}', "inf is not representable"),
+    ],
+)
+def test_the_error_names_the_value_json_cannot_carry(text: str, named: str) -> None:
+    with pytest.raises(ExtError) as caught:
+        hooks_of(text, "/p/.claude/settings.json", whole_file=False)
+    assert named in caught.value.message
+
+
+def test_integers_past_2_to_the_53_read_as_javascript_reads_them() -> None:
+    # JSON.parse("9007199254740993") is 9007199254740992 in JavaScript; JCS writes what JS holds.
+    assert canonical_bytes(loads_like_js("9007199254740991")) == b"9007199254740991"
+    assert canonical_bytes(loads_like_js("9007199254740993")) == b"9007199254740992"
+    assert canonical_bytes(loads_like_js("-9007199254740993")) == b"-9007199254740992"
+
+
+def test_the_readable_form_shows_characters_not_escapes() -> None:
+    from installer.consent.canonical import pretty
+
+    assert pretty({"b": "é", "a": 1}) == '{\n  "a": 1,\n  "b": "é"\n}'

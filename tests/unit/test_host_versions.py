@@ -1,10 +1,15 @@
-"""Versions, `[host] tested` ranges and the drift message: pure, no disk."""
+"""Versions, `[host] tested` ranges in npm's grammar, and the drift message.
+
+The answers are kept in a memo under the test's own cache dir (installer.versions); each
+case is asked twice, so the memo's answer is held to the library's.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from installer.host import drift_message, in_range, parse_range, parse_version
+from installer.host import drift_message
+from installer.versions import newer, newest_in, parse_version, range_error, where
 
 
 @pytest.mark.parametrize(
@@ -21,81 +26,86 @@ from installer.host import drift_message, in_range, parse_range, parse_version
     ],
 )
 def test_versions_order_by_semver_precedence(low: str, high: str) -> None:
-    a, b = parse_version(low), parse_version(high)
-    assert a is not None and b is not None
-    assert a < b and b > a and a <= b and b >= a and a != b
-
-
-def test_a_short_version_reads_as_zero_filled() -> None:
-    assert parse_version("0.73") == parse_version("0.73.0")
-    assert parse_version("1") == parse_version("1.0.0")
-    assert parse_version("v0.73.1") == parse_version("0.73.1")
+    assert newer(high, low) is True
+    assert newer(low, high) is False
 
 
 def test_build_metadata_does_not_count() -> None:
-    assert parse_version("1.2.3+build.7") == parse_version("1.2.3")
-    assert str(parse_version("1.2.3+build.7")) == "1.2.3+build.7"
+    assert newer("1.2.3+build.7", "1.2.3") is False
+    assert newer("1.2.3", "1.2.3+build.7") is False
 
 
-@pytest.mark.parametrize("text", ["", "x", "1.2.3.4", "1..2", "1.2.3-", "latest", "1.2.x"])
+@pytest.mark.parametrize(
+    "text", ["", "x", "1.2.3.4", "1..2", "1.2.3-", "latest", "1.2.x", "0.73", "2024.1"]
+)
 def test_garbage_is_not_a_version(text: str) -> None:
     assert parse_version(text) is None
+    assert newer(text, "0.1.0") is None
 
 
 @pytest.mark.parametrize(
-    ("tested", "version", "expected"),
+    ("tested", "version", "side"),
     [
-        (">=0.70.0 <0.80.0", "0.73.1", True),
-        (">=0.70.0 <0.80.0", "0.80.0", False),
-        (">=0.70.0 <0.80.0", "0.69.9", False),
-        (">=0.70.0, <0.80.0", "0.73.1", True),  # commas
-        (">=0.70.0,<0.80.0", "0.81.0", False),
-        (">= 0.70.0  < 0.80", "0.79.99", True),  # space after the operator, short version
-        (">=0.73", "0.73.0", True),
-        (">0.73", "0.73.0", False),
-        ("<=0.73.1", "0.73.1", True),
-        ("0.73.1", "0.73.1", True),  # a bare version means equal
-        ("=0.73.1", "0.73.2", False),
-        ("==0.73", "0.73.0", True),
-        ("<0.80.0", "0.80.0-rc.1", True),  # semver precedence: rc.1 comes before 0.80.0
-        (">=0.80.0", "0.80.0-rc.1", False),
-        (">=0.73.0-rc.1", "0.73.0-rc.2", True),
+        (">=0.70.0 <0.80.0", "0.73.1", "in"),
+        (">=0.70.0 <0.80.0", "0.80.0", "newer"),
+        (">=0.70.0 <0.80.0", "0.69.9", "older"),
+        (">= 0.70.0 < 0.80", "0.79.99", "in"),  # npm allows a space after the operator
+        ("^0.73.0", "0.73.9", "in"),
+        ("^0.73.0", "0.74.0", "newer"),  # a caret below 1.0 holds the minor
+        ("~0.73", "0.73.4", "in"),
+        ("0.73.x", "0.72.0", "older"),
+        ("0.73", "0.73.5", "in"),  # a partial version is an x-range, as in npm
+        ("0.73.0 - 0.74.2", "0.74.2", "in"),
+        ("0.73.0 - 0.74", "0.74.9", "in"),  # a partial upper bound takes its whole minor
+        ("^0.73.0 || ^0.75.0", "0.75.1", "in"),
+        ("^0.73.0 || ^0.75.0", "0.74.0", "between"),
+        ("^0.73.0 || ^0.75.0", "0.76.0", "newer"),
+        ("0.73.1", "0.73.1", "in"),
+        ("=0.73.1", "0.73.2", "newer"),
+        ("0.73.1", "0.73.0", "older"),
+        ("*", "0.1.0", "in"),
+        (">=0.80.0", "0.80.0-rc.1", "older"),
+        ("<0.80.0", "0.80.0-rc.1", "between"),  # npm leaves prereleases out of ranges
+        (">=0.73.0-rc.1", "0.73.0-rc.2", "in"),  # unless the range names one of its tuple
     ],
 )
-def test_in_range(tested: str, version: str, expected: bool) -> None:
-    assert in_range(version, tested) is expected
+def test_where_a_version_stands_by_npms_rules(tested: str, version: str, side: str) -> None:
+    assert range_error(tested) is None
+    assert where(version, tested) == side
+    assert where(version, tested) == side  # the memo's answer
 
 
 @pytest.mark.parametrize(
-    ("tested", "version"),
-    [
-        ("garbage", "0.73.1"),
-        (">=0.70.0 <banana", "0.73.1"),
-        ("^0.73.0", "0.73.1"),  # npm's caret is not one of ours: unknown, not wrong
-        ("0.70.0 || 0.80.0", "0.73.1"),
-        ("", "0.73.1"),
-        (">=0.70.0", "not a version"),
-        (">=0.70.0", ""),
-        (">=0.70.0", None),
-        (None, "0.73.1"),
-    ],
+    "tested", ["banana", ">=0.70.0 <banana", "1.2.3 - ", ">=0.70.0, <0.80.0", "0.73.1 ||| 1"]
 )
-def test_unparseable_either_side_is_unknown(tested: str | None, version: str | None) -> None:
-    assert in_range(version, tested) is None
-    assert drift_message(version, tested, "pi") is None
+def test_what_npm_would_not_read_is_not_a_range(tested: str) -> None:
+    why = range_error(tested)
+    assert why is not None
+    assert range_error(tested) == why
+    assert where("0.73.1", tested) is None
+    assert drift_message("0.73.1", tested, "pi") is None
 
 
-def test_parse_range_keeps_the_text_and_is_reusable() -> None:
-    tested = parse_range("  >=0.70.0 <0.80.0 ")
-    assert tested is not None
-    assert tested.text == ">=0.70.0 <0.80.0"
-    assert [op for op, _ in tested.comparators] == [">=", "<"]
-    assert in_range("0.75.0", tested) is True
-    assert parse_range("nonsense") is None
+def test_commas_get_the_spaced_range_as_the_fix() -> None:
+    assert "'>=0.70.0 <0.80.0'" in (range_error(">=0.70.0, <0.80.0") or "")
+
+
+@pytest.mark.parametrize("version", ["not a version", "", None, "0.73"])
+def test_an_unreadable_host_version_is_unknown(version: str | None) -> None:
+    assert where(version, ">=0.70.0") is None
+    assert drift_message(version, ">=0.70.0", "pi") is None
+
+
+def test_newest_in_a_range() -> None:
+    published = ["0.73.1", "0.73.9", "0.74.0", "0.75.0-rc.1", "junk"]
+    assert newest_in(published, "~0.73.0") == "0.73.9"
+    assert newest_in(published, ">=0.73.0 <0.76.0") == "0.74.0"  # not the prerelease
+    assert newest_in(published, "^1.0.0") is None
 
 
 def test_no_drift_message_inside_the_range() -> None:
     assert drift_message("0.73.1", ">=0.70.0 <0.80.0", "pi") is None
+    assert drift_message("0.73.1", "^0.73.0", "pi") is None
 
 
 def test_drift_message_for_a_newer_host_names_both_versions_and_the_fixes() -> None:
@@ -112,6 +122,11 @@ def test_drift_message_for_an_older_host_says_upgrade() -> None:
     assert message is not None
     assert "/opt/pi/bin/pi 0.60.0 is older" in message
     assert "upgrade /opt/pi/bin/pi" in message
+
+
+def test_drift_message_for_a_gap_in_the_range() -> None:
+    message = drift_message("0.74.0", "^0.73.0 || ^0.75.0", "pi")
+    assert message is not None and "is not one of the versions" in message
 
 
 def test_drift_message_for_an_exact_pin() -> None:

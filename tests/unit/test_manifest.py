@@ -143,8 +143,27 @@ def test_an_oversized_manifest_is_refused_before_parsing() -> None:
 
 def test_deeply_nested_arrays_are_exit_2_not_a_crash() -> None:
     depth = 50_000
-    with pytest.raises(UsageError):
-        parse("x = " + "[" * depth + "]" * depth)
+    err = refused("x = " + "[" * depth + "]" * depth)
+    assert err.message == f"{PATH}: nested too deeply"
+    assert err.fix == "flatten the nested arrays"
+
+
+@pytest.mark.parametrize(
+    "tested", ["^0.73.0", "~0.73", "0.73.x", "0.73.0 - 0.74.2", "^0.73 || ^0.75"]
+)
+def test_npm_ranges_are_read_as_written(tested: str) -> None:
+    assert parse(f'[host]\ntested = "{tested}"\n').host_tested == tested
+
+
+@pytest.mark.parametrize(
+    ("tested", "says"),
+    [("banana", "npm's grammar"), (">=0.73.0, <0.74.0", "'>=0.73.0 <0.74.0'")],
+)
+def test_a_tested_range_npm_cannot_read_is_exit_2_naming_the_key(tested: str, says: str) -> None:
+    err = refused(f'[host]\ntested = "{tested}"\n')
+    assert err.exit_code == ExitCode.USAGE
+    assert "[host] tested" in err.message and says in err.message
+    assert err.fix is not None and "npm range" in err.fix
 
 
 def test_a_manifest_using_every_known_key_gives_no_warnings() -> None:
@@ -215,3 +234,91 @@ reserveTokens = 16384
 )
 def test_a_seed_with_no_json_form_is_refused(text: str) -> None:
     assert "seed" in refused(text).message
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "fix"),
+    [
+        ("set = 1", "set: must be a table, not a number", "write [set]"),
+        ("host = []", "host: must be a table, not a list", "write [host]"),
+        ("target = true", "target: must be a table, not a boolean", "write [target]"),
+        ('settings = "x"', "settings: must be a table, not a string", "write [settings]"),
+        ("updates = 1.5", "updates: must be a table, not a number", "write [updates]"),
+        ("[settings]\nseed = 1", "settings.seed: must be a table, not a number", ""),
+        ("[settings]\nretired = []", "settings.retired: must be a table, not a list", ""),
+        ("[settings]\nrenamed = 2", "settings.renamed: must be a table, not a number", ""),
+        ("guards = 1", "guards: must be a table, not a number", "write [guards]"),
+        ("extensions = 1", "extensions: must be a table, not a number", "write [extensions]"),
+        ("[set]\nmode = 1", "[set] mode: must be a string, not a number", 'write mode = "…"'),
+        ("[set]\nname = {}", "[set] name: must be a string, not a table", 'write name = "…"'),
+        ("[host]\ncommand = []", "[host] command: must be a string, not a list", ""),
+        ("[host]\ntested = 1", "[host] tested: must be a string, not a number", ""),
+        ("[target]\nagent_dir = 1", "[target] agent_dir: must be a string, not a number", ""),
+        ('[set]\nmode = "lnk"', "[set] mode: unknown mode 'lnk'", 'write mode = "link" or "r'),
+        (
+            '[updates]\ncheck = "no"',
+            "[updates] check: must be true or false",
+            "write check = false",
+        ),
+        ("[settings.retired]\nx = 1", "[settings.retired] x: must be a string, not a number", ""),
+        (
+            "[settings.renamed]\nx = true",
+            "[settings.renamed] x: must be a string, not a boolean",
+            "",
+        ),
+        ("[guards]\nx = 1", "[guards.x]: must be a table", 'write [guards.x] with reason = "…"'),
+        ("[guards.x]\nreason = 1", "[guards.x] reason: must be a string, not a number", ""),
+        ("[guards.x]\nprocess = []", "[guards.x] process: must be a string, not a list", ""),
+        ("[guards.x]\nrequired_by = [1]", "[guards.x] required_by: must be a list of names", ""),
+        ("[extensions]\nx = 1", "[extensions.x]: must be a table", "write [extensions.x] req"),
+        ('[extensions.x]\nrequires = "y"', "[extensions.x] requires: must be a list of names", ""),
+        ('[settings.seed]\n"a..b" = 1', "[settings.seed] 'a..b': has an empty part", 'write "a.b'),
+        ('[settings.seed.c]\n"" = 1', "[settings.seed] 'c.': has an empty part", ""),
+        (
+            "[settings.seed.c]\nwhen = 1979-05-27",
+            "[settings.seed] c.when: date has no JSON form",
+            "use a string, number, boolean, array or table",
+        ),
+    ],
+)
+def test_each_mistake_names_where_what_and_the_fix(text: str, message: str, fix: str) -> None:
+    err = refused(text)
+    assert err.message == f"{PATH}: {message}" or err.message.startswith(f"{PATH}: {message}")
+    assert err.fix.startswith(fix)
+
+
+def test_an_unknown_key_warning_names_the_table_and_the_closest_key() -> None:
+    m = parse('sett = 1\n[set]\nnme = "x"\n[host]\nzzz = 1\n[guards.a]\nwhy = "x"')
+    assert m.warnings == (
+        "extset.toml: unknown key sett ignored (did you mean 'set'?)",
+        "extset.toml: unknown key [set] nme ignored (did you mean 'name'?)",
+        "extset.toml: unknown key [host] zzz ignored",
+        "extset.toml: unknown key [guards.a] why ignored",
+    )
+
+
+def test_the_size_limit_is_exact_and_bad_bytes_say_which() -> None:
+    at_limit = b"#" * (MAX_MANIFEST_BYTES - 1) + b"\n"
+    assert parse(at_limit).warnings == ()
+    over = refused(at_limit + b"#")
+    assert over.message == f"{PATH}: over 1024 KiB"
+    assert over.fix == "a manifest is a few lines"
+    bad = refused(b'[set]\nname = "\xff"')
+    assert bad.message == f"{PATH}: not UTF-8 (byte 14)"
+    assert bad.fix == "save the file as UTF-8"
+    syntax = refused("[set\n")
+    assert syntax.message.startswith(f"{PATH}: invalid TOML: ")
+    assert syntax.fix == "fix the TOML syntax at that line"
+
+
+def test_tables_inside_seed_arrays_and_empty_seed_tables_are_json() -> None:
+    m = parse("[settings.seed]\nx = [{a = 1}, {}]\ny = {}\n")
+    assert dict(m.seeds) == {"x": [{"a": 1}, {}], "y": {}}
+    assert m.path == PATH
+    nested_date = refused("[settings.seed]\nx = [{z = 1979-05-27}]\n")
+    assert nested_date.message == f"{PATH}: [settings.seed] x: list has no JSON form"
+
+
+def test_an_unknown_key_of_an_extension_table_is_a_warning_naming_it() -> None:
+    m = parse('[extensions.notify]\nrequires = []\nneeds = ["x"]\n')
+    assert m.warnings == ("extset.toml: unknown key [extensions.notify] needs ignored",)

@@ -10,6 +10,7 @@ from installer.commands.guards import (
     blockers,
     dependents,
     enforce,
+    guard_json,
     guarded,
     missing_requirements,
     needs_sessions,
@@ -118,3 +119,14 @@ def test_ps_elapsed_time(text: str, seconds: int) -> None:
 @pytest.mark.parametrize("text", ["", "5", "a:b", "1:2:3:4"])
 def test_ps_elapsed_time_garbage(text: str) -> None:
     assert parse_etime(text) is None
+
+
+def test_list_json_carries_each_guard_so_that_ext_inside_pi_can_check_its_own_flags() -> None:
+    assert guard_json(MANIFEST, "ssh") == {
+        "required_by": [],
+        "process": "--ssh",
+        "reason": "its tools run on the remote host",
+    }
+    assert guard_json(MANIFEST, "base") == {"required_by": ["ui", "report"]}
+    assert guard_json(MANIFEST, "theme-kit") == {"required_by": ["ui"]}
+    assert guard_json(MANIFEST, "report") is None

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from installer.commands.switch_plan import Item, View, plan_switch, register_item
-from installer.commands.toggle import Choice, choices, remember
+from installer.commands.settings_plan import Flip
+from installer.commands.switch_plan import Item, View, plan_switch
+from installer.commands.toggle import Choice, choices
 from installer.manifest import Guard, Manifest
 from installer.resources import Resource
-from installer.state import SetRecord, State
+from installer.settings.switches import PiSwitch
 
 ROOT = "/set"
 ALPHA = Resource("extension", "alpha", "alpha.ts", "file", "/set/extensions/alpha.ts")
@@ -22,7 +21,7 @@ THEME = Resource("theme", "dusk", "dusk.json", "file", "/set/themes/dusk.json")
 
 def link_view(*items: Item, taken: tuple[str, ...] = ()) -> View:
     paths = {i.path for i in items if i.state in ("enabled", "disabled")}
-    return View("link", {i.resource: i for i in items}, frozenset(paths | set(taken)), None)
+    return View("link", {i.resource: i for i in items}, frozenset(paths | set(taken)))
 
 
 def on(r: Resource) -> Item:
@@ -90,41 +89,59 @@ def test_a_foreign_entry_at_the_other_name_blocks_the_rename() -> None:
     assert "gamma was not enabled" in sw.warnings[0]
 
 
-def reg_view(filters: tuple[str, ...] | None, *rs: Resource) -> View:
-    return View("register", {r: register_item(r, filters) for r in rs}, frozenset(), filters)
+def reg_view(*items: Item) -> View:
+    return View("register", {i.resource: i for i in items}, frozenset())
 
 
-def test_register_mode_state_comes_from_the_filters() -> None:
-    assert register_item(ALPHA, ("-extensions/alpha.ts",)).state == "disabled"
-    assert register_item(GAMMA, ("-extensions/alpha.ts",)).state == "enabled"
-    assert register_item(GAMMA, ("-extensions/gamma/index.ts",)).state == "disabled"
-    assert register_item(SKILL, ()).state == "unsupported"
-    assert register_item(ALPHA, None).state == "not-installed"
+def reg(r: Resource, state: str) -> Item:
+    return Item(r, state, "settings.json")
 
 
-def test_register_mode_adds_and_drops_exact_filters() -> None:
-    view = reg_view(("-extensions/other.ts", "-extensions/alpha.ts"), ALPHA, GAMMA)
-    sw = plan_switch(view, {ALPHA: True, GAMMA: False}, ROOT)
+def test_register_mode_switches_every_kind_as_pi_config_does() -> None:
+    view = reg_view(reg(ALPHA, "disabled"), reg(GAMMA, "enabled"), reg(SKILL, "enabled"))
+    sw = plan_switch(view, {ALPHA: True, GAMMA: False, SKILL: False}, ROOT)
     assert [(a.action, a.path, a.target) for a in sw.actions] == [
-        ("filter", "settings.json", ROOT),
-        ("filter", "settings.json", ROOT),
-    ]
-    assert sw.actions[0].detail == "enable alpha: drops -extensions/alpha.ts"
-    assert sw.actions[1].detail == "disable gamma: adds -extensions/gamma/index.ts"
-    assert sw.filters == ("-extensions/other.ts", "-extensions/gamma/index.ts")
-    assert sw.turned_on == (ALPHA,) and sw.turned_off == (GAMMA,)
+        ("filter", "settings.json", ROOT)
+    ] * 3
+    assert sw.actions[0].detail == (
+        "enable alpha: drops -extensions/alpha.ts from its packages entry, as pi config would"
+    )
+    assert sw.flips == (
+        Flip(True, "extensions", "extensions/alpha.ts", True),
+        Flip(True, "extensions", "extensions/gamma/index.ts", False),
+        Flip(True, "skills", "skills/review/SKILL.md", False),
+    )
+    assert sw.turned_on == (ALPHA,) and sw.turned_off == (GAMMA, SKILL)
 
 
 def test_register_mode_no_ops_and_what_it_cannot_switch() -> None:
-    view = reg_view(("-extensions/alpha.ts",), ALPHA, SKILL)
-    sw = plan_switch(view, {ALPHA: False, SKILL: False}, ROOT)
-    assert [a.action for a in sw.actions] == ["keep", "skip"]
+    sw = plan_switch(reg_view(reg(ALPHA, "disabled")), {ALPHA: False}, ROOT)
+    assert [a.action for a in sw.actions] == ["keep"]
     assert sw.notes == ("alpha is already disabled; nothing to do for it",)
-    assert "only extensions can be switched in register mode" in sw.warnings[0]
-    assert sw.filters == ("-extensions/alpha.ts",)
-    unregistered = plan_switch(reg_view(None, ALPHA), {ALPHA: False}, ROOT)
+    assert sw.flips == ()
+    unregistered = plan_switch(reg_view(reg(ALPHA, "not-installed")), {ALPHA: False}, ROOT)
     assert [a.action for a in unregistered.actions] == ["skip"]
     assert "not installed" in unregistered.warnings[0]
+
+
+def test_link_mode_enable_clears_pi_configs_switch_on_a_link_in_place() -> None:
+    by_pi = PiSwitch(False, "-extensions/alpha.ts", 'settings.json "extensions"')
+    sw = plan_switch(
+        link_view(Item(ALPHA, "disabled", ALPHA.dest, None, by_pi)), {ALPHA: True}, ROOT
+    )
+    assert [(a.action, a.path) for a in sw.actions] == [("filter", "settings.json")]
+    assert sw.flips == (Flip(False, "extensions", "extensions/alpha.ts", True),)
+    parked = Item(ALPHA, "disabled", ALPHA.disabled_dest, None, by_pi)
+    both = plan_switch(link_view(parked), {ALPHA: True}, ROOT)
+    assert [a.action for a in both.actions] == ["enable", "filter"]
+
+
+def test_link_mode_an_item_a_package_entry_loads_cannot_be_switched_by_ext() -> None:
+    pkg = PiSwitch(True, "", "settings.json packages entry /set", package=True)
+    item = Item(ALPHA, "enabled", ALPHA.disabled_dest, None, pkg)
+    sw = plan_switch(link_view(item), {ALPHA: False}, ROOT)
+    assert [a.action for a in sw.actions] == ["skip"]
+    assert "packages entry" in sw.warnings[0]
 
 
 def test_choices_show_state_checked_and_guarded_mark() -> None:
@@ -139,18 +156,9 @@ def test_choices_show_state_checked_and_guarded_mark() -> None:
         on(ALPHA), off(beta), on(GAMMA), Item(SKILL, "not-installed", SKILL.dest, "not linked")
     )
     got = {c.label: c for c in choices(manifest, view)}
-    assert got["alpha"] == Choice("alpha", "alpha         enabled  [guarded]", True)
+    assert got["alpha"] == Choice(
+        "alpha", "alpha         enabled  [guarded]", True, None, "enabled", "[guarded]"
+    )
     assert got["beta"].checked is False and got["beta"].title.endswith("disabled  [guarded]")
     assert "[guarded]" not in got["gamma"].title
     assert got["skill:review"].disabled == "not linked"
-
-
-def test_remember_keeps_register_mode_choices_in_the_state_record() -> None:
-    record = SetRecord(ROOT, "s", "register", "0", {"disabled": ["-extensions/alpha.ts"], "k": 1})
-    state = State((record,))
-    after = remember(state, Path(ROOT), {ALPHA: True, GAMMA: False, SKILL: False})
-    kept = after.for_root(Path(ROOT))
-    assert kept is not None
-    assert kept.extra == {"disabled": ["-extensions/gamma/index.ts"], "k": 1}
-    assert remember(state, Path(ROOT), {ALPHA: False}) is state
-    assert remember(State(), Path(ROOT), {ALPHA: False}) == State()

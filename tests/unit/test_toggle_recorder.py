@@ -1,4 +1,4 @@
-"""When install and uninstall plan ext's session recorder (the agent-side ext-sessions.ts)."""
+"""When install and uninstall plan ext's agent-side files: the session recorder and /ext."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from pathlib import Path
 from installer.links.scan import AgentState, Entry
 from installer.manifest import Guard, Manifest
 from installer.recorder import (
+    COMMAND,
     RECORDER,
     copy_path,
+    plan_agent_files,
     plan_recorder,
     sha256,
     source_bytes,
@@ -69,3 +71,39 @@ def test_something_else_at_its_name_is_left_alone_with_a_warning() -> None:
     clash = Resource("extension", "ext-sessions", "ext-sessions.ts", "file", str(ROOT / "x"))
     plan = plan_recorder(AGENT, agent(), State(), ROOT, wanted=True, resources=[clash])
     assert plan.actions == () and plan.warnings
+
+
+# ---- ext's /ext command: the same engine, for every set ------------------------------------------
+
+CMD_COPY = copy_path(AGENT, sha256(source_bytes(COMMAND)), COMMAND)
+
+
+def test_every_install_plans_ext_command_and_only_a_process_guard_adds_the_recorder() -> None:
+    plain = plan_agent_files(AGENT, agent(), State(), ROOT, Manifest(None, "s"))
+    assert [(a.action, a.path, a.target) for a in plain.actions] == [
+        ("link", COMMAND.dest, str(CMD_COPY))
+    ]
+    assert CMD_COPY.name == f"ext-command-{sha256(source_bytes(COMMAND))[:12]}.ts"
+    guarded = Manifest(None, "s", guards={"a": Guard("a", process="--a")})
+    both = plan_agent_files(AGENT, agent(), State(), ROOT, guarded)
+    assert [a.path for a in both.actions] == [RECORDER, COMMAND.dest]
+
+
+def test_uninstall_removes_ext_command_unless_another_set_installed_it_too() -> None:
+    here = AgentState(AGENT, {COMMAND.dest: ours(CMD_COPY)}, {})
+    gone = plan_agent_files(AGENT, here, State(), ROOT, None)
+    assert [(a.action, a.path) for a in gone.actions] == [("unlink", COMMAND.dest)]
+    other = SetRecord("/other", "o", "link", "0", {"command": {"sha256": "x"}})
+    kept = plan_agent_files(AGENT, here, State((other,)), ROOT, None)
+    assert [a.action for a in kept.actions] == ["relink"]  # the copy is not on disk here
+
+
+def test_something_else_at_ext_commands_name_is_left_alone_with_a_warning() -> None:
+    foreign = Entry("link", "/elsewhere.ts", "/elsewhere.ts", True, owner="foreign")
+    here = AgentState(AGENT, {COMMAND.dest: foreign}, {})
+    plan = plan_agent_files(AGENT, here, State(), ROOT, Manifest(None, "s"))
+    assert plan.actions == ()
+    assert plan.warnings == (
+        f"{COMMAND.dest} is taken by something that is not ext's /ext command; "
+        "/ext will not be available inside pi",
+    )

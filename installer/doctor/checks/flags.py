@@ -53,8 +53,8 @@ def unique(s: Subject) -> Iterator[Finding]:
     for flag, places in clashes.items():
         where = " and ".join(f"{p.file}:{p.line}" for p in places)
         yield warn(
-            f"--{flag} is registered by {len(places)} extensions: {where}; pi keeps the first "
-            "one's definition, and all of them read the one value",
+            f"--{flag} is registered by {len(places)} extensions: {where}; at every start pi "
+            f'reports each after the first as failed to load (Flag "--{flag}" conflicts with …)',
             "rename the flag in all but one (a prefix per extension avoids this: --notify-…)",
         )
     if not clashes:

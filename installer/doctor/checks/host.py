@@ -25,7 +25,8 @@ def found(s: Subject) -> Iterator[Finding]:
         return
     package = f", {host.package}" if host.package else ""
     if host.version is None:
-        yield info(f"{command} at {host.path}: version unknown{package}")
+        why = f" ({host.note})" if host.note else ""
+        yield info(f"{command} at {host.path}: version unknown{package}{why}")
         return
     yield ok(f"{command} {host.version} at {host.path} (from {host.version_source}{package})")
 
@@ -42,14 +43,15 @@ def drift(s: Subject) -> Iterator[Finding]:
 
 def drift_finding(host: HostInfo, tested: str | None, command: str) -> Finding:
     """ok inside the range, warn outside it, info when either side cannot be read."""
-    from installer.host import drift_message, in_range
+    from installer.host import drift_message
+    from installer.versions import where
 
     if tested is None:
         return info("the set names no tested versions ([host] tested in extset.toml)")
-    inside = in_range(host.version, tested)
-    if inside is None:
+    side = where(host.version, tested)
+    if side is None:
         return info(f"unknown: {command} {host.version or '(version unknown)'} against {tested!r}")
-    if inside:
+    if side == "in":
         return ok(f"{command} {host.version} is within the tested versions ({tested})")
     message = drift_message(host.version, tested, command) or ""
     # drift_message is one line, "<what> (<range>): <what to do>"; doctor shows the two apart.

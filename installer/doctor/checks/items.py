@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from installer.commands.listing import Item
@@ -53,8 +54,13 @@ def _survey(s: Subject) -> Survey:
     state = load_state(agent_dir)
     record = state.record_of(ctx.set_root, ctx.manifest.name)
     mode = record.mode if record else ctx.manifest.mode
-    agent = scan(agent_dir, ctx.set_root, state.old_roots(ctx.set_root, ctx.manifest.name))
-    return Survey(ctx, mode, agent, tuple(classify(agent, r) for r in resources))
+    from installer.settings.switches import with_pi
+
+    old = state.old_roots(ctx.set_root, ctx.manifest.name)
+    others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
+    agent = scan(agent_dir, ctx.set_root, old, other_sets=others)
+    found = [classify(agent, r) for r in resources]
+    return Survey(ctx, mode, agent, tuple(with_pi(ctx, found) if mode == "link" else found))
 
 
 def each_item(s: Subject) -> Iterator[Finding]:
@@ -70,6 +76,8 @@ def item_findings(items: tuple[Item, ...], agent: AgentState) -> Iterator[Findin
     """Link mode: one finding per item that needs attention, then a count of the healthy ones."""
     missing = [i.resource.label for i in items if i.state == "not-installed"]
     for item in items:
+        if item.pi is not None and item.state != "not-installed":
+            yield from _pi_says(item)
         if item.state in ("conflict", "foreign"):
             yield _in_the_way(item, agent.entries[item.path])
         elif item.state == "stale":
@@ -84,8 +92,33 @@ def item_findings(items: tuple[Item, ...], agent: AgentState) -> Iterator[Findin
         yield ok("the set has no items to install")
 
 
+def _pi_says(item: Item) -> Iterator[Finding]:
+    """An item pi's own settings switch: off by `pi config`, or loaded from a package anyway."""
+    pi = item.pi
+    if pi is None:
+        return
+    label, name = item.resource.label, item.resource.name
+    if pi.package and item.state == "enabled":
+        yield warn(
+            f"{label}: ext parked it ({item.path}), yet pi loads it: {pi.describe()}",
+            "drop that packages entry (see loaded-twice), or `ext install --mode register`",
+        )
+    elif not pi.on and item.path == item.resource.dest:
+        yield info(
+            f"{label}: {pi.describe()}, so pi does not load it",
+            f"`ext enable {name}` or `pi config` switches it back on",
+        )
+
+
 def _in_the_way(item: Item, e: Entry) -> Finding:
     label = item.resource.label
+    if e.kind == "link" and e.owner == "other":
+        return warn(
+            f"{label}: {item.path} is the {label} of another set ext installed here ({e.root}), "
+            f"so this set's {label} is not installed; pi loads the other one",
+            f"keep it (`ext install --skip {label}`), or uninstall the other set first "
+            f"(`ext --set {e.root} uninstall`)",
+        )
     if e.kind == "link":
         what = f"a link to {e.target}, not into the set"
     else:
@@ -123,6 +156,13 @@ def _orphans(sv: Survey) -> Iterator[Finding]:
         if e.kind != "link" or e.owner not in ("ours", "moved") or path in known:
             continue
         parked = path.endswith(".off") or "/.off/" in path
+        if e.exists and ".bak." in os.path.basename(path):
+            yield info(
+                f"{path} is a backup of a link into this set (to {e.target}), set aside by an "
+                "install of another set; pi does not load it",
+                f"rm {sv.agent.agent_dir / path}",
+            )
+            continue
         if e.exists:
             yield info(f"{path} links into the set, to {e.target}, which is not an item")
             continue
@@ -152,13 +192,15 @@ def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:
         yield info("not installed: the set is not in settings.json \"packages\" (register mode)",
                    INSTALL)  # fmt: skip
         return
-    from installer.settings.packages import exclusions_of
+    from installer.settings.switches import registered_states
 
-    extensions = [i for i in sv.items if i.resource.kind == "extension"]
-    off = len({f for e in entries for f in exclusions_of(e)})
+    blank = [i._replace(state="not-installed") for i in sv.items]
+    found = registered_states(sv.ctx, blank)
+    off = [i for i in found if i.state == "disabled"]
+    by_pi = "; ".join(f"{i.resource.label}: {i.pi.describe()}" for i in off if i.pi is not None)
     yield ok(
-        f"registered in settings.json as a package: {len(extensions) - off} extensions on, "
-        f"{off} off, with its skills, prompts and themes"
+        f"registered in settings.json as a package: {len(found) - len(off)} items on, "
+        f"{len(off)} off" + (f" ({by_pi})" if by_pi else "")
     )
 
 
@@ -188,28 +230,58 @@ def dangling_foreign(s: Subject) -> Iterator[Finding]:
 
 
 def twice(s: Subject) -> Iterator[Finding]:
-    """The set both linked and registered as a package: pi loads every extension twice."""
+    """The set both linked and a package (user or project scope): what pi 0.73.1 does with it.
+
+    pi loads one copy of each file (it de-duplicates by real path) and prefers a link in the
+    agent dir over the package's copy; a project `.pi/settings.json` entry replaces the user
+    one. So nothing loads twice, but one of ext's switches stops working.
+    """
+    from installer.settings.switches import package_entries, read_scopes
+
     sv = survey(s)
-    entries = _entries(s)
-    linked = [i.resource.label for i in sv.items if i.state == "enabled"]
     root, agent_dir = sv.ctx.set_root, sv.ctx.agent_dir
-    if linked and entries:
+    found = package_entries(read_scopes(agent_dir, sv.ctx.env.cwd), root)
+    user = [e for sc, e in found if sc.name == "user"]
+    project = [sc for sc, _ in found if sc.name == "project"]
+    linked = [
+        i.resource.label
+        for i in sv.items
+        if i.path == i.resource.dest and i.state != "not-installed"
+    ]
+    if linked and found:
+        where = "a project .pi/settings.json" if project and not user else "settings.json"
+        stops = (
+            "`ext disable` in link mode has no effect: a parked item is loaded from the package"
+            if sv.mode == "link"
+            else "the entry's filters (`ext disable`, or pi config's switch in the package group)"
+            f" have no effect on the linked items ({', '.join(linked)})"
+        )
         fix = (
             f"{INSTALL} (register mode removes the links)"
             if sv.mode == "register"
             else f"drop the package: PI_CODING_AGENT_DIR={agent_dir} pi remove {root}"
+            + (" -l (in that project)" if project and not user else "")
         )
         yield error(
-            f"the set is loaded twice: linked ({', '.join(linked)}) and registered in "
-            f'settings.json "packages" ({root})',
+            f"the set is linked ({', '.join(linked)}) and also a package in {where} ({root}): "
+            f"pi loads each file once, the link first, so {stops}",
             fix,
         )
-    elif len(entries) > 1:
+    elif len(user) > 1:
         yield error(
-            f'the set is in settings.json "packages" {len(entries)} times',
+            f'the set is in settings.json "packages" {len(user)} times',
             f"keep one entry for {root} in {agent_dir / 'settings.json'}",
         )
-    elif linked or entries:
+    if project and sv.mode == "register" and user:
+        yield warn(
+            f"a project .pi/settings.json ({project[0].path}) registers the set too: pi uses "
+            "that entry instead of the user one here, so ext's switches (in the user entry) do "
+            "not apply in that project",
+            f"drop one: `pi remove -l {root}` in that project, or switch there with `pi config`",
+        )
+    if (linked and found) or len(user) > 1:
+        return
+    if linked or found:
         yield ok("the set is loaded once (" + ("linked" if linked else "registered") + ")")
     else:
         yield ok("the set is not installed here, so not loaded twice either")
@@ -228,7 +300,15 @@ def recorder(s: Subject) -> Iterator[Finding]:
         return
     now = status(agent_dir)
     installed = load_state(agent_dir).for_root(s.set_root) is not None
-    if now == "current":
+    off = _recorder_off(s, agent_dir)
+    if off is not None:
+        yield error(
+            f"ext's session recorder {off}: the process guards cannot see pi's sessions, so "
+            "they refuse every disable they guard",
+            f"switch it back on: `pi config` (Extensions, {RECORDER}), or remove that pattern "
+            f"from settings.json; or {INSTALL}",
+        )
+    elif now == "current":
         yield ok(f"{RECORDER} is current")
     elif now == "stale":
         yield warn(f"{RECORDER} is older than the one this ext ships", INSTALL)
@@ -240,3 +320,38 @@ def recorder(s: Subject) -> Iterator[Finding]:
         )
     else:
         yield info("not installed yet (the set's process guards need it)", INSTALL)
+
+
+def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
+    """The recorder switched off (not merely missing): parked, or by pi's own `-path`."""
+    from installer.recorder import blind_spot
+
+    why = blind_spot(agent_dir, s.ctx.env.cwd if s.ctx is not None else None)
+    return None if why is None or why.endswith("is missing") else why
+
+
+def command(s: Subject) -> Iterator[Finding]:
+    """`/ext` inside pi: ext's command file is linked, current, and its `ext` is still there."""
+    from installer.recorder import COMMAND, status
+    from installer.state import load_state
+
+    agent_dir = existing(s)
+    now = status(agent_dir, COMMAND)
+    record = load_state(agent_dir).for_root(s.set_root) if s.set_root is not None else None
+    if now == "missing":
+        # Not an error: everything works without it (`ext adopt` does not install it, say).
+        why = "the set is not installed here yet" if record is None else f"no {COMMAND.dest}"
+        yield info(f"/ext is not available in pi: {why}", INSTALL)
+        return
+    if now == "stale":
+        yield warn(f"/ext is older than the one this ext ships ({COMMAND.dest})", INSTALL)
+        return
+    ext = (record.extra.get(COMMAND.key) or {}).get("ext") if record else None
+    if ext and not os.path.isfile(ext):
+        yield warn(
+            f"/ext is available, but the ext that installed it ({ext}) is gone; /ext falls back "
+            "to `ext` on PATH",
+            "run `ext install` with the ext you use now",
+        )
+        return
+    yield ok(f"/ext is available in pi ({COMMAND.dest}, runs {ext or '`ext` on PATH'})")

@@ -1,0 +1,426 @@
+/**
+ * ext-command: `/ext` inside pi. Switch the set's items on and off without leaving the session.
+ *
+ * ext owns this file: `ext install` links `<agent>/extensions/ext-command.ts` to a copy of it for
+ * every set, and records in `<agent>/.extset/state.json` which `ext` did so. `/ext` asks that
+ * `ext` for the items and their states (`ext --json list`, the one source of truth), shows them
+ * in pi's own SettingsList, stages switches with Space, and on Enter applies them as one ext plan
+ * (`ext --json toggle --on … --off … --yes`), shows what ext did or why it refused, and reloads
+ * pi so the change takes effect here. Escape cancels.
+ *
+ * The session knows its own flags (process.argv): an item whose `process` guard flag this session
+ * was started with stays on, with the reason, and the rest of the batch still applies.
+ *
+ * pi's UI components are imported at run time, from whichever scope this pi is published under
+ * (a value import from the other scope would fail to load); everything else imports nothing from
+ * pi, so the tests load this file directly and hand it the components.
+ */
+
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface Guard {
+	process?: string;
+	reason?: string;
+	required_by?: string[];
+}
+
+/** One item as `ext --json list` reports it. */
+export interface Item {
+	name: string;
+	kind: string;
+	layout?: string;
+	state: string;
+	path?: string;
+	note?: string;
+	guard?: Guard;
+}
+
+/** A set that ext installed here with /ext, and the ext that did it. */
+export interface Installed {
+	root: string;
+	name: string;
+	ext: string | null;
+}
+
+export interface Problem {
+	message: string;
+	fix?: string;
+}
+
+/** What running ext gave: its JSON, or a problem to show (never a throw). */
+export interface Outcome {
+	data?: Record<string, any>;
+	problem?: Problem;
+}
+
+export type RunExt = (ext: string, args: string[]) => Promise<Outcome>;
+
+export interface Row {
+	id: string;
+	set: Installed;
+	item: Item;
+	label: string;
+	switchable: boolean;
+	/** Why this session cannot switch it off (its guard flag is in process.argv), else null. */
+	blocked: string | null;
+}
+
+export interface Batch {
+	set: Installed;
+	on: string[];
+	off: string[];
+	refused: string[];
+}
+
+const ON = "● on";
+const OFF = "○ off";
+
+// ---- pure: what ext said, what this session knows, what Enter does ----------------------------
+
+/** The sets whose install put /ext in this agent dir, from ext's state record. */
+export function installedSets(agentDir: string): Installed[] {
+	let state: any;
+	try {
+		state = JSON.parse(readFileSync(join(agentDir, ".extset", "state.json"), "utf8"));
+	} catch {
+		return [];
+	}
+	const sets: any[] = Array.isArray(state?.sets) ? state.sets : [];
+	return sets
+		.filter((s) => s?.extra?.command && typeof s.root === "string")
+		.map((s) => ({ root: s.root, name: String(s.name ?? s.root), ext: s.extra.command.ext ?? null }));
+}
+
+/** True when the session was started with `flag` (`--x` or `--x=value`), as ext's rule has it. */
+export function hasFlag(argv: readonly string[], flag: string): boolean {
+	return argv.slice(2).some((a) => a === flag || a.startsWith(`${flag}=`));
+}
+
+/** ext's name for an item: `notify`, `skill:review`. */
+export function labelOf(item: Item): string {
+	return item.kind === "extension" ? item.name : `${item.kind}:${item.name}`;
+}
+
+export function blockedHere(item: Item, argv: readonly string[]): string | null {
+	const flag = item.guard?.process;
+	if (!flag || item.state !== "enabled" || !hasFlag(argv, flag)) return null;
+	const why = `this session was started with ${flag}`;
+	return item.guard?.reason ? `${why} (${item.guard.reason})` : why;
+}
+
+export function rowsOf(lists: { set: Installed; items: Item[] }[], argv: readonly string[]): Row[] {
+	const many = lists.length > 1;
+	return lists.flatMap(({ set, items }) =>
+		items.map((item) => ({
+			id: `${set.root}\u0000${labelOf(item)}`,
+			set,
+			item,
+			label: many ? `${set.name}: ${labelOf(item)}` : labelOf(item),
+			switchable: item.state === "enabled" || item.state === "disabled",
+			blocked: blockedHere(item, argv),
+		})),
+	);
+}
+
+/** The staged rows as one batch per set: what to switch on, off, and what this session refuses. */
+export function batches(rows: readonly Row[], staged: ReadonlySet<string>): Batch[] {
+	const out = new Map<string, Batch>();
+	for (const row of rows) {
+		if (!staged.has(row.id) || !row.switchable) continue;
+		const b = out.get(row.set.root) ?? { set: row.set, on: [], off: [], refused: [] };
+		out.set(row.set.root, b);
+		const name = labelOf(row.item);
+		if (row.item.state === "disabled") b.on.push(name);
+		else if (row.blocked) b.refused.push(`${name} stays on: ${row.blocked}`);
+		else b.off.push(name);
+	}
+	return [...out.values()];
+}
+
+export function toggleArgs(agentDir: string, b: Batch): string[] {
+	const names = [...b.on.flatMap((n) => ["--on", n]), ...b.off.flatMap((n) => ["--off", n])];
+	return ["--agent-dir", agentDir, "--set", b.set.root, "--json", "toggle", ...names, "--yes"];
+}
+
+export function listArgs(agentDir: string, set: Installed): string[] {
+	return ["--agent-dir", agentDir, "--set", set.root, "--json", "list"];
+}
+
+/** What ext did, one line each: the switches, its warnings, or that nothing changed. */
+export function resultLines(data: Record<string, any>): string[] {
+	const actions: any[] = Array.isArray(data.actions) ? data.actions : [];
+	const lines = actions
+		.filter((a) => a.action === "enable" || a.action === "disable")
+		.map((a) => `${a.action === "enable" ? "+ enabled " : "- disabled"} ${a.path}`);
+	for (const w of Array.isArray(data.warnings) ? data.warnings : []) lines.push(`! ${w}`);
+	if (!data.changed) lines.push("nothing changed");
+	return lines;
+}
+
+export function problemLines(p: Problem): string[] {
+	return p.fix ? [`✗ ${p.message}`, `  fix: ${p.fix}`] : [`✗ ${p.message}`];
+}
+
+/** The ext to run for a set: the one that installed /ext while it is there, else `ext` on PATH. */
+export function extFor(set: Installed): string {
+	return set.ext && existsSync(set.ext) ? set.ext : "ext";
+}
+
+/** Run ext and read its JSON; a missing ext, a refusal or a crash becomes a Problem. */
+export function runExt(ext: string, args: string[]): Promise<Outcome> {
+	return new Promise((resolve) => {
+		execFile(ext, args, { timeout: 120_000, maxBuffer: 16 << 20 }, (err: any, stdout, stderr) => {
+			if (err?.code === "ENOENT") {
+				resolve({
+					problem: {
+						message: "ext is not on PATH, and the ext that installed /ext is gone",
+						fix: "install ext again, then run `ext install` with it (that records its path for /ext)",
+					},
+				});
+				return;
+			}
+			let data: Record<string, any> | undefined;
+			try {
+				data = JSON.parse(String(stdout));
+			} catch {
+				data = undefined;
+			}
+			if (data && typeof data.error === "string") {
+				resolve({ problem: { message: data.error, fix: data.fix } });
+			} else if (err || !data) {
+				const said = String(stderr).trim().split("\n").slice(-1)[0] || String(err?.message ?? "no output");
+				resolve({ problem: { message: `ext failed: ${said}`, fix: "run the same in a shell with --debug" } });
+			} else {
+				resolve({ data });
+			}
+		});
+	});
+}
+
+// ---- the overlay --------------------------------------------------------------------------------
+
+/** The parts of pi this file uses, as loaded from pi (or handed in by a test). */
+export interface PiParts {
+	SettingsList: any;
+	theme: any; // a SettingsListTheme
+	matchesKey: (data: string, key: string) => boolean;
+	truncateToWidth: (text: string, width: number) => string;
+	wrapTextWithAnsi: (text: string, width: number) => string[];
+}
+
+export interface PanelDeps {
+	parts: PiParts;
+	agentDir: string;
+	argv: readonly string[];
+	sets: Installed[];
+	run: RunExt;
+	requestRender: () => void;
+	/** Close the overlay; true when ext changed something (then pi reloads). */
+	done: (changed: boolean) => void;
+}
+
+type Phase = "loading" | "list" | "busy" | "done";
+
+export class ExtPanel {
+	phase: Phase = "loading";
+	rows: Row[] = [];
+	staged = new Set<string>();
+	messages: string[] = [];
+	changed = false;
+	private list: any = null;
+
+	constructor(private deps: PanelDeps) {}
+
+	/** Ask ext for each set's items; problems become lines of the overlay. */
+	async load(): Promise<void> {
+		const { sets, run, agentDir, argv } = this.deps;
+		if (sets.length === 0) {
+			this.finish([
+				...problemLines({
+					message: `ext has installed no set with /ext in ${agentDir}`,
+					fix: "run `ext install` for this agent dir",
+				}),
+			]);
+			return;
+		}
+		const lists: { set: Installed; items: Item[] }[] = [];
+		const problems: string[] = [];
+		for (const set of sets) {
+			const got = await run(extFor(set), listArgs(agentDir, set));
+			if (got.problem) problems.push(...problemLines(got.problem));
+			else lists.push({ set, items: Array.isArray(got.data?.items) ? got.data.items : [] });
+		}
+		this.rows = rowsOf(lists, argv);
+		if (this.rows.length === 0) {
+			this.finish(problems.length ? problems : ["the set has no items"]);
+			return;
+		}
+		this.messages = problems;
+		this.list = this.makeList();
+		this.phase = "list";
+		this.deps.requestRender();
+	}
+
+	private makeList(): any {
+		const { parts } = this.deps;
+		const items = this.rows.map((row) => ({
+			id: row.id,
+			label: row.label,
+			currentValue: this.value(row, false),
+			values: row.switchable ? [this.value(row, false), this.value(row, true)] : undefined,
+			description: this.describe(row),
+		}));
+		const hint = (text: string) =>
+			parts.theme.hint(/Enter\/Space/.test(text) ? "  Space stages · Enter applies · Esc cancels" : text);
+		return new parts.SettingsList(
+			items,
+			Math.min(items.length, 12),
+			{ ...parts.theme, hint },
+			(id: string, value: string) => {
+				const row = this.rows.find((r) => r.id === id);
+				if (row && value === this.value(row, true)) this.staged.add(id);
+				else this.staged.delete(id);
+			},
+			() => this.deps.done(false),
+		);
+	}
+
+	value(row: Row, staged: boolean): string {
+		const on = row.item.state === "enabled";
+		if (!row.switchable) return row.item.state;
+		if (!staged) return on ? ON : OFF;
+		if (on && row.blocked) return `${OFF} (refused here)`;
+		return `${on ? OFF : ON} (on Enter)`;
+	}
+
+	describe(row: Row): string | undefined {
+		if (row.blocked) return `guarded here: ${row.blocked}; /ext keeps it on`;
+		const needs = row.item.guard?.required_by ?? [];
+		if (needs.length) return `needed by ${needs.join(", ")}`;
+		return row.item.note;
+	}
+
+	/** Enter: apply each set's batch as one ext plan, then show what happened. */
+	async apply(): Promise<void> {
+		const todo = batches(this.rows, this.staged);
+		if (todo.length === 0) {
+			this.deps.done(false);
+			return;
+		}
+		this.phase = "busy";
+		this.messages = ["applying with ext… (it waits up to 30 s for another ext run)"];
+		this.deps.requestRender();
+		const lines: string[] = [];
+		for (const b of todo) {
+			for (const r of b.refused) lines.push(`✗ refused: ${r}`);
+			if (b.on.length + b.off.length === 0) continue;
+			const got = await this.deps.run(extFor(b.set), toggleArgs(this.deps.agentDir, b));
+			if (got.problem) lines.push(...problemLines(got.problem));
+			else {
+				lines.push(...resultLines(got.data ?? {}));
+				this.changed ||= Boolean(got.data?.changed);
+			}
+		}
+		this.finish(lines);
+	}
+
+	private finish(lines: string[]): void {
+		this.messages = lines;
+		this.phase = "done";
+		this.deps.requestRender();
+	}
+
+	handleInput(data: string): void {
+		const { matchesKey } = this.deps.parts;
+		if (this.phase === "done") {
+			if (matchesKey(data, "enter") || matchesKey(data, "escape")) this.deps.done(this.changed);
+			return;
+		}
+		if (this.phase === "loading" && matchesKey(data, "escape")) this.deps.done(false);
+		if (this.phase !== "list") return; // applying: a plan is not cancelled half-way
+		if (matchesKey(data, "enter")) void this.apply();
+		else this.list.handleInput(data);
+		this.deps.requestRender();
+	}
+
+	render(width: number): string[] {
+		const { theme, truncateToWidth, wrapTextWithAnsi } = this.deps.parts;
+		const lines = [theme.label(" ext: switch the set's items", true), ""];
+		if (this.phase === "loading") lines.push(theme.hint("  asking ext…"));
+		if (this.list && this.phase !== "done") lines.push(...this.list.render(width));
+		const wrapped = this.messages.flatMap((m) => wrapTextWithAnsi(m, Math.max(10, width - 4)));
+		if (wrapped.length) lines.push("", ...wrapped.map((m) => `  ${m}`));
+		if (this.phase === "done") {
+			const close = this.changed ? "Enter closes and reloads pi" : "Enter or Esc closes";
+			lines.push("", theme.hint(`  ${close}`));
+		}
+		return lines.map((l) => truncateToWidth(l, width));
+	}
+
+	invalidate(): void {
+		this.list?.invalidate();
+	}
+}
+
+// ---- pi -------------------------------------------------------------------------------------
+
+const SCOPES = ["@mariozechner", "@earendil-works"];
+
+/** A pi package from this pi's own scope (the specifier is built so either pi can load it). */
+async function piPackage(name: string): Promise<any> {
+	let last: unknown;
+	for (const scope of SCOPES) {
+		try {
+			return await import(`${scope}/${name}`);
+		} catch (err) {
+			last = err;
+		}
+	}
+	throw last;
+}
+
+interface Host {
+	registerCommand(name: string, options: { description: string; handler: (args: string, ctx: any) => unknown }): void;
+}
+
+export default function extCommand(pi: Host): void {
+	pi.registerCommand("ext", {
+		description: "Switch the set's extensions, skills, prompts and themes on and off (ext)",
+		handler: async (_args, ctx) => {
+			if (!ctx.hasUI) return;
+			let changed = false;
+			try {
+				const [tui, agent] = await Promise.all([piPackage("pi-tui"), piPackage("pi-coding-agent")]);
+				const agentDir: string = agent.getAgentDir();
+				changed = await ctx.ui.custom(
+					(ui: any, _theme: any, _kb: any, done: (changed: boolean) => void) => {
+						const panel = new ExtPanel({
+							parts: {
+								SettingsList: tui.SettingsList,
+								theme: agent.getSettingsListTheme(),
+								matchesKey: tui.matchesKey,
+								truncateToWidth: tui.truncateToWidth,
+								wrapTextWithAnsi: tui.wrapTextWithAnsi,
+							},
+							agentDir,
+							argv: process.argv,
+							sets: installedSets(agentDir),
+							run: runExt,
+							requestRender: () => ui.requestRender(),
+							done,
+						});
+						void panel.load();
+						return panel;
+					},
+					{ overlay: true, overlayOptions: { width: "80%", minWidth: 50, maxHeight: "80%" } },
+				);
+			} catch (err) {
+				ctx.ui.notify(`/ext: ${err instanceof Error ? err.message : String(err)}`, "error");
+				return;
+			}
+			if (changed) await ctx.reload();
+		},
+	});
+}

@@ -1,0 +1,179 @@
+"""`ext toggle`'s checklist: each row shows its state now → after, guards refuse per row.
+
+A small prompt_toolkit application (the library questionary is built on, through its
+public API): questionary's checkbox draws a row's title once, so it could not show what a
+row will become, and checked guards only after Enter, dropping the whole batch. Here a
+row that a guard refuses stays as it was and says why; the rest of the batch is kept.
+On a terminal too small for the list (20x5), rows lose their padding and the list scrolls
+with the cursor, one row a line. Colour follows --no-color and NO_COLOR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+
+class Row(NamedTuple):
+    """One item of the list: its label, whether it is on now, or why it cannot switch."""
+
+    label: str
+    on: bool
+    state: str  # as `ext list` says it: enabled, disabled, not-installed, …
+    locked: str | None = None  # not switchable: the reason shown in its place
+    mark: str = ""  # e.g. "[guarded]"
+
+
+# Given the labels that would be on after this toggle, why a guard refuses it (or None).
+Check = Callable[[frozenset[str]], "str | None"]
+
+
+@dataclass
+class Picker:
+    """The list's state, apart from any terminal: tests drive it key by key."""
+
+    rows: list[Row]
+    check: Check
+    cursor: int = 0
+    after: dict[str, bool] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.after = {r.label: r.on for r in self.rows}
+        self.cursor = next((i for i, r in enumerate(self.rows) if r.locked is None), 0)
+
+    def move(self, step: int) -> None:
+        """To the next switchable row up or down (wrapping)."""
+        n = len(self.rows)
+        for k in range(1, n + 1):
+            i = (self.cursor + step * k) % n
+            if self.rows[i].locked is None:
+                self.cursor = i
+                return
+
+    def flip(self) -> None:
+        """Switch the row under the cursor, unless a guard refuses: then it says why."""
+        row = self.rows[self.cursor] if self.rows else None
+        if row is None or row.locked is not None:
+            return
+        want = dict(self.after)
+        want[row.label] = not want[row.label]
+        refusal = self.check(frozenset(k for k, v in want.items() if v))
+        if refusal is not None:
+            self.notes[row.label] = refusal
+            return
+        self.notes.pop(row.label, None)
+        self.after = want
+
+    def changes(self) -> list[tuple[str, bool]]:
+        """(label, on after) for every row that will change."""
+        return [(r.label, self.after[r.label]) for r in self.rows if self.after[r.label] != r.on]
+
+    def picked(self) -> list[str]:
+        """The labels on after the change (what the checkbox used to return)."""
+        return [r.label for r in self.rows if self.after[r.label]]
+
+    def summary(self) -> str:
+        changed = self.changes()
+        if not changed:
+            return "no change"
+        what = ", ".join(f"{label} {'on' if on else 'off'}" for label, on in changed)
+        return f"{len(changed)} change{'' if len(changed) == 1 else 's'}: {what}"
+
+    def lines(self, width: int, height: int) -> list[tuple[str, str]]:
+        """The screen as (style, text) lines, fitted to width x height."""
+        small = width < 60 or height < len(self.rows) + 3
+        head = "space switches, enter applies, escape cancels"
+        # A narrow terminal gets the keys alone, so the list keeps its rows.
+        out = [
+            ("class:head", "space/enter/escape" if small else f"Switch items on or off ({head})")
+        ]
+        name_w = 0 if small else max((len(r.label) for r in self.rows), default=0)
+        rows = [self._row(i, r, name_w) for i, r in enumerate(self.rows)]
+        room = max(1, height - 2)  # the head line, and one for the summary
+        first = min(max(0, self.cursor - room // 2), max(0, len(rows) - room))
+        out += rows[first : first + room]
+        out.append(("class:foot", self.summary()))
+        return [(style, text[:width] if small else text) for style, text in out]
+
+    def _row(self, i: int, r: Row, name_w: int) -> tuple[str, str]:
+        pointer = "»" if i == self.cursor else " "
+        if r.locked is not None:
+            return ("class:locked", f"{pointer} -  {r.label:<{name_w}}  {r.locked}")
+        box = "[x]" if self.after[r.label] else "[ ]"
+        now = "enabled" if r.on else "disabled"
+        after = "enabled" if self.after[r.label] else "disabled"
+        state = now if now == after else f"{now} → {after}"
+        note = f"  refused: {self.notes[r.label]}" if r.label in self.notes else ""
+        mark = f"  {r.mark}" if r.mark else ""
+        style = "class:changed" if now != after else ("class:refused" if note else "")
+        return (style, f"{pointer} {box} {r.label:<{name_w}}  {state}{mark}{note}")
+
+
+STYLE = {
+    "head": "bold",
+    "changed": "fg:ansiyellow",
+    "refused": "fg:ansired",
+    "locked": "fg:ansibrightblack",
+    "foot": "italic",
+}
+
+
+def run(picker: Picker, color: bool = True) -> list[str] | None:
+    """Show the list on the terminal (drawn on stderr); the labels on after, None if cancelled."""
+    import sys
+
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.layout import Layout, Window
+    from prompt_toolkit.layout.controls import FormattedTextControl
+    from prompt_toolkit.output import ColorDepth, create_output
+    from prompt_toolkit.styles import Style
+
+    output = create_output(stdout=sys.stderr)
+
+    def text() -> FormattedText:
+        size = output.get_size()
+        fragments: list[Any] = []
+        for style, line in picker.lines(size.columns, size.rows):
+            fragments += [(style, line), ("", "\n")]
+        return FormattedText(fragments[:-1])
+
+    keys = KeyBindings()
+
+    @keys.add("up")
+    @keys.add("k")
+    def _up(event: Any) -> None:
+        picker.move(-1)
+
+    @keys.add("down")
+    @keys.add("j")
+    def _down(event: Any) -> None:
+        picker.move(1)
+
+    @keys.add(" ")
+    def _flip(event: Any) -> None:
+        picker.flip()
+
+    @keys.add("enter")
+    def _apply(event: Any) -> None:
+        event.app.exit(result=picker.picked())
+
+    @keys.add("escape", eager=True)
+    @keys.add("c-c")
+    def _cancel(event: Any) -> None:
+        event.app.exit(result=None)
+
+    app: Application[list[str] | None] = Application(
+        layout=Layout(Window(FormattedTextControl(text, show_cursor=False), wrap_lines=False)),
+        key_bindings=keys,
+        style=Style.from_dict(STYLE if color else {}),
+        output=output,
+        color_depth=None if color else ColorDepth.MONOCHROME,
+        full_screen=False,
+    )
+    result = app.run()
+    sys.stderr.write(("cancelled" if result is None else picker.summary()) + "\n")
+    return result

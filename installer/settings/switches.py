@@ -1,0 +1,413 @@
+"""pi's own switches: the `-path` / `+path` patterns `pi config` writes, read and written as pi.
+
+From pi 0.73.1's `dist/modes/interactive/components/config-selector.js`: a switch drops every
+pattern naming the item (`!`, `+` or `-` stripped, equal to its path), then appends `+path`
+(on) or `-path` (off). Local resources (what pi finds in the agent dir's `extensions/`,
+`skills/`, ...) are switched in the top-level `"extensions"`, `"skills"`, `"prompts"`,
+`"themes"` arrays, paths relative to the agent dir (`<cwd>/.pi` for project scope); a package's
+in its entry's object form, paths relative to the package root, and an entry left with no
+array goes back to the plain string.
+
+Matching follows `dist/core/package-manager.js`: for local resources `isEnabledByOverrides`
+(`!glob` off, then `+exact` on, then `-exact` off); for a package `applyPatterns` (plain
+globs include, `!` excludes, `+` adds back, `-` removes; `[]` loads none). Project scope
+`<cwd>/.pi/settings.json` is read for the cwd ext runs in; a project entry for the same
+package replaces the user one (`dedupePackages`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    import re
+
+    from installer.commands.listing import Item
+    from installer.context import Context
+    from installer.resources import Resource
+
+KEYS = {"extension": "extensions", "skill": "skills", "prompt": "prompts", "theme": "themes"}
+_SIGNS = ("!", "+", "-")
+
+
+class PiSwitch(NamedTuple):
+    """What pi's settings say of one item: on or off, the pattern that decided, and where."""
+
+    on: bool
+    pattern: str  # `-extensions/notify.ts`, `!extensions/*`, or `[]`
+    where: str  # `settings.json "extensions"`, `.pi/settings.json packages entry /x/set`
+    scope: str = "user"
+    package: bool = False  # from a packages entry of the set, else a top-level array
+
+    def describe(self) -> str:
+        if not self.pattern:
+            return f"{'on' if self.on else 'off'} in pi: {self.where} loads it"
+        return f"{'on' if self.on else 'off'} in pi: {self.pattern} in {self.where}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"on": self.on, "pattern": self.pattern, "where": self.where, "scope": self.scope}
+
+
+def strip(pattern: str) -> str:
+    return pattern[1:] if pattern.startswith(_SIGNS) else pattern
+
+
+def item_path(kind: str, filename: str, layout: str, entry: str = "index.ts") -> str:
+    """The path pi config writes for an item: relative to the agent dir or the package root."""
+    folder = KEYS[kind]
+    if layout != "dir":
+        return f"{folder}/{filename}"
+    return f"{folder}/{filename}/{entry if kind == 'extension' else 'SKILL.md'}"
+
+
+# --- matching, as pi does it ---------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _glob(pattern: str) -> re.Pattern[str]:
+    """minimatch's common subset: `**` any depth, `*` and `?` within one path segment."""
+    import re  # only a `!glob` or a plain include pattern pays for it
+
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def _candidates(rel: str, absolute: str, exact: bool) -> tuple[str, ...]:
+    name = rel.rpartition("/")[2]
+    base = (rel, absolute) if exact else (rel, name, absolute)
+    if name != "SKILL.md":
+        return base
+    parent_rel, parent_abs = rel.rpartition("/")[0], absolute.rpartition("/")[0]
+    parent = (parent_rel, parent_abs) if exact else (parent_rel, parent_rel.rpartition("/")[2])
+    return (*base, *parent, *((parent_abs,) if not exact else ()))
+
+
+def _matches(pattern: str, rel: str, absolute: str) -> bool:
+    rx = _glob(pattern)
+    return any(rx.match(c) for c in _candidates(rel, absolute, exact=False))
+
+
+def _matches_exact(pattern: str, rel: str, absolute: str) -> bool:
+    p = pattern[2:] if pattern.startswith("./") else pattern
+    return p in _candidates(rel, absolute, exact=True)
+
+
+def local_switch(patterns: Sequence[Any], rel: str, absolute: str) -> tuple[bool, str] | None:
+    """pi's `isEnabledByOverrides` for a resource found in the agent dir; None = no pattern."""
+    found: tuple[bool, str] | None = None
+    strs = [p for p in patterns if isinstance(p, str)]
+    for sign, on, match in (("!", False, _matches), ("+", True, _matches_exact)):
+        hit = next((p for p in strs if p.startswith(sign) and match(p[1:], rel, absolute)), None)
+        if hit is not None:
+            found = (on, hit)
+    hit = next(
+        (p for p in strs if p.startswith("-") and _matches_exact(p[1:], rel, absolute)), None
+    )
+    return (False, hit) if hit is not None else found
+
+
+def package_switch(patterns: Sequence[Any], rel: str, absolute: str) -> tuple[bool, str] | None:
+    """pi's `applyPatterns` for one file of a package entry's filter; None = no pattern."""
+    strs = [p for p in patterns if isinstance(p, str)]
+    if not strs:
+        return (False, "[]")
+    includes = [p for p in strs if not p.startswith(_SIGNS)]
+    found: tuple[bool, str] | None = None
+    if includes:
+        hit = next((p for p in includes if _matches(p, rel, absolute)), None)
+        found = (True, hit) if hit else (False, f"only {', '.join(includes)}")
+    for p in strs:
+        if p.startswith("!") and _matches(p[1:], rel, absolute) and (found is None or found[0]):
+            found = (False, p)
+    rest = local_switch([p for p in strs if p.startswith(("+", "-"))], rel, absolute)
+    if rest is not None and (rest[0] or found is None or found[0]):
+        found = rest
+    return found
+
+
+# --- the settings files pi reads --------------------------------------------------------------
+
+
+class Scope(NamedTuple):
+    """One settings file pi reads: its scope, where relative paths start, and its data."""
+
+    name: str  # "user" or "project"
+    path: Path
+    base: Path  # the agent dir, or <cwd>/.pi
+    data: Mapping[str, Any]
+
+    @property
+    def label(self) -> str:
+        return "settings.json" if self.name == "user" else ".pi/settings.json"
+
+
+def read_scopes(agent_dir: Path, cwd: Path | None) -> tuple[Scope, ...]:
+    """The user settings.json and, when ext runs where one is, the project `.pi/settings.json`.
+
+    Read without pi's lock, as doctor reads: a view for `list` and the plans (a write
+    re-reads under the lock); a file that does not parse counts as empty, as pi runs on."""
+    from installer.errors import ExtError
+    from installer.settings import jsondoc
+    from installer.settings.store import read_text
+
+    out = []
+    places = [("user", agent_dir / "settings.json", agent_dir)]
+    if cwd is not None and (cwd / ".pi").resolve() != agent_dir.resolve():
+        places.append(("project", cwd / ".pi" / "settings.json", cwd / ".pi"))
+    for name, path, base in places:
+        try:
+            text = read_text(path)
+            data = jsondoc.parse(text, path.name) if text is not None else {}
+        except ExtError:
+            data = {}  # doctor's settings check says why
+        out.append(Scope(name, path, base, data))
+    return tuple(out)
+
+
+def package_entries(scopes: Iterable[Scope], set_root: Path) -> list[tuple[Scope, Any]]:
+    """Every packages entry naming the set, user scope first, as (scope, entry)."""
+    from installer.settings.packages import SetPackage
+
+    found = []
+    for scope in sorted(scopes, key=lambda s: s.name != "user"):
+        packages = scope.data.get("packages")
+        if not isinstance(packages, list):
+            continue
+        ours = SetPackage(set_root, scope.base)
+        found += [(scope, e) for e in packages if ours.matches(e)]
+    return found
+
+
+def linked_switch(scopes: Sequence[Scope], kind: str, path: str) -> PiSwitch | None:
+    """pi's switch for an item linked into the user agent dir (its top-level array)."""
+    user = next((s for s in scopes if s.name == "user"), None)
+    if user is None:
+        return None
+    key = KEYS[kind]
+    patterns = user.data.get(key)
+    if not isinstance(patterns, list):
+        return None
+    hit = local_switch(patterns, path, str(user.base / path))
+    return None if hit is None else PiSwitch(hit[0], hit[1], f'{user.label} "{key}"')
+
+
+def registered_switch(
+    entries: Sequence[tuple[Scope, Any]], set_root: Path, kind: str, path: str
+) -> PiSwitch | None:
+    """pi's switch for an item of the registered set, from the entry pi uses (a project one
+    wins); pattern "" when no pattern names it (the entry loads it). None: not registered."""
+    if not entries:
+        return None
+    scope, entry = next(((s, e) for s, e in entries if s.name == "project"), entries[0])
+    key = KEYS[kind]
+    where = f"{scope.label} packages entry {source_of(entry)}"
+    patterns = entry.get(key) if isinstance(entry, dict) else None
+    if patterns is None:
+        return PiSwitch(True, "", where, scope.name, package=True)
+    patterns = patterns if isinstance(patterns, list) else []
+    hit = package_switch(patterns, path, str(set_root / path)) or (True, "")
+    return PiSwitch(hit[0], hit[1], f'{where} "{key}"', scope.name, package=True)
+
+
+def path_of(r: Resource) -> str:
+    """The path pi config writes for one item of the set (the same in the agent dir)."""
+    if r.kind == "extension":
+        from installer.settings.packages import exclusion
+
+        return exclusion(r.filename, "dir" if r.layout == "dir" else "file", r.entry)[1:]
+    return item_path(r.kind, r.filename, r.layout)
+
+
+def view_linked(
+    scopes: Sequence[Scope], set_root: Path, r: Resource, state: str
+) -> PiSwitch | None:
+    """Link mode: pi's top-level switch of a linked item; for an item not linked (or parked),
+    the packages entry that loads it anyway (pi prefers the link only while it is there)."""
+    path = path_of(r)
+    if state == "enabled":
+        return linked_switch(scopes, r.kind, path)
+    found = registered_switch(package_entries(scopes, set_root), set_root, r.kind, path)
+    if found is not None and found.on:
+        return found
+    # A parked item: pi's own `-path` for it would still hold once ext switches it back on.
+    return linked_switch(scopes, r.kind, path) if state == "disabled" else None
+
+
+def view_registered(
+    entries: Sequence[tuple[Scope, Any]], set_root: Path, r: Resource
+) -> PiSwitch | None:
+    """Register mode: pi's switch of an item from the entry pi uses."""
+    return registered_switch(entries, set_root, r.kind, path_of(r))
+
+
+def source_of(entry: Any) -> str:
+    return str(entry.get("source") if isinstance(entry, dict) else entry)
+
+
+# --- writing: pi config's own edit, and ext's additions that keep pi's patterns ---------------
+
+
+def switched(patterns: Sequence[Any], path: str, on: bool, package: bool) -> list[Any]:
+    """pi config's switch of one item: its patterns dropped, then `-path`; to switch on, `+path`
+    only when what is left would still keep it off (a `!glob`, an include that misses it)."""
+    kept = [p for p in patterns if not (isinstance(p, str) and strip(p) == path)]
+    if not on:
+        return [*kept, f"-{path}"]
+    if package:
+        still_off = bool(kept) and (package_switch(kept, path, path) or (True, ""))[0] is False
+    else:
+        still_off = (local_switch(kept, path, path) or (True, ""))[0] is False
+    return [*kept, f"+{path}"] if still_off else kept
+
+
+def merged(patterns: Sequence[Any], wanted: Iterable[str], released: Iterable[str]) -> list[Any]:
+    """Every pattern kept, byte for byte and in its place; `-path` appended for each wanted
+    path not already excluded; ext's own earlier `-path`s dropped where `released`."""
+    drop = {f"-{strip(p)}" for p in released} - {f"-{strip(p)}" for p in wanted}
+    out = [p for p in patterns if not (isinstance(p, str) and p in drop)]
+    have = {p for p in out if isinstance(p, str)}
+    for p in dict.fromkeys(f"-{strip(w)}" for w in wanted):
+        if p not in have:
+            out.append(p)
+    return out
+
+
+def with_patterns(entry: Any, key: str, patterns: list[Any]) -> Any:
+    """entry with `key` set to patterns; none left: the key goes, and a bare object folds back
+    to its source string, as pi config does."""
+    obj: dict[str, Any] = dict(entry) if isinstance(entry, dict) else {"source": entry}
+    if patterns:
+        obj[key] = patterns
+    else:
+        obj.pop(key, None)
+    return obj["source"] if set(obj) == {"source"} else obj
+
+
+def _key_of(path: str) -> str:
+    key = strip(path).partition("/")[0]
+    return key if key in KEYS.values() else "extensions"
+
+
+def merge_filters(
+    settings: Mapping[str, Any], ours: Any, wanted: Sequence[str], released: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Register the set if needed; its entry gains `wanted` filters and loses ext's own
+    `released` ones; every other pattern, pi config's included, stays as it was."""
+    from installer.settings.packages import find_entries, register
+
+    out = register(settings, ours).settings
+    index = find_entries(out, ours)[0]
+    entry = out["packages"][index]
+    for key in KEYS.values():
+        mine = [w for w in wanted if _key_of(w) == key]
+        gone = [r for r in released if _key_of(r) == key]
+        current = entry.get(key) if isinstance(entry, dict) else None
+        if current is None and not mine:
+            continue  # no array: the whole kind loads; nothing of ours to add
+        if current is not None and not isinstance(current, list):
+            _not_a_list(key, entry)
+        entry = with_patterns(entry, key, merged(current or [], mine, gone))
+    out["packages"][index] = entry
+    return out
+
+
+def switch_entry(
+    settings: Mapping[str, Any], ours: Any, key: str, path: str, on: bool
+) -> dict[str, Any]:
+    """pi config's switch of one item of the registered set, in its entry."""
+    from installer.settings.packages import find_entries, register
+
+    out = register(settings, ours).settings
+    index = find_entries(out, ours)[0]
+    entry = out["packages"][index]
+    current = entry.get(key) if isinstance(entry, dict) else None
+    if current is None and on:
+        return out  # no array, so the whole kind loads: nothing to clear
+    if current is not None and not isinstance(current, list):
+        _not_a_list(key, entry)
+    out["packages"][index] = with_patterns(entry, key, switched(current or [], path, on, True))
+    return out
+
+
+def switch_local(settings: Mapping[str, Any], key: str, path: str, on: bool) -> dict[str, Any]:
+    """pi config's switch of one resource of the agent dir, in the top-level array."""
+    out = dict(settings)
+    current = out.get(key)
+    if current is None and on:
+        return out
+    if current is not None and not isinstance(current, list):
+        _not_a_list(key, None)
+    patterns = switched(current or [], path, on, False)
+    if patterns:
+        out[key] = patterns
+    else:
+        out.pop(key, None)  # only our `-path` was there: the key goes with it
+    return out
+
+
+def _not_a_list(key: str, entry: Any) -> None:
+    from installer.errors import ExtError
+
+    where = f"of the package {source_of(entry)!r}" if entry is not None else "at the top level"
+    raise ExtError(
+        f'"{key}" {where} in settings.json is not a list; nothing was changed',
+        fix="Make it a list of patterns (pi's docs/packages.md), then run the command again.",
+    )
+
+
+# --- the items of `ext list` with pi's view -----------------------------------------------
+
+
+def with_pi(ctx: Context, items: Sequence[Item]) -> list[Item]:
+    """Link mode: each item with pi's switch, and its state as pi has it (a `-path` is off;
+    a parked item that a packages entry loads anyway is on)."""
+    scopes = read_scopes(ctx.agent_dir, ctx.env.cwd)
+    out = []
+    for it in items:
+        sw = view_linked(scopes, ctx.set_root, it.resource, it.state)
+        if sw is None:
+            out.append(it)
+        elif it.state == "enabled" and not sw.on:
+            out.append(it._replace(state="disabled", pi=sw))
+        elif it.state != "enabled" and sw.on and sw.package:
+            note = "pi loads it from that packages entry; ext's switch cannot stop it (doctor)"
+            out.append(it._replace(state="enabled", pi=sw, note=it.note or note))
+        else:
+            out.append(it._replace(pi=sw))
+    return out
+
+
+def registered_states(
+    ctx: Context, items: Sequence[Item], set_root: Path | None = None
+) -> list[Item]:
+    """Register mode: each item on or off by the packages entry pi uses (`items` come in as
+    not-installed); every kind, since pi filters skills, prompts and themes too. `set_root`:
+    another folder the set was registered from (a moved set)."""
+    root = set_root or ctx.set_root
+    scopes = read_scopes(ctx.agent_dir, ctx.env.cwd)
+    entries = package_entries(scopes, root)
+    if not entries:
+        return list(items)
+    out = []
+    for it in items:
+        sw = view_registered(entries, root, it.resource)
+        state = "enabled" if sw is None or sw.on else "disabled"
+        said = sw is not None and (sw.pattern or sw.scope == "project")
+        out.append(it._replace(state=state, pi=sw if said else None))
+    return out

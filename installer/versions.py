@@ -1,0 +1,218 @@
+"""Versions and version ranges, in npm's grammar (pi is an npm package): ext's one version type.
+
+The rules are npm's own, through node-semver (`nodesemver`, a port of npm's semver
+library): `^`, `~`, `x`, hyphen ranges, `||`, and which prereleases a range admits.
+Importing it costs ~25 ms, a third of a no-op `ext install`, whose drift check asks the
+same two questions on every run (is `[host] tested` a range? where is this pi against
+it?). Each answer is kept in ext's cache dir by the range's text, so the library loads
+once per new range or new pi version, not per command.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from nodesemver import SemVer as Version
+
+Where = Literal["in", "older", "newer", "between"]
+SCHEMA = 1
+_KEEP_RANGES = 32
+_KEEP_VERSIONS = 32
+EXAMPLES = '">=0.73.0 <0.74.0", "~0.73.0" or "^0.73.0 || ^0.75.0"'
+
+
+# ---- versions ---------------------------------------------------------------
+
+
+def parse_version(text: object) -> Version | None:
+    """A strict semver version (`1.2.3`, `v1.2.3-rc.1+b`); None for anything else.
+
+    A version that is not semver (`2024.1`, `0.73`) has no order npm would agree on,
+    so it is ignored rather than guessed at.
+    """
+    if not isinstance(text, str):
+        return None
+    import nodesemver
+
+    try:
+        return nodesemver.make_semver(text.strip(), loose=False)
+    except (ValueError, TypeError):
+        return None
+
+
+def newer(latest: str | None, current: str | None) -> bool | None:
+    """True when `latest` is newer than `current`; None when either is not semver."""
+    have, new = parse_version(current), parse_version(latest)
+    if have is None or new is None:
+        return None
+    return bool(new.compare(have) > 0)
+
+
+def newest_in(versions: list[str], wanted: str) -> str | None:
+    """The newest of `versions` that `wanted` admits, by npm's rules; None when none does."""
+    import nodesemver
+
+    good = [v for v in versions if parse_version(v) is not None]
+    try:
+        best = nodesemver.max_satisfying(good, wanted, loose=False)
+    except (ValueError, TypeError):
+        return None
+    return str(best) if best else None
+
+
+# ---- ranges -----------------------------------------------------------------
+
+
+def range_error(text: str) -> str | None:
+    """Why `text` is not an npm version range; None when it is one."""
+    memo = _load()
+    entry = memo.get(text)
+    if entry is not None and "error" in entry:
+        error = entry["error"]
+        return error if isinstance(error, str) else None
+    error = _range_error(text)
+    _remember(memo, text, error=error)
+    return error
+
+
+def _range_error(text: str) -> str | None:
+    import nodesemver
+
+    if "," in text:
+        spaced = " ".join(text.replace(",", " ").split())
+        return f"npm ranges separate comparators with spaces, not commas: write {spaced!r}"
+    try:
+        if nodesemver.valid_range(text, loose=False) is not None:
+            return None
+    except (ValueError, TypeError):
+        pass
+    return "not a version range in npm's grammar"
+
+
+def where(version: str | None, wanted: str | None) -> Where | None:
+    """Where `version` stands against the range `wanted`: in it, older or newer than all of
+    it, or between its parts (or a prerelease the range leaves out, as npm does); None when
+    either is missing or cannot be read.
+    """
+    if not version or wanted is None:
+        return None
+    memo = _load()
+    entry = memo.get(wanted, {})
+    seen = entry.get("at")
+    if isinstance(seen, dict) and seen.get(version) in ("in", "older", "newer", "between"):
+        return seen[version]  # type: ignore[no-any-return]
+    error = entry["error"] if "error" in entry else _range_error(wanted)
+    if error is not None:
+        _remember(memo, wanted, error=str(error))
+        return None
+    found = _where(version, wanted)
+    if found is not None:
+        _remember(memo, wanted, error=None, at=(version, found))
+    return found
+
+
+def _where(version: str, wanted: str) -> Where | None:
+    """`where` for a range known to be valid."""
+    import nodesemver
+
+    parsed = parse_version(version)
+    if parsed is None:
+        return None
+    text = str(parsed.version)
+    # Not include_prerelease: in nodesemver 0.9.1 it makes every prerelease compare equal to
+    # its release (npm orders 1.0.0-rc.1 before 1.0.0); npm's default rule is the one kept.
+    if nodesemver.satisfies(text, wanted, loose=False):
+        return "in"
+    # nodesemver's ltr/outside (0.9.1) call its comparisons without their `loose` argument
+    # and raise; the side is read from the range's comparator sets instead.
+    alternatives = nodesemver.make_range(wanted, loose=False).set
+    if all(_fails(parsed, group, (">", ">=")) for group in alternatives):
+        return "older"
+    if all(_fails(parsed, group, ("<", "<=")) for group in alternatives):
+        return "newer"
+    return "between"
+
+
+def _fails(version: Version, group: list[object], ops: tuple[str, ...]) -> bool:
+    """True when `version` is outside one of the group's bounds on that side."""
+    import nodesemver
+
+    for comparator in group:
+        op = getattr(comparator, "operator", "")
+        bound = getattr(comparator, "semver", None)
+        if op in ops and bound is not None and not nodesemver.cmp(version, op, bound, False):
+            return True
+        if op in ("", "=") and bound is not None and getattr(bound, "version", None):
+            # an exact version: below it is older, above it newer
+            side = version.compare(bound)
+            if (side < 0 and ">" in ops) or (side > 0 and "<" in ops):
+                return True
+    return False
+
+
+# ---- the memo ---------------------------------------------------------------
+
+Memo = dict[str, dict[str, object]]
+
+
+def memo_path() -> Path:
+    """`<user cache dir>/extset/ranges.json`."""
+    from installer.userdirs import user_dir
+
+    return user_dir("cache") / "ranges.json"
+
+
+def _load() -> Memo:
+    import json
+
+    try:
+        fd = os.open(memo_path(), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            data = json.loads(handle.read())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        return {}
+    ranges = data.get("ranges")
+    if not isinstance(ranges, dict):
+        return {}
+    return {k: v for k, v in ranges.items() if isinstance(v, dict)}
+
+
+def _remember(
+    memo: Memo,
+    text: str,
+    *,
+    error: str | Literal[False] | None = False,
+    at: tuple[str, str] | None = None,
+) -> None:
+    """Add one answer for `text` and write the memo; a memo that cannot be written only
+    costs speed."""
+    import json
+
+    from installer import atomic
+    from installer.errors import ExtError
+
+    entry = dict(memo.pop(text, {}))
+    if error is not False:
+        entry["error"] = error
+    if at is not None:
+        old = entry.get("at")
+        versions = dict(old) if isinstance(old, dict) else {}
+        versions.pop(at[0], None)
+        versions[at[0]] = at[1]
+        entry["at"] = dict(list(versions.items())[-_KEEP_VERSIONS:])
+    entry["used"] = time.time()
+    memo[text] = entry  # last is newest
+    kept = dict(list(memo.items())[-_KEEP_RANGES:])
+    path = memo_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text_out = json.dumps({"schema": SCHEMA, "ranges": kept}, indent=1) + "\n"
+        atomic.commit(atomic.stage(path, text_out), path)
+    except (OSError, ExtError):
+        pass

@@ -1,0 +1,276 @@
+"""One switch: ext and `pi config` agree on what is on and off, judged by pi's own loader.
+
+settings.json is written exactly as `pi config` writes it (`pi_config` below, pinned against a
+real `pi config` run in a pty by the first tests); after every ext command, pi's loader and
+`ext list --json` agree, and a switch made in pi holds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Run, find_pi
+from tests.helpers import build_tree
+
+pytestmark = pytest.mark.e2e
+
+LOADS = Path(__file__).resolve().parents[1] / "pi" / "loads.mjs"
+EXT_CODE = "export default function (pi) {}\n"
+SET = {
+    "extset.toml": '[set]\nname = "sw"\n',
+    "extensions/a.ts": EXT_CODE,
+    "extensions/b.ts": EXT_CODE,
+    "extensions/g/index.ts": EXT_CODE,
+    "skills/rev/SKILL.md": "---\nname: rev\ndescription: Reviews.\n---\nReview.\n",
+    "prompts/fix.md": "---\ndescription: Fix it.\n---\nFix.\n",
+}
+AFTER_PI_CONFIG = {
+    "a": "enabled",
+    "b": "disabled",
+    "g": "disabled",
+    "rev": "disabled",
+    "fix": "enabled",
+}
+ENTRY_FILE = {"a": "a.ts", "b": "b.ts", "g": "g/index.ts", "rev": "SKILL.md", "fix": "fix.md"}
+
+
+# --- what `pi config` writes (config-selector.js), and the real one to pin it --------------
+
+
+def pi_config(path: Path, path_in: str, on: bool, package: str | None = None) -> None:
+    """Switch one item in settings.json as `pi config` does: the item's patterns dropped,
+    `+path`/`-path` appended, an entry with no arrays folded back; JSON.stringify(…, null, 2)."""
+    data: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    key = path_in.split("/", maxsplit=1)[0]
+
+    def edit(current: list[str]) -> list[str]:
+        kept = [p for p in current if (p[1:] if p[:1] in "!+-" else p) != path_in]
+        return [*kept, ("+" if on else "-") + path_in]
+
+    if package is None:
+        data[key] = edit(data.get(key, []))
+    else:
+        packages = data["packages"]
+        i = next(
+            i
+            for i, p in enumerate(packages)
+            if (p if isinstance(p, str) else p["source"]) == package
+        )
+        entry = packages[i] if isinstance(packages[i], dict) else {"source": packages[i]}
+        entry[key] = edit(entry.get(key, []))
+        packages[i] = entry
+    path.write_text(json.dumps(data, indent=2))
+
+
+def _spawn_pi_config(agent: Path, env: dict[str, str], cwd: Path) -> Any:
+    pexpect = pytest.importorskip("pexpect")
+    pi = find_pi()
+    assert pi is not None
+    child = pexpect.spawn(
+        str(pi),
+        ["config"],
+        cwd=str(cwd),
+        env={**env, "PI_CODING_AGENT_DIR": str(agent), "TERM": "xterm"},
+        dimensions=(40, 120),
+        encoding="utf-8",
+        timeout=30,
+    )
+    child.expect("Resource Configuration")
+    child.expect(r"a\.ts")  # the list is drawn: keys reach it now
+    time.sleep(0.3)
+    return child
+
+
+def _press_space_and_wait(child: Any, settings: Path) -> str:
+    before = settings.read_text() if settings.exists() else ""
+    child.send(" ")
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        now = settings.read_text() if settings.exists() else ""
+        if now != before:
+            time.sleep(0.2)  # pi writes in place: let it finish
+            return settings.read_text()
+        time.sleep(0.05)
+    raise AssertionError("pi config wrote nothing")
+
+
+def test_the_real_pi_config_writes_what_pi_config_here_writes(
+    pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    (agent / "extensions").mkdir(parents=True)
+    (agent / "extensions" / "a.ts").symlink_to(set_root / "extensions" / "a.ts")
+    settings = agent / "settings.json"
+    settings.write_text("{}")
+    mirror = tmp_path / "mirror.json"
+    mirror.write_text("{}")
+    child = _spawn_pi_config(agent, e2e_env, tmp_path)
+    try:
+        for on in (False, True):  # the only item: the linked a.ts, top-level, user scope
+            real = _press_space_and_wait(child, settings)
+            pi_config(mirror, "extensions/a.ts", on)
+            assert real == mirror.read_text()
+    finally:
+        child.sendcontrol("c")
+        child.close(force=True)
+
+
+def test_the_real_pi_config_switches_a_package_entry_as_here(
+    pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root = build_tree(tmp_path / "set", {"extensions/a.ts": EXT_CODE})
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    start = json.dumps({"theme": "dark", "packages": [str(set_root)]}, indent=2)
+    settings = agent / "settings.json"
+    settings.write_text(start)
+    mirror = tmp_path / "mirror.json"
+    mirror.write_text(start)
+    child = _spawn_pi_config(agent, e2e_env, tmp_path)
+    try:
+        for on in (False, True):
+            real = _press_space_and_wait(child, settings)
+            pi_config(mirror, "extensions/a.ts", on, package=str(set_root))
+            assert real == mirror.read_text()
+    finally:
+        child.sendcontrol("c")
+        child.close(force=True)
+
+
+# --- after every ext command, pi's loader and `ext list` agree ------------------------------
+
+
+def pi_loads(agent: Path, cwd: Path, env: dict[str, str]) -> set[str]:
+    """Real paths of every extension, skill and prompt pi's own loader loads."""
+    pi = find_pi()
+    assert pi is not None
+    package = pi.resolve().parents[1]
+    done = subprocess.run(
+        ["node", str(LOADS), str(package), str(agent), str(cwd)],
+        env={**env, "PI_CODING_AGENT_DIR": str(agent)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    data = json.loads(done.stdout)
+    assert not data["failed"], data["failed"]
+    return {*data["extensions"], *data["skills"], *data["prompts"]}
+
+
+def ext_says(ext: Run, agent: Path, set_root: Path) -> dict[str, dict[str, Any]]:
+    done = ext("--json", "list", "--agent-dir", str(agent), cwd=set_root, check=True)
+    return {i["name"]: i for i in json.loads(done.stdout)["items"]}
+
+
+def agree(ext: Run, agent: Path, set_root: Path, env: dict[str, str]) -> dict[str, str]:
+    """ext's states, once checked against what pi loads from the set."""
+    said = ext_says(ext, agent, set_root)
+    loaded = pi_loads(agent, set_root, env)
+    for name, item in said.items():
+        folder = {"skill": "skills/rev", "prompt": "prompts"}.get(item["kind"], "extensions")
+        real = os.path.realpath(set_root / folder / ENTRY_FILE[name])
+        assert (real in loaded) == (item["state"] == "enabled"), (name, item, sorted(loaded))
+    return {name: item["state"] for name, item in said.items()}
+
+
+def install(ext: Run, agent: Path, set_root: Path, *args: str) -> None:
+    ext("install", "--yes", "--agent-dir", str(agent), *args, cwd=set_root, check=True)
+
+
+def test_one_switch_across_ext_commands_and_both_modes(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    settings = agent / "settings.json"
+    ours = ("--agent-dir", str(agent))
+
+    def run(*args: str) -> dict[str, str]:
+        ext(*args, "--yes", *ours, cwd=set_root, check=True)
+        return agree(ext, agent, set_root, e2e_env)
+
+    install(ext, agent, set_root, "--create", "--mode", "link")
+    assert set(agree(ext, agent, set_root, e2e_env).values()) == {"enabled"}
+
+    # pi config switches the linked a off: ext sees it, and says where it comes from
+    pi_config(settings, "extensions/a.ts", False)
+    said = ext_says(ext, agent, set_root)["a"]
+    assert said["state"] == "disabled"
+    assert said["pi"]["pattern"] == "-extensions/a.ts"
+    assert said["pi"]["where"] == 'settings.json "extensions"'
+    pinned = settings.read_text()
+    assert run("install")["a"] == "disabled"  # a switch made in pi holds
+    assert settings.read_text() == pinned
+
+    assert run("disable", "b")["b"] == "disabled"  # link mode: the .off rename
+    assert settings.read_text() == pinned
+    assert run("enable", "a")["a"] == "enabled"  # clears pi's own switch
+    assert "-extensions/a.ts" not in settings.read_text()
+
+    # link -> register: pi's switch (a) and ext's (b) carry over as the entry's filters
+    pi_config(settings, "extensions/a.ts", False)
+    top = json.loads(settings.read_text())["extensions"]
+    states = run("install", "--mode", "register")
+    assert states["a"] == states["b"] == "disabled" and states["g"] == "enabled"
+    data = json.loads(settings.read_text())
+    assert data["extensions"] == top  # pi's top-level patterns stay, byte for byte
+    assert data["packages"] == [
+        {"source": str(set_root), "extensions": ["-extensions/a.ts", "-extensions/b.ts"]}
+    ]
+
+    # pi config switches inside the entry: g off, a back on; ext keeps them, in order
+    pi_config(settings, "extensions/g/index.ts", False, package=str(set_root))
+    pi_config(settings, "extensions/a.ts", True, package=str(set_root))
+    pi_config(settings, "skills/rev/SKILL.md", False, package=str(set_root))
+    pinned = settings.read_text()
+    states = run("install")
+    assert settings.read_text() == pinned  # pi's patterns, byte for byte and in order
+    assert states == AFTER_PI_CONFIG
+
+    # ext disable in register mode writes what pi config would write
+    before = settings.read_text()
+    assert run("disable", "fix")["fix"] == "disabled"
+    mirror = tmp_path / "mirror.json"
+    mirror.write_text(before)
+    pi_config(mirror, "prompts/fix.md", False, package=str(set_root))
+    assert json.loads(settings.read_text()) == json.loads(mirror.read_text())
+    assert run("enable", "fix")["fix"] == "enabled"
+
+    # register -> link: what is off in the entry is parked; what it had on comes on
+    states = run("install", "--mode", "link")
+    assert states == AFTER_PI_CONFIG
+    assert (agent / "extensions" / "b.ts.off").is_symlink()
+
+    ext("uninstall", "--yes", *ours, cwd=set_root, check=True)
+    data = json.loads(settings.read_text())
+    assert "packages" not in data or data["packages"] == []
+    assert not {p for p in pi_loads(agent, set_root, e2e_env) if p.startswith(str(set_root))}
+
+
+def test_a_project_package_entry_is_what_pi_uses_and_ext_says_so(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    install(ext, agent, set_root, "--create", "--mode", "register")
+    ext("disable", "a", "--yes", "--agent-dir", str(agent), cwd=set_root, check=True)
+    # `pi install -l` of the set, run where ext runs: .pi/settings.json of the cwd
+    project = set_root / ".pi"
+    project.mkdir()
+    (project / "settings.json").write_text(json.dumps({"packages": [".."]}, indent=2))
+    states = agree(ext, agent, set_root, e2e_env)
+    assert states["a"] == "enabled"  # the project entry wins, with no filter
+    said = ext_says(ext, agent, set_root)["a"]
+    assert said["pi"]["scope"] == "project"
+    doctor = ext("--json", "doctor", "--agent-dir", str(agent), cwd=set_root)
+    twice = [c for c in json.loads(doctor.stdout)["checks"] if c["id"] == "loaded-twice"]
+    assert any("project .pi/settings.json" in c["message"] for c in twice), twice

@@ -1,0 +1,210 @@
+"""`/ext` inside the real pi, in a pseudo-terminal: stage two switches, apply, and the session
+reloads without them; a session started with a guard's flag keeps that item on.
+
+A probe extension (a real file in the agent dir, not the set's) logs every `session_start` of
+the session, so a reload is seen from inside pi; session-timer draws a clock in the footer
+while it is loaded, so its going is seen on the screen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.e2e.conftest import REPO, Run
+
+pytestmark = pytest.mark.e2e
+
+DOWN = "\x1b[B"
+OVERLAY = "Space stages · Enter applies · Esc cancels"
+_ANSI = re.compile(
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b_[^\x1b]*\x1b\\"
+)
+PROBE = """
+import { appendFileSync } from "node:fs";
+export default function (pi: any) {
+\tpi.on("session_start", (event: any) => {
+\t\tconst line = JSON.stringify({ pid: process.pid, reason: event.reason });
+\t\tappendFileSync(process.env.PROBE_LOG as string, line + "\\n");
+\t});
+}
+"""
+
+
+class Screen:
+    """pi in a pty; what it drew, as text (escape sequences dropped), read as it comes."""
+
+    def __init__(self, child: pexpect.spawn) -> None:
+        self.child = child
+        self.raw = ""
+        self.text = ""
+
+    def _read(self) -> None:
+        with contextlib.suppress(pexpect.TIMEOUT):
+            self.raw += self.child.read_nonblocking(65536, timeout=0.3)
+            self.text = _ANSI.sub("", self.raw)  # whole: a sequence may span two reads
+
+    def wait(self, pattern: str, timeout: float = 60) -> str:
+        """Read until `pattern` shows; the text drawn since the call (fails with all of it)."""
+        start = len(self.text)
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.text[start:]):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} never showed; pi drew:\n{self.text[-4000:]}")
+            self._read()
+        return self.text[start:]
+
+    def drain(self, seconds: float) -> str:
+        """Whatever pi draws in the next `seconds`."""
+        start = len(self.text)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self._read()
+        return self.text[start:]
+
+    def keys(self, *keys: str) -> None:
+        for k in keys:
+            self.child.send(k)
+            time.sleep(0.15)
+
+
+@pytest.fixture
+def agent(ext: Run, tmp_path: Path) -> Path:
+    """An agent dir with the bundled set installed by ext, notify switched off, and the probe."""
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    ext("--set", str(REPO), "--agent-dir", str(agent), "install", "--yes", check=True)
+    ext("--set", str(REPO), "--agent-dir", str(agent), "disable", "notify", "--yes", check=True)
+    (agent / "extensions" / "zz-probe.ts").write_text(PROBE)
+    return agent
+
+
+def states(ext: Run, agent: Path) -> dict[str, str]:
+    proc = ext("--set", str(REPO), "--agent-dir", str(agent), "--json", "list", check=True)
+    return {i["name"]: i["state"] for i in json.loads(proc.stdout)["items"]}
+
+
+def position(ext: Run, agent: Path, name: str) -> int:
+    """Where `name` is in the overlay: ext's list order."""
+    return list(states(ext, agent)).index(name)
+
+
+class Pi:
+    """Starts pi on the agent dir in a pty; the probe's log of its session starts."""
+
+    def __init__(self, pi_bin: Path, agent: Path, env: dict[str, str], cwd: Path) -> None:
+        self.pi_bin, self.cwd = pi_bin, cwd
+        self.log = cwd / "probe.log"
+        self.env = {**env, "PI_CODING_AGENT_DIR": str(agent), "PROBE_LOG": str(self.log)}
+        self.env["TERM"] = "xterm-256color"
+        self.children: list[pexpect.spawn] = []
+
+    def start(self, *args: str) -> Screen:
+        """A session, once pi has drawn session-timer's clock (the extensions are loaded)."""
+        child = pexpect.spawn(
+            str(self.pi_bin),
+            list(args),
+            cwd=str(self.cwd),
+            env=self.env,
+            encoding="utf-8",
+            dimensions=(40, 120),
+            timeout=60,
+        )
+        self.children.append(child)
+        screen = Screen(child)
+        screen.wait("⏱")
+        return screen
+
+    def starts(self) -> list[dict[str, object]]:
+        """Each session_start the probe saw: its pid and reason."""
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+
+@pytest.fixture
+def pi(pi_bin: Path, agent: Path, e2e_env: dict[str, str], tmp_path: Path) -> Iterator[Pi]:
+    host = Pi(pi_bin, agent, e2e_env, tmp_path)
+    yield host
+    for child in host.children:
+        child.terminate(force=True)
+
+
+def open_ext(screen: Screen) -> str:
+    """Type /ext and Enter; what the overlay drew."""
+    screen.keys("/ext")
+    screen.wait("Switch the set's extensions")  # pi's command completion, drawn
+    screen.keys("\r")
+    try:
+        return screen.wait(OVERLAY, timeout=5)
+    except AssertionError:
+        # Enter on an open completion list only completes the command: the next one runs it.
+        screen.keys("\r")
+        return screen.wait(OVERLAY)
+
+
+def test_ext_in_pi_switches_two_items_in_one_plan_and_the_session_reloads(
+    pi: Pi, ext: Run, agent: Path
+) -> None:
+    screen = pi.start()
+    open_ext(screen)
+    at_notify = position(ext, agent, "notify")
+    at_timer = position(ext, agent, "session-timer")
+    screen.keys(*[DOWN] * at_notify, " ", *[DOWN] * (at_timer - at_notify), " ")
+    screen.wait(r"session-timer\s+○ off \(on Enter\)")
+    screen.keys("\r")
+    shown = screen.wait("Enter closes and reloads pi")
+    assert "+ enabled  extensions/notify.ts.off" in shown
+    assert "- disabled extensions/session-timer.ts" in shown
+
+    # The agent dir and ext agree, before pi reloads.
+    assert (agent / "extensions" / "notify.ts").is_symlink()
+    assert (agent / "extensions" / "session-timer.ts.off").is_symlink()
+    assert not (agent / "extensions" / "session-timer.ts").exists()
+    assert states(ext, agent)["notify"] == "enabled"
+    assert states(ext, agent)["session-timer"] == "disabled"
+
+    screen.keys("\r")
+    screen.wait("Reloaded")
+    after = screen.drain(3)
+    assert "⏱" not in after, after  # session-timer is gone from this session
+    sessions = pi.starts()
+    assert [s["reason"] for s in sessions] == ["startup", "reload"]
+    assert sessions[0]["pid"] == sessions[1]["pid"]  # the same session, reloaded
+
+    # /ext again: it shows what ext now says, and Escape leaves everything as it is.
+    assert re.search(r"session-timer\s+○ off", open_ext(screen))
+    screen.keys("\x1b")
+    time.sleep(1)
+    assert [s["reason"] for s in pi.starts()] == ["startup", "reload"]
+
+
+def test_a_guarded_item_is_refused_in_the_session_that_has_its_flag_and_the_rest_applies(
+    pi: Pi, ext: Run, agent: Path
+) -> None:
+    screen = pi.start("--confirm-destructive-block")
+    open_ext(screen)
+    guarded = position(ext, agent, "confirm-destructive")
+    at_timer = position(ext, agent, "session-timer")
+    screen.keys(*[DOWN] * guarded)
+    screen.drain(1)
+    assert "guarded here: this session was started with --confirm-destructive-block" in screen.text
+    screen.keys(" ")
+    screen.wait(r"confirm-destructive\s+○ off \(refused here\)")
+    screen.keys(*[DOWN] * (at_timer - guarded), " ", "\r")
+    shown = screen.wait("Enter closes and reloads pi")
+    assert re.search(r"refused: confirm-destructive stays on: this session was\s+started", shown)
+    assert "- disabled extensions/session-timer.ts" in shown
+
+    assert (agent / "extensions" / "confirm-destructive.ts").is_symlink()
+    assert (agent / "extensions" / "session-timer.ts.off").is_symlink()
+    listed = states(ext, agent)
+    assert (listed["confirm-destructive"], listed["session-timer"]) == ("enabled", "disabled")
+    screen.keys("\r")
+    screen.wait("Reloaded")
+    assert [s["reason"] for s in pi.starts()] == ["startup", "reload"]

@@ -1,0 +1,112 @@
+"""The host version behind a wrapper: asked once per binary identity, a hang said once."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from installer.host import find_host
+from tests.fs.test_host_find import make_executable, script
+from tests.helpers import build_tree
+
+
+def wrapper(tmp_path: Path, body: str) -> tuple[Path, Path]:
+    """A pi that is a shell wrapper (no package.json): each run appends to a log."""
+    log = tmp_path / "runs.log"
+    build_tree(tmp_path, {"bin/pi": script(body, log)})
+    make_executable(tmp_path / "bin" / "pi")
+    return tmp_path / "bin" / "pi", log
+
+
+def runs(log: Path) -> int:
+    return len(log.read_text().splitlines()) if log.exists() else 0
+
+
+def test_a_wrapper_is_run_once_then_its_version_is_remembered(tmp_path: Path) -> None:
+    pi, log = wrapper(tmp_path, "echo 0.73.1")
+
+    first = find_host("pi", path_env=str(pi.parent))
+    second = find_host("pi", path_env=str(pi.parent))
+
+    assert first is not None and second is not None
+    assert (first.version, second.version) == ("0.73.1", "0.73.1")
+    assert second.version_source == "--version"
+    assert runs(log) == 1
+
+
+def test_a_changed_wrapper_is_asked_again(tmp_path: Path) -> None:
+    pi, log = wrapper(tmp_path, "echo 0.73.1")
+    assert find_host("pi", path_env=str(pi.parent)) is not None
+
+    replacement = tmp_path / "new-pi"  # an upgrade writes a new file over the old one
+    replacement.write_text(script("echo 0.74.0", log))
+    make_executable(replacement)
+    os.replace(replacement, pi)
+    host = find_host("pi", path_env=str(pi.parent))
+
+    assert host is not None and host.version == "0.74.0"
+    assert runs(log) == 2
+
+
+def test_fresh_asks_again_and_updates_what_is_remembered(tmp_path: Path) -> None:
+    version = tmp_path / "version"
+    version.write_text("0.73.1\n")
+    pi, log = wrapper(tmp_path, f'read v < "{version}"; echo "$v"')
+    assert find_host("pi", path_env=str(pi.parent)) is not None
+
+    version.write_text("0.74.2\n")  # the pi behind the wrapper was upgraded
+    stale = find_host("pi", path_env=str(pi.parent))
+    fresh = find_host("pi", path_env=str(pi.parent), fresh=True)
+    after = find_host("pi", path_env=str(pi.parent))
+
+    assert stale is not None and stale.version == "0.73.1"
+    assert fresh is not None and fresh.version == "0.74.2"
+    assert after is not None and after.version == "0.74.2"
+    assert runs(log) == 2
+
+
+def test_a_hang_costs_one_timeout_and_is_said_once(tmp_path: Path) -> None:
+    pi, log = wrapper(tmp_path, "sleep 30\necho 0.73.1")
+    path_env = f"{pi.parent}{os.pathsep}{os.environ['PATH']}"
+
+    first = find_host("pi", path_env=path_env, timeout=0.3)
+    started = time.monotonic()
+    second = find_host("pi", path_env=path_env, timeout=0.3)
+
+    assert time.monotonic() - started < 0.3  # no second wait
+    assert first is not None and second is not None
+    assert (first.version, second.version) == (None, None)
+    assert first.note is not None and "version unknown" in first.note
+    assert second.note is None
+    assert runs(log) == 1
+
+
+def test_an_unwritable_cache_only_costs_speed(tmp_path: Path) -> None:
+    pi, log = wrapper(tmp_path, "echo 0.73.1")
+    cache_home = Path(os.environ["XDG_CACHE_HOME"])
+    cache_home.parent.mkdir(parents=True, exist_ok=True)
+    cache_home.write_text("a file where the cache folder should be")
+
+    hosts = [find_host("pi", path_env=str(pi.parent)) for _ in range(2)]
+
+    assert [h.version for h in hosts if h is not None] == ["0.73.1", "0.73.1"]
+    assert runs(log) == 2
+
+
+def test_a_package_json_host_is_never_run_nor_cached(tmp_path: Path) -> None:
+    log = tmp_path / "runs.log"
+    build_tree(
+        tmp_path / "pkg",
+        {
+            "pi": script("echo 9.9.9", log),
+            "package.json": '{"name": "pi", "version": "0.73.1", "bin": {"pi": "pi"}}',
+        },
+    )
+    make_executable(tmp_path / "pkg" / "pi")
+
+    host = find_host("pi", path_env=str(tmp_path / "pkg"))
+
+    assert host is not None and host.version == "0.73.1"
+    assert runs(log) == 0
+    assert not (Path(os.environ["XDG_CACHE_HOME"]) / "extset" / "host-version.json").exists()

@@ -1,0 +1,81 @@
+"""One agent dir, many sets: another set's link is never backed up as a stranger's file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from installer.cli import app
+from tests.helpers import build_tree
+
+
+@pytest.fixture(autouse=True)
+def quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+def a_set(root: Path, name: str) -> Path:
+    return build_tree(
+        root,
+        {
+            "extset.toml": f'[set]\nname = "{name}"\n',
+            "extensions/notify.ts": f"// {name}'s notify\n",
+            f"extensions/{name}-only.ts": "// only here\n",
+        },
+    )
+
+
+def ext(set_root: Path, agent: Path, *args: str) -> Any:
+    return CliRunner().invoke(app, ["--set", str(set_root), "--agent-dir", str(agent), *args])
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> tuple[Path, Path, Path]:
+    a, b = a_set(tmp_path / "a", "alpha"), a_set(tmp_path / "b", "beta")
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    assert ext(a, agent, "install", "--yes").exit_code == 0
+    return a, b, agent
+
+
+def test_a_second_set_refuses_to_replace_the_firsts_link(two: tuple[Path, Path, Path]) -> None:
+    a, b, agent = two
+    before = sorted(p.name for p in (agent / "extensions").iterdir())
+
+    refused = ext(b, agent, "install", "--yes")
+
+    assert refused.exit_code == 3
+    assert "'alpha'" in refused.output and "'beta'" in refused.output and str(a) in refused.output
+    assert "--skip notify" in refused.output and f"ext --set {a} uninstall" in refused.output
+    assert sorted(p.name for p in (agent / "extensions").iterdir()) == before  # no .bak
+    assert (agent / "extensions" / "notify.ts").resolve() == a / "extensions" / "notify.ts"
+
+
+def test_skipping_the_shared_item_installs_the_rest(two: tuple[Path, Path, Path]) -> None:
+    a, b, agent = two
+
+    done = ext(b, agent, "install", "--yes", "--skip", "notify")
+    again = ext(a, agent, "--json", "install", "--dry-run")
+
+    assert done.exit_code == 0, done.output
+    assert (agent / "extensions" / "beta-only.ts").resolve() == b / "extensions" / "beta-only.ts"
+    assert (agent / "extensions" / "notify.ts").resolve() == a / "extensions" / "notify.ts"
+    assert json.loads(again.stdout)["changed"] is False  # and alpha sees nothing to fix
+
+
+def test_doctor_and_list_say_whose_link_it_is(two: tuple[Path, Path, Path]) -> None:
+    a, b, agent = two
+    assert ext(b, agent, "install", "--yes", "--skip", "notify").exit_code == 0
+
+    listed = json.loads(ext(b, agent, "--json", "list").stdout)
+    doctor = json.loads(ext(b, agent, "--json", "doctor", "--check", "items").stdout)
+
+    notify = next(i for i in listed["items"] if i["name"] == "notify")
+    assert notify["state"] == "foreign"
+    [row] = [c for c in doctor["checks"] if "notify" in c["message"]]
+    assert "another set ext installed here" in row["message"] and str(a) in row["message"]
+    assert "uninstall" in row["fix"]

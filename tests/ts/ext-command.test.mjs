@@ -1,0 +1,303 @@
+// `/ext` (installer/agent/ext-command.ts): what it makes of ext's answers and of this session's
+// flags, the overlay driven key by key on pi's real SettingsList, and ext run as a real process.
+
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { fakePi, loadAgentFile, piTui } from "./helpers.mjs";
+
+const mod = await loadAgentFile("ext-command.ts");
+const tui = await piTui();
+
+const SET = { root: "/sets/mine", name: "mine", ext: null };
+const GUARD = { process: "--block", reason: "unattended runs rely on it", required_by: [] };
+const ITEMS = [
+	{ name: "guarded", kind: "extension", state: "enabled", guard: GUARD },
+	{ name: "notify", kind: "extension", state: "enabled" },
+	{ name: "timer", kind: "extension", state: "disabled" },
+	{ name: "review", kind: "skill", state: "enabled" },
+	{ name: "gone", kind: "extension", state: "stale", note: "its target is gone; `ext install` fixes it" },
+];
+const LISTED = { set: SET.root, agent_dir: "/agent", mode: "link", items: ITEMS };
+const DOWN = "\x1b[B";
+const plain = (t) => t;
+const THEME = { label: plain, value: plain, description: plain, cursor: "→ ", hint: plain };
+
+/** An overlay on pi's real SettingsList, with ext scripted by `answers` (by command). */
+function panel({ argv = ["node", "pi"], answers = {}, sets = [SET] } = {}) {
+	const calls = [];
+	const closed = [];
+	const p = new mod.ExtPanel({
+		parts: {
+			SettingsList: tui.SettingsList,
+			theme: THEME,
+			matchesKey: tui.matchesKey,
+			truncateToWidth: tui.truncateToWidth,
+			wrapTextWithAnsi: tui.wrapTextWithAnsi,
+		},
+		agentDir: "/agent",
+		argv,
+		sets,
+		run: async (ext, args) => {
+			calls.push([ext, ...args]);
+			const verb = args.includes("toggle") ? "toggle" : "list";
+			const answer = answers[verb] ?? (verb === "list" ? { data: LISTED } : { data: { changed: false } });
+			return typeof answer === "function" ? answer(args) : answer;
+		},
+		requestRender: () => {},
+		done: (changed) => closed.push(changed),
+	});
+	return { p, calls, closed, screen: () => p.render(100).join("\n") };
+}
+
+const settle = () => new Promise((r) => setImmediate(r));
+
+describe("what /ext makes of ext's list and this session", () => {
+	test("the sets come from ext's state record: only those whose install put /ext here", () => {
+		const agent = mkdtempSync(join(tmpdir(), "ext-command-"));
+		assert.deepEqual(mod.installedSets(agent), []);
+		mkdirSync(join(agent, ".extset"));
+		const sets = [
+			{ root: "/a", name: "a", extra: { command: { ext: "/bin/ext" } } },
+			{ root: "/b", name: "b", extra: {} },
+		];
+		writeFileSync(join(agent, ".extset", "state.json"), JSON.stringify({ version: 1, sets }));
+		assert.deepEqual(mod.installedSets(agent), [{ root: "/a", name: "a", ext: "/bin/ext" }]);
+		writeFileSync(join(agent, ".extset", "state.json"), "{not json");
+		assert.deepEqual(mod.installedSets(agent), []);
+	});
+
+	test("a guard flag this session was started with blocks switching that item off, with why", () => {
+		const [guarded] = ITEMS;
+		assert.equal(mod.blockedHere(guarded, ["node", "pi"]), null);
+		assert.equal(mod.blockedHere(guarded, ["node", "pi", "--blocker"]), null);
+		assert.match(mod.blockedHere(guarded, ["node", "pi", "--block"]), /started with --block \(unattended/);
+		assert.ok(mod.blockedHere(guarded, ["node", "pi", "--block=yes"]));
+		assert.equal(mod.blockedHere({ ...guarded, state: "disabled" }, ["node", "pi", "--block"]), null);
+	});
+
+	test("the staged rows become one batch per set: on, off, and what this session refuses", () => {
+		const rows = mod.rowsOf([{ set: SET, items: ITEMS }], ["node", "pi", "--block"]);
+		assert.deepEqual(
+			rows.map((r) => [r.label, r.switchable]),
+			[
+				["guarded", true],
+				["notify", true],
+				["timer", true],
+				["skill:review", true],
+				["gone", false],
+			],
+		);
+		const [b] = mod.batches(rows, new Set(rows.map((r) => r.id)));
+		assert.deepEqual(b.on, ["timer"]);
+		assert.deepEqual(b.off, ["notify", "skill:review"]);
+		assert.equal(b.refused.length, 1);
+		assert.match(b.refused[0], /^guarded stays on: this session was started with --block/);
+		assert.deepEqual(mod.toggleArgs("/agent", b), [
+			"--agent-dir",
+			"/agent",
+			"--set",
+			"/sets/mine",
+			"--json",
+			"toggle",
+			"--on",
+			"timer",
+			"--off",
+			"notify",
+			"--off",
+			"skill:review",
+			"--yes",
+		]);
+	});
+
+	test("ext's plan reads back as one line per switch, its warnings, or that nothing changed", () => {
+		const data = {
+			changed: true,
+			actions: [
+				{ action: "disable", path: "extensions/notify.ts" },
+				{ action: "enable", path: "extensions/timer.ts.off" },
+				{ action: "keep", path: "extensions/x.ts" },
+			],
+			warnings: ["a requires b"],
+		};
+		assert.deepEqual(mod.resultLines(data), [
+			"- disabled extensions/notify.ts",
+			"+ enabled  extensions/timer.ts.off",
+			"! a requires b",
+		]);
+		assert.deepEqual(mod.resultLines({ changed: false, actions: [] }), ["nothing changed"]);
+	});
+});
+
+describe("the overlay, key by key, on pi's SettingsList", () => {
+	test("it lists the items with their state as ext reports it", async () => {
+		const { p, calls, screen } = panel();
+		assert.match(screen(), /asking ext/);
+		await p.load();
+		assert.deepEqual(calls, [["ext", "--agent-dir", "/agent", "--set", "/sets/mine", "--json", "list"]]);
+		const shown = screen();
+		assert.match(shown, /guarded\s+● on/);
+		assert.match(shown, /timer\s+○ off/);
+		assert.match(shown, /gone\s+stale/);
+		assert.match(shown, /Space stages · Enter applies · Esc cancels/);
+	});
+
+	test("Space stages, Enter applies every staged change as one ext plan, then reloads", async () => {
+		const toggle = {
+			data: { changed: true, actions: [{ action: "disable", path: "extensions/notify.ts" }], warnings: [] },
+		};
+		const { p, calls, closed, screen } = panel({ answers: { toggle } });
+		await p.load();
+		p.handleInput(DOWN); // notify
+		p.handleInput(" ");
+		p.handleInput(DOWN); // timer
+		p.handleInput(" ");
+		p.handleInput(" "); // unstaged again
+		p.handleInput(" "); // and staged
+		assert.match(screen(), /notify\s+○ off \(on Enter\)/);
+		assert.match(screen(), /timer\s+● on \(on Enter\)/);
+		p.handleInput("\r");
+		await settle();
+		assert.deepEqual(calls.at(-1).slice(5), ["--json", "toggle", "--on", "timer", "--off", "notify", "--yes"]);
+		assert.equal(calls.length, 2);
+		assert.match(screen(), /- disabled extensions\/notify\.ts/);
+		assert.match(screen(), /Enter closes and reloads pi/);
+		assert.deepEqual(closed, []);
+		p.handleInput("\r");
+		assert.deepEqual(closed, [true]);
+	});
+
+	test("Escape cancels: nothing is run, nothing reloads", async () => {
+		const slow = panel();
+		slow.p.handleInput("\x1b"); // while ext is still asked for the list
+		assert.deepEqual(slow.closed, [false]);
+
+		const { p, calls, closed } = panel();
+		await p.load();
+		p.handleInput(" ");
+		p.handleInput("\x1b");
+		assert.deepEqual(closed, [false]);
+		assert.equal(calls.length, 1);
+	});
+
+	test("a guarded item is refused in this session; the rest of the batch still applies", async () => {
+		const toggle = (args) => ({
+			data: { changed: true, actions: [{ action: "disable", path: "extensions/notify.ts" }], args },
+		});
+		const { p, calls, screen, closed } = panel({ argv: ["node", "pi", "--block"], answers: { toggle } });
+		await p.load();
+		assert.match(screen(), /guarded here: this session was started with --block/);
+		p.handleInput(" "); // guarded
+		assert.match(screen(), /guarded\s+○ off \(refused here\)/);
+		p.handleInput(DOWN);
+		p.handleInput(" "); // notify
+		p.handleInput("\r");
+		await settle();
+		assert.deepEqual(calls.at(-1).slice(6), ["toggle", "--off", "notify", "--yes"]);
+		const shown = screen();
+		assert.match(shown, /✗ refused: guarded stays on: this session was started with --block/);
+		assert.match(shown, /- disabled extensions\/notify\.ts/);
+		p.handleInput("\r");
+		assert.deepEqual(closed, [true]);
+	});
+
+	test("only a refused item staged: ext is not run, the refusal is shown, nothing reloads", async () => {
+		const { p, calls, screen, closed } = panel({ argv: ["node", "pi", "--block"] });
+		await p.load();
+		p.handleInput(" ");
+		p.handleInput("\r");
+		await settle();
+		assert.equal(calls.length, 1);
+		assert.match(screen(), /✗ refused: guarded stays on/);
+		p.handleInput("\x1b");
+		assert.deepEqual(closed, [false]);
+	});
+
+	test("a refused plan, a held lock, a missing ext: a line with the fix, in the overlay", async () => {
+		const lock = {
+			problem: { message: "another ext is working on /agent and held its lock for 30 s", fix: "wait for it" },
+		};
+		const { p, screen, closed } = panel({ answers: { toggle: lock } });
+		await p.load();
+		p.handleInput(" ");
+		p.handleInput("\r");
+		await settle();
+		assert.match(screen(), /✗ another ext is working on \/agent/);
+		assert.match(screen(), /fix: wait for it/);
+		p.handleInput("\r");
+		assert.deepEqual(closed, [false]);
+
+		const missing = { problem: { message: "ext is not on PATH", fix: "install ext" } };
+		const gone = panel({ answers: { list: missing } });
+		await gone.p.load();
+		assert.match(gone.screen(), /✗ ext is not on PATH\n\s+fix: install ext/);
+		gone.p.handleInput("\x1b");
+		assert.deepEqual(gone.closed, [false]);
+
+		const none = panel({ sets: [] });
+		await none.p.load();
+		assert.match(none.screen(), /ext has installed no set with \/ext in \/agent/);
+		assert.match(none.screen(), /fix: run `ext install`/);
+	});
+
+	test("every line fits the width it is given", async () => {
+		const { p } = panel({ argv: ["node", "pi", "--block"] });
+		await p.load();
+		p.handleInput(" ");
+		p.handleInput("\r");
+		await settle();
+		for (const line of p.render(40)) assert.ok(tui.visibleWidth(line) <= 40, line);
+	});
+});
+
+describe("ext as a real process", () => {
+	const dir = mkdtempSync(join(tmpdir(), "ext-command-bin-"));
+	const script = (name, body) => {
+		const path = join(dir, name);
+		writeFileSync(path, `#!/bin/sh\n${body}\n`);
+		chmodSync(path, 0o755);
+		return path;
+	};
+
+	test("its JSON is read back", async () => {
+		const ok = script("ok", `echo '{"changed": true, "actions": []}'`);
+		assert.deepEqual(await mod.runExt(ok, []), { data: { changed: true, actions: [] } });
+	});
+
+	test("a refusal (exit 3, JSON error) becomes the message and the fix", async () => {
+		const refused = script(
+			"refused",
+			`echo '{"error": "refusing to disable a: b is enabled and needs it", "exit_code": 3, "fix": "stop b"}'; exit 3`,
+		);
+		assert.deepEqual(await mod.runExt(refused, []), {
+			problem: { message: "refusing to disable a: b is enabled and needs it", fix: "stop b" },
+		});
+	});
+
+	test("a crash without JSON says what ext printed last", async () => {
+		const crash = script("crash", "echo 'Traceback: boom' >&2; exit 1");
+		const got = await mod.runExt(crash, []);
+		assert.match(got.problem.message, /^ext failed: Traceback: boom/);
+		assert.ok(got.problem.fix);
+	});
+
+	test("no ext at all: the message says so and names the fix", async () => {
+		const got = await mod.runExt(join(dir, "no-such-ext"), []);
+		assert.match(got.problem.message, /ext is not on PATH/);
+		assert.match(got.problem.fix, /ext install/);
+		assert.equal(mod.extFor({ root: "/r", name: "r", ext: join(dir, "no-such-ext") }), "ext");
+		assert.equal(mod.extFor({ root: "/r", name: "r", ext: join(dir, "ok") }), join(dir, "ok"));
+	});
+});
+
+test("it registers /ext and nothing else: no flags, no tools, no events", () => {
+	const { api, registered, handlers } = fakePi();
+	const commands = new Map();
+	mod.default({ ...api, registerCommand: (name, options) => commands.set(name, options) });
+	assert.deepEqual([...commands.keys()], ["ext"]);
+	assert.equal(typeof commands.get("ext").handler, "function");
+	assert.equal(registered.size, 0);
+	assert.equal(handlers.size, 0);
+});

@@ -1,0 +1,80 @@
+"""The toggle checklist's state, key by key, without a terminal."""
+
+from __future__ import annotations
+
+from installer.picker import Picker, Row
+
+ROWS = [
+    Row("alpha", True, "enabled"),
+    Row("beta", True, "enabled"),
+    Row("gamma", False, "disabled"),
+    Row("skill:review", False, "not-installed", locked="not linked"),
+]
+
+
+def gamma_needs_beta(on_after: frozenset[str]) -> str | None:
+    if "gamma" in on_after and "beta" not in on_after:
+        return "gamma is enabled and needs beta"
+    return None
+
+
+def text(p: Picker, width: int = 100, height: int = 30) -> list[str]:
+    return [line for _, line in p.lines(width, height)]
+
+
+def test_a_row_shows_now_and_after() -> None:
+    p = Picker(ROWS, lambda _: None)
+    p.move(1)
+    p.flip()  # beta off
+
+    shown = text(p)
+    assert any("[ ] beta" in line and "enabled → disabled" in line for line in shown)
+    assert any("[x] alpha" in line and line.rstrip().endswith("enabled") for line in shown)
+    assert shown[-1] == "1 change: beta off"
+    assert p.picked() == ["alpha"]
+
+
+def test_a_refused_toggle_stays_as_it_was_and_the_batch_is_kept() -> None:
+    p = Picker(ROWS, gamma_needs_beta)
+    p.move(1)
+    p.move(1)
+    p.flip()  # gamma on
+    p.move(-1)
+    p.flip()  # beta off: refused while gamma is on after
+
+    shown = text(p)
+    [beta] = [line for line in shown if " beta " in line]
+    assert "[x] beta" in beta and "refused: gamma is enabled and needs beta" in beta
+    assert p.changes() == [("gamma", True)]
+    assert shown[-1] == "1 change: gamma on"
+
+
+def test_the_summary_counts_changes_not_ticks() -> None:
+    p = Picker(ROWS, lambda _: None)
+    p.flip()
+    p.flip()  # alpha off and on again: no change
+    p.move(1)
+    p.flip()
+    p.move(1)
+    p.flip()
+    assert p.summary() == "2 changes: beta off, gamma on"
+
+
+def test_locked_rows_are_skipped_by_the_cursor_and_never_switch() -> None:
+    p = Picker(ROWS, lambda _: None)
+    for _ in range(3):
+        p.move(1)
+    assert p.rows[p.cursor].label == "alpha"  # wrapped past skill:review
+    assert any("skill:review" in line and "not linked" in line for line in text(p))
+
+
+def test_a_tiny_terminal_gets_a_readable_list_that_follows_the_cursor() -> None:
+    p = Picker(ROWS, lambda _: None)
+    p.move(1)
+    p.move(1)  # gamma
+
+    shown = text(p, width=20, height=5)
+
+    assert len(shown) <= 5 and all(len(line) <= 20 for line in shown)
+    assert any(line.startswith("» [ ] gamma") for line in shown)
+    assert shown[-1] == "no change"
