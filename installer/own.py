@@ -75,6 +75,8 @@ def check_bookkeeping(agent_dir: Path) -> None:
 
 def ensure_dir(path: Path, mode: int = 0o700) -> None:
     """Make a folder of ext's own (and its missing parents), refusing one that is a link."""
+    if check(path, "folder"):
+        return  # the common case: one lstat, no mkdir that fails
     with contextlib.suppress(FileExistsError):
         path.mkdir(mode=mode, parents=True)
     check(path, "folder")
@@ -101,8 +103,9 @@ def create_fresh(path: Path, mode: int = 0o600) -> int:
     Only for names ext alone uses, in a folder of its own already checked: an entry there is
     a leftover of a killed run, and unlinking a symlink removes the link, never its target.
     """
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
+    if os.path.lexists(path):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC, mode)
 
 
