@@ -112,12 +112,20 @@ def _check_set(path: Path, source: str) -> Path:
     if not path.is_dir():
         raise UsageError(f"{source}: {path} is not a folder", "name the folder that holds the set")
     has_resources = any((path / d).is_dir() for d in RESOURCE_DIRS)
-    if not (path / MANIFEST_NAME).is_file() and not has_resources:
+    if not (path / MANIFEST_NAME).is_file() and not has_resources and not _pi_package(path):
         raise UsageError(
-            f"{path} is not a set: it has no {MANIFEST_NAME} and no extensions/ folder",
+            f"{path} is not a set: it has no {MANIFEST_NAME}, no extensions/ folder "
+            "and no package.json with a pi manifest",
             f"create one with `ext init {path}`, or point --set at your set",
         )
     return path.resolve()
+
+
+def _pi_package(path: Path) -> bool:
+    """A folder with a package.json whose `pi` manifest pi would use is a set too."""
+    from installer.pirules import read_manifest
+
+    return read_manifest(str(path)) is not None
 
 
 def bundled_set(env: Env, checkout: Path | None = None, prefix: Path | None = None) -> Path:

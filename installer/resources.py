@@ -1,26 +1,24 @@
-"""The resources of a set: what lives in its extensions/, skills/, prompts/ and themes/."""
+"""The resources of a set: what pi loads from it, item by item (rules in installer/pirules.py).
+
+A set is the conventional layout (extensions/, skills/, prompts/, themes/) or a pi package: a
+root package.json whose `pi` manifest names, per kind, the paths and globs pi loads. This module
+turns what pi would load into named items that link mode can link and register mode can filter.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from installer.errors import ExtError, UsageError
 
+if TYPE_CHECKING:
+    from installer.pirules import Found
+
 KINDS = ("extension", "skill", "prompt", "theme")
 FOLDER = {"extension": "extensions", "skill": "skills", "prompt": "prompts", "theme": "themes"}
-_FILE_SUFFIXES = {
-    "extension": (".ts", ".js"),
-    "skill": (".md",),
-    "prompt": (".md",),
-    "theme": (".json",),
-}
-_DIR_MARKERS = {
-    "extension": ("index.ts", "index.js", "package.json"),
-    "skill": ("SKILL.md",),
-}
+_WHAT = {kind: f"{kind} name" for kind in KINDS}
 _BAD_CHARS = frozenset("/\\\0")
 _REFUSED = _BAD_CHARS | {chr(c) for c in (*range(32), 127)}
 
@@ -34,6 +32,9 @@ class Resource(NamedTuple):
     layout: str  # "file" or "dir"
     source: str  # absolute path inside the set
     real: str = ""  # source with every link resolved
+    loads: tuple[str, ...] = ()  # the files pi loads for it, as pi names them (not resolved)
+    declared: tuple[str, ...] = ()  # the same, relative to the set root: what filters name
+    unlinkable: str = ""  # why link mode cannot express it ("" when it can)
 
     @property
     def dest(self) -> str:
@@ -53,6 +54,33 @@ class Resource(NamedTuple):
         if self.layout != "dir" or os.path.exists(f"{self.source}/index.ts"):
             return "index.ts"
         return "index.js" if os.path.exists(f"{self.source}/index.js") else "index.ts"
+
+    @property
+    def filters(self) -> tuple[str, ...]:
+        """The register-mode filters that keep pi from loading it: `-path` per loaded file.
+
+        An extension's filter is the bare pattern (`-extensions/foo.ts`, as ext always wrote
+        it); another kind's carries its settings key: `skills:-skills/a/SKILL.md`.
+        """
+        from installer.settings.packages import tag
+
+        rels = self.declared or (self._conventional(),)
+        return tuple(tag(FOLDER[self.kind], f"-{rel}") for rel in rels)
+
+    def _conventional(self) -> str:
+        if self.layout == "file":
+            return self.dest
+        return f"{self.dest}/{self.entry if self.kind == 'extension' else 'SKILL.md'}"
+
+    def entries(self) -> list[str]:
+        """The real paths of the files pi loads for it, sorted (links resolved: read the disk)."""
+        if self.loads:
+            loads = self.loads
+        elif self.layout == "file":
+            loads = (self.source,)
+        else:
+            loads = (f"{self.source}/{self._conventional().rpartition('/')[2]}",)
+        return sorted({os.path.realpath(p) for p in loads})
 
     @property
     def label(self) -> str:
@@ -104,83 +132,177 @@ def _unprintable(c: str) -> str:
 
 
 def discover(root: Path) -> tuple[Resource, ...]:
-    """Every resource of the set at root, checked for unique names and paths that stay inside."""
-    real_root = root.resolve()
+    """Every item pi would load from the set at root, checked for unique names and places."""
+    from installer import pirules
+
+    real_root = str(root.resolve())
+    # Read only when present: a conventional set pays one stat for being one.
+    has_json = os.path.exists(f"{real_root}/package.json")
+    manifest = pirules.read_manifest(real_root) if has_json else None
     found: list[Resource] = []
     for kind in KINDS:
-        found.extend(_discover_kind(real_root, kind))
-    _check_unique(found)
+        key = FOLDER[kind]
+        if manifest is not None:
+            entries = pirules.manifest_list(manifest, key) or []
+            items = pirules.manifest_items(entries, real_root, key)
+            if kind == "extension":
+                items = [_as_folder(f) for f in items]
+            found.extend(_resource(real_root, kind, f, False, False) for f in items)
+            continue
+        folder = f"{real_root}/{key}"
+        if not os.path.isdir(folder):
+            continue
+        if kind == "extension":
+            _refuse_whole_folder(folder)
+        items = pirules.folder_items(folder, key)
+        # Resolved once per folder: below a real folder, a path without links is its own real.
+        plain = os.path.realpath(folder) == folder
+        found.extend(_resource(real_root, kind, f, True, plain) for f in items)
+    _check_unique(found, real_root)
     return tuple(sorted(found))
 
 
-def _discover_kind(root: Path, kind: str) -> Iterable[Resource]:
-    folder = os.path.join(root, FOLDER[kind])  # per entry: str joins, not Path objects
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except (FileNotFoundError, NotADirectoryError):
+def _as_folder(f: Found) -> Found:
+    """A manifest's `<folder>/index.ts` is the folder extension it already is, when pi would
+    load exactly that file from the folder: then a link to the folder expresses it."""
+    from installer.pirules import extension_entries
+
+    if f.layout != "file" or os.path.basename(f.path) not in ("index.ts", "index.js"):
+        return f
+    folder = os.path.dirname(f.path)
+    if extension_entries(folder) != f.entries:
+        return f
+    return f._replace(path=folder, layout="dir")
+
+
+def _refuse_whole_folder(folder: str) -> None:
+    """extensions/index.ts makes pi load extensions/ as one extension: the others go silent."""
+    from installer.pirules import extension_entries
+
+    own = extension_entries(folder)
+    if own is None:
         return
-    # Resolved once per folder: an entry that is not a link resolves to its name under it.
-    real_folder = os.path.realpath(folder)
-    inside = Path(real_folder).is_relative_to(root)
-    what = f"{kind} name"
-    for entry in entries:
-        if entry.name.startswith("."):
-            continue
-        resource = _classify(root, kind, entry, folder, real_folder if inside else None)
-        if resource is not None:
-            check_name(resource.name, what)
-            yield resource
+    what = os.path.relpath(own[0], os.path.dirname(folder))
+    raise UsageError(
+        f"{what} makes pi load the whole extensions/ folder as one extension: every other "
+        "extension of the set would silently stop loading",
+        "rename it (extensions/<name>.ts) or move it into a folder (extensions/<name>/index.ts)",
+    )
 
 
-def _classify(
-    root: Path, kind: str, entry: os.DirEntry[str], folder: str, real_folder: str | None
-) -> Resource | None:
-    path = f"{folder}/{entry.name}"
-    if entry.is_dir():
-        if not folder_is_item(Path(path), kind):
-            return None
-        layout, name = "dir", entry.name
-    else:
-        stem, dot, suffix = entry.name.rpartition(".")
-        if not dot or f".{suffix}" not in _FILE_SUFFIXES[kind] or not entry.is_file():
-            return None
-        layout, name = "file", stem
-    if real_folder is not None and not entry.is_symlink():
-        return Resource(kind, name, entry.name, layout, path, f"{real_folder}/{entry.name}")
-    real = Path(path).resolve()
-    if not real.is_relative_to(root):
+def _resource(root: str, kind: str, f: Found, inside_only: bool, plain: bool) -> Resource:
+    """One item; inside_only: met in a kind folder, where a link out of the set is an error."""
+    filename = f.path.rpartition("/")[2]
+    name = filename
+    if f.layout == "file":
+        stem, dot, _suffix = filename.rpartition(".")
+        name = stem if dot else filename
+        if kind == "extension" and filename in ("index.ts", "index.js"):
+            name = os.path.basename(os.path.dirname(f.path))  # a manifest's `<folder>/index.ts`
+    check_name(name, _WHAT[kind])
+    if plain and not f.linked and f.layout == "file":  # the common case, kept cheap
+        rel = f.path[len(root) + 1 :]  # below a real folder of the set: no link, no ..
+        return Resource(kind, name, filename, "file", f.path, f.path, f.entries, (rel,))
+    declared = tuple(_rel(p, root) for p in f.entries)
+    if plain and not f.linked:
+        why = _unlinkable(root, kind, f, f.path, filename)
+        return Resource(kind, name, filename, f.layout, f.path, f.path, f.entries, declared, why)
+    real = os.path.realpath(f.path)
+    why = _unlinkable(root, kind, f, real, filename)
+    if inside_only and not _inside(real, root):
         raise ExtError(
-            f"{kind} {entry.name!r} is a link that leads out of the set, to {real}",
+            f"{kind} {os.path.relpath(f.path, root)!r} is a link that leads out of the set, "
+            f"to {real}",
             "copy the file into the set instead of linking to it",
         )
-    return Resource(kind, name, entry.name, layout, path, str(real))
+    return Resource(kind, name, filename, f.layout, f.path, real, f.entries, declared, why)
+
+
+def _unlinkable(root: str, kind: str, f: Found, real: str, filename: str) -> str:
+    """Why a link in the agent dir would not make pi load exactly this item ("" if it would)."""
+    if not _inside(real, root):
+        return f"it lies outside the set ({real})"
+    if kind == "extension" and f.layout == "file" and filename in ("index.ts", "index.js"):
+        return f"as extensions/{filename} it would make pi load all of extensions/ as one extension"
+    if f.partial:
+        return "the manifest leaves out some of its folder's entries; a link would load them all"
+    if f.layout == "dir" and not all(_inside(p, f.path) for p in f.entries):
+        return "its package.json names an entry outside its folder"
+    return ""
+
+
+def _rel(path: str, root: str) -> str:
+    """path relative to root; most are built by joining onto root, so no need to compute."""
+    if path.startswith(f"{root}/") and "/." not in path:
+        return path[len(root) + 1 :]
+    return os.path.relpath(path, root)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def undeclared_kinds(root: Path) -> tuple[str, ...]:
+    """The settings keys whose conventional folder a pi package's manifest leaves out.
+
+    pi loads none of them for a package entry given as a string, but falls back to the
+    folder once the entry is an object with filters: register mode blocks them with `[]`.
+    """
+    from installer import pirules
+
+    real_root = str(root.resolve())
+    if not os.path.exists(f"{real_root}/package.json"):
+        return ()
+    manifest = pirules.read_manifest(real_root)
+    if manifest is None:
+        return ()
+    return tuple(
+        key
+        for key in pirules.KEYS
+        if not pirules.manifest_list(manifest, key) and os.path.isdir(f"{real_root}/{key}")
+    )
+
+
+def loads_as_one_extension(root: Path) -> bool:
+    """pi takes a registered folder with no manifest and no kind folder for one extension.
+
+    (`resolveLocalExtensionSource`: it then fails to import the folder itself.)
+    """
+    from installer import pirules
+
+    real_root = str(root.resolve())
+    if any(os.path.isdir(f"{real_root}/{key}") for key in pirules.KEYS):
+        return False
+    return pirules.read_manifest(real_root) is None
 
 
 def folder_is_item(path: Path, kind: str) -> bool:
-    """Whether pi would load this folder as an item of that kind."""
-    return any(_marks(path / m) for m in _DIR_MARKERS.get(kind, ()))
+    """Whether pi would load this folder, met in a kind's folder, as one item of that kind."""
+    if kind == "extension":
+        from installer.pirules import extension_entries
+
+        return extension_entries(str(path)) is not None
+    return kind == "skill" and (path / "SKILL.md").is_file()
 
 
-def _marks(marker: Path) -> bool:
-    """A folder is loaded by pi for its index file, or for a package.json with a `pi` key."""
-    if marker.name != "package.json":
-        return marker.is_file()
-    import json
-
-    try:
-        data = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and "pi" in data
+def _check_unique(found: list[Resource], root: str) -> None:
+    """Two items of a kind with one name, or one place in the agent dir, cannot both be had."""
+    _first_twin(found, root, lambda r: (r.kind, r.name), "are named {r.name!r}")
+    # A file's place follows from its name; only a folder named like a file can take it.
+    if any(r.layout == "dir" and "." in r.filename for r in found):
+        # Link mode refuses an item it cannot link: its place in the agent dir is no one's.
+        linkable = [r for r in found if not r.unlinkable]
+        _first_twin(linkable, root, lambda r: (r.kind, r.filename), "would land on {r.dest}")
 
 
-def _check_unique(found: list[Resource]) -> None:
+def _first_twin(found: list[Resource], root: str, key: Any, clash: str) -> None:
     seen: dict[tuple[str, str], Resource] = {}
     for r in found:
-        other = seen.setdefault((r.kind, r.name), r)
+        other = seen.setdefault(key(r), r)
         if other is not r:
+            a, b = (os.path.relpath(x.source, root) for x in (other, r))
             raise UsageError(
-                f"two {r.kind}s are named {r.name!r}: {other.dest} and {r.dest}",
+                f"two {r.kind}s {clash.format(r=r)}: {a} and {b}",
                 "rename or remove one of them in the set",
             )
 

@@ -99,7 +99,7 @@ class Transaction:
 
         src = self._abs(rel)
         self.mkdirs(str(dest.parent))
-        expected = trees.entries(src)
+        expected = trees.entries(src, trees.LEFT_OUT)  # a clone's .git, node_modules stay out
         step = {"op": "copy", "from": rel, "file": str(dest), "entries": expected}
         self._step(step, lambda: trees.copy(src, dest, expected))
 

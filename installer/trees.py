@@ -13,25 +13,48 @@ import filecmp
 import hashlib
 import os
 import stat
+from collections.abc import Collection
 from pathlib import Path
 
 from installer.errors import ExtError
 
 Entries = list[list[str]]
 
+# What a folder adopted into a set leaves behind (at any depth), and why.
+LEFT_OUT = {
+    ".git": "a git clone's own repository: the set's repository keeps the set's history",
+    "node_modules": "installed npm packages, not sources: run `npm install` there to get them",
+}
 
-def entries(root: Path) -> Entries:
-    """Every entry at and under root, parents before children; a socket or device is refused."""
+
+def entries(root: Path, leave_out: Collection[str] = ()) -> Entries:
+    """Every entry at and under root, parents before children; a socket or device is refused.
+
+    Entries named in leave_out are not listed, nor anything under them.
+    """
     out: Entries = [["", *_entry(root)]]
     if out[0][1] != "dir":
         return out
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
+        dirnames[:] = sorted(d for d in dirnames if d not in leave_out)
         base = Path(dirpath)
-        for name in sorted(dirnames + filenames):
+        for name in sorted(dirnames + [f for f in filenames if f not in leave_out]):
             path = base / name
             out.append([str(path.relative_to(root)), *_entry(path)])
     return out
+
+
+def left_out(root: Path, leave_out: Collection[str]) -> list[str]:
+    """The paths under root (relative, sorted) that entries(root, leave_out) does not list."""
+    if not root.is_dir() or root.is_symlink():
+        return []
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in (*dirnames, *filenames):
+            if name in leave_out:
+                out.append(str((Path(dirpath) / name).relative_to(root)))
+        dirnames[:] = [d for d in dirnames if d not in leave_out]
+    return sorted(out)
 
 
 def _entry(path: Path) -> list[str]:
@@ -113,10 +136,10 @@ def verify(src: Path, dst: Path, expected: Entries) -> None:
         )
 
 
-def matches(root: Path, expected: Entries) -> bool:
+def matches(root: Path, expected: Entries, leave_out: Collection[str] = ()) -> bool:
     """True when root holds exactly the recorded entries (same bytes, same link texts)."""
     try:
-        return entries(root) == expected
+        return entries(root, leave_out) == expected
     except (OSError, ExtError):
         return False
 

@@ -39,11 +39,42 @@ def add(
     if kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}", f"use --kind {' | '.join(KINDS)}")
     name = _bare(check_name(name), kind)
+    if kind == "extension" and name == "index" and not as_dir:
+        raise UsageError(
+            "extensions/index.ts would make pi load the whole extensions/ folder as one "
+            "extension; nothing was written",
+            "pick another name, or pass --dir for a folder extension",
+        )
     folder = set_root / FOLDER[kind]
     _check_free(folder, name, kind)
-    piece = Piece(_path(folder, name, kind, as_dir), _text(name, kind, host), f"a new {kind}")
+    path = _path(folder, name, kind, as_dir)
+    piece = Piece(path, _text(name, kind, host), f"a new {kind}")
     note = f"next: ext install --only {name if kind == 'extension' else f'{kind}:{name}'}"
-    return run("add", lambda: [piece], (), dry_run, confirm, (note,))
+    return run("add", lambda: [piece], _undeclared(set_root, path, kind), dry_run, confirm, (note,))
+
+
+def _undeclared(set_root: Path, path: Path, kind: str) -> tuple[str, ...]:
+    """In a pi package the manifest, not the folder, says what pi loads: say so."""
+    from installer.pipatterns import is_override, minimatch
+    from installer.pirules import manifest_list, read_manifest
+
+    manifest = read_manifest(str(set_root)) if (set_root / "package.json").exists() else None
+    if manifest is None:
+        return ()
+    rel = path.relative_to(set_root)
+    if kind in ("extension", "skill") and path.name in ("index.ts", "SKILL.md"):
+        rel = rel.parent
+    covered = [str(rel), *(str(p) for p in rel.parents if str(p) != ".")]
+    for entry in manifest_list(manifest, FOLDER[kind]) or []:
+        bare = entry[2:] if entry.startswith("./") else entry
+        if not is_override(entry) and any(
+            c == bare.rstrip("/") or minimatch(c, bare) for c in covered
+        ):
+            return ()
+    return (
+        f"this set is a pi package: pi loads {rel} only if package.json's "
+        f'"pi"."{FOLDER[kind]}" names it (add "./{rel}", or a glob that covers it)',
+    )
 
 
 def _bare(name: str, kind: str) -> str:

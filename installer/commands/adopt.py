@@ -129,7 +129,7 @@ def _plan_one(
     source = ctx.agent_dir / c.rel
     dest = ctx.set_root / c.rel
     try:
-        trees.entries(source)  # every file readable, nothing but files, folders and links
+        trees.entries(source, trees.LEFT_OUT)  # all readable: files, folders and links only
     except (OSError, ExtError) as exc:
         why = exc.message if isinstance(exc, ExtError) else f"{exc.strerror}: {exc.filename}"
         return Adoption(c, (Action("skip", c.rel, detail=f"cannot be copied: {why}"),), dest)
@@ -137,7 +137,7 @@ def _plan_one(
     if not os.path.lexists(existing):
         backup = namer.agent(c, when)
         actions = (
-            Action("copy", c.rel, target=str(dest), detail=f"into {dest}, verified byte for byte"),
+            Action("copy", c.rel, target=str(dest), detail=_copy_detail(source, dest)),
             Action(
                 "backup",
                 c.rel,
@@ -159,7 +159,9 @@ def _conflict(
     namer: _Backups,
     when: str,
 ) -> Adoption:
-    same = existing == dest and trees.entries(existing) == trees.entries(source)
+    same = existing == dest and trees.entries(existing, trees.LEFT_OUT) == trees.entries(
+        source, trees.LEFT_OUT
+    )
     if same or (prefer == "set" and existing == dest):
         why = "identical to the set's" if same else "--prefer set: the set's version stays"
         backup = namer.agent(c, when)
@@ -179,7 +181,7 @@ def _conflict(
     backup = namer.agent(c, when)
     actions = (
         Action("backup", str(dest), backup=str(set_backup), detail="the set's version"),
-        Action("copy", c.rel, target=str(dest), detail=f"into {dest}, verified byte for byte"),
+        Action("copy", c.rel, target=str(dest), detail=_copy_detail(source, dest)),
         Action("backup", c.rel, backup=backup, detail=f"your {_word(c)}"),
         Action("link", c.rel, target=str(dest)),
     )
@@ -228,6 +230,16 @@ def _set_backup(dest: Path, layout: str, when: str) -> Path:
         n += 1
         path = parent / f"{base}-{n}"
     return path
+
+
+def _copy_detail(source: Path, dest: Path) -> str:
+    """What the copy step does, and what it leaves out of the set and why."""
+    detail = f"into {dest}, verified byte for byte"
+    gone = trees.left_out(source, trees.LEFT_OUT)
+    if not gone:
+        return detail
+    why = "; ".join(f"{rel}: {trees.LEFT_OUT[Path(rel).name]}" for rel in gone)
+    return f"{detail}; left out (the backup keeps them) {why}"
 
 
 def _word(c: Candidate) -> str:

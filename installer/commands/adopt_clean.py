@@ -63,10 +63,10 @@ def backups(agent_dir: Path) -> list[Backup]:
 
 def _judge(agent_dir: Path, rel: str, copy: dict[str, Any] | None, target: str) -> Backup:
     backup = agent_dir / rel
-    if copy is not None and trees.matches(backup, copy["entries"]):
+    if copy is not None and trees.matches(backup, copy["entries"], trees.LEFT_OUT):
         return Backup(rel, True, f"what was copied into the set, {copy['file']}")
     try:
-        same = trees.entries(backup) == trees.entries(Path(target))
+        same = trees.entries(backup, trees.LEFT_OUT) == trees.entries(Path(target), trees.LEFT_OUT)
     except (OSError, ExtError):
         same = False
     if same:

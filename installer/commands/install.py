@@ -28,7 +28,7 @@ from installer.links.shared import refuse_clashes
 from installer.manifest import MODES
 from installer.plan import Plan
 from installer.recorder import plan_agent_files, recorded
-from installer.resources import Resource, discover, select
+from installer.resources import Resource, discover, loads_as_one_extension, select
 from installer.result import PlanResult
 from installer.state import SetRecord, State, load_state
 
@@ -77,6 +77,7 @@ def install(
     mode = install_mode(ctx, mode)
     resources = discover(ctx.set_root)
     chosen = select(resources, only, skip)
+    _refuse_what_the_mode_cannot_do(ctx, mode, chosen)
     drift = drift_warning(ctx)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
     skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
@@ -107,12 +108,10 @@ def install(
             mode_warnings = _carried(parked, "stay off as `.off` links (pi's entry filter goes)")
         else:
             links = plan_uninstall(agent)
-            from installer.settings.switches import path_of
-
             carried = _off_as_linked(ctx, agent, resources)
             moved = _off_in_entry(ctx, resources, old, only_old=True)
             skipped[:] = excluded_filters(r for r in resources if r not in chosen)
-            off = (f"-{path_of(r)}" for r in (*carried, *moved))
+            off = excluded_filters((*carried, *moved))
             excluded = tuple(dict.fromkeys((*skipped, *off)))
             mine = _recorded_skips(state, ctx)
             intent = Intent(
@@ -184,6 +183,31 @@ def with_settings(ctx: Context, plan: Plan, sp: SettingsPlan) -> Step:
             tx.settings(settings_path(ctx), sp.change)
 
     return step
+
+
+def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resource, ...]) -> None:
+    if mode == "link":
+        refuse_unlinkable(chosen)
+    elif loads_as_one_extension(ctx.set_root):
+        raise UsageError(
+            f"{ctx.set_root} has nothing pi would load (no extensions/, skills/, prompts/ or "
+            "themes/, no pi manifest): registered, pi would take the folder itself for one "
+            "extension and fail to load it; nothing was changed",
+            "add an item first (`ext add`), or install it with --mode link",
+        )
+
+
+def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
+    """Link mode installs only what a link in the agent dir makes pi load exactly as the set."""
+    bad = [r for r in chosen if r.unlinkable]
+    if not bad:
+        return
+    why = "; ".join(f"{r.label}: {r.unlinkable}" for r in bad)
+    raise UsageError(
+        f"link mode cannot install what pi loads from this set ({why}); nothing was changed",
+        "install it with `ext install --mode register` (pi then loads the set as a package), "
+        f"or leave these out with --skip {','.join(r.label for r in bad)}",
+    )
 
 
 def _recorded_skips(state: State, ctx: Context) -> tuple[str, ...]:

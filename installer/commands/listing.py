@@ -28,6 +28,7 @@ class Item(NamedTuple):
             "layout": self.resource.layout,
             "state": self.state,
             "path": self.path,
+            "entries": self.resource.entries(),
         }
         if self.note:
             out["note"] = self.note
@@ -70,7 +71,8 @@ def classify(agent: AgentState, r: Resource) -> Item:
         return Item(r, "stale", path, _stale_note(e))
     e = agent.entries.get(r.dest)
     if e is None:
-        return Item(r, "not-installed", r.dest)
+        why = f"link mode cannot install it: {r.unlinkable}" if r.unlinkable else None
+        return Item(r, "not-installed", r.dest, why)
     if e.kind == "link" and e.owner == "other":
         note = f"a link of another set ext installed here ({e.root}); `ext install` refuses"
         return Item(r, "foreign", r.dest, note)

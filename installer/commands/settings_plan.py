@@ -53,14 +53,8 @@ class SettingsPlan(NamedTuple):
 
 
 def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
-    """The package filters that keep these extensions from loading."""
-    from installer.settings import exclusion
-
-    return tuple(
-        exclusion(r.filename, "dir" if r.layout == "dir" else "file", r.entry)
-        for r in resources
-        if r.kind == "extension"
-    )
+    """The package filters that keep these items from loading (every kind, every file)."""
+    return tuple(f for r in resources for f in r.filters)
 
 
 def seed_keys(ctx: Context) -> frozenset[str]:
@@ -80,10 +74,14 @@ def seeds_left(ctx: Context, intent: Intent) -> dict[str, Any]:
 
 def make_change(ctx: Context, intent: Intent) -> Change:
     """A function of the current settings that applies the intent; pure, so it can be re-run."""
+    from installer.resources import undeclared_kinds
     from installer.settings import SetPackage, apply_seeds, register, unregister
+    from installer.settings.packages import with_blocks
     from installer.settings.switches import merge_filters, switch_entry, switch_local
 
     ours = SetPackage.of(ctx.set_root, settings_path(ctx))
+    touches = intent.excluded is not None or any(f.package for f in intent.flips)
+    blocked = undeclared_kinds(ctx.set_root) if touches and not intent.unregister else ()
 
     def change(data: dict[str, Any]) -> dict[str, Any]:
         if intent.seed and ctx.manifest.seeds:
@@ -101,7 +99,7 @@ def make_change(ctx: Context, intent: Intent) -> Change:
                 data = switch_entry(data, ours, f.key, f.path, f.on)
             else:
                 data = switch_local(data, f.key, f.path, f.on)
-        return data
+        return with_blocks(data, ours, blocked)
 
     return change
 

@@ -19,7 +19,7 @@ from installer.context import Context
 from installer.links.scan import scan
 from installer.plan import Action
 from installer.resources import Resource
-from installer.settings.switches import KEYS, PiSwitch, path_of
+from installer.settings.switches import KEYS, PiSwitch, package_paths, path_of
 from installer.state import load_state
 
 SWITCHABLE = ("enabled", "disabled")
@@ -74,9 +74,9 @@ def _item(found: Listed) -> Item:
     return Item(found.resource, found.state, found.path, found.note, found.pi)
 
 
-def filter_of(r: Resource) -> str:
-    """The `-path` that switches r off, as pi config writes it."""
-    return f"-{path_of(r)}"
+def filter_of(r: Resource) -> tuple[str, ...]:
+    """The filters that switch r off in its packages entry, as pi config writes them."""
+    return r.filters
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Swi
             actions.append(Action("skip", item.path, detail=item.note or item.state))
             warnings.append(_not_switched(item, word))
         elif view.mode == "register":
-            flips.append(Flip(True, KEYS[r.kind], path_of(r), enable))
+            flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
             actions.append(_filter(r, enable, set_root, "its packages entry"))
             (on if enable else off).append(r)
         else:
@@ -142,7 +142,8 @@ def _link_switch(view: View, item: Item, enable: bool) -> list[Action]:
 
 
 def _filter(r: Resource, enable: bool, set_root: str, where: str) -> Action:
-    path = path_of(r)
+    paths = package_paths(r) if set_root else (path_of(r),)
+    path = ", -".join(paths)
     if enable:
         detail = f"enable {r.label}: drops -{path} from {where}, as pi config would"
     else:

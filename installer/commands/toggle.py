@@ -180,7 +180,7 @@ def apply_switch(
         last[:] = [sw]
         return Prepared(plan, with_settings(ctx, plan, sp), (sp.diff,) if sp.diff else ())
 
-    mine = [filter_of(r) for r in want]
+    mine = [f for r in want for f in filter_of(r)]
 
     def new_state(state: State) -> State:
         return claimed(state, ctx.set_root, mine)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from installer.doctor.checks import (
     agent,
     consent,
+    deep_loader,
     flags,
     host,
     items,
@@ -70,6 +71,9 @@ CHECKS: tuple[Check, ...] = (
     Check("agent.hooks", "no hooks/ folder (pi warns and waits at start)", consent.hooks_folder),
     Check("updates", "newer ext, host or set, from the update cache", updates.cached),
     Check("host.load", "start the host offline; every extension loads", host.load, deep=True),
+    Check(
+        "loader", "ext's list against pi's own loader, item by item", deep_loader.compare, deep=True
+    ),
 )
 
 

@@ -19,6 +19,7 @@ from installer.errors import ExtError
 
 _REMOTE_PREFIXES = ("npm:", "git:", "github:", "http:", "https:", "ssh:")
 _OURS = "-extensions/"
+_KEYS = ("extensions", "skills", "prompts", "themes")
 
 RealPath = Callable[[str], str]
 
@@ -133,34 +134,68 @@ def exclusion(name: str, layout: Literal["file", "dir"], entry: str = "index.ts"
 
 
 def exclusions_of(entry: Any) -> tuple[str, ...]:
-    """The `-extensions/...` filters an entry carries (none for the plain string form)."""
-    if not isinstance(entry, dict) or not isinstance(entry.get("extensions"), list):
+    """The exact `-path` filters an entry carries, in all four lists (none for a plain string).
+
+    An extension's is the bare pattern; another kind's carries its key: `skills:-skills/a`.
+    """
+    if not isinstance(entry, dict):
         return ()
-    return tuple(p for p in entry["extensions"] if isinstance(p, str) and p.startswith(_OURS))
+    out: list[str] = []
+    for key in _KEYS:
+        patterns = entry.get(key)
+        if isinstance(patterns, list):
+            out.extend(tag(key, p) for p in patterns if _ours(p))
+    return tuple(out)
+
+
+def _ours(pattern: Any) -> bool:
+    return isinstance(pattern, str) and pattern.startswith("-")
+
+
+def tag(key: str, pattern: str) -> str:
+    """How ext names one filter of a kind: the bare pattern where its first folder names the
+    kind (`-skills/a/SKILL.md`; else an extension's), else with its key (`skills:-sk/a.md`)."""
+    return pattern if _inferred(pattern) == key else f"{key}:{pattern}"
+
+
+def untag(f: str) -> tuple[str, str]:
+    """A filter of tag's as (settings key, pattern)."""
+    key, colon, pattern = f.partition(":")
+    if colon and key in _KEYS:
+        return key, pattern
+    return _inferred(f), f
+
+
+def _inferred(pattern: str) -> str:
+    first = pattern.lstrip("!+-").partition("/")[0]
+    return first if first in _KEYS else "extensions"
 
 
 def with_exclusions(entry: Any, excluded: Iterable[str]) -> Any:
-    """entry with exactly these `-extensions/...` filters; other keys and patterns kept.
+    """entry with exactly these `-path` filters; other keys and patterns kept.
 
-    With none left the `extensions` key goes (pi reads [] as "load none"), and an object
+    With none left in a list its key goes (pi reads [] as "load none"), and an object
     holding only its source folds back to the plain string.
     """
     wanted = list(dict.fromkeys(excluded))
     if set(exclusions_of(entry)) == set(wanted):
         return entry
     obj: dict[str, Any] = dict(entry) if isinstance(entry, dict) else {"source": entry}
-    current = obj.get("extensions", [])
-    if not isinstance(current, list):
-        raise ExtError(
-            f'"extensions" of the package {obj.get("source")!r} in settings.json is not a list',
-            fix="Make it a list of filters (pi's docs/packages.md), then run the command again.",
-        )
-    others = [p for p in current if not (isinstance(p, str) and p.startswith(_OURS))]
-    patterns = others + wanted
-    if patterns:
-        obj["extensions"] = patterns
-    else:
-        obj.pop("extensions", None)
+    for key in _KEYS:
+        mine = [p for k, p in map(untag, wanted) if k == key]
+        current = obj.get(key, [])
+        if not isinstance(current, list):
+            raise ExtError(
+                f'"{key}" of the package {obj.get("source")!r} in settings.json is not a list',
+                fix="Make it a list of filters (pi's docs/packages.md), then run it again.",
+            )
+        if not mine and not any(_ours(p) for p in current):
+            continue
+        patterns = [p for p in current if not _ours(p)] + mine
+        if patterns:
+            obj[key] = patterns
+        else:
+            obj.pop(key, None)
     return obj["source"] if set(obj) == {"source"} else obj
 
 
@@ -174,3 +209,26 @@ def set_exclusions(
     before = (out["packages"][index],) if added.before else ()
     out["packages"][index] = with_exclusions(out["packages"][index], excluded)
     return PackageChange(out, before, (out["packages"][index],))
+
+
+def with_blocks(
+    settings: Mapping[str, Any], ours: SetPackage, blocked: Iterable[str]
+) -> dict[str, Any]:
+    """Our entry with `[]` for the kinds a pi package's manifest leaves out while it is an
+    object (pi then falls back to their conventional folders), and without them once nothing
+    else makes it one (the plain string loads none of them)."""
+    blocked = tuple(blocked)
+    out = dict(settings)
+    found = find_entries(out, ours) if blocked else []
+    if not found or not isinstance(out["packages"][found[0]], dict):
+        return out
+    entry = dict(out["packages"][found[0]])
+    filtered = [k for k in _KEYS if k in entry and not (k in blocked and entry[k] == [])]
+    for key in blocked:
+        if filtered:
+            entry.setdefault(key, [])
+        elif entry.get(key) == []:
+            del entry[key]
+    out["packages"] = list(out["packages"])
+    out["packages"][found[0]] = entry["source"] if set(entry) == {"source"} else entry
+    return out

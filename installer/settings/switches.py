@@ -226,12 +226,20 @@ def registered_switch(
 
 
 def path_of(r: Resource) -> str:
-    """The path pi config writes for one item of the set (the same in the agent dir)."""
-    if r.kind == "extension":
-        from installer.settings.packages import exclusion
+    """The path pi config writes for an item linked into the agent dir (relative to it)."""
+    if r.layout != "dir":
+        return r.dest
+    if r.loads:  # the file pi loads, below the link that stands for the item's folder
+        return f"{r.dest}/{r.loads[0][len(r.source) + 1 :]}"
+    return item_path(r.kind, r.filename, r.layout, r.entry)
 
-        return exclusion(r.filename, "dir" if r.layout == "dir" else "file", r.entry)[1:]
-    return item_path(r.kind, r.filename, r.layout)
+
+def package_paths(r: Resource) -> tuple[str, ...]:
+    """The paths pi config writes for an item of the registered set (relative to the set):
+    one per file pi loads for it (a folder extension may declare several)."""
+    from installer.settings.packages import untag
+
+    return tuple(untag(f)[1][1:] for f in r.filters)
 
 
 def view_linked(
@@ -242,7 +250,7 @@ def view_linked(
     path = path_of(r)
     if state == "enabled":
         return linked_switch(scopes, r.kind, path)
-    found = registered_switch(package_entries(scopes, set_root), set_root, r.kind, path)
+    found = view_registered(package_entries(scopes, set_root), set_root, r)
     if found is not None and found.on:
         return found
     # A parked item: pi's own `-path` for it would still hold once ext switches it back on.
@@ -252,8 +260,10 @@ def view_linked(
 def view_registered(
     entries: Sequence[tuple[Scope, Any]], set_root: Path, r: Resource
 ) -> PiSwitch | None:
-    """Register mode: pi's switch of an item from the entry pi uses."""
-    return registered_switch(entries, set_root, r.kind, path_of(r))
+    """Register mode: pi's switch of an item from the entry pi uses; off when any of its
+    files is off (the first such pattern), else what decided its first file."""
+    found = [registered_switch(entries, set_root, r.kind, p) for p in package_paths(r)]
+    return next((sw for sw in found if sw is not None and not sw.on), found[0] if found else None)
 
 
 def source_of(entry: Any) -> str:
@@ -300,8 +310,15 @@ def with_patterns(entry: Any, key: str, patterns: list[Any]) -> Any:
 
 
 def _key_of(path: str) -> str:
-    key = strip(path).partition("/")[0]
-    return key if key in KEYS.values() else "extensions"
+    from installer.settings.packages import untag
+
+    return untag(path)[0]
+
+
+def _bare(path: str) -> str:
+    from installer.settings.packages import untag
+
+    return untag(path)[1]
 
 
 def merge_filters(
@@ -315,8 +332,8 @@ def merge_filters(
     index = find_entries(out, ours)[0]
     entry = out["packages"][index]
     for key in KEYS.values():
-        mine = [w for w in wanted if _key_of(w) == key]
-        gone = [r for r in released if _key_of(r) == key]
+        mine = [_bare(w) for w in wanted if _key_of(w) == key]
+        gone = [_bare(r) for r in released if _key_of(r) == key]
         current = entry.get(key) if isinstance(entry, dict) else None
         if current is None and not mine:
             continue  # no array: the whole kind loads; nothing of ours to add

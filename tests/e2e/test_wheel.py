@@ -59,3 +59,10 @@ def test_the_wheel_carries_every_file_of_the_bundled_set(wheel: Path) -> None:
             if ".data/data/share/extset/bundled/" in n
         }
     assert shipped == _bundled_files(), f"update [tool.setuptools.data-files] ({prefix})"
+
+
+def test_the_wheel_carries_the_files_ext_runs_under_node(wheel: Path) -> None:
+    """pi's loader script (doctor --deep) and the session recorder are package data."""
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+    assert {"installer/pi_loader.mjs", "installer/agent/ext-sessions.ts"} <= names

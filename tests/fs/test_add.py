@@ -97,3 +97,32 @@ def test_cli_add_refuses_the_bundled_set(root: Path) -> None:
     done = runner.invoke(app, ["--set", str(root), "add", "x"])
     assert done.exit_code == 0, done.output
     assert (root / "extensions" / "x.ts").is_file()
+
+
+def test_add_refuses_extensions_index_which_would_swallow_the_folder(root: Path) -> None:
+    with pytest.raises(UsageError) as err:
+        add(root, "index", "extension", False, False, yes, None)
+    assert "one extension" in err.value.message
+    assert not (root / "extensions").exists()
+    assert add(root, "index", "extension", True, False, yes, None).applied  # a folder is fine
+
+
+@pytest.mark.parametrize(
+    ("declared", "warned"),
+    [
+        (["./extensions"], False),
+        (["./extensions/*.ts"], False),
+        (["extensions/deploy.ts"], False),
+        (["./src/*.ts"], True),
+        ([], True),
+    ],
+)
+def test_add_to_a_pi_package_says_when_the_manifest_misses_it(
+    root: Path, declared: list[str], warned: bool
+) -> None:
+    build_tree(root, {"package.json": json.dumps({"pi": {"extensions": declared}})})
+    result = add(root, "deploy", "extension", False, False, yes, None)
+    assert result.applied
+    said = [w for w in result.plan.warnings if "pi package" in w]
+    assert bool(said) is warned
+    assert [r.name for r in discover(root)] == ([] if warned else ["deploy"])

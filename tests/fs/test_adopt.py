@@ -284,12 +284,15 @@ def test_a_folder_pi_would_not_load_is_not_adopted(ctx: Context) -> None:
         ctx.agent_dir,
         {
             "extensions/lib/package.json": '{"name": "lib"}',  # no `pi` key: not an extension
-            "extensions/pkg/package.json": '{"name": "pkg", "pi": {}}',
+            "extensions/pkg/package.json": '{"name": "pkg", "pi": {}}',  # pi key, no entries
+            "extensions/tab/package.json": '{"pi": {"extensions": ["./tab.ts"]}}',
+            "extensions/tab/tab.ts": "",
         },
     )
     result = adopt(ctx, [], True, None, True, yes)
     adopted = {a.path for a in result.plan.actions if a.action == "copy"}
-    assert "extensions/pkg" in adopted
+    assert "extensions/tab" in adopted
+    assert "extensions/pkg" not in adopted
     assert "extensions/lib" not in adopted
 
 
@@ -318,3 +321,31 @@ def test_cli_adopt_needs_a_set_of_yours_and_one_agent_dir(ctx: Context) -> None:
                                "--from", str(ctx.agent_dir)])  # fmt: skip
     assert done.exit_code == 0, done.output
     assert (ctx.agent_dir / "extensions/alpha.ts").is_symlink()
+
+
+def test_a_git_clone_is_adopted_without_its_git_and_node_modules(ctx: Context) -> None:
+    from installer.commands.adopt_clean import clean_backups
+
+    build_tree(
+        ctx.agent_dir,
+        {
+            "extensions/clone/index.ts": "import dep from 'dep';\n",
+            "extensions/clone/.git/HEAD": "ref: refs/heads/main\n",
+            "extensions/clone/node_modules/dep/index.js": "module.exports = 1;\n",
+            "extensions/clone/lib/node_modules/x.js": "",  # at any depth
+        },
+    )
+    result = adopt(ctx, ["clone"], False, None, False, yes)
+    dest = ctx.set_root / "extensions/clone"
+    assert sorted(rel for rel, _, _ in trees.entries(dest)) == ["", "index.ts", "lib"]
+    (copy,) = [a for a in result.plan.actions if a.action == "copy"]
+    assert copy.detail is not None
+    for rel in (".git", "node_modules", "lib/node_modules"):
+        assert f"{rel}: " in copy.detail
+    assert "git clone" in copy.detail and "npm install" in copy.detail
+    assert (ctx.agent_dir / "extensions/clone").resolve() == dest
+    (backup,) = (ctx.agent_dir / "extensions/.bak").glob("clone.bak.*")
+    assert (backup / ".git/HEAD").is_file()  # the original, whole, until the backups go
+    cleaned = clean_backups(ctx, False, yes)
+    assert any(a.path.endswith(backup.name) for a in cleaned.plan.actions)
+    assert not backup.exists()

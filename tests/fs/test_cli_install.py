@@ -231,7 +231,10 @@ def test_list_json_is_the_items_shape(set_root: Path, agent: Path) -> None:
     assert (data["set"], data["agent_dir"], data["mode"]) == (str(set_root), str(agent), "link")
     for item in data["items"]:
         assert {"name", "kind", "layout", "state", "path"} <= set(item)
-        assert set(item) - {"name", "kind", "layout", "state", "path"} <= {"note"}
+        assert set(item) - {"name", "kind", "layout", "state", "path"} <= {"note", "entries"}
+    entries = {i["name"]: i["entries"] for i in data["items"]}
+    assert entries["notify"] == [str(set_root / "extensions/notify.ts")]
+    assert entries["review"] == [str(set_root / "skills/review/SKILL.md")]
     states = {(i["name"], i["kind"], i["layout"], i["state"], i["path"]) for i in data["items"]}
     assert states == {
         ("notify", "extension", "file", "enabled", "extensions/notify.ts"),

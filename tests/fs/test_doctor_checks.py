@@ -179,6 +179,31 @@ def test_a_set_file_others_can_write_is_a_warning(
     assert finding.fix == f"chmod -R go-w {set_root}"
 
 
+def test_a_pi_package_s_declared_file_others_can_write_is_a_warning(
+    tmp_path: Path, agent: Path
+) -> None:
+    set_root = build_tree(
+        tmp_path / "pkg",
+        {
+            "package.json": '{"pi": {"extensions": ["./src/*.ts"], "skills": ["./sk"]}}',
+            "src/tool.ts": "export default function () {}\n",
+            "sk/col/one/SKILL.md": "---\nname: one\ndescription: d\n---\n",
+        },
+    )
+    (set_root / "src" / "tool.ts").chmod(0o666)
+    (set_root / "sk" / "col" / "one" / "SKILL.md").chmod(0o666)
+
+    found = doctor(tmp_path, set_root, agent)
+    [finding] = only(found, "set.permissions")
+
+    assert finding.level == "warn"
+    assert str(set_root / "src" / "tool.ts") in finding.message
+    assert str(set_root / "sk" / "col" / "one" / "SKILL.md") in finding.message
+    assert [f.message for f in only(found, "set.resources")] == [
+        "2 resources (1 extension, 1 skill), names unique"
+    ]
+
+
 # ---- the agent dir ----------------------------------------------------------
 
 
@@ -525,6 +550,18 @@ def test_updates_come_from_the_cache_only(tmp_path: Path, set_root: Path, agent:
 def test_subject_is_usable_without_resolution() -> None:
     s = Subject(Env(environ={}, cwd=Path("/")))
     assert s.ctx is None and s.host_command == "pi"
+
+
+def test_an_index_ts_in_the_agent_s_extensions_is_an_error_naming_it(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    build_tree(agent, {"extensions/index.ts": "export default function () {}\n"})
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "agent.folders")
+
+    assert finding.level == "error"
+    assert "extensions/index.ts" in finding.message and "as one extension" in finding.message
+    assert finding.fix is not None and "extensions/<name>/" in finding.fix
 
 
 def test_ext_command_is_installed_with_the_ext_that_ran_and_doctor_follows_it(

@@ -24,6 +24,7 @@ def test_every_kind_and_layout_is_found_in_a_stable_order(tmp_path: Path) -> Non
             "extensions/gamma/index.ts": "",
             "extensions/delta/index.js": "",
             "extensions/pkg/package.json": '{"name": "pkg", "pi": {"extensions": ["./x.ts"]}}',
+            "extensions/pkg/x.ts": "",
             "skills/review/SKILL.md": "",
             "prompts/fix.md": "",
             "themes/dark.json": "{}",
@@ -53,8 +54,12 @@ def test_what_pi_would_not_load_is_not_a_resource(tmp_path: Path) -> None:
             "extensions/tool/package.json": '{"name": "tool"}',  # no "pi" key
             "extensions/broken/package.json": "{not json",
             "extensions/notify.ts.off": "",
+            "extensions/declared/package.json": '{"pi": {"extensions": ["./gone.ts"]}}',
+            "extensions/declared/main.ts": "",  # declares a missing entry, has no index.ts
+            "extensions/skills-only/package.json": '{"pi": {"skills": ["./s"]}}',
             "skills/notes/readme.md": "",  # a folder without SKILL.md
-            "prompts/sub/fix.md": "",
+            "prompts/node_modules/dep.md": "",
+            "prompts/.drafts/fix.md": "",
             "themes/dark.txt": "",
         },
     )

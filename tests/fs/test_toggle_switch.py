@@ -218,7 +218,9 @@ def test_register_mode_filters_and_the_state_record(set_root: Path, agent: Path)
     assert settings(agent)["packages"] == [str(set_root)]
 
 
-def test_register_mode_no_ops_and_what_it_cannot_switch(set_root: Path, agent: Path) -> None:
+def test_register_mode_no_ops_and_a_skill_switched_by_its_filter(
+    set_root: Path, agent: Path
+) -> None:
     ctx = installed(set_root, agent, mode="register")
     off(ctx, "alpha")
     text = (agent / "settings.json").read_text()
@@ -226,6 +228,10 @@ def test_register_mode_no_ops_and_what_it_cannot_switch(set_root: Path, agent: P
     assert not again.applied
     assert again.notes == ("alpha is already disabled; nothing to do for it",)
     assert (agent / "settings.json").read_text() == text
+    assert off(ctx, "skill:review").applied
+    entry = settings(agent)["packages"][0]
+    assert entry["skills"] == ["-skills/review/SKILL.md"]
+    assert entry["extensions"] == ["-extensions/alpha.ts"]
 
 
 def test_register_mode_disabling_what_install_skipped_records_the_choice(

@@ -11,10 +11,12 @@ from installer.errors import ExtError
 from installer.settings.packages import (
     SetPackage,
     exclusion,
+    exclusions_of,
     find_entries,
     register,
     set_exclusions,
     unregister,
+    with_blocks,
     with_exclusions,
 )
 
@@ -159,3 +161,38 @@ def test_same_exclusions_in_another_order_change_nothing() -> None:
 def test_filter_that_is_not_a_list_is_refused() -> None:
     with pytest.raises(ExtError, match="not a list"):
         with_exclusions({"source": "./set", "extensions": "x"}, ["-extensions/a.ts"])
+
+
+def test_every_kind_gets_its_own_exact_filters() -> None:
+    wanted = ["-src/a.ts", "-skills/x/SKILL.md", "prompts:-cmds/p.md", "themes:-t.json"]
+    entry = with_exclusions("./set", wanted)
+    assert entry == {
+        "source": "./set",
+        "extensions": ["-src/a.ts"],
+        "skills": ["-skills/x/SKILL.md"],
+        "prompts": ["-cmds/p.md"],
+        "themes": ["-t.json"],
+    }
+    assert sorted(exclusions_of(entry)) == sorted(wanted)
+    assert with_exclusions(entry, []) == "./set"
+
+
+def test_other_patterns_of_a_kind_are_kept_and_ours_replaced() -> None:
+    entry = {"source": "./set", "skills": ["!drafts/**", "-skills/old/SKILL.md"]}
+    assert with_exclusions(entry, ["skills:-skills/new/SKILL.md"]) == {
+        "source": "./set",
+        "skills": ["!drafts/**", "-skills/new/SKILL.md"],
+    }
+    assert with_exclusions(entry, []) == {"source": "./set", "skills": ["!drafts/**"]}
+
+
+def test_kinds_a_manifest_leaves_out_are_blocked_only_in_the_object_form() -> None:
+    def entry_after(entry: Any) -> Any:
+        return with_blocks(_with(entry), OURS, ("skills",))["packages"][0]
+
+    filtered = {"source": "./set", "extensions": ["-src/a.ts"]}
+    assert entry_after(filtered) == {**filtered, "skills": []}
+    assert entry_after({**filtered, "skills": []}) == {**filtered, "skills": []}
+    assert entry_after({"source": "./set", "skills": []}) == "./set"  # nothing else: folds
+    assert entry_after("./set") == "./set"
+    assert with_blocks(_with("npm:other"), OURS, ("skills",)) == _with("npm:other")

@@ -62,6 +62,7 @@ def folders(s: Subject) -> Iterator[Finding]:
     """extensions/, skills/, … and their .off/, .bak/: real folders of the agent dir's own."""
     agent = existing(s)
     problems = [p for name in FOLDER.values() for p in _folder(s, agent, name)]
+    problems += _swallowed(agent / "extensions")
     yield from problems
     if not problems:
         yield ok("resource folders are real folders (or not made yet)")
@@ -90,6 +91,24 @@ def _folder(s: Subject, agent: Path, name: str) -> Iterator[Finding]:
             f"{agent / name} is the set's own {name}/: ext would write into the set",
             "point --agent-dir at a folder outside the set",
         )
+
+
+def _swallowed(folder: Path) -> list[Finding]:
+    """An index.ts (or pi.extensions) right in extensions/ makes pi load that folder as one
+    extension: nothing else in it, ext's links included, loads."""
+    from installer.pirules import extension_entries
+
+    own = extension_entries(str(folder)) if folder.is_dir() else None
+    if own is None:
+        return []
+    what = ", ".join(os.path.relpath(p, folder.parent) for p in own)
+    return [
+        error(
+            f"pi loads {folder} as one extension, because of {what}: no other extension in "
+            "it loads, ext's links included",
+            f"move {what} into a folder of its own (extensions/<name>/), then `ext install`",
+        )
+    ]
 
 
 def _inside(path: Path, root: Path) -> bool:

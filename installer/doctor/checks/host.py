@@ -143,12 +143,12 @@ def load_findings(report: LoadReport, labels: Mapping[str, str], command: str) -
 
 def _labels(s: Subject) -> dict[str, str]:
     """Real paths of the set's extension entry files -> their item names."""
-    from installer.doctor.checks.loaded import discover
+    from installer.doctor.checks.loaded import package_extensions
 
     if s.set_root is None:
         return {}
     labels = {}
-    for entry, home in discover(s.set_root / "extensions"):
+    for entry, home in package_extensions(s.set_root):
         name = home.name
         for suffix in (".ts", ".js"):
             name = name.removesuffix(suffix)

@@ -1,13 +1,13 @@
 """The extensions pi would load from an agent dir, by pi 0.73.1's own discovery rules.
 
-`extensions/*.ts|*.js` (files or symlinks), and each folder (or link to one) with a
-package.json whose `pi.extensions` names entries, else an index.ts, else an index.js;
-no deeper. Plus the set itself when it is registered as a package (minus its filters).
+The rules are installer/pirules.py's: `extensions/*.ts|*.js` (files or symlinks), and each
+folder (or link to one) with a package.json whose `pi.extensions` names entries, else an
+index.ts, else an index.js; no deeper. Plus the set itself when it is registered as a
+package: its manifest's extensions, or its extensions/ folder (minus its filters).
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -35,14 +35,27 @@ def in_agent_dir(agent_dir: Path) -> list[Loaded]:
 
 
 def in_package(set_root: Path, excluded: Iterable[str]) -> list[Loaded]:
-    """What pi loads from the set registered as a package, less `-extensions/…` filters."""
-    off = {x.removeprefix("-") for x in excluded}
+    """What pi loads from the set registered as a package, less its `-path` filters."""
+    off = {x.removeprefix("-") for x in excluded if x.startswith("-")}  # extensions' only
     out = []
-    for entry, home in discover(set_root / "extensions"):
-        rel = f"extensions/{_rel(entry, set_root / 'extensions')}"
+    for entry, home in package_extensions(set_root):
+        rel = os.path.relpath(entry, set_root)
         if rel not in off:
             out.append(Loaded(home.name.removesuffix(".ts").removesuffix(".js"), entry, home))
     return out
+
+
+def package_extensions(set_root: Path) -> list[tuple[Path, Path]]:
+    """(entry file, extension home) for each extension pi loads from the set as a package."""
+    from installer import pirules
+
+    root = str(set_root)
+    manifest = pirules.read_manifest(root) if (set_root / "package.json").exists() else None
+    if manifest is None:
+        return discover(set_root / "extensions")
+    declared = pirules.manifest_list(manifest, "extensions") or []
+    items = pirules.manifest_items(declared, root, "extensions")
+    return [(Path(e), Path(item.path)) for item in items for e in item.entries]
 
 
 def _rel(entry: Path, folder: Path) -> str:
@@ -51,35 +64,10 @@ def _rel(entry: Path, folder: Path) -> str:
 
 def discover(folder: Path) -> list[tuple[Path, Path]]:
     """(entry file, extension home) for each extension pi finds in `folder`."""
-    try:
-        with os.scandir(folder) as it:
-            listing = sorted(it, key=lambda e: e.name)
-    except OSError:
-        return []
-    found: list[tuple[Path, Path]] = []
-    for e in listing:
-        path = Path(e.path)
-        if (e.is_file() or e.is_symlink()) and e.name.endswith((".ts", ".js")):
-            found.append((path, path))
-        elif e.is_dir() or e.is_symlink():
-            found += [(entry, path) for entry in _entries(path)]
-    return found
+    from installer.pirules import extension_items
 
-
-def _entries(folder: Path) -> list[Path]:
-    try:
-        manifest = json.loads((folder / "package.json").read_text(encoding="utf-8"))
-        declared = manifest["pi"]["extensions"]
-        entries = [folder / p for p in declared if isinstance(p, str)]
-        entries = [p for p in entries if p.exists()]
-        if entries:
-            return entries
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    for index in ("index.ts", "index.js"):
-        if (folder / index).exists():
-            return [folder / index]
-    return []
+    items = extension_items(str(folder))
+    return [(Path(e), Path(item.path)) for item in items for e in item.entries]
 
 
 def source_files(home: Path) -> Iterator[Path]:

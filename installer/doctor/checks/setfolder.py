@@ -14,8 +14,8 @@ from installer.manifest import MANIFEST_NAME
 from installer.resources import FOLDER, KINDS, folder_is_item
 
 _MARKERS = {
-    "extensions": ("extension", "index.ts, index.js or a package.json with a pi key"),
-    "skills": ("skill", "SKILL.md"),
+    "extensions": ("extension", "index.ts, index.js or a package.json with pi.extensions"),
+    "skills": ("skill", "SKILL.md (in it, or in folders under it)"),
 }
 
 
@@ -81,9 +81,15 @@ def _dangling(root: Path) -> Iterator[Finding]:
 
 
 def _unmarked(root: Path) -> Iterator[Finding]:
+    from installer.pirules import read_manifest, skill_files
+
+    if read_manifest(str(root)) is not None:
+        return  # a pi package: its manifest, not these folders, says what pi loads
     for folder, (kind, markers) in _MARKERS.items():
         for entry in _listing(root / folder):
-            if entry.is_dir() and not folder_is_item(Path(entry.path), kind):
+            # A skills folder holding skills deeper down is a collection, not a broken skill.
+            loaded = skill_files(entry.path, str(root / folder)) if kind == "skill" else ()
+            if entry.is_dir() and not loaded and not folder_is_item(Path(entry.path), kind):
                 yield info(
                     f"{folder}/{entry.name} has no {markers}: not an item, ignored",
                     f"add {markers.split(',')[0]} to make it one",
@@ -121,6 +127,7 @@ def permissions(s: Subject) -> Iterator[Finding]:
     for folder in FOLDER.values():
         if (s.set_root / folder).is_dir():
             paths += walk(s.set_root / folder)
+    paths = list(dict.fromkeys([*paths, *_package_paths(s, s.set_root)]))
     loose = writable_by_others(paths)
     if loose:
         yield warn(
@@ -136,3 +143,20 @@ def permissions(s: Subject) -> Iterator[Finding]:
         )
     if not loose and not strangers:
         yield ok(f"only you can change the set ({len(paths)} paths checked)")
+
+
+def _package_paths(s: Subject, root: Path) -> list[Path]:
+    """A pi package's manifest and what it names, wherever in the set that lies."""
+    from installer.pirules import read_manifest
+
+    if read_manifest(str(root)) is None:
+        return []
+    try:
+        resources = s.resources()
+    except ExtError:
+        return []  # the resources check says why
+    paths = [root / "package.json"]
+    for r in resources:
+        if not r.unlinkable.startswith("it lies outside"):
+            paths += list(walk(Path(r.source))) if r.layout == "dir" else [Path(r.source)]
+    return paths

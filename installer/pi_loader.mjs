@@ -1,0 +1,119 @@
+// Ask pi's own resource loader what it loads from agent dirs; print it as JSON.
+//
+// Usage: node pi_loader.mjs <pi package dir> <request.json>, the request {"jobs": [{"agentDir", "cwd"}]}.
+// Prints {"version", "results": [...]} on stdout, one result per job, in order. A job
+// that throws is a result with "error"; the SDK missing its loader exports is exit 3.
+// Nothing is installed: PI_OFFLINE keeps pi from fetching a settings package it lacks.
+import { readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+process.env.PI_OFFLINE = "1";
+// The answer owns stdout: an extension that prints while it loads goes to stderr.
+const answer = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr);
+
+const CONFLICT = /^(Tool|Flag) "(.+)" conflicts with (.+)$/;
+
+function real(path) {
+	try {
+		return realpathSync(path);
+	} catch {
+		return null;
+	}
+}
+
+function entryOf(packageDir) {
+	const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf-8"));
+	const dot = pkg.exports?.["."];
+	const main = (typeof dot === "string" ? dot : dot?.import) ?? pkg.main ?? "index.js";
+	return { file: join(packageDir, main), version: pkg.version ?? null };
+}
+
+function source(info) {
+	return info ? { scope: info.scope ?? null, origin: info.origin ?? null, source: info.source ?? null } : {};
+}
+
+function diagnostics(kind, list) {
+	return (list ?? []).map((d) => ({
+		kind,
+		type: d.type ?? "warning",
+		message: d.message ?? "",
+		path: d.path ?? null,
+		realPath: d.path ? real(d.path) : null,
+	}));
+}
+
+async function ask(sdk, job) {
+	const { agentDir, cwd } = job;
+	const settingsManager = sdk.SettingsManager.create(cwd, agentDir);
+	const loader = new sdk.DefaultResourceLoader({ cwd, agentDir, settingsManager, noContextFiles: true });
+	await loader.reload();
+	const ext = loader.getExtensions();
+	const loadedPaths = new Set(ext.extensions.map((e) => e.path));
+	const failed = [];
+	const conflicts = [];
+	for (const { path, error } of ext.errors) {
+		const match = CONFLICT.exec(error);
+		if (match && loadedPaths.has(path)) {
+			conflicts.push({ path, realPath: real(path), what: match[1].toLowerCase(), name: match[2], with: match[3], message: error });
+		} else {
+			failed.push({ path, realPath: real(path), error });
+		}
+	}
+	const skills = loader.getSkills();
+	const prompts = loader.getPrompts();
+	const themes = loader.getThemes();
+	return {
+		agentDir,
+		cwd,
+		extensions: ext.extensions.map((e) => ({
+			path: e.path,
+			realPath: real(e.resolvedPath ?? e.path),
+			...source(e.sourceInfo),
+		})),
+		failed,
+		conflicts,
+		skills: skills.skills.map((s) => ({ name: s.name, path: s.filePath, realPath: real(s.filePath), ...source(s.sourceInfo) })),
+		prompts: prompts.prompts.map((p) => ({ name: p.name, path: p.filePath, realPath: real(p.filePath), ...source(p.sourceInfo) })),
+		themes: themes.themes
+			.filter((t) => t.sourcePath)
+			.map((t) => ({ name: t.name ?? null, path: t.sourcePath, realPath: real(t.sourcePath), ...source(t.sourceInfo) })),
+		diagnostics: [
+			...diagnostics("skill", skills.diagnostics),
+			...diagnostics("prompt", prompts.diagnostics),
+			...diagnostics("theme", themes.diagnostics),
+		],
+		// A reload reads settings again: the same error comes back once per read.
+		settingsErrors: [
+			...new Set((settingsManager.drainErrors?.() ?? []).map((e) => `${e.scope}: ${e.error?.message ?? e.error}`)),
+		],
+	};
+}
+
+async function main() {
+	const packageDir = process.argv[2];
+	const request = JSON.parse(readFileSync(process.argv[3], "utf-8"));
+	const { file, version } = entryOf(packageDir);
+	const sdk = await import(pathToFileURL(file).href);
+	const missing = ["DefaultResourceLoader", "SettingsManager"].filter((name) => !sdk[name]);
+	if (missing.length > 0) {
+		answer(`${JSON.stringify({ version, missing })}\n`, () => process.exit(3));
+		return;
+	}
+	const results = [];
+	for (const job of request.jobs) {
+		try {
+			results.push(await ask(sdk, job));
+		} catch (err) {
+			results.push({ agentDir: job.agentDir, cwd: job.cwd, error: String(err?.stack ?? err) });
+		}
+	}
+	answer(`${JSON.stringify({ version, results })}\n`, () => process.exit(0));
+	// An extension may leave a timer or a watcher running: once the answer is out, leave.
+}
+
+main().catch((err) => {
+	process.stderr.write(`${err?.stack ?? err}\n`);
+	process.exit(1);
+});

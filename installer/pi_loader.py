@@ -1,0 +1,271 @@
+"""Ask pi's own resource loader what it loads from agent dirs: the judge of what ext says.
+
+`pi_loader.mjs` (shipped beside this module) imports `DefaultResourceLoader` and
+`SettingsManager` from the pi package that the pi binary belongs to, and runs under
+the Node that runs pi. Many (agent dir, cwd) pairs go in one call: one Node start.
+When the loader cannot be asked, `ask` returns an `Unavailable` with the reason in
+one line, and callers fall back to what ext can tell without it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from installer.host import HostInfo
+
+LOADER_TIMEOUT = 60.0
+SCRIPT = Path(__file__).with_name("pi_loader.mjs")
+_PACKAGE_LEVELS = 4  # dist/cli.js sits two levels under its package.json; room for a bin/ shim
+Kind = Literal["extension", "skill", "prompt", "theme"]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One resource pi loads: where it found it, its real path, and what pi calls it."""
+
+    kind: Kind
+    path: str
+    real: str
+    name: str | None = None
+    scope: str | None = None  # user | project | temporary
+    origin: str | None = None  # top-level (the agent dir) | package (settings.json packages)
+    source: str | None = None  # "auto" (found in a folder), or the package entry's source
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An extension pi could not load, and pi's reason."""
+
+    path: str
+    real: str
+    error: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """An extension that loaded but registers a tool or flag another one already has."""
+
+    path: str
+    real: str
+    what: str  # tool | flag
+    name: str
+    other: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A skill, prompt or theme pi found and complained about (a bad file, a name collision)."""
+
+    kind: str
+    level: str
+    message: str
+    path: str | None
+
+
+@dataclass(frozen=True)
+class View:
+    """What pi's loader loads from one agent dir, as seen from one cwd."""
+
+    agent_dir: str
+    cwd: str
+    loaded: tuple[Loaded, ...] = ()
+    failed: tuple[Failure, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    settings_errors: tuple[str, ...] = ()
+    error: str | None = None  # the loader itself threw for this agent dir
+
+    def reals(self, kind: Kind) -> frozenset[str]:
+        """Real paths of the resources of `kind` pi loads."""
+        return frozenset(item.real for item in self.loaded if item.kind == kind)
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """The loader could not be asked; `reason` is one line, for a finding or a skip."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Node:
+    """The Node that runs pi, and how it was chosen."""
+
+    path: Path
+    how: str
+
+
+# ---- finding pi's package and its Node ---------------------------------------
+
+
+def package_dir(host: HostInfo) -> Path | None:
+    """The folder of the pi package whose binary `host` is (its package.json names it)."""
+    if host.package is None:
+        return None
+    for folder in list(host.resolved.parents)[:_PACKAGE_LEVELS]:
+        try:
+            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("name") == host.package:
+            return folder
+    return None
+
+
+def find_node(host: HostInfo, path_env: str | None) -> Node | None:
+    """The Node that runs pi: its shebang's own node, else node on PATH, else node beside pi.
+
+    pi's bin is `#!/usr/bin/env node`: a shell runs it with the first node on PATH. A
+    shebang naming node by path wins; node beside the pi binary (an nvm or a tarball
+    bin/) is the last resort, for a PATH that has pi but not its node.
+    """
+    interpreter = _shebang(host.resolved)
+    node_named = interpreter is not None and interpreter.name.startswith("node")
+    if interpreter is not None and node_named and os.access(interpreter, os.X_OK):
+        return Node(interpreter, f"the node named by {host.command}'s shebang")
+    on_path = shutil.which("node", path=path_env)
+    if on_path is not None:
+        return Node(
+            Path(on_path), f"node on PATH, as {host.command}'s `#!/usr/bin/env node` finds it"
+        )
+    beside = host.path.parent / "node"
+    if os.access(beside, os.X_OK):
+        return Node(beside, f"the node beside {host.path}")
+    return None
+
+
+def _shebang(script: Path) -> Path | None:
+    """The interpreter a `#!` line names, reading through `/usr/bin/env [-S] node`."""
+    try:
+        with open(script, "rb") as f:
+            first = f.readline(256).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if not first.startswith("#!"):
+        return None
+    words = first[2:].split()
+    if words and Path(words[0]).name == "env":
+        return None  # the PATH lookup: find_node does it with the caller's PATH
+    return Path(words[0]) if words else None
+
+
+# ---- asking ------------------------------------------------------------------
+
+
+def ask(
+    host: HostInfo | None,
+    jobs: Sequence[tuple[Path, Path]],
+    env: Mapping[str, str] | None = None,
+    timeout: float = LOADER_TIMEOUT,
+) -> tuple[View, ...] | Unavailable:
+    """pi's view of each (agent dir, cwd) in `jobs`, in one Node start; or why it cannot say."""
+    from installer.host import _run  # one way to run a child with a timeout and a killed group
+
+    environ = dict(os.environ if env is None else env)
+    if host is None:
+        return Unavailable("pi was not found on PATH, so its loader cannot be asked")
+    package = package_dir(host)
+    if package is None:
+        return Unavailable(f"the pi package of {host.path} was not found beside it")
+    node = find_node(host, environ.get("PATH"))
+    if node is None:
+        return Unavailable(f"node was not found to run pi's loader (PATH, or beside {host.path})")
+    request = {
+        "jobs": [{"agentDir": os.path.abspath(a), "cwd": os.path.abspath(c)} for a, c in jobs]
+    }
+    environ["PI_OFFLINE"] = "1"  # never install a missing settings package while asking
+    with _request_file(request) as path:
+        try:
+            out = _run([str(node.path), str(SCRIPT), str(package), path], environ, timeout)
+        except OSError as exc:
+            return Unavailable(f"could not start {node.path} ({node.how}): {exc.strerror or exc}")
+    if out.timed_out:
+        return Unavailable(f"pi's loader did not answer within {timeout:g} s; it was stopped")
+    return _parse(out.stdout, out.stderr, out.returncode, host)
+
+
+@contextmanager
+def _request_file(request: dict[str, Any]) -> Iterator[str]:
+    """A private temp file holding the request, removed afterwards."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="extset-loader-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(request, f)
+        yield path
+    finally:
+        os.unlink(path)
+
+
+def _parse(
+    stdout: str, stderr: str, code: int | None, host: HostInfo
+) -> tuple[View, ...] | Unavailable:
+    last = next((ln for ln in reversed(stdout.splitlines()) if ln.startswith("{")), "")
+    try:
+        data = json.loads(last)
+    except ValueError:
+        data = None
+    if code == 3 and isinstance(data, dict):
+        missing = ", ".join(data.get("missing") or ())
+        version = host.version or data.get("version") or "?"
+        return Unavailable(f"pi {version} does not export {missing}: its loader cannot be asked")
+    if code != 0 or not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        tail = next((ln for ln in reversed(stderr.splitlines()) if ln.strip()), "")
+        return Unavailable(f"pi's loader failed (exit {code}): {tail.strip() or 'no output'}")
+    return tuple(_view(r) for r in data["results"])
+
+
+_KINDS: tuple[tuple[str, Kind], ...] = (
+    ("extensions", "extension"),
+    ("skills", "skill"),
+    ("prompts", "prompt"),
+    ("themes", "theme"),
+)
+
+
+def _view(r: dict[str, Any]) -> View:
+    loaded = tuple(
+        Loaded(
+            kind,
+            i["path"],
+            i.get("realPath") or i["path"],
+            i.get("name"),
+            i.get("scope"),
+            i.get("origin"),
+            i.get("source"),
+        )
+        for key, kind in _KINDS
+        for i in r.get(key, ())
+    )
+    failed = tuple(
+        Failure(f["path"], f.get("realPath") or f["path"], f["error"]) for f in r.get("failed", ())
+    )
+    conflicts = tuple(
+        Conflict(
+            c["path"], c.get("realPath") or c["path"], c["what"], c["name"], c["with"], c["message"]
+        )
+        for c in r.get("conflicts", ())
+    )
+    diagnostics = tuple(
+        Diagnostic(d["kind"], d["type"], d["message"], d.get("realPath") or d.get("path"))
+        for d in r.get("diagnostics", ())
+    )
+    return View(
+        r["agentDir"],
+        r["cwd"],
+        loaded,
+        failed,
+        conflicts,
+        diagnostics,
+        tuple(r.get("settingsErrors", ())),
+        r.get("error"),
+    )

@@ -1,0 +1,211 @@
+"""pi's path patterns: a manifest's globs, and the `!`/`+`/`-` patterns of manifests and filters.
+
+As pi 0.73.1 applies them (`dist/core/package-manager.js`: `applyPatterns`,
+`matchesAnyPattern`, `matchesAnyExactPattern`, `globSync` with `dot: false`), with
+minimatch's defaults for the glob syntax.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def is_override(pattern: str) -> bool:
+    return pattern.startswith(("!", "+", "-"))
+
+
+def apply_patterns(paths: list[str], patterns: list[str], base: str) -> set[str]:
+    """applyPatterns: includes (all when none), `!` excludes, `+` forces in, `-` forces out."""
+    includes = [p for p in patterns if not is_override(p)]
+    excludes = [p[1:] for p in patterns if p.startswith("!")]
+    force_in = [p[1:] for p in patterns if p.startswith("+")]
+    force_out = [p[1:] for p in patterns if p.startswith("-")]
+    result = [p for p in paths if not includes or _matches_any(p, includes, base)]
+    result = [p for p in result if not _matches_any(p, excludes, base)]
+    result += [p for p in paths if p not in result and _matches_exact(p, force_in, base)]
+    return {p for p in result if not _matches_exact(p, force_out, base)}
+
+
+def _skill_forms(path: str, base: str) -> tuple[str, str, str] | None:
+    if os.path.basename(path) != "SKILL.md":
+        return None
+    parent = os.path.dirname(path)
+    return os.path.relpath(parent, base), os.path.basename(parent), parent
+
+
+def _matches_any(path: str, patterns: list[str], base: str) -> bool:
+    """matchesAnyPattern: the path relative to base, its name, or its whole path."""
+    forms = [os.path.relpath(path, base), os.path.basename(path), path]
+    skill = _skill_forms(path, base)
+    if skill is not None:
+        forms.extend(skill)
+    return any(minimatch(f, p) for p in patterns for f in forms)
+
+
+def _matches_exact(path: str, patterns: list[str], base: str) -> bool:
+    """matchesAnyExactPattern: `./` dropped, then equal to the relative or whole path."""
+    forms = {os.path.relpath(path, base), path}
+    skill = _skill_forms(path, base)
+    if skill is not None:
+        forms.update((skill[0], skill[2]))
+    return any((p[2:] if p.startswith("./") else p) in forms for p in patterns)
+
+
+def minimatch(path: str, pattern: str) -> bool:
+    """minimatch with its defaults, for the patterns a manifest or a filter uses."""
+    return _regex(pattern).fullmatch(path) is not None
+
+
+def _regex(pattern: str, gitignore: bool = False) -> Any:
+    """minimatch's reading of a glob; gitignore's (no braces, dot names too) when asked."""
+    import re
+
+    nodot = "" if gitignore else r"(?!\.)"
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append(rf"(?:{nodot}[^/]*/)*")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(rf"(?:{nodot}[^/]*(?:/{nodot}[^/]*)*)?")
+            i += 2
+            continue
+        if c == "*":
+            at_start = i == 0 or pattern[i - 1] == "/"
+            out.append(rf"{nodot}[^/]*" if at_start else r"[^/]*")
+        elif c == "?":
+            out.append(r"[^/]")
+        elif c == "\\" and gitignore and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        elif c == "{" and "}" in pattern[i:] and not gitignore:
+            end = pattern.index("}", i)
+            alts = pattern[i + 1 : end].split(",")
+            out.append("(?:" + "|".join(_regex(a).pattern for a in alts) + ")")
+            i = end + 1
+            continue
+        elif c == "[" and "]" in pattern[_class_start(pattern, i) :]:
+            end = pattern.index("]", _class_start(pattern, i))  # a leading `]` is literal
+            out.append(_class(pattern[i + 1 : end]))
+            i = end + 1
+            continue
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out))
+
+
+def _class_start(pattern: str, i: int) -> int:
+    """Where to look for the `]` closing the class opened at i: past a leading `!` and `]`."""
+    j = i + 1
+    if pattern[j : j + 1] in ("!", "^"):
+        j += 1
+    return j + 1 if pattern[j : j + 1] == "]" else j
+
+
+def _class(body: str) -> str:
+    """A glob character class as a regex one: `!` or `^` negates, the rest literal but ranges."""
+    negate = body[:1] in ("!", "^")
+    inner = body[1:] if negate else body
+    escaped = "".join(c if c == "-" else ("\\" + c if c in "\\]^[" else c) for c in inner)
+    return f"[{'^' if negate else ''}{escaped}]" if escaped else "(?!)"
+
+
+def glob(pattern: str, root: str) -> list[str]:
+    """globSync(pattern, {cwd: root, dot: false}): the files and folders it matches.
+
+    The walk starts below the pattern's literal folders (`src/` of `./src/*.ts`, or `../x/`),
+    so a package's node_modules is not read for a glob that does not reach into it.
+    """
+    parts = pattern.split("/")
+    fixed = 0
+    while fixed < len(parts) - 1 and not any(c in parts[fixed] for c in "*?[{"):
+        fixed += 1
+    base = os.path.normpath(os.path.join(root, *parts[:fixed]))
+    rest = "/".join(parts[fixed:])
+    if not rest or not os.path.isdir(base):
+        return []
+    regex = _regex(rest)
+    out = []
+    for folder, dirs, files in os.walk(base):
+        rel = os.path.relpath(folder, base)
+        prefix = "" if rel == "." else f"{rel}/"
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        names = (*dirs, *sorted(files))
+        if "**" not in rest and prefix.count("/") >= rest.count("/"):
+            dirs[:] = []  # what lies deeper, the pattern cannot reach
+        for name in names:
+            if not name.startswith(".") and regex.fullmatch(prefix + name):
+                out.append(f"{base}/{prefix}{name}")
+    return sorted(out)
+
+
+IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")
+
+
+class Ignore:
+    """The ignore rules pi gathers while it walks a folder (`addIgnoreRules` + the `ignore`
+    package): each folder's .gitignore, .ignore and .fdignore, its patterns prefixed with the
+    folder's path from where the walk began; the last rule that matches decides."""
+
+    def __init__(self) -> None:
+        self.rules: list[tuple[bool, bool, Any]] = []  # (negated, folders only, regex)
+
+    def add(self, folder: str, root: str, names: Any) -> None:
+        """Read the ignore files among names (the folder's listing), if any."""
+        if not any(n in names for n in IGNORE_FILES):
+            return
+        rel = os.path.relpath(folder, root)
+        prefix = "" if rel == "." else f"{rel}/"
+        for name in IGNORE_FILES:
+            if name not in names:
+                continue
+            try:
+                with open(f"{folder}/{name}", encoding="utf-8") as f:
+                    lines = f.read().splitlines()
+            except (OSError, ValueError):
+                continue
+            self.add_lines(lines, prefix)
+
+    def add_lines(self, lines: list[str], prefix: str = "") -> None:
+        """Rules from the lines of one ignore file whose folder is `prefix` below the root."""
+        for line in lines:
+            rule = _rule(line, prefix)
+            if rule is not None:
+                self.rules.append(rule)
+
+    def ignores(self, rel: str, is_dir: bool) -> bool:
+        """Whether the path (relative to where the walk began) is ignored."""
+        ignored = False
+        for negated, dirs_only, regex in self.rules:
+            if (is_dir or not dirs_only) and ignored == negated and regex.fullmatch(rel):
+                ignored = not negated
+        return ignored
+
+
+def _rule(line: str, prefix: str) -> tuple[bool, bool, Any] | None:
+    """prefixIgnorePattern, then the `ignore` package's reading of the line."""
+    import re
+
+    trimmed = line.strip()
+    if not trimmed or (trimmed.startswith("#") and not trimmed.startswith("\\#")):
+        return None
+    pattern = re.sub(r"(?<!\\) +$", "", line.rstrip("\t\r"))  # unescaped trailing spaces go
+    negated = pattern.startswith("!")
+    if negated or pattern.startswith("\\!"):
+        pattern = pattern[1:]
+    pattern = prefix + pattern.removeprefix("/")
+    dirs_only = pattern.endswith("/")
+    body = pattern.rstrip("/")
+    if not body:
+        return None
+    regex = _regex(body, gitignore=True).pattern
+    if "/" not in body:  # no slash: a name at any depth
+        regex = f"(?:.*/)?{regex}"
+    # A folder's rule also covers what is in it (the walk stops there, this is for files).
+    return negated, dirs_only, re.compile(f"{regex}(?:/.*)?" if not dirs_only else regex)

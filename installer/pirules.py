@@ -1,0 +1,234 @@
+"""pi's own rules for what a package (a set) holds, as pi 0.73.1 applies them.
+
+Read from pi's `dist/core/package-manager.js`: `collectPackageResources` (a root `package.json`
+with a `pi` manifest replaces the conventional folders), `resolveExtensionEntries` (a folder is
+an extension through its own `pi.extensions`, else `index.ts`, else `index.js`),
+`collectAutoExtensionEntries`, `collectSkillEntries` (a folder holding `SKILL.md` is one skill
+and is not searched further; `.md` files count only at the top), `collectFiles` (prompts and
+themes: recursive), `collectFilesFromManifestEntries` (paths and globs) and `applyPatterns`
+(`!glob` excludes, `+path` forces in, `-path` forces out: installer/pipatterns.py). Every walk
+skips dot entries, `node_modules`, and what a `.gitignore`, `.ignore` or `.fdignore` met on
+the way leaves out.
+
+Paths stay as pi builds them (joined, not resolved): filters are matched against them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from installer.pipatterns import IGNORE_FILES, Ignore, apply_patterns, glob, is_override
+
+KEYS = ("extensions", "skills", "prompts", "themes")
+_SUFFIX = {
+    "extensions": (".ts", ".js"),
+    "skills": (".md",),
+    "prompts": (".md",),
+    "themes": (".json",),
+}
+
+
+class Found(NamedTuple):
+    """One item as pi meets it: the file or folder, and the files pi loads for it."""
+
+    path: str
+    layout: str  # "file" or "dir"
+    entries: tuple[str, ...]
+    partial: bool = False  # a manifest pattern left out some of a folder's entries
+    linked: bool = False  # a link on the way down from the folder searched: resolve the path
+
+
+def read_manifest(root: str) -> Any:
+    """The `pi` value of root's package.json when pi would use it as a manifest, else None."""
+    path = os.path.join(root, "package.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    manifest = data.get("pi") if isinstance(data, dict) else None
+    return manifest if manifest else None  # pi: `pkg.pi ?? null`, then `if (manifest)`
+
+
+def manifest_list(manifest: Any, key: str) -> list[str] | None:
+    value = manifest.get(key) if isinstance(manifest, dict) else None
+    if not isinstance(value, list):
+        return None
+    return [v for v in value if isinstance(v, str)]
+
+
+def _listing(folder: str, ig: Ignore | None, root: str) -> list[os.DirEntry[str]]:
+    """The folder's entries, sorted; its ignore files read into ig on the way."""
+    try:
+        entries = sorted(os.scandir(folder), key=_name)
+    except OSError:
+        return []
+    if ig is not None and any(e.name in IGNORE_FILES for e in entries):
+        ig.add(folder, root, {e.name for e in entries})
+    return entries
+
+
+def _children(folder: str, ig: Ignore, root: str) -> list[tuple[str, bool, bool, bool]]:
+    """(path, is_dir, is_file, is_link) of what pi looks at: no dot names, no node_modules,
+    nothing an ignore file of the walk leaves out."""
+    out = []
+    for e in _listing(folder, ig, root):
+        if e.name.startswith(".") or e.name == "node_modules":
+            continue
+        path = f"{folder}/{e.name}"
+        try:
+            is_dir, is_file = e.is_dir(), e.is_file()  # follows a link, as pi's statSync does
+        except OSError:
+            continue
+        if ig.rules and ig.ignores(path[len(root) + 1 :], is_dir):
+            continue
+        out.append((path, is_dir, is_file, e.is_symlink()))
+    return out
+
+
+def extension_entries(folder: str) -> tuple[str, ...] | None:
+    """The files pi loads a folder extension from, or None when the folder is not one."""
+    manifest = read_manifest(folder) if os.path.exists(f"{folder}/package.json") else None
+    declared = manifest_list(manifest, "extensions") or []
+    found = [os.path.normpath(os.path.join(folder, p)) for p in declared]
+    found = [p for p in found if os.path.exists(p)]
+    if found:
+        return tuple(dict.fromkeys(found))
+    for index in ("index.ts", "index.js"):
+        if os.path.exists(f"{folder}/{index}"):
+            return (f"{folder}/{index}",)
+    return None
+
+
+def extension_items(folder: str) -> list[Found]:
+    """collectAutoExtensionEntries: a folder that is itself an extension, else its children."""
+    own = extension_entries(folder)
+    if own is not None:
+        return [Found(folder, "dir", own)]
+    out: list[Found] = []
+    ig = Ignore()  # only this folder's own ignore files count here, as in pi
+    # The hot loop of a no-op install of a big set: DirEntry answers from its cache.
+    for e in _listing(folder, ig, folder):
+        name = e.name
+        if name[0] == "." or name == "node_modules":
+            continue
+        path = f"{folder}/{name}"
+        try:
+            if ig.rules and ig.ignores(name, e.is_dir()):
+                continue
+            if name.endswith((".ts", ".js")) and e.is_file():
+                out.append(Found(path, "file", (path,), False, e.is_symlink()))
+            elif e.is_dir():
+                entries = extension_entries(path)
+                if entries is not None:
+                    out.append(Found(path, "dir", entries, False, e.is_symlink()))
+        except OSError:
+            continue
+    return out
+
+
+def _name(e: os.DirEntry[str]) -> str:
+    return e.name
+
+
+def skill_files(folder: str, top: str | None = None) -> list[str]:
+    """collectSkillEntries in "pi" mode: SKILL.md stops the search; top-level .md files count."""
+    walk = _Walk(folder if top is None else top, Ignore())
+    return [p for p, _ in walk.skills(folder, False)]
+
+
+class _Walk(NamedTuple):
+    """One recursive walk of pi's: where it began, and the ignore rules gathered so far."""
+
+    root: str
+    ig: Ignore
+
+    def skills(self, folder: str, linked: bool) -> list[tuple[str, bool]]:
+        children = _children(folder, self.ig, self.root)
+        for path, _is_dir, is_file, _link in children:
+            if is_file and path.endswith("/SKILL.md"):
+                return [(path, linked)]
+        out = []
+        for path, is_dir, is_file, is_link in children:
+            if folder == self.root and is_file and path.endswith(".md"):
+                out.append((path, linked or is_link))
+            elif is_dir:
+                out.extend(self.skills(path, linked or is_link))
+        return out
+
+    def files(self, folder: str, suffixes: tuple[str, ...], linked: bool) -> list[tuple[str, bool]]:
+        """collectFiles: every file with one of the suffixes, recursively."""
+        out = []
+        for path, is_dir, is_file, is_link in _children(folder, self.ig, self.root):
+            if is_dir:
+                out.extend(self.files(path, suffixes, linked or is_link))
+            elif is_file and path.endswith(suffixes):
+                out.append((path, linked or is_link))
+        return out
+
+
+def folder_items(folder: str, key: str) -> list[Found]:
+    """collectResourceFiles, grouped into items: what pi loads from one folder of a kind."""
+    if key == "extensions":
+        return extension_items(folder)
+    walk = _Walk(folder, Ignore())
+    if key == "skills":
+        return [_skill(p, linked) for p, linked in walk.skills(folder, False)]
+    return [Found(p, "file", (p,), linked=ln) for p, ln in walk.files(folder, _SUFFIX[key], False)]
+
+
+def _skill(path: str, linked: bool = False) -> Found:
+    if os.path.basename(path) == "SKILL.md":
+        # The folder is the item: a link to SKILL.md itself does not make the folder a link.
+        return Found(os.path.dirname(path), "dir", (path,), linked=linked)
+    return Found(path, "file", (path,), linked=linked)
+
+
+def path_items(path: str, key: str) -> list[Found]:
+    """collectFilesFromPaths for one path: a file is an item, a folder is searched."""
+    if os.path.isfile(path):
+        return [_skill(path) if key == "skills" else Found(path, "file", (path,))]
+    if os.path.isdir(path):
+        return folder_items(path, key)
+    return []
+
+
+def manifest_items(entries: list[str], root: str, key: str) -> list[Found]:
+    """addManifestEntries: the manifest's paths and globs, then its `!`/`+`/`-` patterns."""
+    items: list[Found] = []
+    for entry in entries:
+        if is_override(entry):
+            continue
+        if "*" in entry or "?" in entry:
+            paths = glob(entry, root)
+        else:
+            paths = [os.path.normpath(os.path.join(root, entry))]
+        for path in paths:
+            items.extend(path_items(path, key))
+    items = _unique(items)
+    patterns = [e for e in entries if is_override(e)]
+    if not patterns:
+        return items
+    every = [f for item in items for f in item.entries]
+    enabled = apply_patterns(every, patterns, root)
+    out = []
+    for item in items:
+        kept = tuple(f for f in item.entries if f in enabled)
+        if kept:
+            out.append(Found(item.path, item.layout, kept, len(kept) < len(item.entries)))
+    return out
+
+
+def _unique(items: Iterable[Found]) -> list[Found]:
+    """pi keeps the first of the same file met twice."""
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        fresh = tuple(f for f in item.entries if f not in seen)
+        seen.update(fresh)
+        if fresh:
+            out.append(item._replace(entries=fresh, partial=item.partial or fresh != item.entries))
+    return out

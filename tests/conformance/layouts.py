@@ -1,0 +1,374 @@
+"""Sets to hold ext against pi: hypothesis strategies over pi's package rules, and a corpus.
+
+A layout is a name and a file tree (`build_tree` spec). Every file is valid content for
+pi (an extension that loads, a skill with a description, a theme pi accepts), and names
+are unique within a layout: a difference is then about where things are, never what
+they hold. Themes are written by `materialise`, from a theme pi ships.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from hypothesis import strategies as st
+
+Tree = dict[str, str | None]
+THEME = "<theme>"  # a placeholder materialise turns into a valid theme named after the file
+
+POOL = (
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+    "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo",
+    "sierra", "tango", "uniform", "victor", "whiskey", "xray", "yankee", "zulu",
+    "amber", "basalt", "cobalt", "dune", "ember", "flint",
+)  # fmt: skip
+
+
+class Layout(NamedTuple):
+    """One set: what to call it in a failure, and its files."""
+
+    name: str
+    files: Tree
+
+
+def extension(name: str) -> str:
+    return f"export default function {name.replace('-', '_')}(pi) {{}}\n"
+
+
+def skill(name: str) -> str:
+    return f"---\nname: {name}\ndescription: the {name} skill\n---\nDo {name}.\n"
+
+
+def prompt(name: str) -> str:
+    return f"---\ndescription: the {name} prompt\n---\nPlease {name}.\n"
+
+
+def manifest(name: str) -> str:
+    return f'[set]\nname = "{name}"\n'
+
+
+def package_json(name: str, pi: dict[str, object]) -> str:
+    return json.dumps({"name": name, "version": "1.0.0", "type": "module", "pi": pi}, indent=2)
+
+
+def materialise(files: Tree, theme: dict[str, object]) -> Tree:
+    """The tree with each theme placeholder replaced by `theme` renamed after its file."""
+    out: Tree = {}
+    for rel, text in files.items():
+        stem = rel.rpartition("/")[2].removesuffix(".json")
+        out[rel] = json.dumps({**theme, "name": f"ext-{stem}"}, indent=2) if text == THEME else text
+    return out
+
+
+# ---- strategies: one per rule of pi's package layout -------------------------
+
+
+class Names:
+    """Hands out unique names from one shuffled pool."""
+
+    def __init__(self, shuffled: list[str]) -> None:
+        self._it: Iterator[str] = iter(shuffled)
+
+    def __call__(self) -> str:
+        return next(self._it)
+
+
+@st.composite
+def extensions(draw: st.DrawFn, name: Names) -> Tree:
+    """extensions/: files (.ts/.js); folders with index.ts/.js, declared entries, a bare pi key."""
+    files: Tree = {}
+    for _ in range(draw(st.integers(1, 2))):
+        n = name()
+        files[f"extensions/{n}.{draw(st.sampled_from(['ts', 'js']))}"] = extension(n)
+    for _ in range(draw(st.integers(1, 2))):
+        n = name()
+        shape = draw(
+            st.sampled_from(["index.ts", "index.js", "declared", "declared-two", "pi-key"])
+        )
+        base = f"extensions/{n}"
+        if shape.startswith("index"):
+            files[f"{base}/{shape}"] = extension(n)
+        elif shape.startswith("declared"):
+            entries = [f"./{n}.ts"] + ([f"./{n}-extra.ts"] if shape == "declared-two" else [])
+            files[f"{base}/package.json"] = package_json(n, {"extensions": entries})
+            for e in entries:
+                stem = e.removeprefix("./").removesuffix(".ts")
+                files[f"{base}/{stem}.ts"] = extension(stem)
+            if draw(st.booleans()):  # an index.ts beside declared entries: pi takes the manifest
+                files[f"{base}/index.ts"] = extension(f"{n}_index")
+        else:  # a pi key without extensions: not an extension, whatever else it holds
+            files[f"{base}/package.json"] = package_json(n, {"skills": []})
+            files[f"{base}/helper.ts"] = extension(f"{n}_helper")
+    return files
+
+
+@st.composite
+def skills(draw: st.DrawFn, name: Names) -> Tree:
+    """skills/: SKILL.md folders at depth one, two and three, and root .md files."""
+    files: Tree = {}
+    for _ in range(draw(st.integers(1, 3))):
+        shape = draw(st.sampled_from(["folder", "collection", "deep", "root-md", "nested"]))
+        n = name()
+        if shape == "folder":
+            files[f"skills/{n}/SKILL.md"] = skill(n)
+        elif shape == "collection":
+            c, m = n, name()
+            files[f"skills/{c}/{m}/SKILL.md"] = skill(m)
+            files[f"skills/{c}/{m}-two/SKILL.md"] = skill(f"{m}-two")
+        elif shape == "nested":  # a skill holding a sub-skill of its own
+            m = name()
+            files[f"skills/{n}/SKILL.md"] = skill(n)
+            files[f"skills/{n}/{m}/SKILL.md"] = skill(m)
+        elif shape == "deep":
+            files[f"skills/{n}/group/{n}-leaf/SKILL.md"] = skill(f"{n}-leaf")
+        else:
+            files[f"skills/{n}.md"] = skill(n)
+    return files
+
+
+@st.composite
+def prompts(draw: st.DrawFn, name: Names) -> Tree:
+    """prompts/: top-level .md files, and .md files in subfolders (which pi does not load)."""
+    files: Tree = {}
+    for _ in range(draw(st.integers(1, 2))):
+        n = name()
+        files[f"prompts/{n}.md"] = prompt(n)
+    if draw(st.booleans()):
+        sub = name()
+        files[f"prompts/{sub}/{name()}.md"] = prompt(sub)
+    return files
+
+
+@st.composite
+def themes(draw: st.DrawFn, name: Names) -> Tree:
+    return {f"themes/{name()}.json": THEME for _ in range(draw(st.integers(1, 2)))}
+
+
+@st.composite
+def pi_package(draw: st.DrawFn, name: Names) -> Tree:
+    """A root package.json `pi` manifest: folders, files, globs and !exclusions, per kind."""
+    files: Tree = {}
+    pi: dict[str, list[str]] = {}
+    if draw(st.booleans()):
+        a, b, wip = name(), name(), name()
+        for n in (a, b, wip):
+            files[f"src/tools/{n}.ts"] = extension(n)
+        how = draw(st.sampled_from(["glob", "folder", "files", "same-basename"]))
+        if how == "same-basename":  # two entries one link cannot hold: link mode must refuse
+            files[f"src/{a}/tool.ts"] = extension(f"{a}_tool")
+            files[f"src/{b}/tool.ts"] = extension(f"{b}_tool")
+            pi["extensions"] = ["./src/*/tool.ts", "./src/tools"]
+        elif how == "glob":
+            pi["extensions"] = ["./src/tools/*.ts", f"!**/{wip}.ts"]
+        elif how == "folder":
+            pi["extensions"] = ["./src/tools", f"!src/tools/{wip}.ts"]
+        else:
+            pi["extensions"] = [f"./src/tools/{a}.ts", f"./src/tools/{b}.ts"]
+    if draw(st.booleans()):
+        a, b = name(), name()
+        files[f"agent-skills/{a}/SKILL.md"] = skill(a)
+        files[f"agent-skills/set/{b}/SKILL.md"] = skill(b)
+        pi["skills"] = ["./agent-skills"]
+    if draw(st.booleans()):
+        a, b = name(), name()
+        files[f"templates/{a}.md"] = prompt(a)
+        files[f"templates/{b}.md"] = prompt(b)
+        pi["prompts"] = draw(st.sampled_from([["./templates"], ["./templates/*.md", f"!{b}.md"]]))
+    if draw(st.booleans()):
+        a = name()
+        files[f"looks/{a}.json"] = THEME
+        pi["themes"] = [f"./looks/{a}.json"]
+    files["package.json"] = package_json(name(), dict(pi))
+    return files
+
+
+@st.composite
+def layouts(draw: st.DrawFn) -> Layout:
+    """A set: the conventional folders, a pi package, or a pi package beside the folders."""
+    name = Names(draw(st.permutations(POOL)))
+    files: Tree = {"extset.toml": manifest("gen")}
+    style = draw(st.sampled_from(["conventional", "conventional", "package", "package+folders"]))
+    if style != "package":
+        files |= draw(extensions(name)) | draw(skills(name)) | draw(prompts(name))
+        files |= draw(themes(name))
+        if draw(st.integers(0, 7)) == 0:  # pi would take extensions/ whole: ext must refuse
+            files["extensions/index.ts"] = extension("whole_folder")
+    if style != "conventional":
+        files |= draw(pi_package(name))
+    return Layout(style, files)
+
+
+# ---- the corpus: sets modelled on public pi extension repositories -------------
+
+
+def corpus() -> list[Layout]:
+    """Realistic sets, each shaped like a kind of repository pi users publish."""
+    return [
+        # A pi package whose manifest names its extensions by glob and leaves one out,
+        # with a skills folder and prompts it names explicitly (a "toolkit" repo).
+        Layout(
+            "toolkit-package",
+            {
+                "extset.toml": manifest("toolkit"),
+                "package.json": package_json(
+                    "pi-toolkit",
+                    {
+                        "extensions": ["./extensions/*.ts", "!**/experimental.ts"],
+                        "skills": ["./skills"],
+                        "prompts": ["./prompts/review.md", "./prompts/commit.md"],
+                    },
+                ),
+                "extensions/answer.ts": extension("answer"),
+                "extensions/todos.ts": extension("todos"),
+                "extensions/experimental.ts": extension("experimental"),
+                "skills/librarian/SKILL.md": skill("librarian"),
+                "skills/web/fetch-page/SKILL.md": skill("fetch-page"),
+                "prompts/review.md": prompt("review"),
+                "prompts/commit.md": prompt("commit"),
+                "prompts/drafts.md": prompt("drafts"),
+                "README.md": "# pi toolkit\n",
+            },
+        ),
+        # Folder extensions whose entries are declared in their own package.json, one
+        # with npm dependencies declared (and a vendored node_modules), one with an index.ts.
+        Layout(
+            "declared-entries",
+            {
+                "extset.toml": manifest("tabs"),
+                "extensions/tab/package.json": package_json("tab", {"extensions": ["./tab.ts"]}),
+                "extensions/tab/tab.ts": extension("tab"),
+                "extensions/tab/util.ts": "export const width = 80;\n",
+                "extensions/fetcher/package.json": json.dumps(
+                    {
+                        "name": "fetcher",
+                        "type": "module",
+                        "dependencies": {"left-pad": "^1.3.0"},
+                        "pi": {"extensions": ["./src/main.ts"]},
+                    }
+                ),
+                "extensions/fetcher/src/main.ts": (
+                    'import pad from "left-pad";\nexport default function f(pi) { pad("x", 2); }\n'
+                ),
+                "extensions/fetcher/node_modules/left-pad/package.json": json.dumps(
+                    {"name": "left-pad", "version": "1.3.0", "main": "index.js"}
+                ),
+                "extensions/fetcher/node_modules/left-pad/index.js": (
+                    "module.exports = function (s, n) { return String(s).padStart(n); };\n"
+                ),
+                "extensions/status/index.ts": extension("status"),
+                "extensions/notify.ts": extension("notify"),
+            },
+        ),
+        # A skills collection: folders of SKILL.md folders, and root .md skills.
+        Layout(
+            "skills-collection",
+            {
+                "extset.toml": manifest("skills"),
+                "skills/office/docx/SKILL.md": skill("docx"),
+                "skills/office/pdf/SKILL.md": skill("pdf"),
+                "skills/office/pdf/reference.md": "# forms\n",
+                "skills/office/xlsx/SKILL.md": skill("xlsx"),
+                "skills/brainstorm/SKILL.md": skill("brainstorm"),
+                "skills/tdd.md": skill("tdd"),
+            },
+        ),
+        # Prompts sorted into subfolders (pi loads only the top level), and themes.
+        Layout(
+            "prompts-and-themes",
+            {
+                "extset.toml": manifest("looks"),
+                "prompts/explain.md": prompt("explain"),
+                "prompts/git/rebase.md": prompt("rebase"),
+                "prompts/git/bisect.md": prompt("bisect"),
+                "themes/nord.json": THEME,
+                "themes/solar.json": THEME,
+            },
+        ),
+        # A pi package whose manifest lists entry files one by one, in folders of their own
+        # (one with its own package.json), and skills by their SKILL.md, one nested in
+        # another (the shape of tmustier/pi-extensions).
+        Layout(
+            "manifest-of-files",
+            {
+                "extset.toml": manifest("bundle"),
+                "package.json": package_json(
+                    "bundle",
+                    {
+                        "extensions": [
+                            "./guidance/guidance.ts",
+                            "./arcade/ping.ts",
+                            "./arcade/tetris.ts",
+                            "./arcade/platformer/platformer.ts",
+                            "./code-actions/index.ts",
+                            "./tab-status/tab-status.ts",
+                        ],
+                        "skills": [
+                            "./extending/SKILL.md",
+                            "./extending/skill-creator/SKILL.md",
+                            "./loop/SKILL.md",
+                        ],
+                    },
+                ),
+                "guidance/guidance.ts": extension("guidance"),
+                "arcade/ping.ts": extension("ping"),
+                "arcade/tetris.ts": extension("tetris"),
+                "arcade/shared.ts": "export const fps = 30;\n",
+                "arcade/platformer/platformer.ts": extension("platformer"),
+                "code-actions/index.ts": extension("code_actions"),
+                "tab-status/package.json": package_json(
+                    "tab-status", {"extensions": ["./tab-status.ts"]}
+                ),
+                "tab-status/tab-status.ts": extension("tab_status"),
+                "extending/SKILL.md": skill("extending"),
+                "extending/skill-creator/SKILL.md": skill("skill-creator"),
+                "loop/SKILL.md": skill("loop"),
+                "loop/index.ts": extension("loop"),
+            },
+        ),
+        # A pi package whose manifest names folders with other names than pi's: helpers in
+        # a lib/ below the extensions, skills with scripts and reference .md files, prompts
+        # in commands/, themes in their own folder (the shape of mitsuhiko/agent-stuff).
+        Layout(
+            "manifest-of-folders",
+            {
+                "extset.toml": manifest("stuff"),
+                "package.json": package_json(
+                    "stuff",
+                    {
+                        "extensions": ["./pi-extensions"],
+                        "skills": ["./skills"],
+                        "prompts": ["./commands"],
+                        "themes": ["./pi-themes"],
+                    },
+                ),
+                "pi-extensions/answer.ts": extension("answer"),
+                "pi-extensions/review.ts": extension("review"),
+                "pi-extensions/lib/utils.ts": "export const tidy = (s) => s.trim();\n",
+                "skills/tmux/SKILL.md": skill("tmux"),
+                "skills/tmux/scripts/wait.sh": "#!/bin/sh\n",
+                "skills/testing/SKILL.md": skill("testing"),
+                "skills/testing/references/properties.md": "# properties\n",
+                "commands/commit.md": prompt("commit"),
+                "commands/changelog.md": prompt("changelog"),
+                "pi-themes/night.json": THEME,
+            },
+        ),
+        # A set with nothing in it yet (a fresh `ext init`, before the first extension).
+        Layout("empty-set", {"extset.toml": manifest("fresh"), "README.md": "# my set\n"}),
+        # A pi package beside conventional folders: the manifest names extensions only, so
+        # skills/ and prompts/ are found by convention.
+        Layout(
+            "package-plus-folders",
+            {
+                "extset.toml": manifest("mixed"),
+                "package.json": package_json("mixed", {"extensions": ["./src/index.ts"]}),
+                "src/index.ts": extension("mixed"),
+                "src/lib.ts": "export const x = 1;\n",
+                "extensions/ignored.ts": extension("ignored"),
+                "skills/deploy/SKILL.md": skill("deploy"),
+                "prompts/ship.md": prompt("ship"),
+                "themes/dusk.json": THEME,
+            },
+        ),
+    ]

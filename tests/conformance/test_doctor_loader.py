@@ -1,0 +1,72 @@
+"""`ext doctor --deep`'s loader check against the real pi: one Node start, every kind of finding."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from installer.commands.install import install
+from installer.context import Env, resolve
+from installer.doctor import resolve_subject, run_checks
+from installer.host import HostInfo
+from tests.conformance.layouts import skill
+from tests.helpers import build_tree, yes
+
+pytestmark = pytest.mark.conformance
+
+FLAG_V = 'export default function (pi) { pi.registerFlag("v", { type: "boolean" }); }\n'
+
+
+def test_doctor_deep_names_each_difference_with_pis_reason_and_a_fix(
+    tmp_path: Path, pi_host: HostInfo
+) -> None:
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "d"\n',
+            "extensions/one.ts": FLAG_V,
+            "extensions/two.ts": FLAG_V,
+            "extensions/fetch/package.json": json.dumps(
+                {
+                    "name": "fetch",
+                    "dependencies": {"left-pad": "^1"},
+                    "pi": {"extensions": ["./main.ts"]},
+                }
+            ),
+            "extensions/fetch/main.ts": (
+                'import pad from "left-pad";\nexport default function (pi) { pad("a", 2); }\n'
+            ),
+            "skills/plain/SKILL.md": "---\nname: plain\n---\nno description\n",
+            "skills/good/SKILL.md": skill("good"),
+        },
+    )
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    env = Env(environ={**os.environ, "PATH": f"{pi_host.path.parent}:{os.environ['PATH']}"})
+    install(resolve(env, root, agent), [], [], False, yes, "link")
+    found = run_checks(resolve_subject(env, root, agent), ["loader"], deep=True)
+    rows = sorted((f.level, f.message, f.fix) for f in found)
+    real = os.path.realpath(root)
+    assert rows == [
+        (
+            "error",
+            f"ext says skill:plain is enabled, pi does not load {real}/skills/plain/SKILL.md: "
+            "description is required",
+            "fix the file as pi says, or `ext disable skill:plain`",
+        ),
+        (
+            "error",
+            f"fetch: pi could not load {real}/extensions/fetch/main.ts: "
+            "Cannot find module 'left-pad'",
+            f"cd {real}/extensions/fetch && npm install",
+        ),
+        (
+            "warn",
+            "flag --v is registered by both one and two: a conflict, not a load failure; "
+            "pi loads both and uses one's",
+            "rename the flag in one of them, or `ext disable` the one you do not need",
+        ),
+    ]
