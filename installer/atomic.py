@@ -32,7 +32,8 @@ def stage(target: Path, text: str, mode: int | None = None) -> Path:
             mode = target.stat().st_mode & 0o7777
         except FileNotFoundError:
             mode = None
-    temp = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")  # secrets.token_hex
+    # The pid in the name lets a later run tell a killed run's leftover from a live one's.
+    temp = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if mode else 0o666)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
@@ -57,6 +58,44 @@ def commit(temp: Path, target: Path) -> None:
     except OSError as err:
         discard(temp)
         raise _write_failed(target, err) from None
+
+
+def clear_orphans(target: Path) -> None:
+    """Remove temp files beside target that a killed ext left (their pid is gone).
+
+    Only ext's own names (`.<name>.<pid>-<8 hex>.tmp`, regular files) are touched; a temp of
+    a run still alive, or any other file, stays. Best effort: a failure leaves the file.
+    """
+    import re
+
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)-[0-9a-f]{{8}}\.tmp")
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found is None or alive(int(found.group(1))):
+            continue
+        path = target.parent / name
+        try:
+            if os.path.isfile(path) and not os.path.islink(path):
+                path.unlink()
+        except OSError:
+            pass
+
+
+def alive(pid: int) -> bool:
+    """Whether a process with this pid exists (ours counts as alive)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return pid > 0
+    return True
 
 
 def discard(temp: Path | None) -> None:
@@ -84,3 +123,4 @@ def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
     target = target_of(path)
     commit(stage(target, text, mode), target)
     fsync_dir(target.parent)
+    clear_orphans(target)

@@ -110,9 +110,11 @@ def main() -> None:
         code = cli(args=argv, prog_name="ext", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
     except UsageError as exc:  # raised before a command's own handler (e.g. in a callback)
-        sys.stderr.write(f"error: {exc.message}\n")
+        from installer.ui import escape
+
+        sys.stderr.write(f"error: {escape(exc.message)}\n")
         if exc.fix:
-            sys.stderr.write(f"  fix: {exc.fix}\n")
+            sys.stderr.write(f"  fix: {escape(exc.fix)}\n")
         sys.exit(int(exc.exit_code))
     except typer.Abort:
         sys.stderr.write("error: interrupted; nothing more was done\n")

@@ -224,7 +224,9 @@ def _ask(out: Output, question: str, done: str, stdin_tty: bool, first: str = ""
             f"nothing was {done}: there is no terminal to ask on",
             f"{first}run the command again with --yes",
         )
-    out.stderr.write(f"{question} [y/N] ")
+    from installer.ui import escape
+
+    out.stderr.write(f"{escape(question)} [y/N] ")
     out.stderr.flush()
     answer = sys.stdin.readline().strip().lower()
     if answer not in ("y", "yes"):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +32,12 @@ def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | No
             after()
     except BaseException as exc:
         failures = tx.rollback()
-        log.close("rolled-back" if not failures else "rollback-failed")
+        try:
+            log.close("rolled-back" if not failures else "rollback-failed")
+        except OSError:  # a full disk; the error the user sees is the one that stopped the run
+            if not failures:  # all taken back: an open-ended journal would only mislead undo
+                with contextlib.suppress(OSError):
+                    os.unlink(log.path)
         if isinstance(exc, KeyboardInterrupt):
             raise RolledBack from exc
         raise _failure(exc, failures) from exc
@@ -51,14 +58,35 @@ def _failure(exc: BaseException, failures: list[str]) -> ExtError:
 def _fix(exc: BaseException) -> str:
     if isinstance(exc, ExtError) and exc.fix:
         return exc.fix
-    denied = (errno.EACCES, errno.EPERM, errno.EROFS)
-    if isinstance(exc, OSError) and exc.errno in denied and exc.filename:
-        return f"give yourself write access to {Path(exc.filename).parent}, then run it again"
+    where = _failed_path(exc)
+    if isinstance(exc, OSError) and where:
+        folder = Path(where).parent
+        if exc.errno == errno.EROFS:
+            return (
+                f"{folder} is on a read-only file system: remount it read-write, or use "
+                "another --agent-dir"
+            )
+        if exc.errno == errno.ENOSPC:
+            return f"free some space on the disk that holds {folder}, then run it again"
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            return f"give yourself write access to {folder}, then run it again"
     return "fix the cause and run it again"
+
+
+def _failed_path(exc: BaseException) -> str | None:
+    """The path an OSError is about: for symlink(target, link) and rename(src, dst), the second.
+
+    os.symlink reports the link's target as filename: blaming it would send the user to
+    the set, when it is the link's folder that could not be written.
+    """
+    if not isinstance(exc, OSError):
+        return None
+    where = exc.filename2 or exc.filename
+    return None if where is None else str(where)
 
 
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
-        where = f" {exc.filename}" if exc.filename else ""
-        return f"{exc.strerror}:{where}"
+        where = _failed_path(exc)
+        return f"{exc.strerror}: {where}" if where else exc.strerror
     return f"{type(exc).__name__}: {exc}"

@@ -33,9 +33,12 @@ class Journal:
         ext_version: str,
         mode: str | None = None,
     ) -> None:
+        from installer import own
+
         folder = journal_dir(agent_dir)
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        os.chmod(folder, 0o700)
+        own.ensure_dir(folder.parent)
+        own.ensure_dir(folder)
+        os.chmod(folder, 0o700)  # a real folder now, not a link: chmod cannot reach elsewhere
         stamp = now.strftime("%Y%m%dT%H%M%S.%f")  # microseconds: runs in one second stay in order
         fd, self.path = _create(folder, stamp, f"{os.getpid()}-{command.replace(' ', '-')}")
         self._file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
@@ -54,9 +57,13 @@ class Journal:
         self._file.close()
 
     def _write(self, *objs: dict[str, Any]) -> None:
-        self._file.write("".join([_encode(obj) + "\n" for obj in objs]))
-        # A flush is what survives kill -9 (the page cache keeps it); fsync only guards power loss.
-        self._file.flush()
+        try:
+            self._file.write("".join([_encode(obj) + "\n" for obj in objs]))
+            # A flush is what survives kill -9 (the page cache keeps it); fsync only guards
+            # power loss.
+            self._file.flush()
+        except OSError as err:  # a full disk says nothing of where: name the journal
+            raise OSError(err.errno, err.strerror, str(self.path)) from err
 
 
 def _create(folder: Path, when: str, tail: str) -> tuple[int, Path]:
@@ -117,11 +124,25 @@ def records(agent_dir: Path) -> Iterator[Record]:
 
 
 def _paths(agent_dir: Path) -> list[Path]:
+    """ext's journals, newest first: regular files only, in a folder that is not a link."""
+    folder = journal_dir(agent_dir)
     try:
-        found = journal_dir(agent_dir).iterdir()
-        return sorted((p for p in found if p.suffix == ".jsonl"), reverse=True)
-    except FileNotFoundError:
+        with os.scandir(folder) as found:
+            if os.path.islink(folder):
+                from installer import own
+
+                raise own.refused(folder, "a symlink")
+            names = [e.name for e in found if e.name.endswith(".jsonl") and _regular(e)]
+    except (FileNotFoundError, NotADirectoryError):
         return []
+    return [folder / name for name in sorted(names, reverse=True)]
+
+
+def _regular(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def incomplete(agent_dir: Path) -> Record | None:
@@ -177,7 +198,10 @@ def mark_undone(path: Path, when: datetime) -> None:
 
 
 def _append(path: Path, obj: dict[str, Any]) -> None:
-    with path.open("a", encoding="utf-8") as f:
+    from installer import own
+
+    fd = own.open_file(path, os.O_WRONLY | os.O_APPEND)
+    with os.fdopen(fd, "a", encoding="utf-8") as f:
         f.write(json.dumps(obj) + "\n")
 
 
@@ -207,7 +231,6 @@ def keep_setting(config: Path | None = None) -> int:
 def trim(agent_dir: Path, keep: int | None = None) -> None:
     """Keep only the newest `keep` journals."""
     keep = keep_setting() if keep is None else keep
-    folder = journal_dir(agent_dir)
-    names = sorted(p for p in folder.glob("*.jsonl"))
+    names = _paths(agent_dir)[::-1]  # ext's own journals only, in a folder that is no link
     for old in names[: max(0, len(names) - keep)]:
         old.unlink(missing_ok=True)

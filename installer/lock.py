@@ -31,8 +31,10 @@ POLL_SECONDS = 0.05
 @contextmanager
 def agent_lock(agent_dir: Path, timeout: float = WAIT_SECONDS) -> Iterator[None]:
     """Hold `<agent>/.extset/lock` while the body runs; wait up to `timeout` s for another ext."""
+    from installer import own
+
     folder = agent_dir / ".extset"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    own.ensure_dir(folder)
     path = folder / "lock"
     if sys.platform == "win32":
         with _filelock(path, agent_dir, timeout):
@@ -66,6 +68,17 @@ def _open(path: Path) -> tuple[int, bool]:
         except FileExistsError:
             return os.open(path, flags), False
     except OSError as err:
+        if err.errno == errno.EROFS:  # removing the lock could not help, nor is it possible
+            raise ExtError(
+                f"cannot open ext's lock {path}: the file system is read-only; nothing was written",
+                f"remount the file system of {path.parent.parent} read-write, or pass "
+                "--agent-dir to a writable folder",
+            ) from None
+        if err.errno == errno.ENOSPC:
+            raise ExtError(
+                f"cannot create ext's lock {path}: no space left on the device",
+                f"free some space on the disk that holds {path.parent}, then run ext again",
+            ) from None
         raise ExtError(
             f"cannot open ext's lock {path}: {err.strerror}",
             f"make it a plain file you can write, or remove it: rm {path}",

@@ -172,7 +172,27 @@ def _parse(raw: bytes, path: Path) -> dict[str, Any]:
         ) from None
     except RecursionError:
         raise UsageError(f"{path}: nested too deeply", "flatten the nested arrays") from None
+    if _too_deep(data):
+        raise UsageError(
+            f"{path}: tables or arrays nested more than {MAX_NESTING} levels deep",
+            f"use keys with at most {MAX_NESTING} dotted parts",
+        )
     return data
+
+
+MAX_NESTING = 64  # settings.json is read to this depth (jsondoc.MAX_DEPTH); deeper is a mistake
+
+
+def _too_deep(data: dict[str, Any]) -> bool:
+    """Whether anything nests deeper than MAX_NESTING; iterative, so no depth can crash it."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((v, depth + 1) for v in children if isinstance(v, (dict, list)))
+    return False
 
 
 def _validate(data: dict[str, Any], path: Path) -> Manifest:

@@ -211,9 +211,12 @@ def write_copy(path: Path, content: bytes) -> None:
     """Write the recorder's copy atomically, unless it is already there."""
     if _same(path, content):
         return
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    from installer import own
+
+    own.ensure_dir(path.parent.parent)
+    own.ensure_dir(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with tmp.open("wb") as f:
+    with os.fdopen(own.create_fresh(tmp), "wb") as f:
         f.write(content)
         f.flush()
         os.fsync(f.fileno())

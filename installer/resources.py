@@ -90,6 +90,7 @@ class Resource(NamedTuple):
 def check_name(name: str, what: str = "name") -> str:
     """Refuse a name that could address anything but one entry of one folder."""
     plain = _REFUSED.isdisjoint(name) and ".." not in name and not name.startswith("-")
+    plain = plain and name.isprintable()  # no C1 control, bidi override, zero-width character
     if plain and name not in ("", "."):
         return name  # every name of a set comes through here: keep the common case cheap
     problem = None
@@ -101,9 +102,33 @@ def check_name(name: str, what: str = "name") -> str:
         problem = "starts with '-'"
     elif any(ord(c) < 32 or ord(c) == 127 for c in name):
         problem = "contains a control character"
+    elif not name.isprintable():
+        problem = _unprintable(next(c for c in name if not c.isprintable()))
     if problem:
         raise UsageError(f"{what} {name!r} {problem}", "use a plain name like 'notify'")
     return name
+
+
+def _unprintable(c: str) -> str:
+    """Why a character has no place in a name: it can change or hide what a screen shows."""
+    import unicodedata
+
+    code = f"U+{ord(c):04X}"
+    if unicodedata.category(c) == "Cc":
+        return f"contains the control character {code}, which can rewrite what a terminal shows"
+    if unicodedata.bidirectional(c) in (
+        "LRE",
+        "RLE",
+        "LRO",
+        "RLO",
+        "PDF",
+        "LRI",
+        "RLI",
+        "FSI",
+        "PDI",
+    ):
+        return f"contains the bidi control {code}, which reorders how the name is shown"
+    return f"contains the invisible character {code}, which hides a difference between names"
 
 
 def discover(root: Path) -> tuple[Resource, ...]:

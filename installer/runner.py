@@ -70,6 +70,7 @@ def run(fn: Callable[[Any], int | None]) -> NoReturn:
         where = f": {exc.filename}" if exc.filename else ""
         out.error(ExtError(f"{exc.strerror or exc}{where}", "run again with --debug for details"))
         raise SystemExit(int(ExitCode.FAILED)) from None
+    out.finish(code)
     raise SystemExit(code)
 
 

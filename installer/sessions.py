@@ -210,10 +210,14 @@ def write_session_record(agent_dir: Path, argv: Sequence[str], writer: str = "la
         "started": start.epoch if start and start.epoch is not None else time.time(),
         "writer": writer,
     }
+    from installer import own
+
     folder = sessions_dir(agent_dir)
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    own.ensure_dir(folder.parent)
+    own.ensure_dir(folder)
     path = folder / f"{pid}.json"
     tmp = folder / f".{pid}.json.tmp"
-    tmp.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with os.fdopen(own.create_fresh(tmp), "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(record) + "\n")
     os.replace(tmp, path)
     return path

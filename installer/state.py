@@ -59,8 +59,16 @@ class State(NamedTuple):
 
 def load_state(agent_dir: Path) -> State:
     """Read the record; a missing or unreadable one reads as empty (it only caches facts)."""
+    from installer import own
+
     try:
-        data = json.loads(state_path(agent_dir).read_text(encoding="utf-8"))
+        text = own.read_text(state_path(agent_dir))
+    except OSError:
+        return State()
+    if text is None:
+        return State()
+    try:
+        data = json.loads(text)
         sets = tuple(
             SetRecord(
                 root=str(s["root"]),
@@ -96,21 +104,21 @@ def render_state(state: State) -> str:
 
 def write_state_text(agent_dir: Path, text: str | None) -> None:
     """Replace the record's file atomically (None removes it)."""
+    from installer import atomic, own
+
     path = state_path(agent_dir)
     if text is None:
-        path.unlink(missing_ok=True)
+        own.unlink(path)
         return
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    from installer import atomic
-
+    own.ensure_dir(path.parent)
+    own.check(path, "file")
     atomic.write_atomic(path, text)
 
 
 def read_state_text(agent_dir: Path) -> str | None:
-    try:
-        return state_path(agent_dir).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
+    from installer import own
+
+    return own.read_text(state_path(agent_dir))
 
 
 def save_state(agent_dir: Path, state: State) -> None:

@@ -20,6 +20,7 @@ class Transaction:
         self.journal = journal
         self.done: list[dict[str, Any]] = []
         self._made: set[str] = set()  # folders (as journaled) known to exist; rollback may remove
+        self._swept: set[Path] = set()  # folders cleared of a killed run's temp links
 
     def _step(self, step: dict[str, Any], act: Callable[[], None]) -> None:
         self.journal.record(step)
@@ -82,9 +83,9 @@ class Transaction:
     def relink(self, rel: str, target: str) -> None:
         path = self._abs(rel)
         old = os.readlink(path)
-        tmp = path.with_name(f".{path.name}.ext-tmp")
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)  # left by a run that was killed mid-swap
+        if path.parent not in self._swept:  # once a folder: a moved set relinks a thousand
+            _clear_swaps(path.parent)
+            self._swept.add(path.parent)
         step = {"op": "relink", "path": rel, "target": target, "old": old}
         self._step(step, lambda: _swap_link(path, target))
 
@@ -159,10 +160,24 @@ class Transaction:
             self._step({"op": "rmdir", "path": rel}, path.rmdir)
 
     def restore_settings(self, path: Path, expected: str | None, text: str | None) -> None:
-        """Put earlier settings.json text back, refusing if it is no longer `expected`."""
-        from installer.settings import restore_text
+        """Take back a settings write (`text` -> `expected`) by a three-way merge with the file now.
 
-        self._file_step("write", path, expected, text, lambda: restore_text(path, expected, text))
+        The keys ext changed go back to `text`'s values; what pi or the user changed since
+        stays. The step journals the bytes really replaced, so it can itself be undone.
+        """
+        from installer.settings import restore_text
+        from installer.settings.merge import revert_text
+
+        now = _read_text(path)
+        reverted = revert_text(text, expected, now)
+        if reverted.conflicts:
+            keys = ", ".join(c.key for c in reverted.conflicts)
+            raise ExtError(
+                f"{path} changed since ext wrote it ({keys}); not restoring the earlier version",
+                fix="; ".join(c.fix() for c in reverted.conflicts),
+            )
+        merged = reverted.text
+        self._file_step("write", path, now, merged, lambda: restore_text(path, now, merged))
 
     def state(self, text: str | None) -> None:
         """Write ext's state record, journaling the text it replaced."""
@@ -201,9 +216,11 @@ def reverse(root: Path, step: dict[str, Any]) -> None:
     """Undo one journal step."""
     op = step["op"]
     if op == "state":
-        from installer.state import write_state_text
+        from installer.state import read_state_text, write_state_text
 
-        write_state_text(root, _decode(step["before"]))
+        before = _decode(step["before"])
+        if read_state_text(root) != before:  # a write that failed (disk full) left it as it was
+            write_state_text(root, before)
         return
     undo = _REVERSE.get(op)
     if undo is None:
@@ -242,14 +259,37 @@ _REVERSE: dict[str, Callable[[Path, Path, dict[str, Any]], None]] = {
 
 
 def _swap_link(path: Path, target: str) -> None:
-    """Point the link at path to target in one step: a temp link beside it, then os.replace."""
-    tmp = path.with_name(f".{path.name}.ext-tmp")
+    """Point the link at path to target in one step: a temp link beside it, then os.replace.
+
+    The temp's name is new (pid and random): os.symlink never replaces a file that is there,
+    so a user's file with a name like ext's temp is never touched. Links a killed run left
+    are cleared once their pid is gone.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.ext-tmp")
     os.symlink(target, tmp)
     try:
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)  # a failed swap leaves no stray link of ours beside the real one
         raise
+
+
+def _clear_swaps(folder: Path) -> None:
+    """Remove the temp links of swaps that a killed ext left in folder (symlinks only)."""
+    import re
+
+    from installer.atomic import alive
+
+    pattern = re.compile(r"\..+\.(\d+)-[0-9a-f]{8}\.ext-tmp")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found and not alive(int(found.group(1))) and os.path.islink(folder / name):
+            with contextlib.suppress(OSError):
+                os.unlink(folder / name)
 
 
 def read_text(path: Path) -> str | None:
@@ -259,7 +299,7 @@ def read_text(path: Path) -> str | None:
 
 def _read_text(path: Path) -> str | None:
     try:
-        return Path(os.path.realpath(path)).read_text(encoding="utf-8")
+        return Path(os.path.realpath(path)).read_bytes().decode("utf-8")  # bytes: CRLF kept
     except (FileNotFoundError, UnicodeDecodeError):
         return None
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -37,6 +40,54 @@ SYMBOL = {
 _COLOR = {"+": "32", "-": "31", "~": "33", "!": "35", "?": "36"}
 
 
+# Our own colours survive escaping (only these, only with colour on); any other escape
+# sequence in a line came from a set, a hook file or the file system and is shown, not run.
+_SGR = re.compile(r"(\x1b\[(?:0|3[1-6])m)")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\x1b": "\\x1b"}
+
+
+def escape(text: str, colors: bool = False) -> str:
+    """text with every control, bidi and zero-width character shown as an escape.
+
+    The one function the renderer applies to each line it writes: C0/C1 controls
+    (`ESC[2K`, `\r`, U+009B) could rewrite what the user reads, bidi overrides (U+202E)
+    reorder it, zero-width characters hide a difference. A tab is kept.
+    """
+    if text.isprintable():
+        return text
+    if colors:
+        return "".join(p if _SGR.fullmatch(p) else _plain(p) for p in _SGR.split(text))
+    return _plain(text)
+
+
+def _plain(text: str) -> str:
+    return "".join(c if c.isprintable() or c == "\t" else _escaped(c) for c in text)
+
+
+def _escaped(c: str) -> str:
+    code = ord(c)
+    return _NAMED.get(c) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def _json_safe(text: str) -> str:
+    """JSON text with C1, bidi and invisible characters as \\u escapes: the same data once
+    parsed, and nothing a terminal would act on when the document is read on screen.
+
+    json.dumps already escapes C0; anything else unprintable can only sit inside a string.
+    """
+    if text.replace("\n", "").isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else _json_escape(c) for c in text)
+
+
+def _json_escape(c: str) -> str:
+    code = ord(c)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def shorten(text: str, home: str | None = None) -> str:
     """Show the home folder as `~`: people paste this output into issues."""
     home = home if home is not None else os.environ.get("HOME", "")
@@ -60,15 +111,55 @@ class Output:
         self.stdout: TextIO = sys.stdout if stdout is None else stdout
         self.stderr: TextIO = sys.stderr if stderr is None else stderr
         self.plan_shown = False
+        self.stdout_lost = False
 
     def paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text
 
     def out(self, line: str = "") -> None:
-        self.stdout.write(shorten(line) + "\n")
+        self.write_out(escape(shorten(line), self.color) + "\n")
+
+    def write_out(self, text: str) -> None:
+        """Write to stdout; a reader that is gone (`ext install --yes | head -1`) stops nothing.
+
+        Whether a closed pipe is noticed before or after the apply depends on buffering, so a
+        failed write must not decide the outcome: the command runs to the end either way, and
+        `finish` says so on stderr.
+        """
+        try:
+            self.stdout.write(text)
+        except (BrokenPipeError, ValueError):
+            self._stdout_gone()
+        except OSError as err:
+            if err.errno != errno.EPIPE:
+                raise
+            self._stdout_gone()
+
+    def _stdout_gone(self) -> None:
+        self.stdout_lost = True
+        if self.stdout is sys.stdout:  # the interpreter's own last flush must not fail either
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        self.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the Output
+
+    def finish(self, code: int) -> None:
+        """Flush stdout; if its reader left, say on stderr that the command still ran through."""
+        try:
+            self.stdout.flush()
+        except (BrokenPipeError, ValueError):
+            self._stdout_gone()
+        except OSError as err:
+            if err.errno != errno.EPIPE:
+                raise
+            self._stdout_gone()
+        if self.stdout_lost:
+            self.err(
+                f"note: stdout was closed before ext finished writing to it; the command ran "
+                f"to the end all the same (exit {code})"
+            )
 
     def err(self, line: str) -> None:
-        self.stderr.write(shorten(line) + "\n")
+        self.stderr.write(escape(shorten(line), self.color) + "\n")
 
     def warn(self, message: str) -> None:
         self.err(self.paint("warning:", "33") + f" {message}")
@@ -76,7 +167,7 @@ class Output:
     def data(self, obj: dict[str, Any]) -> None:
         import json  # only --json needs it: text runs skip the import
 
-        self.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+        self.write_out(_json_safe(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n")
 
     def error(self, exc: ExtError) -> None:
         if self.json:
@@ -115,7 +206,7 @@ class Output:
             self.out(f"  {self.action_line(a)}")
         for diff in diffs:  # as written, not shortened: the user confirms these very bytes
             for line in diff.splitlines():
-                self.stdout.write(f"    {line}\n")
+                self.write_out(f"    {escape(line)}\n")
         self.out(plan.summary())
 
     def confirm(self, plan: Plan, yes: bool, stdin_tty: bool, diffs: tuple[str, ...] = ()) -> None:

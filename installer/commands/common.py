@@ -38,6 +38,9 @@ def run_plan(
     new_state: Callable[[State], State] | None = None,
 ) -> PlanResult:
     """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer."""
+    from installer.own import check_bookkeeping
+
+    check_bookkeeping(ctx.agent_dir)  # before anything reads .extset/: a FIFO there would hang
     seen = fingerprint(ctx.agent_dir)
     first = prepare()
     warnings = _interrupted(ctx, first.plan.command)

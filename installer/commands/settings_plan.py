@@ -125,6 +125,7 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     """Read settings.json, and say what the intent would change, as actions and a diff."""
     if intent.empty and not (ctx.manifest.retired or ctx.manifest.renamed):
         return SettingsPlan((), None, None, ())
+    from installer.errors import ExtError
     from installer.settings import (
         find_renamed,
         find_retired,
@@ -134,7 +135,14 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     )
 
     path = settings_path(ctx)
-    doc = read_settings(path)
+    try:
+        doc = read_settings(path)
+    except ExtError as err:
+        if _must_write(ctx, intent):
+            raise
+        # pi starts with such a file too (it warns and uses defaults): the links need not wait.
+        skipped = f"{err.message}; its packages were not checked (fix: {err.fix})"
+        return SettingsPlan((), None, None, (skipped,))
     warnings = _key_warnings(ctx, doc.data, find_retired, find_renamed)
     if intent.empty:
         return SettingsPlan((), None, None, warnings)
@@ -146,6 +154,13 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     actions = _actions(ctx, doc.data, after, intent)
     diff = render_diff(update.before, update.after, "settings.json")
     return SettingsPlan(actions, change, diff, warnings)
+
+
+def _must_write(ctx: Context, intent: Intent) -> bool:
+    """Whether the intent has something of the set's own to write, beyond tidying up."""
+    return (
+        bool(intent.seed and ctx.manifest.seeds) or intent.register or intent.excluded is not None
+    )
 
 
 def _actions(

@@ -24,6 +24,8 @@ class Reversal:
     # "done" (reverse it), "not-done" (the run never took it), "changed" (refuse),
     # "kept" (a folder it made that holds someone else's entries now: it stays)
     status: str
+    why: str | None = None  # for "changed": what is in the way, when more is known than the step
+    fix: str | None = None  # and the edit that clears it
 
 
 def target_record(agent_dir: Path) -> journal.Record | None:
@@ -47,11 +49,13 @@ def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
         seen = _statuses(root, _steps(rec.steps), cut_short=rec.status is None)
         changed = [r for r in seen if r.status == "changed"]
         if changed:
-            where = "; ".join(_expected(r.step) for r in changed)
+            where = "; ".join(r.why or _expected(r.step) for r in changed)
+            fixes = [r.fix for r in changed if r.fix]
             raise Refused(
                 f"cannot undo `ext {rec.command}` of {rec.started[:19]}: changed since it ran: "
                 f"{where}",
-                "nothing was written; put those back as described, or undo by hand",
+                "nothing was written; "
+                + ("; ".join(fixes) + ", then run `ext undo` again" if fixes else _FIX),
             )
         todo = [r.step for r in seen if r.status == "done"]
         detail = f"reverses `ext {rec.command}` of {rec.started[:19]}"
@@ -67,6 +71,8 @@ def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
 
     return run_plan(ctx, prepare, confirm, dry_run)
 
+
+_FIX = "put each path back to what ext left there (named above), or undo by hand"
 
 Node = tuple[str, str | None] | None  # ("link", target) | ("dir", None) | ("file", None) | absent
 
@@ -138,6 +144,9 @@ def _statuses(root: Path, steps: list[dict[str, Any]], cut_short: bool = False) 
     view = _View(root)
     out = []
     for s in reversed(steps):
+        if s["op"] == "write":
+            out.append(_settings_status(s))
+            continue
         status = _status(view, s)
         if cut_short and s["op"] == "symlink" and status == "changed":
             status = "not-done"
@@ -175,6 +184,25 @@ def _status(view: _View, s: dict[str, Any]) -> str:
     return _pick(done, not_done)
 
 
+def _settings_status(s: dict[str, Any]) -> Reversal:
+    """A settings write is undone by a merge: only a key changed again since is in the way."""
+    from installer.errors import ExtError
+    from installer.settings.merge import revert_text
+
+    now = _text_of(Path(s["file"]))
+    before, after = decode(s.get("before")), decode(s.get("after"))
+    if now == before:
+        return Reversal(s, "not-done")
+    try:
+        reverted = revert_text(before, after, now)
+    except ExtError as err:
+        return Reversal(s, "changed", f"{s['file']}: {err.message}", err.fix)
+    if reverted.conflicts:
+        why = f"{s['file']}: " + "; ".join(c.describe() for c in reverted.conflicts)
+        return Reversal(s, "changed", why, "; ".join(c.fix() for c in reverted.conflicts))
+    return Reversal(s, "done")
+
+
 def _copy_status(view: _View, s: dict[str, Any]) -> str:
     """A copy `ext adopt` made in the set: reversible only while it is exactly as copied."""
     from installer import trees
@@ -195,7 +223,7 @@ def _file_status(path: Path, before: str | None, after: str | None) -> str:
 
 def _text_of(path: Path) -> str | None:
     try:
-        return Path(os.path.realpath(path)).read_text(encoding="utf-8")
+        return Path(os.path.realpath(path)).read_bytes().decode("utf-8")  # bytes: CRLF kept
     except FileNotFoundError:
         return None
 
@@ -227,7 +255,7 @@ def _action(root: Path, s: dict[str, Any], detail: str | None) -> Action:
         "rename": ("restore", s.get("to"), s.get("path")),
         "mkdir": ("rmdir", s.get("path"), None),
         "rmdir": ("mkdir", s.get("path"), None),
-        "write": ("restore", "settings.json", "its earlier text"),
+        "write": ("restore", "settings.json", "ext's keys as they were (others' kept)"),
         "file": ("restore", str(s.get("file")), "its earlier approvals"),
         "state": ("restore", ".extset/state.json", "its earlier record"),
         "copy": ("unlink", s.get("file"), None),

@@ -47,6 +47,9 @@ def check_folders(agent_dir: Path, set_root: Path | None = None) -> None:
     """
     own = [set_root.resolve() / f for f in FOLDER.values()] if set_root is not None else []
     _check_folder(agent_dir / ".extset")  # ext's lock, journal and state live there
+    from installer.own import check_bookkeeping
+
+    check_bookkeeping(agent_dir)
     for folder in FOLDER.values():
         for sub in (folder, *(f"{folder}/{p}" for p in PARKED)):
             _check_folder(agent_dir / sub)

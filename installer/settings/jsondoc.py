@@ -65,6 +65,21 @@ def _check_structure(text: str, name: str) -> None:
             stack.pop()
 
 
+class _NotJson(ValueError):
+    """NaN or an infinity: Python's json reads them, pi's JSON.parse refuses the file."""
+
+
+def _not_json(name: str) -> Any:
+    raise _NotJson(name)
+
+
+def _constant_at(text: str) -> int:
+    """Where the first NaN/Infinity outside a string is."""
+    bare = _STRING.sub(lambda m: " " * len(m.group()), text)
+    found = re.search(r"-?(?:NaN|Infinity)", bare)
+    return found.start() if found else 0
+
+
 def parse(text: str, name: str = "settings.json") -> dict[str, Any]:
     """Parse settings text into a dict, or raise ExtError naming the line and column.
 
@@ -79,7 +94,9 @@ def parse(text: str, name: str = "settings.json") -> dict[str, Any]:
         return {}
     _check_structure(text, name)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_json)
+    except _NotJson as err:
+        raise _refuse(name, text, _constant_at(text), f"{err} is not JSON") from None
     except json.JSONDecodeError as err:
         raise _refuse(name, text, err.pos, f"not valid JSON ({err.msg})") from None
     except RecursionError:  # pragma: no cover - _check_structure caps depth first
@@ -103,6 +120,9 @@ def detect_format(text: str) -> JsonFormat:
     if not text.strip():
         return NEW_FILE_FORMAT
     bare = _STRING.sub('""', text)
+    if re.fullmatch(r"\{\s*\}", bare.strip()):  # nothing to learn from: lay it out as pi does
+        newline = "\r\n" if "\r\n" in text else "\n"
+        return NEW_FILE_FORMAT._replace(newline=newline, final_newline=text.endswith("\n"))
     indent = _detect_indent(bare)
     key_sep = ": " if re.search(r":[ \t]", bare) else ":"
     # json.dumps puts no space after a comma that ends a line; only compact text needs a guess.
@@ -133,6 +153,7 @@ def dump(data: dict[str, Any], fmt: JsonFormat = NEW_FILE_FORMAT) -> str:
         indent=fmt.indent,
         separators=(fmt.item_sep, fmt.key_sep),
         ensure_ascii=fmt.ensure_ascii,
+        allow_nan=False,
     )
     if fmt.final_newline:
         text += "\n"

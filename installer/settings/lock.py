@@ -44,6 +44,7 @@ class SettingsLock:
         self._stop = threading.Event()
         self._stamp = _stamp(path)
         self._lost = False
+        _claim(path, self._stamp)
         self._thread = threading.Thread(target=self._keep_fresh, name="settings-lock", daemon=True)
         self._thread.start()
 
@@ -58,6 +59,7 @@ class SettingsLock:
                         return
                     os.utime(self.path)
                     self._stamp = _stamp(self.path)
+                    _claim(self.path, self._stamp)
                 except OSError:
                     self._lost = True
                     return
@@ -85,11 +87,80 @@ class SettingsLock:
                 self.path.rmdir()
         except FileNotFoundError:
             pass
+        _unclaim(self.path)
 
 
 def _stamp(path: Path) -> tuple[int, int]:
     st = os.lstat(path)
     return st.st_ino, st.st_mtime_ns
+
+
+def _owner_file(path: Path) -> Path | None:
+    """Where ext notes that it holds the lock: in `.extset/` beside settings.json, if there."""
+    folder = path.parent / ".extset"
+    try:
+        return folder / "settings-lock.owner" if stat.S_ISDIR(os.lstat(folder).st_mode) else None
+    except OSError:
+        return None
+
+
+def _claim(path: Path, stamp: tuple[int, int]) -> None:
+    """Note our pid with the lock dir's (inode, mtime), so a kill -9 leaves a lock known stale.
+
+    proper-lockfile's lock dir says nothing of its owner and pi would wait out 10 s. The
+    note matches only the very dir we made at its last refresh: a lock dir pi made since
+    (even on a reused inode) has another mtime and is never taken for ours.
+    """
+    from installer import own
+
+    owner = _owner_file(path)
+    if owner is None:
+        return
+    try:  # never through a link, never blocking on a FIFO planted there
+        fd = own.open_file(owner, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except (OSError, ExtError):
+        return
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(f"{os.getpid()} {stamp[0]} {stamp[1]}\n")
+
+
+def _unclaim(path: Path) -> None:
+    owner = _owner_file(path)
+    claim = _read_claim(owner)
+    if owner is not None and claim is not None and claim[0] == os.getpid():
+        owner.unlink(missing_ok=True)
+
+
+def _read_claim(owner: Path | None) -> tuple[int, int, int] | None:
+    """(pid, inode, mtime_ns) noted in the owner file, or None."""
+    if owner is None:
+        return None
+    from installer import own
+
+    try:
+        fd = own.open_file(owner, os.O_RDONLY)
+        with os.fdopen(fd, encoding="ascii") as handle:
+            pid, ino, mtime = (int(x) for x in handle.read(100).split())
+    except (OSError, ValueError, ExtError):
+        return None
+    return pid, ino, mtime
+
+
+def _claimed_by(path: Path) -> int | None:
+    """The pid noted as holding this very lock dir, or None."""
+    claim = _read_claim(_owner_file(path))
+    try:
+        return claim[0] if claim is not None and _stamp(path) == claim[1:] else None
+    except OSError:
+        return None
+
+
+def _dead_holder(path: Path) -> bool:
+    """Whether the lock is ours from a run that is gone (killed): stale at once."""
+    from installer.atomic import alive
+
+    pid = _claimed_by(path)
+    return pid is not None and not alive(pid)
 
 
 def _not_a_lock_dir(path: Path) -> ExtError:
@@ -113,7 +184,7 @@ def _try_take(path: Path, stale: float) -> bool:
         return False  # released meanwhile: the next attempt's mkdir decides
     if not stat.S_ISDIR(st.st_mode):
         raise _not_a_lock_dir(path)
-    if st.st_mtime >= time.time() - stale:
+    if st.st_mtime >= time.time() - stale and not _dead_holder(path):
         return False
     try:
         # Look again right before removing, to narrow the window in which a fresh lock
@@ -138,7 +209,8 @@ def inspect_lock(settings_path: Path, stale: float = STALE_SECONDS) -> str:
         return "free"
     if not stat.S_ISDIR(st.st_mode):
         return "file"
-    return "stale" if st.st_mtime < time.time() - stale else "held"
+    path = lock_path(settings_path)
+    return "stale" if st.st_mtime < time.time() - stale or _dead_holder(path) else "held"
 
 
 @contextmanager

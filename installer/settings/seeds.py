@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from installer.errors import UsageError
 from installer.settings import dotted
+from installer.settings.jsondoc import MAX_DEPTH
 
 
 class Blocked(NamedTuple):
@@ -43,6 +45,7 @@ def apply_seeds(settings: Mapping[str, Any], seeds: Mapping[str, Any]) -> SeedRe
     kept: list[str] = []
     blocked: list[Blocked] = []
     for key, value in dotted.flatten(seeds).items():
+        _check_depth(key, value)
         found = dotted.lookup(out, key)
         if found.blocked_at is not None:
             blocked.append(Blocked(key, found.blocked_at, value))
@@ -52,3 +55,24 @@ def apply_seeds(settings: Mapping[str, Any], seeds: Mapping[str, Any]) -> SeedRe
             dotted.put(out, key, copy.deepcopy(value))
             seeded[key] = value
     return SeedResult(out, seeded, tuple(kept), tuple(blocked))
+
+
+def _depth(value: Any) -> int:
+    """How many objects and arrays nest in value (a scalar: 0)."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+def _check_depth(key: str, value: Any) -> None:
+    """A seed that would nest deeper than a read accepts would lock every later run out."""
+    depth = key.count(".") + 1 + _depth(value)  # the top-level object, each parent, the value
+    if depth > MAX_DEPTH:
+        shown = key if len(key) < 60 else key[:60] + "…"
+        raise UsageError(
+            f"[settings.seed] {shown} nests {depth} levels deep in settings.json; "
+            f"ext reads at most {MAX_DEPTH}",
+            fix=f"Use a key with fewer dotted parts (at most {MAX_DEPTH} levels with the value).",
+        )

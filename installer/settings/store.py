@@ -80,24 +80,60 @@ def _load(path: Path) -> SettingsDoc:
 
 
 def read_settings(path: Path, *, wait: float = WAIT_SECONDS) -> SettingsDoc:
-    """Read and parse settings.json under pi's lock (pi writes it in place, not atomically)."""
-    if not os.path.lexists(path):  # pi does not lock a missing file to read it either
-        return SettingsDoc(path, None, {}, jsondoc.NEW_FILE_FORMAT)
-    with settings_lock(path, wait=wait):
+    """Read and parse settings.json without taking a lock: a read, a plan, a dry run write nothing.
+
+    pi writes settings.json in place, so a read can meet a half-written file. Only while pi
+    holds its lock can that be so: then the read waits, without writing, for the lock to go
+    and reads again. (Writes read once more under the lock in update_settings.)
+    """
+    try:
+        doc = _load(path)
+        if doc.text is None or doc.text.strip():
+            return doc
+    except ExtError:
+        if not _wait_unlocked(path, wait):
+            raise
         return _load(path)
+    _wait_unlocked(path, wait)
+    return _load(path)
+
+
+def _wait_unlocked(path: Path, wait: float) -> bool:
+    """Wait while pi holds a fresh lock on path; True when it was held at all."""
+    import time
+
+    from installer.settings.lock import POLL_SECONDS, inspect_lock
+
+    if inspect_lock(path) != "held":
+        return False
+    deadline = time.monotonic() + wait
+    while inspect_lock(path) == "held" and time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+    return True
 
 
 def _apply(doc: SettingsDoc, change: Change) -> str | None:
-    """The new text for doc after change, or doc's own text when nothing changes."""
+    """The new text for doc after change, or doc's own text when nothing changes.
+
+    An existing file is edited as text (splice): only the members the change touched are
+    rewritten, every other byte stays as the user or pi wrote it.
+    """
+    from installer.settings import splice
+
     result = change(copy.deepcopy(doc.data))
-    if result is None:
+    if result is None or (doc.text is not None and splice.same(result, doc.data)):
         return doc.text
-    after = jsondoc.dump(result, doc.fmt)
-    if doc.text is not None and after == jsondoc.dump(doc.data, doc.fmt):
-        return doc.text  # same data: keep the bytes, however the user laid them out
     if doc.text is None and not result:
         return None  # nothing to write: do not create an empty file
-    return after
+    try:
+        if doc.text is None or not doc.text.strip():
+            return jsondoc.dump(result, doc.fmt)
+        return splice.splice(doc.text, doc.data, result, doc.fmt)
+    except ValueError as err:  # NaN or an infinity from a set's [settings]
+        raise ExtError(
+            f"cannot write {doc.path}: a new value is not JSON ({err})",
+            fix="Use finite numbers in the set's [settings] (no nan or inf).",
+        ) from None
 
 
 def compose(*changes: Change) -> Change:
@@ -159,6 +195,7 @@ def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -
     temp = staged.temp if staged else None
     try:
         with settings_lock(path, wait=wait) as lock:
+            atomic.clear_orphans(target)  # a killed run's temp; a live run's is kept (its pid)
             doc = _load(path)
             if staged is not None and staged.before == doc.text:
                 after = staged.after
@@ -167,6 +204,7 @@ def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -
                 temp = None
                 after = _apply(doc, change)
             if after is not None and after != doc.text:
+                _check_owner(target)
                 temp = temp or atomic.stage(target, after)
                 lock.ensure_held()
                 atomic.commit(temp, target)
@@ -176,6 +214,24 @@ def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -
     if after != doc.text:
         atomic.fsync_dir(target.parent)
     return SettingsUpdate(path, doc.text, after)
+
+
+def _check_owner(target: Path) -> None:
+    """Refuse to replace a settings.json that belongs to another user.
+
+    ext writes by rename: the new file would be ext's user's, with the owner's permissions
+    gone (a 0444 file of theirs would even be replaced although they made it read-only).
+    """
+    try:
+        owner = os.stat(target).st_uid
+    except FileNotFoundError:
+        return
+    if hasattr(os, "geteuid") and owner != os.geteuid():
+        raise ExtError(
+            f"{target} belongs to another user (uid {owner}); ext would replace it with a "
+            "file of its own; nothing was changed",
+            fix=f"Run ext as the user who owns {target} (the one pi runs as).",
+        )
 
 
 def restore_text(
@@ -195,6 +251,7 @@ def restore_text(
             )
         if current == text:
             return
+        _check_owner(target)
         lock.ensure_held()
         if text is None:
             target.unlink()

@@ -28,10 +28,7 @@ def fetch_json(
     url: str, limits: Limits = DEFAULT_LIMITS, accept: str = "application/json"
 ) -> object | None:
     """GET `url` and parse its JSON; None on any failure (status, size, time, encoding, syntax)."""
-    try:
-        body = _fetch_bytes(url, limits, accept)
-    except Exception:  # an update check must never break or trace the command it rides on
-        return None
+    body = _within_deadline(url, limits, accept)
     if body is None:
         return None
     import json
@@ -41,6 +38,29 @@ def fetch_json(
     except ValueError:  # includes UnicodeDecodeError
         return None
     return data
+
+
+def _within_deadline(url: str, limits: Limits, accept: str) -> bytes | None:
+    """The body, or None once `limits.timeout` has passed in all: connect, headers and body.
+
+    httpx's timeouts bound each socket read, so a server that sends its header a byte a
+    second never ends a request. The request runs in a daemon thread instead and is
+    abandoned at the deadline (it dies with the process, having written nothing).
+    """
+    import threading
+
+    box: list[bytes | None] = []
+
+    def work() -> None:
+        try:
+            box.append(_fetch_bytes(url, limits, accept))
+        except Exception:  # an update check must never break or trace the command it rides on
+            box.append(None)
+
+    worker = threading.Thread(target=work, name="ext-update-fetch", daemon=True)
+    worker.start()
+    worker.join(limits.timeout)
+    return box[0] if box else None
 
 
 def _fetch_bytes(url: str, limits: Limits, accept: str) -> bytes | None:

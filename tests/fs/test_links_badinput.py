@@ -224,10 +224,19 @@ def test_a_resource_folder_without_write_permission_rolls_back_the_backup(
     assert after == before
 
 
+def _open_to_others(folder: Path) -> bool:
+    """Whether every folder on the way to `folder` lets other users through (o+x)."""
+    return all(os.stat(p).st_mode & 0o001 for p in (folder, *folder.parents))
+
+
 @pytest.fixture
 def shared_tmp() -> Iterator[Path]:
     """A folder another user can reach (pytest's tmp_path is private to root)."""
-    base = Path(tempfile.mkdtemp(prefix="extset-perm-"))
+    places = [Path(tempfile.gettempdir()), Path("/tmp"), Path("/var/tmp")]
+    reachable = [p for p in places if p.is_dir() and _open_to_others(p)]
+    if not reachable:
+        pytest.skip("no temporary folder that another user can reach")
+    base = Path(tempfile.mkdtemp(prefix="extset-perm-", dir=reachable[0]))
     os.chmod(base, 0o755)  # noqa: S103 - the other user must reach it
     try:
         yield base
@@ -238,6 +247,35 @@ def shared_tmp() -> Iterator[Path]:
         shutil.rmtree(base)
 
 
+def _ext_for(as_user: list[str], shared: Path) -> list[str]:
+    """A command line that runs ext as that user: this clone's ext if the user can reach it,
+    else a copy of the installer package in `shared` run by a Python the user can run.
+
+    A clone in a 0700 home (as many distributions make it) is out of the other user's reach.
+    The everyday `install` needs no third-party package, so the package alone is enough.
+    """
+    if not as_user or _runs([*as_user, str(EXT), "--version"]):
+        return [str(EXT)]
+    lib = shared / "lib"
+    package = Path(__file__).resolve().parents[2] / "installer"
+    shutil.copytree(package, lib / "installer", ignore=shutil.ignore_patterns("__pycache__"))
+    for path in (lib, *lib.rglob("*")):
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    boot = f"import sys; sys.path.insert(0, {str(lib)!r}); from installer.entry import main; main()"
+    for python in dict.fromkeys([sys.executable, shutil.which("python3"), "/usr/bin/python3"]):
+        if python and _runs([*as_user, python, "-c", boot, "--version"]):
+            return [python, "-c", boot]
+    pytest.skip(
+        f"uid 65534 can neither run {EXT} nor a Python >= 3.11 with a copy of installer/: "
+        "a folder on the way is closed to other users (a 0700 home?)"
+    )
+
+
+def _runs(command: list[str]) -> bool:
+    done = subprocess.run(command, capture_output=True, timeout=60, check=False)
+    return done.returncode == 0
+
+
 def test_a_read_only_agent_dir_for_real(shared_tmp: Path) -> None:
     """chmod 0555, run by a user it binds (root ignores modes: run ext as nobody then)."""
     as_user: list[str] = []
@@ -246,6 +284,7 @@ def test_a_read_only_agent_dir_for_real(shared_tmp: Path) -> None:
         if setpriv is None:
             pytest.skip("running as root and setpriv is missing: no way to run as another user")
         as_user = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    ext = _ext_for(as_user, shared_tmp)
     set_root = build_tree(shared_tmp / "set", dict(SET))
     agent = build_tree(shared_tmp / "agent", {"extensions/notify.ts": "mine\n"})
     home = shared_tmp / "home"
@@ -261,7 +300,7 @@ def test_a_read_only_agent_dir_for_real(shared_tmp: Path) -> None:
     env = {"PATH": os.environ["PATH"], "HOME": str(home), "NO_COLOR": "1"}
     env["EXT_NO_UPDATE_CHECK"] = "1"
     proc = subprocess.run(
-        [*as_user, str(EXT), "--set", str(set_root), "--agent-dir", str(agent), "install", "--yes"],
+        [*as_user, *ext, "--set", str(set_root), "--agent-dir", str(agent), "install", "--yes"],
         capture_output=True,
         text=True,
         env=env,

@@ -61,16 +61,41 @@ def test_undo_dry_run_writes_nothing(ctx: Context) -> None:
     assert snapshot(ctx.agent_dir) == after_install
 
 
-def test_undo_refuses_when_settings_changed_since(ctx: Context) -> None:
+def test_undo_takes_back_ext_keys_and_keeps_what_pi_added_since(ctx: Context) -> None:
+    settings = ctx.agent_dir / "settings.json"
+    settings.write_bytes(b'{\r\n    "theme": "dark",\r\n    "maxTokens": 1e400\r\n}')
+    install(ctx, [], [], dry_run=False, confirm=yes)
+    # pi's first start adds lastChangelogVersion the way pi writes: JSON.stringify(…, null, 2)
+    text = settings.read_bytes().decode()
+    settings.write_bytes(
+        text.replace("\r\n}", ',\r\n    "lastChangelogVersion": "0.73.1"\r\n}').encode()
+    )
+    result = undo(ctx, dry_run=False, confirm=yes)
+    assert result.applied
+    assert settings.read_bytes() == (
+        b'{\r\n    "theme": "dark",\r\n    "maxTokens": 1e400,\r\n'
+        b'    "lastChangelogVersion": "0.73.1"\r\n}'
+    )
+
+
+def test_undo_refuses_when_a_key_ext_wrote_was_changed_since(ctx: Context) -> None:
     install(ctx, [], [], dry_run=False, confirm=yes)
     settings = ctx.agent_dir / "settings.json"
     data = json.loads(settings.read_text())
-    data["theme"] = "light"  # the user's newer change
+    data["quietStartup"] = False  # the user's newer choice of the very key ext seeded
+    data["theme"] = "light"
     settings.write_text(json.dumps(data))
     changed = snapshot(ctx.agent_dir)
-    with pytest.raises(ExtError, match=r"changed since it ran: .*settings\.json"):
+    with pytest.raises(ExtError, match=r"changed since it ran: .*settings\.json") as err:
         undo(ctx, dry_run=False, confirm=yes)
+    assert '"quietStartup" is false now; ext wrote true, it was absent before' in err.value.message
+    assert err.value.fix is not None
+    assert 'remove "quietStartup" from settings.json yourself' in err.value.fix
     assert snapshot(ctx.agent_dir) == changed
+    data.pop("quietStartup")  # the fix, followed
+    settings.write_text(json.dumps(data))
+    assert undo(ctx, dry_run=False, confirm=yes).applied
+    assert json.loads(settings.read_text()) == {"theme": "light"}
 
 
 def test_undo_refuses_when_a_link_was_replaced(ctx: Context) -> None:

@@ -83,3 +83,17 @@ def test_applying_twice_changes_nothing_the_second_time() -> None:
     second = apply_seeds(first.settings, {"a.b": 1, "c": [2]})
     assert second.settings == first.settings
     assert not second.changed
+
+
+def test_a_seed_deeper_than_a_read_accepts_is_refused() -> None:
+    from installer.settings import jsondoc
+    from installer.settings.splice import render
+
+    fits = ".".join(["k"] * jsondoc.MAX_DEPTH)
+    written = render(apply_seeds({}, {fits: True}).settings, jsondoc.NEW_FILE_FORMAT)
+    assert jsondoc.parse(written)  # the deepest seed accepted is still readable
+    with pytest.raises(UsageError) as err:
+        apply_seeds({}, {fits + ".k": True})
+    assert f"at most {jsondoc.MAX_DEPTH}" in err.value.message
+    with pytest.raises(UsageError):
+        apply_seeds({}, {fits: {"a": 1}})

@@ -1,0 +1,388 @@
+"""Issue 19: dry runs and no-ops write nothing, a kill leaves nothing that blocks the next run,
+and ext's messages name the thing that failed."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from installer.commands.install import install
+from installer.context import Context, resolve
+from installer.errors import ExtError
+from installer.settings import lock_path
+from tests.helpers import TOOLS_SET, Clock, build_tree, snapshot, yes
+
+SEEDED = '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n'
+
+
+def context(set_root: Path, agent: Path) -> Context:
+    return resolve(Clock(environ=dict(os.environ), cwd=set_root.parent), set_root, agent)
+
+
+def stamps(root: Path) -> dict[str, int]:
+    """Every folder's mtime: a mkdir+rmdir (a lock taken and let go) moves its parent's."""
+    out = {".": root.stat().st_mtime_ns}
+    for dirpath, dirnames, _ in os.walk(root):
+        for name in dirnames:
+            path = Path(dirpath, name)
+            out[str(path.relative_to(root))] = path.lstat().st_mtime_ns
+    return out
+
+
+@pytest.fixture
+def installed(tmp_path: Path) -> tuple[Path, Path]:
+    set_root = build_tree(tmp_path / "set", {**TOOLS_SET, "extset.toml": SEEDED})
+    agent = build_tree(tmp_path / "agent", {"settings.json": '{\n  "theme": "dark"\n}\n'})
+    install(context(set_root, agent), [], [], False, yes)
+    return set_root, agent
+
+
+@pytest.mark.parametrize("dry_run", [True, False], ids=["dry run", "no-op"])
+def test_a_dry_run_and_a_no_op_write_nothing_not_even_a_lock(
+    installed: tuple[Path, Path], dry_run: bool
+) -> None:
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()  # so the dry run has something to plan
+    if not dry_run:
+        install(context(set_root, agent), [], [], False, yes)
+    before, mtimes = snapshot(agent), stamps(agent)
+    result = install(context(set_root, agent), [], [], dry_run, yes)
+    assert result.changed is dry_run
+    assert snapshot(agent) == before
+    assert stamps(agent) == mtimes  # no settings.json.lock mkdir/rmdir, no .extset/lock made
+
+
+def test_a_dry_run_does_not_wait_for_a_held_lock_nor_fail_on_a_stray_lock_file(
+    installed: tuple[Path, Path],
+) -> None:
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()
+    lock = lock_path(agent / "settings.json")
+    lock.mkdir()  # pi holds its lock (fresh): a read needs none
+    assert install(context(set_root, agent), [], [], True, yes).changed
+    lock.rmdir()
+    lock.write_text("")  # a stray lock *file*: pi's problem to report, not a dry run's
+    assert install(context(set_root, agent), [], [], True, yes).changed
+
+
+@pytest.mark.parametrize(
+    "text", ['{"a": 1, "a": 2}\n', '{\n  "a": 1,\n}\n', "[]\n"], ids=["dup", "comma", "array"]
+)
+def test_a_settings_file_pi_starts_with_does_not_stop_a_link_install(
+    tmp_path: Path, text: str
+) -> None:
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))  # no [settings]
+    agent = build_tree(tmp_path / "agent", {"settings.json": text})
+    result = install(context(set_root, agent), [], [], False, yes)
+    assert result.applied
+    assert (agent / "extensions/notify.ts").is_symlink()
+    assert (agent / "settings.json").read_text() == text
+    assert any("its packages were not checked" in w for w in result.plan.warnings)
+    seeded = build_tree(tmp_path / "seeded", {**TOOLS_SET, "extset.toml": SEEDED})
+    other = build_tree(tmp_path / "other", {"settings.json": text})
+    with pytest.raises(ExtError, match=r"settings\.json"):  # seeds cannot go into it
+        install(context(seeded, other), [], [], False, yes)
+    assert (other / "settings.json").read_text() == text
+
+
+KILLED_HOLDING_THE_LOCK = """
+import os, signal, sys
+from pathlib import Path
+from installer.settings import settings_lock
+with settings_lock(Path(sys.argv[1])):
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_kill_leaves_no_lock_or_temp_that_holds_up_the_next_run(
+    installed: tuple[Path, Path],
+) -> None:
+    _, agent = installed
+    settings = agent / "settings.json"
+    run = subprocess.run(
+        [sys.executable, "-c", KILLED_HOLDING_THE_LOCK, str(settings)], check=False
+    )
+    assert run.returncode == -9
+    assert lock_path(settings).is_dir()  # fresh: pi would wait 10 s for it to go stale
+    orphan = agent / ".settings.json.99999999-0123abcd.tmp"  # a killed run's staged write
+    orphan.write_text("{" * 1000)
+    live = agent / f".settings.json.{os.getppid()}-0123abcd.tmp"  # a live run's: kept
+    live.write_text("{}")
+    mine = agent / ".settings.json.notes.tmp"  # not ext's name: kept
+    mine.write_text("mine")
+    from installer.settings import update_settings
+
+    update = update_settings(settings, lambda d: {**d, "theme": "light"}, wait=2.0)
+    assert update.changed
+    assert not lock_path(settings).exists()
+    assert not orphan.exists()
+    assert live.exists() and mine.read_text() == "mine"
+    assert json.loads(settings.read_text())["theme"] == "light"
+
+
+# --- item 4: ext's own files are never reached through a link it did not make ------------
+
+
+def test_a_symlinked_journal_folder_is_refused_and_its_files_kept(
+    installed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    set_root, agent = installed
+    elsewhere = build_tree(tmp_path / "logs", {f"{i:02d}.jsonl": f"{i}\n" for i in range(60)})
+    before = snapshot(elsewhere)
+    journal = agent / ".extset/journal"
+    journal.rename(tmp_path / "old-journal")
+    journal.symlink_to(elsewhere)
+    (agent / "extensions/notify.ts").unlink()
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"{journal} is a symlink" in err.value.message
+    assert err.value.fix and f"rm {journal}" in err.value.fix
+    assert snapshot(elsewhere) == before
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo"])
+def test_a_state_record_that_is_a_link_or_fifo_is_refused(
+    installed: tuple[Path, Path], tmp_path: Path, kind: str
+) -> None:
+    set_root, agent = installed
+    state = agent / ".extset/state.json"
+    theirs = build_tree(tmp_path / "theirs", {"notes.txt": "mine\n"}) / "notes.txt"
+    state.unlink()
+    if kind == "symlink":
+        state.symlink_to(theirs)
+    else:
+        os.mkfifo(state)
+    (agent / "extensions/notify.ts").unlink()
+    for dry_run in (True, False):
+        with pytest.raises(ExtError, match=r"state\.json is a (symlink|FIFO)"):
+            install(context(set_root, agent), [], [], dry_run, yes)
+    assert theirs.read_text() == "mine\n"
+    assert not (agent / "extensions/notify.ts").exists()
+
+
+def test_a_users_file_named_like_ext_temp_link_survives_a_relink(
+    installed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    set_root, agent = installed
+    moved = tmp_path / "moved-set"
+    set_root.rename(moved)
+    mine = agent / "extensions/.notify.ts.ext-tmp"
+    mine.write_bytes(b"the user's own\n")
+    result = install(context(moved, agent), [], [], False, yes)
+    assert any(a.action == "relink" for a in result.plan.actions)
+    assert os.readlink(agent / "extensions/notify.ts") == str(moved / "extensions/notify.ts")
+    assert mine.read_bytes() == b"the user's own\n"
+
+
+def test_a_settings_file_of_another_user_is_not_replaced(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("making a file of another user takes root")
+    set_root = build_tree(tmp_path / "set", {**TOOLS_SET, "extset.toml": SEEDED})
+    agent = build_tree(tmp_path / "agent", {"settings.json": '{\n  "theme": "dark"\n}\n'})
+    settings = agent / "settings.json"
+    os.chown(settings, 65534, 65534)
+    settings.chmod(0o444)
+    with pytest.raises(ExtError, match="belongs to another user") as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert err.value.fix and "Run ext as the user" in err.value.fix
+    assert settings.stat().st_uid == 65534
+    assert settings.read_text() == '{\n  "theme": "dark"\n}\n'
+
+
+# --- item 6: every network wait has a total deadline; one refresh at a time --------------
+
+
+@pytest.fixture
+def dribbling() -> Iterator[str]:
+    """A loopback server that sends its status line one byte every 0.1 s, forever."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while not stop.is_set():
+                conn, _ = listener.accept()
+                threading.Thread(target=dribble, args=(conn,), daemon=True).start()
+
+    def dribble(conn: socket.socket) -> None:
+        with conn, contextlib.suppress(OSError):
+            for byte in itertools.cycle(b"HTTP/1.1 200 OK\r\nX-Slow: "):
+                if stop.wait(0.1):
+                    return
+                conn.sendall(bytes([byte]))
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    listener.close()
+
+
+def test_a_server_that_dribbles_its_header_meets_the_total_deadline(dribbling: str) -> None:
+    from installer.updates.fetch import Limits, fetch_json
+
+    start = time.monotonic()
+    assert fetch_json(dribbling + "/pypi/extset/json", Limits(timeout=1.0)) is None
+    assert time.monotonic() - start < 2.0  # each read is quick: only a total deadline ends it
+
+
+def test_the_detached_refresh_ends_at_its_lifetime(dribbling: str, tmp_path: Path) -> None:
+    cache = tmp_path / "cache/updates.json"
+    env = {**os.environ, "EXT_INDEX_URL": dribbling, "EXT_NPM_REGISTRY": dribbling}
+    args = ["refresh", "--cache", str(cache), "--lifetime", "1", "--host-package", "p"]
+    start = time.monotonic()
+    run = subprocess.run(
+        [sys.executable, "-m", "installer.updates", *args], env=env, check=False, timeout=30
+    )
+    assert run.returncode == -signal.SIGALRM
+    assert time.monotonic() - start < 5.0
+
+
+def test_only_one_refresh_runs_at_a_time(tmp_path: Path) -> None:
+    import fcntl
+
+    from installer.updates.__main__ import main
+
+    cache = tmp_path / "cache/updates.json"
+    cache.parent.mkdir()
+    with open(cache.with_suffix(".refresh-lock"), "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # a refresh at work
+        assert main(["refresh", "--cache", str(cache), "--lifetime", "0"]) == 0
+    assert not cache.exists()  # it left at once, checking and writing nothing
+
+
+# --- item 7: messages name the thing that failed, and a fix that is safe ------------------
+
+
+def test_a_failed_symlink_blames_the_links_folder_not_the_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+
+    def denied(target: str, link: str, *args: object, **kw: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", target, None, link)
+
+    monkeypatch.setattr(os, "symlink", denied)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"Permission denied: {agent}/" in err.value.message
+    assert err.value.fix and f"write access to {agent}/" in err.value.fix
+    assert str(set_root) not in err.value.fix
+
+
+def test_a_full_disk_while_journaling_names_the_journal(
+    installed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from installer import journal
+
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()
+
+    def full(obj: object) -> str:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(journal, "_encode", full)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"No space left on device: {agent}/.extset/journal/" in err.value.message
+    assert err.value.fix and "free some space" in err.value.fix
+
+
+def test_a_read_only_file_system_is_not_fixed_by_removing_the_lock(
+    installed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()
+    real = os.open
+
+    def read_only(path: object, flags: int, *args: object, **kw: object) -> int:
+        if str(path).endswith(".extset/lock"):
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real(path, flags, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", read_only)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert "read-only" in err.value.message
+    assert err.value.fix and "rm " not in err.value.fix and "read-write" in err.value.fix
+
+
+def test_a_thousand_level_dotted_table_is_a_usage_error() -> None:
+    from installer.errors import UsageError
+    from installer.manifest import parse_manifest
+
+    deep = "[set]\nname = 'x'\n[settings.seed]\n" + ".".join(["k"] * 1000) + " = 1\n"
+    with pytest.raises(UsageError, match="nested more than 64 levels"):
+        parse_manifest(deep.encode(), Path("extset.toml"))
+
+
+EXT = Path(sys.executable).with_name("ext")
+
+
+def test_a_closed_stdout_gives_one_outcome_the_apply_finished_and_said_on_stderr(
+    tmp_path: Path,
+) -> None:
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    outcomes = set()
+    for n in range(2):
+        agent = build_tree(tmp_path / f"agent{n}", {"settings.json": "{}\n"})
+        proc = subprocess.Popen(
+            [str(EXT), "--set", str(set_root), "--agent-dir", str(agent), "install", "--yes"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # `| head -0`: the reader is gone before the first line
+        err = proc.stderr.read().decode()
+        code = proc.wait()
+        applied = (agent / "extensions/notify.ts").is_symlink()
+        outcomes.add((code, applied, "ran to the end all the same (exit 0)" in err))
+    assert outcomes == {(0, True, True)}
+
+
+def test_a_disk_that_fills_up_mid_run_rolls_back_and_leaves_what_undo_accepts(
+    installed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ENOSPC from the state write on: the run is rolled back, the error is the first one,
+    and once there is space again the journal left behind neither blocks nor confuses undo."""
+    from installer import atomic, journal
+    from installer.commands.undo import undo
+
+    set_root, agent = installed
+    (agent / "extensions/notify.ts").unlink()
+    state = agent / ".extset/state.json"
+    state.write_text(state.read_text().replace('"ext_version": "', '"ext_version": "0-old'))
+    before = snapshot(agent)
+    real_encode, real_stage = journal._encode, atomic.stage
+    full = OSError(errno.ENOSPC, "No space left on device")
+
+    def stage(target: Path, text: str, mode: int | None = None) -> Path:
+        if target.name == "state.json":  # the disk is full from here on
+            monkeypatch.setattr(journal, "_encode", lambda obj: (_ for _ in ()).throw(full))
+            raise atomic._write_failed(target, full)
+        return real_stage(target, text, mode)
+
+    monkeypatch.setattr(atomic, "stage", stage)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"cannot write {state}: No space left on device" in err.value.message
+    monkeypatch.setattr(atomic, "stage", real_stage)
+    monkeypatch.setattr(journal, "_encode", real_encode)
+    assert {k: v for k, v in snapshot(agent).items() if "journal" not in k} == {
+        k: v for k, v in before.items() if "journal" not in k
+    }
+    undo(context(set_root, agent), False, yes)  # accepted: takes back the first install
+    assert not (agent / "extensions/timer.js").exists()

@@ -1,0 +1,144 @@
+"""Property: whatever stands where ext keeps its own files (a symlink out of the agent dir,
+a FIFO, a folder where a file belongs), no writing command changes anything outside the
+agent dir, and no byte of the user's is lost."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from installer.commands.install import install
+from installer.commands.toggle import switch
+from installer.commands.undo import undo
+from installer.commands.uninstall import uninstall
+from installer.context import Context, resolve
+from installer.errors import ExtError
+from tests.helpers import TOOLS_SET, Clock, build_tree, snapshot, yes
+
+SEEDED = '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n'
+SIBLING = {
+    "logs/01.jsonl": "one\n",
+    "logs/02.jsonl": "two\n",
+    "notes.txt": "the user's notes\n",
+    "dir/keep.md": "keep\n",
+}
+USER = {
+    "extensions/notify.ts": b"the user's own notify \x00\xff\n",
+    "extensions/mine.ts": b"mine\n",
+    "settings.json": b'{\r\n  "theme": "dark",\r\n  "n": 1e400\r\n}',
+}
+
+
+def plant(kind: str, path: Path, sibling: Path) -> None:
+    """Put something ext did not make at path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "link-to-folder":
+        path.symlink_to(sibling / "logs")
+    elif kind == "link-to-file":
+        path.symlink_to(sibling / "notes.txt")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+        (path / "inside.txt").write_text("the user's\n")
+
+
+PLACES = [
+    ".extset",
+    ".extset/journal",
+    ".extset/state.json",
+    ".extset/lock",
+    ".extset/settings-lock.owner",
+    "settings.json.lock",
+    "extensions/.off",
+    ".settings.json.99999999-0123abcd.tmp",
+    "extensions/.notify.ts.99999999-0123abcd.ext-tmp",
+]
+KINDS = ["link-to-folder", "link-to-file", "fifo", "folder"]
+
+
+def run_all(ctx: Callable[[], Context]) -> None:
+    """Every writing command, each allowed to refuse (an ExtError), never to escape."""
+    steps: list[Callable[[], object]] = [
+        lambda: install(ctx(), [], [], False, yes),
+        lambda: switch(ctx(), ["notify"], False, False, False, yes),
+        lambda: switch(ctx(), ["notify"], True, False, False, yes),
+        lambda: install(ctx(), [], [], True, yes),
+        lambda: uninstall(ctx(), False, yes),
+        lambda: undo(ctx(), False, yes),
+        lambda: undo(ctx(), False, yes),
+    ]
+    for step in steps:
+        with contextlib.suppress(ExtError):
+            step()
+
+
+def contents(root: Path) -> Counter[bytes]:
+    """Every regular file's bytes under root (links not followed)."""
+    found: Counter[bytes] = Counter()
+    for dirpath, _, filenames in os.walk(root):
+        for name in filenames:
+            path = Path(dirpath, name)
+            if path.is_file() and not path.is_symlink():
+                found[path.read_bytes()] += 1
+    return found
+
+
+counter = itertools.count()
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.dictionaries(st.sampled_from(PLACES), st.sampled_from(KINDS), min_size=1, max_size=3))
+def test_no_writing_command_reaches_outside_the_agent_dir(
+    tmp_path: Path, planted: dict[str, str]
+) -> None:
+    base = tmp_path / f"case{next(counter)}"
+    set_root = build_tree(base / "set", {**TOOLS_SET, "extset.toml": SEEDED})
+    sibling = build_tree(base / "sibling", dict(SIBLING))
+    agent = build_tree(base / "agent", dict(USER))
+    for place, kind in planted.items():
+        parent = (agent / place).parent
+        if (
+            not os.path.lexists(agent / place)
+            and not os.path.islink(parent)
+            and (parent.is_dir() or not parent.exists())
+        ):
+            plant(kind, agent / place, sibling)
+    outside = snapshot(sibling), snapshot(set_root)
+    theirs = contents(agent)  # the user's bytes, and what was planted
+
+    run_all(lambda: resolve(Clock(environ=dict(os.environ), cwd=base), set_root, agent))
+
+    assert (snapshot(sibling), snapshot(set_root)) == outside
+    left = contents(agent)
+    lost = [data for data, n in theirs.items() if left[data] < n and data != USER["settings.json"]]
+    assert lost == [], planted
+    settings = (agent / "settings.json").read_bytes()
+    assert b'"theme": "dark"' in settings and b"1e400" in settings, planted
+
+
+@pytest.mark.parametrize("kind", ["link-to-folder", "fifo"])
+def test_a_planted_journal_is_refused_by_every_writing_command(tmp_path: Path, kind: str) -> None:
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    sibling = build_tree(tmp_path / "sibling", dict(SIBLING))
+    agent = build_tree(tmp_path / "agent", dict(USER))
+    plant(kind, agent / ".extset/journal", sibling)
+    with pytest.raises(ExtError, match=r"journal is a"):
+        install(
+            resolve(Clock(environ=dict(os.environ), cwd=tmp_path), set_root, agent),
+            [],
+            [],
+            False,
+            yes,
+        )
+    assert (agent / "extensions/notify.ts").read_bytes() == USER["extensions/notify.ts"]
