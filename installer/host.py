@@ -88,6 +88,22 @@ def find_host(
     return HostInfo(command, path, resolved, version, package, _scope_of(package), source, note)
 
 
+def package_dir(host: HostInfo) -> Path | None:
+    """The folder of the pi package whose binary `host` is (its package.json names it)."""
+    import json
+
+    if host.package is None:
+        return None
+    for folder in list(host.resolved.parents)[:_PACKAGE_LEVELS]:
+        try:
+            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("name") == host.package:
+            return folder
+    return None
+
+
 def _read_package(resolved: Path) -> tuple[str | None, str | None]:
     """Name and version of the package whose `bin` is `resolved`; (None, None) when none fits."""
     import json

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from installer.host import HostInfo
+from installer.host import HostInfo, package_dir
 
 LOADER_TIMEOUT = 60.0
 SCRIPT = Path(__file__).with_name("pi_loader.mjs")
-_PACKAGE_LEVELS = 4  # dist/cli.js sits two levels under its package.json; room for a bin/ shim
 Kind = Literal["extension", "skill", "prompt", "theme"]
 
 
@@ -104,20 +103,6 @@ class Node:
 
 
 # ---- finding pi's package and its Node ---------------------------------------
-
-
-def package_dir(host: HostInfo) -> Path | None:
-    """The folder of the pi package whose binary `host` is (its package.json names it)."""
-    if host.package is None:
-        return None
-    for folder in list(host.resolved.parents)[:_PACKAGE_LEVELS]:
-        try:
-            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("name") == host.package:
-            return folder
-    return None
 
 
 def find_node(host: HostInfo, path_env: str | None) -> Node | None:

@@ -6,7 +6,6 @@ created only where nothing is (never overwritten), and a failure removes what th
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -17,8 +16,6 @@ from installer.errors import UsageError
 from installer.host import HostInfo
 from installer.manifest import MANIFEST_NAME
 from installer.result import PlanResult
-
-_PACKAGE_LEVELS = 4  # dist/cli.js sits two levels under its package.json; room for a bin/ shim
 
 
 def init(
@@ -125,14 +122,9 @@ def host_package(host: HostInfo | None) -> tuple[str, Path | None]:
     """The host's package name (for `import type`) and the folder it is installed in."""
     if host is None or host.package is None:
         return templates.DEFAULT_PACKAGE, None
-    for folder in list(host.resolved.parents)[:_PACKAGE_LEVELS]:
-        try:
-            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("name") == host.package:
-            return host.package, folder
-    return host.package, None
+    from installer.host import package_dir
+
+    return host.package, package_dir(host)
 
 
 def _folder(target: Path) -> Path:

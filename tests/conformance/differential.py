@@ -24,8 +24,8 @@ from installer.commands.toggle import switch
 from installer.commands.uninstall import uninstall
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError
-from installer.host import HostInfo
-from installer.pi_loader import Kind, Unavailable, View, ask, package_dir
+from installer.host import HostInfo, package_dir
+from installer.pi_loader import Kind, Unavailable, View, ask
 from tests.conformance.layouts import Layout, materialise
 from tests.helpers import build_tree, yes
 
