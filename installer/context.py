@@ -96,14 +96,20 @@ def _from_cwd(env: Env, path: Path) -> Path:
 
 
 def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:
-    """--set > EXT_SET > nearest extset.toml above the cwd > the bundled set."""
+    """--set > EXT_SET > nearest extset.toml above the cwd > nearest pi package > bundled."""
     if explicit is not None:
         return _check_set(_from_cwd(env, explicit), "--set"), "--set"
     if env.environ.get("EXT_SET"):
         return _check_set(_from_cwd(env, Path(env.environ["EXT_SET"])), "EXT_SET"), "EXT_SET"
     if env.cwd is not None:
-        for folder in (env.cwd, *env.cwd.parents):
+        above = (env.cwd, *env.cwd.parents)
+        for folder in above:
             if (folder / MANIFEST_NAME).is_file():
+                return folder.resolve(), "cwd"
+        # A pi package is a set without an extset.toml; asked only when no manifest is above,
+        # so a folder extension's own package.json inside a set never takes the set's place.
+        for folder in above:
+            if (folder / "package.json").is_file() and _pi_package(folder):
                 return folder.resolve(), "cwd"
     return bundled_set(env), "bundled"
 

@@ -270,3 +270,24 @@ def test_pi_coding_agent_dir_naming_the_isolated_dir_keeps_it_made_on_demand(
 
     assert (found.agent_dir, found.agent_dir_source) == (isolated, "isolated")
     assert not isolated.exists()
+
+
+def test_a_pi_package_above_the_cwd_is_the_set_when_no_extset_toml_is(tmp_path: Path) -> None:
+    pkg = build_tree(
+        tmp_path / "pkg",
+        {
+            "package.json": '{"name": "pkg", "pi": {"extensions": ["./src/*.ts"]}}',
+            "src/a.ts": "// a\n",
+            "src/tab/package.json": '{"pi": {"extensions": ["./tab.ts"]}}',
+            "src/tab/tab.ts": "// tab\n",
+        },
+    )
+    ctx = resolve(env(pkg / "src"), None, tmp_path)
+    assert (ctx.set_root, ctx.set_source) == (pkg.resolve(), "cwd")
+    # An extset.toml further up still wins over a pi package nearer the cwd.
+    outer = a_set(tmp_path / "outer", "outer")
+    inner = build_tree(outer / "inner", {"package.json": '{"pi": {"skills": ["./s"]}}'})
+    assert resolve(env(inner), None, tmp_path).set_root == outer.resolve()
+    # A package.json without a pi manifest is no set: the bundled one is used.
+    plain = build_tree(tmp_path / "plain", {"package.json": '{"name": "web-app"}'})
+    assert resolve(env(plain), None, tmp_path).set_source == "bundled"
