@@ -92,3 +92,28 @@ def test_a_key_just_under_sixty_characters_is_shown_whole() -> None:
     with pytest.raises(UsageError) as err:
         apply_seeds({}, {key: _deep_list(jsondoc.MAX_DEPTH)})
     assert err.value.message.startswith(f"[settings.seed] {key} nests ")
+
+
+def test_objects_inside_an_array_count_their_own_nesting() -> None:
+    parts = jsondoc.MAX_DEPTH - 4  # the array, the object, "a"'s two arrays: 4 more levels
+    assert apply_seeds({}, {_key(parts): [{"a": [[]]}]}).changed
+    with pytest.raises(UsageError):
+        apply_seeds({}, {_key(parts + 1): [{"a": [[]]}]})
+
+
+def test_a_seeded_value_shares_nothing_with_the_manifest_at_any_depth() -> None:
+    seed = {"list": [[1], {"a": [2]}]}
+    result = apply_seeds({}, seed)
+    result.settings["list"][0].append(9)
+    result.settings["list"][1]["a"].append(9)
+    assert seed == {"list": [[1], {"a": [2]}]}
+
+
+@pytest.mark.xfail(
+    strict=True, reason="a key of exactly 60 characters is shown with a '…' though nothing is cut"
+)
+def test_a_key_of_sixty_characters_is_shown_whole() -> None:
+    key = "a" * 60
+    with pytest.raises(UsageError) as err:
+        apply_seeds({}, {key: _deep_list(jsondoc.MAX_DEPTH)})
+    assert err.value.message.startswith(f"[settings.seed] {key} nests ")

@@ -103,3 +103,22 @@ def test_a_broken_file_is_refused_by_name() -> None:
     with pytest.raises(ExtError) as err:
         revert_text('{"x": 1}', '{"x": 2}', '{"x": ')
     assert err.value.message.startswith("settings.json: not valid JSON")
+
+
+@pytest.mark.parametrize("broken", ["before", "after"])
+def test_a_broken_recorded_text_is_refused_by_name(broken: str) -> None:
+    texts = {"before": '{"x": 1}', "after": '{"x": 2}', "now": '{"x": 3}'}
+    texts[broken] = '{"x": '
+    with pytest.raises(ExtError) as err:
+        revert_text(texts["before"], texts["after"], texts["now"])
+    assert err.value.message.startswith("settings.json: not valid JSON")
+
+
+def test_a_file_ext_deleted_and_someone_wrote_again_gets_the_old_keys_back() -> None:
+    now = '{\n  "y": 2\n}\n'
+    assert revert_text('{"x": 1}', None, now).text == '{\n  "y": 2,\n  "x": 1\n}\n'
+
+
+def test_an_object_ext_wrote_and_someone_replaced_by_a_value_is_a_conflict() -> None:
+    result = revert_text("{}", '{"c": {"e": true}}', '{"c": false}')
+    assert result.conflicts == (Conflict("c", MISSING, {"e": True}, False),)
