@@ -67,16 +67,13 @@ def test_a_deleted_file_is_a_conflict_of_the_whole_file() -> None:
     assert result.conflicts[0].now is MISSING
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a deleted settings.json reads 'ext wrote absent, it was absent before' and its fix "
-    'says to remove "(the whole file)" from settings.json, or set it to absent',
-)
 def test_a_deleted_file_is_described_as_a_file_that_was_there() -> None:
     (conflict,) = revert_text('{"x": 1}', '{"x": 2}', None).conflicts
     assert "absent before" not in conflict.describe()
     assert "wrote absent" not in conflict.describe()
     assert "(the whole file)" not in conflict.fix()
+    assert conflict.describe() == "settings.json was deleted after ext's run changed it"
+    assert conflict.fix() == "write settings.json again (`{}` will do), then run `ext undo` again"
 
 
 def test_every_conflicting_key_is_reported_in_order() -> None:
