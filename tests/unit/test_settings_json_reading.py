@@ -16,7 +16,14 @@ def refusal(text: str, name: str = "settings.json") -> ExtError:
 
 @pytest.mark.parametrize(
     "text",
-    ['{\n  "a": 1,\n}', '{"a": {"k": 1, "k": 2}}', "{\n  []", '{"a": NaN}', '"a": 1'],
+    [
+        '{\n  "a": 1,\n}',
+        '{"a": {"k": 1, "k": 2}}',
+        "{\n  []",
+        '{"a": NaN}',
+        '"a": 1',
+        '{"a": ' + "[" * jsondoc.MAX_DEPTH + "]" * jsondoc.MAX_DEPTH + "}",
+    ],
 )
 def test_a_refusal_names_the_file_it_read(text: str) -> None:
     err = refusal(text, "project/.pi/settings.json")
