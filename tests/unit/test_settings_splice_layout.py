@@ -162,3 +162,22 @@ def test_nan_is_not_spliced_in() -> None:
 def test_same_is_equality_as_json(a: Any, b: Any, equal: bool) -> None:
     assert same(a, b) is equal
     assert same(json.loads(json.dumps(a)), b) is equal
+
+
+# Two long lists (one item a character) where one item is inserted and two removed: a diff that
+# treats the frequent "X" as junk would rewrite a run of untouched items.
+LONG_BEFORE = (
+    "ymXy8ddbbmlXy4kafb0Xm591fdlt0cX8hiX9ut1i0u0vXrncixX7s2XXo3a3aaijr2rd5XgxXdzmy7u96ghmx9wgsn157"
+    "j7gXXy7pcyflll1pcv4XX4y2qdbitf2Xx9r6oqyc0XzXi6XjXa589Xuhqtrcmua5xfXt40sX8kjhq1Xezu3XX64hifdkb0"
+    "ejl3i9uc0oxsXf2qfkX"
+)
+LONG_AFTER = LONG_BEFORE[:3] + LONG_BEFORE[4:6] + "Z" + LONG_BEFORE[6:]
+LONG_AFTER = LONG_AFTER.replace("Xezu3", "Xzu3")
+
+
+def test_a_long_list_with_frequent_items_rewrites_only_what_changed() -> None:
+    text = '{"a": [' + ", ".join(f"{ord(c)}E0" for c in LONG_BEFORE) + "]}"
+    after = edit(text, {"a": [float(ord(c)) for c in LONG_AFTER]})
+    assert len(LONG_BEFORE) >= 200
+    assert after.count(".0") == 1  # only the inserted item is written anew
+    assert '"a": [121E0, 109E0, 88E0, 56E0, 100E0, 90.0, 100E0,' in after
