@@ -324,3 +324,150 @@ def test_the_files_an_item_loads_are_resolved_sorted_and_each_once(tmp_path: Pat
     assert r.entries() == [f"{root}/a.ts", f"{root}/b.ts"]
     linked = Resource("prompt", "l", "link.ts", "file", f"{root}/link.ts")
     assert linked.entries() == [f"{root}/b.ts"]
+
+
+def test_a_name_with_dots_keeps_all_but_its_suffix(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", {"extensions/v1.2.ts": "", "prompts/a.b.c.md": ""})
+    assert [(r.name, r.filename) for r in discover(root)] == [
+        ("v1.2", "v1.2.ts"),
+        ("a.b.c", "a.b.c.md"),
+    ]
+
+
+def test_a_manifest_file_without_a_suffix_is_named_by_its_whole_name(tmp_path: Path) -> None:
+    root = build_tree(
+        tmp_path / "set", {"package.json": package({"prompts": ["./cmds/fix"]}), "cmds/fix": ""}
+    )
+    assert [(r.name, r.filename, r.layout) for r in discover(root)] == [("fix", "fix", "file")]
+
+
+@pytest.mark.parametrize(
+    ("rel", "what"),
+    [("extensions/-rf.ts", "extension name"), ("prompts/-rf.md", "prompt name")],
+)
+def test_a_bad_name_in_a_set_says_which_kind_of_item_it_is(
+    tmp_path: Path, rel: str, what: str
+) -> None:
+    with pytest.raises(UsageError) as err:
+        discover(build_tree(tmp_path / "set", {rel: ""}))
+    assert err.value.message == f"{what} '-rf' starts with '-'"
+
+
+def test_a_manifest_item_outside_the_set_is_an_item_link_mode_cannot_express(
+    tmp_path: Path,
+) -> None:
+    shared = build_tree(tmp_path / "shared", {"helper.ts": ""})
+    root = build_tree(
+        tmp_path / "set", {"package.json": package({"extensions": ["../shared/helper.ts"]})}
+    )
+    (helper,) = discover(root)
+    assert (helper.source, helper.real) == (f"{shared}/helper.ts", f"{shared}/helper.ts")
+    assert helper.declared == ("../shared/helper.ts",)
+    assert helper.loads == (f"{shared}/helper.ts",)
+    assert helper.unlinkable == f"it lies outside the set ({shared}/helper.ts)"
+
+
+def test_a_linked_item_carries_the_files_pi_loads_for_it(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", {"shared/tab/index.ts": ""})
+    build_tree(root, {"extensions/tab": root / "shared/tab"})
+    (tab,) = discover(root)
+    assert tab.loads == (f"{root}/extensions/tab/index.ts",)
+
+
+def test_a_folder_extension_whose_package_names_a_file_outside_it_cannot_be_linked(
+    tmp_path: Path,
+) -> None:
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extensions/tab/package.json": package({"extensions": ["../../lib/tab.ts"]}),
+            "lib/tab.ts": "",
+        },
+    )
+    (tab,) = discover(root)
+    assert (tab.layout, tab.declared) == ("dir", ("lib/tab.ts",))
+    assert tab.unlinkable == "its package.json names an entry outside its folder"
+
+
+def test_a_manifest_that_leaves_out_part_of_a_folder_says_a_link_would_load_it_all(
+    tmp_path: Path,
+) -> None:
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "package.json": package({"extensions": ["./tools/tab", "!**/more.ts"]}),
+            "tools/tab/package.json": package({"extensions": ["./tab.ts", "./more.ts"]}),
+            "tools/tab/tab.ts": "",
+            "tools/tab/more.ts": "",
+        },
+    )
+    (tab,) = discover(root)
+    assert tab.declared == ("tools/tab/tab.ts",)
+    assert tab.unlinkable == (
+        "the manifest leaves out some of its folder's entries; a link would load them all"
+    )
+
+
+@pytest.mark.parametrize("index", ["index.ts", "index.js"])
+def test_a_manifest_folder_index_is_the_folder_when_pi_loads_just_that(
+    tmp_path: Path, index: str
+) -> None:
+    root = build_tree(
+        tmp_path / "set",
+        {"package.json": package({"extensions": [f"./whole/{index}"]}), f"whole/{index}": ""},
+    )
+    (whole,) = discover(root)
+    assert (whole.name, whole.filename, whole.layout, whole.unlinkable) == (
+        "whole",
+        "whole",
+        "dir",
+        "",
+    )
+
+
+@pytest.mark.parametrize("index", ["index.ts", "index.js"])
+def test_a_manifest_folder_index_pi_loads_instead_of_the_folder_s_own_entry_stays_a_file(
+    tmp_path: Path, index: str
+) -> None:
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "package.json": package({"extensions": [f"./tools/tab/{index}"]}),
+            "tools/tab/package.json": package({"extensions": ["./tab.ts"]}),
+            f"tools/tab/{index}": "",
+            "tools/tab/tab.ts": "",
+        },
+    )
+    (tab,) = discover(root)
+    assert (tab.name, tab.filename, tab.layout) == ("tab", index, "file")
+    assert tab.unlinkable == (
+        f"as extensions/{index} it would make pi load all of extensions/ as one extension"
+    )
+
+
+def test_a_manifest_file_a_folder_declares_as_its_entry_stays_that_file(tmp_path: Path) -> None:
+    # Only an index file stands for its folder; another entry is linked as itself.
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "package.json": package({"extensions": ["./tools/tab/tab.ts"]}),
+            "tools/tab/package.json": package({"extensions": ["./tab.ts"]}),
+            "tools/tab/tab.ts": "",
+        },
+    )
+    (tab,) = discover(root)
+    assert (tab.name, tab.filename, tab.layout, tab.source) == (
+        "tab",
+        "tab.ts",
+        "file",
+        f"{root}/tools/tab/tab.ts",
+    )
+
+
+def test_a_sibling_whose_name_the_set_s_name_begins_with_is_outside_the_set(
+    tmp_path: Path,
+) -> None:
+    outside = build_tree(tmp_path / "set", {"key.ts": ""})
+    root = build_tree(tmp_path / "setX", {"extensions/key.ts": outside / "key.ts"})
+    with pytest.raises(ExtError, match="leads out of the set"):
+        discover(root)

@@ -107,3 +107,22 @@ def test_only_and_skip_take_every_item_a_name_means() -> None:
 def test_an_unknown_name_in_skip_refuses_even_when_only_is_given() -> None:
     with pytest.raises(UsageError):
         select(ALL, ["notify"], ["nothing-like-it"])
+
+
+def test_a_space_is_no_control_character() -> None:
+    # A name with a space goes on to the next check: here the C1 control it also carries.
+    assert refusal("a b\x85") == (
+        "name 'a b\\x85' contains the control character U+0085, which can rewrite what a "
+        "terminal shows"
+    )
+
+
+def test_a_short_name_half_like_an_item_still_gets_a_suggestion() -> None:
+    with pytest.raises(UsageError) as err:
+        resolve_name(ALL, "ny")
+    assert err.value.fix == "did you mean 'notify'?"
+
+
+def test_a_name_of_another_kind_does_not_hide_the_names_after_it() -> None:
+    assert select(ALL, ["prompt:review", "notify"], []) == (NOTIFY, NOTES)
+    assert select(ALL, [], ["prompt:review", "notify"]) == (REVIEW,)
