@@ -53,7 +53,7 @@ def test_a_skill_is_matched_by_its_folder_relative_to_the_base() -> None:
         (["#x.md"], "#x.md", False, False),  # a comment, not a rule
         (["\\!x.md"], "!x.md", False, True),
         (["x\\ "], "x ", False, True),  # an escaped trailing space stays
-        (["x.md\t"], "x.md", False, True),
+        (["x.md\r"], "x.md", False, True),  # a CR left by a CRLF file goes
         (["logX"], "log", False, False),
         (["build"], "build/x.js", False, True),  # a rule for a name covers what is in it
     ],
@@ -68,3 +68,14 @@ def test_a_line_ending_in_a_backslash_is_read_without_error() -> None:
     ig = Ignore()
     ig.add_lines(["a\\"])
     assert ig.ignores("a", False) is False
+
+
+@pytest.mark.xfail(
+    strict=True, reason="bug: ext strips a trailing tab, the ignore package keeps it"
+)
+def test_a_trailing_tab_stays_part_of_an_ignore_rule_as_in_pi() -> None:
+    # pi's ignore package (7.0.17) reads "x.md<TAB>" as a rule for a name ending in a tab, so
+    # pi still loads x.md; ext's rstrip("\t\r") takes the line for x.md and reads it as ignored.
+    ig = Ignore()
+    ig.add_lines(["x.md\t"])
+    assert ig.ignores("x.md", False) is False
