@@ -15,6 +15,7 @@ from installer.settings import jsondoc
 from installer.settings.splice import same, splice
 
 MISSING: Any = object()  # a key that is absent (distinct from a key holding null)
+WHOLE_FILE = "(the whole file)"  # the conflict's key when settings.json itself is gone
 
 
 class Conflict(NamedTuple):
@@ -27,6 +28,8 @@ class Conflict(NamedTuple):
 
     def describe(self) -> str:
         """One phrase: the key and its three values."""
+        if self.key == WHOLE_FILE:
+            return "settings.json was deleted after ext's run changed it"
         return (
             f'"{self.key}" is {_show(self.now)} now; ext wrote {_show(self.wrote)}, '
             f"it was {_show(self.before)} before"
@@ -34,6 +37,8 @@ class Conflict(NamedTuple):
 
     def fix(self) -> str:
         """A concrete edit that lets undo go on."""
+        if self.key == WHOLE_FILE:
+            return "write settings.json again (`{}` will do), then run `ext undo` again"
         if self.before is MISSING:
             wrote = _show(self.wrote)
             return f'remove "{self.key}" from settings.json yourself (or set it to {wrote})'
@@ -61,7 +66,7 @@ def revert_text(before: str | None, after: str | None, now: str | None) -> Rever
     if now == before:
         return Reverted(now)  # already as it was: nothing to take back
     if now is None:
-        return Reverted(None, (Conflict("(the whole file)", MISSING, MISSING, MISSING),))
+        return Reverted(None, (Conflict(WHOLE_FILE, MISSING, MISSING, MISSING),))
     name = "settings.json"
     old = jsondoc.parse(before, name) if before else {}
     new = jsondoc.parse(after, name) if after else {}

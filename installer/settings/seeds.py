@@ -70,7 +70,7 @@ def _check_depth(key: str, value: Any) -> None:
     """A seed that would nest deeper than a read accepts would lock every later run out."""
     depth = key.count(".") + 1 + _depth(value)  # the top-level object, each parent, the value
     if depth > MAX_DEPTH:
-        shown = key if len(key) < 60 else key[:60] + "…"
+        shown = key if len(key) <= 60 else key[:60] + "…"
         raise UsageError(
             f"[settings.seed] {shown} nests {depth} levels deep in settings.json; "
             f"ext reads at most {MAX_DEPTH}",
