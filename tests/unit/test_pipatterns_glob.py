@@ -85,3 +85,8 @@ def test_an_unreadable_ignore_file_is_skipped(tmp_path: Path) -> None:
 
 def test_an_upper_case_letter_in_a_class_is_a_letter() -> None:
     assert minimatch("X", "[XY]")
+
+
+def test_a_glob_without_a_folder_matches_at_the_root(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", {"a.ts": "", "sub/b.ts": ""})
+    assert glob("*.ts", str(root)) == [f"{root}/a.ts"]
