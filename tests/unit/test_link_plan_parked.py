@@ -1,0 +1,87 @@
+"""The planner for items the user switched off in register mode: install links them parked."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from installer.links.plan import plan_install
+from installer.links.scan import AgentState, Entry
+from installer.plan import Action, Plan
+from installer.resources import FOLDER, Resource
+
+SET = "/s"
+NOW = datetime(2026, 11, 29, 10, 15, 0)
+STAMP = "20261129-101500"
+
+
+def res(kind: str, filename: str, layout: str = "file") -> Resource:
+    name = filename.rpartition(".")[0] if layout == "file" else filename
+    source = f"{SET}/{FOLDER[kind]}/{filename}"
+    return Resource(kind, name, filename, layout, source, source)
+
+
+NOTIFY = res("extension", "notify.ts")
+GAMMA = res("extension", "gamma", "dir")
+FIX = res("prompt", "fix.md")
+ALL = (NOTIFY, GAMMA, FIX)
+
+
+def state(entries: dict[str, Entry]) -> AgentState:
+    names: dict[str, set[str]] = {}
+    for path in entries:
+        folder, _, name = path.rpartition("/")
+        names.setdefault(folder, set()).add(name)
+    return AgentState(Path("/agent"), entries, {k: frozenset(v) for k, v in names.items()})
+
+
+def install(entries: dict[str, Entry], parked: tuple[Resource, ...]) -> Plan:
+    return plan_install(state(entries), ALL, ALL, NOW, parked=parked)
+
+
+def ours(r: Resource, exists: bool = True) -> Entry:
+    return Entry("link", r.source, r.source, exists, to_dir=r.layout == "dir", owner="ours")
+
+
+def test_a_parked_item_is_linked_in_its_disabled_form_and_the_others_enabled() -> None:
+    plan = install({}, parked=(NOTIFY, GAMMA))
+    assert list(plan.changes) == [
+        Action(
+            "link", NOTIFY.disabled_dest, target=NOTIFY.source, detail="disabled, as you left it"
+        ),
+        Action("link", GAMMA.disabled_dest, target=GAMMA.source, detail="disabled, as you left it"),
+        Action("link", FIX.dest, target=FIX.source),
+    ]
+
+
+def test_a_parked_item_is_parked_beside_a_file_of_the_user_which_stays() -> None:
+    # Its disabled form takes no place of the user's: nothing is backed up.
+    plan = install({NOTIFY.dest: Entry("file")}, parked=(NOTIFY,))
+    assert [(a.action, a.path) for a in plan.changes] == [
+        ("link", NOTIFY.disabled_dest),
+        ("link", GAMMA.dest),
+        ("link", FIX.dest),
+    ]
+
+
+def test_a_parked_item_already_linked_disabled_is_kept() -> None:
+    plan = install({NOTIFY.disabled_dest: ours(NOTIFY)}, parked=(NOTIFY,))
+    assert plan.actions[0] == Action(
+        "keep", NOTIFY.disabled_dest, target=NOTIFY.source, detail="disabled"
+    )
+    assert [a.path for a in plan.changes] == [GAMMA.dest, FIX.dest]
+
+
+def test_a_parked_item_the_user_enabled_by_hand_in_link_mode_stays_enabled() -> None:
+    # Our link at the enabled name: the user's latest word, kept as it is.
+    plan = install({NOTIFY.dest: ours(NOTIFY)}, parked=(NOTIFY,))
+    assert plan.actions[0] == Action("keep", NOTIFY.dest, target=NOTIFY.source)
+    assert NOTIFY.disabled_dest not in [a.path for a in plan.actions]
+
+
+def test_parking_is_by_kind_and_file_name_not_by_identity() -> None:
+    # The registered set's item and the discovered one are equal values, built apart.
+    plan = install({}, parked=(res("extension", "notify.ts"),))
+    assert plan.changes[0].path == NOTIFY.disabled_dest
+    other_kind = install({}, parked=(res("prompt", "notify.ts"),))
+    assert other_kind.changes[0].path == NOTIFY.dest

@@ -1,0 +1,128 @@
+"""What a user reads when a name is refused, and how a name picks items of the set."""
+
+from __future__ import annotations
+
+import pytest
+
+from installer.errors import UsageError
+from installer.resources import Resource, check_name, resolve_name, select
+
+NOTIFY = Resource("extension", "notify", "notify.ts", "file", "/s/extensions/notify.ts")
+REVIEW = Resource("skill", "review", "review", "dir", "/s/skills/review")
+NOTES = Resource("prompt", "review", "review.md", "file", "/s/prompts/review.md")
+ALL = (NOTIFY, REVIEW, NOTES)
+
+
+def refusal(name: str, what: str = "name") -> str:
+    with pytest.raises(UsageError) as err:
+        check_name(name, what)
+    assert err.value.fix == "use a plain name like 'notify'"
+    return err.value.message
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("", "is empty or a dot name"),
+        (".", "is empty or a dot name"),
+        ("..", "is empty or a dot name"),
+        ("a/b", "contains '/', '\\', '..' or NUL"),
+        ("a\\b", "contains '/', '\\', '..' or NUL"),
+        ("a..b", "contains '/', '\\', '..' or NUL"),
+        ("nul\0", "contains '/', '\\', '..' or NUL"),
+        ("-rf", "starts with '-'"),
+        ("tab\there", "contains a control character"),
+        ("bell\x07", "contains a control character"),
+        ("us\x1f", "contains a control character"),
+        ("del\x7f", "contains a control character"),
+    ],
+)
+def test_a_refused_name_says_what_is_wrong_with_it(name: str, problem: str) -> None:
+    assert refusal(name) == f"name {name!r} {problem}"
+
+
+def test_a_refusal_names_what_the_name_was_for() -> None:
+    assert (
+        refusal("a/b", "extension name") == "extension name 'a/b' contains '/', '\\', '..' or NUL"
+    )
+
+
+def test_a_c1_control_character_is_named_by_its_code_point() -> None:
+    assert refusal("a\x85b") == (
+        "name 'a\\x85b' contains the control character U+0085, which can rewrite what a "
+        "terminal shows"
+    )
+
+
+@pytest.mark.parametrize(
+    "code", [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+)
+def test_every_bidi_control_is_refused_as_one(code: int) -> None:
+    name = f"evil{chr(code)}txt"
+    assert refusal(name) == (
+        f"name {name!r} contains the bidi control U+{code:04X}, which reorders how the name "
+        "is shown"
+    )
+
+
+@pytest.mark.parametrize("code", [0x200B, 0x200D, 0xFEFF, 0x00AD])
+def test_an_invisible_character_is_refused_as_hiding_a_difference(code: int) -> None:
+    name = f"note{chr(code)}"
+    assert refusal(name) == (
+        f"name {name!r} contains the invisible character U+{code:04X}, which hides a "
+        "difference between names"
+    )
+
+
+@pytest.mark.parametrize("name", ["a-b", "a.b.c", "x-", "notify.ts", " spaced ", "ünï"])
+def test_a_plain_name_comes_back_as_it_is(name: str) -> None:
+    assert check_name(name, "extension name") == name
+
+
+def test_an_unknown_name_says_the_set_has_no_such_item() -> None:
+    with pytest.raises(UsageError) as err:
+        resolve_name(ALL, "notfy")
+    assert err.value.message == "the set has no item named 'notfy'"
+    assert err.value.fix == "did you mean 'notify'?"
+
+
+def test_a_name_shared_by_two_kinds_means_both_unless_the_kind_is_given() -> None:
+    assert resolve_name(ALL, "review") == [REVIEW, NOTES]
+    assert resolve_name(ALL, "prompt:review") == [NOTES]
+    assert resolve_name(ALL, "review.md") == [NOTES]
+
+
+def test_a_kind_prefix_is_checked_on_the_bare_name_only() -> None:
+    with pytest.raises(UsageError) as err:
+        resolve_name(ALL, "skill:../review")
+    assert err.value.message == "name '../review' contains '/', '\\', '..' or NUL"
+
+
+def test_only_and_skip_take_every_item_a_name_means() -> None:
+    assert select(ALL, ["review"], []) == (REVIEW, NOTES)
+    assert select(ALL, [], ["review"]) == (NOTIFY,)
+    assert select(ALL, [], ["skill:review"]) == (NOTIFY, NOTES)
+
+
+def test_an_unknown_name_in_skip_refuses_even_when_only_is_given() -> None:
+    with pytest.raises(UsageError):
+        select(ALL, ["notify"], ["nothing-like-it"])
+
+
+def test_a_space_is_no_control_character() -> None:
+    # A name with a space goes on to the next check: here the C1 control it also carries.
+    assert refusal("a b\x85") == (
+        "name 'a b\\x85' contains the control character U+0085, which can rewrite what a "
+        "terminal shows"
+    )
+
+
+def test_a_short_name_half_like_an_item_still_gets_a_suggestion() -> None:
+    with pytest.raises(UsageError) as err:
+        resolve_name(ALL, "ny")
+    assert err.value.fix == "did you mean 'notify'?"
+
+
+def test_a_name_of_another_kind_does_not_hide_the_names_after_it() -> None:
+    assert select(ALL, ["prompt:review", "notify"], []) == (NOTIFY, NOTES)
+    assert select(ALL, [], ["prompt:review", "notify"]) == (REVIEW,)
