@@ -195,7 +195,7 @@ def _rule(line: str, prefix: str) -> tuple[bool, bool, Any] | None:
     trimmed = line.strip()
     if not trimmed or (trimmed.startswith("#") and not trimmed.startswith("\\#")):
         return None
-    pattern = re.sub(r"(?<!\\) +$", "", line.rstrip("\t\r"))  # unescaped trailing spaces go
+    pattern = re.sub(r"(?<!\\) +$", "", line.rstrip("\r"))  # unescaped trailing spaces go
     negated = pattern.startswith("!")
     if negated or pattern.startswith("\\!"):
         pattern = pattern[1:]

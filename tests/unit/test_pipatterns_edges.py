@@ -70,9 +70,6 @@ def test_a_line_ending_in_a_backslash_is_read_without_error() -> None:
     assert ig.ignores("a", False) is False
 
 
-@pytest.mark.xfail(
-    strict=True, reason="bug: ext strips a trailing tab, the ignore package keeps it"
-)
 def test_a_trailing_tab_stays_part_of_an_ignore_rule_as_in_pi() -> None:
     # pi's ignore package (7.0.17) reads "x.md<TAB>" as a rule for a name ending in a tab, so
     # pi still loads x.md; ext's rstrip("\t\r") takes the line for x.md and reads it as ignored.
