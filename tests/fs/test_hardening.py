@@ -211,11 +211,15 @@ def dribbling() -> Iterator[str]:
     listener = socket.create_server(("127.0.0.1", 0))
     stop = threading.Event()
 
+    workers: list[threading.Thread] = []
+
     def serve() -> None:
         with contextlib.suppress(OSError):
             while not stop.is_set():
                 conn, _ = listener.accept()
-                threading.Thread(target=dribble, args=(conn,), daemon=True).start()
+                worker = threading.Thread(target=dribble, args=(conn,), daemon=True)
+                workers.append(worker)
+                worker.start()
 
     def dribble(conn: socket.socket) -> None:
         with conn, contextlib.suppress(OSError):
@@ -224,10 +228,16 @@ def dribbling() -> Iterator[str]:
                     return
                 conn.sendall(bytes([byte]))
 
-    threading.Thread(target=serve, daemon=True).start()
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
     yield f"http://127.0.0.1:{listener.getsockname()[1]}"
     stop.set()
+    with contextlib.suppress(OSError):
+        listener.shutdown(socket.SHUT_RDWR)  # wakes the accept; close alone does not
     listener.close()
+    for thread in (server, *workers):
+        thread.join(timeout=5)
+        assert not thread.is_alive(), f"{thread.name} outlived the test"
 
 
 def test_a_server_that_dribbles_its_header_meets_the_total_deadline(dribbling: str) -> None:

@@ -16,6 +16,7 @@ import pytest
 from installer import entry
 
 COUNT_CALLBACKS = atexit._ncallbacks
+COUNT_THREADS = threading.active_count
 
 
 class Exited(Exception):
@@ -32,10 +33,12 @@ class Unflushable(io.StringIO):
 def exits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """os._exit, recorded and turned into an exception so the test process lives on.
 
-    pytest registers atexit callbacks of its own: each test here starts from none.
+    pytest registers atexit callbacks of its own, and a test elsewhere may leave a daemon thread
+    behind: each test here starts from no callback and no other thread.
     """
     calls: list[int] = []
     monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
 
     def fake_exit(code: int) -> None:
         calls.append(code)
@@ -78,7 +81,10 @@ def test_an_atexit_callback_gets_the_usual_exit(
     assert exits == []
 
 
-def test_a_live_thread_gets_the_usual_exit(exits: list[int]) -> None:
+def test_a_live_thread_gets_the_usual_exit(
+    monkeypatch: pytest.MonkeyPatch, exits: list[int]
+) -> None:
+    monkeypatch.setattr(threading, "active_count", COUNT_THREADS)
     release = threading.Event()
     worker = threading.Thread(target=release.wait)
     worker.start()
