@@ -1,8 +1,8 @@
 """Start-up budget, without timing: the everyday paths never import what only some commands need.
 
 Each case runs ext in a fresh interpreter under `python -X importtime` and reads
-which modules were loaded. The heavy libraries are for prompts (questionary,
-prompt_toolkit), the network (httpx), writing TOML back (tomlkit), version
+which modules were loaded. The heavy libraries are for prompts
+(prompt_toolkit), the network (httpx), writing TOML back (tomlkit), version
 ranges (nodesemver; installer.versions keeps its answers), the lock a write
 takes (filelock) and consent hashes (rfc8785):
 `ext --version`, `ext env`, `ext list` and a no-op `ext install` need none of them,
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-HEAVY = ("questionary", "prompt_toolkit", "httpx", "tomlkit", "nodesemver", "filelock", "rfc8785")
+HEAVY = ("prompt_toolkit", "httpx", "tomlkit", "nodesemver", "filelock", "rfc8785")
 EVERYDAY = (*HEAVY, "typer", "click", "difflib", "platformdirs", "dataclasses", "subprocess")
 
 
