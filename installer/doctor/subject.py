@@ -48,6 +48,8 @@ class Subject:
     agent_source: str | None = None
     agent_error: ExtError | None = None
     host_finder: HostFinder = _find_host
+    # Real paths of extensions host.load found failing: the loader check does not say it again.
+    load_failures: set[str] = field(default_factory=set)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property

@@ -70,3 +70,26 @@ def test_doctor_deep_names_each_difference_with_pis_reason_and_a_fix(
             "rename the flag in one of them, or `ext disable` the one you do not need",
         ),
     ]
+
+
+def test_one_broken_extension_is_one_error_in_a_deep_doctor(
+    tmp_path: Path, pi_host: HostInfo
+) -> None:
+    """host.load (pi itself, offline) and loader (pi's SDK) both see it fail; one says so."""
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "d"\n',
+            "extensions/bad.ts": 'export default function () { throw new Error("boom"); }\n',
+            "extensions/good.ts": "export default function () {}\n",
+        },
+    )
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    env = Env(environ={**os.environ, "PATH": f"{pi_host.path.parent}:{os.environ['PATH']}"})
+    install(resolve(env, root, agent), [], [], False, yes, "link")
+    found = run_checks(resolve_subject(env, root, agent), ["host.load", "loader"], deep=True)
+    assert [(f.id, f.level) for f in found] == [("host.load", "error"), ("loader", "ok")]
+    assert found[0].message.startswith("bad: pi could not load ")
+    assert found[0].message.endswith("/extensions/bad.ts: boom")
+    assert found[1].message.endswith("(1 extension failed to load: see host.load)")

@@ -157,3 +157,17 @@ def test_settings_pi_cannot_read_are_named_before_the_items_they_hide() -> None:
         ("error", "ext says notify is enabled, pi does not load /set/extensions/notify.ts"),
     ]
     assert found[0].fix == "ext doctor --check settings.json (says where settings.json is broken)"
+
+
+def test_a_failure_host_load_already_reported_is_not_said_again() -> None:
+    bad = "/set/extensions/bad.ts"
+    failed = (Failure(bad, bad, "Failed to load extension: boom"),)
+    ext = [("bad", "enabled", frozenset({bad}))]
+    found = list(findings(view(failed=failed), ext, "/set", reported=frozenset({bad})))
+    assert [(f.level, f.message) for f in found] == [
+        (
+            "ok",
+            "pi's loader loads what ext says: 1 enabled item, nothing else "
+            "(1 extension failed to load: see host.load)",
+        )
+    ]

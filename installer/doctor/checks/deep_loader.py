@@ -43,13 +43,19 @@ def compare(s: Subject) -> Iterator[Finding]:
         return
     _, listed = items(ctx)
     ext = [(i.resource.label, i.state, frozenset(i.resource.entries())) for i in listed]
-    yield from findings(answer[0], ext, os.path.realpath(ctx.set_root))
+    yield from findings(answer[0], ext, os.path.realpath(ctx.set_root), frozenset(s.load_failures))
 
 
 def findings(
-    view: View, ext: list[tuple[str, str, frozenset[str]]], set_root: str
+    view: View,
+    ext: list[tuple[str, str, frozenset[str]]],
+    set_root: str,
+    reported: frozenset[str] = frozenset(),
 ) -> Iterator[Finding]:
-    """Each difference between ext's items (label, state, entries) and pi's view, as a finding."""
+    """Each difference between ext's items (label, state, entries) and pi's view, as a finding.
+
+    A load failure in `reported` (host.load's, in the same run) is counted, not said again.
+    """
     if view.error:
         yield warn(
             f"pi's loader stopped on this agent dir: {view.error.splitlines()[0]}",
@@ -77,12 +83,17 @@ def findings(
                 "the file out of the set or exclude it in the set's package.json `pi` manifest",
             )
         )
-    out += [_failure(f, label_of.get(f.real), set_root) for f in view.failed]
+    said = [f for f in view.failed if f.real in reported]
+    out += [_failure(f, label_of.get(f.real), set_root) for f in view.failed if f not in said]
     out += [_conflict(c, label_of) for c in view.conflicts]
     yield from out
     if not out:
         enabled = sum(1 for _, state, _ in ext if state == "enabled")
-        yield ok(f"pi's loader loads what ext says: {count(enabled, 'enabled item')}, nothing else")
+        also = f" ({count(len(said), 'extension')} failed to load: see host.load)" if said else ""
+        yield ok(
+            f"pi's loader loads what ext says: {count(enabled, 'enabled item')}, nothing else"
+            + also
+        )
 
 
 def _item(

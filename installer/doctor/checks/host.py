@@ -112,6 +112,7 @@ def load(s: Subject) -> Iterator[Finding]:
     if host is None:
         raise Skip(f"{s.host_command} was not found (see host)")
     report = offline_load_check(host, agent_dir, s.env.environ)
+    s.load_failures.update(os.path.realpath(f.path) for f in report.failures)
     yield from load_findings(report, _labels(s), host.command)
 
 
@@ -124,7 +125,8 @@ def load_findings(report: LoadReport, labels: Mapping[str, str], command: str) -
             fix = f"fix the extension, or `ext disable {label}` until it loads"
         else:
             fix = f"fix or remove {failure.path}"
-        yield error(f"{name}{command} could not load {failure.path}: {failure.reason}", fix)
+        reason = failure.reason.removeprefix("Failed to load extension: ")  # said just before
+        yield error(f"{name}{command} could not load {failure.path}: {reason}", fix)
     if report.timed_out:
         yield warn(
             f"{command} did not finish loading extensions offline in time; it was stopped",
