@@ -14,13 +14,13 @@ from typing import Annotated
 
 import typer
 
-from installer import handlers
+from installer import completion, handlers
 from installer.argv import command_of, hoist_globals
 from installer.errors import UsageError
 from installer.runner import G
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -60,9 +60,19 @@ def main_options(
 
 
 Only = Annotated[
-    list[str] | None, typer.Option("--only", help="Install just these names (comma-separated).")
+    list[str] | None,
+    typer.Option(
+        "--only",
+        help="Install just these names (comma-separated).",
+        autocompletion=completion.item_names,
+    ),
 ]
-Skip = Annotated[list[str] | None, typer.Option("--skip", help="Install all but these names.")]
+Skip = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--skip", help="Install all but these names.", autocompletion=completion.item_names
+    ),
+]
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")]
 Yes = Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")]
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from installer import handlers
+from installer import completion, handlers
 from installer.cli import DryRun, Only, Skip, Yes, app
 from installer.errors import UsageError
 from installer.runner import confirmer, context, names, run
@@ -23,7 +23,11 @@ def install(
     ] = False,
     mode: Annotated[
         str | None,
-        typer.Option("--mode", help="link (symlinks) or register (a package in settings.json)."),
+        typer.Option(
+            "--mode",
+            help="link (symlinks) or register (a package in settings.json).",
+            autocompletion=completion.modes,
+        ),
     ] = None,
     reseed: Annotated[
         bool,
@@ -66,7 +70,10 @@ def list_items() -> None:
 
 @app.command()
 def env(
-    shell: Annotated[str, typer.Option("--shell", help="sh, bash, zsh or fish.")] = "sh",
+    shell: Annotated[
+        str,
+        typer.Option("--shell", help="sh, bash, zsh or fish.", autocompletion=completion.shells),
+    ] = "sh",
 ) -> None:
     """The line that points pi at the agent dir: eval "$(ext env)"."""
     handlers.env(shell)
@@ -74,7 +81,11 @@ def env(
 
 ItemNames = Annotated[
     list[str],
-    typer.Argument(metavar="NAME", help="Items of the set: notify, notify.ts, skill:review."),
+    typer.Argument(
+        metavar="NAME",
+        help="Items of the set: notify, notify.ts, skill:review.",
+        autocompletion=completion.item_names,
+    ),
 ]
 Force = Annotated[
     bool, typer.Option("--force", help="Disable even when a guard refuses (warns of the risk).")
@@ -108,7 +119,10 @@ def disable(
 
 Switched = Annotated[
     list[str] | None,
-    typer.Option(help="Without the checklist: switch these on/off, as one plan (what /ext runs)."),
+    typer.Option(
+        help="Without the checklist: switch these on/off, as one plan (what /ext runs).",
+        autocompletion=completion.item_names,
+    ),
 ]
 
 

@@ -1,0 +1,123 @@
+"""Shell completion, asked the way each shell's completion script asks ext.
+
+bash is run for real: the script `_EXT_COMPLETE=source_bash ext` prints is sourced and its
+function called as bash calls it on <TAB>. zsh and fish are not on every machine: their
+scripts are read for the variables they set, and ext is run with exactly those.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import EXT, Run
+from tests.helpers import build_tree
+
+SET = {
+    "extset.toml": '[set]\nname = "s"\n',
+    "extensions/notify.ts": "export default function () {}\n",
+    "extensions/nap.ts": "export default function () {}\n",
+    "extensions/git/index.ts": "export default function () {}\n",
+    "skills/review/SKILL.md": "---\nname: review\ndescription: r\n---\n",
+}
+
+
+@pytest.fixture
+def set_dir(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", SET)
+
+
+def script(ext: Run, env: dict[str, str], shell: str) -> str:
+    """What a user puts in the shell's start-up file, as click's protocol prints it."""
+    done = ext(env={**env, "_EXT_COMPLETE": f"source_{shell}"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def bash_complete(ext: Run, env: dict[str, str], cwd: Path, words: list[str]) -> list[str]:
+    """Source ext's bash script, then do what bash does on <TAB> after `words`."""
+    bash = shutil.which("bash")
+    assert bash is not None
+    quoted = " ".join(f"'{w}'" for w in words)
+    program = (
+        f"{script(ext, env, 'bash')}\n"
+        f"COMP_WORDS=({quoted}); COMP_CWORD={len(words) - 1}\n"
+        f"_ext_completion {EXT}\n"
+        'printf "%s\\n" "${COMPREPLY[@]}"\n'
+    )
+    done = subprocess.run(
+        [bash, "--norc", "--noprofile", "-c", program],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return [line for line in done.stdout.splitlines() if line]
+
+
+def test_bash_completes_commands_options_and_the_sets_item_names(
+    ext: Run, e2e_env: dict[str, str], set_dir: Path
+) -> None:
+    assert bash_complete(ext, e2e_env, set_dir, ["ext", "disa"]) == ["disable"]
+    assert bash_complete(ext, e2e_env, set_dir, ["ext", "disable", "no"]) == ["notify"]
+    assert bash_complete(ext, e2e_env, set_dir, ["ext", "enable", "n"]) == ["nap", "notify"]
+    assert "--dry-run" in bash_complete(ext, e2e_env, set_dir, ["ext", "install", "--d"])
+    assert bash_complete(ext, e2e_env, set_dir, ["ext", "install", "--mode", "r"]) == ["register"]
+    # --only takes a comma-separated list: the next name after the comma, none twice.
+    only = bash_complete(ext, e2e_env, set_dir, ["ext", "install", "--only", "notify,"])
+    assert only == ["notify,git", "notify,nap", "notify,skill:review"]
+
+
+def test_the_set_named_by_set_is_the_one_completed(
+    ext: Run, e2e_env: dict[str, str], set_dir: Path, tmp_path: Path
+) -> None:
+    words = ["ext", "--set", str(set_dir), "disable", "g"]
+    assert bash_complete(ext, e2e_env, tmp_path, words) == ["git"]
+
+
+def test_outside_a_set_names_come_from_the_bundled_set_and_nothing_is_printed_on_error(
+    ext: Run, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    assert "notify" in bash_complete(ext, e2e_env, tmp_path, ["ext", "disable", ""])
+    missing = ["ext", "--set", str(tmp_path / "nowhere"), "disable", ""]
+    assert bash_complete(ext, e2e_env, tmp_path, missing) == []
+
+
+def _vars(text: str, shell: str) -> dict[str, str]:
+    """The fixed variables a shell's completion script sets before it runs ext."""
+    found: dict[str, str] = {}
+    for name, value in re.findall(r"(_EXT_COMPLETE|_TYPER_COMPLETE_FISH_ACTION)=([a-z_-]+)", text):
+        found.setdefault(name, value)
+    assert found["_EXT_COMPLETE"] == f"complete_{shell}", text
+    assert "_TYPER_COMPLETE_ARGS" in text, text  # the command line, as the shell passes it
+    return found
+
+
+def test_zsh_gets_the_item_names_as_its_script_asks(
+    ext: Run, e2e_env: dict[str, str], set_dir: Path
+) -> None:
+    asks = _vars(script(ext, e2e_env, "zsh"), "zsh")
+    env = {**e2e_env, **asks, "_TYPER_COMPLETE_ARGS": "ext disable no"}
+    done = ext(cwd=set_dir, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "notify" in done.stdout and "nap" not in done.stdout
+
+
+def test_fish_gets_the_item_names_as_its_script_asks(
+    ext: Run, e2e_env: dict[str, str], set_dir: Path
+) -> None:
+    text = script(ext, e2e_env, "fish")
+    asks = _vars(text, "fish")  # the first is the --arguments call: the one that lists
+    assert asks["_TYPER_COMPLETE_FISH_ACTION"] == "get-args"
+    assert "_TYPER_COMPLETE_FISH_ACTION=is-args" in text  # --condition: does ext complete here
+    env = {**e2e_env, **asks, "_TYPER_COMPLETE_ARGS": "ext disable no"}
+    done = ext(cwd=set_dir, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["notify"]
