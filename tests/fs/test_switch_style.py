@@ -240,6 +240,34 @@ def test_install_turns_parked_links_into_links_in_place_still_off(
     assert install(ctx, [], [], False, yes).plan.is_empty  # a second install plans nothing
 
 
+@pytest.mark.parametrize("op", ["symlink", "unlink"])
+def test_an_unpark_that_fails_part_way_leaves_links_and_settings_as_they_were(
+    set_root: Path, agent: Path, monkeypatch: pytest.MonkeyPatch, op: str
+) -> None:
+    styled(set_root, "rename")
+    ctx = installed(set_root, agent)
+    switch(ctx, ["alpha", "gamma"], False, False, False, yes)
+    (agent / "settings.json").write_text('{\n  "extensions": ["+extensions/beta.ts"]\n}\n')
+    styled(set_root, "pi")
+    ctx = context(set_root, agent)
+    before = {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")}
+    real = getattr(os, op)
+    calls = []
+
+    def flaky(*args: Any, **kw: Any) -> Any:
+        calls.append(args)
+        if len(calls) == 2:  # a link step, after settings.json got its `-path`s
+            raise OSError(5, "Input/output error", str(args[0]))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(os, op, flaky)
+    with pytest.raises(ExtError) as err:
+        install(ctx, [], [], False, yes)
+    monkeypatch.setattr(os, op, real)
+    assert err.value.exit_code == ExitCode.FAILED and "rolled back" in err.value.message
+    assert {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")} == before
+
+
 def test_install_with_the_default_leaves_parked_links_parked(set_root: Path, agent: Path) -> None:
     styled(set_root, "rename")
     ctx = installed(set_root, agent)
