@@ -167,9 +167,24 @@ def _link_plan(
         return links, flips, _carried(parked, "stay off as `.off` links (pi's entry filter goes)")
     from installer.commands.switch_plan import linked_view, plan_unpark
 
+    warnings = _carried(parked, "stay off as `-path`s, which pi config lists")
     up = plan_unpark(linked_view(ctx, agent, resources), links.actions)
-    warnings = _carried(parked, "stay off as `-path`s, which pi config lists") + up.warnings
-    return links._replace(actions=up.actions), flips + up.flips, warnings
+    why = _unreadable(ctx) if up.flips else None
+    if why is not None:  # no `-path` can be written: a parked link stays parked, so still off
+        return links, flips, (*warnings, f"parked links stay parked: {why}")
+    return links._replace(actions=up.actions), flips + up.flips, warnings + up.warnings
+
+
+def _unreadable(ctx: Context) -> str | None:
+    """Why settings.json cannot be read, or None when it can (or is absent)."""
+    from installer.errors import ExtError
+    from installer.settings import read_settings
+
+    try:
+        read_settings(settings_path(ctx))
+    except ExtError as err:
+        return err.message
+    return None
 
 
 def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
@@ -191,12 +206,13 @@ def with_settings(
     def step(tx: Transaction) -> None:
         from installer.links.apply import apply_links
 
-        writes = sp.change is not None and any(a.path == "settings.json" for a in plan.changes)
-        if writes and settings_first and sp.change is not None:
-            tx.settings(settings_path(ctx), sp.change)
+        writes = any(a.path == "settings.json" for a in plan.changes)
+        change = sp.change if writes else None
+        if change is not None and settings_first:
+            tx.settings(settings_path(ctx), change)
         apply_links(plan, tx)
-        if writes and not settings_first and sp.change is not None:
-            tx.settings(settings_path(ctx), sp.change)
+        if change is not None and not settings_first:
+            tx.settings(settings_path(ctx), change)
 
     return step
 
@@ -277,6 +293,8 @@ def _carried_to_top(
 
     scopes = read_scopes(ctx.agent_dir, ctx.env.cwd)
     entry = any(sc.name == "user" for sc, _ in package_entries(scopes, ctx.set_root))
+    if not entry and not (by_pi and parked):
+        return ()  # nothing to carry over
     out = []
     for r in resources:
         found = linked_switch(scopes, r.kind, path_of(r))

@@ -268,6 +268,22 @@ def test_an_unpark_that_fails_part_way_leaves_links_and_settings_as_they_were(
     assert {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")} == before
 
 
+def test_install_leaves_links_parked_while_settings_json_cannot_be_read(
+    set_root: Path, agent: Path
+) -> None:
+    styled(set_root, "rename")
+    ctx = installed(set_root, agent)
+    switch(ctx, ["alpha"], False, False, False, yes)
+    (agent / "settings.json").write_text('{"theme": ')
+    styled(set_root, "pi")
+    ctx = context(set_root, agent)
+    tree = snapshot(agent)
+    result = install(ctx, [], [], False, yes)
+    assert result.plan.is_empty and snapshot(agent) == tree
+    assert any(w.startswith("parked links stay parked: ") for w in result.plan.warnings)
+    assert states(ctx)["alpha"] == "disabled"
+
+
 def test_install_with_the_default_leaves_parked_links_parked(set_root: Path, agent: Path) -> None:
     styled(set_root, "rename")
     ctx = installed(set_root, agent)
