@@ -19,11 +19,12 @@ from installer.errors import UsageError
 
 MANIFEST_NAME = "extset.toml"
 MODES = ("link", "register")
+SWITCHES = ("rename", "pi")  # link mode's `ext disable`: a `.off` link, or pi config's `-path`
 MAX_MANIFEST_BYTES = 1 << 20
 
 _KNOWN: dict[str, tuple[str, ...]] = {
     "": ("set", "host", "target", "settings", "guards", "extensions", "updates"),
-    "set": ("name", "mode", "description"),
+    "set": ("name", "mode", "switch", "description"),
     "host": ("command", "tested"),
     "target": ("agent_dir",),
     "settings": ("seed", "retired", "renamed"),
@@ -46,6 +47,7 @@ class Manifest(NamedTuple):
     path: Path | None
     name: str
     mode: str = "link"
+    switch: str = "rename"
     host_command: str = "pi"
     host_tested: str | None = None
     agent_dir: Path | None = None
@@ -211,6 +213,13 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
     mode = r.string(set_, "mode", "set") or "link"
     if mode not in MODES:
         raise r.fail("[set] mode", f"unknown mode {mode!r}", 'write mode = "link" or "register"')
+    switch = r.string(set_, "switch", "set") or "rename"
+    if switch not in SWITCHES:
+        raise r.fail(
+            "[set] switch",
+            f"unknown switch {switch!r}",
+            'write switch = "rename" (`.off` links) or "pi" (pi config\'s own -path)',
+        )
     check = updates.get("check", True)
     if not isinstance(check, bool):
         raise r.fail("[updates] check", "must be true or false", "write check = false")
@@ -222,6 +231,7 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
         path=path,
         name=r.string(set_, "name", "set") or path.parent.name,
         mode=mode,
+        switch=switch,
         host_command=r.string(host, "command", "host") or "pi",
         host_tested=tested,
         agent_dir=_agent_dir(agent_dir, path.parent),

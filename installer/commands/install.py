@@ -98,15 +98,13 @@ def install(
         # Installing in one mode removes the other mode's form: pi would load the set twice.
         # The user's switches (ext's or pi config's) come along in the new mode's form.
         mode_warnings: tuple[str, ...] = ()
+        by_pi = mode == "link" and ctx.manifest.switch == "pi"
         if mode == "link":
             refuse_clashes(agent, chosen, ctx.manifest.name, others)
-            parked = _off_in_entry(ctx, resources, old)
-            links = plan_install(agent, resources, chosen, ctx.env.now(), parked)
-            lifted = _on_in_entry_off_at_top(ctx, resources, parked)
+            links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old)
             intent = Intent(
-                seed=True, seeded=done, unregister=True, old_roots=tuple(old), flips=lifted
+                seed=True, seeded=done, unregister=True, old_roots=tuple(old), flips=flips
             )
-            mode_warnings = _carried(parked, "stay off as `.off` links (pi's entry filter goes)")
         else:
             links = plan_uninstall(agent)
             carried = _off_as_linked(ctx, agent, resources)
@@ -127,7 +125,9 @@ def install(
         actions = links.actions + rec.actions + sp.actions + hooks
         warnings = first_warnings + mode_warnings + rec.warnings + sp.warnings
         plan = Plan("install", actions, warnings, mode)
-        return Prepared(plan, rec.wrap(with_settings(ctx, plan, sp)), (sp.diff,) if sp.diff else ())
+        # A `-path` goes in before a link that it keeps off is put in place.
+        step = with_settings(ctx, plan, sp, settings_first=by_pi)
+        return Prepared(plan, rec.wrap(step), (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
@@ -147,6 +147,46 @@ def install(
     return run_plan(ctx, prepare, confirm, dry_run, new_state)
 
 
+def _link_plan(
+    ctx: Context,
+    agent: AgentState,
+    resources: tuple[Resource, ...],
+    chosen: tuple[Resource, ...],
+    old: list[Path],
+) -> tuple[Plan, tuple[Flip, ...], tuple[str, ...]]:
+    """Link mode's links, the top-level switches they need, and what was carried over.
+
+    What the set's packages entry kept off stays off: parked (`.off`), or with `[set] switch =
+    "pi"` linked in place and off by pi config's own `-path`, into which that style also turns
+    the links it finds parked."""
+    by_pi = ctx.manifest.switch == "pi"
+    parked = _off_in_entry(ctx, resources, old)
+    links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked)
+    flips = _carried_to_top(ctx, resources, parked, by_pi)
+    if not by_pi:
+        return links, flips, _carried(parked, "stay off as `.off` links (pi's entry filter goes)")
+    from installer.commands.switch_plan import linked_view, plan_unpark
+
+    warnings = _carried(parked, "stay off as `-path`s, which pi config lists")
+    up = plan_unpark(linked_view(ctx, agent, resources), links.actions)
+    why = _unreadable(ctx) if up.flips else None
+    if why is not None:  # no `-path` can be written: a parked link stays parked, so still off
+        return links, flips, (*warnings, f"parked links stay parked: {why}")
+    return links._replace(actions=up.actions), flips + up.flips, warnings + up.warnings
+
+
+def _unreadable(ctx: Context) -> str | None:
+    """Why settings.json cannot be read, or None when it can (or is absent)."""
+    from installer.errors import ExtError
+    from installer.settings import read_settings
+
+    try:
+        read_settings(settings_path(ctx))
+    except ExtError as err:
+        return err.message
+    return None
+
+
 def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
     """Older roots of the set that no link leads into any more (a skipped item may keep one)."""
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
@@ -157,15 +197,22 @@ def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
     return [p for p in old if str(p) not in kept]
 
 
-def with_settings(ctx: Context, plan: Plan, sp: SettingsPlan) -> Step:
-    """The step that applies a plan's links, then its settings.json change (if it has one)."""
+def with_settings(
+    ctx: Context, plan: Plan, sp: SettingsPlan, *, settings_first: bool = False
+) -> Step:
+    """The step that applies a plan's links, then its settings.json change (if it has one);
+    `settings_first`: the other way round."""
 
     def step(tx: Transaction) -> None:
         from installer.links.apply import apply_links
 
+        writes = any(a.path == "settings.json" for a in plan.changes)
+        change = sp.change if writes else None
+        if change is not None and settings_first:
+            tx.settings(settings_path(ctx), change)
         apply_links(plan, tx)
-        if sp.change is not None and any(a.path == "settings.json" for a in plan.changes):
-            tx.settings(settings_path(ctx), sp.change)
+        if change is not None and not settings_first:
+            tx.settings(settings_path(ctx), change)
 
     return step
 
@@ -230,11 +277,12 @@ def _off_in_entry(
     return list(off)
 
 
-def _on_in_entry_off_at_top(
-    ctx: Context, resources: tuple[Resource, ...], parked: list[Resource]
+def _carried_to_top(
+    ctx: Context, resources: tuple[Resource, ...], parked: list[Resource], by_pi: bool
 ) -> tuple[Flip, ...]:
-    """Register -> link: an item on in the entry but off by an older top-level `-path` (made
-    while linked before) is switched on there, as pi config would; its latest switch wins."""
+    """Register -> link, in the top-level array, as pi config would switch: an item on in the
+    entry but off by an older top-level `-path` (made while linked before) is switched on, its
+    latest switch winning; with `switch = "pi"`, an item the entry kept off gets its `-path`."""
     from installer.settings.switches import (
         KEYS,
         linked_switch,
@@ -244,12 +292,16 @@ def _on_in_entry_off_at_top(
     )
 
     scopes = read_scopes(ctx.agent_dir, ctx.env.cwd)
-    if not any(sc.name == "user" for sc, _ in package_entries(scopes, ctx.set_root)):
-        return ()  # no entry of ours to carry over from
+    entry = any(sc.name == "user" for sc, _ in package_entries(scopes, ctx.set_root))
+    if not entry and not (by_pi and parked):
+        return ()  # nothing to carry over
     out = []
     for r in resources:
         found = linked_switch(scopes, r.kind, path_of(r))
-        if r not in parked and found is not None and not found.on:
+        off_at_top = found is not None and not found.on
+        if r in parked and by_pi and not off_at_top:
+            out.append(Flip(False, KEYS[r.kind], path_of(r), False))
+        elif r not in parked and off_at_top and entry:
             out.append(Flip(False, KEYS[r.kind], path_of(r), True))
     return tuple(out)
 

@@ -23,6 +23,13 @@ How the set reaches the agent dir:
   "register"  this folder becomes one local-path entry in settings.json
               "packages"; pi loads it in place"""
 
+_SWITCH = """\
+How `ext disable` switches an item off in link mode:
+  "rename"  its link becomes <name>.off (a folder's is parked in .off/); holds
+            even when pi cannot read settings.json, but `pi config` cannot list it
+  "pi"      the link stays, and settings.json gets the `-path` that `pi config`
+            writes: `pi config` lists the item and can switch it back on"""
+
 _TESTED = """\
 The pi versions these extensions were checked on, as an npm version range:
 comparators separated by spaces all must hold (">=0.73.0 <0.74.0"; a comma is
@@ -93,7 +100,7 @@ def manifest_text(name: str, pi_version: str | None, origin: str | None = None) 
         _comments(doc, origin)
     doc.add(tomlkit.nl())
     doc.add("set", _table(("The name `ext list` and `ext doctor` show.", "name", name),
-                          (_MODE, "mode", "link")))  # fmt: skip
+                          (_MODE, "mode", "link"), (_SWITCH, "switch", "rename")))  # fmt: skip
     tested = tested_range(pi_version)
     host = _table(("The agent that loads the set: a command on PATH, or a path to it.",
                    "command", "pi"))  # fmt: skip

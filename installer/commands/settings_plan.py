@@ -157,10 +157,10 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
 
 
 def _must_write(ctx: Context, intent: Intent) -> bool:
-    """Whether the intent has something of the set's own to write, beyond tidying up."""
-    return (
-        bool(intent.seed and ctx.manifest.seeds) or intent.register or intent.excluded is not None
-    )
+    """Whether the intent has something of the set's own to write, beyond tidying up: a switch
+    ext would report done must not be dropped because settings.json could not be read."""
+    wants = intent.register or intent.excluded is not None or bool(intent.flips)
+    return bool(intent.seed and ctx.manifest.seeds) or wants
 
 
 def _actions(

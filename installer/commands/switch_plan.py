@@ -2,21 +2,24 @@
 
 Link mode renames our link (`notify.ts` <-> `notify.ts.off`; a folder's link moves to and
 from `<kind>/.off/<name>`, since pi still loads a folder called `foo.off`); an enable also
-clears a `-path` that `pi config` wrote in the top-level array. Register mode switches the
-package entry's patterns exactly as `pi config` does (installer/settings/switches.py). Only
-ours are switched: anything else of that name is reported and left as it is.
+clears a `-path` that `pi config` wrote in the top-level array. With `[set] switch = "pi"` a
+disable keeps the link and writes that `-path` itself, so `pi config` lists the item.
+Register mode switches the package entry's patterns exactly as `pi config` does
+(installer/settings/switches.py). Only ours are switched: anything else of that name is
+reported and left as it is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from installer.commands.listing import Item as Listed
 from installer.commands.listing import classify
 from installer.commands.settings_plan import Flip
 from installer.context import Context
-from installer.links.scan import scan
+from installer.links.scan import AgentState, scan
 from installer.plan import Action
 from installer.resources import Resource
 from installer.settings.switches import KEYS, PiSwitch, package_paths, path_of
@@ -56,18 +59,25 @@ class View:
 
 def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
     """Scan the agent dir (link mode) or settings.json (register mode), with pi's switches."""
-    from installer.settings.switches import registered_states, with_pi
+    from installer.settings.switches import registered_states
 
     if mode == "link":
         state = load_state(ctx.agent_dir)
         agent = scan(ctx.agent_dir, ctx.set_root, state.old_roots(ctx.set_root, ctx.manifest.name))
-        found = with_pi(ctx, [classify(agent, r) for r in resources])
-        return View(mode, {i.resource: _item(i) for i in found}, frozenset(agent.entries))
+        return linked_view(ctx, agent, resources)
     note = "the set is not registered: `ext install`"
     found = registered_states(
         ctx, [Listed(r, "not-installed", "settings.json", note) for r in resources]
     )
     return View(mode, {i.resource: _item(i) for i in found}, frozenset())
+
+
+def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) -> View:
+    """Link mode's view of a scanned agent dir, with pi's switches."""
+    from installer.settings.switches import with_pi
+
+    found = with_pi(ctx, [classify(agent, r) for r in resources])
+    return View("link", {i.resource: _item(i) for i in found}, frozenset(agent.entries))
 
 
 def _item(found: Listed) -> Item:
@@ -91,8 +101,12 @@ class Switch:
     flips: tuple[Flip, ...]  # pi's own patterns to switch (the entry, or the top-level array)
 
 
-def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Switch:
-    """Actions that bring each wanted resource to on (True) or off (False). Pure."""
+def plan_switch(
+    view: View, want: Mapping[Resource, bool], set_root: str, style: str = "rename"
+) -> Switch:
+    """Actions that bring each wanted resource to on (True) or off (False). Pure.
+
+    `style` is the manifest's `[set] switch`: how link mode switches an item off."""
     actions: list[Action] = []
     warnings: list[str] = []
     notes: list[str] = []
@@ -112,6 +126,10 @@ def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Swi
             flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
             actions.append(_filter(r, enable, set_root, "its packages entry"))
             (on if enable else off).append(r)
+        elif not enable and style == "pi" and item.path == r.dest:
+            flips.append(Flip(False, KEYS[r.kind], path_of(r), False))
+            actions.append(_filter(r, False, "", _top_level(r)))
+            off.append(r)
         else:
             mine = _link_switch(view, item, enable)
             actions.extend(mine)
@@ -123,7 +141,7 @@ def plan_switch(view: View, want: Mapping[Resource, bool], set_root: str) -> Swi
                 continue
             if enable and item.pi is not None and not item.pi.on:
                 flips.append(Flip(False, KEYS[r.kind], path_of(r), True))
-                actions.append(_filter(r, True, "", 'settings.json "' + KEYS[r.kind] + '"'))
+                actions.append(_filter(r, True, "", _top_level(r)))
             (on if enable else off).append(r)
     return Switch(
         tuple(actions), tuple(warnings), tuple(notes), tuple(on), tuple(off), tuple(flips)
@@ -139,6 +157,51 @@ def _link_switch(view: View, item: Item, enable: bool) -> list[Action]:
     if dst in view.taken:
         return [Action("skip", src, target=dst, detail=f"{dst} is in the way")]
     return [Action("enable" if enable else "disable", src, target=dst)]
+
+
+class Unpark(NamedTuple):
+    """Install's link actions with parked links brought back in place, and their `-path`s."""
+
+    actions: tuple[Action, ...]
+    flips: tuple[Flip, ...]
+    warnings: tuple[str, ...]
+
+
+def plan_unpark(view: View, links: Sequence[Action]) -> Unpark:
+    """`switch = "pi"`: each link of ours parked as `.off` goes back in place, kept off by pi's
+    own `-path` instead, so `pi config` lists it; still off, since install never re-enables.
+    Pure: `links` are install's link actions, of which only a parked link's `keep` changes."""
+    parked = {
+        it.path: it
+        for it in view.items.values()
+        if it.state == "disabled" and it.path == it.resource.disabled_dest
+    }
+    actions: list[Action] = []
+    flips: list[Flip] = []
+    warnings: list[str] = []
+    for a in links:
+        it = parked.get(a.path) if a.action == "keep" else None
+        if it is None:
+            actions.append(a)
+            continue
+        r = it.resource
+        if r.dest in view.taken:
+            actions.append(a)
+            warnings.append(
+                f"{r.label} stays parked as {r.disabled_dest}, where pi config cannot list it: "
+                f"{r.dest} is in the way"
+            )
+            continue
+        actions.append(Action("unlink", r.disabled_dest, target=a.target, detail="parked"))
+        detail = f"stays off: -{path_of(r)} in {_top_level(r)}"
+        actions.append(Action("link", r.dest, target=a.target, detail=detail))
+        if it.pi is None or it.pi.on:
+            flips.append(Flip(False, KEYS[r.kind], path_of(r), False))
+    return Unpark(tuple(actions), tuple(flips), tuple(warnings))
+
+
+def _top_level(r: Resource) -> str:
+    return f'settings.json "{KEYS[r.kind]}"'
 
 
 def _filter(r: Resource, enable: bool, set_root: str, where: str) -> Action:

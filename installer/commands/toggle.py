@@ -2,7 +2,8 @@
 
 Planning is in switch_plan.py; here the guards are checked, the plan confirmed and applied
 under one lock as one journal entry. What is switched off lives where pi reads it (`.off`
-links, pi's own `-path` patterns), so `ext install` and `pi config` see the same switch.
+links, pi's own `-path` patterns; link mode writes a `-path` with `[set] switch = "pi"`), so
+`ext install` and `pi config` see the same switch.
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def toggle(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResult:
             if it.switchable and (it.state == "enabled") != (r.label in on_after)
         }
         try:
-            check_guards(ctx, view, plan_switch(view, want, str(ctx.set_root)), force, clean=False)
+            sw = plan_switch(view, want, str(ctx.set_root), ctx.manifest.switch)
+            check_guards(ctx, view, sw, force, clean=False)
         except Refused as exc:
             return exc.message.removesuffix("; nothing was written")
         return None
@@ -171,7 +173,7 @@ def apply_switch(
 
     def prepare() -> Prepared:
         view = read_view(ctx, mode, resources)
-        sw = plan_switch(view, want, str(ctx.set_root))
+        sw = plan_switch(view, want, str(ctx.set_root), ctx.manifest.switch)
         guard_warnings = check_guards(ctx, view, sw, force, clean=not dry_run)
         sp = SettingsPlan((), None, None, ())
         if sw.flips:

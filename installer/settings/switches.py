@@ -141,6 +141,23 @@ def package_switch(patterns: Sequence[Any], rel: str, absolute: str) -> tuple[bo
     return found
 
 
+def loads_local(patterns: Any, rel: str, absolute: str) -> bool:
+    """Whether pi loads a resource of the agent dir, under its kind's top-level array."""
+    if not isinstance(patterns, list):
+        return True
+    hit = local_switch(patterns, rel, absolute)
+    return hit is None or hit[0]
+
+
+def loads_in_package(patterns: Any, rel: str, absolute: str) -> bool:
+    """Whether pi loads one file of a package, under its entry's array for that kind (None:
+    the entry has none, so the whole kind loads; `rel` is relative to the package root)."""
+    if patterns is None:
+        return True
+    hit = package_switch(patterns if isinstance(patterns, list) else [], rel, absolute)
+    return hit is None or hit[0]
+
+
 # --- the settings files pi reads --------------------------------------------------------------
 
 

@@ -275,3 +275,128 @@ def test_a_project_package_entry_is_what_pi_uses_and_ext_says_so(
     doctor = ext("--json", "doctor", "--agent-dir", str(agent), cwd=set_root)
     twice = [c for c in json.loads(doctor.stdout)["checks"] if c["id"] == "loaded-twice"]
     assert any("project .pi/settings.json" in c["message"] for c in twice), twice
+
+
+# --- `[set] switch = "pi"`: link mode switches as pi config does, so pi config lists it ------
+
+
+def pi_config_lists(agent: Path, cwd: Path, env: dict[str, str]) -> dict[str, bool]:
+    """Real path -> on, for every item `pi config` lists: pi's package manager resolve, as
+    `pi config` runs it before drawing its list (tests/e2e/pi_config_list.mjs)."""
+    import subprocess
+
+    from installer.host import find_host, package_dir
+    from installer.pi_loader import find_node
+
+    pi = find_pi()
+    assert pi is not None
+    host = find_host(str(pi))
+    assert host is not None
+    package, node = package_dir(host), find_node(host, env.get("PATH"))
+    assert package is not None and node is not None
+    script = Path(__file__).with_name("pi_config_list.mjs")
+    done = subprocess.run(
+        [str(node.path), str(script), str(package), str(agent), str(cwd)],
+        env={**env, "PI_CODING_AGENT_DIR": str(agent)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    listed = json.loads(done.stdout.splitlines()[-1])
+    return {i["realPath"]: i["enabled"] for kind in listed.values() for i in kind if i["realPath"]}
+
+
+def test_with_switch_pi_a_disable_is_what_pi_config_lists_as_off(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root = build_tree(
+        tmp_path / "set", {**SET, "extset.toml": '[set]\nname = "sw"\nswitch = "pi"\n'}
+    )
+    agent = tmp_path / "agent"
+    settings = agent / "settings.json"
+    ours = ("--agent-dir", str(agent))
+    real = {
+        "a": os.path.realpath(set_root / "extensions" / "a.ts"),
+        "g": os.path.realpath(set_root / "extensions" / "g" / "index.ts"),
+        "rev": os.path.realpath(set_root / "skills" / "rev" / "SKILL.md"),
+    }
+    install(ext, agent, set_root, "--create", "--mode", "link")
+    links = sorted(p.name for p in (agent / "extensions").iterdir())
+
+    ext("disable", "a", "g", "rev", "--yes", *ours, cwd=set_root, check=True)
+    assert sorted(p.name for p in (agent / "extensions").iterdir()) == links  # nothing parked
+    states = agree(ext, agent, set_root, e2e_env)  # pi's loader does not load them
+    assert states == {
+        "a": "disabled",
+        "b": "enabled",
+        "g": "disabled",
+        "rev": "disabled",
+        "fix": "enabled",
+    }
+    listed = pi_config_lists(agent, set_root, e2e_env)
+    assert {name: listed.get(path) for name, path in real.items()} == {
+        "a": False,
+        "g": False,
+        "rev": False,
+    }  # pi config lists each one, as off
+    mirror = tmp_path / "mirror.json"
+    for path in ("extensions/a.ts", "extensions/g/index.ts", "skills/rev/SKILL.md"):
+        pi_config(mirror, path, False)
+    assert json.loads(settings.read_text()) == json.loads(mirror.read_text())
+
+    # switched back on the way pi config does it: ext says enabled, and pi loads it
+    pi_config(settings, "extensions/a.ts", True)
+    said = ext_says(ext, agent, set_root)["a"]
+    assert said["state"] == "enabled"
+    assert agree(ext, agent, set_root, e2e_env)["a"] == "enabled"
+    assert pi_config_lists(agent, set_root, e2e_env)[real["a"]] is True
+
+    # ext enable clears pi's `-path`: pi loads it again
+    ext("enable", "g", "--yes", *ours, cwd=set_root, check=True)
+    assert agree(ext, agent, set_root, e2e_env)["g"] == "enabled"
+    assert pi_config_lists(agent, set_root, e2e_env)[real["g"]] is True
+
+
+def test_with_switch_pi_install_makes_parked_links_visible_to_pi_config(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    ours = ("--agent-dir", str(agent))
+    install(ext, agent, set_root, "--create", "--mode", "link")
+    ext("disable", "b", "g", "--yes", *ours, cwd=set_root, check=True)  # the default: parked
+    assert (agent / "extensions" / "b.ts.off").is_symlink()
+    real_b = os.path.realpath(set_root / "extensions" / "b.ts")
+    assert real_b not in pi_config_lists(agent, set_root, e2e_env)  # pi config cannot list it
+
+    (set_root / "extset.toml").write_text('[set]\nname = "sw"\nswitch = "pi"\n')
+    install(ext, agent, set_root)
+    assert (agent / "extensions" / "b.ts").is_symlink()
+    assert not (agent / "extensions" / "b.ts.off").exists()
+    states = agree(ext, agent, set_root, e2e_env)
+    assert (states["b"], states["g"]) == ("disabled", "disabled")  # install never re-enables
+    assert pi_config_lists(agent, set_root, e2e_env)[real_b] is False
+    again = ext("--json", "install", "--yes", *ours, cwd=set_root, check=True)
+    assert json.loads(again.stdout)["changed"] is False
+
+
+def test_with_switch_pi_register_to_link_carries_the_entrys_switches_as_paths(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root = build_tree(
+        tmp_path / "set", {**SET, "extset.toml": '[set]\nname = "sw"\nswitch = "pi"\n'}
+    )
+    agent = tmp_path / "agent"
+    install(ext, agent, set_root, "--create", "--mode", "register")
+    ext("disable", "b", "--yes", "--agent-dir", str(agent), cwd=set_root, check=True)
+    pi_config(agent / "settings.json", "extensions/g/index.ts", False, package=str(set_root))
+    install(ext, agent, set_root, "--mode", "link")
+    states = agree(ext, agent, set_root, e2e_env)
+    assert (states["a"], states["b"], states["g"]) == ("enabled", "disabled", "disabled")
+    assert (
+        not list((agent / "extensions").glob("*.off")) and not (agent / "extensions/.off").exists()
+    )
+    listed = pi_config_lists(agent, set_root, e2e_env)
+    for name, on in (("a.ts", True), ("b.ts", False), ("g/index.ts", False)):
+        assert listed[os.path.realpath(set_root / "extensions" / name)] is on, name

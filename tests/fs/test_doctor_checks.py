@@ -449,6 +449,60 @@ def test_a_flag_registered_by_two_extensions_names_both_files(
     assert f"{theirs}:2" in finding.message
 
 
+def test_an_extension_pi_config_switched_off_registers_no_flag(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    theirs = agent / "extensions" / "theirs.ts"
+    theirs.write_text('export default (pi) => {\n  pi.registerFlag("gamma", {});\n};\n')
+    data = json.loads((agent / "settings.json").read_text())
+    data["extensions"] = ["-extensions/theirs.ts"]  # as pi config writes it: pi skips it
+    (agent / "settings.json").write_text(json.dumps(data))
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "flags")
+
+    assert finding.level == "ok", finding.message
+    # the set's two, and ext's /ext (which registers none); theirs.ts is not counted
+    assert finding.message.startswith("2 flags from 3 extensions")
+
+
+def test_a_folder_extension_off_by_a_glob_or_its_entry_registers_no_flag(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    twin = agent / "extensions" / "twin"
+    twin.mkdir()
+    (twin / "index.ts").write_text('export default (pi) => { pi.registerFlag("gamma", {}); };\n')
+    settings = agent / "settings.json"
+    data = json.loads(settings.read_text())
+    for patterns in (["-extensions/twin/index.ts"], ["!extensions/twin/**"]):
+        settings.write_text(json.dumps({**data, "extensions": patterns}))
+        [finding] = only(doctor(tmp_path, set_root, agent), "flags")
+        assert finding.level == "ok", (patterns, finding.message)
+    settings.write_text(
+        json.dumps({**data, "extensions": ["!extensions/twin/**", "+extensions/twin/index.ts"]})
+    )
+    [finding] = only(doctor(tmp_path, set_root, agent), "flags")
+    assert finding.level == "warn"  # `+path` brings it back, as pi reads it
+
+
+def test_a_registered_extension_switched_off_in_its_entry_registers_no_flag(
+    tmp_path: Path, set_root: Path
+) -> None:
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes, "register")
+    theirs = agent / "extensions" / "theirs.ts"
+    theirs.write_text('export default (pi) => {\n  pi.registerFlag("gamma", {});\n};\n')
+    assert level(doctor(tmp_path, set_root, agent), "flags") == "warn"
+    settings = agent / "settings.json"
+    data = json.loads(settings.read_text())
+    data["packages"] = [{"source": str(set_root), "extensions": ["!extensions/gamma/**"]}]
+    settings.write_text(json.dumps(data))
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "flags")
+
+    assert finding.level == "ok", finding.message
+
+
 def test_a_missing_host_is_a_warning_and_drift_is_a_warning(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:

@@ -121,3 +121,9 @@ def test_theme_has_every_colour_token() -> None:
 def test_readme_and_gitignore_name_no_host() -> None:
     text = templates.readme("s") + templates.GITIGNORE
     assert not re.search(r"https?://", text)
+
+
+def test_the_manifest_names_both_switch_styles() -> None:
+    text = mt.manifest_text("x", "0.73.1")
+    assert parse_manifest(text.encode(), PATH).switch == "rename"
+    assert 'switch = "rename"' in text and '"pi"' in text

@@ -322,3 +322,23 @@ def test_tables_inside_seed_arrays_and_empty_seed_tables_are_json() -> None:
 def test_an_unknown_key_of_an_extension_table_is_a_warning_naming_it() -> None:
     m = parse('[extensions.notify]\nrequires = []\nneeds = ["x"]\n')
     assert m.warnings == ("extset.toml: unknown key [extensions.notify] needs ignored",)
+
+
+def test_switch_says_how_link_mode_switches_an_item_off() -> None:
+    assert parse("").switch == "rename"  # the default: `.off` links, as DESIGN.md has it
+    assert default_manifest(Path("/sets/x")).switch == "rename"
+    assert parse('[set]\nswitch = "pi"\n').switch == "pi"
+    assert parse('[set]\nswitch = "rename"\n').warnings == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "fix"),
+    [
+        ('[set]\nswitch = "off"', "[set] switch: unknown switch 'off'", 'write switch = "rename"'),
+        ("[set]\nswitch = true", "[set] switch: must be a string, not a boolean", 'switch = "…"'),
+    ],
+)
+def test_a_bad_switch_names_the_fix(text: str, message: str, fix: str) -> None:
+    err = refused(text)
+    assert message in err.message
+    assert fix in (err.fix or "")

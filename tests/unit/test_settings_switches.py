@@ -10,6 +10,8 @@ import pytest
 
 from installer.settings.packages import SetPackage
 from installer.settings.switches import (
+    loads_in_package,
+    loads_local,
     local_switch,
     merge_filters,
     merged,
@@ -121,3 +123,22 @@ def test_switch_entry_and_switch_local_fold_back_as_pi_config_does() -> None:
     )
     assert top == {"extensions": ["-extensions/b.ts"]}
     assert switch_local({"extensions": ["-extensions/a.ts"]}, "extensions", A, True) == {}
+
+
+@pytest.mark.parametrize(
+    ("patterns", "local", "package"),
+    [
+        (None, True, True),  # no array: everything of the kind loads
+        ([], True, False),  # `[]` in an entry loads none; at the top it overrides nothing
+        ([f"-{A}"], False, False),
+        ([f"-{A}", f"+{A}"], False, False),  # `-` wins over `+`, as pi reads it
+        (["!extensions/*", f"+{A}"], True, True),
+        (["!extensions/*"], False, False),
+        (["extensions/b.ts"], True, False),  # a plain include only narrows a package
+    ],
+)
+def test_whether_pi_loads_a_file_under_its_patterns(
+    patterns: object, local: bool, package: bool
+) -> None:
+    assert loads_local(patterns, A, f"/agent/{A}") is local
+    assert loads_in_package(patterns, A, f"/set/{A}") is package

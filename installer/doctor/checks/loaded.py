@@ -3,15 +3,17 @@
 The rules are installer/pirules.py's: `extensions/*.ts|*.js` (files or symlinks), and each
 folder (or link to one) with a package.json whose `pi.extensions` names entries, else an
 index.ts, else an index.js; no deeper. Plus the set itself when it is registered as a
-package: its manifest's extensions, or its extensions/ folder (minus its filters).
+package: its manifest's extensions, or its extensions/ folder (minus its filters). What pi
+config switched off is left out by the caller (doctor/checks/source.py), by pi's patterns.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx")
 FILES_PER_EXTENSION = 200  # a folder extension with a vendored tree: its first files suffice
@@ -34,13 +36,15 @@ def in_agent_dir(agent_dir: Path) -> list[Loaded]:
     ]
 
 
-def in_package(set_root: Path, excluded: Iterable[str]) -> list[Loaded]:
-    """What pi loads from the set registered as a package, less its `-path` filters."""
-    off = {x.removeprefix("-") for x in excluded if x.startswith("-")}  # extensions' only
+def in_package(set_root: Path, patterns: Any = None) -> list[Loaded]:
+    """What pi loads from the set registered as a package, under its entry's `"extensions"`
+    patterns (None: the entry has none), matched as pi matches them."""
+    from installer.settings.switches import loads_in_package
+
     out = []
     for entry, home in package_extensions(set_root):
-        rel = os.path.relpath(entry, set_root)
-        if rel not in off:
+        rel = Path(os.path.relpath(entry, set_root)).as_posix()
+        if loads_in_package(patterns, rel, str(entry)):
             out.append(Loaded(home.name.removesuffix(".ts").removesuffix(".js"), entry, home))
     return out
 

@@ -20,19 +20,28 @@ from installer.errors import ExtError
 
 
 def loaded_here(s: Subject) -> list[Loaded]:
-    """Every extension pi loads from the agent dir: its own and the set registered as a package."""
+    """Every extension pi loads from the agent dir: its own and the set registered as a
+    package, less what settings.json switches off (`pi config`'s `-path`, a `!glob`)."""
     if s.agent_dir is None or not s.agent_dir.is_dir():
         return []
-    from installer.settings.packages import exclusions_of
+    from installer.settings.switches import loads_local
 
-    found = in_agent_dir(s.agent_dir)
+    read = s.settings()
+    data = read.data if read.error is None and read.data else {}  # unreadable: pi runs on
+    top = data.get("extensions")
+    found = [
+        e
+        for e in in_agent_dir(s.agent_dir)
+        if loads_local(top, e.label, str(s.agent_dir / e.label))
+    ]
     try:
         entries = s.package_entries()
     except ExtError:
         entries = []  # settings.json's own check reports why
     if s.set_root is not None:
         for entry in entries:
-            found += in_package(s.set_root, exclusions_of(entry))
+            patterns = entry.get("extensions") if isinstance(entry, dict) else None
+            found += in_package(s.set_root, patterns)
     return unique(found)
 
 
