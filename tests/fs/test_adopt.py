@@ -17,10 +17,11 @@ from installer.errors import ExtError, UsageError
 from installer.plan import Plan
 from installer.resources import discover
 from installer.state import load_state
-from tests.helpers import build_tree, snapshot, yes
+from tests.helpers import AT, Clock, build_tree, snapshot, yes
 
 ALPHA = b"// alpha, placed by hand\nexport default function () {}\n"
 BETA = b"// beta\nexport default function () {}\n"
+STAMP = AT.strftime("%Y%m%d-%H%M%S")
 
 
 def _mine(tree: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
@@ -209,6 +210,22 @@ def test_prefer_agent_takes_the_agents_and_undo_puts_the_sets_back(ctx: Context)
     undo(ctx, False, yes)
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
     assert snapshot(ctx.set_root) == set_before
+
+
+def test_prefer_agent_never_puts_the_sets_version_over_a_backup_it_has(tmp_path: Path) -> None:
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "mine"\n',
+            "extensions/alpha.ts": "// the set's\n",
+            f"extensions/alpha.ts.bak.{STAMP}": "// an older backup\n",
+        },
+    )
+    agent = build_tree(tmp_path / "agent", {"extensions/alpha.ts": ALPHA})
+    adopt(resolve(Clock(cwd=tmp_path), root, agent), ["alpha"], False, "agent", False, yes)
+    assert (root / f"extensions/alpha.ts.bak.{STAMP}").read_text() == "// an older backup\n"
+    assert (root / f"extensions/alpha.ts.bak.{STAMP}-1").read_text() == "// the set's\n"
+    assert (root / "extensions/alpha.ts").read_bytes() == ALPHA
 
 
 def test_what_is_not_adoptable(ctx: Context) -> None:

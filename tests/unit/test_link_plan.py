@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from installer.backups import stamp
 from installer.errors import ExitCode, UsageError
-from installer.links.plan import plan_install, plan_uninstall, stamp
+from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, Entry
 from installer.plan import Action, Plan
 from installer.resources import FOLDER, Resource, select
