@@ -10,15 +10,9 @@ from pathlib import Path
 from installer import backups, trees
 from installer.errors import UsageError
 from installer.links.scan import AgentState, Entry
+from installer.pirules import SUFFIXES
 from installer.resources import FOLDER, check_name, folder_is_item
 
-# The same file shapes resources.py discovers in a set (folders: resources.folder_is_item).
-_FILE_SUFFIXES = {
-    "extension": (".ts", ".js"),
-    "skill": (".md",),
-    "prompt": (".md",),
-    "theme": (".json",),
-}
 MAX_DIFF_LINES = 200
 
 
@@ -71,8 +65,9 @@ def _classify(path: Path, kind: str, name: str, entry: Entry) -> Candidate | Non
         if not folder_is_item(path, kind):
             return None
         return Candidate(kind, name, name, "dir")
+    # The same file shapes pi takes from a set (folders: resources.folder_is_item).
     stem, dot, suffix = name.rpartition(".")
-    if not dot or not stem or f".{suffix}" not in _FILE_SUFFIXES[kind]:
+    if not dot or not stem or f".{suffix}" not in SUFFIXES[FOLDER[kind]]:
         return None
     return Candidate(kind, stem, name, "file")
 
