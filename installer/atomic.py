@@ -1,7 +1,9 @@
 """Atomic replacement of a file: stage a temp file beside it (fsynced), then os.replace.
 
 The one way ext replaces a file it keeps: settings.json, the approvals store, its state
-record and its update cache.
+record, its caches, its session records and the copies of its agent files. The temp is made
+with O_EXCL under a fresh name, so a link planted beside the file is never written through;
+only `write_atomic` (settings.json) replaces what a link at the path leads to.
 """
 
 from __future__ import annotations
@@ -24,9 +26,17 @@ def _write_failed(target: Path, err: OSError) -> ExtError:
     )
 
 
-def stage(target: Path, text: str, mode: int | None = None) -> Path:
+def stage(target: Path, text: str | bytes, mode: int | None = None) -> Path:
     """Write text to a new temp file beside target, flushed to disk, with `mode` if given,
     else target's own mode (a new file gets the umask's)."""
+    try:
+        return _staged(target, text, mode)
+    except OSError as err:
+        raise _write_failed(target, err) from None
+
+
+def _staged(target: Path, data: str | bytes, mode: int | None) -> Path:
+    """`stage`, its OSError as it came (the temp is gone)."""
     if mode is None:
         try:
             mode = target.stat().st_mode & 0o7777
@@ -34,17 +44,15 @@ def stage(target: Path, text: str, mode: int | None = None) -> Path:
             mode = None
     # The pid in the name lets a later run tell a killed run's leftover from a live one's.
     temp = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if mode else 0o666)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
             handle.flush()
             if mode is not None:
                 os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-    except OSError as err:
-        discard(temp)
-        raise _write_failed(target, err) from None
     except BaseException:
         discard(temp)
         raise
@@ -124,3 +132,16 @@ def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
     commit(stage(target, text, mode), target)
     fsync_dir(target.parent)
     clear_orphans(target)
+
+
+def replace_own(path: Path, data: str | bytes, mode: int = 0o600) -> None:
+    """Replace one of ext's own files in a folder of its own: a link at path is replaced,
+    never written through. An OSError goes up as it came, for the transaction to name."""
+    temp = _staged(path, data, mode)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        discard(temp)
+        raise
+    fsync_dir(path.parent)
+    clear_orphans(path)

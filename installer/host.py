@@ -121,6 +121,8 @@ def _read_package(resolved: Path) -> tuple[str | None, str | None]:
             continue  # a {"type": "module"} marker, not a package
         if not _bin_fits(data, folder, resolved):
             break
+        from installer.versions import looks_like_version
+
         version = data.get("version")
         ok = isinstance(version, str) and looks_like_version(version)
         return data["name"], version if ok else None
@@ -148,14 +150,6 @@ def _scope_of(package: str | None) -> str | None:
     return package.partition("/")[0]
 
 
-# Patterns are strings, compiled by re's own cache on first use: compiling them
-# all at import would cost `ext --version` a few milliseconds for nothing.
-_VERSION_IN_TEXT = (
-    r"(?<![\w.])v?(\d+\.\d+\.\d+"
-    r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z.-]+)?)(?![\w.])"
-)
-
-
 def _version_from_run(
     path: Path, env: Mapping[str, str] | None, timeout: float
 ) -> tuple[str | None, bool]:
@@ -166,8 +160,9 @@ def _version_from_run(
         return None, False
     if out.timed_out:
         return None, True
-    match = re.search(_VERSION_IN_TEXT, out.stdout) or re.search(_VERSION_IN_TEXT, out.stderr)
-    return (match.group(1) if match else None), False
+    from installer.versions import version_in
+
+    return version_in(out.stdout) or version_in(out.stderr), False
 
 
 class _Output(NamedTuple):  # private, and a NamedTuple is cheaper to define at import
@@ -207,18 +202,7 @@ def _run(argv: list[str], env: Mapping[str, str] | None, timeout: float) -> _Out
         return _Output(out, err, None, timed_out=True)
 
 
-# ---- versions and ranges ----------------------------------------------------
-
-# Only a shape check: whether a package.json's version is one at all. Ordering and ranges
-# are installer.versions' (npm's rules), loaded only when a question needs them.
-_VERSION = (
-    r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?"
-)
-
-
-def looks_like_version(text: str) -> bool:
-    """`0.73.1`, `v1.2.3-rc.1`, `0.73`: text a package.json may give as its version."""
-    return re.fullmatch(_VERSION, text.strip()) is not None
+# ---- versions and ranges: installer.versions ---------------------------------
 
 
 def drift_message(host_version: str | None, tested: str | None, command: str = "pi") -> str | None:

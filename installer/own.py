@@ -97,18 +97,6 @@ def open_file(path: Path, flags: int, mode: int = 0o600) -> int:
     return fd
 
 
-def create_fresh(path: Path, mode: int = 0o600) -> int:
-    """A new file at one of ext's temp names, for writing: whatever is there goes first.
-
-    Only for names ext alone uses, in a folder of its own already checked: an entry there is
-    a leftover of a killed run, and unlinking a symlink removes the link, never its target.
-    """
-    if os.path.lexists(path):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC, mode)
-
-
 def read_text(path: Path) -> str | None:
     """One of ext's files as text (bytes as they are, CRLF kept), or None when absent."""
     try:

@@ -23,7 +23,9 @@ from typing import Any, NamedTuple
 from installer.pipatterns import IGNORE_FILES, Ignore, apply_patterns, glob, is_override
 
 KEYS = ("extensions", "skills", "prompts", "themes")
-_SUFFIX = {
+# The files pi takes as items, per folder: ext's one table of them (the first is what `ext add`
+# writes). Skills are also SKILL.md folders, extensions also folders with an entry.
+SUFFIXES = {
     "extensions": (".ts", ".js"),
     "skills": (".md",),
     "prompts": (".md",),
@@ -110,6 +112,7 @@ def extension_items(folder: str) -> list[Found]:
         return [Found(folder, "dir", own)]
     out: list[Found] = []
     ig = Ignore()  # only this folder's own ignore files count here, as in pi
+    suffixes = SUFFIXES["extensions"]
     # The hot loop of a no-op install of a big set: DirEntry answers from its cache.
     for e in _listing(folder, ig, folder):
         name = e.name
@@ -119,7 +122,7 @@ def extension_items(folder: str) -> list[Found]:
         try:
             if ig.rules and ig.ignores(name, e.is_dir()):
                 continue
-            if name.endswith((".ts", ".js")) and e.is_file():
+            if name.endswith(suffixes) and e.is_file():
                 out.append(Found(path, "file", (path,), False, e.is_symlink()))
             elif e.is_dir():
                 entries = extension_entries(path)
@@ -153,7 +156,7 @@ class _Walk(NamedTuple):
                 return [(path, linked)]
         out = []
         for path, is_dir, is_file, is_link in children:
-            if folder == self.root and is_file and path.endswith(".md"):
+            if folder == self.root and is_file and path.endswith(SUFFIXES["skills"]):
                 out.append((path, linked or is_link))
             elif is_dir:
                 out.extend(self.skills(path, linked or is_link))
@@ -177,7 +180,7 @@ def folder_items(folder: str, key: str) -> list[Found]:
     walk = _Walk(folder, Ignore())
     if key == "skills":
         return [_skill(p, linked) for p, linked in walk.skills(folder, False)]
-    return [Found(p, "file", (p,), linked=ln) for p, ln in walk.files(folder, _SUFFIX[key], False)]
+    return [Found(p, "file", (p,), linked=ln) for p, ln in walk.files(folder, SUFFIXES[key], False)]
 
 
 def _skill(path: str, linked: bool = False) -> Found:

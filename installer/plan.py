@@ -59,8 +59,9 @@ class Action(NamedTuple):
         """The same step with its backup name's timestamp blanked, to compare two plans."""
         if self.backup is None:
             return self
-        head, sep, _ = self.backup.rpartition(".bak.")
-        return self._replace(backup=f"{head}{sep}*")
+        from installer.backups import blank_stamp
+
+        return self._replace(backup=blank_stamp(self.backup))
 
 
 class Plan(NamedTuple):

@@ -211,16 +211,11 @@ def write_copy(path: Path, content: bytes) -> None:
     """Write the recorder's copy atomically, unless it is already there."""
     if _same(path, content):
         return
-    from installer import own
+    from installer import atomic, own
 
     own.ensure_dir(path.parent.parent)
     own.ensure_dir(path.parent)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with os.fdopen(own.create_fresh(tmp), "wb") as f:
-        f.write(content)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    atomic.replace_own(path, content)
 
 
 def recorded(agent_dir: Path, extra: Mapping[str, Any]) -> dict[str, Any]:

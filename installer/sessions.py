@@ -210,14 +210,11 @@ def write_session_record(agent_dir: Path, argv: Sequence[str], writer: str = "la
         "started": start.epoch if start and start.epoch is not None else time.time(),
         "writer": writer,
     }
-    from installer import own
+    from installer import atomic, own
 
     folder = sessions_dir(agent_dir)
     own.ensure_dir(folder.parent)
     own.ensure_dir(folder)
     path = folder / f"{pid}.json"
-    tmp = folder / f".{pid}.json.tmp"
-    with os.fdopen(own.create_fresh(tmp), "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(record) + "\n")
-    os.replace(tmp, path)
+    atomic.replace_own(path, json.dumps(record) + "\n")
     return path

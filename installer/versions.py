@@ -5,7 +5,8 @@ library): `^`, `~`, `x`, hyphen ranges, `||`, and which prereleases a range admi
 Importing it costs ~25 ms, a third of a no-op `ext install`, whose drift check asks the
 same two questions on every run (is `[host] tested` a range? where is this pi against
 it?). Each answer is kept in ext's cache dir by the range's text, so the library loads
-once per new range or new pi version, not per command.
+once per new range or new pi version, not per command. Reading a version out of a host's
+package.json or `--version` output is a pattern match here, without the library.
 """
 
 from __future__ import annotations
@@ -25,6 +26,33 @@ EXAMPLES = '">=0.73.0 <0.74.0", "~0.73.0" or "^0.73.0 || ^0.75.0"'
 
 
 # ---- versions ---------------------------------------------------------------
+
+# What a host reports as its version, read without the library (on `ext --version`'s path).
+# Patterns are strings, compiled by re's own cache on first use: compiling them at import
+# would cost every command a few milliseconds for nothing.
+_SHAPE = (
+    r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?"
+)
+_IN_TEXT = (
+    r"(?<![\w.])v?(\d+\.\d+\.\d+"
+    r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z.-]+)?)(?![\w.])"
+)
+
+
+def looks_like_version(text: str) -> bool:
+    """`0.73.1`, `v1.2.3-rc.1`, `0.73`: text a package.json may give as its version (a shape
+    check only; ordering is parse_version's)."""
+    import re
+
+    return re.fullmatch(_SHAPE, text.strip()) is not None
+
+
+def version_in(text: str) -> str | None:
+    """The first `1.2.3[-pre][+build]` standing alone in a command's output (`v` dropped)."""
+    import re
+
+    match = re.search(_IN_TEXT, text)
+    return match.group(1) if match else None
 
 
 def parse_version(text: object) -> Version | None:

@@ -1,11 +1,16 @@
-"""Every test gets its own HOME, XDG dirs and agent dir: the real home is never touched."""
+"""Every test gets its own HOME, XDG dirs and agent dir: the real home is never touched, and a
+test that writes anywhere but its temp dirs fails."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.write_guard import Guard
+
+REPO = Path(__file__).resolve().parents[1]
 _CLEARED = (
     "EXT_SET",
     "EXT_AGENT_DIR",
@@ -19,8 +24,29 @@ _CLEARED = (
 )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def write_guard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Guard]:
+    """Fail any test that writes outside its temp dirs (dotbot's guard).
+
+    Allowed: pytest's temp root for this run (each test's tmp_path, with the HOME and XDG dirs
+    below it, and the folders of module and session fixtures), what tempfile.mkdtemp and
+    mkstemp make, the repo's .cache (the real pi that scripts/setup installs) and
+    .hypothesis (hypothesis's own example database and caches), and /dev. The
+    write entry points of os, io and builtins are wrapped (tests/write_guard.py); a
+    subprocess (the e2e tests' ext and pi) is not guarded: its writes go unseen. Nor is a
+    write through a link that leads out, since paths are not resolved.
+    """
+    base = tmp_path_factory.getbasetemp()  # made, and old runs' cleared, before the guard
+    guard = Guard([str(base), str(REPO / ".cache"), str(REPO / ".hypothesis"), "/dev"])
+    with pytest.MonkeyPatch.context() as mp:
+        guard.install(mp)
+        yield guard
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_guard: Guard
+) -> Iterator[Path]:
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
@@ -34,4 +60,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var in _CLEARED:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.chdir(tmp_path)
-    return home
+    yield home
+    seen, write_guard.seen, write_guard.extra = write_guard.seen, [], []
+    if seen:
+        pytest.fail("\n".join(seen), pytrace=False)

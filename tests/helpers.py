@@ -1,4 +1,4 @@
-"""Helpers shared by the fs and e2e tests."""
+"""Helpers shared by the tests: trees on disk, contexts, and literal sets and agent states."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from installer.context import Env
+from installer.context import Context, Env, resolve
+from installer.links.scan import AgentState, Entry
+from installer.resources import FOLDER, Resource
 
 
 def build_tree(root: Path, spec: dict[str, str | bytes | Path | None]) -> Path:
@@ -60,6 +62,30 @@ class Clock(Env):
 
     def now(self) -> datetime:
         return self.at if self.at is not None else super().now()
+
+
+def context(set_root: Path, agent: Path, at: datetime | None = AT) -> Context:
+    """The set and agent dir resolved as ext would from the set's parent, at a fixed clock."""
+    return resolve(Clock(environ=dict(os.environ), cwd=set_root.parent, at=at), set_root, agent)
+
+
+# Literal sets and agent states for the pure planner (no disk): a set lives at /s.
+
+
+def resource(kind: str, filename: str, layout: str = "file", source: str = "") -> Resource:
+    """An item of the set at /s: `notify.ts` is `notify`, a folder keeps its name."""
+    name = filename.rpartition(".")[0] if layout == "file" else filename
+    source = source or f"/s/{FOLDER[kind]}/{filename}"
+    return Resource(kind, name, filename, layout, source, source)
+
+
+def agent_state(entries: dict[str, Entry], extra: tuple[str, ...] = ()) -> AgentState:
+    """An AgentState of /agent whose folder listings hold the entries' names, plus `extra`."""
+    names: dict[str, set[str]] = {}
+    for path in (*entries, *extra):
+        folder, _, name = path.rpartition("/")
+        names.setdefault(folder, set()).add(name)
+    return AgentState(Path("/agent"), entries, {k: frozenset(v) for k, v in names.items()})
 
 
 # A set with one item of every kind and layout: a file in .ts and in .js, a folder, a skill,

@@ -11,10 +11,10 @@ from installer.commands.creation import Confirm, Piece, run
 from installer.commands.init import host_package
 from installer.errors import UsageError
 from installer.host import HostInfo
+from installer.pirules import SUFFIXES
 from installer.resources import FOLDER, KINDS, check_name
 from installer.result import PlanResult
 
-_SUFFIX = {"extension": ".ts", "skill": ".md", "prompt": ".md", "theme": ".json"}
 # Where a resource of each kind could already be, by name: any of these is "taken".
 _TAKEN = {
     "extension": ("{n}.ts", "{n}.js", "{n}"),
@@ -79,9 +79,9 @@ def _undeclared(set_root: Path, path: Path, kind: str) -> tuple[str, ...]:
 
 def _bare(name: str, kind: str) -> str:
     """`notify.ts` -> `notify`; a hidden name would never be found, a skill must fit pi's rule."""
-    bare = name.removesuffix(_SUFFIX[kind])
-    if kind == "extension":
-        bare = bare.removesuffix(".js")
+    bare = name
+    for suffix in SUFFIXES[FOLDER[kind]]:
+        bare = bare.removesuffix(suffix)
     if not bare or bare.startswith("."):
         raise UsageError(
             f"{kind} name {name!r} is hidden or empty", "use a plain name like 'notify'"
@@ -112,7 +112,7 @@ def _path(folder: Path, name: str, kind: str, as_dir: bool) -> Path:
         raise UsageError(f"--dir is for extensions and skills, not a {kind}", "leave out --dir")
     if as_dir:
         return folder / name / "index.ts"
-    return folder / f"{name}{_SUFFIX[kind]}"
+    return folder / f"{name}{SUFFIXES[FOLDER[kind]][0]}"
 
 
 def _text(name: str, kind: str, host: HostInfo | None) -> str:

@@ -11,12 +11,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from installer import trees
+from installer import backups, trees
 from installer.commands.adopt_scan import Candidate, candidates, diff, pick
 from installer.commands.common import Confirm, Prepared, run_plan, set_record
 from installer.context import Context
 from installer.errors import ExtError, UsageError
-from installer.links.plan import stamp
 from installer.links.scan import AgentState, scan
 from installer.plan import Action, Plan
 from installer.resources import FOLDER, Resource, discover
@@ -103,8 +102,7 @@ def _plan_all(
     ctx: Context, agent: AgentState, chosen: list[Candidate], prefer: str | None
 ) -> list[Adoption]:
     own = {(r.kind, r.name): r for r in discover(ctx.set_root)}
-    when = stamp(ctx.env.now())
-    namer = _Backups(agent)
+    namer = backups.Namer(agent.taken, backups.stamp(ctx.env.now()))
     seen: dict[tuple[str, str], Candidate] = {}
     out = []
     for c in chosen:
@@ -114,7 +112,7 @@ def _plan_all(
             detail = f"{first.filename} is adopted as {c.label} already; rename one of them"
             out.append(Adoption(c, (Action("skip", c.rel, detail=detail),), ctx.set_root / c.rel))
             continue
-        out.append(_plan_one(ctx, c, own.get((c.kind, c.name)), prefer, namer, when))
+        out.append(_plan_one(ctx, c, own.get((c.kind, c.name)), prefer, namer))
     return out
 
 
@@ -123,8 +121,7 @@ def _plan_one(
     c: Candidate,
     theirs: Resource | None,
     prefer: str | None,
-    namer: _Backups,
-    when: str,
+    namer: backups.Namer,
 ) -> Adoption:
     source = ctx.agent_dir / c.rel
     dest = ctx.set_root / c.rel
@@ -135,7 +132,7 @@ def _plan_one(
         return Adoption(c, (Action("skip", c.rel, detail=f"cannot be copied: {why}"),), dest)
     existing = Path(theirs.source) if theirs is not None else dest
     if not os.path.lexists(existing):
-        backup = namer.agent(c, when)
+        backup = _agent_backup(namer, c)
         actions = (
             Action("copy", c.rel, target=str(dest), detail=_copy_detail(source, dest)),
             Action(
@@ -147,7 +144,7 @@ def _plan_one(
             Action("link", c.rel, target=str(dest)),
         )
         return Adoption(c, actions, dest, backup)
-    return _conflict(c, source, existing, dest, prefer, namer, when)
+    return _conflict(c, source, existing, dest, prefer, namer)
 
 
 def _conflict(
@@ -156,15 +153,14 @@ def _conflict(
     existing: Path,
     dest: Path,
     prefer: str | None,
-    namer: _Backups,
-    when: str,
+    namer: backups.Namer,
 ) -> Adoption:
     same = existing == dest and trees.entries(existing, trees.LEFT_OUT) == trees.entries(
         source, trees.LEFT_OUT
     )
     if same or (prefer == "set" and existing == dest):
         why = "identical to the set's" if same else "--prefer set: the set's version stays"
-        backup = namer.agent(c, when)
+        backup = _agent_backup(namer, c)
         actions: tuple[Action, ...] = (
             Action("backup", c.rel, backup=backup, detail=f"your {_word(c)}; {why}"),
             Action("link", c.rel, target=str(dest)),
@@ -177,8 +173,8 @@ def _conflict(
     if prefer != "agent":
         detail = "the set has its own, different (pass --prefer set or --prefer agent)"
         return Adoption(c, (Action("skip", c.rel, detail=detail),), dest, diff=text)
-    set_backup = _set_backup(dest, c.layout, when)
-    backup = namer.agent(c, when)
+    set_backup = _set_backup(dest, c.layout, namer.when)
+    backup = _agent_backup(namer, c)
     actions = (
         Action("backup", str(dest), backup=str(set_backup), detail="the set's version"),
         Action("copy", c.rel, target=str(dest), detail=_copy_detail(source, dest)),
@@ -200,36 +196,15 @@ def _apply(tx: Transaction, plans: list[Adoption]) -> None:
         tx.symlink(p.candidate.rel, str(p.dest))
 
 
-class _Backups:
-    """Backup names in the agent dir: files beside, folders in `<kind>/.bak/`; each unique."""
-
-    def __init__(self, agent: AgentState) -> None:
-        self.agent_state = agent
-        self.used: set[str] = set()
-
-    def agent(self, c: Candidate, when: str) -> str:
-        folder = FOLDER[c.kind]
-        # A folder beside itself would still be loaded by pi; parked in `.bak/` it is not.
-        parent = f"{folder}/.bak" if c.layout == "dir" else folder
-        taken = self.agent_state.taken(parent)
-        base, n = f"{c.filename}.bak.{when}", 0
-        name = base
-        while name in taken or f"{parent}/{name}" in self.used:
-            n += 1
-            name = f"{base}-{n}"
-        self.used.add(f"{parent}/{name}")
-        return f"{parent}/{name}"
+def _agent_backup(namer: backups.Namer, c: Candidate) -> str:
+    """Where the agent dir's own keeps its bytes, relative to the agent dir."""
+    return namer.pick(FOLDER[c.kind], c.filename, c.layout == "dir")
 
 
 def _set_backup(dest: Path, layout: str, when: str) -> Path:
     """Where --prefer agent keeps the set's version: beside it, or in `<kind>/.bak/` (a folder)."""
-    parent = dest.parent / ".bak" if layout == "dir" else dest.parent
-    base, n = f"{dest.name}.bak.{when}", 0
-    path = parent / base
-    while os.path.lexists(path):
-        n += 1
-        path = parent / f"{base}-{n}"
-    return path
+    parent = Path(backups.parent(str(dest.parent), layout == "dir"))
+    return parent / backups.free(dest.name, when, lambda n: os.path.lexists(parent / n))
 
 
 def _copy_detail(source: Path, dest: Path) -> str:

@@ -4,24 +4,15 @@ picked by name; and how one differs from the set's own (a unified diff)."""
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from installer import trees
+from installer import backups, trees
 from installer.errors import UsageError
 from installer.links.scan import AgentState, Entry
+from installer.pirules import SUFFIXES
 from installer.resources import FOLDER, check_name, folder_is_item
 
-# The same file shapes resources.py discovers in a set (folders: resources.folder_is_item).
-_FILE_SUFFIXES = {
-    "extension": (".ts", ".js"),
-    "skill": (".md",),
-    "prompt": (".md",),
-    "theme": (".json",),
-}
-# A backup ext (or install.sh) made, `name.bak.YYYYMMDD-HHMMSS[-N]`, is never a resource.
-_BACKUP = r".*\.bak\.\d{8}-\d{6}(-\d+)?"
 MAX_DIFF_LINES = 200
 
 
@@ -65,7 +56,8 @@ def candidates(agent: AgentState) -> tuple[list[Candidate], list[str]]:
 
 
 def _parked(name: str) -> bool:
-    return name.endswith(".off") or re.fullmatch(_BACKUP, name) is not None
+    """Disabled, or a backup ext (or install.sh) made: never a resource."""
+    return name.endswith(".off") or backups.parse(name) is not None
 
 
 def _classify(path: Path, kind: str, name: str, entry: Entry) -> Candidate | None:
@@ -73,8 +65,9 @@ def _classify(path: Path, kind: str, name: str, entry: Entry) -> Candidate | Non
         if not folder_is_item(path, kind):
             return None
         return Candidate(kind, name, name, "dir")
+    # The same file shapes pi takes from a set (folders: resources.folder_is_item).
     stem, dot, suffix = name.rpartition(".")
-    if not dot or not stem or f".{suffix}" not in _FILE_SUFFIXES[kind]:
+    if not dot or not stem or f".{suffix}" not in SUFFIXES[FOLDER[kind]]:
         return None
     return Candidate(kind, stem, name, "file")
 

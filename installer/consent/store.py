@@ -222,7 +222,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
     from installer import atomic
 
     try:
-        atomic.commit(atomic.stage(path, data.decode("utf-8"), mode=FILE_MODE), path)
+        atomic.commit(atomic.stage(path, data, mode=FILE_MODE), path)
         atomic.fsync_dir(path.parent)
     except ExtError as exc:
         raise ExtError(f"{exc.message.rstrip('.')}; the approvals are unchanged", exc.fix) from None

@@ -5,14 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from installer.backups import Namer, stamp
 from installer.links.scan import AgentState, Entry
 from installer.plan import Action, Plan
 from installer.resources import FOLDER, Resource
-
-
-def stamp(now: datetime) -> str:
-    """The timestamp backups carry: YYYYMMDD-HHMMSS, local time."""
-    return now.strftime("%Y%m%d-%H%M%S")
 
 
 def plan_install(
@@ -29,16 +25,15 @@ def plan_install(
     """
     chosen = {(r.kind, r.filename) for r in selected}  # cheap keys; a set names each once
     off = {(r.kind, r.filename) for r in parked}
-    names = _Names(state)
+    names = Namer(state.taken, stamp(now))
     actions: list[Action] = []
     handled: set[str] = set()
-    when = stamp(now)
     for r in resources:
         if (r.kind, r.filename) not in chosen:
             handled.update((r.dest, r.disabled_dest))
             actions.append(Action("skip", r.dest, detail="not selected"))
             continue
-        mine = _resource_actions(state, r, names, when, (r.kind, r.filename) in off)
+        mine = _resource_actions(state, r, names, (r.kind, r.filename) in off)
         # The form not acted on is pruned when it is a dead link of ours: once the state record
         # forgets an older root, a link into it would read as foreign and stay for good.
         handled.update(a.path for a in mine)
@@ -48,7 +43,7 @@ def plan_install(
 
 
 def _resource_actions(
-    state: AgentState, r: Resource, names: _Names, when: str, parked: bool = False
+    state: AgentState, r: Resource, names: Namer, parked: bool = False
 ) -> list[Action]:
     source = r.source
     enabled = state.entries.get(r.dest)
@@ -60,7 +55,7 @@ def _resource_actions(
         return [Action("link", r.disabled_dest, target=source, detail="disabled, as you left it")]
     if enabled is None:
         return [Action("link", r.dest, target=source)]
-    backup = names.backup_name(r, enabled, when)
+    backup = names.pick(FOLDER[r.kind], r.filename, enabled.to_dir)
     what = _describe(enabled)
     return [
         Action("backup", r.dest, backup=backup, detail=what),
@@ -122,24 +117,3 @@ def _describe(entry: Entry) -> str:
     if entry.kind == "link":
         return f"a link to {entry.target}"
     return "a folder" if entry.kind == "dir" else "a file"
-
-
-class _Names:
-    """Picks backup names no entry has and no earlier action of this plan took."""
-
-    def __init__(self, state: AgentState) -> None:
-        self.state = state
-        self.used: set[str] = set()
-
-    def backup_name(self, r: Resource, entry: Entry, when: str) -> str:
-        folder = FOLDER[r.kind]
-        # A folder backed up beside itself would still be loaded by pi; park it in `.bak/`.
-        parent = f"{folder}/.bak" if entry.to_dir else folder
-        base = f"{r.filename}.bak.{when}"
-        taken = self.state.taken(parent)
-        candidate, n = base, 0
-        while candidate in taken or f"{parent}/{candidate}" in self.used:
-            n += 1
-            candidate = f"{base}-{n}"
-        self.used.add(f"{parent}/{candidate}")
-        return f"{parent}/{candidate}"

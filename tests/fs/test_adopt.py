@@ -10,17 +10,20 @@ import pytest
 
 from installer import trees
 from installer.commands.adopt import adopt
+from installer.commands.adopt_scan import candidates
 from installer.commands.install import install
 from installer.commands.undo import undo
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError, UsageError
+from installer.links.scan import scan
 from installer.plan import Plan
-from installer.resources import discover
+from installer.resources import FOLDER, discover
 from installer.state import load_state
-from tests.helpers import build_tree, snapshot, yes
+from tests.helpers import AT, Clock, build_tree, snapshot, yes
 
 ALPHA = b"// alpha, placed by hand\nexport default function () {}\n"
 BETA = b"// beta\nexport default function () {}\n"
+STAMP = AT.strftime("%Y%m%d-%H%M%S")
 
 
 def _mine(tree: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
@@ -211,6 +214,22 @@ def test_prefer_agent_takes_the_agents_and_undo_puts_the_sets_back(ctx: Context)
     assert snapshot(ctx.set_root) == set_before
 
 
+def test_prefer_agent_never_puts_the_sets_version_over_a_backup_it_has(tmp_path: Path) -> None:
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "mine"\n',
+            "extensions/alpha.ts": "// the set's\n",
+            f"extensions/alpha.ts.bak.{STAMP}": "// an older backup\n",
+        },
+    )
+    agent = build_tree(tmp_path / "agent", {"extensions/alpha.ts": ALPHA})
+    adopt(resolve(Clock(cwd=tmp_path), root, agent), ["alpha"], False, "agent", False, yes)
+    assert (root / f"extensions/alpha.ts.bak.{STAMP}").read_text() == "// an older backup\n"
+    assert (root / f"extensions/alpha.ts.bak.{STAMP}-1").read_text() == "// the set's\n"
+    assert (root / "extensions/alpha.ts").read_bytes() == ALPHA
+
+
 def test_what_is_not_adoptable(ctx: Context) -> None:
     build_tree(
         ctx.agent_dir,
@@ -349,3 +368,21 @@ def test_a_git_clone_is_adopted_without_its_git_and_node_modules(ctx: Context) -
     cleaned = clean_backups(ctx, False, yes)
     assert any(a.path.endswith(backup.name) for a in cleaned.plan.actions)
     assert not backup.exists()
+
+
+def test_adopt_takes_the_files_pi_takes_from_a_set(tmp_path: Path) -> None:
+    # One suffix table (installer.pirules.SUFFIXES) for both: a file adopt would take in must
+    # be one the set then offers as an item, and a file pi ignores stays where it is.
+    files = {
+        "extensions/a.ts": "",
+        "extensions/b.js": "",
+        "skills/c.md": "",
+        "prompts/d.md": "",
+        "themes/e.json": "{}",
+    }
+    ignored = {"extensions/f.mjs": "", "prompts/g.txt": "", "themes/h.md": ""}
+    agent = build_tree(tmp_path / "agent", {**files, **ignored})
+    root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n', **files})
+    found, _ = candidates(scan(agent, root))
+    assert sorted(c.rel for c in found) == sorted(files)
+    assert sorted(f"{FOLDER[r.kind]}/{r.filename}" for r in discover(root)) == sorted(files)

@@ -19,19 +19,14 @@ import pytest
 
 from installer.commands.install import install
 from installer.commands.undo import undo
-from installer.context import Context, resolve
 from installer.errors import ExitCode, ExtError
 from installer.journal import incomplete
 from installer.result import PlanResult
-from tests.helpers import TOOLS_SET, Clock, build_tree, snapshot, yes
+from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
 
 STAMP = "20261129-101500"
 EXT = Path(sys.executable).with_name("ext")
 WRITES = ("symlink", "rename", "replace", "unlink", "mkdir")
-
-
-def context(set_root: Path, agent: Path) -> Context:
-    return resolve(Clock(environ=dict(os.environ), cwd=set_root.parent), set_root, agent)
 
 
 def run(set_root: Path, agent: Path) -> PlanResult:

@@ -20,16 +20,11 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import install
-from installer.context import Context, resolve
 from installer.errors import ExtError
 from installer.settings import lock_path
-from tests.helpers import TOOLS_SET, Clock, build_tree, snapshot, yes
+from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
 
 SEEDED = '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n'
-
-
-def context(set_root: Path, agent: Path) -> Context:
-    return resolve(Clock(environ=dict(os.environ), cwd=set_root.parent), set_root, agent)
 
 
 def stamps(root: Path) -> dict[str, int]:

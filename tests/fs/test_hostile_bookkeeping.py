@@ -19,9 +19,9 @@ from installer.commands.install import install
 from installer.commands.toggle import switch
 from installer.commands.undo import undo
 from installer.commands.uninstall import uninstall
-from installer.context import Context, resolve
+from installer.context import Context
 from installer.errors import ExtError
-from tests.helpers import TOOLS_SET, Clock, build_tree, snapshot, yes
+from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
 
 SEEDED = '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n'
 SIBLING = {
@@ -117,7 +117,7 @@ def test_no_writing_command_reaches_outside_the_agent_dir(
     outside = snapshot(sibling), snapshot(set_root)
     theirs = contents(agent)  # the user's bytes, and what was planted
 
-    run_all(lambda: resolve(Clock(environ=dict(os.environ), cwd=base), set_root, agent))
+    run_all(lambda: context(set_root, agent))
 
     assert (snapshot(sibling), snapshot(set_root)) == outside
     left = contents(agent)
@@ -135,7 +135,7 @@ def test_a_planted_journal_is_refused_by_every_writing_command(tmp_path: Path, k
     plant(kind, agent / ".extset/journal", sibling)
     with pytest.raises(ExtError, match=r"journal is a"):
         install(
-            resolve(Clock(environ=dict(os.environ), cwd=tmp_path), set_root, agent),
+            context(set_root, agent),
             [],
             [],
             False,

@@ -12,10 +12,9 @@ import pytest
 from installer.commands.install import install
 from installer.commands.listing import items
 from installer.commands.uninstall import uninstall
-from installer.context import Context, resolve
 from installer.plan import Plan
 from installer.result import PlanResult
-from tests.helpers import AT, TOOLS_SET, Clock, build_tree, set_links, snapshot, yes
+from tests.helpers import AT, TOOLS_SET, build_tree, context, set_links, snapshot, yes
 
 STAMP = "20261129-101500"
 DESTS = (
@@ -26,10 +25,6 @@ DESTS = (
     "prompts/fix.md",
     "themes/dark.json",
 )
-
-
-def context(set_root: Path, agent: Path, at: datetime | None = AT) -> Context:
-    return resolve(Clock(environ=dict(os.environ), cwd=set_root.parent, at=at), set_root, agent)
 
 
 @pytest.fixture

@@ -15,10 +15,9 @@ from hypothesis import strategies as st
 
 from installer.commands.install import install
 from installer.commands.uninstall import uninstall
-from installer.context import Context, resolve
 from installer.links.scan import scan, seen
 from installer.resources import discover
-from tests.helpers import Clock, build_tree, snapshot, yes
+from tests.helpers import build_tree, context, snapshot, yes
 
 STAMP = "20261129-101500"
 KIND_DIRS = ("extensions", "skills", "prompts", "themes")
@@ -207,12 +206,9 @@ def test_install_is_idempotent_loses_nothing_and_uninstall_leaves_only_what_was_
     set_before, outside_before = snapshot(set_root), snapshot(outside)
     before = not_ours(items(agent, roots))
 
-    def ctx() -> Context:
-        return resolve(Clock(environ=dict(os.environ), cwd=base), set_root, agent)
-
     skip = sorted(sc.skip)
-    dry = install(ctx(), [], skip, True, yes)
-    real = install(ctx(), [], skip, False, yes)
+    dry = install(context(set_root, agent), [], skip, True, yes)
+    real = install(context(set_root, agent), [], skip, False, yes)
     assert dry.plan.actions == real.plan.actions, "--dry-run showed other steps than the run took"
 
     after = items(agent, roots)
@@ -222,10 +218,10 @@ def test_install_is_idempotent_loses_nothing_and_uninstall_leaves_only_what_was_
         want = str(set_root.resolve() / source)
         assert want in (os.path.realpath(agent / dest), os.path.realpath(agent / off)), name
 
-    again = install(ctx(), [], skip, False, yes)
+    again = install(context(set_root, agent), [], skip, False, yes)
     assert again.plan.is_empty, [a.to_json() for a in again.plan.changes]
 
-    uninstall(ctx(), False, yes)
+    uninstall(context(set_root, agent), False, yes)
     left = items(agent, roots)
     assert not [p for p, (_, ours) in left.items() if ours], "uninstall left links of ours"
     assert not_ours(left) == not_ours(after)

@@ -355,15 +355,19 @@ def test_refresh_then_passive_notice_once_a_day(
     monkeypatch.setattr(sys, "prefix", str(pipx_facts(tmp_path).prefix))  # ext runs from there
     server.routes[EXT_PATH] = index_doc("99.0.0")
     now = 1_700_000_000.0
-    spawned: list[object] = []
+    refreshes: list[Path] = []  # the cache each refresh started would write
 
     def notice(at: float) -> Notice | None:
         return passive_notice(
-            now=at, tty=True, cache_path=cache, spawn=lambda *a: spawned.append(a)
+            now=at, tty=True, cache_path=cache, spawn=lambda *a: refreshes.append(a[2])
         )
 
+    def started() -> float | None:
+        state = load_cache(cache)
+        return state.refresh_started_at if state is not None else None
+
     assert notice(now) is None  # first run: nothing cached is not news
-    assert len(spawned) == 1
+    assert (refreshes, started()) == ([cache], now)
     refresh(cache_path=cache, facts=pipx_facts(tmp_path), limits=OK, clock=lambda: now + 1)
     shown = notice(now + 2)
     assert isinstance(shown, Notice)
@@ -372,7 +376,7 @@ def test_refresh_then_passive_notice_once_a_day(
     )
     assert notice(now + 3600) is None
     assert notice(now + 86400 + 3) is not None
-    assert len(spawned) == 2  # the cache was a day old by then
+    assert (refreshes, started()) == ([cache, cache], now + 86400 + 3)  # a day old by then
 
 
 def test_background_refresh_module_runs(server: Server, tmp_path: Path) -> None:

@@ -28,13 +28,19 @@ EXT_NEWER = CheckResult(
 
 
 class Spawns:
-    """Records refreshes the notice would start, instead of starting them."""
+    """Stands in for the background refresh: records the cache each one started would write."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[object, ...]] = []
+        self.caches: list[Path] = []
 
-    def __call__(self, *args: object) -> None:
-        self.calls.append(args)
+    def __call__(self, host: object, set_dir: object, cache: Path) -> None:
+        self.caches.append(cache)
+
+
+def started(cache: Path) -> float | None:
+    """When the cache says a refresh was last started (what keeps a second one from starting)."""
+    state = load_cache(cache)
+    return state.refresh_started_at if state is not None else None
 
 
 @pytest.fixture
@@ -87,11 +93,11 @@ def notice(
 
 def test_first_run_is_silent_and_starts_one_refresh(cache: Path, spawns: Spawns) -> None:
     assert notice(cache, spawns) is None
-    assert len(spawns.calls) == 1
+    assert spawns.caches == [cache]
     state = load_cache(cache)
     assert state is not None and state.refresh_started_at == NOW and state.checked_at is None
     assert notice(cache, spawns, NOW + 5) is None
-    assert len(spawns.calls) == 1  # one refresh under way is enough
+    assert (spawns.caches, started(cache)) == ([cache], NOW)  # one refresh under way is enough
 
 
 def test_notice_shows_once_a_day(cache: Path, spawns: Spawns) -> None:
@@ -112,13 +118,13 @@ def test_notice_shows_once_a_day(cache: Path, spawns: Spawns) -> None:
 def test_fresh_cache_starts_no_refresh(cache: Path, spawns: Spawns) -> None:
     seed(cache, EXT_NEWER)
     notice(cache, spawns)
-    assert spawns.calls == []
+    assert (spawns.caches, started(cache)) == ([], None)
 
 
 def test_day_old_cache_starts_a_refresh_and_still_tells(cache: Path, spawns: Spawns) -> None:
     seed(cache, EXT_NEWER, checked_at=NOW - DAY - 1)
     assert notice(cache, spawns) is not None
-    assert len(spawns.calls) == 1
+    assert (spawns.caches, started(cache)) == ([cache], NOW)
 
 
 @pytest.mark.parametrize(
@@ -136,7 +142,7 @@ def test_silenced_by_environment(cache: Path, spawns: Spawns, env: dict[str, str
     seed(cache, EXT_NEWER)
     before = cache.read_bytes()
     assert notice(cache, spawns, env=env) is None
-    assert spawns.calls == []
+    assert spawns.caches == []
     assert cache.read_bytes() == before
 
 
@@ -148,7 +154,7 @@ def test_ci_zero_is_not_ci(cache: Path, spawns: Spawns) -> None:
 def test_silenced_without_a_tty(cache: Path, spawns: Spawns) -> None:
     seed(cache, EXT_NEWER, checked_at=NOW - 2 * DAY)
     assert notice(cache, spawns, tty=False) is None
-    assert spawns.calls == []
+    assert (spawns.caches, started(cache)) == ([], None)
 
 
 def test_silenced_by_process_environment(
@@ -164,7 +170,7 @@ def test_silenced_by_user_config(cache: Path, spawns: Spawns, tmp_path: Path) ->
     config = tmp_path / "config.toml"
     config.write_text("# mine\n[updates]\ncheck = false\n")
     assert notice(cache, spawns, config_path=config) is None
-    assert spawns.calls == []
+    assert (spawns.caches, started(cache)) == ([], None)
 
 
 def test_user_config_default_location(cache: Path, spawns: Spawns, isolated_home: Path) -> None:
@@ -239,8 +245,7 @@ def test_corrupt_cache_counts_as_first_run(cache: Path, spawns: Spawns) -> None:
     cache.parent.mkdir(parents=True)
     cache.write_text("{not json")
     assert notice(cache, spawns) is None
-    assert len(spawns.calls) == 1
-    assert load_cache(cache) is not None  # rewritten whole
+    assert (spawns.caches, started(cache)) == ([cache], NOW)  # rewritten whole
 
 
 def test_a_failing_spawner_never_breaks_the_command(cache: Path) -> None:

@@ -9,7 +9,15 @@ from __future__ import annotations
 import pytest
 
 from installer.host import drift_message
-from installer.versions import newer, newest_in, parse_version, range_error, where
+from installer.versions import (
+    looks_like_version,
+    newer,
+    newest_in,
+    parse_version,
+    range_error,
+    version_in,
+    where,
+)
 
 
 @pytest.mark.parametrize(
@@ -41,6 +49,29 @@ def test_build_metadata_does_not_count() -> None:
 def test_garbage_is_not_a_version(text: str) -> None:
     assert parse_version(text) is None
     assert newer(text, "0.1.0") is None
+
+
+@pytest.mark.parametrize("text", ["0.73.1", "v1.2.3-rc.1", "0.73", " 1 ", "1.2.3+b.7"])
+def test_what_a_package_json_may_give_as_a_version(text: str) -> None:
+    assert looks_like_version(text)
+
+
+@pytest.mark.parametrize("text", ["", "latest", "1.2.3.4", "1..2", "^1.2.3", "1.2.3-", "x1"])
+def test_what_a_package_json_gives_that_is_no_version(text: str) -> None:
+    assert not looks_like_version(text)
+
+
+@pytest.mark.parametrize(
+    ("output", "version"),
+    [
+        ("0.73.1\n", "0.73.1"),
+        ("pi v0.74.0-rc.2 (node 22)\n", "0.74.0-rc.2"),
+        ("built 1.2.3.4, running 2.0.0+abc\n", "2.0.0+abc"),  # 1.2.3.4 is not one
+        ("Node.js v22.1\nno version here\n", None),
+    ],
+)
+def test_the_version_a_command_prints(output: str, version: str | None) -> None:
+    assert version_in(output) == version
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from installer.backups import stamp
 from installer.errors import ExitCode, UsageError
-from installer.links.plan import plan_install, plan_uninstall, stamp
-from installer.links.scan import AgentState, Entry
+from installer.links.plan import plan_install, plan_uninstall
+from installer.links.scan import Entry
 from installer.plan import Action, Plan
-from installer.resources import FOLDER, Resource, select
+from installer.resources import Resource, select
+from tests.helpers import agent_state, resource
 
 SET = Path("/s")
 OLD = Path("/old-s")
@@ -20,18 +22,12 @@ NOW = datetime(2026, 11, 29, 10, 15, 0)
 STAMP = "20261129-101500"
 
 
-def res(kind: str, filename: str, layout: str = "file") -> Resource:
-    name = filename.rpartition(".")[0] if layout == "file" else filename
-    source = str(SET / FOLDER[kind] / filename)
-    return Resource(kind, name, filename, layout, source, source)
-
-
-NOTIFY = res("extension", "notify.ts")
-TIMER = res("extension", "timer.js")
-GAMMA = res("extension", "gamma", "dir")
-REVIEW = res("skill", "review", "dir")
-FIX = res("prompt", "fix.md")
-DARK = res("theme", "dark.json")
+NOTIFY = resource("extension", "notify.ts")
+TIMER = resource("extension", "timer.js")
+GAMMA = resource("extension", "gamma", "dir")
+REVIEW = resource("skill", "review", "dir")
+FIX = resource("prompt", "fix.md")
+DARK = resource("theme", "dark.json")
 ALL = (NOTIFY, TIMER, GAMMA, REVIEW, FIX, DARK)
 
 FILE = Entry("file")
@@ -48,22 +44,13 @@ def link(target: str, owner: str = "foreign", exists: bool = True, to_dir: bool 
     return Entry("link", target, target, exists, to_dir=to_dir, owner=owner, root=root)
 
 
-def state(entries: dict[str, Entry], extra: tuple[str, ...] = ()) -> AgentState:
-    """An AgentState whose folder listings hold the entries' names, plus `extra` paths."""
-    names: dict[str, set[str]] = {}
-    for path in (*entries, *extra):
-        folder, _, name = path.rpartition("/")
-        names.setdefault(folder, set()).add(name)
-    return AgentState(Path("/agent"), entries, {k: frozenset(v) for k, v in names.items()})
-
-
 def install(
     entries: dict[str, Entry],
     selected: tuple[Resource, ...] = ALL,
     extra: tuple[str, ...] = (),
     now: datetime = NOW,
 ) -> Plan:
-    return plan_install(state(entries, extra), ALL, selected, now)
+    return plan_install(agent_state(entries, extra), ALL, selected, now)
 
 
 def changes(plan: Plan) -> list[tuple[str, str, str | None]]:
@@ -369,7 +356,7 @@ def test_uninstall_removes_ours_in_every_form_and_nothing_else() -> None:
         f"themes/dark.json.bak.{STAMP}": link("/elsewhere/dark.json"),
         "extensions/mine": DIR,
     }
-    plan = plan_uninstall(state(entries))
+    plan = plan_uninstall(agent_state(entries))
     assert plan.command == "uninstall"
     assert sorted(a.path for a in plan.changes) == sorted(
         [
@@ -384,7 +371,7 @@ def test_uninstall_removes_ours_in_every_form_and_nothing_else() -> None:
 
 
 def test_uninstall_of_nothing_plans_nothing() -> None:
-    assert plan_uninstall(state({"extensions/mine.ts": FILE})).is_empty
+    assert plan_uninstall(agent_state({"extensions/mine.ts": FILE})).is_empty
 
 
 # the plan as data
@@ -420,7 +407,7 @@ def test_a_set_reached_through_a_symlink_is_kept_when_the_link_leads_to_the_same
     source = "/via-link/s/extensions/notify.ts"
     notify = Resource("extension", "notify", "notify.ts", "file", source, NOTIFY.source)
     made = Entry("link", source, NOTIFY.source, True, owner="ours", root=str(SET))
-    plan = plan_install(state({notify.dest: made}), (notify,), (notify,), NOW)
+    plan = plan_install(agent_state({notify.dest: made}), (notify,), (notify,), NOW)
     assert plan.is_empty
     assert [(a.action, a.path) for a in plan.actions] == [("keep", "extensions/notify.ts")]
 

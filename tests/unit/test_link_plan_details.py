@@ -3,35 +3,21 @@
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
 from installer.links.plan import plan_install, plan_uninstall
-from installer.links.scan import AgentState, Entry
+from installer.links.scan import Entry
 from installer.plan import Action, Plan
-from installer.resources import FOLDER, Resource
+from installer.resources import Resource
+from tests.helpers import agent_state, resource
 
 SET = "/s"
 NOW = datetime(2026, 11, 29, 10, 15, 0)
 STAMP = "20261129-101500"
 
 
-def res(kind: str, filename: str, layout: str = "file", source: str = "") -> Resource:
-    name = filename.rpartition(".")[0] if layout == "file" else filename
-    source = source or f"{SET}/{FOLDER[kind]}/{filename}"
-    return Resource(kind, name, filename, layout, source, source)
-
-
-NOTIFY = res("extension", "notify.ts")
-GAMMA = res("extension", "gamma", "dir")
+NOTIFY = resource("extension", "notify.ts")
+GAMMA = resource("extension", "gamma", "dir")
 ALL = (NOTIFY, GAMMA)
-
-
-def state(entries: dict[str, Entry]) -> AgentState:
-    names: dict[str, set[str]] = {}
-    for path in entries:
-        folder, _, name = path.rpartition("/")
-        names.setdefault(folder, set()).add(name)
-    return AgentState(Path("/agent"), entries, {k: frozenset(v) for k, v in names.items()})
 
 
 def install(
@@ -39,7 +25,7 @@ def install(
     selected: tuple[Resource, ...] = ALL,
     resources: tuple[Resource, ...] = ALL,
 ) -> Plan:
-    return plan_install(state(entries), resources, selected, NOW)
+    return plan_install(agent_state(entries), resources, selected, NOW)
 
 
 def ours(target: str, exists: bool = True) -> Entry:
@@ -75,7 +61,9 @@ def test_a_folder_in_the_way_is_backed_up_as_a_folder() -> None:
 
 def test_uninstall_names_the_target_of_each_link_it_removes() -> None:
     plan = plan_uninstall(
-        state({NOTIFY.dest: ours(NOTIFY.source), "extensions/x.ts.off": ours("/s/x.ts", False)})
+        agent_state(
+            {NOTIFY.dest: ours(NOTIFY.source), "extensions/x.ts.off": ours("/s/x.ts", False)}
+        )
     )
     assert plan.command == "uninstall"
     assert list(plan.changes) == [
@@ -109,7 +97,7 @@ def test_our_live_link_at_the_enabled_name_wins_over_our_disabled_one() -> None:
 
 def test_two_backups_of_one_plan_for_one_place_get_distinct_names() -> None:
     # The planner promises a backup name no earlier action of the plan took, whatever it is given.
-    again = res("extension", "notify.ts", source="/s/other/notify.ts")
+    again = resource("extension", "notify.ts", source="/s/other/notify.ts")
     plan = install({NOTIFY.dest: Entry("file")}, (NOTIFY, again), (NOTIFY, again))
     assert [a.backup for a in plan.changes if a.action == "backup"] == [
         f"extensions/notify.ts.bak.{STAMP}",

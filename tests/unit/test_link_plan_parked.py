@@ -3,40 +3,26 @@
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
 from installer.links.plan import plan_install
-from installer.links.scan import AgentState, Entry
+from installer.links.scan import Entry
 from installer.plan import Action, Plan
-from installer.resources import FOLDER, Resource
+from installer.resources import Resource
+from tests.helpers import agent_state, resource
 
 SET = "/s"
 NOW = datetime(2026, 11, 29, 10, 15, 0)
 STAMP = "20261129-101500"
 
 
-def res(kind: str, filename: str, layout: str = "file") -> Resource:
-    name = filename.rpartition(".")[0] if layout == "file" else filename
-    source = f"{SET}/{FOLDER[kind]}/{filename}"
-    return Resource(kind, name, filename, layout, source, source)
-
-
-NOTIFY = res("extension", "notify.ts")
-GAMMA = res("extension", "gamma", "dir")
-FIX = res("prompt", "fix.md")
+NOTIFY = resource("extension", "notify.ts")
+GAMMA = resource("extension", "gamma", "dir")
+FIX = resource("prompt", "fix.md")
 ALL = (NOTIFY, GAMMA, FIX)
 
 
-def state(entries: dict[str, Entry]) -> AgentState:
-    names: dict[str, set[str]] = {}
-    for path in entries:
-        folder, _, name = path.rpartition("/")
-        names.setdefault(folder, set()).add(name)
-    return AgentState(Path("/agent"), entries, {k: frozenset(v) for k, v in names.items()})
-
-
 def install(entries: dict[str, Entry], parked: tuple[Resource, ...]) -> Plan:
-    return plan_install(state(entries), ALL, ALL, NOW, parked=parked)
+    return plan_install(agent_state(entries), ALL, ALL, NOW, parked=parked)
 
 
 def ours(r: Resource, exists: bool = True) -> Entry:
@@ -81,7 +67,7 @@ def test_a_parked_item_the_user_enabled_by_hand_in_link_mode_stays_enabled() -> 
 
 def test_parking_is_by_kind_and_file_name_not_by_identity() -> None:
     # The registered set's item and the discovered one are equal values, built apart.
-    plan = install({}, parked=(res("extension", "notify.ts"),))
+    plan = install({}, parked=(resource("extension", "notify.ts"),))
     assert plan.changes[0].path == NOTIFY.disabled_dest
-    other_kind = install({}, parked=(res("prompt", "notify.ts"),))
+    other_kind = install({}, parked=(resource("prompt", "notify.ts"),))
     assert other_kind.changes[0].path == NOTIFY.dest

@@ -146,13 +146,14 @@ def load_findings(report: LoadReport, labels: Mapping[str, str], command: str) -
 def _labels(s: Subject) -> dict[str, str]:
     """Real paths of the set's extension entry files -> their item names."""
     from installer.doctor.checks.loaded import package_extensions
+    from installer.pirules import SUFFIXES
 
     if s.set_root is None:
         return {}
     labels = {}
     for entry, home in package_extensions(s.set_root):
         name = home.name
-        for suffix in (".ts", ".js"):
+        for suffix in SUFFIXES["extensions"]:
             name = name.removesuffix(suffix)
         labels[os.path.realpath(entry)] = name
     return labels
