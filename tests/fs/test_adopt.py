@@ -326,9 +326,9 @@ def test_two_of_one_name_adopt_only_the_first(ctx: Context) -> None:
 
 
 def test_cli_adopt_needs_a_set_of_yours_and_one_agent_dir(ctx: Context) -> None:
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
-    from installer.cli import app
+    from installer.cli.app import app
 
     runner = CliRunner()
     done = runner.invoke(app, ["adopt", "--all", "--from", str(ctx.agent_dir)])

@@ -168,7 +168,7 @@ def wrap(real):
 for name in ("symlink", "rename", "replace", "unlink", "mkdir"):
     setattr(os, name, wrap(getattr(os, name)))
 sys.argv = ["ext", *sys.argv[3:]]
-from installer.cli import main
+from installer.cli.app import main
 main()
 """
 
