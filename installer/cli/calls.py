@@ -117,7 +117,7 @@ def list_items(g: Globals) -> NoReturn:
     """`ext list`: every item of the set and its state."""
 
     def go(out: Any) -> int:
-        from installer.commands.listing import items, with_guard
+        from installer.links.states import items, with_guard
         from installer.ui import tilde
 
         ctx = context(g)

@@ -40,9 +40,9 @@ def approve(
     from installer.context import here
 
     def go(out: Output) -> int:
-        from installer.commands.consent_journal import journaled
         from installer.consent.commands import approve as do_approve
         from installer.consent.commands import describe_approval
+        from installer.consent.journaled import journaled
 
         ctx = _moved(out, context(g), dry_run)
         folder = _folder(project) or here(ctx.env)
@@ -73,11 +73,11 @@ def revoke(g: Globals, project: Path | None, yes: bool) -> NoReturn:
     from installer.context import here
 
     def go(out: Output) -> int:
-        from installer.commands.consent_journal import journaled
         from installer.consent.canonical import short_hash
         from installer.consent.commands import held_approval
         from installer.consent.commands import revoke as do_revoke
         from installer.consent.hooks import visible
+        from installer.consent.journaled import journaled
         from installer.ui import shorten
 
         ctx = _moved(out, context(g))

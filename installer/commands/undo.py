@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from installer import journal
-from installer.commands.common import Confirm, Prepared, run_plan
 from installer.context import Context
+from installer.engine import journal
+from installer.engine.run import Confirm, Prepared, run_plan
+from installer.engine.transaction import Transaction, decode
 from installer.errors import Refused
-from installer.plan import Action, Plan
+from installer.plan import Action, Plan, Word
 from installer.result import DataResult, PlanResult
-from installer.transaction import Transaction, decode
 
 
 @dataclass(frozen=True)
@@ -248,7 +248,7 @@ def _expected(s: dict[str, Any]) -> str:
 
 def _action(root: Path, s: dict[str, Any], detail: str | None) -> Action:
     op = s["op"]
-    names = {
+    names: dict[str, tuple[Word, Any, Any]] = {
         "symlink": ("unlink", s.get("path"), None),
         "unlink": ("link", s.get("path"), s.get("target")),
         "relink": ("relink", s.get("path"), s.get("old")),

@@ -77,9 +77,9 @@ def migrate(ctx: Context) -> list[str]:
 
 
 def _move(ctx: Context, old: Path, keep_folder: bool, text: str) -> None:
-    from installer.executor import execute
+    from installer.engine.executor import execute
+    from installer.engine.transaction import Transaction
     from installer.plan import Plan
-    from installer.transaction import Transaction
 
     new = store_path(ctx.agent_dir)
 

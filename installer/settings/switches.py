@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     import re
 
-    from installer.commands.listing import Item
     from installer.context import Context
+    from installer.links.states import Item
     from installer.resources import Resource
 
 KEYS = {"extension": "extensions", "skill": "skills", "prompt": "prompts", "theme": "themes"}

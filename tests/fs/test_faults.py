@@ -19,8 +19,8 @@ import pytest
 
 from installer.commands.install import install
 from installer.commands.undo import undo
+from installer.engine.journal import incomplete
 from installer.errors import ExitCode, ExtError
-from installer.journal import incomplete
 from installer.result import PlanResult
 from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
 

@@ -123,7 +123,9 @@ def test_a_noop_install_loads_nothing_heavy(tmp_path: Path) -> None:
     # Nothing to write: the lock, the journal's transaction and the executor stay unloaded; ext's
     # own agent files (/ext, the session recorder) are seen to be current without a hash.
     loaded = {name for _, name in _loaded(proc.stderr)}
-    assert loaded.isdisjoint({"installer.lock", "installer.transaction", "installer.executor"})
+    assert loaded.isdisjoint(
+        {"installer.engine.lock", "installer.engine.transaction", "installer.engine.executor"}
+    )
     assert "hashlib" not in loaded
 
 

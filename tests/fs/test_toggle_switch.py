@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from installer.commands.install import install
-from installer.commands.listing import items
 from installer.commands.toggle import Choice, switch, switch_both, toggle
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, ExtError, Refused, UsageError
+from installer.links.states import items
 from installer.plan import Plan
 from installer.result import PlanResult
 from installer.state import load_state

@@ -23,7 +23,7 @@ _MISSING_MODULE = r"Cannot find (?:module|package) '([^']+)'"
 
 def compare(s: Subject) -> Iterator[Finding]:
     """Ask pi's loader what it loads from the agent dir, and compare with `ext list`."""
-    from installer.commands.listing import items
+    from installer.links.states import items
     from installer.pi_loader import ask
 
     agent = existing(s)

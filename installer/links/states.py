@@ -124,7 +124,7 @@ def with_guard(item: dict[str, Any], manifest: Manifest) -> dict[str, Any]:
     """An extension's JSON with the guard that can refuse disabling it (none: unchanged)."""
     if item["kind"] != "extension" or not (manifest.guards or manifest.requires):
         return item  # the common case, without importing the guards
-    from installer.commands.guards import guard_json
+    from installer.guards import guard_json
 
     guard = guard_json(manifest, item["name"])
     return {**item, "guard": guard} if guard else item

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from installer.engine.journal import Journal
 from installer.errors import ExtError
-from installer.journal import Journal
 
 
 class Transaction:
