@@ -177,10 +177,14 @@ def test_ext_in_pi_switches_two_items_in_one_plan_and_the_session_reloads(
     assert [s["reason"] for s in sessions] == ["startup", "reload"]
     assert sessions[0]["pid"] == sessions[1]["pid"]  # the same session, reloaded
 
-    # /ext again: it shows what ext now says, and Escape leaves everything as it is.
+    # /ext again: it shows what ext now says, and Escape drops what was staged.
     assert re.search(r"session-timer\s+○ off", open_ext(screen))
-    screen.keys("\x1b")
-    time.sleep(1)
+    screen.keys(*[DOWN] * at_timer, " ")
+    screen.wait(r"session-timer\s+● on \(on Enter\)")
+    screen.keys("\x1b", "/ext")
+    screen.wait("Switch the set's extensions")  # the overlay is closed: pi's editor has the keys
+    screen.drain(2)  # time enough for a plan and a reload, were there one
+    assert states(ext, agent)["session-timer"] == "disabled"
     assert [s["reason"] for s in pi.starts()] == ["startup", "reload"]
 
 
