@@ -31,7 +31,9 @@ export default function (pi: ExtensionAPI) {
 		default: false,
 	});
 
-	const decided = new Map<string, boolean>(); // hash -> yes/no, for this session
+	// hash -> the answer that holds for this session: every "no", and a "yes" that could not be
+	// recorded. A recorded "yes" lives in the store alone, so `ext consent revoke` ends it at once.
+	const decided = new Map<string, boolean>();
 	const asking = new Map<string, Promise<boolean>>();
 	const said = new Set<string>();
 	let sessionContext: string[] = [];
@@ -68,7 +70,7 @@ export default function (pi: ExtensionAPI) {
 		}
 		let pending = asking.get(hash);
 		if (!pending) {
-			pending = ask(ctx, key, config, hash, held);
+			pending = ask(ctx, key, config, hash, held).finally(() => asking.delete(hash));
 			asking.set(hash, pending);
 		}
 		return pending;
@@ -86,12 +88,10 @@ export default function (pi: ExtensionAPI) {
 			lines.push(...lineDiff(pretty(held.config), pretty(config)).map(escape));
 		}
 		const yes = await ctx.ui.confirm("Run this project's hooks?", lines.join("\n"));
-		decided.set(hash, yes);
-		if (yes) {
-			const failed = await record(key, hash);
-			if (failed) {
-				say(ctx, `project-hooks: approved for this session only; recording it failed (${failed}). Record it with: ext consent approve ${key}`);
-			}
+		const failed = yes ? await record(key, hash) : undefined;
+		if (!yes || failed !== undefined) decided.set(hash, yes);
+		if (failed !== undefined) {
+			say(ctx, `project-hooks: approved for this session only; recording it failed (${failed}). Record it with: ext consent approve ${key}`);
 		}
 		return yes;
 	};
