@@ -59,9 +59,10 @@ def hooks_folder(s: Subject) -> Iterator[Finding]:
             f"{warning}; it holds only ext's old approvals store",
             "ext consent list (moves the approvals to .extset/consent/ and removes hooks/)",
         )
+    elif not found.others:
+        yield warn(f"{warning}; it holds nothing", f"rmdir {found.path}")
     else:
-        what = ", ".join(found.others) if found.others else "nothing"
-        yield warn(f"{warning}; it holds {what}", _aside(found.path))
+        yield warn(f"{warning}; it holds {', '.join(found.others)}", _aside(found.path))
 
 
 def _aside(path: object) -> str:
