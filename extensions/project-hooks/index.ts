@@ -146,7 +146,11 @@ export default function (pi: ExtensionAPI) {
 		sessionContext = [];
 		continuations = 0;
 		const source = { startup: "startup", reload: "startup", new: "clear", resume: "resume", fork: "resume" }[event.reason];
-		sessionContext = contextOf(await fire(ctx, "SessionStart", source, { source }));
+		const verdicts = await fire(ctx, "SessionStart", source, { source });
+		// A session cannot be blocked from starting: as in Claude Code, exit 2 is shown to the user only.
+		const block = blockOf(verdicts);
+		if (block !== undefined) say(ctx, `project-hooks: a SessionStart hook said: ${escape(block)}`);
+		sessionContext = contextOf(verdicts);
 	});
 
 	pi.on("input", async (event, ctx) => {

@@ -355,6 +355,16 @@ describe("every event, once approved", { skip: NO_EXT }, () => {
 		assert.ok(!s.ctx.ui.calls.some((c) => c[0] === "confirm")); // approved by ext: nothing to ask
 	});
 
+	test("a SessionStart hook's exit 2 is shown to the user; the session still starts", async () => {
+		const where = project("exit 0");
+		const start = { hooks: { SessionStart: [{ hooks: [{ type: "command", command: 'echo "not on main" >&2; exit 2' }] }] } };
+		writeFileSync(join(where.proj, ".claude", "settings.json"), JSON.stringify(start));
+		execFileSync(EXT, ["--agent-dir", where.agent, "consent", "approve", where.proj, "--yes"], { env: EXT_ENV, stdio: "ignore" });
+		const s = await session(where, { hasUI: true });
+		s.restore();
+		assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1] === "project-hooks: a SessionStart hook said: not on main"), JSON.stringify(s.ctx.ui.calls));
+	});
+
 	test("a Stop hook that blocks keeps the agent going, a few times at most", async () => {
 		const where = project("exit 0");
 		const stop = { hooks: { Stop: [{ hooks: [{ type: "command", command: 'echo "finish the tests" >&2; exit 2' }] }] } };
