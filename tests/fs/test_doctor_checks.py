@@ -596,6 +596,16 @@ def test_approved_hooks_that_changed_are_a_warning(
     assert finding.fix == f"ext consent approve {proj}"
 
 
+def test_an_empty_hooks_folder_is_named_as_the_cause_of_pi_s_warning_with_rmdir(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    (agent / "hooks").mkdir()
+    [finding] = only(doctor(tmp_path, set_root, agent), "agent.hooks")
+    assert finding.level == "warn"
+    assert "hooks/ directory found" in finding.message and "holds nothing" in finding.message
+    assert finding.fix == f"rmdir {agent / 'hooks'}"
+
+
 def test_a_crashing_check_is_reported_as_failed_and_the_others_still_run(
     tmp_path: Path, set_root: Path, agent: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
