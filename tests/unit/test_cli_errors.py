@@ -36,7 +36,11 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
             "error: ext toggle: option '--on' requires an argument",
             "  fix: see `ext toggle --help`",
         ),
-        (["--no-color", "install", "--only"], "error: ext install: option", "  fix: see `ext install"),
+        (
+            ["--no-color", "install", "--only"],
+            "error: ext install: option",
+            "  fix: see `ext install",
+        ),
         (["install", "--mode", "registr", "--dry-run", "--help-me"], "error: ", "  fix: "),
     ],
 )
