@@ -81,8 +81,33 @@ def test_a_tiny_terminal_gets_a_readable_list_that_follows_the_cursor() -> None:
     shown = text(p, width=20, height=5)
 
     assert len(shown) <= 5 and all(len(line) <= 20 for line in shown)
-    assert any(line.startswith("» [ ] gamma") for line in shown)
+    assert any(line.startswith("» off    gamma") for line in shown)
     assert shown[-1] == "no change"
+
+
+def test_a_tiny_terminal_shows_now_and_after_before_the_name() -> None:
+    long_rows = [Row("confirm-destructive", True, "enabled"), *ROWS]
+    p = Picker(long_rows, lambda _: None)
+    p.flip()  # confirm-destructive off: its name is longer than the terminal is wide
+
+    shown = text(p, width=20, height=5)
+
+    assert shown[1] == "» on→off confirm-des"
+    assert shown[2] == "  on     alpha"
+
+
+def test_a_tiny_terminal_says_a_refusal_in_the_foot_line() -> None:
+    p = Picker(ROWS, gamma_needs_beta)
+    p.move(1)
+    p.move(1)
+    p.flip()  # gamma on
+    p.move(-1)
+    p.flip()  # beta off: refused
+
+    shown = text(p, width=40, height=5)
+
+    assert any(line.startswith("» on     beta") for line in shown)
+    assert shown[-1] == "refused: gamma is enabled and needs beta"
 
 
 def on_a_terminal(
