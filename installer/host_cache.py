@@ -5,7 +5,8 @@ beside it, so its version costs a Node start (`pi --version`). It is asked once
 per binary identity (resolved path, size, mtime) and kept here; a day later it
 is asked again, since a wrapper can stay the same file while the pi it starts is
 upgraded. A hang is remembered too (as "unknown"), so it costs one timeout, not one
-per command.
+per command; but only for an hour, since the first Node start after an install (a cold
+disk) can outlast the timeout once, and the drift check should not stay blind for a day.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from installer.cachefile import read_table, write_table
 
 SCHEMA = 1
 MAX_AGE = 24 * 3600.0
+UNKNOWN_MAX_AGE = 3600.0  # no version (a hang, an error): asked again sooner
 _KEEP = 16  # binaries remembered; the oldest go first
 
 
@@ -59,9 +61,11 @@ def lookup(ident: Identity | None, now: float | None = None) -> Cached | None:
         return None
     at = entry.get("at")
     now = time.time() if now is None else now
-    if not isinstance(at, (int, float)) or not 0 <= now - at < MAX_AGE:
-        return None
     version = entry.get("version")
+    known = isinstance(version, str)
+    max_age = MAX_AGE if known else UNKNOWN_MAX_AGE
+    if not isinstance(at, (int, float)) or not 0 <= now - at < max_age:
+        return None
     return Cached(version if isinstance(version, str) else None)
 
 

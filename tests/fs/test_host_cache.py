@@ -110,3 +110,21 @@ def test_a_package_json_host_is_never_run_nor_cached(tmp_path: Path) -> None:
     assert host is not None and host.version == "0.73.1"
     assert runs(log) == 0
     assert not (Path(os.environ["XDG_CACHE_HOME"]) / "extset" / "host-version.json").exists()
+
+
+def test_an_unknown_version_is_asked_again_within_the_hour_a_known_one_within_the_day(
+    tmp_path: Path,
+) -> None:
+    """A first `pi --version` after an install can outlast the timeout on a cold disk: that
+    must not leave the drift check blind for a day."""
+    from installer import host_cache
+
+    known = host_cache.identity(build_tree(tmp_path, {"known": "a"}) / "known")
+    unknown = host_cache.identity(build_tree(tmp_path, {"unknown": "b"}) / "unknown")
+    host_cache.remember(known, "0.73.1")
+    host_cache.remember(unknown, None)
+    later = time.time() + 2 * 3600
+
+    assert host_cache.lookup(known, later) == host_cache.Cached("0.73.1")
+    assert host_cache.lookup(unknown, later) is None
+    assert host_cache.lookup(unknown) == host_cache.Cached(None)
