@@ -114,8 +114,9 @@ def main() -> None:
     argv = hoist_globals(sys.argv[1:])
     import typer
 
+    command = command_of(argv)
     try:
-        cli = _only(command_of(argv))
+        cli = _only(command)
         # Not standalone: the parser's errors come back here, to be printed in ext's style.
         code = cli(args=argv, prog_name="ext", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
@@ -134,4 +135,5 @@ def main() -> None:
             raise
         from installer.cli_errors import render
 
-        sys.exit(render(exc, "--json" in argv, "--no-color" in argv))
+        known = command if command is not None and _only(command) is not app else None
+        sys.exit(render(exc, "--json" in argv, "--no-color" in argv, known))
