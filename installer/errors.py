@@ -36,6 +36,15 @@ class Refused(ExtError):
     exit_code = ExitCode.REFUSED
 
 
+class GuardRefused(Refused):
+    """A disable guard refused (exit 3). `refused` names each item kept on and why, so a
+    caller (`/ext`) can keep those on and apply the rest of its batch."""
+
+    def __init__(self, message: str, fix: str | None, refused: dict[str, str]) -> None:
+        super().__init__(message, fix)
+        self.refused = refused
+
+
 class RolledBack(KeyboardInterrupt):
     """Ctrl-C arrived while a plan was being applied; its steps were reversed."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from installer.errors import Refused
+from installer.errors import GuardRefused
 from installer.manifest import Manifest
 from installer.sessions import SessionRecord
 
@@ -118,16 +118,23 @@ def enforce(found: Sequence[Blocker], force: bool) -> tuple[str, ...]:
         return ()
     if not force:
         lines = [_refusal(b) for b in found]
-        raise Refused(
+        refused: dict[str, str] = {}
+        for b in found:
+            refused[b.name] = f"{refused[b.name]}; {_why(b)}" if b.name in refused else _why(b)
+        raise GuardRefused(
             "; ".join(lines) + "; nothing was written",
             "stop what needs it first, or pass --force to disable it anyway",
+            refused,
         )
     return tuple(f"--force: disabling {b.name} although {b.why}: {b.risk}" for b in found)
 
 
 def _refusal(b: Blocker) -> str:
-    text = f"refusing to disable {b.name}: {b.why}"
-    return f"{text} ({b.reason})" if b.reason else text
+    return f"refusing to disable {b.name}: {_why(b)}"
+
+
+def _why(b: Blocker) -> str:
+    return f"{b.why} ({b.reason})" if b.reason else b.why
 
 
 def missing_requirements(

@@ -16,6 +16,8 @@ from typing import Literal, NamedTuple, NoReturn
 AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"
 # `pi --version` is a Node start (~0.5-1.3 s): a hung wrapper must not cost much more.
 VERSION_TIMEOUT = 3.0
+# `ext doctor` is asked for and waited on: a slow first Node start still gets its answer.
+DOCTOR_VERSION_TIMEOUT = 15.0
 LOAD_CHECK_TIMEOUT = 60.0
 # A model no provider offers: pi still loads every extension, then stops with
 # "Model not found" instead of sending the prompt with whatever key it finds.
@@ -80,7 +82,7 @@ def find_host(
         if timed_out:
             note = (
                 f"{path} --version did not answer within {timeout:g} s: version unknown "
-                "(asked again when that file changes, or by `ext doctor`)"
+                "(asked again in an hour, or when that file changes; `ext doctor` asks now)"
             )
     else:
         version = cached.version

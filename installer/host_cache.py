@@ -2,10 +2,14 @@
 
 A pi behind a wrapper script or a version manager's shim has no package.json
 beside it, so its version costs a Node start (`pi --version`). It is asked once
-per binary identity (resolved path, size, mtime) and kept here; a day later it
-is asked again, since a wrapper can stay the same file while the pi it starts is
-upgraded. A hang is remembered too (as "unknown"), so it costs one timeout, not one
-per command.
+per binary identity (resolved path, size, mtime) and kept here. A wrapper stays the
+same file while the pi it starts is upgraded, so the programs a small script names by
+absolute path (`exec /opt/pi/bin/pi "$@"`: executable files, not a log it writes) are part
+of its identity, and upgrading that pi asks again; a shim that finds pi at run time is asked
+again a day later. A hang is remembered too (as "unknown"), so it costs one timeout, not
+one per command; but only for an hour, since the first Node start after an install (a
+cold disk) can outlast the timeout once, and the drift check should not stay blind for a
+day.
 """
 
 from __future__ import annotations
@@ -18,16 +22,22 @@ from installer.cachefile import read_table, write_table
 
 SCHEMA = 1
 MAX_AGE = 24 * 3600.0
+UNKNOWN_MAX_AGE = 3600.0  # no version (a hang, an error): asked again sooner
+_FIELDS = ("size", "mtime_ns", "inode", "named")  # Identity's fields after the path
 _KEEP = 16  # binaries remembered; the oldest go first
+_SCRIPT_MAX = 8192  # a wrapper script is small; a bigger file is a program, not read
+_NAMED_MAX = 8  # files a script names, at most, that count for its identity
 
 
 class Identity(NamedTuple):
-    """What changes when the binary is replaced: its path, size and mtime (and inode)."""
+    """What changes when the binary is replaced: its path, size and mtime (and inode), and
+    the same of the files it names, when it is a script."""
 
     path: str
     size: int
     mtime_ns: int
     inode: int
+    named: str = ""
 
 
 class Cached(NamedTuple):
@@ -47,7 +57,35 @@ def identity(resolved: Path) -> Identity | None:
         st = resolved.stat()
     except OSError:
         return None
-    return Identity(str(resolved), st.st_size, st.st_mtime_ns, st.st_ino)
+    named = _named_files(resolved) if st.st_size <= _SCRIPT_MAX else ""
+    return Identity(str(resolved), st.st_size, st.st_mtime_ns, st.st_ino, named)
+
+
+def _named_files(script: Path) -> str:
+    """`path:size:mtime:inode` of each program (an executable file) a `#!` script names by
+    absolute path; a file it reads or writes (a log, a config) does not count."""
+    import os
+    import re
+
+    try:
+        with script.open("rb") as f:
+            text = f.read(_SCRIPT_MAX).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    if not text.startswith("#!"):
+        return ""
+    _, _, body = text.partition("\n")  # the interpreter line names sh, not pi
+    found: list[str] = []
+    for path in dict.fromkeys(re.findall(r"(?<![\w$])(/[^\s\"'`$;|&()<>]+)", body)):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            found.append(f"{path}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}")
+        if len(found) == _NAMED_MAX:
+            break
+    return "\n".join(found)
 
 
 def lookup(ident: Identity | None, now: float | None = None) -> Cached | None:
@@ -55,13 +93,15 @@ def lookup(ident: Identity | None, now: float | None = None) -> Cached | None:
     if ident is None:
         return None
     entry = read_table(cache_path(), SCHEMA, "hosts").get(ident.path)
-    if entry is None or [entry.get(k) for k in ("size", "mtime_ns", "inode")] != list(ident[1:]):
+    if entry is None or [entry.get(k, "") for k in _FIELDS] != list(ident[1:]):
         return None
     at = entry.get("at")
     now = time.time() if now is None else now
-    if not isinstance(at, (int, float)) or not 0 <= now - at < MAX_AGE:
-        return None
     version = entry.get("version")
+    known = isinstance(version, str)
+    max_age = MAX_AGE if known else UNKNOWN_MAX_AGE
+    if not isinstance(at, (int, float)) or not 0 <= now - at < max_age:
+        return None
     return Cached(version if isinstance(version, str) else None)
 
 
@@ -75,6 +115,7 @@ def remember(ident: Identity | None, version: str | None) -> None:
         "size": ident.size,
         "mtime_ns": ident.mtime_ns,
         "inode": ident.inode,
+        "named": ident.named,
         "version": version,
         "at": time.time(),
     }

@@ -4,8 +4,9 @@ A small prompt_toolkit application (the library questionary is built on, through
 public API): questionary's checkbox draws a row's title once, so it could not show what a
 row will become, and checked guards only after Enter, dropping the whole batch. Here a
 row that a guard refuses stays as it was and says why; the rest of the batch is kept.
-On a terminal too small for the list (20x5), rows lose their padding and the list scrolls
-with the cursor, one row a line. Colour follows --no-color and NO_COLOR.
+On a terminal too small for the list (20x5), each row is `on→off name` (the change first,
+so a cut name still shows it), a refusal is said in the foot line, and the list scrolls with
+the cursor, one row a line. Colour follows --no-color and NO_COLOR.
 """
 
 from __future__ import annotations
@@ -93,12 +94,13 @@ class Picker:
         out = [
             ("class:head", "space/enter/escape" if small else f"Switch items on or off ({head})")
         ]
-        name_w = 0 if small else max((len(r.label) for r in self.rows), default=0)
-        rows = [self._row(i, r, name_w) for i, r in enumerate(self.rows)]
+        name_w = max((len(r.label) for r in self.rows), default=0)
+        draw = self._small_row if small else self._row
+        rows = [draw(i, r, name_w) for i, r in enumerate(self.rows)]
         room = max(1, height - 2)  # the head line, and one for the summary
         first = min(max(0, self.cursor - room // 2), max(0, len(rows) - room))
         out += rows[first : first + room]
-        out.append(("class:foot", self.summary()))
+        out.append(("class:foot", self._foot() if small else self.summary()))
         return [(style, text[:width] if small else text) for style, text in out]
 
     def _row(self, i: int, r: Row, name_w: int) -> tuple[str, str]:
@@ -113,6 +115,26 @@ class Picker:
         mark = f"  {r.mark}" if r.mark else ""
         style = "class:changed" if now != after else ("class:refused" if note else "")
         return (style, f"{pointer} {box} {r.label:<{name_w}}  {state}{mark}{note}")
+
+    def _small_row(self, i: int, r: Row, name_w: int) -> tuple[str, str]:
+        """A row for a terminal too small for columns: now → after first, then the name,
+        so what changes is still seen when a long name is cut at the edge."""
+        pointer = "»" if i == self.cursor else " "
+        if r.locked is not None:
+            return ("class:locked", f"{pointer} {'-':<6} {r.label} ({r.locked})")
+        now, after = ("on" if r.on else "off"), ("on" if self.after[r.label] else "off")
+        state = now if now == after else f"{now}→{after}"
+        style = (
+            "class:changed" if now != after else ("class:refused" if r.label in self.notes else "")
+        )
+        return (style, f"{pointer} {state:<6} {r.label}")
+
+    def _foot(self) -> str:
+        """The summary; on a small terminal, the refusal of the row under the cursor instead."""
+        label = self.rows[self.cursor].label if self.rows else None
+        if label in self.notes:
+            return f"refused: {self.notes[label]}"
+        return self.summary()
 
 
 STYLE = {

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from installer.errors import ExtError, Refused
+from installer.errors import ExtError, GuardRefused, Refused
 
 if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
     from installer.plan import Action, Plan
@@ -174,6 +174,8 @@ class Output:
             body = {"error": exc.message, "exit_code": int(exc.exit_code)}
             if exc.fix:
                 body["fix"] = exc.fix
+            if isinstance(exc, GuardRefused):
+                body["refused"] = [{"name": n, "why": w} for n, w in exc.refused.items()]
             self.data(body)
             return
         self.err(self.paint("error:", "31") + f" {exc.message}")

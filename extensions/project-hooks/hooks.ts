@@ -164,7 +164,9 @@ export function describe(config: HookConfig): string[] {
 				const matcher = typeof group?.matcher === "string" && group.matcher ? ` matcher ${JSON.stringify(group.matcher)}` : "";
 				for (const hook of Array.isArray(group?.hooks) ? (group.hooks as Record<string, unknown>[]) : []) {
 					const what = hook?.type === "command" ? `$ ${String(hook.command)}` : `(${String(hook?.type)} hook: not run)`;
-					lines.push(`${event}${matcher} (${source})\n    ${escape(what)}`);
+					// A timeout is part of what is approved, as `ext consent approve` shows it.
+					const timeout = typeof hook?.timeout === "number" ? `, timeout ${hook.timeout} s` : "";
+					lines.push(`${event}${matcher} (${source}${timeout})\n    ${escape(what)}`);
 				}
 			}
 		}

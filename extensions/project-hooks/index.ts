@@ -31,7 +31,9 @@ export default function (pi: ExtensionAPI) {
 		default: false,
 	});
 
-	const decided = new Map<string, boolean>(); // hash -> yes/no, for this session
+	// hash -> the answer that holds for this session: every "no", and a "yes" that could not be
+	// recorded. A recorded "yes" lives in the store alone, so `ext consent revoke` ends it at once.
+	const decided = new Map<string, boolean>();
 	const asking = new Map<string, Promise<boolean>>();
 	const said = new Set<string>();
 	let sessionContext: string[] = [];
@@ -68,7 +70,7 @@ export default function (pi: ExtensionAPI) {
 		}
 		let pending = asking.get(hash);
 		if (!pending) {
-			pending = ask(ctx, key, config, hash, held);
+			pending = ask(ctx, key, config, hash, held).finally(() => asking.delete(hash));
 			asking.set(hash, pending);
 		}
 		return pending;
@@ -86,12 +88,10 @@ export default function (pi: ExtensionAPI) {
 			lines.push(...lineDiff(pretty(held.config), pretty(config)).map(escape));
 		}
 		const yes = await ctx.ui.confirm("Run this project's hooks?", lines.join("\n"));
-		decided.set(hash, yes);
-		if (yes) {
-			const failed = await record(key, hash);
-			if (failed) {
-				say(ctx, `project-hooks: approved for this session only; recording it failed (${failed}). Record it with: ext consent approve ${key}`);
-			}
+		const failed = yes ? await record(key, hash) : undefined;
+		if (!yes || failed !== undefined) decided.set(hash, yes);
+		if (failed !== undefined) {
+			say(ctx, `project-hooks: approved for this session only; recording it failed (${failed}). Record it with: ext consent approve ${key}`);
 		}
 		return yes;
 	};
@@ -146,7 +146,11 @@ export default function (pi: ExtensionAPI) {
 		sessionContext = [];
 		continuations = 0;
 		const source = { startup: "startup", reload: "startup", new: "clear", resume: "resume", fork: "resume" }[event.reason];
-		sessionContext = contextOf(await fire(ctx, "SessionStart", source, { source }));
+		const verdicts = await fire(ctx, "SessionStart", source, { source });
+		// A session cannot be blocked from starting: as in Claude Code, exit 2 is shown to the user only.
+		const block = blockOf(verdicts);
+		if (block !== undefined) say(ctx, `project-hooks: a SessionStart hook said: ${escape(block)}`);
+		sessionContext = contextOf(verdicts);
 	});
 
 	pi.on("input", async (event, ctx) => {

@@ -10,6 +10,8 @@
  *
  * The session knows its own flags (process.argv): an item whose `process` guard flag this session
  * was started with stays on, with the reason, and the rest of the batch still applies.
+ * A guard only ext sees (another session's flag) makes ext refuse the plan and name the items
+ * (`refused` in its JSON error): those stay on, with ext's reason, and the rest is applied.
  *
  * pi's UI components are imported at run time, from whichever scope this pi is published under
  * (a value import from the other scope would fail to load); everything else imports nothing from
@@ -47,6 +49,8 @@ export interface Installed {
 export interface Problem {
 	message: string;
 	fix?: string;
+	/** A guard ext checked refused these items (e.g. another session has the flag). */
+	refused?: { name: string; why: string }[];
 }
 
 /** What running ext gave: its JSON, or a problem to show (never a throw). */
@@ -210,7 +214,8 @@ export function runExt(ext: string, args: string[]): Promise<Outcome> {
 				data = undefined;
 			}
 			if (data && typeof data.error === "string") {
-				resolve({ problem: { message: data.error, fix: data.fix } });
+				const refused = Array.isArray(data.refused) ? data.refused : undefined;
+				resolve({ problem: { message: data.error, fix: data.fix, ...(refused ? { refused } : {}) } });
 			} else if (err || !data) {
 				const said = String(stderr).trim().split("\n").slice(-1)[0] || String(err?.message ?? "no output");
 				resolve({ problem: { message: `ext failed: ${said}`, fix: "run the same in a shell with --debug" } });
@@ -319,8 +324,12 @@ export class ExtPanel {
 
 	describe(row: Row): string | undefined {
 		if (row.blocked) return `guarded here: ${row.blocked}; /ext keeps it on`;
+		const why: string[] = [];
 		const needs = row.item.guard?.required_by ?? [];
-		if (needs.length) return `needed by ${needs.join(", ")}`;
+		if (needs.length) why.push(`needed by ${needs.join(", ")}`);
+		const flag = row.item.guard?.process;
+		if (flag) why.push(`kept on while a session started with ${flag} runs`);
+		if (why.length) return `guarded: ${why.join("; ")}`;
 		return row.item.note;
 	}
 
@@ -337,15 +346,35 @@ export class ExtPanel {
 		const lines: string[] = [];
 		for (const b of todo) {
 			for (const r of b.refused) lines.push(`✗ refused: ${r}`);
-			if (b.on.length + b.off.length === 0) continue;
+			lines.push(...(await this.applyBatch(b)));
+		}
+		this.finish(lines);
+	}
+
+	/** One set's batch as one ext plan. When a guard only ext can check (another session's
+	 * flag) refuses some items, nothing was written: they stay on, with ext's reason, and the
+	 * rest is applied as one plan again. */
+	private async applyBatch(batch: Batch): Promise<string[]> {
+		const lines: string[] = [];
+		let b = batch;
+		while (b.on.length + b.off.length > 0) {
 			const got = await this.deps.run(extFor(b.set), toggleArgs(this.deps.agentDir, b));
+			const held = (got.problem?.refused ?? []).filter((r) => b.off.includes(r.name));
+			if (held.length > 0) {
+				for (const r of held) lines.push(`✗ refused: ${r.name} stays on: ${r.why}`);
+				const names = held.map((r) => r.name);
+				lines.push(`  fix: stop what needs it first, or in a shell: ext disable ${names.join(" ")} --force`);
+				b = { ...b, off: b.off.filter((n) => !names.includes(n)) };
+				continue;
+			}
 			if (got.problem) lines.push(...problemLines(got.problem));
 			else {
 				lines.push(...resultLines(got.data ?? {}));
 				this.changed ||= Boolean(got.data?.changed);
 			}
+			break;
 		}
-		this.finish(lines);
+		return lines;
 	}
 
 	private finish(lines: string[]): void {

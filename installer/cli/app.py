@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from installer.cli import calls, completion
-from installer.cli.fast import hoist_globals
+from installer.cli.fast import command_of, hoist_globals
 from installer.cli.grammar import (
     COMMANDS,
     GLOBALS,
@@ -203,4 +203,8 @@ def main() -> None:
     except click.ClickException as exc:
         from installer.cli.errors import render
 
-        sys.exit(render(exc, "--json" in argv, "--no-color" in argv))
+        # click raises some errors (an option missing its value) without a context: the
+        # command argv names still says whose help to read.
+        command = command_of(argv)
+        known = command if command in app.commands else None
+        sys.exit(render(exc, "--json" in argv, "--no-color" in argv, known))

@@ -15,10 +15,14 @@ from typing import Any
 _DID_YOU_MEAN = re.compile(r"\s*\(?(Did you mean .*?|Possible options: .*?)\)?\s*$", re.DOTALL)
 
 
-def describe(exc: Any) -> tuple[str, str]:
-    """The one-line message and the fix for a click exception."""
+def describe(exc: Any, command: str | None = None) -> tuple[str, str]:
+    """The one-line message and the fix for a click exception.
+
+    click raises some parser errors (an option missing its value) without a context; then
+    `command`, the command argv names, says whose help to read.
+    """
     ctx = getattr(exc, "ctx", None)
-    where = getattr(ctx, "command_path", None) or "ext"
+    where = getattr(ctx, "command_path", None) or (f"ext {command}" if command else "ext")
     help_fix = f"see `{where} --help`"
     if getattr(exc, "option_name", None) and "no such option" in exc.format_message().lower():
         options = sorted(getattr(exc, "possibilities", None) or ())
@@ -50,7 +54,7 @@ def _no_command(exc: Any) -> str | None:
     return text if isinstance(text, str) and exc.format_message() == text else None
 
 
-def render(exc: Any, as_json: bool, no_color: bool = False) -> int:
+def render(exc: Any, as_json: bool, no_color: bool = False, command: str | None = None) -> int:
     """Print a click exception as ext prints every error; the exit code (2 for usage)."""
     code = int(getattr(exc, "exit_code", 2) or 2)
     help_text = _no_command(exc)
@@ -62,7 +66,7 @@ def render(exc: Any, as_json: bool, no_color: bool = False) -> int:
         where = getattr(exc.ctx, "command_path", None) or "ext"
         message, fix = f"{where}: no command given", f"see `{where} --help`"
     else:
-        message, fix = describe(exc)
+        message, fix = describe(exc, command)
     _output(as_json, no_color).error(_as_ext_error(message, fix, code))
     return code
 

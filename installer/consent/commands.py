@@ -85,11 +85,11 @@ def approve(
         return ApproveResult(key, None, None, (), 0, changed=False, warnings=preview.warnings)
     held = read_store(agent_dir).approvals.get(key)
     if held is not None and held.sha256 == config.sha256:
-        return _approved(key, held, count, changed=False, warnings=preview.warnings)
+        return _approved(agent_dir, key, held, count, changed=False, warnings=preview.warnings)
     entry = Approval(config.sha256, format_time(clock()), config.sources, config.as_json())
     store = update_store(agent_dir, lambda approvals: _put(approvals, key, entry))
     final = store.approvals[key]
-    return _approved(key, final, count, changed=final is entry, warnings=store.warnings)
+    return _approved(agent_dir, key, final, count, changed=final is entry, warnings=store.warnings)
 
 
 def held_approval(agent_dir: Path, project: Path) -> tuple[str, Approval | None]:
@@ -159,8 +159,21 @@ def _read_config(project: Path) -> HookConfig:
 
 
 def _approved(
-    key: str, entry: Approval, count: int, *, changed: bool, warnings: tuple[str, ...]
+    agent_dir: Path,
+    key: str,
+    entry: Approval,
+    count: int,
+    *,
+    changed: bool,
+    warnings: tuple[str, ...],
 ) -> ApproveResult:
     return ApproveResult(
-        key, entry.sha256, entry.approved_at, entry.sources, count, changed, warnings
+        key,
+        entry.sha256,
+        entry.approved_at,
+        entry.sources,
+        count,
+        changed,
+        warnings,
+        runner=find_runner(agent_dir),
     )

@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from installer.consent.store import FILENAME, store_path
+from installer.errors import ExtError
 
 if TYPE_CHECKING:
     from installer.context import Context
+    from installer.engine.transaction import Transaction
 
 LEGACY_FOLDER = "hooks"
 # What ext itself ever put in `hooks/`: the store and its lock.
@@ -66,27 +68,86 @@ def migrate(ctx: Context) -> list[str]:
     new = store_path(ctx.agent_dir)
     if found.problem is not None:
         return [f"{found.problem}: the approvals in it were not moved to {new}, nor trusted."]
-    if os.path.lexists(new):
-        return [f"{found.store} was not moved: {new} exists already; pi warns while it is there."]
     text = found.store.read_text(encoding="utf-8")
+    if os.path.lexists(new):
+        return _retire(ctx, found, found.store, text)
     _move(ctx, found.store, bool(found.others), text)
     note = f"Moved the approvals store from {found.store} to {new} (`ext undo` moves it back)"
+    return [_folder_note(note, found)]
+
+
+def only_old(agent_dir: Path, found: HooksFolder) -> list[str] | None:
+    """Projects the old store approves and the new one does not know; None: one is unreadable.
+
+    The new store is the newer word: a project it holds, at any hash, supersedes the old entry.
+    """
+    from installer.consent.record import CorruptRecord, parse_document
+    from installer.consent.store import read_store
+
+    if found.store is None:
+        return []
+    try:
+        old = parse_document(found.store.read_text(encoding="utf-8"))
+        new = read_store(agent_dir).approvals
+    except (OSError, UnicodeDecodeError, CorruptRecord, ExtError):
+        return None
+    return sorted(k for k in old if k not in new)
+
+
+def settle_fix(found: HooksFolder, projects: list[str] | None) -> str:
+    """How to settle an old store that holds what the new one lacks (or cannot be read)."""
+    aside = f"mv {found.path} ~/pi-hooks.old"
+    if not projects:
+        return f"compare it with ext consent list, then {aside}"
+    again = "; ".join(f"ext consent approve {p}" for p in projects)
+    return (
+        f"to keep them, review and approve them again ({again}: the next ext consent "
+        f"command then retires the old store); to drop them, {aside}"
+    )
+
+
+def _retire(ctx: Context, found: HooksFolder, old: Path, text: str) -> list[str]:
+    """Both stores exist: drop the old one when the new one holds all it approves."""
+    projects = only_old(ctx.agent_dir, found)
+    if projects:
+        listed = ", ".join(projects)
+        return [
+            f"{old} was not moved: {store_path(ctx.agent_dir)} exists already, and the "
+            f"old store alone approves {listed}; pi warns while it is there. "
+            f"To settle it: {settle_fix(found, projects)}."
+        ]
+    if projects is None:
+        return [
+            f"{old} was not moved: {store_path(ctx.agent_dir)} exists already, and one "
+            f"of them cannot be read; pi warns while it is there. "
+            f"To settle it: {settle_fix(found, None)}."
+        ]
+    _move(ctx, old, bool(found.others), text, keep_new=True)
+    note = (
+        f"Removed the old approvals store {old}: it holds no approval that "
+        f"{store_path(ctx.agent_dir)} lacks (`ext undo` puts it back)"
+    )
+    return [_folder_note(note, found)]
+
+
+def _folder_note(note: str, found: HooksFolder) -> str:
     if found.others:
-        return [f"{note}; {found.path} holds other files, so it stays and pi still warns."]
-    return [f"{note}, and removed {found.path}, which pi warned about at every start."]
+        return f"{note}; {found.path} holds other files, so it stays and pi still warns."
+    return f"{note}, and removed {found.path}, which pi warned about at every start."
 
 
-def _move(ctx: Context, old: Path, keep_folder: bool, text: str) -> None:
+def _move(ctx: Context, old: Path, keep_folder: bool, text: str, keep_new: bool = False) -> None:
+    """Move the old store's text to the new place (unless keep_new), then remove it, journaled."""
     from installer.engine.executor import execute
-    from installer.engine.transaction import Transaction
     from installer.plan import Plan
 
     new = store_path(ctx.agent_dir)
 
     def step(tx: Transaction) -> None:
-        tx.mkdirs(str(new.parent.relative_to(ctx.agent_dir)))
-        os.chmod(new.parent, 0o700)
-        tx.restore_file(new, None, text)
+        if not keep_new:
+            tx.mkdirs(str(new.parent.relative_to(ctx.agent_dir)))
+            os.chmod(new.parent, 0o700)
+            tx.restore_file(new, None, text)
         tx.restore_file(old, text, None)
         if not keep_folder:
             (old.parent / f".{FILENAME}.lock").unlink(missing_ok=True)  # an empty lock file

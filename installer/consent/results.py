@@ -81,17 +81,19 @@ class ApproveResult:
     changed: bool
     warnings: tuple[str, ...] = ()
     exit_code: ExitCode = ExitCode.OK
+    runner: Runner | None = None  # what will honour the approval (None: nothing approved)
 
     def lines(self) -> list[str]:
-        """One line saying what was recorded."""
+        """What was recorded, and whether pi will run it."""
         where = visible(self.project)
         if self.sha256 is None:
             return [f"{where} has no hooks: nothing to approve."]
         verb = "Approved" if self.changed else "Already approved:"
-        return [
+        said = (
             f"{verb} {self.hook_count} hook(s) in {where} "
             f"({short_hash(self.sha256)}, on {self.approved_at})."
-        ]
+        )
+        return [said, *([self.runner.sentence()] if self.runner else [])]
 
     def to_json(self) -> dict[str, Any]:
         """The approval as data, in the plan/apply shape with the approval's fields."""
@@ -105,6 +107,7 @@ class ApproveResult:
             "sha256": self.sha256,
             "approved_at": self.approved_at,
             "sources": list(self.sources),
+            "runner": self.runner.to_json() if self.runner else None,
             "warnings": list(self.warnings),
         }
 

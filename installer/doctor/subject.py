@@ -19,9 +19,10 @@ HostFinder = Callable[[str, "str | None"], "HostInfo | None"]
 
 
 def _find_host(command: str, path_env: str | None) -> HostInfo | None:
-    from installer.host import find_host
+    from installer.host import DOCTOR_VERSION_TIMEOUT, find_host
 
-    return find_host(command, path_env, fresh=True)  # doctor asks, and refreshes the cache
+    # doctor asks, waits longer, and refreshes the cache
+    return find_host(command, path_env, fresh=True, timeout=DOCTOR_VERSION_TIMEOUT)
 
 
 @dataclass(frozen=True)

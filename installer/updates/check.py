@@ -15,6 +15,7 @@ from installer.updates.fetch import (
     Releases,
     ask_npm,
     ask_pip,
+    ask_uv,
     compare,
     latest_from_index,
     releases_from_registry,
@@ -139,10 +140,14 @@ def check_ext(
         return _versioned(unasked, latest, method, f"from {config.index_source}")
     if python is None:
         return unasked
-    answer = ask_pip(python, os.environ if env is None else env, timeout=limits.timeout * 3)
-    if answer is None:
-        return unasked
-    return _versioned(unasked, answer.latest, method, "from pip's index")
+    env = os.environ if env is None else env
+    # The installer that owns ext: uv for a uv install (its venvs have no pip), else pip.
+    asks = [(ask_uv, "uv's index")] if method.name in ("uv-tool", "uv") else []
+    for ask, source in [*asks, (ask_pip, "pip's index")]:
+        answer = ask(python, env, timeout=limits.timeout * 3)
+        if answer is not None:
+            return _versioned(unasked, answer.latest, method, f"from {source}")
+    return unasked
 
 
 def check_host(

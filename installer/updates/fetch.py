@@ -162,7 +162,27 @@ def ask_pip(
     return Releases(latest, listed)
 
 
-def output_of(argv: list[str], env: Mapping[str, str], timeout: float) -> str | None:
+def ask_uv(
+    python: str, env: Mapping[str, str], timeout: float, dist: str = DIST
+) -> Releases | None:
+    """What uv itself would install (a uv tool's venv has no pip), from the index uv is
+    configured with: `uv pip compile` of `dist` alone, for the tool's Python."""
+    import re
+    import shutil
+
+    uv = shutil.which("uv", path=env.get("PATH", ""))  # the user's uv, on the user's PATH
+    if uv is None:
+        return None
+    argv = [uv, "pip", "compile", "-", "--no-deps", "--no-header", "--no-annotate", "--quiet"]
+    out = output_of([*argv, "--python", python], env, timeout, stdin=f"{dist}\n")
+    found = re.search(rf"^{re.escape(dist)}==(\S+)\s*$", out or "", re.MULTILINE | re.IGNORECASE)
+    latest = found.group(1) if found and _semver_text(found.group(1)) else None
+    return Releases(latest, (latest,)) if latest else None
+
+
+def output_of(
+    argv: list[str], env: Mapping[str, str], timeout: float, stdin: str | None = None
+) -> str | None:
     """A command's stdout, or None when it cannot start, fails or outlives `timeout`."""
     import subprocess
 
@@ -173,7 +193,7 @@ def output_of(argv: list[str], env: Mapping[str, str], timeout: float) -> str | 
             capture_output=True,
             text=True,
             timeout=timeout,
-            stdin=subprocess.DEVNULL,
+            **({"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}),
             check=False,
         )
     except (OSError, subprocess.SubprocessError):

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 import pytest
 
-from tests.e2e.conftest import REPO
+from tests.e2e.conftest import EXT, REPO
 
 pytestmark = pytest.mark.e2e
 
@@ -93,7 +93,8 @@ def test_the_typescript_unit_tests_pass(
     proc = subprocess.run(
         [str(node), "--test", *map(str, files)],
         cwd=REPO,
-        env={**e2e_env, "EXTSET_PI": str(pi_bin), "TMPDIR": str(tmp_path)},
+        # The installed ext: the project-hooks tests record consent through it.
+        env={**e2e_env, "EXTSET_PI": str(pi_bin), "EXTSET_EXT": str(EXT), "TMPDIR": str(tmp_path)},
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

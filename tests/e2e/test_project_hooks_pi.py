@@ -1,10 +1,12 @@
 """The bundled project-hooks extension inside the real pi, against a scripted model.
 
-The model asks for a `bash` call; the project's PreToolUse hook blocks it only when
-its exact config is approved (by `ext consent approve`, or at pi's own prompt),
-never when it is declined, unapproved or changed since. A Stop hook runs at the
+The model is pi's own faux provider (`registerFauxProvider` from `@mariozechner/pi-ai`,
+loaded by `faux_model.ts`), so each turn plays inside pi's process. It asks for a
+`bash` call; the project's PreToolUse hook blocks it only when its exact config is
+approved (by `ext consent approve`, or at pi's own prompt), never when it is
+declined, unapproved or changed since. A Stop hook runs at the
 end, a hook that outlives its timeout blocks (fails closed), and a child a hook
-leaves running is killed with its process group.
+starts is killed with its process group, at the hook's exit or at its timeout.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import pexpect
 import pytest
 
 from tests.e2e.conftest import EXT, REPO, Run
-from tests.e2e.test_bundled_ts import FakeModel, Rpc, run
+from tests.e2e.faux import FauxModel
+from tests.e2e.test_bundled_ts import Rpc, run
 
 pytestmark = pytest.mark.e2e
 
@@ -46,7 +49,11 @@ GUARD = {
     'echo "the project forbids this" >&2; exit 2',
 }
 SKIPPED = {"type": "http", "url": "http://127.0.0.1:9/hook"}
-SLOW = {"type": "command", "command": "sleep 30", "timeout": 1}
+SLOW = {
+    "type": "command",
+    "command": "sleep 300 >/dev/null 2>&1 & echo $! > slow.pid; wait",
+    "timeout": 1,
+}
 
 
 def alive(pid: int) -> bool:
@@ -78,14 +85,11 @@ def print_run(
     pi_bin: Path, agent: Path, env: dict[str, str], proj: Path
 ) -> tuple[str, list[str], float]:
     """One `pi -p` turn: the model runs WROTE then stops; (stderr, tool results, seconds)."""
-    model = FakeModel([{"bash": WROTE}, {"text": "done"}])
+    model = FauxModel(agent.parent / "faux", [{"bash": WROTE}, {"text": "done"}])
     started = time.monotonic()
-    try:
-        proc = run(
-            pi_bin, agent, env, proj, "-p", "write it", *model.configure(agent), "--no-session"
-        )
-    finally:
-        model.close()
+    proc = run(
+        pi_bin, agent, {**env, **model.env}, proj, "-p", "write it", *model.args, "--no-session"
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stderr, model.tool_results(), time.monotonic() - started
 
@@ -132,6 +136,7 @@ def test_print_mode_runs_only_approved_hooks_and_they_block(
     _, results, seconds = print_run(pi_bin, agent, env, proj)
     assert not (proj / "out.txt").exists()
     assert any("timed out after 1 s" in r and "blocked" in r for r in results), results
+    assert not alive(int((proj / "slow.pid").read_text()))  # its child went with its group
     assert seconds < 25
     assert (proj / "stop.log").read_text() == "stopped\nstopped\n"
     assert not (agent / "hooks").exists()
@@ -143,9 +148,9 @@ def test_asked_in_pi_no_lasts_the_session_and_yes_is_recorded(
     agent, proj = where
     declined = {"type": "command", "command": "touch hook-ran; exit 2"}
     (proj / ".claude/settings.json").write_text(settings(declined))
-    model = FakeModel([{"bash": WROTE}, {"text": "ok"}] * 3)
-    argv = [str(pi_bin), "--mode", "rpc", *model.configure(agent), "--no-session"]
-    env = {**e2e_env, "PI_CODING_AGENT_DIR": str(agent), "EXTSET_EXT": str(EXT)}
+    model = FauxModel(tmp_path / "faux", [{"bash": WROTE}, {"text": "ok"}] * 3)
+    argv = [str(pi_bin), "--mode", "rpc", *model.args, "--no-session"]
+    env = {**e2e_env, **model.env, "PI_CODING_AGENT_DIR": str(agent), "EXTSET_EXT": str(EXT)}
     rpc = Rpc(argv, env, proj, tmp_path / "pi.stderr")
     try:
         rpc.send({"id": "1", "type": "prompt", "message": "write it"})
@@ -173,7 +178,6 @@ def test_asked_in_pi_no_lasts_the_session_and_yes_is_recorded(
         rpc.wait(lambda r: r.get("type") == "agent_end")
     finally:
         rpc.close()
-        model.close()
     assert not (proj / "out.txt").exists()
     assert any("blocked in rpc" in r for r in model.tool_results())
     check = ext("--agent-dir", str(agent), "consent", "check", str(proj))

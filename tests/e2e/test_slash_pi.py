@@ -177,10 +177,14 @@ def test_ext_in_pi_switches_two_items_in_one_plan_and_the_session_reloads(
     assert [s["reason"] for s in sessions] == ["startup", "reload"]
     assert sessions[0]["pid"] == sessions[1]["pid"]  # the same session, reloaded
 
-    # /ext again: it shows what ext now says, and Escape leaves everything as it is.
+    # /ext again: it shows what ext now says, and Escape drops what was staged.
     assert re.search(r"session-timer\s+○ off", open_ext(screen))
-    screen.keys("\x1b")
-    time.sleep(1)
+    screen.keys(*[DOWN] * at_timer, " ")
+    screen.wait(r"session-timer\s+● on \(on Enter\)")
+    screen.keys("\x1b", "/ext")
+    screen.wait("Switch the set's extensions")  # the overlay is closed: pi's editor has the keys
+    screen.drain(2)  # time enough for a plan and a reload, were there one
+    assert states(ext, agent)["session-timer"] == "disabled"
     assert [s["reason"] for s in pi.starts()] == ["startup", "reload"]
 
 
@@ -208,3 +212,41 @@ def test_a_guarded_item_is_refused_in_the_session_that_has_its_flag_and_the_rest
     screen.keys("\r")
     screen.wait("Reloaded")
     assert [s["reason"] for s in pi.starts()] == ["startup", "reload"]
+
+
+def test_an_item_another_session_needs_is_refused_by_ext_and_the_rest_applies(
+    pi: Pi, ext: Run, agent: Path
+) -> None:
+    """The guard only ext can see (another session has the flag): the item stays on with
+    ext's reason, the other staged change is applied as a plan of its own."""
+    other = pi.start("--confirm-destructive-block")
+    record = agent / ".extset" / "sessions" / f"{other.child.pid}.json"
+    deadline = time.monotonic() + 30
+    while not record.exists():  # ext-sessions writes it at session_start
+        assert time.monotonic() < deadline, f"{record} never appeared"
+        other.drain(0.2)
+    screen = pi.start()
+    open_ext(screen)
+    guarded = position(ext, agent, "confirm-destructive")
+    at_timer = position(ext, agent, "session-timer")
+    screen.keys(*[DOWN] * guarded)
+    screen.drain(1)
+    assert "guarded here" not in screen.text  # this session was started without the flag
+    assert "kept on while a session started with --confirm-destructive-block runs" in screen.text
+    screen.keys(" ", *[DOWN] * (at_timer - guarded), " ", "\r")
+    shown = screen.wait("Enter closes and reloads pi")
+    flat = " ".join(shown.split())
+    assert "refused: confirm-destructive stays on: a live session (pid" in flat
+    assert f"{other.child.pid}:" in flat and "was started with --confirm-destructive-block" in flat
+    assert "ext disable confirm-destructive --force" in flat
+    assert "nothing was written" not in flat
+    assert "- disabled extensions/session-timer.ts" in shown
+
+    assert (agent / "extensions" / "confirm-destructive.ts").is_symlink()
+    assert (agent / "extensions" / "session-timer.ts.off").is_symlink()
+    listed = states(ext, agent)
+    assert (listed["confirm-destructive"], listed["session-timer"]) == ("enabled", "disabled")
+    screen.keys("\r")
+    screen.wait("Reloaded")
+    mine = [s["reason"] for s in pi.starts() if s["pid"] == screen.child.pid]
+    assert mine == ["startup", "reload"]

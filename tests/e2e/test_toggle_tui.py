@@ -180,6 +180,6 @@ def test_a_tiny_terminal_and_no_color(
     finally:
         child.close()
     assert child.exitstatus == 0
-    assert "[ ] alpha" in drawn
+    assert "» on→off alpha" in drawn
     assert not re.search(r"\x1b\[[0-9;]*(3[0-7]|9[0-7]|38;[25];[0-9;]+)m", drawn)  # no colour
     assert (agent / "extensions/alpha.ts.off").is_symlink()

@@ -53,6 +53,20 @@ def test_not_installed_the_approvals_are_said_to_run_nowhere(agent: Path, proj: 
     assert "ext install" in row["fix"]
 
 
+def test_approving_says_whether_pi_will_run_what_was_approved(agent: Path, tmp_path: Path) -> None:
+    shop = build_tree(tmp_path / "other", {".claude/settings.json": json.dumps(HOOKS)})
+    code, output = ext(agent, "consent", "approve", str(shop), "--yes")
+    assert code == 0
+    assert "Approved 1 hook(s)" in output
+    assert "pi runs no project hooks" in output and "not installed" in output
+    (agent / "extensions" / "project-hooks").symlink_to(REPO / "extensions" / "project-hooks")
+    (shop / ".claude/settings.json").write_text(json.dumps({**HOOKS, "model": "m"}))
+    _, data = ext(agent, "--json", "consent", "approve", str(shop), "--yes")
+    assert json.loads(data)["runner"]["state"] == "enabled"
+    _, output = ext(agent, "consent", "approve", str(shop), "--yes")
+    assert "Already approved" in output and "project-hooks extension is enabled" in output
+
+
 def test_linked_and_enabled_it_names_the_projects_it_would_run(agent: Path, proj: Path) -> None:
     (agent / "extensions" / "project-hooks").symlink_to(REPO / "extensions" / "project-hooks")
     code, output = ext(agent, "consent", "list")

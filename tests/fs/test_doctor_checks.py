@@ -596,6 +596,16 @@ def test_approved_hooks_that_changed_are_a_warning(
     assert finding.fix == f"ext consent approve {proj}"
 
 
+def test_an_empty_hooks_folder_is_named_as_the_cause_of_pi_s_warning_with_rmdir(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    (agent / "hooks").mkdir()
+    [finding] = only(doctor(tmp_path, set_root, agent), "agent.hooks")
+    assert finding.level == "warn"
+    assert "hooks/ directory found" in finding.message and "holds nothing" in finding.message
+    assert finding.fix == f"rmdir {agent / 'hooks'}"
+
+
 def test_a_crashing_check_is_reported_as_failed_and_the_others_still_run(
     tmp_path: Path, set_root: Path, agent: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -661,8 +671,12 @@ def test_ext_command_is_installed_with_the_ext_that_ran_and_doctor_follows_it(
     )
 
     ext_bin.unlink()
-    (row,) = only(doctor(tmp_path, set_root, agent), "command")
-    assert row.level == "warn" and "is gone; /ext falls back to `ext` on PATH" in row.message
+    (row,) = only(doctor(tmp_path, set_root, agent, PATH=str(ext_bin.parent)), "command")
+    assert row.level == "warn" and "is gone; no `ext` on PATH: /ext cannot run" in row.message
+    on_path = build_tree(tmp_path / "path", {"ext": "#!/bin/sh\n"}) / "ext"
+    on_path.chmod(0o755)
+    (row,) = only(doctor(tmp_path, set_root, agent, PATH=str(on_path.parent)), "command")
+    assert row.level == "warn" and f"is gone; /ext falls back to {on_path}" in row.message
 
     Path(os.readlink(agent / COMMAND.dest)).write_text("// an older /ext\n")
     (row,) = only(doctor(tmp_path, set_root, agent), "command")

@@ -110,3 +110,47 @@ def test_a_package_json_host_is_never_run_nor_cached(tmp_path: Path) -> None:
     assert host is not None and host.version == "0.73.1"
     assert runs(log) == 0
     assert not (Path(os.environ["XDG_CACHE_HOME"]) / "extset" / "host-version.json").exists()
+
+
+def test_an_unknown_version_is_asked_again_within_the_hour_a_known_one_within_the_day(
+    tmp_path: Path,
+) -> None:
+    """A first `pi --version` after an install can outlast the timeout on a cold disk: that
+    must not leave the drift check blind for a day."""
+    from installer import host_cache
+
+    known = host_cache.identity(build_tree(tmp_path, {"known": "a"}) / "known")
+    unknown = host_cache.identity(build_tree(tmp_path, {"unknown": "b"}) / "unknown")
+    host_cache.remember(known, "0.73.1")
+    host_cache.remember(unknown, None)
+    later = time.time() + 2 * 3600
+
+    assert host_cache.lookup(known, later) == host_cache.Cached("0.73.1")
+    assert host_cache.lookup(unknown, later) is None
+    assert host_cache.lookup(unknown) == host_cache.Cached(None)
+
+
+def test_a_wrapper_that_names_pi_by_path_is_asked_again_when_that_pi_is_upgraded(
+    tmp_path: Path,
+) -> None:
+    """`exec /path/to/pi "$@"`: the wrapper stays the same file over an upgrade of the pi it
+    names, so that pi's identity is part of the key, and an upgrade costs one Node start."""
+    log = tmp_path / "runs.log"
+    real = tmp_path / "real" / "pi"
+    build_tree(tmp_path, {"real/pi": script("echo 0.73.1", log)})
+    make_executable(real)
+    build_tree(tmp_path, {"bin/pi": f'#!/bin/sh\nexec "{real}" "$@"\n'})
+    make_executable(tmp_path / "bin" / "pi")
+    path_env = str(tmp_path / "bin")
+    assert find_host("pi", path_env=path_env) is not None
+
+    upgraded = tmp_path / "real" / "pi.new"  # npm writes the new version's files anew
+    upgraded.write_text(script("echo 0.74.0", log))
+    make_executable(upgraded)
+    os.replace(upgraded, real)
+    first = find_host("pi", path_env=path_env)
+    second = find_host("pi", path_env=path_env)
+
+    assert first is not None and first.version == "0.74.0"
+    assert second is not None and second.version == "0.74.0"
+    assert runs(log) == 2

@@ -30,3 +30,61 @@ def test_an_old_python_is_refused_before_anything_is_made(tmp_path: Path) -> Non
         f"error: {old} is Python 3.10; ext needs 3.11 or newer",
         "  fix: install Python 3.11+, or name one: PYTHON=python3.12 scripts/setup",
     ]
+
+
+def fake_checkout(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of setup and pyproject.toml, with a Python 3.12 in .venv that logs what it is
+    asked to run, ext already in .venv and pi already in .cache/pi."""
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    (repo / "scripts" / "setup").write_bytes((REPO / "scripts" / "setup").read_bytes())
+    (repo / "scripts" / "setup").chmod(0o755)
+    (repo / "pyproject.toml").write_bytes((REPO / "pyproject.toml").read_bytes())
+    log = tmp_path / "python.log"
+    venv_bin = repo / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    python = venv_bin / "python"
+    python.write_text(
+        "#!/bin/sh\n"
+        'case "$2" in *print*) echo 3.12; exit 0 ;; *sys.exit*) exit 0 ;; esac\n'
+        f'echo "$*" >> "{log}"\n'
+    )
+    python.chmod(0o755)
+    (venv_bin / "ext").write_text("#!/bin/sh\n")
+    (venv_bin / "ext").chmod(0o755)
+    pi = repo / ".cache/pi/node_modules/@mariozechner/pi-coding-agent"
+    pi.mkdir(parents=True)
+    (pi / "package.json").write_text(
+        '{"name": "@mariozechner/pi-coding-agent", "version": "0.73.1"}'
+    )
+    return repo, log
+
+
+def test_a_second_run_only_checks_and_says_everything_is_in_place(tmp_path: Path) -> None:
+    repo, log = fake_checkout(tmp_path)
+    env = {**os.environ, "PYTHON": str(repo / ".venv" / "bin" / "python")}
+
+    def setup() -> list[str]:
+        done = subprocess.run(
+            [str(repo / "scripts" / "setup")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return done.stderr.splitlines()
+
+    first = setup()
+    second = setup()
+
+    assert first[0].startswith("setup: installing ext (editable) and its test tools")
+    assert "about a minute the first time" in first[0]
+    assert second == [
+        "setup: .venv is up to date (ext and its test tools)",
+        "setup: pi 0.73.1 is in .cache/pi",
+        "setup: done: run the tests with scripts/test",
+    ]
+    assert log.read_text().splitlines() == [  # pip ran once, on the first run only
+        "-m pip install --quiet --disable-pip-version-check -e .[test]"
+    ]

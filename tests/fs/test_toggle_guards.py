@@ -129,6 +129,30 @@ def test_an_enabled_dependent_refuses_unless_it_goes_off_too(ctx: Context) -> No
     assert off(ctx, "beta", "gamma").applied
 
 
+def test_a_refusal_in_json_names_each_item_kept_on_and_why_for_the_ext_command(
+    ctx: Context,
+) -> None:
+    """`/ext` keeps exactly those on and applies the rest of its batch: it needs the names."""
+    from typer.testing import CliRunner
+
+    from installer.cli import app
+
+    write_session_record(ctx.agent_dir, ["pi", "--alpha-on"])
+    tree = snapshot(ctx.agent_dir / "extensions")
+    args = ["--set", str(ctx.set_root), "--agent-dir", str(ctx.agent_dir), "--json", "toggle"]
+    result = CliRunner().invoke(app, [*args, "--off", "alpha", "--off", "beta", "--yes"])
+
+    assert result.exit_code == ExitCode.REFUSED
+    data = json.loads(result.stdout)
+    assert data["error"].endswith("; nothing was written")
+    assert [r["name"] for r in data["refused"]] == ["alpha", "beta"]
+    alpha, beta = (r["why"] for r in data["refused"])
+    assert f"a live session (pid {os.getpid()}: --alpha-on) was started with --alpha-on" in alpha
+    assert alpha.endswith("(alpha's tools are bound to the live session)")
+    assert beta == "gamma is enabled and needs it"
+    assert snapshot(ctx.agent_dir / "extensions") == tree
+
+
 def test_toggle_checks_the_guards_against_the_whole_picture(ctx: Context) -> None:
     def pick(labels: list[str]) -> Callable[[list[Choice], Any], list[str]]:
         return lambda choices, check: labels

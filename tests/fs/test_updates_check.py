@@ -580,3 +580,26 @@ def test_with_no_index_configured_pip_is_asked(tmp_path: Path) -> None:
         "0.3.0",
         "pipx upgrade extset",
     )
+
+
+def test_with_no_index_configured_a_uv_tool_asks_uv(tmp_path: Path) -> None:
+    """A uv tool's venv has no pip: uv is asked, with the index uv is configured with."""
+    prefix = build_tree(
+        tmp_path / "uv" / "tools" / "extset",
+        {"uv-receipt.toml": "", "lib/extset-0.1.0.dist-info/INSTALLER": "uv\n"},
+    )
+    no_pip = fake_tool(tmp_path / "no-pip", "python", "", code=1)
+    uv = fake_tool(tmp_path / "bin", "uv", "extset==0.3.0")
+    facts = InstallFacts(prefix, prefix / "lib" / "extset-0.1.0.dist-info", str(no_pip), {})
+
+    report = check_now(
+        env={"PATH": str(uv.parent)}, limits=OK, config=UpdateConfig(), facts=facts, current="0.1.0"
+    )
+
+    ext = report.get("ext")
+    assert ext is not None
+    assert (ext.status, ext.latest, ext.hint) == (
+        "update-available",
+        "0.3.0",
+        "uv tool upgrade extset",
+    )

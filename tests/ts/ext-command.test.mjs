@@ -227,6 +227,48 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		assert.deepEqual(closed, [true]);
 	});
 
+	test("an item a guard only ext sees refuses stays on with ext's reason; the rest applies", async () => {
+		// another session was started with --block: ext refuses the plan and names the item
+		const why = "a live session (pid 7: pi --block) was started with --block (unattended runs rely on it)";
+		const toggle = (args) =>
+			args.includes("guarded")
+				? { problem: { message: `refusing to disable guarded: ${why}; nothing was written`, refused: [{ name: "guarded", why }] } }
+				: { data: { changed: true, actions: [{ action: "disable", path: "extensions/notify.ts" }] } };
+		const { p, calls, screen, closed } = panel({ answers: { toggle } });
+		await p.load();
+		assert.match(screen(), /guarded: kept on while a session started with --block runs/);
+		p.handleInput(" "); // guarded
+		p.handleInput(DOWN);
+		p.handleInput(" "); // notify
+		p.handleInput("\r");
+		await settle();
+		assert.deepEqual(
+			calls.slice(1).map((c) => c.slice(6)),
+			[
+				["toggle", "--off", "guarded", "--off", "notify", "--yes"],
+				["toggle", "--off", "notify", "--yes"],
+			],
+		);
+		const shown = screen();
+		assert.match(shown, /✗ refused: guarded stays on: a live session \(pid 7: pi --block\)/);
+		assert.match(shown, /fix: stop what needs it first, or in a shell: ext disable guarded --force/);
+		assert.doesNotMatch(shown, /nothing was written/);
+		assert.match(shown, /- disabled extensions\/notify\.ts/);
+		p.handleInput("\r");
+		assert.deepEqual(closed, [true]);
+
+		// everything staged refused: ext is asked once, nothing changed, nothing reloads
+		const alone = panel({ answers: { toggle } });
+		await alone.p.load();
+		alone.p.handleInput(" ");
+		alone.p.handleInput("\r");
+		await settle();
+		assert.equal(alone.calls.length, 2);
+		assert.match(alone.screen(), /✗ refused: guarded stays on/);
+		alone.p.handleInput("\r");
+		assert.deepEqual(alone.closed, [false]);
+	});
+
 	test("only a refused item staged: ext is not run, the refusal is shown, nothing reloads", async () => {
 		const { p, calls, screen, closed } = panel({ argv: ["node", "pi", "--block"] });
 		await p.load();
@@ -298,6 +340,11 @@ describe("ext as a real process", () => {
 		assert.deepEqual(await mod.runExt(refused, []), {
 			problem: { message: "refusing to disable a: b is enabled and needs it", fix: "stop b" },
 		});
+		const named = script(
+			"named",
+			`echo '{"error": "refusing", "exit_code": 3, "refused": [{"name": "a", "why": "b needs it"}]}'; exit 3`,
+		);
+		assert.deepEqual((await mod.runExt(named, [])).problem.refused, [{ name: "a", why: "b needs it" }]);
 	});
 
 	test("a crash without JSON says what ext printed last", async () => {

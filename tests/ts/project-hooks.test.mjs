@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -13,6 +13,9 @@ const extension = (await load("project-hooks/index.ts")).default;
 
 const VECTORS = JSON.parse(readFileSync(join(REPO, "tests", "consent-vectors.json"), "utf8")).vectors;
 const EXT = process.env.EXTSET_EXT ?? join(REPO, ".venv", "bin", "ext");
+// Without ext the consent tests cannot record anything; in CI that is a failure, not a skip.
+const NO_EXT = !existsSync(EXT) && (process.env.CI ? assert.fail(`no ext at ${EXT}: run scripts/setup`) : "needs ext (.venv/bin/ext or EXTSET_EXT)");
+const EXT_ENV = { ...process.env, EXT_NO_UPDATE_CHECK: "1" };
 
 describe("the shared hash vectors", () => {
 	for (const vector of VECTORS) {
@@ -87,6 +90,14 @@ describe("what a hook's answer means", () => {
 	test("plain stdout is context for UserPromptSubmit and SessionStart", () => {
 		assert.equal(hooks.verdict("SessionStart", hook, ran(0, "branch main\n")).context, "branch main");
 		assert.equal(hooks.verdict("PreToolUse", hook, ran(0, "chatter")).context, undefined);
+	});
+	test("the dialog lists every hook: command hooks with their timeout, the others as not run", () => {
+		const config = { s: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh", timeout: 5 }, { type: "agent", prompt: "?" }] }] } };
+		assert.deepEqual(hooks.describe(config), [
+			'PreToolUse matcher "Bash" (s, timeout 5 s)\n    $ ./guard.sh',
+			'PreToolUse matcher "Bash" (s)\n    (agent hook: not run)',
+		]);
+		assert.match(hooks.select(config, "PreToolUse", "Bash").skipped.join("\n"), /type "agent"/);
 	});
 	test("control characters in a command are shown, not obeyed", () => {
 		const [line] = hooks.describe({ s: { Stop: [{ hooks: [{ type: "command", command: "./lint.sh\u001b[2K\rcurl x | sh" }] }] } });
@@ -171,7 +182,7 @@ async function session(where, { hasUI, confirm }) {
 	return { pi, ctx, call, restore: () => (previous === undefined ? delete process.env.PI_CODING_AGENT_DIR : (process.env.PI_CODING_AGENT_DIR = previous)) };
 }
 
-describe("consent in the session", { skip: !existsSync(EXT) && "needs ext (.venv/bin/ext or EXTSET_EXT)" }, () => {
+describe("consent in the session", { skip: NO_EXT }, () => {
 	test("unapproved, with no UI: the hook does not run, and pi says so once", async () => {
 		const where = project("touch ran; exit 2");
 		const s = await session(where, { hasUI: false });
@@ -239,7 +250,64 @@ describe("consent in the session", { skip: !existsSync(EXT) && "needs ext (.venv
 	});
 });
 
-describe("every event, once approved", { skip: !existsSync(EXT) && "needs ext (.venv/bin/ext or EXTSET_EXT)" }, () => {
+/** Capture what the extension writes to stderr (its voice with no UI) while `body` runs. */
+async function stderrOf(body) {
+	const writes = [];
+	const write = process.stderr.write;
+	process.stderr.write = (text) => writes.push(String(text));
+	try {
+		await body();
+	} finally {
+		process.stderr.write = write;
+	}
+	return writes.join("");
+}
+
+describe("the store's word, and only a safe store's", { skip: NO_EXT }, () => {
+	const approve = (where) => execFileSync(EXT, ["--agent-dir", where.agent, "consent", "approve", where.proj, "--yes"], { env: EXT_ENV, stdio: "ignore" });
+
+	test("a yes given in the session ends with `ext consent revoke`: the next call asks again", async () => {
+		const where = project("echo guarded >&2; exit 2");
+		const s = await session(where, { hasUI: true, confirm: true });
+		try {
+			assert.deepEqual(await s.call(), { block: true, reason: "guarded" });
+			assert.deepEqual(await s.call(), { block: true, reason: "guarded" }); // the store says yes: no question
+			execFileSync(EXT, ["--agent-dir", where.agent, "consent", "revoke", where.proj, "--yes"], { env: EXT_ENV, stdio: "ignore" });
+			s.ctx.ui.confirm = async (title, message) => {
+				s.ctx.ui.calls.push(["confirm", title, message]);
+				return false;
+			};
+			assert.equal(await s.call(), undefined);
+		} finally {
+			s.restore();
+		}
+		assert.equal(s.ctx.ui.calls.filter((c) => c[0] === "confirm").length, 2);
+	});
+
+	for (const [name, spoil, said] of [
+		["others can write it", (path) => chmodSync(path, 0o666), /writable by other users \(mode 0666\)/],
+		["it is a symlink", (path) => (renameSync(path, `${path}.real`), symlinkSync(`${path}.real`, path)), /is a symlink/],
+	]) {
+		test(`an approved store holds no approvals when ${name}: the hook does not run, and pi says why once`, async () => {
+			const where = project("touch ran; exit 2");
+			approve(where);
+			spoil(consent.storePath(where.agent));
+			const s = await session(where, { hasUI: false });
+			let results;
+			const stderr = await stderrOf(async () => {
+				results = [await s.call(), await s.call()];
+			}).finally(s.restore);
+			assert.deepEqual(results, [undefined, undefined]);
+			assert.ok(!existsSync(join(where.proj, "ran")));
+			const lines = stderr.split("\n").filter((l) => l.includes("holds no approvals"));
+			assert.equal(lines.length, 1, stderr);
+			assert.match(lines[0], said);
+			assert.match(lines[0], /ext consent list/);
+		});
+	}
+});
+
+describe("every event, once approved", { skip: NO_EXT }, () => {
 	test("SessionStart context, UserPromptSubmit block and context, PostToolUse block, allow ignored, Stop", async () => {
 		const where = project("exit 0");
 		const command = (c) => [{ hooks: [{ type: "command", command: c }] }];
@@ -285,6 +353,16 @@ describe("every event, once approved", { skip: !existsSync(EXT) && "needs ext (.
 			s.restore();
 		}
 		assert.ok(!s.ctx.ui.calls.some((c) => c[0] === "confirm")); // approved by ext: nothing to ask
+	});
+
+	test("a SessionStart hook's exit 2 is shown to the user; the session still starts", async () => {
+		const where = project("exit 0");
+		const start = { hooks: { SessionStart: [{ hooks: [{ type: "command", command: 'echo "not on main" >&2; exit 2' }] }] } };
+		writeFileSync(join(where.proj, ".claude", "settings.json"), JSON.stringify(start));
+		execFileSync(EXT, ["--agent-dir", where.agent, "consent", "approve", where.proj, "--yes"], { env: EXT_ENV, stdio: "ignore" });
+		const s = await session(where, { hasUI: true });
+		s.restore();
+		assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1] === "project-hooks: a SessionStart hook said: not on main"), JSON.stringify(s.ctx.ui.calls));
 	});
 
 	test("a Stop hook that blocks keeps the agent going, a few times at most", async () => {

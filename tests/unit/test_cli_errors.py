@@ -30,6 +30,17 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
         (["list", "extra"], "error: ext list: got unexpected extra", "  fix: see `ext list"),
         (["doctor", "--check"], "error: ", "  fix: see `ext"),
         (["consent", "approve", "--bogus"], "error: ext consent approve: no such option", "  fix:"),
+        # click raises this one without a context: the command still comes from argv
+        (
+            ["toggle", "--on"],
+            "error: ext toggle: option '--on' requires an argument",
+            "  fix: see `ext toggle --help`",
+        ),
+        (
+            ["--no-color", "install", "--only"],
+            "error: ext install: option",
+            "  fix: see `ext install",
+        ),
         (["install", "--mode", "registr", "--dry-run", "--help-me"], "error: ", "  fix: "),
     ],
 )

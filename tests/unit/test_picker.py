@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -80,12 +81,43 @@ def test_a_tiny_terminal_gets_a_readable_list_that_follows_the_cursor() -> None:
     shown = text(p, width=20, height=5)
 
     assert len(shown) <= 5 and all(len(line) <= 20 for line in shown)
-    assert any(line.startswith("» [ ] gamma") for line in shown)
+    assert any(line.startswith("» off    gamma") for line in shown)
     assert shown[-1] == "no change"
 
 
-def on_a_terminal(keys: str, capsys: pytest.CaptureFixture[str]) -> tuple[list[str] | None, str]:
-    """run() on a fake terminal: what it returned, and all it showed (frames and stderr)."""
+def test_a_tiny_terminal_shows_now_and_after_before_the_name() -> None:
+    long_rows = [Row("confirm-destructive", True, "enabled"), *ROWS]
+    p = Picker(long_rows, lambda _: None)
+    p.flip()  # confirm-destructive off: its name is longer than the terminal is wide
+
+    shown = text(p, width=20, height=5)
+
+    assert shown[1] == "» on→off confirm-des"
+    assert shown[2] == "  on     alpha"
+
+
+def test_a_tiny_terminal_says_a_refusal_in_the_foot_line() -> None:
+    p = Picker(ROWS, gamma_needs_beta)
+    p.move(1)
+    p.move(1)
+    p.flip()  # gamma on
+    p.move(-1)
+    p.flip()  # beta off: refused
+
+    shown = text(p, width=40, height=5)
+
+    assert any(line.startswith("» on     beta") for line in shown)
+    assert shown[-1] == "refused: gamma is enabled and needs beta"
+
+
+def on_a_terminal(
+    keys: str, capsys: pytest.CaptureFixture[str]
+) -> tuple[list[str] | None, str, str]:
+    """run() on a fake terminal: what it returned, what it drew there, and what went to stderr.
+
+    How many frames prompt_toolkit draws depends on how fast the keys arrive; only the last
+    frame, and what follows it, are the same on every run.
+    """
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output.vt100 import Vt100_Output
@@ -95,20 +127,27 @@ def on_a_terminal(keys: str, capsys: pytest.CaptureFixture[str]) -> tuple[list[s
     with create_pipe_input() as keyboard:
         keyboard.send_text(keys)
         result = run(Picker(ROWS, lambda _: None), color=False, terminal=(keyboard, output))
-    return result, screen.getvalue() + capsys.readouterr().err
+    return result, screen.getvalue(), capsys.readouterr().err
+
+
+def last_line(screen: str) -> str:
+    """The last line of text drawn, escape sequences left out."""
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen)
+    return [line.strip() for line in plain.splitlines() if line.strip()][-1]
 
 
 def test_after_enter_the_summary_is_shown_once(capsys: pytest.CaptureFixture[str]) -> None:
-    picked, shown = on_a_terminal(" \r", capsys)  # alpha off, apply
+    picked, screen, err = on_a_terminal(" \r", capsys)  # alpha off, apply
 
     assert picked == ["beta"]
-    assert shown.count("1 change: alpha off") == 1
+    assert last_line(screen) == "1 change: alpha off"  # the last frame's foot, nothing after
+    assert err == ""
 
 
 def test_a_cancel_returns_none_and_leaves_saying_so_to_the_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    picked, shown = on_a_terminal(" \x03", capsys)  # alpha off, Ctrl-C (Escape's binding)
+    picked, screen, err = on_a_terminal(" \x03", capsys)  # alpha off, Ctrl-C (Escape's binding)
 
     assert picked is None
-    assert "cancelled" not in shown
+    assert "cancelled" not in screen + err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from installer.doctor.checks.agent import existing
@@ -41,7 +42,8 @@ def approvals(s: Subject) -> Iterator[Finding]:
 
 def hooks_folder(s: Subject) -> Iterator[Finding]:
     """A `hooks/` folder in the agent dir makes pi warn, and wait for a key, at every start."""
-    from installer.consent.legacy import inspect
+    from installer.consent.legacy import inspect, only_old, settle_fix
+    from installer.consent.store import store_path
 
     agent = existing(s)
     found = inspect(agent)
@@ -52,16 +54,25 @@ def hooks_folder(s: Subject) -> Iterator[Finding]:
         f'{found.path} makes pi warn at every start ("hooks/ directory found. Hooks have been '
         'renamed to extensions") and wait for a key in interactive mode'
     )
+    lacking = only_old(agent, found) if os.path.lexists(store_path(agent)) else []
     if found.problem is not None:
         yield warn(f"{warning}; {found.problem}, so ext leaves it alone", _aside(found.path))
+    elif lacking is None or lacking:
+        what = ", ".join(lacking) if lacking else "approvals that cannot be read"
+        yield warn(
+            f"{warning}; it holds ext's old approvals store, which alone approves {what}, "
+            f"beside the current one",
+            settle_fix(found, lacking),
+        )
     elif found.store is not None and not found.others:
         yield warn(
             f"{warning}; it holds only ext's old approvals store",
             "ext consent list (moves the approvals to .extset/consent/ and removes hooks/)",
         )
+    elif not found.others:
+        yield warn(f"{warning}; it holds nothing", f"rmdir {found.path}")
     else:
-        what = ", ".join(found.others) if found.others else "nothing"
-        yield warn(f"{warning}; it holds {what}", _aside(found.path))
+        yield warn(f"{warning}; it holds {', '.join(found.others)}", _aside(found.path))
 
 
 def _aside(path: object) -> str:

@@ -351,9 +351,12 @@ def command(s: Subject) -> Iterator[Finding]:
         return
     ext = (record.extra.get(COMMAND.key) or {}).get("ext") if record else None
     if ext and not os.path.isfile(ext):
+        import shutil
+
+        fallback = shutil.which("ext", path=s.env.environ.get("PATH"))
+        then = f"/ext falls back to {fallback}" if fallback else "no `ext` on PATH: /ext cannot run"
         yield warn(
-            f"/ext is available, but the ext that installed it ({ext}) is gone; /ext falls back "
-            "to `ext` on PATH",
+            f"/ext is available, but the ext that installed it ({ext}) is gone; {then}",
             "run `ext install` with the ext you use now",
         )
         return
