@@ -184,7 +184,7 @@ app = build()
 
 
 def main() -> None:
-    """The click way in: every command line installer.entry did not parse by hand."""
+    """The click way in: every command line installer.cli.entry did not parse by hand."""
     argv = hoist_globals(sys.argv[1:])
     try:
         # Not standalone: the parser's errors come back here, to be printed in ext's style.
