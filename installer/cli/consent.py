@@ -163,23 +163,8 @@ def _confirm(out: Output, preview: ApprovalPreview, yes: bool, stdin_tty: bool) 
 
 
 def _ask(out: Output, question: str, done: str, stdin_tty: bool, first: str = "") -> None:
-    """Ask y/N on stderr; no TTY, or any answer but yes, is a refusal (exit 3)."""
-    import sys
-
-    from installer.errors import Refused
-
-    if not stdin_tty:
-        raise Refused(
-            f"nothing was {done}: there is no terminal to ask on",
-            f"{first}run the command again with --yes",
-        )
-    from installer.ui import escape
-
-    out.stderr.write(f"{escape(question)} [y/N] ")
-    out.stderr.flush()
-    answer = sys.stdin.readline().strip().lower()
-    if answer not in ("y", "yes"):
-        raise Refused(f"declined; nothing was {done}")
+    """The y/N every command that writes asks; without a TTY the fix is --yes."""
+    out.ask(question, stdin_tty, done, f"{first}run the command again with --yes")
 
 
 def _expected(preview: ApprovalPreview, expect: str | None) -> None:
