@@ -286,3 +286,30 @@ def test_manifest_index_files_are_named_after_their_folders(tmp_path: Path) -> N
     assert sorted(got) == ["a", "b"]
     assert all(r.unlinkable and r.filename == "index.ts" for r in got.values())
     assert got["b"].filters == ("-b/index.ts",)
+
+
+def test_a_conventional_set_reads_no_package_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The no-op path of a conventional set pays a stat for the model, never a JSON parse."""
+    import builtins
+
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def watching(file: object, *args: object, **kw: object) -> object:
+        opened.append(str(file))
+        return real_open(file, *args, **kw)  # type: ignore[call-overload]
+
+    tree = {"extensions/a.ts": EXT, "extensions/b/index.ts": EXT, "skills/s/SKILL.md": "x"}
+    conventional = build_tree(tmp_path / "conventional", tree)
+    declared = build_tree(
+        tmp_path / "declared",
+        {**tree, "extensions/c/package.json": json.dumps({"pi": {"extensions": ["./c.ts"]}}),
+         "extensions/c/c.ts": EXT},
+    )  # fmt: skip
+    monkeypatch.setattr(builtins, "open", watching)
+    discover(conventional)
+    assert not [p for p in opened if p.endswith("package.json")]
+    discover(declared)  # and the watch does see a package.json that is there
+    assert [Path(p).name for p in opened if p.endswith("package.json")] == ["package.json"]
