@@ -129,7 +129,7 @@ def skills(draw: st.DrawFn, name: Names) -> Tree:
 
 @st.composite
 def prompts(draw: st.DrawFn, name: Names) -> Tree:
-    """prompts/: top-level .md files, and .md files in subfolders (which pi does not load)."""
+    """prompts/: top-level .md files, and .md files in subfolders (a package's are recursive)."""
     files: Tree = {}
     for _ in range(draw(st.integers(1, 2))):
         n = name()
@@ -273,7 +273,7 @@ def corpus() -> list[Layout]:
                 "skills/tdd.md": skill("tdd"),
             },
         ),
-        # Prompts sorted into subfolders (pi loads only the top level), and themes.
+        # Prompts sorted into subfolders (a package's prompts/ is searched at any depth); themes.
         Layout(
             "prompts-and-themes",
             {
