@@ -357,7 +357,7 @@ def corpus() -> list[Layout]:
         # A set with nothing in it yet (a fresh `ext init`, before the first extension).
         Layout("empty-set", {"extset.toml": manifest("fresh"), "README.md": "# my set\n"}),
         # A pi package beside conventional folders: the manifest names extensions only, so
-        # skills/ and prompts/ are found by convention.
+        # pi loads none of extensions/, skills/, prompts/ or themes/.
         Layout(
             "package-plus-folders",
             {

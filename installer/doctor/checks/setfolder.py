@@ -48,6 +48,8 @@ def manifest(s: Subject) -> Iterator[Finding]:
 
 def resources(s: Subject) -> Iterator[Finding]:
     """Every resource readable and inside the set, names unique, the manifest's names real."""
+    from installer.pirules import read_manifest
+
     if s.set_root is None:
         raise Skip("the set was not found")
     problems = [*_dangling(s.set_root), *_unmarked(s.set_root)]
@@ -59,7 +61,13 @@ def resources(s: Subject) -> Iterator[Finding]:
         return
     problems += _unknown_names(s, {r.name for r in found if r.kind == "extension"})
     yield from problems
-    if not found:
+    if not found and read_manifest(str(s.set_root)) is not None:
+        yield warn(
+            f"the set has no resources: {s.set_root}/package.json's `pi` manifest names "
+            "nothing pi loads",
+            'name what pi should load in it, e.g. "pi": {"extensions": ["./extensions"]}',
+        )
+    elif not found:
         yield warn(f"the set has no resources: {s.set_root} holds no extensions/, skills/, …",
                    "add extensions/<name>.ts (or point --set at your set)")  # fmt: skip
     elif not any(p.level in ("warn", "error") for p in problems):
@@ -84,7 +92,9 @@ def _unmarked(root: Path) -> Iterator[Finding]:
     from installer.pirules import read_manifest, skill_files
 
     if read_manifest(str(root)) is not None:
-        return  # a pi package: its manifest, not these folders, says what pi loads
+        # A pi package: its manifest, not these folders, says what pi loads.
+        yield from _unnamed(root)
+        return
     for folder, (kind, markers) in _MARKERS.items():
         for entry in _listing(root / folder):
             # A skills folder holding skills deeper down is a collection, not a broken skill.
@@ -94,6 +104,18 @@ def _unmarked(root: Path) -> Iterator[Finding]:
                     f"{folder}/{entry.name} has no {markers}: not an item, ignored",
                     f"add {markers.split(',')[0]} to make it one",
                 )
+
+
+def _unnamed(root: Path) -> Iterator[Finding]:
+    """A kind folder of a pi package that its manifest does not name: pi loads none of it."""
+    from installer.resources import undeclared_kinds
+
+    for key in undeclared_kinds(root):
+        yield warn(
+            f"package.json's `pi` manifest names no {key}: pi loads none of {key}/ (a pi "
+            "package loads only what its manifest names)",
+            f'add "{key}": ["./{key}"] to "pi" in package.json, or move {key}/ out of the set',
+        )
 
 
 def _listing(folder: Path) -> list[os.DirEntry[str]]:
