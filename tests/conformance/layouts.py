@@ -174,11 +174,15 @@ def pi_package(draw: st.DrawFn, name: Names) -> Tree:
         a, b = name(), name()
         files[f"templates/{a}.md"] = prompt(a)
         files[f"templates/{b}.md"] = prompt(b)
-        pi["prompts"] = draw(st.sampled_from([["./templates"], ["./templates/*.md", f"!{b}.md"]]))
+        files["templates/notes.txt"] = "not a prompt: pi takes only .md\n"
+        pi["prompts"] = draw(
+            st.sampled_from([["./templates"], ["./templates/*.md", f"!{b}.md"], ["./templates/*"]])
+        )
     if draw(st.booleans()):
         a = name()
         files[f"looks/{a}.json"] = THEME
-        pi["themes"] = [f"./looks/{a}.json"]
+        files["looks/README.txt"] = "not a theme: pi takes only .json\n"
+        pi["themes"] = draw(st.sampled_from([[f"./looks/{a}.json"], ["./looks/*"]]))
     files["package.json"] = package_json(name(), dict(pi))
     return files
 
@@ -352,6 +356,17 @@ def corpus() -> list[Layout]:
                 "commands/commit.md": prompt("commit"),
                 "commands/changelog.md": prompt("changelog"),
                 "pi-themes/night.json": THEME,
+            },
+        ),
+        # A placeholder manifest beside conventional folders: `"pi": {}` is a manifest to pi
+        # (JavaScript calls {} true), and it names nothing.
+        Layout(
+            "placeholder-manifest",
+            {
+                "extset.toml": manifest("later"),
+                "package.json": json.dumps({"name": "later", "pi": {}}),
+                "extensions/soon.ts": extension("soon"),
+                "skills/draft/SKILL.md": skill("draft"),
             },
         ),
         # A set with nothing in it yet (a fresh `ext init`, before the first extension).
