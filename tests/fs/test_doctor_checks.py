@@ -717,3 +717,23 @@ def test_ext_command_switched_off_in_pi_config_is_not_available(
 
     assert row.level == "info" and row.message.startswith("/ext is not available in pi")
     assert f"-{COMMAND.dest}" in row.message and "pi config" in (row.fix or "")
+
+
+def test_a_declaration_file_among_the_extensions_is_a_warning(tmp_path: Path, agent: Path) -> None:
+    """pi imports extensions/types.d.ts like any .ts, finds no factory, and says so each start."""
+    set_root = build_tree(
+        tmp_path / "dts",
+        {
+            "extset.toml": '[set]\nname = "dts"\n',
+            "extensions/a.ts": "export default function () {}\n",
+            "extensions/types.d.ts": "export type Width = number;\n",
+        },
+    )
+    rows = [(f.level, f.message) for f in only(doctor(tmp_path, set_root, agent), "set.resources")]
+    assert rows == [
+        (
+            "warn",
+            "extensions/types.d.ts is a TypeScript declaration file where pi loads every .ts as "
+            "an extension: pi fails to load it at every start (it exports no factory)",
+        )
+    ]

@@ -11,7 +11,7 @@ from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.errors import ExtError
 from installer.manifest import MANIFEST_NAME
-from installer.resources import FOLDER, KINDS, folder_is_item
+from installer.resources import FOLDER, KINDS, Resource, folder_is_item
 
 _MARKERS = {
     "extensions": ("extension", "index.ts, index.js or a package.json with pi.extensions"),
@@ -60,6 +60,7 @@ def resources(s: Subject) -> Iterator[Finding]:
         yield from problems
         return
     problems += _unknown_names(s, {r.name for r in found if r.kind == "extension"})
+    problems += _declarations(s.set_root, found)
     yield from problems
     if not found and read_manifest(str(s.set_root)) is not None:
         yield warn(
@@ -104,6 +105,19 @@ def _unmarked(root: Path) -> Iterator[Finding]:
                     f"{folder}/{entry.name} has no {markers}: not an item, ignored",
                     f"add {markers.split(',')[0]} to make it one",
                 )
+
+
+def _declarations(root: Path, found: tuple[Resource, ...]) -> list[Finding]:
+    """A `.d.ts` where pi takes every .ts for an extension: it fails to load at every start."""
+    return [
+        warn(
+            f"{os.path.relpath(r.source, root)} is a TypeScript declaration file where pi loads "
+            "every .ts as an extension: pi fails to load it at every start (it exports no factory)",
+            "move it out of the extension folders (e.g. into types/), next to tsconfig.json",
+        )
+        for r in found
+        if r.kind == "extension" and r.layout == "file" and r.filename.endswith(".d.ts")
+    ]
 
 
 def _unnamed(root: Path) -> Iterator[Finding]:
