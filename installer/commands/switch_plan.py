@@ -37,15 +37,13 @@ class Item:
     path: str
     note: str | None = None
     pi: PiSwitch | None = None
+    # Link mode: not linked (or parked), yet loaded by a packages entry of the set, which no
+    # rename of ext's stops. Register mode never: there the entry is ext's switch.
+    from_package: bool = False
 
     @property
     def switchable(self) -> bool:
         return self.state in SWITCHABLE and not self.from_package
-
-    @property
-    def from_package(self) -> bool:
-        """Link mode: not linked (or parked), yet loaded by a packages entry of the set."""
-        return self.state == "enabled" and self.path != self.resource.dest and self.pi is not None
 
 
 @dataclass(frozen=True)
@@ -77,11 +75,14 @@ def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) 
     from installer.settings.switches import with_pi
 
     found = with_pi(ctx, [classify(agent, r) for r in resources])
-    return View("link", {i.resource: _item(i) for i in found}, frozenset(agent.entries))
+    return View("link", {i.resource: _item(i, True) for i in found}, frozenset(agent.entries))
 
 
-def _item(found: Listed) -> Item:
-    return Item(found.resource, found.state, found.path, found.note, found.pi)
+def _item(found: Listed, linked: bool = False) -> Item:
+    # In link mode a packages entry's switch is only ever read for an item that is not linked
+    # in place (installer/settings/switches.view_linked): on, it is what loads the item.
+    by_entry = linked and found.state == "enabled" and found.pi is not None and found.pi.package
+    return Item(found.resource, found.state, found.path, found.note, found.pi, by_entry)
 
 
 def filter_of(r: Resource) -> tuple[str, ...]:

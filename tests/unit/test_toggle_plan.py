@@ -138,7 +138,7 @@ def test_link_mode_enable_clears_pi_configs_switch_on_a_link_in_place() -> None:
 
 def test_link_mode_an_item_a_package_entry_loads_cannot_be_switched_by_ext() -> None:
     pkg = PiSwitch(True, "", "settings.json packages entry /set", package=True)
-    item = Item(ALPHA, "enabled", ALPHA.disabled_dest, None, pkg)
+    item = Item(ALPHA, "enabled", ALPHA.disabled_dest, None, pkg, from_package=True)
     sw = plan_switch(link_view(item), {ALPHA: False}, ROOT)
     assert [a.action for a in sw.actions] == ["skip"]
     assert "packages entry" in sw.warnings[0]
