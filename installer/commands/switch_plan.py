@@ -53,6 +53,8 @@ class View:
     mode: str
     items: Mapping[Resource, Item]
     taken: frozenset[str]  # every path the scan found (link mode)
+    # Link mode: items a packages entry of the set would load once their link is parked.
+    packaged: frozenset[Resource] = frozenset()
 
 
 def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
@@ -72,10 +74,19 @@ def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
 
 def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) -> View:
     """Link mode's view of a scanned agent dir, with pi's switches."""
-    from installer.settings.switches import with_pi
+    from installer.settings.switches import (
+        package_entries,
+        read_scopes,
+        view_registered,
+        with_pi,
+    )
 
     found = with_pi(ctx, [classify(agent, r) for r in resources])
-    return View("link", {i.resource: _item(i, True) for i in found}, frozenset(agent.entries))
+    entries = package_entries(read_scopes(ctx.agent_dir, ctx.env.cwd), ctx.set_root)
+    by_entry = [(r, view_registered(entries, ctx.set_root, r)) for r in resources if entries]
+    packaged = frozenset(r for r, sw in by_entry if sw is None or sw.on)
+    items = {i.resource: _item(i, True) for i in found}
+    return View("link", items, frozenset(agent.entries), packaged)
 
 
 def _item(found: Listed, linked: bool = False) -> Item:
@@ -127,9 +138,16 @@ def plan_switch(
             flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
             actions.append(_filter(r, enable, set_root, "its packages entry"))
             (on if enable else off).append(r)
-        elif not enable and style == "pi" and item.path == r.dest:
+        elif not enable and item.path == r.dest and (style == "pi" or r in view.packaged):
+            # Parked, the item would load from the set's packages entry; pi's -path on the link
+            # holds, since pi prefers the link to the package's copy of a file.
             flips.append(Flip(False, KEYS[r.kind], path_of(r), False))
             actions.append(_filter(r, False, "", _top_level(r)))
+            if style != "pi":
+                notes.append(
+                    f"{r.label} keeps its link and is off by pi's -path: parked, the set's "
+                    "packages entry would load it (ext doctor: loaded-twice)"
+                )
             off.append(r)
         else:
             mine = _link_switch(view, item, enable)

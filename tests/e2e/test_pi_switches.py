@@ -277,6 +277,34 @@ def test_a_project_package_entry_is_what_pi_uses_and_ext_says_so(
     assert any("project .pi/settings.json" in c["message"] for c in twice), twice
 
 
+def test_a_set_linked_and_a_package_too_is_what_pi_loads_and_ext_says(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    ours = ("--agent-dir", str(agent))
+    install(ext, agent, set_root, "--create", "--mode", "link", "--skip", "fix")
+    ext("disable", "b", "--yes", *ours, cwd=set_root, check=True)  # parked: b.ts.off
+    # `pi install <set>` by hand: the entry as pi writes it, relative to the agent dir
+    settings = agent / "settings.json"
+    data = json.loads(settings.read_text()) if settings.exists() else {}
+    data["packages"] = [os.path.relpath(set_root, agent)]
+    settings.write_text(json.dumps(data, indent=2))
+    states = agree(ext, agent, set_root, e2e_env)
+    assert (states["b"], states["fix"]) == ("enabled", "enabled")  # from the package
+
+    # a disable now keeps the link and writes pi's -path: the link wins, off
+    ext("disable", "a", "--yes", *ours, cwd=set_root, check=True)
+    assert (agent / "extensions" / "a.ts").is_symlink()
+    assert agree(ext, agent, set_root, e2e_env)["a"] == "disabled"
+    doctor = ext("--json", "doctor", *ours, cwd=set_root)
+    [twice] = [c for c in json.loads(doctor.stdout)["checks"] if c["id"] == "loaded-twice"]
+    assert twice["level"] == "error"
+    assert twice["message"].endswith("loaded from the package now: b, prompt:fix"), twice
+    ext("enable", "a", "--yes", *ours, cwd=set_root, check=True)
+    assert agree(ext, agent, set_root, e2e_env)["a"] == "enabled"
+
+
 # --- `[set] switch = "pi"`: link mode switches as pi config does, so pi config lists it ------
 
 

@@ -162,3 +162,25 @@ def test_choices_show_state_checked_and_guarded_mark() -> None:
     assert got["beta"].checked is False and got["beta"].title.endswith("disabled  [guarded]")
     assert "[guarded]" not in got["gamma"].title
     assert got["skill:review"].disabled == "not linked"
+
+
+def test_link_mode_disable_keeps_the_link_when_a_packages_entry_would_load_it_parked() -> None:
+    # pi prefers the link to the package's copy: off by pi's -path it stays off; parked, the
+    # package would load it.
+    view = View("link", {ALPHA: on(ALPHA)}, frozenset({ALPHA.dest}), frozenset({ALPHA}))
+    sw = plan_switch(view, {ALPHA: False}, ROOT)
+    assert [(a.action, a.path) for a in sw.actions] == [("filter", "settings.json")]
+    assert sw.flips == (Flip(False, "extensions", "extensions/alpha.ts", False),)
+    assert sw.turned_off == (ALPHA,)
+    assert "packages entry would load it" in sw.notes[0]
+    plain = plan_switch(link_view(on(ALPHA)), {ALPHA: False}, ROOT)
+    assert [a.action for a in plain.actions] == ["disable"]
+
+
+def test_choices_show_pi_configs_switch() -> None:
+    by_pi = PiSwitch(False, "-extensions/alpha.ts", 'settings.json "extensions"')
+    view = link_view(Item(ALPHA, "disabled", ALPHA.dest, None, by_pi))
+    [choice] = choices(Manifest(path=None, name="s"), view)
+    assert choice.checked is False
+    assert choice.mark == '[off in pi: -extensions/alpha.ts in settings.json "extensions"]'
+    assert choice.title.endswith(f"disabled  {choice.mark}")

@@ -288,17 +288,15 @@ def _linked_in_place(agent: AgentState, item: Item) -> bool:
 def _what_loads_from_the_package(sv: Survey) -> str:
     """Link mode with the set a package too: which of ext's switches stop working, and what
     pi loads from the package now. pi's `-path` on a link still holds: the link wins, off."""
-    if sv.ctx.manifest.switch == "pi":
-        why = "`ext install --skip` has no effect (`ext disable` holds: pi's -path on a link wins)"
-    else:
-        why = "`ext disable` (it parks the link) and `ext install --skip` have no effect"
     now = [
         i.resource.label
         for i in sv.items
         if i.state == "enabled" and i.pi is not None and i.pi.package
     ]
-    return f"what is not linked loads from the package: {why}" + (
-        f"; loaded from the package now: {', '.join(now)}" if now else ""
+    return (
+        "what is not linked loads from the package: a link parked as .off and "
+        "`ext install --skip` have no effect (`ext disable` holds: it keeps the link, off by "
+        "pi's -path)" + (f"; loaded from the package now: {', '.join(now)}" if now else "")
     )
 
 
