@@ -116,7 +116,7 @@ def install(
             intent = Intent(
                 seed=True, seeded=done, excluded=excluded, old_roots=tuple(old), released=mine
             )
-            mode_warnings = _carried(carried, "stay off as filters of the packages entry")
+            mode_warnings = _carried(carried, "off as filters of the packages entry")
         sp = plan_settings(ctx, intent)
         # ext's own agent files: /ext, and the session recorder where a process guard needs it.
         rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, ctx.manifest, resources)
@@ -164,10 +164,10 @@ def _link_plan(
     links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked)
     flips = _carried_to_top(ctx, resources, parked, by_pi)
     if not by_pi:
-        return links, flips, _carried(parked, "stay off as `.off` links (pi's entry filter goes)")
+        return links, flips, _carried(parked, "off as `.off` links (pi's entry filter goes)")
     from installer.commands.switch_plan import linked_view, plan_unpark
 
-    warnings = _carried(parked, "stay off as `-path`s, which pi config lists")
+    warnings = _carried(parked, "off as `-path`s, which pi config lists")
     up = plan_unpark(linked_view(ctx, agent, resources), links.actions)
     why = _unreadable(ctx) if up.flips else None
     if why is not None:  # no `-path` can be written: a parked link stays parked, so still off
@@ -320,4 +320,5 @@ def _off_as_linked(
 def _carried(off: list[Resource], how: str) -> tuple[str, ...]:
     if not off:
         return ()
-    return (f"switched off before, so {', '.join(r.label for r in off)} {how}",)
+    verb = "stays" if len(off) == 1 else "stay"
+    return (f"switched off before, so {', '.join(r.label for r in off)} {verb} {how}",)

@@ -114,7 +114,7 @@ def test_switching_to_register_carries_a_disabled_skill_over_as_a_filter(tmp_pat
     install(ctx, [], [], False, yes, "link")
     switch(ctx, ["skill:rev"], False, False, False, yes)
     result = install(ctx, [], [], False, yes, "register")
-    assert any("skill:rev stay off as filters" in w for w in result.plan.warnings)
+    assert any("skill:rev stays off as filters" in w for w in result.plan.warnings)
     assert _packages(tmp_path) == [{"source": str(root), "skills": ["-skills/rev/SKILL.md"]}]
     assert _states(ctx)["rev"] == "disabled"
 
