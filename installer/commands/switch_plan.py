@@ -240,7 +240,8 @@ def _not_switched(item: Item, word: str) -> str:
         "conflict": "the entry of that name is not ours",
         "stale": "its link is stale",
         "unsupported": "only extensions can be switched in register mode",
-        "enabled": "pi loads it from a packages entry of the set, which ext's switch cannot stop",
+        "enabled": "pi loads it from a packages entry of the set, not from a link ext could "
+        "switch (ext doctor: loaded-twice)",
     }.get(item.state, item.state)
-    note = f" ({item.note})" if item.note else ""
+    note = f" ({item.note})" if item.note and not item.from_package else ""
     return f"{item.resource.label} was not {word}: {why}{note}; left as it is"
