@@ -251,9 +251,12 @@ def test_one_switch_across_ext_commands_and_both_modes(
     assert states == AFTER_PI_CONFIG
     assert (agent / "extensions" / "b.ts.off").is_symlink()
 
+    pi_config(settings, "extensions/b.ts", True)  # pi's own switch, for uninstall to keep
+    top = {k: v for k, v in json.loads(settings.read_text()).items() if k != "packages"}
     ext("uninstall", "--yes", *ours, cwd=set_root, check=True)
     data = json.loads(settings.read_text())
     assert "packages" not in data or data["packages"] == []
+    assert {k: v for k, v in data.items() if k != "packages"} == top  # pi's patterns stay
     assert not {p for p in pi_loads(agent, set_root, e2e_env) if p.startswith(str(set_root))}
 
 
