@@ -82,21 +82,34 @@ def _spawn_pi_config(agent: Path, env: dict[str, str], cwd: Path) -> Any:
     )
     child.expect("Resource Configuration")
     child.expect(r"a\.ts")  # the list is drawn: keys reach it now
-    time.sleep(0.3)
     return child
 
 
 def _press_space_and_wait(child: Any, settings: Path) -> str:
+    """Switch the selected item; pi's write is done once the text changed and pi released its
+    lock (the `settings.json.lock` folder it holds from the read to after the write)."""
     before = settings.read_text() if settings.exists() else ""
+    lock = settings.with_name("settings.json.lock")
     child.send(" ")
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         now = settings.read_text() if settings.exists() else ""
-        if now != before:
-            time.sleep(0.2)  # pi writes in place: let it finish
-            return settings.read_text()
-        time.sleep(0.05)
+        if now != before and not lock.exists() and _whole(now) and settings.read_text() == now:
+            return now
+        child.expect([pexpect_timeout(), r"\S"], timeout=0.05)  # let pi draw, then look again
     raise AssertionError("pi config wrote nothing")
+
+
+def _whole(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def pexpect_timeout() -> Any:
+    return pytest.importorskip("pexpect").TIMEOUT
 
 
 def test_the_real_pi_config_writes_what_pi_config_here_writes(
