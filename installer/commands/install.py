@@ -101,6 +101,7 @@ def install(
         by_pi = mode == "link" and ctx.manifest.switch == "pi"
         if mode == "link":
             refuse_clashes(agent, chosen, ctx.manifest.name, others)
+            _refuse_unread_switches(ctx, state)
             links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old)
             intent = Intent(
                 seed=True, seeded=done, unregister=True, old_roots=tuple(old), flips=flips
@@ -173,6 +174,25 @@ def _link_plan(
     if why is not None:  # no `-path` can be written: a parked link stays parked, so still off
         return links, flips, (*warnings, f"parked links stay parked: {why}")
     return links._replace(actions=up.actions), flips + up.flips, warnings + up.warnings
+
+
+def _refuse_unread_switches(ctx: Context, state: State) -> None:
+    """Register -> link carries the entry's switches over; unread, they would be lost."""
+    from installer.errors import ExtError
+    from installer.settings import read_settings
+
+    previous = state.record_of(ctx.set_root, ctx.manifest.name)
+    if previous is None or previous.mode != "register":
+        return
+    try:
+        read_settings(settings_path(ctx))
+    except ExtError as err:
+        why = err.message.removesuffix("; nothing was changed")
+        raise ExtError(
+            f"{why}: register -> link would lose the switches of the set's packages entry "
+            "(what it keeps off would be linked on); nothing was changed",
+            fix=err.fix,
+        ) from None
 
 
 def _unreadable(ctx: Context) -> str | None:
