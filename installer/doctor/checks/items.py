@@ -302,7 +302,7 @@ def _what_loads_from_the_package(sv: Survey) -> str:
 
 def recorder(s: Subject) -> Iterator[Finding]:
     """ext's session recorder, which the process guards read, is there and current."""
-    from installer.recorder import RECORDER, status, wants_recorder
+    from installer.recorder import RECORDER, status, switch_back_on, wants_recorder
     from installer.state import load_state
 
     agent_dir = existing(s)
@@ -318,8 +318,7 @@ def recorder(s: Subject) -> Iterator[Finding]:
         yield error(
             f"ext's session recorder {off}: the process guards cannot see pi's sessions, so "
             "they refuse every disable they guard",
-            f"switch it back on: `pi config` (Extensions, {RECORDER}), or remove that pattern "
-            f"from settings.json; or {INSTALL}",
+            switch_back_on(off),
         )
     elif now == "current":
         yield ok(f"{RECORDER} is current")
@@ -340,7 +339,7 @@ def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
     from installer.recorder import blind_spot
 
     why = blind_spot(agent_dir, s.ctx.env.cwd if s.ctx is not None else None)
-    return None if why is None or why.endswith("is missing") else why
+    return None if why is None or why.startswith("is missing") else why
 
 
 def command(s: Subject) -> Iterator[Finding]:
