@@ -3,7 +3,8 @@
 Link mode renames our link (`notify.ts` <-> `notify.ts.off`; a folder's link moves to and
 from `<kind>/.off/<name>`, since pi still loads a folder called `foo.off`); an enable also
 clears a `-path` that `pi config` wrote in the top-level array. With `[set] switch = "pi"` a
-disable keeps the link and writes that `-path` itself, so `pi config` lists the item.
+disable keeps the link and writes that `-path` itself, so `pi config` lists the item; so does
+any disable while a packages entry of the set would load the parked item (pi prefers the link).
 Register mode switches the package entry's patterns exactly as `pi config` does
 (installer/settings/switches.py). Only ours are switched: anything else of that name is
 reported and left as it is.
