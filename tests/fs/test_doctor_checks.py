@@ -359,8 +359,27 @@ def test_linked_and_registered_is_loaded_twice(tmp_path: Path, set_root: Path, a
     assert finding.level == "error"
     assert finding.message.startswith("the set is linked (")
     assert "pi loads each file once, the link first" in finding.message
-    assert "`ext disable` in link mode has no effect" in finding.message
+    assert "a link parked as .off and `ext install --skip` have no effect" in finding.message
+    assert "`ext disable` holds: it keeps the link, off by pi's -path" in finding.message
     assert finding.fix == f"drop the package: PI_CODING_AGENT_DIR={agent} pi remove {set_root}"
+
+
+def test_linked_and_registered_names_what_loads_from_the_package(
+    tmp_path: Path, set_root: Path
+) -> None:
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    install(resolve(env(tmp_path), set_root, agent), [], ["notify"], False, yes)
+    (agent / "settings.json").write_text(json.dumps({"packages": [str(set_root)]}))
+
+    found = doctor(tmp_path, set_root, agent)
+
+    [twice] = only(found, "loaded-twice")
+    assert twice.message.startswith("the set is linked (gamma, prompt:fix, skill:review) ")
+    assert twice.message.endswith("; loaded from the package now: notify")
+    [notify] = [f for f in only(found, "items") if f.message.startswith("notify:")]
+    assert notify.level == "warn"
+    assert notify.message.startswith("notify: ext did not link it, yet pi loads it: ")
 
 
 def test_register_mode_is_loaded_once(tmp_path: Path, set_root: Path) -> None:
