@@ -23,6 +23,7 @@ class Blocker(NamedTuple):  # not a dataclass: `ext --json list` reads guards, a
     why: str  # what is live or enabled that needs it
     risk: str  # what goes wrong if it is disabled anyway
     reason: str | None = None  # the manifest's own words
+    fix: str | None = None  # what lifts it, when not "stop what needs it"
 
 
 def dependents(manifest: Manifest, name: str) -> tuple[str, ...]:
@@ -100,12 +101,15 @@ def blockers(
 
 def unseen(manifest: Manifest, disabling: Iterable[str], why: str) -> list[Blocker]:
     """A process guard that cannot see pi's sessions refuses: it cannot know none is live."""
+    from installer.recorder import switch_back_on
+
     return [
         Blocker(
             name,
             f"ext cannot see pi's sessions: its session recorder {why}",
             f"a session started with {flag} would lose {name} at its next /reload or /new",
             (manifest.guards[name].reason if name in manifest.guards else None),
+            switch_back_on(why),
         )
         for name in disabling
         if (flag := _flag(manifest, name))
@@ -121,9 +125,10 @@ def enforce(found: Sequence[Blocker], force: bool) -> tuple[str, ...]:
         refused: dict[str, str] = {}
         for b in found:
             refused[b.name] = f"{refused[b.name]}; {_why(b)}" if b.name in refused else _why(b)
+        first = next((b.fix for b in found if b.fix), "stop what needs it first")
         raise GuardRefused(
             "; ".join(lines) + "; nothing was written",
-            "stop what needs it first, or pass --force to disable it anyway",
+            f"{first}, or pass --force to disable it anyway",
             refused,
         )
     return tuple(f"--force: disabling {b.name} although {b.why}: {b.risk}" for b in found)

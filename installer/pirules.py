@@ -48,11 +48,18 @@ def read_manifest(root: str) -> Any:
     path = os.path.join(root, "package.json")
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            data = json.load(f, parse_constant=_not_json)
     except (OSError, ValueError):
         return None
     manifest = data.get("pi") if isinstance(data, dict) else None
-    return manifest if manifest else None  # pi: `pkg.pi ?? null`, then `if (manifest)`
+    # pi: `pkg.pi ?? null`, then `if (manifest)`: JavaScript's truth, where {} and [] are true
+    # (a manifest that names nothing), and only null, false, 0 and "" are not.
+    return None if manifest in (None, False, 0, "") else manifest
+
+
+def _not_json(word: str) -> Any:
+    """NaN and Infinity: Python reads them, JSON.parse throws (and pi then has no manifest)."""
+    raise ValueError(f"{word} is not JSON")
 
 
 def manifest_list(manifest: Any, key: str) -> list[str] | None:
@@ -193,6 +200,10 @@ def _skill(path: str, linked: bool = False) -> Found:
 def path_items(path: str, key: str) -> list[Found]:
     """collectFilesFromPaths for one path: a file is an item, a folder is searched."""
     if os.path.isfile(path):
+        # pi imports any file named as an extension, but loads a skill, prompt or theme file
+        # only with its kind's suffix (skills.js, prompt-templates.js, theme.js).
+        if key != "extensions" and not path.endswith(SUFFIXES[key]):
+            return []
         return [_skill(path) if key == "skills" else Found(path, "file", (path,))]
     if os.path.isdir(path):
         return folder_items(path, key)

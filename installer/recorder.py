@@ -243,13 +243,21 @@ def status(agent_dir: Path, file: AgentFile = SESSIONS) -> str:
 
 def blind_spot(agent_dir: Path, cwd: Path | None) -> str | None:
     """Why the recorder cannot see pi's sessions now (parked, missing, or switched off in pi
-    by `pi config`), or None when it can."""
+    by `pi config`), as words after "the recorder", or None when it can."""
     if os.path.lexists(agent_dir / f"{RECORDER}.off"):
-        return f"it is parked as {RECORDER}.off"
+        return f"is parked as {RECORDER}.off"
     if status(agent_dir) == "missing":
-        return f"{RECORDER} is missing"
+        return f"is missing (no {RECORDER})"
     off = switched_off_in_pi(agent_dir, cwd, RECORDER)
-    return None if off is None else f"it is switched off ({off})"
+    return None if off is None else f"is switched off ({off})"
+
+
+def switch_back_on(why: str) -> str:
+    """How to undo what `blind_spot` said: pi's own switch stays pi's, so `pi config` turns it
+    back on; a parked or missing recorder is ext's to put back."""
+    if why.startswith("is switched off"):
+        return f"switch ext's session recorder back on in `pi config` (Extensions, {RECORDER})"
+    return "put ext's session recorder back: `ext install`"
 
 
 def switched_off_in_pi(agent_dir: Path, cwd: Path | None, dest: str) -> str | None:

@@ -224,6 +224,8 @@ def _unlinkable(root: str, kind: str, f: Found, real: str, filename: str) -> str
         return f"it lies outside the set ({real})"
     if kind == "extension" and f.layout == "file" and filename in ("index.ts", "index.js"):
         return f"as extensions/{filename} it would make pi load all of extensions/ as one extension"
+    if kind == "extension" and f.layout == "file" and not filename.endswith((".ts", ".js")):
+        return "pi loads only .ts and .js files from an agent dir's extensions/"
     if f.partial:
         return "the manifest leaves out some of its folder's entries; a link would load them all"
     if f.layout == "dir" and not all(_inside(p, f.path) for p in f.entries):

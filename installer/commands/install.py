@@ -77,6 +77,7 @@ def install(
         by_pi = mode == "link" and ctx.manifest.switch == "pi"
         if mode == "link":
             refuse_clashes(agent, chosen, ctx.manifest.name, others)
+            _refuse_unread_switches(ctx, state)
             links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old)
             intent = Intent(
                 seed=True, seeded=done, unregister=True, old_roots=tuple(old), flips=flips
@@ -92,7 +93,7 @@ def install(
             intent = Intent(
                 seed=True, seeded=done, excluded=excluded, old_roots=tuple(old), released=mine
             )
-            mode_warnings = _carried(carried, "stay off as filters of the packages entry")
+            mode_warnings = _carried(carried, "off as filters of the packages entry")
         sp = plan_settings(ctx, intent)
         # ext's own agent files: /ext, and the session recorder where a process guard needs it.
         rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, ctx.manifest, resources)
@@ -140,15 +141,34 @@ def _link_plan(
     links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked)
     flips = _carried_to_top(ctx, resources, parked, by_pi)
     if not by_pi:
-        return links, flips, _carried(parked, "stay off as `.off` links (pi's entry filter goes)")
+        return links, flips, _carried(parked, "off as `.off` links (pi's entry filter goes)")
     from installer.links.switch import linked_view, plan_unpark
 
-    warnings = _carried(parked, "stay off as `-path`s, which pi config lists")
+    warnings = _carried(parked, "off as `-path`s, which pi config lists")
     up = plan_unpark(linked_view(ctx, agent, resources), links.actions)
     why = _unreadable(ctx) if up.flips else None
     if why is not None:  # no `-path` can be written: a parked link stays parked, so still off
         return links, flips, (*warnings, f"parked links stay parked: {why}")
     return links._replace(actions=up.actions), flips + up.flips, warnings + up.warnings
+
+
+def _refuse_unread_switches(ctx: Context, state: State) -> None:
+    """Register -> link carries the entry's switches over; unread, they would be lost."""
+    from installer.errors import ExtError
+    from installer.settings import read_settings
+
+    previous = state.record_of(ctx.set_root, ctx.manifest.name)
+    if previous is None or previous.mode != "register":
+        return
+    try:
+        read_settings(settings_path(ctx))
+    except ExtError as err:
+        why = err.message.removesuffix("; nothing was changed")
+        raise ExtError(
+            f"{why}: register -> link would lose the switches of the set's packages entry "
+            "(what it keeps off would be linked on); nothing was changed",
+            fix=err.fix,
+        ) from None
 
 
 def _unreadable(ctx: Context) -> str | None:
@@ -252,4 +272,5 @@ def _off_as_linked(
 def _carried(off: list[Resource], how: str) -> tuple[str, ...]:
     if not off:
         return ()
-    return (f"switched off before, so {', '.join(r.label for r in off)} {how}",)
+    verb = "stays" if len(off) == 1 else "stay"
+    return (f"switched off before, so {', '.join(r.label for r in off)} {verb} {how}",)

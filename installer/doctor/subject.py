@@ -51,6 +51,8 @@ class Subject:
     host_finder: HostFinder = _find_host
     # Real paths of extensions host.load found failing: the loader check does not say it again.
     load_failures: set[str] = field(default_factory=set)
+    # (real path, tool or flag, name) of conflicts host.load reported: the same, for loader.
+    clashes: set[tuple[str, str, str]] = field(default_factory=set)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property

@@ -51,8 +51,8 @@ def _resource_actions(
     ours = _already_ours(r, enabled, disabled, source)
     if ours is not None:
         return [ours]
-    if parked and disabled is None:
-        return [Action("link", r.disabled_dest, target=source, detail="disabled, as you left it")]
+    if parked:
+        return _park(r, disabled, names)
     if enabled is None:
         return [Action("link", r.dest, target=source)]
     backup = names.pick(FOLDER[r.kind], r.filename, enabled.to_dir)
@@ -61,6 +61,17 @@ def _resource_actions(
         Action("backup", r.dest, backup=backup, detail=what),
         Action("link", r.dest, target=source),
     ]
+
+
+def _park(r: Resource, disabled: Entry | None, names: Namer) -> list[Action]:
+    """A new link of an item switched off in register mode, in its disabled form; what is at
+    that name (not ours) is backed up first, since linked at its enabled name it would load."""
+    link = Action("link", r.disabled_dest, target=r.source, detail="disabled, as you left it")
+    if disabled is None:
+        return [link]
+    folder, _, filename = r.disabled_dest.rpartition("/")
+    backup = names.pick(folder, filename, disabled.to_dir)
+    return [Action("backup", r.disabled_dest, backup=backup, detail=_describe(disabled)), link]
 
 
 def _already_ours(

@@ -3,7 +3,8 @@
 Link mode renames our link (`notify.ts` <-> `notify.ts.off`; a folder's link moves to and
 from `<kind>/.off/<name>`, since pi still loads a folder called `foo.off`); an enable also
 clears a `-path` that `pi config` wrote in the top-level array. With `[set] switch = "pi"` a
-disable keeps the link and writes that `-path` itself, so `pi config` lists the item.
+disable keeps the link and writes that `-path` itself, so `pi config` lists the item; so does
+any disable while a packages entry of the set would load the parked item (pi prefers the link).
 Register mode switches the package entry's patterns exactly as `pi config` does
 (installer/settings/switches.py). Only ours are switched: anything else of that name is
 reported and left as it is.
@@ -37,15 +38,13 @@ class Item:
     path: str
     note: str | None = None
     pi: PiSwitch | None = None
+    # Link mode: not linked (or parked), yet loaded by a packages entry of the set, which no
+    # rename of ext's stops. Register mode never: there the entry is ext's switch.
+    from_package: bool = False
 
     @property
     def switchable(self) -> bool:
         return self.state in SWITCHABLE and not self.from_package
-
-    @property
-    def from_package(self) -> bool:
-        """Link mode: not linked (or parked), yet loaded by a packages entry of the set."""
-        return self.state == "enabled" and self.path != self.resource.dest and self.pi is not None
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,8 @@ class View:
     mode: str
     items: Mapping[Resource, Item]
     taken: frozenset[str]  # every path the scan found (link mode)
+    # Link mode: items a packages entry of the set would load once their link is parked.
+    packaged: frozenset[Resource] = frozenset()
 
 
 def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
@@ -74,14 +75,26 @@ def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
 
 def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) -> View:
     """Link mode's view of a scanned agent dir, with pi's switches."""
-    from installer.settings.switches import with_pi
+    from installer.settings.switches import (
+        package_entries,
+        read_scopes,
+        view_registered,
+        with_pi,
+    )
 
     found = with_pi(ctx, [classify(agent, r) for r in resources])
-    return View("link", {i.resource: _item(i) for i in found}, frozenset(agent.entries))
+    entries = package_entries(read_scopes(ctx.agent_dir, ctx.env.cwd), ctx.set_root)
+    by_entry = [(r, view_registered(entries, ctx.set_root, r)) for r in resources if entries]
+    packaged = frozenset(r for r, sw in by_entry if sw is None or sw.on)
+    items = {i.resource: _item(i, True) for i in found}
+    return View("link", items, frozenset(agent.entries), packaged)
 
 
-def _item(found: Listed) -> Item:
-    return Item(found.resource, found.state, found.path, found.note, found.pi)
+def _item(found: Listed, linked: bool = False) -> Item:
+    # In link mode a packages entry's switch is only ever read for an item that is not linked
+    # in place (installer/settings/switches.view_linked): on, it is what loads the item.
+    by_entry = linked and found.state == "enabled" and found.pi is not None and found.pi.package
+    return Item(found.resource, found.state, found.path, found.note, found.pi, by_entry)
 
 
 def filter_of(r: Resource) -> tuple[str, ...]:
@@ -126,9 +139,16 @@ def plan_switch(
             flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
             actions.append(_filter(r, enable, set_root, "its packages entry"))
             (on if enable else off).append(r)
-        elif not enable and style == "pi" and item.path == r.dest:
+        elif not enable and item.path == r.dest and (style == "pi" or r in view.packaged):
+            # Parked, the item would load from the set's packages entry; pi's -path on the link
+            # holds, since pi prefers the link to the package's copy of a file.
             flips.append(Flip(False, KEYS[r.kind], path_of(r), False))
             actions.append(_filter(r, False, "", _top_level(r)))
+            if style != "pi":
+                notes.append(
+                    f"{r.label} keeps its link and is off by pi's -path: parked, the set's "
+                    "packages entry would load it (ext doctor: loaded-twice)"
+                )
             off.append(r)
         else:
             mine = _link_switch(view, item, enable)
@@ -221,7 +241,8 @@ def _not_switched(item: Item, word: str) -> str:
         "conflict": "the entry of that name is not ours",
         "stale": "its link is stale",
         "unsupported": "only extensions can be switched in register mode",
-        "enabled": "pi loads it from a packages entry of the set, which ext's switch cannot stop",
+        "enabled": "pi loads it from a packages entry of the set, not from a link ext could "
+        "switch (ext doctor: loaded-twice)",
     }.get(item.state, item.state)
-    note = f" ({item.note})" if item.note else ""
+    note = f" ({item.note})" if item.note and not item.from_package else ""
     return f"{item.resource.label} was not {word}: {why}{note}; left as it is"

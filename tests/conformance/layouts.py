@@ -129,7 +129,7 @@ def skills(draw: st.DrawFn, name: Names) -> Tree:
 
 @st.composite
 def prompts(draw: st.DrawFn, name: Names) -> Tree:
-    """prompts/: top-level .md files, and .md files in subfolders (which pi does not load)."""
+    """prompts/: top-level .md files, and .md files in subfolders (a package's are recursive)."""
     files: Tree = {}
     for _ in range(draw(st.integers(1, 2))):
         n = name()
@@ -174,11 +174,15 @@ def pi_package(draw: st.DrawFn, name: Names) -> Tree:
         a, b = name(), name()
         files[f"templates/{a}.md"] = prompt(a)
         files[f"templates/{b}.md"] = prompt(b)
-        pi["prompts"] = draw(st.sampled_from([["./templates"], ["./templates/*.md", f"!{b}.md"]]))
+        files["templates/notes.txt"] = "not a prompt: pi takes only .md\n"
+        pi["prompts"] = draw(
+            st.sampled_from([["./templates"], ["./templates/*.md", f"!{b}.md"], ["./templates/*"]])
+        )
     if draw(st.booleans()):
         a = name()
         files[f"looks/{a}.json"] = THEME
-        pi["themes"] = [f"./looks/{a}.json"]
+        files["looks/README.txt"] = "not a theme: pi takes only .json\n"
+        pi["themes"] = draw(st.sampled_from([[f"./looks/{a}.json"], ["./looks/*"]]))
     files["package.json"] = package_json(name(), dict(pi))
     return files
 
@@ -273,7 +277,7 @@ def corpus() -> list[Layout]:
                 "skills/tdd.md": skill("tdd"),
             },
         ),
-        # Prompts sorted into subfolders (pi loads only the top level), and themes.
+        # Prompts sorted into subfolders (a package's prompts/ is searched at any depth); themes.
         Layout(
             "prompts-and-themes",
             {
@@ -354,10 +358,21 @@ def corpus() -> list[Layout]:
                 "pi-themes/night.json": THEME,
             },
         ),
+        # A placeholder manifest beside conventional folders: `"pi": {}` is a manifest to pi
+        # (JavaScript calls {} true), and it names nothing.
+        Layout(
+            "placeholder-manifest",
+            {
+                "extset.toml": manifest("later"),
+                "package.json": json.dumps({"name": "later", "pi": {}}),
+                "extensions/soon.ts": extension("soon"),
+                "skills/draft/SKILL.md": skill("draft"),
+            },
+        ),
         # A set with nothing in it yet (a fresh `ext init`, before the first extension).
         Layout("empty-set", {"extset.toml": manifest("fresh"), "README.md": "# my set\n"}),
         # A pi package beside conventional folders: the manifest names extensions only, so
-        # skills/ and prompts/ are found by convention.
+        # pi loads none of extensions/, skills/, prompts/ or themes/.
         Layout(
             "package-plus-folders",
             {

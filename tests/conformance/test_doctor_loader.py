@@ -72,16 +72,34 @@ def test_doctor_deep_names_each_difference_with_pis_reason_and_a_fix(
     ]
 
 
-def test_one_broken_extension_is_one_error_in_a_deep_doctor(
+def test_each_failure_and_conflict_is_said_once_in_a_deep_doctor_with_its_fix(
     tmp_path: Path, pi_host: HostInfo
 ) -> None:
-    """host.load (pi itself, offline) and loader (pi's SDK) both see it fail; one says so."""
+    """host.load (pi itself, offline) and loader (pi's SDK) both see them; one says each.
+
+    pi prints a conflict as a failed load; it is not one (both stay loaded), and neither check
+    may call it one. A missing npm module's fix is the install to run in the set, whichever
+    check says it.
+    """
     root = build_tree(
         tmp_path / "set",
         {
             "extset.toml": '[set]\nname = "d"\n',
             "extensions/bad.ts": 'export default function () { throw new Error("boom"); }\n',
             "extensions/good.ts": "export default function () {}\n",
+            "extensions/one.ts": FLAG_V,
+            "extensions/two.ts": FLAG_V,
+            "extensions/fetch/package.json": json.dumps(
+                {
+                    "name": "fetch",
+                    "dependencies": {"left-pad": "^1"},
+                    "pi": {"extensions": ["./main.ts"]},
+                }
+            ),
+            # Used, or the TypeScript transpiler drops the import and nothing fails.
+            "extensions/fetch/main.ts": (
+                'import pad from "left-pad";\nexport default function () { pad("a", 2); }\n'
+            ),
         },
     )
     agent = tmp_path / "agent"
@@ -89,7 +107,22 @@ def test_one_broken_extension_is_one_error_in_a_deep_doctor(
     env = Env(environ={**os.environ, "PATH": f"{pi_host.path.parent}:{os.environ['PATH']}"})
     install(resolve(env, root, agent), [], [], False, yes, "link")
     found = run_checks(resolve_subject(env, root, agent), ["host.load", "loader"], deep=True)
-    assert [(f.id, f.level) for f in found] == [("host.load", "error"), ("loader", "ok")]
-    assert found[0].message.startswith("bad: pi could not load ")
-    assert found[0].message.endswith("/extensions/bad.ts: boom")
-    assert found[1].message.endswith("(1 extension failed to load: see host.load)")
+    rows = [(f.id, f.level, f.message.split(": ")[0], f.fix) for f in found]
+    real = os.path.realpath(root)
+    assert sorted(rows) == [
+        ("host.load", "error", "bad", "fix the extension, or `ext disable bad` until it loads"),
+        ("host.load", "error", "fetch", f"cd {real}/extensions/fetch && npm install"),
+        (
+            "host.load",
+            "warn",
+            "flag --v is registered by both one and two",
+            "rename the flag in one of them, or `ext disable` the one you do not need",
+        ),
+        ("loader", "ok", "pi's loader loads what ext says", None),
+    ]
+    assert next(f for f in found if f.message.startswith("bad")).message.endswith(
+        "/extensions/bad.ts: boom"
+    )
+    assert found[-1].message.endswith(
+        "(2 extensions failed to load, 1 tool or flag conflict: see host.load)"
+    )

@@ -82,21 +82,34 @@ def _spawn_pi_config(agent: Path, env: dict[str, str], cwd: Path) -> Any:
     )
     child.expect("Resource Configuration")
     child.expect(r"a\.ts")  # the list is drawn: keys reach it now
-    time.sleep(0.3)
     return child
 
 
 def _press_space_and_wait(child: Any, settings: Path) -> str:
+    """Switch the selected item; pi's write is done once the text changed and pi released its
+    lock (the `settings.json.lock` folder it holds from the read to after the write)."""
     before = settings.read_text() if settings.exists() else ""
+    lock = settings.with_name("settings.json.lock")
     child.send(" ")
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         now = settings.read_text() if settings.exists() else ""
-        if now != before:
-            time.sleep(0.2)  # pi writes in place: let it finish
-            return settings.read_text()
-        time.sleep(0.05)
+        if now != before and not lock.exists() and _whole(now) and settings.read_text() == now:
+            return now
+        child.expect([pexpect_timeout(), r"\S"], timeout=0.05)  # let pi draw, then look again
     raise AssertionError("pi config wrote nothing")
+
+
+def _whole(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def pexpect_timeout() -> Any:
+    return pytest.importorskip("pexpect").TIMEOUT
 
 
 def test_the_real_pi_config_writes_what_pi_config_here_writes(
@@ -251,9 +264,12 @@ def test_one_switch_across_ext_commands_and_both_modes(
     assert states == AFTER_PI_CONFIG
     assert (agent / "extensions" / "b.ts.off").is_symlink()
 
+    pi_config(settings, "extensions/b.ts", True)  # pi's own switch, for uninstall to keep
+    top = {k: v for k, v in json.loads(settings.read_text()).items() if k != "packages"}
     ext("uninstall", "--yes", *ours, cwd=set_root, check=True)
     data = json.loads(settings.read_text())
     assert "packages" not in data or data["packages"] == []
+    assert {k: v for k, v in data.items() if k != "packages"} == top  # pi's patterns stay
     assert not {p for p in pi_loads(agent, set_root, e2e_env) if p.startswith(str(set_root))}
 
 
@@ -275,6 +291,34 @@ def test_a_project_package_entry_is_what_pi_uses_and_ext_says_so(
     doctor = ext("--json", "doctor", "--agent-dir", str(agent), cwd=set_root)
     twice = [c for c in json.loads(doctor.stdout)["checks"] if c["id"] == "loaded-twice"]
     assert any("project .pi/settings.json" in c["message"] for c in twice), twice
+
+
+def test_a_set_linked_and_a_package_too_is_what_pi_loads_and_ext_says(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    set_root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    ours = ("--agent-dir", str(agent))
+    install(ext, agent, set_root, "--create", "--mode", "link", "--skip", "fix")
+    ext("disable", "b", "--yes", *ours, cwd=set_root, check=True)  # parked: b.ts.off
+    # `pi install <set>` by hand: the entry as pi writes it, relative to the agent dir
+    settings = agent / "settings.json"
+    data = json.loads(settings.read_text()) if settings.exists() else {}
+    data["packages"] = [os.path.relpath(set_root, agent)]
+    settings.write_text(json.dumps(data, indent=2))
+    states = agree(ext, agent, set_root, e2e_env)
+    assert (states["b"], states["fix"]) == ("enabled", "enabled")  # from the package
+
+    # a disable now keeps the link and writes pi's -path: the link wins, off
+    ext("disable", "a", "--yes", *ours, cwd=set_root, check=True)
+    assert (agent / "extensions" / "a.ts").is_symlink()
+    assert agree(ext, agent, set_root, e2e_env)["a"] == "disabled"
+    doctor = ext("--json", "doctor", *ours, cwd=set_root)
+    [twice] = [c for c in json.loads(doctor.stdout)["checks"] if c["id"] == "loaded-twice"]
+    assert twice["level"] == "error"
+    assert twice["message"].endswith("loaded from the package now: b, prompt:fix"), twice
+    ext("enable", "a", "--yes", *ours, cwd=set_root, check=True)
+    assert agree(ext, agent, set_root, e2e_env)["a"] == "enabled"
 
 
 # --- `[set] switch = "pi"`: link mode switches as pi config does, so pi config lists it ------

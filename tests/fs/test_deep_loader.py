@@ -171,3 +171,30 @@ def test_a_failure_host_load_already_reported_is_not_said_again() -> None:
             "(1 extension failed to load: see host.load)",
         )
     ]
+
+
+def test_a_conflict_host_load_already_reported_is_counted_not_said_again() -> None:
+    one, two = "/set/extensions/one.ts", "/set/extensions/two.ts"
+    clash = Conflict(two, two, "flag", "--v", one, f'Flag "--v" conflicts with {one}')
+    ext = [("one", "enabled", frozenset({one})), ("two", "enabled", frozenset({two}))]
+    v = view(("extension", one), ("extension", two), conflicts=(clash,))
+    found = list(findings(v, ext, "/set", clashes=frozenset({(two, "flag", "--v")})))
+    assert [(f.level, f.message) for f in found] == [
+        (
+            "ok",
+            "pi's loader loads what ext says: 2 enabled items, nothing else "
+            "(1 tool or flag conflict: see host.load)",
+        )
+    ]
+
+
+def test_a_missing_pi_package_is_the_other_scope_s_not_an_npm_install() -> None:
+    bad = "/set/extensions/bad.ts"
+    error = "Failed to load extension: Cannot find module '@earendil-works/pi-tui'"
+    found = rows(
+        view(failed=(Failure(bad, bad, error),)), [("bad", "enabled", frozenset({bad}))], "/set"
+    )
+    assert [f.fix for f in found] == [
+        'import from "@mariozechner/pi-tui" instead of "@earendil-works/pi-tui" '
+        "(or use `import type` if only types are needed; see `ext doctor --check host.scope`)"
+    ]

@@ -204,6 +204,41 @@ def test_a_pi_package_s_declared_file_others_can_write_is_a_warning(
     ]
 
 
+def test_a_kind_folder_a_pi_package_s_manifest_leaves_out_is_a_warning(
+    tmp_path: Path, agent: Path
+) -> None:
+    """pi loads only what a package's manifest names: skills/ beside it would go silent."""
+    set_root = build_tree(
+        tmp_path / "pkg",
+        {
+            "package.json": '{"pi": {"extensions": ["./src"]}}',
+            "src/tool.ts": "export default function () {}\n",
+            "skills/one/SKILL.md": "---\nname: one\ndescription: d\n---\n",
+        },
+    )
+    rows = [
+        (f.level, f.message, f.fix)
+        for f in only(doctor(tmp_path, set_root, agent), "set.resources")
+    ]
+    assert rows == [
+        (
+            "warn",
+            "package.json's `pi` manifest names no skills: pi loads none of skills/ (a pi "
+            "package loads only what its manifest names)",
+            'add "skills": ["./skills"] to "pi" in package.json, or move skills/ out of the set',
+        )
+    ]
+
+
+def test_a_pi_package_whose_manifest_names_nothing_says_so(tmp_path: Path, agent: Path) -> None:
+    set_root = build_tree(tmp_path / "pkg", {"package.json": '{"pi": {}}'})
+    [row] = only(doctor(tmp_path, set_root, agent), "set.resources")
+    assert (row.level, row.message) == (
+        "warn",
+        f"the set has no resources: {set_root}/package.json's `pi` manifest names nothing pi loads",
+    )
+
+
 # ---- the agent dir ----------------------------------------------------------
 
 
@@ -324,8 +359,27 @@ def test_linked_and_registered_is_loaded_twice(tmp_path: Path, set_root: Path, a
     assert finding.level == "error"
     assert finding.message.startswith("the set is linked (")
     assert "pi loads each file once, the link first" in finding.message
-    assert "`ext disable` in link mode has no effect" in finding.message
+    assert "a link parked as .off and `ext install --skip` have no effect" in finding.message
+    assert "`ext disable` holds: it keeps the link, off by pi's -path" in finding.message
     assert finding.fix == f"drop the package: PI_CODING_AGENT_DIR={agent} pi remove {set_root}"
+
+
+def test_linked_and_registered_names_what_loads_from_the_package(
+    tmp_path: Path, set_root: Path
+) -> None:
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    install(resolve(env(tmp_path), set_root, agent), [], ["notify"], False, yes)
+    (agent / "settings.json").write_text(json.dumps({"packages": [str(set_root)]}))
+
+    found = doctor(tmp_path, set_root, agent)
+
+    [twice] = only(found, "loaded-twice")
+    assert twice.message.startswith("the set is linked (gamma, prompt:fix, skill:review) ")
+    assert twice.message.endswith("; loaded from the package now: notify")
+    [notify] = [f for f in only(found, "items") if f.message.startswith("notify:")]
+    assert notify.level == "warn"
+    assert notify.message.startswith("notify: ext did not link it, yet pi loads it: ")
 
 
 def test_register_mode_is_loaded_once(tmp_path: Path, set_root: Path) -> None:
@@ -696,3 +750,23 @@ def test_ext_command_switched_off_in_pi_config_is_not_available(
 
     assert row.level == "info" and row.message.startswith("/ext is not available in pi")
     assert f"-{COMMAND.dest}" in row.message and "pi config" in (row.fix or "")
+
+
+def test_a_declaration_file_among_the_extensions_is_a_warning(tmp_path: Path, agent: Path) -> None:
+    """pi imports extensions/types.d.ts like any .ts, finds no factory, and says so each start."""
+    set_root = build_tree(
+        tmp_path / "dts",
+        {
+            "extset.toml": '[set]\nname = "dts"\n',
+            "extensions/a.ts": "export default function () {}\n",
+            "extensions/types.d.ts": "export type Width = number;\n",
+        },
+    )
+    rows = [(f.level, f.message) for f in only(doctor(tmp_path, set_root, agent), "set.resources")]
+    assert rows == [
+        (
+            "warn",
+            "extensions/types.d.ts is a TypeScript declaration file where pi loads every .ts as "
+            "an extension: pi fails to load it at every start (it exports no factory)",
+        )
+    ]

@@ -6,11 +6,14 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from installer.commands.install import install
 from installer.commands.toggle import switch
 from installer.context import Context, Env, resolve
+from installer.errors import ExtError
 from installer.links.states import items
-from tests.helpers import build_tree, yes
+from tests.helpers import build_tree, snapshot, yes
 
 SET = {
     "extset.toml": '[set]\nname = "mine"\n',
@@ -114,7 +117,7 @@ def test_switching_to_register_carries_a_disabled_skill_over_as_a_filter(tmp_pat
     install(ctx, [], [], False, yes, "link")
     switch(ctx, ["skill:rev"], False, False, False, yes)
     result = install(ctx, [], [], False, yes, "register")
-    assert any("skill:rev stay off as filters" in w for w in result.plan.warnings)
+    assert any("skill:rev stays off as filters" in w for w in result.plan.warnings)
     assert _packages(tmp_path) == [{"source": str(root), "skills": ["-skills/rev/SKILL.md"]}]
     assert _states(ctx)["rev"] == "disabled"
 
@@ -130,3 +133,20 @@ def test_an_install_cut_short_is_finished_in_its_own_mode(tmp_path: Path) -> Non
     log.record({"op": "unlink", "path": "extensions/one.ts", "target": "x"})  # then killed
     assert install_mode(ctx, None) == "register"
     assert install_mode(ctx, "link") == "link"
+
+
+def test_register_to_link_refuses_while_settings_json_cannot_be_read(tmp_path: Path) -> None:
+    # The entry's switches cannot be read: linked, what it keeps off would come back on.
+    root = build_tree(tmp_path / "set", dict(SET))
+    ctx = _ctx(tmp_path, root)
+    install(ctx, [], [], False, yes, "register")
+    switch(ctx, ["one"], False, False, False, yes)
+    settings = tmp_path / "agent" / "settings.json"
+    settings.write_text(settings.read_text().replace('"packages"', '"packages",'))
+    tree = snapshot(tmp_path / "agent")
+    with pytest.raises(ExtError) as err:
+        install(ctx, [], [], False, yes, "link")
+    assert "not valid JSON" in err.value.message
+    assert "the switches of the set's packages entry" in err.value.message
+    assert err.value.fix is not None and "line 2" in err.value.fix
+    assert snapshot(tmp_path / "agent") == tree

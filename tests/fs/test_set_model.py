@@ -86,6 +86,52 @@ def test_a_package_json_without_pi_leaves_the_conventional_layout(tmp_path: Path
     assert undeclared_kinds(root) == ()
 
 
+@pytest.mark.parametrize("pi", [{}, []])
+def test_a_pi_value_javascript_calls_true_is_a_manifest_even_naming_nothing(
+    tmp_path: Path, pi: object
+) -> None:
+    """pi's `if (manifest)`: {} and [] are true in JavaScript; pi then loads no folder."""
+    root = build_tree(tmp_path / "set", package(pi, **{"extensions/a.ts": EXT}))
+    assert found(root) == {}
+    assert undeclared_kinds(root) == ("extensions",)
+
+
+@pytest.mark.parametrize("text", ['{"pi": false, "x": 1}', '{"pi": "", "x": 1}', '{"pi": 0}'])
+def test_a_pi_value_javascript_calls_false_leaves_the_conventional_layout(
+    tmp_path: Path, text: str
+) -> None:
+    root = build_tree(tmp_path / "set", {"package.json": text, "extensions/a.ts": EXT})
+    assert list(found(root)) == ["a"]
+
+
+def test_a_package_json_json_parse_refuses_has_no_manifest(tmp_path: Path) -> None:
+    """Python reads NaN; pi's JSON.parse throws, and pi then sees no manifest at all."""
+    text = '{"pi": {"extensions": ["./src"]}, "n": NaN}'
+    root = build_tree(tmp_path / "set", {"package.json": text, "extensions/a.ts": EXT})
+    assert list(found(root)) == ["a"]
+
+
+def test_a_manifest_file_without_its_kind_s_suffix_is_no_skill_prompt_or_theme(
+    tmp_path: Path,
+) -> None:
+    """pi takes only .md skills and prompts and .json themes from a manifest's paths."""
+    manifest = {"skills": ["./sk/*"], "prompts": ["./pr/*"], "themes": ["./th/*"]}
+    files = {"sk/a.md": "", "sk/notes.txt": "", "pr/b.md": "", "pr/README": ""}
+    files |= {"th/c.json": "{}", "th/c.json.bak": "{}"}
+    root = build_tree(tmp_path / "set", package(manifest, **files))
+    assert list(found(root)) == ["prompt:b", "skill:a", "theme:c"]
+
+
+def test_a_manifest_extension_pi_cannot_find_in_an_agent_dir_is_not_linkable(
+    tmp_path: Path,
+) -> None:
+    """pi imports any file a manifest names; an agent dir's extensions/ has only .ts and .js."""
+    manifest = {"extensions": ["./src/*"]}
+    root = build_tree(tmp_path / "set", package(manifest, **{"src/a.ts": EXT, "src/b.mjs": EXT}))
+    why = {r.label: r.unlinkable for r in discover(root)}
+    assert why == {"a": "", "b": "pi loads only .ts and .js files from an agent dir's extensions/"}
+
+
 def test_conventional_skill_collections_root_files_and_nested_prompts(tmp_path: Path) -> None:
     root = build_tree(
         tmp_path / "set",
@@ -286,3 +332,30 @@ def test_manifest_index_files_are_named_after_their_folders(tmp_path: Path) -> N
     assert sorted(got) == ["a", "b"]
     assert all(r.unlinkable and r.filename == "index.ts" for r in got.values())
     assert got["b"].filters == ("-b/index.ts",)
+
+
+def test_a_conventional_set_reads_no_package_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The no-op path of a conventional set pays a stat for the model, never a JSON parse."""
+    import builtins
+
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def watching(file: object, *args: object, **kw: object) -> object:
+        opened.append(str(file))
+        return real_open(file, *args, **kw)  # type: ignore[call-overload]
+
+    tree = {"extensions/a.ts": EXT, "extensions/b/index.ts": EXT, "skills/s/SKILL.md": "x"}
+    conventional = build_tree(tmp_path / "conventional", tree)
+    declared = build_tree(
+        tmp_path / "declared",
+        {**tree, "extensions/c/package.json": json.dumps({"pi": {"extensions": ["./c.ts"]}}),
+         "extensions/c/c.ts": EXT},
+    )  # fmt: skip
+    monkeypatch.setattr(builtins, "open", watching)
+    discover(conventional)
+    assert not [p for p in opened if p.endswith("package.json")]
+    discover(declared)  # and the watch does see a package.json that is there
+    assert [Path(p).name for p in opened if p.endswith("package.json")] == ["package.json"]

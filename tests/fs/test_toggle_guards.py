@@ -247,6 +247,7 @@ def test_a_guard_that_cannot_see_sessions_refuses(ctx: Context) -> None:
     assert err.value.exit_code == ExitCode.REFUSED
     assert "ext cannot see pi's sessions" in err.value.message
     assert "-extensions/ext-sessions.ts" in err.value.message
+    assert (err.value.fix or "").startswith("switch ext's session recorder back on in `pi config`")
     assert snapshot(ctx.agent_dir / "extensions") == tree
     forced = switch(ctx, ["alpha"], False, True, False, yes)
     assert forced.applied and any("--force" in w for w in forced.plan.warnings)
@@ -258,6 +259,7 @@ def test_a_parked_recorder_refuses_too(ctx: Context) -> None:
     with pytest.raises(Refused) as err:
         switch(ctx, ["alpha"], False, False, False, yes)
     assert "parked" in err.value.message
+    assert (err.value.fix or "").startswith("put ext's session recorder back: `ext install`")
 
 
 def test_doctor_reports_the_recorder_switched_off_in_pi_as_an_error(

@@ -244,6 +244,36 @@ def test_register_mode_disabling_what_install_skipped_records_the_choice(
     assert settings(agent)["packages"][0]["extensions"] == ["-extensions/alpha.ts"]
 
 
+def test_register_mode_disables_what_pi_config_switched_back_on(
+    set_root: Path, agent: Path
+) -> None:
+    # pi config's `+path` (here past a `!glob`) is an item on in pi: ext switches it off too.
+    ctx = installed(set_root, agent, mode="register")
+    entry = {"source": str(set_root), "extensions": ["!extensions/*.ts", "+extensions/alpha.ts"]}
+    (agent / "settings.json").write_text(json.dumps({"packages": [entry]}, indent=2))
+    assert states(ctx)["alpha"] == "enabled"
+    result = off(ctx, "alpha")
+    assert result.applied and not result.plan.warnings
+    assert settings(agent)["packages"][0]["extensions"] == [
+        "!extensions/*.ts",
+        "-extensions/alpha.ts",
+    ]
+    assert states(ctx)["alpha"] == "disabled"
+
+
+def test_link_mode_an_unlinked_item_a_packages_entry_loads_is_reported_not_renamed(
+    set_root: Path, agent: Path
+) -> None:
+    ctx = installed(set_root, agent, skip=["alpha"])
+    (agent / "settings.json").write_text(json.dumps({"packages": [str(set_root)]}, indent=2))
+    assert states(ctx)["alpha"] == "enabled"  # pi loads it from the package
+    tree = snapshot(agent)
+    result = off(ctx, "alpha")
+    assert not result.applied
+    assert "pi loads it from a packages entry of the set" in result.plan.warnings[0]
+    assert snapshot(agent) == tree
+
+
 def test_register_mode_without_registration_says_so(set_root: Path, agent: Path) -> None:
     (set_root / "extset.toml").write_text('[set]\nname = "tools"\nmode = "register"\n')
     ctx = context(set_root, agent)

@@ -239,10 +239,43 @@ def test_load_report_failures_are_errors_on_the_item_and_a_timeout_is_a_warning(
         "bad: pi could not load /agent/extensions/bad.ts: "
         "Cannot find module '@earendil-works/pi-coding-agent'"
     )
-    assert found.fix == "fix the extension, or `ext disable bad` until it loads"
+    # pi gives extensions its own packages: a pi package it lacks is the other scope's.
+    assert found.fix == (
+        'import from "@mariozechner/pi-coding-agent" instead of "@earendil-works/pi-coding-agent" '
+        "(or use `import type` if only types are needed; see `ext doctor --check host.scope`)"
+    )
     assert slow.level == "warn"
     assert clean.level == "ok"
     assert (stuck.level, stuck.message.endswith("Error: boom")) == ("warn", True)
+
+
+def test_a_tool_or_flag_pi_names_as_a_conflict_is_a_warning_not_a_failed_load() -> None:
+    """pi prints a conflict as `Failed to load extension`, but keeps both loaded (pi 0.73.1)."""
+    one, two = "/nonexistent/extensions/one.ts", "/nonexistent/extensions/two.ts"
+    report = LoadReport(
+        (
+            LoadFailure(Path(two), f'Tool "same" conflicts with {one}'),
+            LoadFailure(Path(two), f'Flag "--v" conflicts with {one}'),
+        ),
+        timed_out=False,
+        finished=True,
+        returncode=1,
+        output="",
+    )
+    found = list(load_findings(report, {one: "one", two: "two"}, "pi"))
+    assert [(f.level, f.message) for f in found] == [
+        (
+            "warn",
+            "tool same is registered by both one and two: a conflict, not a load failure; "
+            "pi loads both and uses one's",
+        ),
+        (
+            "warn",
+            "flag --v is registered by both one and two: a conflict, not a load failure; "
+            "pi loads both and uses one's",
+        ),
+        ("ok", "pi loaded every extension (offline; no model was asked)"),
+    ]
 
 
 def test_a_flag_is_a_duplicate_only_across_two_extensions() -> None:

@@ -71,3 +71,18 @@ def test_parking_is_by_kind_and_file_name_not_by_identity() -> None:
     assert plan.changes[0].path == NOTIFY.disabled_dest
     other_kind = install({}, parked=(resource("prompt", "notify.ts"),))
     assert other_kind.changes[0].path == NOTIFY.dest
+
+
+def test_a_parked_item_whose_disabled_form_is_taken_backs_that_up_and_stays_off() -> None:
+    # Linked at its enabled name instead, it would come back on: a switch lost.
+    plan = install(
+        {NOTIFY.disabled_dest: Entry("file"), GAMMA.disabled_dest: Entry("dir", to_dir=True)},
+        parked=(NOTIFY, GAMMA),
+    )
+    assert [(a.action, a.path, a.backup or a.target) for a in plan.changes] == [
+        ("backup", NOTIFY.disabled_dest, f"{NOTIFY.disabled_dest}.bak.{STAMP}"),
+        ("link", NOTIFY.disabled_dest, NOTIFY.source),
+        ("backup", GAMMA.disabled_dest, f"extensions/.off/.bak/gamma.bak.{STAMP}"),
+        ("link", GAMMA.disabled_dest, GAMMA.source),
+        ("link", FIX.dest, FIX.source),
+    ]

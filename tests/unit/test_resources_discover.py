@@ -248,7 +248,10 @@ def test_undeclared_kinds_are_the_folders_a_manifest_leaves_out(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(
-    "package_json", [None, '{"name": "p"}', '{"pi": {}}', "{not json"], ids=str
+    # `"pi": {}` is a manifest to pi (JavaScript calls {} true): tests/fs/test_set_model.py
+    "package_json",
+    [None, '{"name": "p"}', '{"pi": null}', '{"pi": false}', "{not json"],
+    ids=str,
 )
 def test_a_set_without_a_manifest_leaves_no_kind_undeclared(
     tmp_path: Path, package_json: str | None
@@ -335,8 +338,9 @@ def test_a_name_with_dots_keeps_all_but_its_suffix(tmp_path: Path) -> None:
 
 
 def test_a_manifest_file_without_a_suffix_is_named_by_its_whole_name(tmp_path: Path) -> None:
+    # pi imports any file named as an extension; a prompt it takes only as .md (fs tests).
     root = build_tree(
-        tmp_path / "set", {"package.json": package({"prompts": ["./cmds/fix"]}), "cmds/fix": ""}
+        tmp_path / "set", {"package.json": package({"extensions": ["./bin/fix"]}), "bin/fix": ""}
     )
     assert [(r.name, r.filename, r.layout) for r in discover(root)] == [("fix", "fix", "file")]
 

@@ -138,7 +138,7 @@ def test_link_mode_enable_clears_pi_configs_switch_on_a_link_in_place() -> None:
 
 def test_link_mode_an_item_a_package_entry_loads_cannot_be_switched_by_ext() -> None:
     pkg = PiSwitch(True, "", "settings.json packages entry /set", package=True)
-    item = Item(ALPHA, "enabled", ALPHA.disabled_dest, None, pkg)
+    item = Item(ALPHA, "enabled", ALPHA.disabled_dest, None, pkg, from_package=True)
     sw = plan_switch(link_view(item), {ALPHA: False}, ROOT)
     assert [a.action for a in sw.actions] == ["skip"]
     assert "packages entry" in sw.warnings[0]
@@ -162,3 +162,25 @@ def test_choices_show_state_checked_and_guarded_mark() -> None:
     assert got["beta"].checked is False and got["beta"].title.endswith("disabled  [guarded]")
     assert "[guarded]" not in got["gamma"].title
     assert got["skill:review"].disabled == "not linked"
+
+
+def test_link_mode_disable_keeps_the_link_when_a_packages_entry_would_load_it_parked() -> None:
+    # pi prefers the link to the package's copy: off by pi's -path it stays off; parked, the
+    # package would load it.
+    view = View("link", {ALPHA: on(ALPHA)}, frozenset({ALPHA.dest}), frozenset({ALPHA}))
+    sw = plan_switch(view, {ALPHA: False}, ROOT)
+    assert [(a.action, a.path) for a in sw.actions] == [("filter", "settings.json")]
+    assert sw.flips == (Flip(False, "extensions", "extensions/alpha.ts", False),)
+    assert sw.turned_off == (ALPHA,)
+    assert "packages entry would load it" in sw.notes[0]
+    plain = plan_switch(link_view(on(ALPHA)), {ALPHA: False}, ROOT)
+    assert [a.action for a in plain.actions] == ["disable"]
+
+
+def test_choices_show_pi_configs_switch() -> None:
+    by_pi = PiSwitch(False, "-extensions/alpha.ts", 'settings.json "extensions"')
+    view = link_view(Item(ALPHA, "disabled", ALPHA.dest, None, by_pi))
+    [choice] = choices(Manifest(path=None, name="s"), view)
+    assert choice.checked is False
+    assert choice.mark == '[off in pi: -extensions/alpha.ts in settings.json "extensions"]'
+    assert choice.title.endswith(f"disabled  {choice.mark}")

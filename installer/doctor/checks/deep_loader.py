@@ -9,16 +9,14 @@ agent dir is the user's own.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from installer.doctor.checks.agent import existing
+from installer.doctor.checks.failures import Clash, conflict_finding, failure_fix, inside
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
-from installer.pi_loader import Conflict, Failure, Unavailable, View
-
-_MISSING_MODULE = r"Cannot find (?:module|package) '([^']+)'"
+from installer.pi_loader import Failure, Unavailable, View
 
 
 def compare(s: Subject) -> Iterator[Finding]:
@@ -43,7 +41,8 @@ def compare(s: Subject) -> Iterator[Finding]:
         return
     _, listed = items(ctx)
     ext = [(i.resource.label, i.state, frozenset(i.resource.entries())) for i in listed]
-    yield from findings(answer[0], ext, os.path.realpath(ctx.set_root), frozenset(s.load_failures))
+    root = os.path.realpath(ctx.set_root)
+    yield from findings(answer[0], ext, root, frozenset(s.load_failures), frozenset(s.clashes))
 
 
 def findings(
@@ -51,10 +50,12 @@ def findings(
     ext: list[tuple[str, str, frozenset[str]]],
     set_root: str,
     reported: frozenset[str] = frozenset(),
+    clashes: frozenset[tuple[str, str, str]] = frozenset(),
 ) -> Iterator[Finding]:
     """Each difference between ext's items (label, state, entries) and pi's view, as a finding.
 
-    A load failure in `reported` (host.load's, in the same run) is counted, not said again.
+    A load failure in `reported` (real paths) or a conflict in `clashes` ((real path, tool or
+    flag, name)), both host.load's in the same run, is not said again.
     """
     if view.error:
         yield warn(
@@ -75,7 +76,7 @@ def findings(
     ]
     for label, state, entries in ext:
         out += _item(label, state, entries, loaded, failed, view)
-    for path in sorted(p for p in loaded if _inside(p, set_root) and p not in label_of):
+    for path in sorted(p for p in loaded if inside(p, set_root) and p not in label_of):
         out.append(
             warn(
                 f"pi loads {os.path.relpath(path, set_root)} from the set; ext does not know it",
@@ -85,14 +86,20 @@ def findings(
         )
     said = [f for f in view.failed if f.real in reported]
     out += [_failure(f, label_of.get(f.real), set_root) for f in view.failed if f not in said]
-    out += [_conflict(c, label_of) for c in view.conflicts]
+    heard = [c for c in view.conflicts if (c.real, c.what, c.name) in clashes]
+    out += [
+        conflict_finding(Clash(c.real, c.what, c.name, c.other), label_of)
+        for c in view.conflicts
+        if c not in heard
+    ]
     yield from out
     if not out:
         enabled = sum(1 for _, state, _ in ext if state == "enabled")
-        also = f" ({count(len(said), 'extension')} failed to load: see host.load)" if said else ""
+        also = [f"{count(len(said), 'extension')} failed to load"] if said else []
+        also += [count(len(heard), "tool or flag conflict")] if heard else []
         yield ok(
             f"pi's loader loads what ext says: {count(enabled, 'enabled item')}, nothing else"
-            + also
+            + (f" ({', '.join(also)}: see host.load)" if also else "")
         )
 
 
@@ -138,57 +145,5 @@ def _failure(failure: Failure, label: str | None, set_root: str) -> Finding:
     """pi could not load an extension: pi's reason, and for a missing npm module, the install."""
     reason = failure.error.splitlines()[0].removeprefix("Failed to load extension: ")
     name = f"{label}: " if label else ""
-    module = re.search(_MISSING_MODULE, failure.error)
-    if module and not module.group(1).startswith((".", "/")):
-        package = _package_name(module.group(1))
-        folder = _package_folder(Path(failure.real), set_root)
-        todo = "" if _declares(folder, package) else f" {package}"
-        fix = f"cd {folder} && npm install{todo}"
-    elif label:
-        fix = f"fix the extension, or `ext disable {label}` until it loads"
-    else:
-        fix = f"fix or remove {failure.path}"
+    fix = failure_fix(Path(failure.real), failure.error, label, failure.path, set_root)
     return error(f"{name}pi could not load {failure.real}: {reason}", fix)
-
-
-def _package_folder(entry: Path, set_root: str) -> Path:
-    """The nearest folder with a package.json above `entry`, within the set; else its folder."""
-    for folder in entry.parents:
-        if (folder / "package.json").is_file():
-            return folder
-        if str(folder) == set_root or not _inside(str(folder), set_root):
-            break
-    return entry.parent if not _inside(str(entry), set_root) else Path(set_root)
-
-
-def _package_name(module: str) -> str:
-    """The npm package a module path is in: `@scope/pkg/sub` -> `@scope/pkg`, `pkg/sub` -> `pkg`."""
-    parts = module.split("/", maxsplit=2)
-    return "/".join(parts[:2]) if module.startswith("@") else parts[0]
-
-
-def _declares(folder: Path, package: str) -> bool:
-    """True when the folder's package.json lists `package` as a dependency."""
-    import json
-
-    try:
-        data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    keys = ("dependencies", "optionalDependencies", "peerDependencies", "devDependencies")
-    return isinstance(data, dict) and any(package in (data.get(k) or {}) for k in keys)
-
-
-def _conflict(c: Conflict, label_of: dict[str, str]) -> Finding:
-    """Two extensions register one tool or flag: both load, and the first one loaded wins."""
-    mine = label_of.get(c.real, c.real)
-    other = label_of.get(os.path.realpath(c.other), c.other)
-    return warn(
-        f"{c.what} {c.name} is registered by both {other} and {mine}: a conflict, not a load "
-        f"failure; pi loads both and uses {other}'s",
-        f"rename the {c.what} in one of them, or `ext disable` the one you do not need",
-    )
-
-
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

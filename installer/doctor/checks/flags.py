@@ -54,7 +54,8 @@ def unique(s: Subject) -> Iterator[Finding]:
         where = " and ".join(f"{p.file}:{p.line}" for p in places)
         yield warn(
             f"--{flag} is registered by {len(places)} extensions: {where}; at every start pi "
-            f'reports each after the first as failed to load (Flag "--{flag}" conflicts with …)',
+            f'reports each after the first as failed to load (Flag "--{flag}" conflicts with …), '
+            "though it keeps them all loaded and the first one's flag wins",
             "rename the flag in all but one (a prefix per extension avoids this: --notify-…)",
         )
     if not clashes:

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from installer.doctor.checks.agent import existing
+from installer.doctor.checks.failures import clash, conflict_finding, failure_fix
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.host import AGENT_DIR_VAR, HostInfo, LoadReport
@@ -112,19 +113,33 @@ def load(s: Subject) -> Iterator[Finding]:
     if host is None:
         raise Skip(f"{s.host_command} was not found (see host)")
     report = offline_load_check(host, agent_dir, s.env.environ)
-    s.load_failures.update(os.path.realpath(f.path) for f in report.failures)
-    yield from load_findings(report, _labels(s), host.command)
-
-
-def load_findings(report: LoadReport, labels: Mapping[str, str], command: str) -> Iterator[Finding]:
-    """One error per extension the host could not load; a timeout is a warning."""
-    for failure in report.failures:
-        label = labels.get(os.path.realpath(failure.path)) or labels.get(str(failure.path))
-        name = f"{label}: " if label else ""
-        if label:
-            fix = f"fix the extension, or `ext disable {label}` until it loads"
+    root = os.path.realpath(s.set_root) if s.set_root is not None else os.sep
+    for f in report.failures:
+        found = clash(os.path.realpath(f.path), f.reason)
+        if found is None:
+            s.load_failures.add(os.path.realpath(f.path))
         else:
-            fix = f"fix or remove {failure.path}"
+            s.clashes.add((found.real, found.what, found.name))
+    yield from load_findings(report, _labels(s), host.command, root)
+
+
+def load_findings(
+    report: LoadReport, labels: Mapping[str, str], command: str, set_root: str = os.sep
+) -> Iterator[Finding]:
+    """One error per extension the host could not load; a conflict is a warning, and so is a
+    timeout. `labels` maps real paths to item names; a missing npm module's fix names the
+    install to run, in `set_root`."""
+    failed = 0
+    for failure in report.failures:
+        real = os.path.realpath(failure.path)
+        found = clash(real, failure.reason)
+        if found is not None:
+            yield conflict_finding(found, dict(labels))
+            continue
+        failed += 1
+        label = labels.get(real) or labels.get(str(failure.path))
+        name = f"{label}: " if label else ""
+        fix = failure_fix(Path(real), failure.reason, label, str(failure.path), set_root)
         reason = failure.reason.removeprefix("Failed to load extension: ")  # said just before
         yield error(f"{name}{command} could not load {failure.path}: {reason}", fix)
     if report.timed_out:
@@ -132,9 +147,9 @@ def load_findings(report: LoadReport, labels: Mapping[str, str], command: str) -
             f"{command} did not finish loading extensions offline in time; it was stopped",
             "start it by hand to see where it hangs: ext launch -- -p x --offline",
         )
-    elif not report.failures and report.finished:
+    elif not failed and report.finished:
         yield ok(f"{command} loaded every extension (offline; no model was asked)")
-    elif not report.failures:
+    elif not failed:
         last = next((ln for ln in reversed(report.output.splitlines()) if ln.strip()), "")
         yield warn(
             f"{command} stopped before it finished loading extensions"

@@ -99,8 +99,9 @@ def _pi_says(item: Item) -> Iterator[Finding]:
         return
     label, name = item.resource.label, item.resource.name
     if pi.package and item.state == "enabled":
+        how = f"parked it ({item.path})" if item.path != item.resource.dest else "did not link it"
         yield warn(
-            f"{label}: ext parked it ({item.path}), yet pi loads it: {pi.describe()}",
+            f"{label}: ext {how}, yet pi loads it: {pi.describe()}",
             "drop that packages entry (see loaded-twice), or `ext install --mode register`",
         )
     elif not pi.on and item.path == item.resource.dest:
@@ -238,15 +239,11 @@ def twice(s: Subject) -> Iterator[Finding]:
     found = package_entries(read_scopes(agent_dir, sv.ctx.env.cwd), root)
     user = [e for sc, e in found if sc.name == "user"]
     project = [sc for sc, _ in found if sc.name == "project"]
-    linked = [
-        i.resource.label
-        for i in sv.items
-        if i.path == i.resource.dest and i.state != "not-installed"
-    ]
+    linked = [i.resource.label for i in sv.items if _linked_in_place(sv.agent, i)]
     if linked and found:
         where = "a project .pi/settings.json" if project and not user else "settings.json"
         stops = (
-            "`ext disable` in link mode has no effect: a parked item is loaded from the package"
+            _what_loads_from_the_package(sv)
             if sv.mode == "link"
             else "the entry's filters (`ext disable`, or pi config's switch in the package group)"
             f" have no effect on the linked items ({', '.join(linked)})"
@@ -282,9 +279,30 @@ def twice(s: Subject) -> Iterator[Finding]:
         yield ok("the set is not installed here, so not loaded twice either")
 
 
+def _linked_in_place(agent: AgentState, item: Item) -> bool:
+    """A link of ours at the item's enabled name: what pi prefers to a package's copy."""
+    e = agent.entries.get(item.resource.dest)
+    return e is not None and e.kind == "link" and e.owner == "ours" and e.exists
+
+
+def _what_loads_from_the_package(sv: Survey) -> str:
+    """Link mode with the set a package too: which of ext's switches stop working, and what
+    pi loads from the package now. pi's `-path` on a link still holds: the link wins, off."""
+    now = [
+        i.resource.label
+        for i in sv.items
+        if i.state == "enabled" and i.pi is not None and i.pi.package
+    ]
+    return (
+        "what is not linked loads from the package: a link parked as .off and "
+        "`ext install --skip` have no effect (`ext disable` holds: it keeps the link, off by "
+        "pi's -path)" + (f"; loaded from the package now: {', '.join(now)}" if now else "")
+    )
+
+
 def recorder(s: Subject) -> Iterator[Finding]:
     """ext's session recorder, which the process guards read, is there and current."""
-    from installer.recorder import RECORDER, status, wants_recorder
+    from installer.recorder import RECORDER, status, switch_back_on, wants_recorder
     from installer.state import load_state
 
     agent_dir = existing(s)
@@ -300,8 +318,7 @@ def recorder(s: Subject) -> Iterator[Finding]:
         yield error(
             f"ext's session recorder {off}: the process guards cannot see pi's sessions, so "
             "they refuse every disable they guard",
-            f"switch it back on: `pi config` (Extensions, {RECORDER}), or remove that pattern "
-            f"from settings.json; or {INSTALL}",
+            switch_back_on(off),
         )
     elif now == "current":
         yield ok(f"{RECORDER} is current")
@@ -322,7 +339,7 @@ def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
     from installer.recorder import blind_spot
 
     why = blind_spot(agent_dir, s.ctx.env.cwd if s.ctx is not None else None)
-    return None if why is None or why.endswith("is missing") else why
+    return None if why is None or why.startswith("is missing") else why
 
 
 def command(s: Subject) -> Iterator[Finding]:

@@ -11,7 +11,7 @@ from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.errors import ExtError
 from installer.manifest import MANIFEST_NAME
-from installer.resources import FOLDER, KINDS, folder_is_item
+from installer.resources import FOLDER, KINDS, Resource, folder_is_item
 
 _MARKERS = {
     "extensions": ("extension", "index.ts, index.js or a package.json with pi.extensions"),
@@ -48,6 +48,8 @@ def manifest(s: Subject) -> Iterator[Finding]:
 
 def resources(s: Subject) -> Iterator[Finding]:
     """Every resource readable and inside the set, names unique, the manifest's names real."""
+    from installer.pirules import read_manifest
+
     if s.set_root is None:
         raise Skip("the set was not found")
     problems = [*_dangling(s.set_root), *_unmarked(s.set_root)]
@@ -58,8 +60,15 @@ def resources(s: Subject) -> Iterator[Finding]:
         yield from problems
         return
     problems += _unknown_names(s, {r.name for r in found if r.kind == "extension"})
+    problems += _declarations(s.set_root, found)
     yield from problems
-    if not found:
+    if not found and read_manifest(str(s.set_root)) is not None:
+        yield warn(
+            f"the set has no resources: {s.set_root}/package.json's `pi` manifest names "
+            "nothing pi loads",
+            'name what pi should load in it, e.g. "pi": {"extensions": ["./extensions"]}',
+        )
+    elif not found:
         yield warn(f"the set has no resources: {s.set_root} holds no extensions/, skills/, …",
                    "add extensions/<name>.ts (or point --set at your set)")  # fmt: skip
     elif not any(p.level in ("warn", "error") for p in problems):
@@ -84,7 +93,9 @@ def _unmarked(root: Path) -> Iterator[Finding]:
     from installer.pirules import read_manifest, skill_files
 
     if read_manifest(str(root)) is not None:
-        return  # a pi package: its manifest, not these folders, says what pi loads
+        # A pi package: its manifest, not these folders, says what pi loads.
+        yield from _unnamed(root)
+        return
     for folder, (kind, markers) in _MARKERS.items():
         for entry in _listing(root / folder):
             # A skills folder holding skills deeper down is a collection, not a broken skill.
@@ -94,6 +105,31 @@ def _unmarked(root: Path) -> Iterator[Finding]:
                     f"{folder}/{entry.name} has no {markers}: not an item, ignored",
                     f"add {markers.split(',')[0]} to make it one",
                 )
+
+
+def _declarations(root: Path, found: tuple[Resource, ...]) -> list[Finding]:
+    """A `.d.ts` where pi takes every .ts for an extension: it fails to load at every start."""
+    return [
+        warn(
+            f"{os.path.relpath(r.source, root)} is a TypeScript declaration file where pi loads "
+            "every .ts as an extension: pi fails to load it at every start (it exports no factory)",
+            "move it out of the extension folders (e.g. into types/), next to tsconfig.json",
+        )
+        for r in found
+        if r.kind == "extension" and r.layout == "file" and r.filename.endswith(".d.ts")
+    ]
+
+
+def _unnamed(root: Path) -> Iterator[Finding]:
+    """A kind folder of a pi package that its manifest does not name: pi loads none of it."""
+    from installer.resources import undeclared_kinds
+
+    for key in undeclared_kinds(root):
+        yield warn(
+            f"package.json's `pi` manifest names no {key}: pi loads none of {key}/ (a pi "
+            "package loads only what its manifest names)",
+            f'add "{key}": ["./{key}"] to "pi" in package.json, or move {key}/ out of the set',
+        )
 
 
 def _listing(folder: Path) -> list[os.DirEntry[str]]:

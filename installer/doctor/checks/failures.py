@@ -1,0 +1,108 @@
+"""What pi's complaint about an extension means, and its fix: one reading for host.load and loader.
+
+pi reports two things through one channel (`Failed to load extension "<path>": <reason>` on
+an offline start, `errors` of the SDK's loader): a load that failed, and a tool or flag that
+two extensions both register (pi 0.73.1 `detectExtensionConflicts`: it keeps both loaded and
+the first one's wins). The second is not a failure and is said as what it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from installer.doctor.finding import Finding, warn
+from installer.scan_source import PI_SCOPES
+
+# Mirrors pi_loader.mjs's CONFLICT: pi's own messages, `Tool "x" conflicts with <path>`.
+_CONFLICT = r'(Tool|Flag) "(.+)" conflicts with (.+)'
+_MISSING_MODULE = r"Cannot find (?:module|package) '([^']+)'"
+
+
+class Clash(NamedTuple):
+    """A tool or flag that the extension at `real` registers after `other` already did."""
+
+    real: str
+    what: str  # tool | flag
+    name: str  # the tool's name, or the flag as `--x`
+    other: str  # the path pi names for the extension that registered it first
+
+
+def clash(real: str, reason: str) -> Clash | None:
+    """The conflict pi's reason describes, or None when it is a real load failure."""
+    match = re.fullmatch(_CONFLICT, reason.strip())
+    if match is None:
+        return None
+    return Clash(real, match.group(1).lower(), match.group(2), match.group(3))
+
+
+def conflict_finding(c: Clash, label_of: dict[str, str]) -> Finding:
+    """Two extensions register one tool or flag: both load, and the first one loaded wins."""
+    mine = label_of.get(c.real, c.real)
+    other = label_of.get(os.path.realpath(c.other), c.other)
+    return warn(
+        f"{c.what} {c.name} is registered by both {other} and {mine}: a conflict, not a load "
+        f"failure; pi loads both and uses {other}'s",
+        f"rename the {c.what} in one of them, or `ext disable` the one you do not need",
+    )
+
+
+def failure_fix(real: Path, reason: str, label: str | None, shown: str, set_root: str) -> str:
+    """The fix for a failed load: for a missing npm module, the `npm install` to run, in the set."""
+    module = re.search(_MISSING_MODULE, reason)
+    other = _other_scope(module.group(1)) if module else None
+    if module and other:
+        # pi gives extensions its own packages; one it lacks is the other scope's: npm won't help.
+        return (
+            f'import from "{other}" instead of "{module.group(1)}" '
+            "(or use `import type` if only types are needed; see `ext doctor --check host.scope`)"
+        )
+    if module and not module.group(1).startswith((".", "/")):
+        package = _package_name(module.group(1))
+        folder = _package_folder(real, set_root)
+        todo = "" if _declares(folder, package) else f" {package}"
+        return f"cd {folder} && npm install{todo}"
+    if label:
+        return f"fix the extension, or `ext disable {label}` until it loads"
+    return f"fix or remove {shown}"
+
+
+def _other_scope(module: str) -> str | None:
+    """`@mariozechner/pi-x` for `@earendil-works/pi-x` and the reverse; None for other modules."""
+    scope, _, rest = module.partition("/")
+    if scope not in PI_SCOPES or not rest.startswith("pi-"):
+        return None
+    return next(f"{s}/{rest}" for s in PI_SCOPES if s != scope)
+
+
+def _package_folder(entry: Path, set_root: str) -> Path:
+    """The nearest folder with a package.json above `entry`, within the set; else its folder."""
+    for folder in entry.parents:
+        if (folder / "package.json").is_file():
+            return folder
+        if str(folder) == set_root or not inside(str(folder), set_root):
+            break
+    return entry.parent if not inside(str(entry), set_root) else Path(set_root)
+
+
+def _package_name(module: str) -> str:
+    """The npm package a module path is in: `@scope/pkg/sub` -> `@scope/pkg`, `pkg/sub` -> `pkg`."""
+    parts = module.split("/", maxsplit=2)
+    return "/".join(parts[:2]) if module.startswith("@") else parts[0]
+
+
+def _declares(folder: Path, package: str) -> bool:
+    """True when the folder's package.json lists `package` as a dependency."""
+    try:
+        data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    keys = ("dependencies", "optionalDependencies", "peerDependencies", "devDependencies")
+    return isinstance(data, dict) and any(package in (data.get(k) or {}) for k in keys)
+
+
+def inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
