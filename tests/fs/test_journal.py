@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import subprocess
@@ -114,11 +116,15 @@ def test_two_runs_in_the_same_microsecond_get_two_files_in_order(tmp_path: Path)
 def test_a_failed_write_names_the_journal(tmp_path: Path) -> None:
     log = journal.Journal(tmp_path, "install", AT, "1")
     log._file.close()
-    with open("/dev/full", "w") as full:  # every write to /dev/full fails: the disk is full
-        log._file = full
-        with pytest.raises(OSError) as err:
-            log.record({"op": "mkdir", "path": "x"})
-    assert (err.value.errno, err.value.filename) == (28, str(log.path))
+
+    class Full(io.StringIO):  # a file on a full disk
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    log._file = Full()
+    with pytest.raises(OSError) as err:
+        log.record({"op": "mkdir", "path": "x"})
+    assert (err.value.errno, err.value.filename) == (errno.ENOSPC, str(log.path))
 
 
 @pytest.mark.parametrize(
