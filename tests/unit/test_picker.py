@@ -84,8 +84,10 @@ def test_a_tiny_terminal_gets_a_readable_list_that_follows_the_cursor() -> None:
     assert shown[-1] == "no change"
 
 
-def on_a_terminal(keys: str, capsys: pytest.CaptureFixture[str]) -> tuple[list[str] | None, str]:
-    """run() on a fake terminal: what it returned, and all it showed (frames and stderr)."""
+def on_a_terminal(
+    keys: str, capsys: pytest.CaptureFixture[str]
+) -> tuple[list[str] | None, str, str]:
+    """run() on a fake terminal: what it returned, its frames, and what it printed besides."""
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output.vt100 import Vt100_Output
@@ -95,20 +97,23 @@ def on_a_terminal(keys: str, capsys: pytest.CaptureFixture[str]) -> tuple[list[s
     with create_pipe_input() as keyboard:
         keyboard.send_text(keys)
         result = run(Picker(ROWS, lambda _: None), color=False, terminal=(keyboard, output))
-    return result, screen.getvalue() + capsys.readouterr().err
+    return result, screen.getvalue(), capsys.readouterr().err
 
 
 def test_after_enter_the_summary_is_shown_once(capsys: pytest.CaptureFixture[str]) -> None:
-    picked, shown = on_a_terminal(" \r", capsys)  # alpha off, apply
+    picked, frames, printed = on_a_terminal(" \r", capsys)  # alpha off, apply
 
     assert picked == ["beta"]
-    assert shown.count("1 change: alpha off") == 1
+    # The frames' foot line says it, nothing printed after them says it again. (How often the
+    # frames draw that line depends on how keys and redraws fall in time: it is not counted.)
+    assert "1 change: alpha off" in frames
+    assert "change" not in printed
 
 
 def test_a_cancel_returns_none_and_leaves_saying_so_to_the_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    picked, shown = on_a_terminal(" \x03", capsys)  # alpha off, Ctrl-C (Escape's binding)
+    picked, frames, printed = on_a_terminal(" \x03", capsys)  # alpha off, Ctrl-C (Escape's)
 
     assert picked is None
-    assert "cancelled" not in shown
+    assert "cancelled" not in frames + printed
