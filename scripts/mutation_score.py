@@ -7,6 +7,7 @@ detail, `"utf-8"` → `"UTF-8"`): the target of 90 % is for the others, the muta
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import json
 import sys
@@ -21,6 +22,7 @@ SURVIVED = {0}
 _TEXT = {tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
 
 
+@functools.cache
 def _tokens(source: str) -> list[tuple[int, str]]:
     skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
     found = tokenize.generate_tokens(io.StringIO(source).readline)
@@ -30,10 +32,12 @@ def _tokens(source: str) -> list[tuple[int, str]]:
 def _functions(module: Path) -> dict[str, str]:
     """Each function of a mutated module (originals and mutants) by name, as source."""
     text = module.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
     out = {}
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and "__mutmut_" in node.name:
-            body = ast.get_source_segment(text, node) or ""
+            # By line numbers: ast.get_source_segment reads the file from its start each time.
+            body = "".join(lines[node.lineno - 1 : node.end_lineno]).strip()
             out[node.name] = body.replace(node.name, "f", 1)  # the def line: same name
     return out
 
@@ -55,6 +59,8 @@ def main(folder: str) -> int:
     rows = []
     for meta in sorted(Path(folder).rglob("*.py.meta")):
         codes = json.loads(meta.read_text())["exit_code_by_key"]
+        if not any(c in KILLED | SURVIVED for c in codes.values()):
+            continue  # a module mutated but not run (scripts/mutation was given other modules)
         functions = _functions(meta.with_suffix(""))
         count: Counter[str] = Counter()
         for key, code in codes.items():
