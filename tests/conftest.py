@@ -7,8 +7,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.write_guard import Guard
+
+# scripts/mutation runs the tests once per mutant on a loaded machine: the same examples each
+# time (a survivor is then a real gap, not bad luck), and no failure for being slow.
+settings.register_profile(
+    "mutation", derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+)
 
 REPO = Path(__file__).resolve().parents[1]
 _CLEARED = (

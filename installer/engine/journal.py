@@ -97,14 +97,17 @@ def read(path: Path) -> Record | None:
     """Parse a journal; None for a file that is not one of ours."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return None
-    objs = []
+    objs: list[dict[str, Any]] = []
     for line in lines:
         try:
-            objs.append(json.loads(line))
+            obj = json.loads(line)
         except json.JSONDecodeError:
             break  # a line cut short by a crash ends the readable part
+        if not isinstance(obj, dict):
+            break  # ext writes objects only: what follows is not ours either
+        objs.append(obj)
     if not objs or objs[0].get("journal") != 1:
         return None
     head, rest = objs[0], objs[1:]

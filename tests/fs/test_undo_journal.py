@@ -1,0 +1,167 @@
+"""`ext undo` and `ext history` as they read the journal: which run, what it says, and why not."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from installer import journal
+from installer.commands.install import install
+from installer.commands.undo import history, target_record, undo
+from installer.commands.uninstall import uninstall
+from installer.context import Context
+from installer.errors import ExtError
+from tests.helpers import build_tree, context, snapshot, yes
+
+STAMP = "20261129-101500"  # the helpers' clock
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> Context:
+    root = build_tree(tmp_path / "set", {"extensions/alpha.ts": "// a", "extensions/beta.ts": "b"})
+    agent = build_tree(tmp_path / "agent", {"extensions/alpha.ts": "// the user's own alpha"})
+    return context(root, agent)
+
+
+def write(agent: Path, name: str, *objs: dict[str, object]) -> None:
+    path = journal.journal_dir(agent) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(o) + "\n" for o in objs))
+
+
+def head(command: str, started: str = "2026-11-29T10:00:00.123456") -> dict[str, object]:
+    return {"journal": 1, "command": command, "started": started}
+
+
+STEP = {"op": "mkdir", "path": "x"}
+
+
+def refusal(ctx: Context) -> ExtError:
+    before = snapshot(ctx.agent_dir)
+    with pytest.raises(ExtError) as err:
+        undo(ctx, dry_run=False, confirm=yes)
+    assert snapshot(ctx.agent_dir) == before
+    return err.value
+
+
+def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", {"extensions/a.ts": "// a"})
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}"})
+    assert history(context(root, agent)).lines == ("no history yet",)
+    write(agent, "20261127T000000.000000-1-install.jsonl", head("install"), STEP, {"end": "ok"})
+    write(
+        agent,
+        "20261128T000000.000000-1-settings-migrate.jsonl",
+        head("settings migrate", "2026-11-28T09:00:00"),
+        *[STEP] * 12,
+        {"end": "ok"},
+        {"undone": "2026-11-29T00:00:00"},
+    )
+    write(agent, "20261129T000000.000000-1-undo.jsonl", head("undo", "2026-11-29T00:00:00"))
+    result = history(context(root, agent))
+    assert result.lines == (
+        "2026-11-29T00:00:00  undo              interrupted   0 steps",
+        "2026-11-28T09:00:00  settings migrate  ok           12 steps  (undone)",
+        "2026-11-29T10:00:00  install           ok            1 step",
+    )
+    rows = result.data["history"]
+    assert rows[1] == {
+        "journal": "20261128T000000.000000-1-settings-migrate",
+        "command": "settings migrate",
+        "started": "2026-11-28T09:00:00",
+        "status": "ok",
+        "steps": 12,
+        "undone": "2026-11-29T00:00:00",
+    }
+    assert result.data["agent_dir"] == str(agent)
+
+
+def test_undo_takes_the_newest_run_not_undone_rolled_back_or_empty(tmp_path: Path) -> None:
+    agent = tmp_path / "agent"
+    assert target_record(agent) is None
+    write(agent, "20261120T000000.000000-1-install.jsonl", head("install"), STEP, {"end": "ok"})
+    write(agent, "20261121T000000.000000-1-install.jsonl", head("install"), STEP)  # interrupted
+    write(agent, "20261122T000000.000000-1-install.jsonl", head("install"), {"end": "ok"})
+    write(agent, "20261123T000000.000000-1-x.jsonl", head("install"), STEP, {"end": "rolled-back"})
+    write(
+        agent,
+        "20261124T000000.000000-1-add.jsonl",
+        head("add"),
+        STEP,
+        {"end": "ok"},
+        {"undone": "2026-11-25T00:00:00"},
+    )
+    write(agent, "20261125T000000.000000-1-undo.jsonl", head("undo"), STEP, {"end": "ok"})
+    rec = target_record(agent)
+    assert rec is not None and rec.name == "20261121T000000.000000-1-install"
+
+
+def test_nothing_to_undo_plans_nothing(ctx: Context) -> None:
+    result = undo(ctx, dry_run=False, confirm=yes)
+    assert (result.plan.command, result.plan.is_empty, result.applied) == ("undo", True, False)
+
+
+def test_the_undo_plan_names_each_reversal_and_the_run_it_reverses(ctx: Context) -> None:
+    install(ctx, [], [], dry_run=False, confirm=yes)
+    plan = undo(ctx, dry_run=True, confirm=yes).plan
+    assert plan.changes[0].detail == "reverses `ext install` of 2026-11-29T10:15:00"
+    assert all(a.detail is None for a in plan.changes[1:])
+    steps = [(a.action, a.path, a.target) for a in plan.changes]
+    assert ("restore", f"extensions/alpha.ts.bak.{STAMP}", "extensions/alpha.ts") in steps
+    assert ("restore", ".extset/state.json", "its earlier record") in steps
+    assert ("unlink", "extensions/beta.ts", None) in steps
+    assert steps[0] == ("restore", ".extset/state.json", "its earlier record")  # newest first
+
+
+def test_a_refusal_names_what_ext_left_at_each_changed_place(ctx: Context, tmp_path: Path) -> None:
+    install(ctx, [], [], dry_run=False, confirm=yes)
+    ext = ctx.agent_dir / "extensions"
+    (ext / f"alpha.ts.bak.{STAMP}").rename(tmp_path / "moved")  # the user took the backup away
+    (ext / "beta.ts").unlink()
+    (ext / "beta.ts").symlink_to("/elsewhere/beta.ts")
+    err = refusal(ctx)
+    beta = ctx.set_root / "extensions" / "beta.ts"
+    assert err.message == (
+        "cannot undo `ext install` of 2026-11-29T10:15:00: changed since it ran: "
+        f"extensions/beta.ts (ext left a link to {beta}); "
+        f"extensions/alpha.ts.bak.{STAMP} (ext moved extensions/alpha.ts there)"
+    )
+    assert err.fix == (
+        "nothing was written; put each path back to what ext left there (named above), "
+        "or undo by hand"
+    )
+
+
+def test_a_place_ext_emptied_that_holds_something_now_is_refused(ctx: Context) -> None:
+    install(ctx, [], [], dry_run=False, confirm=yes)
+    uninstall(ctx, dry_run=False, confirm=yes)
+    (ctx.agent_dir / "extensions" / "beta.ts").write_text("the user's own beta")
+    err = refusal(ctx)
+    assert "extensions/beta.ts (ext removed a link there)" in err.message
+
+
+def test_undo_of_an_uninstall_puts_the_links_back(ctx: Context) -> None:
+    install(ctx, [], [], dry_run=False, confirm=yes)
+    installed = snapshot(ctx.agent_dir)
+    uninstall(ctx, dry_run=False, confirm=yes)
+    plan = undo(ctx, dry_run=True, confirm=yes).plan
+    beta = str(ctx.set_root / "extensions" / "beta.ts")
+    steps = [(a.action, a.path, a.target) for a in plan.changes]
+    assert ("link", "extensions/beta.ts", beta) in steps
+    undo(ctx, dry_run=False, confirm=yes)
+    links = {k: v for k, v in snapshot(ctx.agent_dir).items() if not k.startswith(".extset")}
+    assert links == {k: v for k, v in installed.items() if not k.startswith(".extset")}
+
+
+def test_a_folder_ext_made_stays_when_it_holds_the_user_s_files(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", {"prompts/fix.md": "fix it"})
+    ctx = context(root, build_tree(tmp_path / "agent", {"settings.json": "{}"}))
+    install(ctx, [], [], dry_run=False, confirm=yes)
+    (ctx.agent_dir / "prompts" / "mine.md").write_text("mine")
+    plan = undo(ctx, dry_run=True, confirm=yes).plan
+    assert ("rmdir", "prompts") not in [(a.action, a.path) for a in plan.changes]
+    undo(ctx, dry_run=False, confirm=yes)
+    assert os.listdir(ctx.agent_dir / "prompts") == ["mine.md"]
