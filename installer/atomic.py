@@ -53,6 +53,11 @@ def _staged(target: Path, data: str | bytes, mode: int | None) -> Path:
             if mode is not None:
                 os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
+    except OSError as err:
+        discard(temp)
+        if err.filename is None:  # a write or fsync says nothing of where: name the file
+            raise OSError(err.errno, err.strerror, str(target)) from err
+        raise
     except BaseException:
         discard(temp)
         raise

@@ -306,6 +306,25 @@ def test_a_full_disk_while_journaling_names_the_journal(
     assert err.value.fix and "free some space" in err.value.fix
 
 
+def test_a_full_disk_while_staging_one_of_exts_files_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write or fsync that fails says nothing of where: the file being written is named."""
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    before = snapshot(agent)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"No space left on device: {agent}/.extset/" in err.value.message
+    assert err.value.fix and f"free some space on the disk that holds {agent}/" in err.value.fix
+    assert {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")} == before
+
+
 def test_a_read_only_file_system_is_not_fixed_by_removing_the_lock(
     installed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
