@@ -23,7 +23,7 @@ def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | No
         log = journal.Journal(ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode)
     except OSError as exc:
         raise ExtError(
-            f"cannot start the journal: {_describe(exc)}; nothing was written", _fix(exc)
+            f"cannot start the journal: {_describe(exc)}; nothing was written", fix_for(exc)
         ) from None
     tx = Transaction(ctx.agent_dir, log)
     try:
@@ -52,10 +52,11 @@ def _failure(exc: BaseException, failures: list[str]) -> ExtError:
             f"{cause}; rolling back failed for: {'; '.join(failures)}",
             "see the journal in .extset/journal/ of the agent dir; `ext undo` can finish it",
         )
-    return ExtError(f"{cause}; every change of this run was rolled back", _fix(exc))
+    return ExtError(f"{cause}; every change of this run was rolled back", fix_for(exc))
 
 
-def _fix(exc: BaseException) -> str:
+def fix_for(exc: BaseException) -> str:
+    """The fix for what stopped a write, by its cause: space, a read-only mount, access."""
     if isinstance(exc, ExtError) and exc.fix:
         return exc.fix
     where = _failed_path(exc)

@@ -344,6 +344,28 @@ def test_a_read_only_file_system_is_not_fixed_by_removing_the_lock(
     assert err.value.fix and "rm " not in err.value.fix and "read-write" in err.value.fix
 
 
+@pytest.mark.parametrize(
+    ("code", "fix"),
+    [(errno.EROFS, "read-write"), (errno.ENOSPC, "free some space"), (errno.EACCES, "access")],
+)
+def test_a_first_run_that_cannot_make_extset_gives_the_fix_for_the_cause(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, fix: str
+) -> None:
+    """The first write of a run into an empty agent dir is `.extset/`: the fix follows errno."""
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+
+    def fails(self: Path, *args: object, **kw: object) -> None:
+        raise OSError(code, os.strerror(code), str(self))
+
+    monkeypatch.setattr(Path, "mkdir", fails)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert os.strerror(code) in err.value.message
+    assert err.value.fix and fix in err.value.fix
+    assert code == errno.EACCES or "write access" not in err.value.fix
+
+
 def test_a_thousand_level_dotted_table_is_a_usage_error() -> None:
     from installer.errors import UsageError
     from installer.manifest import parse_manifest
