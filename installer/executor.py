@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 from collections.abc import Callable
 from pathlib import Path
 
 from installer import __version__, journal
 from installer.context import Context
-from installer.errors import ExtError, RolledBack
+from installer.errors import ExtError, RolledBack, write_fix
 from installer.plan import Plan
 from installer.transaction import Transaction
 
@@ -61,16 +60,7 @@ def fix_for(exc: BaseException) -> str:
         return exc.fix
     where = _failed_path(exc)
     if isinstance(exc, OSError) and where:
-        folder = Path(where).parent
-        if exc.errno == errno.EROFS:
-            return (
-                f"{folder} is on a read-only file system: remount it read-write, or use "
-                "another --agent-dir"
-            )
-        if exc.errno == errno.ENOSPC:
-            return f"free some space on the disk that holds {folder}, then run it again"
-        if exc.errno in (errno.EACCES, errno.EPERM):
-            return f"give yourself write access to {folder}, then run it again"
+        return write_fix(exc.errno, Path(where).parent)
     return "fix the cause and run it again"
 
 
