@@ -268,6 +268,31 @@ def test_only_one_refresh_runs_at_a_time(tmp_path: Path) -> None:
     assert not cache.exists()  # it left at once, checking and writing nothing
 
 
+def test_exts_caches_are_never_written_through_a_link(tmp_path: Path) -> None:
+    """A link at a cache's path is replaced by ext's own file; what it led to is untouched."""
+    from installer import manifest_cache
+    from installer.updates.cache import CacheState, load_cache, save_cache
+    from installer.updates.paths import default_cache_path
+
+    outside = build_tree(tmp_path / "outside", {"a.json": "mine\n", "b.json": "mine too\n"})
+    caches = (default_cache_path(), manifest_cache.cache_path())
+    for cache, target in zip(caches, ("a.json", "b.json"), strict=True):
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.symlink_to(outside / target)
+    manifest = build_tree(tmp_path / "set", {"extset.toml": "[set]\nname = 'x'\n"})
+    st = (manifest / "extset.toml").stat()
+    before = snapshot(outside)
+
+    save_cache(CacheState(checked_at=1.0), None)
+    settled = time.time_ns() * 2
+    manifest_cache.remember(manifest / "extset.toml", st, {"set": {"name": "x"}}, settled)
+
+    assert snapshot(outside) == before
+    for cache in caches:
+        assert not cache.is_symlink() and cache.stat().st_mode & 0o077 == 0
+    assert load_cache(None) == CacheState(checked_at=1.0)
+
+
 # --- item 7: messages name the thing that failed, and a fix that is safe ------------------
 
 
