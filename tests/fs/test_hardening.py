@@ -86,6 +86,7 @@ def test_a_settings_file_pi_starts_with_does_not_stop_a_link_install(
     assert (agent / "extensions/notify.ts").is_symlink()
     assert (agent / "settings.json").read_text() == text
     assert any("its packages were not checked" in w for w in result.plan.warnings)
+    assert not any("nothing was changed" in w for w in result.plan.warnings)  # links were
     seeded = build_tree(tmp_path / "seeded", {**TOOLS_SET, "extset.toml": SEEDED})
     other = build_tree(tmp_path / "other", {"settings.json": text})
     with pytest.raises(ExtError, match=r"settings\.json"):  # seeds cannot go into it
