@@ -282,3 +282,29 @@ def test_undo_of_the_move_never_writes_through_a_link_planted_at_either_store(
     if not dangling:
         assert outside.read_bytes() == text
     assert snapshot(agent) == before
+
+
+@pytest.mark.parametrize(
+    "place",
+    [".extset/consent/project-approvals.json", "hooks/project-approvals.json"],
+    ids=["store", "old store"],
+)
+def test_a_fifo_at_a_store_is_refused_not_waited_on(
+    tmp_path: Path, agent: Path, proj: Path, place: str
+) -> None:
+    """Opening a FIFO waits for a writer that never comes: `consent check` hung forever."""
+    (agent / place).parent.mkdir(parents=True)
+    os.mkfifo(agent / place)
+    code, output = ext(tmp_path, agent, "consent", "check", str(proj))
+    assert code in (1, 3), output  # nothing approved, and it ends
+    assert "project-approvals.json" in output
+
+
+def test_a_fifo_for_a_projects_hook_file_is_refused_not_waited_on(
+    tmp_path: Path, agent: Path
+) -> None:
+    proj = tmp_path / "proj"
+    (proj / ".claude").mkdir(parents=True)
+    os.mkfifo(proj / ".claude" / "settings.json")
+    code, output = ext(tmp_path, agent, "consent", "check", str(proj))
+    assert code != 0 and "settings.json" in output and "not a regular file" in output

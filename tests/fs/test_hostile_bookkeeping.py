@@ -49,9 +49,10 @@ def plant(kind: str, path: Path, sibling: Path) -> None:
         path.symlink_to(sibling / "notes.txt")
     elif kind == "dangling-link":  # reads as "no file": a write through it lands outside
         path.symlink_to(sibling / "absent.json")
-    elif kind == "read-only":
-        path.write_text("the user's, read-only\n")
-        path.chmod(0o444)
+    elif kind == "read-only":  # a file at one of ext's own names is ext's: a folder is not
+        path.mkdir()
+        (path / "inside.txt").write_text("the user's, read-only\n")
+        path.chmod(0o555)
     elif kind == "fifo":
         os.mkfifo(path)
     elif kind == "folder":
