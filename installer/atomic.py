@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from installer.errors import ExtError
+from installer.errors import ExtError, write_fix
 
 
 def target_of(path: Path) -> Path:
@@ -22,7 +22,7 @@ def target_of(path: Path) -> Path:
 def _write_failed(target: Path, err: OSError) -> ExtError:
     return ExtError(
         f"cannot write {target}: {err.strerror}; it was left as it was",
-        fix=f"Check that {target.parent} is writable and has free space.",
+        fix=write_fix(err.errno, target.parent),
     )
 
 
@@ -53,6 +53,11 @@ def _staged(target: Path, data: str | bytes, mode: int | None) -> Path:
             if mode is not None:
                 os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
+    except OSError as err:
+        discard(temp)
+        if err.filename is None:  # a write or fsync says nothing of where: name the file
+            raise OSError(err.errno, err.strerror, str(target)) from err
+        raise
     except BaseException:
         discard(temp)
         raise

@@ -53,3 +53,20 @@ class AgentDirMissing(ExtError):
     """A named agent dir that does not exist (exit 4)."""
 
     exit_code = ExitCode.NO_AGENT_DIR
+
+
+def write_fix(code: int | None, folder: object) -> str:
+    """The fix for a write into `folder` that failed with errno `code`: space, a read-only
+    mount, access; never one that could lose something (removing a lock, say)."""
+    import errno
+
+    if code == errno.EROFS:
+        return (
+            f"{folder} is on a read-only file system: remount it read-write, or use another "
+            "--agent-dir"
+        )
+    if code == errno.ENOSPC:
+        return f"free some space on the disk that holds {folder}, then run it again"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"give yourself write access to {folder}, then run it again"
+    return f"check that {folder} is writable and has free space, then run it again"

@@ -67,7 +67,7 @@ def remember(path: Path, st: os.stat_result, data: dict[str, Any], seen_at: int)
 
     try:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        atomic.write_atomic(target, json.dumps(kept), mode=0o600)  # never read half-written
+        atomic.replace_own(target, json.dumps(kept))  # never half-written, never through a link
     except (OSError, ExtError):
         pass
 

@@ -199,7 +199,10 @@ def _resource(root: str, kind: str, f: Found, inside_only: bool, plain: bool) ->
         name = stem if dot else filename
         if kind == "extension" and filename in ("index.ts", "index.js"):
             name = os.path.basename(os.path.dirname(f.path))  # a manifest's `<folder>/index.ts`
-    check_name(name, _WHAT[kind])
+    try:
+        check_name(name, _WHAT[kind])
+    except UsageError as err:  # say which file: the name alone may be hard to find, or to type
+        raise UsageError(err.message, f"rename {f.path} to a plain name like 'notify'") from None
     if plain and not f.linked and f.layout == "file":  # the common case, kept cheap
         rel = f.path[len(root) + 1 :]  # below a real folder of the set: no link, no ..
         return Resource(kind, name, filename, "file", f.path, f.path, f.entries, (rel,))

@@ -147,6 +147,9 @@ def _statuses(root: Path, steps: list[dict[str, Any]], cut_short: bool = False) 
         if s["op"] == "write":
             out.append(_settings_status(s))
             continue
+        if s["op"] == "file" and os.path.islink(s["file"]):
+            out.append(_linked_store(s))
+            continue
         status = _status(view, s)
         if cut_short and s["op"] == "symlink" and status == "changed":
             status = "not-done"
@@ -201,6 +204,14 @@ def _settings_status(s: dict[str, Any]) -> Reversal:
         why = f"{s['file']}: " + "; ".join(c.describe() for c in reverted.conflicts)
         return Reversal(s, "changed", why, "; ".join(c.fix() for c in reverted.conflicts))
     return Reversal(s, "done")
+
+
+def _linked_store(s: dict[str, Any]) -> Reversal:
+    """An approvals store ext wrote is never a link: one there now is not ext's to write
+    through or remove (a dangling one would read as "no file" and be written through)."""
+    link = s["file"]
+    why = f"{link} is a symlink now (to {os.readlink(link)}), not the file ext left there"
+    return Reversal(s, "changed", why, f"remove the link (rm {link}: only the link goes)")
 
 
 def _copy_status(view: _View, s: dict[str, Any]) -> str:

@@ -86,6 +86,8 @@ def read_project(project: Path) -> HookConfig:
 def read_text(path: Path) -> str:
     """A source file's text, or an ExtError naming the file and the fix."""
     try:
+        if not path.is_file():  # a FIFO would wait for a writer forever
+            raise OSError(0, "not a regular file")
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise ExtError(

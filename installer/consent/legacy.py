@@ -161,6 +161,8 @@ def _unsafe(folder: Path, info: os.stat_result) -> str | None:
     for path, st in ((folder, info), (store, os.lstat(store))):
         if stat.S_ISLNK(st.st_mode):
             return f"{path} is a symlink"
+        if path == store and not stat.S_ISREG(st.st_mode):  # a FIFO would block its read
+            return f"{path} is not a regular file"
         if hasattr(os, "getuid") and st.st_uid != os.getuid():
             return f"{path} is owned by another user (uid {st.st_uid})"
         if stat.S_IMODE(st.st_mode) & 0o022:

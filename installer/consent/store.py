@@ -168,7 +168,10 @@ def unsafe_fix(path: Path) -> str:
 
 def _parse(path: Path) -> dict[str, Approval]:
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # O_NONBLOCK: a FIFO planted there would otherwise wait for a writer forever.
+        fd = os.open(
+            path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
         with os.fdopen(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise IsADirectoryError(21, "not a regular file")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +11,7 @@ from installer import __version__
 from installer.context import Context
 from installer.engine import journal
 from installer.engine.transaction import Transaction
-from installer.errors import ExtError, RolledBack
+from installer.errors import ExtError, RolledBack, write_fix
 from installer.plan import Plan
 
 Step = Callable[[Transaction], None]
@@ -24,7 +23,7 @@ def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | No
         log = journal.Journal(ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode)
     except OSError as exc:
         raise ExtError(
-            f"cannot start the journal: {_describe(exc)}; nothing was written", _fix(exc)
+            f"cannot start the journal: {_describe(exc)}; nothing was written", fix_for(exc)
         ) from None
     tx = Transaction(ctx.agent_dir, log)
     try:
@@ -53,24 +52,16 @@ def _failure(exc: BaseException, failures: list[str]) -> ExtError:
             f"{cause}; rolling back failed for: {'; '.join(failures)}",
             "see the journal in .extset/journal/ of the agent dir; `ext undo` can finish it",
         )
-    return ExtError(f"{cause}; every change of this run was rolled back", _fix(exc))
+    return ExtError(f"{cause}; every change of this run was rolled back", fix_for(exc))
 
 
-def _fix(exc: BaseException) -> str:
+def fix_for(exc: BaseException) -> str:
+    """The fix for what stopped a write, by its cause: space, a read-only mount, access."""
     if isinstance(exc, ExtError) and exc.fix:
         return exc.fix
     where = _failed_path(exc)
     if isinstance(exc, OSError) and where:
-        folder = Path(where).parent
-        if exc.errno == errno.EROFS:
-            return (
-                f"{folder} is on a read-only file system: remount it read-write, or use "
-                "another --agent-dir"
-            )
-        if exc.errno == errno.ENOSPC:
-            return f"free some space on the disk that holds {folder}, then run it again"
-        if exc.errno in (errno.EACCES, errno.EPERM):
-            return f"give yourself write access to {folder}, then run it again"
+        return write_fix(exc.errno, Path(where).parent)
     return "fix the cause and run it again"
 
 

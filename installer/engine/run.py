@@ -124,9 +124,10 @@ def _check_writable(ctx: Context) -> None:
         isolated = ctx.agent_dir_source == "isolated"
         (ctx.agent_dir / ".extset").mkdir(mode=0o700, parents=isolated, exist_ok=True)
     except OSError as exc:
+        from installer.engine.executor import fix_for
+
         raise ExtError(
-            f"cannot write to {ctx.agent_dir}: {exc.strerror}; nothing was written",
-            f"give yourself write access to {ctx.agent_dir}, then run it again",
+            f"cannot write to {ctx.agent_dir}: {exc.strerror}; nothing was written", fix_for(exc)
         ) from None
 
 

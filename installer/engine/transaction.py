@@ -339,15 +339,22 @@ def _unwrite(path: Path, before: str | None) -> None:
 
 
 def _put_file(path: Path, expected: str | None, text: str | None) -> None:
-    """Replace a file that is still `expected` with `text` (None: no file), atomically, 0600."""
-    if _read_text(path) != expected:
-        raise ExtError(f"{path} changed since ext wrote it", "compare it with what you expect")
-    if text is None:
-        path.unlink(missing_ok=True)
-        return
-    from installer import atomic
+    """Replace a private file of ext's that is still `expected` with `text` (None: no file),
+    atomically, 0600; a link there is refused, never written through nor removed."""
+    from installer import atomic, own
 
-    atomic.write_atomic(path, text, mode=0o600)
+    own.check(path, "file")
+    changed = ExtError(f"{path} changed since ext wrote it", "compare it with what you expect")
+    try:
+        now = own.read_text(path)
+    except UnicodeDecodeError:
+        raise changed from None
+    if now != expected:
+        raise changed
+    if text is None:
+        own.unlink(path)
+        return
+    atomic.replace_own(path, text, mode=0o600)
 
 
 def _restore(path: Path, before: str | None, after: str | None) -> None:

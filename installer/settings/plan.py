@@ -142,7 +142,9 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
         if _must_write(ctx, intent):
             raise
         # pi starts with such a file too (it warns and uses defaults): the links need not wait.
-        skipped = f"{err.message}; its packages were not checked (fix: {err.fix})"
+        # Its "nothing was changed" would be untrue of a run that goes on to make links.
+        why = err.message.removesuffix("; nothing was changed")
+        skipped = f"{why}; ext left it as it was; its packages were not checked (fix: {err.fix})"
         return SettingsPlan((), None, None, (skipped,))
     warnings = _key_warnings(ctx, doc.data, find_retired, find_renamed)
     if intent.empty:

@@ -76,12 +76,16 @@ def load_cache(path: Path | None = None) -> CacheState | None:
 
 
 def save_cache(state: CacheState, path: Path | None = None) -> None:
-    """Write the cache atomically (temp file in the same folder, then replace)."""
+    """Write the cache atomically (temp file in the same folder, then replace), 0600; a link
+    at its path is replaced, never written through."""
     import json
 
-    from installer.updates.paths import atomic_write
+    from installer import atomic
 
-    atomic_write(path or default_cache_path(), json.dumps(state.to_json(), indent=2) + "\n")
+    target = path or default_cache_path()
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    text = json.dumps(state.to_json(), indent=2) + "\n"
+    atomic.commit(atomic.stage(target, text, 0o600), target)  # replaces the path itself
 
 
 def merge_results(

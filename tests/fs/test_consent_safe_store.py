@@ -252,3 +252,59 @@ def test_the_first_install_after_an_upgrade_moves_the_old_store_and_undo_takes_t
     assert code == 0, output
     assert not (agent / "extensions" / "a.ts").exists()
     assert store_path(agent).read_bytes() == text  # the move is the run before
+
+
+@pytest.mark.parametrize("dangling", [True, False], ids=["dangling link", "link to a copy"])
+def test_undo_of_the_move_never_writes_through_a_link_planted_at_either_store(
+    tmp_path: Path, agent: Path, proj: Path, dangling: bool
+) -> None:
+    """A link at the old store's place (or the new one's) is refused, not written through:
+    a dangling link reads as "no file", which is what undo expects there."""
+    text = legacy(agent, proj)
+    assert ext(tmp_path, agent, "consent", "check", str(proj))[0] == 0  # moved
+    outside = tmp_path / "outside" / "approvals.json"
+    outside.parent.mkdir()
+    if dangling:
+        (agent / "hooks").mkdir()
+        (agent / "hooks" / "project-approvals.json").symlink_to(outside)
+    else:
+        outside.write_bytes(text)
+        store_path(agent).unlink()
+        store_path(agent).symlink_to(outside)
+    before = snapshot(agent)
+
+    code, output = ext(tmp_path, agent, "undo", "--yes")
+
+    assert code != 0
+    assert "symlink" in output and "project-approvals.json" in output
+    assert outside.exists() is not dangling
+    assert not dangling or not os.path.lexists(outside)
+    if not dangling:
+        assert outside.read_bytes() == text
+    assert snapshot(agent) == before
+
+
+@pytest.mark.parametrize(
+    "place",
+    [".extset/consent/project-approvals.json", "hooks/project-approvals.json"],
+    ids=["store", "old store"],
+)
+def test_a_fifo_at_a_store_is_refused_not_waited_on(
+    tmp_path: Path, agent: Path, proj: Path, place: str
+) -> None:
+    """Opening a FIFO waits for a writer that never comes: `consent check` hung forever."""
+    (agent / place).parent.mkdir(parents=True)
+    os.mkfifo(agent / place)
+    code, output = ext(tmp_path, agent, "consent", "check", str(proj))
+    assert code in (1, 3), output  # nothing approved, and it ends
+    assert "project-approvals.json" in output
+
+
+def test_a_fifo_for_a_projects_hook_file_is_refused_not_waited_on(
+    tmp_path: Path, agent: Path
+) -> None:
+    proj = tmp_path / "proj"
+    (proj / ".claude").mkdir(parents=True)
+    os.mkfifo(proj / ".claude" / "settings.json")
+    code, output = ext(tmp_path, agent, "consent", "check", str(proj))
+    assert code != 0 and "settings.json" in output and "not a regular file" in output

@@ -86,6 +86,7 @@ def test_a_settings_file_pi_starts_with_does_not_stop_a_link_install(
     assert (agent / "extensions/notify.ts").is_symlink()
     assert (agent / "settings.json").read_text() == text
     assert any("its packages were not checked" in w for w in result.plan.warnings)
+    assert not any("nothing was changed" in w for w in result.plan.warnings)  # links were
     seeded = build_tree(tmp_path / "seeded", {**TOOLS_SET, "extset.toml": SEEDED})
     other = build_tree(tmp_path / "other", {"settings.json": text})
     with pytest.raises(ExtError, match=r"settings\.json"):  # seeds cannot go into it
@@ -268,6 +269,31 @@ def test_only_one_refresh_runs_at_a_time(tmp_path: Path) -> None:
     assert not cache.exists()  # it left at once, checking and writing nothing
 
 
+def test_exts_caches_are_never_written_through_a_link(tmp_path: Path) -> None:
+    """A link at a cache's path is replaced by ext's own file; what it led to is untouched."""
+    from installer import manifest_cache
+    from installer.updates.cache import CacheState, load_cache, save_cache
+    from installer.updates.paths import default_cache_path
+
+    outside = build_tree(tmp_path / "outside", {"a.json": "mine\n", "b.json": "mine too\n"})
+    caches = (default_cache_path(), manifest_cache.cache_path())
+    for cache, target in zip(caches, ("a.json", "b.json"), strict=True):
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.symlink_to(outside / target)
+    manifest = build_tree(tmp_path / "set", {"extset.toml": "[set]\nname = 'x'\n"})
+    st = (manifest / "extset.toml").stat()
+    before = snapshot(outside)
+
+    save_cache(CacheState(checked_at=1.0), None)
+    settled = time.time_ns() * 2
+    manifest_cache.remember(manifest / "extset.toml", st, {"set": {"name": "x"}}, settled)
+
+    assert snapshot(outside) == before
+    for cache in caches:
+        assert not cache.is_symlink() and cache.stat().st_mode & 0o077 == 0
+    assert load_cache(None) == CacheState(checked_at=1.0)
+
+
 # --- item 7: messages name the thing that failed, and a fix that is safe ------------------
 
 
@@ -306,6 +332,25 @@ def test_a_full_disk_while_journaling_names_the_journal(
     assert err.value.fix and "free some space" in err.value.fix
 
 
+def test_a_full_disk_while_staging_one_of_exts_files_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write or fsync that fails says nothing of where: the file being written is named."""
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    before = snapshot(agent)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert f"No space left on device: {agent}/.extset/" in err.value.message
+    assert err.value.fix and f"free some space on the disk that holds {agent}/" in err.value.fix
+    assert {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")} == before
+
+
 def test_a_read_only_file_system_is_not_fixed_by_removing_the_lock(
     installed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -323,6 +368,28 @@ def test_a_read_only_file_system_is_not_fixed_by_removing_the_lock(
         install(context(set_root, agent), [], [], False, yes)
     assert "read-only" in err.value.message
     assert err.value.fix and "rm " not in err.value.fix and "read-write" in err.value.fix
+
+
+@pytest.mark.parametrize(
+    ("code", "fix"),
+    [(errno.EROFS, "read-write"), (errno.ENOSPC, "free some space"), (errno.EACCES, "access")],
+)
+def test_a_first_run_that_cannot_make_extset_gives_the_fix_for_the_cause(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, fix: str
+) -> None:
+    """The first write of a run into an empty agent dir is `.extset/`: the fix follows errno."""
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+
+    def fails(self: Path, *args: object, **kw: object) -> None:
+        raise OSError(code, os.strerror(code), str(self))
+
+    monkeypatch.setattr(Path, "mkdir", fails)
+    with pytest.raises(ExtError) as err:
+        install(context(set_root, agent), [], [], False, yes)
+    assert os.strerror(code) in err.value.message
+    assert err.value.fix and fix in err.value.fix
+    assert code == errno.EACCES or "write access" not in err.value.fix
 
 
 def test_a_thousand_level_dotted_table_is_a_usage_error() -> None:

@@ -1,11 +1,12 @@
 """Property: whatever stands where ext keeps its own files (a symlink out of the agent dir,
-a FIFO, a folder where a file belongs), no writing command changes anything outside the
-agent dir, and no byte of the user's is lost."""
+dangling or not, a FIFO, a folder where a file belongs, a read-only file or folder), no
+writing command changes anything outside the agent dir, and no byte of the user's is lost."""
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -19,6 +20,8 @@ from installer.commands.install import install
 from installer.commands.toggle import switch
 from installer.commands.undo import undo
 from installer.commands.uninstall import uninstall
+from installer.consent import commands as consent
+from installer.consent import legacy
 from installer.context import Context
 from installer.errors import ExtError
 from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
@@ -44,6 +47,12 @@ def plant(kind: str, path: Path, sibling: Path) -> None:
         path.symlink_to(sibling / "logs")
     elif kind == "link-to-file":
         path.symlink_to(sibling / "notes.txt")
+    elif kind == "dangling-link":  # reads as "no file": a write through it lands outside
+        path.symlink_to(sibling / "absent.json")
+    elif kind == "read-only":  # a file at one of ext's own names is ext's: a folder is not
+        path.mkdir()
+        (path / "inside.txt").write_text("the user's, read-only\n")
+        path.chmod(0o555)
     elif kind == "fifo":
         os.mkfifo(path)
     elif kind == "folder":
@@ -61,18 +70,30 @@ PLACES = [
     "extensions/.off",
     ".settings.json.99999999-0123abcd.tmp",
     "extensions/.notify.ts.99999999-0123abcd.ext-tmp",
+    ".extset/agent",
+    ".extset/sessions",
+    ".extset/consent",
+    ".extset/consent/project-approvals.json",
+    "hooks",
+    "hooks/project-approvals.json",
 ]
-KINDS = ["link-to-folder", "link-to-file", "fifo", "folder"]
+KINDS = ["link-to-folder", "link-to-file", "dangling-link", "fifo", "folder", "read-only"]
+HOOKS = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify done"}]}]}}
 
 
-def run_all(ctx: Callable[[], Context]) -> None:
+def run_all(ctx: Callable[[], Context], project: Path) -> None:
     """Every writing command, each allowed to refuse (an ExtError), never to escape."""
+    agent = ctx().agent_dir
     steps: list[Callable[[], object]] = [
+        lambda: legacy.migrate(ctx()),
+        lambda: consent.approve(agent, project, consent.describe_approval(agent, project)),
         lambda: install(ctx(), [], [], False, yes),
         lambda: switch(ctx(), ["notify"], False, False, False, yes),
         lambda: switch(ctx(), ["notify"], True, False, False, yes),
         lambda: install(ctx(), [], [], True, yes),
         lambda: uninstall(ctx(), False, yes),
+        lambda: consent.revoke(agent, project),
+        lambda: undo(ctx(), False, yes),
         lambda: undo(ctx(), False, yes),
         lambda: undo(ctx(), False, yes),
     ]
@@ -105,6 +126,7 @@ def test_no_writing_command_reaches_outside_the_agent_dir(
     base = tmp_path / f"case{next(counter)}"
     set_root = build_tree(base / "set", {**TOOLS_SET, "extset.toml": SEEDED})
     sibling = build_tree(base / "sibling", dict(SIBLING))
+    project = build_tree(base / "proj", {".claude/settings.json": json.dumps(HOOKS)})
     agent = build_tree(base / "agent", dict(USER))
     for place, kind in planted.items():
         parent = (agent / place).parent
@@ -114,12 +136,12 @@ def test_no_writing_command_reaches_outside_the_agent_dir(
             and (parent.is_dir() or not parent.exists())
         ):
             plant(kind, agent / place, sibling)
-    outside = snapshot(sibling), snapshot(set_root)
+    outside = snapshot(sibling), snapshot(set_root), snapshot(project)
     theirs = contents(agent)  # the user's bytes, and what was planted
 
-    run_all(lambda: context(set_root, agent))
+    run_all(lambda: context(set_root, agent), project)
 
-    assert (snapshot(sibling), snapshot(set_root)) == outside
+    assert (snapshot(sibling), snapshot(set_root), snapshot(project)) == outside
     left = contents(agent)
     lost = [data for data, n in theirs.items() if left[data] < n and data != USER["settings.json"]]
     assert lost == [], planted

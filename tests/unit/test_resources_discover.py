@@ -475,3 +475,15 @@ def test_a_sibling_whose_name_the_set_s_name_begins_with_is_outside_the_set(
     root = build_tree(tmp_path / "setX", {"extensions/key.ts": outside / "key.ts"})
     with pytest.raises(ExtError, match="leads out of the set"):
         discover(root)
+
+
+@pytest.mark.parametrize(
+    "filename", ["a\u202eb.ts", "zero\u200bwidth.ts", "csi\x9b2K.ts", "esc\x1b[2K.ts"]
+)
+def test_a_disguised_file_name_is_refused_naming_the_file_to_rename(
+    tmp_path: Path, filename: str
+) -> None:
+    root = build_tree(tmp_path / "set", {f"extensions/{filename}": "export default () => {};"})
+    with pytest.raises(UsageError) as err:
+        discover(root)
+    assert err.value.fix == f"rename {root / 'extensions' / filename} to a plain name like 'notify'"
