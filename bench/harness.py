@@ -33,6 +33,9 @@ class BenchError(RuntimeError):
 
 
 USER_VENV = REPO / ".cache" / "bench-ext"
+# The start-up floor the targets are set against (`python -c "import typer"`): a measuring
+# stick beside ext in its venv, as stow and dotbot are; ext itself no longer uses typer.
+FLOOR_PACKAGE = "typer>=0.12,<0.30"
 
 
 def python() -> str:
@@ -58,12 +61,18 @@ def user_install() -> Path:
     """
     pip = [str(USER_VENV / "bin" / "python"), "-m", "pip", "install", "--quiet"]
     pip.append("--disable-pip-version-check")
+    venv_python = str(USER_VENV / "bin" / "python")
     if not (USER_VENV / "bin" / "python").exists():
         print(f"installing ext into {USER_VENV} …", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", str(USER_VENV)], check=True)
-        subprocess.run([*pip, str(REPO)], check=True, capture_output=True)
-    # The working tree as it is now; its dependencies stay from the first install.
+        subprocess.run([*pip, str(REPO), FLOOR_PACKAGE], check=True, capture_output=True)
+    # The working tree as it is now; its dependencies stay from the first install, unless
+    # the tree now needs one that venv lacks (or the floor is missing).
     subprocess.run([*pip, "--no-deps", "--force-reinstall", str(REPO)], check=True)
+    have = subprocess.run([venv_python, "-m", "pip", "check"], capture_output=True, check=False)
+    floor = subprocess.run([venv_python, "-c", "import typer"], capture_output=True, check=False)
+    if have.returncode or floor.returncode:
+        subprocess.run([*pip, str(REPO), FLOOR_PACKAGE], check=True, capture_output=True)
     return USER_VENV
 
 

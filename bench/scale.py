@@ -5,7 +5,7 @@ no-op on a set of one extension: start-up, manifest, state, settings), divided
 by the number of items beyond it, at 1,000 and at 10,000 (each the median of the
 per-round differences); growth is linear when the 10k figure is no more than 1.5x
 the 1k one. (The framework floor, `python -c
-"import typer"`, no longer applies: the everyday commands do not import typer.)
+"import typer"`, does not apply here: the everyday commands import no CLI framework.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""Start-up: ext's everyday commands against the floor of its CLI framework.
+"""Start-up: ext's everyday commands against the floor the targets were set with.
 
-`python -c "import typer"` on the same interpreter is the floor; `ext --version`,
+`python -c "import typer"` on the same interpreter is the floor (typer was ext's CLI
+framework when the targets were set; ext now uses click, lighter, and the floor stays put so
+that the targets do not move); `ext --version`,
 `ext env`, `ext list` and a no-op `ext install --yes` on the bundled set should
 cost at most 1.2x that. The same holds with pi behind a shell wrapper (as a version
 manager's shim puts it): no package.json beside it, so its version is a Node start,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from installer.pipatterns import IGNORE_FILES, Ignore, apply_patterns, glob, is_override
 
@@ -33,11 +33,14 @@ SUFFIXES = {
 }
 
 
+Layout = Literal["file", "dir"]
+
+
 class Found(NamedTuple):
     """One item as pi meets it: the file or folder, and the files pi loads for it."""
 
     path: str
-    layout: str  # "file" or "dir"
+    layout: Layout
     entries: tuple[str, ...]
     partial: bool = False  # a manifest pattern left out some of a folder's entries
     linked: bool = False  # a link on the way down from the folder searched: resolve the path

@@ -3,12 +3,37 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
+
+# DESIGN.md's action words, and the ones ext added (see _SUMMARY): what a plan line says.
+Word = Literal[
+    "link",
+    "relink",
+    "backup",
+    "prune",
+    "unlink",
+    "enable",
+    "disable",
+    "seed",
+    "register",
+    "unregister",
+    "filter",
+    "approve",
+    "migrate",
+    "retire",
+    "restore",
+    "rmdir",
+    "mkdir",
+    "create",
+    "copy",
+    "skip",
+    "keep",
+]
 
 # Actions that leave the disk as it is.
-QUIET = frozenset({"keep", "skip"})
+QUIET: frozenset[Word] = frozenset({"keep", "skip"})
 # (action, label in a plan, label once done); "{s}" is "s" for any count but one.
-_SUMMARY = (
+_SUMMARY: tuple[tuple[Word, str, str], ...] = (
     ("link", "to link", "linked"),
     ("relink", "to relink", "relinked"),
     ("backup", "backup{s}", "backed up"),
@@ -36,7 +61,7 @@ _SUMMARY = (
 class Action(NamedTuple):
     """One step: `action` is one of DESIGN.md's words; paths are relative to the agent dir."""
 
-    action: str
+    action: Word
     path: str
     target: str | None = None
     backup: str | None = None

@@ -29,8 +29,8 @@ from installer.resources import Resource
 from installer.state import State
 
 if TYPE_CHECKING:
-    from installer.executor import Step
-    from installer.transaction import Transaction
+    from installer.engine.executor import Step
+    from installer.engine.transaction import Transaction
 
 
 class AgentFile(NamedTuple):

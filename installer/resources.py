@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from installer.errors import ExtError, UsageError
 
 if TYPE_CHECKING:
-    from installer.pirules import Found
+    from installer.pirules import Found, Layout
 
-KINDS = ("extension", "skill", "prompt", "theme")
-FOLDER = {"extension": "extensions", "skill": "skills", "prompt": "prompts", "theme": "themes"}
+Kind = Literal["extension", "skill", "prompt", "theme"]
+KINDS: tuple[Kind, ...] = ("extension", "skill", "prompt", "theme")
+FOLDER: dict[str, str] = {
+    "extension": "extensions",
+    "skill": "skills",
+    "prompt": "prompts",
+    "theme": "themes",
+}
 _WHAT = {kind: f"{kind} name" for kind in KINDS}
 _BAD_CHARS = frozenset("/\\\0")
 _REFUSED = _BAD_CHARS | {chr(c) for c in (*range(32), 127)}
@@ -26,10 +32,10 @@ _REFUSED = _BAD_CHARS | {chr(c) for c in (*range(32), 127)}
 class Resource(NamedTuple):
     """One installable item of a set."""
 
-    kind: str
+    kind: Kind
     name: str
     filename: str  # entry name inside the kind folder: `notify.ts`, `git-checkpoint`
-    layout: str  # "file" or "dir"
+    layout: Layout
     source: str  # absolute path inside the set
     real: str = ""  # source with every link resolved
     loads: tuple[str, ...] = ()  # the files pi loads for it, as pi names them (not resolved)
@@ -190,7 +196,7 @@ def _refuse_whole_folder(folder: str) -> None:
     )
 
 
-def _resource(root: str, kind: str, f: Found, inside_only: bool, plain: bool) -> Resource:
+def _resource(root: str, kind: Kind, f: Found, inside_only: bool, plain: bool) -> Resource:
     """One item; inside_only: met in a kind folder, where a link out of the set is an error."""
     filename = f.path.rpartition("/")[2]
     name = filename

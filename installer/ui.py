@@ -214,15 +214,20 @@ class Output:
     def confirm(self, plan: Plan, yes: bool, stdin_tty: bool, diffs: tuple[str, ...] = ()) -> None:
         """Show the plan and ask once; no TTY and no --yes is a refusal (exit 3)."""
         self.show_plan(plan, diffs, asking=not yes)
-        if yes:
-            return
+        if not yes:
+            self.ask("Apply these changes?", stdin_tty)
+
+    def ask(
+        self, question: str, stdin_tty: bool, done: str = "written", fix: str = "pass --yes"
+    ) -> None:
+        """Ask y/N on stderr; no TTY, or any answer but yes, is a refusal (exit 3)."""
         if not stdin_tty:
-            raise Refused("nothing was written: there is no terminal to ask on", "pass --yes")
-        self.stderr.write("Apply these changes? [y/N] ")
+            raise Refused(f"nothing was {done}: there is no terminal to ask on", fix)
+        self.stderr.write(f"{escape(question)} [y/N] ")
         self.stderr.flush()
         answer = sys.stdin.readline().strip().lower()
         if answer not in ("y", "yes"):
-            raise Refused("declined; nothing was written")
+            raise Refused(f"declined; nothing was {done}")
 
     def plan_result(self, result: PlanResult) -> None:
         if self.json:

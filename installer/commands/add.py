@@ -6,14 +6,14 @@ import json
 import re
 from pathlib import Path
 
-from installer.commands import templates
-from installer.commands.creation import Confirm, Piece, run
-from installer.commands.init import host_package
 from installer.errors import UsageError
 from installer.host import HostInfo
 from installer.pirules import SUFFIXES
 from installer.resources import FOLDER, KINDS, check_name
 from installer.result import PlanResult
+from installer.scaffold import templates
+from installer.scaffold.creation import Confirm, Piece, run
+from installer.scaffold.templates import host_package
 
 # Where a resource of each kind could already be, by name: any of these is "taken".
 _TAKEN = {

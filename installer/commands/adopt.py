@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from installer import backups, trees
-from installer.commands.adopt_scan import Candidate, candidates, diff, pick
-from installer.commands.common import Confirm, Prepared, run_plan, set_record
 from installer.context import Context
+from installer.engine.run import Confirm, Prepared, run_plan, set_record
+from installer.engine.transaction import Transaction
 from installer.errors import ExtError, UsageError
 from installer.links.scan import AgentState, scan
 from installer.plan import Action, Plan
 from installer.resources import FOLDER, Resource, discover
 from installer.result import PlanResult
+from installer.scaffold.adopt_scan import Candidate, candidates, diff, pick
 from installer.state import State, load_state
-from installer.transaction import Transaction
 
 PREFER = ("set", "agent")
 

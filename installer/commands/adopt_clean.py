@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from installer import journal, trees
-from installer.commands.common import Confirm, Prepared, run_plan
+from installer import trees
 from installer.context import Context
+from installer.engine import journal
+from installer.engine.run import Confirm, Prepared, run_plan
 from installer.errors import ExtError
 from installer.plan import Action, Plan
 from installer.result import PlanResult

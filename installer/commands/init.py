@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from installer.commands import templates
-from installer.commands.creation import GIT, Confirm, Piece, run
-from installer.commands.manifest_text import manifest_text
 from installer.errors import UsageError
 from installer.host import HostInfo
 from installer.manifest import MANIFEST_NAME
 from installer.result import PlanResult
+from installer.scaffold import templates
+from installer.scaffold.creation import GIT, Confirm, Piece, run
+from installer.scaffold.manifest_text import manifest_text
+from installer.scaffold.templates import host_package
 
 
 def init(
@@ -116,15 +117,6 @@ def from_install_sh(
         "own and keeps them; [target] agent_dir in extset.toml saves the --agent-dir",
     )
     return run("init", lambda: pieces, (), dry_run, confirm, notes)
-
-
-def host_package(host: HostInfo | None) -> tuple[str, Path | None]:
-    """The host's package name (for `import type`) and the folder it is installed in."""
-    if host is None or host.package is None:
-        return templates.DEFAULT_PACKAGE, None
-    from installer.host import package_dir
-
-    return host.package, package_dir(host)
 
 
 def _folder(target: Path) -> Path:

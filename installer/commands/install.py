@@ -2,62 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from installer import journal
-from installer.commands.common import Confirm, Prepared, run_plan, set_record
-from installer.commands.launch import drift_warning
-from installer.commands.listing import classify
-from installer.commands.set_hooks import plan_set_hooks, recorded_hooks
-from installer.commands.settings_plan import (
+from installer.consent.set_plan import plan_set_hooks, recorded_hooks
+from installer.context import Context
+from installer.drift import drift_warning
+from installer.engine.run import Confirm, Prepared, run_plan, set_record
+from installer.errors import UsageError
+from installer.links.apply import with_settings
+from installer.links.plan import plan_install, plan_uninstall
+from installer.links.scan import AgentState, scan, seen
+from installer.links.shared import refuse_clashes
+from installer.links.states import classify
+from installer.modes import install_mode, refuse_unlinkable
+from installer.plan import Plan
+from installer.recorder import plan_agent_files, recorded
+from installer.resources import Resource, discover, loads_as_one_extension, select
+from installer.result import PlanResult
+from installer.settings.plan import (
+    SKIPPED,
     Flip,
     Intent,
-    SettingsPlan,
     excluded_filters,
     plan_settings,
     seed_keys,
     seeded_before,
     settings_path,
 )
-from installer.context import Context
-from installer.errors import UsageError
-from installer.links.plan import plan_install, plan_uninstall
-from installer.links.scan import AgentState, scan, seen
-from installer.links.shared import refuse_clashes
-from installer.manifest import MODES
-from installer.plan import Plan
-from installer.recorder import plan_agent_files, recorded
-from installer.resources import Resource, discover, loads_as_one_extension, select
-from installer.result import PlanResult
 from installer.state import State, load_state
 
-SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
-
 if TYPE_CHECKING:
-    from installer.executor import Step
-    from installer.transaction import Transaction
-
-
-def install_mode(ctx: Context, explicit: str | None) -> str:
-    """--mode > an interrupted install's mode > the mode this set was installed with here >
-    the manifest."""
-    if explicit is not None:
-        if explicit not in MODES:
-            import difflib
-
-            close = difflib.get_close_matches(explicit, MODES, n=1, cutoff=0.5)
-            fix = "use --mode link or --mode register"
-            raise UsageError(
-                f"unknown mode {explicit!r}", f"did you mean {close[0]!r}? {fix}" if close else fix
-            )
-        return explicit
-    cut_short = journal.incomplete(ctx.agent_dir)
-    if cut_short is not None and cut_short.command == "install" and cut_short.mode in MODES:
-        return cut_short.mode  # finishing it means finishing it in its own mode
-    record = load_state(ctx.agent_dir).record_of(ctx.set_root, ctx.manifest.name)
-    return record.mode if record else ctx.manifest.mode
+    pass
 
 
 def install(
@@ -166,7 +142,7 @@ def _link_plan(
     flips = _carried_to_top(ctx, resources, parked, by_pi)
     if not by_pi:
         return links, flips, _carried(parked, "off as `.off` links (pi's entry filter goes)")
-    from installer.commands.switch_plan import linked_view, plan_unpark
+    from installer.links.switch import linked_view, plan_unpark
 
     warnings = _carried(parked, "off as `-path`s, which pi config lists")
     up = plan_unpark(linked_view(ctx, agent, resources), links.actions)
@@ -217,26 +193,6 @@ def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
     return [p for p in old if str(p) not in kept]
 
 
-def with_settings(
-    ctx: Context, plan: Plan, sp: SettingsPlan, *, settings_first: bool = False
-) -> Step:
-    """The step that applies a plan's links, then its settings.json change (if it has one);
-    `settings_first`: the other way round."""
-
-    def step(tx: Transaction) -> None:
-        from installer.links.apply import apply_links
-
-        writes = any(a.path == "settings.json" for a in plan.changes)
-        change = sp.change if writes else None
-        if change is not None and settings_first:
-            tx.settings(settings_path(ctx), change)
-        apply_links(plan, tx)
-        if change is not None and not settings_first:
-            tx.settings(settings_path(ctx), change)
-
-    return step
-
-
 def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resource, ...]) -> None:
     if mode == "link":
         refuse_unlinkable(chosen)
@@ -249,19 +205,6 @@ def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resou
         )
 
 
-def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
-    """Link mode installs only what a link in the agent dir makes pi load exactly as the set."""
-    bad = [r for r in chosen if r.unlinkable]
-    if not bad:
-        return
-    why = "; ".join(f"{r.label}: {r.unlinkable}" for r in bad)
-    raise UsageError(
-        f"link mode cannot install what pi loads from this set ({why}); nothing was changed",
-        "install it with `ext install --mode register` (pi then loads the set as a package), "
-        f"or leave these out with --skip {','.join(r.label for r in bad)}",
-    )
-
-
 def _recorded_skips(state: State, ctx: Context) -> tuple[str, ...]:
     """The filters an earlier register-mode install wrote for --only/--skip."""
     record = state.record_of(ctx.set_root, ctx.manifest.name)
@@ -270,23 +213,12 @@ def _recorded_skips(state: State, ctx: Context) -> tuple[str, ...]:
     return tuple(str(f) for f in record.extra.get(SKIPPED, ()) if isinstance(f, str))
 
 
-def claimed(state: State, set_root: Path, filters: Iterable[str]) -> State:
-    """The state record without these filters among ext's own --skip ones: the user has now
-    switched the item themselves, so a later install keeps whatever they chose."""
-    record = state.for_root(set_root)
-    skips = list(record.extra.get(SKIPPED, ())) if record is not None else []
-    kept = [f for f in skips if f not in set(filters)]
-    if record is None or kept == skips:
-        return state
-    return state.with_set(record._replace(extra={**record.extra, SKIPPED: kept}))
-
-
 def _off_in_entry(
     ctx: Context, resources: tuple[Resource, ...], old: list[Path], only_old: bool = False
 ) -> list[Resource]:
     """Items the set's packages entry keeps off (ext's disable or pi config's), also an entry
     from where the set was before it moved: what a new entry or new links must carry over."""
-    from installer.commands.listing import Item
+    from installer.links.states import Item
     from installer.settings.switches import registered_states
 
     blank = [Item(r, "not-installed", "settings.json") for r in resources]

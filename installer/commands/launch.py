@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from installer.context import Context
+from installer.drift import drift_warning
 from installer.errors import ExtError
 
 if TYPE_CHECKING:  # a set without a tested range never needs the host module
@@ -24,21 +25,6 @@ def find(ctx: Context) -> HostInfo:
             "or set [host] command in extset.toml to its path",
         )
     return host
-
-
-def drift_warning(ctx: Context, host: HostInfo | None = None) -> str | None:
-    """The one-line drift warning for this set and host, or None (also when either is unknown)."""
-    if ctx.manifest.host_tested is None:
-        return None
-    from installer.host import drift_message, find_host
-
-    if host is None:
-        host = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
-    if host is None:
-        return None
-    if host.version is None:
-        return host.note  # a hang is said once, by the run that waited for it
-    return drift_message(host.version, ctx.manifest.host_tested, ctx.manifest.host_command)
 
 
 def prepare_launch(ctx: Context) -> tuple[HostInfo, list[str]]:

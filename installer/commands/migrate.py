@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from installer.commands.common import Confirm, Prepared, run_plan
-from installer.commands.settings_plan import settings_path
 from installer.context import Context
+from installer.engine.run import Confirm, Prepared, run_plan
+from installer.engine.transaction import Transaction
 from installer.plan import Action, Plan
 from installer.result import PlanResult
-from installer.transaction import Transaction
+from installer.settings.plan import settings_path
 
 
 def migrate(ctx: Context, dry_run: bool, remove_retired: bool, confirm: Confirm) -> PlanResult:

@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from installer.commands.common import Confirm, Prepared, run_plan
-from installer.commands.guards import (
+from installer.context import Context
+from installer.engine.lock import agent_lock
+from installer.engine.run import Confirm, Prepared, run_plan
+from installer.errors import Refused, UsageError
+from installer.guards import (
     blockers,
     enforce,
     guarded,
@@ -20,17 +23,15 @@ from installer.commands.guards import (
     needs_sessions,
     unseen,
 )
-from installer.commands.install import claimed, install_mode, with_settings
-from installer.commands.settings_plan import Intent, SettingsPlan, plan_settings
-from installer.commands.switch_plan import Switch, View, filter_of, plan_switch, read_view
-from installer.context import Context
-from installer.errors import Refused, UsageError
-from installer.lock import agent_lock
+from installer.links.apply import with_settings
+from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
 from installer.manifest import Manifest
+from installer.modes import install_mode
 from installer.plan import Plan
 from installer.resources import Resource, discover, resolve_name
 from installer.result import PlanResult
 from installer.sessions import live_sessions
+from installer.settings.plan import Intent, SettingsPlan, claimed, plan_settings
 from installer.state import State, load_state, save_state
 
 

@@ -7,20 +7,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from installer import journal
-from installer.commands.common import Confirm, Prepared, run_plan
 from installer.context import Context
+from installer.engine import journal
+from installer.engine.journal import JournalStep
+from installer.engine.run import Confirm, Prepared, run_plan
+from installer.engine.transaction import Transaction, decode
 from installer.errors import Refused
-from installer.plan import Action, Plan
+from installer.plan import Action, Plan, Word
 from installer.result import DataResult, PlanResult
-from installer.transaction import Transaction, decode
 
 
 @dataclass(frozen=True)
 class Reversal:
     """One journal step, seen against the disk now."""
 
-    step: dict[str, Any]
+    step: JournalStep
     # "done" (reverse it), "not-done" (the run never took it), "changed" (refuse),
     # "kept" (a folder it made that holds someone else's entries now: it stays)
     status: str
@@ -105,7 +106,7 @@ class _View:
         inside = f"{rel}/"
         return any(v is not None for k, v in self.overlay.items() if k.startswith(inside))
 
-    def reverse(self, s: dict[str, Any]) -> None:
+    def reverse(self, s: JournalStep) -> None:
         op, rel = s["op"], s.get("path", "")
         if op in ("symlink", "mkdir"):
             self.overlay[rel] = None
@@ -121,7 +122,7 @@ class _View:
             self.overlay[s["file"]] = None
 
 
-def _steps(steps: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+def _steps(steps: tuple[JournalStep, ...]) -> list[JournalStep]:
     """The steps to judge: a settings intent counts only when its write was never journaled."""
     out = []
     for i, s in enumerate(steps):
@@ -133,7 +134,7 @@ def _steps(steps: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
     return out
 
 
-def _statuses(root: Path, steps: list[dict[str, Any]], cut_short: bool = False) -> list[Reversal]:
+def _statuses(root: Path, steps: list[JournalStep], cut_short: bool = False) -> list[Reversal]:
     """Each step's status, newest first, judged as if the steps after it were already reversed.
 
     In a journal cut short, a link step whose path holds anything but its link was never
@@ -159,7 +160,7 @@ def _statuses(root: Path, steps: list[dict[str, Any]], cut_short: bool = False) 
     return out
 
 
-def _status(view: _View, s: dict[str, Any]) -> str:
+def _status(view: _View, s: JournalStep) -> str:
     """Whether a journaled step is on disk now ("done"), never happened, or was changed since."""
     if s["op"] == "state":
         return "done"  # ext's own bookkeeping: always put back
@@ -187,7 +188,7 @@ def _status(view: _View, s: dict[str, Any]) -> str:
     return _pick(done, not_done)
 
 
-def _settings_status(s: dict[str, Any]) -> Reversal:
+def _settings_status(s: JournalStep) -> Reversal:
     """A settings write is undone by a merge: only a key changed again since is in the way."""
     from installer.errors import ExtError
     from installer.settings.merge import revert_text
@@ -206,7 +207,7 @@ def _settings_status(s: dict[str, Any]) -> Reversal:
     return Reversal(s, "done")
 
 
-def _linked_store(s: dict[str, Any]) -> Reversal:
+def _linked_store(s: JournalStep) -> Reversal:
     """An approvals store ext wrote is never a link: one there now is not ext's to write
     through or remove (a dangling one would read as "no file" and be written through)."""
     link = s["file"]
@@ -214,7 +215,7 @@ def _linked_store(s: dict[str, Any]) -> Reversal:
     return Reversal(s, "changed", why, f"remove the link (rm {link}: only the link goes)")
 
 
-def _copy_status(view: _View, s: dict[str, Any]) -> str:
+def _copy_status(view: _View, s: JournalStep) -> str:
     """A copy `ext adopt` made in the set: reversible only while it is exactly as copied."""
     from installer import trees
 
@@ -251,15 +252,15 @@ _EXPECTED = {
 }
 
 
-def _expected(s: dict[str, Any]) -> str:
+def _expected(s: JournalStep) -> str:
     """What ext left at a step's place, which is no longer there."""
     fields = {"path": None, "target": None, "to": None, "file": None, "from": None, **s}
     return _EXPECTED.get(s["op"], "{path}").format(**fields)
 
 
-def _action(root: Path, s: dict[str, Any], detail: str | None) -> Action:
+def _action(root: Path, s: JournalStep, detail: str | None) -> Action:
     op = s["op"]
-    names = {
+    names: dict[str, tuple[Word, Any, Any]] = {
         "symlink": ("unlink", s.get("path"), None),
         "unlink": ("link", s.get("path"), s.get("target")),
         "relink": ("relink", s.get("path"), s.get("old")),
@@ -275,7 +276,7 @@ def _action(root: Path, s: dict[str, Any], detail: str | None) -> Action:
     return Action(action, str(path), target=target, detail=detail)
 
 
-def _reverse(tx: Transaction, root: Path, s: dict[str, Any]) -> None:
+def _reverse(tx: Transaction, root: Path, s: JournalStep) -> None:
     op = s["op"]
     if op == "symlink":
         tx.unlink(s["path"])

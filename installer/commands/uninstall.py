@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.commands.common import Confirm, Prepared, run_plan
-from installer.commands.install import with_settings
-from installer.commands.settings_plan import Intent, SettingsPlan, plan_settings, settings_path
 from installer.context import Context
+from installer.engine.run import Confirm, Prepared, run_plan
+from installer.links.apply import with_settings
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
 from installer.plan import Plan
 from installer.recorder import plan_agent_files
 from installer.result import PlanResult
+from installer.settings.plan import Intent, SettingsPlan, plan_settings, settings_path
 from installer.state import State, load_state
 
 

@@ -20,6 +20,7 @@ from installer.errors import ExtError
 
 if TYPE_CHECKING:
     from installer.context import Context
+    from installer.engine.transaction import Transaction
 
 LEGACY_FOLDER = "hooks"
 # What ext itself ever put in `hooks/`: the store and its lock.
@@ -137,9 +138,8 @@ def _folder_note(note: str, found: HooksFolder) -> str:
 
 def _move(ctx: Context, old: Path, keep_folder: bool, text: str, keep_new: bool = False) -> None:
     """Move the old store's text to the new place (unless keep_new), then remove it, journaled."""
-    from installer.executor import execute
+    from installer.engine.executor import execute
     from installer.plan import Plan
-    from installer.transaction import Transaction
 
     new = store_path(ctx.agent_dir)
 

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from installer.plan import Action, Plan
-from installer.transaction import Transaction
+
+if TYPE_CHECKING:  # a plan with nothing to write loads none of the writing machinery
+    from installer.context import Context
+    from installer.engine.executor import Step
+    from installer.engine.transaction import Transaction
+    from installer.settings.plan import SettingsPlan
 
 
 def apply_links(plan: Plan, tx: Transaction) -> None:
@@ -42,3 +49,23 @@ def _need(value: str | None, a: Action) -> str:
     if value is None:
         raise ValueError(f"a {a.action} action for {a.path} lacks its target")
     return value
+
+
+def with_settings(
+    ctx: Context, plan: Plan, sp: SettingsPlan, *, settings_first: bool = False
+) -> Step:
+    """The step that applies a plan's links, then its settings.json change (if it has one);
+    `settings_first`: the other way round."""
+
+    def step(tx: Transaction) -> None:
+        from installer.settings.plan import settings_path
+
+        writes = any(a.path == "settings.json" for a in plan.changes)
+        change = sp.change if writes else None
+        if change is not None and settings_first:
+            tx.settings(settings_path(ctx), change)
+        apply_links(plan, tx)
+        if change is not None and not settings_first:
+            tx.settings(settings_path(ctx), change)
+
+    return step

@@ -7,10 +7,14 @@ import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from installer.errors import ExtError
 from installer.resources import FOLDER, Resource
+
+# Whose a link is: ext's for this set, for an older root of it ("moved"), for another set ext
+# installed here ("other", by the state record), or nobody ext knows ("foreign").
+Owner = Literal["ours", "moved", "other", "foreign"]
 
 PARKED = (".off", ".bak")
 
@@ -18,14 +22,12 @@ PARKED = (".off", ".bak")
 class Entry(NamedTuple):
     """One entry of an agent dir folder; links are never followed except to classify them."""
 
-    kind: str  # "link", "file" or "dir"
+    kind: Literal["link", "file", "dir"]
     target: str | None = None  # a link's target as written
     real: str | None = None  # where a link leads, fully resolved (exists or not)
     exists: bool = True  # for links: whether the target exists
     to_dir: bool = False  # a dir, or a link that leads to one
-    # links only: "ours", "moved" (an older root of the set), "other" (another set ext
-    # installed here, by the state record), "foreign"
-    owner: str | None = None
+    owner: Owner | None = None  # links only
     root: str | None = None  # the set root (current or older) an owned link leads into
 
 
@@ -85,7 +87,8 @@ def scan(
     resources, from `seen`): a link leading there is not stat'ed again.
     """
     check_folders(agent_dir, set_root)
-    labelled = [(str(set_root.resolve()), "ours")] + [(str(r), "moved") for r in old_roots]
+    labelled: list[tuple[str, Owner]] = [(str(set_root.resolve()), "ours")]
+    labelled += [(str(r), "moved") for r in old_roots]
     labelled += [(str(r), "other") for r in other_sets]
     roots = [(root, label, root + os.sep) for root, label in labelled]  # (root, owner, prefix)
     entries: dict[str, Entry] = {}
@@ -102,7 +105,7 @@ def scan(
 
 def _scan_folder(
     folder: Path,
-    roots: list[tuple[str, str, str]],
+    roots: list[tuple[str, Owner, str]],
     heads: dict[str, str],
     known: Mapping[str, bool],
 ) -> dict[str, Entry]:
@@ -122,7 +125,7 @@ def _scan_folder(
 def _entry(
     e: os.DirEntry[str],
     folder: str,
-    roots: list[tuple[str, str, str]],
+    roots: list[tuple[str, Owner, str]],
     heads: dict[str, str],
     known: Mapping[str, bool],
 ) -> Entry:
@@ -135,7 +138,8 @@ def _entry(
         real, exists, to_dir = where, True, known[where]
     else:
         real, exists, to_dir = _follow(where, heads, known)
-    owner, root = "foreign", None
+    owner: Owner = "foreign"
+    root = None
     # The deepest root wins: a set kept inside another set's folder owns its own links.
     for candidate, label, inside in roots:
         if (real == candidate or real.startswith(inside)) and len(candidate) > len(root or ""):

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     import re
 
-    from installer.commands.listing import Item
     from installer.context import Context
+    from installer.links.states import Item, State
     from installer.resources import Resource
 
 KEYS = {"extension": "extensions", "skill": "skills", "prompt": "prompts", "theme": "themes"}
@@ -441,7 +441,7 @@ def registered_states(
     out = []
     for it in items:
         sw = view_registered(entries, root, it.resource)
-        state = "enabled" if sw is None or sw.on else "disabled"
+        state: State = "enabled" if sw is None or sw.on else "disabled"
         said = sw is not None and (sw.pattern or sw.scope == "project")
         out.append(it._replace(state=state, pi=sw if said else None))
     return out

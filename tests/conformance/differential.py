@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from installer.commands.install import install
-from installer.commands.listing import items
 from installer.commands.toggle import switch
 from installer.commands.uninstall import uninstall
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError
 from installer.host import HostInfo, package_dir
+from installer.links.states import items
 from installer.pi_loader import Kind, Unavailable, View, ask
 from tests.conformance.layouts import Layout, materialise
 from tests.helpers import build_tree, yes

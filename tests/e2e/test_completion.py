@@ -1,6 +1,6 @@
 """Shell completion, asked the way each shell's completion script asks ext.
 
-bash is run for real: the script `_EXT_COMPLETE=source_bash ext` prints is sourced and its
+bash is run for real: the script `_EXT_COMPLETE=bash_source ext` prints is sourced and its
 function called as bash calls it on <TAB>. zsh and fish are not on every machine: their
 scripts are read for the variables they set, and ext is run with exactly those.
 """
@@ -33,7 +33,7 @@ def set_dir(tmp_path: Path) -> Path:
 
 def script(ext: Run, env: dict[str, str], shell: str) -> str:
     """What a user puts in the shell's start-up file, as click's protocol prints it."""
-    done = ext(env={**env, "_EXT_COMPLETE": f"source_{shell}"})
+    done = ext(env={**env, "_EXT_COMPLETE": f"{shell}_source"})
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -90,34 +90,31 @@ def test_outside_a_set_names_come_from_the_bundled_set_and_nothing_is_printed_on
     assert bash_complete(ext, e2e_env, tmp_path, missing) == []
 
 
-def _vars(text: str, shell: str) -> dict[str, str]:
-    """The fixed variables a shell's completion script sets before it runs ext."""
-    found: dict[str, str] = {}
-    for name, value in re.findall(r"(_EXT_COMPLETE|_TYPER_COMPLETE_FISH_ACTION)=([a-z_-]+)", text):
-        found.setdefault(name, value)
-    assert found["_EXT_COMPLETE"] == f"complete_{shell}", text
-    assert "_TYPER_COMPLETE_ARGS" in text, text  # the command line, as the shell passes it
-    return found
+def _asks(text: str, shell: str) -> str:
+    """The mode a shell's completion script sets when it runs ext, which it must name."""
+    modes = re.findall(r"_EXT_COMPLETE=([a-z_]+)", text)
+    assert modes == [f"{shell}_complete"], text
+    assert "COMP_WORDS=" in text and "COMP_CWORD=" in text, text  # the line, as the shell has it
+    return modes[0]
 
 
 def test_zsh_gets_the_item_names_as_its_script_asks(
     ext: Run, e2e_env: dict[str, str], set_dir: Path
 ) -> None:
-    asks = _vars(script(ext, e2e_env, "zsh"), "zsh")
-    env = {**e2e_env, **asks, "_TYPER_COMPLETE_ARGS": "ext disable no"}
+    mode = _asks(script(ext, e2e_env, "zsh"), "zsh")
+    # zsh passes the words so far and the index of the one under the cursor.
+    env = {**e2e_env, "_EXT_COMPLETE": mode, "COMP_WORDS": "ext disable no", "COMP_CWORD": "2"}
     done = ext(cwd=set_dir, env=env)
     assert done.returncode == 0, done.stderr
-    assert "notify" in done.stdout and "nap" not in done.stdout
+    assert done.stdout.splitlines() == ["plain", "notify", "_"]
 
 
 def test_fish_gets_the_item_names_as_its_script_asks(
     ext: Run, e2e_env: dict[str, str], set_dir: Path
 ) -> None:
-    text = script(ext, e2e_env, "fish")
-    asks = _vars(text, "fish")  # the first is the --arguments call: the one that lists
-    assert asks["_TYPER_COMPLETE_FISH_ACTION"] == "get-args"
-    assert "_TYPER_COMPLETE_FISH_ACTION=is-args" in text  # --condition: does ext complete here
-    env = {**e2e_env, **asks, "_TYPER_COMPLETE_ARGS": "ext disable no"}
+    mode = _asks(script(ext, e2e_env, "fish"), "fish")
+    # fish passes the line up to the cursor (commandline -cp) and the token under it (-t).
+    env = {**e2e_env, "_EXT_COMPLETE": mode, "COMP_WORDS": "ext disable no", "COMP_CWORD": "no"}
     done = ext(cwd=set_dir, env=env)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["notify"]
+    assert done.stdout.split() == ["plain,notify"]

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
-from installer.cli import app
+from installer.cli.app import app
 from installer.commands.add import add
 from installer.errors import UsageError
 from installer.resources import discover

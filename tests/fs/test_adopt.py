@@ -10,7 +10,6 @@ import pytest
 
 from installer import trees
 from installer.commands.adopt import adopt
-from installer.commands.adopt_scan import candidates
 from installer.commands.install import install
 from installer.commands.undo import undo
 from installer.context import Context, Env, resolve
@@ -18,6 +17,7 @@ from installer.errors import ExtError, UsageError
 from installer.links.scan import scan
 from installer.plan import Plan
 from installer.resources import FOLDER, discover
+from installer.scaffold.adopt_scan import candidates
 from installer.state import load_state
 from tests.helpers import AT, Clock, build_tree, snapshot, yes
 
@@ -326,9 +326,9 @@ def test_two_of_one_name_adopt_only_the_first(ctx: Context) -> None:
 
 
 def test_cli_adopt_needs_a_set_of_yours_and_one_agent_dir(ctx: Context) -> None:
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
-    from installer.cli import app
+    from installer.cli.app import app
 
     runner = CliRunner()
     done = runner.invoke(app, ["adopt", "--all", "--from", str(ctx.agent_dir)])

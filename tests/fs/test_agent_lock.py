@@ -13,15 +13,15 @@ from pathlib import Path
 import filelock
 import pytest
 
-from installer import lock as lock_module
 from installer import notices
+from installer.engine import lock as lock_module
+from installer.engine.lock import agent_lock
 from installer.errors import ExtError
-from installer.lock import agent_lock
 
 HOLD = """
 import sys
 from pathlib import Path
-from installer.lock import agent_lock
+from installer.engine.lock import agent_lock
 with agent_lock(Path(sys.argv[1])):
     print("held", flush=True)
     sys.stdin.read()

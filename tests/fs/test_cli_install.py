@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
-from installer.cli import app
+from installer.cli.app import app
 from tests.helpers import build_tree, snapshot
 
 EXT = Path(sys.executable).with_name("ext")

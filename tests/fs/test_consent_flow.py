@@ -222,9 +222,9 @@ def test_revoking_a_project_that_is_gone_still_works(agent: Path, tmp_path: Path
 def test_revoke_on_the_command_line_asks_like_approve(
     agent: Path, proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
-    from installer.cli import app
+    from installer.cli.app import app
 
     monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
     where = [

@@ -13,9 +13,9 @@ import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
-from installer.cli import app
+from installer.cli.app import app
 from installer.consent import commands
 from installer.consent.store import store_path
 from tests.helpers import build_tree

@@ -19,8 +19,8 @@ import pytest
 
 from installer.commands.install import install
 from installer.commands.undo import undo
+from installer.engine.journal import incomplete
 from installer.errors import ExitCode, ExtError
-from installer.journal import incomplete
 from installer.result import PlanResult
 from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
 
@@ -168,7 +168,7 @@ def wrap(real):
 for name in ("symlink", "rename", "replace", "unlink", "mkdir"):
     setattr(os, name, wrap(getattr(os, name)))
 sys.argv = ["ext", *sys.argv[3:]]
-from installer.cli import main
+from installer.cli.app import main
 main()
 """
 

@@ -317,7 +317,7 @@ def test_a_failed_symlink_blames_the_links_folder_not_the_set(
 def test_a_full_disk_while_journaling_names_the_journal(
     installed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from installer import journal
+    from installer.engine import journal
 
     set_root, agent = installed
     (agent / "extensions/notify.ts").unlink()
@@ -430,8 +430,9 @@ def test_a_disk_that_fills_up_mid_run_rolls_back_and_leaves_what_undo_accepts(
 ) -> None:
     """ENOSPC from the state write on: the run is rolled back, the error is the first one,
     and once there is space again the journal left behind neither blocks nor confuses undo."""
-    from installer import atomic, journal
+    from installer import atomic
     from installer.commands.undo import undo
+    from installer.engine import journal
 
     set_root, agent = installed
     (agent / "extensions/notify.ts").unlink()

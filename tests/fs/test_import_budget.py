@@ -6,7 +6,7 @@ which modules were loaded. The heavy libraries are for prompts
 ranges (nodesemver; installer.versions keeps its answers), the lock a write
 takes (filelock) and consent hashes (rfc8785):
 `ext --version`, `ext env`, `ext list` and a no-op `ext install` need none of them,
-nor the CLI framework (typer and its click): installer.entry parses them by hand.
+nor the CLI framework (click): installer.cli.entry parses them by hand.
 Nor difflib (a "did you mean" for a typo), platformdirs (its XDG rule is in
 installer.userdirs), dataclasses (it loads inspect, ast and dis) or subprocess:
 only errors, other platforms and other commands need them.
@@ -24,7 +24,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("prompt_toolkit", "httpx", "tomlkit", "nodesemver", "filelock", "rfc8785")
-EVERYDAY = (*HEAVY, "typer", "click", "difflib", "platformdirs", "dataclasses", "subprocess")
+EVERYDAY = (*HEAVY, "click", "difflib", "platformdirs", "dataclasses", "subprocess")
 
 
 def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -41,12 +41,14 @@ def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def _ext(*args: str) -> str:
     """Code that runs ext's entry point with these arguments (its SystemExit is the exit code)."""
-    return f"import sys; sys.argv = {['ext', *args]!r}; from installer.entry import main; main()"
+    return (
+        f"import sys; sys.argv = {['ext', *args]!r}; from installer.cli.entry import main; main()"
+    )
 
 
-def _typer_ext(*args: str) -> str:
-    """The same through the typer app, as help, typos and the other commands go."""
-    return f"import sys; sys.argv = {['ext', *args]!r}; from installer.cli import main; main()"
+def _click_ext(*args: str) -> str:
+    """The same through the click app, as help, typos and the other commands go."""
+    return f"import sys; sys.argv = {['ext', *args]!r}; from installer.cli.app import main; main()"
 
 
 def _loaded(stderr: str) -> list[tuple[int, str]]:
@@ -93,8 +95,8 @@ def _installed(tmp_path: Path) -> Path:
     return set_dir
 
 
-def test_importing_the_cli_loads_nothing_heavy(tmp_path: Path) -> None:
-    proc = _run("import installer.cli", tmp_path)
+def test_importing_the_hand_parser_loads_nothing_heavy(tmp_path: Path) -> None:
+    proc = _run("import installer.cli.fast, installer.cli.calls", tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert _heavy(proc.stderr) == []
 
@@ -121,25 +123,28 @@ def test_a_noop_install_loads_nothing_heavy(tmp_path: Path) -> None:
     # Nothing to write: the lock, the journal's transaction and the executor stay unloaded; ext's
     # own agent files (/ext, the session recorder) are seen to be current without a hash.
     loaded = {name for _, name in _loaded(proc.stderr)}
-    assert loaded.isdisjoint({"installer.lock", "installer.transaction", "installer.executor"})
+    assert loaded.isdisjoint(
+        {"installer.engine.lock", "installer.engine.transaction", "installer.engine.executor"}
+    )
     assert "hashlib" not in loaded
 
 
 @pytest.mark.parametrize("args", [("install", "--help"), ("doctor", "--list-checks")])
-def test_other_command_lines_go_through_typer(tmp_path: Path, args: tuple[str, ...]) -> None:
+def test_other_command_lines_go_through_click(tmp_path: Path, args: tuple[str, ...]) -> None:
     proc = _run(_ext(*args), _set(tmp_path))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "typer" in [name for _, name in _loaded(proc.stderr)]
+    assert "click" in [name for _, name in _loaded(proc.stderr)]
 
 
-# typer >= 0.2x coerces option values through pydantic; installer/coercion.py routes ext's
-# plain option types around it (docs/performance.md).
 @pytest.mark.parametrize("args", [("env",), ("list",), ("--set", ".", "env"), ("install", "--yes")])
-def test_option_parsing_does_not_load_pydantic(tmp_path: Path, args: tuple[str, ...]) -> None:
+def test_the_click_app_loads_nothing_heavy_either(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Parsing is click's alone: no validation library, no rich text, nothing for prompts."""
     set_dir = _installed(tmp_path) if args == ("list",) else _set(tmp_path)
-    proc = _run(_typer_ext(*args), set_dir)
+    proc = _run(_click_ext(*args), set_dir)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert _heavy(proc.stderr, ("pydantic", "pydantic_core")) == []
+    assert (
+        _heavy(proc.stderr, ("pydantic", "pydantic_core", "rich", "prompt_toolkit", "httpx")) == []
+    )
 
 
 @pytest.mark.parametrize("args", [("env",), ("install", "--yes")])

@@ -261,7 +261,8 @@ def _ext_for(as_user: list[str], shared: Path) -> list[str]:
     shutil.copytree(package, lib / "installer", ignore=shutil.ignore_patterns("__pycache__"))
     for path in (lib, *lib.rglob("*")):
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
-    boot = f"import sys; sys.path.insert(0, {str(lib)!r}); from installer.entry import main; main()"
+    boot = f"import sys; sys.path.insert(0, {str(lib)!r}); "
+    boot += "from installer.cli.entry import main; main()"
     for python in dict.fromkeys([sys.executable, shutil.which("python3"), "/usr/bin/python3"]):
         if python and _runs([*as_user, python, "-c", boot, "--version"]):
             return [python, "-c", boot]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import install
-from installer.commands.listing import items
 from installer.commands.uninstall import uninstall
+from installer.links.states import items
 from installer.plan import Plan
 from installer.result import PlanResult
 from tests.helpers import AT, TOOLS_SET, build_tree, context, set_links, snapshot, yes

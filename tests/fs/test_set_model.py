@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import install
-from installer.commands.listing import items
 from installer.context import Env, resolve
 from installer.errors import ExitCode, UsageError
+from installer.links.states import items
 from installer.resources import discover, undeclared_kinds
 from tests.helpers import build_tree, yes
 

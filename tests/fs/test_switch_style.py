@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from installer.commands.install import install
-from installer.commands.listing import items
 from installer.commands.toggle import Choice, switch, switch_both, toggle
 from installer.commands.undo import undo
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, ExtError, Refused
+from installer.links.states import items
 from installer.recorder import RECORDER
 from tests.helpers import build_tree, set_links, snapshot, yes
 

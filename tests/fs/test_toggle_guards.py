@@ -133,9 +133,9 @@ def test_a_refusal_in_json_names_each_item_kept_on_and_why_for_the_ext_command(
     ctx: Context,
 ) -> None:
     """`/ext` keeps exactly those on and applies the rest of its batch: it needs the names."""
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
-    from installer.cli import app
+    from installer.cli.app import app
 
     write_session_record(ctx.agent_dir, ["pi", "--alpha-on"])
     tree = snapshot(ctx.agent_dir / "extensions")

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from installer.commands.install import install
-from installer.commands.listing import items
 from installer.commands.toggle import Choice, switch, switch_both, toggle
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, ExtError, Refused, UsageError
+from installer.links.states import items
 from installer.plan import Plan
 from installer.result import PlanResult
 from installer.state import load_state
@@ -316,7 +316,7 @@ def test_toggle_applies_every_change_as_one_plan(set_root: Path, agent: Path) ->
 
 def cli(*argv: str) -> subprocess.CompletedProcess[str]:
     """ext's command line in a child process (its own argv, stdout and exit code)."""
-    code = "from installer.entry import main; main()"
+    code = "from installer.cli.entry import main; main()"
     return subprocess.run(
         [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=False
     )
@@ -412,7 +412,7 @@ def test_toggle_in_register_mode_is_one_settings_write(set_root: Path, agent: Pa
 
 def test_the_picker_costs_nothing_until_it_is_shown() -> None:
     code = (
-        "import sys, installer.cli, installer.commands.toggle; "
+        "import sys, installer.cli.app, installer.commands.toggle; "
         "assert 'prompt_toolkit' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
-from installer.cli import app
+from installer.cli.app import app
 from tests.helpers import build_tree
 
 

@@ -160,7 +160,7 @@ def test_a_journal_of_a_live_run_is_not_reported_as_interrupted(ctx: Context) ->
     import subprocess
     import sys
 
-    from installer import journal
+    from installer.engine import journal
 
     folder = journal.journal_dir(ctx.agent_dir)
     folder.mkdir(parents=True)
@@ -195,7 +195,7 @@ def test_a_run_killed_while_writing_settings_is_judged_by_the_bytes_before(ctx: 
 
 
 def test_journals_are_kept_to_the_configured_number(ctx: Context, isolated_home: Path) -> None:
-    from installer.journal import journal_dir, keep_setting
+    from installer.engine.journal import journal_dir, keep_setting
     from installer.updates.paths import user_config_path
 
     assert keep_setting() == 50

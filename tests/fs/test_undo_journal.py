@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from installer import journal
 from installer.commands.install import install
 from installer.commands.undo import history, target_record, undo
 from installer.commands.uninstall import uninstall
 from installer.context import Context
+from installer.engine import journal
 from installer.errors import ExtError
 from tests.helpers import build_tree, context, snapshot, yes
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from installer.argv import hoist_globals
+from installer.cli.fast import hoist_globals
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from installer import cli
+from installer.cli import app as cli
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -303,9 +303,9 @@ def test_level_helpers() -> None:
 
 
 def test_item_states_to_levels() -> None:
-    from installer.commands.listing import Item
     from installer.doctor.checks.items import item_findings
     from installer.links.scan import AgentState, Entry
+    from installer.links.states import Item
     from installer.resources import Resource
 
     def ext(name: str) -> Resource:

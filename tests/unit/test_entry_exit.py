@@ -1,22 +1,22 @@
-"""installer.entry.leave: the everyday commands skip the interpreter's teardown, but only when
+"""installer.cli.entry.leave: the everyday commands skip the interpreter's teardown, but only when
 nothing is lost by it: output flushed first, and never past an atexit callback or a live thread.
 """
 
 from __future__ import annotations
 
-import atexit
 import io
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from installer import entry
+from installer.cli import entry
 
-COUNT_CALLBACKS = atexit._ncallbacks
 COUNT_THREADS = threading.active_count
+AT_EXIT = entry.AT_EXIT
 
 
 class Exited(Exception):
@@ -33,11 +33,11 @@ class Unflushable(io.StringIO):
 def exits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """os._exit, recorded and turned into an exception so the test process lives on.
 
-    pytest registers atexit callbacks of its own, and a test elsewhere may leave a daemon thread
-    behind: each test here starts from no callback and no other thread.
+    pytest loads modules that register atexit callbacks (logging), and a test elsewhere may
+    leave a daemon thread behind: each test here starts from neither.
     """
     calls: list[int] = []
-    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)
+    monkeypatch.setattr(entry, "AT_EXIT", frozenset({"a-module-nobody-loaded"}))
     monkeypatch.setattr(threading, "active_count", lambda: 1)
 
     def fake_exit(code: int) -> None:
@@ -54,31 +54,52 @@ def test_leaves_at_once_with_the_code(exits: list[int]) -> None:
     assert exits == [3]
 
 
-def test_without_a_count_of_atexit_callbacks_it_exits_the_usual_way(
-    monkeypatch: pytest.MonkeyPatch, exits: list[int]
+@pytest.mark.parametrize("module", sorted(AT_EXIT))
+def test_a_module_that_registers_atexit_callbacks_gets_the_usual_exit(
+    monkeypatch: pytest.MonkeyPatch, exits: list[int], module: str
 ) -> None:
-    monkeypatch.delattr(atexit, "_ncallbacks")  # another Python than CPython, say
+    monkeypatch.setattr(entry, "AT_EXIT", AT_EXIT)
+    monkeypatch.setitem(sys.modules, module, sys)  # loaded, as far as leave can tell
     with pytest.raises(SystemExit) as done:
-        entry.leave(SystemExit(0))
-    assert done.value.code == 0
-    assert exits == []
-
-
-def test_an_atexit_callback_gets_the_usual_exit(
-    monkeypatch: pytest.MonkeyPatch, exits: list[int]
-) -> None:
-    def callback() -> None:
-        pass
-
-    monkeypatch.setattr(atexit, "_ncallbacks", COUNT_CALLBACKS)  # the real count
-    atexit.register(callback)
-    try:
-        with pytest.raises(SystemExit) as done:
-            entry.leave(SystemExit(2))
-    finally:
-        atexit.unregister(callback)
+        entry.leave(SystemExit(2))
     assert done.value.code == 2
     assert exits == []
+
+
+# CPython's count of atexit callbacks: read here, never by ext (it is not a public name).
+COUNT = "import atexit; n = getattr(atexit, '_ncallbacks', lambda: 0)()"
+
+
+@pytest.mark.parametrize("args", [["--version"], ["env"], ["list"], ["install", "--yes"]])
+def test_the_everyday_commands_leave_no_atexit_callback(tmp_path: Path, args: list[str]) -> None:
+    """What leave's shortcut rests on: a callback is registered only with a module of AT_EXIT
+    loaded (the first run on a new tested range loads nodesemver, and it logging), and the
+    run after it registers none, so it takes the shortcut."""
+    code = (
+        f"import sys; sys.argv = {['ext', *args]!r}\n"
+        "from installer.cli import entry\n"
+        "def leave(done):\n"
+        f"    {COUNT}\n"
+        "    seen = not entry.AT_EXIT.isdisjoint(sys.modules)\n"
+        "    sys.stderr.write(f'callbacks={n} at_exit_module={seen}\\n'); raise done\n"
+        "entry.leave = leave\n"
+        "entry.main()\n"
+    )
+    said = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        said.append(proc.stderr.splitlines()[-1])
+    first, second = said
+    assert first in ("callbacks=0 at_exit_module=False", "callbacks=1 at_exit_module=True")
+    assert second == "callbacks=0 at_exit_module=False"
 
 
 def test_a_live_thread_gets_the_usual_exit(
@@ -122,7 +143,7 @@ def test_a_real_process_delivers_all_its_output_and_its_code() -> None:
     """Piped output is block-buffered: a skipped flush would lose the tail of it."""
     code = (
         "import sys\n"
-        "from installer.entry import leave\n"
+        "from installer.cli.entry import leave\n"
         "sys.stdout.write('x' * 100_000 + '\\nend\\n')\n"
         "sys.stderr.write('said\\n')\n"
         "leave(SystemExit(4))\n"
@@ -139,7 +160,7 @@ def test_a_process_started_with_stderr_closed_still_exits_0() -> None:
     """Python leaves sys.stderr None then: there is nothing to flush, and no failure."""
     code = (
         "import sys\n"
-        "from installer.entry import leave\n"
+        "from installer.cli.entry import leave\n"
         "sys.stdout.write('out\\n')\n"
         "leave(SystemExit(0))\n"
     )

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands import manifest_text as mt
-from installer.commands import templates
 from installer.manifest import parse_manifest
+from installer.scaffold import manifest_text as mt
+from installer.scaffold import templates
 
 PATH = Path("/set/extset.toml")
 

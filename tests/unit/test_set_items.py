@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from installer.commands.install import refuse_unlinkable
 from installer.errors import ExitCode, UsageError
+from installer.modes import refuse_unlinkable
 from installer.resources import Resource
 from installer.settings.packages import tag, untag
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from installer.commands.settings_plan import Flip
-from installer.commands.switch_plan import Item, View, plan_switch, plan_unpark
+from installer.links.switch import Item, View, plan_switch, plan_unpark
 from installer.plan import Action
 from installer.resources import Resource
+from installer.settings.plan import Flip
 from installer.settings.switches import PiSwitch
 
 ROOT = "/set"

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.guards import (
+from installer.errors import ExitCode, Refused
+from installer.guards import (
     blockers,
     dependents,
     enforce,
@@ -15,7 +16,6 @@ from installer.commands.guards import (
     missing_requirements,
     needs_sessions,
 )
-from installer.errors import ExitCode, Refused
 from installer.manifest import Guard, Manifest
 from installer.sessions import ProcessStart, SessionRecord, is_live, parse_etime
 

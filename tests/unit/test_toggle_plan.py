@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from installer.commands.settings_plan import Flip
-from installer.commands.switch_plan import Item, View, plan_switch
 from installer.commands.toggle import Choice, choices
+from installer.links.switch import Item, View, plan_switch
 from installer.manifest import Guard, Manifest
 from installer.resources import Resource
+from installer.settings.plan import Flip
 from installer.settings.switches import PiSwitch
 
 ROOT = "/set"

@@ -9,7 +9,7 @@ agent dir is the user's own.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from installer.doctor.checks.agent import existing
@@ -21,7 +21,7 @@ from installer.pi_loader import Failure, Unavailable, View
 
 def compare(s: Subject) -> Iterator[Finding]:
     """Ask pi's loader what it loads from the agent dir, and compare with `ext list`."""
-    from installer.commands.listing import items
+    from installer.links.states import items
     from installer.pi_loader import ask
 
     agent = existing(s)
@@ -47,7 +47,7 @@ def compare(s: Subject) -> Iterator[Finding]:
 
 def findings(
     view: View,
-    ext: list[tuple[str, str, frozenset[str]]],
+    ext: Sequence[tuple[str, str, frozenset[str]]],
     set_root: str,
     reported: frozenset[str] = frozenset(),
     clashes: frozenset[tuple[str, str, str]] = frozenset(),

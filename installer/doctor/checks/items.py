@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from installer.commands.listing import Item
 from installer.context import Context
 from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.errors import ExtError
 from installer.links.scan import AgentState, Entry
+from installer.links.states import Item
 
 INSTALL = "ext install"
 
@@ -39,8 +39,8 @@ def _survey(s: Subject) -> Survey:
     ctx = s.ctx
     if ctx is None:
         raise Skip("the set was not found")
-    from installer.commands.listing import classify
     from installer.links.scan import check_folders, scan
+    from installer.links.states import classify
     from installer.state import load_state
 
     try:
@@ -177,7 +177,7 @@ def _orphans(sv: Survey) -> Iterator[Finding]:
 
 def _label(path: str) -> str:
     """An item name for a path in the agent dir, as `ext list` shows one: notify, prompt:fix."""
-    from installer.commands.listing import resource_at
+    from installer.links.states import resource_at
 
     return resource_at(path, "").label
 

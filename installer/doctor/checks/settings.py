@@ -97,7 +97,7 @@ def seeds(s: Subject) -> Iterator[Finding]:
 
 def _seeded_here(s: Subject) -> frozenset[str]:
     """The seed keys an install of this set wrote in this agent dir once (state record)."""
-    from installer.commands.settings_plan import seeded_before
+    from installer.settings.plan import seeded_before
     from installer.state import load_state
 
     ctx = s.ctx

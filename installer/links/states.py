@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from installer.context import Context
 from installer.links.scan import AgentState, Entry, scan, seen
 from installer.manifest import Manifest
-from installer.resources import FOLDER, Resource, discover
+from installer.pirules import Layout
+from installer.resources import FOLDER, KINDS, Kind, Resource, discover
 from installer.state import load_state
 
 if TYPE_CHECKING:
     from installer.settings.switches import PiSwitch
 
 
+State = Literal["enabled", "disabled", "not-installed", "conflict", "stale", "foreign"]
+
+
 class Item(NamedTuple):
     resource: Resource
-    state: str  # enabled | disabled | not-installed | conflict | stale | foreign
+    state: State
     path: str
     note: str | None = None
     pi: PiSwitch | None = None  # what pi's own settings say of it (`pi config`'s switches)
@@ -66,7 +70,8 @@ def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item
 def classify(agent: AgentState, r: Resource) -> Item:
     """One resource's state, from its enabled and disabled destinations."""
     real = r.real or r.source
-    for path, live in ((r.dest, "enabled"), (r.disabled_dest, "disabled")):
+    forms: tuple[tuple[str, State], ...] = ((r.dest, "enabled"), (r.disabled_dest, "disabled"))
+    for path, live in forms:
         e = agent.entries.get(path)
         if e is None or e.kind != "link" or e.owner in ("foreign", "other"):
             continue
@@ -103,12 +108,12 @@ _GONE = "its target is gone from the set; `ext install` prunes it"
 def resource_at(path: str, source: str) -> Resource:
     """The item a path of the agent dir stands for (`extensions/.off/foo` -> extension foo)."""
     folder, _, rest = path.partition("/")
-    kind = next((k for k, f in FOLDER.items() if f == folder), "extension")
+    kind: Kind = next((k for k in KINDS if FOLDER[k] == folder), "extension")
     parked = rest.startswith(".off/")  # folders are parked in .off/, files get `.off`
     filename = rest.removeprefix(".off/").removesuffix(".off")
     stem, dot, _suffix = filename.rpartition(".")
     # Named as discover names an item: a file by its stem (`notify.ts` -> notify).
-    layout = "file" if dot and stem and not parked else "dir"
+    layout: Layout = "file" if dot and stem and not parked else "dir"
     return Resource(kind, stem if layout == "file" else filename, filename, layout, source)
 
 
@@ -124,7 +129,7 @@ def with_guard(item: dict[str, Any], manifest: Manifest) -> dict[str, Any]:
     """An extension's JSON with the guard that can refuse disabling it (none: unchanged)."""
     if item["kind"] != "extension" or not (manifest.guards or manifest.requires):
         return item  # the common case, without importing the guards
-    from installer.commands.guards import guard_json
+    from installer.guards import guard_json
 
     guard = guard_json(manifest, item["name"])
     return {**item, "guard": guard} if guard else item

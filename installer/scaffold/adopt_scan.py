@@ -10,8 +10,8 @@ from pathlib import Path
 from installer import backups, trees
 from installer.errors import UsageError
 from installer.links.scan import AgentState, Entry
-from installer.pirules import SUFFIXES
-from installer.resources import FOLDER, check_name, folder_is_item
+from installer.pirules import SUFFIXES, Layout
+from installer.resources import FOLDER, KINDS, Kind, check_name, folder_is_item
 
 MAX_DIFF_LINES = 200
 
@@ -20,10 +20,10 @@ MAX_DIFF_LINES = 200
 class Candidate:
     """A real file or folder in an agent dir's resource folder, not ext's."""
 
-    kind: str
+    kind: Kind
     name: str
     filename: str
-    layout: str  # "file" or "dir"
+    layout: Layout
 
     @property
     def rel(self) -> str:
@@ -38,7 +38,8 @@ class Candidate:
 def candidates(agent: AgentState) -> tuple[list[Candidate], list[str]]:
     """Every adoptable entry, and a line for each link that looks like a resource (not adopted)."""
     found, links = [], []
-    for kind, folder in FOLDER.items():
+    for kind in KINDS:
+        folder = FOLDER[kind]
         for name in sorted(agent.taken(folder)):
             rel = f"{folder}/{name}"
             entry = agent.entries.get(rel)
@@ -60,7 +61,7 @@ def _parked(name: str) -> bool:
     return name.endswith(".off") or backups.parse(name) is not None
 
 
-def _classify(path: Path, kind: str, name: str, entry: Entry) -> Candidate | None:
+def _classify(path: Path, kind: Kind, name: str, entry: Entry) -> Candidate | None:
     if entry.to_dir:
         if not folder_is_item(path, kind):
             return None

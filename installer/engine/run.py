@@ -7,8 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from installer import __version__, journal
+from installer import __version__
 from installer.context import Context
+from installer.engine import journal
 from installer.errors import ExtError
 from installer.plan import Plan
 from installer.resources import FOLDER
@@ -16,8 +17,8 @@ from installer.result import PlanResult
 from installer.state import SetRecord, State, load_state, render_state, save_state
 
 if TYPE_CHECKING:  # the writing machinery loads only once there is something to write
-    from installer.executor import Step
-    from installer.transaction import Transaction
+    from installer.engine.executor import Step
+    from installer.engine.transaction import Transaction
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 
@@ -52,8 +53,8 @@ def run_plan(
         return PlanResult(plan, changed=changed, dry_run=dry_run, diffs=first.diffs)
     confirm(plan, first.diffs)
     _check_writable(ctx)
-    from installer.executor import execute
-    from installer.lock import agent_lock
+    from installer.engine.executor import execute
+    from installer.engine.lock import agent_lock
 
     with agent_lock(ctx.agent_dir):
         # Under the lock, plan again from the disk as it is now, unless nothing it reads moved.
@@ -106,7 +107,7 @@ def _stamp(path: Path) -> Stamp:
 def _settle(ctx: Context, new_state: Callable[[State], State] | None) -> None:
     """A run killed after its last step leaves nothing to do but its record: write it, close it."""
     _check_writable(ctx)
-    from installer.lock import agent_lock
+    from installer.engine.lock import agent_lock
 
     with agent_lock(ctx.agent_dir):
         if new_state is not None:
@@ -123,7 +124,7 @@ def _check_writable(ctx: Context) -> None:
         isolated = ctx.agent_dir_source == "isolated"
         (ctx.agent_dir / ".extset").mkdir(mode=0o700, parents=isolated, exist_ok=True)
     except OSError as exc:
-        from installer.executor import fix_for
+        from installer.engine.executor import fix_for
 
         raise ExtError(
             f"cannot write to {ctx.agent_dir}: {exc.strerror}; nothing was written", fix_for(exc)

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from installer.engine.journal import Journal, JournalStep, Op
 from installer.errors import ExtError
-from installer.journal import Journal
 
 
 class Transaction:
@@ -18,11 +18,11 @@ class Transaction:
     def __init__(self, root: Path, journal: Journal) -> None:
         self.root = root
         self.journal = journal
-        self.done: list[dict[str, Any]] = []
+        self.done: list[JournalStep] = []
         self._made: set[str] = set()  # folders (as journaled) known to exist; rollback may remove
         self._swept: set[Path] = set()  # folders cleared of a killed run's temp links
 
-    def _step(self, step: dict[str, Any], act: Callable[[], None]) -> None:
+    def _step(self, step: JournalStep, act: Callable[[], None]) -> None:
         self.journal.record(step)
         act()
         self.done.append(step)
@@ -44,7 +44,7 @@ class Transaction:
             missing.append(path)
             path = path.parent
         for folder in reversed(missing):
-            step = {"op": "mkdir", "path": self._rel(folder)}
+            step: JournalStep = {"op": "mkdir", "path": self._rel(folder)}
             self._step(step, folder.mkdir)
         self._made.add(rel)
 
@@ -60,7 +60,9 @@ class Transaction:
         """
         for rel, _ in links:
             self.mkdirs(rel.rpartition("/")[0] or ".")
-        steps = [{"op": "symlink", "path": rel, "target": target} for rel, target in links]
+        steps: list[JournalStep] = [
+            {"op": "symlink", "path": rel, "target": target} for rel, target in links
+        ]
         self.journal.record_all(steps)
         root = os.fspath(self.root)
         for step in steps:
@@ -86,7 +88,7 @@ class Transaction:
         if path.parent not in self._swept:  # once a folder: a moved set relinks a thousand
             _clear_swaps(path.parent)
             self._swept.add(path.parent)
-        step = {"op": "relink", "path": rel, "target": target, "old": old}
+        step: JournalStep = {"op": "relink", "path": rel, "target": target, "old": old}
         self._step(step, lambda: _swap_link(path, target))
 
     def copy(self, rel: str, dest: Path) -> None:
@@ -100,7 +102,7 @@ class Transaction:
         src = self._abs(rel)
         self.mkdirs(str(dest.parent))
         expected = trees.entries(src, trees.LEFT_OUT)  # a clone's .git, node_modules stay out
-        step = {"op": "copy", "from": rel, "file": str(dest), "entries": expected}
+        step: JournalStep = {"op": "copy", "from": rel, "file": str(dest), "entries": expected}
         self._step(step, lambda: trees.copy(src, dest, expected))
 
     def uncopy(self, dest: Path, expected: list[list[str]]) -> None:
@@ -112,7 +114,12 @@ class Transaction:
             raise ExtError(f"{dest} changed since ext copied it; it was left as it is")
         # Aside one level up (the set root), so the kind folder can go if ext made it.
         aside = dest.parent.parent / f".ext-undone-{os.getpid()}-{dest.parent.name}-{dest.name}"
-        step = {"op": "uncopy", "file": str(dest), "to": str(aside), "entries": expected}
+        step: JournalStep = {
+            "op": "uncopy",
+            "file": str(dest),
+            "to": str(aside),
+            "entries": expected,
+        }
         self._step(step, lambda: os.rename(dest, aside))
 
     def purge(self) -> list[str]:
@@ -135,7 +142,7 @@ class Transaction:
 
         # Journaled before the write: a run killed during it leaves the bytes to compare with.
         before = _read_text(path)
-        intent = {"op": "settings", "file": str(path), "before": _encode(before)}
+        intent: JournalStep = {"op": "settings", "file": str(path), "before": _encode(before)}
         self.journal.record(intent)
         # In `done` before the write: an interrupt after the commit (during the lock's release)
         # must still put the earlier bytes back.
@@ -143,7 +150,7 @@ class Transaction:
         update = update_settings(path, change)
         self.done.remove(intent)  # from here the exact write step stands for it
         if update.changed:
-            step = {
+            step: JournalStep = {
                 "op": "write",
                 "file": str(path),
                 "before": _encode(update.before),
@@ -186,7 +193,7 @@ class Transaction:
         before = read_state_text(self.root)
         if before == text:
             return
-        step = {"op": "state", "before": _encode(before), "after": _encode(text)}
+        step: JournalStep = {"op": "state", "before": _encode(before), "after": _encode(text)}
         self._step(step, lambda: write_state_text(self.root, text))
 
     def restore_file(self, path: Path, expected: str | None, text: str | None) -> None:
@@ -194,10 +201,15 @@ class Transaction:
         self._file_step("file", path, expected, text, lambda: _put_file(path, expected, text))
 
     def _file_step(
-        self, op: str, path: Path, before: str | None, after: str | None, act: Callable[[], None]
+        self, op: Op, path: Path, before: str | None, after: str | None, act: Callable[[], None]
     ) -> None:
         """A step that turns a file's text from `before` into `after`, both journaled."""
-        step = {"op": op, "file": str(path), "before": _encode(before), "after": _encode(after)}
+        step: JournalStep = {
+            "op": op,
+            "file": str(path),
+            "before": _encode(before),
+            "after": _encode(after),
+        }
         self._step(step, act)
 
     def rollback(self) -> list[str]:
@@ -212,7 +224,7 @@ class Transaction:
         return failures
 
 
-def reverse(root: Path, step: dict[str, Any]) -> None:
+def reverse(root: Path, step: JournalStep) -> None:
     """Undo one journal step."""
     op = step["op"]
     if op == "state":
@@ -228,20 +240,20 @@ def reverse(root: Path, step: dict[str, Any]) -> None:
     undo(root, root / step["path"] if "path" in step else Path(step["file"]), step)
 
 
-def _uncopy(root: Path, path: Path, step: dict[str, Any]) -> None:
+def _uncopy(root: Path, path: Path, step: JournalStep) -> None:
     if os.path.lexists(path):
         raise FileExistsError(f"{path} already exists")
     os.rename(step["to"], path)
 
 
-def _remove_copy(root: Path, path: Path, step: dict[str, Any]) -> None:
+def _remove_copy(root: Path, path: Path, step: JournalStep) -> None:
     from installer import trees
 
     trees.remove(path, step["entries"])
 
 
 # op -> how to take it back, given the agent dir, the step's path and the step
-_REVERSE: dict[str, Callable[[Path, Path, dict[str, Any]], None]] = {
+_REVERSE: dict[str, Callable[[Path, Path, JournalStep], None]] = {
     "mkdir": lambda root, path, step: path.rmdir(),
     "rmdir": lambda root, path, step: path.mkdir(),
     "symlink": lambda root, path, step: os.unlink(path),

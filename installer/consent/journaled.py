@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from installer import __version__, journal
+from installer import __version__
 from installer.context import Context
-from installer.transaction import encode, read_text
+from installer.engine import journal
+from installer.engine.transaction import encode, read_text
 
 T = TypeVar("T")
 

@@ -1,9 +1,9 @@
-"""The hand parser of the everyday commands agrees with the typer app on every argv it takes.
+"""The hand parser of the everyday commands agrees with the click app on every argv it takes.
 
-`installer.argv.parse` either returns a Call or None (typer parses it). For any argv it
-takes, the typer app, given the same argv, must call the same handler with the same
-arguments and set the same global options: hypothesis draws argvs from the tokens people
-type, and their typos.
+Both are built from one declaration (installer.cli.grammar). `installer.cli.fast.parse`
+either returns a Call or None (click parses it). For any argv it takes, the click app, given
+the same argv, must make the same call with the same arguments and the same global options:
+hypothesis draws argvs from the tokens people type, and their typos.
 """
 
 from __future__ import annotations
@@ -16,30 +16,33 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from installer import cli, handlers
-from installer.argv import Call, parse
-from installer.runner import G, Globals
+from installer.cli import app as cli
+from installer.cli import calls
+from installer.cli.fast import Call, parse
+from installer.cli.grammar import BY_NAME, COMMANDS, GLOBALS
+from installer.cli.options import Globals
 
-COMMANDS = ["install", "list", "env", "enable", "launch", "doctor", "--version"]
-FLAGS = ["--yes", "-y", "--dry-run", "--create", "--reseed", "--json", "-q", "--quiet"]
-FLAGS += ["--no-color"]
-FLAGS += ["--debug", "--help", "-h", "-yq", "--json=1", "--yes=no", "--", "extra", "--nope"]
-OPTIONS = ["--only", "--skip", "--mode", "--set", "--agent-dir", "--shell"]
+
+def _tokens(name: str) -> tuple[list[str], list[str]]:
+    """A command's flags and valued options, as the grammar declares them."""
+    options = BY_NAME[name].options
+    flags = [f for o in options if o.kind == "flag" for f in o.flags]
+    return flags, [f for o in options if o.kind != "flag" for f in o.flags]
+
+
+FAST = [c.name for c in COMMANDS if c.fast and not c.passthrough]
+OWN = {name: _tokens(name) for name in FAST}
+OWN["--version"] = ([], [])
+OWN["launch"] = (["--", "-p", "--help", "-h", "--version"], [])  # the host's, all of them
+GLOBAL_FLAGS = [f for o in GLOBALS if o.kind == "flag" for f in o.flags]
+GLOBAL_OPTIONS = [f for o in GLOBALS if o.kind != "flag" for f in o.flags]
+
+# What people type: every token of the everyday commands, a few of the others, and typos.
+WORDS = [*OWN, "enable", "doctor"]
+FLAGS = sorted({f for flags, _ in OWN.values() for f in flags} | set(GLOBAL_FLAGS))
+FLAGS += ["--help", "-h", "-yq", "--json=1", "--yes=no", "--", "extra", "--nope"]
+OPTIONS = sorted({o for _, options in OWN.values() for o in options} | set(GLOBAL_OPTIONS))
 VALUES = ["a", "a,b", "", "-x", "link", "fish", " ", "x=y", "install", "~/s", "--json"]
-
-
-OWN = {
-    "install": (
-        ["--yes", "-y", "--dry-run", "--create", "--reseed"],
-        ["--only", "--skip", "--mode"],
-    ),
-    "list": ([], []),
-    "env": ([], ["--shell"]),
-    "--version": ([], []),
-    "launch": (["--", "-p", "--help", "-h", "--version"], []),  # the host's, all of them
-}
-GLOBAL_FLAGS = ["--json", "-q", "--quiet", "--no-color", "--debug"]
-GLOBAL_OPTIONS = ["--set", "--agent-dir"]
 
 
 def _option(draw: st.DrawFn, option: str) -> list[str]:
@@ -67,7 +70,7 @@ def plausible(draw: st.DrawFn) -> list[str]:
     tokens = [t for group in draw(st.permutations(before)) for t in group] + [command]
     tokens += [t for group in draw(st.permutations(after)) for t in group]
     if draw(st.integers(0, 3)) == 0:
-        typo = draw(st.sampled_from(FLAGS + COMMANDS + OPTIONS))
+        typo = draw(st.sampled_from(FLAGS + WORDS + OPTIONS))
         tokens.insert(draw(st.integers(0, len(tokens))), typo)
     return tokens
 
@@ -79,7 +82,7 @@ def scrambled(draw: st.DrawFn) -> list[str]:
     for _ in range(draw(st.integers(0, 7))):
         kind = draw(st.sampled_from(["command", "flag", "option"]))
         if kind == "command":
-            tokens.append(draw(st.sampled_from(COMMANDS)))
+            tokens.append(draw(st.sampled_from(WORDS)))
         elif kind == "flag":
             tokens.append(draw(st.sampled_from(FLAGS)))
         else:
@@ -91,59 +94,42 @@ def argvs() -> st.SearchStrategy[list[str]]:
     return st.one_of(plausible(), scrambled())
 
 
-def _reset() -> None:
-    vars(G).update(vars(Globals()))
+def _through_click(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Call:
+    """What the click app calls for argv: the call, its arguments and the globals."""
+    made: list[Call] = []
 
-
-def _through_typer(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Call:
-    """What the typer app calls for argv: the handler, its arguments and the globals set."""
-    calls: list[tuple[str, dict[str, Any]]] = []
-
-    def recorder(command: str, *params: str) -> Any:
-        def record(*args: Any) -> None:
-            calls.append((command, dict(zip(params, args, strict=True))))
+    def recorder(name: str) -> Any:
+        def record(g: Globals, *args: Any, **kwargs: Any) -> None:
+            if args:  # launch and --version take their one argument by position
+                kwargs = {"args" if name == "launch" else "as_json": args[0]}
+            made.append(Call(name, kwargs, g))
             raise SystemExit(0)
 
         return record
 
-    monkeypatch.setattr(handlers, "version", recorder("--version", "as_json"))
-    install_params = ("only", "skip", "dry_run", "yes", "create", "mode", "reseed")
-    monkeypatch.setattr(handlers, "install", recorder("install", *install_params))
-    monkeypatch.setattr(handlers, "list_items", recorder("list"))
-    monkeypatch.setattr(handlers, "env", recorder("env", "shell"))
-    monkeypatch.setattr(handlers, "launch", recorder("launch", "args"))
+    for name in ("version", *(BY_NAME[c].call for c in ("install", "list", "env", "launch"))):
+        monkeypatch.setattr(calls, name, recorder(name))
     monkeypatch.setattr(sys, "argv", ["ext", *argv])
-    _reset()
     with pytest.raises(SystemExit) as exit_info:
         cli.main()
-    assert exit_info.value.code in (0, None), f"typer refused {argv}"
-    assert len(calls) == 1, f"typer ran {calls} for {argv}"
-    command, args = calls[0]
-    found = dict(vars(G))
-    _reset()
-    return Call(command, args, found)
-
-
-def _expected(call: Call) -> Call:
-    """The parser's Call with every global option spelled out, as typer's callback sets them."""
-    found = vars(Globals()) | call.globals
-    return Call(call.command, call.args, found)
+    assert exit_info.value.code in (0, None), f"click refused {argv}"
+    assert len(made) == 1, f"click made {made} for {argv}"
+    return made[0]
 
 
 @settings(max_examples=400, deadline=None)
 @given(argv=argvs())
-def test_the_typer_app_makes_the_same_call(argv: list[str]) -> None:
+def test_the_click_app_makes_the_same_call(argv: list[str]) -> None:
     fast = parse(argv)
     if fast is None:
         return
     with pytest.MonkeyPatch.context() as monkeypatch:
-        # --version is eager in typer: it prints before the globals' callback runs.
-        typed = _through_typer(argv, monkeypatch)
-    expected = _expected(fast)
-    if fast.command == "--version":
-        assert (typed.command, typed.args) == (expected.command, expected.args)
+        # --version is eager in click: it prints before the globals' callback runs.
+        typed = _through_click(argv, monkeypatch)
+    if fast.call == "version":
+        assert (typed.call, typed.args) == (fast.call, fast.args)
     else:
-        assert typed == expected
+        assert typed == fast
 
 
 @pytest.mark.parametrize(
@@ -170,11 +156,10 @@ def test_everyday_forms_are_parsed_by_hand(
 ) -> None:
     fast = parse(argv)
     assert fast is not None
-    typed = _through_typer(argv, monkeypatch)
-    expected = _expected(fast)
-    assert (typed.command, typed.args) == (expected.command, expected.args)
-    if fast.command != "--version":
-        assert typed.globals == expected.globals
+    typed = _through_click(argv, monkeypatch)
+    assert (typed.call, typed.args) == (fast.call, fast.args)
+    if fast.call != "version":
+        assert typed.globals == fast.globals
 
 
 @pytest.mark.parametrize(
@@ -200,12 +185,12 @@ def test_everyday_forms_are_parsed_by_hand(
         ["instal"],
     ],
 )
-def test_everything_else_goes_to_typer(argv: list[str]) -> None:
+def test_everything_else_goes_to_click(argv: list[str]) -> None:
     assert parse(argv) is None
 
 
-def test_option_values_become_what_typer_passes() -> None:
+def test_option_values_become_what_click_passes() -> None:
     call = parse(["--set", "~/s", "install", "--only", "a", "--only", ""])
     assert call is not None
-    assert call.globals == {"set_dir": Path("~/s")}
+    assert call.globals == Globals(set_dir=Path("~/s"))
     assert call.args["only"] == ["a", ""]

@@ -7,11 +7,12 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from installer import __version__, journal
+from installer import __version__
 from installer.context import Context
+from installer.engine import journal
+from installer.engine.transaction import Transaction
 from installer.errors import ExtError, RolledBack, write_fix
 from installer.plan import Plan
-from installer.transaction import Transaction
 
 Step = Callable[[Transaction], None]
 

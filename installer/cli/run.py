@@ -1,8 +1,8 @@
-"""What every command shares, without the CLI framework: the global options, the Output,
-and `run`, which turns an ExtError into its message, fix and exit code.
+"""What every command's call shares, without the CLI framework: the Output, and `run`,
+which turns an ExtError into its message, fix and exit code.
 
-Both ways into ext use it: the typer app (`installer.cli`) and the hand-parsed everyday
-commands (`installer.entry`), so a command behaves the same whichever parsed it.
+Both ways into ext use it: the click app (`installer.cli.app`) and the hand-parsed everyday
+commands (`installer.cli.fast`), so a command behaves the same whichever parsed it.
 """
 
 from __future__ import annotations
@@ -10,39 +10,24 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, NoReturn
 
+from installer.cli.options import Globals
 from installer.errors import ExitCode, ExtError, RolledBack, UsageError
 
 
-class Globals:
-    """The global options, set by whichever parser read argv."""
-
-    def __init__(self) -> None:
-        self.set_dir: Path | None = None
-        self.agent_dir: Path | None = None
-        self.json = False
-        self.quiet = False
-        self.no_color = False
-        self.debug = False
-
-
-G = Globals()
-
-
-def _output() -> Any:
+def _output(g: Globals) -> Any:
     from installer.context import Env
     from installer.ui import Output, use_color
 
     env = Env.from_process()
-    color = use_color(G.no_color, dict(env.environ), sys.stdout)
-    return Output(json=G.json, quiet=G.quiet, color=color)
+    color = use_color(g.no_color, dict(env.environ), sys.stdout)
+    return Output(json=g.json, quiet=g.quiet, color=color)
 
 
-def run(fn: Callable[[Any], int | None]) -> NoReturn:
+def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
     """Call a command with the Output; map an ExtError to its message, fix and exit code."""
-    out = _output()
+    out = _output(g)
     from installer.notices import listen
 
     listen(out.err)  # a wait on pi's lock, say, is said instead of looking like a hang
@@ -50,7 +35,7 @@ def run(fn: Callable[[Any], int | None]) -> NoReturn:
         code = fn(out) or 0
     except ExtError as exc:
         out.error(exc)
-        if G.debug:
+        if g.debug:
             raise
         raise SystemExit(int(exc.exit_code)) from None
     except KeyboardInterrupt as exc:
@@ -65,7 +50,7 @@ def run(fn: Callable[[Any], int | None]) -> NoReturn:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(int(ExitCode.FAILED)) from None
     except OSError as exc:  # a last resort: a fault no command turned into an ExtError
-        if G.debug:
+        if g.debug:
             raise
         where = f": {exc.filename}" if exc.filename else ""
         out.error(ExtError(f"{exc.strerror or exc}{where}", "run again with --debug for details"))
@@ -74,18 +59,18 @@ def run(fn: Callable[[Any], int | None]) -> NoReturn:
     raise SystemExit(code)
 
 
-def context(create: bool = False) -> Any:
+def context(g: Globals, create: bool = False) -> Any:
     from installer.context import Env, resolve
 
-    return resolve(Env.from_process(), G.set_dir, G.agent_dir, create=create)
+    return resolve(Env.from_process(), g.set_dir, g.agent_dir, create=create)
 
 
-def show_notice(out: Any, ctx: Any) -> None:
+def show_notice(g: Globals, out: Any, ctx: Any) -> None:
     """The cached update notice, at most once a day, on stderr; never waits on the network."""
     from installer.commands.updates import notice
 
     text = notice(ctx)
-    if text and not G.quiet:
+    if text and not g.quiet:
         out.err(text)
 
 

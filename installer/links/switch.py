@@ -16,13 +16,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from installer.commands.listing import Item as Listed
-from installer.commands.listing import classify
-from installer.commands.settings_plan import Flip
 from installer.context import Context
 from installer.links.scan import AgentState, scan
+from installer.links.states import Item as Listed
+from installer.links.states import classify
 from installer.plan import Action
 from installer.resources import Resource
+from installer.settings.plan import Flip
 from installer.settings.switches import KEYS, PiSwitch, package_paths, path_of
 from installer.state import load_state
 

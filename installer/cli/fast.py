@@ -1,10 +1,11 @@
 """argv before any framework: global options may follow the command, and the everyday
-commands are parsed by hand.
+commands are parsed by hand, from the same declaration the click app is built from.
 
-`ext --version`, `list`, `env`, `install` and `launch` run many times a day, and importing typer
-costs four times the bare interpreter. `parse` takes their plain forms (known options,
-each value given once) and returns None for anything else: help, a typo, an odd value.
-Those go to the typer app, which owns every message about a command line.
+`ext --version`, `list`, `env`, `install` and `launch` run many times a day, and importing
+click costs more than the rest of such a run. `parse` takes their plain forms (known
+options, each value given once) and returns None for anything else: help, a typo, an odd
+value. Those go to the click app (installer.cli.app), which owns every message about a
+command line.
 """
 
 from __future__ import annotations
@@ -12,47 +13,46 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-_GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "-q": "quiet"}
-_GLOBAL_FLAGS |= {"--no-color": "no_color", "--debug": "debug"}
-_GLOBAL_OPTIONS = {"--set": "set_dir", "--agent-dir": "agent_dir"}
-_PASSTHROUGH = frozenset({"launch"})  # whatever follows is the host's
+from installer.cli.grammar import COMMANDS, GLOBALS, VERSION, Command, Option
+from installer.cli.options import Globals
 
 
 class Spec(NamedTuple):
-    """A hand-parsed command: its flags and options (token -> argument), and their defaults."""
+    """A hand-parsed command: its flags and options (token -> dest), and their defaults."""
 
+    command: Command | None
     flags: dict[str, str]
     options: dict[str, str]
     lists: frozenset[str]  # options that may repeat, collected in order
     defaults: dict[str, Any]
 
 
-_ROOT = Spec({"--version": "--version"}, {}, frozenset(), {})  # before any command
-COMMANDS = {
-    "install": Spec(
-        {"--dry-run": "dry_run", "--yes": "yes", "-y": "yes", "--create": "create"}
-        | {"--reseed": "reseed"},
-        {"--only": "only", "--skip": "skip", "--mode": "mode"},
-        frozenset({"only", "skip"}),
-        {"only": None, "skip": None, "dry_run": False, "yes": False, "create": False}
-        | {"mode": None, "reseed": False},
-    ),
-    "list": Spec({}, {}, frozenset(), {}),
-    "env": Spec({}, {"--shell": "shell"}, frozenset(), {"shell": "sh"}),
-}
+def _spec(command: Command | None, options: tuple[Option, ...]) -> Spec:
+    flags = {f: o.dest for o in options if o.kind == "flag" for f in o.flags}
+    valued = {f: o.dest for o in options if o.kind != "flag" for f in o.flags}
+    lists = frozenset(o.dest for o in options if o.kind == "list")
+    defaults = {o.dest: (False if o.kind == "flag" else o.default) for o in options}
+    return Spec(command, flags, valued, lists, defaults)
+
+
+_GLOBAL_FLAGS = {f: o.dest for o in GLOBALS if o.kind == "flag" for f in o.flags}
+_GLOBAL_OPTIONS = {f: o.dest for o in GLOBALS if o.kind != "flag" for f in o.flags}
+_ROOT = _spec(None, (VERSION,))  # before any command
+_SPECS = {c.name: _spec(c, c.options) for c in COMMANDS if c.fast and not c.passthrough}
+_PASSTHROUGH = frozenset(c.name for c in COMMANDS if c.passthrough)
 
 
 class Call(NamedTuple):
-    """What argv asks for: a command (or "--version"), its arguments, the global options."""
+    """What argv asks for: a command's call (or "--version"), its arguments, the globals."""
 
-    command: str
+    call: str
     args: dict[str, Any]
-    globals: dict[str, Any]
+    globals: Globals
 
 
 def parse(argv: list[str]) -> Call | None:
-    """The everyday command argv runs, parsed; None when the typer app should parse it."""
-    command, spec = "", _ROOT
+    """The everyday command argv runs, parsed; None when the click app should parse it."""
+    spec = _ROOT
     args: dict[str, Any] = {}
     found: dict[str, Any] = {}
     i = 0
@@ -69,16 +69,18 @@ def parse(argv: list[str]) -> Call | None:
                 value = argv[i] if i < len(argv) else "-"
             if not _take(name, value, spec, args, found):
                 return None
-        elif not command and token in COMMANDS and "--version" not in args:
-            command, spec = token, COMMANDS[token]
-        elif not command and token in _PASSTHROUGH and "--version" not in args:
+        elif spec.command is None and token in _SPECS and "version" not in args:
+            spec = _SPECS[token]
+        elif spec.command is None and token in _PASSTHROUGH and "version" not in args:
             return _launch(argv[i + 1 :], found)
         else:
             return None
         i += 1
-    if "--version" in args:
-        return Call("--version", {"as_json": found.get("json", False)}, found)
-    return Call(command, {**spec.defaults, **args}, found) if command else None
+    if "version" in args:
+        return Call("version", {"as_json": found.get("json", False)}, Globals(**found))
+    if spec.command is None:
+        return None
+    return Call(spec.command.call, {**spec.defaults, **args}, Globals(**found))
 
 
 def _launch(rest: list[str], found: dict[str, Any]) -> Call | None:
@@ -86,11 +88,11 @@ def _launch(rest: list[str], found: dict[str, Any]) -> Call | None:
     cut = rest.index("--") if "--" in rest else len(rest)
     if "--help" in rest[:cut] or "-h" in rest[:cut]:  # help for launch itself
         return None
-    return Call("launch", {"args": rest[:cut] + rest[cut + 1 :]}, found)
+    return Call("launch", {"args": rest[:cut] + rest[cut + 1 :]}, Globals(**found))
 
 
 def _take(name: str, value: str, spec: Spec, args: dict[str, Any], found: dict[str, Any]) -> bool:
-    """Store an option's value; False (typer decides) for a missing, dashed or repeated one."""
+    """Store an option's value; False (click decides) for a missing, dashed or repeated one."""
     if value.startswith("-"):
         return False
     if name in _GLOBAL_OPTIONS:

@@ -1,10 +1,9 @@
-"""Errors the CLI framework raises (usage, unknown option, bad value), in ext's one style.
+"""Errors click raises (usage, unknown option, bad value), in ext's one style.
 
-typer and click print `Usage: …` and `Error: No such option …`; every other error of ext
-is `error: …` with a `  fix: …` line. typer 0.2x raises its own copy of click's exceptions
-(public as `typer.TyperException`; earlier typers raise click's): both have
-`format_message()`, `exit_code`, `ctx`, and an unknown option its `option_name` and
-`possibilities`, which is all that is read here.
+click prints `Usage: …` and `Error: No such option …`; every other error of ext is
+`error: …` with a `  fix: …` line. A click exception has `format_message()`, `exit_code`,
+`ctx`, and an unknown option its `option_name` and `possibilities`, which is all that is
+read here.
 """
 
 from __future__ import annotations

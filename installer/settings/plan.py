@@ -10,9 +10,10 @@ from typing import Any, NamedTuple
 from installer.context import Context
 from installer.plan import Action
 from installer.resources import Resource
-from installer.state import SetRecord
+from installer.state import SetRecord, State
 
 Change = Callable[[dict[str, Any]], dict[str, Any]]
+SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
 
 
 def settings_path(ctx: Context) -> Path:
@@ -274,3 +275,14 @@ def registered(ctx: Context) -> list[Any]:
         return [data["packages"][i] for i in find_entries(data, ours)]
     except ExtError:
         return []
+
+
+def claimed(state: State, set_root: Path, filters: Iterable[str]) -> State:
+    """The state record without these filters among ext's own --skip ones: the user has now
+    switched the item themselves, so a later install keeps whatever they chose."""
+    record = state.for_root(set_root)
+    skips = list(record.extra.get(SKIPPED, ())) if record is not None else []
+    kept = [f for f in skips if f not in set(filters)]
+    if record is None or kept == skips:
+        return state
+    return state.with_set(record._replace(extra={**record.extra, SKIPPED: kept}))

@@ -11,11 +11,45 @@ import os
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, Literal, NamedTuple, Required, TypedDict, cast
 
 KEEP_DEFAULT = 50
 # One encoder for every line: json.dumps with an option builds a new one per call.
 _encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
+# What a step did, by its `op`; each names what reverses it (engine/transaction.reverse).
+Op = Literal[
+    "mkdir",
+    "symlink",
+    "rename",
+    "unlink",
+    "relink",
+    "copy",
+    "uncopy",
+    "settings",
+    "write",
+    "rmdir",
+    "state",
+    "file",
+]
+# One journaled step: `op` and the fields that op writes ("from" is a keyword, hence the form).
+JournalStep = TypedDict(
+    "JournalStep",
+    {
+        "op": Required[Op],
+        "path": str,
+        "target": str,
+        "to": str,
+        "old": str,
+        "from": str,
+        "file": str,
+        "entries": Any,
+        "before": Any,
+        "after": Any,
+    },
+    total=False,
+)
 
 
 def journal_dir(agent_dir: Path) -> Path:
@@ -45,10 +79,10 @@ class Journal:
         head = {"journal": 1, "command": command, "started": now.isoformat(), "ext": ext_version}
         self._write({**head, "mode": mode} if mode else head)
 
-    def record(self, step: dict[str, Any]) -> None:
+    def record(self, step: JournalStep) -> None:
         self._write(step)
 
-    def record_all(self, steps: list[dict[str, Any]]) -> None:
+    def record_all(self, steps: list[JournalStep]) -> None:
         """Several steps in one write, all of them flushed before the first is taken."""
         self._write(*steps)
 
@@ -56,7 +90,7 @@ class Journal:
         self._write({"end": status})
         self._file.close()
 
-    def _write(self, *objs: dict[str, Any]) -> None:
+    def _write(self, *objs: JournalStep | dict[str, Any]) -> None:
         try:
             self._file.write("".join([_encode(obj) + "\n" for obj in objs]))
             # A flush is what survives kill -9 (the page cache keeps it); fsync only guards
@@ -84,7 +118,7 @@ class Record(NamedTuple):
     command: str
     started: str
     status: str | None  # "ok", "rolled-back", "finished-by-next-run", None if never finished
-    steps: tuple[dict[str, Any], ...]
+    steps: tuple[JournalStep, ...]
     undone: str | None = None  # when `ext undo` reversed it
     mode: str | None = None  # the mode an install ran in
 
@@ -113,7 +147,7 @@ def read(path: Path) -> Record | None:
     head, rest = objs[0], objs[1:]
     status = next((o["end"] for o in rest if "end" in o), None)
     undone = next((o["undone"] for o in rest if "undone" in o), None)
-    steps = tuple(o for o in rest if "op" in o)
+    steps = tuple(cast(JournalStep, o) for o in rest if "op" in o)
     command, started = head.get("command", "?"), head.get("started", "")
     return Record(path, command, started, status, steps, undone, head.get("mode"))
 

@@ -1,37 +1,35 @@
-"""The console script: the everyday commands straight to their handlers, the rest to typer."""
+"""The console script: the everyday commands straight to their calls, the rest to click."""
 
 from __future__ import annotations
 
-import atexit
 import os
 import sys
 from typing import NoReturn
 
 
 def main() -> None:
-    """`ext`: hand-parsed when argv is an everyday command's plain form (see installer.argv)."""
-    from installer.argv import parse
+    """`ext`: hand-parsed when argv is an everyday command's plain form (installer.cli.fast)."""
+    from installer.cli.fast import parse
 
     call = parse(sys.argv[1:])
     if call is None:
-        from installer.cli import main as parse_with_typer
+        from installer.cli.app import main as parse_with_click
 
-        parse_with_typer()
+        parse_with_click()
         return
-    from installer import handlers
-    from installer.runner import G
+    from installer.cli import calls
 
-    for key, value in call.globals.items():
-        setattr(G, key, value)
     try:
-        if call.command == "--version":
-            handlers.version(**call.args)
-        elif call.command == "list":
-            handlers.list_items()
-        else:
-            getattr(handlers, call.command)(**call.args)
+        getattr(calls, call.call)(call.globals, **call.args)
     except SystemExit as done:
         leave(done)
+
+
+# Modules that register an atexit callback when imported or used (weakref.finalize does on
+# first use: tempfile's folders, say). With one of them loaded, Python exits the usual way so
+# the callback runs. The everyday commands load none of them, and leave no callback at all:
+# tests/unit/test_entry_exit.py checks each of them in its own process.
+AT_EXIT = frozenset({"logging", "multiprocessing", "coverage", "rlcompleter", "tempfile"})
 
 
 def leave(done: SystemExit) -> NoReturn:
@@ -40,17 +38,15 @@ def leave(done: SystemExit) -> NoReturn:
     Tearing down the modules and objects of a run costs 13-15 ms here, a tenth of a no-op
     install of 1,000 links, to free memory the OS frees anyway. Every file ext writes is
     closed (and fsynced) before its command returns, and the lock goes with the process; what
-    teardown would still do is flush stdout and stderr (done here) and run atexit callbacks
-    and join threads: with either about, or a failed flush, Python exits the usual way (as it
-    does where the count of atexit callbacks, a CPython detail, cannot be read).
+    teardown would still do is flush stdout and stderr (done here), run atexit callbacks and
+    join threads: with a module that registers callbacks loaded, a thread alive, or a failed
+    flush, Python exits the usual way.
     """
     code = done.code
-    callbacks = getattr(atexit, "_ncallbacks", None)
     threads = sys.modules.get("threading")
     if (
         not isinstance(code, int)
-        or callbacks is None
-        or callbacks()
+        or not AT_EXIT.isdisjoint(sys.modules)
         or (threads is not None and threads.active_count() > 1)
     ):
         raise done

@@ -1,86 +1,50 @@
-"""`ext consent`: review, approve and revoke the hooks a project would run.
+"""`ext consent`'s calls: review, approve and revoke the hooks a project would run.
 
-Only parsing, prompting and rendering live here; installer/consent/ does the
-work and returns results. Imports from installer.runner are made inside the
-commands: cli.py imports this module while it is still loading.
+Only prompting and rendering live here; installer/consent/ does the work and returns
+results.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-import typer
+from installer.cli.options import Globals
+from installer.cli.run import context, run
 
 if TYPE_CHECKING:
     from installer.consent.preview import ApprovalPreview
     from installer.context import Context
     from installer.ui import Output
 
-consent_app = typer.Typer(
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    help="Review and approve the hook commands a project would run.",
-)
 
-Project = Annotated[
-    Path | None,
-    typer.Argument(
-        metavar="DIR", help="The project folder (default: the current folder).", show_default=False
-    ),
-]
-
-
-@consent_app.command()
-def check(project: Project = None) -> None:
-    """Exit 0 if the project's hooks are approved, else 3.
-
-    A project without hooks has nothing to approve: exit 0.
-    """
+def check(g: Globals, project: Path | None) -> NoReturn:
+    """`ext consent check [DIR]`: exit 0 if the project's hooks are approved, else 3."""
     from installer.context import here
-    from installer.runner import context, run
 
     def go(out: Output) -> int:
         from installer.consent.commands import check as do_check
 
-        ctx = _moved(out, context())
+        ctx = _moved(out, context(g))
         result = do_check(ctx.agent_dir, _folder(project) or here(ctx.env))
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
 
-    run(go)
+    run(g, go)
 
 
-@consent_app.command()
 def approve(
-    project: Project = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Approve without asking.")] = False,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Show the hooks and the diff; record nothing.")
-    ] = False,
-    expect: Annotated[
-        str | None,
-        typer.Option(
-            "--expect",
-            metavar="SHA256",
-            help="Approve only if the hooks still hash to this (what was shown elsewhere).",
-        ),
-    ] = None,
-) -> None:
-    """Show the project's hooks, then approve them.
-
-    Lists every hook (event, matcher, command) and, when they changed since the
-    last approval, the diff; then asks y/N. --yes approves without asking.
-    """
+    g: Globals, project: Path | None, yes: bool, dry_run: bool, expect: str | None
+) -> NoReturn:
+    """`ext consent approve [DIR]`: show the project's hooks, then approve them."""
     from installer.context import here
-    from installer.runner import context, run
 
     def go(out: Output) -> int:
-        from installer.commands.consent_journal import journaled
         from installer.consent.commands import approve as do_approve
         from installer.consent.commands import describe_approval
+        from installer.consent.journaled import journaled
 
-        ctx = _moved(out, context(), dry_run)
+        ctx = _moved(out, context(g), dry_run)
         folder = _folder(project) or here(ctx.env)
         preview = describe_approval(ctx.agent_dir, folder)
         _expected(preview, expect)
@@ -101,31 +65,22 @@ def approve(
         _render(out, fresh, result.lines(), result.to_json())
         return int(result.exit_code)
 
-    run(go)
+    run(g, go)
 
 
-@consent_app.command()
-def revoke(
-    project: Project = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Revoke without asking.")] = False,
-) -> None:
-    """Remove the project's approval, once confirmed.
-
-    Its hooks then need a new approval before they run. Asks y/N, as every command that
-    writes does; --yes revokes without asking.
-    """
+def revoke(g: Globals, project: Path | None, yes: bool) -> NoReturn:
+    """`ext consent revoke [DIR]`: remove the project's approval, once confirmed."""
     from installer.context import here
-    from installer.runner import context, run
 
     def go(out: Output) -> int:
-        from installer.commands.consent_journal import journaled
         from installer.consent.canonical import short_hash
         from installer.consent.commands import held_approval
         from installer.consent.commands import revoke as do_revoke
         from installer.consent.hooks import visible
+        from installer.consent.journaled import journaled
         from installer.ui import shorten
 
-        ctx = _moved(out, context())
+        ctx = _moved(out, context(g))
         folder = _folder(project) or here(ctx.env)
         key, held = held_approval(ctx.agent_dir, folder)
         if held is not None and not yes:
@@ -136,26 +91,20 @@ def revoke(
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
 
-    run(go)
+    run(g, go)
 
 
-@consent_app.command("list")
-def list_approvals() -> None:
-    """Every approval, and whether it still matches.
-
-    Shows each project, when it was approved, the short hash, and whether its
-    hooks are still the approved ones (current), changed, or the folder is gone.
-    """
-    from installer.runner import context, run
+def list_approvals(g: Globals) -> NoReturn:
+    """`ext consent list`: every approval, and whether it still matches."""
 
     def go(out: Output) -> int:
         from installer.consent.commands import list_approvals as do_list
 
-        result = do_list(_moved(out, context()).agent_dir)
+        result = do_list(_moved(out, context(g)).agent_dir)
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
 
-    run(go)
+    run(g, go)
 
 
 def _moved(out: Output, ctx: Context, dry_run: bool = False) -> Context:
@@ -214,23 +163,8 @@ def _confirm(out: Output, preview: ApprovalPreview, yes: bool, stdin_tty: bool) 
 
 
 def _ask(out: Output, question: str, done: str, stdin_tty: bool, first: str = "") -> None:
-    """Ask y/N on stderr; no TTY, or any answer but yes, is a refusal (exit 3)."""
-    import sys
-
-    from installer.errors import Refused
-
-    if not stdin_tty:
-        raise Refused(
-            f"nothing was {done}: there is no terminal to ask on",
-            f"{first}run the command again with --yes",
-        )
-    from installer.ui import escape
-
-    out.stderr.write(f"{escape(question)} [y/N] ")
-    out.stderr.flush()
-    answer = sys.stdin.readline().strip().lower()
-    if answer not in ("y", "yes"):
-        raise Refused(f"declined; nothing was {done}")
+    """The y/N every command that writes asks; without a TTY the fix is --yes."""
+    out.ask(question, stdin_tty, done, f"{first}run the command again with --yes")
 
 
 def _expected(preview: ApprovalPreview, expect: str | None) -> None:

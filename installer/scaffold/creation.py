@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from installer.errors import ExtError
-from installer.plan import Action, Plan
+from installer.plan import Action, Plan, Word
 from installer.result import PlanResult
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
@@ -31,8 +31,8 @@ class Piece:
     def action(self) -> Action:
         if os.path.lexists(self.path):
             return Action("skip", str(self.path), detail="exists; left alone")
-        kind = "mkdir" if self.text is None and self.git is None else "create"
-        return Action(kind, str(self.path), detail=self.what)
+        word: Word = "mkdir" if self.text is None and self.git is None else "create"
+        return Action(word, str(self.path), detail=self.what)
 
 
 def plan(command: str, pieces: Sequence[Piece], warnings: Sequence[str] = ()) -> Plan:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from installer.host import HostInfo
 
 DEFAULT_PACKAGE = "@mariozechner/pi-coding-agent"
 
@@ -236,3 +240,12 @@ _DARK: dict[str, object] = {
         "bashMode": "green",
     },
 }
+
+
+def host_package(host: HostInfo | None) -> tuple[str, Path | None]:
+    """The host's package name (for `import type`) and the folder it is installed in."""
+    if host is None or host.package is None:
+        return DEFAULT_PACKAGE, None
+    from installer.host import package_dir
+
+    return host.package, package_dir(host)

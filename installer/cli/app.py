@@ -1,0 +1,210 @@
+"""The click app, built from installer.cli.grammar: help, parser errors, shell completion,
+and every command line the hand parser (installer.cli.fast) does not take.
+
+click's public API builds commands from data (`click.Command`, `click.Option`,
+`click.Argument`), so the declaration is read here as it is, with no decorated function per
+command. Each command's callback hands the global options and its own values to its call in
+installer.cli.calls.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from installer.cli import calls, completion
+from installer.cli.fast import command_of, hoist_globals
+from installer.cli.grammar import (
+    COMMANDS,
+    GLOBALS,
+    GROUPS,
+    HELP,
+    INSTALL_COMPLETION,
+    SHOW_COMPLETION,
+    VERSION,
+    Argument,
+    Command,
+    Completer,
+    Option,
+)
+from installer.cli.options import Globals
+from installer.errors import UsageError
+
+_TYPES: dict[str, click.ParamType[Any]] = {"text": click.STRING, "path": click.Path(path_type=Path)}
+_COMPLETERS = {
+    "items": completion.item_names,
+    "modes": completion.modes,
+    "shells": completion.shells,
+}
+
+
+class _Group(click.Group):
+    """A group that lists its commands in the grammar's order, and whose unknown command names
+    the closest one, as an unknown option does."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.6)
+            if close:
+                ctx.fail(f"No such command {name!r}.\nDid you mean {close[0]!r}?")
+        return super().resolve_command(ctx, args)
+
+
+def _completer(name: Completer | None) -> Any:
+    if name is None:
+        return None
+    answer = _COMPLETERS[name]
+    return lambda ctx, param, incomplete: answer(ctx, incomplete)
+
+
+def _option(o: Option) -> click.Option:
+    decls = [*o.flags, o.dest]
+    if o.kind == "flag":
+        return click.Option(decls, is_flag=True, default=False, help=o.help)
+    return click.Option(
+        decls,
+        type=_TYPES.get(o.kind, click.STRING),
+        multiple=o.kind == "list",
+        default=o.default,
+        show_default=o.default is not None,
+        metavar=o.metavar,
+        help=o.help,
+        shell_complete=_completer(o.complete),
+    )
+
+
+def _argument(a: Argument) -> click.Argument:
+    return click.Argument(
+        [a.dest],
+        type=_TYPES.get(a.kind, click.STRING),
+        nargs=-1 if a.kind == "list" else 1,
+        required=a.required,
+        metavar=a.metavar,
+        shell_complete=_completer(a.complete),
+    )
+
+
+def _values(command: Command, raw: dict[str, Any]) -> dict[str, Any]:
+    """click's values as the calls take them: a list not given is None, as in installer.cli.fast."""
+    lists = {o.dest for o in command.options if o.kind == "list"}
+    lists |= {a.dest for a in command.arguments if a.kind == "list"}
+    return {k: (list(v) or None if k in lists else v) for k, v in raw.items()}
+
+
+def _command(command: Command) -> click.Command:
+    def callback(**raw: Any) -> None:
+        ctx = click.get_current_context()
+        g = ctx.find_root().obj or Globals()
+        call = getattr(calls, command.call)
+        if command.passthrough:
+            call(g, list(ctx.args))
+        else:
+            call(g, **_values(command, raw))
+
+    settings = {"allow_extra_args": True, "ignore_unknown_options": True}
+    return click.Command(
+        command.path[-1],
+        callback=callback,
+        params=[*map(_argument, command.arguments), *map(_option, command.options)],
+        help=_with_arguments(command),
+        short_help=command.help.split("\n", 1)[0],
+        context_settings=settings if command.passthrough else None,
+    )
+
+
+def _with_arguments(command: Command) -> str:
+    """click prints no help of its own for arguments: the command's help says them."""
+    lines = [f"  {a.metavar}  {a.help}" for a in command.arguments]
+    return command.help + ("\n\n\b\nArguments:\n" + "\n".join(lines) if lines else "")
+
+
+def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        calls.version(Globals(), "--json" in sys.argv)
+
+
+def _completion(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """`--install-completion` / `--show-completion`: eager, so they run before any command."""
+    import os
+
+    if not value:
+        return
+    shell = completion.shell_of(dict(os.environ))
+    if param.name == "show_completion":
+        sys.stdout.write(completion.script(ctx.command, shell))
+    else:
+        path, added = completion.install(ctx.command, shell, Path.home())
+        done = "added to" if added else "already in"
+        sys.stdout.write(f"{shell} completion {done} {path}; it works in a new shell\n")
+    ctx.exit(0)
+
+
+def _eager(option: Option, callback: Any) -> click.Option:
+    return click.Option(
+        [*option.flags, option.dest],
+        is_flag=True,
+        is_eager=True,
+        expose_value=False,
+        callback=callback,
+        help=option.help,
+    )
+
+
+def _root(**values: Any) -> None:
+    click.get_current_context().obj = Globals(**values)
+
+
+def build() -> click.Group:
+    """The whole app: the root with the global options, its groups and commands."""
+    eager = [_eager(VERSION, _version)]
+    eager += [_eager(o, _completion) for o in (INSTALL_COMPLETION, SHOW_COMPLETION)]
+    root = _Group("ext", help=HELP, params=[*map(_option, GLOBALS), *eager], callback=_root)
+    root.no_args_is_help = True
+    groups: dict[str, click.Group] = {}
+    for group in GROUPS:
+        groups[group.name] = _Group(group.name, help=group.help, no_args_is_help=True)
+        root.add_command(groups[group.name])
+    for command in COMMANDS:
+        parent = groups[command.path[0]] if len(command.path) > 1 else root
+        parent.add_command(_command(command))
+    return root
+
+
+app = build()
+
+
+def main() -> None:
+    """The click way in: every command line installer.cli.entry did not parse by hand."""
+    argv = hoist_globals(sys.argv[1:])
+    try:
+        # Not standalone: the parser's errors come back here, to be printed in ext's style.
+        code = app.main(args=argv, prog_name="ext", standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
+    except UsageError as exc:  # raised before a command's own handler (e.g. in a callback)
+        from installer.ui import escape
+
+        sys.stderr.write(f"error: {escape(exc.message)}\n")
+        if exc.fix:
+            sys.stderr.write(f"  fix: {escape(exc.fix)}\n")
+        sys.exit(int(exc.exit_code))
+    except click.Abort:
+        sys.stderr.write("error: interrupted; nothing more was done\n")
+        sys.exit(1)
+    except click.ClickException as exc:
+        from installer.cli.errors import render
+
+        # click raises some errors (an option missing its value) without a context: the
+        # command argv names still says whose help to read.
+        command = command_of(argv)
+        known = command if command in app.commands else None
+        sys.exit(render(exc, "--json" in argv, "--no-color" in argv, known))

@@ -1,0 +1,17 @@
+"""The global options of one run: read once from argv, then passed down, never changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+
+class Globals(NamedTuple):
+    """`--set`, `--agent-dir`, `--json`, `--quiet`, `--no-color`, `--debug`."""
+
+    set_dir: Path | None = None
+    agent_dir: Path | None = None
+    json: bool = False
+    quiet: bool = False
+    no_color: bool = False
+    debug: bool = False

@@ -1,0 +1,25 @@
+"""The host's version against the set's tested range: the one-line warning, or None."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from installer.context import Context
+
+if TYPE_CHECKING:  # a set without a tested range never needs the host module
+    from installer.host import HostInfo
+
+
+def drift_warning(ctx: Context, host: HostInfo | None = None) -> str | None:
+    """The one-line drift warning for this set and host, or None (also when either is unknown)."""
+    if ctx.manifest.host_tested is None:
+        return None
+    from installer.host import drift_message, find_host
+
+    if host is None:
+        host = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
+    if host is None:
+        return None
+    if host.version is None:
+        return host.note  # a hang is said once, by the run that waited for it
+    return drift_message(host.version, ctx.manifest.host_tested, ctx.manifest.host_command)
