@@ -332,3 +332,56 @@ def test_steps_of_a_cut_short_run_that_were_changed_since_are_refused(ctx: Conte
         "extensions/mv.ts.bak (ext moved extensions/mv.ts there); "
         "extensions/un.ts (ext removed a link there)"
     )
+
+
+# settings.json: ext's keys taken back by a merge with the file as it is now
+
+
+def wrote(ctx: Context, before: str, after: str, now: str, intent: bool = True) -> Path:
+    """A run that wrote settings.json (`before` -> `after`), the file holding `now` since."""
+    settings = ctx.agent_dir / "settings.json"
+    settings.write_text(now)
+    first = [{"op": "settings", "file": str(settings), "before": encode(before)}] if intent else []
+    step = {"op": "write", "file": str(settings), "before": encode(before), "after": encode(after)}
+    ran(ctx, *first, step)
+    return settings
+
+
+def test_a_settings_write_is_taken_back_once_not_twice(ctx: Context) -> None:
+    settings = wrote(
+        ctx, '{"theme": "dark"}', '{"theme": "dark", "a": 1}', '{"theme": "dark", "a": 1}'
+    )
+    assert planned(ctx) == [("restore", "settings.json", "ext's keys as they were (others' kept)")]
+    undo(ctx, dry_run=False, confirm=yes)
+    assert json.loads(settings.read_text()) == {"theme": "dark"}
+
+
+def test_a_settings_write_already_taken_back_by_hand_leaves_nothing_to_undo(ctx: Context) -> None:
+    wrote(ctx, '{"theme": "dark"}', '{"theme": "dark", "a": 1}', '{"theme": "dark"}', intent=False)
+    assert planned(ctx) == []
+
+
+def test_settings_changed_since_name_each_key_and_its_fix(ctx: Context) -> None:
+    settings = wrote(ctx, "{}", '{"a": 1, "b": 2}', '{"a": 3, "b": 4}')
+    err = refusal(ctx)
+    assert changed_since(err) == (
+        f'{settings}: "a" is 3 now; ext wrote 1, it was absent before; '
+        '"b" is 4 now; ext wrote 2, it was absent before'
+    )
+    assert err.fix == (
+        'nothing was written; remove "a" from settings.json yourself (or set it to 1); '
+        'remove "b" from settings.json yourself (or set it to 2), then run `ext undo` again'
+    )
+
+
+def test_settings_that_are_no_json_now_are_refused_with_where_to_edit(ctx: Context) -> None:
+    settings = wrote(ctx, "{}", '{"a": 1}', "{oops")
+    err = refusal(ctx)
+    assert changed_since(err) == (
+        f"{settings}: settings.json: not valid JSON (Expecting property name enclosed in double "
+        "quotes) at line 1, column 2; nothing was changed"
+    )
+    assert err.fix == (
+        "nothing was written; Edit settings.json at line 1, column 2 by hand, then run the "
+        "command again., then run `ext undo` again"
+    )
