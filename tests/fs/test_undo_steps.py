@@ -18,6 +18,7 @@ from installer.commands.undo import undo
 from installer.consent.store import store_path
 from installer.context import Context
 from installer.errors import ExtError
+from installer.state import read_state_text, write_state_text
 from installer.transaction import encode
 from tests.helpers import build_tree, context, snapshot, yes
 
@@ -97,6 +98,8 @@ def adopted(ctx: Context, name: str, spec: dict[str, str | None], kind: str = "e
 
 def test_undo_of_an_adopt_takes_the_copy_out_of_the_set_and_the_original_back(ctx: Context) -> None:
     dest = adopted(ctx, "tool", {"index.ts": "// tool", "lib/util.ts": "// util"})
+    plan = undo(ctx, dry_run=True, confirm=yes).plan
+    assert plan.changes[0].detail == "reverses `ext adopt` of 2026-11-28T09:00:00"
     assert planned(ctx) == [
         ("unlink", "extensions/tool", None),
         ("restore", "extensions/tool.bak", "extensions/tool"),
@@ -267,6 +270,36 @@ def test_a_link_removed_then_made_anew_is_put_back_as_it_was(ctx: Context) -> No
     assert os.readlink(ctx.agent_dir / "extensions" / "a.ts") == "/old"
 
 
+def test_a_link_repointed_then_removed_comes_back_at_its_first_target(ctx: Context) -> None:
+    (ctx.agent_dir / "extensions").mkdir()
+    ran(
+        ctx,
+        {"op": "relink", "path": "extensions/a.ts", "target": "/t2", "old": "/t1"},
+        {"op": "unlink", "path": "extensions/a.ts", "target": "/t2"},
+    )
+    assert planned(ctx) == [
+        ("link", "extensions/a.ts", "/t2"),
+        ("relink", "extensions/a.ts", "/t1"),
+    ]
+    undo(ctx, dry_run=False, confirm=yes)
+    assert os.readlink(ctx.agent_dir / "extensions" / "a.ts") == "/t1"
+
+
+def test_a_step_this_ext_does_not_know_is_refused_not_guessed(ctx: Context) -> None:
+    ran(ctx, {"op": "teleport", "path": "extensions/a.ts"})  # from a newer ext
+    assert changed_since(refusal(ctx)) == "extensions/a.ts"
+
+
+def test_ext_s_record_goes_back_to_what_it_was(ctx: Context) -> None:
+    write_state_text(ctx.agent_dir, '{"first": 1}\n')
+    step = {"op": "state", "before": encode('{"first": 1}\n'), "after": encode('{"second": 2}\n')}
+    ran(ctx, step)
+    write_state_text(ctx.agent_dir, '{"second": 2}\n')
+    assert planned(ctx) == [("restore", ".extset/state.json", "its earlier record")]
+    undo(ctx, dry_run=False, confirm=yes)
+    assert read_state_text(ctx.agent_dir) == '{"first": 1}\n'
+
+
 def test_a_link_pointed_elsewhere_since_is_refused(ctx: Context) -> None:
     (ctx.agent_dir / "extensions").mkdir()
     (ctx.agent_dir / "extensions" / "a.ts").symlink_to("/the-user-s")
@@ -343,7 +376,7 @@ def wrote(ctx: Context, before: str, after: str, now: str, intent: bool = True) 
     settings.write_text(now)
     first = [{"op": "settings", "file": str(settings), "before": encode(before)}] if intent else []
     step = {"op": "write", "file": str(settings), "before": encode(before), "after": encode(after)}
-    ran(ctx, *first, step)
+    ran(ctx, *first, step, {"op": "mkdir", "path": "themes"})  # a step after the write
     return settings
 
 
