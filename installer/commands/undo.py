@@ -60,11 +60,11 @@ def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
             )
         todo = [r.step for r in seen if r.status == "done"]
         detail = f"reverses `ext {rec.command}` of {rec.started[:19]}"
-        actions = tuple(_action(root, s, detail if i == 0 else None) for i, s in enumerate(todo))
+        actions = tuple(_action(s, detail if i == 0 else None) for i, s in enumerate(todo))
 
         def step(tx: Transaction) -> None:
             for s in todo:
-                _reverse(tx, root, s)
+                _reverse(tx, s)
             journal.mark_undone(rec.path, ctx.env.now())
             tx.purge()  # copies taken back out of the set: deleted only now that all went well
 
@@ -258,7 +258,7 @@ def _expected(s: JournalStep) -> str:
     return _EXPECTED.get(s["op"], "{path}").format(**fields)
 
 
-def _action(root: Path, s: JournalStep, detail: str | None) -> Action:
+def _action(s: JournalStep, detail: str | None) -> Action:
     op = s["op"]
     names: dict[str, tuple[Word, Any, Any]] = {
         "symlink": ("unlink", s.get("path"), None),
@@ -276,7 +276,7 @@ def _action(root: Path, s: JournalStep, detail: str | None) -> Action:
     return Action(action, str(path), target=target, detail=detail)
 
 
-def _reverse(tx: Transaction, root: Path, s: JournalStep) -> None:
+def _reverse(tx: Transaction, s: JournalStep) -> None:
     op = s["op"]
     if op == "symlink":
         tx.unlink(s["path"])

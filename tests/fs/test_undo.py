@@ -171,6 +171,7 @@ def test_a_journal_of_a_live_run_is_not_reported_as_interrupted(ctx: Context) ->
         )
         assert journal.incomplete(ctx.agent_dir) is None
         live.communicate(b"\n")
+    assert live.returncode == 0  # asked whether it runs (signal 0), never sent a signal
     assert journal.incomplete(ctx.agent_dir) is not None
 
 
