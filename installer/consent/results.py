@@ -90,7 +90,7 @@ class ApproveResult:
             return [f"{where} has no hooks: nothing to approve."]
         verb = "Approved" if self.changed else "Already approved:"
         said = (
-            f"{verb} {self.hook_count} hook(s) in {where} "
+            f"{verb} {self.hook_count} hook{'' if self.hook_count == 1 else 's'} in {where} "
             f"({short_hash(self.sha256)}, on {self.approved_at})."
         )
         return [said, *([self.runner.sentence()] if self.runner else [])]

@@ -73,7 +73,7 @@ def test_approve_check_edit_diff_revoke(ext: Run, where: list[str], project: Pat
     assert 'PreToolUse  matcher "Bash"' in first.stdout
     assert f"$ {GUARD}" in first.stdout
     assert "$ notify-send done" in first.stdout
-    assert "Approved 2 hook(s)" in first.stdout
+    assert "Approved 2 hooks" in first.stdout
 
     assert ext(*where, "consent", "check", str(project)).returncode == 0
 
@@ -255,7 +255,7 @@ def test_yes_at_the_prompt_approves(
 ) -> None:
     _shown, after, status = prompt(e2e_env, where, project, "y")
     assert status == 0
-    assert "Approved 2 hook(s)" in after
+    assert "Approved 2 hooks" in after
     assert ext(*where, "consent", "check", str(project)).returncode == 0
 
 

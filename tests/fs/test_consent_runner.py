@@ -57,7 +57,7 @@ def test_approving_says_whether_pi_will_run_what_was_approved(agent: Path, tmp_p
     shop = build_tree(tmp_path / "other", {".claude/settings.json": json.dumps(HOOKS)})
     code, output = ext(agent, "consent", "approve", str(shop), "--yes")
     assert code == 0
-    assert "Approved 1 hook(s)" in output
+    assert "Approved 1 hook in" in output
     assert "pi runs no project hooks" in output and "not installed" in output
     (agent / "extensions" / "project-hooks").symlink_to(REPO / "extensions" / "project-hooks")
     (shop / ".claude/settings.json").write_text(json.dumps({**HOOKS, "model": "m"}))
