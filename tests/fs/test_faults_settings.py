@@ -112,9 +112,8 @@ def test_ctrl_c_right_after_the_settings_commit_is_rolled_back_too(
             raise KeyboardInterrupt  # arrives once settings.json is already replaced
         real(folder)
 
-    monkeypatch.setattr(atomic, "fsync_dir", interrupted)
-    with pytest.raises(RolledBack):
+    with monkeypatch.context() as patched, pytest.raises(RolledBack):
+        patched.setattr(atomic, "fsync_dir", interrupted)
         install(context(set_root, agent), [], [], False, yes, "register")
-    monkeypatch.undo()
     assert user_view(agent) == before
     assert _state(agent) == state

@@ -111,14 +111,17 @@ def test_times_are_utc_to_the_second_with_z() -> None:
 def test_times_are_utc_whatever_the_machine_s_time_zone(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    monkeypatch.setenv("TZ", "Asia/Kolkata")
-    time.tzset()
-    try:
-        moment = datetime(2026, 11, 29, 23, 30, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
-        assert format_time(moment) == "2026-11-29T18:00:00Z"
-    finally:
-        monkeypatch.undo()
+    with monkeypatch.context() as patched:  # only TZ is undone, not the test's own HOME
+        patched.setenv("TZ", "Asia/Kolkata")
         time.tzset()
+        try:
+            moment = datetime(
+                2026, 11, 29, 23, 30, 0, tzinfo=timezone(timedelta(hours=5, minutes=30))
+            )
+            assert format_time(moment) == "2026-11-29T18:00:00Z"
+        finally:
+            patched.undo()
+            time.tzset()
 
 
 @pytest.mark.parametrize(
