@@ -58,16 +58,14 @@ def parse(argv: list[str]) -> Call | None:
     i = 0
     while i < len(argv):
         token = argv[i]
-        name, eq, value = token.partition("=")
+        name = token.partition("=")[0]
         if token in _GLOBAL_FLAGS:
             found[_GLOBAL_FLAGS[token]] = True
         elif token in spec.flags:
             args[spec.flags[token]] = True
         elif name in _GLOBAL_OPTIONS or name in spec.options:
-            if not eq:
-                i += 1
-                value = argv[i] if i < len(argv) else "-"
-            if not _take(name, value, spec, args, found):
+            value, i = option_value(argv, i)
+            if value is None or not _take(name, value, spec, args, found):
                 return None
         elif spec.command is None and token in _SPECS and "version" not in args:
             spec = _SPECS[token]
@@ -91,21 +89,32 @@ def _launch(rest: list[str], found: dict[str, Any]) -> Call | None:
     return Call("launch", {"args": rest[:cut] + rest[cut + 1 :]}, Globals(**found))
 
 
+def option_value(argv: list[str], i: int) -> tuple[str | None, int]:
+    """The value of the option at argv[i] (`--mode=x` or `--mode x`) and the index of the last
+    word it took; None when argv ends before the value."""
+    _, eq, value = argv[i].partition("=")
+    if eq:
+        return value, i
+    return (argv[i + 1] if i + 1 < len(argv) else None), i + 1
+
+
 def _take(name: str, value: str, spec: Spec, args: dict[str, Any], found: dict[str, Any]) -> bool:
-    """Store an option's value; False (click decides) for a missing, dashed or repeated one."""
+    """Store an option's value; False (click decides) for a dashed, empty or repeated one."""
     if value.startswith("-"):
         return False
     if name in _GLOBAL_OPTIONS:
-        key = _GLOBAL_OPTIONS[name]
-        if key in found or not value:
-            return False
-        found[key] = Path(value)
-    elif spec.options[name] in spec.lists:
+        return bool(value) and _once(found, _GLOBAL_OPTIONS[name], Path(value))
+    if spec.options[name] in spec.lists:
         args.setdefault(spec.options[name], []).append(value)
-    elif spec.options[name] in args:
+        return True
+    return _once(args, spec.options[name], value)
+
+
+def _once(values: dict[str, Any], key: str, value: object) -> bool:
+    """Store value at key unless an earlier one is there (a repeat: click decides); False then."""
+    if key in values:
         return False
-    else:
-        args[spec.options[name]] = value
+    values[key] = value
     return True
 
 
