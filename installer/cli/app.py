@@ -23,6 +23,7 @@ from installer.cli.grammar import (
     GLOBALS,
     GROUPS,
     HELP,
+    HELP_FLAGS,
     INSTALL_COMPLETION,
     SHOW_COMPLETION,
     VERSION,
@@ -119,6 +120,7 @@ def _command(command: Command) -> click.Command:
         help=_with_arguments(command),
         short_help=command.help.split("\n", 1)[0],
         context_settings=settings if command.passthrough else None,
+        options_metavar="[--help] [--] [ARGS]..." if command.passthrough else "[OPTIONS]",
     )
 
 
@@ -168,7 +170,13 @@ def build() -> click.Group:
     """The whole app: the root with the global options, its groups and commands."""
     eager = [_eager(VERSION, _version)]
     eager += [_eager(o, _completion) for o in (INSTALL_COMPLETION, SHOW_COMPLETION)]
-    root = _Group("ext", help=HELP, params=[*map(_option, GLOBALS), *eager], callback=_root)
+    root = _Group(
+        "ext",
+        help=HELP,
+        params=[*map(_option, GLOBALS), *eager],
+        callback=_root,
+        context_settings={"help_option_names": sorted(HELP_FLAGS)},  # its commands' too
+    )
     root.no_args_is_help = True
     groups: dict[str, click.Group] = {}
     for group in GROUPS:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from installer.cli.grammar import COMMANDS, GLOBALS, VERSION, Command, Option
+from installer.cli.grammar import COMMANDS, GLOBALS, HELP_FLAGS, VERSION, Command, Option
 from installer.cli.options import Globals
 
 
@@ -82,9 +82,10 @@ def parse(argv: list[str]) -> Call | None:
 
 
 def _launch(rest: list[str], found: dict[str, Any]) -> Call | None:
-    """`launch`: the rest is the host's, less the first `--` (as click drops it)."""
+    """`launch`: the rest is the host's, less the first `--` (as click drops it); `--help`
+    before it is launch's own help, for click to print. `-h` is pi's, as ext has no `-h`."""
     cut = rest.index("--") if "--" in rest else len(rest)
-    if "--help" in rest[:cut] or "-h" in rest[:cut]:  # help for launch itself
+    if not HELP_FLAGS.isdisjoint(rest[:cut]):
         return None
     return Call("launch", {"args": rest[:cut] + rest[cut + 1 :]}, Globals(**found))
 
