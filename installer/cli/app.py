@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from installer.cli import calls, completion
-from installer.cli.fast import command_of, hoist_globals
+from installer.cli.fast import command_of, globals_of, hoist_globals
 from installer.cli.grammar import (
     COMMANDS,
     GLOBALS,
@@ -130,11 +130,6 @@ def _with_arguments(command: Command) -> str:
     return command.help + ("\n\n\b\nArguments:\n" + "\n".join(lines) if lines else "")
 
 
-def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
-    if value:
-        calls.version(Globals(), "--json" in sys.argv)
-
-
 def _completion(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     """`--install-completion` / `--show-completion`: eager, so they run before any command."""
     import os
@@ -162,18 +157,29 @@ def _eager(option: Option, callback: Any) -> click.Option:
     )
 
 
+class _Root(_Group):
+    """ext itself: `--version` answers once every global option is parsed, so `--json` may
+    stand before or after it; before any command is looked up, as an eager option would."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, args)
+        if ctx.params.pop(VERSION.dest, False):
+            g = Globals(**ctx.params)
+            calls.version(g, g.json)
+        return rest
+
+
 def _root(**values: Any) -> None:
     click.get_current_context().obj = Globals(**values)
 
 
 def build() -> click.Group:
     """The whole app: the root with the global options, its groups and commands."""
-    eager = [_eager(VERSION, _version)]
-    eager += [_eager(o, _completion) for o in (INSTALL_COMPLETION, SHOW_COMPLETION)]
-    root = _Group(
+    eager = [_eager(o, _completion) for o in (INSTALL_COMPLETION, SHOW_COMPLETION)]
+    root = _Root(
         "ext",
         help=HELP,
-        params=[*map(_option, GLOBALS), *eager],
+        params=[*map(_option, GLOBALS), _option(VERSION), *eager],
         callback=_root,
         context_settings={"help_option_names": sorted(HELP_FLAGS)},  # its commands' too
     )
@@ -215,4 +221,5 @@ def main() -> None:
         # command argv names still says whose help to read.
         command = command_of(argv)
         known = command if command in app.commands else None
-        sys.exit(render(exc, "--json" in argv, "--no-color" in argv, known))
+        g = globals_of(argv)
+        sys.exit(render(exc, g.json, g.no_color, known))

@@ -141,18 +141,37 @@ def hoist_globals(argv: list[str]) -> list[str]:
     return front + rest
 
 
-def command_of(argv: list[str]) -> str | None:
-    """The command argv runs (globals come first, after hoist_globals); None for help and such."""
+def _front(argv: list[str]) -> tuple[dict[str, Any], int]:
+    """The global options argv starts with (after hoist_globals), as Globals' fields, and the
+    index of the first word that is not one of them."""
+    found: dict[str, Any] = {}
     i = 0
     while i < len(argv):
         arg = argv[i]
-        if arg in _GLOBAL_OPTIONS:
-            i += 2
-            continue
-        if arg in _GLOBAL_FLAGS or arg.split("=", 1)[0] in _GLOBAL_OPTIONS:
-            i += 1
-            continue
-        if arg == "--version":  # eager: it prints and exits before any command
-            return arg
-        return None if arg.startswith("-") else arg
-    return None
+        name = arg.partition("=")[0]
+        if arg in _GLOBAL_FLAGS:
+            found[_GLOBAL_FLAGS[arg]] = True
+        elif name in _GLOBAL_OPTIONS:
+            value, i = option_value(argv, i)
+            if value:
+                found[_GLOBAL_OPTIONS[name]] = Path(value)
+        else:
+            break
+        i += 1
+    return found, i
+
+
+def globals_of(argv: list[str]) -> Globals:
+    """The global options of argv (after hoist_globals), for a command line click refused: a
+    `--json` after `--` or as an option's value is not one."""
+    return Globals(**_front(argv)[0])
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command argv runs (globals come first, after hoist_globals); None for help and such."""
+    _, i = _front(argv)
+    if i == len(argv):
+        return None
+    if argv[i] == "--version":  # eager: it prints and exits before any command
+        return argv[i]
+    return None if argv[i].startswith("-") else argv[i]
