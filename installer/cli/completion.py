@@ -15,24 +15,16 @@ import click
 
 def item_names(ctx: click.Context, incomplete: str) -> list[str]:
     """The set's item names that start with what was typed; after a comma, the next one."""
-    done, comma, last = incomplete.rpartition(",")
-    already = set(done.split(",")) if comma else set()
-    labels = [label for label in _labels(ctx) if label.startswith(last) and label not in already]
-    return [done + comma + label for label in labels]
-
-
-def _labels(ctx: click.Context) -> list[str]:
-    """Every item of the set ext would use here (`--set`, EXT_SET, the cwd, the bundled set)."""
-    from installer.context import Env, find_set
-    from installer.errors import ExtError
-    from installer.resources import discover
+    from installer.context import Env
+    from installer.resources import labels_here
 
     explicit = ctx.find_root().params.get("set_dir")
-    try:
-        root, _ = find_set(Env(), Path(explicit) if explicit else None)
-        return sorted({r.label for r in discover(root)})
-    except (ExtError, OSError):  # no set here: nothing to offer, and nothing to print
-        return []
+    done, comma, last = incomplete.rpartition(",")
+    already = set(done.split(",")) if comma else set()
+    labels = labels_here(Env(), Path(explicit) if explicit else None)
+    return [
+        done + comma + label for label in labels if label.startswith(last) and label not in already
+    ]
 
 
 def modes(ctx: click.Context, incomplete: str) -> list[str]:
