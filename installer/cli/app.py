@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -33,7 +33,10 @@ from installer.cli.grammar import (
     Option,
 )
 from installer.cli.options import Globals
-from installer.errors import UsageError
+from installer.errors import ExtError
+
+if TYPE_CHECKING:
+    from installer.completion_files import Installed
 
 _TYPES: dict[str, click.ParamType[Any]] = {"text": click.STRING, "path": click.Path(path_type=Path)}
 _COMPLETERS = {
@@ -136,14 +139,39 @@ def _completion(ctx: click.Context, param: click.Parameter, value: bool) -> None
 
     if not value:
         return
-    shell = completion.shell_of(dict(os.environ))
+    environ = dict(os.environ)
+    shell = completion.shell_of(environ)
+    text = completion.script(ctx.command, shell)
     if param.name == "show_completion":
-        sys.stdout.write(completion.script(ctx.command, shell))
+        sys.stdout.write(text)
     else:
-        path, added = completion.install(ctx.command, shell, Path.home())
-        done = "added to" if added else "already in"
-        sys.stdout.write(f"{shell} completion {done} {path}; it works in a new shell\n")
+        from installer import completion_files as files
+
+        where = files.place(shell, Path.home(), environ)
+        try:
+            done = files.install(where, files.owned(shell, text))
+        except OSError as err:
+            from installer.errors import ExtError, write_fix
+
+            name = Path(err.filename) if err.filename else where.script
+            raise ExtError(
+                f"cannot write {name}: {err.strerror}", write_fix(err.errno, name.parent)
+            ) from None
+        sys.stderr.write("".join(f"{line}\n" for line in _installed(done)))
     ctx.exit(0)
+
+
+def _installed(done: Installed) -> list[str]:
+    """What `--install-completion` wrote where, and how to take it back."""
+    p = done.place
+    if not (done.wrote or done.added):
+        loaded = f", loaded from {p.rc}" if p.rc else ""
+        return [f"{p.shell} completion is installed already: {p.script}{loaded}; nothing written"]
+    lines = [f"{'updated' if done.updated else 'wrote'} {p.script}"] if done.wrote else []
+    if done.added:
+        lines.append(f"added to {p.rc}: {p.line}")
+    undo = f"delete {p.script}" + (f" (the line in {p.rc} then does nothing)" if p.rc else "")
+    return [*lines, f"{p.shell} completion works in a new shell; to remove it, {undo}"]
 
 
 def _eager(option: Option, callback: Any) -> click.Option:
@@ -204,7 +232,7 @@ def main() -> None:
         # Not standalone: the parser's errors come back here, to be printed in ext's style.
         code = app.main(args=argv, prog_name="ext", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
-    except UsageError as exc:  # raised before a command's own handler (e.g. in a callback)
+    except ExtError as exc:  # raised before a command's own handler (e.g. in a callback)
         from installer.ui import escape
 
         sys.stderr.write(f"error: {escape(exc.message)}\n")
