@@ -151,7 +151,7 @@ def _completion(ctx: click.Context, param: click.Parameter, value: bool) -> None
         try:
             done = files.install(where, files.owned(shell, text))
         except OSError as err:
-            from installer.errors import ExtError, write_fix
+            from installer.errors import write_fix
 
             name = Path(err.filename) if err.filename else where.script
             raise ExtError(
@@ -191,7 +191,7 @@ class _Root(_Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         rest = super().parse_args(ctx, args)
-        if ctx.params.pop(VERSION.dest, False):
+        if ctx.params.pop(VERSION.dest, False) and not ctx.resilient_parsing:  # not on <TAB>
             g = Globals(**ctx.params)
             calls.version(g, g.json)
         return rest

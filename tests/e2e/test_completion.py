@@ -73,6 +73,8 @@ def test_bash_completes_commands_options_and_the_sets_item_names(
     # --only takes a comma-separated list: the next name after the comma, none twice.
     only = bash_complete(ext, e2e_env, set_dir, ["ext", "install", "--only", "notify,"])
     assert only == ["notify,git", "notify,nap", "notify,skill:review"]
+    # Completing after --version answers names; it does not print the version.
+    assert bash_complete(ext, e2e_env, set_dir, ["ext", "--version", "li"]) == ["list"]
 
 
 def test_the_set_named_by_set_is_the_one_completed(
