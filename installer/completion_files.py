@@ -10,7 +10,7 @@ sources it, added once. fish reads its completions folder itself and needs no li
     fish  ~/.config/fish/completions/ext.fish  ($XDG_CONFIG_HOME/fish/…)
 
 As with its other files, ext never writes through a symlink it did not make, nor over a
-script it did not write (the first line of comment marks its own); a second run that
+script it did not write (a comment line, MARK, marks its own); a second run that
 would change nothing writes nothing. To remove it: delete the script, and the line (which
 does nothing once the script is gone).
 """
