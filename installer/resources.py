@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from installer.errors import ExtError, UsageError
 
 if TYPE_CHECKING:
+    from installer.context import Env
     from installer.pirules import Found, Layout
 
 Kind = Literal["extension", "skill", "prompt", "theme"]
@@ -166,6 +167,18 @@ def discover(root: Path) -> tuple[Resource, ...]:
         found.extend(_resource(real_root, kind, f, True, plain) for f in items)
     _check_unique(found, real_root)
     return tuple(sorted(found))
+
+
+def labels_here(env: Env, set_dir: Path | None) -> list[str]:
+    """The labels of every item of the set ext would use here (set_dir, else EXT_SET, the cwd,
+    the bundled set), sorted; none when there is no set to read (shell completion asks)."""
+    from installer.context import find_set
+
+    try:
+        root, _ = find_set(env, set_dir)
+        return sorted({r.label for r in discover(root)})
+    except (ExtError, OSError):
+        return []
 
 
 def _as_folder(f: Found) -> Found:

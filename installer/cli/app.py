@@ -12,17 +12,18 @@ from __future__ import annotations
 import difflib
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from installer.cli import calls, completion
-from installer.cli.fast import command_of, hoist_globals
+from installer.cli.fast import command_of, globals_of, hoist_globals
 from installer.cli.grammar import (
     COMMANDS,
     GLOBALS,
     GROUPS,
     HELP,
+    HELP_FLAGS,
     INSTALL_COMPLETION,
     SHOW_COMPLETION,
     VERSION,
@@ -32,7 +33,10 @@ from installer.cli.grammar import (
     Option,
 )
 from installer.cli.options import Globals
-from installer.errors import UsageError
+from installer.errors import ExtError
+
+if TYPE_CHECKING:
+    from installer.completion_files import Installed
 
 _TYPES: dict[str, click.ParamType[Any]] = {"text": click.STRING, "path": click.Path(path_type=Path)}
 _COMPLETERS = {
@@ -119,6 +123,7 @@ def _command(command: Command) -> click.Command:
         help=_with_arguments(command),
         short_help=command.help.split("\n", 1)[0],
         context_settings=settings if command.passthrough else None,
+        options_metavar="[--help] [--] [ARGS]..." if command.passthrough else "[OPTIONS]",
     )
 
 
@@ -128,25 +133,45 @@ def _with_arguments(command: Command) -> str:
     return command.help + ("\n\n\b\nArguments:\n" + "\n".join(lines) if lines else "")
 
 
-def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
-    if value:
-        calls.version(Globals(), "--json" in sys.argv)
-
-
 def _completion(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     """`--install-completion` / `--show-completion`: eager, so they run before any command."""
     import os
 
     if not value:
         return
-    shell = completion.shell_of(dict(os.environ))
+    environ = dict(os.environ)
+    shell = completion.shell_of(environ)
+    text = completion.script(ctx.command, shell)
     if param.name == "show_completion":
-        sys.stdout.write(completion.script(ctx.command, shell))
+        sys.stdout.write(text)
     else:
-        path, added = completion.install(ctx.command, shell, Path.home())
-        done = "added to" if added else "already in"
-        sys.stdout.write(f"{shell} completion {done} {path}; it works in a new shell\n")
+        from installer import completion_files as files
+
+        where = files.place(shell, Path.home(), environ)
+        try:
+            done = files.install(where, files.owned(shell, text))
+        except OSError as err:
+            from installer.errors import write_fix
+
+            name = Path(err.filename) if err.filename else where.script
+            raise ExtError(
+                f"cannot write {name}: {err.strerror}", write_fix(err.errno, name.parent)
+            ) from None
+        sys.stderr.write("".join(f"{line}\n" for line in _installed(done)))
     ctx.exit(0)
+
+
+def _installed(done: Installed) -> list[str]:
+    """What `--install-completion` wrote where, and how to take it back."""
+    p = done.place
+    if not (done.wrote or done.added):
+        loaded = f", loaded from {p.rc}" if p.rc else ""
+        return [f"{p.shell} completion is installed already: {p.script}{loaded}; nothing written"]
+    lines = [f"{'updated' if done.updated else 'wrote'} {p.script}"] if done.wrote else []
+    if done.added:
+        lines.append(f"added to {p.rc}: {p.line}")
+    undo = f"delete {p.script}" + (f" (the line in {p.rc} then does nothing)" if p.rc else "")
+    return [*lines, f"{p.shell} completion works in a new shell; to remove it, {undo}"]
 
 
 def _eager(option: Option, callback: Any) -> click.Option:
@@ -160,15 +185,32 @@ def _eager(option: Option, callback: Any) -> click.Option:
     )
 
 
+class _Root(_Group):
+    """ext itself: `--version` answers once every global option is parsed, so `--json` may
+    stand before or after it; before any command is looked up, as an eager option would."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, args)
+        if ctx.params.pop(VERSION.dest, False) and not ctx.resilient_parsing:  # not on <TAB>
+            g = Globals(**ctx.params)
+            calls.version(g, g.json)
+        return rest
+
+
 def _root(**values: Any) -> None:
     click.get_current_context().obj = Globals(**values)
 
 
 def build() -> click.Group:
     """The whole app: the root with the global options, its groups and commands."""
-    eager = [_eager(VERSION, _version)]
-    eager += [_eager(o, _completion) for o in (INSTALL_COMPLETION, SHOW_COMPLETION)]
-    root = _Group("ext", help=HELP, params=[*map(_option, GLOBALS), *eager], callback=_root)
+    eager = [_eager(o, _completion) for o in (INSTALL_COMPLETION, SHOW_COMPLETION)]
+    root = _Root(
+        "ext",
+        help=HELP,
+        params=[*map(_option, GLOBALS), _option(VERSION), *eager],
+        callback=_root,
+        context_settings={"help_option_names": sorted(HELP_FLAGS)},  # its commands' too
+    )
     root.no_args_is_help = True
     groups: dict[str, click.Group] = {}
     for group in GROUPS:
@@ -190,7 +232,7 @@ def main() -> None:
         # Not standalone: the parser's errors come back here, to be printed in ext's style.
         code = app.main(args=argv, prog_name="ext", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
-    except UsageError as exc:  # raised before a command's own handler (e.g. in a callback)
+    except ExtError as exc:  # raised before a command's own handler (e.g. in a callback)
         from installer.ui import escape
 
         sys.stderr.write(f"error: {escape(exc.message)}\n")
@@ -207,4 +249,5 @@ def main() -> None:
         # command argv names still says whose help to read.
         command = command_of(argv)
         known = command if command in app.commands else None
-        sys.exit(render(exc, "--json" in argv, "--no-color" in argv, known))
+        g = globals_of(argv)
+        sys.exit(render(exc, g.json, g.no_color, known))

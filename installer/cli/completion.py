@@ -4,6 +4,8 @@ click answers the shell's completion requests itself: the script
 (`_EXT_COMPLETE=bash_source ext` prints it) runs ext with `_EXT_COMPLETE=bash_complete`,
 and click calls these hooks (installer.cli.app wires them to the grammar's `complete`)
 for an argument's values. They run only then, never on an everyday command's path.
+The protocol only: the set's labels come from installer.resources, and the files
+`--install-completion` writes from installer.completion_files.
 """
 
 from __future__ import annotations
@@ -15,24 +17,16 @@ import click
 
 def item_names(ctx: click.Context, incomplete: str) -> list[str]:
     """The set's item names that start with what was typed; after a comma, the next one."""
-    done, comma, last = incomplete.rpartition(",")
-    already = set(done.split(",")) if comma else set()
-    labels = [label for label in _labels(ctx) if label.startswith(last) and label not in already]
-    return [done + comma + label for label in labels]
-
-
-def _labels(ctx: click.Context) -> list[str]:
-    """Every item of the set ext would use here (`--set`, EXT_SET, the cwd, the bundled set)."""
-    from installer.context import Env, find_set
-    from installer.errors import ExtError
-    from installer.resources import discover
+    from installer.context import Env
+    from installer.resources import labels_here
 
     explicit = ctx.find_root().params.get("set_dir")
-    try:
-        root, _ = find_set(Env(), Path(explicit) if explicit else None)
-        return sorted({r.label for r in discover(root)})
-    except (ExtError, OSError):  # no set here: nothing to offer, and nothing to print
-        return []
+    done, comma, last = incomplete.rpartition(",")
+    already = set(done.split(",")) if comma else set()
+    labels = labels_here(Env(), Path(explicit) if explicit else None)
+    return [
+        done + comma + label for label in labels if label.startswith(last) and label not in already
+    ]
 
 
 def modes(ctx: click.Context, incomplete: str) -> list[str]:
@@ -47,20 +41,13 @@ def shells(ctx: click.Context, incomplete: str) -> list[str]:
     return [s for s in SHELLS if s.startswith(incomplete)]
 
 
-# Where each shell reads its completion from, and what goes there (`{script}`: the script).
-_STARTUP = {
-    "bash": (".bashrc", 'eval "$(_EXT_COMPLETE=bash_source ext)"\n'),
-    "zsh": (".zshrc", 'eval "$(_EXT_COMPLETE=zsh_source ext)"\n'),
-    "fish": (".config/fish/completions/ext.fish", "{script}"),
-}
-
-
 def shell_of(environ: dict[str, str]) -> str:
     """The shell ext runs in, by $SHELL: bash, zsh or fish."""
+    from installer.completion_files import SHELLS
     from installer.errors import UsageError
 
     shell = Path(environ.get("SHELL", "")).name
-    if shell not in _STARTUP:
+    if shell not in SHELLS:
         raise UsageError(
             f"cannot tell which shell to complete for: SHELL is {shell or 'not set'!r}",
             "put the line for your shell in its start-up file (see the README's Shell completion)",
@@ -76,20 +63,3 @@ def script(app: click.Command, shell: str) -> str:
     if kind is None:  # click knows bash, zsh and fish, the only shells shell_of returns
         raise LookupError(f"click has no completion for {shell}")
     return kind(app, {}, "ext", "_EXT_COMPLETE").source()
-
-
-def install(app: click.Command, shell: str, home: Path) -> tuple[Path, bool]:
-    """Add completion to the shell's start-up file once; (the file, whether it was added)."""
-    name, line = _STARTUP[shell]
-    path = home / name
-    text = line.format(script=script(app, shell))
-    try:
-        old = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        old = ""
-    if text.strip() in old:
-        return path, False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as f:
-        f.write(("\n" if old and not old.endswith("\n") else "") + text)
-    return path, True

@@ -25,13 +25,6 @@ def main() -> None:
         leave(done)
 
 
-# Modules that register an atexit callback when imported or used (weakref.finalize does on
-# first use: tempfile's folders, say). With one of them loaded, Python exits the usual way so
-# the callback runs. The everyday commands load none of them, and leave no callback at all:
-# tests/unit/test_entry_exit.py checks each of them in its own process.
-AT_EXIT = frozenset({"logging", "multiprocessing", "coverage", "rlcompleter", "tempfile"})
-
-
 def leave(done: SystemExit) -> NoReturn:
     """Exit with done's code, skipping the interpreter's teardown when nothing needs it.
 
@@ -39,14 +32,19 @@ def leave(done: SystemExit) -> NoReturn:
     install of 1,000 links, to free memory the OS frees anyway. Every file ext writes is
     closed (and fsynced) before its command returns, and the lock goes with the process; what
     teardown would still do is flush stdout and stderr (done here), run atexit callbacks and
-    join threads: with a module that registers callbacks loaded, a thread alive, or a failed
-    flush, Python exits the usual way.
+    join threads: with the atexit module loaded, a thread alive, or a failed flush, Python
+    exits the usual way.
+
+    No list of modules to keep in sync: a callback can only be registered through the atexit
+    module (logging's, tempfile's through weakref.finalize, coverage's), and a module is in
+    sys.modules once anything imports it. The everyday commands import it nowhere:
+    tests/unit/test_entry_exit.py checks each of them in its own process.
     """
     code = done.code
     threads = sys.modules.get("threading")
     if (
         not isinstance(code, int)
-        or not AT_EXIT.isdisjoint(sys.modules)
+        or "atexit" in sys.modules
         or (threads is not None and threads.active_count() > 1)
     ):
         raise done

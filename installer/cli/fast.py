@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from installer.cli.grammar import COMMANDS, GLOBALS, VERSION, Command, Option
+from installer.cli.grammar import COMMANDS, GLOBALS, HELP_FLAGS, VERSION, Command, Option
 from installer.cli.options import Globals
 
 
@@ -58,16 +58,14 @@ def parse(argv: list[str]) -> Call | None:
     i = 0
     while i < len(argv):
         token = argv[i]
-        name, eq, value = token.partition("=")
+        name = token.partition("=")[0]
         if token in _GLOBAL_FLAGS:
             found[_GLOBAL_FLAGS[token]] = True
         elif token in spec.flags:
             args[spec.flags[token]] = True
         elif name in _GLOBAL_OPTIONS or name in spec.options:
-            if not eq:
-                i += 1
-                value = argv[i] if i < len(argv) else "-"
-            if not _take(name, value, spec, args, found):
+            value, i = option_value(argv, i)
+            if value is None or not _take(name, value, spec, args, found):
                 return None
         elif spec.command is None and token in _SPECS and "version" not in args:
             spec = _SPECS[token]
@@ -84,28 +82,40 @@ def parse(argv: list[str]) -> Call | None:
 
 
 def _launch(rest: list[str], found: dict[str, Any]) -> Call | None:
-    """`launch`: the rest is the host's, less the first `--` (as click drops it)."""
+    """`launch`: the rest is the host's, less the first `--` (as click drops it); `--help`
+    before it is launch's own help, for click to print. `-h` is pi's, as ext has no `-h`."""
     cut = rest.index("--") if "--" in rest else len(rest)
-    if "--help" in rest[:cut] or "-h" in rest[:cut]:  # help for launch itself
+    if not HELP_FLAGS.isdisjoint(rest[:cut]):
         return None
     return Call("launch", {"args": rest[:cut] + rest[cut + 1 :]}, Globals(**found))
 
 
+def option_value(argv: list[str], i: int) -> tuple[str | None, int]:
+    """The value of the option at argv[i] (`--mode=x` or `--mode x`) and the index of the last
+    word it took; None when argv ends before the value."""
+    _, eq, value = argv[i].partition("=")
+    if eq:
+        return value, i
+    return (argv[i + 1] if i + 1 < len(argv) else None), i + 1
+
+
 def _take(name: str, value: str, spec: Spec, args: dict[str, Any], found: dict[str, Any]) -> bool:
-    """Store an option's value; False (click decides) for a missing, dashed or repeated one."""
+    """Store an option's value; False (click decides) for a dashed, empty or repeated one."""
     if value.startswith("-"):
         return False
     if name in _GLOBAL_OPTIONS:
-        key = _GLOBAL_OPTIONS[name]
-        if key in found or not value:
-            return False
-        found[key] = Path(value)
-    elif spec.options[name] in spec.lists:
+        return bool(value) and _once(found, _GLOBAL_OPTIONS[name], Path(value))
+    if spec.options[name] in spec.lists:
         args.setdefault(spec.options[name], []).append(value)
-    elif spec.options[name] in args:
+        return True
+    return _once(args, spec.options[name], value)
+
+
+def _once(values: dict[str, Any], key: str, value: object) -> bool:
+    """Store value at key unless an earlier one is there (a repeat: click decides); False then."""
+    if key in values:
         return False
-    else:
-        args[spec.options[name]] = value
+    values[key] = value
     return True
 
 
@@ -131,18 +141,37 @@ def hoist_globals(argv: list[str]) -> list[str]:
     return front + rest
 
 
-def command_of(argv: list[str]) -> str | None:
-    """The command argv runs (globals come first, after hoist_globals); None for help and such."""
+def _front(argv: list[str]) -> tuple[dict[str, Any], int]:
+    """The global options argv starts with (after hoist_globals), as Globals' fields, and the
+    index of the first word that is not one of them."""
+    found: dict[str, Any] = {}
     i = 0
     while i < len(argv):
         arg = argv[i]
-        if arg in _GLOBAL_OPTIONS:
-            i += 2
-            continue
-        if arg in _GLOBAL_FLAGS or arg.split("=", 1)[0] in _GLOBAL_OPTIONS:
-            i += 1
-            continue
-        if arg == "--version":  # eager: it prints and exits before any command
-            return arg
-        return None if arg.startswith("-") else arg
-    return None
+        name = arg.partition("=")[0]
+        if arg in _GLOBAL_FLAGS:
+            found[_GLOBAL_FLAGS[arg]] = True
+        elif name in _GLOBAL_OPTIONS:
+            value, i = option_value(argv, i)
+            if value:
+                found[_GLOBAL_OPTIONS[name]] = Path(value)
+        else:
+            break
+        i += 1
+    return found, i
+
+
+def globals_of(argv: list[str]) -> Globals:
+    """The global options of argv (after hoist_globals), for a command line click refused: a
+    `--json` after `--` or as an option's value is not one."""
+    return Globals(**_front(argv)[0])
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command argv runs (globals come first, after hoist_globals); None for help and such."""
+    _, i = _front(argv)
+    if i == len(argv):
+        return None
+    if argv[i] == "--version":  # eager: it prints and exits before any command
+        return argv[i]
+    return None if argv[i].startswith("-") else argv[i]

@@ -64,6 +64,7 @@ class Group(NamedTuple):
 
 
 HELP = "Install your own set of coding-agent extensions into an agent dir, and keep it healthy."
+HELP_FLAGS = frozenset({"--help"})  # no -h: after `launch` it is pi's (`ext launch -h`)
 
 GLOBALS = (
     Option("set_dir", ("--set",), "path", "The set folder (else EXT_SET, cwd, bundled)."),
@@ -152,7 +153,9 @@ COMMANDS = (
     Command(
         ("launch",),
         "launch",
-        "Run pi on the agent dir: ext launch -- ARGS…",
+        "Run pi on the agent dir: ext launch -- ARGS…\n\n"
+        "Every word but --help goes to pi as it is: `ext launch -h` and `ext launch -- --help` "
+        "show pi's help.",
         fast=True,
         passthrough=True,
     ),

@@ -73,6 +73,8 @@ def test_bash_completes_commands_options_and_the_sets_item_names(
     # --only takes a comma-separated list: the next name after the comma, none twice.
     only = bash_complete(ext, e2e_env, set_dir, ["ext", "install", "--only", "notify,"])
     assert only == ["notify,git", "notify,nap", "notify,skill:review"]
+    # Completing after --version answers names; it does not print the version.
+    assert bash_complete(ext, e2e_env, set_dir, ["ext", "--version", "li"]) == ["list"]
 
 
 def test_the_set_named_by_set_is_the_one_completed(
@@ -118,3 +120,42 @@ def test_fish_gets_the_item_names_as_its_script_asks(
     done = ext(cwd=set_dir, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["plain,notify"]
+
+
+def test_bash_loads_what_install_completion_wrote(
+    ext: Run, e2e_env: dict[str, str], isolated_home: Path
+) -> None:
+    """The line in ~/.bashrc sources the script ext owns: a new interactive bash completes ext."""
+    bash = shutil.which("bash")
+    assert bash is not None
+    env = {**e2e_env, "SHELL": bash}
+    done = ext("--install-completion", env=env)
+    assert done.returncode == 0, done.stderr
+    assert (isolated_home / ".bash_completions/ext.sh").is_file()
+    shell = subprocess.run(
+        [bash, "-i", "-c", "complete -p ext"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert shell.stdout.strip() == "complete -o nosort -F _ext_completion ext", shell.stderr
+    again = ext("--install-completion", env=env)
+    assert again.returncode == 0 and "nothing written" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("shell", "script"), [("zsh", ".zfunc/_ext"), ("fish", ".config/fish/completions/ext.fish")]
+)
+def test_zsh_and_fish_get_the_script_their_shell_asks_with(
+    ext: Run, e2e_env: dict[str, str], isolated_home: Path, shell: str, script: str
+) -> None:
+    """zsh and fish are not on every machine: the file ext wrote is read for what it asks."""
+    done = ext("--install-completion", env={**e2e_env, "SHELL": f"/usr/bin/{shell}"})
+    assert done.returncode == 0, done.stderr
+    text = (isolated_home / script).read_text()
+    assert _asks(text, shell) == f"{shell}_complete"
+    if shell == "zsh":  # autoloaded from fpath or sourced, compdef is there
+        assert text.startswith("#compdef ext\n") and "compinit" in text

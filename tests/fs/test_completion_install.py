@@ -1,54 +1,235 @@
-"""`ext --install-completion` puts completion in the start-up file of the shell ext runs in,
-once; `--show-completion` prints the script; a shell it cannot tell is an error with a fix."""
+"""`ext --install-completion` writes the shell's script to a file ext owns and sources it
+from the start-up file with one line, added once (typer's convention); it never writes
+through a link nor over a file it did not write, and a second run writes nothing.
+`--show-completion` prints the script; a shell it cannot tell is an error with a fix."""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from installer.cli.app import app, main
+from installer.cli.app import main
+from installer.completion_files import MARK
 
-
-def run(args: list[str], shell: str) -> tuple[int, str]:
-    done = CliRunner().invoke(app, args, env={"SHELL": shell})
-    return done.exit_code, done.output
-
-
-@pytest.mark.parametrize(
-    ("shell", "startup", "line"),
-    [
-        ("/bin/bash", ".bashrc", 'eval "$(_EXT_COMPLETE=bash_source ext)"'),
-        ("/usr/bin/zsh", ".zshrc", 'eval "$(_EXT_COMPLETE=zsh_source ext)"'),
-        ("/usr/local/bin/fish", ".config/fish/completions/ext.fish", "_EXT_COMPLETE=fish_complete"),
-    ],
+BASH_LINE = (
+    "[ -f ~/.bash_completions/ext.sh ] && . ~/.bash_completions/ext.sh  # ext --install-completion"
 )
-def test_install_completion_adds_it_once(
-    isolated_home: Path, shell: str, startup: str, line: str
+ZSH_LINE = "[[ -f ~/.zfunc/_ext ]] && source ~/.zfunc/_ext  # ext --install-completion"
+# shell, $SHELL, the script (under the home), the start-up file, its line, what click's has
+SHELLS = [
+    ("bash", "/bin/bash", ".bash_completions/ext.sh", ".bashrc", BASH_LINE, "bash_complete"),
+    ("zsh", "/usr/bin/zsh", ".zfunc/_ext", ".zshrc", ZSH_LINE, "zsh_complete"),
+    (
+        "fish",
+        "/usr/local/bin/fish",
+        ".config/fish/completions/ext.fish",
+        None,
+        None,
+        "fish_complete",
+    ),
+]
+WITH_RC = [s for s in SHELLS if s[3] is not None]
+
+
+Run = Callable[..., tuple[int, str]]
+
+
+@pytest.fixture
+def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Run:
+    """ext's way in (installer.cli.app.main) with $SHELL: (exit code, what it printed)."""
+
+    def go(args: list[str], shell: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+        for name, value in {"SHELL": shell, **(env or {})}.items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setattr(sys, "argv", ["ext", *args])
+        with pytest.raises(SystemExit) as done:
+            main()
+        said = capsys.readouterr()
+        code = done.value.code
+        return (code if isinstance(code, int) else 0), said.out + said.err
+
+    return go
+
+
+def tree(home: Path) -> dict[str, str]:
+    """Every file under home (links as `-> target`), to show what a run wrote."""
+    out = {}
+    for path in sorted(home.rglob("*")):
+        rel = path.relative_to(home).as_posix()
+        if path.is_symlink():
+            out[rel] = f"-> {os.readlink(path)}"
+        elif path.is_file():
+            out[rel] = path.read_text()
+    return out
+
+
+@pytest.mark.parametrize(("shell", "path", "script", "rc", "line", "mode"), SHELLS)
+def test_install_writes_its_own_script_and_one_line_and_says_so(
+    run: Run,
+    isolated_home: Path,
+    shell: str,
+    path: str,
+    script: str,
+    rc: str | None,
+    line: str | None,
+    mode: str,
 ) -> None:
-    rc = isolated_home / startup
-    if startup == ".bashrc":
-        rc.write_text("export EDITOR=vi")  # the user's own, without a final newline
-    code, out = run(["--install-completion"], shell)
+    code, out = run(["--install-completion"], path)
     assert code == 0, out
-    assert f"completion added to {rc}" in out
-    text = rc.read_text()
-    assert text.count(line) == 1
-    if startup == ".bashrc":
-        assert text.startswith("export EDITOR=vi\n")
+    written = isolated_home / script
+    expected = [f"wrote {written}"]
+    if rc is not None:
+        expected.append(f"added to {isolated_home / rc}: {line}")
+        undo = f"delete {written} (the line in {isolated_home / rc} then does nothing)"
+    else:
+        undo = f"delete {written}"
+    expected.append(f"{shell} completion works in a new shell; to remove it, {undo}")
+    assert out.splitlines() == expected
 
-    code, out = run(["--install-completion"], shell)
-    assert code == 0 and "already in" in out
-    assert rc.read_text() == text
+    text = written.read_text()
+    assert MARK in text and f"_EXT_COMPLETE={mode}" in text
+    assert list(tree(isolated_home)) == sorted([script, *([rc] if rc else [])])
+    if rc is not None:
+        assert (isolated_home / rc).read_text() == f"{line}\n"
 
 
-def test_show_completion_prints_the_script_and_writes_nothing(isolated_home: Path) -> None:
+@pytest.mark.parametrize(("shell", "path", "script", "rc", "line", "mode"), SHELLS)
+def test_a_second_run_writes_nothing(
+    run: Run,
+    isolated_home: Path,
+    shell: str,
+    path: str,
+    script: str,
+    rc: str | None,
+    line: str | None,
+    mode: str,
+) -> None:
+    run(["--install-completion"], path)
+    before = tree(isolated_home)
+    stamps = {p: p.stat().st_mtime_ns for p in isolated_home.rglob("*")}
+
+    code, out = run(["--install-completion"], path)
+    assert code == 0, out
+    loaded = f", loaded from {isolated_home / rc}" if rc else ""
+    assert out.splitlines() == [
+        f"{shell} completion is installed already: {isolated_home / script}{loaded}; "
+        "nothing written"
+    ]
+    assert tree(isolated_home) == before
+    assert {p: p.stat().st_mtime_ns for p in isolated_home.rglob("*")} == stamps
+
+
+@pytest.mark.parametrize(("shell", "path", "script", "rc", "line", "mode"), WITH_RC)
+def test_the_users_start_up_file_keeps_its_bytes_and_gets_the_line_once(
+    run: Run, isolated_home: Path, shell: str, path: str, script: str, rc: str, line: str, mode: str
+) -> None:
+    (isolated_home / rc).write_text("export EDITOR=vi")  # the user's own, no final newline
+    run(["--install-completion"], path)
+    assert (isolated_home / rc).read_text() == f"export EDITOR=vi\n{line}\n"
+
+    # An older ext's script is rewritten whole; the line is not added again.
+    (isolated_home / script).write_text(MARK + "old\n")
+    code, out = run(["--install-completion"], path)
+    assert code == 0, out
+    assert out.splitlines()[0] == f"updated {isolated_home / script}"
+    assert "old" not in (isolated_home / script).read_text()
+    assert (isolated_home / rc).read_text() == f"export EDITOR=vi\n{line}\n"
+
+
+def test_fish_rewrites_its_file_never_appends(run: Run, isolated_home: Path) -> None:
+    run(["--install-completion"], "/usr/bin/fish")
+    target = isolated_home / ".config/fish/completions/ext.fish"
+    first = target.read_text()
+    target.write_text(MARK + "older\n")
+    run(["--install-completion"], "/usr/bin/fish")
+    assert target.read_text() == first
+
+
+def test_fish_follows_xdg_config_home_and_zsh_zdotdir(
+    run: Run, isolated_home: Path, tmp_path: Path
+) -> None:
+    config, zdot = tmp_path / "conf", tmp_path / "zdot"
+    run(["--install-completion"], "/usr/bin/fish", {"XDG_CONFIG_HOME": str(config)})
+    assert (config / "fish/completions/ext.fish").is_file()
+    zdot.mkdir()
+    run(["--install-completion"], "/bin/zsh", {"ZDOTDIR": str(zdot)})
+    assert (zdot / ".zshrc").read_text() == f"{ZSH_LINE}\n"
+    assert not (isolated_home / ".zshrc").exists()
+
+
+@pytest.mark.parametrize(("shell", "path", "script", "rc", "line", "mode"), WITH_RC)
+def test_a_start_up_file_that_is_a_link_is_not_written_through(
+    run: Run,
+    isolated_home: Path,
+    tmp_path: Path,
+    shell: str,
+    path: str,
+    script: str,
+    rc: str,
+    line: str,
+    mode: str,
+) -> None:
+    """A dotfiles manager's link: ext writes nothing, and names the line to add by hand."""
+    dotfile = tmp_path / "dotfiles" / rc
+    dotfile.parent.mkdir()
+    dotfile.write_text("# mine\n")
+    (isolated_home / rc).symlink_to(dotfile)
+
+    code, out = run(["--install-completion"], path)
+    assert code == 1
+    assert f"{isolated_home / rc} is a symlink or not a file" in out
+    assert f"again: {line}" in out
+    assert dotfile.read_text() == "# mine\n"
+    assert list(tree(isolated_home)) == [rc]
+
+    # With the line added by hand, the run writes the script and leaves the link alone.
+    dotfile.write_text(f"# mine\n{line}\n")
+    code, out = run(["--install-completion"], path)
+    assert code == 0, out
+    assert out.splitlines()[0] == f"wrote {isolated_home / script}"
+    assert dotfile.read_text() == f"# mine\n{line}\n"
+
+
+@pytest.mark.parametrize(("shell", "path", "script", "rc", "line", "mode"), SHELLS)
+def test_a_link_or_a_stranger_at_the_script_is_refused(
+    run: Run,
+    isolated_home: Path,
+    tmp_path: Path,
+    shell: str,
+    path: str,
+    script: str,
+    rc: str | None,
+    line: str | None,
+    mode: str,
+) -> None:
+    target = tmp_path / "elsewhere"
+    target.write_text("not ext's\n")
+    at = isolated_home / script
+    at.parent.mkdir(parents=True)
+    at.symlink_to(target)
+    code, out = run(["--install-completion"], path)
+    assert code == 1 and f"{at} is a symlink" in out
+    assert target.read_text() == "not ext's\n"
+
+    at.unlink()
+    at.write_text("# the user's own completion\n")
+    code, out = run(["--install-completion"], path)
+    assert code == 1 and f"{at} is there and ext did not write it" in out
+    assert at.read_text() == "# the user's own completion\n"
+    assert list(tree(isolated_home)) == [script]  # no line added either
+
+
+def test_show_completion_prints_the_script_and_writes_nothing(
+    run: Run, isolated_home: Path
+) -> None:
     code, out = run(["--show-completion"], "/bin/bash")
     assert code == 0
     assert "_EXT_COMPLETE=bash_complete" in out and "complete -o nosort -F _ext_completion" in out
-    assert not (isolated_home / ".bashrc").exists()
+    assert list(isolated_home.iterdir()) == []
 
 
 def test_a_shell_it_cannot_tell_is_an_error_with_the_fix(

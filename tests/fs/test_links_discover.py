@@ -145,3 +145,26 @@ def test_a_resource_with_a_name_that_is_not_plain_is_a_usage_error(
     root = build_tree(tmp_path / "set", {f"extensions/{name}": ""})
     with pytest.raises(UsageError):
         discover(root)
+
+
+def test_the_labels_here_are_the_sets_ext_would_use_and_none_without_one(tmp_path: Path) -> None:
+    """What shell completion offers: the items of the set found as every command finds it."""
+    from installer.context import Env
+    from installer.resources import labels_here
+
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "s"\n',
+            "extensions/notify.ts": "",
+            "extensions/git/index.ts": "",
+            "skills/review/SKILL.md": "---\nname: review\ndescription: r\n---\n",
+        },
+    )
+    assert labels_here(Env(environ={}, cwd=root / "extensions"), None) == [
+        "git",
+        "notify",
+        "skill:review",
+    ]
+    assert labels_here(Env(environ={}, cwd=tmp_path), root) == ["git", "notify", "skill:review"]
+    assert labels_here(Env(environ={}, cwd=tmp_path), tmp_path / "nowhere") == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from installer.cli.fast import hoist_globals
+from installer.cli.fast import hoist_globals, option_value
 
 
 @pytest.mark.parametrize(
@@ -26,3 +26,19 @@ def test_hoist_globals(argv: list[str], expected: list[str]) -> None:
 
 def test_launch_is_the_pass_through_point_only_as_the_command() -> None:
     assert hoist_globals(["enable", "launch", "--json"]) == ["--json", "enable", "launch"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--mode=link"], ("link", 0)),
+        (["--mode", "link", "--yes"], ("link", 1)),
+        (["--mode="], ("", 0)),
+        (["--mode", "-"], ("-", 1)),  # a word that is "-" is a value like any other
+        (["--mode"], (None, 1)),  # argv ends first: no value, not a marker string
+    ],
+)
+def test_option_value_is_none_when_argv_ends_first(
+    argv: list[str], expected: tuple[str | None, int]
+) -> None:
+    assert option_value(argv, 0) == expected

@@ -115,3 +115,30 @@ def test_a_parser_error_under_json_is_the_document_every_ext_error_is(
     parser, ours = json.loads(parser_out), json.loads(ext_out)
     assert list(parser) == list(ours) == ["error", "exit_code", "fix"]
     assert parser_out.startswith('{\n  "error": ') and ext_out.startswith('{\n  "error": ')
+
+
+def test_json_after_the_double_dash_is_a_word_not_the_global_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Whether an error is JSON comes from the parsed globals, not from "--json" anywhere."""
+    code, out, err = run(["list", "--", "--json", "--no-color"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ext list: got unexpected extra arguments")
+
+
+def test_version_under_json_follows_the_args_the_app_was_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The click app's own arguments, not the process's sys.argv, say --json."""
+    import json
+
+    from click.testing import CliRunner
+
+    monkeypatch.setattr(sys, "argv", ["ext", "--version"])
+    done = CliRunner().invoke(cli.app, ["--version", "--json"])
+    assert done.exit_code == 0
+    assert list(json.loads(done.stdout)) == ["ext", "host"]
+
+    monkeypatch.setattr(sys, "argv", ["ext", "--version", "--json"])
+    done = CliRunner().invoke(cli.app, ["--version"])
+    assert done.stdout.startswith("ext ")

@@ -149,6 +149,9 @@ def test_the_click_app_makes_the_same_call(argv: list[str]) -> None:
         ["launch", "--", "--version"],
         ["-q", "launch", "-p", "x", "--", "--json", "--", "y"],
         ["launch", "--", "--help"],
+        # -h is no help option of ext's (`ext install -h` is an error): launch hands it to pi.
+        ["launch", "-h"],
+        ["launch", "-p", "-h", "--", "x"],
     ],
 )
 def test_everyday_forms_are_parsed_by_hand(
@@ -180,7 +183,7 @@ def test_everyday_forms_are_parsed_by_hand(
         ["list", "--version"],
         ["--version", "list"],
         ["launch", "--help"],
-        ["launch", "-p", "-h", "--", "x"],
+        ["launch", "-p", "x", "--help", "--", "y"],
         ["doctor"],
         ["instal"],
     ],
@@ -194,3 +197,11 @@ def test_option_values_become_what_click_passes() -> None:
     assert call is not None
     assert call.globals == Globals(set_dir=Path("~/s"))
     assert call.args["only"] == ["a", ""]
+
+
+def test_launch_help_says_where_pis_arguments_go() -> None:
+    from click.testing import CliRunner
+
+    out = CliRunner().invoke(cli.app, ["launch", "--help"]).output
+    assert out.startswith("Usage: ext launch [--help] [--] [ARGS]...\n")
+    assert "`ext launch -h` and `ext launch -- --help` show pi's help" in " ".join(out.split())
