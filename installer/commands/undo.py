@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.context import Context
 from installer.engine import journal
@@ -39,7 +39,18 @@ def target_record(agent_dir: Path) -> journal.Record | None:
     return None
 
 
-def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
+class Undo(NamedTuple):
+    """`ext undo`'s options, as installer.cli.grammar names them."""
+
+    dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+
+
+class History(NamedTuple):
+    """`ext history` takes no options."""
+
+
+def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
     """Plan the reversal of the last apply, refuse if anything it touched changed since."""
     root = ctx.agent_dir
 
@@ -70,7 +81,7 @@ def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
 
         return Prepared(Plan("undo", actions), step)
 
-    return run_plan(ctx, prepare, confirm, dry_run)
+    return run_plan(ctx, prepare, confirm, options.dry_run)
 
 
 _FIX = "put each path back to what ext left there (named above), or undo by hand"
@@ -300,7 +311,7 @@ def _reverse(tx: Transaction, s: JournalStep) -> None:
         tx.uncopy(Path(s["file"]), s["entries"])
 
 
-def history(ctx: Context) -> DataResult:
+def history(ctx: Context, options: History) -> DataResult:
     """Every journal of the agent dir, newest first."""
     rows: list[dict[str, Any]] = [
         {
