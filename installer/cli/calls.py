@@ -12,7 +12,6 @@ few, what is said around it (`_AROUND`).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
@@ -29,10 +28,6 @@ def call(name: str, g: Globals, args: dict[str, Any]) -> NoReturn:
     if name == "version":
         version(g, **args)
     command = BY_CALL[name]
-    if command.path[0] == "consent":
-        from installer.cli import consent
-
-        getattr(consent, command.verb.partition(":")[2])(g, **options_of(command, args)._asdict())
     run(g, lambda out: _call(command, g, out, args))
 
 
@@ -89,14 +84,14 @@ def _bench_here(g: Globals, options: Any) -> Any:
     from installer.context import Env, here
     from installer.scaffold.creation import Bench
 
-    return Bench(here(Env.from_process()), _host_for_templates, shutil.which("git"))
+    return Bench(here(Env.from_process()), _find_host, shutil.which("git"))
 
 
 def _bench_of_set(g: Globals, options: Any) -> Any:
     """`ext add`: the user's own set (never the bundled one) and the installed pi."""
     from installer.scaffold.creation import Bench
 
-    return Bench(_own_set(g), _host_for_templates)
+    return Bench(_own_set(g), _find_host)
 
 
 def _adoption(g: Globals, options: Any) -> Any:
@@ -119,8 +114,9 @@ def _doctor(g: Globals, options: Any) -> Any:
     return Where(Env.from_process(), g.set_dir, g.agent_dir, g.debug)
 
 
-def _host_for_templates() -> Any:
-    """The installed pi, for the package name templates import from; None when not found."""
+def _find_host() -> Any:
+    """The installed pi (for --version, and the package templates import from); None when
+    not found or broken."""
     from installer.host import find_host
 
     try:
@@ -203,29 +199,32 @@ def _with_notice(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int
     return render(out, result, before=notice(g, ctx))
 
 
+def _consent(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
+    """`ext consent …`: first move a store an earlier ext left where pi warns about it."""
+    from installer.commands.consent import moved
+    from installer.render import Prompt, render, warn
+
+    dry_run = getattr(options, "dry_run", False)
+    warn(out, moved(ctx, dry_run))
+    if not hasattr(options, "yes"):
+        return render(out, verb(ctx, options))
+    return render(out, verb(ctx, options, Prompt(out, options.yes)))
+
+
 _AROUND: dict[str, Around] = {
     "install": _install,
     "launch": _launch,
     "list_items": _with_notice,
+    "consent_check": _consent,
+    "consent_approve": _consent,
+    "consent_revoke": _consent,
+    "consent_list": _consent,
 }
 
 
 def version(g: Globals, as_json: bool) -> NoReturn:
     """`ext --version`: ext's version and the host's; a broken host never breaks it."""
-    from installer.host import find_host
+    from installer.render.version import show
 
-    try:
-        host = find_host()
-    except Exception:
-        host = None
-    if host is not None and host.note:
-        sys.stderr.write(f"warning: {host.note}\n")
-    if as_json:
-        import json
-
-        data = {"ext": __version__, "host": None if host is None else host.version}
-        sys.stdout.write(json.dumps(data) + "\n")
-    else:
-        pi = "pi not found" if host is None else f"pi {host.version or 'version unknown'}"
-        sys.stdout.write(f"ext {__version__} ({pi})\n")
+    show(__version__, _find_host(), as_json)
     raise SystemExit(0)

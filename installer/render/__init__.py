@@ -17,6 +17,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from installer.consent.preview import ApprovalPreview
     from installer.context import Context
     from installer.plan import Plan
     from installer.ui import Output
@@ -85,9 +86,17 @@ class Prompt:
 
     def ask(self, question: str, done: str, first: str = "") -> None:
         """A y/N of its own (consent's); skipped with --yes."""
+        from installer.ui import shorten
+
         if not self.yes:
             fix = f"{first}run the command again with --yes"
-            self.out.ask(question, self.stdin_tty, done, fix)
+            self.out.ask(shorten(question), self.stdin_tty, done, fix)
+
+    def preview(self, preview: ApprovalPreview) -> None:
+        """The hooks `ext consent approve` is about to trust, before it asks."""
+        from installer.render.consent import show_preview
+
+        show_preview(self.out, preview, self.yes)
 
     def pick(self, choices: list[Any], check: Callable[[frozenset[str]], str | None]) -> Any:
         """The checklist on the terminal (drawn on stderr); None on Escape or Ctrl-C."""
