@@ -14,7 +14,7 @@ from installer.engine.run import Confirm, Prepared, run_plan
 from installer.engine.transaction import Transaction, decode
 from installer.errors import Refused
 from installer.plan import Action, Plan, Word
-from installer.result import DataResult, PlanResult
+from installer.result import PlanResult
 
 
 @dataclass(frozen=True)
@@ -311,9 +311,19 @@ def _reverse(tx: Transaction, s: JournalStep) -> None:
         tx.uncopy(Path(s["file"]), s["entries"])
 
 
-def history(ctx: Context, options: History) -> DataResult:
+class Journals(NamedTuple):
+    """`ext history`'s result: one row per journal of the agent dir, newest first."""
+
+    agent_dir: Path
+    rows: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"agent_dir": str(self.agent_dir), "history": list(self.rows)}
+
+
+def history(ctx: Context, options: History) -> Journals:
     """Every journal of the agent dir, newest first."""
-    rows: list[dict[str, Any]] = [
+    rows = tuple(
         {
             "journal": rec.name,
             "command": rec.command,
@@ -323,15 +333,5 @@ def history(ctx: Context, options: History) -> DataResult:
             "undone": rec.undone,
         }
         for rec in journal.records(ctx.agent_dir)
-    ]
-    # Columns as wide as their longest entry: `settings migrate` or `interrupted` keep them aligned.
-    cw = max((len(r["command"]) for r in rows), default=0)
-    sw = max((len(r["status"]) for r in rows), default=0)
-    nw = max((len(str(r["steps"])) for r in rows), default=0)
-    lines = [
-        f"{r['started'][:19]}  {r['command']:<{cw}}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
-        + ("step" if r["steps"] == 1 else "steps")
-        + ("  (undone)" if r["undone"] else "")
-        for r in rows
-    ] or ["no history yet"]
-    return DataResult({"agent_dir": str(ctx.agent_dir), "history": rows}, tuple(lines))
+    )
+    return Journals(ctx.agent_dir, rows)

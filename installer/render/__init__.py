@@ -36,6 +36,7 @@ RENDERERS = {
     "installer.consent.results.ListResult": "consent",
     "installer.consent.preview.ApprovalPreview": "consent",
     "installer.commands.launch.Exec": "plans",
+    "installer.commands.undo.Journals": "history",
 }
 
 

@@ -120,7 +120,7 @@ def test_undo_walks_back_and_skips_what_was_undone(ctx: Context) -> None:
     undo(ctx, Undo(), yes)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(empty)
     assert undo(ctx, Undo(), yes).plan.is_empty
-    rows = history(ctx, History()).data["history"]
+    rows = history(ctx, History()).rows
     assert [r["command"] for r in rows] == ["undo", "undo", "install", "install"]
     assert [bool(r["undone"]) for r in rows] == [False, False, True, True]
 

@@ -14,6 +14,7 @@ from installer.commands.uninstall import Uninstall, uninstall
 from installer.context import Context
 from installer.engine import journal
 from installer.errors import ExtError
+from installer.render.history import lines
 from tests.helpers import build_tree, context, snapshot, yes
 
 STAMP = "20261129-101500"  # the helpers' clock
@@ -50,7 +51,7 @@ def refusal(ctx: Context) -> ExtError:
 def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", {"extensions/a.ts": "// a"})
     agent = build_tree(tmp_path / "agent", {"settings.json": "{}"})
-    assert history(context(root, agent), History()).lines == ("no history yet",)
+    assert lines(history(context(root, agent), History())) == ["no history yet"]
     write(agent, "20261127T000000.000000-1-install.jsonl", head("install"), STEP, {"end": "ok"})
     write(
         agent,
@@ -62,12 +63,12 @@ def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
     )
     write(agent, "20261129T000000.000000-1-undo.jsonl", head("undo", "2026-11-29T00:00:00"))
     result = history(context(root, agent), History())
-    assert result.lines == (
+    assert lines(result) == [
         "2026-11-29T00:00:00  undo              interrupted   0 steps",
         "2026-11-28T09:00:00  settings migrate  ok           12 steps  (undone)",
         "2026-11-29T10:00:00  install           ok            1 step",
-    )
-    rows = result.data["history"]
+    ]
+    rows = result.to_json()["history"]
     assert rows[1] == {
         "journal": "20261128T000000.000000-1-settings-migrate",
         "command": "settings migrate",
@@ -76,7 +77,7 @@ def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
         "steps": 12,
         "undone": "2026-11-29T00:00:00",
     }
-    assert result.data["agent_dir"] == str(agent)
+    assert result.to_json()["agent_dir"] == str(agent)
 
 
 def test_undo_takes_the_newest_run_not_undone_rolled_back_or_empty(tmp_path: Path) -> None:
