@@ -92,3 +92,37 @@ def test_a_new_install_option_is_a_line_in_the_grammar_and_a_field_beside_the_ve
     for dest in own:
         assert f"    {dest}: " in verb, f"no field {dest}"
         assert f"options.{dest}" in verb, f"{dest} is never used"
+
+
+def test_a_new_option_reaches_the_verb_through_both_parsers_unedited(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Declare `--frob` on install and give Install a `frob` field: the hand parser, the
+    click app and the call carry it to the verb with no edit of their own."""
+    from collections import namedtuple
+
+    import click
+
+    from installer.cli import app, fast
+    from installer.commands import install as verb_module
+
+    install = next(c for c in COMMANDS if c.name == "install")
+    frob = Option("frob", ("--frob",), "text", "A new option.")
+    grown = install._replace(options=(*install.options, frob))
+    fields = [*verb_module.Install._fields, "frob"]
+    defaults = [*verb_module.Install._field_defaults.values(), None]
+    monkeypatch.setattr(verb_module, "Install", namedtuple("Install", fields, defaults=defaults))
+
+    spec = fast._spec(grown, grown.options)
+    assert spec.options["--frob"] == "frob"
+    parsed = {**spec.defaults, "frob": "x"}
+
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(calls, "call", lambda name, g, values: seen.append(values))
+    command = app._command(grown)
+    with click.Context(command) as ctx:
+        command.parse_args(ctx, ["--frob", "x"])
+        ctx.invoke(command.callback, **ctx.params)
+    assert seen == [parsed]
+
+    assert calls.options_of(grown, parsed).frob == "x"
