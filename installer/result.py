@@ -34,6 +34,7 @@ class DataResult(NamedTuple):
     data: dict[str, Any]
     lines: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    verbatim: bool = False  # lines a shell reads (`ext env`): written as they are, no `~`
 
     def to_json(self) -> dict[str, Any]:
         return self.data

@@ -1,4 +1,5 @@
-"""Console and JSON output, colour, and the y/N prompt. The only module that prints."""
+"""Console and JSON output, colour, the plan's lines and the y/N prompt: what installer.render
+prints results with."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from installer.errors import ExtError, GuardRefused, Refused
 
 if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
     from installer.plan import Action, Plan
-    from installer.result import DataResult, PlanResult
 
 SYMBOL = {
     "link": "+",
@@ -228,40 +228,6 @@ class Output:
         answer = sys.stdin.readline().strip().lower()
         if answer not in ("y", "yes"):
             raise Refused(f"declined; nothing was {done}")
-
-    def plan_result(self, result: PlanResult) -> None:
-        if self.json:
-            self.data(result.to_json())
-            return
-        for w in result.warnings:
-            self.warn(w)
-        if result.applied:
-            self.show_plan(result.plan)
-            if not self.quiet:
-                self.out(f"done: {result.plan.summary(done=True)}")
-        elif result.plan.is_empty:
-            self.show_plan(result.plan)
-            if not self.quiet:
-                summary = result.plan.summary()
-                self.out(
-                    "nothing to do" if summary == "nothing to do" else f"nothing to do: {summary}"
-                )
-        else:
-            self.show_plan(result.plan, result.diffs)
-            if result.dry_run and not self.quiet:
-                self.out("dry run: nothing was written")
-        for note in result.notes:
-            if not self.quiet:
-                self.err(note)
-
-    def data_result(self, result: DataResult) -> None:
-        for w in result.warnings:
-            self.warn(w)
-        if self.json:
-            self.data(result.to_json())
-            return
-        for line in result.lines:
-            self.out(line)
 
 
 def use_color(no_color: bool, environ: dict[str, str], stream: TextIO) -> bool:

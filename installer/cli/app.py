@@ -109,11 +109,8 @@ def _command(command: Command) -> click.Command:
     def callback(**raw: Any) -> None:
         ctx = click.get_current_context()
         g = ctx.find_root().obj or Globals()
-        call = getattr(calls, command.call)
-        if command.passthrough:
-            call(g, list(ctx.args))
-        else:
-            call(g, **_values(command, raw))
+        values = {"args": list(ctx.args)} if command.passthrough else _values(command, raw)
+        calls.call(command.call, g, values)
 
     settings = {"allow_extra_args": True, "ignore_unknown_options": True}
     return click.Command(

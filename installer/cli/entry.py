@@ -20,7 +20,7 @@ def main() -> None:
     from installer.cli import calls
 
     try:
-        getattr(calls, call.call)(call.globals, **call.args)
+        calls.call(call.call, call.globals, call.args)
     except SystemExit as done:
         leave(done)
 

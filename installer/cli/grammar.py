@@ -3,9 +3,12 @@
 Two readers build on this table and nothing else: `installer.cli.fast`, the hand parser of
 the everyday commands (no framework import, so they start fast), and `installer.cli.app`,
 the click app that parses every other command line and prints help, errors and shell
-completions. A new option is one line here and one parameter of its call in
-`installer.cli.calls`; `tests/unit/test_cli_parity.py` holds the two readers to the same
-result on every argv the fast one takes.
+completions. Each command names its verb and the verb's options type; the one generic call
+(`installer.cli.calls.call`) builds that options value from the parsed values by field name.
+So a new option is one line here and a field (and its use) beside the verb:
+`tests/unit/test_cli_options.py` holds every option to a field and back, and
+`tests/unit/test_cli_parity.py` holds the two readers to the same result on every argv the
+fast one takes.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ class Option(NamedTuple):
     default: str | None = None  # text options only; flags default to False, lists to None
     metavar: str | None = None
     complete: Completer | None = None
+    commas: bool = False  # a list of names: `--only a,b --only c` is (a, b, c); "" is an error
 
 
 class Argument(NamedTuple):
@@ -40,8 +44,9 @@ class Argument(NamedTuple):
 
 
 class Command(NamedTuple):
-    """One command; `path` is its words (`("consent", "approve")`), `call` its function in
-    installer.cli.calls."""
+    """One command; `path` is its words (`("consent", "approve")`), `call` its name for the two
+    parsers, `verb` its function and `takes` the type of that function's options, both as
+    `module:name` in installer.commands (`install:install`, `install:Install`)."""
 
     path: tuple[str, ...]
     call: str
@@ -50,6 +55,9 @@ class Command(NamedTuple):
     arguments: tuple[Argument, ...] = ()
     fast: bool = False  # an everyday command: installer.cli.fast parses its plain forms
     passthrough: bool = False  # what follows the command is the host's (ext launch -- ARGS)
+    verb: str = ""
+    takes: str = ""
+    asks: bool = False  # the verb writes: it is handed the prompt (installer.render.Prompt)
 
     @property
     def name(self) -> str:
@@ -127,8 +135,16 @@ COMMANDS = (
                 "list",
                 "Install just these names (comma-separated).",
                 complete="items",
+                commas=True,
             ),
-            Option("skip", ("--skip",), "list", "Install all but these names.", complete="items"),
+            Option(
+                "skip",
+                ("--skip",),
+                "list",
+                "Install all but these names.",
+                complete="items",
+                commas=True,
+            ),
             _DRY_RUN,
             _YES,
             Option(
@@ -149,6 +165,9 @@ COMMANDS = (
             ),
         ),
         fast=True,
+        verb="install:install",
+        takes="install:Install",
+        asks=True,
     ),
     Command(
         ("launch",),
@@ -158,28 +177,54 @@ COMMANDS = (
         "show pi's help.",
         fast=True,
         passthrough=True,
+        verb="launch:launch",
+        takes="launch:Launch",
     ),
     Command(
         ("uninstall",),
         "uninstall",
         "Remove the set from the agent dir; backups stay.",
         (_DRY_RUN, _YES),
+        verb="uninstall:uninstall",
+        takes="uninstall:Uninstall",
+        asks=True,
     ),
-    Command(("list",), "list_items", "Every item of the set and its state.", fast=True),
+    Command(
+        ("list",),
+        "list_items",
+        "Every item of the set and its state.",
+        fast=True,
+        verb="listing:list_items",
+        takes="listing:Listing",
+    ),
     Command(
         ("env",),
         "env",
         'The line that points pi at the agent dir: eval "$(ext env)".',
         (Option("shell", ("--shell",), "text", "sh, bash, zsh or fish.", "sh", complete="shells"),),
         fast=True,
+        verb="env:env",
+        takes="env:EnvLine",
     ),
-    Command(("enable",), "enable", "Switch items back on.", (_DRY_RUN, _YES), (_ITEMS,)),
+    Command(
+        ("enable",),
+        "enable",
+        "Switch items back on.",
+        (_DRY_RUN, _YES),
+        (_ITEMS,),
+        verb="toggle:enable",
+        takes="toggle:Enable",
+        asks=True,
+    ),
     Command(
         ("disable",),
         "disable",
         "Switch items off, unless a guard refuses (exit 3).",
         (_FORCE, _DRY_RUN, _YES),
         (_ITEMS,),
+        verb="toggle:disable",
+        takes="toggle:Disable",
+        asks=True,
     ),
     Command(
         ("toggle",),
@@ -189,9 +234,12 @@ COMMANDS = (
             _FORCE,
             _YES,
             _DRY_RUN,
-            Option("on", ("--on",), "list", _SWITCHED, complete="items"),
-            Option("off", ("--off",), "list", _SWITCHED, complete="items"),
+            Option("on", ("--on",), "list", _SWITCHED, complete="items", commas=True),
+            Option("off", ("--off",), "list", _SWITCHED, complete="items", commas=True),
         ),
+        verb="toggle:toggle",
+        takes="toggle:Toggle",
+        asks=True,
     ),
     Command(
         ("init",),
@@ -210,6 +258,9 @@ COMMANDS = (
             ),
         ),
         (Argument("folder", "path", "Where the set goes (default: here).", "FOLDER"),),
+        verb="init:init",
+        takes="init:Init",
+        asks=True,
     ),
     Command(
         ("add",),
@@ -221,6 +272,9 @@ COMMANDS = (
             _DRY_RUN,
         ),
         (Argument("name", "text", "The new item's name, e.g. notify.", "NAME", required=True),),
+        verb="add:add",
+        takes="add:Add",
+        asks=True,
     ),
     Command(
         ("adopt",),
@@ -247,6 +301,9 @@ COMMANDS = (
             _YES,
         ),
         (Argument("names", "list", "Files or folders to adopt: notify, skill:review.", "NAMES"),),
+        verb="adopt:adopt",
+        takes="adopt:Adopt",
+        asks=True,
     ),
     Command(
         ("doctor",),
@@ -262,10 +319,17 @@ COMMANDS = (
             Option("strict", ("--strict",), "flag", "Exit 1 on warnings too."),
             Option("list_checks", ("--list-checks",), "flag", "List the checks and exit."),
             Option(
-                "check", ("--check",), "list", "Run only this check (repeatable).", metavar="ID"
+                "check",
+                ("--check",),
+                "list",
+                "Run only this check (repeatable).",
+                metavar="ID",
+                commas=True,
             ),
             Option("no_network", ("--no-network",), "flag", "Skip what needs the network."),
         ),
+        verb="doctor:doctor",
+        takes="doctor:Doctor",
     ),
     Command(
         ("update",),
@@ -275,10 +339,32 @@ COMMANDS = (
         "was installed. Exit 0 whether or not updates exist; only a failure of ext itself is "
         "non-zero.",
         (Option("check", ("--check",), "flag", "Check for newer versions now."),),
+        verb="updates:update",
+        takes="updates:Update",
     ),
-    Command(("outdated",), "outdated", "The same as `ext update --check`."),
-    Command(("undo",), "undo", "Reverse the last change ext made.", (_DRY_RUN, _YES)),
-    Command(("history",), "history", "What ext did here, newest first."),
+    Command(
+        ("outdated",),
+        "outdated",
+        "The same as `ext update --check`.",
+        verb="updates:outdated",
+        takes="updates:Outdated",
+    ),
+    Command(
+        ("undo",),
+        "undo",
+        "Reverse the last change ext made.",
+        (_DRY_RUN, _YES),
+        verb="undo:undo",
+        takes="undo:Undo",
+        asks=True,
+    ),
+    Command(
+        ("history",),
+        "history",
+        "What ext did here, newest first.",
+        verb="undo:history",
+        takes="undo:History",
+    ),
     Command(
         ("settings", "migrate"),
         "settings_migrate",
@@ -293,6 +379,9 @@ COMMANDS = (
                 "Also remove retired keys (shown in the plan).",
             ),
         ),
+        verb="migrate:migrate",
+        takes="migrate:SettingsMigrate",
+        asks=True,
     ),
     Command(
         ("consent", "check"),
@@ -300,6 +389,8 @@ COMMANDS = (
         "Exit 0 if the project's hooks are approved, else 3.\n\n"
         "A project without hooks has nothing to approve: exit 0.",
         arguments=(_PROJECT,),
+        verb="consent:check",
+        takes="consent:ConsentCheck",
     ),
     Command(
         ("consent", "approve"),
@@ -321,6 +412,9 @@ COMMANDS = (
             ),
         ),
         (_PROJECT,),
+        verb="consent:approve",
+        takes="consent:ConsentApprove",
+        asks=True,
     ),
     Command(
         ("consent", "revoke"),
@@ -330,6 +424,9 @@ COMMANDS = (
         "writes does; --yes revokes without asking.",
         (Option("yes", ("--yes", "-y"), "flag", "Revoke without asking."),),
         (_PROJECT,),
+        verb="consent:revoke",
+        takes="consent:ConsentRevoke",
+        asks=True,
     ),
     Command(
         ("consent", "list"),
@@ -337,7 +434,10 @@ COMMANDS = (
         "Every approval, and whether it still matches.\n\n"
         "Shows each project, when it was approved, the short hash, and whether its hooks are "
         "still the approved ones (current), changed, or the folder is gone.",
+        verb="consent:list_approvals",
+        takes="consent:ConsentList",
     ),
 )
 
 BY_NAME = {c.name: c for c in COMMANDS}
+BY_CALL = {c.call: c for c in COMMANDS}

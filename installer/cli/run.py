@@ -1,5 +1,6 @@
 """What every command's call shares, without the CLI framework: the Output, and `run`,
-which turns an ExtError into its message, fix and exit code.
+which turns an ExtError into its message, fix and exit code; the context, the update notice
+and the names of an `--only a,b`.
 
 Both ways into ext use it: the click app (`installer.cli.app`) and the hand-parsed everyday
 commands (`installer.cli.fast`), so a command behaves the same whichever parsed it.
@@ -65,13 +66,12 @@ def context(g: Globals, create: bool = False) -> Any:
     return resolve(Env.from_process(), g.set_dir, g.agent_dir, create=create)
 
 
-def show_notice(g: Globals, out: Any, ctx: Any) -> None:
-    """The cached update notice, at most once a day, on stderr; never waits on the network."""
-    from installer.commands.updates import notice
+def notice(g: Globals, ctx: Any) -> tuple[str, ...]:
+    """The cached update notice, at most once a day, for stderr; never waits on the network."""
+    from installer.commands.updates import notice as due
 
-    text = notice(ctx)
-    if text and not g.quiet:
-        out.err(text)
+    text = due(ctx)
+    return (text,) if text and not g.quiet else ()
 
 
 def names(values: list[str] | None, option: str = "--only") -> list[str]:
@@ -80,8 +80,3 @@ def names(values: list[str] | None, option: str = "--only") -> list[str]:
     if values and not found:
         raise UsageError(f"{option} names nothing", f"give {option} a name, or leave it out")
     return found
-
-
-def confirmer(out: Any, yes: bool) -> Callable[[Any, tuple[str, ...]], None]:
-    stdin_tty = sys.stdin is not None and sys.stdin.isatty()
-    return lambda plan, diffs: out.confirm(plan, yes, stdin_tty, diffs)

@@ -1,1 +1,2 @@
-"""One module per verb: each takes a Context and returns a result for the renderer."""
+"""One module per verb: each is `(ctx, options) -> Result` (with a prompt when it writes),
+its options a NamedTuple declared beside it; installer.render prints the result."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from installer.errors import UsageError
 from installer.host import HostInfo
@@ -12,7 +13,7 @@ from installer.pirules import SUFFIXES
 from installer.resources import FOLDER, KINDS, check_name
 from installer.result import PlanResult
 from installer.scaffold import templates
-from installer.scaffold.creation import Confirm, Piece, run
+from installer.scaffold.creation import Bench, Confirm, Piece, run
 from installer.scaffold.templates import host_package
 
 # Where a resource of each kind could already be, by name: any of these is "taken".
@@ -26,7 +27,23 @@ _TAKEN = {
 _SKILL_NAME = r"[a-z0-9]+(-[a-z0-9]+)*"
 
 
-def add(
+class Add(NamedTuple):
+    """`ext add`'s options, as installer.cli.grammar names them."""
+
+    name: str = ""
+    kind: str = "extension"
+    as_dir: bool = False
+    dry_run: bool = False
+
+
+def add(bench: Bench, options: Add, confirm: Confirm) -> PlanResult:
+    """The new item in the set (bench.folder), from its kind's template."""
+    o = options
+    host = bench.host() if o.kind in ("extension", "theme") else None  # pi's types, a theme's
+    return add_item(bench.folder, o.name, o.kind, o.as_dir, o.dry_run, confirm, host)
+
+
+def add_item(
     set_root: Path,
     name: str,
     kind: str,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from installer import backups, trees
 from installer.context import Context
@@ -39,7 +40,32 @@ class Adoption:
     diff: str | None = None
 
 
-def adopt(
+class Adopt(NamedTuple):
+    """`ext adopt`'s options, as installer.cli.grammar names them."""
+
+    names: tuple[str, ...] = ()
+    every: bool = False
+    from_dir: Path | None = None  # the front's: the agent dir it resolves the context with
+    prefer: str | None = None
+    clean_backups: bool = False
+    dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+
+
+def adopt(ctx: Context, options: Adopt, confirm: Confirm) -> PlanResult:
+    """Adopt the named (or all) hand-placed items; or, with --clean-backups, delete the
+    backups earlier adoptions kept."""
+    o = options
+    if o.clean_backups:
+        from installer.commands.adopt_clean import clean_backups
+
+        if o.names or o.every or o.prefer:
+            raise UsageError("--clean-backups takes no names", "ext adopt --clean-backups")
+        return clean_backups(ctx, o.dry_run, confirm)
+    return adopt_items(ctx, list(o.names), o.every, o.prefer, o.dry_run, confirm)
+
+
+def adopt_items(
     ctx: Context,
     names: list[str],
     every: bool,

@@ -4,10 +4,26 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import NamedTuple
 
+from installer.context import Context
 from installer.errors import UsageError
+from installer.result import DataResult
 
 SHELLS = ("sh", "bash", "zsh", "fish")
+
+
+class EnvLine(NamedTuple):
+    """`ext env`'s options, as installer.cli.grammar names them."""
+
+    shell: str = "sh"
+
+
+def env(ctx: Context, options: EnvLine) -> DataResult:
+    """The line for the shell, as data and as the one line `eval` reads (printed as is)."""
+    line = env_line(ctx.agent_dir, options.shell)
+    data = {"agent_dir": str(ctx.agent_dir), "shell": options.shell, "line": line}
+    return DataResult(data, (line,), verbatim=True)
 
 
 def env_line(agent_dir: Path, shell: str) -> str:

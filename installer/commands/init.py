@@ -8,18 +8,44 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from installer.errors import UsageError
 from installer.host import HostInfo
 from installer.manifest import MANIFEST_NAME
 from installer.result import PlanResult
 from installer.scaffold import templates
-from installer.scaffold.creation import GIT, Confirm, Piece, run
+from installer.scaffold.creation import GIT, Bench, Confirm, Piece, run
 from installer.scaffold.manifest_text import manifest_text
 from installer.scaffold.templates import host_package
 
 
-def init(
+class Init(NamedTuple):
+    """`ext init`'s options, as installer.cli.grammar names them."""
+
+    folder: Path | None = None
+    name: str | None = None
+    dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+    no_git: bool = False
+    from_install_sh: Path | None = None
+
+
+def init(bench: Bench, options: Init, confirm: Confirm) -> PlanResult:
+    """A new set in the folder (else the current one), or a repository's install.sh made one."""
+    o = options
+    if o.from_install_sh is not None:
+        if o.folder is not None:
+            raise UsageError(
+                "--from-install-sh makes the script's own repository a set",
+                "leave out the folder",
+            )
+        return from_install_sh(o.from_install_sh, o.name, o.dry_run, confirm, bench.host())
+    target = o.folder if o.folder is not None else bench.folder
+    return start_set(target, o.name, not o.no_git, o.dry_run, confirm, bench.host(), bench.git)
+
+
+def start_set(
     target: Path,
     name: str | None,
     git: bool,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from installer.consent.set_plan import plan_set_hooks, recorded_hooks
 from installer.context import Context
@@ -32,28 +32,28 @@ from installer.settings.plan import (
 )
 from installer.state import State, load_state
 
-if TYPE_CHECKING:
-    pass
+
+class Install(NamedTuple):
+    """`ext install`'s options, as installer.cli.grammar names them."""
+
+    only: tuple[str, ...] = ()  # names, split at commas
+    skip: tuple[str, ...] = ()
+    dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+    create: bool = False  # the front's: the context it resolves may make the agent dir
+    mode: str | None = None
+    reseed: bool = False
 
 
-def install(
-    ctx: Context,
-    only: list[str],
-    skip: list[str],
-    dry_run: bool,
-    confirm: Confirm,
-    mode: str | None = None,
-    *,
-    reseed: bool = False,
-) -> PlanResult:
+def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
 
     A seed is written once: the state record keeps the keys seeded here, and a key the
     user removed since stays removed, unless `reseed`.
     """
-    mode = install_mode(ctx, mode)
+    mode = install_mode(ctx, options.mode)
     resources = discover(ctx.set_root)
-    chosen = select(resources, only, skip)
+    chosen = select(resources, list(options.only), list(options.skip))
     _refuse_what_the_mode_cannot_do(ctx, mode, chosen)
     drift = drift_warning(ctx)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
@@ -63,7 +63,7 @@ def install(
         state = load_state(ctx.agent_dir)
         done = (
             frozenset()
-            if reseed
+            if options.reseed
             else seeded_before(state.record_of(ctx.set_root, ctx.manifest.name), ctx)
         )
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
@@ -116,12 +116,12 @@ def install(
         extra.pop(SKIPPED, None)
         if mode == "register" and skipped:
             extra[SKIPPED] = list(skipped)
-        before = () if reseed or previous is None else seeded_before(previous, ctx)
+        before = () if options.reseed or previous is None else seeded_before(previous, ctx)
         extra["seeded"] = sorted({*before, *seed_keys(ctx)})
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
-    return run_plan(ctx, prepare, confirm, dry_run, new_state)
+    return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
 
 
 def _link_plan(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from installer.context import Context
 from installer.drift import drift_warning
@@ -10,6 +10,27 @@ from installer.errors import ExtError
 
 if TYPE_CHECKING:  # a set without a tested range never needs the host module
     from installer.host import HostInfo
+
+
+class Launch(NamedTuple):
+    """`ext launch`'s options: what follows `--`, the host's."""
+
+    args: tuple[str, ...] = ()
+
+
+class Exec(NamedTuple):
+    """What `ext launch` runs once its warnings are shown: the host, on the agent dir."""
+
+    host: HostInfo
+    args: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
+def launch(ctx: Context, options: Launch) -> Exec:
+    """The host to exec, recorded as a session for the process guards, and the warnings."""
+    host, warnings = prepare_launch(ctx)
+    record_session(ctx, host, list(options.args))
+    return Exec(host, options.args, tuple(warnings))
 
 
 def find(ctx: Context) -> HostInfo:

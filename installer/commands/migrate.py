@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.context import Context
 from installer.engine.run import Confirm, Prepared, run_plan
@@ -13,8 +13,17 @@ from installer.result import PlanResult
 from installer.settings.plan import settings_path
 
 
-def migrate(ctx: Context, dry_run: bool, remove_retired: bool, confirm: Confirm) -> PlanResult:
+class SettingsMigrate(NamedTuple):
+    """`ext settings migrate`'s options, as installer.cli.grammar names them."""
+
+    dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+    remove_retired: bool = False
+
+
+def migrate(ctx: Context, options: SettingsMigrate, confirm: Confirm) -> PlanResult:
     """Plan the key moves (and, when asked, removals), show them with a diff, apply on confirm."""
+    remove_retired = options.remove_retired
     from installer import settings as lib
 
     path = settings_path(ctx)
@@ -59,4 +68,4 @@ def migrate(ctx: Context, dry_run: bool, remove_retired: bool, confirm: Confirm)
 
         return Prepared(plan, step, diffs)
 
-    return run_plan(ctx, prepare, confirm, dry_run)
+    return run_plan(ctx, prepare, confirm, options.dry_run)

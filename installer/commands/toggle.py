@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple, Protocol
 
 from installer.context import Context
 from installer.engine.lock import agent_lock
@@ -49,6 +50,64 @@ class Choice:
 
 # The checklist: the choices, and a guard check per toggle (the labels on after -> why not).
 Ask = Callable[[list[Choice], Callable[[frozenset[str]], "str | None"]], "list[str] | None"]
+
+
+class Choose(Protocol):
+    """What `ext toggle` asks through: the checklist, and the y/N on the plan (a Confirm)."""
+
+    def __call__(self, plan: Plan, diffs: tuple[str, ...]) -> None: ...
+
+    def pick(
+        self, choices: list[Choice], check: Callable[[frozenset[str]], str | None]
+    ) -> list[str] | None: ...
+
+
+class Enable(NamedTuple):
+    """`ext enable`'s options, as installer.cli.grammar names them."""
+
+    names: tuple[str, ...] = ()
+    dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+
+
+class Disable(NamedTuple):
+    """`ext disable`'s options, as installer.cli.grammar names them."""
+
+    names: tuple[str, ...] = ()
+    force: bool = False
+    dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+
+
+class Toggle(NamedTuple):
+    """`ext toggle`'s options, as installer.cli.grammar names them."""
+
+    force: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+    dry_run: bool = False
+    on: tuple[str, ...] = ()  # names, split at commas
+    off: tuple[str, ...] = ()
+
+
+def enable(ctx: Context, options: Enable, confirm: Confirm) -> PlanResult:
+    """`ext enable NAME…`: switch items back on."""
+    return switch(ctx, options.names, True, False, options.dry_run, confirm)
+
+
+def disable(ctx: Context, options: Disable, confirm: Confirm) -> PlanResult:
+    """`ext disable NAME…`: switch items off, unless a guard refuses (exit 3)."""
+    return switch(ctx, options.names, False, options.force, options.dry_run, confirm)
+
+
+def toggle(ctx: Context, options: Toggle, prompt: Choose) -> PlanResult:
+    """`ext toggle`: the checklist, or `--on`/`--off` as one plan (what /ext runs)."""
+    if options.on or options.off:
+        if options.force:
+            raise UsageError("--force is not for --on/--off", "use `ext disable --force`")
+        return switch_both(ctx, options.on, options.off, options.dry_run, prompt)
+    if options.dry_run:
+        raise UsageError("--dry-run needs --on or --off", "name what to switch")
+    return checklist(ctx, prompt.pick, options.force, prompt)
 
 
 def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool) -> tuple[str, ...]:
@@ -107,7 +166,7 @@ def switch_both(
     return apply_switch(ctx, "toggle", resources, want, False, dry_run, confirm)
 
 
-def toggle(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResult:
+def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResult:
     """`ext toggle`: pick in a checkbox list, then apply every change as one plan."""
     if not (ctx.env.stdin_tty and ctx.env.stderr_tty):
         raise UsageError(
@@ -215,13 +274,3 @@ def _summary(result: PlanResult, sw: Switch) -> tuple[str, ...]:
     ]
     lines.append("running sessions pick this up at their next /reload")
     return tuple(lines)
-
-
-def checkbox(
-    choices: list[Choice], check: Callable[[frozenset[str]], str | None], color: bool = True
-) -> list[str] | None:
-    """The checklist on the terminal (drawn on stderr); None on Escape or Ctrl-C."""
-    from installer.picker import Picker, Row, run
-
-    rows = [Row(c.label, c.checked, c.state, c.disabled, c.mark) for c in choices]
-    return run(Picker(rows, check), color=color)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.context import Context
 from installer.engine import journal
@@ -14,7 +14,7 @@ from installer.engine.run import Confirm, Prepared, run_plan
 from installer.engine.transaction import Transaction, decode
 from installer.errors import Refused
 from installer.plan import Action, Plan, Word
-from installer.result import DataResult, PlanResult
+from installer.result import PlanResult
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,18 @@ def target_record(agent_dir: Path) -> journal.Record | None:
     return None
 
 
-def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
+class Undo(NamedTuple):
+    """`ext undo`'s options, as installer.cli.grammar names them."""
+
+    dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+
+
+class History(NamedTuple):
+    """`ext history` takes no options."""
+
+
+def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
     """Plan the reversal of the last apply, refuse if anything it touched changed since."""
     root = ctx.agent_dir
 
@@ -70,7 +81,7 @@ def undo(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
 
         return Prepared(Plan("undo", actions), step)
 
-    return run_plan(ctx, prepare, confirm, dry_run)
+    return run_plan(ctx, prepare, confirm, options.dry_run)
 
 
 _FIX = "put each path back to what ext left there (named above), or undo by hand"
@@ -300,9 +311,19 @@ def _reverse(tx: Transaction, s: JournalStep) -> None:
         tx.uncopy(Path(s["file"]), s["entries"])
 
 
-def history(ctx: Context) -> DataResult:
+class Journals(NamedTuple):
+    """`ext history`'s result: one row per journal of the agent dir, newest first."""
+
+    agent_dir: Path
+    rows: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"agent_dir": str(self.agent_dir), "history": list(self.rows)}
+
+
+def history(ctx: Context, options: History) -> Journals:
     """Every journal of the agent dir, newest first."""
-    rows: list[dict[str, Any]] = [
+    rows = tuple(
         {
             "journal": rec.name,
             "command": rec.command,
@@ -312,15 +333,5 @@ def history(ctx: Context) -> DataResult:
             "undone": rec.undone,
         }
         for rec in journal.records(ctx.agent_dir)
-    ]
-    # Columns as wide as their longest entry: `settings migrate` or `interrupted` keep them aligned.
-    cw = max((len(r["command"]) for r in rows), default=0)
-    sw = max((len(r["status"]) for r in rows), default=0)
-    nw = max((len(str(r["steps"])) for r in rows), default=0)
-    lines = [
-        f"{r['started'][:19]}  {r['command']:<{cw}}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
-        + ("step" if r["steps"] == 1 else "steps")
-        + ("  (undone)" if r["undone"] else "")
-        for r in rows
-    ] or ["no history yet"]
-    return DataResult({"agent_dir": str(ctx.agent_dir), "history": rows}, tuple(lines))
+    )
+    return Journals(ctx.agent_dir, rows)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from installer.context import Context
 from installer.engine.run import Confirm, Prepared, run_plan
@@ -16,7 +17,14 @@ from installer.settings.plan import Intent, SettingsPlan, plan_settings, setting
 from installer.state import State, load_state
 
 
-def uninstall(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
+class Uninstall(NamedTuple):
+    """`ext uninstall`'s options, as installer.cli.grammar names them."""
+
+    dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
+
+
+def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
     """Plan the removals, show them, and apply them once confirmed."""
 
     def prepare() -> Prepared:
@@ -36,4 +44,4 @@ def uninstall(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
     def new_state(state: State) -> State:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])
 
-    return run_plan(ctx, prepare, confirm, dry_run, new_state)
+    return run_plan(ctx, prepare, confirm, options.dry_run, new_state)

@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer.context import Context
+
+
+class Update(NamedTuple):
+    """`ext update`'s options: `--check` or not, the same check (ext upgrades nothing)."""
+
+    check: bool = False
+
+
+class Outdated(NamedTuple):
+    """`ext outdated` takes no options."""
+
+
+def update(ctx: Context, options: Update) -> Any:
+    """`ext update [--check]`: the report `ext outdated` gives."""
+    return check(ctx)
+
+
+def outdated(ctx: Context, options: Outdated) -> Any:
+    """`ext outdated`: newer ext, pi or set, and the command to upgrade each."""
+    return check(ctx)
 
 
 def _host_facts(ctx: Context) -> Any:
@@ -21,25 +41,6 @@ def check(ctx: Context) -> Any:
     from installer.updates import refresh
 
     return refresh(host=_host_facts(ctx), set_dir=ctx.set_root, env=ctx.env.environ)
-
-
-# What to do when a check could not run for want of configuration.
-UNCONFIGURED = {
-    "ext": "to check ext, set EXT_INDEX_URL (or index-url in your pip config, or [updates] "
-    "index in ~/.config/extset/config.toml) to your package index",
-    "host": "to check pi, set EXT_NPM_REGISTRY (or registry= in ~/.npmrc) to your npm registry",
-}
-
-
-def lines(report: Any) -> list[str]:
-    """One line per thing checked; an unconfigured check says what to configure."""
-    out = []
-    for result in report.results:
-        line = result.line()
-        if result.status == "not-configured" and result.name in UNCONFIGURED:
-            line += f"; {UNCONFIGURED[result.name]}"
-        out.append(line)
-    return out
 
 
 def notice(ctx: Context) -> str | None:

@@ -6,9 +6,9 @@ import difflib
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from installer.consent.canonical import pretty, short_hash
+from installer.consent.canonical import pretty
 from installer.consent.config import HookConfig
-from installer.consent.hooks import UNRECOGNISED, HookCommand, visible
+from installer.consent.hooks import HookCommand
 from installer.consent.record import Approval
 
 PreviewStatus = Literal["new", "changed", "already-approved", "nothing-to-approve"]
@@ -55,24 +55,6 @@ class ApprovalPreview:
         count = len(self.commands)
         return f"Allow {'this hook' if count == 1 else f'these {count} hooks'} to run?"
 
-    def lines(self) -> list[str]:
-        """The preview as text lines, safe to print to a terminal."""
-        if self.status == "nothing-to-approve":
-            return [f"{visible(self.project)} has no hooks: nothing to approve."]
-        head = f"Hooks in {visible(self.project)} ({short_hash(self.config.sha256 or '')})"
-        if self.status == "already-approved" and self.previous is not None:
-            return [f"{head} are already approved (on {self.previous.approved_at})."]
-        lines = [
-            f"{head}, from {', '.join(self.config.sources)}.",
-            "They run as you, on this machine, whenever the agent acts in this project:",
-        ]
-        for command in self.commands:
-            lines += ["", *describe(command)]
-        if self.previous is not None:
-            lines += ["", f"Changed since the approval on {self.previous.approved_at}:"]
-            lines += [f"  {visible(line)}" for line in self.diff]
-        return lines
-
     def to_json(self) -> dict[str, Any]:
         """The preview as data (`--json` with `--dry-run`)."""
         return {
@@ -87,27 +69,6 @@ class ApprovalPreview:
             "diff": "\n".join(self.diff),
             "warnings": list(self.warnings),
         }
-
-
-def describe(command: HookCommand) -> list[str]:
-    """One hook as indented text lines: when it fires, then what it runs."""
-    when = [visible(command.event)]
-    if command.matcher is not None:
-        when.append(f'matcher "{visible(command.matcher)}"')
-    notes = [visible(command.source)]
-    if command.timeout is not None:
-        notes.append(f"timeout {command.timeout} s")
-    if command.kind == UNRECOGNISED:
-        notes.append("not in the usual hooks format; shown as written")
-    elif command.kind != "command":
-        notes.append(f"{visible(command.kind)} hook")
-    first, *rest = visible(command.command).split("\n")
-    marker = "$" if command.kind == "command" else ">"
-    return [
-        f"  {'  '.join(when)}  ({', '.join(notes)})",
-        f"    {marker} {first}",
-        *(f"      {line}" for line in rest),
-    ]
 
 
 def _previous_json(previous: Approval | None) -> dict[str, Any] | None:

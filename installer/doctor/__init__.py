@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from installer.doctor.finding import LEVELS, Finding, Level, Skip
 from installer.doctor.registry import CHECKS, Check, run_checks, select_checks
-from installer.doctor.render import check_list, exit_code, summary, table, to_json
 from installer.doctor.subject import Subject, resolve_subject
+from installer.doctor.verdict import exit_code, to_json
 
 __all__ = [
     "CHECKS",
@@ -19,12 +19,9 @@ __all__ = [
     "Level",
     "Skip",
     "Subject",
-    "check_list",
     "exit_code",
     "resolve_subject",
     "run_checks",
     "select_checks",
-    "summary",
-    "table",
     "to_json",
 ]

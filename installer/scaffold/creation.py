@@ -10,12 +10,27 @@ import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from installer.errors import ExtError
 from installer.plan import Action, Plan, Word
 from installer.result import PlanResult
 
+if TYPE_CHECKING:
+    from installer.host import HostInfo
+
 Confirm = Callable[[Plan, tuple[str, ...]], None]
+
+
+class Bench(NamedTuple):
+    """What `ext init` and `ext add` work with instead of an agent dir: a folder (the current
+    one, or the set's), the installed pi (looked for only when asked) and git."""
+
+    folder: Path
+    host: Callable[[], HostInfo | None]
+    git: str | None = None
+
+
 GIT = ".git"
 
 

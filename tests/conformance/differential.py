@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.commands.toggle import switch
-from installer.commands.uninstall import uninstall
+from installer.commands.uninstall import Uninstall, uninstall
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError
 from installer.host import HostInfo, package_dir
@@ -121,7 +121,7 @@ def play(case: Case) -> None:
     """Take the case's chain of steps, naming one item of each kind where a step names items."""
     for step in CHAINS[case.chain]:
         if step == "uninstall":
-            case.run(step, lambda ctx: uninstall(ctx, False, yes))
+            case.run(step, lambda ctx: uninstall(ctx, Uninstall(), yes))
             continue
         listing = case.listing()
         names = one_per_kind(listing, last=step == "install --only")
@@ -142,7 +142,7 @@ def play(case: Case) -> None:
 
 
 def _install(mode: str, only: list[str], skip: list[str]) -> Callable[[Context], object]:
-    return lambda ctx: install(ctx, only, skip, False, yes, mode)
+    return lambda ctx: install(ctx, Install(only=tuple(only), skip=tuple(skip), mode=mode), yes)
 
 
 def _switch(names: list[str], enable: bool) -> Callable[[Context], object]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.context import Env, resolve
 from installer.doctor import resolve_subject, run_checks
 from installer.host import HostInfo
@@ -46,7 +46,7 @@ def test_doctor_deep_names_each_difference_with_pis_reason_and_a_fix(
     agent = tmp_path / "agent"
     agent.mkdir()
     env = Env(environ={**os.environ, "PATH": f"{pi_host.path.parent}:{os.environ['PATH']}"})
-    install(resolve(env, root, agent), [], [], False, yes, "link")
+    install(resolve(env, root, agent), Install(mode="link"), yes)
     found = run_checks(resolve_subject(env, root, agent), ["loader"], deep=True)
     rows = sorted((f.level, f.message, f.fix) for f in found)
     real = os.path.realpath(root)
@@ -105,7 +105,7 @@ def test_each_failure_and_conflict_is_said_once_in_a_deep_doctor_with_its_fix(
     agent = tmp_path / "agent"
     agent.mkdir()
     env = Env(environ={**os.environ, "PATH": f"{pi_host.path.parent}:{os.environ['PATH']}"})
-    install(resolve(env, root, agent), [], [], False, yes, "link")
+    install(resolve(env, root, agent), Install(mode="link"), yes)
     found = run_checks(resolve_subject(env, root, agent), ["host.load", "loader"], deep=True)
     rows = [(f.id, f.level, f.message.split(": ")[0], f.fix) for f in found]
     real = os.path.realpath(root)

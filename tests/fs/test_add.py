@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from installer.cli.app import app
-from installer.commands.add import add
+from installer.commands.add import add_item
 from installer.errors import UsageError
 from installer.resources import discover
 from tests.helpers import build_tree, snapshot, yes
@@ -34,7 +34,7 @@ def root(tmp_path: Path) -> Path:
 def test_add_makes_a_resource_the_set_discovers(
     root: Path, name: str, kind: str, as_dir: bool, path: str
 ) -> None:
-    result = add(root, name, kind, as_dir, False, yes, None)
+    result = add_item(root, name, kind, as_dir, False, yes, None)
     assert result.applied
     assert [a.path for a in result.plan.changes] == [str(root / path)]
     found = discover(root)
@@ -42,12 +42,12 @@ def test_add_makes_a_resource_the_set_discovers(
 
 
 def test_templates_are_lean(root: Path) -> None:
-    add(root, "deploy", "extension", False, False, yes, None)
+    add_item(root, "deploy", "extension", False, False, yes, None)
     text = (root / "extensions" / "deploy.ts").read_text()
     assert [line for line in text.splitlines() if line.strip().startswith("pi.")] == []
-    add(root, "review", "skill", False, False, yes, None)
+    add_item(root, "review", "skill", False, False, yes, None)
     assert "name: review\n" in (root / "skills" / "review" / "SKILL.md").read_text()
-    add(root, "night", "theme", False, False, yes, None)
+    add_item(root, "night", "theme", False, False, yes, None)
     theme = json.loads((root / "themes" / "night.json").read_text())
     assert theme["name"] == "night" and len(theme["colors"]) == 51
 
@@ -57,7 +57,7 @@ def test_add_never_overwrites(root: Path) -> None:
     before = snapshot(root)
     for name in ("deploy", "deploy.ts"):
         with pytest.raises(UsageError, match="already has"):
-            add(root, name, "extension", False, False, yes, None)
+            add_item(root, name, "extension", False, False, yes, None)
     assert snapshot(root) == before
 
 
@@ -77,13 +77,13 @@ def test_bad_names_are_usage_errors(
 ) -> None:
     before = snapshot(root)
     with pytest.raises(UsageError, match=match):
-        add(root, name, kind, as_dir, False, yes, None)
+        add_item(root, name, kind, as_dir, False, yes, None)
     assert snapshot(root) == before
 
 
 def test_dry_run_writes_nothing(root: Path) -> None:
     before = snapshot(root)
-    result = add(root, "deploy", "extension", False, True, yes, None)
+    result = add_item(root, "deploy", "extension", False, True, yes, None)
     assert result.dry_run and result.changed
     assert snapshot(root) == before
 
@@ -101,10 +101,10 @@ def test_cli_add_refuses_the_bundled_set(root: Path) -> None:
 
 def test_add_refuses_extensions_index_which_would_swallow_the_folder(root: Path) -> None:
     with pytest.raises(UsageError) as err:
-        add(root, "index", "extension", False, False, yes, None)
+        add_item(root, "index", "extension", False, False, yes, None)
     assert "one extension" in err.value.message
     assert not (root / "extensions").exists()
-    assert add(root, "index", "extension", True, False, yes, None).applied  # a folder is fine
+    assert add_item(root, "index", "extension", True, False, yes, None).applied  # a folder is fine
 
 
 @pytest.mark.parametrize(
@@ -121,7 +121,7 @@ def test_add_to_a_pi_package_says_when_the_manifest_misses_it(
     root: Path, declared: list[str], warned: bool
 ) -> None:
     build_tree(root, {"package.json": json.dumps({"pi": {"extensions": declared}})})
-    result = add(root, "deploy", "extension", False, False, yes, None)
+    result = add_item(root, "deploy", "extension", False, False, yes, None)
     assert result.applied
     said = [w for w in result.plan.warnings if "pi package" in w]
     assert bool(said) is warned

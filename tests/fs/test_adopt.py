@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from installer import trees
-from installer.commands.adopt import adopt
-from installer.commands.install import install
-from installer.commands.undo import undo
+from installer.commands.adopt import adopt_items
+from installer.commands.install import Install, install
+from installer.commands.undo import Undo, undo
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError, UsageError
 from installer.links.scan import scan
@@ -55,7 +55,7 @@ def ctx(tmp_path: Path) -> Context:
 
 def _adopt(ctx: Context, *names: str, prefer: str | None = None) -> Plan:
     every = not names
-    return adopt(ctx, list(names), every, prefer, False, yes).plan
+    return adopt_items(ctx, list(names), every, prefer, False, yes).plan
 
 
 def test_adopt_all_copies_verifies_backs_up_and_links(ctx: Context) -> None:
@@ -84,8 +84,8 @@ def test_adopt_all_copies_verifies_backs_up_and_links(ctx: Context) -> None:
 
 def test_a_second_adopt_and_an_install_have_nothing_to_do(ctx: Context) -> None:
     _adopt(ctx)
-    assert adopt(ctx, [], True, None, False, yes).plan.is_empty
-    again = install(ctx, [], [], True, yes)
+    assert adopt_items(ctx, [], True, None, False, yes).plan.is_empty
+    again = install(ctx, Install(dry_run=True), yes)
     assert {a.path for a in again.plan.actions if a.action == "keep"} >= {
         "extensions/alpha.ts",
         "extensions/beta",
@@ -104,7 +104,7 @@ def test_adopt_then_undo_restores_the_agent_dir_and_the_set_exactly(ctx: Context
     agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
     _adopt(ctx)
     assert snapshot(ctx.set_root) != set_before
-    result = undo(ctx, False, yes)
+    result = undo(ctx, Undo(), yes)
     assert result.applied
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
     assert snapshot(ctx.set_root) == set_before
@@ -115,7 +115,7 @@ def test_undo_leaves_a_copy_changed_since_and_says_so(ctx: Context) -> None:
     (ctx.set_root / "extensions/beta/index.ts").write_text("// edited in the set\n")
     agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
     with pytest.raises(ExtError, match=r"changed since it ran: .*extensions/beta"):
-        undo(ctx, False, yes)
+        undo(ctx, Undo(), yes)
     assert snapshot(ctx.agent_dir) == agent_now
     assert snapshot(ctx.set_root) == set_now
 
@@ -164,7 +164,7 @@ def test_a_failing_link_rolls_everything_back(
 def test_a_conflict_is_a_diff_and_is_skipped(ctx: Context) -> None:
     build_tree(ctx.set_root, {"extensions/alpha.ts": "// the set's alpha\n"})
     agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
-    result = adopt(ctx, ["alpha"], False, None, False, yes)
+    result = adopt_items(ctx, ["alpha"], False, None, False, yes)
     assert result.plan.is_empty
     (skip,) = [a for a in result.plan.actions if a.action == "skip"]
     assert skip.path == "extensions/alpha.ts" and "--prefer" in (skip.detail or "")
@@ -177,7 +177,7 @@ def test_a_conflict_is_a_diff_and_is_skipped(ctx: Context) -> None:
 
 def test_a_folder_conflict_diffs_file_by_file(ctx: Context) -> None:
     build_tree(ctx.set_root, {"extensions/beta/index.ts": "// other\n", "extensions/beta/x.ts": ""})
-    result = adopt(ctx, ["beta"], False, None, True, yes)
+    result = adopt_items(ctx, ["beta"], False, None, True, yes)
     text = "\n".join(result.notes) + "\n".join(result.diffs)
     assert "only in the set: extensions/beta/x.ts" in text
     assert "only in the agent dir: extensions/beta/lib/util.ts" in text
@@ -209,7 +209,7 @@ def test_prefer_agent_takes_the_agents_and_undo_puts_the_sets_back(ctx: Context)
     assert (ctx.set_root / "extensions/beta/index.ts").read_bytes() == BETA
     (kept,) = (ctx.set_root / "extensions" / ".bak").iterdir()
     assert (kept / "index.ts").read_text() == "// the set's beta\n"
-    undo(ctx, False, yes)
+    undo(ctx, Undo(), yes)
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
     assert snapshot(ctx.set_root) == set_before
 
@@ -224,7 +224,7 @@ def test_prefer_agent_never_puts_the_sets_version_over_a_backup_it_has(tmp_path:
         },
     )
     agent = build_tree(tmp_path / "agent", {"extensions/alpha.ts": ALPHA})
-    adopt(resolve(Clock(cwd=tmp_path), root, agent), ["alpha"], False, "agent", False, yes)
+    adopt_items(resolve(Clock(cwd=tmp_path), root, agent), ["alpha"], False, "agent", False, yes)
     assert (root / f"extensions/alpha.ts.bak.{STAMP}").read_text() == "// an older backup\n"
     assert (root / f"extensions/alpha.ts.bak.{STAMP}-1").read_text() == "// the set's\n"
     assert (root / "extensions/alpha.ts").read_bytes() == ALPHA
@@ -242,7 +242,7 @@ def test_what_is_not_adoptable(ctx: Context) -> None:
             "extensions/foreign.ts": Path("/elsewhere/foreign.ts"),
         },
     )
-    result = adopt(ctx, [], True, None, True, yes)
+    result = adopt_items(ctx, [], True, None, True, yes)
     adopted = {a.path for a in result.plan.actions if a.action == "copy"}
     assert adopted == {"extensions/alpha.ts", "extensions/beta", "skills/review",
                        "prompts/fix.md", "themes/night.json"}  # fmt: skip
@@ -264,7 +264,7 @@ def test_bad_selections_are_usage_errors(
 ) -> None:
     before = snapshot(ctx.agent_dir)
     with pytest.raises(UsageError) as caught:
-        adopt(ctx, names, every, None, False, yes)
+        adopt_items(ctx, names, every, None, False, yes)
     assert match in f"{caught.value.message} (fix: {caught.value.fix})"
     assert snapshot(ctx.agent_dir) == before
 
@@ -272,12 +272,12 @@ def test_bad_selections_are_usage_errors(
 def test_a_link_by_name_is_not_adopted(ctx: Context) -> None:
     build_tree(ctx.agent_dir, {"extensions/foreign.ts": Path("/elsewhere/foreign.ts")})
     with pytest.raises(UsageError, match="no file or folder of yours named 'foreign'"):
-        adopt(ctx, ["foreign"], False, None, False, yes)
+        adopt_items(ctx, ["foreign"], False, None, False, yes)
 
 
 def test_dry_run_writes_nothing(ctx: Context) -> None:
     agent_before, set_before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
-    result = adopt(ctx, [], True, None, True, yes)
+    result = adopt_items(ctx, [], True, None, True, yes)
     assert result.dry_run and result.changed
     assert snapshot(ctx.agent_dir) == agent_before
     assert snapshot(ctx.set_root) == set_before
@@ -293,9 +293,9 @@ def test_something_that_cannot_be_copied_is_skipped(ctx: Context) -> None:
 
 
 def test_a_set_registered_here_is_refused(ctx: Context) -> None:
-    install(ctx, [], [], False, yes, mode="register")
+    install(ctx, Install(mode="register"), yes)
     with pytest.raises(ExtError, match="register"):
-        adopt(ctx, [], True, None, False, yes)
+        adopt_items(ctx, [], True, None, False, yes)
 
 
 def test_a_folder_pi_would_not_load_is_not_adopted(ctx: Context) -> None:
@@ -308,7 +308,7 @@ def test_a_folder_pi_would_not_load_is_not_adopted(ctx: Context) -> None:
             "extensions/tab/tab.ts": "",
         },
     )
-    result = adopt(ctx, [], True, None, True, yes)
+    result = adopt_items(ctx, [], True, None, True, yes)
     adopted = {a.path for a in result.plan.actions if a.action == "copy"}
     assert "extensions/tab" in adopted
     assert "extensions/pkg" not in adopted
@@ -354,7 +354,7 @@ def test_a_git_clone_is_adopted_without_its_git_and_node_modules(ctx: Context) -
             "extensions/clone/lib/node_modules/x.js": "",  # at any depth
         },
     )
-    result = adopt(ctx, ["clone"], False, None, False, yes)
+    result = adopt_items(ctx, ["clone"], False, None, False, yes)
     dest = ctx.set_root / "extensions/clone"
     assert sorted(rel for rel, _, _ in trees.entries(dest)) == ["", "index.ts", "lib"]
     (copy,) = [a for a in result.plan.actions if a.action == "copy"]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.adopt import adopt
+from installer.commands.adopt import adopt_items
 from installer.commands.adopt_clean import clean_backups
-from installer.commands.undo import undo
+from installer.commands.undo import Undo, undo
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError
 from tests.helpers import build_tree, snapshot, yes
@@ -39,7 +39,7 @@ def _backups(agent: Path) -> set[str]:
 
 
 def test_clean_removes_the_backups_the_set_duplicates_and_keeps_the_rest(ctx: Context) -> None:
-    adopt(ctx, [], True, "set", False, yes)
+    adopt_items(ctx, [], True, "set", False, yes)
     assert len(_backups(ctx.agent_dir)) == 3
     dry = clean_backups(ctx, True, yes)
     assert dry.dry_run and len(dry.plan.changes) == 2
@@ -59,7 +59,7 @@ def test_clean_removes_the_backups_the_set_duplicates_and_keeps_the_rest(ctx: Co
 
 
 def test_a_backup_changed_since_is_kept(ctx: Context) -> None:
-    adopt(ctx, ["alpha"], False, None, False, yes)
+    adopt_items(ctx, ["alpha"], False, None, False, yes)
     (backup,) = _backups(ctx.agent_dir)
     (ctx.agent_dir / backup).write_text("// edited after adoption\n")
     (ctx.set_root / "extensions/alpha.ts").write_text("// edited in the set too\n")
@@ -69,18 +69,18 @@ def test_a_backup_changed_since_is_kept(ctx: Context) -> None:
 
 
 def test_an_undone_adoption_has_no_backups_to_clean(ctx: Context) -> None:
-    adopt(ctx, ["alpha"], False, None, False, yes)
-    undo(ctx, False, yes)
+    adopt_items(ctx, ["alpha"], False, None, False, yes)
+    undo(ctx, Undo(), yes)
     assert clean_backups(ctx, False, yes).plan.is_empty
     assert (ctx.agent_dir / "extensions/alpha.ts").read_text() == "// alpha\n"
 
 
 def test_after_cleaning_undo_refuses_rather_than_lose_the_original(ctx: Context) -> None:
-    adopt(ctx, ["alpha"], False, None, False, yes)
+    adopt_items(ctx, ["alpha"], False, None, False, yes)
     clean_backups(ctx, False, yes)
     agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
     with pytest.raises(ExtError, match="changed since"):
-        undo(ctx, False, yes)
+        undo(ctx, Undo(), yes)
     assert snapshot(ctx.agent_dir) == agent_now
     assert snapshot(ctx.set_root) == set_now
 
@@ -88,7 +88,7 @@ def test_after_cleaning_undo_refuses_rather_than_lose_the_original(ctx: Context)
 def test_a_failing_clean_puts_every_backup_back(
     ctx: Context, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    adopt(ctx, ["alpha", "beta"], False, None, False, yes)
+    adopt_items(ctx, ["alpha", "beta"], False, None, False, yes)
     before = _mine(snapshot(ctx.agent_dir))
     real = os.rename
     calls = {"n": 0}
@@ -110,7 +110,7 @@ def test_a_failing_clean_puts_every_backup_back(
 def test_an_undo_failing_part_way_puts_the_copies_back(
     ctx: Context, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    adopt(ctx, ["alpha", "beta"], False, None, False, yes)
+    adopt_items(ctx, ["alpha", "beta"], False, None, False, yes)
     agent_now, set_now = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
     real = os.rename
 
@@ -122,7 +122,7 @@ def test_an_undo_failing_part_way_puts_the_copies_back(
 
     with monkeypatch.context() as patched, pytest.raises(ExtError, match="rolled back"):
         patched.setattr(os, "rename", failing)
-        undo(ctx, False, yes)
+        undo(ctx, Undo(), yes)
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_now)
     assert snapshot(ctx.set_root) == set_now  # beta's copy, already taken out, is back
     assert not [p for p in ctx.set_root.iterdir() if p.name.startswith(".ext-undone-")]

@@ -15,6 +15,7 @@ from installer.consent import commands
 from installer.consent.canonical import canonical_bytes, digest
 from installer.consent.store import store_path
 from installer.errors import ExitCode, ExtError, Refused, UsageError
+from installer.render.consent import lines as lines_of
 from tests.helpers import build_tree, snapshot
 
 SETTINGS = ".claude/settings.json"
@@ -58,13 +59,13 @@ def test_check_edit_check_preview_approve_check_revoke_check(agent: Path, proj: 
     (proj / SETTINGS).write_text(settings("./guard.sh --strict"))
     changed = commands.check(agent, proj)
     assert (changed.status, changed.exit_code) == ("changed", ExitCode.REFUSED)
-    assert "changed since the approval on 2026-11-29T18:00:00Z" in changed.lines()[0]
+    assert "changed since the approval on 2026-11-29T18:00:00Z" in lines_of(changed)[0]
 
     second = commands.describe_approval(agent, proj)
     assert second.status == "changed"
     assert '-            "command": "./guard.sh",' in second.diff
     assert '+            "command": "./guard.sh --strict",' in second.diff
-    assert any("$ ./guard.sh --strict" in line for line in second.lines())
+    assert any("$ ./guard.sh --strict" in line for line in lines_of(second))
     commands.approve(agent, proj, second, clock("2026-11-30T09:30:00"))
     ok = commands.check(agent, proj)
     assert (ok.status, ok.exit_code, ok.approved and ok.approved.approved_at) == (
@@ -139,7 +140,7 @@ def test_a_project_without_hooks_has_nothing_to_approve(agent: Path, tmp_path: P
     bare = build_tree(tmp_path / "bare", {SETTINGS: '{"model": "x"}'})
     result = commands.check(agent, bare)
     assert (result.status, result.exit_code) == ("nothing-to-approve", ExitCode.OK)
-    assert result.lines() == [f"{bare} has no hooks: nothing to approve."]
+    assert lines_of(result) == [f"{bare} has no hooks: nothing to approve."]
     approved = commands.approve(agent, bare, commands.describe_approval(agent, bare))
     assert approved.changed is False
     assert snapshot(agent) == {}

@@ -113,14 +113,14 @@ def test_agent_dir_flag_beats_env_beats_pi_env_beats_manifest_beats_isolated(
 def test_the_isolated_agent_dir_is_made_on_demand_by_install(
     tmp_path: Path, isolated_home: Path
 ) -> None:
-    from installer.commands.install import install
+    from installer.commands.install import Install, install
 
     root = a_set(tmp_path / "s", "s")
     ctx = resolve(env(tmp_path), root, None)
     assert not ctx.agent_dir.exists()
-    install(ctx, [], [], True, lambda plan, diffs: None)
+    install(ctx, Install(dry_run=True), lambda plan, diffs: None)
     assert not ctx.agent_dir.exists(), "a dry run made the isolated dir"
-    install(ctx, [], [], False, lambda plan, diffs: None)
+    install(ctx, Install(), lambda plan, diffs: None)
     assert os.readlink(ctx.agent_dir / "extensions/a.ts") == str(root / "extensions/a.ts")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.context import Env, resolve
 from installer.doctor import resolve_subject, run_checks
 from installer.doctor.checks.deep_loader import findings
@@ -125,7 +125,7 @@ def test_when_the_loader_cannot_be_asked_doctor_says_why_and_names_the_fallback(
     agent = tmp_path / "agent"
     agent.mkdir()
     env = Env()
-    install(resolve(env, root, agent), [], [], False, yes, "link")
+    install(resolve(env, root, agent), Install(mode="link"), yes)
     subject = resolve_subject(env, root, agent, host_finder=lambda command, path: host)
     found = run_checks(subject, ["loader"], deep=True)
     assert [(f.level, f.message, f.fix) for f in found] == [

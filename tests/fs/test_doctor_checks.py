@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.context import Env, resolve
 from installer.doctor import Finding, Subject, resolve_subject, run_checks
 from installer.host import HostInfo
@@ -86,7 +86,7 @@ def agent(tmp_path: Path, set_root: Path) -> Path:
     """The set installed (link mode) into a fresh agent dir."""
     path = tmp_path / "agent"
     path.mkdir(mode=0o755)
-    install(resolve(env(tmp_path), set_root, path), [], [], False, yes)
+    install(resolve(env(tmp_path), set_root, path), Install(), yes)
     return path
 
 
@@ -369,7 +369,7 @@ def test_linked_and_registered_names_what_loads_from_the_package(
 ) -> None:
     agent = tmp_path / "agent"
     agent.mkdir()
-    install(resolve(env(tmp_path), set_root, agent), [], ["notify"], False, yes)
+    install(resolve(env(tmp_path), set_root, agent), Install(skip=("notify",)), yes)
     (agent / "settings.json").write_text(json.dumps({"packages": [str(set_root)]}))
 
     found = doctor(tmp_path, set_root, agent)
@@ -385,7 +385,7 @@ def test_linked_and_registered_names_what_loads_from_the_package(
 def test_register_mode_is_loaded_once(tmp_path: Path, set_root: Path) -> None:
     agent = tmp_path / "agent"
     agent.mkdir()
-    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes, "register")
+    install(resolve(env(tmp_path), set_root, agent), Install(mode="register"), yes)
 
     found = doctor(tmp_path, set_root, agent)
 
@@ -451,9 +451,9 @@ def test_a_seed_removed_after_it_was_written_names_reseed_not_install(
     assert "written here once and removed since: quietStartup = true" in finding.message
     assert "not in settings.json yet" not in finding.message
     assert finding.fix is not None and finding.fix.startswith("ext install --reseed")
-    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes)  # by design: no-op
+    install(resolve(env(tmp_path), set_root, agent), Install(), yes)  # by design: no-op
     assert (agent / "settings.json").read_text() == "{}"
-    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes, reseed=True)
+    install(resolve(env(tmp_path), set_root, agent), Install(reseed=True), yes)
     assert level(doctor(tmp_path, set_root, agent), "settings.seeds") == "ok"
 
 
@@ -543,7 +543,7 @@ def test_a_registered_extension_switched_off_in_its_entry_registers_no_flag(
 ) -> None:
     agent = tmp_path / "agent"
     agent.mkdir()
-    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes, "register")
+    install(resolve(env(tmp_path), set_root, agent), Install(mode="register"), yes)
     theirs = agent / "extensions" / "theirs.ts"
     theirs.write_text('export default (pi) => {\n  pi.registerFlag("gamma", {});\n};\n')
     assert level(doctor(tmp_path, set_root, agent), "flags") == "warn"
@@ -713,7 +713,7 @@ def test_ext_command_is_installed_with_the_ext_that_ran_and_doctor_follows_it(
     )
     ext_bin = build_tree(tmp_path / "bin", {"ext": "#!/bin/sh\n"}) / "ext"
     monkeypatch.setattr(sys, "argv", [str(ext_bin), "install"])
-    install(resolve(env(tmp_path), set_root, agent), [], [], False, yes)
+    install(resolve(env(tmp_path), set_root, agent), Install(), yes)
 
     record = load_state(agent).for_root(set_root)
     assert record is not None and record.extra["command"]["ext"] == str(ext_bin)

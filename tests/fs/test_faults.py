@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
-from installer.commands.undo import undo
+from installer.commands.install import Install, install
+from installer.commands.undo import Undo, undo
 from installer.engine.journal import incomplete
 from installer.errors import ExitCode, ExtError
 from installer.result import PlanResult
@@ -30,7 +30,7 @@ WRITES = ("symlink", "rename", "replace", "unlink", "mkdir")
 
 
 def run(set_root: Path, agent: Path) -> PlanResult:
-    return install(context(set_root, agent), [], [], False, yes)
+    return install(context(set_root, agent), Install(), yes)
 
 
 def realistic(base: Path) -> tuple[Path, Path]:
@@ -256,7 +256,7 @@ def converges(tmp_path: Path, set_root: Path, agent: Path, mine: dict[str, bytes
     second = ext(tmp_path, set_root, agent)
     assert second.returncode == 0, second.stderr
     assert cut_short == ("interrupted" in second.stderr), second.stderr
-    third = install(context(set_root, agent), [], [], True, yes)
+    third = install(context(set_root, agent), Install(dry_run=True), yes)
     assert third.plan.is_empty, [a.to_json() for a in third.plan.changes][:5]
     assert not any("interrupted" in w for w in third.plan.warnings)
     assert_kept(agent, mine)
@@ -386,7 +386,7 @@ def test_links_killed_halfway_through_one_journal_write_undo_only_what_was_made(
     mine = {"extensions/e200.ts": b"the user's own e200\n"}  # journaled, never made
     (agent / "extensions/e200.ts").write_bytes(mine["extensions/e200.ts"])
 
-    undone = undo(context(set_root, agent), dry_run=False, confirm=yes)
+    undone = undo(context(set_root, agent), Undo(), yes)
     assert {a.action for a in undone.plan.changes} == {"unlink"}  # no rmdir of extensions/
     assert len(undone.plan.changes) == 150
     assert sorted(p.name for p in (agent / "extensions").iterdir()) == ["e200.ts"]

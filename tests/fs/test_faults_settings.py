@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.errors import ExitCode, ExtError
 from tests.fs.test_faults import WRITES, context, failing, user_view
 from tests.helpers import build_tree, yes
@@ -33,7 +33,7 @@ def _agent_and_set(base: Path, linked: bool) -> tuple[Path, Path]:
         {"settings.json": SETTINGS, "extensions/notify.ts": "my own notify\n"},
     )
     if linked:  # installed by links before: register mode must remove them
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     return set_root, agent
 
 
@@ -52,7 +52,7 @@ def _calls(base: Path, linked: bool, mode: str) -> dict[str, int]:
     for name in WRITES:
         setattr(os, name, counting(name))
     try:
-        install(context(set_root, agent), [], ["gamma"], False, yes, mode)
+        install(context(set_root, agent), Install(skip=("gamma",), mode=mode), yes)
     finally:
         for name, real in reals.items():
             setattr(os, name, real)
@@ -72,12 +72,12 @@ def test_every_fault_leaves_settings_and_links_as_they_were(
         with monkeypatch.context() as m:
             m.setattr(os, name, failing(name, nth))
             try:
-                install(context(set_root, agent), [], ["gamma"], False, yes, mode)
+                install(context(set_root, agent), Install(skip=("gamma",), mode=mode), yes)
                 error = None
             except ExtError as err:
                 error = err
         if error is None:  # no fault fired (a folder that was there) or one that recovered
-            again = install(context(set_root, agent), [], ["gamma"], False, yes, mode)
+            again = install(context(set_root, agent), Install(skip=("gamma",), mode=mode), yes)
             assert again.plan.is_empty, f"os.{name} call {nth}: the job was left half done"
             continue
         failed += 1
@@ -114,6 +114,6 @@ def test_ctrl_c_right_after_the_settings_commit_is_rolled_back_too(
 
     with monkeypatch.context() as patched, pytest.raises(RolledBack):
         patched.setattr(atomic, "fsync_dir", interrupted)
-        install(context(set_root, agent), [], [], False, yes, "register")
+        install(context(set_root, agent), Install(mode="register"), yes)
     assert user_view(agent) == before
     assert _state(agent) == state

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.errors import ExtError
 from installer.settings import lock_path
 from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
@@ -41,7 +41,7 @@ def stamps(root: Path) -> dict[str, int]:
 def installed(tmp_path: Path) -> tuple[Path, Path]:
     set_root = build_tree(tmp_path / "set", {**TOOLS_SET, "extset.toml": SEEDED})
     agent = build_tree(tmp_path / "agent", {"settings.json": '{\n  "theme": "dark"\n}\n'})
-    install(context(set_root, agent), [], [], False, yes)
+    install(context(set_root, agent), Install(), yes)
     return set_root, agent
 
 
@@ -52,9 +52,9 @@ def test_a_dry_run_and_a_no_op_write_nothing_not_even_a_lock(
     set_root, agent = installed
     (agent / "extensions/notify.ts").unlink()  # so the dry run has something to plan
     if not dry_run:
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     before, mtimes = snapshot(agent), stamps(agent)
-    result = install(context(set_root, agent), [], [], dry_run, yes)
+    result = install(context(set_root, agent), Install(dry_run=dry_run), yes)
     assert result.changed is dry_run
     assert snapshot(agent) == before
     assert stamps(agent) == mtimes  # no settings.json.lock mkdir/rmdir, no .extset/lock made
@@ -67,10 +67,10 @@ def test_a_dry_run_does_not_wait_for_a_held_lock_nor_fail_on_a_stray_lock_file(
     (agent / "extensions/notify.ts").unlink()
     lock = lock_path(agent / "settings.json")
     lock.mkdir()  # pi holds its lock (fresh): a read needs none
-    assert install(context(set_root, agent), [], [], True, yes).changed
+    assert install(context(set_root, agent), Install(dry_run=True), yes).changed
     lock.rmdir()
     lock.write_text("")  # a stray lock *file*: pi's problem to report, not a dry run's
-    assert install(context(set_root, agent), [], [], True, yes).changed
+    assert install(context(set_root, agent), Install(dry_run=True), yes).changed
 
 
 @pytest.mark.parametrize(
@@ -81,7 +81,7 @@ def test_a_settings_file_pi_starts_with_does_not_stop_a_link_install(
 ) -> None:
     set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))  # no [settings]
     agent = build_tree(tmp_path / "agent", {"settings.json": text})
-    result = install(context(set_root, agent), [], [], False, yes)
+    result = install(context(set_root, agent), Install(), yes)
     assert result.applied
     assert (agent / "extensions/notify.ts").is_symlink()
     assert (agent / "settings.json").read_text() == text
@@ -90,7 +90,7 @@ def test_a_settings_file_pi_starts_with_does_not_stop_a_link_install(
     seeded = build_tree(tmp_path / "seeded", {**TOOLS_SET, "extset.toml": SEEDED})
     other = build_tree(tmp_path / "other", {"settings.json": text})
     with pytest.raises(ExtError, match=r"settings\.json"):  # seeds cannot go into it
-        install(context(seeded, other), [], [], False, yes)
+        install(context(seeded, other), Install(), yes)
     assert (other / "settings.json").read_text() == text
 
 
@@ -143,7 +143,7 @@ def test_a_symlinked_journal_folder_is_refused_and_its_files_kept(
     journal.symlink_to(elsewhere)
     (agent / "extensions/notify.ts").unlink()
     with pytest.raises(ExtError) as err:
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     assert f"{journal} is a symlink" in err.value.message
     assert err.value.fix and f"rm {journal}" in err.value.fix
     assert snapshot(elsewhere) == before
@@ -164,7 +164,7 @@ def test_a_state_record_that_is_a_link_or_fifo_is_refused(
     (agent / "extensions/notify.ts").unlink()
     for dry_run in (True, False):
         with pytest.raises(ExtError, match=r"state\.json is a (symlink|FIFO)"):
-            install(context(set_root, agent), [], [], dry_run, yes)
+            install(context(set_root, agent), Install(dry_run=dry_run), yes)
     assert theirs.read_text() == "mine\n"
     assert not (agent / "extensions/notify.ts").exists()
 
@@ -177,7 +177,7 @@ def test_a_users_file_named_like_ext_temp_link_survives_a_relink(
     set_root.rename(moved)
     mine = agent / "extensions/.notify.ts.ext-tmp"
     mine.write_bytes(b"the user's own\n")
-    result = install(context(moved, agent), [], [], False, yes)
+    result = install(context(moved, agent), Install(), yes)
     assert any(a.action == "relink" for a in result.plan.actions)
     assert os.readlink(agent / "extensions/notify.ts") == str(moved / "extensions/notify.ts")
     assert mine.read_bytes() == b"the user's own\n"
@@ -192,7 +192,7 @@ def test_a_settings_file_of_another_user_is_not_replaced(tmp_path: Path) -> None
     os.chown(settings, 65534, 65534)
     settings.chmod(0o444)
     with pytest.raises(ExtError, match="belongs to another user") as err:
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     assert err.value.fix and "Run ext as the user" in err.value.fix
     assert settings.stat().st_uid == 65534
     assert settings.read_text() == '{\n  "theme": "dark"\n}\n'
@@ -308,7 +308,7 @@ def test_a_failed_symlink_blames_the_links_folder_not_the_set(
 
     monkeypatch.setattr(os, "symlink", denied)
     with pytest.raises(ExtError) as err:
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     assert f"Permission denied: {agent}/" in err.value.message
     assert err.value.fix and f"write access to {agent}/" in err.value.fix
     assert str(set_root) not in err.value.fix
@@ -327,7 +327,7 @@ def test_a_full_disk_while_journaling_names_the_journal(
 
     monkeypatch.setattr(journal, "_encode", full)
     with pytest.raises(ExtError) as err:
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     assert f"No space left on device: {agent}/.extset/journal/" in err.value.message
     assert err.value.fix and "free some space" in err.value.fix
 
@@ -345,7 +345,7 @@ def test_a_full_disk_while_staging_one_of_exts_files_names_it(
     monkeypatch.setattr(os, "fsync", full)
     before = snapshot(agent)
     with pytest.raises(ExtError) as err:
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     assert f"No space left on device: {agent}/.extset/" in err.value.message
     assert err.value.fix and f"free some space on the disk that holds {agent}/" in err.value.fix
     assert {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")} == before
@@ -365,7 +365,7 @@ def test_a_read_only_file_system_is_not_fixed_by_removing_the_lock(
 
     monkeypatch.setattr(os, "open", read_only)
     with pytest.raises(ExtError) as err:
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     assert "read-only" in err.value.message
     assert err.value.fix and "rm " not in err.value.fix and "read-write" in err.value.fix
 
@@ -386,7 +386,7 @@ def test_a_first_run_that_cannot_make_extset_gives_the_fix_for_the_cause(
 
     monkeypatch.setattr(Path, "mkdir", fails)
     with pytest.raises(ExtError) as err:
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     assert os.strerror(code) in err.value.message
     assert err.value.fix and fix in err.value.fix
     assert code == errno.EACCES or "write access" not in err.value.fix
@@ -431,7 +431,7 @@ def test_a_disk_that_fills_up_mid_run_rolls_back_and_leaves_what_undo_accepts(
     """ENOSPC from the state write on: the run is rolled back, the error is the first one,
     and once there is space again the journal left behind neither blocks nor confuses undo."""
     from installer import atomic
-    from installer.commands.undo import undo
+    from installer.commands.undo import Undo, undo
     from installer.engine import journal
 
     set_root, agent = installed
@@ -450,12 +450,12 @@ def test_a_disk_that_fills_up_mid_run_rolls_back_and_leaves_what_undo_accepts(
 
     monkeypatch.setattr(atomic, "stage", stage)
     with pytest.raises(ExtError) as err:
-        install(context(set_root, agent), [], [], False, yes)
+        install(context(set_root, agent), Install(), yes)
     assert f"cannot write {state}: No space left on device" in err.value.message
     monkeypatch.setattr(atomic, "stage", real_stage)
     monkeypatch.setattr(journal, "_encode", real_encode)
     assert {k: v for k, v in snapshot(agent).items() if "journal" not in k} == {
         k: v for k, v in before.items() if "journal" not in k
     }
-    undo(context(set_root, agent), False, yes)  # accepted: takes back the first install
+    undo(context(set_root, agent), Undo(), yes)  # accepted: takes back the first install
     assert not (agent / "extensions/timer.js").exists()

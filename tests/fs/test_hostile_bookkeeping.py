@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.commands.toggle import switch
-from installer.commands.undo import undo
-from installer.commands.uninstall import uninstall
+from installer.commands.undo import Undo, undo
+from installer.commands.uninstall import Uninstall, uninstall
 from installer.consent import commands as consent
 from installer.consent import legacy
 from installer.context import Context
@@ -87,15 +87,15 @@ def run_all(ctx: Callable[[], Context], project: Path) -> None:
     steps: list[Callable[[], object]] = [
         lambda: legacy.migrate(ctx()),
         lambda: consent.approve(agent, project, consent.describe_approval(agent, project)),
-        lambda: install(ctx(), [], [], False, yes),
+        lambda: install(ctx(), Install(), yes),
         lambda: switch(ctx(), ["notify"], False, False, False, yes),
         lambda: switch(ctx(), ["notify"], True, False, False, yes),
-        lambda: install(ctx(), [], [], True, yes),
-        lambda: uninstall(ctx(), False, yes),
+        lambda: install(ctx(), Install(dry_run=True), yes),
+        lambda: uninstall(ctx(), Uninstall(), yes),
         lambda: consent.revoke(agent, project),
-        lambda: undo(ctx(), False, yes),
-        lambda: undo(ctx(), False, yes),
-        lambda: undo(ctx(), False, yes),
+        lambda: undo(ctx(), Undo(), yes),
+        lambda: undo(ctx(), Undo(), yes),
+        lambda: undo(ctx(), Undo(), yes),
     ]
     for step in steps:
         with contextlib.suppress(ExtError):
@@ -156,11 +156,5 @@ def test_a_planted_journal_is_refused_by_every_writing_command(tmp_path: Path, k
     agent = build_tree(tmp_path / "agent", dict(USER))
     plant(kind, agent / ".extset/journal", sibling)
     with pytest.raises(ExtError, match=r"journal is a"):
-        install(
-            context(set_root, agent),
-            [],
-            [],
-            False,
-            yes,
-        )
+        install(context(set_root, agent), Install(), yes)
     assert (agent / "extensions/notify.ts").read_bytes() == USER["extensions/notify.ts"]

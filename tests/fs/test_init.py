@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from installer.commands.init import from_install_sh, init
+from installer.commands.init import from_install_sh, start_set
 from installer.errors import ExtError, Refused, UsageError
 from installer.host import HostInfo
 from installer.manifest import load_manifest
@@ -49,7 +49,7 @@ def _files(root: Path) -> set[str]:
 
 def test_init_makes_a_complete_set(tmp_path: Path, host: HostInfo) -> None:
     root = tmp_path / "myset"
-    result = init(root, None, True, False, yes, host, GIT)
+    result = start_set(root, None, True, False, yes, host, GIT)
     assert result.applied
     assert {"extset.toml", "extensions", "extensions/hello.ts", "README.md", ".gitignore",
             "tsconfig.json"} <= _files(root)  # fmt: skip
@@ -75,7 +75,7 @@ def test_the_plan_lists_every_file_before_writing(tmp_path: Path, host: HostInfo
         seen.append(plan)
         assert not root.exists()  # nothing written while the plan is on screen
 
-    init(root, "named", False, False, look, host, GIT)
+    start_set(root, "named", False, False, look, host, GIT)
     planned = {Path(a.path).relative_to(root).as_posix() for a in seen[0].changes}
     assert planned == {".", "extset.toml", "extensions", "extensions/hello.ts", "README.md",
                        ".gitignore", "tsconfig.json"}  # fmt: skip
@@ -85,11 +85,11 @@ def test_the_plan_lists_every_file_before_writing(tmp_path: Path, host: HostInfo
 
 def test_dry_run_and_a_refusal_write_nothing(tmp_path: Path, host: HostInfo) -> None:
     root = tmp_path / "myset"
-    result = init(root, None, True, True, yes, host, GIT)
+    result = start_set(root, None, True, True, yes, host, GIT)
     assert result.dry_run and result.changed
     assert not root.exists()
     with pytest.raises(Refused):
-        init(root, None, True, False, _no, host, GIT)
+        start_set(root, None, True, False, _no, host, GIT)
     assert not root.exists()
 
 
@@ -104,7 +104,7 @@ def test_init_into_a_non_empty_folder_overwrites_nothing(tmp_path: Path, host: H
         },
     )
     before = snapshot(root)
-    result = init(root, None, False, False, yes, host, GIT)
+    result = start_set(root, None, False, False, yes, host, GIT)
     after = snapshot(root)
     assert {k: v for k, v in after.items() if k in before} == before
     skipped = {Path(a.path).name for a in result.plan.actions if a.action == "skip"}
@@ -117,9 +117,9 @@ def test_init_into_a_non_empty_folder_overwrites_nothing(tmp_path: Path, host: H
 
 def test_init_twice_has_nothing_to_do(tmp_path: Path, host: HostInfo) -> None:
     root = tmp_path / "myset"
-    init(root, None, False, False, yes, host, GIT)
+    start_set(root, None, False, False, yes, host, GIT)
     before = snapshot(root)
-    again = init(root, None, False, False, _no, host, GIT)  # a prompt would refuse
+    again = start_set(root, None, False, False, _no, host, GIT)  # a prompt would refuse
     assert again.plan.is_empty
     assert snapshot(root) == before
 
@@ -142,7 +142,7 @@ def test_a_failure_half_way_leaves_the_folder_as_it_was(
 
     monkeypatch.setattr(os, "open", failing_open)
     with pytest.raises(ExtError, match=r"No space left on device.*removed"):
-        init(root, None, False, False, yes, host, GIT)
+        start_set(root, None, False, False, yes, host, GIT)
     assert snapshot(tmp_path / "repo") == before
 
 
@@ -158,7 +158,7 @@ def test_a_failure_in_a_new_folder_removes_the_folder_too(
 
     monkeypatch.setattr(os, "open", failing_open)
     with pytest.raises(ExtError, match="Permission denied"):
-        init(tmp_path / "deep" / "myset", None, False, False, yes, host, GIT)
+        start_set(tmp_path / "deep" / "myset", None, False, False, yes, host, GIT)
     assert not (tmp_path / "deep").exists()
 
 
@@ -168,7 +168,7 @@ def test_a_failing_git_init_removes_everything(tmp_path: Path, host: HostInfo) -
     fake.chmod(0o755)
     root = tmp_path / "myset"
     with pytest.raises(ExtError, match="git init failed: boom"):
-        init(root, None, True, False, yes, host, str(fake))
+        start_set(root, None, True, False, yes, host, str(fake))
     assert not root.exists()
 
 
@@ -177,16 +177,16 @@ def test_no_git_init_inside_a_repository(tmp_path: Path, host: HostInfo) -> None
     outer = tmp_path / "outer"
     outer.mkdir()
     subprocess.run([str(GIT), "init", "-q", str(outer)], check=True)
-    result = init(outer / "myset", None, True, False, yes, host, GIT)
+    result = start_set(outer / "myset", None, True, False, yes, host, GIT)
     assert not (outer / "myset" / ".git").exists()
     assert any("inside the git repository" in w for w in result.plan.warnings)
-    result = init(tmp_path / "plain", None, False, False, yes, host, GIT)  # --no-git
+    result = start_set(tmp_path / "plain", None, False, False, yes, host, GIT)  # --no-git
     assert not (tmp_path / "plain" / ".git").exists()
 
 
 def test_without_pi_it_says_so_and_writes_no_paths(tmp_path: Path) -> None:
     root = tmp_path / "myset"
-    result = init(root, None, False, False, yes, None, None)
+    result = start_set(root, None, False, False, yes, None, None)
     assert any("pi was not found" in w for w in result.plan.warnings)
     tsconfig = json.loads((root / "tsconfig.json").read_text())
     assert "paths" not in tsconfig["compilerOptions"]
@@ -197,7 +197,7 @@ def test_without_pi_it_says_so_and_writes_no_paths(tmp_path: Path) -> None:
 def test_a_file_where_the_folder_should_be_is_a_usage_error(tmp_path: Path) -> None:
     build_tree(tmp_path, {"taken": "a file"})
     with pytest.raises(UsageError, match="not a folder"):
-        init(tmp_path / "taken", None, False, False, yes, None, None)
+        start_set(tmp_path / "taken", None, False, False, yes, None, None)
 
 
 # ---- --from-install-sh --------------------------------------------------------------------
@@ -273,5 +273,5 @@ def test_a_write_cut_short_removes_the_half_file(
 
     monkeypatch.setattr(os, "fdopen", failing_fdopen)
     with pytest.raises(ExtError, match="Input/output error"):
-        init(tmp_path / "myset", None, False, False, yes, host, GIT)
+        start_set(tmp_path / "myset", None, False, False, yes, host, GIT)
     assert not (tmp_path / "myset").exists()

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
-from installer.commands.uninstall import uninstall
+from installer.commands.install import Install, install
+from installer.commands.uninstall import Uninstall, uninstall
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, ExtError
 from tests.helpers import build_tree, snapshot, yes
@@ -37,7 +37,7 @@ def refused(
 ) -> ExtError:
     """Run install; it must raise with exit_code, a message and a fix."""
     with pytest.raises(ExtError) as err:
-        install(context(set_root, agent), only or [], [], False, yes)
+        install(context(set_root, agent), Install(only=tuple(only or [])), yes)
     assert err.value.exit_code == exit_code, err.value.message
     assert err.value.message
     assert err.value.fix
@@ -117,7 +117,7 @@ def test_a_resource_that_links_out_of_the_set_is_refused(
 
 def test_a_link_that_stays_inside_the_set_is_a_resource(set_root: Path, agent: Path) -> None:
     build_tree(set_root, {"extensions/alias.ts": set_root / "extensions/notify.ts"})
-    install(context(set_root, agent), ["alias"], [], False, yes)
+    install(context(set_root, agent), Install(only=("alias",)), yes)
     assert os.path.realpath(agent / "extensions/alias.ts") == str(set_root / "extensions/notify.ts")
 
 
@@ -140,7 +140,7 @@ def test_extensions_linked_into_the_set_is_refused_and_nothing_is_written_throug
     set_before, agent_before = snapshot(set_root), snapshot(agent)
     refused(ExitCode.FAILED, set_root, agent)
     with pytest.raises(ExtError) as err:
-        uninstall(context(set_root, agent), False, yes)
+        uninstall(context(set_root, agent), Uninstall(), yes)
     assert err.value.exit_code == ExitCode.FAILED
     assert snapshot(set_root) == set_before
     assert snapshot(agent) == agent_before
@@ -170,7 +170,7 @@ def test_an_agent_dir_that_is_the_set_itself_is_refused(set_root: Path) -> None:
 def test_an_agent_dir_inside_the_set_is_fine(set_root: Path) -> None:
     agent = set_root / ".agent"
     agent.mkdir()
-    install(context(set_root, agent), [], [], False, yes)
+    install(context(set_root, agent), Install(), yes)
     assert os.readlink(agent / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
 
 

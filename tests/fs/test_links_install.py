@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
-from installer.commands.uninstall import uninstall
+from installer.commands.install import Install, install
+from installer.commands.uninstall import Uninstall, uninstall
 from installer.links.states import items
 from installer.plan import Plan
 from installer.result import PlanResult
@@ -40,9 +40,10 @@ def agent(tmp_path: Path) -> Path:
 
 
 def run(set_root: Path, agent: Path, *, dry_run: bool = False, **kw: object) -> PlanResult:
-    only = list(kw.pop("only", []))  # type: ignore[call-overload]
-    skip = list(kw.pop("skip", []))  # type: ignore[call-overload]
-    return install(context(set_root, agent, **kw), only, skip, dry_run, yes)  # type: ignore[arg-type]
+    only = tuple(kw.pop("only", []))  # type: ignore[call-overload]
+    skip = tuple(kw.pop("skip", []))  # type: ignore[call-overload]
+    options = Install(only=only, skip=skip, dry_run=dry_run)
+    return install(context(set_root, agent, **kw), options, yes)  # type: ignore[arg-type]
 
 
 def user_entries(agent: Path) -> dict[str, tuple[str, str]]:
@@ -202,7 +203,7 @@ def test_uninstall_removes_ours_and_keeps_backups_foreign_links_and_files(
     run(set_root, agent)
     build_tree(agent, {"extensions/timer.js.off": set_root / "extensions/timer.js"})
     os.unlink(agent / "extensions/timer.js")
-    result = uninstall(context(set_root, agent), False, yes)
+    result = uninstall(context(set_root, agent), Uninstall(), yes)
     assert result.applied
     assert {a.action for a in result.plan.changes} == {"unlink"}
     assert user_entries(agent) == {
@@ -218,7 +219,7 @@ def test_uninstall_removes_ours_and_keeps_backups_foreign_links_and_files(
         "themes": ("dir", ""),
     }
     assert json.loads((agent / ".extset" / "state.json").read_text())["sets"] == []
-    assert uninstall(context(set_root, agent), False, yes).plan.is_empty
+    assert uninstall(context(set_root, agent), Uninstall(), yes).plan.is_empty
 
 
 # --dry-run promises exactly what the real run does
@@ -271,9 +272,9 @@ def test_dry_run_of_nothing_to_do_reports_unchanged(set_root: Path, agent: Path)
 def test_uninstall_dry_run_matches_the_real_run(set_root: Path, agent: Path) -> None:
     run(set_root, agent)
     before = snapshot(agent)
-    dry = uninstall(context(set_root, agent), True, yes)
+    dry = uninstall(context(set_root, agent), Uninstall(dry_run=True), yes)
     assert snapshot(agent) == before
-    real = uninstall(context(set_root, agent), False, yes)
+    real = uninstall(context(set_root, agent), Uninstall(), yes)
     assert dry.plan.actions == real.plan.actions
     assert len(real.plan.changes) == len(DESTS) + 1  # and ext's /ext
 
@@ -289,7 +290,7 @@ def test_the_plan_is_refused_before_any_write_when_confirm_declines(
     build_tree(agent, {"extensions/notify.ts": "mine\n"})
     before = snapshot(agent)
     with pytest.raises(Refused):
-        install(context(set_root, agent), [], [], False, no)
+        install(context(set_root, agent), Install(), no)
     assert snapshot(agent) == before
 
 
@@ -329,7 +330,7 @@ def test_a_run_that_finds_the_job_done_by_another_while_asking_exits_0(
         run(set_root, agent)
 
     build_tree(agent, {"extensions/notify.ts": "mine\n"})
-    result = install(context(set_root, agent), [], [], False, meanwhile)
+    result = install(context(set_root, agent), Install(), meanwhile)
     assert (result.applied, result.changed) == (False, False)
     assert result.plan.is_empty
     assert (agent / f"extensions/notify.ts.bak.{STAMP}").read_text() == "mine\n"
@@ -345,7 +346,7 @@ def test_a_run_whose_plan_changed_while_asking_writes_nothing(
         build_tree(agent, {"themes/dark.json": "appeared meanwhile\n"})
 
     with pytest.raises(ExtError) as err:
-        install(context(set_root, agent), [], [], False, meanwhile)
+        install(context(set_root, agent), Install(), meanwhile)
     assert "changed while the plan was on screen" in err.value.message
     assert set_links(agent) == {}
 
@@ -357,5 +358,5 @@ def test_list_and_dry_runs_write_nothing_not_even_bookkeeping(
     agent.mkdir()
     items(context(set_root, agent))
     run(set_root, agent, dry_run=True)
-    uninstall(context(set_root, agent), True, yes)
+    uninstall(context(set_root, agent), Uninstall(dry_run=True), yes)
     assert os.listdir(agent) == []

@@ -13,8 +13,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from installer.commands.install import install
-from installer.commands.uninstall import uninstall
+from installer.commands.install import Install, install
+from installer.commands.uninstall import Uninstall, uninstall
 from installer.links.scan import scan, seen
 from installer.resources import discover
 from tests.helpers import build_tree, context, snapshot, yes
@@ -207,8 +207,8 @@ def test_install_is_idempotent_loses_nothing_and_uninstall_leaves_only_what_was_
     before = not_ours(items(agent, roots))
 
     skip = sorted(sc.skip)
-    dry = install(context(set_root, agent), [], skip, True, yes)
-    real = install(context(set_root, agent), [], skip, False, yes)
+    dry = install(context(set_root, agent), Install(skip=tuple(skip), dry_run=True), yes)
+    real = install(context(set_root, agent), Install(skip=tuple(skip)), yes)
     assert dry.plan.actions == real.plan.actions, "--dry-run showed other steps than the run took"
 
     after = items(agent, roots)
@@ -218,10 +218,10 @@ def test_install_is_idempotent_loses_nothing_and_uninstall_leaves_only_what_was_
         want = str(set_root.resolve() / source)
         assert want in (os.path.realpath(agent / dest), os.path.realpath(agent / off)), name
 
-    again = install(context(set_root, agent), [], skip, False, yes)
+    again = install(context(set_root, agent), Install(skip=tuple(skip)), yes)
     assert again.plan.is_empty, [a.to_json() for a in again.plan.changes]
 
-    uninstall(context(set_root, agent), False, yes)
+    uninstall(context(set_root, agent), Uninstall(), yes)
     left = items(agent, roots)
     assert not [p for p, (_, ours) in left.items() if ours], "uninstall left links of ours"
     assert not_ours(left) == not_ours(after)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.commands.toggle import switch
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError
@@ -39,9 +39,9 @@ def _states(ctx: Context) -> dict[str, str]:
 def test_register_then_link_removes_the_packages_entry(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, yes, "register")
+    install(ctx, Install(mode="register"), yes)
     assert _packages(tmp_path) == [str(root)]
-    result = install(ctx, [], [], False, yes, "link")
+    result = install(ctx, Install(mode="link"), yes)
     assert "unregister" in {a.action for a in result.plan.actions}
     assert _packages(tmp_path) == []
     assert (tmp_path / "agent" / "extensions" / "one.ts").is_symlink()
@@ -50,8 +50,8 @@ def test_register_then_link_removes_the_packages_entry(tmp_path: Path) -> None:
 def test_link_then_register_removes_the_links(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, yes, "link")
-    install(ctx, [], [], False, yes, "register")
+    install(ctx, Install(mode="link"), yes)
+    install(ctx, Install(mode="register"), yes)
     left = [p.name for p in (tmp_path / "agent" / "extensions").iterdir()]
     assert left == ["ext-command.ts"]  # ext's own /ext stays in both modes
     assert _packages(tmp_path) == [str(root)]
@@ -61,7 +61,7 @@ def test_list_in_register_mode_reads_the_packages_entry(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
     assert _states(ctx) == {"one": "not-installed", "two": "not-installed"}
-    install(ctx, [], [], False, yes, "register")
+    install(ctx, Install(mode="register"), yes)
     assert _states(ctx) == {"one": "enabled", "two": "enabled"}
     switch(ctx, ["two"], False, False, False, yes)
     assert _states(ctx) == {"one": "enabled", "two": "disabled"}
@@ -69,13 +69,13 @@ def test_list_in_register_mode_reads_the_packages_entry(tmp_path: Path) -> None:
 
 def test_a_moved_registered_set_keeps_its_mode_and_filters(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
-    install(_ctx(tmp_path, root), [], [], False, yes, "register")
+    install(_ctx(tmp_path, root), Install(mode="register"), yes)
     switch(_ctx(tmp_path, root), ["one"], False, False, False, yes)
     moved = tmp_path / "moved"
     shutil.move(root, moved)
     ctx = _ctx(tmp_path, moved)
     assert items(ctx)[0] == "register"
-    install(ctx, [], [], False, yes)
+    install(ctx, Install(), yes)
     assert _packages(tmp_path) == [{"source": str(moved), "extensions": ["-extensions/one.ts"]}]
     assert _states(ctx) == {"one": "disabled", "two": "enabled"}
 
@@ -83,17 +83,17 @@ def test_a_moved_registered_set_keeps_its_mode_and_filters(tmp_path: Path) -> No
 def test_what_was_switched_off_stays_off_across_mode_switches(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, yes, "register")
+    install(ctx, Install(mode="register"), yes)
     switch(ctx, ["one"], False, False, False, yes)
     assert _states(ctx) == {"one": "disabled", "two": "enabled"}
 
-    install(ctx, [], [], False, yes, "link")  # register -> link: one is linked as one.ts.off
+    install(ctx, Install(mode="link"), yes)  # register -> link: one is linked as one.ts.off
     assert _states(ctx) == {"one": "disabled", "two": "enabled"}
     assert (tmp_path / "agent" / "extensions" / "one.ts.off").is_symlink()
 
     switch(ctx, ["one"], True, False, False, yes)  # back on in link mode
     switch(ctx, ["two"], False, False, False, yes)  # and two off
-    install(ctx, [], [], False, yes, "register")  # link -> register: the .off link counts
+    install(ctx, Install(mode="register"), yes)  # link -> register: the .off link counts
     assert _packages(tmp_path) == [
         {"source": str(root), "extensions": ["-extensions/two/index.ts"]}
     ]
@@ -103,7 +103,7 @@ def test_what_was_switched_off_stays_off_across_mode_switches(tmp_path: Path) ->
 def test_a_folder_extension_with_index_js_is_filtered_by_its_real_entry(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", {**SET, "extensions/jsf/index.js": "// jsf"})
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, yes, "register")
+    install(ctx, Install(mode="register"), yes)
     switch(ctx, ["jsf"], False, False, False, yes)
     assert _packages(tmp_path) == [
         {"source": str(root), "extensions": ["-extensions/jsf/index.js"]}
@@ -114,9 +114,9 @@ def test_a_folder_extension_with_index_js_is_filtered_by_its_real_entry(tmp_path
 def test_switching_to_register_carries_a_disabled_skill_over_as_a_filter(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", {**SET, "skills/rev/SKILL.md": "# rev"})
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, yes, "link")
+    install(ctx, Install(mode="link"), yes)
     switch(ctx, ["skill:rev"], False, False, False, yes)
-    result = install(ctx, [], [], False, yes, "register")
+    result = install(ctx, Install(mode="register"), yes)
     assert any("skill:rev stays off as filters" in w for w in result.plan.warnings)
     assert _packages(tmp_path) == [{"source": str(root), "skills": ["-skills/rev/SKILL.md"]}]
     assert _states(ctx)["rev"] == "disabled"
@@ -128,7 +128,7 @@ def test_an_install_cut_short_is_finished_in_its_own_mode(tmp_path: Path) -> Non
 
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, yes, "link")
+    install(ctx, Install(mode="link"), yes)
     log = journal.Journal(ctx.agent_dir, "install", ctx.env.now(), "0", "register")
     log.record({"op": "unlink", "path": "extensions/one.ts", "target": "x"})  # then killed
     assert install_mode(ctx, None) == "register"
@@ -139,13 +139,13 @@ def test_register_to_link_refuses_while_settings_json_cannot_be_read(tmp_path: P
     # The entry's switches cannot be read: linked, what it keeps off would come back on.
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], [], False, yes, "register")
+    install(ctx, Install(mode="register"), yes)
     switch(ctx, ["one"], False, False, False, yes)
     settings = tmp_path / "agent" / "settings.json"
     settings.write_text(settings.read_text().replace('"packages"', '"packages",'))
     tree = snapshot(tmp_path / "agent")
     with pytest.raises(ExtError) as err:
-        install(ctx, [], [], False, yes, "link")
+        install(ctx, Install(mode="link"), yes)
     assert "not valid JSON" in err.value.message
     assert "the switches of the set's packages entry" in err.value.message
     assert err.value.fix is not None and "line 2" in err.value.fix

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.context import Env, resolve
 from installer.errors import UsageError
 from tests.helpers import build_tree, yes
@@ -26,7 +26,7 @@ def test_backups_keep_permissions_and_journal_is_private(tmp_path: Path) -> None
     )
     (agent / "extensions" / "a.ts").chmod(0o640)
     (agent / "extensions" / "d").chmod(0o750)
-    result = install(resolve(Env(cwd=tmp_path), root, agent), [], [], False, yes)
+    result = install(resolve(Env(cwd=tmp_path), root, agent), Install(), yes)
     backups = {a.path: a.backup for a in result.plan.actions if a.action == "backup"}
     assert _mode(agent / str(backups["extensions/a.ts"])) == 0o640
     assert _mode(agent / str(backups["extensions/d"])) == 0o750
@@ -41,6 +41,6 @@ def test_a_set_with_a_name_that_is_not_plain_is_refused(tmp_path: Path, name: st
     agent = tmp_path / "agent"
     agent.mkdir()
     with pytest.raises(UsageError, match=r"control|starts with|contains") as caught:
-        install(resolve(Env(cwd=tmp_path), root, agent), [], [], True, yes)
+        install(resolve(Env(cwd=tmp_path), root, agent), Install(dry_run=True), yes)
     assert caught.value.fix
     assert not any(agent.iterdir())

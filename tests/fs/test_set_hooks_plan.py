@@ -6,7 +6,7 @@ import copy
 import json
 from pathlib import Path
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.context import Env, resolve
 from tests.helpers import build_tree, yes
 
@@ -26,7 +26,7 @@ def test_hooks_are_approved_by_installing_and_a_change_shows_again(tmp_path: Pat
     agent.mkdir()
     ctx = resolve(Env(cwd=tmp_path), root, agent)
 
-    first = install(ctx, [], [], dry_run=False, confirm=yes)
+    first = install(ctx, Install(), yes)
     approves = [a for a in first.plan.actions if a.action == "approve"]
     assert [(a.path, a.detail) for a in approves] == [
         ("hooks/guard.json", "PreToolUse Bash: ./guard.sh (new)")
@@ -34,13 +34,13 @@ def test_hooks_are_approved_by_installing_and_a_change_shows_again(tmp_path: Pat
     state = json.loads((agent / ".extset" / "state.json").read_text())
     assert state["sets"][0]["extra"]["hooks"]["sha256"].startswith("sha256:")
 
-    second = install(ctx, [], [], dry_run=False, confirm=yes)
+    second = install(ctx, Install(), yes)
     assert second.plan.is_empty
 
     changed = copy.deepcopy(HOOKS)  # HOOKS stays as it was: the test passes run twice in a row
     changed["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = "./guard.sh --strict"
     (root / "hooks" / "guard.json").write_text(json.dumps(changed, indent=4))
-    third = install(ctx, [], [], dry_run=True, confirm=yes)
+    third = install(ctx, Install(dry_run=True), yes)
     assert [a.detail for a in third.plan.actions if a.action == "approve"] == [
         "PreToolUse Bash: ./guard.sh --strict (changed since the last install)"
     ]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
+from installer.commands.install import Install, install
 from installer.context import Env, resolve
 from installer.errors import ExitCode, UsageError
 from installer.links.states import items
@@ -212,14 +212,14 @@ def test_link_mode_refuses_what_links_cannot_express_and_writes_nothing(tmp_path
     root = build_tree(tmp_path / "set", package(manifest, **{"index.ts": EXT}))
     ctx = _ctx(tmp_path, root)
     with pytest.raises(UsageError) as err:
-        install(ctx, [], [], False, yes, "link")
+        install(ctx, Install(mode="link"), yes)
     assert err.value.exit_code == ExitCode.USAGE
     assert "outside the set" in err.value.message and "as one extension" in err.value.message
     assert err.value.fix and "--mode register" in err.value.fix
     assert sorted(p.name for p in ctx.agent_dir.iterdir()) == ["settings.json"]
     _, listed = items(ctx)  # still link mode: `ext list` says why
     assert all(i.note and i.note.startswith("link mode cannot install it") for i in listed)
-    install(ctx, [], [], False, yes, "register")
+    install(ctx, Install(mode="register"), yes)
     _, listed = items(ctx)
     assert {(i.resource.name, i.state) for i in listed} == {
         ("set", "enabled"),  # `./index.ts` is named after its folder
@@ -232,7 +232,18 @@ def test_register_mode_filters_every_kind_by_its_declared_path(tmp_path: Path) -
     files = {"src/a.ts": EXT, "src/b.ts": EXT, "sk/one/SKILL.md": "", "pr/p.md": ""}
     root = build_tree(tmp_path / "set", package(manifest, **files, **{"themes/t.json": "{}"}))
     ctx = _ctx(tmp_path, root)
-    install(ctx, [], ["a", "skill:one", "prompt:p"], False, yes, "register")
+    install(
+        ctx,
+        Install(
+            skip=(
+                "a",
+                "skill:one",
+                "prompt:p",
+            ),
+            mode="register",
+        ),
+        yes,
+    )
     (entry,) = json.loads((ctx.agent_dir / "settings.json").read_text())["packages"]
     assert entry == {
         "source": str(root),
@@ -248,7 +259,7 @@ def test_register_mode_filters_every_kind_by_its_declared_path(tmp_path: Path) -
         "skill:one": "disabled",
         "prompt:p": "disabled",
     }
-    install(ctx, [], [], False, yes, "register")
+    install(ctx, Install(mode="register"), yes)
     (entry,) = json.loads((ctx.agent_dir / "settings.json").read_text())["packages"]
     assert entry == str(root)  # no filter left: back to the plain string, themes block gone
 
@@ -257,11 +268,11 @@ def test_register_mode_refuses_a_set_pi_would_take_for_one_extension(tmp_path: P
     root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "empty"\n'})
     ctx = _ctx(tmp_path, root)
     with pytest.raises(UsageError) as err:
-        install(ctx, [], [], False, yes, "register")
+        install(ctx, Install(mode="register"), yes)
     assert "one extension" in err.value.message and err.value.fix
     assert json.loads((ctx.agent_dir / "settings.json").read_text()) == {}
     build_tree(root, {"prompts": None})  # an empty kind folder is enough for pi
-    assert install(ctx, [], [], False, yes, "register").applied
+    assert install(ctx, Install(mode="register"), yes).applied
 
 
 def test_a_manifest_folder_index_is_linked_as_its_folder(tmp_path: Path) -> None:
@@ -273,7 +284,7 @@ def test_a_manifest_folder_index_is_linked_as_its_folder(tmp_path: Path) -> None
         "tool": ("tool.ts", "file", ["src/tool.ts"]),
     }
     ctx = _ctx(tmp_path, root)
-    assert install(ctx, [], [], False, yes, "link").applied
+    assert install(ctx, Install(mode="link"), yes).applied
     assert (ctx.agent_dir / "extensions/code-actions").resolve() == root / "code-actions"
     _, listed = items(ctx)
     assert {i.resource.name: i.state for i in listed} == {

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.migrate import migrate
+from installer.commands.migrate import SettingsMigrate, migrate
 from installer.context import Env, resolve
 from installer.errors import Refused
 from installer.plan import Plan
@@ -38,7 +38,7 @@ def _no(plan: Plan, diffs: tuple[str, ...]) -> None:
 def test_dry_run_writes_nothing_and_shows_the_diff(tmp_path: Path) -> None:
     text = '{\n  "queueMode": "all",\n  "apiKeys": {"a": 1}\n}\n'
     path, ctx = _ctx(tmp_path, text)
-    result = migrate(ctx, dry_run=True, remove_retired=False, confirm=yes)  # type: ignore[arg-type]
+    result = migrate(ctx, SettingsMigrate(dry_run=True), yes)  # type: ignore[arg-type]
     assert [a.action for a in result.plan.actions] == ["migrate"]
     assert '+  "steeringMode": "all"' in result.diffs[0]
     assert any("apiKeys" in w for w in result.plan.warnings)
@@ -47,13 +47,13 @@ def test_dry_run_writes_nothing_and_shows_the_diff(tmp_path: Path) -> None:
 
 def test_moves_renamed_and_keeps_retired_without_yes(tmp_path: Path) -> None:
     path, ctx = _ctx(tmp_path, '{"queueMode": "all", "apiKeys": {"a": 1}}')
-    migrate(ctx, dry_run=False, remove_retired=False, confirm=yes)  # type: ignore[arg-type]
+    migrate(ctx, SettingsMigrate(), yes)  # type: ignore[arg-type]
     assert json.loads(path.read_text()) == {"apiKeys": {"a": 1}, "steeringMode": "all"}
 
 
 def test_yes_removes_retired_keys(tmp_path: Path) -> None:
     path, ctx = _ctx(tmp_path, '{"queueMode": "all", "apiKeys": {"a": 1}, "theme": "dark"}')
-    result = migrate(ctx, dry_run=False, remove_retired=True, confirm=yes)  # type: ignore[arg-type]
+    result = migrate(ctx, SettingsMigrate(remove_retired=True), yes)  # type: ignore[arg-type]
     assert {a.action for a in result.plan.actions} == {"migrate", "retire"}
     assert json.loads(path.read_text()) == {"theme": "dark", "steeringMode": "all"}
 
@@ -61,7 +61,7 @@ def test_yes_removes_retired_keys(tmp_path: Path) -> None:
 def test_new_name_present_is_a_conflict_left_alone(tmp_path: Path) -> None:
     text = '{"queueMode": "all", "steeringMode": "one-at-a-time"}'
     path, ctx = _ctx(tmp_path, text)
-    result = migrate(ctx, dry_run=False, remove_retired=False, confirm=yes)  # type: ignore[arg-type]
+    result = migrate(ctx, SettingsMigrate(), yes)  # type: ignore[arg-type]
     assert result.plan.is_empty
     assert any("both" in w for w in result.plan.warnings)
     assert path.read_text() == text
@@ -71,5 +71,5 @@ def test_declining_writes_nothing(tmp_path: Path) -> None:
     text = '{"queueMode": "all"}'
     path, ctx = _ctx(tmp_path, text)
     with pytest.raises(Refused):
-        migrate(ctx, dry_run=False, remove_retired=False, confirm=_no)  # type: ignore[arg-type]
+        migrate(ctx, SettingsMigrate(), _no)  # type: ignore[arg-type]
     assert path.read_text() == text

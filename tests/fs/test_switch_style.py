@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from installer.commands.install import install
-from installer.commands.toggle import Choice, switch, switch_both, toggle
-from installer.commands.undo import undo
+from installer.commands.install import Install, install
+from installer.commands.toggle import Choice, checklist, switch, switch_both
+from installer.commands.undo import Undo, undo
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, ExtError, Refused
 from installer.links.states import items
@@ -60,7 +60,7 @@ def agent(tmp_path: Path) -> Path:
 
 def installed(set_root: Path, agent: Path, mode: str | None = None) -> Context:
     ctx = context(set_root, agent)
-    install(ctx, [], [], False, yes, mode)
+    install(ctx, Install(mode=mode), yes)
     return ctx
 
 
@@ -129,7 +129,7 @@ def test_a_disable_is_one_journal_entry_and_one_undo(set_root: Path, agent: Path
     assert text.startswith('{\n    "theme": "dark",\n    "extensions": [')  # the user's indent
     steps = list((agent / ".extset" / "journal").glob("*-disable.jsonl"))
     assert len(steps) == 1
-    assert undo(ctx, False, yes).applied
+    assert undo(ctx, Undo(), yes).applied
     assert set_links(agent) == links
     assert (agent / "settings.json").read_text() == '{\n    "theme": "dark"\n}\n'
 
@@ -177,7 +177,7 @@ def test_toggle_and_slash_ext_follow_the_same_switch(set_root: Path, agent: Path
     def pick(choices: list[Choice], check: Any) -> list[str]:
         return [c.label for c in choices if c.checked and c.label != "beta"]
 
-    picked = toggle(ctx, pick, False, yes)
+    picked = checklist(ctx, pick, False, yes)
     assert [(a.action, a.path) for a in picked.plan.changes] == [("filter", "settings.json")]
     assert settings(agent)["extensions"] == ["-extensions/beta.ts"]
     headless = context(set_root, agent, tty=False)
@@ -211,7 +211,7 @@ def test_install_turns_parked_links_into_links_in_place_still_off(
     assert {"extensions/alpha.ts.off", "extensions/.off/gamma"} <= set(set_links(agent))
     styled(set_root, "pi")
     ctx = context(set_root, agent)
-    result = install(ctx, [], [], False, yes)
+    result = install(ctx, Install(), yes)
     changes = [(a.action, a.path) for a in result.plan.changes]
     assert changes == [
         ("unlink", "extensions/alpha.ts.off"),
@@ -237,7 +237,7 @@ def test_install_turns_parked_links_into_links_in_place_still_off(
         "prompt:fix": "enabled",
         "theme:dark": "enabled",
     }
-    assert install(ctx, [], [], False, yes).plan.is_empty  # a second install plans nothing
+    assert install(ctx, Install(), yes).plan.is_empty  # a second install plans nothing
 
 
 @pytest.mark.parametrize("op", ["symlink", "unlink"])
@@ -262,7 +262,7 @@ def test_an_unpark_that_fails_part_way_leaves_links_and_settings_as_they_were(
 
     monkeypatch.setattr(os, op, flaky)
     with pytest.raises(ExtError) as err:
-        install(ctx, [], [], False, yes)
+        install(ctx, Install(), yes)
     monkeypatch.setattr(os, op, real)
     assert err.value.exit_code == ExitCode.FAILED and "rolled back" in err.value.message
     assert {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")} == before
@@ -278,7 +278,7 @@ def test_install_leaves_links_parked_while_settings_json_cannot_be_read(
     styled(set_root, "pi")
     ctx = context(set_root, agent)
     tree = snapshot(agent)
-    result = install(ctx, [], [], False, yes)
+    result = install(ctx, Install(), yes)
     assert result.plan.is_empty and snapshot(agent) == tree
     assert any(w.startswith("parked links stay parked: ") for w in result.plan.warnings)
     assert states(ctx)["alpha"] == "disabled"
@@ -289,7 +289,7 @@ def test_install_with_the_default_leaves_parked_links_parked(set_root: Path, age
     ctx = installed(set_root, agent)
     switch(ctx, ["alpha"], False, False, False, yes)
     tree = snapshot(agent)
-    assert install(ctx, [], [], False, yes).plan.is_empty
+    assert install(ctx, Install(), yes).plan.is_empty
     assert snapshot(agent) == tree
 
 
@@ -298,7 +298,7 @@ def test_register_to_link_carries_the_entrys_paths_to_the_top_level(
 ) -> None:
     ctx = installed(set_root, agent, mode="register")
     switch(ctx, ["alpha", "skill:review"], False, False, False, yes)
-    result = install(ctx, [], [], False, yes, "link")
+    result = install(ctx, Install(mode="link"), yes)
     assert any("stay off as `-path`s" in w for w in result.plan.warnings), result.plan.warnings
     data = settings(agent)
     assert "packages" not in data or data["packages"] == []
@@ -307,9 +307,9 @@ def test_register_to_link_carries_the_entrys_paths_to_the_top_level(
     assert not [p for p in set_links(agent) if ".off" in p]
     assert states(ctx)["alpha"] == states(ctx)["skill:review"] == "disabled"
     assert states(ctx)["beta"] == "enabled"
-    assert install(ctx, [], [], False, yes).plan.is_empty
+    assert install(ctx, Install(), yes).plan.is_empty
     # and back: the top-level `-path`s become the entry's filters again
-    install(ctx, [], [], False, yes, "register")
+    install(ctx, Install(mode="register"), yes)
     assert states(ctx)["alpha"] == states(ctx)["skill:review"] == "disabled"
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from installer.commands.install import install
-from installer.commands.toggle import Choice, switch, toggle
-from installer.commands.uninstall import uninstall
+from installer.commands.install import Install, install
+from installer.commands.toggle import Choice, checklist, switch
+from installer.commands.uninstall import Uninstall, uninstall
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, Refused
 from installer.recorder import RECORDER, copy_path, sha256, source_bytes, status
@@ -58,7 +58,7 @@ def ctx(set_root: Path, tmp_path: Path) -> Context:
     agent.mkdir()
     env = Env(environ=dict(os.environ), cwd=tmp_path, stdin_tty=True, stderr_tty=True)
     context = resolve(env, set_root, agent)
-    install(context, [], [], False, yes)
+    install(context, Install(), yes)
     return context
 
 
@@ -158,8 +158,8 @@ def test_toggle_checks_the_guards_against_the_whole_picture(ctx: Context) -> Non
         return lambda choices, check: labels
 
     with pytest.raises(Refused):
-        toggle(ctx, pick(["alpha", "gamma"]), False, yes)
-    result = toggle(ctx, pick(["alpha"]), False, yes)
+        checklist(ctx, pick(["alpha", "gamma"]), False, yes)
+    result = checklist(ctx, pick(["alpha"]), False, yes)
     assert sorted(a.path for a in result.plan.changes) == ["extensions/beta.ts", "extensions/gamma"]
 
 
@@ -172,7 +172,7 @@ def test_toggle_asks_the_guards_at_each_row_with_the_batch_as_it_stands(ctx: Con
         return None
 
     with pytest.raises(Refused):
-        toggle(ctx, switch_rows, False, yes)
+        checklist(ctx, switch_rows, False, yes)
     assert "gamma is enabled and needs it" in (answers["beta off, gamma on"] or "")
     assert answers["beta and gamma off"] is None
 
@@ -185,7 +185,7 @@ def test_toggle_marks_guarded_items(ctx: Context) -> None:
         return None
 
     with pytest.raises(Refused):
-        toggle(ctx, look, False, yes)
+        checklist(ctx, look, False, yes)
     marks = {c.label: c.title.endswith("[guarded]") for c in seen[0]}
     assert marks == {"alpha": True, "beta": True, "gamma": False}
 
@@ -199,14 +199,14 @@ def test_install_links_the_recorder_and_records_its_hash(ctx: Context) -> None:
     assert record is not None
     assert record.extra["recorder"] == {"path": RECORDER, "sha256": digest}
     assert status(ctx.agent_dir) == "current"
-    assert install(ctx, [], [], False, yes).plan.is_empty
+    assert install(ctx, Install(), yes).plan.is_empty
 
 
 def test_install_replaces_a_stale_recorder(ctx: Context) -> None:
     copy = Path(os.readlink(ctx.agent_dir / RECORDER))
     copy.write_text("// an older recorder\n")
     assert status(ctx.agent_dir) == "stale"
-    result = install(ctx, [], [], False, yes)
+    result = install(ctx, Install(), yes)
     assert [(a.action, a.path) for a in result.plan.changes] == [("relink", RECORDER)]
     assert (ctx.agent_dir / RECORDER).read_bytes() == source_bytes()
 
@@ -214,13 +214,13 @@ def test_install_replaces_a_stale_recorder(ctx: Context) -> None:
 def test_the_recorder_goes_with_the_last_process_guard_and_with_uninstall(
     ctx: Context, set_root: Path
 ) -> None:
-    uninstall(ctx, False, yes)
+    uninstall(ctx, Uninstall(), yes)
     assert not (ctx.agent_dir / RECORDER).is_symlink()
-    install(ctx, [], [], False, yes)
+    install(ctx, Install(), yes)
     assert (ctx.agent_dir / RECORDER).is_symlink()
     (set_root / "extset.toml").write_text('[set]\nname = "tools"\n')
     plain = resolve(ctx.env, set_root, ctx.agent_dir)
-    result = install(plain, [], [], False, yes)
+    result = install(plain, Install(), yes)
     assert [(a.action, a.path) for a in result.plan.changes] == [("unlink", RECORDER)]
     assert status(ctx.agent_dir) == "missing"
     record = load_state(ctx.agent_dir).for_root(set_root)

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from installer.commands.install import install
-from installer.commands.toggle import Choice, switch, switch_both, toggle
+from installer.commands.install import Install, install
+from installer.commands.toggle import Choice, checklist, switch, switch_both
 from installer.context import Context, Env, resolve
 from installer.errors import ExitCode, ExtError, Refused, UsageError
 from installer.links.states import items
@@ -51,7 +51,8 @@ def agent(tmp_path: Path) -> Path:
 
 def installed(set_root: Path, agent: Path, mode: str | None = None, **kw: Any) -> Context:
     ctx = context(set_root, agent)
-    install(ctx, list(kw.get("only", [])), list(kw.get("skip", [])), False, yes, mode)
+    only, skip = tuple(kw.get("only", [])), tuple(kw.get("skip", []))
+    install(ctx, Install(only=only, skip=skip, mode=mode), yes)
     return ctx
 
 
@@ -134,7 +135,7 @@ def test_dry_run_writes_nothing(set_root: Path, agent: Path) -> None:
 def test_install_keeps_what_the_user_disabled(set_root: Path, agent: Path) -> None:
     ctx = installed(set_root, agent)
     off(ctx, "alpha", "gamma")
-    again = install(ctx, [], [], False, yes)
+    again = install(ctx, Install(), yes)
     assert again.plan.is_empty
     assert states(ctx)["alpha"] == "disabled" and states(ctx)["gamma"] == "disabled"
 
@@ -212,7 +213,7 @@ def test_register_mode_filters_and_the_state_record(set_root: Path, agent: Path)
     record = load_state(agent).for_root(set_root)
     assert record is not None and record.mode == "register"
     # install keeps the user's choice: it lives in the entry, where pi config sees it too
-    assert install(ctx, [], [], False, yes).plan.is_empty
+    assert install(ctx, Install(), yes).plan.is_empty
     assert settings(agent)["packages"] == [entry]
     on(ctx, "alpha", "gamma")
     assert settings(agent)["packages"] == [str(set_root)]
@@ -240,7 +241,7 @@ def test_register_mode_disabling_what_install_skipped_records_the_choice(
     ctx = installed(set_root, agent, mode="register", skip=["alpha"])
     result = off(ctx, "alpha")  # already filtered out by --skip: nothing to write in settings
     assert not result.applied
-    install(ctx, [], [], False, yes)  # no --skip now: alpha must stay off, the user said so
+    install(ctx, Install(), yes)  # no --skip now: alpha must stay off, the user said so
     assert settings(agent)["packages"][0]["extensions"] == ["-extensions/alpha.ts"]
 
 
@@ -296,7 +297,7 @@ def test_toggle_applies_every_change_as_one_plan(set_root: Path, agent: Path) ->
     count = len(journals(agent))
     seen: list[list[Choice]] = []
     everything = ["beta", "gamma", "skill:review", "prompt:fix", "theme:dark"]  # alpha off
-    result = toggle(ctx, ask(everything, seen), False, yes)
+    result = checklist(ctx, ask(everything, seen), False, yes)
     assert [c.label for c in seen[0] if c.checked] == [
         "alpha",
         "gamma",
@@ -366,10 +367,10 @@ def test_toggle_cancelled_or_unchanged_writes_nothing(set_root: Path, agent: Pat
     ctx = installed(set_root, agent)
     tree = snapshot(agent)
     with pytest.raises(Refused) as err:
-        toggle(ctx, ask(None), False, yes)
+        checklist(ctx, ask(None), False, yes)
     assert err.value.exit_code == ExitCode.REFUSED
     same = [i.resource.label for i in items(ctx)[1]]
-    assert toggle(ctx, ask(same), False, yes).notes == ("no box changed",)
+    assert checklist(ctx, ask(same), False, yes).notes == ("no box changed",)
     assert snapshot(agent) == tree
 
 
@@ -378,7 +379,7 @@ def test_toggle_without_a_terminal_points_at_enable_and_disable(
 ) -> None:
     installed(set_root, agent)
     with pytest.raises(UsageError) as err:
-        toggle(context(set_root, agent, tty=False), ask([]), False, yes)
+        checklist(context(set_root, agent, tty=False), ask([]), False, yes)
     assert err.value.exit_code == ExitCode.USAGE
     assert "ext disable" in (err.value.fix or "")
 
@@ -391,14 +392,14 @@ def test_toggle_declined_at_the_confirmation_writes_nothing(set_root: Path, agen
         raise Refused("declined; nothing was written")
 
     with pytest.raises(Refused):
-        toggle(ctx, ask(["beta"]), False, decline)
+        checklist(ctx, ask(["beta"]), False, decline)
     assert snapshot(agent) == tree
 
 
 def test_toggle_in_register_mode_is_one_settings_write(set_root: Path, agent: Path) -> None:
     ctx = installed(set_root, agent, mode="register")
     count = len(journals(agent))
-    result = toggle(ctx, ask(["beta", "skill:review", "prompt:fix", "theme:dark"]), False, yes)
+    result = checklist(ctx, ask(["beta", "skill:review", "prompt:fix", "theme:dark"]), False, yes)
     assert [a.detail for a in result.plan.changes] == [
         "disable alpha: adds -extensions/alpha.ts to its packages entry, as pi config does",
         "disable gamma: adds -extensions/gamma/index.ts to its packages entry, as pi config does",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
-from installer.commands.undo import history, undo
+from installer.commands.install import Install, install
+from installer.commands.undo import History, Undo, history, undo
 from installer.context import Context, Env, resolve
 from installer.errors import ExtError
 from tests.helpers import build_tree, snapshot, yes
@@ -46,17 +46,17 @@ def ctx(tmp_path: Path) -> Context:
 
 def test_undo_after_install_restores_the_agent_dir_byte_for_byte(ctx: Context) -> None:
     before = snapshot(ctx.agent_dir)
-    install(ctx, [], [], dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
     assert snapshot(ctx.agent_dir) != before
-    result = undo(ctx, dry_run=False, confirm=yes)
+    result = undo(ctx, Undo(), yes)
     assert result.applied
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(before)
 
 
 def test_undo_dry_run_writes_nothing(ctx: Context) -> None:
-    install(ctx, [], [], dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
     after_install = snapshot(ctx.agent_dir)
-    result = undo(ctx, dry_run=True, confirm=yes)
+    result = undo(ctx, Undo(dry_run=True), yes)
     assert not result.plan.is_empty
     assert snapshot(ctx.agent_dir) == after_install
 
@@ -64,13 +64,13 @@ def test_undo_dry_run_writes_nothing(ctx: Context) -> None:
 def test_undo_takes_back_ext_keys_and_keeps_what_pi_added_since(ctx: Context) -> None:
     settings = ctx.agent_dir / "settings.json"
     settings.write_bytes(b'{\r\n    "theme": "dark",\r\n    "maxTokens": 1e400\r\n}')
-    install(ctx, [], [], dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
     # pi's first start adds lastChangelogVersion the way pi writes: JSON.stringify(…, null, 2)
     text = settings.read_bytes().decode()
     settings.write_bytes(
         text.replace("\r\n}", ',\r\n    "lastChangelogVersion": "0.73.1"\r\n}').encode()
     )
-    result = undo(ctx, dry_run=False, confirm=yes)
+    result = undo(ctx, Undo(), yes)
     assert result.applied
     assert settings.read_bytes() == (
         b'{\r\n    "theme": "dark",\r\n    "maxTokens": 1e400,\r\n'
@@ -79,7 +79,7 @@ def test_undo_takes_back_ext_keys_and_keeps_what_pi_added_since(ctx: Context) ->
 
 
 def test_undo_refuses_when_a_key_ext_wrote_was_changed_since(ctx: Context) -> None:
-    install(ctx, [], [], dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
     settings = ctx.agent_dir / "settings.json"
     data = json.loads(settings.read_text())
     data["quietStartup"] = False  # the user's newer choice of the very key ext seeded
@@ -87,40 +87,40 @@ def test_undo_refuses_when_a_key_ext_wrote_was_changed_since(ctx: Context) -> No
     settings.write_text(json.dumps(data))
     changed = snapshot(ctx.agent_dir)
     with pytest.raises(ExtError, match=r"changed since it ran: .*settings\.json") as err:
-        undo(ctx, dry_run=False, confirm=yes)
+        undo(ctx, Undo(), yes)
     assert '"quietStartup" is false now; ext wrote true, it was absent before' in err.value.message
     assert err.value.fix is not None
     assert 'remove "quietStartup" from settings.json yourself' in err.value.fix
     assert snapshot(ctx.agent_dir) == changed
     data.pop("quietStartup")  # the fix, followed
     settings.write_text(json.dumps(data))
-    assert undo(ctx, dry_run=False, confirm=yes).applied
+    assert undo(ctx, Undo(), yes).applied
     assert json.loads(settings.read_text()) == {"theme": "light"}
 
 
 def test_undo_refuses_when_a_link_was_replaced(ctx: Context) -> None:
-    install(ctx, [], [], dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
     link = ctx.agent_dir / "skills" / "gamma"
     link.unlink()
     link.mkdir()
     (link / "SKILL.md").write_text("# the user's own gamma")
     changed = snapshot(ctx.agent_dir)
     with pytest.raises(ExtError, match="skills/gamma"):
-        undo(ctx, dry_run=False, confirm=yes)
+        undo(ctx, Undo(), yes)
     assert snapshot(ctx.agent_dir) == changed
 
 
 def test_undo_walks_back_and_skips_what_was_undone(ctx: Context) -> None:
     empty = snapshot(ctx.agent_dir)
-    install(ctx, ["alpha"], [], dry_run=False, confirm=yes)
+    install(ctx, Install(only=("alpha",)), yes)
     after_first = snapshot(ctx.agent_dir)
-    install(ctx, [], [], dry_run=False, confirm=yes)
-    undo(ctx, dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
+    undo(ctx, Undo(), yes)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(after_first)
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(empty)
-    assert undo(ctx, dry_run=False, confirm=yes).plan.is_empty
-    rows = history(ctx).data["history"]
+    assert undo(ctx, Undo(), yes).plan.is_empty
+    rows = history(ctx, History()).rows
     assert [r["command"] for r in rows] == ["undo", "undo", "install", "install"]
     assert [bool(r["undone"]) for r in rows] == [False, False, True, True]
 
@@ -140,7 +140,7 @@ def test_undo_reverses_an_interrupted_run(ctx: Context, monkeypatch: pytest.Monk
     # itself: the interrupted run is simulated by truncating the closing line afterwards.
     monkeypatch.setattr(os, "symlink", crash_on_second)
     with pytest.raises(KeyboardInterrupt):
-        install(ctx, [], [], dry_run=False, confirm=yes)
+        install(ctx, Install(), yes)
     monkeypatch.setattr(os, "symlink", real)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(before)
 
@@ -151,7 +151,7 @@ def test_a_symlinked_bookkeeping_folder_is_refused(ctx: Context, tmp_path: Path)
     (ctx.agent_dir / ".extset").symlink_to(elsewhere)
     before = snapshot(ctx.agent_dir)
     with pytest.raises(ExtError, match=r"\.extset is a symlink"):
-        install(ctx, [], [], dry_run=False, confirm=yes)
+        install(ctx, Install(), yes)
     assert snapshot(ctx.agent_dir) == before
     assert list(elsewhere.iterdir()) == []
 
@@ -179,7 +179,7 @@ def test_a_run_killed_while_writing_settings_is_judged_by_the_bytes_before(ctx: 
     before = snapshot(ctx.agent_dir)
     settings = ctx.agent_dir / "settings.json"
     original = settings.read_bytes()
-    install(ctx, [], [], dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
     (log,) = sorted((ctx.agent_dir / ".extset" / "journal").glob("*.jsonl"))
     lines = log.read_text().splitlines()
     cut = next(i for i, line in enumerate(lines) if '"op": "settings"' in line)
@@ -187,10 +187,10 @@ def test_a_run_killed_while_writing_settings_is_judged_by_the_bytes_before(ctx: 
 
     seeded = settings.read_bytes()
     with pytest.raises(ExtError, match="killed while writing"):  # not ours to judge
-        undo(ctx, dry_run=True, confirm=yes)
+        undo(ctx, Undo(dry_run=True), yes)
 
     settings.write_bytes(original)  # the write had not happened yet
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert _without_bookkeeping(snapshot(ctx.agent_dir)) == _without_bookkeeping(before)
     assert seeded != original
 
@@ -205,8 +205,8 @@ def test_journals_are_kept_to_the_configured_number(ctx: Context, isolated_home:
     config.write_text("[journal]\nkeep = 2\n")
     assert keep_setting() == 2
     for only in (["alpha"], ["beta"], [], []):
-        install(ctx, only, [], dry_run=False, confirm=yes)
-        undo(ctx, dry_run=False, confirm=yes)
+        install(ctx, Install(only=tuple(only)), yes)
+        undo(ctx, Undo(), yes)
     assert len(list(journal_dir(ctx.agent_dir).glob("*.jsonl"))) == 2
     config.write_text("[journal]\nkeep = 0\n")
     assert keep_setting() == 50  # nonsense falls back to the default

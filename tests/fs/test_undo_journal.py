@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.install import install
-from installer.commands.undo import history, target_record, undo
-from installer.commands.uninstall import uninstall
+from installer.commands.install import Install, install
+from installer.commands.undo import History, Undo, history, target_record, undo
+from installer.commands.uninstall import Uninstall, uninstall
 from installer.context import Context
 from installer.engine import journal
 from installer.errors import ExtError
+from installer.render.history import lines
 from tests.helpers import build_tree, context, snapshot, yes
 
 STAMP = "20261129-101500"  # the helpers' clock
@@ -42,7 +43,7 @@ STEP = {"op": "mkdir", "path": "x"}
 def refusal(ctx: Context) -> ExtError:
     before = snapshot(ctx.agent_dir)
     with pytest.raises(ExtError) as err:
-        undo(ctx, dry_run=False, confirm=yes)
+        undo(ctx, Undo(), yes)
     assert snapshot(ctx.agent_dir) == before
     return err.value
 
@@ -50,7 +51,7 @@ def refusal(ctx: Context) -> ExtError:
 def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", {"extensions/a.ts": "// a"})
     agent = build_tree(tmp_path / "agent", {"settings.json": "{}"})
-    assert history(context(root, agent)).lines == ("no history yet",)
+    assert lines(history(context(root, agent), History())) == ["no history yet"]
     write(agent, "20261127T000000.000000-1-install.jsonl", head("install"), STEP, {"end": "ok"})
     write(
         agent,
@@ -61,13 +62,13 @@ def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
         {"undone": "2026-11-29T00:00:00"},
     )
     write(agent, "20261129T000000.000000-1-undo.jsonl", head("undo", "2026-11-29T00:00:00"))
-    result = history(context(root, agent))
-    assert result.lines == (
+    result = history(context(root, agent), History())
+    assert lines(result) == [
         "2026-11-29T00:00:00  undo              interrupted   0 steps",
         "2026-11-28T09:00:00  settings migrate  ok           12 steps  (undone)",
         "2026-11-29T10:00:00  install           ok            1 step",
-    )
-    rows = result.data["history"]
+    ]
+    rows = result.to_json()["history"]
     assert rows[1] == {
         "journal": "20261128T000000.000000-1-settings-migrate",
         "command": "settings migrate",
@@ -76,7 +77,7 @@ def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
         "steps": 12,
         "undone": "2026-11-29T00:00:00",
     }
-    assert result.data["agent_dir"] == str(agent)
+    assert result.to_json()["agent_dir"] == str(agent)
 
 
 def test_undo_takes_the_newest_run_not_undone_rolled_back_or_empty(tmp_path: Path) -> None:
@@ -100,13 +101,13 @@ def test_undo_takes_the_newest_run_not_undone_rolled_back_or_empty(tmp_path: Pat
 
 
 def test_nothing_to_undo_plans_nothing(ctx: Context) -> None:
-    result = undo(ctx, dry_run=False, confirm=yes)
+    result = undo(ctx, Undo(), yes)
     assert (result.plan.command, result.plan.is_empty, result.applied) == ("undo", True, False)
 
 
 def test_the_undo_plan_names_each_reversal_and_the_run_it_reverses(ctx: Context) -> None:
-    install(ctx, [], [], dry_run=False, confirm=yes)
-    plan = undo(ctx, dry_run=True, confirm=yes).plan
+    install(ctx, Install(), yes)
+    plan = undo(ctx, Undo(dry_run=True), yes).plan
     assert plan.changes[0].detail == "reverses `ext install` of 2026-11-29T10:15:00"
     assert all(a.detail is None for a in plan.changes[1:])
     steps = [(a.action, a.path, a.target) for a in plan.changes]
@@ -117,7 +118,7 @@ def test_the_undo_plan_names_each_reversal_and_the_run_it_reverses(ctx: Context)
 
 
 def test_a_refusal_names_what_ext_left_at_each_changed_place(ctx: Context, tmp_path: Path) -> None:
-    install(ctx, [], [], dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
     ext = ctx.agent_dir / "extensions"
     (ext / f"alpha.ts.bak.{STAMP}").rename(tmp_path / "moved")  # the user took the backup away
     (ext / "beta.ts").unlink()
@@ -136,22 +137,22 @@ def test_a_refusal_names_what_ext_left_at_each_changed_place(ctx: Context, tmp_p
 
 
 def test_a_place_ext_emptied_that_holds_something_now_is_refused(ctx: Context) -> None:
-    install(ctx, [], [], dry_run=False, confirm=yes)
-    uninstall(ctx, dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
+    uninstall(ctx, Uninstall(), yes)
     (ctx.agent_dir / "extensions" / "beta.ts").write_text("the user's own beta")
     err = refusal(ctx)
     assert "extensions/beta.ts (ext removed a link there)" in err.message
 
 
 def test_undo_of_an_uninstall_puts_the_links_back(ctx: Context) -> None:
-    install(ctx, [], [], dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
     installed = snapshot(ctx.agent_dir)
-    uninstall(ctx, dry_run=False, confirm=yes)
-    plan = undo(ctx, dry_run=True, confirm=yes).plan
+    uninstall(ctx, Uninstall(), yes)
+    plan = undo(ctx, Undo(dry_run=True), yes).plan
     beta = str(ctx.set_root / "extensions" / "beta.ts")
     steps = [(a.action, a.path, a.target) for a in plan.changes]
     assert ("link", "extensions/beta.ts", beta) in steps
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     links = {k: v for k, v in snapshot(ctx.agent_dir).items() if not k.startswith(".extset")}
     assert links == {k: v for k, v in installed.items() if not k.startswith(".extset")}
 
@@ -159,9 +160,9 @@ def test_undo_of_an_uninstall_puts_the_links_back(ctx: Context) -> None:
 def test_a_folder_ext_made_stays_when_it_holds_the_user_s_files(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", {"prompts/fix.md": "fix it"})
     ctx = context(root, build_tree(tmp_path / "agent", {"settings.json": "{}"}))
-    install(ctx, [], [], dry_run=False, confirm=yes)
+    install(ctx, Install(), yes)
     (ctx.agent_dir / "prompts" / "mine.md").write_text("mine")
-    plan = undo(ctx, dry_run=True, confirm=yes).plan
+    plan = undo(ctx, Undo(dry_run=True), yes).plan
     assert ("rmdir", "prompts") not in [(a.action, a.path) for a in plan.changes]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert os.listdir(ctx.agent_dir / "prompts") == ["mine.md"]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from installer import trees
-from installer.commands.undo import undo
+from installer.commands.undo import Undo, undo
 from installer.consent.store import store_path
 from installer.context import Context
 from installer.engine import journal
@@ -44,13 +44,13 @@ def ran(
 
 
 def planned(ctx: Context) -> list[tuple[str, str, str | None]]:
-    return [(a.action, a.path, a.target) for a in undo(ctx, dry_run=True, confirm=yes).plan.changes]
+    return [(a.action, a.path, a.target) for a in undo(ctx, Undo(dry_run=True), yes).plan.changes]
 
 
 def refusal(ctx: Context) -> ExtError:
     before = snapshot(ctx.agent_dir), snapshot(ctx.set_root)
     with pytest.raises(ExtError) as err:
-        undo(ctx, dry_run=False, confirm=yes)
+        undo(ctx, Undo(), yes)
     assert (snapshot(ctx.agent_dir), snapshot(ctx.set_root)) == before  # nothing was written
     return err.value
 
@@ -99,14 +99,14 @@ def adopted(ctx: Context, name: str, spec: dict[str, str | None], kind: str = "e
 
 def test_undo_of_an_adopt_takes_the_copy_out_of_the_set_and_the_original_back(ctx: Context) -> None:
     dest = adopted(ctx, "tool", {"index.ts": "// tool", "lib/util.ts": "// util"})
-    plan = undo(ctx, dry_run=True, confirm=yes).plan
+    plan = undo(ctx, Undo(dry_run=True), yes).plan
     assert plan.changes[0].detail == "reverses `ext adopt` of 2026-11-28T09:00:00"
     assert planned(ctx) == [
         ("unlink", "extensions/tool", None),
         ("restore", "extensions/tool.bak", "extensions/tool"),
         ("unlink", str(dest), None),
     ]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert not os.path.lexists(dest)
     assert snapshot(ctx.set_root) == {
         "extensions": ("dir", ""),
@@ -119,14 +119,14 @@ def test_undo_of_an_adopt_takes_the_copy_out_of_the_set_and_the_original_back(ct
 def test_the_kind_folder_adopt_made_in_the_set_goes_with_the_copy(ctx: Context) -> None:
     dest = adopted(ctx, "fix.md", {"": "fix it"}, kind="prompts")
     assert planned(ctx)[-2:] == [("unlink", str(dest), None), ("rmdir", str(dest.parent), None)]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert not os.path.lexists(dest.parent)
     assert outside(ctx)["prompts/fix.md"] == ("file", b"fix it".hex())
 
 
 def test_undo_of_an_adopted_file(ctx: Context) -> None:
     dest = adopted(ctx, "one.ts", {"": "// one"})
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert not os.path.lexists(dest)
     assert outside(ctx)["extensions/one.ts"] == ("file", b"// one".hex())
 
@@ -150,7 +150,7 @@ def test_a_copy_removed_from_the_set_since_is_not_taken_again(ctx: Context) -> N
         ("unlink", "extensions/one.ts", None),
         ("restore", "extensions/one.ts.bak", "extensions/one.ts"),
     ]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert outside(ctx)["extensions/one.ts"] == ("file", b"// one".hex())
 
 
@@ -169,13 +169,13 @@ def approved(ctx: Context, before: str | None, after: str) -> Path:
 def test_undo_of_an_approval_puts_the_earlier_approvals_back(ctx: Context) -> None:
     store = approved(ctx, '{"approved": []}\n', '{"approved": ["a"]}\n')
     assert planned(ctx) == [("restore", str(store), "its earlier approvals")]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert store.read_text() == '{"approved": []}\n'
 
 
 def test_undo_of_the_first_approval_removes_the_store(ctx: Context) -> None:
     store = approved(ctx, None, '{"approved": ["a"]}\n')
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert not store.exists()
 
 
@@ -202,7 +202,7 @@ def test_a_folder_ext_made_goes_and_one_it_removed_comes_back(ctx: Context) -> N
     (ctx.agent_dir / "prompts").mkdir()
     ran(ctx, {"op": "rmdir", "path": "themes"}, {"op": "mkdir", "path": "prompts"})
     assert planned(ctx) == [("rmdir", "prompts", None), ("mkdir", "themes", None)]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert (ctx.agent_dir / "themes").is_dir()
     assert not os.path.lexists(ctx.agent_dir / "prompts")
 
@@ -232,7 +232,7 @@ def test_a_folder_made_removed_and_made_again_is_judged_step_by_step(ctx: Contex
         ("mkdir", "prompts", None),
         ("rmdir", "prompts", None),
     ]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert not os.path.lexists(ctx.agent_dir / "prompts")
 
 
@@ -251,7 +251,7 @@ def test_a_link_pointed_twice_goes_back_to_its_first_target(ctx: Context) -> Non
         ("relink", "extensions/a.ts", "/t2"),
         ("relink", "extensions/a.ts", "/t1"),
     ]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert os.readlink(ctx.agent_dir / "extensions" / "a.ts") == "/t1"
 
 
@@ -267,7 +267,7 @@ def test_a_link_removed_then_made_anew_is_put_back_as_it_was(ctx: Context) -> No
         ("unlink", "extensions/a.ts", None),
         ("link", "extensions/a.ts", "/old"),
     ]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert os.readlink(ctx.agent_dir / "extensions" / "a.ts") == "/old"
 
 
@@ -282,7 +282,7 @@ def test_a_link_repointed_then_removed_comes_back_at_its_first_target(ctx: Conte
         ("link", "extensions/a.ts", "/t2"),
         ("relink", "extensions/a.ts", "/t1"),
     ]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert os.readlink(ctx.agent_dir / "extensions" / "a.ts") == "/t1"
 
 
@@ -297,7 +297,7 @@ def test_ext_s_record_goes_back_to_what_it_was(ctx: Context) -> None:
     ran(ctx, step)
     write_state_text(ctx.agent_dir, '{"second": 2}\n')
     assert planned(ctx) == [("restore", ".extset/state.json", "its earlier record")]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert read_state_text(ctx.agent_dir) == '{"first": 1}\n'
 
 
@@ -331,7 +331,7 @@ def test_a_run_cut_short_reverses_the_steps_it_took_and_skips_the_rest(ctx: Cont
         ("relink", "extensions/re.ts", "/old"),
         ("link", "extensions/un.ts", "/old-un"),
     ]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert outside(ctx) == {
         "settings.json": ("file", b"{}".hex()),
         "extensions": ("dir", ""),
@@ -386,7 +386,7 @@ def test_a_settings_write_is_taken_back_once_not_twice(ctx: Context) -> None:
         ctx, '{"theme": "dark"}', '{"theme": "dark", "a": 1}', '{"theme": "dark", "a": 1}'
     )
     assert planned(ctx) == [("restore", "settings.json", "ext's keys as they were (others' kept)")]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert json.loads(settings.read_text()) == {"theme": "dark"}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from installer.consent.hooks import UNRECOGNISED, HookCommand, list_commands, visible
-from installer.consent.preview import describe
+from installer.render.consent import describe
 
 
 def test_every_hook_is_listed_with_event_matcher_and_command_in_order() -> None:

@@ -13,6 +13,7 @@ from installer.consent.preview import ApprovalPreview
 from installer.consent.record import Approval
 from installer.consent.results import CheckResult, ListEntry, ListResult, RevokeResult
 from installer.errors import ExitCode
+from installer.render.consent import lines as lines_of
 
 SOURCE = ".claude/settings.json"
 
@@ -53,7 +54,7 @@ def test_check_exit_codes(status: Any, code: int) -> None:
 
 def test_check_says_changed_since_the_date() -> None:
     approval = Approval("sha256:" + "0" * 64, "2026-11-29T18:00:00Z", (SOURCE,), {})
-    lines = CheckResult("/p", "changed", "sha256:" + "1" * 64, approval).lines()
+    lines = lines_of(CheckResult("/p", "changed", "sha256:" + "1" * 64, approval))
     assert "changed since the approval on 2026-11-29T18:00:00Z" in lines[0]
     assert lines[1] == "Review and approve them with: ext consent approve /p"
 
@@ -63,7 +64,7 @@ def test_a_first_preview_lists_every_command_and_has_no_diff() -> None:
     assert shown.status == "new"
     assert shown.needs_approval
     assert shown.diff == ()
-    text = "\n".join(shown.lines())
+    text = "\n".join(lines_of(shown))
     assert 'PreToolUse  matcher "Bash"  (.claude/settings.json, timeout 5 s)' in text
     assert "$ ./check.sh" in text
     assert "Changed since" not in text
@@ -76,7 +77,7 @@ def test_a_changed_preview_shows_a_unified_diff_of_the_canonical_configs() -> No
     assert shown.diff[:2] == ("--- approved 2026-11-29T18:00:00Z", "+++ current")
     assert '-            "command": "./check.sh",' in shown.diff
     assert '+            "command": "./check.sh --fix",' in shown.diff
-    assert "Changed since the approval on 2026-11-29T18:00:00Z:" in shown.lines()
+    assert "Changed since the approval on 2026-11-29T18:00:00Z:" in lines_of(shown)
     assert shown.to_json()["diff"] == "\n".join(shown.diff)
 
 
@@ -84,7 +85,7 @@ def test_an_unchanged_preview_needs_nothing() -> None:
     shown = preview(hooks("./check.sh"), hooks("./check.sh"))
     assert shown.status == "already-approved"
     assert not shown.needs_approval
-    assert shown.lines() == [
+    assert lines_of(shown) == [
         f"Hooks in /p ({short_hash(shown.config.sha256 or '')}) are already approved "
         "(on 2026-11-29T18:00:00Z)."
     ]
@@ -93,7 +94,7 @@ def test_an_unchanged_preview_needs_nothing() -> None:
 def test_no_hooks_is_nothing_to_approve() -> None:
     shown = preview(None, hooks("x"))
     assert shown.status == "nothing-to-approve"
-    assert shown.lines() == ["/p has no hooks: nothing to approve."]
+    assert lines_of(shown) == ["/p has no hooks: nothing to approve."]
     assert shown.to_json()["hooks"] == []
 
 
@@ -106,7 +107,7 @@ def test_revoke_and_list_render() -> None:
         (ListEntry("/p", approval.approved_at, approval.sha256, "current"),),
     )
     assert listing.exit_code == ExitCode.OK
-    assert listing.lines() == [
+    assert lines_of(listing) == [
         "STATE    APPROVED              HASH          PROJECT",
         "current  2026-11-29T18:00:00Z  abababababab  /p",
     ]

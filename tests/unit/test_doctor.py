@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 
 from installer.context import Env
-from installer.doctor import CHECKS, Finding, Skip, Subject, exit_code, run_checks, table, to_json
+from installer.doctor import CHECKS, Finding, Skip, Subject, exit_code, run_checks, to_json
 from installer.doctor.checks.flags import FlagSite, duplicates
 from installer.doctor.checks.host import drift_finding, env_finding, load_findings
 from installer.doctor.checks.settings import lock_finding
 from installer.doctor.finding import error, info, ok, warn
 from installer.doctor.registry import Check, run_one, select_checks
-from installer.doctor.render import summary
 from installer.errors import ExtError, UsageError
 from installer.host import HostInfo, LoadFailure, LoadReport
+from installer.render.doctor import summary, table
 
 NOWHERE = Path("/nonexistent-doctor-test")
 

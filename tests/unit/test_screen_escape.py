@@ -10,6 +10,7 @@ import pytest
 
 from installer.errors import ExtError, UsageError
 from installer.plan import Action, Plan
+from installer.render import render
 from installer.resources import check_name
 from installer.result import PlanResult
 from installer.ui import Output, escape
@@ -29,9 +30,7 @@ def shown(color: bool) -> str:
     stdout, stderr = io.StringIO(), io.StringIO()
     out = Output(color=color, stdout=stdout, stderr=stderr)
     actions = tuple(Action("approve", f"hooks/{h}", target=h, detail=f"runs {h}") for h in HOSTILE)
-    out.plan_result(
-        PlanResult(Plan("install", actions, tuple(HOSTILE)), changed=True, dry_run=True)
-    )
+    render(out, PlanResult(Plan("install", actions, tuple(HOSTILE)), changed=True, dry_run=True))
     for h in HOSTILE:
         out.out(f"  enabled  {h}")
         out.error(ExtError(f"cannot link {h}", fix=f"move {h} away"))

@@ -1,31 +1,37 @@
-"""doctor's output: a table with the fix under each finding, or DESIGN.md's JSON."""
+"""`ext doctor`: a table with the fix under each finding and a summary, or DESIGN.md's JSON;
+`--list-checks`: the checks."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from installer.doctor.finding import SEVERITY, Finding, count
-from installer.doctor.registry import Check
+from installer.doctor.verdict import exit_code
+
+if TYPE_CHECKING:
+    from installer.commands.doctor import CheckList, Report
+    from installer.doctor.registry import Check
+    from installer.ui import Output
 
 _COLOR = {"ok": "32", "info": "36", "warn": "33", "error": "31", "failed": "35"}
 _LEVEL_WIDTH = 6
 _ID_WIDTH = 17
 
 
-def failing(findings: Sequence[Finding], strict: bool) -> bool:
-    """True when doctor must exit 1: an error or a crashed check (with strict, a warning too)."""
-    bar = SEVERITY["warn"] if strict else SEVERITY["error"]
-    return any(SEVERITY[f.level] >= bar for f in findings)
+def show(out: Output, result: CheckList | Report) -> int:
+    from installer.commands.doctor import CheckList
 
-
-def exit_code(findings: Sequence[Finding], strict: bool) -> int:
-    return 1 if failing(findings, strict) else 0
-
-
-def to_json(findings: Sequence[Finding], strict: bool) -> dict[str, Any]:
-    """{"ok", "checks": [{"id", "level", "message", "fix"?}]}."""
-    return {"ok": not failing(findings, strict), "checks": [f.to_json() for f in findings]}
+    if out.json:
+        out.data(result.to_json())
+    elif isinstance(result, CheckList):
+        for line in check_list(result.checks):
+            out.out(line)
+    else:
+        for line in table(result.findings, out.paint if out.color else None, quiet=out.quiet):
+            out.out(line)
+        out.out(summary(result.findings, result.strict))
+    return 0 if isinstance(result, CheckList) else result.exit_code
 
 
 def table(findings: Sequence[Finding], paint: Any = None, quiet: bool = False) -> list[str]:

@@ -1,0 +1,73 @@
+"""`ext doctor`: what is wrong with the install, and how to fix it (read only).
+
+The checks are in installer/doctor/ (`registry.py` is their table); here the options pick
+which run, and the findings come back as one report for the renderer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from installer.context import Env
+    from installer.doctor import Check, Finding
+
+
+class Doctor(NamedTuple):
+    """`ext doctor`'s options, as installer.cli.grammar names them."""
+
+    deep: bool = False
+    strict: bool = False
+    list_checks: bool = False
+    check: tuple[str, ...] = ()  # check ids, split at commas
+    no_network: bool = False
+
+
+class Where(NamedTuple):
+    """What doctor looks at: the set and agent dir as given, never resolved beforehand (a
+    broken one is a finding, not an error)."""
+
+    env: Env
+    set_dir: Path | None
+    agent_dir: Path | None
+    debug: bool = False  # a crashed check raises instead of becoming a finding
+
+
+class CheckList(NamedTuple):
+    """`--list-checks`: the checks that would run."""
+
+    checks: tuple[Check, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"checks": [c.to_json() for c in self.checks]}
+
+
+class Report(NamedTuple):
+    """The findings of a run, and whether warnings count (`--strict`)."""
+
+    findings: tuple[Finding, ...]
+    strict: bool
+
+    def to_json(self) -> dict[str, Any]:
+        from installer.doctor import to_json
+
+        return to_json(self.findings, self.strict)
+
+    @property
+    def exit_code(self) -> int:
+        from installer.doctor import exit_code
+
+        return exit_code(self.findings, self.strict)
+
+
+def doctor(where: Where, options: Doctor) -> CheckList | Report:
+    """Run the chosen checks (or list them); a check that raises is reported as failed."""
+    from installer.doctor import CHECKS, resolve_subject, run_checks, select_checks
+
+    if options.list_checks:
+        return CheckList(select_checks(options.check, deep=True) or CHECKS)
+    subject = resolve_subject(where.env, where.set_dir, where.agent_dir)
+    network = not options.no_network
+    found = run_checks(subject, options.check, options.deep, network, debug=where.debug)
+    return Report(tuple(found), options.strict)

@@ -1,0 +1,107 @@
+"""The one renderer: every result a verb returns, for a person or as JSON, and the prompt a
+verb asks through.
+
+`render(out, result)` prints a result and returns the command's exit code. Each kind of
+result has its renderer in a module of this package, found by the result's type name, so an
+everyday command loads only the one it needs (`plans` for install, `listing` for list):
+`plans` (plan/apply results, data), `listing` (`ext list`'s table), `doctor` (the findings),
+`updates` (`ext outdated`), `consent` (`ext consent …`). `installer.ui.Output` holds the
+primitives they share: the streams, escaping, colour, the plan lines and the y/N prompt.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from installer.consent.preview import ApprovalPreview
+    from installer.context import Context
+    from installer.plan import Plan
+    from installer.ui import Output
+
+# A result's type (module.name) -> the module of this package that renders it, as `show`.
+RENDERERS = {
+    "installer.result.PlanResult": "plans",
+    "installer.result.DataResult": "plans",
+    "installer.commands.listing.Items": "listing",
+    "installer.commands.doctor.CheckList": "doctor",
+    "installer.commands.doctor.Report": "doctor",
+    "installer.updates.check.Report": "updates",
+    "installer.consent.results.CheckResult": "consent",
+    "installer.consent.results.ApproveResult": "consent",
+    "installer.consent.results.RevokeResult": "consent",
+    "installer.consent.results.ListResult": "consent",
+    "installer.consent.preview.ApprovalPreview": "consent",
+    "installer.commands.launch.Exec": "plans",
+    "installer.commands.undo.Journals": "history",
+}
+
+
+def render(
+    out: Output, result: Any, before: tuple[str, ...] = (), after: tuple[str, ...] = ()
+) -> int:
+    """Print result as text or JSON (out.json), with lines for stderr before and after it
+    (whatever the format: stdout stays the result's); its exit code."""
+    kind = f"{type(result).__module__}.{type(result).__qualname__}"
+    show: Callable[[Output, Any], int] = import_module(f"{__name__}.{RENDERERS[kind]}").show
+    for line in before:
+        out.err(line)
+    code = show(out, result)
+    for line in after:
+        out.err(line)
+    return code
+
+
+def warn(out: Output, warnings: tuple[str, ...]) -> None:
+    """Warnings of the front's own (a store moved), said as they happen."""
+    for w in warnings:
+        out.warn(w)
+
+
+def where(ctx: Context) -> str:
+    """Where a command writes, and why there: `agent dir ~/.pi/agent (from --agent-dir)`."""
+    from installer.ui import tilde
+
+    return f"agent dir {tilde(ctx.agent_dir)} (from {ctx.agent_dir_source})"
+
+
+class Prompt:
+    """How a verb asks, on stderr: the plan and its y/N (call it as a Confirm), a y/N
+    question, the checklist. With `yes` it asks nothing; without a terminal, a question is a
+    refusal (exit 3) that names --yes."""
+
+    def __init__(
+        self, out: Output, yes: bool, color: bool = True, before: tuple[str, ...] = ()
+    ) -> None:
+        self.out, self.yes, self.color = out, yes, color
+        self.before = before  # said once, before the plan and its question (install's where)
+        self.stdin_tty = sys.stdin is not None and sys.stdin.isatty()
+
+    def __call__(self, plan: Plan, diffs: tuple[str, ...]) -> None:
+        for line in self.before:
+            self.out.err(line)
+        self.out.confirm(plan, self.yes, self.stdin_tty, diffs)
+
+    def ask(self, question: str, done: str, first: str = "") -> None:
+        """A y/N of its own (consent's); skipped with --yes."""
+        from installer.ui import shorten
+
+        if not self.yes:
+            fix = f"{first}run the command again with --yes"
+            self.out.ask(shorten(question), self.stdin_tty, done, fix)
+
+    def preview(self, preview: ApprovalPreview) -> None:
+        """The hooks `ext consent approve` is about to trust, before it asks."""
+        from installer.render.consent import show_preview
+
+        show_preview(self.out, preview, self.yes)
+
+    def pick(self, choices: list[Any], check: Callable[[frozenset[str]], str | None]) -> Any:
+        """The checklist on the terminal (drawn on stderr); None on Escape or Ctrl-C."""
+        from installer.picker import Picker, Row, run
+
+        rows = [Row(c.label, c.checked, c.state, c.disabled, c.mark) for c in choices]
+        return run(Picker(rows, check), color=self.color)

@@ -1,0 +1,175 @@
+"""`ext consent …`: the hooks a project would run, the approvals, as text or JSON.
+
+Every string from a project (its path, hook events, matchers, commands) goes through
+`visible` first, so the lines are safe to print to a terminal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from installer.consent.canonical import short_hash
+from installer.consent.hooks import UNRECOGNISED, visible
+
+if TYPE_CHECKING:
+    from installer.consent.hooks import HookCommand
+    from installer.consent.preview import ApprovalPreview
+    from installer.consent.results import ApproveResult, CheckResult, ListResult, RevokeResult
+    from installer.ui import Output
+
+    Result = CheckResult | ApproveResult | RevokeResult | ListResult | ApprovalPreview
+
+
+def show(out: Output, result: Result) -> int:
+    """Warnings to stderr; then the JSON or the text lines to stdout; the exit code."""
+    for warning in result.warnings:
+        out.warn(warning)
+    if out.json:
+        out.data(result.to_json())
+    else:
+        for line in lines(result):
+            out.out(line)
+    return int(getattr(result, "exit_code", 0))
+
+
+def lines(result: Result) -> list[str]:
+    """The result as text lines for people."""
+    from installer.consent.preview import ApprovalPreview
+    from installer.consent.results import ApproveResult, CheckResult, ListResult
+
+    if isinstance(result, CheckResult):
+        return check_lines(result)
+    if isinstance(result, ApproveResult):
+        return approve_lines(result)
+    if isinstance(result, ListResult):
+        return list_lines(result)
+    if isinstance(result, ApprovalPreview):
+        return preview_lines(result)
+    return revoke_lines(result)
+
+
+def check_lines(result: CheckResult) -> list[str]:
+    """One line for people, with the next step when consent is missing."""
+    where = visible(result.project)
+    current = short_hash(result.sha256 or "")
+    review = f"Review and approve them with: ext consent approve {where}"
+    if result.status == "nothing-to-approve":
+        return [f"{where} has no hooks: nothing to approve."]
+    if result.status == "never-approved" or result.approved is None:
+        return [f"Hooks in {where} ({current}) have never been approved.", review]
+    when = result.approved.approved_at
+    if result.status == "approved":
+        said = [f"Hooks in {where} ({current}) are approved (on {when})."]
+        return said + ([result.runner.sentence()] if result.runner else [])
+    return [
+        f"Hooks in {where} changed since the approval on {when} "
+        f"({short_hash(result.approved.sha256)} -> {current}).",
+        review,
+    ]
+
+
+def approve_lines(result: ApproveResult) -> list[str]:
+    """What was recorded, and whether pi will run it."""
+    where = visible(result.project)
+    if result.sha256 is None:
+        return [f"{where} has no hooks: nothing to approve."]
+    verb = "Approved" if result.changed else "Already approved:"
+    count = result.hook_count
+    said = (
+        f"{verb} {count} hook{'' if count == 1 else 's'} in {where} "
+        f"({short_hash(result.sha256)}, on {result.approved_at})."
+    )
+    return [said, *([result.runner.sentence()] if result.runner else [])]
+
+
+def revoke_lines(result: RevokeResult) -> list[str]:
+    """One line saying what was removed."""
+    where = visible(result.project)
+    if result.revoked is None:
+        return [f"No approval was recorded for {where}: nothing to revoke."]
+    stamp = f"{short_hash(result.revoked.sha256)}, approved {result.revoked.approved_at}"
+    return [f"Revoked the approval of the hooks in {where} ({stamp})."]
+
+
+def list_lines(result: ListResult) -> list[str]:
+    """A table: state, approval time, short hash, project; then whether pi runs them."""
+    runner = [result.runner.sentence()] if result.runner else []
+    if not result.entries:
+        return [f"No approved projects (store: {visible(result.store)}).", *runner]
+    rows = [("STATE", "APPROVED", "HASH", "PROJECT")]
+    rows += [
+        (e.state, e.approved_at, short_hash(e.sha256), visible(e.project)) for e in result.entries
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    table = [
+        "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[3]])
+        for row in rows
+    ]
+    return table + runner + _would_run(result)
+
+
+def _would_run(result: ListResult) -> list[str]:
+    if result.runner is None or not result.runner.runs:
+        return []
+    current = [visible(e.project) for e in result.entries if e.state == "current"]
+    if not current:
+        return ["No approved project's hooks would run: each changed since or is gone."]
+    return [f"Hooks that would run in pi: {', '.join(current)}."]
+
+
+def preview_lines(preview: ApprovalPreview) -> list[str]:
+    """What `ext consent approve` shows before it asks: every hook, and the diff."""
+    if preview.status == "nothing-to-approve":
+        return [f"{visible(preview.project)} has no hooks: nothing to approve."]
+    head = f"Hooks in {visible(preview.project)} ({short_hash(preview.config.sha256 or '')})"
+    if preview.status == "already-approved" and preview.previous is not None:
+        return [f"{head} are already approved (on {preview.previous.approved_at})."]
+    found = [
+        f"{head}, from {', '.join(preview.config.sources)}.",
+        "They run as you, on this machine, whenever the agent acts in this project:",
+    ]
+    for command in preview.commands:
+        found += ["", *describe(command)]
+    if preview.previous is not None:
+        found += ["", f"Changed since the approval on {preview.previous.approved_at}:"]
+        found += [f"  {visible(line)}" for line in preview.diff]
+    return found
+
+
+def describe(command: HookCommand) -> list[str]:
+    """One hook as indented text lines: when it fires, then what it runs."""
+    when = [visible(command.event)]
+    if command.matcher is not None:
+        when.append(f'matcher "{visible(command.matcher)}"')
+    notes = [visible(command.source)]
+    if command.timeout is not None:
+        notes.append(f"timeout {command.timeout} s")
+    if command.kind == UNRECOGNISED:
+        notes.append("not in the usual hooks format; shown as written")
+    elif command.kind != "command":
+        notes.append(f"{visible(command.kind)} hook")
+    first, *rest = visible(command.command).split("\n")
+    marker = "$" if command.kind == "command" else ">"
+    return [
+        f"  {'  '.join(when)}  ({', '.join(notes)})",
+        f"    {marker} {first}",
+        *(f"      {line}" for line in rest),
+    ]
+
+
+# Diff lines are indented by two spaces in preview_lines.
+_DIFF_COLOR = {"+": "32", "-": "31", "@": "36"}
+
+
+def show_preview(out: Output, preview: ApprovalPreview, yes: bool) -> None:
+    """What is about to be trusted; on stderr under --json, where stdout is data only."""
+    for warning in preview.warnings:
+        out.warn(warning)
+    if yes and (out.json or out.quiet):
+        return
+    show_line = out.err if out.json else out.out
+    in_diff = False
+    for line in preview_lines(preview):
+        in_diff = in_diff or line.startswith("Changed since the approval")
+        color = _DIFF_COLOR.get(line[2:3]) if in_diff else None
+        show_line(out.paint(line, color) if color else line)

@@ -1,0 +1,33 @@
+"""`ext history`: one aligned line per run, newest first, or the rows as JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from installer.commands.undo import Journals
+    from installer.ui import Output
+
+
+def show(out: Output, result: Journals) -> int:
+    if out.json:
+        out.data(result.to_json())
+        return 0
+    for line in lines(result):
+        out.out(line)
+    return 0
+
+
+def lines(result: Journals) -> list[str]:
+    """Columns as wide as their longest entry: `settings migrate` or `interrupted` keep them
+    aligned."""
+    rows = result.rows
+    cw = max((len(r["command"]) for r in rows), default=0)
+    sw = max((len(r["status"]) for r in rows), default=0)
+    nw = max((len(str(r["steps"])) for r in rows), default=0)
+    return [
+        f"{r['started'][:19]}  {r['command']:<{cw}}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
+        + ("step" if r["steps"] == 1 else "steps")
+        + ("  (undone)" if r["undone"] else "")
+        for r in rows
+    ] or ["no history yet"]

@@ -1,0 +1,36 @@
+"""`ext outdated` / `ext update`: one line per thing checked, or the report's JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from installer.ui import Output
+    from installer.updates.check import Report
+
+# What to do when a check could not run for want of configuration.
+UNCONFIGURED = {
+    "ext": "to check ext, set EXT_INDEX_URL (or index-url in your pip config, or [updates] "
+    "index in ~/.config/extset/config.toml) to your package index",
+    "host": "to check pi, set EXT_NPM_REGISTRY (or registry= in ~/.npmrc) to your npm registry",
+}
+
+
+def show(out: Output, report: Report) -> int:
+    if out.json:
+        out.data(report.to_json())
+        return 0
+    for line in lines(report):
+        out.out(line)
+    return 0
+
+
+def lines(report: Report) -> list[str]:
+    """One line per thing checked; an unconfigured check says what to configure."""
+    found = []
+    for result in report.results:
+        line = result.line()
+        if result.status == "not-configured" and result.name in UNCONFIGURED:
+            line += f"; {UNCONFIGURED[result.name]}"
+        found.append(line)
+    return found
