@@ -91,8 +91,8 @@ def _launch(rest: list[str], found: dict[str, Any]) -> Call | None:
 
 
 def option_value(argv: list[str], i: int) -> tuple[str | None, int]:
-    """The value of the option at argv[i] (`--mode=x` or `--mode x`) and the index of the last
-    word it took; None when argv ends before the value."""
+    """The value of the option at argv[i] (`--agent-dir=D` or `--agent-dir D`) and the index
+    of the last word it took; None when argv ends before the value."""
     _, eq, value = argv[i].partition("=")
     if eq:
         return value, i
