@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from installer.engine.journal import JournalStep
+    from installer.state import State
 
 # DESIGN.md's action words, and the ones ext added (see _SUMMARY): what a plan line says.
 Word = Literal[
@@ -19,6 +25,7 @@ Word = Literal[
     "unregister",
     "filter",
     "approve",
+    "revoke",
     "migrate",
     "retire",
     "restore",
@@ -28,10 +35,14 @@ Word = Literal[
     "copy",
     "skip",
     "keep",
+    "record",
 ]
 
 # Actions that leave the disk as it is.
 QUIET: frozenset[Word] = frozenset({"keep", "skip"})
+# Actions a plan carries out but never shows: ext's own state record. Out of `changes`, the
+# summary and the JSON, so plans print as they did before the executor took them.
+BOOKKEEPING: frozenset[Word] = frozenset({"record"})
 # (action, label in a plan, label once done); "{s}" is "s" for any count but one.
 _SUMMARY: tuple[tuple[Word, str, str], ...] = (
     ("link", "to link", "linked"),
@@ -58,15 +69,75 @@ _SUMMARY: tuple[tuple[Word, str, str], ...] = (
 )
 
 
+class SettingsWrite(NamedTuple):
+    """What a settings action writes: the plan's one merged change of settings.json.
+
+    Every settings action of a plan carries the same change; the executor makes it one write.
+    `first`: written before the plan's other writes (install's `-path` before the links)."""
+
+    change: Callable[[dict[str, Any]], dict[str, Any]]
+    first: bool = False
+
+
+class StateWrite(NamedTuple):
+    """The state record as a run leaves it: a function of the record read under the lock."""
+
+    update: Callable[[State], State]
+
+
+class AgentCopy(NamedTuple):
+    """ext's own agent file: the copy (content-addressed) a link or relink points at."""
+
+    path: Path
+    content: bytes
+
+
+class StoreWrite(NamedTuple):
+    """A change of the approvals store (consent approve/revoke), made under its own lock:
+    `change` edits the approvals (keyed by project) and says whether anything changed."""
+
+    change: Callable[[dict[str, Any]], bool]
+
+
+class Reverse(NamedTuple):
+    """For `ext undo`: the journal step an action takes back."""
+
+    step: JournalStep
+
+
+Payload = SettingsWrite | StateWrite | AgentCopy | StoreWrite | Reverse
+
+
 class Action(NamedTuple):
-    """One step: `action` is one of DESIGN.md's words; paths are relative to the agent dir."""
+    """One step: `action` is one of DESIGN.md's words; paths are relative to the agent dir.
+
+    `payload` is what the executor needs to carry it out (installer/engine/apply.py); it is
+    never shown and two actions that differ only by it are equal (a plan made again under
+    the lock carries new closures for the same steps)."""
 
     action: Word
     path: str
     target: str | None = None
     backup: str | None = None
     detail: str | None = None
-    data: Any = None  # payload for non-link actions (a settings value, a hook config)
+    data: Any = None  # for the plan's JSON: a settings value, a packages entry
+    payload: Payload | None = None
+
+    def _shown(self) -> tuple[Any, ...]:
+        return tuple(self)[:6]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self._shown() == other._shown()
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self._shown() != other._shown()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._shown())
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.action, "path": self.path}
@@ -99,6 +170,12 @@ class Plan(NamedTuple):
 
     @property
     def changes(self) -> tuple[Action, ...]:
+        """The writes a plan shows."""
+        return tuple(a for a in self.actions if a.action not in QUIET | BOOKKEEPING)
+
+    @property
+    def writes(self) -> tuple[Action, ...]:
+        """Every write the executor carries out: the changes and the bookkeeping."""
         return tuple(a for a in self.actions if a.action not in QUIET)
 
     @property

@@ -6,7 +6,6 @@ from pathlib import Path
 
 from installer.context import Context
 from installer.engine.run import Confirm, Prepared, run_plan
-from installer.links.apply import with_settings
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
 from installer.plan import Plan
@@ -31,7 +30,7 @@ def uninstall(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
         if settings_path(ctx).exists():
             sp = plan_settings(ctx, Intent(unregister=True))
         plan = Plan("uninstall", links.actions + rec.actions + sp.actions, sp.warnings)
-        return Prepared(plan, with_settings(ctx, plan, sp), (sp.diff,) if sp.diff else ())
+        return Prepared(plan, diffs=(sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])

@@ -17,8 +17,17 @@ from installer.plan import Plan
 Step = Callable[[Transaction], None]
 
 
-def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | None = None) -> None:
-    """Run `step` inside a journaled transaction; on an exception, reverse it and exit 1."""
+def execute(
+    ctx: Context, plan: Plan, step: Step | None = None, after: Callable[[], None] | None = None
+) -> None:
+    """Carry out the plan's actions (installer/engine/apply.py's table), or `step` for a writer
+    that still brings its own, inside a journaled transaction; on an exception, reverse it
+    and exit 1."""
+    if step is None:
+        from installer.engine.apply import apply_plan, check_payloads
+
+        check_payloads(plan)
+        step = lambda tx: apply_plan(plan, tx)  # noqa: E731
     try:
         log = journal.Journal(ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode)
     except OSError as exc:

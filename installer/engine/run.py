@@ -11,10 +11,10 @@ from installer import __version__
 from installer.context import Context
 from installer.engine import journal
 from installer.errors import ExtError
-from installer.plan import Plan
+from installer.plan import Action, Plan, StateWrite
 from installer.resources import FOLDER
 from installer.result import PlanResult
-from installer.state import SetRecord, State, load_state, render_state, save_state
+from installer.state import SetRecord, State, load_state, save_state
 
 if TYPE_CHECKING:  # the writing machinery loads only once there is something to write
     from installer.engine.executor import Step
@@ -24,10 +24,12 @@ Confirm = Callable[[Plan, tuple[str, ...]], None]
 
 
 class Prepared(NamedTuple):
-    """A plan, the step that carries it out, and diffs of the files it rewrites."""
+    """A plan and diffs of the files it rewrites; its actions say what to write (the table of
+    installer/engine/apply.py carries them out). `step`: a writer's own closure instead, for
+    the writers not yet moved onto the table (docs/architecture.md)."""
 
     plan: Plan
-    step: Step
+    step: Step | None = None
     diffs: tuple[str, ...] = ()
 
 
@@ -67,19 +69,32 @@ def run_plan(
                 f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",
                 "run the command again to see the new plan",
             )
-        step = again.step
-        if new_state is not None:
-            update, apply_plan = new_state, again.step
-
-            def step(tx: Transaction) -> None:
-                apply_plan(tx)
-                tx.state(render_state(update(load_state(ctx.agent_dir))))
-
-        execute(ctx, fresh, step)
+        execute(ctx, *_with_record(fresh, again.step, new_state))
         _close_interrupted(ctx, fresh.command)
     return PlanResult(
         fresh._replace(warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
+
+
+def _with_record(
+    plan: Plan, step: Step | None, new_state: Callable[[State], State] | None
+) -> tuple[Plan, Step | None]:
+    """The plan with the state record's write as its last action (bookkeeping: never shown),
+    and the step to run: a writer's own closure is followed by that record."""
+    if new_state is None:
+        return plan, step
+    record = Action("record", ".extset/state.json", payload=StateWrite(new_state))
+    if step is None:
+        return plan._replace(actions=(*plan.actions, record)), None
+    from installer.engine.apply import apply_plan
+
+    own, last = step, Plan(plan.command, (record,))
+
+    def then(tx: Transaction) -> None:
+        own(tx)
+        apply_plan(last, tx)
+
+    return plan, then
 
 
 Stamp = tuple[int, int, int] | None

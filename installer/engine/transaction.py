@@ -196,6 +196,53 @@ class Transaction:
         step: JournalStep = {"op": "state", "before": _encode(before), "after": _encode(text)}
         self._step(step, lambda: write_state_text(self.root, text))
 
+    def store(self, change: Callable[[dict[str, Any]], bool]) -> None:
+        """Change the approvals store under its own lock; the bytes it replaces and the ones it
+        writes are journaled before the write (a change that changes nothing writes nothing)."""
+        from installer.consent.store import store_path, update_store
+
+        path = store_path(self.root)
+        taken: list[JournalStep] = []
+
+        def journal_first(after: bytes) -> None:
+            step: JournalStep = {
+                "op": "file",
+                "file": str(path),
+                "before": _encode(_read_text(path)),
+                "after": _encode(after.decode("utf-8")),
+            }
+            self.journal.record(step)
+            taken.append(step)  # in `done` only once written: see below
+
+        update_store(self.root, change, before_write=journal_first)
+        self.done.extend(taken)  # a failed write left the store as it was: nothing to reverse
+
+    def reverse(self, s: JournalStep) -> None:
+        """Take one step of an earlier run back, as a step of this one (`ext undo`)."""
+        op = s["op"]
+        if op == "symlink":
+            self.unlink(s["path"])
+        elif op == "unlink":
+            self.symlink(s["path"], s["target"])
+        elif op == "relink":
+            self.relink(s["path"], s["old"])
+        elif op == "rename":
+            self.rename(s["to"], s["path"])
+        elif op == "mkdir":
+            self.rmdir(s["path"])
+        elif op == "rmdir":
+            self.mkdirs(s["path"])
+        elif op == "state":
+            self.state(_decode(s.get("before")))
+        elif op == "file":
+            self.restore_file(Path(s["file"]), _decode(s.get("after")), _decode(s.get("before")))
+        elif op == "write":
+            self.restore_settings(
+                Path(s["file"]), _decode(s.get("after")), _decode(s.get("before"))
+            )
+        elif op == "copy":
+            self.uncopy(Path(s["file"]), s["entries"])
+
     def restore_file(self, path: Path, expected: str | None, text: str | None) -> None:
         """Put a private file (the approvals store) back to `text`, if it still holds `expected`."""
         self._file_step("file", path, expected, text, lambda: _put_file(path, expected, text))
