@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
+    from installer.consent.record import Approval
+    from installer.consent.store import Store
     from installer.engine.journal import JournalStep
     from installer.state import State
 
@@ -94,9 +96,11 @@ class AgentCopy(NamedTuple):
 
 class StoreWrite(NamedTuple):
     """A change of the approvals store (consent approve/revoke), made under its own lock:
-    `change` edits the approvals (keyed by project) and says whether anything changed."""
+    `change` edits the approvals (keyed by project) and says whether anything changed;
+    `done` is given the store as the write left it (the result the command reports)."""
 
-    change: Callable[[dict[str, Any]], bool]
+    change: Callable[[dict[str, Approval]], bool]
+    done: Callable[[Store], None]
 
 
 class Reverse(NamedTuple):

@@ -57,9 +57,8 @@ def approve(
             if ctx.agent_dir_source == "isolated":
                 # The isolated agent dir is ext's own and made on demand (DESIGN.md).
                 ctx.agent_dir.mkdir(parents=True, exist_ok=True)
-        result = journaled(
-            ctx, "consent approve", lambda: do_approve(ctx.agent_dir, folder, preview)
-        )
+        write = journaled(ctx, "consent approve")
+        result = do_approve(ctx.agent_dir, folder, preview, write=write)
         shown = preview.warnings if preview.needs_approval else ()
         fresh = tuple(w for w in result.warnings if w not in shown)
         _render(out, fresh, result.lines(), result.to_json())
@@ -87,7 +86,7 @@ def revoke(g: Globals, project: Path | None, yes: bool) -> NoReturn:
             stamp = f"{short_hash(held.sha256)}, approved {held.approved_at}"
             question = f"Revoke the approval of the hooks in {shorten(visible(key))} ({stamp})?"
             _ask(out, question, "revoked", ctx.env.stdin_tty)
-        result = journaled(ctx, "consent revoke", lambda: do_revoke(ctx.agent_dir, folder))
+        result = do_revoke(ctx.agent_dir, folder, journaled(ctx, "consent revoke"))
         _render(out, result.warnings, result.lines(), result.to_json())
         return int(result.exit_code)
 

@@ -82,7 +82,7 @@ def update_store(
     import filelock
 
     path = store_path(agent_dir)
-    _refuse_unsafe(read_store(agent_dir))
+    check_safe(agent_dir)
     warnings = tuple(_mode_warnings(path, fixed=True))
     _ensure_folders(agent_dir)
     try:
@@ -103,6 +103,11 @@ def update_store(
             fix=f"Let it finish, or remove {lock_path(agent_dir)} if no ext is running.",
         ) from exc
     return Store(path, approvals, warnings)
+
+
+def check_safe(agent_dir: Path) -> None:
+    """Refuse to write a store that is unsafe (a link, open to others): see unsafe_reason."""
+    _refuse_unsafe(read_store(agent_dir))
 
 
 def unsafe_reason(agent_dir: Path) -> str | None:

@@ -131,7 +131,8 @@ def _record(tx: Transaction, a: Action) -> None:
 
 
 def _store(tx: Transaction, a: Action) -> None:
-    tx.store(need(a, StoreWrite).change)
+    write = need(a, StoreWrite)
+    write.done(tx.store(write.change))
 
 
 def _restore(tx: Transaction, a: Action) -> None:

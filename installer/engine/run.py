@@ -39,14 +39,19 @@ def run_plan(
     confirm: Confirm,
     dry_run: bool,
     new_state: Callable[[State], State] | None = None,
+    *,
+    settles: bool = True,
 ) -> PlanResult:
-    """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer."""
+    """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer.
+
+    `settles`: the run reports an earlier interrupted one and closes its journal (finished or
+    superseded); consent's runs show no plan to say so in, and leave it to the next writer."""
     from installer.own import check_bookkeeping
 
     check_bookkeeping(ctx.agent_dir)  # before anything reads .extset/: a FIFO there would hang
     seen = fingerprint(ctx.agent_dir)
     first = prepare()
-    warnings = _interrupted(ctx, first.plan.command)
+    warnings = _interrupted(ctx, first.plan.command) if settles else ()
     plan = first.plan._replace(warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
         if warnings and not dry_run:
@@ -70,7 +75,8 @@ def run_plan(
                 "run the command again to see the new plan",
             )
         execute(ctx, *_with_record(fresh, again.step, new_state))
-        _close_interrupted(ctx, fresh.command)
+        if settles:
+            _close_interrupted(ctx, fresh.command)
     return PlanResult(
         fresh._replace(warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )

@@ -6,10 +6,14 @@ import contextlib
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from installer.engine.journal import Journal, JournalStep, Op
 from installer.errors import ExtError
+
+if TYPE_CHECKING:
+    from installer.consent.record import Approval
+    from installer.consent.store import Store
 
 
 class Transaction:
@@ -196,7 +200,7 @@ class Transaction:
         step: JournalStep = {"op": "state", "before": _encode(before), "after": _encode(text)}
         self._step(step, lambda: write_state_text(self.root, text))
 
-    def store(self, change: Callable[[dict[str, Any]], bool]) -> None:
+    def store(self, change: Callable[[dict[str, Approval]], bool]) -> Store:
         """Change the approvals store under its own lock; the bytes it replaces and the ones it
         writes are journaled before the write (a change that changes nothing writes nothing)."""
         from installer.consent.store import store_path, update_store
@@ -214,8 +218,9 @@ class Transaction:
             self.journal.record(step)
             taken.append(step)  # in `done` only once written: see below
 
-        update_store(self.root, change, before_write=journal_first)
+        written = update_store(self.root, change, before_write=journal_first)
         self.done.extend(taken)  # a failed write left the store as it was: nothing to reverse
+        return written
 
     def reverse(self, s: JournalStep) -> None:
         """Take one step of an earlier run back, as a step of this one (`ext undo`)."""
