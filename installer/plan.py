@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -38,13 +39,14 @@ Word = Literal[
     "skip",
     "keep",
     "record",
+    "undone",
 ]
 
 # Actions that leave the disk as it is.
 QUIET: frozenset[Word] = frozenset({"keep", "skip"})
 # Actions a plan carries out but never shows: ext's own state record. Out of `changes`, the
 # summary and the JSON, so plans print as they did before the executor took them.
-BOOKKEEPING: frozenset[Word] = frozenset({"record"})
+BOOKKEEPING: frozenset[Word] = frozenset({"record", "undone"})
 # (action, label in a plan, label once done); "{s}" is "s" for any count but one.
 _SUMMARY: tuple[tuple[Word, str, str], ...] = (
     ("link", "to link", "linked"),
@@ -109,7 +111,14 @@ class Reverse(NamedTuple):
     step: JournalStep
 
 
-Payload = SettingsWrite | StateWrite | AgentCopy | StoreWrite | Reverse
+class MarkUndone(NamedTuple):
+    """For `ext undo`, once every step is taken back: the journal of the run it reversed."""
+
+    journal: Path
+    at: datetime
+
+
+Payload = SettingsWrite | StateWrite | AgentCopy | StoreWrite | Reverse | MarkUndone
 
 
 class Action(NamedTuple):
@@ -176,6 +185,11 @@ class Plan(NamedTuple):
     def changes(self) -> tuple[Action, ...]:
         """The writes a plan shows."""
         return tuple(a for a in self.actions if a.action not in QUIET | BOOKKEEPING)
+
+    @property
+    def shown(self) -> Plan:
+        """The plan without its bookkeeping, as a command returns it (and prints its JSON)."""
+        return self._replace(actions=tuple(a for a in self.actions if a.action not in BOOKKEEPING))
 
     @property
     def writes(self) -> tuple[Action, ...]:

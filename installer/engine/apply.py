@@ -17,6 +17,7 @@ from installer.engine.transaction import Transaction
 from installer.plan import (
     Action,
     AgentCopy,
+    MarkUndone,
     Payload,
     Plan,
     Reverse,
@@ -27,7 +28,7 @@ from installer.plan import (
 )
 
 Apply = Callable[[Transaction, Sequence[Action]], None]
-P = TypeVar("P", SettingsWrite, StateWrite, AgentCopy, StoreWrite, Reverse)
+P = TypeVar("P", SettingsWrite, StateWrite, AgentCopy, StoreWrite, Reverse, MarkUndone)
 
 
 def check_payloads(plan: Plan) -> None:
@@ -159,6 +160,16 @@ def _approve(tx: Transaction, a: Action) -> None:
         _store(tx, a)
 
 
+def _undone(tx: Transaction, a: Action) -> None:
+    """`ext undo`'s last act: the reversed run's journal says so, and the copies its reversal
+    took back out of the set are deleted, now that all went well."""
+    from installer.engine import journal
+
+    mark = need(a, MarkUndone)
+    journal.mark_undone(mark.journal, mark.at)
+    tx.purge()
+
+
 def _made(tx: Transaction, a: Action) -> None:
     tx.mkdirs(a.path)
 
@@ -181,6 +192,7 @@ PAYLOAD: Mapping[Word, type[Payload]] = {
     **dict.fromkeys(SETTINGS, SettingsWrite),
     "record": StateWrite,
     "revoke": StoreWrite,
+    "undone": MarkUndone,
 }
 
 # Words that write, but not the agent dir through this executor: `ext init` and `ext add`
@@ -200,6 +212,7 @@ APPLY: Mapping[Word, Apply] = {
     "approve": _each(_approve),
     "revoke": _each(_store),
     "record": _each(_record),
+    "undone": _each(_undone),
     "restore": _each(_restore),
     "rmdir": _each(lambda tx, a: tx.rmdir(a.path)),
     "mkdir": _each(_made),

@@ -57,7 +57,7 @@ def run_plan(
         if warnings and not dry_run:
             _settle(ctx, new_state)
         changed = dry_run and not plan.is_empty
-        return PlanResult(plan, changed=changed, dry_run=dry_run, diffs=first.diffs)
+        return PlanResult(plan.shown, changed=changed, dry_run=dry_run, diffs=first.diffs)
     confirm(plan, first.diffs)
     _check_writable(ctx)
     from installer.engine.executor import execute
@@ -68,7 +68,8 @@ def run_plan(
         again = first if fingerprint(ctx.agent_dir) == seen else prepare()
         fresh = again.plan
         if fresh.is_empty:  # another run did the job while this one asked: nothing to do
-            return PlanResult(fresh._replace(warnings=plan.warnings), changed=False, dry_run=False)
+            shown = fresh.shown._replace(warnings=plan.warnings)
+            return PlanResult(shown, changed=False, dry_run=False)
         if not fresh.same_steps(plan):
             raise ExtError(
                 f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",
@@ -78,7 +79,7 @@ def run_plan(
         if settles:
             _close_interrupted(ctx, fresh.command)
     return PlanResult(
-        fresh._replace(warnings=plan.warnings), changed=True, dry_run=False, applied=True
+        fresh.shown._replace(warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
 
 

@@ -45,8 +45,12 @@ def test_approve_is_journaled_and_undone(tmp_path: Path) -> None:
     assert [(s["op"], s["file"]) for s in rec.steps] == [("file", str(store))]
     assert rec.steps[0]["before"] is None
     assert json.loads(store.read_text())["approvals"]
-    assert undo(ctx, False, yes).applied
+    undone = undo(ctx, False, yes)
+    assert undone.applied
     assert not store.exists()
+    assert [a["action"] for a in undone.to_json()["actions"]] == ["restore"]  # no bookkeeping
+    assert next(journal.records(ctx.agent_dir)).command == "undo"
+    assert [r.undone is not None for r in journal.records(ctx.agent_dir)] == [False, True]
 
 
 def test_revoke_is_journaled_and_undone(tmp_path: Path) -> None:

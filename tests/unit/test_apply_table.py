@@ -99,7 +99,8 @@ def test_bookkeeping_stays_out_of_what_a_plan_shows(tmp_path: Path) -> None:
     record = Action("record", ".extset/state.json", payload=StateWrite(lambda s: s))
     link = Action("link", "extensions/a.ts", target="/set/a.ts")
     plan = Plan("install", (link, record))
-    assert {"record"} == BOOKKEEPING
+    assert {"record", "undone"} == BOOKKEEPING
+    assert plan.shown == Plan("install", (link,))
     assert plan.changes == (link,) and plan.writes == (link, record)
     assert plan.summary() == Plan("install", (link,)).summary() == "1 to link"
     assert Plan("install", (record,)).is_empty
