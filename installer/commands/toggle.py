@@ -199,7 +199,7 @@ def _carrying(actions: tuple[Action, ...], sp: SettingsPlan) -> tuple[Action, ..
     if sp.change is None:
         return actions
     write = SettingsWrite(sp.change)
-    return tuple(a._replace(payload=write) if a.path == "settings.json" else a for a in actions)
+    return tuple(a._replace(payload=write) if a.action == "filter" else a for a in actions)
 
 
 def _claim_now(ctx: Context, filters: list[str]) -> None:
