@@ -111,6 +111,12 @@ class Reverse(NamedTuple):
     step: JournalStep
 
 
+class Discard(NamedTuple):
+    """`adopt --clean-backups`: a backup deleted for good (not journaled: nothing to undo)."""
+
+    why: str
+
+
 class MarkUndone(NamedTuple):
     """For `ext undo`, once every step is taken back: the journal of the run it reversed."""
 
@@ -118,7 +124,7 @@ class MarkUndone(NamedTuple):
     at: datetime
 
 
-Payload = SettingsWrite | StateWrite | AgentCopy | StoreWrite | Reverse | MarkUndone
+Payload = SettingsWrite | StateWrite | AgentCopy | StoreWrite | Reverse | MarkUndone | Discard
 
 
 class Action(NamedTuple):

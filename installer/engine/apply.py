@@ -17,6 +17,7 @@ from installer.engine.transaction import Transaction
 from installer.plan import (
     Action,
     AgentCopy,
+    Discard,
     MarkUndone,
     Payload,
     Plan,
@@ -28,7 +29,7 @@ from installer.plan import (
 )
 
 Apply = Callable[[Transaction, Sequence[Action]], None]
-P = TypeVar("P", SettingsWrite, StateWrite, AgentCopy, StoreWrite, Reverse, MarkUndone)
+P = TypeVar("P", SettingsWrite, StateWrite, AgentCopy, StoreWrite, Reverse, MarkUndone, Discard)
 
 
 def check_payloads(plan: Plan) -> None:
@@ -145,9 +146,12 @@ def _restore(tx: Transaction, a: Action) -> None:
 
 
 def _unlink(tx: Transaction, a: Action) -> None:
-    """A link of ext's removed; undo's copy taken back out of the set, by its journal step."""
+    """A link of ext's removed; undo's copy taken back out of the set, by its journal step;
+    a backup of an adoption deleted (`adopt --clean-backups`)."""
     if isinstance(a.payload, Reverse):
         tx.reverse(a.payload.step)
+    elif isinstance(a.payload, Discard):
+        tx.discard(a.path)
     else:
         tx.unlink(a.path)
 
@@ -161,13 +165,12 @@ def _approve(tx: Transaction, a: Action) -> None:
 
 
 def _undone(tx: Transaction, a: Action) -> None:
-    """`ext undo`'s last act: the reversed run's journal says so, and the copies its reversal
-    took back out of the set are deleted, now that all went well."""
+    """`ext undo`'s last act: the reversed run's journal says so (the copies its reversal took
+    back out of the set are deleted once all went well: Transaction.purge)."""
     from installer.engine import journal
 
     mark = need(a, MarkUndone)
     journal.mark_undone(mark.journal, mark.at)
-    tx.purge()
 
 
 def _made(tx: Transaction, a: Action) -> None:

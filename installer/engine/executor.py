@@ -39,6 +39,7 @@ def execute(
         step(tx)
         if after is not None:
             after()
+        tx.purge()  # what the run only moved aside (undo's copies, deleted backups) goes now
     except BaseException as exc:
         failures = tx.rollback()
         try:

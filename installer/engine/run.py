@@ -18,7 +18,6 @@ from installer.state import SetRecord, State, load_state, save_state
 
 if TYPE_CHECKING:  # the writing machinery loads only once there is something to write
     from installer.engine.executor import Step
-    from installer.engine.transaction import Transaction
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 
@@ -75,7 +74,9 @@ def run_plan(
                 f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",
                 "run the command again to see the new plan",
             )
-        execute(ctx, *_with_record(fresh, again.step, new_state))
+        if again.step is not None and new_state is not None:  # its step would not write it
+            raise ValueError(f"`ext {fresh.command}` brings its own step: it cannot record state")
+        execute(ctx, _with_record(fresh, new_state), again.step)
         if settles:
             _close_interrupted(ctx, fresh.command)
     return PlanResult(
@@ -83,25 +84,12 @@ def run_plan(
     )
 
 
-def _with_record(
-    plan: Plan, step: Step | None, new_state: Callable[[State], State] | None
-) -> tuple[Plan, Step | None]:
-    """The plan with the state record's write as its last action (bookkeeping: never shown),
-    and the step to run: a writer's own closure is followed by that record."""
+def _with_record(plan: Plan, new_state: Callable[[State], State] | None) -> Plan:
+    """The plan with the state record's write as its last action (bookkeeping: never shown)."""
     if new_state is None:
-        return plan, step
+        return plan
     record = Action("record", ".extset/state.json", payload=StateWrite(new_state))
-    if step is None:
-        return plan._replace(actions=(*plan.actions, record)), None
-    from installer.engine.apply import apply_plan
-
-    own, last = step, Plan(plan.command, (record,))
-
-    def then(tx: Transaction) -> None:
-        own(tx)
-        apply_plan(last, tx)
-
-    return plan, then
+    return plan._replace(actions=(*plan.actions, record))
 
 
 Stamp = tuple[int, int, int] | None

@@ -25,6 +25,7 @@ class Transaction:
         self.done: list[JournalStep] = []
         self._made: set[str] = set()  # folders (as journaled) known to exist; rollback may remove
         self._swept: set[Path] = set()  # folders cleared of a killed run's temp links
+        self._trash: list[str] = []  # what `discard` moved aside, in `.extset/trash-<pid>/`
 
     def _step(self, step: JournalStep, act: Callable[[], None]) -> None:
         self.journal.record(step)
@@ -126,9 +127,27 @@ class Transaction:
         }
         self._step(step, lambda: os.rename(dest, aside))
 
+    def discard(self, rel: str) -> None:
+        """Delete an entry for good, once the run succeeds: moved into this run's trash folder
+        now (a rollback moves it back), deleted by `purge`. Not journaled: `ext undo` cannot
+        bring it back, and says so by refusing to undo what needed it."""
+        self._made.clear()  # folders may move or go: check again
+        trash = f".extset/trash-{os.getpid()}"
+        if not self._trash:
+            os.mkdir(self._abs(trash), 0o700)
+            self.done.append({"op": "mkdir", "path": trash})
+        to = f"{trash}/{len(self._trash)}"
+        os.rename(self._abs(rel), self._abs(to))
+        self.done.append({"op": "rename", "path": rel, "to": to})
+        self._trash.append(to)
+
     def purge(self) -> list[str]:
-        """Delete what `uncopy` moved aside; the last act of a run that succeeded (best effort)."""
+        """Delete what `uncopy` and `discard` moved aside; the last act of a run that succeeded
+        (best effort)."""
         import shutil
+
+        if self._trash:
+            shutil.rmtree(self._abs(self._trash[0]).parent, ignore_errors=True)
 
         left = []
         for step in self.done:

@@ -121,3 +121,21 @@ def test_a_run_leaves_no_bookkeeping_in_the_plan_it_returns(tmp_path: Path) -> N
     assert json.loads((agent / ".extset/state.json").read_text())["sets"][0]["root"] == str(
         set_root
     )
+
+
+def test_the_executor_refuses_such_a_plan_before_it_opens_a_journal(tmp_path: Path) -> None:
+    from installer.engine.executor import execute
+    from tests.helpers import TOOLS_SET, build_tree, context
+
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    plan = Plan("install", (Action("link", "extensions/a.ts", target="/s/a.ts"),) * 2)
+    with pytest.raises(ValueError, match="lacks its SettingsWrite"):
+        execute(context(set_root, agent), plan._replace(actions=(*plan.actions, _bare())))
+    assert not (agent / ".extset").exists()
+    assert not (agent / "extensions").exists()
+
+
+def _bare() -> Action:
+    return Action("seed", "settings.json", detail="a = 1")
