@@ -111,6 +111,17 @@ class Reverse(NamedTuple):
     step: JournalStep
 
 
+class FileText(NamedTuple):
+    """A private file of ext's (the approvals store) turned from `expected` into `text` (None:
+    no file); `folders`: its folder made 0700 first (the store's `.extset/consent/`);
+    `strays`: empty files of ext's in a folder removed before it goes (not journaled)."""
+
+    expected: str | None
+    text: str | None
+    folders: bool = False
+    strays: tuple[str, ...] = ()
+
+
 class Discard(NamedTuple):
     """`adopt --clean-backups`: a backup deleted for good (not journaled: nothing to undo)."""
 
@@ -124,7 +135,9 @@ class MarkUndone(NamedTuple):
     at: datetime
 
 
-Payload = SettingsWrite | StateWrite | AgentCopy | StoreWrite | Reverse | MarkUndone | Discard
+Payload = (
+    SettingsWrite | StateWrite | AgentCopy | StoreWrite | Reverse | MarkUndone | Discard | FileText
+)
 
 
 class Action(NamedTuple):

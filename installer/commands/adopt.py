@@ -71,7 +71,7 @@ def adopt(
         warnings = (*ctx.manifest.warnings, *(links if every else ()), *skipped)
         plan = Plan("adopt", actions, warnings)
         diffs = tuple(p.diff for p in plans if p.diff)
-        return Prepared(plan, diffs=diffs)
+        return Prepared(plan, diffs)
 
     def new_state(state: State) -> State:
         if state.for_root(ctx.set_root) is not None:

@@ -103,7 +103,7 @@ def install(
         actions = links.actions + rec.actions + lines + hooks
         warnings = first_warnings + mode_warnings + rec.warnings + sp.warnings
         plan = Plan("install", actions, warnings, mode)
-        return Prepared(plan, diffs=(sp.diff,) if sp.diff else ())
+        return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         previous = state.record_of(ctx.set_root, ctx.manifest.name)

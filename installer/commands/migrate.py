@@ -53,6 +53,6 @@ def migrate(ctx: Context, dry_run: bool, remove_retired: bool, confirm: Confirm)
         diffs = (lib.render_diff(update.before, update.after, "settings.json"),) if update else ()
         write = SettingsWrite(change)
         carried = tuple(a._replace(payload=write) for a in actions)
-        return Prepared(Plan("settings migrate", carried, tuple(warnings)), diffs=diffs)
+        return Prepared(Plan("settings migrate", carried, tuple(warnings)), diffs)
 
     return run_plan(ctx, prepare, confirm, dry_run)

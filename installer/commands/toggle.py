@@ -181,7 +181,7 @@ def apply_switch(
         warnings = (*guard_warnings, *sw.warnings, *sp.warnings)
         plan = Plan(command, _carrying(sw.actions, sp), warnings)
         last[:] = [sw]
-        return Prepared(plan, diffs=(sp.diff,) if sp.diff else ())
+        return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     mine = [f for r in want for f in filter_of(r)]
 

@@ -30,7 +30,7 @@ def uninstall(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
         if settings_path(ctx).exists():
             sp = plan_settings(ctx, Intent(unregister=True))
         plan = Plan("uninstall", links.actions + rec.actions + sp.actions, sp.warnings)
-        return Prepared(plan, diffs=(sp.diff,) if sp.diff else ())
+        return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])

@@ -18,6 +18,7 @@ from installer.plan import (
     Action,
     AgentCopy,
     Discard,
+    FileText,
     MarkUndone,
     Payload,
     Plan,
@@ -29,14 +30,14 @@ from installer.plan import (
 )
 
 Apply = Callable[[Transaction, Sequence[Action]], None]
-P = TypeVar("P", SettingsWrite, StateWrite, AgentCopy, StoreWrite, Reverse, MarkUndone, Discard)
+P = TypeVar(
+    "P", SettingsWrite, StateWrite, AgentCopy, StoreWrite, Reverse, MarkUndone, Discard, FileText
+)
 
 
 def check_payloads(plan: Plan) -> None:
     """Refuse, before anything is written, a plan the table cannot carry out as shown."""
     for a in plan.writes:
-        if a.action not in APPLY:
-            raise ValueError(f"no operation carries out a {a.action} action ({a.path})")
         kind = PAYLOAD.get(a.action)
         if kind is not None and not isinstance(a.payload, kind):
             raise ValueError(f"a {a.action} action for {a.path} lacks its {kind.__name__}")
@@ -152,6 +153,8 @@ def _unlink(tx: Transaction, a: Action) -> None:
         tx.reverse(a.payload.step)
     elif isinstance(a.payload, Discard):
         tx.discard(a.path)
+    elif isinstance(a.payload, FileText):  # the old approvals store, moved
+        tx.restore_file(tx.root / a.path, a.payload.expected, a.payload.text)
     else:
         tx.unlink(a.path)
 
@@ -171,6 +174,27 @@ def _undone(tx: Transaction, a: Action) -> None:
 
     mark = need(a, MarkUndone)
     journal.mark_undone(mark.journal, mark.at)
+
+
+def _create(tx: Transaction, a: Action) -> None:
+    """A private file of ext's written where there was none (the approvals store, moved from
+    where an earlier ext kept it), in a folder made 0700."""
+    write = need(a, FileText)
+    if write.folders:
+        import os
+
+        folder = a.path.rpartition("/")[0] or "."
+        tx.mkdirs(folder)
+        os.chmod(tx.root / folder, 0o700)
+    tx.restore_file(tx.root / a.path, write.expected, write.text)
+
+
+def _rmdir(tx: Transaction, a: Action) -> None:
+    """A folder ext emptied, removed if nothing else is in it (ext's own empty strays first)."""
+    if isinstance(a.payload, FileText):
+        for name in a.payload.strays:
+            (tx.root / a.path / name).unlink(missing_ok=True)
+    tx.rmdir(a.path)
 
 
 def _made(tx: Transaction, a: Action) -> None:
@@ -196,11 +220,8 @@ PAYLOAD: Mapping[Word, type[Payload]] = {
     "record": StateWrite,
     "revoke": StoreWrite,
     "undone": MarkUndone,
+    "create": FileText,
 }
-
-# Words that write, but not the agent dir through this executor: `ext init` and `ext add`
-# create a set's own files (installer/scaffold/creation.py, which also says `mkdir` there).
-ELSEWHERE: frozenset[Word] = frozenset({"create"})
 
 # word -> the operation that carries out a run of such actions
 APPLY: Mapping[Word, Apply] = {
@@ -217,7 +238,8 @@ APPLY: Mapping[Word, Apply] = {
     "record": _each(_record),
     "undone": _each(_undone),
     "restore": _each(_restore),
-    "rmdir": _each(lambda tx, a: tx.rmdir(a.path)),
+    "rmdir": _each(_rmdir),
+    "create": _each(_create),
     "mkdir": _each(_made),
     "copy": _each(_copy),
 }

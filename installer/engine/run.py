@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from installer import __version__
 from installer.context import Context
@@ -16,19 +16,14 @@ from installer.resources import FOLDER
 from installer.result import PlanResult
 from installer.state import SetRecord, State, load_state, save_state
 
-if TYPE_CHECKING:  # the writing machinery loads only once there is something to write
-    from installer.engine.executor import Step
-
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 
 
 class Prepared(NamedTuple):
     """A plan and diffs of the files it rewrites; its actions say what to write (the table of
-    installer/engine/apply.py carries them out). `step`: a writer's own closure instead, for
-    the writers not yet moved onto the table (docs/architecture.md)."""
+    installer/engine/apply.py carries them out)."""
 
     plan: Plan
-    step: Step | None = None
     diffs: tuple[str, ...] = ()
 
 
@@ -74,9 +69,7 @@ def run_plan(
                 f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",
                 "run the command again to see the new plan",
             )
-        if again.step is not None and new_state is not None:  # its step would not write it
-            raise ValueError(f"`ext {fresh.command}` brings its own step: it cannot record state")
-        execute(ctx, _with_record(fresh, new_state), again.step)
+        execute(ctx, _with_record(fresh, new_state))
         if settles:
             _close_interrupted(ctx, fresh.command)
     return PlanResult(

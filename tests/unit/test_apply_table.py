@@ -10,7 +10,7 @@ from typing import Any, get_args
 import pytest
 
 from installer.engine import apply
-from installer.engine.apply import APPLY, ELSEWHERE, batches, check_payloads
+from installer.engine.apply import APPLY, batches, check_payloads
 from installer.plan import (
     BOOKKEEPING,
     QUIET,
@@ -29,8 +29,7 @@ def _same(data: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_table_covers_every_word_that_writes() -> None:
     writes = set(get_args(Word)) - QUIET
-    assert set(APPLY) == writes - ELSEWHERE
-    assert not ELSEWHERE & set(APPLY)
+    assert set(APPLY) == writes
     assert not QUIET & set(APPLY)  # a word that writes nothing has no operation to run
 
 
@@ -71,9 +70,9 @@ def test_a_settings_line_without_its_change_is_refused_before_any_write(word: Wo
         check_payloads(plan)
 
 
-def test_a_word_without_an_operation_is_refused_before_any_write() -> None:
-    with pytest.raises(ValueError, match="no operation carries out a create"):
-        check_payloads(Plan("init", (Action("create", "extset.toml"),)))
+def test_a_consent_move_without_its_text_is_refused_before_any_write() -> None:
+    with pytest.raises(ValueError, match="lacks its FileText"):
+        check_payloads(Plan("consent move", (Action("create", ".extset/consent/x.json"),)))
 
 
 def test_an_installed_hook_needs_the_record_that_holds_its_approval() -> None:
