@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from installer.consent.record import Approval
+    from installer.consent.store import Store
+    from installer.engine.journal import JournalStep
+    from installer.state import State
 
 # DESIGN.md's action words, and the ones ext added (see _SUMMARY): what a plan line says.
 Word = Literal[
@@ -19,6 +28,7 @@ Word = Literal[
     "unregister",
     "filter",
     "approve",
+    "revoke",
     "migrate",
     "retire",
     "restore",
@@ -28,10 +38,15 @@ Word = Literal[
     "copy",
     "skip",
     "keep",
+    "record",
+    "undone",
 ]
 
 # Actions that leave the disk as it is.
 QUIET: frozenset[Word] = frozenset({"keep", "skip"})
+# Actions a plan carries out but never shows: ext's own state record. Out of `changes`, the
+# summary and the JSON, so plans print as they did before the executor took them.
+BOOKKEEPING: frozenset[Word] = frozenset({"record", "undone"})
 # (action, label in a plan, label once done); "{s}" is "s" for any count but one.
 _SUMMARY: tuple[tuple[Word, str, str], ...] = (
     ("link", "to link", "linked"),
@@ -58,15 +73,103 @@ _SUMMARY: tuple[tuple[Word, str, str], ...] = (
 )
 
 
+class SettingsWrite(NamedTuple):
+    """What a settings action writes: the plan's one merged change of settings.json.
+
+    Every settings action of a plan carries the same change; the executor makes it one write.
+    `first`: written before the plan's other writes (install's `-path` before the links)."""
+
+    change: Callable[[dict[str, Any]], dict[str, Any]]
+    first: bool = False
+
+
+class StateWrite(NamedTuple):
+    """The state record as a run leaves it: a function of the record read under the lock."""
+
+    update: Callable[[State], State]
+
+
+class AgentCopy(NamedTuple):
+    """ext's own agent file: the copy (content-addressed) a link or relink points at."""
+
+    path: Path
+    content: bytes
+
+
+class StoreWrite(NamedTuple):
+    """A change of the approvals store (consent approve/revoke), made under its own lock:
+    `change` edits the approvals (keyed by project) and says whether anything changed;
+    `done` is given the store as the write left it (the result the command reports)."""
+
+    change: Callable[[dict[str, Approval]], bool]
+    done: Callable[[Store], None]
+
+
+class Reverse(NamedTuple):
+    """For `ext undo`: the journal step an action takes back."""
+
+    step: JournalStep
+
+
+class FileText(NamedTuple):
+    """A private file of ext's (the approvals store) turned from `expected` into `text` (None:
+    no file); `folders`: its folder made 0700 first (the store's `.extset/consent/`);
+    `strays`: empty files of ext's in a folder removed before it goes (not journaled)."""
+
+    expected: str | None
+    text: str | None
+    folders: bool = False
+    strays: tuple[str, ...] = ()
+
+
+class Discard(NamedTuple):
+    """`adopt --clean-backups`: a backup deleted for good (not journaled: nothing to undo)."""
+
+    why: str
+
+
+class MarkUndone(NamedTuple):
+    """For `ext undo`, once every step is taken back: the journal of the run it reversed."""
+
+    journal: Path
+    at: datetime
+
+
+Payload = (
+    SettingsWrite | StateWrite | AgentCopy | StoreWrite | Reverse | MarkUndone | Discard | FileText
+)
+
+
 class Action(NamedTuple):
-    """One step: `action` is one of DESIGN.md's words; paths are relative to the agent dir."""
+    """One step: `action` is one of DESIGN.md's words; paths are relative to the agent dir.
+
+    `payload` is what the executor needs to carry it out (installer/engine/apply.py); it is
+    never shown and two actions that differ only by it are equal (a plan made again under
+    the lock carries new closures for the same steps)."""
 
     action: Word
     path: str
     target: str | None = None
     backup: str | None = None
     detail: str | None = None
-    data: Any = None  # payload for non-link actions (a settings value, a hook config)
+    data: Any = None  # for the plan's JSON: a settings value, a packages entry
+    payload: Payload | None = None
+
+    def _shown(self) -> tuple[Any, ...]:
+        return tuple(self)[:6]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self._shown() == other._shown()
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self._shown() != other._shown()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._shown())
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.action, "path": self.path}
@@ -99,6 +202,17 @@ class Plan(NamedTuple):
 
     @property
     def changes(self) -> tuple[Action, ...]:
+        """The writes a plan shows."""
+        return tuple(a for a in self.actions if a.action not in QUIET | BOOKKEEPING)
+
+    @property
+    def shown(self) -> Plan:
+        """The plan without its bookkeeping, as a command returns it (and prints its JSON)."""
+        return self._replace(actions=tuple(a for a in self.actions if a.action not in BOOKKEEPING))
+
+    @property
+    def writes(self) -> tuple[Action, ...]:
+        """Every write the executor carries out: the changes and the bookkeeping."""
         return tuple(a for a in self.actions if a.action not in QUIET)
 
     @property

@@ -20,17 +20,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from installer.links.scan import AgentState
 from installer.manifest import Manifest
-from installer.plan import Action
+from installer.plan import Action, AgentCopy
 from installer.resources import Resource
 from installer.state import State
-
-if TYPE_CHECKING:
-    from installer.engine.executor import Step
-    from installer.engine.transaction import Transaction
 
 
 class AgentFile(NamedTuple):
@@ -101,24 +97,13 @@ def ext_executable() -> str | None:
 
 
 class RecorderPlan(NamedTuple):
-    """An agent file's part of an install or uninstall plan, and what the step must write first."""
+    """An agent file's part of an install or uninstall plan; a link or relink to a new copy
+    carries the copy's bytes (AgentCopy), written just before it."""
 
     actions: tuple[Action, ...] = ()
     warnings: tuple[str, ...] = ()
     content: bytes | None = None
     copy: Path | None = None
-
-    def wrap(self, step: Step) -> Step:
-        """`step`, preceded by writing the file's copy when a link will point at it."""
-        if self.content is None or self.copy is None:
-            return step
-        content, copy = self.content, self.copy
-
-        def run(tx: Transaction) -> None:
-            write_copy(copy, content)
-            step(tx)
-
-        return run
 
 
 def plan_recorder(
@@ -149,10 +134,12 @@ def plan_recorder(
         return RecorderPlan((Action("keep", file.dest, target=entry.real, detail=detail),))
     copy = copy_path(agent_dir, sha256(content), file)
     target = str(copy)
+    payload = AgentCopy(copy, content)
     if entry is None:
-        action = Action("link", file.dest, target=target, detail=detail)
+        action = Action("link", file.dest, target=target, detail=detail, payload=payload)
     else:
-        action = Action("relink", file.dest, target=target, detail=f"{file.what}, updated")
+        what = f"{file.what}, updated"
+        action = Action("relink", file.dest, target=target, detail=what, payload=payload)
     return RecorderPlan((action,), content=content, copy=copy)
 
 
@@ -168,11 +155,6 @@ class AgentFilesPlan(NamedTuple):
     @property
     def warnings(self) -> tuple[str, ...]:
         return tuple(w for p in self.parts for w in p.warnings)
-
-    def wrap(self, step: Step) -> Step:
-        for part in reversed(self.parts):
-            step = part.wrap(step)
-        return step
 
 
 def plan_agent_files(

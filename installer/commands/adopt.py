@@ -15,7 +15,6 @@ from typing import NamedTuple
 from installer import backups, trees
 from installer.context import Context
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
-from installer.engine.transaction import Transaction
 from installer.errors import ExtError, UsageError
 from installer.links.scan import AgentState, scan
 from installer.plan import Action, Plan
@@ -98,7 +97,7 @@ def adopt_items(
         warnings = (*ctx.manifest.warnings, *(links if every else ()), *skipped)
         plan = Plan("adopt", actions, warnings)
         diffs = tuple(p.diff for p in plans if p.diff)
-        return Prepared(plan, lambda tx: _apply(tx, plans), diffs)
+        return Prepared(plan, diffs)
 
     def new_state(state: State) -> State:
         if state.for_root(ctx.set_root) is not None:
@@ -208,18 +207,6 @@ def _conflict(
         Action("link", c.rel, target=str(dest)),
     )
     return Adoption(c, actions, dest, backup, set_backup=set_backup, diff=text)
-
-
-def _apply(tx: Transaction, plans: list[Adoption]) -> None:
-    for p in plans:
-        if p.backup is None:
-            continue
-        if p.set_backup is not None:
-            tx.rename(str(p.dest), str(p.set_backup))
-        if p.copy:
-            tx.copy(p.candidate.rel, p.dest)
-        tx.rename(p.candidate.rel, p.backup)
-        tx.symlink(p.candidate.rel, str(p.dest))
 
 
 def _agent_backup(namer: backups.Namer, c: Candidate) -> str:

@@ -8,7 +8,6 @@ version that `--prefer set` displaced, a backup edited since) is listed and kept
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from installer.context import Context
 from installer.engine import journal
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.errors import ExtError
-from installer.plan import Action, Plan
+from installer.plan import Action, Discard, Plan
 from installer.result import PlanResult
 
 
@@ -36,10 +35,13 @@ def clean_backups(ctx: Context, dry_run: bool, confirm: Confirm) -> PlanResult:
 
     def prepare() -> Prepared:
         found = backups(ctx.agent_dir)
-        actions = tuple(Action("prune", b.path, detail=b.why) for b in found if b.removable)
+        actions = tuple(
+            Action("prune", b.path, detail=b.why, payload=Discard(b.why))
+            for b in found
+            if b.removable
+        )
         kept = tuple(f"kept {b.path}: {b.why}" for b in found if not b.removable)
-        doomed = [ctx.agent_dir / a.path for a in actions]
-        return Prepared(Plan("clean-backups", actions, kept), lambda tx: _delete(ctx, doomed))
+        return Prepared(Plan("clean-backups", actions, kept))
 
     result = run_plan(ctx, prepare, confirm, dry_run)
     if not result.applied:
@@ -73,21 +75,3 @@ def _judge(agent_dir: Path, rel: str, copy: dict[str, Any] | None, target: str) 
     if same:
         return Backup(rel, True, f"the same bytes as the set's {target}")
     return Backup(rel, False, "not a copy of anything in the set; delete it yourself when sure")
-
-
-def _delete(ctx: Context, doomed: list[Path]) -> None:
-    """Move every backup into a trash folder first (undone on failure), then delete that."""
-    trash = ctx.agent_dir / ".extset" / f"trash-{os.getpid()}"
-    trash.mkdir(mode=0o700)
-    moved: list[tuple[Path, Path]] = []
-    try:
-        for n, path in enumerate(doomed):
-            aside = trash / str(n)
-            os.rename(path, aside)
-            moved.append((path, aside))
-    except BaseException:
-        for path, aside in reversed(moved):
-            os.rename(aside, path)
-        trash.rmdir()
-        raise
-    shutil.rmtree(trash, ignore_errors=True)

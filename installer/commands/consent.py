@@ -71,7 +71,8 @@ def approve(ctx: Context, options: ConsentApprove, prompt: Asks) -> ApprovalPrev
         if ctx.agent_dir_source == "isolated":
             # The isolated agent dir is ext's own and made on demand (DESIGN.md).
             ctx.agent_dir.mkdir(parents=True, exist_ok=True)
-    result = journaled(ctx, "consent approve", lambda: do_approve(ctx.agent_dir, folder, preview))
+    write = journaled(ctx, "consent approve")
+    result = do_approve(ctx.agent_dir, folder, preview, write=write)
     shown = preview.warnings if preview.needs_approval else ()
     return replace(result, warnings=tuple(w for w in result.warnings if w not in shown))
 
@@ -89,7 +90,7 @@ def revoke(ctx: Context, options: ConsentRevoke, prompt: Asks) -> RevokeResult:
     if held is not None:
         stamp = f"{short_hash(held.sha256)}, approved {held.approved_at}"
         prompt.ask(f"Revoke the approval of the hooks in {visible(key)} ({stamp})?", "revoked")
-    return journaled(ctx, "consent revoke", lambda: do_revoke(ctx.agent_dir, folder))
+    return do_revoke(ctx.agent_dir, folder, journaled(ctx, "consent revoke"))
 
 
 def list_approvals(ctx: Context, options: ConsentList) -> ListResult:

@@ -10,7 +10,6 @@ from installer.context import Context
 from installer.drift import drift_warning
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.errors import UsageError
-from installer.links.apply import with_settings
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_clashes
@@ -99,12 +98,12 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
         rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, ctx.manifest, resources)
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
-        actions = links.actions + rec.actions + sp.actions + hooks
+        # A `-path` goes in before a link that it keeps off is put in place.
+        lines = sp.written_first().actions if by_pi else sp.actions
+        actions = links.actions + rec.actions + lines + hooks
         warnings = first_warnings + mode_warnings + rec.warnings + sp.warnings
         plan = Plan("install", actions, warnings, mode)
-        # A `-path` goes in before a link that it keeps off is put in place.
-        step = with_settings(ctx, plan, sp, settings_first=by_pi)
-        return Prepared(plan, rec.wrap(step), (sp.diff,) if sp.diff else ())
+        return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         previous = state.record_of(ctx.set_root, ctx.manifest.name)

@@ -7,8 +7,7 @@ from typing import Any, NamedTuple
 
 from installer.context import Context
 from installer.engine.run import Confirm, Prepared, run_plan
-from installer.engine.transaction import Transaction
-from installer.plan import Action, Plan
+from installer.plan import Action, Plan, SettingsWrite
 from installer.result import PlanResult
 from installer.settings.plan import settings_path
 
@@ -61,11 +60,8 @@ def migrate(ctx: Context, options: SettingsMigrate, confirm: Confirm) -> PlanRes
                 )
         update = lib.preview_of(doc, change) if actions else None
         diffs = (lib.render_diff(update.before, update.after, "settings.json"),) if update else ()
-        plan = Plan("settings migrate", tuple(actions), tuple(warnings))
-
-        def step(tx: Transaction) -> None:
-            tx.settings(path, change)
-
-        return Prepared(plan, step, diffs)
+        write = SettingsWrite(change)
+        carried = tuple(a._replace(payload=write) for a in actions)
+        return Prepared(Plan("settings migrate", carried, tuple(warnings)), diffs)
 
     return run_plan(ctx, prepare, confirm, options.dry_run)

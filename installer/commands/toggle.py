@@ -24,11 +24,10 @@ from installer.guards import (
     needs_sessions,
     unseen,
 )
-from installer.links.apply import with_settings
 from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
 from installer.manifest import Manifest
 from installer.modes import install_mode
-from installer.plan import Plan
+from installer.plan import Action, Plan, SettingsWrite
 from installer.resources import Resource, discover, resolve_name
 from installer.result import PlanResult
 from installer.sessions import live_sessions
@@ -238,9 +237,10 @@ def apply_switch(
         sp = SettingsPlan((), None, None, ())
         if sw.flips:
             sp = plan_settings(ctx, Intent(flips=sw.flips))
-        plan = Plan(command, sw.actions, (*guard_warnings, *sw.warnings, *sp.warnings))
+        warnings = (*guard_warnings, *sw.warnings, *sp.warnings)
+        plan = Plan(command, _carrying(sw.actions, sp), warnings)
         last[:] = [sw]
-        return Prepared(plan, with_settings(ctx, plan, sp), (sp.diff,) if sp.diff else ())
+        return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     mine = [f for r in want for f in filter_of(r)]
 
@@ -251,6 +251,14 @@ def apply_switch(
     if mode == "register" and not dry_run and not result.applied:
         _claim_now(ctx, mine)
     return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1])))
+
+
+def _carrying(actions: tuple[Action, ...], sp: SettingsPlan) -> tuple[Action, ...]:
+    """The switch's settings lines, each carrying the one change that writes them all."""
+    if sp.change is None:
+        return actions
+    write = SettingsWrite(sp.change)
+    return tuple(a._replace(payload=write) if a.action == "filter" else a for a in actions)
 
 
 def _claim_now(ctx: Context, filters: list[str]) -> None:

@@ -11,9 +11,9 @@ from installer.context import Context
 from installer.engine import journal
 from installer.engine.journal import JournalStep
 from installer.engine.run import Confirm, Prepared, run_plan
-from installer.engine.transaction import Transaction, decode
+from installer.engine.transaction import decode
 from installer.errors import Refused
-from installer.plan import Action, Plan, Word
+from installer.plan import Action, MarkUndone, Plan, Reverse, Word
 from installer.result import PlanResult
 
 
@@ -57,7 +57,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
     def prepare() -> Prepared:
         rec = target_record(root)
         if rec is None:
-            return Prepared(Plan("undo"), lambda tx: None)
+            return Prepared(Plan("undo"))
         seen = _statuses(root, _steps(rec.steps), cut_short=rec.status is None)
         changed = [r for r in seen if r.status == "changed"]
         if changed:
@@ -72,14 +72,11 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         todo = [r.step for r in seen if r.status == "done"]
         detail = f"reverses `ext {rec.command}` of {rec.started[:19]}"
         actions = tuple(_action(s, detail if i == 0 else None) for i, s in enumerate(todo))
-
-        def step(tx: Transaction) -> None:
-            for s in todo:
-                _reverse(tx, s)
-            journal.mark_undone(rec.path, ctx.env.now())
-            tx.purge()  # copies taken back out of the set: deleted only now that all went well
-
-        return Prepared(Plan("undo", actions), step)
+        if not actions:
+            return Prepared(Plan("undo"))
+        # Bookkeeping, never shown: the reversed run's journal marked, the set's copies purged.
+        undone = Action("undone", str(rec.path), payload=MarkUndone(rec.path, ctx.env.now()))
+        return Prepared(Plan("undo", (*actions, undone)))
 
     return run_plan(ctx, prepare, confirm, options.dry_run)
 
@@ -284,31 +281,13 @@ def _action(s: JournalStep, detail: str | None) -> Action:
         "copy": ("unlink", s.get("file"), None),
     }
     action, path, target = names[op]
-    return Action(action, str(path), target=target, detail=detail)
+    # What the line does not show (a file's earlier text, a copy's entries) is in the step:
+    # the table takes such a step back by it (Transaction.reverse).
+    payload = Reverse(s) if op in _BY_STEP else None
+    return Action(action, str(path), target=target, detail=detail, payload=payload)
 
 
-def _reverse(tx: Transaction, s: JournalStep) -> None:
-    op = s["op"]
-    if op == "symlink":
-        tx.unlink(s["path"])
-    elif op == "unlink":
-        tx.symlink(s["path"], s["target"])
-    elif op == "relink":
-        tx.relink(s["path"], s["old"])
-    elif op == "rename":
-        tx.rename(s["to"], s["path"])
-    elif op == "mkdir":
-        tx.rmdir(s["path"])
-    elif op == "rmdir":
-        tx.mkdirs(s["path"])
-    elif op == "state":
-        tx.state(decode(s.get("before")))
-    elif op == "file":
-        tx.restore_file(Path(s["file"]), decode(s.get("after")), decode(s.get("before")))
-    elif op == "write":
-        tx.restore_settings(Path(s["file"]), decode(s.get("after")), decode(s.get("before")))
-    elif op == "copy":
-        tx.uncopy(Path(s["file"]), s["entries"])
+_BY_STEP = frozenset({"write", "file", "state", "copy"})
 
 
 class Journals(NamedTuple):

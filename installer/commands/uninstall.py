@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 from installer.context import Context
 from installer.engine.run import Confirm, Prepared, run_plan
-from installer.links.apply import with_settings
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
 from installer.plan import Plan
@@ -39,7 +38,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         if settings_path(ctx).exists():
             sp = plan_settings(ctx, Intent(unregister=True))
         plan = Plan("uninstall", links.actions + rec.actions + sp.actions, sp.warnings)
-        return Prepared(plan, with_settings(ctx, plan, sp), (sp.diff,) if sp.diff else ())
+        return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])

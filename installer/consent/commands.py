@@ -25,10 +25,11 @@ from installer.consent.results import (
     RevokeResult,
 )
 from installer.consent.runner import find_runner
-from installer.consent.store import read_store, update_store
+from installer.consent.store import Change, Store, read_store, update_store
 from installer.errors import ExtError, Refused, UsageError
 
 Clock = Callable[[], datetime]
+StoreWriter = Callable[[Path, Change], Store]
 
 
 def utc_now() -> datetime:
@@ -68,9 +69,15 @@ def describe_approval(agent_dir: Path, project: Path) -> ApprovalPreview:
 
 
 def approve(
-    agent_dir: Path, project: Path, preview: ApprovalPreview, clock: Clock = utc_now
+    agent_dir: Path,
+    project: Path,
+    preview: ApprovalPreview,
+    clock: Clock = utc_now,
+    write: StoreWriter = update_store,
 ) -> ApproveResult:
-    """Record the approval of exactly the previewed hooks; Refused if they changed since."""
+    """Record the approval of exactly the previewed hooks; Refused if they changed since.
+
+    `write` changes the store: consent/journaled.py's runs it as a journaled plan."""
     key = project_key(project)
     if key != preview.project:
         raise UsageError(f"The preview is of {preview.project}, not of {key}.")
@@ -87,7 +94,7 @@ def approve(
     if held is not None and held.sha256 == config.sha256:
         return _approved(agent_dir, key, held, count, changed=False, warnings=preview.warnings)
     entry = Approval(config.sha256, format_time(clock()), config.sources, config.as_json())
-    store = update_store(agent_dir, lambda approvals: _put(approvals, key, entry))
+    store = write(agent_dir, lambda approvals: _put(approvals, key, entry))
     final = store.approvals[key]
     return _approved(agent_dir, key, final, count, changed=final is entry, warnings=store.warnings)
 
@@ -98,7 +105,7 @@ def held_approval(agent_dir: Path, project: Path) -> tuple[str, Approval | None]
     return key, read_store(agent_dir).approvals.get(key)
 
 
-def revoke(agent_dir: Path, project: Path) -> RevokeResult:
+def revoke(agent_dir: Path, project: Path, write: StoreWriter = update_store) -> RevokeResult:
     """Remove the project's approval, if any; writes nothing when there is none."""
     key = project_key(project)
     store = read_store(agent_dir)
@@ -111,7 +118,7 @@ def revoke(agent_dir: Path, project: Path) -> RevokeResult:
             removed.append(approvals.pop(key))
         return bool(removed)
 
-    written = update_store(agent_dir, forget)
+    written = write(agent_dir, forget)
     return RevokeResult(key, removed[0] if removed else None, written.warnings)
 
 

@@ -1,31 +1,38 @@
-"""Consent changes go in the journal too, so `ext undo` can take an approval back."""
+"""Consent changes are plans too: under the agent lock, journaled before the write, undone by
+`ext undo`, carried out by the executor's table like every other write."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from pathlib import Path
 
-from installer import __version__
+from installer.consent.store import Change, Store
 from installer.context import Context
-from installer.engine import journal
-from installer.engine.transaction import encode, read_text
+from installer.plan import Plan, Word
 
-T = TypeVar("T")
+StoreWriter = Callable[[Path, Change], Store]
 
 
-def journaled(ctx: Context, command: str, change: Callable[[], T]) -> T:
-    """Run a consent change, and journal the approvals store's bytes before and after it."""
-    from installer.consent.store import store_path
+def journaled(ctx: Context, command: str) -> StoreWriter:
+    """A writer of the approvals store (as update_store) that runs its change as a plan of one
+    action (`approve` or `revoke`) through run_plan; the caller has asked already."""
+    word: Word = "revoke" if command == "consent revoke" else "approve"
 
-    path = store_path(ctx.agent_dir)
-    before = read_text(path)
-    result = change()
-    after = read_text(path)
-    if after != before:
-        log = journal.Journal(ctx.agent_dir, command, ctx.env.now(), __version__)
-        log.record(
-            {"op": "file", "file": str(path), "before": encode(before), "after": encode(after)}
-        )
-        log.close("ok")
-        journal.trim(ctx.agent_dir)
-    return result
+    def write(agent_dir: Path, change: Change) -> Store:
+        from installer.consent.store import check_safe, store_path
+        from installer.engine.run import Prepared, run_plan
+        from installer.plan import Action, StoreWrite
+
+        check_safe(agent_dir)  # refused before the run, as update_store refuses it
+        seen: list[Store] = []
+        where = str(store_path(agent_dir).relative_to(agent_dir))
+        action = Action(word, where, payload=StoreWrite(change, seen.append))
+        plan = Plan(command, (action,))
+        run_plan(ctx, lambda: Prepared(plan), _asked, dry_run=False, settles=False)
+        return seen[-1]
+
+    return write
+
+
+def _asked(plan: Plan, diffs: tuple[str, ...]) -> None:
+    """The consent commands show the hooks and ask themselves, before the plan is made."""

@@ -20,7 +20,6 @@ from installer.errors import ExtError
 
 if TYPE_CHECKING:
     from installer.context import Context
-    from installer.engine.transaction import Transaction
 
 LEGACY_FOLDER = "hooks"
 # What ext itself ever put in `hooks/`: the store and its lock.
@@ -137,23 +136,23 @@ def _folder_note(note: str, found: HooksFolder) -> str:
 
 
 def _move(ctx: Context, old: Path, keep_folder: bool, text: str, keep_new: bool = False) -> None:
-    """Move the old store's text to the new place (unless keep_new), then remove it, journaled."""
+    """Move the old store's text to the new place (unless keep_new), then remove it, journaled:
+    a plan no one is shown (the notes say what was done), carried out by the executor's table."""
     from installer.engine.executor import execute
-    from installer.plan import Plan
+    from installer.plan import Action, FileText, Plan
 
-    new = store_path(ctx.agent_dir)
+    def rel(path: Path) -> str:
+        return str(path.relative_to(ctx.agent_dir))
 
-    def step(tx: Transaction) -> None:
-        if not keep_new:
-            tx.mkdirs(str(new.parent.relative_to(ctx.agent_dir)))
-            os.chmod(new.parent, 0o700)
-            tx.restore_file(new, None, text)
-        tx.restore_file(old, text, None)
-        if not keep_folder:
-            (old.parent / f".{FILENAME}.lock").unlink(missing_ok=True)  # an empty lock file
-            tx.rmdir(LEGACY_FOLDER)
-
-    execute(ctx, Plan("consent move"), step)
+    actions = []
+    if not keep_new:
+        new = store_path(ctx.agent_dir)
+        actions.append(Action("create", rel(new), payload=FileText(None, text, folders=True)))
+    actions.append(Action("prune", rel(old), payload=FileText(text, None)))
+    if not keep_folder:  # its lock, an empty file, goes with it
+        lock = FileText(None, None, strays=(f".{FILENAME}.lock",))
+        actions.append(Action("rmdir", LEGACY_FOLDER, payload=lock))
+    execute(ctx, Plan("consent move", tuple(actions)))
 
 
 def _unsafe(folder: Path, info: os.stat_result) -> str | None:

@@ -73,12 +73,16 @@ def read_store(agent_dir: Path) -> Store:
     return Store(path, approvals, tuple(_mode_warnings(path, fixed=False)))
 
 
-def update_store(agent_dir: Path, change: Change) -> Store:
-    """Apply change to the approvals under the lock; write them when it returns True."""
+def update_store(
+    agent_dir: Path, change: Change, before_write: Callable[[bytes], None] | None = None
+) -> Store:
+    """Apply change to the approvals under the lock; write them when it returns True.
+
+    `before_write` is given the bytes about to be written, under the lock (the journal)."""
     import filelock
 
     path = store_path(agent_dir)
-    _refuse_unsafe(read_store(agent_dir))
+    check_safe(agent_dir)
     warnings = tuple(_mode_warnings(path, fixed=True))
     _ensure_folders(agent_dir)
     try:
@@ -88,7 +92,10 @@ def update_store(agent_dir: Path, change: Change) -> Store:
             approvals = dict(current.approvals)
             if not change(approvals):
                 return current
-            _write_atomic(path, render_document(approvals))
+            data = render_document(approvals)
+            if before_write is not None:
+                before_write(data)
+            _write_atomic(path, data)
     except filelock.Timeout as exc:
         raise ExtError(
             f"Another ext is changing {path} and has held its lock for "
@@ -96,6 +103,11 @@ def update_store(agent_dir: Path, change: Change) -> Store:
             fix=f"Let it finish, or remove {lock_path(agent_dir)} if no ext is running.",
         ) from exc
     return Store(path, approvals, warnings)
+
+
+def check_safe(agent_dir: Path) -> None:
+    """Refuse to write a store that is unsafe (a link, open to others): see unsafe_reason."""
+    _refuse_unsafe(read_store(agent_dir))
 
 
 def unsafe_reason(agent_dir: Path) -> str | None:

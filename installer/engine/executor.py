@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 from installer import __version__
@@ -14,11 +13,13 @@ from installer.engine.transaction import Transaction
 from installer.errors import ExtError, RolledBack, write_fix
 from installer.plan import Plan
 
-Step = Callable[[Transaction], None]
 
+def execute(ctx: Context, plan: Plan) -> None:
+    """Carry out the plan's actions through installer/engine/apply.py's table, inside a
+    journaled transaction; on an exception, reverse it and exit 1."""
+    from installer.engine.apply import apply_plan, check_payloads
 
-def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | None = None) -> None:
-    """Run `step` inside a journaled transaction; on an exception, reverse it and exit 1."""
+    check_payloads(plan)  # before the journal: a plan the table cannot carry out writes nothing
     try:
         log = journal.Journal(ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode)
     except OSError as exc:
@@ -27,9 +28,8 @@ def execute(ctx: Context, plan: Plan, step: Step, after: Callable[[], None] | No
         ) from None
     tx = Transaction(ctx.agent_dir, log)
     try:
-        step(tx)
-        if after is not None:
-            after()
+        apply_plan(plan, tx)
+        tx.purge()  # what the run only moved aside (undo's copies, deleted backups) goes now
     except BaseException as exc:
         failures = tx.rollback()
         try:

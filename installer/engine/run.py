@@ -5,29 +5,25 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from installer import __version__
 from installer.context import Context
 from installer.engine import journal
 from installer.errors import ExtError
-from installer.plan import Plan
+from installer.plan import Action, Plan, StateWrite
 from installer.resources import FOLDER
 from installer.result import PlanResult
-from installer.state import SetRecord, State, load_state, render_state, save_state
-
-if TYPE_CHECKING:  # the writing machinery loads only once there is something to write
-    from installer.engine.executor import Step
-    from installer.engine.transaction import Transaction
+from installer.state import SetRecord, State, load_state, save_state
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 
 
 class Prepared(NamedTuple):
-    """A plan, the step that carries it out, and diffs of the files it rewrites."""
+    """A plan and diffs of the files it rewrites; its actions say what to write (the table of
+    installer/engine/apply.py carries them out)."""
 
     plan: Plan
-    step: Step
     diffs: tuple[str, ...] = ()
 
 
@@ -37,20 +33,25 @@ def run_plan(
     confirm: Confirm,
     dry_run: bool,
     new_state: Callable[[State], State] | None = None,
+    *,
+    settles: bool = True,
 ) -> PlanResult:
-    """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer."""
+    """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer.
+
+    `settles`: the run reports an earlier interrupted one and closes its journal (finished or
+    superseded); consent's runs show no plan to say so in, and leave it to the next writer."""
     from installer.own import check_bookkeeping
 
     check_bookkeeping(ctx.agent_dir)  # before anything reads .extset/: a FIFO there would hang
     seen = fingerprint(ctx.agent_dir)
     first = prepare()
-    warnings = _interrupted(ctx, first.plan.command)
+    warnings = _interrupted(ctx, first.plan.command) if settles else ()
     plan = first.plan._replace(warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
         if warnings and not dry_run:
             _settle(ctx, new_state)
         changed = dry_run and not plan.is_empty
-        return PlanResult(plan, changed=changed, dry_run=dry_run, diffs=first.diffs)
+        return PlanResult(plan.shown, changed=changed, dry_run=dry_run, diffs=first.diffs)
     confirm(plan, first.diffs)
     _check_writable(ctx)
     from installer.engine.executor import execute
@@ -61,25 +62,27 @@ def run_plan(
         again = first if fingerprint(ctx.agent_dir) == seen else prepare()
         fresh = again.plan
         if fresh.is_empty:  # another run did the job while this one asked: nothing to do
-            return PlanResult(fresh._replace(warnings=plan.warnings), changed=False, dry_run=False)
+            shown = fresh.shown._replace(warnings=plan.warnings)
+            return PlanResult(shown, changed=False, dry_run=False)
         if not fresh.same_steps(plan):
             raise ExtError(
                 f"{ctx.agent_dir} changed while the plan was on screen; nothing was written",
                 "run the command again to see the new plan",
             )
-        step = again.step
-        if new_state is not None:
-            update, apply_plan = new_state, again.step
-
-            def step(tx: Transaction) -> None:
-                apply_plan(tx)
-                tx.state(render_state(update(load_state(ctx.agent_dir))))
-
-        execute(ctx, fresh, step)
-        _close_interrupted(ctx, fresh.command)
+        execute(ctx, _with_record(fresh, new_state))
+        if settles:
+            _close_interrupted(ctx, fresh.command)
     return PlanResult(
-        fresh._replace(warnings=plan.warnings), changed=True, dry_run=False, applied=True
+        fresh.shown._replace(warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
+
+
+def _with_record(plan: Plan, new_state: Callable[[State], State] | None) -> Plan:
+    """The plan with the state record's write as its last action (bookkeeping: never shown)."""
+    if new_state is None:
+        return plan
+    record = Action("record", ".extset/state.json", payload=StateWrite(new_state))
+    return plan._replace(actions=(*plan.actions, record))
 
 
 Stamp = tuple[int, int, int] | None

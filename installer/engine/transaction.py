@@ -6,10 +6,14 @@ import contextlib
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from installer.engine.journal import Journal, JournalStep, Op
 from installer.errors import ExtError
+
+if TYPE_CHECKING:
+    from installer.consent.record import Approval
+    from installer.consent.store import Store
 
 
 class Transaction:
@@ -21,6 +25,7 @@ class Transaction:
         self.done: list[JournalStep] = []
         self._made: set[str] = set()  # folders (as journaled) known to exist; rollback may remove
         self._swept: set[Path] = set()  # folders cleared of a killed run's temp links
+        self._trash: list[str] = []  # what `discard` moved aside, in `.extset/trash-<pid>/`
 
     def _step(self, step: JournalStep, act: Callable[[], None]) -> None:
         self.journal.record(step)
@@ -122,9 +127,27 @@ class Transaction:
         }
         self._step(step, lambda: os.rename(dest, aside))
 
+    def discard(self, rel: str) -> None:
+        """Delete an entry for good, once the run succeeds: moved into this run's trash folder
+        now (a rollback moves it back), deleted by `purge`. Not journaled: `ext undo` cannot
+        bring it back, and says so by refusing to undo what needed it."""
+        self._made.clear()  # folders may move or go: check again
+        trash = f".extset/trash-{os.getpid()}"
+        if not self._trash:
+            os.mkdir(self._abs(trash), 0o700)
+            self.done.append({"op": "mkdir", "path": trash})
+        to = f"{trash}/{len(self._trash)}"
+        os.rename(self._abs(rel), self._abs(to))
+        self.done.append({"op": "rename", "path": rel, "to": to})
+        self._trash.append(to)
+
     def purge(self) -> list[str]:
-        """Delete what `uncopy` moved aside; the last act of a run that succeeded (best effort)."""
+        """Delete what `uncopy` and `discard` moved aside; the last act of a run that succeeded
+        (best effort)."""
         import shutil
+
+        if self._trash:
+            shutil.rmtree(self._abs(self._trash[0]).parent, ignore_errors=True)
 
         left = []
         for step in self.done:
@@ -195,6 +218,54 @@ class Transaction:
             return
         step: JournalStep = {"op": "state", "before": _encode(before), "after": _encode(text)}
         self._step(step, lambda: write_state_text(self.root, text))
+
+    def store(self, change: Callable[[dict[str, Approval]], bool]) -> Store:
+        """Change the approvals store under its own lock; the bytes it replaces and the ones it
+        writes are journaled before the write (a change that changes nothing writes nothing)."""
+        from installer.consent.store import store_path, update_store
+
+        path = store_path(self.root)
+        taken: list[JournalStep] = []
+
+        def journal_first(after: bytes) -> None:
+            step: JournalStep = {
+                "op": "file",
+                "file": str(path),
+                "before": _encode(_read_text(path)),
+                "after": _encode(after.decode("utf-8")),
+            }
+            self.journal.record(step)
+            taken.append(step)  # in `done` only once written: see below
+
+        written = update_store(self.root, change, before_write=journal_first)
+        self.done.extend(taken)  # a failed write left the store as it was: nothing to reverse
+        return written
+
+    def reverse(self, s: JournalStep) -> None:
+        """Take one step of an earlier run back, as a step of this one (`ext undo`)."""
+        op = s["op"]
+        if op == "symlink":
+            self.unlink(s["path"])
+        elif op == "unlink":
+            self.symlink(s["path"], s["target"])
+        elif op == "relink":
+            self.relink(s["path"], s["old"])
+        elif op == "rename":
+            self.rename(s["to"], s["path"])
+        elif op == "mkdir":
+            self.rmdir(s["path"])
+        elif op == "rmdir":
+            self.mkdirs(s["path"])
+        elif op == "state":
+            self.state(_decode(s.get("before")))
+        elif op == "file":
+            self.restore_file(Path(s["file"]), _decode(s.get("after")), _decode(s.get("before")))
+        elif op == "write":
+            self.restore_settings(
+                Path(s["file"]), _decode(s.get("after")), _decode(s.get("before"))
+            )
+        elif op == "copy":
+            self.uncopy(Path(s["file"]), s["entries"])
 
     def restore_file(self, path: Path, expected: str | None, text: str | None) -> None:
         """Put a private file (the approvals store) back to `text`, if it still holds `expected`."""

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from installer.context import Context
-from installer.plan import Action
+from installer.plan import Action, SettingsWrite
 from installer.resources import Resource
 from installer.state import SetRecord, State
 
@@ -48,10 +48,20 @@ class Intent(NamedTuple):
 
 
 class SettingsPlan(NamedTuple):
+    """Its actions each carry `change` (SettingsWrite): the executor writes it once for all."""
+
     actions: tuple[Action, ...]
     change: Change | None
     diff: str | None
     warnings: tuple[str, ...]
+
+    def written_first(self) -> SettingsPlan:
+        """The same, its write taken before the plan's other writes (install's `-path`s go in
+        before the links they keep off)."""
+        if self.change is None:
+            return self
+        write = SettingsWrite(self.change, first=True)
+        return self._replace(actions=tuple(a._replace(payload=write) for a in self.actions))
 
 
 def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
@@ -154,7 +164,8 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     if not update.changed:
         return SettingsPlan((), change, None, warnings)
     after = json.loads(update.after) if update.after else {}
-    actions = _actions(ctx, doc.data, after, intent)
+    write = SettingsWrite(change)
+    actions = tuple(a._replace(payload=write) for a in _actions(ctx, doc.data, after, intent))
     diff = render_diff(update.before, update.after, "settings.json")
     return SettingsPlan(actions, change, diff, warnings)
 

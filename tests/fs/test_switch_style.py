@@ -223,6 +223,11 @@ def test_install_turns_parked_links_into_links_in_place_still_off(
         ("filter", "settings.json"),
         ("filter", "settings.json"),
     ]
+    # The `-path`s go in before the links they keep off: never a moment with alpha on.
+    from installer.engine.journal import records
+
+    ops = [s["op"] for s in next(records(agent)).steps]
+    assert ops.index("write") < ops.index("symlink")
     links = set_links(agent)
     assert not [p for p in links if ".off" in p]
     assert settings(agent) == {
