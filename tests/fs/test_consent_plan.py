@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.commands.undo import undo
+from installer.commands.undo import Undo, undo
 from installer.consent import store as store_module
 from installer.consent.commands import approve, describe_approval, revoke
 from installer.consent.journaled import journaled
@@ -45,7 +45,7 @@ def test_approve_is_journaled_and_undone(tmp_path: Path) -> None:
     assert [(s["op"], s["file"]) for s in rec.steps] == [("file", str(store))]
     assert rec.steps[0]["before"] is None
     assert json.loads(store.read_text())["approvals"]
-    undone = undo(ctx, False, yes)
+    undone = undo(ctx, Undo(), yes)
     assert undone.applied
     assert not store.exists()
     assert [a["action"] for a in undone.to_json()["actions"]] == ["restore"]  # no bookkeeping
@@ -62,7 +62,7 @@ def test_revoke_is_journaled_and_undone(tmp_path: Path) -> None:
     assert result.changed
     rec = next(journal.records(ctx.agent_dir))
     assert (rec.command, [s["op"] for s in rec.steps]) == ("consent revoke", ["file"])
-    assert undo(ctx, False, yes).applied
+    assert undo(ctx, Undo(), yes).applied
     assert store.read_bytes() == approved
 
 

@@ -106,13 +106,13 @@ def test_bookkeeping_stays_out_of_what_a_plan_shows(tmp_path: Path) -> None:
 
 
 def test_a_run_leaves_no_bookkeeping_in_the_plan_it_returns(tmp_path: Path) -> None:
-    from installer.commands.install import install
+    from installer.commands.install import Install, install
     from tests.helpers import TOOLS_SET, build_tree, context, yes
 
     set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
     agent = tmp_path / "agent"
     agent.mkdir()
-    result: PlanResult = install(context(set_root, agent), [], [], False, yes)
+    result: PlanResult = install(context(set_root, agent), Install(), yes)
     assert result.applied
     assert not [a for a in result.plan.actions if a.action in BOOKKEEPING]
     words = {a["action"] for a in json.loads(json.dumps(result.to_json()))["actions"]}
