@@ -18,8 +18,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from installer.errors import ExtError
-from installer.manifest import parse_manifest
+from installer.ground.errors import ExtError
+from installer.sets.manifest import parse_manifest
 from installer.settings import apply_seeds, dotted, jsondoc
 
 PATH = Path("/fuzz/extset.toml")

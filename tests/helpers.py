@@ -7,9 +7,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from installer.context import Context, Env, resolve
+from installer.ground.context import Context, Env, resolve
 from installer.links.scan import AgentState, Entry
-from installer.resources import FOLDER, Resource
+from installer.sets.resources import FOLDER, Resource
 
 
 def build_tree(root: Path, spec: dict[str, str | bytes | Path | None]) -> Path:

@@ -33,10 +33,10 @@ from installer.cli.grammar import (
     Option,
 )
 from installer.cli.options import Globals
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 if TYPE_CHECKING:
-    from installer.completion_files import Installed
+    from installer.ground.completion_files import Installed
 
 _TYPES: dict[str, click.ParamType[Any]] = {"text": click.STRING, "path": click.Path(path_type=Path)}
 _COMPLETERS = {
@@ -142,13 +142,13 @@ def _completion(ctx: click.Context, param: click.Parameter, value: bool) -> None
     if param.name == "show_completion":
         sys.stdout.write(text)
     else:
-        from installer import completion_files as files
+        from installer.ground import completion_files as files
 
         where = files.place(shell, Path.home(), environ)
         try:
             done = files.install(where, files.owned(shell, text))
         except OSError as err:
-            from installer.errors import write_fix
+            from installer.ground.errors import write_fix
 
             name = Path(err.filename) if err.filename else where.script
             raise ExtError(
@@ -230,7 +230,7 @@ def main() -> None:
         code = app.main(args=argv, prog_name="ext", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
     except ExtError as exc:  # raised before a command's own handler (e.g. in a callback)
-        from installer.ui import escape
+        from installer.render.ui import escape
 
         sys.stderr.write(f"error: {escape(exc.message)}\n")
         if exc.fix:

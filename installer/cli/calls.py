@@ -81,7 +81,7 @@ def _bench_here(g: Globals, options: Any) -> Any:
     """`ext init`: the current folder, the installed pi and git."""
     import shutil
 
-    from installer.context import Env, here
+    from installer.ground.context import Env, here
     from installer.scaffold.creation import Bench
 
     return Bench(here(Env.from_process()), _find_host, shutil.which("git"))
@@ -96,8 +96,8 @@ def _bench_of_set(g: Globals, options: Any) -> Any:
 
 def _adoption(g: Globals, options: Any) -> Any:
     """`ext adopt`: the user's own set, and the agent dir of --from (else --agent-dir)."""
-    from installer.context import Env, resolve
-    from installer.errors import UsageError
+    from installer.ground.context import Env, resolve
+    from installer.ground.errors import UsageError
 
     from_dir = options.from_dir
     if from_dir is not None and g.agent_dir is not None and from_dir != g.agent_dir:
@@ -109,7 +109,7 @@ def _adoption(g: Globals, options: Any) -> Any:
 def _doctor(g: Globals, options: Any) -> Any:
     """`ext doctor`: the set and agent dir as given; doctor resolves them and reports why not."""
     from installer.commands.doctor import Where
-    from installer.context import Env
+    from installer.ground.context import Env
 
     return Where(Env.from_process(), g.set_dir, g.agent_dir, g.debug)
 
@@ -117,7 +117,7 @@ def _doctor(g: Globals, options: Any) -> Any:
 def _find_host() -> Any:
     """The installed pi (for --version, and the package templates import from); None when
     not found or broken."""
-    from installer.host import find_host
+    from installer.host.pi import find_host
 
     try:
         return find_host()
@@ -127,8 +127,8 @@ def _find_host() -> Any:
 
 def _own_set(g: Globals) -> Path:
     """The set `ext add` and `ext adopt` write into: never the bundled one."""
-    from installer.context import Env, find_set
-    from installer.errors import UsageError
+    from installer.ground.context import Env, find_set
+    from installer.ground.errors import UsageError
 
     root, source = find_set(Env.from_process(), g.set_dir)
     if source == "bundled":
@@ -183,7 +183,7 @@ def _move_old_consent_store(ctx: Any) -> tuple[str, ...]:
 
 def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn:
     """The warnings and the notice, then the host in place of this process."""
-    from installer.host import launch as exec_host
+    from installer.host.pi import launch as exec_host
     from installer.render import render
 
     found = verb(ctx, options)

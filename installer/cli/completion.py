@@ -4,8 +4,8 @@ click answers the shell's completion requests itself: the script
 (`_EXT_COMPLETE=bash_source ext` prints it) runs ext with `_EXT_COMPLETE=bash_complete`,
 and click calls these hooks (installer.cli.app wires them to the grammar's `complete`)
 for an argument's values. They run only then, never on an everyday command's path.
-The protocol only: the set's labels come from installer.resources, and the files
-`--install-completion` writes from installer.completion_files.
+The protocol only: the set's labels come from installer.sets.resources, and the files
+`--install-completion` writes from installer.ground.completion_files.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import click
 
 def item_names(ctx: click.Context, incomplete: str) -> list[str]:
     """The set's item names that start with what was typed; after a comma, the next one."""
-    from installer.context import Env
-    from installer.resources import labels_here
+    from installer.ground.context import Env
+    from installer.sets.resources import labels_here
 
     explicit = ctx.find_root().params.get("set_dir")
     done, comma, last = incomplete.rpartition(",")
@@ -30,7 +30,7 @@ def item_names(ctx: click.Context, incomplete: str) -> list[str]:
 
 
 def modes(ctx: click.Context, incomplete: str) -> list[str]:
-    from installer.manifest import MODES
+    from installer.sets.manifest import MODES
 
     return [m for m in MODES if m.startswith(incomplete)]
 
@@ -43,8 +43,8 @@ def shells(ctx: click.Context, incomplete: str) -> list[str]:
 
 def shell_of(environ: dict[str, str]) -> str:
     """The shell ext runs in, by $SHELL: bash, zsh or fish."""
-    from installer.completion_files import SHELLS
-    from installer.errors import UsageError
+    from installer.ground.completion_files import SHELLS
+    from installer.ground.errors import UsageError
 
     shell = Path(environ.get("SHELL", "")).name
     if shell not in SHELLS:

@@ -72,7 +72,7 @@ def render(exc: Any, as_json: bool, no_color: bool = False, command: str | None 
 
 
 def _as_ext_error(message: str, fix: str, code: int) -> Any:
-    from installer.errors import ExitCode, UsageError
+    from installer.ground.errors import ExitCode, UsageError
 
     error = UsageError(message, fix)
     if code != error.exit_code and code in set(ExitCode):
@@ -81,9 +81,9 @@ def _as_ext_error(message: str, fix: str, code: int) -> Any:
 
 
 def _output(as_json: bool, no_color: bool) -> Any:
-    """The renderer every other ext error goes through (installer.ui.Output)."""
+    """The renderer every other ext error goes through (installer.render.ui.Output)."""
     import os
 
-    from installer.ui import Output, use_color
+    from installer.render.ui import Output, use_color
 
     return Output(json=as_json, color=use_color(no_color, dict(os.environ), sys.stderr))

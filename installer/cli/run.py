@@ -14,12 +14,12 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from installer.cli.options import Globals
-from installer.errors import ExitCode, ExtError, RolledBack, UsageError
+from installer.ground.errors import ExitCode, ExtError, RolledBack, UsageError
 
 
 def _output(g: Globals) -> Any:
-    from installer.context import Env
-    from installer.ui import Output, use_color
+    from installer.ground.context import Env
+    from installer.render.ui import Output, use_color
 
     env = Env.from_process()
     color = use_color(g.no_color, dict(env.environ), sys.stdout)
@@ -29,7 +29,7 @@ def _output(g: Globals) -> Any:
 def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
     """Call a command with the Output; map an ExtError to its message, fix and exit code."""
     out = _output(g)
-    from installer.notices import listen
+    from installer.ground.notices import listen
 
     listen(out.err)  # a wait on pi's lock, say, is said instead of looking like a hang
     try:
@@ -61,7 +61,7 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
 
 
 def context(g: Globals, create: bool = False) -> Any:
-    from installer.context import Env, resolve
+    from installer.ground.context import Env, resolve
 
     return resolve(Env.from_process(), g.set_dir, g.agent_dir, create=create)
 

@@ -7,14 +7,14 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from installer.errors import UsageError
-from installer.host import HostInfo
-from installer.pirules import SUFFIXES
-from installer.resources import FOLDER, KINDS, check_name
-from installer.result import PlanResult
+from installer.ground.errors import UsageError
+from installer.host.pi import HostInfo
+from installer.render.result import PlanResult
 from installer.scaffold import templates
 from installer.scaffold.creation import Bench, Confirm, Piece, run
 from installer.scaffold.templates import host_package
+from installer.sets.pirules import SUFFIXES
+from installer.sets.resources import FOLDER, KINDS, check_name
 
 # Where a resource of each kind could already be, by name: any of these is "taken".
 _TAKEN = {
@@ -72,8 +72,8 @@ def add_item(
 
 def _undeclared(set_root: Path, path: Path, kind: str) -> tuple[str, ...]:
     """In a pi package the manifest, not the folder, says what pi loads: say so."""
-    from installer.pipatterns import is_override, minimatch
-    from installer.pirules import manifest_list, read_manifest
+    from installer.sets.pipatterns import is_override, minimatch
+    from installer.sets.pirules import manifest_list, read_manifest
 
     manifest = read_manifest(str(set_root)) if (set_root / "package.json").exists() else None
     if manifest is None:

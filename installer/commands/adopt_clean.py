@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from installer import trees
-from installer.context import Context
 from installer.engine import journal
+from installer.engine.plan import Action, Discard, Plan
 from installer.engine.run import Confirm, Prepared, run_plan
-from installer.errors import ExtError
-from installer.plan import Action, Discard, Plan
-from installer.result import PlanResult
+from installer.ground import trees
+from installer.ground.context import Context
+from installer.ground.errors import ExtError
+from installer.render.result import PlanResult
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 if TYPE_CHECKING:
     from installer.consent.preview import ApprovalPreview
     from installer.consent.results import ApproveResult, CheckResult, ListResult, RevokeResult
-    from installer.context import Context
+    from installer.ground.context import Context
 
 
 class ConsentCheck(NamedTuple):
@@ -121,7 +121,7 @@ def moved(ctx: Context, dry_run: bool = False) -> tuple[str, ...]:
 
 def _expected(preview: ApprovalPreview, expect: str | None) -> None:
     """Refuse (exit 3) when the hooks are not the ones the caller showed the user."""
-    from installer.errors import Refused
+    from installer.ground.errors import Refused
 
     if expect is None or preview.config.sha256 == expect:
         return
@@ -134,6 +134,6 @@ def _expected(preview: ApprovalPreview, expect: str | None) -> None:
 
 def _folder(ctx: Context, project: Path | None) -> Path:
     """The DIR argument with `~` expanded, as the global path options are; else the cwd."""
-    from installer.context import here
+    from installer.ground.context import here
 
     return project.expanduser() if project is not None else here(ctx.env)

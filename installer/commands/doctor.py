@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from installer.context import Env
     from installer.doctor import Check, Finding
+    from installer.ground.context import Env
 
 
 class Doctor(NamedTuple):

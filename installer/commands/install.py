@@ -5,20 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from installer.agent.recorder import plan_agent_files, recorded
 from installer.consent.set_plan import plan_set_hooks, recorded_hooks
-from installer.context import Context
-from installer.drift import drift_warning
+from installer.engine.plan import Plan
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
-from installer.errors import UsageError
+from installer.ground.context import Context
+from installer.ground.errors import UsageError
+from installer.ground.state import State, load_state
+from installer.host.drift import drift_warning
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_clashes
 from installer.links.states import classify
-from installer.modes import install_mode, refuse_unlinkable
-from installer.plan import Plan
-from installer.recorder import plan_agent_files, recorded
-from installer.resources import Resource, discover, loads_as_one_extension, select
-from installer.result import PlanResult
+from installer.render.result import PlanResult
+from installer.sets.modes import install_mode, refuse_unlinkable
+from installer.sets.resources import Resource, discover, loads_as_one_extension, select
 from installer.settings.plan import (
     SKIPPED,
     Flip,
@@ -29,7 +30,6 @@ from installer.settings.plan import (
     seeded_before,
     settings_path,
 )
-from installer.state import State, load_state
 
 
 class Install(NamedTuple):
@@ -153,7 +153,7 @@ def _link_plan(
 
 def _refuse_unread_switches(ctx: Context, state: State) -> None:
     """Register -> link carries the entry's switches over; unread, they would be lost."""
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
     from installer.settings import read_settings
 
     previous = state.record_of(ctx.set_root, ctx.manifest.name)
@@ -172,7 +172,7 @@ def _refuse_unread_switches(ctx: Context, state: State) -> None:
 
 def _unreadable(ctx: Context) -> str | None:
     """Why settings.json cannot be read, or None when it can (or is absent)."""
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
     from installer.settings import read_settings
 
     try:

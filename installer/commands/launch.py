@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from installer.context import Context
-from installer.drift import drift_warning
-from installer.errors import ExtError
+from installer.ground.context import Context
+from installer.ground.errors import ExtError
+from installer.host.drift import drift_warning
 
 if TYPE_CHECKING:  # a set without a tested range never needs the host module
-    from installer.host import HostInfo
+    from installer.host.pi import HostInfo
 
 
 class Launch(NamedTuple):
@@ -35,7 +35,7 @@ def launch(ctx: Context, options: Launch) -> Exec:
 
 def find(ctx: Context) -> HostInfo:
     """The manifest's host command, found on PATH or as a path; an error names the fix."""
-    from installer.host import find_host
+    from installer.host.pi import find_host
 
     command = ctx.manifest.host_command
     host = find_host(command, ctx.env.environ.get("PATH"))
@@ -60,6 +60,6 @@ def record_session(ctx: Context, host: HostInfo, args: list[str]) -> None:
     """Register this process as a host session (same pid once exec'd) for process guards."""
     if not any(g.process for g in ctx.manifest.guards.values()):
         return
-    from installer.sessions import write_session_record
+    from installer.agent.sessions import write_session_record
 
     write_session_record(ctx.agent_dir, [host.command, *args])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from installer.context import Context
+from installer.ground.context import Context
 
 if TYPE_CHECKING:
     from installer.links.states import Item

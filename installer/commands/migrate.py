@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from installer.context import Context
+from installer.engine.plan import Action, Plan, SettingsWrite
 from installer.engine.run import Confirm, Prepared, run_plan
-from installer.plan import Action, Plan, SettingsWrite
-from installer.result import PlanResult
+from installer.ground.context import Context
+from installer.render.result import PlanResult
 from installer.settings.plan import settings_path
 
 

@@ -12,11 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
-from installer.context import Context
-from installer.engine.lock import agent_lock
-from installer.engine.run import Confirm, Prepared, run_plan
-from installer.errors import Refused, UsageError
-from installer.guards import (
+from installer.agent.guards import (
     blockers,
     enforce,
     guarded,
@@ -24,15 +20,19 @@ from installer.guards import (
     needs_sessions,
     unseen,
 )
+from installer.agent.sessions import live_sessions
+from installer.engine.lock import agent_lock
+from installer.engine.plan import Action, Plan, SettingsWrite
+from installer.engine.run import Confirm, Prepared, run_plan
+from installer.ground.context import Context
+from installer.ground.errors import Refused, UsageError
+from installer.ground.state import State, load_state, save_state
 from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
-from installer.manifest import Manifest
-from installer.modes import install_mode
-from installer.plan import Action, Plan, SettingsWrite
-from installer.resources import Resource, discover, resolve_name
-from installer.result import PlanResult
-from installer.sessions import live_sessions
+from installer.render.result import PlanResult
+from installer.sets.manifest import Manifest
+from installer.sets.modes import install_mode
+from installer.sets.resources import Resource, discover, resolve_name
 from installer.settings.plan import Intent, SettingsPlan, claimed, plan_settings
-from installer.state import State, load_state, save_state
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool)
 
 def _recorder_blind(ctx: Context) -> str | None:
     """Why the process guards cannot see pi's sessions, once ext has installed the set here."""
-    from installer.recorder import blind_spot
+    from installer.agent.recorder import blind_spot
 
     if load_state(ctx.agent_dir).for_root(ctx.set_root) is None:
         return None  # not installed by ext: only `ext launch` sessions exist to be seen

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from installer.context import Context
 from installer.engine import journal
 from installer.engine.journal import JournalStep
+from installer.engine.plan import Action, MarkUndone, Plan, Reverse, Word
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.engine.transaction import decode
-from installer.errors import Refused
-from installer.plan import Action, MarkUndone, Plan, Reverse, Word
-from installer.result import PlanResult
+from installer.ground.context import Context
+from installer.ground.errors import Refused
+from installer.render.result import PlanResult
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ def _status(view: _View, s: JournalStep) -> str:
 
 def _settings_status(s: JournalStep) -> Reversal:
     """A settings write is undone by a merge: only a key changed again since is in the way."""
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
     from installer.settings.merge import revert_text
 
     now = _text_of(Path(s["file"]))
@@ -225,7 +225,7 @@ def _linked_store(s: JournalStep) -> Reversal:
 
 def _copy_status(view: _View, s: JournalStep) -> str:
     """A copy `ext adopt` made in the set: reversible only while it is exactly as copied."""
-    from installer import trees
+    from installer.ground import trees
 
     if view.node(s["file"]) is None:
         return "not-done"

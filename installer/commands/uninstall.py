@@ -5,15 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from installer.context import Context
+from installer.agent.recorder import plan_agent_files
+from installer.engine.plan import Plan
 from installer.engine.run import Confirm, Prepared, run_plan
+from installer.ground.context import Context
+from installer.ground.state import State, load_state
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
-from installer.plan import Plan
-from installer.recorder import plan_agent_files
-from installer.result import PlanResult
+from installer.render.result import PlanResult
 from installer.settings.plan import Intent, SettingsPlan, plan_settings, settings_path
-from installer.state import State, load_state
 
 
 class Uninstall(NamedTuple):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from installer.context import Context
+from installer.ground.context import Context
 
 
 class Update(NamedTuple):
@@ -28,7 +28,7 @@ def outdated(ctx: Context, options: Outdated) -> Any:
 
 
 def _host_facts(ctx: Context) -> Any:
-    from installer.host import find_host
+    from installer.host.pi import find_host
     from installer.updates import HostFacts
 
     info = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))

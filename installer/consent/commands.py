@@ -26,7 +26,7 @@ from installer.consent.results import (
 )
 from installer.consent.runner import find_runner
 from installer.consent.store import Change, Store, read_store, update_store
-from installer.errors import ExtError, Refused, UsageError
+from installer.ground.errors import ExtError, Refused, UsageError
 
 Clock = Callable[[], datetime]
 StoreWriter = Callable[[Path, Change], Store]

@@ -14,7 +14,7 @@ from installer.consent.canonical import (
     digest,
     loads_like_js,
 )
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 # Fixed order: the order they are listed in, combined under these names.
 PROJECT_SOURCES = (".claude/settings.json", ".claude/settings.local.json", ".pi/hooks.json")

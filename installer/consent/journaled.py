@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from installer.consent.store import Change, Store
-from installer.context import Context
-from installer.plan import Plan, Word
+from installer.engine.plan import Plan, Word
+from installer.ground.context import Context
 
 StoreWriter = Callable[[Path, Change], Store]
 
@@ -20,8 +20,8 @@ def journaled(ctx: Context, command: str) -> StoreWriter:
 
     def write(agent_dir: Path, change: Change) -> Store:
         from installer.consent.store import check_safe, store_path
+        from installer.engine.plan import Action, StoreWrite
         from installer.engine.run import Prepared, run_plan
-        from installer.plan import Action, StoreWrite
 
         check_safe(agent_dir)  # refused before the run, as update_store refuses it
         seen: list[Store] = []

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from installer.consent.store import FILENAME, store_path
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 if TYPE_CHECKING:
-    from installer.context import Context
+    from installer.ground.context import Context
 
 LEGACY_FOLDER = "hooks"
 # What ext itself ever put in `hooks/`: the store and its lock.
@@ -139,7 +139,7 @@ def _move(ctx: Context, old: Path, keep_folder: bool, text: str, keep_new: bool 
     """Move the old store's text to the new place (unless keep_new), then remove it, journaled:
     a plan no one is shown (the notes say what was done), carried out by the executor's table."""
     from installer.engine.executor import execute
-    from installer.plan import Action, FileText, Plan
+    from installer.engine.plan import Action, FileText, Plan
 
     def rel(path: Path) -> str:
         return str(path.relative_to(ctx.agent_dir))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from installer.consent.canonical import short_hash
 from installer.consent.record import Approval
-from installer.errors import ExitCode
+from installer.ground.errors import ExitCode
 
 if TYPE_CHECKING:
     from installer.consent.runner import Runner

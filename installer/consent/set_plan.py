@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from installer.plan import Action
+from installer.engine.plan import Action
 
 EXTRA_KEY = "hooks"
 

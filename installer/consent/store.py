@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from installer.consent.record import Approval, CorruptRecord, parse_document, render_document
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 # pi scans neither `.extset/` nor anything under it (only a `hooks/` or `tools/`
 # folder of the agent dir trips its start-up warning: dist/migrations.js).
@@ -234,7 +234,7 @@ def _ensure_folders(agent_dir: Path) -> None:
 
 def _write_atomic(path: Path, data: bytes) -> None:
     """Replace path (never a link's target) with data, 0600; a failure changes nothing."""
-    from installer import atomic
+    from installer.ground import atomic
 
     try:
         atomic.commit(atomic.stage(path, data, mode=FILE_MODE), path)

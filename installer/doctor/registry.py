@@ -21,7 +21,7 @@ from installer.doctor.checks import (
 )
 from installer.doctor.finding import Finding, Skip
 from installer.doctor.subject import Subject
-from installer.errors import ExtError, UsageError
+from installer.ground.errors import ExtError, UsageError
 
 Run = Callable[[Subject], Iterable[Finding]]
 

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from installer.doctor.subject import SettingsRead
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 _RETRY_SECONDS = 0.05
 

@@ -8,18 +8,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from installer.context import Context, Env
-from installer.errors import ExtError
-from installer.host import HostInfo
-from installer.manifest import Manifest
-from installer.resources import Resource
+from installer.ground.context import Context, Env
+from installer.ground.errors import ExtError
+from installer.host.pi import HostInfo
+from installer.sets.manifest import Manifest
+from installer.sets.resources import Resource
 
 T = TypeVar("T")
 HostFinder = Callable[[str, "str | None"], "HostInfo | None"]
 
 
 def _find_host(command: str, path_env: str | None) -> HostInfo | None:
-    from installer.host import DOCTOR_VERSION_TIMEOUT, find_host
+    from installer.host.pi import DOCTOR_VERSION_TIMEOUT, find_host
 
     # doctor asks, waits longer, and refreshes the cache
     return find_host(command, path_env, fresh=True, timeout=DOCTOR_VERSION_TIMEOUT)
@@ -60,7 +60,7 @@ class Subject:
         """A Context for shared code (listing, settings) once the set and agent dir are known."""
         if self.set_root is None or self.agent_dir is None:
             return None
-        from installer.manifest import default_manifest
+        from installer.sets.manifest import default_manifest
 
         manifest = self.manifest or default_manifest(self.set_root)
         source = self.agent_source or "?"
@@ -91,7 +91,7 @@ class Subject:
 
     def resources(self) -> tuple[Resource, ...]:
         """The set's resources; raises the ExtError that discovery raised."""
-        from installer.resources import discover
+        from installer.sets.resources import discover
 
         root = self.set_root
         if root is None:
@@ -129,8 +129,8 @@ def resolve_subject(
     env: Env, set_dir: Path | None, agent_dir: Path | None, host_finder: HostFinder = _find_host
 ) -> Subject:
     """Resolve set, manifest and agent dir in DESIGN.md's order, keeping each failure."""
-    from installer.context import find_agent_dir, find_set
-    from installer.manifest import default_manifest, load_manifest
+    from installer.ground.context import find_agent_dir, find_set
+    from installer.sets.manifest import default_manifest, load_manifest
 
     s = Subject(env, host_finder=host_finder)
     try:

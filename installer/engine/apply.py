@@ -3,7 +3,7 @@
 The executor (installer/engine/executor.py) gets the plan, not a closure: what a plan shows
 is what is applied, by construction. Actions in a row that one operation takes together are
 applied as one batch (`BATCHED`): a thousand links are one journal write, every settings
-line of a plan is one write of settings.json. Payloads (installer/plan.py) carry what a line
+line of a plan is one write of settings.json. Payloads (installer/engine/plan.py) carry what a line
 does not show: the merged settings change, the state record's update, an agent file's copy.
 """
 
@@ -13,8 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from installer.engine.transaction import Transaction
-from installer.plan import (
+from installer.engine.plan import (
     Action,
     AgentCopy,
     Discard,
@@ -28,6 +27,7 @@ from installer.plan import (
     StoreWrite,
     Word,
 )
+from installer.engine.transaction import Transaction
 
 Apply = Callable[[Transaction, Sequence[Action]], None]
 P = TypeVar(
@@ -106,7 +106,7 @@ def _copy_first(a: Action) -> None:
     """An agent file's copy is written before its link points at it (content-addressed: a copy
     left by a rolled-back run is the one the next run would write)."""
     if isinstance(a.payload, AgentCopy):
-        from installer.recorder import write_copy
+        from installer.agent.recorder import write_copy
 
         write_copy(a.payload.path, a.payload.content)
 
@@ -128,7 +128,7 @@ def _settings(tx: Transaction, actions: Sequence[Action]) -> None:
 
 
 def _record(tx: Transaction, a: Action) -> None:
-    from installer.state import load_state, render_state
+    from installer.ground.state import load_state, render_state
 
     tx.state(render_state(need(a, StateWrite).update(load_state(tx.root))))
 

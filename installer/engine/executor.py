@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 
 from installer import __version__
-from installer.context import Context
 from installer.engine import journal
+from installer.engine.plan import Plan
 from installer.engine.transaction import Transaction
-from installer.errors import ExtError, RolledBack, write_fix
-from installer.plan import Plan
+from installer.ground.context import Context
+from installer.ground.errors import ExtError, RolledBack, write_fix
 
 
 def execute(ctx: Context, plan: Plan) -> None:

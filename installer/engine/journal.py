@@ -67,7 +67,7 @@ class Journal:
         ext_version: str,
         mode: str | None = None,
     ) -> None:
-        from installer import own
+        from installer.ground import own
 
         folder = journal_dir(agent_dir)
         own.ensure_dir(folder.parent)
@@ -166,7 +166,7 @@ def _paths(agent_dir: Path) -> list[Path]:
     try:
         with os.scandir(folder) as found:
             if os.path.islink(folder):
-                from installer import own
+                from installer.ground import own
 
                 raise own.refused(folder, "a symlink")
             names = [e.name for e in found if e.name.endswith(".jsonl") and _regular(e)]
@@ -235,7 +235,7 @@ def mark_undone(path: Path, when: datetime) -> None:
 
 
 def _append(path: Path, obj: dict[str, Any]) -> None:
-    from installer import own
+    from installer.ground import own
 
     fd = own.open_file(path, os.O_WRONLY | os.O_APPEND)
     with os.fdopen(fd, "a", encoding="utf-8") as f:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 if sys.platform != "win32":
     import fcntl
@@ -31,7 +31,7 @@ POLL_SECONDS = 0.05
 @contextmanager
 def agent_lock(agent_dir: Path, timeout: float = WAIT_SECONDS) -> Iterator[None]:
     """Hold `<agent>/.extset/lock` while the body runs; wait up to `timeout` s for another ext."""
-    from installer import own
+    from installer.ground import own
 
     folder = agent_dir / ".extset"
     own.ensure_dir(folder)
@@ -106,7 +106,7 @@ def _flock(fd: int, path: Path, agent_dir: Path, timeout: float) -> bool:
         if waited >= timeout:
             raise _busy(agent_dir, timeout)
         if not told and waited > NOTE_AFTER_SECONDS:
-            from installer.notices import note
+            from installer.ground.notices import note
 
             note(f"waiting for another ext working on {agent_dir} (it holds {path})")
             told = True

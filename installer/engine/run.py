@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from installer import __version__
-from installer.context import Context
 from installer.engine import journal
-from installer.errors import ExtError
-from installer.plan import Action, Plan, StateWrite
-from installer.resources import FOLDER
-from installer.result import PlanResult
-from installer.state import SetRecord, State, load_state, save_state
+from installer.engine.plan import Action, Plan, StateWrite
+from installer.ground.context import Context
+from installer.ground.errors import ExtError
+from installer.ground.state import SetRecord, State, load_state, save_state
+from installer.render.result import PlanResult
+from installer.sets.resources import FOLDER
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 
@@ -40,7 +40,7 @@ def run_plan(
 
     `settles`: the run reports an earlier interrupted one and closes its journal (finished or
     superseded); consent's runs show no plan to say so in, and leave it to the next writer."""
-    from installer.own import check_bookkeeping
+    from installer.ground.own import check_bookkeeping
 
     check_bookkeeping(ctx.agent_dir)  # before anything reads .extset/: a FIFO there would hang
     seen = fingerprint(ctx.agent_dir)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from installer.engine.journal import Journal, JournalStep, Op
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 if TYPE_CHECKING:
     from installer.consent.record import Approval
@@ -102,7 +102,7 @@ class Transaction:
         The step records each entry it makes, with its sha256, so the reversal removes the
         copy only while it is still exactly what was copied.
         """
-        from installer import trees
+        from installer.ground import trees
 
         src = self._abs(rel)
         self.mkdirs(str(dest.parent))
@@ -113,7 +113,7 @@ class Transaction:
     def uncopy(self, dest: Path, expected: list[list[str]]) -> None:
         """Take a recorded copy back out: moved aside now, deleted by `purge` once all went well."""
         self._made.clear()  # folders may move or go: check again
-        from installer import trees
+        from installer.ground import trees
 
         if not trees.matches(dest, expected):
             raise ExtError(f"{dest} changed since ext copied it; it was left as it is")
@@ -211,7 +211,7 @@ class Transaction:
 
     def state(self, text: str | None) -> None:
         """Write ext's state record, journaling the text it replaced."""
-        from installer.state import read_state_text, write_state_text
+        from installer.ground.state import read_state_text, write_state_text
 
         before = read_state_text(self.root)
         if before == text:
@@ -299,7 +299,7 @@ def reverse(root: Path, step: JournalStep) -> None:
     """Undo one journal step."""
     op = step["op"]
     if op == "state":
-        from installer.state import read_state_text, write_state_text
+        from installer.ground.state import read_state_text, write_state_text
 
         before = _decode(step["before"])
         if read_state_text(root) != before:  # a write that failed (disk full) left it as it was
@@ -318,7 +318,7 @@ def _uncopy(root: Path, path: Path, step: JournalStep) -> None:
 
 
 def _remove_copy(root: Path, path: Path, step: JournalStep) -> None:
-    from installer import trees
+    from installer.ground import trees
 
     trees.remove(path, step["entries"])
 
@@ -361,7 +361,7 @@ def _clear_swaps(folder: Path) -> None:
     """Remove the temp links of swaps that a killed ext left in folder (symlinks only)."""
     import re
 
-    from installer.atomic import alive
+    from installer.ground.atomic import alive
 
     pattern = re.compile(r"\..+\.(\d+)-[0-9a-f]{8}\.ext-tmp")
     try:
@@ -413,7 +413,7 @@ def _unwrite(path: Path, before: str | None) -> None:
     """After an interrupted settings write: put the earlier bytes back if they are not there."""
     if _read_text(path) == before:
         return
-    from installer import atomic
+    from installer.ground import atomic
 
     if before is None:
         os.unlink(os.path.realpath(path))
@@ -424,7 +424,7 @@ def _unwrite(path: Path, before: str | None) -> None:
 def _put_file(path: Path, expected: str | None, text: str | None) -> None:
     """Replace a private file of ext's that is still `expected` with `text` (None: no file),
     atomically, 0600; a link there is refused, never written through nor removed."""
-    from installer import atomic, own
+    from installer.ground import atomic, own
 
     own.check(path, "file")
     changed = ExtError(f"{path} changed since ext wrote it", "compare it with what you expect")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from installer.backups import Namer, stamp
+from installer.engine.plan import Action, Plan
+from installer.ground.backups import Namer, stamp
 from installer.links.scan import AgentState, Entry
-from installer.plan import Action, Plan
-from installer.resources import FOLDER, Resource
+from installer.sets.resources import FOLDER, Resource
 
 
 def plan_install(

@@ -9,8 +9,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
-from installer.errors import ExtError
-from installer.resources import FOLDER, Resource
+from installer.ground.errors import ExtError
+from installer.sets.resources import FOLDER, Resource
 
 # Whose a link is: ext's for this set, for an older root of it ("moved"), for another set ext
 # installed here ("other", by the state record), or nobody ext knows ("foreign").
@@ -49,7 +49,7 @@ def check_folders(agent_dir: Path, set_root: Path | None = None) -> None:
     """
     own = [set_root.resolve() / f for f in FOLDER.values()] if set_root is not None else []
     _check_folder(agent_dir / ".extset")  # ext's lock, journal and state live there
-    from installer.own import check_bookkeeping
+    from installer.ground.own import check_bookkeeping
 
     check_bookkeeping(agent_dir)
     for folder in FOLDER.values():

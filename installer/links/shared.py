@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from installer.errors import Refused
+from installer.ground.errors import Refused
+from installer.ground.state import SetRecord
 from installer.links.scan import AgentState
-from installer.resources import Resource
-from installer.state import SetRecord
+from installer.sets.resources import Resource
 
 
 def clashes(state: AgentState, selected: Iterable[Resource]) -> list[tuple[Resource, str]]:

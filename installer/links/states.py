@@ -6,12 +6,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from installer.context import Context
+from installer.ground.context import Context
+from installer.ground.state import load_state
 from installer.links.scan import AgentState, Entry, scan, seen
-from installer.manifest import Manifest
-from installer.pirules import Layout
-from installer.resources import FOLDER, KINDS, Kind, Resource, discover
-from installer.state import load_state
+from installer.sets.manifest import Manifest
+from installer.sets.pirules import Layout
+from installer.sets.resources import FOLDER, KINDS, Kind, Resource, discover
 
 if TYPE_CHECKING:
     from installer.settings.switches import PiSwitch
@@ -129,7 +129,7 @@ def with_guard(item: dict[str, Any], manifest: Manifest) -> dict[str, Any]:
     """An extension's JSON with the guard that can refuse disabling it (none: unchanged)."""
     if item["kind"] != "extension" or not (manifest.guards or manifest.requires):
         return item  # the common case, without importing the guards
-    from installer.guards import guard_json
+    from installer.agent.guards import guard_json
 
     guard = guard_json(manifest, item["name"])
     return {**item, "guard": guard} if guard else item

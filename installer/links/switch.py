@@ -16,15 +16,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from installer.context import Context
+from installer.engine.plan import Action
+from installer.ground.context import Context
+from installer.ground.state import load_state
 from installer.links.scan import AgentState, scan
 from installer.links.states import Item as Listed
 from installer.links.states import classify
-from installer.plan import Action
-from installer.resources import Resource
+from installer.sets.resources import Resource
 from installer.settings.plan import Flip
 from installer.settings.switches import KEYS, PiSwitch, package_paths, path_of
-from installer.state import load_state
 
 SWITCHABLE = ("enabled", "disabled")
 

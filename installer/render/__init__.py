@@ -5,7 +5,7 @@ verb asks through.
 result has its renderer in a module of this package, found by the result's type name, so an
 everyday command loads only the one it needs (`plans` for install, `listing` for list):
 `plans` (plan/apply results, data), `listing` (`ext list`'s table), `doctor` (the findings),
-`updates` (`ext outdated`), `consent` (`ext consent …`). `installer.ui.Output` holds the
+`updates` (`ext outdated`), `consent` (`ext consent …`). `installer.render.ui.Output` holds the
 primitives they share: the streams, escaping, colour, the plan lines and the y/N prompt.
 """
 
@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from installer.consent.preview import ApprovalPreview
-    from installer.context import Context
-    from installer.plan import Plan
-    from installer.ui import Output
+    from installer.engine.plan import Plan
+    from installer.ground.context import Context
+    from installer.render.ui import Output
 
 # A result's type (module.name) -> the module of this package that renders it, as `show`.
 RENDERERS = {
-    "installer.result.PlanResult": "plans",
-    "installer.result.DataResult": "plans",
+    "installer.render.result.PlanResult": "plans",
+    "installer.render.result.DataResult": "plans",
     "installer.commands.listing.Items": "listing",
     "installer.commands.doctor.CheckList": "doctor",
     "installer.commands.doctor.Report": "doctor",
@@ -63,7 +63,7 @@ def warn(out: Output, warnings: tuple[str, ...]) -> None:
 
 def where(ctx: Context) -> str:
     """Where a command writes, and why there: `agent dir ~/.pi/agent (from --agent-dir)`."""
-    from installer.ui import tilde
+    from installer.render.ui import tilde
 
     return f"agent dir {tilde(ctx.agent_dir)} (from {ctx.agent_dir_source})"
 
@@ -87,7 +87,7 @@ class Prompt:
 
     def ask(self, question: str, done: str, first: str = "") -> None:
         """A y/N of its own (consent's); skipped with --yes."""
-        from installer.ui import shorten
+        from installer.render.ui import shorten
 
         if not self.yes:
             fix = f"{first}run the command again with --yes"
@@ -101,7 +101,7 @@ class Prompt:
 
     def pick(self, choices: list[Any], check: Callable[[frozenset[str]], str | None]) -> Any:
         """The checklist on the terminal (drawn on stderr); None on Escape or Ctrl-C."""
-        from installer.picker import Picker, Row, run
+        from installer.render.picker import Picker, Row, run
 
         rows = [Row(c.label, c.checked, c.state, c.disabled, c.mark) for c in choices]
         return run(Picker(rows, check), color=self.color)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from installer.consent.hooks import HookCommand
     from installer.consent.preview import ApprovalPreview
     from installer.consent.results import ApproveResult, CheckResult, ListResult, RevokeResult
-    from installer.ui import Output
+    from installer.render.ui import Output
 
     Result = CheckResult | ApproveResult | RevokeResult | ListResult | ApprovalPreview
 

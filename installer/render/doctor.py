@@ -12,7 +12,7 @@ from installer.doctor.verdict import exit_code
 if TYPE_CHECKING:
     from installer.commands.doctor import CheckList, Report
     from installer.doctor.registry import Check
-    from installer.ui import Output
+    from installer.render.ui import Output
 
 _COLOR = {"ok": "32", "info": "36", "warn": "33", "error": "31", "failed": "35"}
 _LEVEL_WIDTH = 6

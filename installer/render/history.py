@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from installer.commands.undo import Journals
-    from installer.ui import Output
+    from installer.render.ui import Output
 
 
 def show(out: Output, result: Journals) -> int:

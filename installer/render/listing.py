@@ -6,14 +6,14 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from installer.commands.listing import Items
-    from installer.ui import Output
+    from installer.render.ui import Output
 
 
 def show(out: Output, result: Items) -> int:
     if out.json:
         out.data(result.to_json())
         return 0
-    from installer.ui import tilde
+    from installer.render.ui import tilde
 
     ctx = result.ctx
     for w in ctx.manifest.warnings:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from installer.ui import Output
+    from installer.render.ui import Output
     from installer.updates.check import Report
 
 # What to do when a check could not run for want of configuration.

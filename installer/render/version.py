@@ -10,7 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from installer.host import HostInfo
+    from installer.host.pi import HostInfo
 
 
 def show(ext: str, host: HostInfo | None, as_json: bool) -> None:

@@ -7,11 +7,11 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from installer import backups, trees
-from installer.errors import UsageError
+from installer.ground import backups, trees
+from installer.ground.errors import UsageError
 from installer.links.scan import AgentState, Entry
-from installer.pirules import SUFFIXES, Layout
-from installer.resources import FOLDER, KINDS, Kind, check_name, folder_is_item
+from installer.sets.pirules import SUFFIXES, Layout
+from installer.sets.resources import FOLDER, KINDS, Kind, check_name, folder_is_item
 
 MAX_DIFF_LINES = 200
 

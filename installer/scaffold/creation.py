@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from installer.errors import ExtError
-from installer.plan import Action, Plan, Word
-from installer.result import PlanResult
+from installer.engine.plan import Action, Plan, Word
+from installer.ground.errors import ExtError
+from installer.render.result import PlanResult
 
 if TYPE_CHECKING:
-    from installer.host import HostInfo
+    from installer.host.pi import HostInfo
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 

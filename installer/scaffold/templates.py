@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from installer.host import HostInfo
+    from installer.host.pi import HostInfo
 
 DEFAULT_PACKAGE = "@mariozechner/pi-coding-agent"
 
@@ -246,6 +246,6 @@ def host_package(host: HostInfo | None) -> tuple[str, Path | None]:
     """The host's package name (for `import type`) and the folder it is installed in."""
     if host is None or host.package is None:
         return DEFAULT_PACKAGE, None
-    from installer.host import package_dir
+    from installer.host.pi import package_dir
 
     return host.package, package_dir(host)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from installer.errors import UsageError
+from installer.ground.errors import UsageError
 
 
 def split(name: str) -> tuple[str, ...]:

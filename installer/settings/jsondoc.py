@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any, NamedTuple
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_DEPTH = 64

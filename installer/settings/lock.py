@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 STALE_SECONDS = 10.0
 WAIT_SECONDS = 30.0
@@ -111,7 +111,7 @@ def _claim(path: Path, stamp: tuple[int, int]) -> None:
     note matches only the very dir we made at its last refresh: a lock dir pi made since
     (even on a reused inode) has another mtime and is never taken for ours.
     """
-    from installer import own
+    from installer.ground import own
 
     owner = _owner_file(path)
     if owner is None:
@@ -135,7 +135,7 @@ def _read_claim(owner: Path | None) -> tuple[int, int, int] | None:
     """(pid, inode, mtime_ns) noted in the owner file, or None."""
     if owner is None:
         return None
-    from installer import own
+    from installer.ground import own
 
     try:
         fd = own.open_file(owner, os.O_RDONLY)
@@ -157,7 +157,7 @@ def _claimed_by(path: Path) -> int | None:
 
 def _dead_holder(path: Path) -> bool:
     """Whether the lock is ours from a run that is gone (killed): stale at once."""
-    from installer.atomic import alive
+    from installer.ground.atomic import alive
 
     pid = _claimed_by(path)
     return pid is not None and not alive(pid)
@@ -247,7 +247,7 @@ def settings_lock(
                 fix=f"Retry; if no pi or ext is running, remove the folder {path}.",
             )
         if not told and time.monotonic() - start > NOTE_AFTER_SECONDS:
-            from installer.notices import note
+            from installer.ground.notices import note
 
             note(f"waiting for {path} (held by pi or another ext; taken over once stale)")
             told = True

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 _REMOTE_PREFIXES = ("npm:", "git:", "github:", "http:", "https:", "ssh:")
 _OURS = "-extensions/"

@@ -7,10 +7,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from installer.context import Context
-from installer.plan import Action, SettingsWrite
-from installer.resources import Resource
-from installer.state import SetRecord, State
+from installer.engine.plan import Action, SettingsWrite
+from installer.ground.context import Context
+from installer.ground.state import SetRecord, State
+from installer.sets.resources import Resource
 
 Change = Callable[[dict[str, Any]], dict[str, Any]]
 SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
@@ -102,7 +102,7 @@ def seeds_left(ctx: Context, intent: Intent) -> dict[str, Any]:
 
 def make_change(ctx: Context, intent: Intent) -> Change:
     """A function of the current settings that applies the intent; pure, so it can be re-run."""
-    from installer.resources import undeclared_kinds
+    from installer.sets.resources import undeclared_kinds
     from installer.settings import SetPackage, apply_seeds, register, unregister
     from installer.settings.packages import with_blocks
     from installer.settings.switches import merge_filters, switch_entry, switch_local
@@ -136,7 +136,7 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     """Read settings.json, and say what the intent would change, as actions and a diff."""
     if intent.empty and not (ctx.manifest.retired or ctx.manifest.renamed):
         return SettingsPlan((), None, None, ())
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
     from installer.settings import (
         find_renamed,
         find_retired,
@@ -274,7 +274,7 @@ def _key_warnings(
 
 def registered(ctx: Context) -> list[Any]:
     """Our set's entries in settings.json packages (empty when not registered or unreadable)."""
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
     from installer.settings import SetPackage, find_entries, read_settings
 
     path = settings_path(ctx)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from installer.errors import UsageError
+from installer.ground.errors import UsageError
 from installer.settings import dotted
 from installer.settings.jsondoc import MAX_DEPTH
 

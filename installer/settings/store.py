@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from installer import atomic
-from installer.errors import ExtError
+from installer.ground import atomic
+from installer.ground.errors import ExtError
 from installer.settings import jsondoc
 from installer.settings.lock import WAIT_SECONDS, settings_lock
 

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     import re
 
-    from installer.context import Context
+    from installer.ground.context import Context
     from installer.links.states import Item, State
-    from installer.resources import Resource
+    from installer.sets.resources import Resource
 
 KEYS = {"extension": "extensions", "skill": "skills", "prompt": "prompts", "theme": "themes"}
 _SIGNS = ("!", "+", "-")
@@ -179,7 +179,7 @@ def read_scopes(agent_dir: Path, cwd: Path | None) -> tuple[Scope, ...]:
 
     Read without pi's lock, as doctor reads: a view for `list` and the plans (a write
     re-reads under the lock); a file that does not parse counts as empty, as pi runs on."""
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
     from installer.settings import jsondoc
     from installer.settings.store import read_text
 
@@ -396,7 +396,7 @@ def switch_local(settings: Mapping[str, Any], key: str, path: str, on: bool) -> 
 
 
 def _not_a_list(key: str, entry: Any) -> None:
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
 
     where = f"of the package {source_of(entry)!r}" if entry is not None else "at the top level"
     raise ExtError(

@@ -80,7 +80,7 @@ def save_cache(state: CacheState, path: Path | None = None) -> None:
     at its path is replaced, never written through."""
     import json
 
-    from installer import atomic
+    from installer.ground import atomic
 
     target = path or default_cache_path()
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -35,7 +35,7 @@ from installer.updates.upstream import GIT_TIMEOUT, upstream_state
 
 @dataclass(frozen=True)
 class HostFacts:
-    """What the host check needs from `installer.host.HostInfo`."""
+    """What the host check needs from `installer.host.pi.HostInfo`."""
 
     package: str | None
     version: str | None
@@ -199,7 +199,7 @@ def _in_range(
     source: str,
 ) -> CheckResult:
     """The hint names the newest release inside [host] tested, and says what is beyond it."""
-    from installer.versions import newest_in, where
+    from installer.host.versions import newest_in, where
 
     tested = str(host.tested)
     latest = answer.latest

@@ -32,7 +32,7 @@ def write_user_option(key: str, value: str | bool, path: Path | None = None) -> 
     """Set `[updates] <key>` in the user's config file, keeping its comments and layout."""
     import tomlkit
 
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
 
     path = path or user_config_path()
     try:

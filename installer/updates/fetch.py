@@ -203,7 +203,7 @@ def output_of(
 
 def compare(current: str | None, latest: str | None) -> bool | None:
     """True when `latest` is newer than `current`; None when either is not semver."""
-    from installer.versions import newer
+    from installer.host.versions import newer
 
     return newer(latest, current)
 
@@ -211,6 +211,6 @@ def compare(current: str | None, latest: str | None) -> bool | None:
 def _semver_text(value: object) -> str | None:
     """Strict semver only: a PEP 440 spelling such as `1.0` or `1.0rc1` has no semver
     ordering we could trust, so it is ignored rather than guessed at."""
-    from installer.versions import parse_version
+    from installer.host.versions import parse_version
 
     return value.strip() if isinstance(value, str) and parse_version(value) is not None else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.userdirs import user_dir
+from installer.ground.userdirs import user_dir
 
 
 def user_config_path() -> Path:
@@ -47,7 +47,7 @@ def passive_checks_enabled(path: Path | None = None) -> bool:
 
 def atomic_write(path: Path, text: str) -> None:
     """Write via a temp file in the same folder, fsync, then `os.replace`."""
-    from installer import atomic
+    from installer.ground import atomic
 
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic.write_atomic(path, text)

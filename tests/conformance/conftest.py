@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from installer.host import HostInfo, find_host
+from installer.host.pi import HostInfo, find_host
 from tests.e2e.conftest import find_pi
 
 

@@ -21,11 +21,11 @@ from typing import Any
 from installer.commands.install import Install, install
 from installer.commands.toggle import switch
 from installer.commands.uninstall import Uninstall, uninstall
-from installer.context import Context, Env, resolve
-from installer.errors import ExtError
-from installer.host import HostInfo, package_dir
+from installer.ground.context import Context, Env, resolve
+from installer.ground.errors import ExtError
+from installer.host.loader import Kind, Unavailable, View, ask
+from installer.host.pi import HostInfo, package_dir
 from installer.links.states import items
-from installer.pi_loader import Kind, Unavailable, View, ask
 from tests.conformance.layouts import Layout, materialise
 from tests.helpers import build_tree, yes
 

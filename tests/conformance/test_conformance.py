@@ -1,6 +1,6 @@
 """ext's `list --json` equals pi's own loader's view, for generated layouts and a corpus.
 
-The oracle is pi's loader (`installer/pi_loader.mjs`), never a re-implementation of its
+The oracle is pi's loader (`installer/host/loader.mjs`), never a re-implementation of its
 rules. Each test builds all its layouts first and asks pi once per step (see
 differential.py). Hypothesis draws a batch of layouts per example, derandomized and
 without a database, so a run in CI is the run on a laptop; a failure lists every
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from installer.host import HostInfo
+from installer.host.pi import HostInfo
 from tests.conformance.differential import run_all_steps
 from tests.conformance.layouts import Layout, corpus, layouts
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import Install, install
-from installer.context import Env, resolve
 from installer.doctor import resolve_subject, run_checks
-from installer.host import HostInfo
+from installer.ground.context import Env, resolve
+from installer.host.pi import HostInfo
 from tests.conformance.layouts import skill
 from tests.helpers import build_tree, yes
 

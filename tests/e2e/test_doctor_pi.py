@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from installer.host import find_host
-from installer.scan_source import PI_SCOPES
+from installer.host.pi import find_host
+from installer.sets.scan_source import PI_SCOPES
 from tests.e2e.conftest import REPO, Run
 from tests.helpers import build_tree
 

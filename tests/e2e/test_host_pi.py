@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.host import HostInfo, find_host, offline_load_check
-from installer.scan_source import PI_SCOPES, scan_imports, scope_drift
+from installer.host.pi import HostInfo, find_host, offline_load_check
+from installer.sets.scan_source import PI_SCOPES, scan_imports, scope_drift
 from tests.e2e.conftest import REPO
 from tests.helpers import build_tree
 
@@ -116,7 +116,7 @@ def test_launch_execs_the_real_pi_with_the_agent_dir(
             f"""\
             import os
             from pathlib import Path
-            from installer.host import find_host, launch
+            from installer.host.pi import find_host, launch
             launch(find_host({str(host.path)!r}), Path({str(agent)!r}), {list(args)!r})
             """
         )

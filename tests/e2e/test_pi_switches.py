@@ -162,8 +162,8 @@ def test_the_real_pi_config_switches_a_package_entry_as_here(
 def pi_loads(agent: Path, cwd: Path, env: dict[str, str]) -> set[str]:
     """Real paths of every extension, skill and prompt pi's own loader loads (ext's own agent
     files under .extset/agent/ belong to no item and are left out)."""
-    from installer.host import find_host
-    from installer.pi_loader import Unavailable, ask
+    from installer.host.loader import Unavailable, ask
+    from installer.host.pi import find_host
 
     pi = find_pi()
     assert pi is not None
@@ -329,8 +329,8 @@ def pi_config_lists(agent: Path, cwd: Path, env: dict[str, str]) -> dict[str, bo
     `pi config` runs it before drawing its list (tests/e2e/pi_config_list.mjs)."""
     import subprocess
 
-    from installer.host import find_host, package_dir
-    from installer.pi_loader import find_node
+    from installer.host.loader import find_node
+    from installer.host.pi import find_host, package_dir
 
     pi = find_pi()
     assert pi is not None

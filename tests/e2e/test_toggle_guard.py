@@ -17,8 +17,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from installer.recorder import RECORDER
-from installer.sessions import sessions_dir
+from installer.agent.recorder import RECORDER
+from installer.agent.sessions import sessions_dir
 from tests.e2e.conftest import Run
 from tests.e2e.test_toggle_pi import make_set
 
@@ -35,7 +35,7 @@ reason = "alpha's tools are bound to the session"
 STAND_IN = """
 import os, sys
 from pathlib import Path
-from installer.sessions import write_session_record
+from installer.agent.sessions import write_session_record
 write_session_record(Path(sys.argv[1]), ["stand-in", *sys.argv[2:]])
 host = "import sys; print('ready', flush=True); sys.stdin.read()"
 os.execv(sys.executable, [sys.executable, "-c", host])

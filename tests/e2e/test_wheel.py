@@ -65,4 +65,4 @@ def test_the_wheel_carries_the_files_ext_runs_under_node(wheel: Path) -> None:
     """pi's loader script (doctor --deep) and the session recorder are package data."""
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
-    assert {"installer/pi_loader.mjs", "installer/agent/ext-sessions.ts"} <= names
+    assert {"installer/host/loader.mjs", "installer/agent/ext-sessions.ts"} <= names

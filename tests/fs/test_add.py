@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from installer.cli.app import app
 from installer.commands.add import add_item
-from installer.errors import UsageError
-from installer.resources import discover
+from installer.ground.errors import UsageError
+from installer.sets.resources import discover
 from tests.helpers import build_tree, snapshot, yes
 
 

@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from installer import trees
 from installer.commands.adopt import adopt_items
 from installer.commands.install import Install, install
 from installer.commands.undo import Undo, undo
-from installer.context import Context, Env, resolve
-from installer.errors import ExtError, UsageError
+from installer.engine.plan import Plan
+from installer.ground import trees
+from installer.ground.context import Context, Env, resolve
+from installer.ground.errors import ExtError, UsageError
+from installer.ground.state import load_state
 from installer.links.scan import scan
-from installer.plan import Plan
-from installer.resources import FOLDER, discover
 from installer.scaffold.adopt_scan import candidates
-from installer.state import load_state
+from installer.sets.resources import FOLDER, discover
 from tests.helpers import AT, Clock, build_tree, snapshot, yes
 
 ALPHA = b"// alpha, placed by hand\nexport default function () {}\n"
@@ -371,7 +371,7 @@ def test_a_git_clone_is_adopted_without_its_git_and_node_modules(ctx: Context) -
 
 
 def test_adopt_takes_the_files_pi_takes_from_a_set(tmp_path: Path) -> None:
-    # One suffix table (installer.pirules.SUFFIXES) for both: a file adopt would take in must
+    # One suffix table (installer.sets.pirules.SUFFIXES) for both: a file adopt would take in must
     # be one the set then offers as an item, and a file pi ignores stays where it is.
     files = {
         "extensions/a.ts": "",

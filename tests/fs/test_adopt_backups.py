@@ -10,8 +10,8 @@ import pytest
 from installer.commands.adopt import adopt_items
 from installer.commands.adopt_clean import clean_backups
 from installer.commands.undo import Undo, undo
-from installer.context import Context, Env, resolve
-from installer.errors import ExtError
+from installer.ground.context import Context, Env, resolve
+from installer.ground.errors import ExtError
 from tests.helpers import build_tree, snapshot, yes
 
 

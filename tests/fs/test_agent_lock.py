@@ -13,10 +13,10 @@ from pathlib import Path
 import filelock
 import pytest
 
-from installer import notices
 from installer.engine import lock as lock_module
 from installer.engine.lock import agent_lock
-from installer.errors import ExtError
+from installer.ground import notices
+from installer.ground.errors import ExtError
 
 HOLD = """
 import sys

@@ -1,5 +1,6 @@
-"""installer/atomic.py, the one way ext replaces a file: whole or not at all, made durable (the
-file and its folder fsynced), never written through a link planted among ext's own files."""
+"""installer/ground/atomic.py, the one way ext replaces a file: whole or not at all, made
+durable (the file and its folder fsynced), never written through a link planted among ext's
+own files."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from installer import atomic
-from installer.recorder import write_copy
-from installer.sessions import write_session_record
+from installer.agent.recorder import write_copy
+from installer.agent.sessions import write_session_record
+from installer.ground import atomic
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.context import Env, bundled_set
-from installer.errors import UsageError
+from installer.ground.context import Env, bundled_set
+from installer.ground.errors import UsageError
 from tests.helpers import build_tree
 
 SET = {"extset.toml": '[set]\nname = "b"\n', "extensions/a.ts": "// a"}

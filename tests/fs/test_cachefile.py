@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from installer.cachefile import read_table, write_table
+from installer.ground.cachefile import read_table, write_table
 
 
 def test_a_table_written_is_read_back(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from installer.cli.app import main
-from installer.completion_files import MARK
+from installer.ground.completion_files import MARK
 
 BASH_LINE = (
     "[ -f ~/.bash_completions/ext.sh ] && . ~/.bash_completions/ext.sh  # ext --install-completion"

@@ -14,7 +14,7 @@ import pytest
 from installer.consent import commands
 from installer.consent.canonical import canonical_bytes, digest
 from installer.consent.store import store_path
-from installer.errors import ExitCode, ExtError, Refused, UsageError
+from installer.ground.errors import ExitCode, ExtError, Refused, UsageError
 from installer.render.consent import lines as lines_of
 from tests.helpers import build_tree, snapshot
 

@@ -14,10 +14,10 @@ from installer.consent import store as store_module
 from installer.consent.commands import approve, describe_approval, revoke
 from installer.consent.journaled import journaled
 from installer.consent.store import store_path
-from installer.context import Context
 from installer.engine import journal
 from installer.engine.lock import agent_lock
-from installer.errors import ExtError
+from installer.ground.context import Context
+from installer.ground.errors import ExtError
 from tests.helpers import build_tree, context, yes
 
 HOOKS = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./notify.sh"}]}]}}

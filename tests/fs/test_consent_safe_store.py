@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from installer.cli.app import app
 from installer.consent import commands
 from installer.consent.store import store_path
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from tests.helpers import build_tree, snapshot
 
 HOOKS = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify done"}]}]}}

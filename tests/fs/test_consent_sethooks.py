@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from installer.consent.sethooks import set_hook_commands, set_hooks_hash
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from tests.helpers import build_tree
 
 

@@ -15,7 +15,7 @@ import pytest
 from installer.consent import commands
 from installer.consent.results import ApproveResult
 from installer.consent.store import store_path
-from installer.errors import ExitCode, ExtError
+from installer.ground.errors import ExitCode, ExtError
 from tests.helpers import build_tree, snapshot
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.context import Env, bundled_set, resolve, stable_copy
-from installer.errors import AgentDirMissing, ExitCode, UsageError
+from installer.ground.context import Env, bundled_set, resolve, stable_copy
+from installer.ground.errors import AgentDirMissing, ExitCode, UsageError
 from tests.helpers import build_tree, snapshot
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 from installer.commands.install import Install, install
-from installer.context import Env, resolve
 from installer.doctor import resolve_subject, run_checks
 from installer.doctor.checks.deep_loader import findings
 from installer.doctor.finding import Finding
-from installer.pi_loader import Conflict, Diagnostic, Failure, Loaded, View
+from installer.ground.context import Env, resolve
+from installer.host.loader import Conflict, Diagnostic, Failure, Loaded, View
 from tests.fs.test_pi_loader import fake_pi, needs_node
 from tests.helpers import build_tree, yes
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import Install, install
-from installer.context import Env, resolve
 from installer.doctor import Finding, Subject, resolve_subject, run_checks
-from installer.host import HostInfo
+from installer.ground.context import Env, resolve
+from installer.host.pi import HostInfo
 from tests.helpers import build_tree, yes
 
 SET = {
@@ -703,8 +703,8 @@ def test_an_index_ts_in_the_agent_s_extensions_is_an_error_naming_it(
 def test_ext_command_is_installed_with_the_ext_that_ran_and_doctor_follows_it(
     tmp_path: Path, set_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from installer.recorder import COMMAND, status
-    from installer.state import load_state
+    from installer.agent.recorder import COMMAND, status
+    from installer.ground.state import load_state
 
     agent = tmp_path / "fresh"
     agent.mkdir(mode=0o755)
@@ -741,7 +741,7 @@ def test_ext_command_is_installed_with_the_ext_that_ran_and_doctor_follows_it(
 def test_ext_command_switched_off_in_pi_config_is_not_available(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:
-    from installer.recorder import COMMAND
+    from installer.agent.recorder import COMMAND
 
     off = {"extensions": [f"-{COMMAND.dest}"]}  # `pi config` lists /ext as an ordinary item
     (agent / "settings.json").write_text(json.dumps(off))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import Install, install
-from installer.errors import ExitCode, ExtError
+from installer.ground.errors import ExitCode, ExtError
 from tests.fs.test_faults import WRITES, context, failing, user_view
 from tests.helpers import build_tree, yes
 
@@ -98,8 +98,8 @@ def _state(agent: Path) -> bytes | None:
 def test_ctrl_c_right_after_the_settings_commit_is_rolled_back_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from installer import atomic
-    from installer.errors import RolledBack
+    from installer.ground import atomic
+    from installer.ground.errors import RolledBack
 
     set_root, agent = _agent_and_set(tmp_path, linked=True)
     before, state = user_view(agent), _state(agent)

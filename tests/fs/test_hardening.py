@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import Install, install
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from installer.settings import lock_path
 from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
 
@@ -271,7 +271,7 @@ def test_only_one_refresh_runs_at_a_time(tmp_path: Path) -> None:
 
 def test_exts_caches_are_never_written_through_a_link(tmp_path: Path) -> None:
     """A link at a cache's path is replaced by ext's own file; what it led to is untouched."""
-    from installer import manifest_cache
+    from installer.sets import manifest_cache
     from installer.updates.cache import CacheState, load_cache, save_cache
     from installer.updates.paths import default_cache_path
 
@@ -393,8 +393,8 @@ def test_a_first_run_that_cannot_make_extset_gives_the_fix_for_the_cause(
 
 
 def test_a_thousand_level_dotted_table_is_a_usage_error() -> None:
-    from installer.errors import UsageError
-    from installer.manifest import parse_manifest
+    from installer.ground.errors import UsageError
+    from installer.sets.manifest import parse_manifest
 
     deep = "[set]\nname = 'x'\n[settings.seed]\n" + ".".join(["k"] * 1000) + " = 1\n"
     with pytest.raises(UsageError, match="nested more than 64 levels"):
@@ -430,9 +430,9 @@ def test_a_disk_that_fills_up_mid_run_rolls_back_and_leaves_what_undo_accepts(
 ) -> None:
     """ENOSPC from the state write on: the run is rolled back, the error is the first one,
     and once there is space again the journal left behind neither blocks nor confuses undo."""
-    from installer import atomic
     from installer.commands.undo import Undo, undo
     from installer.engine import journal
+    from installer.ground import atomic
 
     set_root, agent = installed
     (agent / "extensions/notify.ts").unlink()

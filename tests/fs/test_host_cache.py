@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from installer.host import find_host
+from installer.host.pi import find_host
 from tests.fs.test_host_find import make_executable, script
 from tests.helpers import build_tree
 
@@ -117,7 +117,7 @@ def test_an_unknown_version_is_asked_again_within_the_hour_a_known_one_within_th
 ) -> None:
     """A first `pi --version` after an install can outlast the timeout on a cold disk: that
     must not leave the drift check blind for a day."""
-    from installer import host_cache
+    from installer.host import cache as host_cache
 
     known = host_cache.identity(build_tree(tmp_path, {"known": "a"}) / "known")
     unknown = host_cache.identity(build_tree(tmp_path, {"unknown": "b"}) / "unknown")

@@ -8,7 +8,7 @@ import stat
 import time
 from pathlib import Path
 
-from installer.host import find_host
+from installer.host.pi import find_host
 from tests.helpers import build_tree
 
 PACKAGE = "@mariozechner/pi-coding-agent"

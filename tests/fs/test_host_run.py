@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.errors import ExtError
-from installer.host import HostInfo, LoadFailure, launch, offline_load_check
+from installer.ground.errors import ExtError
+from installer.host.pi import HostInfo, LoadFailure, launch, offline_load_check
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -50,7 +50,7 @@ def test_launch_replaces_the_process_with_the_host(tmp_path: Path, isolated_home
         f"""\
         import os, sys
         from pathlib import Path
-        from installer.host import find_host, launch
+        from installer.host.pi import find_host, launch
         host = find_host({str(host.path)!r})
         print("python pid=" + str(os.getpid()))  # flushed by launch, or lost on exec
         launch(host, Path({str(agent)!r}), ["--flag", "two words"], dict(os.environ))

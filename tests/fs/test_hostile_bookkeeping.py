@@ -22,8 +22,8 @@ from installer.commands.undo import Undo, undo
 from installer.commands.uninstall import Uninstall, uninstall
 from installer.consent import commands as consent
 from installer.consent import legacy
-from installer.context import Context
-from installer.errors import ExtError
+from installer.ground.context import Context
+from installer.ground.errors import ExtError
 from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
 
 SEEDED = '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n'

@@ -3,12 +3,12 @@
 Each case runs ext in a fresh interpreter under `python -X importtime` and reads
 which modules were loaded. The heavy libraries are for prompts
 (prompt_toolkit), the network (httpx), writing TOML back (tomlkit), version
-ranges (nodesemver; installer.versions keeps its answers), the lock a write
+ranges (nodesemver; installer.host.versions keeps its answers), the lock a write
 takes (filelock) and consent hashes (rfc8785):
 `ext --version`, `ext env`, `ext list` and a no-op `ext install` need none of them,
 nor the CLI framework (click): installer.cli.entry parses them by hand.
 Nor difflib (a "did you mean" for a typo), platformdirs (its XDG rule is in
-installer.userdirs), dataclasses (it loads inspect, ast and dis) or subprocess:
+installer.ground.userdirs), dataclasses (it loads inspect, ast and dis) or subprocess:
 only errors, other platforms and other commands need them.
 """
 
@@ -104,7 +104,7 @@ def test_importing_the_hand_parser_loads_nothing_heavy(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args", [("--version",), ("env",), ("list",), ("--json", "list")])
 def test_everyday_commands_load_nothing_heavy(tmp_path: Path, args: tuple[str, ...]) -> None:
     """The first run on a new `[host] tested` range loads nodesemver to check it; the answer
-    is kept (installer.versions), so the runs after it load nothing heavy at all."""
+    is kept (installer.host.versions), so the runs after it load nothing heavy at all."""
     set_dir = _installed(tmp_path) if "list" in args else _set(tmp_path)
     first = _run(_ext(*args), set_dir)
     assert first.returncode == 0, first.stderr[-2000:]
@@ -149,10 +149,10 @@ def test_the_click_app_loads_nothing_heavy_either(tmp_path: Path, args: tuple[st
 
 @pytest.mark.parametrize("args", [("env",), ("install", "--yes")])
 def test_a_manifest_read_before_is_not_parsed_again(tmp_path: Path, args: tuple[str, ...]) -> None:
-    """tomllib (~7 ms) loads only for a manifest the cache does not hold (installer.manifest_cache);
-    here every file counts as settled, however new."""
+    """tomllib (~7 ms) loads only for a manifest the cache does not hold
+    (installer.sets.manifest_cache); here every file counts as settled, however new."""
     set_dir = _set(tmp_path)
-    code = "import installer.manifest_cache as c; c.SETTLED_NS = 0; " + _ext(*args)
+    code = "import installer.sets.manifest_cache as c; c.SETTLED_NS = 0; " + _ext(*args)
     first = _run(code, set_dir)
     assert first.returncode == 0, first.stderr[-2000:]
     assert "tomllib" in [name for _, name in _loaded(first.stderr)]

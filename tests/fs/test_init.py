@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from installer.commands.init import from_install_sh, start_set
-from installer.errors import ExtError, Refused, UsageError
-from installer.host import HostInfo
-from installer.manifest import load_manifest
-from installer.plan import Plan
+from installer.engine.plan import Plan
+from installer.ground.errors import ExtError, Refused, UsageError
+from installer.host.pi import HostInfo
+from installer.sets.manifest import load_manifest
 from tests.helpers import build_tree, snapshot, yes
 
 PACKAGE = "@mariozechner/pi-coding-agent"

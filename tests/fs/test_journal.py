@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from installer.engine import journal
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 AT = datetime(2026, 11, 29, 12, 0, 0, 123456, tzinfo=UTC)
 

@@ -15,8 +15,8 @@ import pytest
 
 from installer.commands.install import Install, install
 from installer.commands.uninstall import Uninstall, uninstall
-from installer.context import Context, Env, resolve
-from installer.errors import ExitCode, ExtError
+from installer.ground.context import Context, Env, resolve
+from installer.ground.errors import ExitCode, ExtError
 from tests.helpers import build_tree, snapshot, yes
 
 EXT = Path(sys.executable).with_name("ext")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.errors import ExitCode, ExtError, UsageError
-from installer.resources import discover
+from installer.ground.errors import ExitCode, ExtError, UsageError
+from installer.sets.resources import discover
 from tests.helpers import build_tree
 
 
@@ -149,8 +149,8 @@ def test_a_resource_with_a_name_that_is_not_plain_is_a_usage_error(
 
 def test_the_labels_here_are_the_sets_ext_would_use_and_none_without_one(tmp_path: Path) -> None:
     """What shell completion offers: the items of the set found as every command finds it."""
-    from installer.context import Env
-    from installer.resources import labels_here
+    from installer.ground.context import Env
+    from installer.sets.resources import labels_here
 
     root = build_tree(
         tmp_path / "set",

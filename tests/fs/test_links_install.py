@@ -11,9 +11,9 @@ import pytest
 
 from installer.commands.install import Install, install
 from installer.commands.uninstall import Uninstall, uninstall
+from installer.engine.plan import Plan
 from installer.links.states import items
-from installer.plan import Plan
-from installer.result import PlanResult
+from installer.render.result import PlanResult
 from tests.helpers import AT, TOOLS_SET, build_tree, context, set_links, snapshot, yes
 
 STAMP = "20261129-101500"
@@ -282,7 +282,7 @@ def test_uninstall_dry_run_matches_the_real_run(set_root: Path, agent: Path) -> 
 def test_the_plan_is_refused_before_any_write_when_confirm_declines(
     set_root: Path, agent: Path
 ) -> None:
-    from installer.errors import Refused
+    from installer.ground.errors import Refused
 
     def no(plan: Plan, diffs: tuple[str, ...]) -> None:
         raise Refused("declined; nothing was written")
@@ -340,7 +340,7 @@ def test_a_run_that_finds_the_job_done_by_another_while_asking_exits_0(
 def test_a_run_whose_plan_changed_while_asking_writes_nothing(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
 
     def meanwhile(plan: Plan, diffs: tuple[str, ...]) -> None:
         build_tree(agent, {"themes/dark.json": "appeared meanwhile\n"})

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from installer.commands.install import Install, install
 from installer.commands.uninstall import Uninstall, uninstall
 from installer.links.scan import scan, seen
-from installer.resources import discover
+from installer.sets.resources import discover
 from tests.helpers import build_tree, context, snapshot, yes
 
 STAMP = "20261129-101500"

@@ -10,8 +10,8 @@ import pytest
 
 from installer.commands.install import Install, install
 from installer.commands.toggle import switch
-from installer.context import Context, Env, resolve
-from installer.errors import ExtError
+from installer.ground.context import Context, Env, resolve
+from installer.ground.errors import ExtError
 from installer.links.states import items
 from tests.helpers import build_tree, snapshot, yes
 
@@ -124,7 +124,7 @@ def test_switching_to_register_carries_a_disabled_skill_over_as_a_filter(tmp_pat
 
 def test_an_install_cut_short_is_finished_in_its_own_mode(tmp_path: Path) -> None:
     from installer.engine import journal
-    from installer.modes import install_mode
+    from installer.sets.modes import install_mode
 
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.host import HostInfo, package_dir
-from installer.pi_loader import Unavailable, View, ask, find_node
+from installer.host.loader import Unavailable, View, ask, find_node
+from installer.host.pi import HostInfo, package_dir
 from tests.helpers import build_tree
 
 NODE = shutil.which("node")

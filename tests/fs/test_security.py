@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import Install, install
-from installer.context import Env, resolve
-from installer.errors import UsageError
+from installer.ground.context import Env, resolve
+from installer.ground.errors import UsageError
 from tests.helpers import build_tree, yes
 
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from installer.commands.install import Install, install
-from installer.context import Env, resolve
+from installer.ground.context import Env, resolve
 from tests.helpers import build_tree, yes
 
 HOOKS = {

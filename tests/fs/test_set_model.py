@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import Install, install
-from installer.context import Env, resolve
-from installer.errors import ExitCode, UsageError
+from installer.ground.context import Env, resolve
+from installer.ground.errors import ExitCode, UsageError
 from installer.links.states import items
-from installer.resources import discover, undeclared_kinds
+from installer.sets.resources import discover, undeclared_kinds
 from tests.helpers import build_tree, yes
 
 EXT = "export default function () {}\n"

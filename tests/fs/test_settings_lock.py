@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from installer.settings.lock import inspect_lock, lock_path, settings_lock
 from installer.settings.seeds import apply_seeds
 from installer.settings.store import update_settings

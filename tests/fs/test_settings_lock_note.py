@@ -1,4 +1,4 @@
-"""A wait on pi's settings lock is said once, not silent (through installer.notices)."""
+"""A wait on pi's settings lock is said once, not silent (through installer.ground.notices)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from installer import notices
-from installer.errors import ExtError
+from installer.ground import notices
+from installer.ground.errors import ExtError
 from installer.settings.lock import lock_path, settings_lock
 
 

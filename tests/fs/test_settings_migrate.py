@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from installer.commands.migrate import SettingsMigrate, migrate
-from installer.context import Env, resolve
-from installer.errors import Refused
-from installer.plan import Plan
+from installer.engine.plan import Plan
+from installer.ground.context import Env, resolve
+from installer.ground.errors import Refused
 from tests.helpers import yes
 
 MANIFEST = """

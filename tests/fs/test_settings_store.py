@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from installer.errors import ExitCode, ExtError
+from installer.ground.errors import ExitCode, ExtError
 from installer.settings import jsondoc
 from installer.settings.seeds import apply_seeds
 from installer.settings.store import (

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+from installer.agent.recorder import RECORDER
 from installer.commands.install import Install, install
 from installer.commands.toggle import Choice, checklist, switch, switch_both
 from installer.commands.undo import Undo, undo
-from installer.context import Context, Env, resolve
-from installer.errors import ExitCode, ExtError, Refused
+from installer.ground.context import Context, Env, resolve
+from installer.ground.errors import ExitCode, ExtError, Refused
 from installer.links.states import items
-from installer.recorder import RECORDER
 from tests.helpers import build_tree, set_links, snapshot, yes
 
 PI_STYLE = '[set]\nname = "tools"\nswitch = "pi"\n'

@@ -11,20 +11,20 @@ from typing import Any
 
 import pytest
 
-from installer.commands.install import Install, install
-from installer.commands.toggle import Choice, checklist, switch
-from installer.commands.uninstall import Uninstall, uninstall
-from installer.context import Context, Env, resolve
-from installer.errors import ExitCode, Refused
-from installer.recorder import RECORDER, copy_path, sha256, source_bytes, status
-from installer.result import PlanResult
-from installer.sessions import (
+from installer.agent.recorder import RECORDER, copy_path, sha256, source_bytes, status
+from installer.agent.sessions import (
     live_sessions,
     process_start,
     sessions_dir,
     write_session_record,
 )
-from installer.state import load_state
+from installer.commands.install import Install, install
+from installer.commands.toggle import Choice, checklist, switch
+from installer.commands.uninstall import Uninstall, uninstall
+from installer.ground.context import Context, Env, resolve
+from installer.ground.errors import ExitCode, Refused
+from installer.ground.state import load_state
+from installer.render.result import PlanResult
 from tests.fs.test_doctor_checks import doctor, only
 from tests.helpers import build_tree, snapshot, yes
 

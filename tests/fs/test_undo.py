@@ -10,8 +10,8 @@ import pytest
 
 from installer.commands.install import Install, install
 from installer.commands.undo import History, Undo, history, undo
-from installer.context import Context, Env, resolve
-from installer.errors import ExtError
+from installer.ground.context import Context, Env, resolve
+from installer.ground.errors import ExtError
 from tests.helpers import build_tree, snapshot, yes
 
 MANIFEST = "[settings.seed]\nquietStartup = true\n"

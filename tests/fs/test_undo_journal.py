@@ -11,9 +11,9 @@ import pytest
 from installer.commands.install import Install, install
 from installer.commands.undo import History, Undo, history, target_record, undo
 from installer.commands.uninstall import Uninstall, uninstall
-from installer.context import Context
 from installer.engine import journal
-from installer.errors import ExtError
+from installer.ground.context import Context
+from installer.ground.errors import ExtError
 from installer.render.history import lines
 from tests.helpers import build_tree, context, snapshot, yes
 

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from installer import trees
 from installer.commands.undo import Undo, undo
 from installer.consent.store import store_path
-from installer.context import Context
 from installer.engine import journal
 from installer.engine.transaction import encode
-from installer.errors import ExtError
-from installer.state import read_state_text, write_state_text
+from installer.ground import trees
+from installer.ground.context import Context
+from installer.ground.errors import ExtError
+from installer.ground.state import read_state_text, write_state_text
 from tests.helpers import build_tree, context, snapshot, yes
 
 NAME = "20261128T000000.000000-1-install.jsonl"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from installer.updates.config import (
     index_json_url,
     load_config,

@@ -11,7 +11,7 @@ import pytest
 
 from installer.engine import apply
 from installer.engine.apply import APPLY, batches, check_payloads
-from installer.plan import (
+from installer.engine.plan import (
     BOOKKEEPING,
     QUIET,
     Action,
@@ -20,7 +20,7 @@ from installer.plan import (
     StateWrite,
     Word,
 )
-from installer.result import PlanResult
+from installer.render.result import PlanResult
 
 
 def _same(data: dict[str, Any]) -> dict[str, Any]:

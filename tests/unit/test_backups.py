@@ -1,4 +1,4 @@
-"""Backup names: made and read by installer.backups alone; a name reads back as what made it,
+"""Backup names: made and read by installer.ground.backups alone; a name reads back as what made it,
 and a name picked is never one already taken."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from installer.backups import Backup, Namer, blank_stamp, free, name, parent, parse, stamp
+from installer.ground.backups import Backup, Namer, blank_stamp, free, name, parent, parse, stamp
 
 # What a resource's file name may be (check_name refuses `/`, NUL and control characters).
 ORIGINALS = st.text(

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from installer.consent.canonical import canonical_bytes, loads_like_js
 from installer.consent.config import HookConfig, build_config, hooks_of
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 HOOKS: dict[str, Any] = {
     "PreToolUse": [

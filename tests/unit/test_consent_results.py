@@ -12,7 +12,7 @@ from installer.consent.hooks import list_commands
 from installer.consent.preview import ApprovalPreview
 from installer.consent.record import Approval
 from installer.consent.results import CheckResult, ListEntry, ListResult, RevokeResult
-from installer.errors import ExitCode
+from installer.ground.errors import ExitCode
 from installer.render.consent import lines as lines_of
 
 SOURCE = ".claude/settings.json"

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from installer.context import Env
 from installer.doctor import CHECKS, Finding, Skip, Subject, exit_code, run_checks, to_json
 from installer.doctor.checks.flags import FlagSite, duplicates
 from installer.doctor.checks.host import drift_finding, env_finding, load_findings
 from installer.doctor.checks.settings import lock_finding
 from installer.doctor.finding import error, info, ok, warn
 from installer.doctor.registry import Check, run_one, select_checks
-from installer.errors import ExtError, UsageError
-from installer.host import HostInfo, LoadFailure, LoadReport
+from installer.ground.context import Env
+from installer.ground.errors import ExtError, UsageError
+from installer.host.pi import HostInfo, LoadFailure, LoadReport
 from installer.render.doctor import summary, table
 
 NOWHERE = Path("/nonexistent-doctor-test")
@@ -306,7 +306,7 @@ def test_item_states_to_levels() -> None:
     from installer.doctor.checks.items import item_findings
     from installer.links.scan import AgentState, Entry
     from installer.links.states import Item
-    from installer.resources import Resource
+    from installer.sets.resources import Resource
 
     def ext(name: str) -> Resource:
         src = f"/set/extensions/{name}.ts"

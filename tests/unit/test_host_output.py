@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.host import AGENT_DIR_VAR, LoadFailure, launch_env, parse_load_output
+from installer.host.pi import AGENT_DIR_VAR, LoadFailure, launch_env, parse_load_output
 
 # Verbatim from pi 0.73.1 (`pi -p x --offline --no-session`), stderr.
 TWO_FAILURES = """\

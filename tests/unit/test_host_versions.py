@@ -1,6 +1,6 @@
 """Versions, `[host] tested` ranges in npm's grammar, and the drift message.
 
-The answers are kept in a memo under the test's own cache dir (installer.versions); each
+The answers are kept in a memo under the test's own cache dir (installer.host.versions); each
 case is asked twice, so the memo's answer is held to the library's.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from installer.host import drift_message
-from installer.versions import (
+from installer.host.pi import drift_message
+from installer.host.versions import (
     looks_like_version,
     newer,
     newest_in,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from installer.manifest import parse_manifest
 from installer.scaffold import manifest_text as mt
 from installer.scaffold import templates
+from installer.sets.manifest import parse_manifest
 
 PATH = Path("/set/extset.toml")
 
@@ -35,7 +35,7 @@ def test_manifest_explains_every_section_in_comments() -> None:
 
 
 def test_the_tested_comment_says_what_the_range_parser_takes() -> None:
-    from installer.versions import range_error
+    from installer.host.versions import range_error
 
     text = mt.manifest_text("x", "0.73.1")
     lines = text.splitlines()

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from installer.backups import stamp
-from installer.errors import ExitCode, UsageError
+from installer.engine.plan import Action, Plan
+from installer.ground.backups import stamp
+from installer.ground.errors import ExitCode, UsageError
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import Entry
-from installer.plan import Action, Plan
-from installer.resources import Resource, select
+from installer.sets.resources import Resource, select
 from tests.helpers import agent_state, resource
 
 SET = Path("/s")

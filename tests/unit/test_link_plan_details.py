@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from installer.engine.plan import Action, Plan
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import Entry
-from installer.plan import Action, Plan
-from installer.resources import Resource
+from installer.sets.resources import Resource
 from tests.helpers import agent_state, resource
 
 SET = "/s"

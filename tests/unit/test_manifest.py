@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.errors import ExitCode, UsageError
-from installer.manifest import (
+from installer.ground.errors import ExitCode, UsageError
+from installer.sets.manifest import (
     MAX_MANIFEST_BYTES,
     Guard,
     Manifest,

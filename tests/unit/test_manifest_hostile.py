@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from installer.errors import ExitCode, UsageError
-from installer.manifest import MAX_MANIFEST_BYTES, parse_manifest
+from installer.ground.errors import ExitCode, UsageError
+from installer.sets.manifest import MAX_MANIFEST_BYTES, parse_manifest
 
 PATH = Path("/set/extset.toml")
 

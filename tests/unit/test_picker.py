@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from installer.picker import Picker, Row, run
+from installer.render.picker import Picker, Row, run
 
 ROWS = [
     Row("alpha", True, "enabled"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from installer.pipatterns import Ignore, apply_patterns, minimatch
+from installer.sets.pipatterns import Ignore, apply_patterns, minimatch
 
 ROOT = "/set"
 FILES = ["/set/extensions/a.ts", "/set/extensions/b.ts", "/set/skills/col/one/SKILL.md"]

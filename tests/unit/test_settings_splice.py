@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from installer.settings import jsondoc
 from installer.settings.seeds import apply_seeds
 from installer.settings.splice import splice

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from installer.settings.merge import MISSING, Conflict, revert_text
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from installer.engine.plan import Action
 from installer.links.switch import Item, View, plan_switch, plan_unpark
-from installer.plan import Action
-from installer.resources import Resource
+from installer.sets.resources import Resource
 from installer.settings.plan import Flip
 from installer.settings.switches import PiSwitch
 

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.errors import ExitCode, Refused
-from installer.guards import (
+from installer.agent.guards import (
     blockers,
     dependents,
     enforce,
@@ -16,8 +15,9 @@ from installer.guards import (
     missing_requirements,
     needs_sessions,
 )
-from installer.manifest import Guard, Manifest
-from installer.sessions import ProcessStart, SessionRecord, is_live, parse_etime
+from installer.agent.sessions import ProcessStart, SessionRecord, is_live, parse_etime
+from installer.ground.errors import ExitCode, Refused
+from installer.sets.manifest import Guard, Manifest
 
 MANIFEST = Manifest(
     path=None,

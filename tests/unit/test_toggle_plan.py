@@ -6,8 +6,8 @@ import pytest
 
 from installer.commands.toggle import Choice, choices
 from installer.links.switch import Item, View, plan_switch
-from installer.manifest import Guard, Manifest
-from installer.resources import Resource
+from installer.sets.manifest import Guard, Manifest
+from installer.sets.resources import Resource
 from installer.settings.plan import Flip
 from installer.settings.switches import PiSwitch
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.links.scan import AgentState, Entry
-from installer.manifest import Guard, Manifest
-from installer.recorder import (
+from installer.agent.recorder import (
     COMMAND,
     RECORDER,
     copy_path,
@@ -16,8 +14,10 @@ from installer.recorder import (
     source_bytes,
     wants_recorder,
 )
-from installer.resources import Resource
-from installer.state import SetRecord, State
+from installer.ground.state import SetRecord, State
+from installer.links.scan import AgentState, Entry
+from installer.sets.manifest import Guard, Manifest
+from installer.sets.resources import Resource
 
 AGENT = Path("/nowhere/agent")
 ROOT = Path("/nowhere/set")

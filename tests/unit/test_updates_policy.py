@@ -208,7 +208,7 @@ def test_host_facts_from_a_host_info_shape() -> None:
     from installer.updates.check import HostFacts
 
     @dataclass(frozen=True, slots=True)
-    class Info:  # the shape of installer.host.HostInfo
+    class Info:  # the shape of installer.host.pi.HostInfo
         command: str
         path: Path
         resolved: Path

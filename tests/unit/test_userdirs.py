@@ -1,6 +1,6 @@
 """ext's own folders are exactly platformdirs' user paths, whatever the XDG variables and HOME say.
 
-installer.userdirs writes platformdirs' Linux rule out to spare its import; this pins the two
+installer.ground.userdirs writes platformdirs' Linux rule out to spare its import; this pins the two
 together: a platformdirs release that changes the rule fails here.
 """
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from installer.userdirs import Kind, user_dir
+from installer.ground.userdirs import Kind, user_dir
 
 PLATFORMDIRS = {
     "data": platformdirs.user_data_path,

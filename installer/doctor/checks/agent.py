@@ -9,9 +9,9 @@ from pathlib import Path
 from installer.doctor.checks.perms import listed, owned_by_others, writable_by_others
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 from installer.links.scan import PARKED
-from installer.resources import FOLDER
+from installer.sets.resources import FOLDER
 
 
 def exists(s: Subject) -> Iterator[Finding]:
@@ -96,7 +96,7 @@ def _folder(s: Subject, agent: Path, name: str) -> Iterator[Finding]:
 def _swallowed(folder: Path) -> list[Finding]:
     """An index.ts (or pi.extensions) right in extensions/ makes pi load that folder as one
     extension: nothing else in it, ext's links included, loads."""
-    from installer.pirules import extension_entries
+    from installer.sets.pirules import extension_entries
 
     own = extension_entries(str(folder)) if folder.is_dir() else None
     if own is None:

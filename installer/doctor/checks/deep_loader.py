@@ -1,6 +1,6 @@
 """--deep: ext's list held against pi's own loader, item by item, each difference with a fix.
 
-pi's `DefaultResourceLoader` (asked through installer/pi_loader.py) says which files it
+pi's `DefaultResourceLoader` (asked through installer/host/loader.py) says which files it
 loads from the agent dir, which extensions failed and why, and which tools or flags two
 extensions both register. Only what lies in the set is ext's business: the rest of the
 agent dir is the user's own.
@@ -16,13 +16,13 @@ from installer.doctor.checks.agent import existing
 from installer.doctor.checks.failures import Clash, conflict_finding, failure_fix, inside
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
-from installer.pi_loader import Failure, Unavailable, View
+from installer.host.loader import Failure, Unavailable, View
 
 
 def compare(s: Subject) -> Iterator[Finding]:
     """Ask pi's loader what it loads from the agent dir, and compare with `ext list`."""
+    from installer.host.loader import ask
     from installer.links.states import items
-    from installer.pi_loader import ask
 
     agent = existing(s)
     ctx = s.ctx

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer.doctor.finding import Finding, warn
-from installer.scan_source import PI_SCOPES
+from installer.sets.scan_source import PI_SCOPES
 
-# Mirrors pi_loader.mjs's CONFLICT: pi's own messages, `Tool "x" conflicts with <path>`.
+# Mirrors loader.mjs's CONFLICT: pi's own messages, `Tool "x" conflicts with <path>`.
 _CONFLICT = r'(Tool|Flag) "(.+)" conflicts with (.+)'
 _MISSING_MODULE = r"Cannot find (?:module|package) '([^']+)'"
 

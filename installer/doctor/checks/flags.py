@@ -26,7 +26,7 @@ class FlagSite:
 
 def sites(extensions: Iterable[Loaded]) -> Iterator[FlagSite]:
     """Every registerFlag("…") call in the extensions' source."""
-    from installer.scan_source import registered_flags
+    from installer.sets.scan_source import registered_flags
 
     for ext in extensions:
         home = os.path.realpath(ext.home)

@@ -10,7 +10,7 @@ from installer.doctor.checks.agent import existing
 from installer.doctor.checks.failures import clash, conflict_finding, failure_fix
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
-from installer.host import AGENT_DIR_VAR, HostInfo, LoadReport
+from installer.host.pi import AGENT_DIR_VAR, HostInfo, LoadReport
 
 
 def found(s: Subject) -> Iterator[Finding]:
@@ -44,8 +44,8 @@ def drift(s: Subject) -> Iterator[Finding]:
 
 def drift_finding(host: HostInfo, tested: str | None, command: str) -> Finding:
     """ok inside the range, warn outside it, info when either side cannot be read."""
-    from installer.host import drift_message
-    from installer.versions import where
+    from installer.host.pi import drift_message
+    from installer.host.versions import where
 
     if tested is None:
         return info("the set names no tested versions ([host] tested in extset.toml)")
@@ -106,7 +106,7 @@ def _ext_command(s: Subject) -> str:
 
 def load(s: Subject) -> Iterator[Finding]:
     """--deep: start the host offline on the agent dir; an extension it cannot load is an error."""
-    from installer.host import offline_load_check
+    from installer.host.pi import offline_load_check
 
     agent_dir = existing(s)
     host = s.host()
@@ -161,7 +161,7 @@ def load_findings(
 def _labels(s: Subject) -> dict[str, str]:
     """Real paths of the set's extension entry files -> their item names."""
     from installer.doctor.checks.loaded import package_extensions
-    from installer.pirules import SUFFIXES
+    from installer.sets.pirules import SUFFIXES
 
     if s.set_root is None:
         return {}

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from installer.context import Context
 from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
-from installer.errors import ExtError
+from installer.ground.context import Context
+from installer.ground.errors import ExtError
 from installer.links.scan import AgentState, Entry
 from installer.links.states import Item
 
@@ -39,9 +39,9 @@ def _survey(s: Subject) -> Survey:
     ctx = s.ctx
     if ctx is None:
         raise Skip("the set was not found")
+    from installer.ground.state import load_state
     from installer.links.scan import check_folders, scan
     from installer.links.states import classify
-    from installer.state import load_state
 
     try:
         check_folders(agent_dir)
@@ -302,8 +302,8 @@ def _what_loads_from_the_package(sv: Survey) -> str:
 
 def recorder(s: Subject) -> Iterator[Finding]:
     """ext's session recorder, which the process guards read, is there and current."""
-    from installer.recorder import RECORDER, status, switch_back_on, wants_recorder
-    from installer.state import load_state
+    from installer.agent.recorder import RECORDER, status, switch_back_on, wants_recorder
+    from installer.ground.state import load_state
 
     agent_dir = existing(s)
     if s.manifest is None or s.set_root is None:
@@ -336,7 +336,7 @@ def recorder(s: Subject) -> Iterator[Finding]:
 
 def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
     """The recorder switched off (not merely missing): parked, or by pi's own `-path`."""
-    from installer.recorder import blind_spot
+    from installer.agent.recorder import blind_spot
 
     why = blind_spot(agent_dir, s.ctx.env.cwd if s.ctx is not None else None)
     return None if why is None or why.startswith("is missing") else why
@@ -344,8 +344,8 @@ def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
 
 def command(s: Subject) -> Iterator[Finding]:
     """`/ext` inside pi: ext's command file is linked, current, and its `ext` is still there."""
-    from installer.recorder import COMMAND, status, switched_off_in_pi
-    from installer.state import load_state
+    from installer.agent.recorder import COMMAND, status, switched_off_in_pi
+    from installer.ground.state import load_state
 
     agent_dir = existing(s)
     now = status(agent_dir, COMMAND)

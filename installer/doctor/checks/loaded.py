@@ -1,6 +1,6 @@
 """The extensions pi would load from an agent dir, by pi 0.73.1's own discovery rules.
 
-The rules are installer/pirules.py's: `extensions/*.ts|*.js` (files or symlinks), and each
+The rules are installer/sets/pirules.py's: `extensions/*.ts|*.js` (files or symlinks), and each
 folder (or link to one) with a package.json whose `pi.extensions` names entries, else an
 index.ts, else an index.js; no deeper. Plus the set itself when it is registered as a
 package: its manifest's extensions, or its extensions/ folder (minus its filters). What pi
@@ -51,7 +51,7 @@ def in_package(set_root: Path, patterns: Any = None) -> list[Loaded]:
 
 def package_extensions(set_root: Path) -> list[tuple[Path, Path]]:
     """(entry file, extension home) for each extension pi loads from the set as a package."""
-    from installer import pirules
+    from installer.sets import pirules
 
     root = str(set_root)
     manifest = pirules.read_manifest(root) if (set_root / "package.json").exists() else None
@@ -68,7 +68,7 @@ def _rel(entry: Path, folder: Path) -> str:
 
 def discover(folder: Path) -> list[tuple[Path, Path]]:
     """(entry file, extension home) for each extension pi finds in `folder`."""
-    from installer.pirules import extension_items
+    from installer.sets.pirules import extension_items
 
     items = extension_items(str(folder))
     return [(Path(e), Path(item.path)) for item in items for e in item.entries]

@@ -9,9 +9,9 @@ from pathlib import Path
 from installer.doctor.checks.perms import listed, owned_by_others, walk, writable_by_others
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
-from installer.errors import ExtError
-from installer.manifest import MANIFEST_NAME
-from installer.resources import FOLDER, KINDS, Resource, folder_is_item
+from installer.ground.errors import ExtError
+from installer.sets.manifest import MANIFEST_NAME
+from installer.sets.resources import FOLDER, KINDS, Resource, folder_is_item
 
 _MARKERS = {
     "extensions": ("extension", "index.ts, index.js or a package.json with pi.extensions"),
@@ -48,7 +48,7 @@ def manifest(s: Subject) -> Iterator[Finding]:
 
 def resources(s: Subject) -> Iterator[Finding]:
     """Every resource readable and inside the set, names unique, the manifest's names real."""
-    from installer.pirules import read_manifest
+    from installer.sets.pirules import read_manifest
 
     if s.set_root is None:
         raise Skip("the set was not found")
@@ -90,7 +90,7 @@ def _dangling(root: Path) -> Iterator[Finding]:
 
 
 def _unmarked(root: Path) -> Iterator[Finding]:
-    from installer.pirules import read_manifest, skill_files
+    from installer.sets.pirules import read_manifest, skill_files
 
     if read_manifest(str(root)) is not None:
         # A pi package: its manifest, not these folders, says what pi loads.
@@ -122,7 +122,7 @@ def _declarations(root: Path, found: tuple[Resource, ...]) -> list[Finding]:
 
 def _unnamed(root: Path) -> Iterator[Finding]:
     """A kind folder of a pi package that its manifest does not name: pi loads none of it."""
-    from installer.resources import undeclared_kinds
+    from installer.sets.resources import undeclared_kinds
 
     for key in undeclared_kinds(root):
         yield warn(
@@ -183,7 +183,7 @@ def permissions(s: Subject) -> Iterator[Finding]:
 
 def _package_paths(s: Subject, root: Path) -> list[Path]:
     """A pi package's manifest and what it names, wherever in the set that lies."""
-    from installer.pirules import read_manifest
+    from installer.sets.pirules import read_manifest
 
     if read_manifest(str(root)) is None:
         return []

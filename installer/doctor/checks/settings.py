@@ -9,7 +9,7 @@ from typing import Any
 from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
-from installer.manifest import Manifest
+from installer.sets.manifest import Manifest
 
 _NOTHING_CHANGED = "; nothing was changed"
 
@@ -97,8 +97,8 @@ def seeds(s: Subject) -> Iterator[Finding]:
 
 def _seeded_here(s: Subject) -> frozenset[str]:
     """The seed keys an install of this set wrote in this agent dir once (state record)."""
+    from installer.ground.state import load_state
     from installer.settings.plan import seeded_before
-    from installer.state import load_state
 
     ctx = s.ctx
     if ctx is None:

@@ -16,7 +16,7 @@ from installer.doctor.checks.loaded import (
 )
 from installer.doctor.finding import Finding, Skip, count, error, info, ok
 from installer.doctor.subject import Subject
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 
 def loaded_here(s: Subject) -> list[Loaded]:
@@ -69,7 +69,7 @@ def unique(found: list[Loaded]) -> list[Loaded]:
 
 def scope(s: Subject) -> Iterator[Finding]:
     """A value import from the pi scope the host is not published under fails to load."""
-    from installer.scan_source import PI_SCOPES, scan_imports, scope_drift
+    from installer.sets.scan_source import PI_SCOPES, scan_imports, scope_drift
 
     host = s.host()
     if host is None:

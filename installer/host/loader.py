@@ -1,6 +1,6 @@
 """Ask pi's own resource loader what it loads from agent dirs: the judge of what ext says.
 
-`pi_loader.mjs` (shipped beside this module) imports `DefaultResourceLoader` and
+`loader.mjs` (shipped beside this module) imports `DefaultResourceLoader` and
 `SettingsManager` from the pi package that the pi binary belongs to, and runs under
 the Node that runs pi. Many (agent dir, cwd) pairs go in one call: one Node start.
 When the loader cannot be asked, `ask` returns an `Unavailable` with the reason in
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from installer.host import HostInfo, package_dir
+from installer.host.pi import HostInfo, package_dir
 
 LOADER_TIMEOUT = 60.0
-SCRIPT = Path(__file__).with_name("pi_loader.mjs")
+SCRIPT = Path(__file__).with_name("loader.mjs")
 Kind = Literal["extension", "skill", "prompt", "theme"]
 
 
@@ -152,7 +152,7 @@ def ask(
     timeout: float = LOADER_TIMEOUT,
 ) -> tuple[View, ...] | Unavailable:
     """pi's view of each (agent dir, cwd) in `jobs`, in one Node start; or why it cannot say."""
-    from installer.host import _run  # one way to run a child with a timeout and a killed group
+    from installer.host.pi import _run  # one way to run a child with a timeout and a killed group
 
     environ = dict(os.environ if env is None else env)
     if host is None:

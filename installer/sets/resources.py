@@ -1,4 +1,4 @@
-"""The resources of a set: what pi loads from it, item by item (rules in installer/pirules.py).
+"""The resources of a set: what pi loads from it, item by item (rules in installer/sets/pirules.py).
 
 A set is the conventional layout (extensions/, skills/, prompts/, themes/) or a pi package: a
 root package.json whose `pi` manifest names, per kind, the paths and globs pi loads. This module
@@ -11,11 +11,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from installer.errors import ExtError, UsageError
+from installer.ground.errors import ExtError, UsageError
 
 if TYPE_CHECKING:
-    from installer.context import Env
-    from installer.pirules import Found, Layout
+    from installer.ground.context import Env
+    from installer.sets.pirules import Found, Layout
 
 Kind = Literal["extension", "skill", "prompt", "theme"]
 KINDS: tuple[Kind, ...] = ("extension", "skill", "prompt", "theme")
@@ -140,7 +140,7 @@ def _unprintable(c: str) -> str:
 
 def discover(root: Path) -> tuple[Resource, ...]:
     """Every item pi would load from the set at root, checked for unique names and places."""
-    from installer import pirules
+    from installer.sets import pirules
 
     real_root = str(root.resolve())
     # Read only when present: a conventional set pays one stat for being one.
@@ -172,7 +172,7 @@ def discover(root: Path) -> tuple[Resource, ...]:
 def labels_here(env: Env, set_dir: Path | None) -> list[str]:
     """The labels of every item of the set ext would use here (set_dir, else EXT_SET, the cwd,
     the bundled set), sorted; none when there is no set to read (shell completion asks)."""
-    from installer.context import find_set
+    from installer.ground.context import find_set
 
     try:
         root, _ = find_set(env, set_dir)
@@ -184,7 +184,7 @@ def labels_here(env: Env, set_dir: Path | None) -> list[str]:
 def _as_folder(f: Found) -> Found:
     """A manifest's `<folder>/index.ts` is the folder extension it already is, when pi would
     load exactly that file from the folder: then a link to the folder expresses it."""
-    from installer.pirules import extension_entries
+    from installer.sets.pirules import extension_entries
 
     if f.layout != "file" or os.path.basename(f.path) not in ("index.ts", "index.js"):
         return f
@@ -196,7 +196,7 @@ def _as_folder(f: Found) -> Found:
 
 def _refuse_whole_folder(folder: str) -> None:
     """extensions/index.ts makes pi load extensions/ as one extension: the others go silent."""
-    from installer.pirules import extension_entries
+    from installer.sets.pirules import extension_entries
 
     own = extension_entries(folder)
     if own is None:
@@ -272,7 +272,7 @@ def undeclared_kinds(root: Path) -> tuple[str, ...]:
     pi loads none of them for a package entry given as a string, but falls back to the
     folder once the entry is an object with filters: register mode blocks them with `[]`.
     """
-    from installer import pirules
+    from installer.sets import pirules
 
     real_root = str(root.resolve())
     if not os.path.exists(f"{real_root}/package.json"):
@@ -292,7 +292,7 @@ def loads_as_one_extension(root: Path) -> bool:
 
     (`resolveLocalExtensionSource`: it then fails to import the folder itself.)
     """
-    from installer import pirules
+    from installer.sets import pirules
 
     real_root = str(root.resolve())
     if any(os.path.isdir(f"{real_root}/{key}") for key in pirules.KEYS):
@@ -303,7 +303,7 @@ def loads_as_one_extension(root: Path) -> bool:
 def folder_is_item(path: Path, kind: str) -> bool:
     """Whether pi would load this folder, met in a kind's folder, as one item of that kind."""
     if kind == "extension":
-        from installer.pirules import extension_entries
+        from installer.sets.pirules import extension_entries
 
         return extension_entries(str(path)) is not None
     return kind == "skill" and (path / "SKILL.md").is_file()

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from installer.errors import AgentDirMissing, ExtError, UsageError
-from installer.manifest import MANIFEST_NAME, Manifest, load_manifest
-from installer.userdirs import user_dir
+from installer.ground.errors import AgentDirMissing, ExtError, UsageError
+from installer.ground.userdirs import user_dir
+from installer.sets.manifest import MANIFEST_NAME, Manifest, load_manifest
 
 RESOURCE_DIRS = ("extensions", "skills", "prompts", "themes")
 
@@ -130,7 +130,7 @@ def _check_set(path: Path, source: str) -> Path:
 
 def _pi_package(path: Path) -> bool:
     """A folder with a package.json whose `pi` manifest pi would use is a set too."""
-    from installer.pirules import read_manifest
+    from installer.sets.pirules import read_manifest
 
     return read_manifest(str(path)) is not None
 
@@ -141,7 +141,7 @@ def bundled_set(env: Env, checkout: Path | None = None, prefix: Path | None = No
     In a checkout (an editable install) it is the checkout itself; from a wheel it is the
     copy under `<prefix>/share/extset/bundled`, which an upgrade replaces.
     """
-    checkout = checkout or Path(__file__).resolve().parent.parent
+    checkout = checkout or Path(__file__).resolve().parents[2]
     if (checkout / MANIFEST_NAME).is_file() and (checkout / "extensions").is_dir():
         return checkout
     shipped = (prefix or Path(sys.prefix)) / "share" / "extset" / "bundled"

@@ -14,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 CLOEXEC = getattr(os, "O_CLOEXEC", 0)

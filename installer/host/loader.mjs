@@ -1,6 +1,6 @@
 // Ask pi's own resource loader what it loads from agent dirs; print it as JSON.
 //
-// Usage: node pi_loader.mjs <pi package dir> <request.json>, the request {"jobs": [{"agentDir", "cwd"}]}.
+// Usage: node loader.mjs <pi package dir> <request.json>, the request {"jobs": [{"agentDir", "cwd"}]}.
 // Prints {"version", "results": [...]} on stdout, one result per job, in order. A job
 // that throws is a result with "error"; the SDK missing its loader exports is exit 3.
 // Nothing is installed: PI_OFFLINE keeps pi from fetching a settings package it lacks.

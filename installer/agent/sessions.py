@@ -210,7 +210,7 @@ def write_session_record(agent_dir: Path, argv: Sequence[str], writer: str = "la
         "started": start.epoch if start and start.epoch is not None else time.time(),
         "writer": writer,
     }
-    from installer import atomic, own
+    from installer.ground import atomic, own
 
     folder = sessions_dir(agent_dir)
     own.ensure_dir(folder.parent)

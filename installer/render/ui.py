@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from installer.errors import ExtError, GuardRefused, Refused
+from installer.ground.errors import ExtError, GuardRefused, Refused
 
 if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
-    from installer.plan import Action, Plan
+    from installer.engine.plan import Action, Plan
 
 SYMBOL = {
     "link": "+",

@@ -34,8 +34,8 @@ def write_table(path: Path, schema: int, key: str, table: Table) -> None:
     """Replace the cache file with this table, atomically; a failure only costs speed."""
     import json
 
-    from installer import atomic
-    from installer.errors import ExtError
+    from installer.ground import atomic
+    from installer.ground.errors import ExtError
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from installer.context import Context
 from installer.engine import journal
-from installer.errors import UsageError
-from installer.manifest import MODES
-from installer.resources import Resource
-from installer.state import load_state
+from installer.ground.context import Context
+from installer.ground.errors import UsageError
+from installer.ground.state import load_state
+from installer.sets.manifest import MODES
+from installer.sets.resources import Resource
 
 
 def install_mode(ctx: Context, explicit: str | None) -> str:

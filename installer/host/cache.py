@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from installer.cachefile import read_table, write_table
+from installer.ground.cachefile import read_table, write_table
 
 SCHEMA = 1
 MAX_AGE = 24 * 3600.0
@@ -46,7 +46,7 @@ class Cached(NamedTuple):
 
 def cache_path() -> Path:
     """`<user cache dir>/extset/host-version.json`."""
-    from installer.userdirs import user_dir
+    from installer.ground.userdirs import user_dir
 
     return user_dir("cache") / "host-version.json"
 

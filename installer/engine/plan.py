@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from installer.consent.record import Approval
     from installer.consent.store import Store
     from installer.engine.journal import JournalStep
-    from installer.state import State
+    from installer.ground.state import State
 
 # DESIGN.md's action words, and the ones ext added (see _SUMMARY): what a plan line says.
 Word = Literal[
@@ -187,7 +187,7 @@ class Action(NamedTuple):
         """The same step with its backup name's timestamp blanked, to compare two plans."""
         if self.backup is None:
             return self
-        from installer.backups import blank_stamp
+        from installer.ground.backups import blank_stamp
 
         return self._replace(backup=blank_stamp(self.backup))
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from installer.context import Context
+from installer.ground.context import Context
 
 if TYPE_CHECKING:  # a set without a tested range never needs the host module
-    from installer.host import HostInfo
+    from installer.host.pi import HostInfo
 
 
 def drift_warning(ctx: Context, host: HostInfo | None = None) -> str | None:
     """The one-line drift warning for this set and host, or None (also when either is unknown)."""
     if ctx.manifest.host_tested is None:
         return None
-    from installer.host import drift_message, find_host
+    from installer.host.pi import drift_message, find_host
 
     if host is None:
         host = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))

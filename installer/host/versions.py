@@ -188,13 +188,13 @@ Memo = dict[str, dict[str, object]]
 
 def memo_path() -> Path:
     """`<user cache dir>/extset/ranges.json`."""
-    from installer.userdirs import user_dir
+    from installer.ground.userdirs import user_dir
 
     return user_dir("cache") / "ranges.json"
 
 
 def _load() -> Memo:
-    from installer.cachefile import read_table
+    from installer.ground.cachefile import read_table
 
     return read_table(memo_path(), SCHEMA, "ranges")
 
@@ -208,7 +208,7 @@ def _remember(
 ) -> None:
     """Add one answer for `text` and write the memo; a memo that cannot be written only
     costs speed."""
-    from installer.cachefile import write_table
+    from installer.ground.cachefile import write_table
 
     entry = dict(memo.pop(text, {}))
     if error is not False:

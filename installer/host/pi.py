@@ -70,7 +70,7 @@ def find_host(
     if version is not None:
         scope = _scope_of(package)
         return HostInfo(command, path, resolved, version, package, scope, "package.json")
-    from installer import host_cache
+    from installer.host import cache as host_cache
 
     identity = host_cache.identity(resolved)
     cached = None if fresh else host_cache.lookup(identity)
@@ -123,7 +123,7 @@ def _read_package(resolved: Path) -> tuple[str | None, str | None]:
             continue  # a {"type": "module"} marker, not a package
         if not _bin_fits(data, folder, resolved):
             break
-        from installer.versions import looks_like_version
+        from installer.host.versions import looks_like_version
 
         version = data.get("version")
         ok = isinstance(version, str) and looks_like_version(version)
@@ -162,7 +162,7 @@ def _version_from_run(
         return None, False
     if out.timed_out:
         return None, True
-    from installer.versions import version_in
+    from installer.host.versions import version_in
 
     return version_in(out.stdout) or version_in(out.stderr), False
 
@@ -204,12 +204,12 @@ def _run(argv: list[str], env: Mapping[str, str] | None, timeout: float) -> _Out
         return _Output(out, err, None, timed_out=True)
 
 
-# ---- versions and ranges: installer.versions ---------------------------------
+# ---- versions and ranges: installer.host.versions ---------------------------------
 
 
 def drift_message(host_version: str | None, tested: str | None, command: str = "pi") -> str | None:
     """One line when the host is outside `tested`, naming both and the fix; else None."""
-    from installer.versions import where
+    from installer.host.versions import where
 
     side = where(host_version, tested)
     if side is None or side == "in":
@@ -252,7 +252,7 @@ def launch(
 
 
 def _cannot_start(host: HostInfo, exc: OSError) -> Exception:
-    from installer.errors import ExtError
+    from installer.ground.errors import ExtError
 
     return ExtError(
         f"could not start {host.command} ({host.path}): {exc.strerror or exc}",

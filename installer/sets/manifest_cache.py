@@ -20,8 +20,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from installer.errors import ExtError
-from installer.userdirs import user_dir
+from installer.ground.errors import ExtError
+from installer.ground.userdirs import user_dir
 
 CACHE_NAME = "manifests.json"
 KEEP = 32  # sets remembered; the oldest goes first
@@ -63,7 +63,7 @@ def remember(path: Path, st: os.stat_result, data: dict[str, Any], seen_at: int)
     entries[str(path)] = {"stamp": stamp(st), "data": data}
     kept = dict(list(entries.items())[-KEEP:])
     target = cache_path()
-    from installer import atomic  # a write: only on a miss
+    from installer.ground import atomic  # a write: only on a miss
 
     try:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from installer import own
-from installer.errors import ExtError
+from installer.ground import own
+from installer.ground.errors import ExtError
 
 SHELLS = ("bash", "zsh", "fish")
 MARK = "# ext's shell completion, written by `ext --install-completion`, which rewrites it.\n"
@@ -83,7 +83,7 @@ def install(where: Place, text: str) -> Installed:
     missing = _missing_line(where)
     wrote = old != text
     if wrote:
-        from installer.atomic import replace_own
+        from installer.ground.atomic import replace_own
 
         own.ensure_dir(where.script.parent, 0o755)
         replace_own(where.script, text, 0o644)

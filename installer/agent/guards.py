@@ -1,7 +1,7 @@
 """Disable guards: the manifest's reasons to refuse switching an extension off.
 
 `[guards.<name>] process = "--flag"` refuses while a live host session was started with that
-flag (known from the session registry, installer/sessions.py); `required_by = [...]` and
+flag (known from the session registry, installer/agent/sessions.py); `required_by = [...]` and
 `[extensions.<other>] requires = [...]` refuse while a dependent stays enabled. `--force`
 turns a refusal into a warning that names the risk.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from installer.errors import GuardRefused
-from installer.manifest import Manifest
-from installer.sessions import SessionRecord
+from installer.agent.sessions import SessionRecord
+from installer.ground.errors import GuardRefused
+from installer.sets.manifest import Manifest
 
 
 class Blocker(NamedTuple):  # not a dataclass: `ext --json list` reads guards, and stays light
@@ -101,7 +101,7 @@ def blockers(
 
 def unseen(manifest: Manifest, disabling: Iterable[str], why: str) -> list[Blocker]:
     """A process guard that cannot see pi's sessions refuses: it cannot know none is live."""
-    from installer.recorder import switch_back_on
+    from installer.agent.recorder import switch_back_on
 
     return [
         Blocker(

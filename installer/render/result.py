@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from installer.plan import Plan
+from installer.engine.plan import Plan
 
 
 class PlanResult(NamedTuple):

@@ -2,7 +2,7 @@
 
 Two of them, one table (`FILES`):
 - the session recorder (`ext-sessions.ts`): a set with a `process` guard needs to know which host
-  sessions run with which flags, and pi hides them from outside (installer/sessions.py);
+  sessions run with which flags, and pi hides them from outside (installer/agent/sessions.py);
 - the `/ext` command (`ext-command.ts`): ext's own switch inside pi, for every set. It is ext's
   UI, not a set's, so it ships with ext (not in a set's extensions/, where `ext disable` could
   switch it off and a set of one's own would lack it) and runs the `ext` that installed it.
@@ -22,11 +22,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from installer.engine.plan import Action, AgentCopy
+from installer.ground.state import State
 from installer.links.scan import AgentState
-from installer.manifest import Manifest
-from installer.plan import Action, AgentCopy
-from installer.resources import Resource
-from installer.state import State
+from installer.sets.manifest import Manifest
+from installer.sets.resources import Resource
 
 
 class AgentFile(NamedTuple):
@@ -58,7 +58,7 @@ COMMAND = AgentFile(
 )
 FILES = (SESSIONS, COMMAND)
 RECORDER = SESSIONS.dest
-_AGENT = Path(__file__).with_name("agent")
+_AGENT = Path(__file__).parent
 
 
 def source_bytes(file: AgentFile = SESSIONS) -> bytes:
@@ -193,7 +193,7 @@ def write_copy(path: Path, content: bytes) -> None:
     """Write the recorder's copy atomically, unless it is already there."""
     if _same(path, content):
         return
-    from installer import atomic, own
+    from installer.ground import atomic, own
 
     own.ensure_dir(path.parent.parent)
     own.ensure_dir(path.parent)

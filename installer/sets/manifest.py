@@ -1,6 +1,6 @@
 """extset.toml -> a typed, validated Manifest.
 
-Read with the standard library's tomllib, and only when installer.manifest_cache does not
+Read with the standard library's tomllib, and only when installer.sets.manifest_cache does not
 hold the file's table already; tomlkit is only for places where ext writes TOML back and
 must keep comments.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from installer.errors import UsageError
+from installer.ground.errors import UsageError
 
 MANIFEST_NAME = "extset.toml"
 MODES = ("link", "register")
@@ -128,10 +128,10 @@ def default_manifest(root: Path) -> Manifest:
 def load_manifest(root: Path) -> Manifest:
     """Read `<root>/extset.toml`, or the defaults when the set has none.
 
-    The parsed table of an unchanged file comes from installer.manifest_cache; it is
+    The parsed table of an unchanged file comes from installer.sets.manifest_cache; it is
     validated here all the same, so a cached manifest warns and fails as the file does.
     """
-    from installer import manifest_cache
+    from installer.sets import manifest_cache
 
     path = root / MANIFEST_NAME
     seen_at = time.time_ns()
@@ -251,7 +251,7 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
 
 def _check_range(r: _Reader, tested: str) -> None:
     """`[host] tested` is an npm version range (pi is an npm package), or the manifest fails."""
-    from installer.versions import EXAMPLES, range_error
+    from installer.host.versions import EXAMPLES, range_error
 
     why = range_error(tested)
     if why is not None:

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Collection
 from pathlib import Path
 
-from installer.errors import ExtError
+from installer.ground.errors import ExtError
 
 Entries = list[list[str]]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from installer.errors import ExtError, write_fix
+from installer.ground.errors import ExtError, write_fix
 
 
 def target_of(path: Path) -> Path:

@@ -6,7 +6,7 @@ an extension through its own `pi.extensions`, else `index.ts`, else `index.js`),
 `collectAutoExtensionEntries`, `collectSkillEntries` (a folder holding `SKILL.md` is one skill
 and is not searched further; `.md` files count only at the top), `collectFiles` (prompts and
 themes: recursive), `collectFilesFromManifestEntries` (paths and globs) and `applyPatterns`
-(`!glob` excludes, `+path` forces in, `-path` forces out: installer/pipatterns.py). Every walk
+(`!glob` excludes, `+path` forces in, `-path` forces out: installer/sets/pipatterns.py). Every walk
 skips dot entries, `node_modules`, and what a `.gitignore`, `.ignore` or `.fdignore` met on
 the way leaves out.
 
@@ -20,7 +20,7 @@ import os
 from collections.abc import Iterable
 from typing import Any, Literal, NamedTuple
 
-from installer.pipatterns import IGNORE_FILES, Ignore, apply_patterns, glob, is_override
+from installer.sets.pipatterns import IGNORE_FILES, Ignore, apply_patterns, glob, is_override
 
 KEYS = ("extensions", "skills", "prompts", "themes")
 # The files pi takes as items, per folder: ext's one table of them (the first is what `ext add`

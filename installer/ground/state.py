@@ -59,7 +59,7 @@ class State(NamedTuple):
 
 def load_state(agent_dir: Path) -> State:
     """Read the record; a missing or unreadable one reads as empty (it only caches facts)."""
-    from installer import own
+    from installer.ground import own
 
     try:
         text = own.read_text(state_path(agent_dir))
@@ -104,7 +104,7 @@ def render_state(state: State) -> str:
 
 def write_state_text(agent_dir: Path, text: str | None) -> None:
     """Replace the record's file atomically (None removes it)."""
-    from installer import atomic, own
+    from installer.ground import atomic, own
 
     path = state_path(agent_dir)
     if text is None:
@@ -116,7 +116,7 @@ def write_state_text(agent_dir: Path, text: str | None) -> None:
 
 
 def read_state_text(agent_dir: Path) -> str | None:
-    from installer import own
+    from installer.ground import own
 
     return own.read_text(state_path(agent_dir))
 

@@ -1,0 +1,1 @@
+"""The host: finding pi, its version, its own loader, the tested range."""

@@ -1,0 +1,1 @@
+"""What a set holds, by pi's package rules: resources, manifests, patterns."""
