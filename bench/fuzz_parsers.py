@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from installer.ground.errors import ExtError
-from installer.sets.manifest import parse_manifest
+from installer.ground.manifest import parse_manifest
 from installer.settings import apply_seeds, dotted, jsondoc
 
 PATH = Path("/fuzz/extset.toml")

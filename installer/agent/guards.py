@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from installer.agent.sessions import SessionRecord
 from installer.ground.errors import GuardRefused
-from installer.sets.manifest import Manifest
+from installer.ground.manifest import Manifest
 
 
 class Blocker(NamedTuple):  # not a dataclass: `ext --json list` reads guards, and stays light

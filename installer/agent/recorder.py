@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from installer.engine.plan import Action, AgentCopy
+from installer.ground.manifest import Manifest
 from installer.ground.state import State
 from installer.links.scan import AgentState
-from installer.sets.manifest import Manifest
 from installer.sets.resources import Resource
 
 

@@ -30,7 +30,7 @@ def item_names(ctx: click.Context, incomplete: str) -> list[str]:
 
 
 def modes(ctx: click.Context, incomplete: str) -> list[str]:
-    from installer.sets.manifest import MODES
+    from installer.ground.manifest import MODES
 
     return [m for m in MODES if m.startswith(incomplete)]
 

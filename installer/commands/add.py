@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from installer.engine.result import PlanResult
 from installer.ground.errors import UsageError
 from installer.host.pi import HostInfo
-from installer.render.result import PlanResult
 from installer.scaffold import templates
 from installer.scaffold.creation import Bench, Confirm, Piece, run
 from installer.scaffold.templates import host_package

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer.engine.plan import Action, Plan
+from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground import backups, trees
 from installer.ground.context import Context
 from installer.ground.errors import ExtError, UsageError
 from installer.ground.state import State, load_state
 from installer.links.scan import AgentState, scan
-from installer.render.result import PlanResult
 from installer.scaffold.adopt_scan import Candidate, candidates, diff, pick
 from installer.sets.resources import FOLDER, Resource, discover
 

@@ -14,11 +14,11 @@ from typing import Any
 
 from installer.engine import journal
 from installer.engine.plan import Action, Discard, Plan
+from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground import trees
 from installer.ground.context import Context
 from installer.ground.errors import ExtError
-from installer.render.result import PlanResult
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ import shlex
 from pathlib import Path
 from typing import NamedTuple
 
+from installer.engine.result import DataResult
 from installer.ground.context import Context
 from installer.ground.errors import UsageError
-from installer.render.result import DataResult
 
 SHELLS = ("sh", "bash", "zsh", "fish")
 

@@ -10,14 +10,14 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
+from installer.engine.result import PlanResult
 from installer.ground.errors import UsageError
+from installer.ground.manifest import MANIFEST_NAME
 from installer.host.pi import HostInfo
-from installer.render.result import PlanResult
 from installer.scaffold import templates
 from installer.scaffold.creation import GIT, Bench, Confirm, Piece, run
 from installer.scaffold.manifest_text import manifest_text
 from installer.scaffold.templates import host_package
-from installer.sets.manifest import MANIFEST_NAME
 
 
 class Init(NamedTuple):

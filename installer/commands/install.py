@@ -8,6 +8,7 @@ from typing import NamedTuple
 from installer.agent.recorder import plan_agent_files, recorded
 from installer.consent.set_plan import plan_set_hooks, recorded_hooks
 from installer.engine.plan import Plan
+from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.context import Context
 from installer.ground.errors import UsageError
@@ -17,7 +18,6 @@ from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_clashes
 from installer.links.states import classify
-from installer.render.result import PlanResult
 from installer.sets.modes import install_mode, refuse_unlinkable
 from installer.sets.resources import Resource, discover, loads_as_one_extension, select
 from installer.settings.plan import (

@@ -6,9 +6,9 @@ import json
 from typing import Any, NamedTuple
 
 from installer.engine.plan import Action, Plan, SettingsWrite
+from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
-from installer.render.result import PlanResult
 from installer.settings.plan import settings_path
 
 

@@ -23,13 +23,13 @@ from installer.agent.guards import (
 from installer.agent.sessions import live_sessions
 from installer.engine.lock import agent_lock
 from installer.engine.plan import Action, Plan, SettingsWrite
+from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.errors import Refused, UsageError
+from installer.ground.manifest import Manifest
 from installer.ground.state import State, load_state, save_state
 from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
-from installer.render.result import PlanResult
-from installer.sets.manifest import Manifest
 from installer.sets.modes import install_mode
 from installer.sets.resources import Resource, discover, resolve_name
 from installer.settings.plan import Intent, SettingsPlan, claimed, plan_settings

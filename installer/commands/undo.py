@@ -10,11 +10,11 @@ from typing import Any, NamedTuple
 from installer.engine import journal
 from installer.engine.journal import JournalStep
 from installer.engine.plan import Action, MarkUndone, Plan, Reverse, Word
+from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.engine.transaction import decode
 from installer.ground.context import Context
 from installer.ground.errors import Refused
-from installer.render.result import PlanResult
 
 
 @dataclass(frozen=True)

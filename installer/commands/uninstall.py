@@ -7,12 +7,12 @@ from typing import NamedTuple
 
 from installer.agent.recorder import plan_agent_files
 from installer.engine.plan import Plan
+from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.state import State, load_state
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
-from installer.render.result import PlanResult
 from installer.settings.plan import Intent, SettingsPlan, plan_settings, settings_path
 
 

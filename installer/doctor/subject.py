@@ -10,8 +10,8 @@ from typing import Any, TypeVar, cast
 
 from installer.ground.context import Context, Env
 from installer.ground.errors import ExtError
+from installer.ground.manifest import Manifest
 from installer.host.pi import HostInfo
-from installer.sets.manifest import Manifest
 from installer.sets.resources import Resource
 
 T = TypeVar("T")
@@ -60,7 +60,7 @@ class Subject:
         """A Context for shared code (listing, settings) once the set and agent dir are known."""
         if self.set_root is None or self.agent_dir is None:
             return None
-        from installer.sets.manifest import default_manifest
+        from installer.ground.manifest import default_manifest
 
         manifest = self.manifest or default_manifest(self.set_root)
         source = self.agent_source or "?"
@@ -130,7 +130,7 @@ def resolve_subject(
 ) -> Subject:
     """Resolve set, manifest and agent dir in DESIGN.md's order, keeping each failure."""
     from installer.ground.context import find_agent_dir, find_set
-    from installer.sets.manifest import default_manifest, load_manifest
+    from installer.ground.manifest import default_manifest, load_manifest
 
     s = Subject(env, host_finder=host_finder)
     try:

@@ -10,10 +10,10 @@ from typing import Any, NamedTuple
 from installer import __version__
 from installer.engine import journal
 from installer.engine.plan import Action, Plan, StateWrite
+from installer.engine.result import PlanResult
 from installer.ground.context import Context
 from installer.ground.errors import ExtError
 from installer.ground.state import SetRecord, State, load_state, save_state
-from installer.render.result import PlanResult
 from installer.sets.resources import FOLDER
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer.ground.errors import AgentDirMissing, ExtError, UsageError
+from installer.ground.manifest import MANIFEST_NAME, Manifest, load_manifest
 from installer.ground.userdirs import user_dir
-from installer.sets.manifest import MANIFEST_NAME, Manifest, load_manifest
 
 RESOURCE_DIRS = ("extensions", "skills", "prompts", "themes")
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from installer.ground.context import Context
+from installer.ground.manifest import Manifest
 from installer.ground.state import load_state
 from installer.links.scan import AgentState, Entry, scan, seen
-from installer.sets.manifest import Manifest
 from installer.sets.pirules import Layout
 from installer.sets.resources import FOLDER, KINDS, Kind, Resource, discover
 

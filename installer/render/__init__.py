@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 # A result's type (module.name) -> the module of this package that renders it, as `show`.
 RENDERERS = {
-    "installer.render.result.PlanResult": "plans",
-    "installer.render.result.DataResult": "plans",
+    "installer.engine.result.PlanResult": "plans",
+    "installer.engine.result.DataResult": "plans",
     "installer.commands.listing.Items": "listing",
     "installer.commands.doctor.CheckList": "doctor",
     "installer.commands.doctor.Report": "doctor",

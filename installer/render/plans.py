@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from installer.commands.launch import Exec
-    from installer.render.result import DataResult, PlanResult
+    from installer.engine.result import DataResult, PlanResult
     from installer.render.ui import Output
 
 
 def show(out: Output, result: PlanResult | DataResult | Exec) -> int:
-    from installer.render.result import DataResult, PlanResult
+    from installer.engine.result import DataResult, PlanResult
 
     if isinstance(result, PlanResult):
         plan_result(out, result)

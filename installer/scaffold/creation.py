@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from installer.engine.plan import Action, Plan, Word
+from installer.engine.result import PlanResult
 from installer.ground.errors import ExtError
-from installer.render.result import PlanResult
 
 if TYPE_CHECKING:
     from installer.host.pi import HostInfo

@@ -5,8 +5,8 @@ from __future__ import annotations
 from installer.engine import journal
 from installer.ground.context import Context
 from installer.ground.errors import UsageError
+from installer.ground.manifest import MODES
 from installer.ground.state import load_state
-from installer.sets.manifest import MODES
 from installer.sets.resources import Resource
 
 

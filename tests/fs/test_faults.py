@@ -20,8 +20,8 @@ import pytest
 from installer.commands.install import Install, install
 from installer.commands.undo import Undo, undo
 from installer.engine.journal import incomplete
+from installer.engine.result import PlanResult
 from installer.ground.errors import ExitCode, ExtError
-from installer.render.result import PlanResult
 from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
 
 STAMP = "20261129-101500"

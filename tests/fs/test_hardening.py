@@ -271,7 +271,7 @@ def test_only_one_refresh_runs_at_a_time(tmp_path: Path) -> None:
 
 def test_exts_caches_are_never_written_through_a_link(tmp_path: Path) -> None:
     """A link at a cache's path is replaced by ext's own file; what it led to is untouched."""
-    from installer.sets import manifest_cache
+    from installer.ground import manifest_cache
     from installer.updates.cache import CacheState, load_cache, save_cache
     from installer.updates.paths import default_cache_path
 
@@ -394,7 +394,7 @@ def test_a_first_run_that_cannot_make_extset_gives_the_fix_for_the_cause(
 
 def test_a_thousand_level_dotted_table_is_a_usage_error() -> None:
     from installer.ground.errors import UsageError
-    from installer.sets.manifest import parse_manifest
+    from installer.ground.manifest import parse_manifest
 
     deep = "[set]\nname = 'x'\n[settings.seed]\n" + ".".join(["k"] * 1000) + " = 1\n"
     with pytest.raises(UsageError, match="nested more than 64 levels"):

@@ -150,9 +150,9 @@ def test_the_click_app_loads_nothing_heavy_either(tmp_path: Path, args: tuple[st
 @pytest.mark.parametrize("args", [("env",), ("install", "--yes")])
 def test_a_manifest_read_before_is_not_parsed_again(tmp_path: Path, args: tuple[str, ...]) -> None:
     """tomllib (~7 ms) loads only for a manifest the cache does not hold
-    (installer.sets.manifest_cache); here every file counts as settled, however new."""
+    (installer.ground.manifest_cache); here every file counts as settled, however new."""
     set_dir = _set(tmp_path)
-    code = "import installer.sets.manifest_cache as c; c.SETTLED_NS = 0; " + _ext(*args)
+    code = "import installer.ground.manifest_cache as c; c.SETTLED_NS = 0; " + _ext(*args)
     first = _run(code, set_dir)
     assert first.returncode == 0, first.stderr[-2000:]
     assert "tomllib" in [name for _, name in _loaded(first.stderr)]

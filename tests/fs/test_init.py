@@ -14,8 +14,8 @@ import pytest
 from installer.commands.init import from_install_sh, start_set
 from installer.engine.plan import Plan
 from installer.ground.errors import ExtError, Refused, UsageError
+from installer.ground.manifest import load_manifest
 from installer.host.pi import HostInfo
-from installer.sets.manifest import load_manifest
 from tests.helpers import build_tree, snapshot, yes
 
 PACKAGE = "@mariozechner/pi-coding-agent"

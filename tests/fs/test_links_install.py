@@ -12,8 +12,8 @@ import pytest
 from installer.commands.install import Install, install
 from installer.commands.uninstall import Uninstall, uninstall
 from installer.engine.plan import Plan
+from installer.engine.result import PlanResult
 from installer.links.states import items
-from installer.render.result import PlanResult
 from tests.helpers import AT, TOOLS_SET, build_tree, context, set_links, snapshot, yes
 
 STAMP = "20261129-101500"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from installer.ground import manifest, manifest_cache
 from installer.ground.errors import UsageError
-from installer.sets import manifest, manifest_cache
-from installer.sets.manifest import load_manifest
+from installer.ground.manifest import load_manifest
 from tests.helpers import build_tree
 
 TOML = '[set]\nname = "alpha"\n'

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from installer.ground import manifest_cache
 from installer.host import versions
-from installer.sets import manifest_cache
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -21,10 +21,10 @@ from installer.agent.sessions import (
 from installer.commands.install import Install, install
 from installer.commands.toggle import Choice, checklist, switch
 from installer.commands.uninstall import Uninstall, uninstall
+from installer.engine.result import PlanResult
 from installer.ground.context import Context, Env, resolve
 from installer.ground.errors import ExitCode, Refused
 from installer.ground.state import load_state
-from installer.render.result import PlanResult
 from tests.fs.test_doctor_checks import doctor, only
 from tests.helpers import build_tree, snapshot, yes
 

@@ -14,11 +14,11 @@ import pytest
 from installer.commands.install import Install, install
 from installer.commands.toggle import Choice, checklist, switch, switch_both
 from installer.engine.plan import Plan
+from installer.engine.result import PlanResult
 from installer.ground.context import Context, Env, resolve
 from installer.ground.errors import ExitCode, ExtError, Refused, UsageError
 from installer.ground.state import load_state
 from installer.links.states import items
-from installer.render.result import PlanResult
 from tests.helpers import build_tree, set_links, snapshot, yes
 
 SET = {

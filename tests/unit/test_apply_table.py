@@ -20,7 +20,7 @@ from installer.engine.plan import (
     StateWrite,
     Word,
 )
-from installer.render.result import PlanResult
+from installer.engine.result import PlanResult
 
 
 def _same(data: dict[str, Any]) -> dict[str, Any]:

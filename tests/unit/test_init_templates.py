@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from installer.ground.manifest import parse_manifest
 from installer.scaffold import manifest_text as mt
 from installer.scaffold import templates
-from installer.sets.manifest import parse_manifest
 
 PATH = Path("/set/extset.toml")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from installer.ground.errors import ExitCode, UsageError
-from installer.sets.manifest import (
+from installer.ground.manifest import (
     MAX_MANIFEST_BYTES,
     Guard,
     Manifest,

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from installer.ground.errors import ExitCode, UsageError
-from installer.sets.manifest import MAX_MANIFEST_BYTES, parse_manifest
+from installer.ground.manifest import MAX_MANIFEST_BYTES, parse_manifest
 
 PATH = Path("/set/extset.toml")
 

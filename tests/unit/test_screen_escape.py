@@ -9,9 +9,9 @@ import re
 import pytest
 
 from installer.engine.plan import Action, Plan
+from installer.engine.result import PlanResult
 from installer.ground.errors import ExtError, UsageError
 from installer.render import render
-from installer.render.result import PlanResult
 from installer.render.ui import Output, escape
 from installer.sets.resources import check_name
 

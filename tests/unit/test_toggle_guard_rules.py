@@ -17,7 +17,7 @@ from installer.agent.guards import (
 )
 from installer.agent.sessions import ProcessStart, SessionRecord, is_live, parse_etime
 from installer.ground.errors import ExitCode, Refused
-from installer.sets.manifest import Guard, Manifest
+from installer.ground.manifest import Guard, Manifest
 
 MANIFEST = Manifest(
     path=None,

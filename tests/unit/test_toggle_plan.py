@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from installer.commands.toggle import Choice, choices
+from installer.ground.manifest import Guard, Manifest
 from installer.links.switch import Item, View, plan_switch
-from installer.sets.manifest import Guard, Manifest
 from installer.sets.resources import Resource
 from installer.settings.plan import Flip
 from installer.settings.switches import PiSwitch

@@ -14,9 +14,9 @@ from installer.agent.recorder import (
     source_bytes,
     wants_recorder,
 )
+from installer.ground.manifest import Guard, Manifest
 from installer.ground.state import SetRecord, State
 from installer.links.scan import AgentState, Entry
-from installer.sets.manifest import Guard, Manifest
 from installer.sets.resources import Resource
 
 AGENT = Path("/nowhere/agent")

@@ -10,7 +10,7 @@ from installer.doctor.checks.perms import listed, owned_by_others, walk, writabl
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.errors import ExtError
-from installer.sets.manifest import MANIFEST_NAME
+from installer.ground.manifest import MANIFEST_NAME
 from installer.sets.resources import FOLDER, KINDS, Resource, folder_is_item
 
 _MARKERS = {

@@ -9,7 +9,7 @@ from typing import Any
 from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
-from installer.sets.manifest import Manifest
+from installer.ground.manifest import Manifest
 
 _NOTHING_CHANGED = "; nothing was changed"
 

@@ -1,6 +1,6 @@
 """extset.toml -> a typed, validated Manifest.
 
-Read with the standard library's tomllib, and only when installer.sets.manifest_cache does not
+Read with the standard library's tomllib, and only when installer.ground.manifest_cache does not
 hold the file's table already; tomlkit is only for places where ext writes TOML back and
 must keep comments.
 """
@@ -128,10 +128,10 @@ def default_manifest(root: Path) -> Manifest:
 def load_manifest(root: Path) -> Manifest:
     """Read `<root>/extset.toml`, or the defaults when the set has none.
 
-    The parsed table of an unchanged file comes from installer.sets.manifest_cache; it is
+    The parsed table of an unchanged file comes from installer.ground.manifest_cache; it is
     validated here all the same, so a cached manifest warns and fails as the file does.
     """
-    from installer.sets import manifest_cache
+    from installer.ground import manifest_cache
 
     path = root / MANIFEST_NAME
     seen_at = time.time_ns()
