@@ -56,7 +56,7 @@ def adopt(ctx: Context, options: Adopt, confirm: Confirm) -> PlanResult:
     backups earlier adoptions kept."""
     o = options
     if o.clean_backups:
-        from installer.commands.adopt_clean import clean_backups
+        from installer.scaffold.adopt_backups import clean_backups
 
         if o.names or o.every or o.prefer:
             raise UsageError("--clean-backups takes no names", "ext adopt --clean-backups")

@@ -343,7 +343,7 @@ def test_cli_adopt_needs_a_set_of_yours_and_one_agent_dir(ctx: Context) -> None:
 
 
 def test_a_git_clone_is_adopted_without_its_git_and_node_modules(ctx: Context) -> None:
-    from installer.commands.adopt_clean import clean_backups
+    from installer.scaffold.adopt_backups import clean_backups
 
     build_tree(
         ctx.agent_dir,

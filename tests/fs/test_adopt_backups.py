@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from installer.commands.adopt import adopt_items
-from installer.commands.adopt_clean import clean_backups
 from installer.commands.undo import Undo, undo
 from installer.ground.context import Context, Env, resolve
 from installer.ground.errors import ExtError
+from installer.scaffold.adopt_backups import clean_backups
 from tests.helpers import build_tree, snapshot, yes
 
 

@@ -1,4 +1,4 @@
-"""`ext adopt --clean-backups`: delete the backups adoption kept, once they are redundant.
+"""What `ext adopt --clean-backups` deletes: the backups adoption kept, once they are redundant.
 
 A backup goes only while its bytes are still exactly what was copied into the set (as the
 adoption's journal recorded them) or what the set holds now. Anything else (the agent dir's
