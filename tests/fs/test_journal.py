@@ -125,6 +125,7 @@ def test_a_failed_write_names_the_journal(tmp_path: Path) -> None:
     with pytest.raises(OSError) as err:
         log.record({"op": "mkdir", "path": "x"})
     assert (err.value.errno, err.value.filename) == (errno.ENOSPC, str(log.path))
+    assert str(err.value) == f"[Errno {errno.ENOSPC}] No space left on device: '{log.path}'"
 
 
 @pytest.mark.parametrize(
@@ -201,8 +202,11 @@ def test_a_journal_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
     write(elsewhere, "20261129T120000.000000-1-install.jsonl", HEAD)
     (tmp_path / "agent" / ".extset").mkdir(parents=True)
     folder(tmp_path / "agent").symlink_to(folder(elsewhere))
-    with pytest.raises(ExtError, match="a symlink"):
+    with pytest.raises(ExtError) as err:
         list(journal.records(tmp_path / "agent"))
+    link = journal.journal_dir(tmp_path / "agent")
+    assert err.value.message.startswith(f"{link} is a symlink; ")  # which entry is in the way
+    assert f"rm {link}" in (err.value.fix or "")
     assert journal.journal_dir(tmp_path / "agent").is_symlink()
 
 

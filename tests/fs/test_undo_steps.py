@@ -193,6 +193,27 @@ def test_approvals_changed_since_are_refused(ctx: Context) -> None:
     )
 
 
+def test_an_approvals_store_that_is_a_link_now_is_refused_never_written_through(
+    ctx: Context, tmp_path: Path
+) -> None:
+    store, elsewhere = store_path(ctx.agent_dir), tmp_path / "elsewhere.json"
+    store.parent.mkdir(parents=True, exist_ok=True)
+    step = {"op": "file", "file": str(store), "before": encode(None), "after": encode("{}\n")}
+    ran(ctx, {"op": "symlink", "path": "extensions/x.ts", "target": "/set/x.ts"}, step)
+    os.symlink(elsewhere, store)  # dangling: it reads as "no file", the state before the run
+    build_tree(ctx.agent_dir, {"extensions/x.ts": "mine"})  # and the older step is changed too
+    err = refusal(ctx)
+    assert changed_since(err) == (
+        f"{store} is a symlink now (to {elsewhere}), not the file ext left there; "
+        "extensions/x.ts (ext left a link to /set/x.ts)"
+    )
+    assert err.fix == (
+        f"nothing was written; remove the link (rm {store}: only the link goes), "
+        "then run `ext undo` again"
+    )
+    assert not elsewhere.exists()
+
+
 def test_approvals_already_as_they_were_leave_nothing_to_undo(ctx: Context) -> None:
     store = approved(ctx, '{"approved": []}\n', '{"approved": ["a"]}\n')
     store.write_text('{"approved": []}\n')
