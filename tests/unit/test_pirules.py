@@ -151,7 +151,8 @@ def test_a_question_mark_makes_a_glob(tmp_path: Path) -> None:
 
 
 def test_patterns_are_relative_to_the_package_root(tmp_path: Path) -> None:
-    root = str(build_tree(tmp_path, {"lib/a.ts": "", "other/a.ts": ""}))
+    # not the working folder (the tests run in tmp_path): the root is one below it
+    root = str(build_tree(tmp_path / "set", {"lib/a.ts": "", "other/a.ts": ""}))
     found = manifest_items(["./lib/a.ts", "./other/a.ts", "!lib/a.ts"], root, "extensions")
     assert [f.path for f in found] == [f"{root}/other/a.ts"]
 
