@@ -324,6 +324,20 @@ def test_trim_keeps_the_newest_and_leaves_other_files(tmp_path: Path) -> None:
     assert len(list(folder(tmp_path).glob("*.jsonl"))) == 2
 
 
+def test_trim_passes_over_a_journal_another_run_trimmed_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A consent change journals and trims outside the agent lock: two trims can meet."""
+    names = [f"2026112{d}T120000.000000-1-install.jsonl" for d in range(1, 4)]
+    for name in names:
+        write(tmp_path, name, HEAD)
+    listed = journal._paths(tmp_path)
+    gone = folder(tmp_path) / "20261120T120000.000000-1-install.jsonl"  # the oldest, removed
+    monkeypatch.setattr(journal, "_paths", lambda agent: [*listed, gone])
+    journal.trim(tmp_path, keep=1)
+    assert [p.name for p in folder(tmp_path).iterdir()] == [names[-1]]
+
+
 def test_trim_reads_the_setting_when_not_told(tmp_path: Path) -> None:
     from installer.updates.paths import user_config_path
 
