@@ -120,10 +120,9 @@ def test_an_undo_failing_part_way_puts_the_copies_back(
             raise OSError(5, "Input/output error", str(src))
         real(src, dst)
 
-    monkeypatch.setattr(os, "rename", failing)
-    with pytest.raises(ExtError, match="rolled back"):
+    with monkeypatch.context() as patch, pytest.raises(ExtError, match="rolled back"):
+        patch.setattr(os, "rename", failing)  # only rename: the test's own HOME stays
         undo(ctx, False, yes)
-    monkeypatch.undo()
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_now)
     assert snapshot(ctx.set_root) == set_now  # beta's copy, already taken out, is back
     assert not [p for p in ctx.set_root.iterdir() if p.name.startswith(".ext-undone-")]

@@ -112,9 +112,8 @@ def test_ctrl_c_right_after_the_settings_commit_is_rolled_back_too(
             raise KeyboardInterrupt  # arrives once settings.json is already replaced
         real(folder)
 
-    monkeypatch.setattr(atomic, "fsync_dir", interrupted)
-    with pytest.raises(RolledBack):
+    with monkeypatch.context() as patch, pytest.raises(RolledBack):
+        patch.setattr(atomic, "fsync_dir", interrupted)  # only this: the test's HOME stays
         install(context(set_root, agent), [], [], False, yes, "register")
-    monkeypatch.undo()
     assert user_view(agent) == before
     assert _state(agent) == state

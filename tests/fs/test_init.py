@@ -229,9 +229,9 @@ def test_from_install_sh_adds_only_the_manifest(
         assert Path(path) != script, "the install script must not be read"
         return real_open(path, *args, **kw)
 
-    monkeypatch.setattr("builtins.open", guarded_open)
-    result = from_install_sh(script, None, False, yes, host)
-    monkeypatch.undo()
+    with monkeypatch.context() as patch:  # only open: the test's own HOME stays
+        patch.setattr("builtins.open", guarded_open)
+        result = from_install_sh(script, None, False, yes, host)
     after = snapshot(repo)
     assert set(after) - set(before) == {"extset.toml"}
     assert {k: after[k] for k in before} == before

@@ -111,14 +111,14 @@ def test_times_are_utc_to_the_second_with_z() -> None:
 def test_times_are_utc_whatever_the_machine_s_time_zone(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    monkeypatch.setenv("TZ", "Asia/Kolkata")
-    time.tzset()
     try:
-        moment = datetime(2026, 11, 29, 23, 30, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
-        assert format_time(moment) == "2026-11-29T18:00:00Z"
+        with monkeypatch.context() as patch:  # only TZ: the test's own HOME stays
+            patch.setenv("TZ", "Asia/Kolkata")
+            time.tzset()
+            moment = datetime(2026, 11, 29, 23, 30, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+            assert format_time(moment) == "2026-11-29T18:00:00Z"
     finally:
-        monkeypatch.undo()
-        time.tzset()
+        time.tzset()  # the machine's zone again
 
 
 @pytest.mark.parametrize(
