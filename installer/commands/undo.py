@@ -58,7 +58,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         rec = target_record(root)
         if rec is None:
             return Prepared(Plan("undo"))
-        seen = _statuses(root, _steps(rec.steps), cut_short=rec.status is None)
+        seen = _statuses(root, _steps(rec), cut_short=rec.status is None)
         changed = [r for r in seen if r.status == "changed"]
         if changed:
             where = "; ".join(r.why or _expected(r.step) for r in changed)
@@ -66,8 +66,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
             raise Refused(
                 f"cannot undo `ext {rec.command}` of {rec.started[:19]}: changed since it ran: "
                 f"{where}",
-                "nothing was written; "
-                + ("; ".join(fixes) + ", then run `ext undo` again" if fixes else _FIX),
+                "nothing was written; " + (_then_undo(fixes) if fixes else _FIX),
             )
         todo = [r.step for r in seen if r.status == "done"]
         detail = f"reverses `ext {rec.command}` of {rec.started[:19]}"
@@ -82,6 +81,20 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
 
 
 _FIX = "put each path back to what ext left there (named above), or undo by hand"
+# How the fixes of other commands end: undo asks for itself to be run again instead.
+_AGAIN = (", then run the command again", ", then run `ext undo` again")
+
+
+def _then_undo(fixes: list[str]) -> str:
+    """The fixes of the refused steps as one sentence, ending with running `ext undo` again."""
+    parts = []
+    for fix in fixes:
+        part = fix.rstrip(".")
+        for tail in _AGAIN:
+            part = part.removesuffix(tail)
+        parts.append(part[:1].lower() + part[1:])
+    return "; ".join(parts) + ", then run `ext undo` again"
+
 
 Node = tuple[str, str | None] | None  # ("link", target) | ("dir", None) | ("file", None) | absent
 
@@ -130,14 +143,19 @@ class _View:
             self.overlay[s["file"]] = None
 
 
-def _steps(steps: tuple[JournalStep, ...]) -> list[JournalStep]:
-    """The steps to judge: a settings intent counts only when its write was never journaled."""
+def _steps(rec: journal.Record) -> list[JournalStep]:
+    """The steps to judge: a settings intent only when the run may have died in its write.
+
+    `Transaction.settings` journals the intent, merges, then journals the write it made, if
+    any, as the very next step: that write stands for the intent. An intent with a step after
+    it, or the last step of a run that closed itself ("ok"), is a merge that changed nothing.
+    Only the last step of a run that was killed (closed later by the next run, or never) may
+    be a write that was made but not journaled.
+    """
     out = []
-    for i, s in enumerate(steps):
-        if s["op"] == "settings":
-            later = steps[i + 1 :]
-            if any(w["op"] == "write" and w.get("file") == s["file"] for w in later):
-                continue
+    for i, s in enumerate(rec.steps):
+        if s["op"] == "settings" and (i + 1 < len(rec.steps) or rec.status == "ok"):
+            continue
         out.append(s)
     return out
 

@@ -60,6 +60,22 @@ def plant(kind: str, path: Path, sibling: Path) -> None:
         (path / "inside.txt").write_text("the user's\n")
 
 
+def plantable(agent: Path, place: str) -> bool:
+    """Whether place is free, below folders only: never through a link planted earlier (a
+    folder made there would land outside the agent dir), nor below a file, a FIFO or a
+    read-only folder planted earlier."""
+    path = agent / place
+    if os.path.lexists(path):
+        return False
+    for parent in path.relative_to(agent).parents:
+        folder = agent / parent
+        if os.path.islink(folder):
+            return False
+        if os.path.lexists(folder) and not (folder.is_dir() and os.access(folder, os.W_OK)):
+            return False
+    return True
+
+
 PLACES = [
     ".extset",
     ".extset/journal",
@@ -129,12 +145,7 @@ def test_no_writing_command_reaches_outside_the_agent_dir(
     project = build_tree(base / "proj", {".claude/settings.json": json.dumps(HOOKS)})
     agent = build_tree(base / "agent", dict(USER))
     for place, kind in planted.items():
-        parent = (agent / place).parent
-        if (
-            not os.path.lexists(agent / place)
-            and not os.path.islink(parent)
-            and (parent.is_dir() or not parent.exists())
-        ):
+        if plantable(agent, place):
             plant(kind, agent / place, sibling)
     outside = snapshot(sibling), snapshot(set_root), snapshot(project)
     theirs = contents(agent)  # the user's bytes, and what was planted

@@ -125,6 +125,7 @@ def test_a_failed_write_names_the_journal(tmp_path: Path) -> None:
     with pytest.raises(OSError) as err:
         log.record({"op": "mkdir", "path": "x"})
     assert (err.value.errno, err.value.filename) == (errno.ENOSPC, str(log.path))
+    assert str(err.value) == f"[Errno {errno.ENOSPC}] No space left on device: '{log.path}'"
 
 
 @pytest.mark.parametrize(
@@ -201,8 +202,11 @@ def test_a_journal_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
     write(elsewhere, "20261129T120000.000000-1-install.jsonl", HEAD)
     (tmp_path / "agent" / ".extset").mkdir(parents=True)
     folder(tmp_path / "agent").symlink_to(folder(elsewhere))
-    with pytest.raises(ExtError, match="a symlink"):
+    with pytest.raises(ExtError) as err:
         list(journal.records(tmp_path / "agent"))
+    link = journal.journal_dir(tmp_path / "agent")
+    assert err.value.message.startswith(f"{link} is a symlink; ")  # which entry is in the way
+    assert f"rm {link}" in (err.value.fix or "")
     assert journal.journal_dir(tmp_path / "agent").is_symlink()
 
 
@@ -318,6 +322,20 @@ def test_trim_keeps_the_newest_and_leaves_other_files(tmp_path: Path) -> None:
     assert sorted(p.name for p in folder(tmp_path).iterdir()) == [*names[3:], "notes.txt"]
     journal.trim(tmp_path, keep=5)
     assert len(list(folder(tmp_path).glob("*.jsonl"))) == 2
+
+
+def test_trim_passes_over_a_journal_another_run_trimmed_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A consent change journals and trims outside the agent lock: two trims can meet."""
+    names = [f"2026112{d}T120000.000000-1-install.jsonl" for d in range(1, 4)]
+    for name in names:
+        write(tmp_path, name, HEAD)
+    listed = journal._paths(tmp_path)
+    gone = folder(tmp_path) / "20261120T120000.000000-1-install.jsonl"  # the oldest, removed
+    monkeypatch.setattr(journal, "_paths", lambda agent: [*listed, gone])
+    journal.trim(tmp_path, keep=1)
+    assert [p.name for p in folder(tmp_path).iterdir()] == [names[-1]]
 
 
 def test_trim_reads_the_setting_when_not_told(tmp_path: Path) -> None:

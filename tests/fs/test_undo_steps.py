@@ -33,11 +33,15 @@ def ctx(tmp_path: Path) -> Context:
 
 
 def ran(
-    ctx: Context, *steps: dict[str, object], closed: bool = True, command: str = "install"
+    ctx: Context,
+    *steps: dict[str, object],
+    closed: bool = True,
+    command: str = "install",
+    end: str = "ok",
 ) -> None:
-    """A journal of one run with these steps; without its closing line when not closed."""
+    """A journal of one run with these steps, closed with `end`; without it when not closed."""
     head = {"journal": 1, "command": command, "started": "2026-11-28T09:00:00.123456"}
-    objs = [head, *steps, *([{"end": "ok"}] if closed else [])]
+    objs = [head, *steps, *([{"end": end}] if closed else [])]
     path = journal.journal_dir(ctx.agent_dir) / NAME
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(o) + "\n" for o in objs))
@@ -187,6 +191,27 @@ def test_approvals_changed_since_are_refused(ctx: Context) -> None:
         "cannot undo `ext consent approve` of 2026-11-28T09:00:00: changed since it ran: "
         f"{store} (as ext wrote it)"
     )
+
+
+def test_an_approvals_store_that_is_a_link_now_is_refused_never_written_through(
+    ctx: Context, tmp_path: Path
+) -> None:
+    store, elsewhere = store_path(ctx.agent_dir), tmp_path / "elsewhere.json"
+    store.parent.mkdir(parents=True, exist_ok=True)
+    step = {"op": "file", "file": str(store), "before": encode(None), "after": encode("{}\n")}
+    ran(ctx, {"op": "symlink", "path": "extensions/x.ts", "target": "/set/x.ts"}, step)
+    os.symlink(elsewhere, store)  # dangling: it reads as "no file", the state before the run
+    build_tree(ctx.agent_dir, {"extensions/x.ts": "mine"})  # and the older step is changed too
+    err = refusal(ctx)
+    assert changed_since(err) == (
+        f"{store} is a symlink now (to {elsewhere}), not the file ext left there; "
+        "extensions/x.ts (ext left a link to /set/x.ts)"
+    )
+    assert err.fix == (
+        f"nothing was written; remove the link (rm {store}: only the link goes), "
+        "then run `ext undo` again"
+    )
+    assert not elsewhere.exists()
 
 
 def test_approvals_already_as_they_were_leave_nothing_to_undo(ctx: Context) -> None:
@@ -416,6 +441,62 @@ def test_settings_that_are_no_json_now_are_refused_with_where_to_edit(ctx: Conte
         "quotes) at line 1, column 2; nothing was changed"
     )
     assert err.fix == (
-        "nothing was written; Edit settings.json at line 1, column 2 by hand, then run the "
-        "command again., then run `ext undo` again"
+        "nothing was written; edit settings.json at line 1, column 2 by hand, "
+        "then run `ext undo` again"
+    )
+
+
+def test_settings_deleted_since_ask_for_the_file_and_undo_once(ctx: Context) -> None:
+    settings = wrote(ctx, "{}", '{"a": 1}', "{}")
+    settings.unlink()
+    err = refusal(ctx)
+    assert changed_since(err) == f"{settings}: settings.json was deleted after ext's run changed it"
+    assert err.fix == (
+        "nothing was written; write settings.json again (`{}` will do), then run `ext undo` again"
+    )
+
+
+# A settings intent with no write after it: the merge changed nothing, unless the run was
+# killed in it (its last step, in a run that did not close itself)
+
+
+def merged_nothing(ctx: Context, *after: dict[str, object], closed: bool = True) -> Path:
+    """A run whose settings merge changed nothing (`{}` stayed), pi writing the file since."""
+    settings = ctx.agent_dir / "settings.json"
+    intent = {"op": "settings", "file": str(settings), "before": encode("{}")}
+    ran(ctx, intent, *after, closed=closed)
+    settings.write_text('{"theme": "light"}')  # pi's own change, after the run
+    return settings
+
+
+def test_a_merge_that_changed_nothing_leaves_nothing_to_undo_in_settings(ctx: Context) -> None:
+    settings = merged_nothing(ctx)
+    assert planned(ctx) == []
+    undo(ctx, dry_run=False, confirm=yes)
+    assert settings.read_text() == '{"theme": "light"}'
+
+
+def test_a_merge_that_changed_nothing_does_not_stop_undoing_the_steps_after_it(
+    ctx: Context,
+) -> None:
+    (ctx.agent_dir / "themes").mkdir()
+    for closed in (True, False):  # the run closed itself, or was killed after the merge
+        settings = merged_nothing(ctx, {"op": "mkdir", "path": "themes"}, closed=closed)
+        assert planned(ctx) == [("rmdir", "themes", None)]
+    undo(ctx, dry_run=False, confirm=yes)
+    assert not (ctx.agent_dir / "themes").exists()
+    assert settings.read_text() == '{"theme": "light"}'
+
+
+@pytest.mark.parametrize("end", [None, "finished-by-next-run", "superseded"])
+def test_a_run_killed_in_its_settings_merge_is_judged_by_the_bytes_before(
+    ctx: Context, end: str | None
+) -> None:
+    settings = ctx.agent_dir / "settings.json"
+    intent = {"op": "settings", "file": str(settings), "before": encode("{}")}
+    ran(ctx, intent, closed=end is not None, end=end or "")
+    assert planned(ctx) == []  # the file holds the bytes before: the write never happened
+    settings.write_text('{"theme": "light"}')  # the killed run's write, or anyone's since
+    assert changed_since(refusal(ctx)) == (
+        f"{settings} (a run was killed while writing it: compare it with what you expect)"
     )

@@ -86,3 +86,5 @@ def test_a_parked_item_whose_disabled_form_is_taken_backs_that_up_and_stays_off(
         ("link", GAMMA.disabled_dest, GAMMA.source),
         ("link", FIX.dest, FIX.source),
     ]
+    # what is backed up, said in the plan: the user's file or folder at that name
+    assert [a.detail for a in plan.changes if a.action == "backup"] == ["a file", "a folder"]

@@ -487,3 +487,20 @@ def test_a_disguised_file_name_is_refused_naming_the_file_to_rename(
     with pytest.raises(UsageError) as err:
         discover(root)
     assert err.value.fix == f"rename {root / 'extensions' / filename} to a plain name like 'notify'"
+
+
+def test_a_manifest_s_extension_pi_would_not_load_from_the_agent_dir_is_no_link(
+    tmp_path: Path,
+) -> None:
+    """pi imports any file a manifest names, but only .ts and .js from extensions/."""
+    root = build_tree(
+        tmp_path / "set",
+        {"package.json": package({"extensions": ["./a.mjs", "./b.js", "./c.ts"]}),
+         "a.mjs": "", "b.js": "", "c.ts": ""},
+    )  # fmt: skip
+    got = {r.filename: r.unlinkable for r in discover(root)}
+    assert got == {
+        "a.mjs": "pi loads only .ts and .js files from an agent dir's extensions/",
+        "b.js": "",
+        "c.ts": "",
+    }

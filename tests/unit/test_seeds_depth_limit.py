@@ -114,3 +114,10 @@ def test_a_key_of_sixty_characters_is_shown_whole() -> None:
     with pytest.raises(UsageError) as err:
         apply_seeds({}, {key: _deep_list(jsondoc.MAX_DEPTH)})
     assert err.value.message.startswith(f"[settings.seed] {key} nests ")
+
+
+def test_a_key_of_sixty_one_characters_is_cut() -> None:
+    key = "a" * 61
+    with pytest.raises(UsageError) as err:
+        apply_seeds({}, {key: _deep_list(jsondoc.MAX_DEPTH)})
+    assert err.value.message.startswith(f"[settings.seed] {key[:60]}… nests ")
