@@ -472,7 +472,7 @@ def merged_nothing(ctx: Context, *after: dict[str, object], closed: bool = True)
 def test_a_merge_that_changed_nothing_leaves_nothing_to_undo_in_settings(ctx: Context) -> None:
     settings = merged_nothing(ctx)
     assert planned(ctx) == []
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert settings.read_text() == '{"theme": "light"}'
 
 
@@ -483,7 +483,7 @@ def test_a_merge_that_changed_nothing_does_not_stop_undoing_the_steps_after_it(
     for closed in (True, False):  # the run closed itself, or was killed after the merge
         settings = merged_nothing(ctx, {"op": "mkdir", "path": "themes"}, closed=closed)
         assert planned(ctx) == [("rmdir", "themes", None)]
-    undo(ctx, dry_run=False, confirm=yes)
+    undo(ctx, Undo(), yes)
     assert not (ctx.agent_dir / "themes").exists()
     assert settings.read_text() == '{"theme": "light"}'
 
