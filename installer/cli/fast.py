@@ -170,7 +170,7 @@ def globals_of(argv: list[str]) -> Globals:
 def command_of(argv: list[str]) -> str | None:
     """The command argv runs (globals come first, after hoist_globals); None for help and such."""
     _, i = _front(argv)
-    if i == len(argv):
+    if i >= len(argv):  # a global option's missing value ends argv: there is no command
         return None
     if argv[i] == "--version":  # eager: it prints and exits before any command
         return argv[i]

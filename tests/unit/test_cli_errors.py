@@ -42,6 +42,9 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
             "  fix: see `ext install",
         ),
         (["install", "--mode", "registr", "--dry-run", "--help-me"], "error: ", "  fix: "),
+        # a global option that ends argv: no command to name
+        (["--agent-dir"], "error: ext: option '--agent-dir' requires an argument", "  fix: see"),
+        (["--no-color", "--set"], "error: ext: option '--set' requires an argument", "  fix: see"),
     ],
 )
 def test_parser_errors_are_ext_errors_with_a_fix_and_exit_2(
