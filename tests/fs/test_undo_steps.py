@@ -500,3 +500,18 @@ def test_a_run_killed_in_its_settings_merge_is_judged_by_the_bytes_before(
     assert changed_since(refusal(ctx)) == (
         f"{settings} (a run was killed while writing it: compare it with what you expect)"
     )
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_nothing_to_undo_is_an_empty_undo_plan(ctx: Context, dry_run: bool) -> None:
+    """With no journal, `ext --json undo` still reports the undo command, and writes nothing."""
+    before = snapshot(ctx.agent_dir)
+    result = undo(ctx, Undo(dry_run=dry_run), yes)
+    assert result.to_json() == {
+        "command": "undo",
+        "changed": False,
+        "dry_run": dry_run,
+        "actions": [],
+        "warnings": [],
+    }
+    assert snapshot(ctx.agent_dir) == before
