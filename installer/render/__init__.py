@@ -61,6 +61,16 @@ def warn(out: Output, warnings: tuple[str, ...]) -> None:
         out.warn(w)
 
 
+def text_or_json(out: Output, result: Any, lines: Callable[[Any], list[str]]) -> int:
+    """A result with no exit code of its own: its JSON, or its text lines, on stdout; 0."""
+    if out.json:
+        out.data(result.to_json())
+    else:
+        for line in lines(result):
+            out.out(line)
+    return 0
+
+
 def where(ctx: Context) -> str:
     """Where a command writes, and why there: `agent dir ~/.pi/agent (from --agent-dir)`."""
     from installer.render.ui import tilde

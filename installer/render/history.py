@@ -10,12 +10,9 @@ if TYPE_CHECKING:
 
 
 def show(out: Output, result: Journals) -> int:
-    if out.json:
-        out.data(result.to_json())
-        return 0
-    for line in lines(result):
-        out.out(line)
-    return 0
+    from installer.render import text_or_json
+
+    return text_or_json(out, result, lines)
 
 
 def lines(result: Journals) -> list[str]:

@@ -17,12 +17,9 @@ UNCONFIGURED = {
 
 
 def show(out: Output, report: Report) -> int:
-    if out.json:
-        out.data(report.to_json())
-        return 0
-    for line in lines(report):
-        out.out(line)
-    return 0
+    from installer.render import text_or_json
+
+    return text_or_json(out, report, lines)
 
 
 def lines(report: Report) -> list[str]:
