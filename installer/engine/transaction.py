@@ -171,16 +171,17 @@ class Transaction:
         # must still put the earlier bytes back.
         self.done.append(intent)
         update = update_settings(path, change)
-        self.done.remove(intent)  # from here the exact write step stands for it
-        if update.changed:
-            step: JournalStep = {
-                "op": "write",
-                "file": str(path),
-                "before": _encode(update.before),
-                "after": _encode(update.after),
-            }
-            self.journal.record(step)
-            self.done.append(step)
+        if not update.changed:
+            self.done.remove(intent)
+            return
+        step: JournalStep = {
+            "op": "write",
+            "file": str(path),
+            "before": _encode(update.before),
+            "after": _encode(update.after),
+        }
+        self.journal.record(step)  # until it is journaled (a full disk), the intent takes it back
+        self.done[self.done.index(intent)] = step  # from here the exact write stands for it
 
     def rmdir(self, rel: str) -> None:
         """Remove a folder ext made, if it is empty (a folder holding anything stays)."""

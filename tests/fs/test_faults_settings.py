@@ -117,3 +117,26 @@ def test_ctrl_c_right_after_the_settings_commit_is_rolled_back_too(
         install(context(set_root, agent), Install(mode="register"), yes)
     assert user_view(agent) == before
     assert _state(agent) == state
+
+
+def test_a_journal_that_cannot_take_the_settings_write_rolls_the_write_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """settings.json is already replaced when its `write` step is journaled: a full disk then
+    must still put the earlier bytes back, not leave the install's change without a record."""
+    from installer.engine.journal import Journal
+
+    set_root, agent = _agent_and_set(tmp_path, linked=True)
+    before, state = user_view(agent), _state(agent)
+    real = Journal.record
+
+    def full_at_the_write(self: Journal, step: dict[str, object]) -> None:
+        if step.get("op") == "write":
+            raise OSError(28, "No space left on device", str(self.path))
+        real(self, step)
+
+    with monkeypatch.context() as patched, pytest.raises(ExtError, match="rolled back"):
+        patched.setattr(Journal, "record", full_at_the_write)
+        install(context(set_root, agent), Install(mode="register"), yes)
+    assert user_view(agent) == before
+    assert _state(agent) == state
