@@ -177,7 +177,7 @@ def _parse(raw: bytes, path: Path) -> dict[str, Any]:
     if _too_deep(data):
         raise UsageError(
             f"{path}: tables or arrays nested more than {MAX_NESTING} levels deep",
-            f"use keys with at most {MAX_NESTING} dotted parts",
+            f"use keys with at most {MAX_NESTING - 1} dotted parts",
         )
     return data
 
