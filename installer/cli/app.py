@@ -148,26 +148,40 @@ def _completion(ctx: click.Context, param: click.Parameter, value: bool) -> None
         try:
             done = files.install(where, files.owned(shell, text))
         except OSError as err:
-            from installer.ground.errors import write_fix
-
-            name = Path(err.filename) if err.filename else where.script
-            raise ExtError(
-                f"cannot write {name}: {err.strerror}", write_fix(err.errno, name.parent)
-            ) from None
+            raise _not_written(err, where.script) from None
         sys.stderr.write("".join(f"{line}\n" for line in _installed(done)))
     ctx.exit(0)
 
 
+def _not_written(err: OSError, script: Path) -> ExtError:
+    """A completion file that could not be written, with the fix for its cause."""
+    import errno
+
+    from installer.ground.errors import write_fix
+    from installer.render.ui import tilde
+
+    name = Path(err.filename) if err.filename else script
+    folder = tilde(name.parent)
+    if err.errno == errno.ENOENT:  # $ZDOTDIR naming a folder that is not there, say
+        fix = f"make the folder first (mkdir -p {folder}), or point the shell elsewhere"
+    else:
+        fix = write_fix(err.errno, folder)
+    return ExtError(f"cannot write {tilde(name)}: {err.strerror}", fix)
+
+
 def _installed(done: Installed) -> list[str]:
     """What `--install-completion` wrote where, and how to take it back."""
+    from installer.render.ui import tilde
+
     p = done.place
+    script, rc = tilde(p.script), tilde(p.rc) if p.rc else None
     if not (done.wrote or done.added):
-        loaded = f", loaded from {p.rc}" if p.rc else ""
-        return [f"{p.shell} completion is installed already: {p.script}{loaded}; nothing written"]
-    lines = [f"{'updated' if done.updated else 'wrote'} {p.script}"] if done.wrote else []
+        loaded = f", loaded from {rc}" if rc else ""
+        return [f"{p.shell} completion is installed already: {script}{loaded}; nothing written"]
+    lines = [f"{'updated' if done.updated else 'wrote'} {script}"] if done.wrote else []
     if done.added:
-        lines.append(f"added to {p.rc}: {p.line}")
-    undo = f"delete {p.script}" + (f" (the line in {p.rc} then does nothing)" if p.rc else "")
+        lines.append(f"added to {rc}: {p.line}")
+    undo = f"delete {script}" + (f" (the line in {rc} then does nothing)" if rc else "")
     return [*lines, f"{p.shell} completion works in a new shell; to remove it, {undo}"]
 
 

@@ -81,12 +81,12 @@ def test_install_writes_its_own_script_and_one_line_and_says_so(
     code, out = run(["--install-completion"], path)
     assert code == 0, out
     written = isolated_home / script
-    expected = [f"wrote {written}"]
+    expected = [f"wrote ~/{script}"]  # paths under the home are said as ~, as ext says them
     if rc is not None:
-        expected.append(f"added to {isolated_home / rc}: {line}")
-        undo = f"delete {written} (the line in {isolated_home / rc} then does nothing)"
+        expected.append(f"added to ~/{rc}: {line}")
+        undo = f"delete ~/{script} (the line in ~/{rc} then does nothing)"
     else:
-        undo = f"delete {written}"
+        undo = f"delete ~/{script}"
     expected.append(f"{shell} completion works in a new shell; to remove it, {undo}")
     assert out.splitlines() == expected
 
@@ -114,10 +114,9 @@ def test_a_second_run_writes_nothing(
 
     code, out = run(["--install-completion"], path)
     assert code == 0, out
-    loaded = f", loaded from {isolated_home / rc}" if rc else ""
+    loaded = f", loaded from ~/{rc}" if rc else ""
     assert out.splitlines() == [
-        f"{shell} completion is installed already: {isolated_home / script}{loaded}; "
-        "nothing written"
+        f"{shell} completion is installed already: ~/{script}{loaded}; nothing written"
     ]
     assert tree(isolated_home) == before
     assert {p: p.stat().st_mtime_ns for p in isolated_home.rglob("*")} == stamps
@@ -135,7 +134,7 @@ def test_the_users_start_up_file_keeps_its_bytes_and_gets_the_line_once(
     (isolated_home / script).write_text(MARK + "old\n")
     code, out = run(["--install-completion"], path)
     assert code == 0, out
-    assert out.splitlines()[0] == f"updated {isolated_home / script}"
+    assert out.splitlines()[0] == f"updated ~/{script}"
     assert "old" not in (isolated_home / script).read_text()
     assert (isolated_home / rc).read_text() == f"export EDITOR=vi\n{line}\n"
 
@@ -159,6 +158,18 @@ def test_fish_follows_xdg_config_home_and_zsh_zdotdir(
     run(["--install-completion"], "/bin/zsh", {"ZDOTDIR": str(zdot)})
     assert (zdot / ".zshrc").read_text() == f"{ZSH_LINE}\n"
     assert not (isolated_home / ".zshrc").exists()
+
+
+def test_a_zdotdir_that_is_not_there_is_named_with_the_fix_to_make_it(
+    run: Run, isolated_home: Path
+) -> None:
+    code, out = run(["--install-completion"], "/bin/zsh", {"ZDOTDIR": str(isolated_home / "zd")})
+    assert code == 1
+    assert out.splitlines() == [
+        "error: cannot write ~/zd/.zshrc: No such file or directory",
+        "  fix: make the folder first (mkdir -p ~/zd), or point the shell elsewhere",
+    ]
+    assert not (isolated_home / "zd").exists()
 
 
 @pytest.mark.parametrize(("shell", "path", "script", "rc", "line", "mode"), WITH_RC)
@@ -190,7 +201,7 @@ def test_a_start_up_file_that_is_a_link_is_not_written_through(
     dotfile.write_text(f"# mine\n{line}\n")
     code, out = run(["--install-completion"], path)
     assert code == 0, out
-    assert out.splitlines()[0] == f"wrote {isolated_home / script}"
+    assert out.splitlines()[0] == f"wrote ~/{script}"
     assert dotfile.read_text() == f"# mine\n{line}\n"
 
 
