@@ -135,6 +135,8 @@ def hoist_globals(argv: list[str]) -> list[str]:
         elif arg in _GLOBAL_OPTIONS and i + 1 < len(argv):
             front.extend(argv[i : i + 2])
             i += 1
+        elif arg in _GLOBAL_OPTIONS:  # the last word, with no value: say that, not "no such option"
+            return [*front, arg]
         else:
             rest.append(arg)
         i += 1

@@ -45,6 +45,17 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
         # a global option that ends argv: no command to name
         (["--agent-dir"], "error: ext: option '--agent-dir' requires an argument", "  fix: see"),
         (["--no-color", "--set"], "error: ext: option '--set' requires an argument", "  fix: see"),
+        # the same after the command, where global options may stand too
+        (
+            ["list", "--agent-dir"],
+            "error: ext: option '--agent-dir' requires an argument",
+            "  fix:",
+        ),
+        (
+            ["install", "--yes", "--set"],
+            "error: ext: option '--set' requires an argument",
+            "  fix:",
+        ),
     ],
 )
 def test_parser_errors_are_ext_errors_with_a_fix_and_exit_2(
