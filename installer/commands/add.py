@@ -103,6 +103,12 @@ def _bare(name: str, kind: str) -> str:
         raise UsageError(
             f"{kind} name {name!r} is hidden or empty", "use a plain name like 'notify'"
         )
+    if any(c.isspace() or c == "," for c in bare):
+        raise UsageError(
+            f"{kind} name {name!r} has a space or a comma (`--only a,b` splits at commas, a "
+            "shell at spaces); nothing was written",
+            "use a plain name like 'notify' (hyphens are fine)",
+        )
     if kind == "skill" and (len(bare) > 64 or not re.fullmatch(_SKILL_NAME, bare)):
         slug = templates.flag_prefix(bare)[:64]
         raise UsageError(
