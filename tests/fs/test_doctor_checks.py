@@ -263,6 +263,36 @@ def test_the_isolated_agent_dir_not_made_yet_is_news_not_a_fault(
     assert not [f for f in found if f.level in ("warn", "error", "failed")], found
 
 
+@pytest.mark.parametrize("read_only", [True, False])
+def test_an_agent_dir_you_cannot_write_gets_the_fix_for_why(
+    tmp_path: Path, set_root: Path, agent: Path, monkeypatch: pytest.MonkeyPatch, read_only: bool
+) -> None:
+    """A read-only mount wants a remount (chmod cannot help there); else write access."""
+    real_access, real_statvfs = os.access, os.statvfs
+
+    class Stat:
+        f_flag = os.ST_RDONLY if read_only else 0
+
+    def access(path: object, mode: int, **kw: object) -> bool:
+        return False if Path(str(path)) == agent else real_access(path, mode, **kw)
+
+    def statvfs(path: object) -> object:
+        return Stat() if Path(str(path)) == agent else real_statvfs(path)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "access", access)
+        patched.setattr(os, "statvfs", statvfs)
+        found = doctor(tmp_path, set_root, agent)
+    [finding] = only(found, "agent.dir")
+    assert finding.level == "error" and "is not writable by you" in finding.message
+    if read_only:
+        assert finding.fix is not None and finding.fix.startswith(
+            f"{agent} is on a read-only file system: remount it read-write"
+        )
+    else:
+        assert finding.fix == f"chmod u+rwx {agent}"
+
+
 def test_an_agent_dir_others_can_write_is_a_warning(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:

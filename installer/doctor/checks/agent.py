@@ -25,9 +25,24 @@ def exists(s: Subject) -> Iterator[Finding]:
         yield info(f"{where} does not exist yet; `ext install` creates it", "ext install")
         return
     if not os.access(s.agent_dir, os.W_OK | os.X_OK):
-        yield error(f"{where} is not writable by you", f"chmod u+rwx {s.agent_dir}")
+        yield error(f"{where} is not writable by you", _write_fix(s.agent_dir))
         return
     yield ok(where)
+
+
+def _write_fix(agent_dir: Path) -> str:
+    """A read-only mount is fixed by remounting it (chmod cannot), else by access."""
+    import errno
+
+    from installer.ground.errors import write_fix
+
+    try:
+        read_only = bool(os.statvfs(agent_dir).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only:
+        return write_fix(errno.EROFS, agent_dir)
+    return f"chmod u+rwx {agent_dir}"
 
 
 def existing(s: Subject) -> Path:
