@@ -93,9 +93,16 @@ def _argument(a: Argument) -> click.Argument:
         type=_TYPES.get(a.kind, click.STRING),
         nargs=-1 if a.kind == "list" else 1,
         required=a.required,
-        metavar=a.metavar,
+        metavar=_usage(a),
         shell_complete=_completer(a.complete),
     )
+
+
+def _usage(a: Argument) -> str:
+    """An argument as the usage line shows it, click's way: `[DIR]` when optional, `NAME...`
+    when it takes several."""
+    shown = a.metavar if a.required else f"[{a.metavar}]"
+    return f"{shown}..." if a.kind == "list" else shown
 
 
 def _values(command: Command, raw: dict[str, Any]) -> dict[str, Any]:

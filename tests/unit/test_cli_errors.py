@@ -156,3 +156,19 @@ def test_version_under_json_follows_the_args_the_app_was_given(
     monkeypatch.setattr(sys, "argv", ["ext", "--version", "--json"])
     done = CliRunner().invoke(cli.app, ["--version"])
     assert done.stdout.startswith("ext ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["enable", "--help"], "Usage: ext enable [OPTIONS] NAME..."),  # one or more
+        (["adopt", "--help"], "Usage: ext adopt [OPTIONS] [NAMES]..."),  # none or more
+        (["consent", "approve", "--help"], "Usage: ext consent approve [OPTIONS] [DIR]"),
+        (["add", "--help"], "Usage: ext add [OPTIONS] NAME"),  # exactly one
+    ],
+)
+def test_usage_lines_say_how_many_arguments_a_command_takes(
+    argv: list[str], usage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(argv, capsys)
+    assert code == 0 and out.splitlines()[0] == usage
