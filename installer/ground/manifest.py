@@ -169,9 +169,8 @@ def _parse(raw: bytes, path: Path) -> dict[str, Any]:
             f"{path}: not UTF-8 (byte {exc.start})", "save the file as UTF-8"
         ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(
-            f"{path}: invalid TOML: {exc}", "fix the TOML syntax at that line"
-        ) from None
+        where = "at that line" if "(at line" in str(exc) else "near the end of the file"
+        raise UsageError(f"{path}: invalid TOML: {exc}", f"fix the TOML syntax {where}") from None
     except RecursionError:
         raise UsageError(f"{path}: nested too deeply", "flatten the nested arrays") from None
     if _too_deep(data):

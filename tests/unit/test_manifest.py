@@ -309,6 +309,9 @@ def test_the_size_limit_is_exact_and_bad_bytes_say_which() -> None:
     syntax = refused("[set\n")
     assert syntax.message.startswith(f"{PATH}: invalid TOML: ")
     assert syntax.fix == "fix the TOML syntax at that line"
+    unclosed = refused('[set]\nname = "x')  # tomllib names no line, only the end
+    assert unclosed.message.endswith("invalid TOML: Unterminated string (at end of document)")
+    assert unclosed.fix == "fix the TOML syntax near the end of the file"
 
 
 def test_tables_inside_seed_arrays_and_empty_seed_tables_are_json() -> None:
