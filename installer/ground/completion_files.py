@@ -2,7 +2,7 @@
 
 It does what typer's `--install-completion` does, the convention users of click and typer
 tools know: the script goes to a file of its own, in the folder the shell (or typer) keeps
-completions in, rewritten whole on each run; the shell's start-up file gets one line that
+completions in, rewritten whole when it differs; the shell's start-up file gets one line that
 sources it, added once. fish reads its completions folder itself and needs no line.
 
     bash  ~/.bash_completions/ext.sh         sourced from ~/.bashrc
