@@ -175,10 +175,10 @@ def _move_old_consent_store(ctx: Any) -> tuple[str, ...]:
     import os
 
     if not os.path.lexists(os.path.join(ctx.agent_dir, "hooks", "project-approvals.json")):
-        return ()
-    from installer.consent.legacy import migrate
+        return ()  # consent.legacy.legacy_store, without importing consent on every install
+    from installer.commands.consent import moved
 
-    return tuple(migrate(ctx))
+    return moved(ctx)
 
 
 def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn:
