@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.pis import RealPi, selected
 from tests.write_guard import Guard
 
 # scripts/mutation runs the tests once per mutant on a loaded machine: the same examples each
@@ -71,3 +72,11 @@ def isolated_home(
     seen, write_guard.seen, write_guard.extra = write_guard.seen, [], []
     if seen:
         pytest.fail("\n".join(seen), pytrace=False)
+
+
+@pytest.fixture(scope="session", params=selected(), ids=lambda p: p.id)
+def real_pi(request: pytest.FixtureRequest) -> RealPi:
+    """Each real pi in turn (today's, then the oldest supported): a test that asks for it,
+    or for `pi_bin` or `pi`, runs once per pi, and its id names the pi (`[pi1.6.0]`)."""
+    pi: RealPi = request.param
+    return pi.require()

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from installer.host.pi import HostInfo, find_host
-from tests.e2e.conftest import find_pi
+from tests.pis import RealPi
 
 
 @pytest.fixture(scope="session")
-def pi_host() -> HostInfo:
-    """The real pi, found as ext finds it (PATH, else the copy scripts/setup installed)."""
-    pi = find_pi()
-    host = find_host(str(pi)) if pi is not None else None
+def pi_host(real_pi: RealPi) -> HostInfo:
+    """The real pi of this run, found as ext finds it, with the Node it needs on PATH."""
+    host = find_host(str(real_pi.bin), real_pi.path())
     if host is None:
-        message = "the real pi is not installed: run scripts/setup"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        pytest.fail(f"ext does not find pi {real_pi.version} at {real_pi.bin}")
     return host

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.pis import RealPi, today
 
 REPO = Path(__file__).resolve().parents[2]
 EXT = Path(sys.executable).with_name("ext")
@@ -18,36 +19,29 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def find_pi() -> Path | None:
-    found = shutil.which("pi")
-    if found:
-        return Path(found)
-    cached = REPO / ".cache" / "pi" / "node_modules" / ".bin" / "pi"
-    return cached if cached.exists() else None
+    """Today's pi as scripts/setup installs it (None when it is not), for tests that need a pi
+    but not a particular one."""
+    pi = today()
+    return pi.bin if pi.installed else None
 
 
 @pytest.fixture
-def pi_bin() -> Path:
-    """The real pi; in CI a missing pi fails the test instead of skipping it."""
-    pi = find_pi()
-    if pi is None:
-        message = "the real pi is not installed: run scripts/setup"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return pi
+def pi_bin(real_pi: RealPi) -> Path:
+    """The real pi's bin; in CI a missing pi fails the test instead of skipping it."""
+    return real_pi.bin
 
 
 @pytest.fixture
-def e2e_env(isolated_home: Path, tmp_path: Path) -> dict[str, str]:
-    """A process environment whose HOME and XDG dirs are the test's own."""
+def e2e_env(isolated_home: Path, tmp_path: Path, request: pytest.FixtureRequest) -> dict[str, str]:
+    """A process environment whose HOME and XDG dirs are the test's own, with the test's pi
+    (its `real_pi`, else today's) and the Node it needs first on PATH."""
     keep = ("PATH", "LANG", "LC_ALL", "TERM", "SYSTEMROOT", "TMPDIR")
     env = {k: v for k, v in os.environ.items() if k in keep}
     env["HOME"] = str(isolated_home)
     for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
         env[var] = os.environ[var]
-    pi = find_pi()
-    if pi is not None:
-        env["PATH"] = f"{pi.parent}{os.pathsep}{env.get('PATH', '')}"
+    pi = request.getfixturevalue("real_pi") if "real_pi" in request.fixturenames else today()
+    env["PATH"] = pi.path(env.get("PATH", ""))
     env["EXT_NO_UPDATE_CHECK"] = "1"
     env["NO_COLOR"] = "1"
     return env
