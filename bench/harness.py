@@ -77,9 +77,17 @@ def user_install() -> Path:
 
 
 def pi() -> str | None:
-    """The real pi the project tests against, else one on PATH."""
-    cached = REPO / ".cache" / "pi" / "node_modules" / ".bin" / "pi"
+    """Today's real pi the project tests against (scripts/setup), else one on PATH."""
+    from installer.host.lines import TODAY
+
+    cached = REPO / ".cache" / f"pi-{TODAY.tested}" / "node_modules" / ".bin" / "pi"
     return str(cached) if cached.exists() else shutil.which("pi")
+
+
+def node_dir() -> Path | None:
+    """The folder of the Node scripts/setup installed for today's pi (it needs Node 22)."""
+    found = sorted((REPO / ".cache").glob("node-*/node_modules/node-*/bin/node"))
+    return found[-1].parent if found else None
 
 
 # ---- sandbox and sets -------------------------------------------------------
@@ -101,9 +109,9 @@ def sandbox_env(root: Path) -> dict[str, str]:
         XDG_CACHE_HOME=str(home / ".cache"),
         XDG_STATE_HOME=str(home / ".local" / "state"),
     )
-    found = pi()
-    if found is not None:
-        env["PATH"] = os.pathsep.join((str(Path(found).parent), env.get("PATH", "")))
+    front = [str(Path(found).parent) for found in [pi()] if found is not None]
+    front += [str(node) for node in [node_dir()] if node is not None]
+    env["PATH"] = os.pathsep.join([*front, env.get("PATH", "")])
     return env
 
 

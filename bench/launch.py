@@ -30,7 +30,7 @@ LIMIT = 1.10
 def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     binary = pi()
     if binary is None:
-        raise BenchError("pi is not installed (.cache/pi or PATH)")
+        raise BenchError("pi is not installed (run scripts/setup, or put pi on PATH)")
     set_dir, env = installed_bundled_set(tmp)
     cmds = {
         "ext launch -- --version": Cmd([ext(), "launch", "--", "--version"], set_dir, env),

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Run, find_pi
+from tests.e2e.conftest import Run
 from tests.helpers import build_tree
 
-pytestmark = pytest.mark.e2e
+# What pi config writes and what pi loads may differ by pi: every test runs on each real pi.
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("real_pi")]
 
 EXT_CODE = "export default function (pi) {}\n"
 SET = {
@@ -69,7 +71,7 @@ def pi_config(path: Path, path_in: str, on: bool, package: str | None = None) ->
 
 def _spawn_pi_config(agent: Path, env: dict[str, str], cwd: Path) -> Any:
     pexpect = pytest.importorskip("pexpect")
-    pi = find_pi()
+    pi = shutil.which("pi", path=env["PATH"])
     assert pi is not None
     child = pexpect.spawn(
         str(pi),
@@ -80,7 +82,7 @@ def _spawn_pi_config(agent: Path, env: dict[str, str], cwd: Path) -> Any:
         encoding="utf-8",
         timeout=30,
     )
-    child.expect("Resource Configuration")
+    child.expect("Resource Configuration|Global Resources")  # 0.73's title, then 1.6's
     child.expect(r"a\.ts")  # the list is drawn: keys reach it now
     return child
 
@@ -165,9 +167,13 @@ def pi_loads(agent: Path, cwd: Path, env: dict[str, str]) -> set[str]:
     from installer.host.loader import Unavailable, ask
     from installer.host.pi import find_host
 
-    pi = find_pi()
+    pi = shutil.which("pi", path=env["PATH"])
     assert pi is not None
-    views = ask(find_host(str(pi)), [(agent, cwd)], env={**env, "PI_CODING_AGENT_DIR": str(agent)})
+    views = ask(
+        find_host(str(pi), env["PATH"]),
+        [(agent, cwd)],
+        env={**env, "PI_CODING_AGENT_DIR": str(agent)},
+    )
     assert not isinstance(views, Unavailable), views.reason
     (view,) = views
     assert not view.failed, view.failed
@@ -332,9 +338,9 @@ def pi_config_lists(agent: Path, cwd: Path, env: dict[str, str]) -> dict[str, bo
     from installer.host.loader import find_node
     from installer.host.pi import find_host, package_dir
 
-    pi = find_pi()
+    pi = shutil.which("pi", path=env["PATH"])
     assert pi is not None
-    host = find_host(str(pi))
+    host = find_host(str(pi), env["PATH"])
     assert host is not None
     package, node = package_dir(host), find_node(host, env.get("PATH"))
     assert package is not None and node is not None

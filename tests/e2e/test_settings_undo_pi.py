@@ -5,7 +5,6 @@ pi's key. pi's own SettingsManager does the writing, as it does at a first start
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
@@ -13,20 +12,21 @@ import pytest
 
 from tests.e2e.conftest import Run
 from tests.helpers import build_tree
+from tests.pis import RealPi
 
 pytestmark = pytest.mark.e2e
 
 PI_WRITES = """
-const [pkg, cwd, agent] = process.argv.slice(1);
+const [pkg, cwd, agent, version] = process.argv.slice(1);
 const { SettingsManager } = await import(pkg);
 const settings = SettingsManager.create(cwd, agent);
-settings.setLastChangelogVersion("0.73.1");
+settings.setLastChangelogVersion(version);
 await settings.flush();
 """
 
 
 def test_undo_after_pi_wrote_settings_keeps_pis_key(
-    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+    ext: Run, real_pi: RealPi, e2e_env: dict[str, str], tmp_path: Path
 ) -> None:
     set_root = build_tree(
         tmp_path / "set",
@@ -40,10 +40,10 @@ def test_undo_after_pi_wrote_settings_keeps_pis_key(
     ext(*where, "install", "--yes", check=True)
     assert json.loads((agent / "settings.json").read_text())["quietStartup"] is True
 
-    package = Path(os.path.realpath(pi_bin)).parents[1]  # …/pi-coding-agent/dist/cli.js
-    entry = (package / "dist" / "index.js").as_uri()
+    entry = (real_pi.package_dir / "dist" / "index.js").as_uri()
+    args = [entry, str(tmp_path), str(agent), real_pi.version]
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", PI_WRITES, entry, str(tmp_path), str(agent)],
+        ["node", "--input-type=module", "-e", PI_WRITES, *args],
         env=e2e_env,
         capture_output=True,
         text=True,
@@ -51,12 +51,13 @@ def test_undo_after_pi_wrote_settings_keeps_pis_key(
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads((agent / "settings.json").read_text())["lastChangelogVersion"] == "0.73.1"
+    written = json.loads((agent / "settings.json").read_text())
+    assert written["lastChangelogVersion"] == real_pi.version
 
     undone = ext(*where, "undo", "--yes")
     assert undone.returncode == 0, undone.stderr
     assert json.loads((agent / "settings.json").read_text()) == {
         "theme": "dark",
-        "lastChangelogVersion": "0.73.1",
+        "lastChangelogVersion": real_pi.version,
     }
     assert (agent / "extensions/a.ts").exists() is False
