@@ -10,6 +10,9 @@ again a day later. A hang is remembered too (as "unknown"), so it costs one time
 one per command; but only for an hour, since the first Node start after an install (a
 cold disk) can outlast the timeout once, and the drift check should not stay blind for a
 day.
+
+Node's version (`node --version`, for the Node check in installer/host/node.py) is kept the
+same way, in a file of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from typing import NamedTuple
 from installer.ground.cachefile import read_table, write_table
 
 SCHEMA = 1
+HOST = "host-version.json"  # pi's `--version`
+NODE = "node-version.json"  # `node --version` of the Node that runs pi
 MAX_AGE = 24 * 3600.0
 UNKNOWN_MAX_AGE = 3600.0  # no version (a hang, an error): asked again sooner
 _FIELDS = ("size", "mtime_ns", "inode", "named")  # Identity's fields after the path
@@ -44,11 +49,11 @@ class Cached(NamedTuple):
     version: str | None  # None: it printed no version, or hung
 
 
-def cache_path() -> Path:
-    """`<user cache dir>/extset/host-version.json`."""
+def cache_path(name: str = HOST) -> Path:
+    """`<user cache dir>/extset/<name>`: host-version.json, node-version.json."""
     from installer.ground.userdirs import user_dir
 
-    return user_dir("cache") / "host-version.json"
+    return user_dir("cache") / name
 
 
 def identity(resolved: Path) -> Identity | None:
@@ -88,11 +93,11 @@ def _named_files(script: Path) -> str:
     return "\n".join(found)
 
 
-def lookup(ident: Identity | None, now: float | None = None) -> Cached | None:
+def lookup(ident: Identity | None, now: float | None = None, name: str = HOST) -> Cached | None:
     """The remembered answer for this exact binary, if it is fresh; else None."""
     if ident is None:
         return None
-    entry = read_table(cache_path(), SCHEMA, "hosts").get(ident.path)
+    entry = read_table(cache_path(name), SCHEMA, "hosts").get(ident.path)
     if entry is None or [entry.get(k, "") for k in _FIELDS] != list(ident[1:]):
         return None
     at = entry.get("at")
@@ -105,11 +110,11 @@ def lookup(ident: Identity | None, now: float | None = None) -> Cached | None:
     return Cached(version if isinstance(version, str) else None)
 
 
-def remember(ident: Identity | None, version: str | None) -> None:
+def remember(ident: Identity | None, version: str | None, name: str = HOST) -> None:
     """Keep the answer for this binary; a cache that cannot be written only costs speed."""
     if ident is None:
         return
-    path = cache_path()
+    path = cache_path(name)
     hosts = read_table(path, SCHEMA, "hosts")
     hosts[ident.path] = {
         "size": ident.size,

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from installer.host.node import Node, find_node, judge, refusal
 from installer.host.pi import HostInfo, package_dir
 
 LOADER_TIMEOUT = 60.0
@@ -94,54 +94,6 @@ class Unavailable:
     reason: str
 
 
-@dataclass(frozen=True)
-class Node:
-    """The Node that runs pi, and how it was chosen."""
-
-    path: Path
-    how: str
-
-
-# ---- finding pi's package and its Node ---------------------------------------
-
-
-def find_node(host: HostInfo, path_env: str | None) -> Node | None:
-    """The Node that runs pi: its shebang's own node, else node on PATH, else node beside pi.
-
-    pi's bin is `#!/usr/bin/env node`: a shell runs it with the first node on PATH. A
-    shebang naming node by path wins; node beside the pi binary (an nvm or a tarball
-    bin/) is the last resort, for a PATH that has pi but not its node.
-    """
-    interpreter = _shebang(host.resolved)
-    node_named = interpreter is not None and interpreter.name.startswith("node")
-    if interpreter is not None and node_named and os.access(interpreter, os.X_OK):
-        return Node(interpreter, f"the node named by {host.command}'s shebang")
-    on_path = shutil.which("node", path=path_env)
-    if on_path is not None:
-        return Node(
-            Path(on_path), f"node on PATH, as {host.command}'s `#!/usr/bin/env node` finds it"
-        )
-    beside = host.path.parent / "node"
-    if os.access(beside, os.X_OK):
-        return Node(beside, f"the node beside {host.path}")
-    return None
-
-
-def _shebang(script: Path) -> Path | None:
-    """The interpreter a `#!` line names, reading through `/usr/bin/env [-S] node`."""
-    try:
-        with open(script, "rb") as f:
-            first = f.readline(256).decode("utf-8", "replace")
-    except OSError:
-        return None
-    if not first.startswith("#!"):
-        return None
-    words = first[2:].split()
-    if words and Path(words[0]).name == "env":
-        return None  # the PATH lookup: find_node does it with the caller's PATH
-    return Path(words[0]) if words else None
-
-
 # ---- asking ------------------------------------------------------------------
 
 
@@ -160,9 +112,9 @@ def ask(
     package = package_dir(host)
     if package is None:
         return Unavailable(f"the pi package of {host.path} was not found beside it")
-    node = find_node(host, environ.get("PATH"))
-    if node is None:
-        return Unavailable(f"node was not found to run pi's loader (PATH, or beside {host.path})")
+    node = _node(host, environ.get("PATH"))
+    if isinstance(node, Unavailable):
+        return node
     request = {
         "jobs": [{"agentDir": os.path.abspath(a), "cwd": os.path.abspath(c)} for a, c in jobs]
     }
@@ -175,6 +127,17 @@ def ask(
     if out.timed_out:
         return Unavailable(f"pi's loader did not answer within {timeout:g} s; it was stopped")
     return _parse(out.stdout, out.stderr, out.returncode, host)
+
+
+def _node(host: HostInfo, path_env: str | None) -> Node | Unavailable:
+    """The Node to run pi's loader with, or why there is none that can."""
+    node = find_node(host, path_env)
+    if node is None:
+        return Unavailable(f"node was not found to run pi's loader (PATH, or beside {host.path})")
+    too_old = refusal(host, judge(host, node))
+    if too_old is not None:  # the loader would die in the same SyntaxError as pi itself
+        return Unavailable(too_old.message)
+    return node
 
 
 @contextmanager

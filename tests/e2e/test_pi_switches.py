@@ -335,7 +335,7 @@ def pi_config_lists(agent: Path, cwd: Path, env: dict[str, str]) -> dict[str, bo
     `pi config` runs it before drawing its list (tests/e2e/pi_config_list.mjs)."""
     import subprocess
 
-    from installer.host.loader import find_node
+    from installer.host.node import find_node
     from installer.host.pi import find_host, package_dir
 
     pi = shutil.which("pi", path=env["PATH"])

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.host.loader import Unavailable, View, ask, find_node
+from installer.host.loader import Unavailable, View, ask
+from installer.host.node import find_node
 from installer.host.pi import HostInfo, package_dir
 from tests.helpers import build_tree
 
@@ -92,7 +93,7 @@ def test_node_beside_pi_is_the_last_resort_and_a_shebang_naming_node_wins(
     assert on_path is not None and "PATH" in on_path.how
     named = fake_pi(tmp_path / "named", "", shebang=f"#!{NODE}")
     chosen = find_node(named, str(empty))
-    assert chosen is not None and chosen.path == Path(NODE) and "shebang" in chosen.how
+    assert chosen is not None and chosen.path == Path(NODE) and "first line" in chosen.how
 
 
 @needs_node
