@@ -14,6 +14,7 @@ from pathlib import Path
 
 from installer.doctor.checks.agent import existing
 from installer.doctor.checks.failures import Clash, conflict_finding, failure_fix, inside
+from installer.doctor.checks.node import require_node
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.host.loader import Failure, Unavailable, View
@@ -31,6 +32,7 @@ def compare(s: Subject) -> Iterator[Finding]:
     host = s.host()
     if host is None:
         raise Skip(f"{s.host_command} was not found (see host)")
+    require_node(s)
     # The agent dir as the cwd: a project's .pi/extensions is code doctor has no consent to run.
     answer = ask(host, [(agent, agent)], s.env.environ)
     if isinstance(answer, Unavailable):

@@ -106,12 +106,14 @@ def _ext_command(s: Subject) -> str:
 
 def load(s: Subject) -> Iterator[Finding]:
     """--deep: start the host offline on the agent dir; an extension it cannot load is an error."""
+    from installer.doctor.checks.node import require_node
     from installer.host.pi import offline_load_check
 
     agent_dir = existing(s)
     host = s.host()
     if host is None:
         raise Skip(f"{s.host_command} was not found (see host)")
+    require_node(s)  # else every extension would seem to fail, in pi's SyntaxError
     report = offline_load_check(host, agent_dir, s.env.environ)
     root = os.path.realpath(s.set_root) if s.set_root is not None else os.sep
     for f in report.failures:
