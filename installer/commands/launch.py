@@ -52,8 +52,18 @@ def prepare_launch(ctx: Context) -> tuple[HostInfo, list[str]]:
     """The host to exec and the warnings to print first."""
     ctx.agent_dir.mkdir(parents=True, exist_ok=True)
     host = find(ctx)
+    refuse_old_node(ctx, host)
     warning = drift_warning(ctx, host)
     return host, [warning] if warning else []
+
+
+def refuse_old_node(ctx: Context, host: HostInfo) -> None:
+    """An error (exit 1, with the fix) instead of exec-ing pi into its own stack trace."""
+    from installer.host.node import fit, refusal
+
+    problem = refusal(host, fit(host, ctx.env.environ.get("PATH")))
+    if problem is not None:
+        raise problem
 
 
 def record_session(ctx: Context, host: HostInfo, args: list[str]) -> None:
