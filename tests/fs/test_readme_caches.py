@@ -8,12 +8,18 @@ from pathlib import Path
 import pytest
 
 from installer.ground import manifest_cache
-from installer.host import versions
+from installer.host import cache, versions
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-@pytest.mark.parametrize("path_of", [manifest_cache.cache_path, versions.memo_path])
+def node_cache_path() -> Path:
+    return cache.cache_path(cache.NODE)
+
+
+@pytest.mark.parametrize(
+    "path_of", [manifest_cache.cache_path, versions.memo_path, node_cache_path]
+)
 def test_each_cache_of_the_everyday_path_is_named_with_what_deleting_it_does(
     path_of: object, isolated_home: Path
 ) -> None:
