@@ -40,11 +40,13 @@ class Fit(NamedTuple):
     needs: str | None  # pi's engines.node; None when neither pi nor the table says
     source: str  # where `needs` comes from: "its package.json", "ext's table of pi lines"
     side: Where | None  # where `version` stands against `needs`; None when either is unknown
-    missing: bool = False  # pi's first line runs a node that is not there (none on PATH)
+    # What pi's first line runs when it is not there: "node from PATH" (none on PATH), or the
+    # path it names; "" when nothing is missing.
+    missing: str = ""
 
     @property
     def cannot_run(self) -> bool:
-        return self.missing or self.side in CANNOT
+        return bool(self.missing) or self.side in CANNOT
 
 
 # ---- finding pi's Node -------------------------------------------------------
@@ -169,9 +171,17 @@ def fit(
     node = find_node(host, path_env)
     if node is None or not node.runs_pi:
         wanted, source = needs(host)
-        missing = _node_named(host.resolved) is not None
-        return Fit(None, None, wanted, source, None, missing)
+        return Fit(None, None, wanted, source, None, _missing(host))
     return judge(host, node, fresh=fresh, timeout=timeout)
+
+
+def _missing(host: HostInfo) -> str:
+    """What pi's first line runs, said for a node that is not there; "" for a pi naming none."""
+    named = _node_named(host.resolved)
+    if named is None:
+        return ""
+    kind, program = named
+    return f"{program} from PATH" if kind == "env" else program
 
 
 def judge(host: HostInfo, node: Node, *, fresh: bool = False, timeout: float = NODE_TIMEOUT) -> Fit:
@@ -201,9 +211,9 @@ def refusal(host: HostInfo, found: Fit) -> ExtError | None:
     pi = f"{host.command} {host.version}" if host.version else host.command
     need = _wanted(found.needs)
     if found.node is None:
+        needed = f" (it needs {need})" if found.needs else ""
         return ExtError(
-            f"{pi} cannot start: its first line runs node, and there is none on PATH "
-            f"(it needs {need})",
+            f"{pi} cannot start: its first line runs {found.missing}, which is not there{needed}",
             f"install {need} and put it on PATH",
         )
     fix = f"install {need} and put it first on PATH"
@@ -219,17 +229,18 @@ def _wanted(needs: str | None) -> str:
     import re
 
     if needs is None:
-        return "a newer Node"
+        return "Node"
     match = re.fullmatch(r">=\s*v?(\d+(?:\.\d+)*)", needs)
     return f"Node {match.group(1)} or newer" if match else f"a Node that meets {needs!r}"
 
 
 def _older_pi(host: HostInfo, version: str | None) -> str:
-    """`; or …`: the newest other line of pi that runs on this Node, and how to switch to it."""
+    """`; or …`: the newest older line of pi that runs on this Node, and how to switch to it."""
     from installer.host.versions import where
 
     own = line_of(host.version, host.package)
-    others = [line for line in LINES if line is not own and where(version, line.node) == "in"]
+    older = LINES[: LINES.index(own)]
+    others = [line for line in older if where(version, line.node) == "in"]
     if not others:
         return ""
     line = others[-1]

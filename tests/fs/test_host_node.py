@@ -141,6 +141,25 @@ def test_an_old_pi_on_node_20_is_ok_and_on_a_too_old_node_has_no_older_pi_to_off
     assert bad.fix == "install Node 20.6.0 or newer and put it first on PATH"
 
 
+def test_a_node_between_a_range_s_parts_cannot_run_pi_and_one_above_its_top_is_a_warning(
+    tmp_path: Path, node22: tuple[Path, Path]
+) -> None:
+    node21, _ = fake_node(tmp_path / "node21", "v21.7.0")
+    gap = fake_pi(tmp_path / "gap", engines="^20.6.0 || >=22.19.0")
+    top = fake_pi(tmp_path / "top", engines=">=20.6.0 <22")
+
+    [between] = doctor(tmp_path, f"{gap}{os.pathsep}{node21.parent}")
+    [above] = doctor(tmp_path, f"{top}{os.pathsep}{node22[0].parent}")
+
+    assert between.level == "error"
+    assert "it needs a Node that meets '^20.6.0 || >=22.19.0'" in between.message
+    assert (above.level, above.message) == (
+        "warn",
+        f"Node 22.23.5 at {node22[0]} is newer than pi 1.6.0 was made for "
+        "(>=20.6.0 <22, engines.node in its package.json)",
+    )
+
+
 def test_without_engines_the_table_s_node_for_the_pi_s_line_is_used(
     tmp_path: Path, node20: tuple[Path, Path]
 ) -> None:
@@ -161,10 +180,20 @@ def test_no_node_on_path_for_a_pi_that_starts_node_from_path_is_an_error(tmp_pat
 
     assert finding.level == "error"
     assert finding.message == (
-        "pi 1.6.0 cannot start: its first line runs node, and there is none on PATH "
+        "pi 1.6.0 cannot start: its first line runs node from PATH, which is not there "
         "(it needs Node 22.19.0 or newer)"
     )
     assert finding.fix == "install Node 22.19.0 or newer and put it on PATH"
+
+
+def test_a_node_named_by_path_that_is_gone_is_an_error_naming_it(tmp_path: Path) -> None:
+    gone = tmp_path / "old-nvm" / "bin" / "node"
+    bin_ = fake_pi(tmp_path, first_line=f"#!{gone}")
+
+    [finding] = doctor(tmp_path, str(bin_))
+
+    assert finding.level == "error"
+    assert finding.message.startswith(f"pi 1.6.0 cannot start: its first line runs {gone}, ")
 
 
 def test_a_node_named_by_path_in_the_first_line_wins_over_path(

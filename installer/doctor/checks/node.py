@@ -57,5 +57,5 @@ def require_node(s: Subject) -> None:
     """Skip a check that would start pi (or its loader) under a Node that cannot run it."""
     found = pi_node(s)
     if found is not None and found.cannot_run:
-        node = f"Node {found.version}" if found.node else "no node on PATH"
-        raise Skip(f"{s.host_command} cannot run on {node} (see host.node)")
+        why = f"run on Node {found.version}" if found.node else f"start: no {found.missing}"
+        raise Skip(f"{s.host_command} cannot {why} (see host.node)")
