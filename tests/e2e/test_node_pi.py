@@ -43,6 +43,11 @@ def test_pi_1_6_on_an_old_node_is_an_error_in_doctor_and_launch_refuses_and_on_n
     ext: Run, e2e_env: dict[str, str], tmp_path: Path
 ) -> None:
     pi = today().require()
+    fine = ext("doctor", "--check", "host.node")  # today's pi with the Node it needs first
+    assert fine.returncode == 0, fine.stdout + fine.stderr
+    assert fine.stdout.startswith("ok     host.node         Node 22.")
+    assert "runs pi 1.6.0 (it needs >=22.19.0)" in fine.stdout
+
     node, version = old_node(tmp_path)
     old = {**e2e_env, "PATH": os.pathsep.join([str(pi.bin.parent), str(node.parent)])}
     # The premise: the real pi on that Node dies in its own stack trace.
@@ -53,7 +58,6 @@ def test_pi_1_6_on_an_old_node_is_an_error_in_doctor_and_launch_refuses_and_on_n
 
     doctor = ext("doctor", "--check", "host.node", env=old)
     launch = ext("launch", "--", "--version", env=old)
-    fine = ext("doctor", "--check", "host.node")  # today's pi with the Node it needs first
 
     said = f"pi 1.6.0 cannot run on Node {version} ({node}): it needs Node 22.19.0 or newer"
     assert doctor.returncode == 1
@@ -63,6 +67,3 @@ def test_pi_1_6_on_an_old_node_is_an_error_in_doctor_and_launch_refuses_and_on_n
     assert launch.returncode == 1
     assert f"error: {said}" in launch.stderr
     assert launch.stdout == "" and "SyntaxError" not in launch.stderr  # pi was never started
-    assert fine.returncode == 0, fine.stdout + fine.stderr
-    assert fine.stdout.startswith("ok     host.node         Node 22.")
-    assert "runs pi 1.6.0 (it needs >=22.19.0)" in fine.stdout
