@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from installer.host.lines import SCOPES, line_of
-from installer.host.loader import Unavailable, ask, find_node
+from installer.host.loader import Unavailable, ask
+from installer.host.node import find_node
 from installer.host.pi import HostInfo, find_host, offline_load_check, package_dir
 from tests.helpers import build_tree
 from tests.pis import RealPi
