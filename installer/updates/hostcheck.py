@@ -128,16 +128,16 @@ def _moved(
     from installer.host.versions import newest_in, where
 
     latest, tested = str(news.latest), host.tested
-    moving = f"pi moved: {host.package} is now {moved}"
     line = line_named(moved)
-    moving += f" (it needs Node {line.node})" if line else ""
+    node = f" (it needs Node {line.node})" if line else ""
     if tested is None or where(latest, tested) == "in":
         target, version, out = latest, "latest", ""
     else:
         best = newest_in(list(news.versions), tested)
         if best is None:  # nothing of the new package was tested: stay, and say what is out
             switch = method_for(host, env, prefix, latest, moved).hint
-            note = f"{moving}; {beyond(latest, tested)}" + (f"; then: {switch}" if switch else "")
+            note = f"pi moved to {moved}{node}; {beyond(latest, tested)}"
+            note += f"; then: {switch}" if switch else ""
             return replace(found, detail=f"{found.detail}; {note}" if found.detail else note)
         target, version, out = best, best, f"; the newest tested; {beyond(latest, tested)}"
     method = method_for(host, env, prefix, version, moved)
@@ -148,7 +148,7 @@ def _moved(
         latest=target,
         hint=method.hint,
         status="update-available",
-        detail=moving + out,
+        detail=f"pi moved here from {host.package}{node}{out}",
         method=method.name,
         label=moved,
     )

@@ -94,8 +94,10 @@ def test_on_the_old_package_pi_moved_names_the_new_package_its_latest_and_the_sw
     assert (found.status, found.current, found.latest) == ("update-available", "0.73.1", "1.6.0")
     assert found.label == NEW_PACKAGE
     assert found.hint == (f"npm uninstall -g {OLD_PACKAGE} && npm install -g {NEW_PACKAGE}@latest")
-    assert f"pi moved: {OLD_PACKAGE} is now {NEW_PACKAGE} (it needs Node {NODE})" in found.detail
-    assert found.line().startswith(f"{NEW_PACKAGE} 1.6.0 is available (you have 0.73.1)")
+    assert found.line().startswith(
+        f"{NEW_PACKAGE} 1.6.0 is available (you have 0.73.1); "
+        f"pi moved here from {OLD_PACKAGE} (it needs Node {NODE}); run: npm uninstall"
+    )
     assert both.requests.count("/@earendil-works%2fpi-coding-agent") == 1
 
 
@@ -140,7 +142,7 @@ def test_a_range_the_new_package_has_nothing_in_keeps_the_old_and_says_what_is_b
     assert (found.status, found.latest, found.hint) == ("up-to-date", "0.73.1", None)
     assert found.label == OLD_PACKAGE
     assert found.detail == (
-        f"pi moved: {OLD_PACKAGE} is now {NEW_PACKAGE} (it needs Node {NODE}); "
+        f"pi moved to {NEW_PACKAGE} (it needs Node {NODE}); "
         f"1.6.0 is out, outside the tested range ({BUNDLED}): check its changelog and the "
         "flags and events this set uses (`pi --help`) before widening [host] tested; "
         f"then: npm uninstall -g {OLD_PACKAGE} && npm install -g {NEW_PACKAGE}@1.6.0"
@@ -271,4 +273,5 @@ def test_doctor_says_pi_moved_from_the_cache(both: Server, tmp_path: Path) -> No
 
     row = rows["update.host"]
     assert row.message.startswith(f"{NEW_PACKAGE} 1.6.0 is available (you have 0.73.1); pi moved")
+    assert row.level == "info"  # news, not a fault: --strict does not fail on it
     assert row.fix == f"npm uninstall -g {OLD_PACKAGE} && npm install -g {NEW_PACKAGE}@latest"
