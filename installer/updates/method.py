@@ -1,4 +1,5 @@
-"""How ext and the host were installed, from facts on disk, and the command that upgrades each."""
+"""How ext was installed, from facts on disk, and the command that upgrades it (the host's:
+`installer.updates.hostmethod`)."""
 
 from __future__ import annotations
 
