@@ -14,7 +14,7 @@ from installer.updates.method import InstallMethod, homebrew_formula
 # (`getActiveManagedInstallRoot` in dist/package-manager-cli.js): the marker's fields below,
 # and each release in `<root>/releases/<version>/node_modules/<package>`.
 MARKER = "managed-install.json"
-_MARKER_FIELDS = {"kind": "pi-managed-install", "schemaVersion": 1, "layout": "releases-v1"}
+MARKER_FIELDS = {"kind": "pi-managed-install", "schemaVersion": 1, "layout": "releases-v1"}
 SELF_UPDATE_VAR = "PI_SELF_UPDATE_COMMAND"
 
 
@@ -113,7 +113,7 @@ def _valid_marker(path: Path) -> bool:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # pi strips a BOM too
     except (OSError, ValueError):
         return False
-    return isinstance(data, dict) and all(data.get(k) == v for k, v in _MARKER_FIELDS.items())
+    return isinstance(data, dict) and all(data.get(k) == v for k, v in MARKER_FIELDS.items())
 
 
 def self_update_argv(env: Mapping[str, str]) -> tuple[str, ...] | None:
