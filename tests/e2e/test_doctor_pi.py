@@ -190,19 +190,14 @@ def test_a_range_of_the_old_package_names_it_on_the_new_one_and_nothing_on_the_o
     agent = tmp_path / "agent"
 
     installed = ext("--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes")
-    launched = ext("--set", str(root), "--agent-dir", str(agent), "launch", "--", "--version")
 
-    assert installed.returncode == 0 and launched.returncode == 0, launched.stderr
+    assert installed.returncode == 0, installed.stderr
     fix = (
         f"only {OLD_PACKAGE} has those versions: npm uninstall -g {NEW_PACKAGE} && "
         f"npm install -g {OLD_PACKAGE}@0.73.1, or re-test the set"
     )
-    for said in (installed.stderr, launched.stderr):
-        assert (fix in said) is (real_pi.line.package == NEW_PACKAGE), said
-    # pi ran, after the warning (0.73 prints its version to stderr, 1.x to stdout)
-    assert launched.stderr.rstrip().endswith(real_pi.version) or (
-        launched.stdout.strip() == real_pi.version
-    )
+    assert (fix in installed.stderr) is (real_pi.line.package == NEW_PACKAGE), installed.stderr
+    assert ("is newer than" in installed.stderr) is (real_pi.line.package == NEW_PACKAGE)
 
 
 def test_doctor_runs_before_anything_is_installed(ext: Run, tmp_path: Path) -> None:
