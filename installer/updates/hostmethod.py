@@ -52,22 +52,27 @@ def _npm(resolved: Path, package: str, npm_prefix: Path | None, spec: str) -> In
     if folder is None:
         return InstallMethod("unknown", None, "not under a node_modules folder")
     moving = not spec.startswith(f"{package}@")
-    remove: tuple[str, ...] | None = None
     if _is_global(folder, npm_prefix):
-        remove = ("npm", "uninstall", "-g", package) if moving else None
-        return InstallMethod("npm-global", ("npm", "install", "-g", spec), "npm -g", remove)
-    local = ("npm", "--prefix", str(folder))
-    remove = (*local, "uninstall", package) if moving else None
-    detail = f"node_modules in {folder}"
-    return InstallMethod("npm-local", (*local, "install", spec), detail, remove)
+        npm: tuple[str, ...] = ("npm",)
+        install, remove = (*npm, "install", "-g", spec), (*npm, "uninstall", "-g", package)
+        name, detail = "npm-global", "npm -g"
+    else:
+        npm = ("npm", "--prefix", str(folder))
+        install, remove = (*npm, "install", spec), (*npm, "uninstall", package)
+        name, detail = "npm-local", f"node_modules in {folder}"
+    return InstallMethod(name, install, detail, remove if moving else None)
 
 
 def _configured(argv: tuple[str, ...], package: str, version: str) -> InstallMethod:
-    """The user's own update command, its placeholders filled as pi fills them
+    """The user's own update command: `pi update` runs it for the latest release; a pin is
+    the command itself, its placeholders filled as pi fills them
     (`makeConfiguredSelfUpdateCommand` in 1.x's dist/config.js)."""
-    detail = f"your {SELF_UPDATE_VAR} or selfUpdateCommand (what `pi update` runs)"
-    pins = any(p in arg for arg in argv for p in ("{version}", "{installSpec}"))
-    if version != "latest" and not pins:
+    import shlex
+
+    detail = f"your {SELF_UPDATE_VAR} or selfUpdateCommand ({shlex.join(argv)})"
+    if version == "latest":
+        return InstallMethod("pi-update-command", ("pi", "update"), f"`pi update` runs {detail}")
+    if not any(p in arg for arg in argv for p in ("{version}", "{installSpec}")):
         return InstallMethod("pi-update-command", None, detail)
     values = {"packageName": package, "version": version, "installSpec": f"{package}@{version}"}
     filled = tuple(_fill(arg, values) for arg in argv)

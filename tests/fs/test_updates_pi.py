@@ -239,8 +239,9 @@ def test_a_self_update_command_is_the_hint_filled_as_pi_fills_it(
     latest = check(both, facts(old_one), npm, **mise)
 
     assert (pinned.latest, pinned.hint) == ("1.5.0", f"mise use -g npm:{NEW_PACKAGE}@1.5.0")
-    assert latest.hint == f"mise use -g npm:{NEW_PACKAGE}@latest"
     assert pinned.method == "pi-update-command"
+    # the latest is what pi fills in itself: `pi update` runs the command
+    assert (latest.latest, latest.hint) == ("1.6.0", "pi update")
 
 
 def test_the_self_update_setting_of_the_agent_dir_pi_reads(both: Server, tmp_path: Path) -> None:
@@ -255,7 +256,7 @@ def test_the_self_update_setting_of_the_agent_dir_pi_reads(both: Server, tmp_pat
     found = check(both, host, npm, **env)
     pinned = check(both, replace(host, tested="<1.6.0"), npm, **env)
 
-    assert found.hint == "nix profile upgrade pi"
+    assert found.hint == "pi update"  # which runs nix profile upgrade pi
     assert pinned.hint is None  # no {version} in it: it cannot install 1.5.0 on request
     assert "it cannot pin 1.5.0" in pinned.detail
 
