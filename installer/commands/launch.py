@@ -35,16 +35,13 @@ def launch(ctx: Context, options: Launch) -> Exec:
 
 def find(ctx: Context) -> HostInfo:
     """The manifest's host command, found on PATH or as a path; an error names the fix."""
+    from installer.host.hints import missing_fix
     from installer.host.pi import find_host
 
     command = ctx.manifest.host_command
     host = find_host(command, ctx.env.environ.get("PATH"))
     if host is None:
-        raise ExtError(
-            f"{command} was not found on PATH",
-            "install the pi coding agent (npm install -g @mariozechner/pi-coding-agent), "
-            "or set [host] command in extset.toml to its path",
-        )
+        raise ExtError(f"{command} was not found on PATH", missing_fix())
     return host
 
 

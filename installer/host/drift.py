@@ -22,4 +22,5 @@ def drift_warning(ctx: Context, host: HostInfo | None = None) -> str | None:
         return None
     if host.version is None:
         return host.note  # a hang is said once, by the run that waited for it
-    return drift_message(host.version, ctx.manifest.host_tested, ctx.manifest.host_command)
+    manifest = ctx.manifest
+    return drift_message(host.version, manifest.host_tested, manifest.host_command, host.package)

@@ -47,6 +47,12 @@ class PiLine(NamedTuple):
     imports_from: ImportsFrom
     trust_gate: bool  # a project's .pi/ and .agents/skills wait for pi's project trust
     session_api: SessionApi  # what the SDK's createAgentSession takes for models and keys
+    # pi's own installer makes a managed install that `pi update` updates in place
+    # (`getActiveManagedInstallRoot` in 1.x's dist/package-manager-cli.js; 0.73 has none).
+    managed_install: bool
+    # `pi update` runs PI_SELF_UPDATE_COMMAND, else the `selfUpdateCommand` setting, instead
+    # of its own install (`getConfiguredSelfUpdateArgv` in 1.x's dist/config.js; 0.73 has none).
+    self_update_command: bool
     # What `pi -p x --offline --no-session` prints for an extension it cannot load.
     load_failed: str = r'(?:Error: )?Failed to load extension "(.+?)": (.*)'
 
@@ -64,6 +70,8 @@ LINES: tuple[PiLine, ...] = (
         imports_from="link",
         trust_gate=False,
         session_api="authStorage",
+        managed_install=False,
+        self_update_command=False,
     ),
     PiLine(
         name="1.x",
@@ -77,6 +85,8 @@ LINES: tuple[PiLine, ...] = (
         imports_from="target",
         trust_gate=True,
         session_api="modelRuntime",
+        managed_install=True,
+        self_update_command=True,
     ),
 )
 TODAY = LINES[-1]  # what a person who installs pi today gets: the README's default

@@ -207,22 +207,29 @@ def _run(argv: list[str], env: Mapping[str, str] | None, timeout: float) -> _Out
 # ---- versions and ranges: installer.host.versions ---------------------------------
 
 
-def drift_message(host_version: str | None, tested: str | None, command: str = "pi") -> str | None:
+def drift_message(
+    host_version: str | None, tested: str | None, command: str = "pi", package: str | None = None
+) -> str | None:
     """One line when the host is outside `tested`, naming both and the fix; else None."""
+    parts = drift_parts(host_version, tested, command, package)
+    return f"{parts[0]}: {parts[1]}" if parts else None
+
+
+def drift_parts(
+    host_version: str | None, tested: str | None, command: str = "pi", package: str | None = None
+) -> tuple[str, str] | None:
+    """What is wrong and the fix (a command installing a tested pi), when the host is outside
+    `tested`; None inside it, or when either side cannot be read."""
     from installer.host.versions import where
 
     side = where(host_version, tested)
-    if side is None or side == "in":
+    if side is None or side == "in" or tested is None:
         return None
-    relation, action = {
-        "older": ("older than", f"upgrade {command} to a tested version"),
-        "newer": ("newer than", f"pin {command} to a tested version"),
-        "between": ("not one of", f"install a tested version of {command}"),
-    }[side]
-    return (
-        f"{command} {host_version} is {relation} the versions this set was tested with "
-        f"({tested}): {action}, or re-test the set and widen [host] tested in extset.toml"
-    )
+    relation = {"older": "older than", "newer": "newer than", "between": "not one of"}[side]
+    from installer.host.hints import install_tested
+
+    what = f"{command} {host_version} is {relation} the versions this set was tested with"
+    return f"{what} ({tested})", install_tested(host_version, package, tested)
 
 
 # ---- running the host -------------------------------------------------------

@@ -19,11 +19,11 @@ if TYPE_CHECKING:
     from installer.updates.config import UpdateConfig, load_config, write_user_option
     from installer.updates.fetch import Limits
     from installer.updates.findings import cached_report, doctor_findings
+    from installer.updates.hostmethod import detect_host_method
     from installer.updates.method import (
         InstallFacts,
         InstallMethod,
         current_install_facts,
-        detect_host_method,
         detect_install_method,
     )
     from installer.updates.notice import Notice, passive_notice, refresh, spawn_refresh
@@ -35,13 +35,8 @@ _HOME = {
     "config": ("UpdateConfig", "load_config", "write_user_option"),
     "fetch": ("Limits",),
     "findings": ("cached_report", "doctor_findings"),
-    "method": (
-        "InstallFacts",
-        "InstallMethod",
-        "current_install_facts",
-        "detect_host_method",
-        "detect_install_method",
-    ),
+    "hostmethod": ("detect_host_method",),
+    "method": ("InstallFacts", "InstallMethod", "current_install_facts", "detect_install_method"),
     "notice": ("Notice", "passive_notice", "refresh", "spawn_refresh"),
     "paths": ("user_config_path",),
     "results": ("CheckResult",),

@@ -9,27 +9,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from installer.updates.config import UpdateConfig, load_config
-from installer.updates.fetch import (
-    DEFAULT_LIMITS,
-    Limits,
-    Releases,
-    ask_npm,
-    ask_pip,
-    ask_uv,
-    compare,
-    latest_from_index,
-    releases_from_registry,
-)
+from installer.updates.fetch import DEFAULT_LIMITS, Limits, ask_pip, ask_uv, latest_from_index
+from installer.updates.hostcheck import check_host
 from installer.updates.method import (
     InstallFacts,
     InstallMethod,
     current_install_facts,
-    detect_host_method,
     detect_install_method,
-    npm_global_prefix,
     set_hint,
 )
-from installer.updates.results import CheckResult, Status, installations
+from installer.updates.results import CheckResult, Status, installations, versioned
 from installer.updates.upstream import GIT_TIMEOUT, upstream_state
 
 
@@ -137,7 +126,7 @@ def check_ext(
     )
     if config.index is not None:
         latest = latest_from_index(config.index, limits)
-        return _versioned(unasked, latest, method, f"from {config.index_source}")
+        return versioned(unasked, latest, method, f"from {config.index_source}")
     if python is None:
         return unasked
     env = os.environ if env is None else env
@@ -146,91 +135,8 @@ def check_ext(
     for ask, source in [*asks, (ask_pip, "pip's index")]:
         answer = ask(python, env, timeout=limits.timeout * 3)
         if answer is not None:
-            return _versioned(unasked, answer.latest, method, f"from {source}")
+            return versioned(unasked, answer.latest, method, f"from {source}")
     return unasked
-
-
-def check_host(
-    config: UpdateConfig,
-    host: HostFacts | None,
-    env: Mapping[str, str],
-    npm_prefix: Path | None = None,
-    limits: Limits = DEFAULT_LIMITS,
-) -> CheckResult:
-    """The host's npm package against its registry: the newest release inside the set's
-    tested range, and whether a newer one is out beyond it."""
-    if host is None or not host.package:
-        label = host.command if host else "host"
-        version = host.version if host else None
-        return CheckResult(
-            "host", version, None, None, "not-applicable", "host package unknown", label=label
-        )
-    prefix = npm_prefix or npm_global_prefix(env, run=True)
-    method = detect_host_method(host.resolved, host.package, env, prefix)
-    unasked = CheckResult(
-        name="host",
-        current=host.version,
-        latest=None,
-        hint=None,
-        status="not-configured",
-        detail="no registry configured, and npm did not answer",
-        method=method.name,
-        label=host.package,
-    )
-    if config.registry is not None:
-        answer = releases_from_registry(config.registry, host.package, limits)
-        source = f"from {config.registry_source}"
-    else:
-        answer = ask_npm(host.package, env, timeout=limits.timeout * 3)
-        source = "from npm's registry"
-        if answer is None:
-            return unasked
-    if answer is None or host.tested is None:
-        return _versioned(unasked, answer.latest if answer else None, method, source)
-    return _in_range(unasked, answer, host, env, prefix, source)
-
-
-def _in_range(
-    unasked: CheckResult,
-    answer: Releases,
-    host: HostFacts,
-    env: Mapping[str, str],
-    prefix: Path | None,
-    source: str,
-) -> CheckResult:
-    """The hint names the newest release inside [host] tested, and says what is beyond it."""
-    from installer.host.versions import newest_in, where
-
-    tested = str(host.tested)
-    latest = answer.latest
-    if latest is None or where(latest, tested) == "in":
-        return _versioned(unasked, latest, method_for(host, env, prefix, "latest"), source)
-    best = newest_in(list(answer.versions), tested)
-    beyond = (
-        f"{latest} is out, outside the tested range ({tested}): check its changelog and the "
-        "flags and events this set uses (`pi --help`) before widening [host] tested"
-    )
-    if best is None or not compare(unasked.current, best):
-        status: Status = "up-to-date" if best is not None else "unavailable"
-        return replace(unasked, latest=best, status=status, detail=beyond)
-    method = method_for(host, env, prefix, best)
-    if method.hint is None:
-        beyond += f"; {method.detail}: it cannot pin {best}, upgrade to it by hand"
-    return replace(
-        unasked,
-        latest=best,
-        hint=method.hint,
-        status="update-available",
-        detail=f"the newest tested; {beyond}",
-        method=method.name,
-    )
-
-
-def method_for(
-    host: HostFacts, env: Mapping[str, str], prefix: Path | None, version: str
-) -> InstallMethod:
-    """The host's install method, its command installing `version` (a pin, or "latest")."""
-    return detect_host_method(host.resolved, host.package, env, prefix, version)
 
 
 def check_set(
@@ -247,22 +153,6 @@ def check_set(
         status = "up-to-date" if up.state == "up-to-date" else "unavailable"
     hint = set_hint(set_dir) if up.state == "behind" else None
     return CheckResult("set", up.local, up.remote, hint, status, up.detail, "git", "the set")
-
-
-def _versioned(
-    unasked: CheckResult, latest: str | None, method: InstallMethod, source: str
-) -> CheckResult:
-    if latest is None:
-        return replace(unasked, status="unavailable", detail=f"no valid answer {source}")
-    newer = compare(unasked.current, latest)
-    if newer is None:
-        detail = "the installed version is unknown or not semver"
-        return replace(unasked, latest=latest, status="unavailable", detail=detail)
-    if not newer:
-        return replace(unasked, latest=latest, status="up-to-date", detail="")
-    hint = method.hint
-    detail = "" if hint else f"{method.detail}: upgrade it the way you installed it"
-    return replace(unasked, latest=latest, hint=hint, status="update-available", detail=detail)
 
 
 def _python(facts: InstallFacts | None) -> str | None:

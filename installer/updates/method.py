@@ -1,4 +1,5 @@
-"""How ext and the host were installed, from facts on disk, and the command that upgrades each."""
+"""How ext was installed, from facts on disk, and the command that upgrades it (the host's:
+`installer.updates.hostmethod`)."""
 
 from __future__ import annotations
 
@@ -17,15 +18,17 @@ class InstallMethod:
     name: str
     command: tuple[str, ...] | None = None
     detail: str = ""
+    before: tuple[str, ...] | None = None  # run first: removing a package pi moved away from
 
     @property
     def hint(self) -> str | None:
-        """The command as one shell-quoted line."""
+        """The command (after the one before it) as one shell-quoted line."""
         if self.command is None:
             return None
         import shlex
 
-        return shlex.join(self.command)
+        steps = [self.before, self.command] if self.before else [self.command]
+        return " && ".join(shlex.join(step) for step in steps)
 
     def to_json(self) -> dict[str, object]:
         """This method as plain JSON data."""
@@ -172,67 +175,6 @@ def homebrew_formula(path: Path, env: Mapping[str, str]) -> str | None:
     ):
         return parts[i + 1]
     return None
-
-
-def detect_host_method(
-    resolved: Path | None,
-    package: str | None,
-    env: Mapping[str, str],
-    npm_prefix: Path | None,
-    version: str = "latest",
-) -> InstallMethod:
-    """The host's install method from its resolved binary path and npm package name; its
-    command installs `version` (a release or a dist-tag). Homebrew cannot pin one."""
-    if resolved is None or not package:
-        return InstallMethod("unknown", None, "host package or path unknown")
-    formula = homebrew_formula(resolved, env)
-    if formula is not None and version != "latest":
-        return InstallMethod("homebrew", None, "a Homebrew formula")
-    if formula is not None:
-        return InstallMethod("homebrew", ("brew", "upgrade", formula), "a Homebrew formula")
-    spec = f"{package}@{version}"
-    folder = _node_modules_root(resolved, package)
-    if folder is None:
-        return InstallMethod("unknown", None, "not under a node_modules folder")
-    if _is_global(folder, npm_prefix):
-        return InstallMethod("npm-global", ("npm", "install", "-g", spec), "npm -g")
-    cmd = ("npm", "--prefix", str(folder), "install", spec)
-    return InstallMethod("npm-local", cmd, f"node_modules in {folder}")
-
-
-def _is_global(folder: Path, npm_prefix: Path | None) -> bool:
-    """npm's global layout: `<prefix>/lib/node_modules` (`<prefix>/node_modules` on Windows)."""
-    if npm_prefix is not None:
-        prefix = npm_prefix.resolve()
-        if folder.resolve() in (prefix / "lib", prefix):
-            return True
-    # A `lib/node_modules` beside `bin/npm` is a global one too (another node, nvm).
-    return folder.name == "lib" and (folder.parent / "bin" / "npm").exists()
-
-
-def _node_modules_root(path: Path, package: str) -> Path | None:
-    """The folder whose `node_modules/<package>` holds `path` (innermost match)."""
-    want = ("node_modules", *package.split("/"))
-    parts = path.parts
-    for i in range(len(parts) - len(want), -1, -1):
-        if parts[i : i + len(want)] == want:
-            return Path(*parts[:i])
-    return None
-
-
-def npm_global_prefix(
-    env: Mapping[str, str], *, run: bool = False, timeout: float = 3.0
-) -> Path | None:
-    """npm's global prefix from the environment, or from `npm prefix -g` when `run` (slow)."""
-    value = env.get("npm_config_prefix") or env.get("NPM_CONFIG_PREFIX")
-    if value:
-        return Path(value).expanduser()
-    if not run:
-        return None
-    from installer.updates.fetch import output_of
-
-    out = (output_of(["npm", "prefix", "-g"], env, timeout) or "").strip()
-    return Path(out) if out else None
 
 
 def set_hint(set_dir: Path) -> str:

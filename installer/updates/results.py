@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, cast, get_args
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal, cast, get_args
+
+if TYPE_CHECKING:
+    from installer.updates.method import InstallMethod
 
 Status = Literal[
     "update-available",  # a newer release, or commits upstream
@@ -84,6 +87,25 @@ class CheckResult:
         else:
             text = f"{label}: {self.detail or self.status}"
         return f"{text}; run: {self.hint}" if self.newer and self.hint else text
+
+
+def versioned(
+    unasked: CheckResult, latest: str | None, method: InstallMethod, source: str
+) -> CheckResult:
+    """`unasked` told what `source` says is the latest, and how `method` upgrades to it."""
+    from installer.host.versions import newer as is_newer
+
+    if latest is None:
+        return replace(unasked, status="unavailable", detail=f"no valid answer {source}")
+    newer = is_newer(latest, unasked.current)
+    if newer is None:
+        detail = "the installed version is unknown or not semver"
+        return replace(unasked, latest=latest, status="unavailable", detail=detail)
+    if not newer:
+        return replace(unasked, latest=latest, status="up-to-date", detail="")
+    hint = method.hint
+    detail = "" if hint else f"{method.detail}: upgrade it the way you installed it"
+    return replace(unasked, latest=latest, hint=hint, status="update-available", detail=detail)
 
 
 def installations(

@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
+from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
 from installer.host.pi import find_host
 from installer.sets.scan_source import PI_SCOPES
 from tests.e2e.conftest import REPO, Run
 from tests.helpers import build_tree
+from tests.pis import RealPi
 
 pytestmark = pytest.mark.e2e
 
@@ -175,8 +177,27 @@ def test_a_tested_range_the_host_misses_warns_in_install_and_doctor(
     assert plain.returncode == 0
     [row] = [line for line in plain.stdout.splitlines() if " host.drift " in line]
     assert row.startswith("warn ") and row.endswith(said)
-    assert "fix: upgrade pi to a tested version" in plain.stdout
+    # no release of pi is 9.x: no install would help, only the set's author can
+    assert "fix: no release of pi ext knows of is in that range: re-test the set" in plain.stdout
     assert strict.returncode == 1
+
+
+def test_a_range_of_the_old_package_names_it_on_the_new_one_and_nothing_on_the_old(
+    ext: Run, tmp_path: Path, real_pi: RealPi
+) -> None:
+    """The bundled set's range before pi 1.x was tested: only the old package has it."""
+    root = make_set(tmp_path / "set", ">=0.73.0 <0.74.0")
+    agent = tmp_path / "agent"
+
+    installed = ext("--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes")
+
+    assert installed.returncode == 0, installed.stderr
+    fix = (
+        f"only {OLD_PACKAGE} has those versions: npm uninstall -g {NEW_PACKAGE} && "
+        f"npm install -g {OLD_PACKAGE}@0.73.1, or re-test the set"
+    )
+    assert (fix in installed.stderr) is (real_pi.line.package == NEW_PACKAGE), installed.stderr
+    assert ("is newer than" in installed.stderr) is (real_pi.line.package == NEW_PACKAGE)
 
 
 def test_doctor_runs_before_anything_is_installed(ext: Run, tmp_path: Path) -> None:

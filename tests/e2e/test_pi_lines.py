@@ -13,6 +13,7 @@ from installer.host.lines import SCOPES, line_of
 from installer.host.loader import Unavailable, ask
 from installer.host.node import find_node
 from installer.host.pi import HostInfo, find_host, offline_load_check, package_dir
+from installer.updates.hostmethod import MARKER, MARKER_FIELDS, SELF_UPDATE_VAR
 from tests.helpers import build_tree
 from tests.pis import RealPi
 
@@ -111,3 +112,22 @@ def test_the_sdk_takes_what_the_row_says_for_a_session(real_pi: RealPi, host: Ho
     assert exports[real_pi.line.session_api] == "function", exports
     if real_pi.line.session_api == "authStorage":
         assert exports["modelRuntime"] == "undefined", exports
+
+
+def test_a_managed_install_is_read_as_pi_reads_it(real_pi: RealPi) -> None:
+    cli = (real_pi.package_dir / "dist" / "package-manager-cli.js").read_text(encoding="utf-8")
+
+    has = "PI_MANAGED_INSTALL_ROOT" in cli and f'"{MARKER}"' in cli
+    assert has is real_pi.line.managed_install
+    for key, value in MARKER_FIELDS.items():  # the marker's fields, as pi checks them
+        assert (f"marker.{key} !== {json.dumps(value)}" in cli) is real_pi.line.managed_install
+    # a release's package: <root>/releases/<version>/node_modules/.bin/pi
+    assert ('join(managedRoot, "releases")' in cli) is real_pi.line.managed_install
+
+
+def test_the_self_update_command_is_filled_as_pi_fills_it(real_pi: RealPi) -> None:
+    config = (real_pi.package_dir / "dist" / "config.js").read_text(encoding="utf-8")
+
+    assert (f"process.env.{SELF_UPDATE_VAR}" in config) is real_pi.line.self_update_command
+    placeholders = r"/\{(packageName|version|installSpec)\}/g"
+    assert (placeholders in config) is real_pi.line.self_update_command

@@ -10,15 +10,20 @@ from pathlib import Path
 
 import pytest
 
+from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
 from tests.e2e.conftest import Run
 from tests.helpers import build_tree
+from tests.pis import RealPi
 
 pytestmark = pytest.mark.e2e
 
+# Both of pi's packages as the registry has them: the old one ended at 0.73.1.
+OLD = {"dist-tags": {"latest": "0.73.1"}, "versions": {"0.73.0": {}, "0.73.1": {}}}
+NEW = {"dist-tags": {"latest": "1.99.0"}, "versions": {"1.6.0": {}, "1.99.0": {}}}
 BODIES = {
     "/pypi/extset/json": {"info": {"version": "9.1.0"}},
-    "/@mariozechner%2fpi-coding-agent": {"dist-tags": {"latest": "0.99.0"}},
-    "/@mariozechner%2Fpi-coding-agent": {"dist-tags": {"latest": "0.99.0"}},
+    **{f"/@mariozechner%{c}pi-coding-agent": OLD for c in ("2f", "2F")},
+    **{f"/@earendil-works%{c}pi-coding-agent": NEW for c in ("2f", "2F")},
 }
 
 
@@ -49,22 +54,26 @@ def server() -> Iterator[str]:
 
 
 def test_outdated_names_newer_versions_with_hints(
-    ext: Run, e2e_env: dict[str, str], server: str, tmp_path: Path
+    ext: Run, e2e_env: dict[str, str], server: str, tmp_path: Path, real_pi: RealPi
 ) -> None:
+    """On each real pi (its package.json read, no Node started): today's package is offered
+    an upgrade in its own prefix; the old one is told pi moved, and how to switch to it."""
     the_set = build_tree(tmp_path / "set", {"extensions/a.ts": "export default () => {};"})
     env = {**e2e_env, "EXT_INDEX_URL": f"{server}/simple/", "EXT_NPM_REGISTRY": server}
     done = ext("--set", str(the_set), "outdated", env=env)
     assert done.returncode == 0, done.stderr
     assert "9.1.0" in done.stdout
-    assert "0.99.0" in done.stdout
-    assert "install @mariozechner/pi-coding-agent@latest" in done.stdout  # a local node_modules
+    assert f"{NEW_PACKAGE} 1.99.0 is available (you have {real_pi.version})" in done.stdout
+    prefix = f"npm --prefix {real_pi.bin.parents[1].parent.resolve()}"  # .cache/pi-<version>
+    switch = f"{prefix} uninstall {OLD_PACKAGE} && " if real_pi.line.package == OLD_PACKAGE else ""
+    assert f"run: {switch}{prefix} install {NEW_PACKAGE}@latest" in done.stdout
     assert "git -C" in done.stdout  # ext is an editable install of this checkout
 
     data = json.loads(ext("--set", str(the_set), "--json", "update", "--check", env=env).stdout)
     assert data["updates_available"] is True
     by_name = {c["name"]: c for c in data["checks"]}
     assert by_name["ext"]["latest"] == "9.1.0"
-    assert by_name["host"]["latest"] == "0.99.0"
+    assert by_name["host"]["latest"] == "1.99.0"
 
 
 def test_outdated_without_configuration_says_so_and_exits_0(

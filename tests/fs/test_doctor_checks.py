@@ -596,10 +596,17 @@ def test_a_missing_host_is_a_warning_and_drift_is_a_warning(
 
     assert [f.level for f in missing] == ["warn", "info", "info"]
     assert "pi was not found on PATH" in missing[0].message
+    assert missing[0].fix is not None
+    assert "npm install -g @earendil-works/pi-coding-agent (it needs Node >=22.19.0)" in (
+        missing[0].fix
+    )
     [drift] = only(drifted, "host.drift")
     assert drift.level == "warn"
     assert drift.message.startswith("pi 0.90.0 is newer than the versions this set was tested")
-    assert drift.fix is not None and drift.fix.startswith("pin pi to a tested version")
+    assert drift.fix == (
+        "install a tested version: npm install -g @mariozechner/pi-coding-agent@0.73.1, "
+        "or re-test the set and widen [host] tested in extset.toml"
+    )
 
 
 def test_a_value_import_from_the_other_scope_is_an_error_with_file_and_line(

@@ -555,14 +555,17 @@ def test_the_pi_hint_stays_inside_the_tested_range(server: Server, tmp_path: Pat
 
 
 def test_with_no_registry_configured_npm_is_asked(tmp_path: Path) -> None:
-    answer = {"dist-tags.latest": "0.74.2", "versions": ["0.73.1", "0.74.0", "0.74.2"]}
+    answer = {"dist-tags.latest": "1.6.2", "versions": ["1.5.0", "1.6.0", "1.6.2"]}
     bin_dir = fake_tool(tmp_path / "bin", "npm", json.dumps(answer)).parent
-    host = replace(host_facts(tmp_path, "0.73.1"), tested=">=0.73.0 <0.75.0")
+    new = "@earendil-works/pi-coding-agent"  # today's package: npm is asked about it alone
+    npm = build_tree(tmp_path / "npm", {f"lib/node_modules/{new}/dist/bundle/cli.js": ""})
+    cli = npm / "lib" / "node_modules" / new / "dist" / "bundle" / "cli.js"
+    host = HostFacts(new, "1.5.0", cli, tested=">=1.5.0 <1.7.0")
 
     found = check_host(UpdateConfig(), host, {"PATH": str(bin_dir)}, tmp_path / "npm", OK)
 
-    assert (found.status, found.latest) == ("update-available", "0.74.2")
-    assert found.hint == f"npm install -g {PKG}@latest"  # the latest is inside the range
+    assert (found.status, found.latest) == ("update-available", "1.6.2")
+    assert found.hint == f"npm install -g {new}@latest"  # the latest is inside the range
 
 
 def test_with_no_index_configured_pip_is_asked(tmp_path: Path) -> None:

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from installer.updates.hostmethod import detect_host_method, npm_global_prefix
 from installer.updates.method import (
     InstallFacts,
     InstallMethod,
     current_install_facts,
-    detect_host_method,
     detect_install_method,
-    npm_global_prefix,
     set_hint,
 )
 from tests.helpers import build_tree

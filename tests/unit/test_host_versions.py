@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
 from installer.host.pi import drift_message
 from installer.host.versions import (
     looks_like_version,
@@ -144,15 +145,17 @@ def test_drift_message_for_a_newer_host_names_both_versions_and_the_fixes() -> N
     assert message is not None
     assert "\n" not in message
     assert "pi 0.81.0" in message and ">=0.70.0 <0.80.0" in message
-    assert "newer" in message and "pin pi" in message
+    # 0.81.0 is of the new package, which has releases in the range: npm picks the newest
+    assert "newer" in message
+    assert f"npm install -g '{NEW_PACKAGE}@>=0.70.0 <0.80.0'" in message
     assert "[host] tested" in message and "widen" in message
 
 
-def test_drift_message_for_an_older_host_says_upgrade() -> None:
-    message = drift_message("0.60.0", ">=0.70.0 <0.80.0", "/opt/pi/bin/pi")
+def test_drift_message_for_an_older_host_names_its_lines_tested_release() -> None:
+    message = drift_message("0.60.0", ">=0.70.0 <0.80.0", "/opt/pi/bin/pi", OLD_PACKAGE)
     assert message is not None
     assert "/opt/pi/bin/pi 0.60.0 is older" in message
-    assert "upgrade /opt/pi/bin/pi" in message
+    assert f"install a tested version: npm install -g {OLD_PACKAGE}@0.73.1," in message
 
 
 def test_drift_message_for_a_gap_in_the_range() -> None:

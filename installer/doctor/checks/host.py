@@ -18,11 +18,9 @@ def found(s: Subject) -> Iterator[Finding]:
     host = s.host()
     command = s.host_command
     if host is None:
-        yield warn(
-            f"{command} was not found on PATH: nothing will load the set",
-            "install the pi coding agent (npm install -g @mariozechner/pi-coding-agent), "
-            "or set [host] command in extset.toml to its path",
-        )
+        from installer.host.hints import missing_fix
+
+        yield warn(f"{command} was not found on PATH: nothing will load the set", missing_fix())
         return
     package = f", {host.package}" if host.package else ""
     if host.version is None:
@@ -44,7 +42,7 @@ def drift(s: Subject) -> Iterator[Finding]:
 
 def drift_finding(host: HostInfo, tested: str | None, command: str) -> Finding:
     """ok inside the range, warn outside it, info when either side cannot be read."""
-    from installer.host.pi import drift_message
+    from installer.host.pi import drift_parts
     from installer.host.versions import where
 
     if tested is None:
@@ -54,10 +52,8 @@ def drift_finding(host: HostInfo, tested: str | None, command: str) -> Finding:
         return info(f"unknown: {command} {host.version or '(version unknown)'} against {tested!r}")
     if side == "in":
         return ok(f"{command} {host.version} is within the tested versions ({tested})")
-    message = drift_message(host.version, tested, command) or ""
-    # drift_message is one line, "<what> (<range>): <what to do>"; doctor shows the two apart.
-    what, sep, todo = message.partition("): ")
-    return warn(what + ")" if sep else message, todo or None)
+    parts = drift_parts(host.version, tested, command, host.package)
+    return warn(*parts) if parts else info(f"unknown: {command} {host.version} against {tested!r}")
 
 
 def env_var(s: Subject) -> Iterator[Finding]:

@@ -1,0 +1,50 @@
+"""The commands ext's hints name to get a pi: today's package, or one inside a tested range.
+
+Which package has versions in a range is a fact of the table (`installer.host.lines`):
+a line's releases that exist today run from its `first` to its `tested` (a closed line's
+last release, or today's). Ranges are asked through `installer.host.versions.where`,
+whose answers are kept: a drift warning on every install loads no version library.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from installer.host.lines import LINES, TODAY, PiLine, install_spec, line_of
+
+RETEST = "re-test the set and widen [host] tested in extset.toml"
+
+
+def missing_fix() -> str:
+    """The fix when no pi is found: install today's package, with the Node it needs."""
+    return (
+        f"install pi: npm install -g {TODAY.package} (it needs Node {TODAY.node}), "
+        "or set [host] command in extset.toml to its path"
+    )
+
+
+def install_tested(version: str | None, package: str | None, tested: str) -> str:
+    """The fix of a pi outside `tested`: the npm commands that install a release in it (of the
+    pi's own package when it has one; else of the package that has, removing this one first),
+    or re-testing the set."""
+    from installer.host.versions import where
+
+    mine = line_of(version, package)
+    having = [line for line in LINES if _has_releases_in(line, tested)]
+    if not having:
+        return f"no release of pi ext knows of is in that range: {RETEST}"
+    line = mine if mine in having else having[-1]
+    pinned = line.tested if where(line.tested, tested) == "in" else tested  # npm picks from it
+    install = shlex.join(["npm", "install", "-g", install_spec(line, pinned)])
+    if line.package == mine.package:
+        return f"install a tested version: {install}, or {RETEST}"
+    remove = shlex.join(["npm", "uninstall", "-g", package or mine.package])
+    return f"only {line.package} has those versions: {remove} && {install}, or {RETEST}"
+
+
+def _has_releases_in(line: PiLine, tested: str) -> bool:
+    """True when `tested` admits a release of `line` that exists: it is neither wholly below
+    the line's first release nor wholly above its tested one."""
+    from installer.host.versions import where
+
+    return where(line.first, tested) != "newer" and where(line.tested, tested) != "older"

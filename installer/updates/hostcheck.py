@@ -1,0 +1,174 @@
+"""The host's check: its npm package against the registry, inside the set's tested range; on a
+pi of a package pi has moved away from (`installer.host.lines`), the package it moved to too."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from installer.host.lines import TODAY, line_named, line_of
+from installer.updates.config import UpdateConfig
+from installer.updates.fetch import (
+    DEFAULT_LIMITS,
+    Limits,
+    Releases,
+    ask_npm,
+    compare,
+    releases_from_registry,
+)
+from installer.updates.hostmethod import detect_host_method, npm_global_prefix
+from installer.updates.method import InstallMethod
+from installer.updates.results import CheckResult, Status, versioned
+
+if TYPE_CHECKING:
+    from installer.updates.check import HostFacts
+
+
+def check_host(
+    config: UpdateConfig,
+    host: HostFacts | None,
+    env: Mapping[str, str],
+    npm_prefix: Path | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> CheckResult:
+    """The host's npm package against its registry: the newest release inside the set's
+    tested range, and whether a newer one is out beyond it (of the package pi moved to, when
+    this pi's package is an old one)."""
+    if host is None or not host.package:
+        label = host.command if host else "host"
+        version = host.version if host else None
+        return CheckResult(
+            "host", version, None, None, "not-applicable", "host package unknown", label=label
+        )
+    prefix = npm_prefix or npm_global_prefix(env, run=True)
+    unasked = CheckResult(
+        name="host",
+        current=host.version,
+        latest=None,
+        hint=None,
+        status="not-configured",
+        detail="no registry configured, and npm did not answer",
+        method=detect_host_method(host.resolved, host.package, env, prefix).name,
+        label=host.package,
+    )
+    answer, source = _ask(config, host.package, env, limits)
+    if answer is None and config.registry is None:
+        return unasked
+    found = _in_range(unasked, answer, host, env, prefix, source)
+    moved = moved_to(host)
+    news = _ask(config, moved, env, limits)[0] if moved else None
+    if moved is None or news is None or news.latest is None:
+        return found
+    return _moved(found, news, moved, host, env, prefix)
+
+
+def moved_to(host: HostFacts) -> str | None:
+    """The package pi is published as today, when this pi's is an older one; else None."""
+    mine = line_of(host.version, host.package)
+    return TODAY.package if mine.package != TODAY.package else None
+
+
+def _ask(
+    config: UpdateConfig, package: str, env: Mapping[str, str], limits: Limits
+) -> tuple[Releases | None, str]:
+    """What the configured registry (else npm itself) says is published of `package`."""
+    if config.registry is not None:
+        answer = releases_from_registry(config.registry, package, limits)
+        return answer, f"from {config.registry_source}"
+    return ask_npm(package, env, timeout=limits.timeout * 3), "from npm's registry"
+
+
+def _in_range(
+    unasked: CheckResult,
+    answer: Releases | None,
+    host: HostFacts,
+    env: Mapping[str, str],
+    prefix: Path | None,
+    source: str,
+) -> CheckResult:
+    """The hint names the newest release inside [host] tested, and says what is beyond it."""
+    from installer.host.versions import newest_in, where
+
+    latest = answer.latest if answer else None
+    tested = host.tested
+    if tested is None or latest is None or where(latest, tested) == "in":
+        return versioned(unasked, latest, method_for(host, env, prefix, "latest"), source)
+    if compare(unasked.current, latest) is False:
+        return replace(unasked, latest=latest, status="up-to-date", detail="")  # nothing is out
+    best = newest_in(list(answer.versions), tested) if answer else None
+    out = beyond(latest, tested)
+    if best is None or not compare(unasked.current, best):
+        status: Status = "up-to-date" if best is not None else "unavailable"
+        return replace(unasked, latest=best, status=status, detail=out)
+    method = method_for(host, env, prefix, best)
+    if method.hint is None:
+        out += f"; {method.detail}: it cannot pin {best}, upgrade to it by hand"
+    return replace(
+        unasked,
+        latest=best,
+        hint=method.hint,
+        status="update-available",
+        detail=f"the newest tested; {out}",
+        method=method.name,
+    )
+
+
+def _moved(
+    found: CheckResult,
+    news: Releases,
+    moved: str,
+    host: HostFacts,
+    env: Mapping[str, str],
+    prefix: Path | None,
+) -> CheckResult:
+    """pi moved to `moved`: the switch to its newest tested release when the range has one;
+    else the old package's own answer, saying what is out beyond the range and how to switch."""
+    from installer.host.versions import newest_in, where
+
+    latest, tested = str(news.latest), host.tested
+    line = line_named(moved)
+    node = f" (it needs Node {line.node})" if line else ""
+    if tested is None or where(latest, tested) == "in":
+        target, version, out = latest, "latest", ""
+    else:
+        best = newest_in(list(news.versions), tested)
+        if best is None:  # nothing of the new package was tested: stay, and say what is out
+            switch = method_for(host, env, prefix, latest, moved).hint
+            note = f"pi moved to {moved}{node}; {beyond(latest, tested)}"
+            note += f"; then: {switch}" if switch else ""
+            return replace(found, detail=f"{found.detail}; {note}" if found.detail else note)
+        target, version, out = best, best, f"; the newest tested; {beyond(latest, tested)}"
+    method = method_for(host, env, prefix, version, moved)
+    if method.hint is None:
+        out += f"; {method.detail}: switch to it by hand"
+    return replace(
+        found,
+        latest=target,
+        hint=method.hint,
+        status="update-available",
+        detail=f"pi moved here from {host.package}{node}{out}",
+        method=method.name,
+        label=moved,
+    )
+
+
+def beyond(latest: str, tested: str) -> str:
+    """What a release outside the tested range asks of the set's author."""
+    return (
+        f"{latest} is out, outside the tested range ({tested}): check its changelog and the "
+        "flags and events this set uses (`pi --help`) before widening [host] tested"
+    )
+
+
+def method_for(
+    host: HostFacts,
+    env: Mapping[str, str],
+    prefix: Path | None,
+    version: str,
+    to: str | None = None,
+) -> InstallMethod:
+    """The host's install method, its command installing `version` (a pin, or "latest") of
+    its own package, or of `to`."""
+    return detect_host_method(host.resolved, host.package, env, prefix, version, to)

@@ -1,0 +1,62 @@
+"""`ext launch`'s hints on fake pis (a package.json in npm's global layout, no Node started):
+no pi names today's package; a pi outside the tested range names a tested one."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from installer.commands.launch import prepare_launch
+from installer.ground.context import Context, Env, resolve
+from installer.ground.errors import ExtError
+from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
+from tests.helpers import build_tree
+
+
+def context(tmp_path: Path, path: Path) -> Context:
+    manifest = '[set]\nname = "probe"\n[host]\ntested = ">=0.73.0 <0.74.0"\n'
+    root = build_tree(tmp_path / "set", {"extset.toml": manifest, "extensions/a.ts": ""})
+    env = Env(environ={**os.environ, "PATH": str(path)}, cwd=tmp_path)
+    (tmp_path / "agent").mkdir()
+    return resolve(env, root, tmp_path / "agent")
+
+
+def npm_global_pi(prefix: Path, package: str, version: str) -> Path:
+    """`<prefix>/bin/pi` -> `<prefix>/lib/node_modules/<package>/dist/bundle/cli.js`."""
+    home = prefix / "lib" / "node_modules" / package
+    manifest = {"name": package, "version": version, "bin": {"pi": "dist/bundle/cli.js"}}
+    build_tree(home, {"package.json": json.dumps(manifest), "dist/bundle/cli.js": ""})
+    (home / "dist" / "bundle" / "cli.js").chmod(0o755)
+    (prefix / "bin").mkdir()
+    (prefix / "bin" / "pi").symlink_to(home / "dist" / "bundle" / "cli.js")
+    return prefix / "bin"
+
+
+def test_no_pi_is_told_to_install_todays_package(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+
+    with pytest.raises(ExtError) as raised:
+        prepare_launch(context(tmp_path, empty))
+
+    assert raised.value.message == "pi was not found on PATH"
+    assert raised.value.fix is not None
+    assert f"npm install -g {NEW_PACKAGE} (it needs Node >=22.19.0)" in raised.value.fix
+    assert OLD_PACKAGE not in raised.value.fix
+
+
+def test_pi_1_6_outside_an_old_range_is_told_the_old_package(tmp_path: Path) -> None:
+    bin_dir = npm_global_pi(tmp_path / "npm", NEW_PACKAGE, "1.6.0")
+
+    host, warnings = prepare_launch(context(tmp_path, bin_dir))
+
+    assert host.version == "1.6.0" and host.package == NEW_PACKAGE
+    assert warnings == [
+        "pi 1.6.0 is newer than the versions this set was tested with (>=0.73.0 <0.74.0): "
+        f"only {OLD_PACKAGE} has those versions: npm uninstall -g {NEW_PACKAGE} && "
+        f"npm install -g {OLD_PACKAGE}@0.73.1, or re-test the set and widen [host] tested "
+        "in extset.toml"
+    ]

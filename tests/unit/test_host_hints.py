@@ -1,0 +1,88 @@
+"""The commands ext's hints name to get a pi: each leads to a package and version that exist.
+
+Which package has releases in a `[host] tested` range is the table's (installer.host.lines):
+the old package up to 0.73.1, the new one from 0.74.0 to today's 1.6.0.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from installer.host.hints import install_tested, missing_fix
+from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE, OLDEST, TODAY
+from installer.host.pi import drift_message, drift_parts
+
+RETEST = "re-test the set and widen [host] tested in extset.toml"
+BUNDLED = ">=0.73.0 <0.74.0"  # the bundled set's range before pi 1.x was tested
+
+
+def test_on_the_new_package_a_range_below_0_74_names_the_old_package_and_removing_the_new() -> None:
+    fix = install_tested("1.6.0", NEW_PACKAGE, BUNDLED)
+
+    assert fix == (
+        f"only {OLD_PACKAGE} has those versions: npm uninstall -g {NEW_PACKAGE} && "
+        f"npm install -g {OLD_PACKAGE}@0.73.1, or {RETEST}"
+    )
+
+
+def test_on_the_old_package_a_range_of_1_x_names_the_new_package_and_removing_the_old() -> None:
+    fix = install_tested("0.73.1", OLD_PACKAGE, ">=1.0.0 <2.0.0")
+
+    assert fix == (
+        f"only {NEW_PACKAGE} has those versions: npm uninstall -g {OLD_PACKAGE} && "
+        f"npm install -g {NEW_PACKAGE}@1.6.0, or {RETEST}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("version", "package", "tested", "spec"),
+    [
+        # the line's tested release is in the range: it is named
+        ("0.72.0", OLD_PACKAGE, ">=0.73.0 <0.74.0", f"{OLD_PACKAGE}@0.73.1"),
+        ("1.7.0", NEW_PACKAGE, "^1.0.0 <1.7.0", f"{NEW_PACKAGE}@1.6.0"),
+        # it is not, but releases of the line are: npm picks the newest in the range
+        ("1.6.0", NEW_PACKAGE, "~1.5.0", f"'{NEW_PACKAGE}@~1.5.0'"),
+        ("0.74.0", NEW_PACKAGE, "^0.73.0 || ^0.75.0", f"'{NEW_PACKAGE}@^0.73.0 || ^0.75.0'"),
+        # a range over both lines: the pi's own package, no switch
+        ("0.81.0", NEW_PACKAGE, ">=0.70.0 <0.80.0", f"'{NEW_PACKAGE}@>=0.70.0 <0.80.0'"),
+        ("0.60.0", OLD_PACKAGE, ">=0.70.0 <0.80.0", f"{OLD_PACKAGE}@0.73.1"),
+    ],
+)
+def test_a_range_the_pis_own_package_has_releases_in_keeps_that_package(
+    version: str, package: str, tested: str, spec: str
+) -> None:
+    assert install_tested(version, package, tested) == (
+        f"install a tested version: npm install -g {spec}, or {RETEST}"
+    )
+
+
+@pytest.mark.parametrize("tested", [">=9.0.0", ">1.6.0 <2.0.0"])
+def test_a_range_beyond_every_release_ext_knows_names_no_install(tested: str) -> None:
+    for version, package in (("0.73.1", OLD_PACKAGE), ("1.6.0", NEW_PACKAGE)):
+        assert install_tested(version, package, tested) == (
+            f"no release of pi ext knows of is in that range: {RETEST}"
+        )
+
+
+def test_a_pi_of_unknown_package_is_placed_by_its_version() -> None:
+    fix = install_tested("1.6.0", None, BUNDLED)
+    assert f"npm uninstall -g {NEW_PACKAGE} && npm install -g {OLD_PACKAGE}@0.73.1" in fix
+
+
+def test_the_drift_warning_is_one_line_of_what_and_fix() -> None:
+    parts = drift_parts("1.6.0", BUNDLED, "pi", NEW_PACKAGE)
+
+    assert parts is not None
+    what, fix = parts
+    assert what == f"pi 1.6.0 is newer than the versions this set was tested with ({BUNDLED})"
+    assert fix.startswith(f"only {OLD_PACKAGE} has those versions")
+    assert drift_message("1.6.0", BUNDLED, "pi", NEW_PACKAGE) == f"{what}: {fix}"
+    assert drift_parts("0.73.1", BUNDLED, "pi", OLD_PACKAGE) is None
+
+
+def test_a_missing_pi_is_told_to_install_todays_package_with_its_node() -> None:
+    fix = missing_fix()
+
+    assert f"npm install -g {TODAY.package} (it needs Node {TODAY.node})" in fix
+    assert TODAY.package == NEW_PACKAGE and OLDEST.package not in fix
+    assert "[host] command" in fix
