@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from installer.host.pi import HostInfo, package_dir
+from installer.host.trust import Trust
 
 LOADER_TIMEOUT = 60.0
 SCRIPT = Path(__file__).with_name("loader.mjs")
@@ -81,6 +82,7 @@ class View:
     diagnostics: tuple[Diagnostic, ...] = ()
     settings_errors: tuple[str, ...] = ()
     error: str | None = None  # the loader itself threw for this agent dir
+    trust: Trust | None = None  # what pi decided of the project at the cwd (None: not said)
 
     def reals(self, kind: Kind) -> frozenset[str]:
         """Real paths of the resources of `kind` pi loads."""
@@ -253,4 +255,11 @@ def _view(r: dict[str, Any]) -> View:
         diagnostics,
         tuple(r.get("settingsErrors", ())),
         r.get("error"),
+        _trust(r.get("trust")),
     )
+
+
+def _trust(data: Any) -> Trust | None:
+    if not isinstance(data, dict) or not isinstance(data.get("trusted"), bool):
+        return None
+    return Trust(data["trusted"], str(data.get("decision") or ""))
