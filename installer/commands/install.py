@@ -16,7 +16,7 @@ from installer.ground.state import State, load_state
 from installer.host.drift import drift_warning
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
-from installer.links.shared import refuse_clashes
+from installer.links.shared import refuse_other_sets
 from installer.links.states import classify
 from installer.sets.modes import install_mode, refuse_unlinkable
 from installer.sets.resources import Resource, discover, loads_as_one_extension, select
@@ -74,8 +74,8 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
         # The user's switches (ext's or pi config's) come along in the new mode's form.
         mode_warnings: tuple[str, ...] = ()
         by_pi = mode == "link" and ctx.manifest.switch == "pi"
+        refuse_other_sets(agent, chosen, mode, ctx.manifest.name, others)
         if mode == "link":
-            refuse_clashes(agent, chosen, ctx.manifest.name, others)
             _refuse_unread_switches(ctx, state)
             links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old)
             intent = Intent(

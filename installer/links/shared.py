@@ -3,6 +3,10 @@
 Backing it up (as a foreign link) would break the other set, and the next install of that
 set would back this one's up in turn: `.bak`, `-1`, `-2` pile up. The run refuses instead,
 naming both sets and the ways out.
+
+The same rule holds for a skill's name, in either mode: pi loads one skill per name (the
+first it meets) and reports a collision, so a set whose skill another set installed here
+already has, linked or registered, is refused as a link in the way is.
 """
 
 from __future__ import annotations
@@ -28,6 +32,41 @@ def clashes(state: AgentState, selected: Iterable[Resource]) -> list[tuple[Resou
     return found
 
 
+def same_names(
+    agent: AgentState, selected: Iterable[Resource], others: Sequence[SetRecord]
+) -> list[tuple[Resource, str]]:
+    """Selected skills whose name pi gives a skill another set installed here: (skill, root)."""
+    from installer.sets.shared_skills import skill_name
+
+    mine = [(r, skill_name(r.entries()[0])) for r in selected if r.kind == "skill" and r.entries()]
+    if not mine:
+        return []
+    taken: dict[str, str] = {}
+    for other in others:
+        for r in _installed_skills(agent, other):
+            taken.setdefault(skill_name(r.entries()[0]), other.root)
+    return [(r, taken[name]) for r, name in mine if name in taken]
+
+
+def _installed_skills(agent: AgentState, other: SetRecord) -> list[Resource]:
+    """The other set's skills in this agent dir, on or off: linked, else registered and not
+    left out by its `--skip`; none when that set cannot be read any more."""
+    from installer.ground.errors import ExtError
+    from installer.sets.resources import discover
+
+    try:
+        skills = [r for r in discover(Path(other.root)) if r.kind == "skill" and r.entries()]
+    except (ExtError, OSError):
+        return []
+    if other.mode == "register":
+        from installer.settings.plan import SKIPPED
+
+        skipped = set(other.extra.get(SKIPPED) or ())
+        return [r for r in skills if not set(r.filters) <= skipped]
+    linked = {p for p, e in agent.entries.items() if e.owner == "other" and e.root == other.root}
+    return [r for r in skills if {r.dest, r.disabled_dest} & linked]
+
+
 def refuse_clashes(
     state: AgentState,
     selected: Iterable[Resource],
@@ -49,4 +88,39 @@ def refuse_clashes(
         f"skip {'it' if len(found) == 1 else 'them'} (`ext install --skip "
         f"{','.join(sorted({x.label for x, _ in found}))}`), or uninstall the other set first "
         f"(`ext --set {root} uninstall`)",
+    )
+
+
+def refuse_other_sets(
+    agent: AgentState,
+    selected: Sequence[Resource],
+    mode: str,
+    this_set: str,
+    others: Sequence[SetRecord],
+) -> None:
+    """Refuse another set's link in the way (link mode), or its skill of one name (either
+    mode: pi would load one of the two)."""
+    if mode == "link":
+        refuse_clashes(agent, selected, this_set, others)
+    refuse_same_names(agent, selected, this_set, others)
+
+
+def refuse_same_names(
+    agent: AgentState, selected: Iterable[Resource], this_set: str, others: Sequence[SetRecord]
+) -> None:
+    """Refuse (exit 3), in either mode, a skill whose name another set installed here has."""
+    found = same_names(agent, selected, others)
+    if not found:
+        return
+    names = {str(Path(o.root)): o.name for o in others}
+    root = found[0][1]
+    labels = ",".join(sorted({r.label for r, _ in found}))
+    one = len(found) == 1
+    raise Refused(
+        f"{labels.replace(',', ', ')}: another set ext installed here, {names.get(root, root)!r} "
+        f"({root}), has a skill of {'this name' if one else 'these names'}; pi would load "
+        f"only one of the two and report a collision, so this set {this_set!r} does not add "
+        f"{'it' if one else 'them'}; nothing was written",
+        f"skip {'it' if one else 'them'} (`ext install --skip {labels}`), rename one of the "
+        f"two, or uninstall the other set first (`ext --set {root} uninstall`)",
     )
