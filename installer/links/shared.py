@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from installer.ground.context import Context
 from installer.ground.errors import Refused
 from installer.ground.state import SetRecord
 from installer.links.scan import AgentState
@@ -124,3 +125,18 @@ def refuse_same_names(
         f"skip {'it' if one else 'them'} (`ext install --skip {labels}`), rename one of the "
         f"two, or uninstall the other set first (`ext --set {root} uninstall`)",
     )
+
+
+def refuse_same_names_here(ctx: Context, selected: Sequence[Resource]) -> None:
+    """refuse_same_names for a command that has not scanned the agent dir (enable, toggle)."""
+    from installer.ground.state import load_state
+    from installer.links.scan import scan
+
+    skills = [r for r in selected if r.kind == "skill"]
+    state = load_state(ctx.agent_dir) if skills else None
+    others = state.others(ctx.set_root, ctx.manifest.name) if state is not None else []
+    if state is None or not others:
+        return
+    old = state.old_roots(ctx.set_root, ctx.manifest.name)
+    agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=[Path(o.root) for o in others])
+    refuse_same_names(agent, skills, ctx.manifest.name, others)

@@ -160,3 +160,19 @@ def test_pis_name_decides_and_a_skill_the_other_set_skipped_is_free(tmp_path: Pa
     done = ext(b, agent, "install", "--yes", "--mode", "register")
 
     assert done.exit_code == 0, done.output
+
+
+@pytest.mark.parametrize("mode", ["register", "link"])
+def test_enable_refuses_what_install_refused(tmp_path: Path, mode: str) -> None:
+    a = skill_set(tmp_path / "a", "alpha")
+    b = skill_set(tmp_path / "b", "beta", folder="check")  # pi's name review, another place
+    agent = build_tree(tmp_path / "agent", {"skills": None})
+    assert ext(a, agent, "install", "--yes", "--mode", "register").exit_code == 0
+    assert ext(b, agent, "install", "--yes", "--mode", mode, "--skip", "check").exit_code == 0
+    before = snapshot(agent)
+
+    refused = ext(b, agent, "enable", "skill:check", "--yes")
+
+    assert refused.exit_code == 3, refused.output
+    assert "'alpha'" in refused.output and "collision" in refused.output
+    assert snapshot(agent) == before
