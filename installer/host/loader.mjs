@@ -41,6 +41,8 @@ function diagnostics(kind, list) {
 		message: d.message ?? "",
 		path: d.path ?? null,
 		realPath: d.path ? real(d.path) : null,
+		// A name collision: the file pi loaded instead of this one.
+		winner: d.collision?.winnerPath ?? null,
 	}));
 }
 

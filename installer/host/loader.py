@@ -68,6 +68,7 @@ class Diagnostic:
     level: str
     message: str
     path: str | None
+    winner: str | None = None  # a name collision: the file pi loads instead of `path`
 
 
 @dataclass(frozen=True)
@@ -243,7 +244,9 @@ def _view(r: dict[str, Any]) -> View:
         for c in r.get("conflicts", ())
     )
     diagnostics = tuple(
-        Diagnostic(d["kind"], d["type"], d["message"], d.get("realPath") or d.get("path"))
+        Diagnostic(
+            d["kind"], d["type"], d["message"], d.get("realPath") or d.get("path"), d.get("winner")
+        )
         for d in r.get("diagnostics", ())
     )
     return View(

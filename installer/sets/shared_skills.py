@@ -55,7 +55,7 @@ class Twin(NamedTuple):
         where = f"a skill named {self.shared.name!r} is also in {self.shared.path}"
         if self.pending:
             return f"{where}; pi loads the set's until you trust this project, then that one"
-        loads = "the set's" if self.set_wins else "that one, not the set's"
+        loads = "the set's," if self.set_wins else "that one, not the set's,"
         return f"{where}; pi loads {loads} and warns of a collision"
 
     @property

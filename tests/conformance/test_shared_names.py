@@ -93,7 +93,8 @@ def test_which_copy_of_a_skill_pi_loads_and_what_trust_gates(
         [said] = twins(resources, mode, home, cwd, lambda t=trust: t) or [None]
         ext_says = mine if said is None or said.set_wins else os.path.realpath(said.shared.path)
         assert loads(view, "foo") == [ext_says], f"{agent.name} in {cwd.name}"
-        assert any("collision" in d.message for d in view.diagnostics)
+        collided = [d for d in view.diagnostics if d.message == 'name "foo" collision']
+        assert collided and {os.path.realpath(d.winner or "") for d in collided} == {ext_says}
         project_bar = loads(view, "bar") != []
         assert project_bar == (cwd == proj and trust.trusted), agent.name
     untrusted = views[2]  # the project's resources with no saved decision

@@ -75,7 +75,8 @@ def shared_rows(tmp_path: Path, set_root: Path, agent: Path, line: str = "1.x") 
 
 
 @pytest.mark.parametrize(
-    ("mode", "loads"), [("link", "pi loads the set's"), ("register", "pi loads that one, not")]
+    ("mode", "loads"),
+    [("link", "pi loads the set's,"), ("register", "pi loads that one, not the set's,")],
 )
 def test_list_install_and_doctor_name_the_copy_pi_loads_and_the_fix(
     tmp_path: Path, isolated_home: Path, set_root: Path, agent: Path, mode: str, loads: str
@@ -90,9 +91,8 @@ def test_list_install_and_doctor_name_the_copy_pi_loads_and_the_fix(
     assert "`ext disable skill:review` keeps the shared one" in done.output
     assert "skill:other" not in done.output
     assert note(set_root, agent, "review") == (
-        f"a skill named 'review' is also in {theirs}; {loads}"
-        + ("" if mode == "link" else " the set's")
-        + " and warns of a collision; remove or rename one of them "
+        f"a skill named 'review' is also in {theirs}; {loads} and warns of a collision; "
+        "remove or rename one of them "
         "(`ext disable skill:review` keeps the shared one)"
     )
     assert note(set_root, agent, "other") is None
@@ -161,7 +161,7 @@ def test_a_projects_copy_waits_for_trust_on_pi_1x_and_not_on_0_73(
     for rows in (ungated, trusted):
         assert [r.message for r in rows] == [
             f"skill:review: a skill named 'review' is also in {theirs}; pi loads that one, not "
-            "the set's and warns of a collision"
+            "the set's, and warns of a collision"
         ]
     (agent / "trust.json").write_text(json.dumps({str(project.resolve()): False}))
     assert [r.level for r in shared_rows(project / "sub", set_root, agent, "1.x")] == ["ok"]
