@@ -107,9 +107,14 @@ def refuse_other_sets(
 
 
 def refuse_same_names(
-    agent: AgentState, selected: Iterable[Resource], this_set: str, others: Sequence[SetRecord]
+    agent: AgentState,
+    selected: Iterable[Resource],
+    this_set: str,
+    others: Sequence[SetRecord],
+    keep_off: bool = False,
 ) -> None:
-    """Refuse (exit 3), in either mode, a skill whose name another set installed here has."""
+    """Refuse (exit 3), in either mode, a skill whose name another set installed here has;
+    `keep_off`: the way out is to leave it off (enable), not to skip it (install)."""
     found = same_names(agent, selected, others)
     if not found:
         return
@@ -117,13 +122,15 @@ def refuse_same_names(
     root = found[0][1]
     labels = ",".join(sorted({r.label for r, _ in found}))
     one = len(found) == 1
+    them = "it" if one else "them"
+    first = f"leave {them} off" if keep_off else f"skip {them} (`ext install --skip {labels}`)"
     raise Refused(
         f"{labels.replace(',', ', ')}: another set ext installed here, {names.get(root, root)!r} "
         f"({root}), has a skill of {'this name' if one else 'these names'}; pi would load "
         f"only one of the two and report a collision, so this set {this_set!r} does not add "
-        f"{'it' if one else 'them'}; nothing was written",
-        f"skip {'it' if one else 'them'} (`ext install --skip {labels}`), rename one of the "
-        f"two, or uninstall the other set first (`ext --set {root} uninstall`)",
+        f"{them}; nothing was written",
+        f"{first}, rename one of the two, or uninstall the other set first "
+        f"(`ext --set {root} uninstall`)",
     )
 
 
@@ -139,4 +146,4 @@ def refuse_same_names_here(ctx: Context, selected: Sequence[Resource]) -> None:
         return
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
     agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=[Path(o.root) for o in others])
-    refuse_same_names(agent, skills, ctx.manifest.name, others)
+    refuse_same_names(agent, skills, ctx.manifest.name, others, keep_off=True)

@@ -175,4 +175,5 @@ def test_enable_refuses_what_install_refused(tmp_path: Path, mode: str) -> None:
 
     assert refused.exit_code == 3, refused.output
     assert "'alpha'" in refused.output and "collision" in refused.output
+    assert "fix: leave it off, rename one of the two" in refused.output
     assert snapshot(agent) == before
