@@ -16,7 +16,7 @@ from installer.ground.state import State, load_state
 from installer.host.drift import drift_warning
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
-from installer.links.shared import refuse_clashes
+from installer.links.shared import refuse_other_sets
 from installer.links.states import classify
 from installer.sets.modes import install_mode, refuse_unlinkable
 from installer.sets.resources import Resource, discover, loads_as_one_extension, select
@@ -74,8 +74,8 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
         # The user's switches (ext's or pi config's) come along in the new mode's form.
         mode_warnings: tuple[str, ...] = ()
         by_pi = mode == "link" and ctx.manifest.switch == "pi"
+        refuse_other_sets(agent, chosen, mode, ctx.manifest.name, others)
         if mode == "link":
-            refuse_clashes(agent, chosen, ctx.manifest.name, others)
             _refuse_unread_switches(ctx, state)
             links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old)
             intent = Intent(
@@ -101,7 +101,13 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
         # A `-path` goes in before a link that it keeps off is put in place.
         lines = sp.written_first().actions if by_pi else sp.actions
         actions = links.actions + rec.actions + lines + hooks
-        warnings = first_warnings + mode_warnings + rec.warnings + sp.warnings
+        warnings = (
+            *first_warnings,
+            *mode_warnings,
+            *_shared(ctx, mode, agent, chosen, old),
+            *rec.warnings,
+            *sp.warnings,
+        )
         plan = Plan("install", actions, warnings, mode)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
@@ -190,6 +196,23 @@ def _forgettable_roots(ctx: Context, state: State) -> list[Path]:
     agent = scan(ctx.agent_dir, ctx.set_root, old)
     kept = {e.root for e in agent.entries.values() if e.owner == "moved"}
     return [p for p in old if str(p) not in kept]
+
+
+def _shared(
+    ctx: Context, mode: str, agent: AgentState, chosen: tuple[Resource, ...], old: list[Path]
+) -> tuple[str, ...]:
+    """A warning per skill left on whose name a shared skills folder holds too (not a
+    refusal: the shared copy is the user's own)."""
+    from installer.sets.shared_skills import twins_here
+
+    skills = tuple(r for r in chosen if r.kind == "skill")
+    if not skills:
+        return ()
+    if mode == "link":
+        off = set(_off_as_linked(ctx, agent, skills))
+    else:
+        off = set(_off_in_entry(ctx, skills, old))
+    return tuple(t.warning for t in twins_here(ctx, [r for r in skills if r not in off], mode))
 
 
 def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resource, ...]) -> None:

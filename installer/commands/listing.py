@@ -38,4 +38,19 @@ def list_items(ctx: Context, options: Listing) -> Items:
     from installer.links.states import items
 
     mode, found = items(ctx)
-    return Items(ctx, mode, tuple(found))
+    return Items(ctx, mode, tuple(with_shared(ctx, mode, found)))
+
+
+def with_shared(ctx: Context, mode: str, found: list[Item]) -> list[Item]:
+    """A note on each skill that pi would meet twice: the set's and a shared folder's."""
+    from installer.sets.shared_skills import twins_here
+
+    live = [i.resource for i in found if i.state in ("enabled", "not-installed")]
+    twins = {t.resource: t for t in twins_here(ctx, live, mode)}
+    if not twins:
+        return found
+    return [_noted(i, twins[i.resource].note) if i.resource in twins else i for i in found]
+
+
+def _noted(item: Item, note: str) -> Item:
+    return item._replace(note=f"{item.note}; {note}" if item.note else note)

@@ -29,6 +29,7 @@ from installer.ground.context import Context
 from installer.ground.errors import Refused, UsageError
 from installer.ground.manifest import Manifest
 from installer.ground.state import State, load_state, save_state
+from installer.links.shared import refuse_same_names_here
 from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
 from installer.sets.modes import install_mode
 from installer.sets.resources import Resource, discover, resolve_name
@@ -231,6 +232,8 @@ def apply_switch(
     last: list[Switch] = []
 
     def prepare() -> Prepared:
+        # What install refuses, enable does not sneak in: another set's skill of one name.
+        refuse_same_names_here(ctx, [r for r, on in want.items() if on])
         view = read_view(ctx, mode, resources)
         sw = plan_switch(view, want, str(ctx.set_root), ctx.manifest.switch)
         guard_warnings = check_guards(ctx, view, sw, force, clean=not dry_run)

@@ -17,6 +17,7 @@ from installer.doctor.checks import (
     node,
     setfolder,
     settings,
+    shared,
     source,
     updates,
 )
@@ -56,6 +57,11 @@ CHECKS: tuple[Check, ...] = (
     Check("items", "each item of the set: enabled, disabled, missing, stale", items.each_item),
     Check("items.foreign", "dangling links that are not ext's", items.dangling_foreign),
     Check("loaded-twice", "the set linked and also a package (user or project scope)", items.twice),
+    Check(
+        "skills.shared",
+        "no skill of the set also in ~/.agents/skills or the project's .agents/skills",
+        shared.skills,
+    ),
     Check("settings.json", "settings.json parses", settings.parses),
     Check("settings.keys", "no retired or renamed keys left", settings.keys),
     Check("settings.seeds", "the set's first-run settings are present", settings.seeds),

@@ -41,12 +41,29 @@ function diagnostics(kind, list) {
 		message: d.message ?? "",
 		path: d.path ?? null,
 		realPath: d.path ? real(d.path) : null,
+		// A name collision: the file pi loaded instead of this one.
+		winner: d.collision?.winnerPath ?? null,
 	}));
+}
+
+// pi's own trust decision for a start in cwd without a UI (`pi -p`): main.js's createRuntime
+// and core/project-trust.js's resolveProjectTrusted, with no --approve and no extension
+// answering the project_trust event. A pi without the trust store (before 0.79) trusts all.
+function projectTrust(sdk, cwd, agentDir) {
+	if (!sdk.ProjectTrustStore || !sdk.hasTrustRequiringProjectResources) {
+		return { trusted: true, decision: "ungated" };
+	}
+	const saved = new sdk.ProjectTrustStore(agentDir).get(cwd);
+	if (saved !== null) return { trusted: saved, decision: "saved" };
+	if (!sdk.hasTrustRequiringProjectResources(cwd)) return { trusted: true, decision: "nothing to trust" };
+	const fallback = sdk.SettingsManager.create(cwd, agentDir, { projectTrusted: false }).getDefaultProjectTrust();
+	return { trusted: fallback === "always", decision: fallback }; // "ask": a UI would ask
 }
 
 async function ask(sdk, job) {
 	const { agentDir, cwd } = job;
-	const settingsManager = sdk.SettingsManager.create(cwd, agentDir);
+	const trust = projectTrust(sdk, cwd, agentDir);
+	const settingsManager = sdk.SettingsManager.create(cwd, agentDir, { projectTrusted: trust.trusted });
 	const loader = new sdk.DefaultResourceLoader({ cwd, agentDir, settingsManager, noContextFiles: true });
 	await loader.reload();
 	const ext = loader.getExtensions();
@@ -67,6 +84,7 @@ async function ask(sdk, job) {
 	return {
 		agentDir,
 		cwd,
+		trust,
 		extensions: ext.extensions.map((e) => ({
 			path: e.path,
 			realPath: real(e.resolvedPath ?? e.path),

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from installer.host.node import Node, find_node, judge, refusal
 from installer.host.pi import HostInfo, package_dir
+from installer.host.trust import Trust
 
 LOADER_TIMEOUT = 60.0
 SCRIPT = Path(__file__).with_name("loader.mjs")
@@ -67,6 +68,7 @@ class Diagnostic:
     level: str
     message: str
     path: str | None
+    winner: str | None = None  # a name collision: the file pi loads instead of `path`
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ class View:
     diagnostics: tuple[Diagnostic, ...] = ()
     settings_errors: tuple[str, ...] = ()
     error: str | None = None  # the loader itself threw for this agent dir
+    trust: Trust | None = None  # what pi decided of the project at the cwd (None: not said)
 
     def reals(self, kind: Kind) -> frozenset[str]:
         """Real paths of the resources of `kind` pi loads."""
@@ -204,7 +207,9 @@ def _view(r: dict[str, Any]) -> View:
         for c in r.get("conflicts", ())
     )
     diagnostics = tuple(
-        Diagnostic(d["kind"], d["type"], d["message"], d.get("realPath") or d.get("path"))
+        Diagnostic(
+            d["kind"], d["type"], d["message"], d.get("realPath") or d.get("path"), d.get("winner")
+        )
         for d in r.get("diagnostics", ())
     )
     return View(
@@ -216,4 +221,11 @@ def _view(r: dict[str, Any]) -> View:
         diagnostics,
         tuple(r.get("settingsErrors", ())),
         r.get("error"),
+        _trust(r.get("trust")),
     )
+
+
+def _trust(data: Any) -> Trust | None:
+    if not isinstance(data, dict) or not isinstance(data.get("trusted"), bool):
+        return None
+    return Trust(data["trusted"], str(data.get("decision") or ""))

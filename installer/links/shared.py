@@ -3,6 +3,10 @@
 Backing it up (as a foreign link) would break the other set, and the next install of that
 set would back this one's up in turn: `.bak`, `-1`, `-2` pile up. The run refuses instead,
 naming both sets and the ways out.
+
+The same rule holds for a skill's name, in either mode: pi loads one skill per name (the
+first it meets) and reports a collision, so a set whose skill another set installed here
+already has, linked or registered, is refused as a link in the way is.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from installer.ground.context import Context
 from installer.ground.errors import Refused
 from installer.ground.state import SetRecord
 from installer.links.scan import AgentState
@@ -26,6 +31,41 @@ def clashes(state: AgentState, selected: Iterable[Resource]) -> list[tuple[Resou
                 found.append((r, entry.root))
                 break
     return found
+
+
+def same_names(
+    agent: AgentState, selected: Iterable[Resource], others: Sequence[SetRecord]
+) -> list[tuple[Resource, str]]:
+    """Selected skills whose name pi gives a skill another set installed here: (skill, root)."""
+    from installer.sets.shared_skills import skill_name
+
+    mine = [(r, skill_name(r.entries()[0])) for r in selected if r.kind == "skill" and r.entries()]
+    if not mine:
+        return []
+    taken: dict[str, str] = {}
+    for other in others:
+        for r in _installed_skills(agent, other):
+            taken.setdefault(skill_name(r.entries()[0]), other.root)
+    return [(r, taken[name]) for r, name in mine if name in taken]
+
+
+def _installed_skills(agent: AgentState, other: SetRecord) -> list[Resource]:
+    """The other set's skills in this agent dir, on or off: linked, else registered and not
+    left out by its `--skip`; none when that set cannot be read any more."""
+    from installer.ground.errors import ExtError
+    from installer.sets.resources import discover
+
+    try:
+        skills = [r for r in discover(Path(other.root)) if r.kind == "skill" and r.entries()]
+    except (ExtError, OSError):
+        return []
+    if other.mode == "register":
+        from installer.settings.plan import SKIPPED
+
+        skipped = set(other.extra.get(SKIPPED) or ())
+        return [r for r in skills if not set(r.filters) <= skipped]
+    linked = {p for p, e in agent.entries.items() if e.owner == "other" and e.root == other.root}
+    return [r for r in skills if {r.dest, r.disabled_dest} & linked]
 
 
 def refuse_clashes(
@@ -50,3 +90,60 @@ def refuse_clashes(
         f"{','.join(sorted({x.label for x, _ in found}))}`), or uninstall the other set first "
         f"(`ext --set {root} uninstall`)",
     )
+
+
+def refuse_other_sets(
+    agent: AgentState,
+    selected: Sequence[Resource],
+    mode: str,
+    this_set: str,
+    others: Sequence[SetRecord],
+) -> None:
+    """Refuse another set's link in the way (link mode), or its skill of one name (either
+    mode: pi would load one of the two)."""
+    if mode == "link":
+        refuse_clashes(agent, selected, this_set, others)
+    refuse_same_names(agent, selected, this_set, others)
+
+
+def refuse_same_names(
+    agent: AgentState,
+    selected: Iterable[Resource],
+    this_set: str,
+    others: Sequence[SetRecord],
+    keep_off: bool = False,
+) -> None:
+    """Refuse (exit 3), in either mode, a skill whose name another set installed here has;
+    `keep_off`: the way out is to leave it off (enable), not to skip it (install)."""
+    found = same_names(agent, selected, others)
+    if not found:
+        return
+    names = {str(Path(o.root)): o.name for o in others}
+    root = found[0][1]
+    labels = ",".join(sorted({r.label for r, _ in found}))
+    one = len(found) == 1
+    them = "it" if one else "them"
+    first = f"leave {them} off" if keep_off else f"skip {them} (`ext install --skip {labels}`)"
+    raise Refused(
+        f"{labels.replace(',', ', ')}: another set ext installed here, {names.get(root, root)!r} "
+        f"({root}), has a skill of {'this name' if one else 'these names'}; pi would load "
+        f"only one of the two and report a collision, so this set {this_set!r} does not add "
+        f"{them}; nothing was written",
+        f"{first}, rename one of the two, or uninstall the other set first "
+        f"(`ext --set {root} uninstall`)",
+    )
+
+
+def refuse_same_names_here(ctx: Context, selected: Sequence[Resource]) -> None:
+    """refuse_same_names for a command that has not scanned the agent dir (enable, toggle)."""
+    from installer.ground.state import load_state
+    from installer.links.scan import scan
+
+    skills = [r for r in selected if r.kind == "skill"]
+    state = load_state(ctx.agent_dir) if skills else None
+    others = state.others(ctx.set_root, ctx.manifest.name) if state is not None else []
+    if state is None or not others:
+        return
+    old = state.old_roots(ctx.set_root, ctx.manifest.name)
+    agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=[Path(o.root) for o in others])
+    refuse_same_names(agent, skills, ctx.manifest.name, others, keep_off=True)

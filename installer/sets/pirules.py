@@ -153,11 +153,18 @@ def skill_files(folder: str, top: str | None = None) -> list[str]:
     return [p for p, _ in walk.skills(folder, False)]
 
 
+def agents_skill_files(folder: str) -> list[str]:
+    """collectSkillEntries in "agents" mode (a `.agents/skills` folder): SKILL.md stops the
+    search; .md files count below the top, not at it."""
+    return [p for p, _ in _Walk(folder, Ignore(), agents=True).skills(folder, False)]
+
+
 class _Walk(NamedTuple):
     """One recursive walk of pi's: where it began, and the ignore rules gathered so far."""
 
     root: str
     ig: Ignore
+    agents: bool = False  # "agents" mode: .md files count below the top instead of at it
 
     def skills(self, folder: str, linked: bool) -> list[tuple[str, bool]]:
         children = _children(folder, self.ig, self.root)
@@ -165,8 +172,9 @@ class _Walk(NamedTuple):
             if is_file and path.endswith("/SKILL.md"):
                 return [(path, linked)]
         out = []
+        loose = (folder == self.root) != self.agents  # where a bare .md file is a skill
         for path, is_dir, is_file, is_link in children:
-            if folder == self.root and is_file and path.endswith(SUFFIXES["skills"]):
+            if loose and is_file and path.endswith(SUFFIXES["skills"]):
                 out.append((path, linked or is_link))
             elif is_dir:
                 out.extend(self.skills(path, linked or is_link))

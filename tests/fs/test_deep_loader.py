@@ -49,6 +49,21 @@ def test_enabled_but_not_loaded_is_an_error_with_pis_own_reason() -> None:
     ]
 
 
+def test_enabled_but_another_of_its_name_loaded_is_a_collision_warning() -> None:
+    skill, theirs = "/set/skills/a/SKILL.md", "/home/.agents/skills/a/SKILL.md"
+    said = Diagnostic("skill", "collision", 'name "a" collision', skill, theirs)
+    v = view(("skill", theirs), diagnostics=(said,))
+    found = rows(v, [("skill:a", "enabled", frozenset({skill}))], "/set")
+    assert [(f.level, f.message, f.fix) for f in found] == [
+        (
+            "warn",
+            f"ext says skill:a is enabled, pi loads {theirs} instead, another of its name "
+            "(a collision)",
+            "remove or rename one of them (`ext disable skill:a` keeps the other one)",
+        )
+    ]
+
+
 def test_disabled_but_loaded_is_an_error() -> None:
     path = "/set/extensions/tab/tab.ts"
     found = rows(view(("extension", path)), [("tab", "disabled", frozenset({path}))], "/set")

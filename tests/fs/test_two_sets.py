@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from installer.cli.app import app
-from tests.helpers import build_tree
+from tests.helpers import build_tree, snapshot
 
 
 @pytest.fixture(autouse=True)
@@ -109,3 +109,71 @@ def test_list_says_install_refuses_another_sets_link(two: tuple[Path, Path, Path
     notify = next(i for i in listed["items"] if i["name"] == "notify")
     assert str(a) in notify["note"] and "refuses" in notify["note"]
     assert "backs it up" not in notify["note"]  # what `ext install` would do to a stranger's
+
+
+# --- a skill of one name: pi loads one of the two, so ext refuses it in either mode -----------
+
+
+def skill_set(root: Path, name: str, folder: str = "review") -> Path:
+    return build_tree(
+        root,
+        {
+            "extset.toml": f'[set]\nname = "{name}"\n',
+            f"skills/{folder}/SKILL.md": "---\nname: review\ndescription: review it\n---\nGo.\n",
+            f"skills/{name}-only/SKILL.md": f"---\ndescription: {name}'s own\n---\nGo.\n",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [("register", "register"), ("link", "register"), ("register", "link")]
+)
+def test_a_second_sets_skill_of_the_same_name_is_refused_in_either_mode(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    a, b = skill_set(tmp_path / "a", "alpha"), skill_set(tmp_path / "b", "beta")
+    agent = build_tree(tmp_path / "agent", {"skills": None})
+    assert ext(a, agent, "install", "--yes", "--mode", first).exit_code == 0
+    before = snapshot(agent)
+
+    refused = ext(b, agent, "install", "--yes", "--mode", second)
+
+    assert refused.exit_code == 3, refused.output
+    out = " ".join(refused.output.split())
+    assert f"'alpha' ({a})" in out and "'beta'" in out and "collision" in out
+    assert "`ext install --skip skill:review`" in out and f"`ext --set {a} uninstall`" in out
+    assert snapshot(agent) == before  # nothing written
+    done = ext(b, agent, "install", "--yes", "--mode", second, "--skip", "skill:review")
+    assert done.exit_code == 0, done.output
+
+
+def test_pis_name_decides_and_a_skill_the_other_set_skipped_is_free(tmp_path: Path) -> None:
+    a = skill_set(tmp_path / "a", "alpha")
+    b = skill_set(tmp_path / "b", "beta", folder="check")  # another folder, pi's name review
+    agent = build_tree(tmp_path / "agent", {"skills": None})
+    assert ext(a, agent, "install", "--yes").exit_code == 0
+
+    assert ext(b, agent, "install", "--yes").exit_code == 3  # no link in the way, one name
+    assert (
+        ext(a, agent, "install", "--yes", "--mode", "register", "--skip", "review").exit_code == 0
+    )
+    done = ext(b, agent, "install", "--yes", "--mode", "register")
+
+    assert done.exit_code == 0, done.output
+
+
+@pytest.mark.parametrize("mode", ["register", "link"])
+def test_enable_refuses_what_install_refused(tmp_path: Path, mode: str) -> None:
+    a = skill_set(tmp_path / "a", "alpha")
+    b = skill_set(tmp_path / "b", "beta", folder="check")  # pi's name review, another place
+    agent = build_tree(tmp_path / "agent", {"skills": None})
+    assert ext(a, agent, "install", "--yes", "--mode", "register").exit_code == 0
+    assert ext(b, agent, "install", "--yes", "--mode", mode, "--skip", "check").exit_code == 0
+    before = snapshot(agent)
+
+    refused = ext(b, agent, "enable", "skill:check", "--yes")
+
+    assert refused.exit_code == 3, refused.output
+    assert "'alpha'" in refused.output and "collision" in refused.output
+    assert "fix: leave it off, rename one of the two" in refused.output
+    assert snapshot(agent) == before

@@ -116,7 +116,14 @@ def _item(
     """The item's entries against what pi loads: enabled and not loaded, or off and loaded."""
     if state == "enabled":
         missing = sorted(p for p in entries if p not in loaded and p not in failed)
-        if missing:
+        winner = _winner(view, missing)
+        if winner is not None:
+            yield warn(
+                f"ext says {label} is enabled, pi loads {winner} instead, another of its name "
+                "(a collision)",
+                f"remove or rename one of them (`ext disable {label}` keeps the other one)",
+            )
+        elif missing:
             why = _diagnostic(view, missing)
             yield error(
                 f"ext says {label} is enabled, pi does not load {', '.join(missing)}"
@@ -132,6 +139,15 @@ def _item(
                 f"ext says {label} is {state}, and pi loads {', '.join(loading)}",
                 f"ext disable {label}" if state == "disabled" else "ext install, then check again",
             )
+
+
+def _winner(view: View, paths: list[str]) -> str | None:
+    """The file pi loaded instead of one of `paths`, of the same name (a collision)."""
+    wanted = set(paths)
+    for d in view.diagnostics:
+        if d.winner and d.path is not None and os.path.realpath(d.path) in wanted:
+            return d.winner
+    return None
 
 
 def _diagnostic(view: View, paths: list[str]) -> str | None:

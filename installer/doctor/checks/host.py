@@ -157,16 +157,9 @@ def load_findings(
 
 
 def _labels(s: Subject) -> dict[str, str]:
-    """Real paths of the set's extension entry files -> their item names."""
+    """Real paths of the set's extension entry files -> their item names (`ext list`'s)."""
     from installer.doctor.checks.loaded import package_extensions
-    from installer.sets.pirules import SUFFIXES
 
     if s.set_root is None:
         return {}
-    labels = {}
-    for entry, home in package_extensions(s.set_root):
-        name = home.name
-        for suffix in SUFFIXES["extensions"]:
-            name = name.removesuffix(suffix)
-        labels[os.path.realpath(entry)] = name
-    return labels
+    return {os.path.realpath(e.entry): e.label for e in package_extensions(s.set_root)}

@@ -42,15 +42,33 @@ def in_package(set_root: Path, patterns: Any = None) -> list[Loaded]:
     from installer.settings.switches import loads_in_package
 
     out = []
-    for entry, home in package_extensions(set_root):
-        rel = Path(os.path.relpath(entry, set_root)).as_posix()
-        if loads_in_package(patterns, rel, str(entry)):
-            out.append(Loaded(home.name.removesuffix(".ts").removesuffix(".js"), entry, home))
+    for ext in package_extensions(set_root):
+        rel = Path(os.path.relpath(ext.entry, set_root)).as_posix()
+        if loads_in_package(patterns, rel, str(ext.entry)):
+            out.append(ext)
     return out
 
 
-def package_extensions(set_root: Path) -> list[tuple[Path, Path]]:
-    """(entry file, extension home) for each extension pi loads from the set as a package."""
+def package_extensions(set_root: Path) -> list[Loaded]:
+    """Each file pi loads from the set as a package, named and housed as the resource model
+    has it (`ext list`'s name; a manifest's `<folder>/index.ts` is the folder's item)."""
+    from installer.ground.errors import ExtError
+    from installer.sets.resources import discover as resources_of
+
+    try:
+        resources = resources_of(set_root)
+    except ExtError:  # set.resources says why; the files pi loads still have names
+        return [Loaded(_name(home), entry, home) for entry, home in _raw(set_root)]
+    return [
+        Loaded(r.label, Path(entry), Path(r.source))
+        for r in resources
+        if r.kind == "extension"
+        for entry in (r.loads or r.entries())
+    ]
+
+
+def _raw(set_root: Path) -> list[tuple[Path, Path]]:
+    """(entry file, extension home) by pi's rules alone, for a set the model refuses."""
     from installer.sets import pirules
 
     root = str(set_root)
@@ -60,6 +78,13 @@ def package_extensions(set_root: Path) -> list[tuple[Path, Path]]:
     declared = pirules.manifest_list(manifest, "extensions") or []
     items = pirules.manifest_items(declared, root, "extensions")
     return [(Path(e), Path(item.path)) for item in items for e in item.entries]
+
+
+def _name(home: Path) -> str:
+    """The name discover gives: `notify.ts` -> notify, `tools/index.ts` -> tools."""
+    if home.name in ("index.ts", "index.js"):
+        return home.parent.name
+    return home.name.removesuffix(".ts").removesuffix(".js")
 
 
 def _rel(entry: Path, folder: Path) -> str:
