@@ -166,7 +166,7 @@ def _labels(s: Subject) -> dict[str, str]:
     if s.set_root is None:
         return {}
     labels = {}
-    for entry, home in package_extensions(s.set_root):
+    for entry, home in package_extensions(s.set_root, s.pi_line()):
         name = home.name
         for suffix in SUFFIXES["extensions"]:
             name = name.removesuffix(suffix)

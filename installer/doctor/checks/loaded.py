@@ -13,7 +13,10 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from installer.host.lines import PiLine
 
 SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx")
 FILES_PER_EXTENSION = 200  # a folder extension with a vendored tree: its first files suffice
@@ -36,25 +39,26 @@ def in_agent_dir(agent_dir: Path) -> list[Loaded]:
     ]
 
 
-def in_package(set_root: Path, patterns: Any = None) -> list[Loaded]:
-    """What pi loads from the set registered as a package, under its entry's `"extensions"`
-    patterns (None: the entry has none), matched as pi matches them."""
+def in_package(set_root: Path, pi: PiLine, patterns: Any = None) -> list[Loaded]:
+    """What the line `pi` loads from the set registered as a package, under its entry's
+    `"extensions"` patterns (None: the entry has none), matched as pi matches them."""
     from installer.settings.switches import loads_in_package
 
     out = []
-    for entry, home in package_extensions(set_root):
+    for entry, home in package_extensions(set_root, pi):
         rel = Path(os.path.relpath(entry, set_root)).as_posix()
         if loads_in_package(patterns, rel, str(entry)):
             out.append(Loaded(home.name.removesuffix(".ts").removesuffix(".js"), entry, home))
     return out
 
 
-def package_extensions(set_root: Path) -> list[tuple[Path, Path]]:
-    """(entry file, extension home) for each extension pi loads from the set as a package."""
+def package_extensions(set_root: Path, pi: PiLine) -> list[tuple[Path, Path]]:
+    """(entry file, extension home) for each extension the line `pi` loads from the set as a
+    package."""
     from installer.sets import pirules
 
     root = str(set_root)
-    manifest = pirules.read_manifest(root) if (set_root / "package.json").exists() else None
+    manifest = pirules.read_manifest(root, pi) if (set_root / "package.json").exists() else None
     if manifest is None:
         return discover(set_root / "extensions")
     declared = pirules.manifest_list(manifest, "extensions") or []

@@ -46,7 +46,7 @@ def loaded_here(s: Subject) -> list[Loaded]:
     if s.set_root is not None:
         for entry in entries:
             patterns = entry.get("extensions") if isinstance(entry, dict) else None
-            found += in_package(s.set_root, patterns)
+            found += in_package(s.set_root, s.pi_line(), patterns)
     return unique(found)
 
 
