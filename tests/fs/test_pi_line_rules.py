@@ -82,3 +82,20 @@ def test_a_metadata_only_pi_key_is_read_as_the_pi_found_reads_it(
         [("a", "enabled"), ("b", "enabled")] if conventional else []
     ), result
     assert not (tmp_path / "pi" / "ran").exists()
+
+
+@pytest.mark.parametrize("line", LINES, ids=lambda line: line.name)
+def test_the_bundled_set_imports_nothing_a_line_of_pi_cannot_load(line: PiLine) -> None:
+    from installer.doctor.checks.loaded import is_typescript, source_files
+    from installer.sets.resources import discover
+    from installer.sets.scan_source import scan_imports, scope_drift
+
+    repo = Path(__file__).resolve().parents[2]
+    extensions = [r for r in discover(repo, line) if r.kind == "extension"]
+    files = [p for r in extensions for p in source_files(Path(r.source))]
+    assert len(extensions) >= 5 and files
+    drift = {
+        str(p): scope_drift(scan_imports(p.read_text(), typescript=is_typescript(p)), line)
+        for p in files
+    }
+    assert {p: d for p, d in drift.items() if d} == {}
