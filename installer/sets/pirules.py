@@ -1,4 +1,4 @@
-"""pi's own rules for what a package (a set) holds, as pi 0.73.1 applies them.
+"""pi's own rules for what a package (a set) holds, as pi 0.73.1 and 1.6.0 apply them.
 
 Read from pi's `dist/core/package-manager.js`: `collectPackageResources` (a root `package.json`
 with a `pi` manifest replaces the conventional folders), `resolveExtensionEntries` (a folder is

@@ -1,10 +1,11 @@
-"""The extensions pi would load from an agent dir, by pi 0.73.1's own discovery rules.
+"""The extensions pi would load from an agent dir, by pi's own discovery rules.
 
 The rules are installer/sets/pirules.py's: `extensions/*.ts|*.js` (files or symlinks), and each
 folder (or link to one) with a package.json whose `pi.extensions` names entries, else an
 index.ts, else an index.js; no deeper. Plus the set itself when it is registered as a
-package: its manifest's extensions, or its extensions/ folder (minus its filters). What pi
-config switched off is left out by the caller (doctor/checks/source.py), by pi's patterns.
+package: its manifest's extensions (as the line of pi found reads the manifest), or its
+extensions/ folder (minus its filters). What pi config switched off is left out by the
+caller (doctor/checks/source.py), by pi's patterns.
 """
 
 from __future__ import annotations
