@@ -67,15 +67,21 @@ def add_item(
     path = _path(folder, name, kind, as_dir)
     piece = Piece(path, _text(name, kind, host), f"a new {kind}")
     note = f"next: ext install --only {name if kind == 'extension' else f'{kind}:{name}'}"
-    return run("add", lambda: [piece], _undeclared(set_root, path, kind), dry_run, confirm, (note,))
+    said = _undeclared(set_root, path, kind, host)
+    return run("add", lambda: [piece], said, dry_run, confirm, (note,))
 
 
-def _undeclared(set_root: Path, path: Path, kind: str) -> tuple[str, ...]:
+def _undeclared(set_root: Path, path: Path, kind: str, host: HostInfo | None) -> tuple[str, ...]:
     """In a pi package the manifest, not the folder, says what pi loads: say so."""
+    from installer.host.lines import line_of
+    from installer.host.pi import line_here
     from installer.sets.pipatterns import is_override, minimatch
     from installer.sets.pirules import manifest_list, read_manifest
 
-    manifest = read_manifest(str(set_root)) if (set_root / "package.json").exists() else None
+    if not (set_root / "package.json").exists():
+        return ()
+    pi = line_of(host.version, host.package) if host else line_here()
+    manifest = read_manifest(str(set_root), pi)
     if manifest is None:
         return ()
     rel = path.relative_to(set_root)

@@ -126,7 +126,7 @@ def _refuse_register_mode(ctx: Context) -> None:
 def _plan_all(
     ctx: Context, agent: AgentState, chosen: list[Candidate], prefer: str | None
 ) -> list[Adoption]:
-    own = {(r.kind, r.name): r for r in discover(ctx.set_root)}
+    own = {(r.kind, r.name): r for r in discover(ctx.set_root, ctx.pi_line())}
     namer = backups.Namer(agent.taken, backups.stamp(ctx.env.now()))
     seen: dict[tuple[str, str], Candidate] = {}
     out = []

@@ -51,7 +51,7 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     user removed since stays removed, unless `reseed`.
     """
     mode = install_mode(ctx, options.mode)
-    resources = discover(ctx.set_root)
+    resources = discover(ctx.set_root, ctx.pi_line())
     chosen = select(resources, list(options.only), list(options.skip))
     _refuse_what_the_mode_cannot_do(ctx, mode, chosen)
     drift = drift_warning(ctx)
@@ -218,7 +218,7 @@ def _shared(
 def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resource, ...]) -> None:
     if mode == "link":
         refuse_unlinkable(chosen)
-    elif loads_as_one_extension(ctx.set_root):
+    elif loads_as_one_extension(ctx.set_root, ctx.pi_line()):
         raise UsageError(
             f"{ctx.set_root} has nothing pi would load (no extensions/, skills/, prompts/ or "
             "themes/, no pi manifest): registered, pi would take the folder itself for one "

@@ -145,7 +145,7 @@ def switch(
     """`ext enable NAME…` / `ext disable NAME…`."""
     if not names:
         raise UsageError("name at least one item", "run `ext list` to see the names")
-    resources = discover(ctx.set_root)
+    resources = discover(ctx.set_root, ctx.pi_line())
     chosen = dict.fromkeys(r for n in names for r in resolve_name(resources, n))
     want = dict.fromkeys(chosen, enable)
     return apply_switch(
@@ -157,7 +157,7 @@ def switch_both(
     ctx: Context, on: Sequence[str], off: Sequence[str], dry_run: bool, confirm: Confirm
 ) -> PlanResult:
     """`ext toggle --on NAME… --off NAME…`: both directions as one plan (what `/ext` applies)."""
-    resources = discover(ctx.set_root)
+    resources = discover(ctx.set_root, ctx.pi_line())
     want = {r: True for n in on for r in resolve_name(resources, n)}
     for r in (r for n in off for r in resolve_name(resources, n)):
         if want.get(r):
@@ -174,7 +174,7 @@ def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResu
             "use `ext enable NAME…` or `ext disable NAME…` instead",
         )
     mode = install_mode(ctx, None)
-    resources = discover(ctx.set_root)
+    resources = discover(ctx.set_root, ctx.pi_line())
     view = read_view(ctx, mode, resources)
 
     def refusal(on_after: frozenset[str]) -> str | None:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar, cast
 from installer.ground.context import Context, Env
 from installer.ground.errors import ExtError
 from installer.ground.manifest import Manifest
+from installer.host.lines import PiLine
 from installer.host.pi import HostInfo
 from installer.sets.resources import Resource
 
@@ -96,7 +97,14 @@ class Subject:
         root = self.set_root
         if root is None:
             raise ExtError("the set was not found")
-        return self.memo("resources", lambda: discover(root))
+        return self.memo("resources", lambda: discover(root, self.pi_line()))
+
+    def pi_line(self) -> PiLine:
+        """The line of the pi found, today's when none: the rules the set is read by."""
+        from installer.host.lines import line_of
+
+        host = self.host()
+        return line_of(host.version, host.package) if host else line_of()
 
     def settings(self) -> SettingsRead:
         """settings.json of the agent dir, read once and without taking pi's lock."""

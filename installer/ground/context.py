@@ -7,11 +7,14 @@ import sys
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from installer.ground.errors import AgentDirMissing, ExtError, UsageError
 from installer.ground.manifest import MANIFEST_NAME, Manifest, load_manifest
 from installer.ground.userdirs import user_dir
+
+if TYPE_CHECKING:
+    from installer.host.lines import PiLine
 
 RESOURCE_DIRS = ("extensions", "skills", "prompts", "themes")
 
@@ -66,6 +69,13 @@ class Context(NamedTuple):
     agent_dir_source: str
     set_source: str  # "--set", "EXT_SET", "cwd", "bundled"
     env: Env
+
+    def pi_line(self) -> PiLine:
+        """The line of the pi this set runs on (what the set's resources are read by): from
+        its package.json, never started; today's line when there is no pi."""
+        from installer.host.pi import line_here
+
+        return line_here(self.manifest.host_command, self.env.environ.get("PATH"))
 
 
 def resolve(
@@ -129,10 +139,11 @@ def _check_set(path: Path, source: str) -> Path:
 
 
 def _pi_package(path: Path) -> bool:
-    """A folder with a package.json whose `pi` manifest pi would use is a set too."""
-    from installer.sets.pirules import read_manifest
+    """A folder with a package.json that has a `pi` key is a set too (on pi 1.x a key with
+    no resource field means the conventional folders: a pi package all the same)."""
+    from installer.sets.pirules import read_pi_key
 
-    return read_manifest(str(path)) is not None
+    return read_pi_key(str(path)) is not None
 
 
 def bundled_set(env: Env, checkout: Path | None = None, prefix: Path | None = None) -> Path:

@@ -37,7 +37,9 @@ class PiLine(NamedTuple):
     package: str  # the npm package the line is published as
     node: str  # engines.node of `tested`; the pi found says its own in its package.json
     bin: str  # the bin's file inside the package (the package.json is above it)
-    scopes: tuple[str, ...]  # import scopes whose value imports load in an extension
+    # Import scopes whose value imports load in an extension (the aliases of
+    # dist/core/extensions/loader.js). `typebox` and `@sinclair/typebox` load alike on both.
+    scopes: tuple[str, ...]
     # A root `pi` key with no resource field (`{}`, `{"image": …}`): a manifest naming
     # nothing, or no manifest at all, so the conventional folders are discovered
     # (`hasManifestResourceFields` in 1.x's dist/core/package-manager.js).

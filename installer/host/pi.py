@@ -11,7 +11,10 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Literal, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Literal, NamedTuple, NoReturn
+
+if TYPE_CHECKING:
+    from installer.host.lines import PiLine
 
 AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"
 # `pi --version` is a Node start (~0.5-1.3 s): a hung wrapper must not cost much more.
@@ -88,6 +91,24 @@ def find_host(
         version = cached.version
     source: Literal["--version"] | None = "--version" if version else None
     return HostInfo(command, path, resolved, version, package, _scope_of(package), source, note)
+
+
+def line_here(command: str = "pi", path_env: str | None = None) -> PiLine:
+    """The line of the pi `command` finds, read from its package.json alone (never started:
+    a no-op install asks it); today's line when no pi is found or its package.json is silent."""
+    import shutil
+
+    from installer.host.lines import line_of
+
+    found = shutil.which(os.path.expanduser(command), path=path_env)
+    if found is None:
+        return line_of()
+    try:
+        resolved = Path(found).resolve(strict=True)
+    except (OSError, RuntimeError):
+        resolved = Path(found)
+    package, version = _read_package(resolved)
+    return line_of(version, package)
 
 
 def package_dir(host: HostInfo) -> Path | None:

@@ -49,7 +49,7 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     record = state.record_of(ctx.set_root, ctx.manifest.name)
     mode = record.mode if record else ctx.manifest.mode
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
-    resources = discover(ctx.set_root)
+    resources = discover(ctx.set_root, ctx.pi_line())
     others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
     agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources), others)
     if mode == "register":

@@ -1,4 +1,4 @@
-"""pi's own rules for what a package (a set) holds, as pi 0.73.1 applies them.
+"""pi's own rules for what a package (a set) holds, as pi 0.73.1 and 1.6.0 apply them.
 
 Read from pi's `dist/core/package-manager.js`: `collectPackageResources` (a root `package.json`
 with a `pi` manifest replaces the conventional folders), `resolveExtensionEntries` (a folder is
@@ -11,6 +11,13 @@ skips dot entries, `node_modules`, and what a `.gitignore`, `.ignore` or `.fdign
 the way leaves out.
 
 Paths stay as pi builds them (joined, not resolved): filters are matched against them.
+
+One rule differs by line (installer/host/lines.py `bare_pi_key`): a root `pi` key with no
+resource field is a manifest naming nothing on 0.73, and no manifest at all on 1.x
+(`readPiManifest` in dist/core/pi-manifest.js keeps only the resource fields that are lists
+of strings; `hasManifestResourceFields` in dist/core/package-manager.js), which then
+discovers the conventional folders. A folder extension's own `pi` key is read alike by both
+lines: only its `extensions` counts, else index.ts, else index.js (`resolveExtensionEntries`).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import os
 from collections.abc import Iterable
 from typing import Any, Literal, NamedTuple
 
+from installer.host.lines import TODAY, PiLine
 from installer.sets.pipatterns import IGNORE_FILES, Ignore, apply_patterns, glob, is_override
 
 KEYS = ("extensions", "skills", "prompts", "themes")
@@ -46,8 +54,23 @@ class Found(NamedTuple):
     linked: bool = False  # a link on the way down from the folder searched: resolve the path
 
 
-def read_manifest(root: str) -> Any:
-    """The `pi` value of root's package.json when pi would use it as a manifest, else None."""
+def read_manifest(root: str, pi: PiLine = TODAY) -> Any:
+    """The `pi` value of root's package.json when the line `pi` uses it as a manifest, else
+    None: then that pi discovers the conventional folders."""
+    value = read_pi_key(root)
+    if value is None or pi.bare_pi_key == "nothing":
+        return value
+    fields = {k: v for k in KEYS if isinstance(value, dict) and _strings(v := value.get(k))}
+    return fields or None
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def read_pi_key(root: str) -> Any:
+    """The `pi` value of root's package.json as pi 0.73 reads it, whatever it holds; None
+    when there is none (or it is null, false, 0 or "")."""
     path = os.path.join(root, "package.json")
     try:
         with open(path, encoding="utf-8") as f:
@@ -103,7 +126,7 @@ def _children(folder: str, ig: Ignore, root: str) -> list[tuple[str, bool, bool,
 
 def extension_entries(folder: str) -> tuple[str, ...] | None:
     """The files pi loads a folder extension from, or None when the folder is not one."""
-    manifest = read_manifest(folder) if os.path.exists(f"{folder}/package.json") else None
+    manifest = read_pi_key(folder) if os.path.exists(f"{folder}/package.json") else None
     declared = manifest_list(manifest, "extensions") or []
     found = [os.path.normpath(os.path.join(folder, p)) for p in declared]
     found = [p for p in found if os.path.exists(p)]

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from installer.ground.errors import ExtError, UsageError
+from installer.host.lines import TODAY, PiLine
 
 if TYPE_CHECKING:
     from installer.ground.context import Env
@@ -138,14 +139,15 @@ def _unprintable(c: str) -> str:
     return f"contains the invisible character {code}, which hides a difference between names"
 
 
-def discover(root: Path) -> tuple[Resource, ...]:
-    """Every item pi would load from the set at root, checked for unique names and places."""
+def discover(root: Path, pi: PiLine = TODAY) -> tuple[Resource, ...]:
+    """Every item the line `pi` would load from the set at root, checked for unique names and
+    places (`ctx.pi_line()` says which line the pi found is)."""
     from installer.sets import pirules
 
     real_root = str(root.resolve())
     # Read only when present: a conventional set pays one stat for being one.
     has_json = os.path.exists(f"{real_root}/package.json")
-    manifest = pirules.read_manifest(real_root) if has_json else None
+    manifest = pirules.read_manifest(real_root, pi) if has_json else None
     found: list[Resource] = []
     for kind in KINDS:
         key = FOLDER[kind]
@@ -173,10 +175,13 @@ def labels_here(env: Env, set_dir: Path | None) -> list[str]:
     """The labels of every item of the set ext would use here (set_dir, else EXT_SET, the cwd,
     the bundled set), sorted; none when there is no set to read (shell completion asks)."""
     from installer.ground.context import find_set
+    from installer.host.pi import line_here
 
     try:
         root, _ = find_set(env, set_dir)
-        return sorted({r.label for r in discover(root)})
+        return sorted(
+            {r.label for r in discover(root, line_here(path_env=env.environ.get("PATH")))}
+        )
     except (ExtError, OSError):
         return []
 
@@ -266,7 +271,7 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
-def undeclared_kinds(root: Path) -> tuple[str, ...]:
+def undeclared_kinds(root: Path, pi: PiLine = TODAY) -> tuple[str, ...]:
     """The settings keys whose conventional folder a pi package's manifest leaves out.
 
     pi loads none of them for a package entry given as a string, but falls back to the
@@ -277,7 +282,7 @@ def undeclared_kinds(root: Path) -> tuple[str, ...]:
     real_root = str(root.resolve())
     if not os.path.exists(f"{real_root}/package.json"):
         return ()
-    manifest = pirules.read_manifest(real_root)
+    manifest = pirules.read_manifest(real_root, pi)
     if manifest is None:
         return ()
     return tuple(
@@ -287,7 +292,7 @@ def undeclared_kinds(root: Path) -> tuple[str, ...]:
     )
 
 
-def loads_as_one_extension(root: Path) -> bool:
+def loads_as_one_extension(root: Path, pi: PiLine = TODAY) -> bool:
     """pi takes a registered folder with no manifest and no kind folder for one extension.
 
     (`resolveLocalExtensionSource`: it then fails to import the folder itself.)
@@ -297,7 +302,7 @@ def loads_as_one_extension(root: Path) -> bool:
     real_root = str(root.resolve())
     if any(os.path.isdir(f"{real_root}/{key}") for key in pirules.KEYS):
         return False
-    return pirules.read_manifest(real_root) is None
+    return pirules.read_manifest(real_root, pi) is None
 
 
 def folder_is_item(path: Path, kind: str) -> bool:

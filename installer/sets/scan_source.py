@@ -12,9 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-# The scopes the pi packages have been published under; an extension must
-# import values from the one its host is published under.
-PI_SCOPES = ("@mariozechner", "@earendil-works")
+from installer.host.lines import LINES, SCOPES, PiLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,11 +33,13 @@ class ImportRef:
 
 @dataclass(frozen=True, slots=True)
 class ScopeDrift:
-    """A value import from the pi scope the host is not published under."""
+    """A value import from a pi scope that some line of pi cannot load."""
 
     line: int
     module: str
-    replacement: str  # the same module under the host's scope
+    replacement: str  # the same module under a scope every line loads
+    fails_here: bool  # the pi found cannot load it (else only another line cannot)
+    fails_on: tuple[str, ...]  # the names of the lines that cannot load it: ("0.73",)
 
     @property
     def fix(self) -> str:
@@ -291,21 +291,32 @@ def _used(body: str, name: str) -> bool:
     return False
 
 
-def scope_drift(imports: list[ImportRef], host_scope: str | None) -> list[ScopeDrift]:
-    """Value imports from a pi package under the scope the host is not published under."""
-    if host_scope not in PI_SCOPES:
-        return []  # an unknown host: nothing to compare with
+def scope_drift(
+    imports: list[ImportRef], pi: PiLine, lines: tuple[PiLine, ...] = LINES
+) -> list[ScopeDrift]:
+    """Value imports from a pi scope that `pi` (the line found) or another line cannot load.
+
+    `typebox` and `@sinclair/typebox` (with `/compile`, `/value`) are given to extensions by
+    every line alike (the aliases in dist/core/extensions/loader.js): nothing to say of them.
+    """
     drift = []
     for ref in imports:
         scope, _, rest = ref.module.partition("/")
-        if (
-            scope in PI_SCOPES
-            and scope != host_scope
-            and rest.startswith("pi-")
-            and ref.loads_value
-        ):
-            drift.append(ScopeDrift(ref.line, ref.module, f"{host_scope}/{rest}"))
+        if scope not in SCOPES or not rest.startswith("pi-") or not ref.loads_value:
+            continue
+        fails_on = tuple(line.name for line in lines if scope not in line.scopes)
+        if fails_on:
+            fix = portable(ref.module, pi, lines)
+            drift.append(ScopeDrift(ref.line, ref.module, fix, scope not in pi.scopes, fails_on))
     return drift
+
+
+def portable(module: str, pi: PiLine, lines: tuple[PiLine, ...] = LINES) -> str:
+    """`module` under the scope every line of pi loads (the old one: 1.x maps it onto its own
+    modules), else under the one `pi` loads."""
+    _, _, rest = module.partition("/")
+    everywhere = [s for s in SCOPES if all(s in line.scopes for line in lines)]
+    return f"{(everywhere or list(pi.scopes))[0]}/{rest}"
 
 
 def registered_flags(source: str) -> list[FlagRef]:

@@ -109,7 +109,9 @@ def make_change(ctx: Context, intent: Intent) -> Change:
 
     ours = SetPackage.of(ctx.set_root, settings_path(ctx))
     touches = intent.excluded is not None or any(f.package for f in intent.flips)
-    blocked = undeclared_kinds(ctx.set_root) if touches and not intent.unregister else ()
+    blocked = (
+        undeclared_kinds(ctx.set_root, ctx.pi_line()) if touches and not intent.unregister else ()
+    )
 
     def change(data: dict[str, Any]) -> dict[str, Any]:
         if intent.seed and ctx.manifest.seeds:

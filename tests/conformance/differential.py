@@ -56,10 +56,13 @@ class Case:
     chain: str  # a key of CHAINS
     set_root: Path
     agent: Path
+    host: HostInfo  # the pi whose loader judges the case
     log: list[str] = field(default_factory=list)  # the steps taken, with ext's refusals
 
     def context(self) -> Context:
-        env = Env(environ=dict(os.environ), cwd=self.set_root.parent)
+        # The judged pi first on PATH: ext reads the set by the rules of the pi it finds.
+        path = f"{self.host.path.parent}{os.pathsep}{os.environ.get('PATH', '')}"
+        env = Env(environ={**os.environ, "PATH": path}, cwd=self.set_root.parent)
         return resolve(env, self.set_root, self.agent)
 
     def run(self, step: str, do: Callable[[Context], object]) -> None:
@@ -103,7 +106,7 @@ def build(tmp: Path, layouts: Sequence[Layout], host: HostInfo) -> list[Case]:
             for chain in CHAINS:
                 agent = root.parent / f"agent-{mode}-{chain}"
                 agent.mkdir()
-                cases.append(Case(layout, mode, chain, root, agent))
+                cases.append(Case(layout, mode, chain, root, agent, host))
     return cases
 
 

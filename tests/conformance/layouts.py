@@ -358,8 +358,9 @@ def corpus() -> list[Layout]:
                 "pi-themes/night.json": THEME,
             },
         ),
-        # A placeholder manifest beside conventional folders: `"pi": {}` is a manifest to pi
-        # (JavaScript calls {} true), and it names nothing.
+        # A placeholder manifest beside conventional folders: to pi 0.73 `"pi": {}` is a
+        # manifest (JavaScript calls {} true) naming nothing; to pi 1.x a `pi` object with no
+        # resource field is no manifest, and the folders load (hasManifestResourceFields).
         Layout(
             "placeholder-manifest",
             {
@@ -367,6 +368,35 @@ def corpus() -> list[Layout]:
                 "package.json": json.dumps({"name": "later", "pi": {}}),
                 "extensions/soon.ts": extension("soon"),
                 "skills/draft/SKILL.md": skill("draft"),
+            },
+        ),
+        # A `pi` key of gallery metadata only (the shape of a package published to pi's
+        # gallery): the same rule as `{}`, on each line.
+        Layout(
+            "metadata-pi-key",
+            {
+                "extset.toml": manifest("gallery"),
+                "package.json": package_json(
+                    "gallery", {"image": "./preview.png", "changelogPath": "./NEWS.md"}
+                ),
+                "extensions/shown.ts": extension("shown"),
+                "extensions/widget/index.ts": extension("widget"),
+                "prompts/tour.md": prompt("tour"),
+                "themes/gallery.json": THEME,
+                "NEWS.md": "# news\n",
+            },
+        ),
+        # Folder extensions whose own package.json has a `pi` key of metadata, or `{}`: both
+        # lines read only its `extensions` there, then fall back to index.ts / index.js.
+        Layout(
+            "folder-pi-metadata",
+            {
+                "extset.toml": manifest("folders"),
+                "extensions/meta/package.json": package_json("meta", {"image": "./meta.png"}),
+                "extensions/meta/index.ts": extension("meta"),
+                "extensions/bare/package.json": package_json("bare", {}),
+                "extensions/bare/index.js": extension("bare"),
+                "extensions/plain.ts": extension("plain"),
             },
         ),
         # A set with nothing in it yet (a fresh `ext init`, before the first extension).

@@ -52,6 +52,15 @@ SAMPLES = (
     ),
     Sample("README.md", "ext -q doctor", "ext install --yes && rm prompts/review.md"),
     Sample("docs/doctor.md", "ext doctor", "ext install --yes"),
+    Sample(
+        "docs/doctor.md",
+        "ext --set ~/src/my-pi doctor --check host.scope",
+        "mkdir -p ~/src/my-pi/extensions && cd ~/src/my-pi"
+        " && printf '[set]\\nname = \"my-pi\"\\n' > extset.toml"
+        ' && printf \'import { getAgentDir } from "@earendil-works/pi-coding-agent";\\n'
+        "export default (pi) => { getAgentDir(); };\\n' > extensions/ssh.ts"
+        " && ext install --yes",
+    ),  # the pi on PATH is today's (1.x): the sample says what pi 1.x loads
     Sample("docs/init-adopt.md", "ext init ~/my-pi-set --yes"),
 )
 # Blocks no sandbox here can reproduce, each with why; every other block must be in SAMPLES.

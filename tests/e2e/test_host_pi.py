@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from installer.host.lines import SCOPES, line_of
 from installer.host.pi import HostInfo, find_host, offline_load_check
-from installer.sets.scan_source import PI_SCOPES, scan_imports, scope_drift
+from installer.sets.scan_source import scan_imports, scope_drift
 from tests.e2e.conftest import REPO
 from tests.helpers import build_tree
 
@@ -27,11 +28,6 @@ def host(pi_bin: Path) -> HostInfo:
     return found
 
 
-def other_scope(scope: str | None) -> str:
-    assert scope in PI_SCOPES
-    return next(s for s in PI_SCOPES if s != scope)
-
-
 def test_version_and_scope_come_from_package_json_without_starting_node(
     pi_bin: Path, e2e_env: dict[str, str]
 ) -> None:
@@ -43,7 +39,7 @@ def test_version_and_scope_come_from_package_json_without_starting_node(
     assert host.resolved.name == "cli.js" and host.resolved == pi_bin.resolve()
     assert host.version_source == "package.json"
     assert host.package is not None and host.package.endswith("/pi-coding-agent")
-    assert host.scope in PI_SCOPES
+    assert host.scope in SCOPES
     printed = subprocess.run(
         [str(pi_bin), "--version"], env=e2e_env, capture_output=True, text=True, check=True
     )
@@ -52,38 +48,40 @@ def test_version_and_scope_come_from_package_json_without_starting_node(
         assert (host.version, host.scope) == ("0.73.1", "@mariozechner")
 
 
-def test_offline_load_check_reports_exactly_the_extension_importing_the_other_scope(
+def test_offline_load_check_reports_exactly_the_imports_of_a_scope_this_pi_lacks(
     host: HostInfo, tmp_path: Path, e2e_env: dict[str, str]
 ) -> None:
-    ours, theirs = f"{host.scope}/pi-coding-agent", f"{other_scope(host.scope)}/pi-coding-agent"
+    # Each scope's value import, and a type import of each: pi 0.73 fails the new scope's
+    # value import alone, pi 1.x (which maps @mariozechner onto its own modules) fails none.
+    types = "".join(f'import type {{ ExtensionAPI as T{i} }} from "{s}/pi-coding-agent";\n'
+                    for i, s in enumerate(SCOPES))  # fmt: skip
     agent = build_tree(
         tmp_path / "agent",
         {
-            "extensions/good.ts": (
-                f'import type {{ ExtensionAPI }} from "{theirs}";\n'  # erased: fine anywhere
-                f'import {{ getAgentDir }} from "{ours}";\n'
-                "export default function (pi: ExtensionAPI) {\n"
-                "  getAgentDir();\n"
-                '  pi.registerFlag("good-probe", { description: "x", type: "boolean" });\n'
+            f"extensions/{scope[1:]}.ts": (
+                types + f'import {{ getAgentDir }} from "{scope}/pi-coding-agent";\n'
+                "export default function (pi: T0) {\n  getAgentDir();\n"
+                f'  pi.registerFlag("{scope[1:]}-probe", {{ type: "boolean" }});\n'
                 "}\n"
-            ),
-            "extensions/bad.ts": (
-                f'import {{ getAgentDir }} from "{theirs}";\n'
-                "export default function () { getAgentDir(); }\n"
-            ),
+            )
+            for scope in SCOPES
         },
     )
+    pi = line_of(host.version, host.package)
 
     report = offline_load_check(host, agent, e2e_env, timeout=90)
 
+    lacking = [s for s in SCOPES if s not in pi.scopes]
     assert not report.timed_out, report.output
-    assert [f.path for f in report.failures] == [agent / "extensions" / "bad.ts"], report.output
-    assert f"Cannot find module '{theirs}'" in report.failures[0].reason
-    assert report.failures[0].detail.startswith("Require stack:")
+    expected = [agent / "extensions" / f"{s[1:]}.ts" for s in lacking]
+    assert sorted(f.path for f in report.failures) == sorted(expected), report.output
+    for failure, scope in zip(sorted(report.failures), lacking, strict=True):
+        assert f"Cannot find module '{scope}/pi-coding-agent'" in failure.reason
     # The static scanner agrees, without running anything.
-    for name, expected in (("good.ts", []), ("bad.ts", [1])):
-        imports = scan_imports((agent / "extensions" / name).read_text())
-        assert [d.line for d in scope_drift(imports, host.scope)] == expected
+    for scope in SCOPES:
+        imports = scan_imports((agent / "extensions" / f"{scope[1:]}.ts").read_text())
+        fails = [d.line for d in scope_drift(imports, pi) if d.fails_here]
+        assert fails == ([len(SCOPES) + 1] if scope in lacking else [])
 
 
 def test_offline_load_check_never_sends_the_prompt_even_with_a_key(

@@ -609,28 +609,90 @@ def test_a_missing_host_is_a_warning_and_drift_is_a_warning(
     )
 
 
-def test_a_value_import_from_the_other_scope_is_an_error_with_file_and_line(
+BAD = (
+    "// a value import: pi 0.73 cannot load the new scope\n"
+    'import { getAgentDir } from "@earendil-works/pi-coding-agent";\n'
+    "export default () => getAgentDir();\n"
+)
+PI_1 = fake_host("1.6.0", "@earendil-works")
+
+
+def test_on_pi_0_73_a_value_import_from_the_new_scope_is_an_error_with_file_and_line(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:
     bad = set_root / "extensions" / "bad.ts"
-    bad.write_text(
-        "// a value import: pi cannot load it when published under the other scope\n"
-        'import { getAgentDir } from "@earendil-works/pi-coding-agent";\n'
-        "export default () => getAgentDir();\n"
-    )
+    bad.write_text(BAD)
 
     found = only(doctor(tmp_path, set_root, agent), "host.scope")
 
     [finding] = found  # notify.ts imports only a type: fine
     assert finding.level == "error"
-    assert finding.message.startswith(f"bad: {bad}:2 imports a value from")
+    assert finding.message == (
+        f'bad: {bad}:2 imports a value from "@earendil-works/pi-coding-agent": '
+        "pi 0.73.1 cannot load it"
+    )
     assert finding.fix == (
         'import from "@mariozechner/pi-coding-agent" instead of '
         '"@earendil-works/pi-coding-agent" (or use `import type` if only types are needed)'
     )
-    assert (
-        level(doctor(tmp_path, set_root, agent, fake_host(scope="@earendil-works")), "host.scope")
-        == "ok"
+
+
+def test_on_pi_1_x_the_new_scope_loads_and_is_said_to_fail_on_0_73(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    bad = set_root / "extensions" / "bad.ts"
+    bad.write_text(BAD + 'import { Text } from "@earendil-works/pi-tui";\nText;\n')
+
+    finding, fine = only(doctor(tmp_path, set_root, agent, PI_1), "host.scope")
+
+    assert (fine.level, finding.level) == ("ok", "info")
+    assert finding.message == (
+        f'bad: {bad}:2 imports a value from "@earendil-works/pi-coding-agent", and 1 more '
+        "import: pi 1.x loads it, pi 0.73 cannot"
+    )
+    assert finding.fix == (
+        'to run on pi 0.73 too, import from "@mariozechner/pi-coding-agent" (every pi loads '
+        "it), or use `import type` if only types are needed"
+    )
+
+
+def test_on_pi_1_x_a_value_import_from_the_old_scope_is_fine(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    # pi 1.x maps @mariozechner/pi-* onto its own modules: 50 false errors on pi-mono's examples.
+    old = BAD.replace("@earendil-works", "@mariozechner")
+    (set_root / "extensions" / "old.ts").write_text(old)
+
+    [finding] = only(doctor(tmp_path, set_root, agent, PI_1), "host.scope")
+
+    assert finding.level == "ok"
+    assert finding.message == (
+        "no extension imports a value from a pi scope pi 1.6.0 cannot load "
+        "(4 files of 4 extensions; pi 1.x loads @earendil-works and @mariozechner)"
+    )
+
+
+@pytest.mark.parametrize("mode", ["link", "register"])
+def test_an_extension_the_user_disabled_is_not_counted(
+    tmp_path: Path, set_root: Path, mode: str
+) -> None:
+    from installer.commands.toggle import switch
+
+    (set_root / "extensions" / "bad.ts").write_text(BAD)
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    ctx = resolve(env(tmp_path), set_root, agent)
+    install(ctx, Install(mode=mode), yes)
+    switch(ctx, ["bad", "gamma"], False, False, False, yes)
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "host.scope")
+
+    # pi loads notify.ts and ext's /ext: bad.ts (`.off`, or a -path filter) and gamma/
+    # (parked in .off/, or filtered) are off
+    assert (finding.level, finding.message) == (
+        "ok",
+        "no extension imports a value from a pi scope pi 0.73.1 cannot load "
+        "(2 files of 2 extensions; pi 0.73 loads @mariozechner)",
     )
 
 

@@ -14,6 +14,7 @@ import pytest
 from installer.commands.install import Install, install
 from installer.ground.context import Env, resolve
 from installer.ground.errors import ExitCode, UsageError
+from installer.host.lines import OLDEST, TODAY, PiLine
 from installer.links.states import items
 from installer.sets.resources import discover, undeclared_kinds
 from tests.helpers import build_tree, yes
@@ -21,11 +22,11 @@ from tests.helpers import build_tree, yes
 EXT = "export default function () {}\n"
 
 
-def found(root: Path) -> dict[str, tuple[str, str, list[str]]]:
+def found(root: Path, line: PiLine = TODAY) -> dict[str, tuple[str, str, list[str]]]:
     """label -> (filename, layout, loaded files relative to root)."""
     return {
         r.label: (r.filename, r.layout, [str(Path(p).relative_to(root)) for p in r.entries()])
-        for r in discover(root)
+        for r in discover(root, line)
     }
 
 
@@ -86,14 +87,24 @@ def test_a_package_json_without_pi_leaves_the_conventional_layout(tmp_path: Path
     assert undeclared_kinds(root) == ()
 
 
-@pytest.mark.parametrize("pi", [{}, []])
-def test_a_pi_value_javascript_calls_true_is_a_manifest_even_naming_nothing(
+@pytest.mark.parametrize("pi", [{}, [], {"image": "x.png"}])
+def test_on_pi_0_73_a_pi_value_javascript_calls_true_is_a_manifest_even_naming_nothing(
     tmp_path: Path, pi: object
 ) -> None:
-    """pi's `if (manifest)`: {} and [] are true in JavaScript; pi then loads no folder."""
+    """pi 0.73's `if (manifest)`: {} and [] are true in JavaScript; pi then loads no folder."""
     root = build_tree(tmp_path / "set", package(pi, **{"extensions/a.ts": EXT}))
-    assert found(root) == {}
-    assert undeclared_kinds(root) == ("extensions",)
+    assert found(root, OLDEST) == {}
+    assert undeclared_kinds(root, OLDEST) == ("extensions",)
+
+
+@pytest.mark.parametrize("pi", [{}, [], {"image": "x.png"}])
+def test_on_pi_1_x_a_pi_key_of_metadata_only_leaves_the_conventional_layout(
+    tmp_path: Path, pi: object
+) -> None:
+    """pi 1.x: no resource field, no manifest (hasManifestResourceFields): the folders load."""
+    root = build_tree(tmp_path / "set", package(pi, **{"extensions/a.ts": EXT}))
+    assert list(found(root, TODAY)) == ["a"]
+    assert undeclared_kinds(root, TODAY) == ()
 
 
 @pytest.mark.parametrize("text", ['{"pi": false, "x": 1}', '{"pi": "", "x": 1}', '{"pi": 0}'])

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from installer.host.lines import LINES, OLDEST, TODAY, PiLine
 from installer.sets.pirules import Found, folder_items, manifest_items, path_items, read_manifest
 from installer.sets.resources import discover
 from tests.helpers import build_tree
@@ -23,21 +24,70 @@ def test_a_package_json_that_is_no_object_is_no_manifest(tmp_path: Path) -> None
         assert read_manifest(str(tmp_path)) is None
 
 
-@pytest.mark.parametrize("value", ["true", "1", "{}", "[]"])
-def test_a_manifest_is_any_value_javascript_takes_as_true(tmp_path: Path, value: str) -> None:
-    # pi: `if (manifest)`: a manifest that names nothing, so the folders are not searched
+@pytest.mark.parametrize("value", ["true", "1", "{}", "[]", '{"image": "x.png"}'])
+def test_on_pi_0_73_a_manifest_is_any_value_javascript_takes_as_true(
+    tmp_path: Path, value: str
+) -> None:
+    # pi 0.73: `if (manifest)`: a manifest that names nothing, so the folders are not searched
     root = build_tree(tmp_path, {"package.json": f'{{"pi": {value}}}', "extensions/a.ts": ""})
-    assert read_manifest(str(root)) is not None
-    assert discover(root) == ()
+    assert read_manifest(str(root), OLDEST) is not None
+    assert discover(root, OLDEST) == ()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "true",
+        "[]",
+        "{}",
+        '{"image": "x.png", "video": "x.mp4", "changelogPath": "NEWS.md"}',
+        '{"extensions": "./extensions/a.ts"}',  # not a list: readPiManifest drops it
+        '{"extensions": ["./extensions/a.ts", 1]}',  # not all strings: dropped too
+    ],
+)
+def test_on_pi_1_x_a_pi_key_without_resource_fields_leaves_the_folders(
+    tmp_path: Path, value: str
+) -> None:
+    # pi 1.x: only a `pi` object with a resource field is a manifest (hasManifestResourceFields)
+    root = build_tree(tmp_path, {"package.json": f'{{"pi": {value}}}', "extensions/a.ts": ""})
+    assert read_manifest(str(root), TODAY) is None
+    assert [r.name for r in discover(root, TODAY)] == ["a"]
+
+
+@pytest.mark.parametrize("value", ['{"extensions": []}', '{"skills": ["./skills"]}'])
+def test_on_pi_1_x_one_resource_field_makes_a_manifest(tmp_path: Path, value: str) -> None:
+    # named, even as an empty list: the folders are not searched for any kind
+    root = build_tree(tmp_path, {"package.json": f'{{"pi": {value}}}', "extensions/a.ts": ""})
+    assert read_manifest(str(root), TODAY) is not None
+    assert discover(root, TODAY) == discover(root, OLDEST) == ()
+
+
+def test_a_folder_extension_s_own_pi_key_is_read_alike_by_both_lines(tmp_path: Path) -> None:
+    # resolveExtensionEntries (0.73 and 1.x): only `pi.extensions` counts, else index.ts
+    root = build_tree(
+        tmp_path,
+        {
+            "extensions/meta/package.json": '{"pi": {"image": "x.png"}}',
+            "extensions/meta/index.ts": "",
+            "extensions/empty/package.json": '{"pi": {}}',
+            "extensions/empty/index.js": "",
+        },
+    )
+    for line in (OLDEST, TODAY):
+        assert [(r.name, r.entries()) for r in discover(root, line)] == [
+            ("empty", [f"{root}/extensions/empty/index.js"]),
+            ("meta", [f"{root}/extensions/meta/index.ts"]),
+        ]
 
 
 @pytest.mark.parametrize("value", ["null", "false", "0", '""'])
+@pytest.mark.parametrize("line", LINES, ids=lambda line: line.name)
 def test_a_manifest_javascript_takes_as_false_leaves_the_folders(
-    tmp_path: Path, value: str
+    tmp_path: Path, value: str, line: PiLine
 ) -> None:
     root = build_tree(tmp_path, {"package.json": f'{{"pi": {value}}}', "extensions/a.ts": ""})
-    assert read_manifest(str(root)) is None
-    assert [r.name for r in discover(root)] == ["a"]
+    assert read_manifest(str(root), line) is None
+    assert [r.name for r in discover(root, line)] == ["a"]
 
 
 def test_a_folder_named_is_one_extension_when_it_has_an_entry(tmp_path: Path) -> None:

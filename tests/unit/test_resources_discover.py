@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from installer.ground.errors import ExitCode, ExtError, UsageError
+from installer.host.lines import OLDEST, TODAY
 from installer.sets.resources import (
     Resource,
     discover,
@@ -248,7 +249,7 @@ def test_undeclared_kinds_are_the_folders_a_manifest_leaves_out(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(
-    # `"pi": {}` is a manifest to pi (JavaScript calls {} true): tests/fs/test_set_model.py
+    # `"pi": {}` is a manifest to pi 0.73 (JavaScript calls {} true): tests/fs/test_set_model.py
     "package_json",
     [None, '{"name": "p"}', '{"pi": null}', '{"pi": false}', "{not json"],
     ids=str,
@@ -278,6 +279,17 @@ def test_a_folder_without_manifest_or_kind_folder_loads_as_one_extension(
     tmp_path: Path, spec: dict[str, str | bytes | Path | None], one: bool
 ) -> None:
     assert loads_as_one_extension(build_tree(tmp_path / "set", spec)) is one
+
+
+@pytest.mark.parametrize("pi_key", [{}, {"image": "x.png"}])
+def test_a_metadata_only_pi_key_and_no_folder_is_one_extension_on_pi_1_x_only(
+    tmp_path: Path, pi_key: dict[str, str]
+) -> None:
+    # 1.x: no manifest and no kind folder, so pi takes the folder for one extension
+    # (collectPackageResources returns false); 0.73: a manifest naming nothing.
+    root = build_tree(tmp_path / "set", {"package.json": package(pi_key), "main.ts": ""})
+    assert loads_as_one_extension(root, TODAY) is True
+    assert loads_as_one_extension(root, OLDEST) is False
 
 
 @pytest.mark.parametrize(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from installer.host.lines import LINES
 from installer.sets.scan_source import (
     FlagRef,
     ImportRef,
     ScopeDrift,
+    portable,
     registered_flags,
     scan_imports,
     scope_drift,
@@ -13,6 +15,7 @@ from installer.sets.scan_source import (
 
 EW = "@earendil-works/pi-coding-agent"
 MZ = "@mariozechner/pi-coding-agent"
+OLD, NEW = LINES  # pi 0.73 (@mariozechner only) and 1.x (both scopes)
 
 
 def one(source: str, *, typescript: bool = True) -> ImportRef:
@@ -208,7 +211,7 @@ def test_an_unclosed_comment_or_string_does_not_crash() -> None:
 # ---- scope drift ------------------------------------------------------------------
 
 
-def test_a_value_import_from_the_other_scope_is_drift() -> None:
+def test_on_pi_0_73_a_value_import_from_the_new_scope_fails() -> None:
     imports = scan_imports(
         f'import type {{ ExtensionAPI }} from "{EW}";\n'
         f'import {{ getAgentDir }} from "{EW}";\n'
@@ -217,30 +220,53 @@ def test_a_value_import_from_the_other_scope_is_drift() -> None:
         'import { thing } from "@earendil-works/not-pi";\n'
         "getAgentDir(); Text(); other(); thing();\n"
     )
-    drift = scope_drift(imports, "@mariozechner")
+    drift = scope_drift(imports, OLD)
     assert drift == [
-        ScopeDrift(2, EW, MZ),
-        ScopeDrift(3, "@earendil-works/pi-tui", "@mariozechner/pi-tui"),
+        ScopeDrift(2, EW, MZ, fails_here=True, fails_on=("0.73",)),
+        ScopeDrift(3, "@earendil-works/pi-tui", "@mariozechner/pi-tui", True, ("0.73",)),
     ]
     assert MZ in drift[0].fix and "import type" in drift[0].fix
 
 
-def test_the_reverse_drift() -> None:
-    imports = scan_imports(f'const {{ x }} = require("{MZ}/dist/foo.js");\n')
-    assert scope_drift(imports, "@earendil-works") == [
-        ScopeDrift(1, f"{MZ}/dist/foo.js", f"{EW}/dist/foo.js")
-    ]
+def test_on_pi_1_x_the_old_scope_is_mapped_and_loads_on_every_line() -> None:
+    # pi 1.x aliases @mariozechner/pi-* onto its own modules (dist/core/extensions/loader.js).
+    imports = scan_imports(f'const {{ x }} = require("{MZ}");\nimport {{ y }} from "{MZ}";\ny();\n')
+    assert scope_drift(imports, NEW) == []
+    assert scope_drift(imports, OLD) == []
 
 
-def test_no_drift_on_an_unknown_host_scope_or_for_type_and_unused_imports() -> None:
+def test_on_pi_1_x_the_new_scope_loads_here_and_fails_on_0_73() -> None:
+    imports = scan_imports(f'import {{ getAgentDir }} from "{EW}";\ngetAgentDir();\n')
+    [drift] = scope_drift(imports, NEW)
+    assert drift == ScopeDrift(1, EW, MZ, fails_here=False, fails_on=("0.73",))
+    assert drift.fix.startswith(f'import from "{MZ}" instead of "{EW}"')
+
+
+def test_the_fix_names_the_old_scope_every_line_loads() -> None:
+    assert portable(f"{EW}/dist/foo.js", NEW) == f"{MZ}/dist/foo.js"
+    assert portable("@earendil-works/pi-ai/oauth", OLD) == "@mariozechner/pi-ai/oauth"
+
+
+def test_the_rule_asks_the_table_of_lines() -> None:
+    # A line that loaded only the new scope would fail the old one, and vice versa.
+    only_new = NEW._replace(name="2.x", scopes=("@earendil-works",))
+    imports = scan_imports(f'import {{ a }} from "{MZ}";\na();\n')
+    [drift] = scope_drift(imports, only_new, (OLD, only_new))
+    assert (drift.fails_here, drift.fails_on) == (True, ("2.x",))
+    assert drift.replacement == EW  # no scope loads everywhere: the one this pi loads
+
+
+def test_no_drift_for_type_unused_or_non_pi_imports() -> None:
     imports = scan_imports(
-        f'import {{ a }} from "{EW}";\na();\n'
-        f'import type {{ B }} from "{MZ}";\n'
-        f'import {{ unused }} from "{MZ}";\n'
+        f'import type {{ B }} from "{EW}";\n'
+        f'import {{ unused }} from "{EW}";\n'
+        'import { Type } from "@sinclair/typebox";\n'
+        'import { Value } from "typebox/value";\n'
+        'import { z } from "@earendil-works/not-pi";\n'
+        "Type; Value; z;\n"
     )
-    assert scope_drift(imports, None) == []
-    assert scope_drift(imports, "@someone-else") == []
-    assert scope_drift(imports, "@earendil-works") == []
+    assert scope_drift(imports, OLD) == []
+    assert scope_drift(imports, NEW) == []
 
 
 # ---- flags --------------------------------------------------------------------------

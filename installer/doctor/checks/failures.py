@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer.doctor.finding import Finding, warn
-from installer.sets.scan_source import PI_SCOPES
+from installer.host.lines import SCOPES
 
 # Mirrors loader.mjs's CONFLICT: pi's own messages, `Tool "x" conflicts with <path>`.
 _CONFLICT = r'(Tool|Flag) "(.+)" conflicts with (.+)'
@@ -55,7 +55,8 @@ def failure_fix(real: Path, reason: str, label: str | None, shown: str, set_root
     module = re.search(_MISSING_MODULE, reason)
     other = _other_scope(module.group(1)) if module else None
     if module and other:
-        # pi gives extensions its own packages; one it lacks is the other scope's: npm won't help.
+        # pi gives extensions its own packages; one it lacks is under the scope it is not
+        # published under, and every pi loads the old scope's: npm won't help.
         return (
             f'import from "{other}" instead of "{module.group(1)}" '
             "(or use `import type` if only types are needed; see `ext doctor --check host.scope`)"
@@ -71,11 +72,16 @@ def failure_fix(real: Path, reason: str, label: str | None, shown: str, set_root
 
 
 def _other_scope(module: str) -> str | None:
-    """`@mariozechner/pi-x` for `@earendil-works/pi-x` and the reverse; None for other modules."""
+    """The module under the scope every pi loads (`@mariozechner/pi-x` for `@earendil-works/pi-x`);
+    None for a module that is not pi's, or already is under that scope."""
+    from installer.host.lines import TODAY
+    from installer.sets.scan_source import portable
+
     scope, _, rest = module.partition("/")
-    if scope not in PI_SCOPES or not rest.startswith("pi-"):
+    if scope not in SCOPES or not rest.startswith("pi-"):
         return None
-    return next(f"{s}/{rest}" for s in PI_SCOPES if s != scope)
+    other = portable(module, TODAY)
+    return other if other != module else None
 
 
 def _package_folder(entry: Path, set_root: str) -> Path:

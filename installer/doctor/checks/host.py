@@ -162,4 +162,4 @@ def _labels(s: Subject) -> dict[str, str]:
 
     if s.set_root is None:
         return {}
-    return {os.path.realpath(e.entry): e.label for e in package_extensions(s.set_root)}
+    return {os.path.realpath(e.entry): e.label for e in package_extensions(s.set_root, s.pi_line())}

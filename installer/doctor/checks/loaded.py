@@ -1,10 +1,11 @@
-"""The extensions pi would load from an agent dir, by pi 0.73.1's own discovery rules.
+"""The extensions pi would load from an agent dir, by pi's own discovery rules.
 
 The rules are installer/sets/pirules.py's: `extensions/*.ts|*.js` (files or symlinks), and each
 folder (or link to one) with a package.json whose `pi.extensions` names entries, else an
 index.ts, else an index.js; no deeper. Plus the set itself when it is registered as a
-package: its manifest's extensions, or its extensions/ folder (minus its filters). What pi
-config switched off is left out by the caller (doctor/checks/source.py), by pi's patterns.
+package: its manifest's extensions (as the line of pi found reads the manifest), or its
+extensions/ folder (minus its filters). What pi config switched off is left out by the
+caller (doctor/checks/source.py), by pi's patterns.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from installer.host.lines import PiLine
 
 SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx")
 FILES_PER_EXTENSION = 200  # a folder extension with a vendored tree: its first files suffice
@@ -36,29 +40,30 @@ def in_agent_dir(agent_dir: Path) -> list[Loaded]:
     ]
 
 
-def in_package(set_root: Path, patterns: Any = None) -> list[Loaded]:
-    """What pi loads from the set registered as a package, under its entry's `"extensions"`
-    patterns (None: the entry has none), matched as pi matches them."""
+def in_package(set_root: Path, pi: PiLine, patterns: Any = None) -> list[Loaded]:
+    """What the line `pi` loads from the set registered as a package, under its entry's
+    `"extensions"` patterns (None: the entry has none), matched as pi matches them."""
     from installer.settings.switches import loads_in_package
 
     out = []
-    for ext in package_extensions(set_root):
+    for ext in package_extensions(set_root, pi):
         rel = Path(os.path.relpath(ext.entry, set_root)).as_posix()
         if loads_in_package(patterns, rel, str(ext.entry)):
             out.append(ext)
     return out
 
 
-def package_extensions(set_root: Path) -> list[Loaded]:
-    """Each file pi loads from the set as a package, named and housed as the resource model
-    has it (`ext list`'s name; a manifest's `<folder>/index.ts` is the folder's item)."""
+def package_extensions(set_root: Path, pi: PiLine) -> list[Loaded]:
+    """Each file the line `pi` loads from the set as a package, named and housed as the
+    resource model has it (`ext list`'s name; a manifest's `<folder>/index.ts` is the
+    folder's item)."""
     from installer.ground.errors import ExtError
     from installer.sets.resources import discover as resources_of
 
     try:
-        resources = resources_of(set_root)
+        resources = resources_of(set_root, pi)
     except ExtError:  # set.resources says why; the files pi loads still have names
-        return [Loaded(_name(home), entry, home) for entry, home in _raw(set_root)]
+        return [Loaded(_name(home), entry, home) for entry, home in _raw(set_root, pi)]
     return [
         Loaded(r.label, Path(entry), Path(r.source))
         for r in resources
@@ -67,12 +72,12 @@ def package_extensions(set_root: Path) -> list[Loaded]:
     ]
 
 
-def _raw(set_root: Path) -> list[tuple[Path, Path]]:
+def _raw(set_root: Path, pi: PiLine) -> list[tuple[Path, Path]]:
     """(entry file, extension home) by pi's rules alone, for a set the model refuses."""
     from installer.sets import pirules
 
     root = str(set_root)
-    manifest = pirules.read_manifest(root) if (set_root / "package.json").exists() else None
+    manifest = pirules.read_manifest(root, pi) if (set_root / "package.json").exists() else None
     if manifest is None:
         return discover(set_root / "extensions")
     declared = pirules.manifest_list(manifest, "extensions") or []

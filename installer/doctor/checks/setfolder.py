@@ -11,6 +11,7 @@ from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.errors import ExtError
 from installer.ground.manifest import MANIFEST_NAME
+from installer.host.lines import PiLine
 from installer.sets.resources import FOLDER, KINDS, Resource, folder_is_item
 
 _MARKERS = {
@@ -52,7 +53,7 @@ def resources(s: Subject) -> Iterator[Finding]:
 
     if s.set_root is None:
         raise Skip("the set was not found")
-    problems = [*_dangling(s.set_root), *_unmarked(s.set_root)]
+    problems = [*_dangling(s.set_root), *_unmarked(s.set_root, s.pi_line())]
     try:
         found = s.resources()
     except ExtError as exc:
@@ -62,7 +63,7 @@ def resources(s: Subject) -> Iterator[Finding]:
     problems += _unknown_names(s, {r.name for r in found if r.kind == "extension"})
     problems += _declarations(s.set_root, found)
     yield from problems
-    if not found and read_manifest(str(s.set_root)) is not None:
+    if not found and read_manifest(str(s.set_root), s.pi_line()) is not None:
         yield warn(
             f"the set has no resources: {s.set_root}/package.json's `pi` manifest names "
             "nothing pi loads",
@@ -89,12 +90,12 @@ def _dangling(root: Path) -> Iterator[Finding]:
                 )
 
 
-def _unmarked(root: Path) -> Iterator[Finding]:
+def _unmarked(root: Path, pi: PiLine) -> Iterator[Finding]:
     from installer.sets.pirules import read_manifest, skill_files
 
-    if read_manifest(str(root)) is not None:
+    if read_manifest(str(root), pi) is not None:
         # A pi package: its manifest, not these folders, says what pi loads.
-        yield from _unnamed(root)
+        yield from _unnamed(root, pi)
         return
     for folder, (kind, markers) in _MARKERS.items():
         for entry in _listing(root / folder):
@@ -120,11 +121,11 @@ def _declarations(root: Path, found: tuple[Resource, ...]) -> list[Finding]:
     ]
 
 
-def _unnamed(root: Path) -> Iterator[Finding]:
+def _unnamed(root: Path, pi: PiLine) -> Iterator[Finding]:
     """A kind folder of a pi package that its manifest does not name: pi loads none of it."""
     from installer.sets.resources import undeclared_kinds
 
-    for key in undeclared_kinds(root):
+    for key in undeclared_kinds(root, pi):
         yield warn(
             f"package.json's `pi` manifest names no {key}: pi loads none of {key}/ (a pi "
             "package loads only what its manifest names)",
@@ -185,7 +186,7 @@ def _package_paths(s: Subject, root: Path) -> list[Path]:
     """A pi package's manifest and what it names, wherever in the set that lies."""
     from installer.sets.pirules import read_manifest
 
-    if read_manifest(str(root)) is None:
+    if read_manifest(str(root), s.pi_line()) is None:
         return []
     try:
         resources = s.resources()
