@@ -7,9 +7,18 @@
  */
 
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
+
+/** The caps of installer/consent/limits.py: they keep a session's start flat (tests/consent-store-vectors.json). */
+export const LIMITS = {
+	MAX_SOURCE_BYTES: 256 * 1024,
+	MAX_NESTING: 64,
+	MAX_CONFIG_BYTES: 64 * 1024,
+	MAX_APPROVALS: 256,
+	MAX_STORE_BYTES: 8 * 1024 * 1024,
+} as const;
 
 /** Where a project's hooks may be, in the fixed order they are combined. */
 export const SOURCES = [".claude/settings.json", ".claude/settings.local.json", ".pi/hooks.json"] as const;
@@ -68,20 +77,73 @@ export function buildConfig(texts: [string, string][]): HookConfig {
 	return config;
 }
 
-/** The project's hook configuration from its fixed sources (missing files contribute nothing). */
+/** The project's hook configuration from its fixed sources (missing files contribute nothing); throws naming the file. */
 export function projectConfig(project: string): HookConfig {
+	const root = realpathSync(project);
 	const texts: [string, string][] = [];
 	for (const name of SOURCES) {
-		let text: string;
-		try {
-			text = readFileSync(join(project, name), "utf8");
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-			throw error;
-		}
-		texts.push([name, text]);
+		const text = readHookFile(join(project, name), root);
+		if (text !== undefined) texts.push([name, text]);
 	}
-	return buildConfig(texts);
+	const config = buildConfig(texts);
+	const size = Buffer.byteLength(canonical(config), "utf8");
+	if (size > LIMITS.MAX_CONFIG_BYTES) {
+		throw new Error(`the hooks come to ${size} bytes, over the ${LIMITS.MAX_CONFIG_BYTES >> 10} KiB an approval may record`);
+	}
+	return config;
+}
+
+/**
+ * A hook file's text, read as ext reads it: never waiting (O_NONBLOCK: a FIFO), a
+ * regular file only (not `/dev/zero`), a symlink only to a regular file inside the
+ * project (the hash covers what it points to), at most MAX_SOURCE_BYTES.
+ */
+export function readHookFile(path: string, root: string): string | undefined {
+	let target = path;
+	try {
+		if (!lstatSync(path).isSymbolicLink()) return readCapped(path, LIMITS.MAX_SOURCE_BYTES, "a hook file");
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+		throw new Error(`cannot read ${path} (${code ?? (error as Error).message})`);
+	}
+	try {
+		target = realpathSync(path);
+	} catch {
+		throw new Error(`${path} is a symlink to nothing`);
+	}
+	if (!target.startsWith(root + sep)) throw new Error(`${path} is a symlink to ${target}, outside the project`);
+	return readCapped(target, LIMITS.MAX_SOURCE_BYTES, "a hook file", path);
+}
+
+/** A regular file's text, opened without following a link or waiting, at most `cap` bytes; throws naming `shown`. */
+function readCapped(path: string, cap: number, what: string, shown = path, check?: (fd: number) => void): string {
+	let fd: number;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+	} catch (error) {
+		throw new Error(`cannot read ${shown} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+	}
+	try {
+		const info = fstatSync(fd);
+		if (!info.isFile()) throw new Error(`${shown} is not a regular file`);
+		check?.(fd);
+		const buffer = Buffer.alloc(Math.min(info.size, cap) + 1);
+		let length = 0;
+		for (;;) {
+			const got = readSync(fd, buffer, length, buffer.length - length, null);
+			if (got === 0) break;
+			length += got;
+			if (length === buffer.length) break;
+		}
+		if (length > cap) throw new Error(`${shown} is over ${size(cap)}, the most ${what} may hold`);
+		return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, length));
+	} catch (error) {
+		if (error instanceof TypeError) throw new Error(`${shown} is not UTF-8 text`);
+		throw error;
+	} finally {
+		closeSync(fd);
+	}
 }
 
 /** `sha256:<hex>` of the canonical config; undefined when there is nothing to approve. */
@@ -110,6 +172,11 @@ export function projectKey(project: string): string {
 function unsafe(path: string, modeToo: boolean): string | undefined {
 	const info = lstatSync(path);
 	if (info.isSymbolicLink()) return `${path} is a symlink`;
+	return loose(path, info, modeToo);
+}
+
+/** Why a file's owner or mode make it untrustworthy, or undefined. */
+function loose(path: string, info: { uid: number; mode: number }, modeToo: boolean): string | undefined {
 	if (process.getuid && info.uid !== process.getuid()) return `${path} is owned by another user (uid ${info.uid})`;
 	if (modeToo && (info.mode & 0o022) !== 0) {
 		return `${path} is writable by other users (mode ${(info.mode & 0o7777).toString(8).padStart(4, "0")})`;
@@ -117,7 +184,7 @@ function unsafe(path: string, modeToo: boolean): string | undefined {
 	return undefined;
 }
 
-/** The approvals, read without following links; an unsafe or missing store holds none. Throws when corrupt. */
+/** The approvals, read as ext reads them: an unsafe or missing store holds none; throws when corrupt or unreadable. */
 export function readStore(agent: string): StoreView {
 	const path = storePath(agent);
 	const folder = join(agent, ".extset", "consent");
@@ -129,17 +196,100 @@ export function readStore(agent: string): StoreView {
 	}
 	const why = unsafe(join(agent, ".extset"), false) ?? unsafe(folder, true) ?? unsafe(path, true);
 	if (why) return { path, approvals: {}, unsafe: why };
-	const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-	let text: string;
+	let late: string | undefined;
+	// What was opened is checked again: the file may have been swapped since lstat.
+	const text = readCapped(path, LIMITS.MAX_STORE_BYTES, "the approvals store", path, (fd) => {
+		late = loose(path, fstatSync(fd), true);
+	});
+	if (late) return { path, approvals: {}, unsafe: late };
+	return { path, approvals: parseStore(text, path) };
+}
+
+/** The approvals in a store's text, by ext's schema (installer/consent/record.py); throws on anything else. */
+export function parseStore(text: string, path = "the approvals store"): Record<string, Approval> {
+	const corrupt = (why: string) => new Error(`${path} is corrupt: ${why}`);
+	if (tooDeep(text)) throw corrupt(`nested more than ${LIMITS.MAX_NESTING} levels deep`);
+	let doc: unknown;
 	try {
-		if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a file`);
-		text = readFileSync(fd, "utf8");
-	} finally {
-		closeSync(fd);
+		doc = JSON.parse(text);
+	} catch {
+		throw corrupt("not valid JSON");
 	}
-	const doc = JSON.parse(text) as { version?: unknown; approvals?: unknown };
-	if (doc.version !== 1 || doc.approvals === null || typeof doc.approvals !== "object") {
-		throw new Error(`${path} is not a version 1 approvals store`);
+	if (!isObject(doc) || !sameKeys(doc, ["version", "approvals"])) throw corrupt('not an object with exactly "version" and "approvals"');
+	// JSON.parse reads 1.0 as 1; ext's reader does not, so the literal itself is what counts.
+	if (doc.version !== 1 || topLevelLiteral(text, "version") !== "1") throw corrupt("not version 1");
+	const approvals = doc.approvals;
+	if (!isObject(approvals)) throw corrupt('"approvals" is not an object');
+	const keys = Object.keys(approvals);
+	if (keys.length > LIMITS.MAX_APPROVALS) throw corrupt(`${keys.length} approvals, over the ${LIMITS.MAX_APPROVALS} a store may hold`);
+	for (const key of keys) {
+		const entry = approvals[key];
+		const where = `the approval for ${key}`;
+		if (!key.startsWith("/")) throw corrupt(`${where}: the project is not an absolute path`);
+		if (!isObject(entry) || !sameKeys(entry, ["sha256", "approved_at", "sources", "config"])) {
+			throw corrupt(`${where}: expected exactly the keys sha256, approved_at, sources, config`);
+		}
+		if (typeof entry.sha256 !== "string" || !/^sha256:[0-9a-f]{64}$/.test(entry.sha256)) throw corrupt(`${where}: "sha256" is not sha256:<64 hex digits>`);
+		if (typeof entry.approved_at !== "string" || !isUtc(entry.approved_at)) throw corrupt(`${where}: "approved_at" is not an ISO 8601 UTC time`);
+		if (!Array.isArray(entry.sources) || !entry.sources.every((s) => typeof s === "string")) throw corrupt(`${where}: "sources" is not a list of names`);
+		if (!isObject(entry.config)) throw corrupt(`${where}: "config" is not an object`);
 	}
-	return { path, approvals: doc.approvals as Record<string, Approval> };
+	return approvals as Record<string, Approval>;
+}
+
+function size(bytes: number): string {
+	return bytes >= 1 << 20 ? `${bytes >> 20} MiB` : `${bytes >> 10} KiB`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function sameKeys(value: Record<string, unknown>, keys: string[]): boolean {
+	const found = Object.keys(value);
+	return found.length === keys.length && keys.every((k) => Object.hasOwn(value, k));
+}
+
+/** Exactly what ext writes (YYYY-MM-DDTHH:MM:SSZ), and a real moment. */
+function isUtc(text: string): boolean {
+	const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/.exec(text);
+	if (!m) return false;
+	const [y, mo, d, h, mi, se] = m.slice(1).map(Number);
+	const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
+	return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && h < 24 && mi < 60 && se < 60;
+}
+
+/** Whether JSON text nests deeper than the limit: a scan, as installer/consent/limits.py's too_deep. */
+export function tooDeep(text: string, limit: number = LIMITS.MAX_NESTING): boolean {
+	let depth = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (inString) {
+			if (c === "\\") i++;
+			else if (c === '"') inString = false;
+		} else if (c === '"') inString = true;
+		else if (c === "[" || c === "{") {
+			if (++depth > limit) return true;
+		} else if (c === "]" || c === "}") depth--;
+	}
+	return false;
+}
+
+/** The raw text of a top-level member's value when it is a number (the last, as JSON.parse keeps the last). */
+function topLevelLiteral(text: string, key: string): string | undefined {
+	let depth = 0;
+	let found: string | undefined;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (c === '"') {
+			const start = i;
+			for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+			if (depth !== 1) continue;
+			const rest = /^\s*:\s*(-?[0-9][0-9.eE+-]*)?/.exec(text.slice(i + 1, i + 64));
+			if (rest && rest[0].includes(":") && JSON.parse(text.slice(start, i + 1)) === key) found = rest[1];
+		} else if (c === "[" || c === "{") depth++;
+		else if (c === "]" || c === "}") depth--;
+	}
+	return found;
 }

@@ -13,6 +13,7 @@ const screen = await load("project-hooks/screen.ts");
 const extension = (await load("project-hooks/index.ts")).default;
 
 const VECTORS = JSON.parse(readFileSync(join(REPO, "tests", "consent-vectors.json"), "utf8")).vectors;
+const STORES = JSON.parse(readFileSync(join(REPO, "tests", "consent-store-vectors.json"), "utf8"));
 const ESCAPES = JSON.parse(readFileSync(join(REPO, "tests", "escape-vectors.json"), "utf8")).vectors;
 const EXT = process.env.EXTSET_EXT ?? join(REPO, ".venv", "bin", "ext");
 // Without ext the consent tests cannot record anything; in CI that is a failure, not a skip.
@@ -33,6 +34,66 @@ describe("the shared hash vectors", () => {
 		assert.throws(() => consent.canonical({ a: "\ud800" }));
 		assert.throws(() => consent.canonical({ "\udc00": 1 }));
 		assert.equal(consent.canonical({ a: "\ud83d\ude00" }), '{"a":"😀"}');
+	});
+});
+
+describe("the shared store vectors: pi reads exactly the stores ext reads", () => {
+	for (const vector of STORES.stores) {
+		test(vector.name.slice(0, 60), () => {
+			if (vector.projects === null) assert.throws(() => consent.parseStore(vector.text, "/s"), /\/s is corrupt/);
+			else assert.deepEqual(Object.keys(consent.parseStore(vector.text)).sort(), [...vector.projects].sort());
+		});
+	}
+	test("the limits are ext's", () => assert.deepEqual({ ...consent.LIMITS }, STORES.limits));
+});
+
+describe("hook files and the store, read without waiting or following", () => {
+	const made = () => {
+		const root = realpathSync(mkdtempSync(join(tmpdir(), "hooks-files-")));
+		mkdirSync(join(root, "proj", ".claude"), { recursive: true });
+		return { root, proj: join(root, "proj"), file: join(root, "proj", ".claude", "settings.json") };
+	};
+	const HOOKS = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } });
+	const refused = (spoil, said) => () => {
+		const w = made();
+		spoil(w);
+		const started = Date.now();
+		assert.throws(() => consent.projectConfig(w.proj), (error) => said.test(error.message) && error.message.includes(w.file));
+		assert.ok(Date.now() - started < 2000);
+	};
+	test("a FIFO is refused, never waited on", refused((w) => execFileSync("mkfifo", [w.file]), /not a regular file/));
+	test("a link to /dev/zero is refused", refused((w) => symlinkSync("/dev/zero", w.file), /outside the project/));
+	test("a link to /dev/stdin is refused", refused((w) => symlinkSync("/dev/stdin", w.file), /outside the project/));
+	test("a link out of the project is refused", refused((w) => (writeFileSync(join(w.root, "out.json"), HOOKS), symlinkSync(join(w.root, "out.json"), w.file)), /outside the project/));
+	test("a dangling link is refused", refused((w) => symlinkSync(join(w.proj, "nothing"), w.file), /symlink to nothing/));
+	test("a link to a FIFO inside the project is refused", refused((w) => (execFileSync("mkfifo", [join(w.proj, "f")]), symlinkSync(join(w.proj, "f"), w.file)), /not a regular file/));
+	test("a file over the cap is refused, naming the cap", refused((w) => writeFileSync(w.file, " ".repeat(consent.LIMITS.MAX_SOURCE_BYTES + 1)), /over 256 KiB/));
+	test("a file nested past the limit is refused as a shape, not a crash", () => {
+		const w = made();
+		writeFileSync(w.file, `{"hooks": {"Stop": ${"[".repeat(100000)}${"]".repeat(100000)}}}`);
+		assert.ok(consent.tooDeep(readFileSync(w.file, "utf8")));
+	});
+	test("a link to a regular file inside the project is read, and hashes as its target", () => {
+		const w = made();
+		writeFileSync(join(w.proj, "hooks.json"), HOOKS);
+		symlinkSync("../hooks.json", w.file);
+		assert.deepEqual(Object.keys(consent.projectConfig(w.proj)), [".claude/settings.json"]);
+	});
+	test("a FIFO at the approvals store is refused at once", () => {
+		const w = made();
+		const agent = join(w.root, "agent");
+		mkdirSync(join(agent, ".extset", "consent"), { recursive: true, mode: 0o700 });
+		chmodSync(join(agent, ".extset", "consent"), 0o700);
+		execFileSync("mkfifo", ["-m", "600", consent.storePath(agent)]);
+		assert.throws(() => consent.readStore(agent), /not a regular file/);
+	});
+	test("a store over its size cap is refused, naming the cap", () => {
+		const w = made();
+		const agent = join(w.root, "agent");
+		mkdirSync(join(agent, ".extset", "consent"), { recursive: true, mode: 0o700 });
+		chmodSync(join(agent, ".extset", "consent"), 0o700);
+		writeFileSync(consent.storePath(agent), " ".repeat(consent.LIMITS.MAX_STORE_BYTES + 1), { mode: 0o600 });
+		assert.throws(() => consent.readStore(agent), /over 8 MiB/);
 	});
 });
 
@@ -324,6 +385,42 @@ describe("the store's word, and only a safe store's", { skip: NO_EXT }, () => {
 			s.restore();
 		}
 		assert.equal(s.ctx.ui.calls.filter((c) => c[0] === "confirm").length, 2);
+	});
+
+	test("a FIFO at the store: no approvals, no hooks run, never a wait; pi names the file", async () => {
+		const where = project("touch ran; exit 2");
+		approve(where);
+		const store = consent.storePath(where.agent);
+		renameSync(store, `${store}.real`);
+		execFileSync("mkfifo", ["-m", "600", store]);
+		const s = await session(where, { hasUI: false });
+		let result;
+		const stderr = await stderrOf(async () => {
+			result = await s.call();
+		}).finally(s.restore);
+		assert.equal(result, undefined);
+		assert.ok(!existsSync(join(where.proj, "ran")));
+		assert.match(stderr, new RegExp(`cannot read the approvals store \\(${store.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is not a regular file\\); no hooks run`));
+	});
+
+	test("a hook file linked to /dev/zero: none run, pi names the file, with the path escaped", async () => {
+		const where = project("touch ran; exit 2");
+		approve(where);
+		const odd = join(where.root, "odd\u001b]0;x\u0007\nname");
+		renameSync(where.proj, odd);
+		const file = join(odd, ".claude", "settings.local.json");
+		symlinkSync("/dev/zero", file);
+		let result;
+		let s;
+		const stderr = await stderrOf(async () => {
+			s = await session({ ...where, proj: odd }, { hasUI: false });
+			result = await s.call();
+		}).finally(() => s?.restore());
+		assert.equal(result, undefined);
+		assert.ok(!existsSync(join(odd, "ran")));
+		assert.ok(!stderr.includes("\u001b") && !stderr.includes("\u0007"), stderr);
+		assert.match(stderr, /settings\.local\.json is a symlink to \/dev\/zero, outside the project\); none run/);
+		assert.ok(stderr.includes("odd\\x1b]0;x\\x07\\nname"), stderr);
 	});
 
 	for (const [name, spoil, said] of [
