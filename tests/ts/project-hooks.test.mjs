@@ -230,6 +230,26 @@ describe("running a hook", () => {
 		assert.equal(out.stdout, "ok\n");
 		await waitFor(() => !alive(Number(readFileSync(pidFile, "utf8"))));
 	});
+	test("a daemon that leaves the group with setsid is killed at the hook's exit", async () => {
+		const pidFile = join(dir, "daemon.pid");
+		const out = await run.runHook(`setsid sleep 300 >/dev/null 2>&1 < /dev/null & echo $! > ${pidFile}; echo ok`, "", opts());
+		assert.deepEqual([out.code, out.stdout], [0, "ok\n"]);
+		await waitFor(() => !alive(Number(readFileSync(pidFile, "utf8"))));
+	});
+	test("a setsid daemon holding stdout does not stretch the hook past its exit, and dies", async () => {
+		const pidFile = join(dir, "holder.pid");
+		const started = Date.now();
+		const out = await run.runHook(`setsid sleep 300 & echo $! > ${pidFile}; echo held`, "", opts(30));
+		assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+		assert.deepEqual([out.code, out.stdout, out.failure], [0, "held\n", undefined]);
+		await waitFor(() => !alive(Number(readFileSync(pidFile, "utf8"))));
+	});
+	test("a setsid daemon is killed at the hook's timeout too", async () => {
+		const pidFile = join(dir, "late.pid");
+		const out = await run.runHook(`setsid sh -c 'sleep 300' >/dev/null 2>&1 & echo $! > ${pidFile}; sleep 30`, "", opts(0.5));
+		assert.match(out.failure, /timed out/);
+		await waitFor(() => !alive(Number(readFileSync(pidFile, "utf8"))));
+	});
 	test("output beyond 1 MB stops the hook", async () => {
 		const out = await run.runHook("yes xxxxxxxxxxxxxxxx", "", opts());
 		assert.match(out.failure, /more than 1048576 bytes/);
