@@ -115,7 +115,12 @@ export default function (pi: ExtensionAPI) {
 		}
 		const { hooks, skipped } = select(config, event, subject);
 		for (const why of skipped) say(ctx, `project-hooks: skipped ${why}`);
-		if (hooks.length === 0 || !(await consented(ctx, config))) return undefined;
+		if (hooks.length === 0) return undefined;
+		if (distrusted(ctx)) {
+			say(ctx, `project-hooks: pi does not trust ${ctx.cwd}, so its hooks do not run (not asked about). Trust it with /trust, or start pi with --approve.`);
+			return undefined;
+		}
+		if (!(await consented(ctx, config))) return undefined;
 		return hooks;
 	};
 
@@ -210,6 +215,16 @@ export default function (pi: ExtensionAPI) {
 		continuations++;
 		pi.sendUserMessage(`A Stop hook of this project asks you to continue: ${block}`);
 	});
+}
+
+/**
+ * Whether pi was told not to trust this project (pi 1.x: `/trust`, `--no-approve`,
+ * `defaultProjectTrust`). Then its hooks never run, whatever ext's consent says: pi's
+ * "no" comes first. pi 0.73 has no project trust (`isProjectTrusted` is absent).
+ */
+function distrusted(ctx: ExtensionContext): boolean {
+	const probe = (ctx as { isProjectTrusted?: () => boolean }).isProjectTrusted;
+	return typeof probe === "function" && probe.call(ctx) === false;
 }
 
 /** pi's tool input with Claude Code's names added (`file_path` for `path`). */

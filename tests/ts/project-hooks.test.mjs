@@ -290,7 +290,7 @@ function project(commandOf) {
 	return { root, agent, proj, write };
 }
 
-async function session(where, { hasUI, confirm }) {
+async function session(where, { hasUI, confirm, trusted }) {
 	const previous = process.env.PI_CODING_AGENT_DIR;
 	process.env.PI_CODING_AGENT_DIR = where.agent;
 	process.env.EXTSET_EXT = EXT;
@@ -299,6 +299,7 @@ async function session(where, { hasUI, confirm }) {
 	extension(pi.api);
 	const ctx = fakeCtx({ hasUI, cwd: where.proj, answers: { confirm } });
 	ctx.sessionManager.getSessionId = () => "s1";
+	if (trusted !== undefined) ctx.isProjectTrusted = () => trusted; // pi 1.x's project trust
 	await pi.emit("session_start", { reason: "startup" }, ctx);
 	const call = () => pi.emit("tool_call", { toolCallId: "t", toolName: "bash", input: { command: "ls" } }, ctx);
 	return { pi, ctx, call, restore: () => (previous === undefined ? delete process.env.PI_CODING_AGENT_DIR : (process.env.PI_CODING_AGENT_DIR = previous)) };
@@ -405,6 +406,30 @@ describe("the store's word, and only a safe store's", { skip: NO_EXT }, () => {
 			s.restore();
 		}
 		assert.equal(s.ctx.ui.calls.filter((c) => c[0] === "confirm").length, 2);
+	});
+
+	test("a project pi does not trust (pi 1.x) runs no hooks, approved or not, and is not asked about", async () => {
+		const where = project("touch ran; exit 2");
+		approve(where);
+		const s = await session(where, { hasUI: true, confirm: true, trusted: false });
+		try {
+			assert.equal(await s.call(), undefined);
+			assert.equal(await s.call(), undefined);
+		} finally {
+			s.restore();
+		}
+		assert.ok(!existsSync(join(where.proj, "ran")));
+		assert.equal(s.ctx.ui.calls.filter((c) => c[0] === "confirm").length, 0);
+		const notes = s.ctx.ui.calls.filter((c) => c[0] === "notify" && /pi does not trust/.test(c[1]));
+		assert.equal(notes.length, 1);
+		assert.match(notes[0][1], /\/trust, or start pi with --approve/);
+		const trusted = await session(where, { hasUI: true, confirm: true, trusted: true });
+		try {
+			assert.equal((await trusted.call())?.block, true);
+		} finally {
+			trusted.restore();
+		}
+		assert.ok(existsSync(join(where.proj, "ran")));
 	});
 
 	test("a FIFO at the store: no approvals, no hooks run, never a wait; pi names the file", async () => {
