@@ -99,20 +99,22 @@ export function projectConfig(project: string): HookConfig {
  * project (the hash covers what it points to), at most MAX_SOURCE_BYTES.
  */
 export function readHookFile(path: string, root: string): string | undefined {
-	let target = path;
+	let link: boolean;
 	try {
-		if (!lstatSync(path).isSymbolicLink()) return readCapped(path, LIMITS.MAX_SOURCE_BYTES, "a hook file");
+		link = lstatSync(path).isSymbolicLink();
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
 		throw new Error(`cannot read ${path} (${code ?? (error as Error).message})`);
 	}
+	let target: string;
 	try {
 		target = realpathSync(path);
 	} catch {
 		throw new Error(`${path} is a symlink to nothing`);
 	}
-	if (!target.startsWith(root + sep)) throw new Error(`${path} is a symlink to ${target}, outside the project`);
+	// A linked `.claude/` leads out as surely as a linked file does.
+	if (!target.startsWith(root + sep)) throw new Error(`${path} is ${link ? "a symlink" : "reached through a symlink"} to ${target}, outside the project`);
 	return readCapped(target, LIMITS.MAX_SOURCE_BYTES, "a hook file", path);
 }
 

@@ -121,7 +121,8 @@ def read_text(path: Path, project: Path | None = None) -> str:
 
 def _read_capped(path: Path, project: Path | None) -> bytes:
     target = path
-    if os.path.islink(path):
+    if os.path.islink(path) or project is not None:
+        # A linked `.claude/` leads out of the project as surely as a linked file does.
         target = Path(os.path.realpath(path))
         root = Path(os.path.realpath(project if project is not None else path.parent))
         if not target.is_relative_to(root) or not os.path.lexists(target):

@@ -42,6 +42,16 @@ SPOILS = {
         lambda p: (os.mkfifo(p / "f"), settings(p).symlink_to(p / "f")),
         "not a regular file",
     ),
+    "a linked .claude folder": (
+        lambda p: (
+            (p.parent / "out").mkdir(),
+            (p.parent / "out/settings.json").write_text(json.dumps(HOOKS)),
+            (p / ".claude/.keep").unlink(),
+            (p / ".claude").rmdir(),
+            (p / ".claude").symlink_to(p.parent / "out"),
+        ),
+        "outside the project",
+    ),
     "a file over the cap": (
         lambda p: settings(p).write_text(" " * (limits.MAX_SOURCE_BYTES + 1)),
         "over 256 KiB",

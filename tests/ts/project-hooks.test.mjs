@@ -65,6 +65,12 @@ describe("hook files and the store, read without waiting or following", () => {
 	test("a link to /dev/zero is refused", refused((w) => symlinkSync("/dev/zero", w.file), /outside the project/));
 	test("a link to /dev/stdin is refused", refused((w) => symlinkSync("/dev/stdin", w.file), /outside the project/));
 	test("a link out of the project is refused", refused((w) => (writeFileSync(join(w.root, "out.json"), HOOKS), symlinkSync(join(w.root, "out.json"), w.file)), /outside the project/));
+	test("a hook file in a .claude linked out of the project is refused", refused((w) => {
+		mkdirSync(join(w.root, "out"));
+		writeFileSync(join(w.root, "out", "settings.json"), HOOKS);
+		execFileSync("rm", ["-r", join(w.proj, ".claude")]);
+		symlinkSync(join(w.root, "out"), join(w.proj, ".claude"));
+	}, /reached through a symlink to .*, outside the project/));
 	test("a dangling link is refused", refused((w) => symlinkSync(join(w.proj, "nothing"), w.file), /symlink to nothing/));
 	test("a link to a FIFO inside the project is refused", refused((w) => (execFileSync("mkfifo", [join(w.proj, "f")]), symlinkSync(join(w.proj, "f"), w.file)), /not a regular file/));
 	test("a file over the cap is refused, naming the cap", refused((w) => writeFileSync(w.file, " ".repeat(consent.LIMITS.MAX_SOURCE_BYTES + 1)), /over 256 KiB/));
