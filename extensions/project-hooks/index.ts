@@ -196,7 +196,7 @@ export default function (pi: ExtensionAPI) {
 		const text = event.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
 		const response = { content: text, is_error: event.isError };
 		const verdicts = await fire(ctx, "PostToolUse", tool, { tool_name: tool, tool_input: claudeInput(event.input), tool_response: response });
-		const notes = [...verdicts.flatMap((v) => (v.block !== undefined ? [`PostToolUse hook: ${v.block}`] : [])), ...contextOf(verdicts)];
+		const notes = [...verdicts.flatMap((v) => (v.block !== undefined ? [`PostToolUse hook: ${visible(v.block)}`] : [])), ...contextOf(verdicts)];
 		if (notes.length === 0) return undefined;
 		return { content: [...event.content, ...notes.map((note) => ({ type: "text" as const, text: note }))] };
 	});
@@ -213,7 +213,7 @@ export default function (pi: ExtensionAPI) {
 			return; // until the user writes again
 		}
 		continuations++;
-		pi.sendUserMessage(`A Stop hook of this project asks you to continue: ${block}`);
+		pi.sendUserMessage(`A Stop hook of this project asks you to continue: ${visible(block)}`);
 	});
 }
 

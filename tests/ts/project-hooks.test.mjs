@@ -438,6 +438,17 @@ describe("the store's word, and only a safe store's", { skip: NO_EXT }, () => {
 		assert.ok(existsSync(join(where.proj, "ran")));
 	});
 
+	test("a hook's stderr reaches pi as a block reason escaped, lines kept", async () => {
+		const where = project("printf 'no\\033]52;c;eA==\\007 way\\nsecond' >&2; exit 2");
+		approve(where);
+		const s = await session(where, { hasUI: false });
+		try {
+			assert.deepEqual(await s.call(), { block: true, reason: "no\\x1b]52;c;eA==\\x07 way\nsecond" });
+		} finally {
+			s.restore();
+		}
+	});
+
 	test("a FIFO at the store: no approvals, no hooks run, never a wait; pi names the file", async () => {
 		const where = project("touch ran; exit 2");
 		approve(where);
