@@ -199,10 +199,15 @@ function describeHook(source: string, event: string, matcher: string | undefined
 	return [`  ${when.join("  ")}  (${notes.join(", ")})`, `    ${marker} ${first}`, ...rest.map((line) => `      ${line}`)];
 }
 
+const MAX_DIFF_CELLS = 4_000_000;
+export const TOO_LONG = "  (too long to show here: `ext consent approve` shows the diff)";
+
 /** A line diff (approved -> current) of two texts: "-", "+" and " " lines, by longest common subsequence. */
 export function lineDiff(before: string, after: string): string[] {
 	const a = before.split("\n");
 	const b = after.split("\n");
+	// The table is a × b cells: past this, two configs near the cap would stall pi's start.
+	if ((a.length + 1) * (b.length + 1) > MAX_DIFF_CELLS) return [TOO_LONG];
 	const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
 	for (let i = a.length - 1; i >= 0; i--) {
 		for (let j = b.length - 1; j >= 0; j--) {

@@ -179,6 +179,16 @@ describe("what a hook's answer means", () => {
 	});
 });
 
+describe("the diff in the dialog", () => {
+	test("two long configs are not diffed line by line: pi says where to see it", () => {
+		const long = (tag) => Array.from({ length: 3000 }, (_, i) => `${tag}${i}`).join("\n");
+		const started = Date.now();
+		assert.deepEqual(hooks.lineDiff(long("a"), long("b")), [hooks.TOO_LONG]);
+		assert.ok(Date.now() - started < 1000);
+		assert.deepEqual(hooks.lineDiff("x\ny", "x\nz"), ["  x", "+ z", "- y"]);
+	});
+});
+
 describe("the one escaping rule, shared with ext (tests/escape-vectors.json)", () => {
 	for (const vector of ESCAPES) {
 		test(vector.name, () => {
