@@ -92,7 +92,7 @@ export default function (pi: ExtensionAPI) {
 		];
 		if (held) {
 			lines.push("", `Changed since the approval on ${held.approved_at}:`);
-			lines.push(...lineDiff(pretty(held.config), pretty(config)).map(escape));
+			lines.push(...diffOf(held.config, config));
 		}
 		const yes = await ctx.ui.confirm("Run this project's hooks?", lines.join("\n"));
 		const failed = yes ? await record(key, hash) : undefined;
@@ -234,6 +234,15 @@ function claudeInput(input: Record<string, unknown>): Record<string, unknown> {
 
 function pretty(config: HookConfig): string {
 	return JSON.stringify(JSON.parse(canonical(config)), null, 2);
+}
+
+/** The diff lines for the dialog, escaped; an approved config that cannot be shown is said, not thrown. */
+function diffOf(before: HookConfig, after: HookConfig): string[] {
+	try {
+		return lineDiff(pretty(before), pretty(after)).map(escape);
+	} catch {
+		return ["  (the approved config cannot be shown: `ext consent approve` shows the diff)"];
+	}
 }
 
 /** Record the approval through `ext`, which writes the store under its lock and journals it; an error text, or undefined. */
