@@ -139,7 +139,7 @@ function readCapped(path: string, cap: number, what: string, shown = path, check
 			if (length === buffer.length) break;
 		}
 		if (length > cap) throw new Error(`${shown} is over ${size(cap)}, the most ${what} may hold`);
-		return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, length));
+		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(buffer.subarray(0, length));
 	} catch (error) {
 		if (error instanceof TypeError) throw new Error(`${shown} is not UTF-8 text`);
 		throw error;

@@ -93,6 +93,14 @@ describe("hook files and the store, read without waiting or following", () => {
 		execFileSync("mkfifo", ["-m", "600", consent.storePath(agent)]);
 		assert.throws(() => consent.readStore(agent), /not a regular file/);
 	});
+	test("a store file with a UTF-8 BOM is corrupt, as ext reads it", () => {
+		const w = made();
+		const agent = join(w.root, "agent");
+		mkdirSync(join(agent, ".extset", "consent"), { recursive: true, mode: 0o700 });
+		chmodSync(join(agent, ".extset", "consent"), 0o700);
+		writeFileSync(consent.storePath(agent), '\ufeff{"version": 1, "approvals": {}}', { mode: 0o600 });
+		assert.throws(() => consent.readStore(agent), /is corrupt: not valid JSON/);
+	});
 	test("a store over its size cap is refused, naming the cap", () => {
 		const w = made();
 		const agent = join(w.root, "agent");
