@@ -2,7 +2,7 @@
 
 They keep every pi session's start flat (it reads the hook files and the store each
 time) and a hostile repository from making `ext consent` or pi swallow gigabytes.
-extensions/project-hooks/consent.ts holds the same numbers; tests/consent-store-vectors.json
+extensions/project-hooks/files.ts holds the same numbers; tests/consent-store-vectors.json
 names them for both test suites.
 """
 

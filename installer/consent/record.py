@@ -53,7 +53,7 @@ def format_time(moment: datetime) -> str:
 def parse_document(text: str) -> dict[str, Approval]:
     """The approvals in a store's text; raises CorruptRecord on anything unexpected.
 
-    pi's side (extensions/project-hooks/consent.ts) reads by the same schema, held to
+    pi's side (extensions/project-hooks/store.ts) reads by the same schema, held to
     tests/consent-store-vectors.json by both test suites."""
     if too_deep(text):
         raise CorruptRecord(f"nested more than {MAX_NESTING} levels deep")

@@ -1,6 +1,6 @@
 """tests/consent-store-vectors.json: the stores ext accepts are exactly the ones pi's side does.
 
-The node side (tests/ts/project-hooks.test.mjs) reads the same table with consent.ts,
+The node side (tests/ts/project-hooks.test.mjs) reads the same table with store.ts,
 so pi cannot honour a store ext calls corrupt, nor refuse one ext writes.
 """
 
