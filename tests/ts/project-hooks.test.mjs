@@ -268,6 +268,18 @@ describe("running a hook", () => {
 		assert.deepEqual([out.code, out.stdout, out.failure], [0, "held\n", undefined]);
 		await waitFor(() => !alive(Number(readFileSync(pidFile, "utf8"))));
 	});
+	test("one that also clears its environment survives (a limit, said in SECURITY.md), but does not hold the hook", async () => {
+		const pidFile = join(dir, "bare.pid");
+		const started = Date.now();
+		const out = await run.runHook(`env -i setsid sleep 300 & echo $! > ${pidFile}; echo bare`, "", opts(30));
+		const pid = Number(readFileSync(pidFile, "utf8"));
+		try {
+			assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+			assert.deepEqual([out.code, out.stdout], [0, "bare\n"]);
+		} finally {
+			if (alive(pid)) process.kill(pid, "SIGKILL");
+		}
+	});
 	test("a setsid daemon is killed at the hook's timeout too", async () => {
 		const pidFile = join(dir, "late.pid");
 		const out = await run.runHook(`setsid sh -c 'sleep 300' >/dev/null 2>&1 & echo $! > ${pidFile}; sleep 30`, "", opts(0.5));
