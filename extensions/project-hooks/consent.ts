@@ -1,15 +1,18 @@
 /**
- * The project's hook configuration, its hash, and the approvals store: the same
- * rules as `ext consent` (docs/consent.md), checked against the same vectors
+ * The project's hook configuration and its hash, read as `ext consent` reads them: the same
+ * rules (docs/consent.md), checked against the same vectors
  * (tests/consent-vectors.json) on both sides.
  *
  * Pure Node: imports nothing from pi, so tests import it directly.
  */
 
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { lstatSync, realpathSync } from "node:fs";
+import { join, sep } from "node:path";
+import { LIMITS, readCapped } from "./files.js";
+
+export { LIMITS, tooDeep } from "./files.js";
+export { type Approval, agentDir, parseStore, readStore, type StoreView, storePath } from "./store.js";
 
 /** Where a project's hooks may be, in the fixed order they are combined. */
 export const SOURCES = [".claude/settings.json", ".claude/settings.local.json", ".pi/hooks.json"] as const;
@@ -17,20 +20,6 @@ export const SOURCES = [".claude/settings.json", ".claude/settings.local.json", 
 const WHOLE_FILE = ".pi/hooks.json";
 
 export type HookConfig = Record<string, Record<string, unknown>>;
-
-export interface Approval {
-	sha256: string;
-	approved_at: string;
-	sources: string[];
-	config: HookConfig;
-}
-
-/** The store as read: approvals by project realpath, or why it holds none. */
-export interface StoreView {
-	path: string;
-	approvals: Record<string, Approval>;
-	unsafe?: string;
-}
 
 /** RFC 8785: JSON.stringify writes numbers and strings canonically; the default sort is by UTF-16 code units. */
 export function canonical(value: unknown): string {
@@ -68,20 +57,46 @@ export function buildConfig(texts: [string, string][]): HookConfig {
 	return config;
 }
 
-/** The project's hook configuration from its fixed sources (missing files contribute nothing). */
+/** The project's hook configuration from its fixed sources (missing files contribute nothing); throws naming the file. */
 export function projectConfig(project: string): HookConfig {
+	const root = realpathSync(project);
 	const texts: [string, string][] = [];
 	for (const name of SOURCES) {
-		let text: string;
-		try {
-			text = readFileSync(join(project, name), "utf8");
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-			throw error;
-		}
-		texts.push([name, text]);
+		const text = readHookFile(join(project, name), root);
+		if (text !== undefined) texts.push([name, text]);
 	}
-	return buildConfig(texts);
+	const config = buildConfig(texts);
+	const size = Buffer.byteLength(canonical(config), "utf8");
+	if (size > LIMITS.MAX_CONFIG_BYTES) {
+		throw new Error(`the hooks come to ${size} bytes, over the ${LIMITS.MAX_CONFIG_BYTES >> 10} KiB an approval may record`);
+	}
+	return config;
+}
+
+/**
+ * A hook file's text, read as ext reads it: never waiting (O_NONBLOCK: a FIFO), a
+ * regular file only (not `/dev/zero`), a symlink only to a regular file inside the
+ * project (the hash covers what it points to), at most MAX_SOURCE_BYTES.
+ */
+
+export function readHookFile(path: string, root: string): string | undefined {
+	let link: boolean;
+	try {
+		link = lstatSync(path).isSymbolicLink();
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+		throw new Error(`cannot read ${path} (${code ?? (error as Error).message})`);
+	}
+	let target: string;
+	try {
+		target = realpathSync(path);
+	} catch {
+		throw new Error(`${path} is a symlink to nothing`);
+	}
+	// A linked `.claude/` leads out as surely as a linked file does.
+	if (!target.startsWith(root + sep)) throw new Error(`${path} is ${link ? "a symlink" : "reached through a symlink"} to ${target}, outside the project`);
+	return readCapped(target, LIMITS.MAX_SOURCE_BYTES, "a hook file", path);
 }
 
 /** `sha256:<hex>` of the canonical config; undefined when there is nothing to approve. */
@@ -90,56 +105,7 @@ export function hookHash(config: HookConfig): string | undefined {
 	return `sha256:${createHash("sha256").update(canonical(config), "utf8").digest("hex")}`;
 }
 
-/** The agent dir pi reads: PI_CODING_AGENT_DIR (with ~ expanded), else ~/.pi/agent. */
-export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
-	const named = env.PI_CODING_AGENT_DIR;
-	if (named) return named === "~" ? homedir() : named.startsWith("~/") ? join(homedir(), named.slice(2)) : named;
-	return join(homedir(), ".pi", "agent");
-}
-
-export function storePath(agent: string): string {
-	return join(agent, ".extset", "consent", "project-approvals.json");
-}
-
 /** The project's key in the store: its realpath. */
 export function projectKey(project: string): string {
 	return realpathSync(project);
-}
-
-/** Why a path cannot be trusted (a link, another owner, others may write), or undefined. */
-function unsafe(path: string, modeToo: boolean): string | undefined {
-	const info = lstatSync(path);
-	if (info.isSymbolicLink()) return `${path} is a symlink`;
-	if (process.getuid && info.uid !== process.getuid()) return `${path} is owned by another user (uid ${info.uid})`;
-	if (modeToo && (info.mode & 0o022) !== 0) {
-		return `${path} is writable by other users (mode ${(info.mode & 0o7777).toString(8).padStart(4, "0")})`;
-	}
-	return undefined;
-}
-
-/** The approvals, read without following links; an unsafe or missing store holds none. Throws when corrupt. */
-export function readStore(agent: string): StoreView {
-	const path = storePath(agent);
-	const folder = join(agent, ".extset", "consent");
-	try {
-		lstatSync(path);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { path, approvals: {} };
-		throw error;
-	}
-	const why = unsafe(join(agent, ".extset"), false) ?? unsafe(folder, true) ?? unsafe(path, true);
-	if (why) return { path, approvals: {}, unsafe: why };
-	const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-	let text: string;
-	try {
-		if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a file`);
-		text = readFileSync(fd, "utf8");
-	} finally {
-		closeSync(fd);
-	}
-	const doc = JSON.parse(text) as { version?: unknown; approvals?: unknown };
-	if (doc.version !== 1 || doc.approvals === null || typeof doc.approvals !== "object") {
-		throw new Error(`${path} is not a version 1 approvals store`);
-	}
-	return { path, approvals: doc.approvals as Record<string, Approval> };
 }

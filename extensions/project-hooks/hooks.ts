@@ -8,6 +8,7 @@
 
 import type { HookConfig } from "./consent.js";
 import type { Outcome } from "./run.js";
+import { escape, visible } from "./screen.js";
 
 export const EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"] as const;
 export type EventName = (typeof EVENTS)[number];
@@ -154,37 +155,59 @@ function str(value: unknown): string | undefined {
 	return typeof value === "string" && value.trim() ? value : undefined;
 }
 
-/** Every command hook of the config, for the consent dialog: "Event [matcher]  $ command". */
+/**
+ * Every hook of the config, for the consent dialog, as `ext consent approve` shows it:
+ * when it fires (event, matcher, source, timeout), then what it runs, each line of a
+ * multi-line command indented under the first. Every string is escaped (screen.ts).
+ */
 export function describe(config: HookConfig): string[] {
 	const lines: string[] = [];
 	for (const [source, events] of Object.entries(config)) {
 		for (const [event, groups] of Object.entries(events)) {
-			if (!Array.isArray(groups)) continue;
-			for (const group of groups as { matcher?: unknown; hooks?: unknown }[]) {
-				const matcher = typeof group?.matcher === "string" && group.matcher ? ` matcher ${JSON.stringify(group.matcher)}` : "";
-				for (const hook of Array.isArray(group?.hooks) ? (group.hooks as Record<string, unknown>[]) : []) {
-					const what = hook?.type === "command" ? `$ ${String(hook.command)}` : `(${String(hook?.type)} hook: not run)`;
-					// A timeout is part of what is approved, as `ext consent approve` shows it.
-					const timeout = typeof hook?.timeout === "number" ? `, timeout ${hook.timeout} s` : "";
-					lines.push(`${event}${matcher} (${source}${timeout})\n    ${escape(what)}`);
-				}
+			for (const group of Array.isArray(groups) ? (groups as { matcher?: unknown; hooks?: unknown }[]) : [groups]) {
+				const listed = Array.isArray(group?.hooks) ? (group.hooks as unknown[]) : undefined;
+				const named = listed ? group.matcher : undefined;
+				const matcher = named === undefined || named === null ? undefined : typeof named === "string" ? named : JSON.stringify(named);
+				for (const hook of listed ?? [group]) lines.push("", ...describeHook(source, event, matcher, hook));
 			}
 		}
 	}
 	return lines;
 }
 
-/** Control characters shown, not obeyed: a hook command must not rewrite the dialog that shows it. */
-export function escape(text: string): string {
-	return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-		return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-	});
+function describeHook(source: string, event: string, matcher: string | undefined, hook: unknown): string[] {
+	const when = [escape(event), ...(matcher === undefined ? [] : [`matcher "${escape(matcher)}"`])];
+	const notes = [escape(source)];
+	const h = (typeof hook === "object" && hook !== null ? hook : {}) as Record<string, unknown>;
+	const text = h.type === "command" ? h.command : h.prompt;
+	const timeoutOk = h.timeout === undefined || h.timeout === null || typeof h.timeout === "number";
+	let shown: string;
+	let marker = "$";
+	if (typeof hook !== "object" || hook === null || typeof h.type !== "string" || typeof text !== "string" || !timeoutOk) {
+		shown = JSON.stringify(hook) ?? String(hook);
+		notes.push("not in the usual hooks format; shown as written");
+		marker = ">";
+	} else {
+		shown = text;
+		if (typeof h.timeout === "number") notes.push(`timeout ${h.timeout} s`);
+		if (h.type !== "command") {
+			notes.push(`${escape(h.type)} hook, not run here`);
+			marker = ">";
+		}
+	}
+	const [first, ...rest] = visible(shown).split("\n");
+	return [`  ${when.join("  ")}  (${notes.join(", ")})`, `    ${marker} ${first}`, ...rest.map((line) => `      ${line}`)];
 }
+
+const MAX_DIFF_CELLS = 4_000_000;
+export const TOO_LONG = "  (too long to show here: `ext consent approve` shows the diff)";
 
 /** A line diff (approved -> current) of two texts: "-", "+" and " " lines, by longest common subsequence. */
 export function lineDiff(before: string, after: string): string[] {
 	const a = before.split("\n");
 	const b = after.split("\n");
+	// The table is a × b cells: past this, two configs near the cap would stall pi's start.
+	if ((a.length + 1) * (b.length + 1) > MAX_DIFF_CELLS) return [TOO_LONG];
 	const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
 	for (let i = a.length - 1; i >= 0; i--) {
 		for (let j = b.length - 1; j >= 0; j--) {

@@ -17,10 +17,14 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { type Approval, agentDir, canonical, type HookConfig, hookHash, projectConfig, projectKey, readStore } from "./consent.js";
-import { claudeToolName, describe, type EventName, escape, lineDiff, select, type Verdict, verdict } from "./hooks.js";
+import { claudeToolName, describe, type EventName, lineDiff, select, type Verdict, verdict } from "./hooks.js";
+import { escape, visible } from "./screen.js";
 import { DEFAULT_TIMEOUT_S, runHook } from "./run.js";
 
 const RECORD_TIMEOUT_MS = 60_000;
+/** What a yes approves, as `ext consent approve` says it (installer/render/consent.py). */
+export const COVERS =
+	"The approval covers these definitions only, not the scripts they call, the environment they run with, or what PATH finds: a change to those is not asked about again.";
 /** Stop hooks may keep the agent going; this many times in a row at most. */
 const MAX_STOP_CONTINUATIONS = 3;
 
@@ -39,7 +43,9 @@ export default function (pi: ExtensionAPI) {
 	let sessionContext: string[] = [];
 	let continuations = 0;
 
-	const say = (ctx: ExtensionContext, message: string) => {
+	// Every notice goes out escaped: it may carry a path, a hook's stderr or a parse error.
+	const say = (ctx: ExtensionContext, text: string) => {
+		const message = escape(text);
 		if (said.has(message)) return;
 		said.add(message);
 		if (ctx.hasUI) ctx.ui.notify(message, "warning");
@@ -78,14 +84,15 @@ export default function (pi: ExtensionAPI) {
 
 	const ask = async (ctx: ExtensionContext, key: string, config: HookConfig, hash: string, held: Approval | undefined) => {
 		const lines = [
-			`Hooks in ${key} (${hash.slice(7, 19)}), from ${Object.keys(config).join(", ")}.`,
+			`Hooks in ${escape(key)} (${hash.slice(7, 19)}), from ${Object.keys(config).map(escape).join(", ")}.`,
 			"They run as you, on this machine, whenever the agent acts in this project:",
-			"",
 			...describe(config),
+			"",
+			COVERS,
 		];
 		if (held) {
 			lines.push("", `Changed since the approval on ${held.approved_at}:`);
-			lines.push(...lineDiff(pretty(held.config), pretty(config)).map(escape));
+			lines.push(...diffOf(held.config, config));
 		}
 		const yes = await ctx.ui.confirm("Run this project's hooks?", lines.join("\n"));
 		const failed = yes ? await record(key, hash) : undefined;
@@ -107,8 +114,13 @@ export default function (pi: ExtensionAPI) {
 			return undefined;
 		}
 		const { hooks, skipped } = select(config, event, subject);
-		for (const why of skipped) say(ctx, `project-hooks: skipped ${escape(why)}`);
-		if (hooks.length === 0 || !(await consented(ctx, config))) return undefined;
+		for (const why of skipped) say(ctx, `project-hooks: skipped ${why}`);
+		if (hooks.length === 0) return undefined;
+		if (distrusted(ctx)) {
+			say(ctx, `project-hooks: pi does not trust ${ctx.cwd}, so its hooks do not run (not asked about). Trust it with /trust, or start pi with --approve.`);
+			return undefined;
+		}
+		if (!(await consented(ctx, config))) return undefined;
 		return hooks;
 	};
 
@@ -129,7 +141,7 @@ export default function (pi: ExtensionAPI) {
 		for (const hook of hooks) {
 			const outcome = await runHook(hook.command, payload, { cwd: ctx.cwd, env, timeoutS: hook.timeoutS ?? DEFAULT_TIMEOUT_S });
 			const found = verdict(event, hook, outcome);
-			if (found.notice) say(ctx, `project-hooks: ${escape(found.notice)}`);
+			if (found.notice) say(ctx, `project-hooks: ${found.notice}`);
 			verdicts.push(found);
 			if (found.block !== undefined) break;
 		}
@@ -149,7 +161,7 @@ export default function (pi: ExtensionAPI) {
 		const verdicts = await fire(ctx, "SessionStart", source, { source });
 		// A session cannot be blocked from starting: as in Claude Code, exit 2 is shown to the user only.
 		const block = blockOf(verdicts);
-		if (block !== undefined) say(ctx, `project-hooks: a SessionStart hook said: ${escape(block)}`);
+		if (block !== undefined) say(ctx, `project-hooks: a SessionStart hook said: ${block}`);
 		sessionContext = contextOf(verdicts);
 	});
 
@@ -158,7 +170,7 @@ export default function (pi: ExtensionAPI) {
 		const verdicts = await fire(ctx, "UserPromptSubmit", undefined, { prompt: event.text });
 		const block = blockOf(verdicts);
 		if (block !== undefined) {
-			say(ctx, `project-hooks: a UserPromptSubmit hook blocked this prompt: ${escape(block)}`);
+			say(ctx, `project-hooks: a UserPromptSubmit hook blocked this prompt: ${block}`);
 			return { action: "handled" as const };
 		}
 		const added = contextOf(verdicts);
@@ -176,7 +188,7 @@ export default function (pi: ExtensionAPI) {
 		const tool = claudeToolName(event.toolName);
 		const verdicts = await fire(ctx, "PreToolUse", tool, { tool_name: tool, tool_input: claudeInput(event.input) });
 		const block = blockOf(verdicts);
-		return block === undefined ? undefined : { block: true, reason: block };
+		return block === undefined ? undefined : { block: true, reason: visible(block) };
 	});
 
 	pi.on("tool_result", async (event, ctx) => {
@@ -184,7 +196,7 @@ export default function (pi: ExtensionAPI) {
 		const text = event.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
 		const response = { content: text, is_error: event.isError };
 		const verdicts = await fire(ctx, "PostToolUse", tool, { tool_name: tool, tool_input: claudeInput(event.input), tool_response: response });
-		const notes = [...verdicts.flatMap((v) => (v.block !== undefined ? [`PostToolUse hook: ${v.block}`] : [])), ...contextOf(verdicts)];
+		const notes = [...verdicts.flatMap((v) => (v.block !== undefined ? [`PostToolUse hook: ${visible(v.block)}`] : [])), ...contextOf(verdicts)];
 		if (notes.length === 0) return undefined;
 		return { content: [...event.content, ...notes.map((note) => ({ type: "text" as const, text: note }))] };
 	});
@@ -201,8 +213,18 @@ export default function (pi: ExtensionAPI) {
 			return; // until the user writes again
 		}
 		continuations++;
-		pi.sendUserMessage(`A Stop hook of this project asks you to continue: ${block}`);
+		pi.sendUserMessage(`A Stop hook of this project asks you to continue: ${visible(block)}`);
 	});
+}
+
+/**
+ * Whether pi was told not to trust this project (pi 1.x: `/trust`, `--no-approve`,
+ * `defaultProjectTrust`). Then its hooks never run, whatever ext's consent says: pi's
+ * "no" comes first. pi 0.73 has no project trust (`isProjectTrusted` is absent).
+ */
+function distrusted(ctx: ExtensionContext): boolean {
+	const probe = (ctx as { isProjectTrusted?: () => boolean }).isProjectTrusted;
+	return typeof probe === "function" && probe.call(ctx) === false;
 }
 
 /** pi's tool input with Claude Code's names added (`file_path` for `path`). */
@@ -212,6 +234,15 @@ function claudeInput(input: Record<string, unknown>): Record<string, unknown> {
 
 function pretty(config: HookConfig): string {
 	return JSON.stringify(JSON.parse(canonical(config)), null, 2);
+}
+
+/** The diff lines for the dialog, escaped; an approved config that cannot be shown is said, not thrown. */
+function diffOf(before: HookConfig, after: HookConfig): string[] {
+	try {
+		return lineDiff(pretty(before), pretty(after)).map(escape);
+	} catch {
+		return ["  (the approved config cannot be shown: `ext consent approve` shows the diff)"];
+	}
 }
 
 /** Record the approval through `ext`, which writes the store under its lock and journals it; an error text, or undefined. */

@@ -3,14 +3,26 @@
  * absolute path, in its own process group (so a timeout kills everything it
  * started), its JSON input on stdin, stdout and stderr capped.
  *
+ * A descendant that leaves the group (`setsid`, a daemon) still carries a mark
+ * in its environment: at the hook's end or timeout every process of this user
+ * whose /proc/<pid>/environ holds the mark is killed too (Linux; elsewhere, and
+ * for a process that clears its environment, SECURITY.md says it as a limit).
+ * A pipe held open by a survivor does not keep the hook running past its exit.
+ *
  * Pure Node: imports nothing from pi, so tests import it directly.
  */
 
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 
 export const SHELL = "/bin/sh";
 export const OUTPUT_CAP = 1024 * 1024;
 export const DEFAULT_TIMEOUT_S = 60;
+/** The environment variable each hook's processes carry, so the ones that leave its group are found. */
+export const MARK = "PROJECT_HOOKS_RUN";
+/** How long output may still come after the hook exits, from a process that outlived it. */
+const AFTER_EXIT_MS = 500;
 
 export interface Outcome {
 	/** The exit code, or undefined when the hook did not exit by itself. */
@@ -36,9 +48,10 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 		let failure: string | undefined;
 		let settled = false;
 		let exitCode: number | undefined;
+		const mark = randomUUID();
 		const child = spawn(SHELL, ["-c", command], {
 			cwd: options.cwd,
-			env: options.env,
+			env: { ...options.env, [MARK]: mark },
 			detached: true, // its own process group: killed as one
 			stdio: ["pipe", "pipe", "pipe"],
 		});
@@ -52,6 +65,7 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 					// the group is gone already
 				}
 			}
+			reap(mark);
 			child.stdout.destroy();
 			child.stderr.destroy();
 			finish();
@@ -95,7 +109,47 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 					// nothing left
 				}
 			}
+			reap(mark);
+			// A process that escaped even that may hold the pipes: the hook is over all the same.
+			setTimeout(() => {
+				child.stdout.destroy();
+				child.stderr.destroy();
+				finish();
+			}, AFTER_EXIT_MS).unref();
 		});
 		child.on("close", () => finish());
 	});
+}
+
+/** Kill every process that carries this hook's mark; a few rounds, for those forked meanwhile. The number killed. */
+export function reap(mark: string): number {
+	const needle = `${MARK}=${mark}`;
+	let killed = 0;
+	for (let round = 0; round < 5; round++) {
+		let found = 0;
+		let pids: string[];
+		try {
+			pids = readdirSync("/proc").filter((name) => /^[0-9]+$/.test(name));
+		} catch {
+			return killed; // no /proc: the process group is all there is
+		}
+		for (const pid of pids) {
+			let environ: string;
+			try {
+				environ = readFileSync(`/proc/${pid}/environ`, "latin1");
+			} catch {
+				continue; // gone, or not ours
+			}
+			if (!environ.split("\0").includes(needle)) continue;
+			try {
+				process.kill(Number(pid), "SIGKILL");
+				found++;
+			} catch {
+				// gone meanwhile
+			}
+		}
+		killed += found;
+		if (found === 0) break;
+	}
+	return killed;
 }

@@ -129,7 +129,7 @@ def list_approvals(agent_dir: Path) -> ListResult:
     entries = []
     for key in sorted(store.approvals):
         approval = store.approvals[key]
-        state = _state(Path(key), approval, warnings)
+        state = _state(key, approval, warnings)
         entries.append(ListEntry(key, approval.approved_at, approval.sha256, state))
     return ListResult(
         str(store.path), tuple(entries), tuple(warnings), runner=find_runner(agent_dir)
@@ -145,9 +145,12 @@ def _put(approvals: dict[str, Approval], key: str, entry: Approval) -> bool:
     return True
 
 
-def _state(project: Path, approval: Approval, warnings: list[str]) -> ListState:
+def _state(key: str, approval: Approval, warnings: list[str]) -> ListState:
+    project = Path(key)
     if not project.is_dir():
         return "missing"
+    if os.path.realpath(key) != key:
+        return "not-real-path"  # pi keys a project by its realpath: it never runs these
     try:
         config = read_project(project)
     except ExtError as exc:

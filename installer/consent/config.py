@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +15,12 @@ from installer.consent.canonical import (
     canonical_bytes,
     digest,
     loads_like_js,
+)
+from installer.consent.limits import (
+    MAX_CONFIG_BYTES,
+    MAX_NESTING,
+    MAX_SOURCE_BYTES,
+    too_deep,
 )
 from installer.ground.errors import ExtError
 
@@ -77,18 +85,27 @@ def read_project(project: Path) -> HookConfig:
     entries = []
     for name in PROJECT_SOURCES:
         path = project / name
-        if path.exists():
-            text = read_text(path)
+        if os.path.lexists(path):
+            text = read_text(path, project)
             entries.append((name, hooks_of(text, str(path), whole_file=name in WHOLE_FILE_SOURCES)))
-    return build_config(entries)
+    config = build_config(entries)
+    if len(config.canonical) > MAX_CONFIG_BYTES:
+        raise ExtError(
+            f"The hooks in {project} come to {len(config.canonical)} bytes, over the "
+            f"{MAX_CONFIG_BYTES >> 10} KiB an approval may record.",
+            fix="Keep the hook definitions short: put long commands in a script the hook runs.",
+        )
+    return config
 
 
-def read_text(path: Path) -> str:
-    """A source file's text, or an ExtError naming the file and the fix."""
+def read_text(path: Path, project: Path | None = None) -> str:
+    """A source file's text, or an ExtError naming the file and the fix.
+
+    Never waits and never follows a link out of the project: a FIFO, a device or a link
+    to one (`/dev/zero`) is refused, and so is a file over MAX_SOURCE_BYTES."""
     try:
-        if not path.is_file():  # a FIFO would wait for a writer forever
-            raise OSError(0, "not a regular file")
-        return path.read_text(encoding="utf-8")
+        data = _read_capped(path, project)
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ExtError(
             f"{path} is not UTF-8 text (byte {exc.start}).",
@@ -97,11 +114,37 @@ def read_text(path: Path) -> str:
     except OSError as exc:
         raise ExtError(
             f"Cannot read {path}: {exc.strerror or exc}.",
-            fix=f"Make {path} a readable file, then run the command again.",
+            fix=f"Make {path} a regular file in the project, under "
+            f"{MAX_SOURCE_BYTES >> 10} KiB, then run the command again.",
         ) from exc
 
 
+def _read_capped(path: Path, project: Path | None) -> bytes:
+    target = path
+    if os.path.islink(path) or project is not None:
+        # A linked `.claude/` leads out of the project as surely as a linked file does.
+        target = Path(os.path.realpath(path))
+        root = Path(os.path.realpath(project if project is not None else path.parent))
+        if not target.is_relative_to(root) or not os.path.lexists(target):
+            raise OSError(0, f"a symlink to {target}, outside the project or missing")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(target, flags)  # O_NONBLOCK: a FIFO would wait for a writer forever
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(0, "not a regular file")
+        data = handle.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise OSError(0, f"over {MAX_SOURCE_BYTES >> 10} KiB, the most a hook file may hold")
+    return data
+
+
 def _parse(text: str, label: str) -> Any:
+    if too_deep(text):
+        raise ExtError(
+            f"{label} nests arrays or objects more than {MAX_NESTING} levels deep.",
+            fix=f"Flatten {label}: hooks nest four levels deep.",
+        )
     try:
         document = loads_like_js(text)
     except json.JSONDecodeError as exc:

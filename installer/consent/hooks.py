@@ -8,10 +8,13 @@ not fit is still listed, as its raw JSON, so a review never hides a hook.
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from installer.ground.screen import visible
+
+__all__ = ["UNRECOGNISED", "HookCommand", "list_commands", "visible"]
 
 UNRECOGNISED = "unrecognised"
 
@@ -46,21 +49,6 @@ def list_commands(config: Mapping[str, Any]) -> list[HookCommand]:
         for event, groups in hooks.items():
             found.extend(_event_commands(source, event, groups))
     return found
-
-
-def visible(text: str) -> str:
-    """text with control and format characters escaped, so a terminal shows them.
-
-    An escape sequence or a bidi override in a command could otherwise hide
-    part of it from the person approving it. Newlines and tabs are kept.
-    """
-    return "".join(_visible_char(char) for char in text)
-
-
-def _visible_char(char: str) -> str:
-    if char in "\n\t" or unicodedata.category(char) not in ("Cc", "Cf"):
-        return char
-    return f"\\u{ord(char):04x}" if ord(char) > 0xFF else f"\\x{ord(char):02x}"
 
 
 def _event_commands(source: str, event: str, groups: Any) -> list[HookCommand]:

@@ -11,6 +11,12 @@ from installer.consent.config import HookConfig
 from installer.consent.hooks import HookCommand
 from installer.consent.record import Approval
 
+# What a yes approves, said where it is asked (pi's dialog says the same: project-hooks/index.ts).
+COVERS = (
+    "The approval covers these definitions only, not the scripts they call, the environment "
+    "they run with, or what PATH finds: a change to those is not asked about again."
+)
+
 PreviewStatus = Literal["new", "changed", "already-approved", "nothing-to-approve"]
 
 

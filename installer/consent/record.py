@@ -14,8 +14,11 @@ from datetime import UTC, datetime
 from pathlib import PurePath
 from typing import Any
 
+from installer.consent.limits import MAX_APPROVALS, MAX_NESTING, too_deep
+
 VERSION = 1
 _HASH = re.compile(r"sha256:[0-9a-f]{64}")
+_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 _ENTRY_KEYS = ("sha256", "approved_at", "sources", "config")
 
 
@@ -48,9 +51,14 @@ def format_time(moment: datetime) -> str:
 
 
 def parse_document(text: str) -> dict[str, Approval]:
-    """The approvals in a store's text; raises CorruptRecord on anything unexpected."""
+    """The approvals in a store's text; raises CorruptRecord on anything unexpected.
+
+    pi's side (extensions/project-hooks/store.ts) reads by the same schema, held to
+    tests/consent-store-vectors.json by both test suites."""
+    if too_deep(text):
+        raise CorruptRecord(f"nested more than {MAX_NESTING} levels deep")
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise CorruptRecord(f"not valid JSON ({exc.msg}, line {exc.lineno})") from exc
     if not isinstance(document, dict) or set(document) != {"version", "approvals"}:
@@ -61,7 +69,16 @@ def parse_document(text: str) -> dict[str, Approval]:
     approvals = document["approvals"]
     if not isinstance(approvals, dict):
         raise CorruptRecord('"approvals" is not an object')
+    if len(approvals) > MAX_APPROVALS:
+        raise CorruptRecord(
+            f"{len(approvals)} approvals, over the {MAX_APPROVALS} a store may hold"
+        )
     return {project: _entry(project, value) for project, value in approvals.items()}
+
+
+def _no_constant(name: str) -> None:
+    # NaN and Infinity are not JSON: pi's JSON.parse refuses them, so ext does too.
+    raise json.JSONDecodeError(f"{name} is not JSON", name, 0)
 
 
 def render_document(approvals: Mapping[str, Approval]) -> bytes:
@@ -92,8 +109,11 @@ def _entry(project: str, value: Any) -> Approval:
 
 
 def _is_utc(text: str) -> bool:
+    """Exactly what format_time writes (YYYY-MM-DDTHH:MM:SSZ), and a real moment."""
+    if not _TIME.fullmatch(text):
+        return False
     try:
-        moment = datetime.fromisoformat(text)
+        datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
     except ValueError:
         return False
-    return moment.utcoffset() is not None and not moment.utcoffset()
+    return True

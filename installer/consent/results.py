@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from installer.consent.runner import Runner
 
 CheckStatus = Literal["approved", "never-approved", "changed", "nothing-to-approve"]
-ListState = Literal["current", "changed", "missing"]
+# "not-real-path": the key is not the folder's realpath (a link, `..`), which pi never looks up.
+ListState = Literal["current", "changed", "missing", "not-real-path"]
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from installer.consent.limits import MAX_APPROVALS, MAX_STORE_BYTES
 from installer.consent.record import Approval, CorruptRecord, parse_document, render_document
 from installer.ground.errors import ExtError
 
@@ -93,6 +94,7 @@ def update_store(
             if not change(approvals):
                 return current
             data = render_document(approvals)
+            _refuse_too_big(path, approvals, data)
             if before_write is not None:
                 before_write(data)
             _write_atomic(path, data)
@@ -103,6 +105,21 @@ def update_store(
             fix=f"Let it finish, or remove {lock_path(agent_dir)} if no ext is running.",
         ) from exc
     return Store(path, approvals, warnings)
+
+
+def _refuse_too_big(path: Path, approvals: dict[str, Approval], data: bytes) -> None:
+    """A store past its caps would slow every pi session's start: refuse to write it."""
+    if len(approvals) > MAX_APPROVALS:
+        said = f"{len(approvals)} approvals, over the {MAX_APPROVALS} a store may hold"
+    elif len(data) > MAX_STORE_BYTES:
+        said = f"{len(data)} bytes, over the {MAX_STORE_BYTES >> 20} MiB a store may hold"
+    else:
+        return
+    raise ExtError(
+        f"{path} would then hold {said}; nothing was written.",
+        fix="Revoke approvals you no longer need (`ext consent list`, then "
+        "`ext consent revoke DIR`), then run the command again.",
+    )
 
 
 def check_safe(agent_dir: Path) -> None:
@@ -187,8 +204,10 @@ def _parse(path: Path) -> dict[str, Approval]:
         with os.fdopen(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise IsADirectoryError(21, "not a regular file")
-            text = handle.read().decode("utf-8")
-        return parse_document(text)
+            data = handle.read(MAX_STORE_BYTES + 1)
+        if len(data) > MAX_STORE_BYTES:
+            raise CorruptRecord(f"over {MAX_STORE_BYTES >> 20} MiB, the most a store may hold")
+        return parse_document(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         reason = f"unreadable ({getattr(exc, 'strerror', None) or exc})"
     except CorruptRecord as exc:

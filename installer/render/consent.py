@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from installer.consent.canonical import short_hash
 from installer.consent.hooks import UNRECOGNISED, visible
+from installer.consent.preview import COVERS
 
 if TYPE_CHECKING:
     from installer.consent.hooks import HookCommand
@@ -130,6 +131,7 @@ def preview_lines(preview: ApprovalPreview) -> list[str]:
     ]
     for command in preview.commands:
         found += ["", *describe(command)]
+    found += ["", COVERS]
     if preview.previous is not None:
         found += ["", f"Changed since the approval on {preview.previous.approved_at}:"]
         found += [f"  {visible(line)}" for line in preview.diff]

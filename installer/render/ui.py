@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from installer.ground import screen
 from installer.ground.errors import ExtError, GuardRefused, Refused
 
 if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
@@ -43,30 +44,20 @@ _COLOR = {"+": "32", "-": "31", "~": "33", "!": "35", "?": "36"}
 # Our own colours survive escaping (only these, only with colour on); any other escape
 # sequence in a line came from a set, a hook file or the file system and is shown, not run.
 _SGR = re.compile(r"(\x1b\[(?:0|3[1-6])m)")
-_NAMED = {"\n": "\\n", "\r": "\\r", "\x1b": "\\x1b"}
 
 
 def escape(text: str, colors: bool = False) -> str:
     """text with every control, bidi and zero-width character shown as an escape.
 
-    The one function the renderer applies to each line it writes: C0/C1 controls
-    (`ESC[2K`, `\r`, U+009B) could rewrite what the user reads, bidi overrides (U+202E)
-    reorder it, zero-width characters hide a difference. A tab is kept.
+    The one function the renderer applies to each line it writes, by the one rule of
+    installer.ground.screen (which pi's side shares). With colours on, our own SGR
+    sequences are kept and everything else is escaped.
     """
     if text.isprintable():
         return text
     if colors:
-        return "".join(p if _SGR.fullmatch(p) else _plain(p) for p in _SGR.split(text))
-    return _plain(text)
-
-
-def _plain(text: str) -> str:
-    return "".join(c if c.isprintable() or c == "\t" else _escaped(c) for c in text)
-
-
-def _escaped(c: str) -> str:
-    code = ord(c)
-    return _NAMED.get(c) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        return "".join(p if _SGR.fullmatch(p) else screen.escape(p) for p in _SGR.split(text))
+    return screen.escape(text)
 
 
 def _json_safe(text: str) -> str:

@@ -55,7 +55,7 @@ def test_what_does_not_fit_the_format_is_still_listed_as_written() -> None:
 
 def test_escape_sequences_and_bidi_overrides_are_made_visible() -> None:
     sneaky = "echo ok\x1b[2K\rrm -rf ~ \u202eexe.kcah"
-    assert visible(sneaky) == "echo ok\\x1b[2K\\x0drm -rf ~ \\u202eexe.kcah"
+    assert visible(sneaky) == "echo ok\\x1b[2K\\rrm -rf ~ \\u202eexe.kcah"
     assert visible("café 🎉\tx\ny") == "café 🎉\tx\ny"
 
 
@@ -66,3 +66,13 @@ def test_a_hook_is_described_with_its_command_on_its_own_lines() -> None:
         "    $ one",
         "      two\\x07",
     ]
+
+
+def test_both_prompts_say_what_an_approval_does_not_cover() -> None:
+    from pathlib import Path
+
+    from installer.consent.preview import COVERS
+
+    index = Path(__file__).parents[2] / "extensions" / "project-hooks" / "index.ts"
+    assert "not the scripts they call, the environment they run with, or what PATH" in COVERS
+    assert COVERS in " ".join(index.read_text("utf-8").replace('"\n\t"', "").split())
