@@ -262,10 +262,10 @@ def _carried_to_top(
         linked_switch,
         package_entries,
         path_of,
-        read_scopes,
+        scopes_of,
     )
 
-    scopes = read_scopes(ctx.agent_dir, ctx.env.cwd)
+    scopes = scopes_of(ctx)
     entry = any(sc.name == "user" for sc, _ in package_entries(scopes, ctx.set_root))
     if not entry and not (by_pi and parked):
         return ()  # nothing to carry over

@@ -77,13 +77,13 @@ def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) 
     """Link mode's view of a scanned agent dir, with pi's switches."""
     from installer.settings.switches import (
         package_entries,
-        read_scopes,
+        scopes_of,
         view_registered,
         with_pi,
     )
 
     found = with_pi(ctx, [classify(agent, r) for r in resources])
-    entries = package_entries(read_scopes(ctx.agent_dir, ctx.env.cwd), ctx.set_root)
+    entries = package_entries(scopes_of(ctx), ctx.set_root)
     by_entry = [(r, view_registered(entries, ctx.set_root, r)) for r in resources if entries]
     packaged = frozenset(r for r, sw in by_entry if sw is None or sw.on)
     items = {i.resource: _item(i, True) for i in found}

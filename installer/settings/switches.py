@@ -17,7 +17,8 @@ package replaces the user one (`dedupePackages`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -174,8 +175,11 @@ class Scope(NamedTuple):
         return "settings.json" if self.name == "user" else ".pi/settings.json"
 
 
-def read_scopes(agent_dir: Path, cwd: Path | None) -> tuple[Scope, ...]:
-    """The user settings.json and, when ext runs where one is, the project `.pi/settings.json`.
+def read_scopes(
+    agent_dir: Path, cwd: Path | None, trusted: Callable[[], bool] | None = None
+) -> tuple[Scope, ...]:
+    """The user settings.json and, when ext runs where one is, the project `.pi/settings.json`
+    (only when `trusted()` says pi reads it: pi 1.x gates it behind project trust).
 
     Read without pi's lock, as doctor reads: a view for `list` and the plans (a write
     re-reads under the lock); a file that does not parse counts as empty, as pi runs on."""
@@ -186,7 +190,9 @@ def read_scopes(agent_dir: Path, cwd: Path | None) -> tuple[Scope, ...]:
     out = []
     places = [("user", agent_dir / "settings.json", agent_dir)]
     if cwd is not None and (cwd / ".pi").resolve() != agent_dir.resolve():
-        places.append(("project", cwd / ".pi" / "settings.json", cwd / ".pi"))
+        project = cwd / ".pi" / "settings.json"
+        if os.path.lexists(project) and (trusted is None or trusted()):
+            places.append(("project", project, cwd / ".pi"))
     for name, path, base in places:
         try:
             text = read_text(path)
@@ -195,6 +201,21 @@ def read_scopes(agent_dir: Path, cwd: Path | None) -> tuple[Scope, ...]:
             data = {}  # doctor's settings check says why
         out.append(Scope(name, path, base, data))
     return tuple(out)
+
+
+def scopes_of(ctx: Context) -> tuple[Scope, ...]:
+    """The settings scopes the pi found reads for this cwd: a project's only once pi trusts
+    the project (installer/host/trust.py; a pi without the gate always reads it)."""
+
+    cwd = ctx.env.cwd
+
+    def trusted() -> bool:
+        from installer.host.trust import project_trust
+
+        home = Path(ctx.env.environ.get("HOME") or Path.home())
+        return cwd is None or project_trust(ctx.pi_line(), ctx.agent_dir, cwd, home).trusted
+
+    return read_scopes(ctx.agent_dir, ctx.env.cwd, trusted)
 
 
 def package_entries(scopes: Iterable[Scope], set_root: Path) -> list[tuple[Scope, Any]]:
@@ -411,7 +432,7 @@ def _not_a_list(key: str, entry: Any) -> None:
 def with_pi(ctx: Context, items: Sequence[Item]) -> list[Item]:
     """Link mode: each item with pi's switch, and its state as pi has it (a `-path` is off;
     a parked item that a packages entry loads anyway is on)."""
-    scopes = read_scopes(ctx.agent_dir, ctx.env.cwd)
+    scopes = scopes_of(ctx)
     out = []
     for it in items:
         sw = view_linked(scopes, ctx.set_root, it.resource, it.state)
@@ -434,7 +455,7 @@ def registered_states(
     not-installed); every kind, since pi filters skills, prompts and themes too. `set_root`:
     another folder the set was registered from (a moved set)."""
     root = set_root or ctx.set_root
-    scopes = read_scopes(ctx.agent_dir, ctx.env.cwd)
+    scopes = scopes_of(ctx)
     entries = package_entries(scopes, root)
     if not entries:
         return list(items)

@@ -18,6 +18,7 @@ import pytest
 
 from tests.e2e.conftest import Run
 from tests.helpers import build_tree
+from tests.pis import RealPi
 
 # What pi config writes and what pi loads may differ by pi: every test runs on each real pi.
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("real_pi")]
@@ -280,7 +281,7 @@ def test_one_switch_across_ext_commands_and_both_modes(
 
 
 def test_a_project_package_entry_is_what_pi_uses_and_ext_says_so(
-    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+    ext: Run, real_pi: RealPi, e2e_env: dict[str, str], tmp_path: Path
 ) -> None:
     set_root = build_tree(tmp_path / "set", SET)
     agent = tmp_path / "agent"
@@ -290,6 +291,10 @@ def test_a_project_package_entry_is_what_pi_uses_and_ext_says_so(
     project = set_root / ".pi"
     project.mkdir()
     (project / "settings.json").write_text(json.dumps({"packages": [".."]}, indent=2))
+    if real_pi.line.trust_gate:  # pi 1.x reads a project's settings only once it trusts it
+        assert agree(ext, agent, set_root, e2e_env)["a"] == "disabled"
+        trust = {os.path.realpath(set_root): True}  # what pi saves for "trust this project"
+        (agent / "trust.json").write_text(json.dumps(trust, indent=2))
     states = agree(ext, agent, set_root, e2e_env)
     assert states["a"] == "enabled"  # the project entry wins, with no filter
     said = ext_says(ext, agent, set_root)["a"]

@@ -232,11 +232,11 @@ def twice(s: Subject) -> Iterator[Finding]:
     agent dir over the package's copy; a project `.pi/settings.json` entry replaces the user
     one. So nothing loads twice, but one of ext's switches stops working.
     """
-    from installer.settings.switches import package_entries, read_scopes
+    from installer.settings.switches import package_entries, scopes_of
 
     sv = survey(s)
     root, agent_dir = sv.ctx.set_root, sv.ctx.agent_dir
-    found = package_entries(read_scopes(agent_dir, sv.ctx.env.cwd), root)
+    found = package_entries(scopes_of(sv.ctx), root)
     user = [e for sc, e in found if sc.name == "user"]
     project = [sc for sc, _ in found if sc.name == "project"]
     linked = [i.resource.label for i in sv.items if _linked_in_place(sv.agent, i)]
