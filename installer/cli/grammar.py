@@ -106,6 +106,12 @@ _YES = Option("yes", ("--yes", "-y"), "flag", "Apply without asking.")
 _FORCE = Option(
     "force", ("--force",), "flag", "Disable even when a guard refuses (warns of the risk)."
 )
+_TRUST_SET = Option(
+    "trust_set",
+    ("--trust-set",),
+    "flag",
+    "Run the set's own [host] command (to read its version) though the set is not installed.",
+)
 _ITEMS = Argument(
     "names",
     "list",
@@ -163,6 +169,7 @@ COMMANDS = (
                 "flag",
                 "Seed settings again, also the ones you removed since the first run.",
             ),
+            _TRUST_SET,
         ),
         fast=True,
         verb="install:install",
@@ -327,6 +334,7 @@ COMMANDS = (
                 commas=True,
             ),
             Option("no_network", ("--no-network",), "flag", "Skip what needs the network."),
+            _TRUST_SET,
         ),
         verb="doctor:doctor",
         takes="doctor:Doctor",

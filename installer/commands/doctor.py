@@ -22,6 +22,7 @@ class Doctor(NamedTuple):
     list_checks: bool = False
     check: tuple[str, ...] = ()  # check ids, split at commas
     no_network: bool = False
+    trust_set: bool = False  # run the set's own [host] command before it is installed here
 
 
 class Where(NamedTuple):
@@ -68,6 +69,7 @@ def doctor(where: Where, options: Doctor) -> CheckList | Report:
     if options.list_checks:
         return CheckList(select_checks(options.check, deep=True) or CHECKS)
     subject = resolve_subject(where.env, where.set_dir, where.agent_dir)
+    subject.trust_set = options.trust_set
     network = not options.no_network
     found = run_checks(subject, options.check, options.deep, network, debug=where.debug)
     return Report(tuple(found), options.strict)

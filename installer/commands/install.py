@@ -42,6 +42,7 @@ class Install(NamedTuple):
     create: bool = False  # the front's: the context it resolves may make the agent dir
     mode: str | None = None
     reseed: bool = False
+    trust_set: bool = False  # run the set's own [host] command before it is installed here
 
 
 def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
@@ -54,7 +55,7 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     resources = discover(ctx.set_root, ctx.pi_line())
     chosen = select(resources, list(options.only), list(options.skip))
     _refuse_what_the_mode_cannot_do(ctx, mode, chosen)
-    drift = drift_warning(ctx)
+    drift = drift_warning(ctx, trusted=options.trust_set)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
     skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
 

@@ -29,9 +29,11 @@ def outdated(ctx: Context, options: Outdated) -> Any:
 
 def _host_facts(ctx: Context) -> Any:
     from installer.host.pi import find_host
+    from installer.host.set_command import untrusted_root
     from installer.updates import HostFacts
 
-    info = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
+    untrusted = untrusted_root(ctx.set_root, ctx.agent_dir)
+    info = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"), untrusted=untrusted)
     return HostFacts.from_info(info, ctx.manifest.host_tested) if info is not None else None
 
 

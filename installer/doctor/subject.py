@@ -19,11 +19,12 @@ T = TypeVar("T")
 HostFinder = Callable[[str, "str | None"], "HostInfo | None"]
 
 
-def _find_host(command: str, path_env: str | None) -> HostInfo | None:
+def _find_host(command: str, path_env: str | None, untrusted: Path | None) -> HostInfo | None:
     from installer.host.pi import DOCTOR_VERSION_TIMEOUT, find_host
 
     # doctor asks, waits longer, and refreshes the cache
-    return find_host(command, path_env, fresh=True, timeout=DOCTOR_VERSION_TIMEOUT)
+    timeout = DOCTOR_VERSION_TIMEOUT
+    return find_host(command, path_env, fresh=True, timeout=timeout, untrusted=untrusted)
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ class Subject:
     agent_dir: Path | None = None
     agent_source: str | None = None
     agent_error: ExtError | None = None
-    host_finder: HostFinder = _find_host
+    host_finder: HostFinder | None = None  # a test's stand-in for the lookup, which runs nothing
+    trust_set: bool = False  # --trust-set: the set's own host command may run before install
     # Real paths of extensions host.load found failing: the loader check does not say it again.
     load_failures: set[str] = field(default_factory=set)
     # (real path, tool or flag, name) of conflicts host.load reported: the same, for loader.
@@ -86,9 +88,28 @@ class Subject:
         return cast(T, value)
 
     def host(self) -> HostInfo | None:
-        """The host binary (looked up once), or None when it is not on PATH."""
+        """The host binary (looked up once), or None when it is not on PATH.
+
+        A binary the set names is not run while the set is not installed here (`withheld`).
+        """
+        from installer.host.set_command import untrusted_root
+
         path = self.env.environ.get("PATH")
-        return self.memo("host", lambda: self.host_finder(self.host_command, path))
+        untrusted = untrusted_root(self.set_root, self.agent_dir, self.trust_set)
+        finder = self.host_finder or (lambda c, p: _find_host(c, p, untrusted))
+        return self.memo("host", lambda: finder(self.host_command, path))
+
+    def runnable_host(self) -> HostInfo:
+        """The host, for a check that starts it; Skip when it is not found or is withheld."""
+        from installer.doctor.finding import Skip
+        from installer.host.set_command import withheld_note
+
+        host = self.host()
+        if host is None:
+            raise Skip(f"{self.host_command} was not found (see host)")
+        if host.withheld:
+            raise Skip(withheld_note(self.host_command))
+        return host
 
     def resources(self) -> tuple[Resource, ...]:
         """The set's resources; raises the ExtError that discovery raised."""
@@ -134,7 +155,10 @@ class Subject:
 
 
 def resolve_subject(
-    env: Env, set_dir: Path | None, agent_dir: Path | None, host_finder: HostFinder = _find_host
+    env: Env,
+    set_dir: Path | None,
+    agent_dir: Path | None,
+    host_finder: HostFinder | None = None,
 ) -> Subject:
     """Resolve set, manifest and agent dir in DESIGN.md's order, keeping each failure."""
     from installer.ground.context import find_agent_dir, find_set

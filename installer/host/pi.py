@@ -41,6 +41,8 @@ class HostInfo(NamedTuple):
     version_source: Literal["package.json", "--version"] | None = None  # None: no version
     # Said once, by the run that found it out: `--version` hung (later runs read the cache).
     note: str | None = None
+    # A path the set names, in a set not installed here: never run (installer.host.set_command).
+    withheld: bool = False
 
 
 # ---- finding the host -------------------------------------------------------
@@ -52,18 +54,25 @@ def find_host(
     *,
     timeout: float = VERSION_TIMEOUT,
     fresh: bool = False,
+    untrusted: Path | None = None,
 ) -> HostInfo | None:
     """Find `command` (a name on PATH or a path) and read its version; None when not found.
 
     `path_env` replaces PATH for the lookup and for `<bin> --version`, whose
     `#!/usr/bin/env node` must find node on it. A version that needs `--version`
     is remembered per binary (`host_cache`); `fresh` asks again all the same.
+    `untrusted` is the root of a set not trusted here: a binary it names is never run.
     """
     import shutil
 
     found = shutil.which(os.path.expanduser(command), path=path_env)
     if found is None:
         return None
+    withheld = False
+    if untrusted is not None:
+        from installer.host.set_command import names_set_path
+
+        withheld = names_set_path(command, found, untrusted)
     path = Path(os.path.abspath(found))
     try:
         resolved = path.resolve(strict=True)
@@ -72,13 +81,19 @@ def find_host(
     package, version = _read_package(resolved)
     if version is not None:
         scope = _scope_of(package)
-        return HostInfo(command, path, resolved, version, package, scope, "package.json")
+        return HostInfo(
+            command, path, resolved, version, package, scope, "package.json", withheld=withheld
+        )
     from installer.host import cache as host_cache
 
     identity = host_cache.identity(resolved)
-    cached = None if fresh else host_cache.lookup(identity)
+    cached = None if fresh and not withheld else host_cache.lookup(identity)
     note = None
-    if cached is None:
+    if cached is None and withheld:
+        from installer.host.set_command import withheld_note
+
+        version, note = None, withheld_note(command)
+    elif cached is None:
         env = None if path_env is None else {**os.environ, "PATH": path_env}
         version, timed_out = _version_from_run(path, env, timeout)
         host_cache.remember(identity, version)
@@ -90,7 +105,8 @@ def find_host(
     else:
         version = cached.version
     source: Literal["--version"] | None = "--version" if version else None
-    return HostInfo(command, path, resolved, version, package, _scope_of(package), source, note)
+    scope = _scope_of(package)
+    return HostInfo(command, path, resolved, version, package, scope, source, note, withheld)
 
 
 def line_here(command: str = "pi", path_env: str | None = None) -> PiLine:

@@ -29,9 +29,7 @@ def compare(s: Subject) -> Iterator[Finding]:
     ctx = s.ctx
     if ctx is None:
         raise Skip("the set was not found (see set)")
-    host = s.host()
-    if host is None:
-        raise Skip(f"{s.host_command} was not found (see host)")
+    host = s.runnable_host()  # never the set's own binary before the set is installed
     require_node(s)
     # The agent dir as the cwd: a project's .pi/extensions is code doctor has no consent to run.
     answer = ask(host, [(agent, agent)], s.env.environ)

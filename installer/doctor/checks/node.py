@@ -13,8 +13,9 @@ def runs(s: Subject) -> Iterator[Finding]:
     """An error when the Node that would run pi cannot run it; ok when it can."""
     from installer.host.node import refusal
 
-    host, found = s.host(), pi_node(s)
-    if host is None or found is None:
+    host = s.runnable_host()  # a node the set's own pi names is the set's code too
+    found = pi_node(s)
+    if found is None:
         raise Skip(f"{s.host_command} was not found (see host)")
     pi = f"{host.command} {host.version}" if host.version else host.command
     problem = refusal(host, found)
@@ -46,7 +47,7 @@ def pi_node(s: Subject) -> Fit | None:
     from installer.host.pi import DOCTOR_VERSION_TIMEOUT
 
     host = s.host()
-    if host is None:
+    if host is None or host.withheld:
         return None
     path = s.env.environ.get("PATH")
     # doctor asks now and waits longer, as it does for pi's own version

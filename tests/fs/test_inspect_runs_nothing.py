@@ -1,0 +1,154 @@
+"""Inspecting a set not installed here runs nothing of it: its `[host] command` stays unrun.
+
+`install --dry-run`, `doctor` (also `--deep`) and the update check would run `<bin> --version`
+of a host binary the set names; each says it did not, and `--trust-set` or installing runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from installer.cli.app import app
+from installer.host.set_command import names_set_path
+from tests.helpers import build_tree, context
+
+
+def evil_set(tmp_path: Path, command: str = "bin/pi") -> tuple[Path, Path]:
+    """A set whose host command is its own script; running it leaves a marker behind."""
+    marker = tmp_path / "ran"
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": (
+                f'[set]\nname = "evil"\n[host]\ncommand = "{command}"\ntested = ">=0.73.0"\n'
+            ),
+            # bin/pi names the set's own node by path: a check of that Node runs the set too.
+            "bin/pi": f"#!{tmp_path / 'set/bin/node'}\n",
+            "bin/node": f'#!/bin/sh\necho ran >> "{marker}"\necho 0.73.1\n',
+            "extensions/notify.ts": "export default function () {}\n",
+        },
+    )
+    for name in ("pi", "node"):
+        (root / "bin" / name).chmod(0o755 | stat.S_IXUSR)
+    return root, marker
+
+
+@pytest.fixture(autouse=True)
+def quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+def ext(root: Path, agent: Path, *args: str) -> Any:
+    return CliRunner().invoke(app, ["--set", str(root), "--agent-dir", str(agent), *args])
+
+
+def doctor_row(result: Any, check: str) -> dict[str, Any]:
+    rows = json.loads(result.stdout)["checks"]
+    return next(r for r in rows if r["id"] == check)
+
+
+@pytest.fixture
+def inside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path]:
+    """The evil set, an empty agent dir, and the cwd in the set (where `bin/pi` resolves)."""
+    root, marker = evil_set(tmp_path)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    monkeypatch.chdir(root)
+    return root, agent, marker
+
+
+def test_install_dry_run_does_not_run_the_sets_host_command_and_says_so(
+    inside: tuple[Path, Path, Path],
+) -> None:
+    root, agent, marker = inside
+    result = ext(root, agent, "install", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert not marker.exists()
+    assert "not run: bin/pi is the set's own" in result.stderr
+    assert "--trust-set runs it" in result.stderr
+
+
+def test_install_trust_set_runs_it(inside: tuple[Path, Path, Path]) -> None:
+    root, agent, marker = inside
+    result = ext(root, agent, "install", "--dry-run", "--trust-set")
+    assert result.exit_code == 0, result.output
+    assert marker.read_text() == "ran\n"
+    assert "not run" not in result.stderr
+
+
+def test_doctor_does_not_run_it_even_deep_and_says_what_would(
+    inside: tuple[Path, Path, Path],
+) -> None:
+    root, agent, marker = inside
+    checks = "host,host.node,host.load,loader"
+    result = ext(root, agent, "--json", "doctor", "--deep", "--check", checks)
+    assert not marker.exists()
+    host = doctor_row(result, "host")
+    assert host["level"] == "info"
+    assert "version unknown (not run: bin/pi is the set's own" in host["message"]
+    for check in ("host.node", "host.load", "loader"):
+        row = doctor_row(result, check)
+        assert row["message"].startswith("not checked: not run: bin/pi is the set's own"), row
+
+
+def test_doctor_trust_set_runs_it(inside: tuple[Path, Path, Path]) -> None:
+    root, agent, marker = inside
+    result = ext(root, agent, "--json", "doctor", "--check", "host", "--trust-set")
+    assert marker.read_text() == "ran\n"
+    assert doctor_row(result, "host")["message"].startswith("bin/pi 0.73.1 at ")
+
+
+def test_once_installed_here_the_set_is_trusted(inside: tuple[Path, Path, Path]) -> None:
+    root, agent, marker = inside
+    done = ext(root, agent, "install", "--yes")
+    assert done.exit_code == 0, done.output
+    assert not marker.exists()  # the install's plan was shown before the yes: not run either
+    result = ext(root, agent, "--json", "doctor", "--check", "host")
+    assert marker.read_text() == "ran\n"
+    assert doctor_row(result, "host")["message"].startswith("bin/pi 0.73.1 at ")
+
+
+def test_a_bare_name_found_through_a_relative_path_entry_is_the_sets_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, marker = evil_set(tmp_path, command="pi")
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PATH", f"bin{os.pathsep}{os.environ['PATH']}")
+    result = ext(root, agent, "install", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert not marker.exists()
+    assert "not run: pi is the set's own" in result.stderr
+
+
+def test_the_update_check_does_not_run_it(inside: tuple[Path, Path, Path]) -> None:
+    from installer.commands.updates import _host_facts
+
+    root, agent, marker = inside
+    facts = _host_facts(context(root, agent))
+    assert not marker.exists()
+    assert facts is not None and facts.version is None
+
+
+@pytest.mark.parametrize(
+    ("command", "found", "named"),
+    [
+        ("bin/pi", "bin/pi", True),  # relative: from the cwd, the set's when ext walked up
+        ("./pi", "./pi", True),
+        ("/opt/pi/bin/pi", "/opt/pi/bin/pi", True),  # any path the set chose
+        ("~/bin/pi", "/home/u/bin/pi", True),
+        ("pi", "bin/pi", True),  # a bare name through a relative PATH entry
+        ("pi", "/set/tools/pi", True),  # a bare name through a PATH entry inside the set
+        ("pi", "/usr/local/bin/pi", False),  # the user's own program
+        ("pi", "/set-other/pi", False),  # a sibling folder is not inside the set
+    ],
+)
+def test_which_commands_are_paths_the_set_names(command: str, found: str, named: bool) -> None:
+    assert names_set_path(command, found, Path("/set")) is named
