@@ -42,6 +42,9 @@ SUFFIXES = {
 
 
 Layout = Literal["file", "dir"]
+# How deep a walk goes below the folder it searches: pi has no limit, but a set this deep is
+# a mistake (or a link loop), and Python's stack would end the walk with a traceback.
+MAX_DEPTH = 64
 
 
 class Found(NamedTuple):
@@ -189,7 +192,8 @@ class _Walk(NamedTuple):
     ig: Ignore
     agents: bool = False  # "agents" mode: .md files count below the top instead of at it
 
-    def skills(self, folder: str, linked: bool) -> list[tuple[str, bool]]:
+    def skills(self, folder: str, linked: bool, depth: int = 0) -> list[tuple[str, bool]]:
+        self.deep_enough(folder, depth)
         children = _children(folder, self.ig, self.root)
         for path, _is_dir, is_file, _link in children:
             if is_file and path.endswith("/SKILL.md"):
@@ -200,18 +204,36 @@ class _Walk(NamedTuple):
             if loose and is_file and path.endswith(SUFFIXES["skills"]):
                 out.append((path, linked or is_link))
             elif is_dir:
-                out.extend(self.skills(path, linked or is_link))
+                out.extend(self.skills(path, linked or is_link, depth + 1))
         return out
 
-    def files(self, folder: str, suffixes: tuple[str, ...], linked: bool) -> list[tuple[str, bool]]:
+    def files(
+        self, folder: str, suffixes: tuple[str, ...], linked: bool, depth: int = 0
+    ) -> list[tuple[str, bool]]:
         """collectFiles: every file with one of the suffixes, recursively."""
+        self.deep_enough(folder, depth)
         out = []
         for path, is_dir, is_file, is_link in _children(folder, self.ig, self.root):
             if is_dir:
-                out.extend(self.files(path, suffixes, linked or is_link))
+                out.extend(self.files(path, suffixes, linked or is_link, depth + 1))
             elif is_file and path.endswith(suffixes):
                 out.append((path, linked or is_link))
         return out
+
+    def deep_enough(self, folder: str, depth: int) -> None:
+        """Refuse a folder deeper than MAX_DEPTH below the walk's root: a usage error (exit 2)."""
+        if depth <= MAX_DEPTH:
+            return
+        from installer.ground.errors import UsageError
+
+        rel = folder[len(self.root) + 1 :]
+        shown = rel if len(rel) <= 80 else f"{rel[:40]}…{rel[-30:]}"
+        top = rel.partition("/")[0]
+        raise UsageError(
+            f"{self.root}: folders nest deeper than {MAX_DEPTH} levels ({shown})",
+            f"flatten {top}/, or leave it out with a line `{top}/` in {self.root}/.ignore "
+            "(pi skips it too)",
+        )
 
 
 def folder_items(folder: str, key: str) -> list[Found]:

@@ -13,10 +13,15 @@ SHOWN = 3
 
 def walk(root: Path, limit: int = WALK_LIMIT) -> Iterator[Path]:
     """root and what is under it, symlinks not followed, at most `limit` paths."""
+    from installer.sets.pirules import MAX_DEPTH  # deeper is refused by set.resources
+
     yield root
     count = 1
+    top = len(root.parts)
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        # os.walk recurses: a thousand-deep tree would end it with a RecursionError.
+        deep = len(Path(dirpath).parts) - top >= MAX_DEPTH
+        dirnames[:] = [] if deep else sorted(d for d in dirnames if d != ".git")
         for name in (*dirnames, *sorted(filenames)):
             if count >= limit:
                 return

@@ -1,0 +1,119 @@
+"""Depth limits: a very deep set folder or hook file is a usage error (exit 2), not a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from installer.cli.app import app
+from installer.consent.limits import MAX_NESTING
+from installer.sets.pirules import MAX_DEPTH
+from tests.helpers import build_tree
+
+
+@pytest.fixture(autouse=True)
+def quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture(autouse=True)
+def remove_deep_trees(tmp_path: Path) -> Iterator[None]:
+    """Remove this test's folders without recursion: pytest's own cleanup (shutil.rmtree)
+    recurses per level, and a thousand-deep tree left behind would crash a later session."""
+    yield
+    order, stack = [], [str(tmp_path)]
+    while stack:
+        folder = stack.pop()
+        order.append(folder)
+        for entry in os.scandir(folder):
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            else:
+                os.unlink(entry.path)
+    for folder in reversed(order):
+        os.rmdir(folder)
+
+
+def deep_set(tmp_path: Path, levels: int, kind: str = "prompts") -> Path:
+    """A set with a prompt (or skill) `levels` folders below its kind's folder."""
+    root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "deep"\n'})
+    folder = root / kind
+    folder.mkdir()
+    for _ in range(levels):  # one mkdir a level: os.makedirs recurses, too
+        folder = folder / "a"
+        folder.mkdir()
+    (folder / ("SKILL.md" if kind == "skills" else "x.md")).write_text("# x\n")
+    return root
+
+
+def ext(root: Path, agent: Path, *args: str) -> Any:
+    return CliRunner().invoke(app, ["--set", str(root), "--agent-dir", str(agent), *args])
+
+
+@pytest.mark.parametrize("kind", ["prompts", "skills"])
+@pytest.mark.parametrize("command", [("install", "--dry-run"), ("list",)])
+def test_a_thousand_deep_folder_is_a_usage_error_naming_the_folder_and_the_limit(
+    tmp_path: Path, kind: str, command: tuple[str, ...]
+) -> None:
+    root = deep_set(tmp_path, 1000, kind)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    result = ext(root, agent, *command)
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"{root / kind}: folders nest deeper than {MAX_DEPTH} levels" in result.stderr
+    assert ".ignore" in result.stderr  # the fix: flatten it, or leave it out as pi does
+
+
+def test_doctor_names_the_deep_folder_and_no_check_fails(tmp_path: Path) -> None:
+    root = deep_set(tmp_path, 1000)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    result = ext(root, agent, "--json", "doctor", "--check", "set.resources,set.permissions")
+    rows = {r["id"]: r for r in json.loads(result.stdout)["checks"]}
+    assert rows["set.resources"]["level"] == "error"
+    assert f"deeper than {MAX_DEPTH} levels" in rows["set.resources"]["message"]
+    assert rows["set.permissions"]["level"] == "ok"
+
+
+def test_a_prompt_at_the_limit_is_still_found(tmp_path: Path) -> None:
+    root = deep_set(tmp_path, MAX_DEPTH - 1)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    result = ext(root, agent, "--json", "list")
+    assert result.exit_code == 0, result.output
+    assert [i["name"] for i in json.loads(result.stdout)["items"] if i["kind"] == "prompt"] == ["x"]
+
+
+def test_an_ignored_deep_folder_is_not_walked(tmp_path: Path) -> None:
+    root = deep_set(tmp_path, 1000)
+    (root / "prompts" / ".ignore").write_text("a/\n")
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    assert ext(root, agent, "list").exit_code == 0
+
+
+@pytest.mark.parametrize("name", [".claude/settings.json", ".pi/hooks.json"])
+def test_a_hook_file_of_100000_nested_brackets_names_the_file_and_the_limit(
+    tmp_path: Path, name: str
+) -> None:
+    """consent's own depth check (installer/consent/limits.py): an error naming the file."""
+    project = build_tree(tmp_path / "proj", {name: "[" * 100_000})
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    for args in (("check",), ("approve", "--dry-run")):
+        argv = ["--agent-dir", str(agent), "consent", *args, str(project)]
+        result = CliRunner().invoke(app, argv)
+        assert result.exit_code == 1, result.output
+        assert isinstance(result.exception, SystemExit)  # said, not a traceback
+        assert f"{project / name} nests arrays or objects more than {MAX_NESTING}" in result.stderr
+
+
+def test_brackets_inside_strings_do_not_count(tmp_path: Path) -> None:
+    hooks = {"hooks": {"PreToolUse": [{"hooks": [{"command": "echo " + "[" * 200}]}]}}
+    project = build_tree(tmp_path / "proj", {".pi/hooks.json": json.dumps(hooks)})
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    result = CliRunner().invoke(app, ["--agent-dir", str(agent), "consent", "check", str(project)])
+    assert result.exit_code == 3, result.output  # not approved yet: read, not refused
