@@ -20,7 +20,7 @@
 
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 
 export interface Guard {
 	process?: string;
@@ -189,9 +189,20 @@ export function problemLines(p: Problem): string[] {
 	return p.fix ? [`✗ ${p.message}`, `  fix: ${p.fix}`] : [`✗ ${p.message}`];
 }
 
-/** The ext to run for a set: the one that installed /ext while it is there, else `ext` on PATH. */
-export function extFor(set: Installed): string {
-	return set.ext && existsSync(set.ext) ? set.ext : "ext";
+/** The ext to run for a set: the one that installed /ext, by the absolute path ext recorded.
+ * Never a PATH lookup: whatever `ext` PATH finds (a relative entry such as `.` is the project's)
+ * is not the ext the user installed. Gone or not recorded: null, and /ext says so (extGone). */
+export function extFor(set: Installed): string | null {
+	return set.ext && isAbsolute(set.ext) && existsSync(set.ext) ? set.ext : null;
+}
+
+/** What /ext says when the ext recorded for a set is gone: no other ext is run in its place. */
+export function extGone(set: Installed): Problem {
+	const what = set.ext ? `the ext that installed /ext (${set.ext}) is gone` : "ext's record names no ext for /ext";
+	return {
+		message: `${what}; /ext does not run another ext from PATH`,
+		fix: `install ext again, then run \`ext --set ${set.root} install\` with it (that records its path for /ext)`,
+	};
 }
 
 /** Run ext and read its JSON; a missing ext, a refusal or a crash becomes a Problem. */
@@ -201,7 +212,7 @@ export function runExt(ext: string, args: string[]): Promise<Outcome> {
 			if (err?.code === "ENOENT") {
 				resolve({
 					problem: {
-						message: "ext is not on PATH, and the ext that installed /ext is gone",
+						message: `the ext that installed /ext (${ext}) is gone`,
 						fix: "install ext again, then run `ext install` with it (that records its path for /ext)",
 					},
 				});
@@ -275,7 +286,12 @@ export class ExtPanel {
 		const lists: { set: Installed; items: Item[] }[] = [];
 		const problems: string[] = [];
 		for (const set of sets) {
-			const got = await run(extFor(set), listArgs(agentDir, set));
+			const ext = extFor(set);
+			if (ext === null) {
+				problems.push(...problemLines(extGone(set)));
+				continue;
+			}
+			const got = await run(ext, listArgs(agentDir, set));
 			if (got.problem) problems.push(...problemLines(got.problem));
 			else lists.push({ set, items: Array.isArray(got.data?.items) ? got.data.items : [] });
 		}
@@ -358,7 +374,9 @@ export class ExtPanel {
 		const lines: string[] = [];
 		let b = batch;
 		while (b.on.length + b.off.length > 0) {
-			const got = await this.deps.run(extFor(b.set), toggleArgs(this.deps.agentDir, b));
+			const ext = extFor(b.set);
+			if (ext === null) return [...lines, ...problemLines(extGone(b.set))];
+			const got = await this.deps.run(ext, toggleArgs(this.deps.agentDir, b));
 			const held = (got.problem?.refused ?? []).filter((r) => b.off.includes(r.name));
 			if (held.length > 0) {
 				for (const r of held) lines.push(`✗ refused: ${r.name} stays on: ${r.why}`);

@@ -93,7 +93,10 @@ def ext_executable() -> str | None:
     argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     if argv0 is not None and argv0.name == "ext" and argv0.is_file():
         return os.path.abspath(argv0)
-    return shutil.which("ext")
+    found = shutil.which("ext")
+    # /ext runs this path as it is: one found through a relative PATH entry (`.`) would be
+    # whatever `ext` lies in pi's cwd.
+    return found if found is not None and os.path.isabs(found) else None
 
 
 class RecorderPlan(NamedTuple):

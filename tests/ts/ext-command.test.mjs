@@ -2,7 +2,7 @@
 // flags, the overlay driven key by key on pi's real SettingsList, and ext run as a real process.
 
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -11,7 +11,9 @@ import { fakePi, loadAgentFile, piTui } from "./helpers.mjs";
 const mod = await loadAgentFile("ext-command.ts");
 const tui = await piTui();
 
-const SET = { root: "/sets/mine", name: "mine", ext: null };
+// The recorded ext must be an absolute path that exists: any real file stands in for it.
+const EXT = process.execPath;
+const SET = { root: "/sets/mine", name: "mine", ext: EXT };
 const GUARD = { process: "--block", reason: "unattended runs rely on it", required_by: [] };
 const ITEMS = [
 	{ name: "guarded", kind: "extension", state: "enabled", guard: GUARD },
@@ -160,7 +162,7 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		const { p, calls, screen } = panel();
 		assert.match(screen(), /asking ext/);
 		await p.load();
-		assert.deepEqual(calls, [["ext", "--agent-dir", "/agent", "--set", "/sets/mine", "--json", "list"]]);
+		assert.deepEqual(calls, [[EXT, "--agent-dir", "/agent", "--set", "/sets/mine", "--json", "list"]]);
 		const shown = screen();
 		assert.match(shown, /guarded\s+● on/);
 		assert.match(shown, /timer\s+○ off/);
@@ -356,10 +358,57 @@ describe("ext as a real process", () => {
 
 	test("no ext at all: the message says so and names the fix", async () => {
 		const got = await mod.runExt(join(dir, "no-such-ext"), []);
-		assert.match(got.problem.message, /ext is not on PATH/);
+		assert.match(got.problem.message, /the ext that installed \/ext \(.*no-such-ext\) is gone/);
 		assert.match(got.problem.fix, /ext install/);
-		assert.equal(mod.extFor({ root: "/r", name: "r", ext: join(dir, "no-such-ext") }), "ext");
-		assert.equal(mod.extFor({ root: "/r", name: "r", ext: join(dir, "ok") }), join(dir, "ok"));
+	});
+
+	test("the recorded ext is run by its absolute path, or not at all: never an ext from PATH", () => {
+		const at = (ext) => mod.extFor({ root: "/r", name: "r", ext });
+		assert.equal(at(join(dir, "ok")), join(dir, "ok"));
+		assert.equal(at(join(dir, "no-such-ext")), null);
+		assert.equal(at("ok"), null); // relative: it would be looked up from pi's cwd
+		assert.equal(at(null), null);
+		const gone = mod.extGone({ root: "/r", name: "r", ext: join(dir, "no-such-ext") });
+		assert.match(gone.message, /no-such-ext\) is gone; \/ext does not run another ext from PATH/);
+		assert.match(gone.fix, /install ext again, then run `ext --set \/r install` with it/);
+		assert.match(mod.extGone({ root: "/r", name: "r", ext: null }).message, /names no ext/);
+	});
+
+	test("with the recorded ext gone, an ext planted on PATH (a relative entry too) is not run", async () => {
+		const marker = join(dir, "planted-ran");
+		const planted = mkdtempSync(join(tmpdir(), "ext-command-planted-"));
+		writeFileSync(join(planted, "ext"), `#!/bin/sh\necho ran > "${marker}"\necho '{"items": []}'\n`);
+		chmodSync(join(planted, "ext"), 0o755);
+		const path = process.env.PATH;
+		const cwd = process.cwd();
+		process.env.PATH = `.:${planted}:${path}`;
+		process.chdir(planted);
+		try {
+			const closed = [];
+			const p = new mod.ExtPanel({
+				parts: {
+					SettingsList: tui.SettingsList,
+					theme: THEME,
+					matchesKey: tui.matchesKey,
+					truncateToWidth: tui.truncateToWidth,
+					wrapTextWithAnsi: tui.wrapTextWithAnsi,
+				},
+				agentDir: "/agent",
+				argv: ["node", "pi"],
+				sets: [{ root: "/r", name: "r", ext: join(dir, "uninstalled-ext") }],
+				run: mod.runExt,
+				requestRender: () => {},
+				done: (changed) => closed.push(changed),
+			});
+			await p.load();
+			const shown = p.render(200).join("\n");
+			assert.match(shown, /uninstalled-ext\) is gone; \/ext does not run another ext from PATH/);
+			assert.match(shown, /fix: install ext again/);
+			assert.equal(existsSync(marker), false);
+		} finally {
+			process.env.PATH = path;
+			process.chdir(cwd);
+		}
 	});
 });
 

@@ -367,14 +367,12 @@ def command(s: Subject) -> Iterator[Finding]:
         )
         return
     ext = (record.extra.get(COMMAND.key) or {}).get("ext") if record else None
-    if ext and not os.path.isfile(ext):
-        import shutil
-
-        fallback = shutil.which("ext", path=s.env.environ.get("PATH"))
-        then = f"/ext falls back to {fallback}" if fallback else "no `ext` on PATH: /ext cannot run"
+    if not ext or not os.path.isabs(ext) or not os.path.isfile(ext):
+        # /ext runs the recorded path only: never an `ext` that PATH finds instead.
+        gone = f"the ext that installed it ({ext}) is gone" if ext else "no ext is recorded for it"
         yield warn(
-            f"/ext is available, but the ext that installed it ({ext}) is gone; {then}",
+            f"/ext is in pi, but {gone}: /ext cannot run",
             "run `ext install` with the ext you use now",
         )
         return
-    yield ok(f"/ext is available in pi ({COMMAND.dest}, runs {ext or '`ext` on PATH'})")
+    yield ok(f"/ext is available in pi ({COMMAND.dest}, runs {ext})")
