@@ -93,6 +93,9 @@ def ext_executable() -> str | None:
     argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     if argv0 is not None and argv0.name == "ext" and argv0.is_file():
         return os.path.abspath(argv0)
+    beside = Path(sys.executable).with_name("ext")  # this ext's own entry point (a venv's bin/)
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
     found = shutil.which("ext")
     # /ext runs this path as it is: one found through a relative PATH entry (`.`) would be
     # whatever `ext` lies in pi's cwd.

@@ -18,6 +18,7 @@ from installer.doctor.checks import (
     setfolder,
     settings,
     shared,
+    slash_ext,
     source,
     updates,
 )
@@ -74,6 +75,8 @@ CHECKS: tuple[Check, ...] = (
     Check("host.env", "PI_CODING_AGENT_DIR in this shell names the agent dir", host.env_var),
     Check("recorder", "ext's session recorder, where process guards need it", items.recorder),
     Check("command", "/ext inside pi: ext's command file, current, its ext there", items.command),
+    Check("command.ext", "the ext /ext runs is yours, writable by nobody else", slash_ext.binary),
+    Check("command.name", "no set extension registers a command named ext", slash_ext.name_clash),
     Check("consent", "approved projects whose hooks changed since", consent.approvals),
     Check("consent.runner", "project-hooks, which runs approved hooks, is enabled", consent.runner),
     Check("agent.hooks", "no hooks/ folder (pi warns and waits at start)", consent.hooks_folder),
@@ -82,6 +85,7 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "loader", "ext's list against pi's own loader, item by item", deep_loader.compare, deep=True
     ),
+    Check("command.pi", "pi's own command list offers ext's /ext", slash_ext.in_pi, deep=True),
 )
 
 

@@ -111,6 +111,20 @@ class Subject:
             raise Skip(withheld_note(self.host_command))
         return host
 
+    def loader_view(self, agent: Path) -> Any:
+        """pi's loader on the agent dir (also its cwd), asked once per run: a View, or
+        Unavailable; Skip when the host is not found or is withheld."""
+        from installer.host.loader import Unavailable, ask
+
+        host = self.runnable_host()
+
+        def make() -> Any:
+            # The agent dir as the cwd: a project's .pi/extensions is code doctor may not run.
+            answer = ask(host, [(agent, agent)], self.env.environ)
+            return answer if isinstance(answer, Unavailable) else answer[0]
+
+        return self.memo("loader", make)
+
     def resources(self) -> tuple[Resource, ...]:
         """The set's resources; raises the ExtError that discovery raised."""
         from installer.sets.resources import discover

@@ -60,6 +60,25 @@ function projectTrust(sdk, cwd, agentDir) {
 	return { trusted: fallback === "always", decision: fallback }; // "ask": a UI would ask
 }
 
+// The slash commands as pi names them: two extensions registering one name both get renamed
+// (`ext:1`, `ext:2`) by ExtensionRunner.getRegisteredCommands, which reads only the extensions.
+// Its list keeps the extensions' order, so each command's extension is known by position.
+function commandsOf(sdk, ext, cwd) {
+	if (typeof sdk.ExtensionRunner !== "function") return null;
+	const owners = ext.extensions.flatMap((e) => [...e.commands.keys()].map(() => e.path));
+	try {
+		const runner = new sdk.ExtensionRunner(ext.extensions, ext.runtime ?? {}, cwd, undefined, undefined);
+		return runner.getRegisteredCommands().map((c, i) => ({
+			name: c.name,
+			invocation: c.invocationName ?? c.name,
+			path: owners[i] ?? null,
+			realPath: owners[i] ? real(owners[i]) : null,
+		}));
+	} catch {
+		return null;
+	}
+}
+
 async function ask(sdk, job) {
 	const { agentDir, cwd } = job;
 	const trust = projectTrust(sdk, cwd, agentDir);
@@ -92,6 +111,7 @@ async function ask(sdk, job) {
 		})),
 		failed,
 		conflicts,
+		commands: commandsOf(sdk, ext, cwd),
 		skills: skills.skills.map((s) => ({ name: s.name, path: s.filePath, realPath: real(s.filePath), ...source(s.sourceInfo) })),
 		prompts: prompts.prompts.map((p) => ({ name: p.name, path: p.filePath, realPath: real(p.filePath), ...source(p.sourceInfo) })),
 		themes: themes.themes

@@ -61,6 +61,16 @@ class Conflict:
 
 
 @dataclass(frozen=True)
+class Command:
+    """A slash command as pi offers it: the name registered, what pi calls it, whose it is."""
+
+    name: str
+    invocation: str  # `ext`, or `ext:1` when two extensions register `ext`
+    path: str | None
+    real: str | None
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     """A skill, prompt or theme pi found and complained about (a bad file, a name collision)."""
 
@@ -84,6 +94,7 @@ class View:
     settings_errors: tuple[str, ...] = ()
     error: str | None = None  # the loader itself threw for this agent dir
     trust: Trust | None = None  # what pi decided of the project at the cwd (None: not said)
+    commands: tuple[Command, ...] | None = None  # None: this pi's SDK could not say
 
     def reals(self, kind: Kind) -> frozenset[str]:
         """Real paths of the resources of `kind` pi loads."""
@@ -212,6 +223,7 @@ def _view(r: dict[str, Any]) -> View:
         )
         for d in r.get("diagnostics", ())
     )
+    commands = r.get("commands")
     return View(
         r["agentDir"],
         r["cwd"],
@@ -222,6 +234,7 @@ def _view(r: dict[str, Any]) -> View:
         tuple(r.get("settingsErrors", ())),
         r.get("error"),
         _trust(r.get("trust")),
+        None if commands is None else tuple(_command(c) for c in commands),
     )
 
 
@@ -229,3 +242,7 @@ def _trust(data: Any) -> Trust | None:
     if not isinstance(data, dict) or not isinstance(data.get("trusted"), bool):
         return None
     return Trust(data["trusted"], str(data.get("decision") or ""))
+
+
+def _command(c: dict[str, Any]) -> Command:
+    return Command(c["name"], c.get("invocation") or c["name"], c.get("path"), c.get("realPath"))

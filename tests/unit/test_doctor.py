@@ -87,7 +87,7 @@ def test_unknown_check_names_the_closest_and_deep_checks_need_deep_or_a_name() -
     assert caught.value.fix == "did you mean 'items'?"
 
     deep_ids = {c.id for c in CHECKS if c.deep}
-    assert deep_ids == {"host.load", "loader"}
+    assert deep_ids == {"host.load", "loader", "command.pi"}
     assert not deep_ids & {c.id for c in select_checks([], deep=False)}
     assert deep_ids <= {c.id for c in select_checks([], deep=True)}
     assert [c.id for c in select_checks(["host.load"], deep=False)] == ["host.load"]

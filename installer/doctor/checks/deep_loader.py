@@ -22,17 +22,15 @@ from installer.host.loader import Failure, Unavailable, View
 
 def compare(s: Subject) -> Iterator[Finding]:
     """Ask pi's loader what it loads from the agent dir, and compare with `ext list`."""
-    from installer.host.loader import ask
     from installer.links.states import items
 
     agent = existing(s)
     ctx = s.ctx
     if ctx is None:
         raise Skip("the set was not found (see set)")
-    host = s.runnable_host()  # never the set's own binary before the set is installed
+    s.runnable_host()  # never the set's own binary before the set is installed
     require_node(s)
-    # The agent dir as the cwd: a project's .pi/extensions is code doctor has no consent to run.
-    answer = ask(host, [(agent, agent)], s.env.environ)
+    answer = s.loader_view(agent)
     if isinstance(answer, Unavailable):
         yield info(
             f"pi's loader was not asked: {answer.reason}",
@@ -42,7 +40,7 @@ def compare(s: Subject) -> Iterator[Finding]:
     _, listed = items(ctx)
     ext = [(i.resource.label, i.state, frozenset(i.resource.entries())) for i in listed]
     root = os.path.realpath(ctx.set_root)
-    yield from findings(answer[0], ext, root, frozenset(s.load_failures), frozenset(s.clashes))
+    yield from findings(answer, ext, root, frozenset(s.load_failures), frozenset(s.clashes))
 
 
 def findings(

@@ -1,0 +1,127 @@
+"""`/ext` that can be trusted: pi's `/ext` is ext's, and the ext it runs is only the user's.
+
+Two extensions registering one command name make pi rename both (`ext:1`, `ext:2`): no plain
+`/ext` is left. A file's presence says nothing of that; pi's own command list does (--deep),
+and a set extension's source that registers `ext` is the likely cause (said without pi).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from installer.doctor.checks.agent import existing
+from installer.doctor.checks.perms import owned_by_others, writable_by_others
+from installer.doctor.finding import Finding, Skip, error, info, ok, warn
+from installer.doctor.subject import Subject
+
+if TYPE_CHECKING:
+    from installer.host.loader import Command
+
+# registerCommand("ext", …) with any quote; a name built at run time is not seen.
+_REGISTERS_EXT = re.compile(r"""registerCommand\s*\(\s*(["'`])ext\1""")
+
+
+def binary(s: Subject) -> Iterator[Finding]:
+    """The ext /ext runs, and its folder: the user's (or root's), writable by nobody else."""
+    ext = _recorded_ext(s)
+    paths = [Path(ext), Path(ext).parent]
+    real = Path(os.path.realpath(ext))
+    if real != Path(ext):  # a pipx shim: the script it leads to runs too
+        paths += [real, real.parent]
+    loose = writable_by_others(paths)
+    strangers = owned_by_others(paths)
+    runs = "/ext runs it as you inside pi"
+    if loose:
+        shown = " ".join(str(p) for p in loose)
+        yield warn(f"writable by group or others: {shown}; {runs}", f"chmod go-w {shown}")
+    if strangers:
+        shown = " ".join(str(p) for p in strangers)
+        yield warn(
+            f"owned by another user: {shown}; {runs}",
+            "install ext as yourself, then run `ext install` with it",
+        )
+    if not loose and not strangers:
+        yield ok(f"only you can change the ext /ext runs ({ext})")
+
+
+def _recorded_ext(s: Subject) -> str:
+    """The absolute path ext recorded for /ext; Skip when there is none to look at."""
+    from installer.agent.recorder import COMMAND
+    from installer.ground.state import load_state
+
+    agent = existing(s)
+    record = load_state(agent).for_root(s.set_root) if s.set_root is not None else None
+    ext = (record.extra.get(COMMAND.key) or {}).get("ext") if record else None
+    if not isinstance(ext, str) or not os.path.isabs(ext) or not os.path.isfile(ext):
+        raise Skip("no ext recorded for /ext is there (see command)")
+    return ext
+
+
+def name_clash(s: Subject) -> Iterator[Finding]:
+    """A set extension that registers a command named `ext`: pi would rename /ext."""
+    from installer.doctor.checks.loaded import package_extensions, read_source, source_files
+
+    if s.set_root is None:
+        raise Skip("the set was not found (see set)")
+    found = []
+    for home in dict.fromkeys(e.home for e in package_extensions(s.set_root, s.pi_line())):
+        for path in source_files(home):
+            text = read_source(path)
+            if text is not None and _REGISTERS_EXT.search(text):
+                found.append(path)
+    if not found:
+        yield ok("no extension of the set registers a command named ext")
+        return
+    shown = ", ".join(str(p) for p in found)
+    yield warn(
+        f"{shown} registers a command named ext: pi then renames it and ext's own to "
+        "/ext:1 and /ext:2, and no /ext is left",
+        "give that command another name",
+    )
+
+
+def in_pi(s: Subject) -> Iterator[Finding]:
+    """--deep: pi's own command list has a plain /ext, and it is ext's."""
+    from installer.agent.recorder import COMMAND, status
+    from installer.host.loader import Unavailable
+
+    agent = existing(s)
+    if status(agent, COMMAND) == "missing":
+        raise Skip(f"no {COMMAND.dest} here (see command)")
+    from installer.doctor.checks.node import require_node
+
+    s.runnable_host()  # never the set's own binary before the set is installed
+    require_node(s)
+    view = s.loader_view(agent)
+    if isinstance(view, Unavailable):
+        yield info(f"pi's command list was not asked: {view.reason}")
+        return
+    if view.commands is None:
+        yield info("this pi's SDK does not list its commands: /ext was not checked in pi")
+        return
+    yield pi_finding(view.commands, os.path.realpath(agent / COMMAND.dest), COMMAND.dest)
+
+
+def pi_finding(commands: Sequence[Command], ours: str, dest: str) -> Finding:
+    """What pi's command list says of /ext: `ours` is the real path of ext's command file."""
+    named = [c for c in commands if c.name == "ext"]
+    mine = next((c for c in named if c.real == ours), None)
+    others = ", ".join(sorted({c.path or "?" for c in named if c.real != ours}))
+    fix = "rename that extension's command, or switch it off (`ext disable`, `pi config`)"
+    if mine is not None and mine.invocation == "ext":
+        return ok("pi offers /ext, and it is ext's")
+    if mine is not None:
+        renamed = ", ".join(f"/{c.invocation}" for c in named)
+        return error(
+            f"pi offers no /ext: {others} also registers ext, so pi renamed both ({renamed})", fix
+        )
+    if named:
+        return error(f"/ext in pi is not ext's: it is {others}'s, and ext's is not loaded", fix)
+    return error(
+        f"pi does not load ext's /ext ({dest})",
+        "`ext doctor --deep --check loader` says why; then `ext install`",
+    )

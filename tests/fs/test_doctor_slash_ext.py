@@ -1,0 +1,128 @@
+"""doctor on `/ext`: the ext it runs, a set command named ext, pi's own command list."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from installer.commands.install import Install, install
+from installer.doctor import Finding, resolve_subject, run_checks
+from installer.doctor.checks.slash_ext import pi_finding
+from installer.ground.context import Env, resolve
+from installer.host.loader import Command
+from tests.helpers import build_tree, yes
+
+SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "extensions/notify.ts": "export default function () {}\n",
+}
+CLASH = 'export default function (pi) {\n  pi.registerCommand( "ext", { handler() {} });\n}\n'
+
+
+def env(tmp_path: Path) -> Env:
+    return Env(environ=dict(os.environ), cwd=tmp_path)
+
+
+def findings(tmp_path: Path, root: Path, agent: Path, check: str) -> list[Finding]:
+    s = resolve_subject(env(tmp_path), root, agent, lambda _c, _p: None)
+    return run_checks(s, [check])
+
+
+@pytest.fixture
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path]:
+    """The set installed by an ext at tmp/bin/ext (what /ext will run)."""
+    root = build_tree(tmp_path / "set", dict(SET))
+    agent = tmp_path / "agent"
+    agent.mkdir(mode=0o755)
+    ext_bin = build_tree(tmp_path / "bin", {"ext": "#!/bin/sh\n"}) / "ext"
+    ext_bin.chmod(0o755)
+    (tmp_path / "bin").chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(ext_bin), "install"])
+    install(resolve(env(tmp_path), root, agent), Install(), yes)
+    return root, agent, ext_bin
+
+
+def test_the_ext_that_only_you_can_change_is_ok(
+    tmp_path: Path, installed: tuple[Path, Path, Path]
+) -> None:
+    root, agent, ext_bin = installed
+    [row] = findings(tmp_path, root, agent, "command.ext")
+    assert (row.level, row.message) == ("ok", f"only you can change the ext /ext runs ({ext_bin})")
+
+
+@pytest.mark.parametrize("loose", ["file", "folder"])
+def test_a_world_writable_ext_or_folder_warns_naming_it(
+    tmp_path: Path, installed: tuple[Path, Path, Path], loose: str
+) -> None:
+    root, agent, ext_bin = installed
+    target = ext_bin if loose == "file" else ext_bin.parent
+    target.chmod(0o777)
+    [row] = findings(tmp_path, root, agent, "command.ext")
+    assert row.level == "warn"
+    assert row.message.startswith(f"writable by group or others: {target}; /ext runs it as you")
+    assert row.fix == f"chmod go-w {target}"
+
+
+def test_the_file_a_shim_leads_to_counts_too(
+    tmp_path: Path, installed: tuple[Path, Path, Path]
+) -> None:
+    root, agent, ext_bin = installed
+    real = build_tree(tmp_path / "venv", {"bin/ext": "#!/bin/sh\n"}) / "bin" / "ext"
+    real.chmod(0o777)
+    ext_bin.unlink()
+    ext_bin.symlink_to(real)
+    [row] = findings(tmp_path, root, agent, "command.ext")
+    assert row.level == "warn" and str(real) in row.message
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_an_ext_owned_by_another_user_warns(
+    tmp_path: Path, installed: tuple[Path, Path, Path]
+) -> None:
+    root, agent, ext_bin = installed
+    os.chown(ext_bin, 4242, -1)
+    [row] = findings(tmp_path, root, agent, "command.ext")
+    assert row.level == "warn" and row.message.startswith(f"owned by another user: {ext_bin}")
+
+
+def test_a_set_extension_registering_ext_is_a_warning_naming_the_file(
+    tmp_path: Path, installed: tuple[Path, Path, Path]
+) -> None:
+    root, agent, _ = installed
+    [row] = findings(tmp_path, root, agent, "command.name")
+    assert row.level == "ok"
+    build_tree(root, {"extensions/impostor/index.ts": "import './cmd';\n"})
+    build_tree(root, {"extensions/impostor/cmd.ts": CLASH})
+    [row] = findings(tmp_path, root, agent, "command.name")
+    assert row.level == "warn"
+    assert row.message.startswith(f"{root / 'extensions/impostor/cmd.ts'} registers a command")
+    assert "/ext:1 and /ext:2" in row.message
+
+
+OURS = "/agent/.extset/agent/ext-command-abc.ts"
+THEIRS = "/set/extensions/impostor.ts"
+
+
+def test_pis_command_list_decides_whose_ext_it_is() -> None:
+    dest = "extensions/ext-command.ts"
+    mine = Command("ext", "ext", "/agent/extensions/ext-command.ts", OURS)
+    assert pi_finding([mine], OURS, dest).level == "ok"
+
+    renamed = [
+        dataclasses.replace(mine, invocation="ext:1"),
+        Command("ext", "ext:2", THEIRS, THEIRS),
+    ]
+    found = pi_finding(renamed, OURS, dest)
+    assert found.level == "error"
+    assert found.message == (
+        f"pi offers no /ext: {THEIRS} also registers ext, so pi renamed both (/ext:1, /ext:2)"
+    )
+
+    theirs = pi_finding([Command("ext", "ext", THEIRS, THEIRS)], OURS, dest)
+    assert theirs.level == "error" and "it is " + THEIRS + "'s" in theirs.message
+    none = pi_finding([Command("review", "review", THEIRS, THEIRS)], OURS, dest)
+    assert none.level == "error" and none.message.startswith("pi does not load ext's /ext")
