@@ -58,6 +58,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         rec = target_record(root)
         if rec is None:
             return Prepared(Plan("undo"))
+        _refuse_a_run_in_progress(rec, root)
         seen = _statuses(root, _steps(rec), cut_short=rec.status is None)
         changed = [r for r in seen if r.status == "changed"]
         if changed:
@@ -78,6 +79,18 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         return Prepared(Plan("undo", (*actions, undone)))
 
     return run_plan(ctx, prepare, confirm, options.dry_run)
+
+
+def _refuse_a_run_in_progress(rec: journal.Record, root: Path) -> None:
+    """An unfinished journal whose ext still runs is a run at work, not one that was killed:
+    what it did is not complete, and judging it now would race it."""
+    pid = journal.running(rec.path) if rec.status is None else None
+    if pid is not None:
+        raise Refused(
+            f"`ext {rec.command}` (pid {pid}, started {rec.started[:19]}) is still at work on "
+            f"{root}; nothing was written",
+            "wait for it to finish, then run `ext undo` again",
+        )
 
 
 _FIX = "put each path back to what ext left there (named above), or undo by hand"

@@ -191,7 +191,7 @@ def incomplete(agent_dir: Path) -> Record | None:
         if _closed(path):  # every command asks: read a journal's tail, not its every step
             continue
         rec = read(path)
-        if rec is not None and rec.status is None and rec.steps and not _running(rec.path):
+        if rec is not None and rec.status is None and rec.steps and running(rec.path) is None:
             return rec
     return None
 
@@ -207,21 +207,25 @@ def _closed(path: Path, tail: int = 4096) -> bool:
     return any(line.startswith(b'{"end": ') for line in last[1:] or last)
 
 
-def _running(path: Path) -> bool:
-    """Whether the ext that writes this journal is still at work (its pid is in the name)."""
+def running(path: Path) -> int | None:
+    """The pid of the ext that writes this journal while it is still at work, else None.
+
+    The pid is in the journal's name. An unfinished journal of a live process is a run in
+    progress, not one that was killed.
+    """
     try:
         pid = int(path.stem.split("-")[1])
     except (IndexError, ValueError):
-        return False
+        return None
     if pid == os.getpid():
-        return False
+        return None
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        return None
+    except PermissionError:  # alive, another user's
+        return pid
+    return pid
 
 
 def mark(path: Path, status: str) -> None:

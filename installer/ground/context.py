@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from installer.ground.bundled_copy import stable_copy
 from installer.ground.errors import AgentDirMissing, ExtError, UsageError
 from installer.ground.manifest import MANIFEST_NAME, Manifest, load_manifest
 from installer.ground.userdirs import user_dir
@@ -162,35 +163,6 @@ def bundled_set(env: Env, checkout: Path | None = None, prefix: Path | None = No
             "pass --set DIR, set EXT_SET, or cd into a folder with an extset.toml",
         )
     return stable_copy(shipped, data_dir(env) / "bundled")
-
-
-def stable_copy(shipped: Path, stable: Path) -> Path:
-    """Copy a shipped set to a stable path once per content change, swapping it in whole."""
-    import shutil
-
-    if (stable / MANIFEST_NAME).is_file() and _same_tree(shipped, stable):
-        return stable
-    stable.parent.mkdir(parents=True, exist_ok=True)
-    fresh = stable.with_name(f".{stable.name}.new-{os.getpid()}")
-    shutil.rmtree(fresh, ignore_errors=True)
-    shutil.copytree(shipped, fresh, symlinks=False)
-    old = stable.with_name(f".{stable.name}.old-{os.getpid()}")
-    if stable.exists():
-        stable.rename(old)
-    fresh.rename(stable)
-    shutil.rmtree(old, ignore_errors=True)
-    return stable
-
-
-def _same_tree(a: Path, b: Path) -> bool:
-    files_a, files_b = _files(a), _files(b)
-    if files_a != files_b:
-        return False
-    return all((a / rel).read_bytes() == (b / rel).read_bytes() for rel in files_a)
-
-
-def _files(root: Path) -> set[Path]:
-    return {Path(d, n).relative_to(root) for d, _, names in os.walk(root) for n in names}
 
 
 def data_dir(env: Env) -> Path:

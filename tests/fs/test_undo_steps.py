@@ -23,7 +23,9 @@ from installer.ground.errors import ExtError
 from installer.ground.state import read_state_text, write_state_text
 from tests.helpers import build_tree, context, snapshot, yes
 
-NAME = "20261128T000000.000000-1-install.jsonl"
+# pid 99999999 is above any pid_max: the run that wrote it is gone (a live pid would be a run
+# still at work, which undo refuses to judge)
+NAME = "20261128T000000.000000-99999999-install.jsonl"
 
 
 @pytest.fixture
