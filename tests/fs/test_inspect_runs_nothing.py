@@ -152,3 +152,30 @@ def test_the_update_check_does_not_run_it(inside: tuple[Path, Path, Path]) -> No
 )
 def test_which_commands_are_paths_the_set_names(command: str, found: str, named: bool) -> None:
     assert names_set_path(command, found, Path("/set")) is named
+
+
+def test_the_installed_ext_says_not_run_and_takes_trust_set(
+    inside: tuple[Path, Path, Path],
+) -> None:
+    """The hand parser of the everyday commands (installer.cli.fast), as a user runs ext."""
+    import subprocess
+    import sys
+
+    root, agent, marker = inside
+    exe = Path(sys.executable).with_name("ext")
+    env = {**os.environ, "EXT_NO_UPDATE_CHECK": "1", "NO_COLOR": "1"}
+    argv = [str(exe), "--set", str(root), "--agent-dir", str(agent), "install", "--dry-run"]
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*argv, *extra], cwd=root, env=env, capture_output=True, text=True, timeout=60,
+            check=False,
+        )  # fmt: skip
+
+    plain = run()
+    assert plain.returncode == 0, plain.stderr
+    assert "not run: bin/pi is the set's own" in plain.stderr
+    assert not marker.exists()
+    trusted = run("--trust-set")
+    assert trusted.returncode == 0, trusted.stderr
+    assert marker.read_text() == "ran\n"
