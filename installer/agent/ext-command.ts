@@ -19,7 +19,7 @@
  */
 
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 
 export interface Guard {
@@ -83,18 +83,65 @@ const OFF = "○ off";
 
 // ---- pure: what ext said, what this session knows, what Enter does ----------------------------
 
+// The state record names the ext binary /ext runs: it is read as ext reads its own files, and
+// stricter. Never through a link, never a FIFO or device (O_NONBLOCK: no wait for a writer),
+// only the user's own file, writable by nobody else, and of a size a record has.
+const STATE_CAP = 1 << 20;
+
+/** What /ext makes of ext's state record: the sets, or why it trusts none of them. */
+export interface StateRead {
+	sets: Installed[];
+	problem?: Problem;
+}
+
 /** The sets whose install put /ext in this agent dir, from ext's state record. */
 export function installedSets(agentDir: string): Installed[] {
+	return readState(agentDir).sets;
+}
+
+export function readState(agentDir: string): StateRead {
+	const folder = join(agentDir, ".extset");
+	const path = join(folder, "state.json");
+	const refuse = (what: string, fix = `remove it (rm ${path}: only that entry goes), then run \`ext install\``) => ({
+		sets: [],
+		problem: { message: `${path} is ${what}: /ext trusts no ext it names`, fix },
+	});
+	try {
+		if (!lstatSync(folder).isDirectory()) return refuse(`inside ${folder}, which is no folder of ext's`);
+	} catch {
+		return { sets: [] }; // nothing installed here yet
+	}
+	let text: string;
+	let fd: number;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+	} catch (err: any) {
+		if (err?.code === "ENOENT") return { sets: [] };
+		return refuse(err?.code === "ELOOP" ? "a symlink" : `unreadable (${err?.code ?? err})`);
+	}
+	try {
+		const st = fstatSync(fd);
+		if (!st.isFile()) return refuse("not a regular file");
+		if (typeof process.getuid === "function" && st.uid !== process.getuid()) return refuse("another user's");
+		if (st.mode & 0o022) return refuse("writable by group or others", `chmod go-w ${path}`);
+		if (st.size > STATE_CAP) return refuse(`larger than ${STATE_CAP >> 10} KiB, more than a record holds`);
+		const buf = Buffer.alloc(st.size);
+		text = buf.subarray(0, readSync(fd, buf, 0, st.size, 0)).toString("utf8");
+	} finally {
+		closeSync(fd);
+	}
 	let state: any;
 	try {
-		state = JSON.parse(readFileSync(join(agentDir, ".extset", "state.json"), "utf8"));
+		state = JSON.parse(text);
 	} catch {
-		return [];
+		return { sets: [] };
 	}
 	const sets: any[] = Array.isArray(state?.sets) ? state.sets : [];
-	return sets
-		.filter((s) => s?.extra?.command && typeof s.root === "string")
-		.map((s) => ({ root: s.root, name: String(s.name ?? s.root), ext: s.extra.command.ext ?? null }));
+	return {
+		sets: sets
+			.filter((s) => s?.extra?.command && typeof s.root === "string")
+			.map((s) => ({ root: s.root, name: String(s.name ?? s.root), ext: s.extra.command.ext ?? null })),
+	};
 }
 
 /** True when the session was started with `flag` (`--x` or `--x=value`), as ext's rule has it. */
@@ -253,6 +300,8 @@ export interface PanelDeps {
 	agentDir: string;
 	argv: readonly string[];
 	sets: Installed[];
+	/** Why ext's state record was not trusted (then `sets` is empty). */
+	stateProblem?: Problem;
 	run: RunExt;
 	requestRender: () => void;
 	/** Close the overlay; true when ext changed something (then pi reloads). */
@@ -273,7 +322,11 @@ export class ExtPanel {
 
 	/** Ask ext for each set's items; problems become lines of the overlay. */
 	async load(): Promise<void> {
-		const { sets, run, agentDir, argv } = this.deps;
+		const { sets, run, agentDir, argv, stateProblem } = this.deps;
+		if (stateProblem) {
+			this.finish(problemLines(stateProblem));
+			return;
+		}
 		if (sets.length === 0) {
 			this.finish([
 				...problemLines({
@@ -454,6 +507,10 @@ interface Host {
 	registerCommand(name: string, options: { description: string; handler: (args: string, ctx: any) => unknown }): void;
 }
 
+function stateOf(read: StateRead): { sets: Installed[]; stateProblem?: Problem } {
+	return read.problem ? { sets: [], stateProblem: read.problem } : { sets: read.sets };
+}
+
 export default function extCommand(pi: Host): void {
 	pi.registerCommand("ext", {
 		description: "Switch the set's extensions, skills, prompts and themes on and off (ext)",
@@ -475,7 +532,7 @@ export default function extCommand(pi: Host): void {
 							},
 							agentDir,
 							argv: process.argv,
-							sets: installedSets(agentDir),
+							...stateOf(readState(agentDir)),
 							run: runExt,
 							requestRender: () => ui.requestRender(),
 							done,

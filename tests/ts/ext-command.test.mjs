@@ -2,7 +2,8 @@
 // flags, the overlay driven key by key on pi's real SettingsList, and ext run as a real process.
 
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -66,9 +67,78 @@ describe("what /ext makes of ext's list and this session", () => {
 			{ root: "/b", name: "b", extra: {} },
 		];
 		writeFileSync(join(agent, ".extset", "state.json"), JSON.stringify({ version: 1, sets }));
+		chmodSync(join(agent, ".extset", "state.json"), 0o600); // as ext writes it, whatever the umask
 		assert.deepEqual(mod.installedSets(agent), [{ root: "/a", name: "a", ext: "/bin/ext" }]);
 		writeFileSync(join(agent, ".extset", "state.json"), "{not json");
 		assert.deepEqual(mod.installedSets(agent), []);
+	});
+
+	test("a state record ext would not write is trusted for nothing: said at once, never waited on", () => {
+		const record = JSON.stringify({ version: 1, sets: [{ root: "/a", name: "a", extra: { command: { ext: "/bin/sh" } } }] });
+		const agent = () => {
+			const dir = mkdtempSync(join(tmpdir(), "ext-command-state-"));
+			mkdirSync(join(dir, ".extset"));
+			return { dir, state: join(dir, ".extset", "state.json") };
+		};
+		const refused = (dir) => mod.readState(dir);
+
+		const fifo = agent();
+		execFileSync("mkfifo", [fifo.state]); // no writer: a blocking open would hang pi here
+		const got = refused(fifo.dir);
+		assert.deepEqual(got.sets, []);
+		assert.match(got.problem.message, /state\.json is not a regular file: \/ext trusts no ext it names/);
+		assert.match(got.problem.fix, /^remove it \(rm .*state\.json: only that entry goes\), then run `ext install`/);
+
+		const linked = agent();
+		const real = join(linked.dir, "elsewhere.json");
+		writeFileSync(real, record);
+		chmodSync(real, 0o600);
+		symlinkSync(real, linked.state);
+		assert.match(refused(linked.dir).problem.message, /is a symlink: /);
+
+		const loose = agent();
+		writeFileSync(loose.state, record);
+		chmodSync(loose.state, 0o666);
+		const wide = refused(loose.dir);
+		assert.match(wide.problem.message, /is writable by group or others/);
+		assert.equal(wide.problem.fix, `chmod go-w ${loose.state}`);
+
+		if (process.getuid?.() === 0) {
+			const theirs = agent();
+			writeFileSync(theirs.state, record);
+			chmodSync(theirs.state, 0o600);
+			chownSync(theirs.state, 4242, 4242);
+			assert.match(refused(theirs.dir).problem.message, /is another user's/);
+		}
+
+		const big = agent();
+		writeFileSync(big.state, " ".repeat((1 << 20) + 1));
+		chmodSync(big.state, 0o600);
+		assert.match(refused(big.dir).problem.message, /larger than 1024 KiB/);
+	});
+
+	test("the overlay says why it trusts no set, and runs nothing", async () => {
+		const problem = { message: "/agent/.extset/state.json is a symlink: /ext trusts no ext it names", fix: "remove it" };
+		const calls = [];
+		const p = new mod.ExtPanel({
+			parts: {
+				SettingsList: tui.SettingsList,
+				theme: THEME,
+				matchesKey: tui.matchesKey,
+				truncateToWidth: tui.truncateToWidth,
+				wrapTextWithAnsi: tui.wrapTextWithAnsi,
+			},
+			agentDir: "/agent",
+			argv: ["node", "pi"],
+			sets: [],
+			stateProblem: problem,
+			run: async (...args) => calls.push(args),
+			requestRender: () => {},
+			done: () => {},
+		});
+		await p.load();
+		assert.match(p.render(200).join("\n"), /✗ \/agent\/\.extset\/state\.json is a symlink: \/ext trusts no ext it names\n\s+fix: remove it/);
+		assert.deepEqual(calls, []);
 	});
 
 	test("a guard flag this session was started with blocks switching that item off, with why", () => {
