@@ -10,6 +10,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
+# How deep a walk goes below the folder it searches: pi has no limit, but a set this deep is
+# a mistake (or a link loop), and Python's stack would end the walk (os.walk recurses, and so
+# do pi's own walks in installer/sets/pirules.py) with a traceback.
+MAX_DEPTH = 64
+
 
 def is_override(pattern: str) -> bool:
     return pattern.startswith(("!", "+", "-"))
@@ -135,6 +140,8 @@ def glob(pattern: str, root: str) -> list[str]:
     for folder, dirs, files in os.walk(base):
         rel = os.path.relpath(folder, base)
         prefix = "" if rel == "." else f"{rel}/"
+        if prefix.count("/") >= MAX_DEPTH and dirs:
+            raise _too_deep(base, prefix)
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         names = (*dirs, *sorted(files))
         if "**" not in rest and prefix.count("/") >= rest.count("/"):
@@ -143,6 +150,16 @@ def glob(pattern: str, root: str) -> list[str]:
             if not name.startswith(".") and regex.fullmatch(prefix + name):
                 out.append(f"{base}/{prefix}{name}")
     return sorted(out)
+
+
+def _too_deep(base: str, rel: str) -> Exception:
+    from installer.ground.errors import UsageError
+
+    shown = rel if len(rel) <= 80 else f"{rel[:40]}…{rel[-30:]}"
+    return UsageError(
+        f"{base}: folders nest deeper than {MAX_DEPTH} levels ({shown})",
+        f"flatten {base}, or narrow the pattern in package.json's pi key",
+    )
 
 
 IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")

@@ -28,7 +28,14 @@ from collections.abc import Iterable
 from typing import Any, Literal, NamedTuple
 
 from installer.host.lines import TODAY, PiLine
-from installer.sets.pipatterns import IGNORE_FILES, Ignore, apply_patterns, glob, is_override
+from installer.sets.pipatterns import (
+    IGNORE_FILES,
+    MAX_DEPTH,
+    Ignore,
+    apply_patterns,
+    glob,
+    is_override,
+)
 
 KEYS = ("extensions", "skills", "prompts", "themes")
 # The files pi takes as items, per folder: ext's one table of them (the first is what `ext add`
@@ -42,9 +49,6 @@ SUFFIXES = {
 
 
 Layout = Literal["file", "dir"]
-# How deep a walk goes below the folder it searches: pi has no limit, but a set this deep is
-# a mistake (or a link loop), and Python's stack would end the walk with a traceback.
-MAX_DEPTH = 64
 
 
 class Found(NamedTuple):

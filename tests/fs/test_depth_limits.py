@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from installer.cli.app import app
 from installer.consent.limits import MAX_NESTING
-from installer.sets.pirules import MAX_DEPTH
+from installer.sets.pipatterns import MAX_DEPTH
 from tests.helpers import build_tree
 
 
@@ -69,6 +69,16 @@ def test_a_thousand_deep_folder_is_a_usage_error_naming_the_folder_and_the_limit
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert f"{root / kind}: folders nest deeper than {MAX_DEPTH} levels" in result.stderr
     assert ".ignore" in result.stderr  # the fix: flatten it, or leave it out as pi does
+
+
+def test_a_pi_key_glob_into_a_thousand_deep_folder_is_a_usage_error(tmp_path: Path) -> None:
+    root = deep_set(tmp_path, 1000)
+    (root / "package.json").write_text('{"name": "deep", "pi": {"prompts": ["prompts/**/*.md"]}}')
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    result = ext(root, agent, "list")
+    assert result.exit_code == 2, result.output
+    assert f"{root / 'prompts'}: folders nest deeper than {MAX_DEPTH} levels" in result.stderr
+    assert "narrow the pattern in package.json's pi key" in result.stderr
 
 
 def test_doctor_names_the_deep_folder_and_no_check_fails(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ SHOWN = 3
 
 def walk(root: Path, limit: int = WALK_LIMIT) -> Iterator[Path]:
     """root and what is under it, symlinks not followed, at most `limit` paths."""
-    from installer.sets.pirules import MAX_DEPTH  # deeper is refused by set.resources
+    from installer.sets.pipatterns import MAX_DEPTH  # deeper is refused by set.resources
 
     yield root
     count = 1
