@@ -108,3 +108,19 @@ def set_links(agent: Path) -> dict[str, str]:
     return {
         k: v for k, (kind, v) in snapshot(agent).items() if kind == "link" and not v.startswith(own)
     }
+
+
+def remove_deep(root: Path) -> None:
+    """Remove a tree without recursion: shutil.rmtree (and so pytest's own cleanup) recurses per
+    level, and a thousand-deep tree left behind would crash a later session's cleanup."""
+    order, stack = [], [str(root)]
+    while stack:
+        folder = stack.pop()
+        order.append(folder)
+        for entry in os.scandir(folder):
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            else:
+                os.unlink(entry.path)
+    for folder in reversed(order):
+        os.rmdir(folder)

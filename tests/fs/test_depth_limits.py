@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from click.testing import CliRunner
 from installer.cli.app import app
 from installer.consent.limits import MAX_NESTING
 from installer.sets.pipatterns import MAX_DEPTH
-from tests.helpers import build_tree
+from tests.helpers import build_tree, remove_deep
 
 
 @pytest.fixture(autouse=True)
@@ -25,20 +24,9 @@ def quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def remove_deep_trees(tmp_path: Path) -> Iterator[None]:
-    """Remove this test's folders without recursion: pytest's own cleanup (shutil.rmtree)
-    recurses per level, and a thousand-deep tree left behind would crash a later session."""
+    """This test's folders go without recursion (pytest's cleanup would crash on them)."""
     yield
-    order, stack = [], [str(tmp_path)]
-    while stack:
-        folder = stack.pop()
-        order.append(folder)
-        for entry in os.scandir(folder):
-            if entry.is_dir(follow_symlinks=False):
-                stack.append(entry.path)
-            else:
-                os.unlink(entry.path)
-    for folder in reversed(order):
-        os.rmdir(folder)
+    remove_deep(tmp_path)
 
 
 def deep_set(tmp_path: Path, levels: int, kind: str = "prompts") -> Path:

@@ -14,7 +14,7 @@ from installer.doctor import Finding, resolve_subject, run_checks
 from installer.doctor.checks.slash_ext import pi_finding
 from installer.ground.context import Env, resolve
 from installer.host.loader import Command
-from tests.helpers import build_tree, yes
+from tests.helpers import build_tree, remove_deep, yes
 
 SET = {
     "extset.toml": '[set]\nname = "tools"\n',
@@ -126,3 +126,19 @@ def test_pis_command_list_decides_whose_ext_it_is() -> None:
     assert theirs.level == "error" and "it is " + THEIRS + "'s" in theirs.message
     none = pi_finding([Command("review", "review", THEIRS, THEIRS)], OURS, dest)
     assert none.level == "error" and none.message.startswith("pi does not load ext's /ext")
+
+
+def test_a_deep_extension_folder_does_not_crash_the_scan(
+    tmp_path: Path, installed: tuple[Path, Path, Path]
+) -> None:
+    root, agent, _ = installed
+    folder = root / "extensions" / "deep"
+    folder.mkdir()
+    (folder / "index.ts").write_text("export default function () {}\n")
+    for _ in range(1000):  # os.walk recurses per level: it would end in a RecursionError
+        folder = folder / "a"
+        folder.mkdir()
+    (folder / "cmd.ts").write_text(CLASH)
+    [row] = findings(tmp_path, root, agent, "command.name")
+    assert row.level == "ok"  # a registration that deep is past what doctor reads
+    remove_deep(root / "extensions" / "deep")  # pytest's own cleanup would crash on it

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from installer.doctor.checks.agent import existing
-from installer.doctor.checks.perms import owned_by_others, writable_by_others
+from installer.doctor.checks.perms import owned_by_others, walk, writable_by_others
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
 
@@ -63,13 +63,13 @@ def _recorded_ext(s: Subject) -> str:
 
 def name_clash(s: Subject) -> Iterator[Finding]:
     """A set extension that registers a command named `ext`: pi would rename /ext."""
-    from installer.doctor.checks.loaded import package_extensions, read_source, source_files
+    from installer.doctor.checks.loaded import package_extensions, read_source
 
     if s.set_root is None:
         raise Skip("the set was not found (see set)")
     found = []
     for home in dict.fromkeys(e.home for e in package_extensions(s.set_root, s.pi_line())):
-        for path in source_files(home):
+        for path in _sources(home):
             text = read_source(path)
             if text is not None and _REGISTERS_EXT.search(text):
                 found.append(path)
@@ -82,6 +82,20 @@ def name_clash(s: Subject) -> Iterator[Finding]:
         "/ext:1 and /ext:2, and no /ext is left",
         "give that command another name",
     )
+
+
+def _sources(home: Path) -> Iterator[Path]:
+    """An extension's source files: itself, or those in its folder (perms.walk: no links
+    followed, no node_modules or dot folders, a bounded depth and count)."""
+    from installer.doctor.checks.loaded import SOURCE_SUFFIXES
+
+    for path in walk(home):
+        parts = path.relative_to(home).parts
+        if any(p == "node_modules" or p.startswith(".") for p in parts):
+            continue
+        source = path.name.endswith(SOURCE_SUFFIXES) and not path.name.endswith(".d.ts")
+        if source and path.is_file() and not path.is_symlink():
+            yield path
 
 
 def in_pi(s: Subject) -> Iterator[Finding]:
