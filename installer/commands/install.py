@@ -85,11 +85,10 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
         else:
             links = plan_uninstall(agent)
             carried = _off_as_linked(ctx, agent, resources)
-            moved = _off_in_entry(ctx, resources, old, only_old=True)
-            skipped[:] = excluded_filters(r for r in resources if r not in chosen)
-            off = excluded_filters((*carried, *moved))
-            excluded = tuple(dict.fromkeys((*skipped, *off)))
             mine = _recorded_skips(state, ctx)
+            left_out = tuple(r for r in resources if r not in chosen)
+            skipped[:] = _skip_filters(ctx, left_out, mine)
+            excluded = _entry_filters(ctx, resources, old, (*left_out, *carried), skipped)
             intent = Intent(
                 seed=True, seeded=done, excluded=excluded, old_roots=tuple(old), released=mine
             )
@@ -144,7 +143,9 @@ def _link_plan(
     the links it finds parked."""
     by_pi = ctx.manifest.switch == "pi"
     parked = _off_in_entry(ctx, resources, old)
-    links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked)
+    left_out = tuple(r for r in resources if r not in chosen)
+    off_now = _off_as_linked(ctx, agent, left_out) if left_out else []
+    links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked, off_now)
     flips = _carried_to_top(ctx, resources, parked, by_pi)
     if not by_pi:
         return links, flips, _carried(parked, "off as `.off` links (pi's entry filter goes)")
@@ -234,6 +235,28 @@ def _recorded_skips(state: State, ctx: Context) -> tuple[str, ...]:
     if record is None or record.mode != "register":
         return ()
     return tuple(str(f) for f in record.extra.get(SKIPPED, ()) if isinstance(f, str))
+
+
+def _entry_filters(
+    ctx: Context,
+    resources: tuple[Resource, ...],
+    old: list[Path],
+    off: tuple[Resource, ...],
+    skipped: list[str],
+) -> tuple[str, ...]:
+    """Register mode's filters: the items left out or switched off, and what the entry of the
+    set's older place kept off."""
+    moved = _off_in_entry(ctx, resources, old, only_old=True)
+    return tuple(dict.fromkeys((*skipped, *excluded_filters((*off, *moved)))))
+
+
+def _skip_filters(ctx: Context, left_out: tuple[Resource, ...], mine: tuple[str, ...]) -> list[str]:
+    """The filters of the items left out that are ext's to drop later: not those of an item
+    the user (or pi config) had already switched off, which a later plain install keeps."""
+    if not left_out:
+        return []
+    theirs = {f for r in _off_in_entry(ctx, left_out, []) for f in r.filters} - set(mine)
+    return [f for f in excluded_filters(left_out) if f not in theirs]
 
 
 def _off_in_entry(

@@ -17,21 +17,26 @@ def plan_install(
     selected: Iterable[Resource],
     now: datetime,
     parked: Iterable[Resource] = (),
+    off_now: Iterable[Resource] = (),
 ) -> Plan:
-    """Link every selected resource; back up what is in the way; prune our dangling links.
+    """Link every selected resource; unlink ours of the others; back up what is in the way;
+    prune our dangling links.
 
-    `parked` are resources the user switched off in register mode: a new link of theirs is
-    made in its disabled form, since install never re-enables.
+    The selection is what is installed: an item --only/--skip leaves out loses its link of
+    ours, unless it is off (`off_now`: parked, or pi's `-path`), which is the user's switch and
+    stays, since install never re-enables. `parked` are resources the user switched off in
+    register mode: a new link of theirs is made in its disabled form.
     """
     chosen = {(r.kind, r.filename) for r in selected}  # cheap keys; a set names each once
     off = {(r.kind, r.filename) for r in parked}
+    kept_off = {(r.kind, r.filename) for r in off_now}
     names = Namer(state.taken, stamp(now))
     actions: list[Action] = []
     handled: set[str] = set()
     for r in resources:
         if (r.kind, r.filename) not in chosen:
             handled.update((r.dest, r.disabled_dest))
-            actions.append(Action("skip", r.dest, detail="not selected"))
+            actions.append(_left_out(state, r, (r.kind, r.filename) in kept_off))
             continue
         mine = _resource_actions(state, r, names, (r.kind, r.filename) in off)
         # The form not acted on is pruned when it is a dead link of ours: once the state record
@@ -40,6 +45,20 @@ def plan_install(
         actions.extend(mine)
     actions.extend(_prunes(state, handled))
     return Plan("install", tuple(actions))
+
+
+def _left_out(state: AgentState, r: Resource, off: bool) -> Action:
+    """An item the selection leaves out: its link of ours goes; off already, it stays off."""
+    enabled = state.entries.get(r.dest)
+    if off:
+        path = r.disabled_dest if r.disabled_dest in state.entries else r.dest
+        return Action("skip", path, detail="not selected; off already, as you left it")
+    if enabled is not None and _owned(enabled):
+        return Action("unlink", r.dest, target=enabled.target, detail=_NOT_SELECTED)
+    return Action("skip", r.dest, detail="not selected")
+
+
+_NOT_SELECTED = "not selected: --only/--skip leave it out, so it is not installed"
 
 
 def _resource_actions(

@@ -286,10 +286,41 @@ def test_unselected_resources_are_skipped_and_left_alone() -> None:
     assert skipped == [r.dest for r in ALL if r is not NOTIFY]
 
 
-def test_a_stale_link_of_an_unselected_resource_is_left_alone() -> None:
+def test_an_installed_item_left_out_is_unlinked_saying_why() -> None:
+    # The selection is what is installed: --skip on a host that has the item takes it out.
+    plan = install({r.dest: ours(r) for r in ALL}, selected=(NOTIFY, TIMER, REVIEW, FIX, DARK))
+    assert changes(plan) == [("unlink", "extensions/gamma", "/s/extensions/gamma")]
+    assert plan.changes[0].detail == (
+        "not selected: --only/--skip leave it out, so it is not installed"
+    )
+    assert plan.summary() == "1 to remove, 5 unchanged"
+
+
+def test_a_link_of_ours_left_out_goes_whether_its_target_is_there_or_not() -> None:
     stale = link("/s/extensions/gone.ts", "ours", exists=False)
-    plan = install({TIMER.dest: stale}, selected=(NOTIFY,))
-    assert all(a.path != TIMER.dest for a in plan.changes)
+    moved = link("/old-s/extensions/gamma", "moved")
+    plan = install({TIMER.dest: stale, GAMMA.dest: moved}, selected=(NOTIFY,))
+    unlinked = [(a.path, a.target) for a in plan.changes if a.action == "unlink"]
+    assert unlinked == [
+        (TIMER.dest, "/s/extensions/gone.ts"),
+        (GAMMA.dest, "/old-s/extensions/gamma"),
+    ]
+
+
+def test_an_item_left_out_that_is_off_stays_off_as_the_user_left_it() -> None:
+    # Parked or off by pi's -path: the user's switch, which a later plain install keeps.
+    entries = {NOTIFY.disabled_dest: ours(NOTIFY), GAMMA.dest: ours(GAMMA)}
+    state = agent_state(entries, ())
+    plan = plan_install(state, ALL, (TIMER,), NOW, off_now=(NOTIFY, GAMMA))
+    assert [a.action for a in plan.changes] == ["link"]
+    left = {a.path: a.detail for a in plan.actions if a.action == "skip"}
+    assert left[NOTIFY.disabled_dest] == "not selected; off already, as you left it"
+    assert left[GAMMA.dest] == "not selected; off already, as you left it"
+
+
+def test_something_not_ours_at_a_left_out_place_is_left_alone() -> None:
+    plan = install({GAMMA.dest: DIR, NOTIFY.dest: link("/elsewhere/n.ts")}, selected=(TIMER,))
+    assert [a.action for a in plan.changes] == ["link"]
 
 
 def test_only_installs_just_those() -> None:
