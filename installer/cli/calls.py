@@ -59,8 +59,58 @@ def _call(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> int:
         return around(g, out, ctx, options, verb)
     if not command.asks:
         return render(out, verb(ctx, options))
-    prompt = Prompt(out, getattr(options, "yes", True), color=not g.no_color)
-    return render(out, verb(ctx, options, prompt))
+    said = _where(g, out, ctx, command, args) if command.call in _SAY_WHERE else ()
+    prompt = Prompt(out, getattr(options, "yes", True), color=not g.no_color, before=said)
+    result = verb(ctx, options, prompt)
+    return render(out, result, before=() if prompt.said else said)
+
+
+# The writers of an agent dir that say which (and from where) before their plan; install says
+# it in `_install`, the others of `asks` work on a set folder or on consent's store.
+_SAY_WHERE = frozenset({"uninstall", "enable", "disable", "toggle", "undo"})
+
+
+def _where(
+    g: Globals, out: Any, ctx: Any, command: Command, args: dict[str, Any], installing: bool = False
+) -> tuple[str, ...]:
+    """The agent dir and where it came from; and the other dirs the set is installed in, when
+    it is not installed in this one, each with this command for that dir."""
+    if g.quiet or out.json:
+        return ()
+    from installer.ground.installs import elsewhere
+    from installer.render import where_lines
+
+    others = elsewhere(ctx.set_root, ctx.agent_dir)
+    return where_lines(ctx, others, lambda d: _again(g, command, args, d), installing)
+
+
+def _again(g: Globals, command: Command, args: dict[str, Any], agent_dir: Path) -> str:
+    """This command line as typed, run on another agent dir."""
+    words = ["ext", *(("--set", _word(g.set_dir)) if g.set_dir else ())]
+    words += ["--agent-dir", _word(agent_dir), *command.path]
+    for o in command.options:
+        value = args.get(o.dest)
+        if o.kind == "flag" and value:
+            words.append(o.flags[0])
+        elif o.kind != "flag" and value:
+            many = isinstance(value, (list, tuple))
+            words += [o.flags[0], ",".join(map(str, value)) if many else _word(value)]
+    for a in command.arguments:
+        value = args.get(a.dest)
+        words += [_word(v) for v in value] if isinstance(value, (list, tuple)) else []
+    return " ".join(words)
+
+
+def _word(value: object) -> str:
+    """A word of a shell command; a path under the home as `~/…`, which the shell expands."""
+    import shlex
+
+    from installer.render.ui import tilde
+
+    text = tilde(value) if isinstance(value, Path) else str(value)
+    if text.startswith("~/") and shlex.quote(text[2:]) == text[2:]:
+        return text
+    return shlex.quote(text)
 
 
 def _load(where: str) -> Any:
@@ -153,17 +203,22 @@ Around = Callable[[Globals, Any, Any, Any, Any], int]
 
 def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
     """Where the install goes (before its plan), the update notice and how pi finds it after."""
-    from installer.render import Prompt, render, warn, where
+    from installer.render import Prompt, render, warn
 
     if not options.dry_run:
         warn(out, _move_old_consent_store(ctx))
-    said = () if g.quiet or out.json else (where(ctx),)
+    said = _where(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
     result = verb(ctx, options, Prompt(out, options.yes, before=said))
     before = said if result.dry_run and not result.plan.is_empty else ()
     after = notice(g, ctx)
     if result.applied and not g.quiet and ctx.agent_dir_source == "isolated":
         after += ('pi reads it with: eval "$(ext env)"   (or run `ext launch`)',)
     return render(out, result, before, after)
+
+
+def _install_args(options: Any) -> dict[str, Any]:
+    """install's options as parsed values (`_again`'s words), minus those for this dir only."""
+    return {k: v for k, v in options._asdict().items() if k not in ("create", "dry_run")}
 
 
 def _move_old_consent_store(ctx: Any) -> tuple[str, ...]:

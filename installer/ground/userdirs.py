@@ -1,4 +1,4 @@
-"""ext's own folders for data, config and cache: platformdirs' user paths for "extset".
+"""ext's own folders for data, config, cache and state: platformdirs' user paths for "extset".
 
 On Linux the XDG rule platformdirs follows is written out here: an absolute `$XDG_*_HOME`,
 else the folder under an absolute `$HOME`; anything else is platformdirs' to answer. Its
@@ -12,16 +12,17 @@ import sys
 from pathlib import Path
 from typing import Literal
 
-Kind = Literal["data", "config", "cache"]
+Kind = Literal["data", "config", "cache", "state"]
 _XDG: dict[str, tuple[str, str]] = {
     "data": ("XDG_DATA_HOME", ".local/share"),
     "config": ("XDG_CONFIG_HOME", ".config"),
     "cache": ("XDG_CACHE_HOME", ".cache"),
+    "state": ("XDG_STATE_HOME", ".local/state"),
 }
 
 
 def user_dir(kind: Kind) -> Path:
-    """`<user data|config|cache dir>/extset`, as platformdirs gives it."""
+    """`<user data|config|cache|state dir>/extset`, as platformdirs gives it."""
     if sys.platform == "linux":
         variable, under_home = _XDG[kind]
         xdg, home = os.environ.get(variable, ""), os.environ.get("HOME", "")
@@ -35,5 +36,6 @@ def user_dir(kind: Kind) -> Path:
         "data": platformdirs.user_data_path,
         "config": platformdirs.user_config_path,
         "cache": platformdirs.user_cache_path,
+        "state": platformdirs.user_state_path,
     }[kind]
     return Path(found("extset"))

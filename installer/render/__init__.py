@@ -17,6 +17,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from installer.consent.preview import ApprovalPreview
     from installer.engine.plan import Plan
     from installer.ground.context import Context
@@ -78,6 +80,19 @@ def where(ctx: Context) -> str:
     return f"agent dir {tilde(ctx.agent_dir)} (from {ctx.agent_dir_source})"
 
 
+def where_lines(
+    ctx: Context, others: list[Path], again: Callable[[Path], str], installing: bool = False
+) -> tuple[str, ...]:
+    """`where`, then each other agent dir that holds the set, with the command run there."""
+    from installer.render.ui import tilde
+
+    if installing:
+        said = [f"the set is installed in {tilde(d)} too; for that dir: {again(d)}" for d in others]
+    else:
+        said = [f"the set is not installed here but in {tilde(d)}: {again(d)}" for d in others]
+    return (where(ctx), *said)
+
+
 class Prompt:
     """How a verb asks, on stderr: the plan and its y/N (call it as a Confirm), a y/N
     question, the checklist. With `yes` it asks nothing; without a terminal, a question is a
@@ -87,12 +102,14 @@ class Prompt:
         self, out: Output, yes: bool, color: bool = True, before: tuple[str, ...] = ()
     ) -> None:
         self.out, self.yes, self.color = out, yes, color
-        self.before = before  # said once, before the plan and its question (install's where)
+        self.before = before  # said once, before the plan and its question (the agent dir)
+        self.said = False  # whether `before` was said (else the renderer says it)
         self.stdin_tty = sys.stdin is not None and sys.stdin.isatty()
 
     def __call__(self, plan: Plan, diffs: tuple[str, ...]) -> None:
         for line in self.before:
             self.out.err(line)
+        self.said = True
         self.out.confirm(plan, self.yes, self.stdin_tty, diffs)
 
     def ask(self, question: str, done: str, first: str = "") -> None:

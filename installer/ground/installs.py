@@ -1,0 +1,60 @@
+"""Where ext has installed each set: the agent dirs, in ext's own user state (not in a set).
+
+`<user state dir>/extset/installs.json` maps an agent dir to the set roots its state record
+listed when ext last installed or uninstalled there. It only points the way: a command whose
+agent dir does not hold the set names the dirs that do, each checked against its own state
+record first, so an entry gone stale misleads no one. Only install, uninstall and undo write
+it; a missing or unreadable file reads as empty, and one that cannot be written costs only
+the hint.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from installer.ground.cachefile import read_table, write_table
+from installer.ground.state import load_state
+
+SCHEMA = 1
+
+
+def record_path() -> Path:
+    from installer.ground.userdirs import user_dir
+
+    return user_dir("state") / "installs.json"
+
+
+def sync(agent_dir: Path) -> None:
+    """Make the record say what agent_dir's state record says now; written only on a change."""
+    path = record_path()
+    table = read_table(path, SCHEMA, "agent_dirs")
+    roots = sorted(s.root for s in load_state(agent_dir).sets)
+    key = str(agent_dir)
+    if _roots(table.get(key)) == roots:
+        return
+    if roots:
+        table[key] = {"sets": roots}
+    else:
+        table.pop(key, None)
+    write_table(path, SCHEMA, "agent_dirs", table)
+
+
+def elsewhere(set_root: Path, agent_dir: Path) -> list[Path]:
+    """The other agent dirs that hold this set, by their own state records; [] when the set
+    is installed in agent_dir (one read of its record)."""
+    if load_state(agent_dir).for_root(set_root) is not None:
+        return []
+    table = read_table(record_path(), SCHEMA, "agent_dirs")
+    found = []
+    for key, row in table.items():
+        other = Path(key)
+        if other == agent_dir or str(set_root) not in _roots(row):
+            continue
+        if load_state(other).for_root(set_root) is not None:
+            found.append(other)
+    return found
+
+
+def _roots(row: object) -> list[str]:
+    sets = row.get("sets") if isinstance(row, dict) else None
+    return sorted(r for r in sets if isinstance(r, str)) if isinstance(sets, list) else []

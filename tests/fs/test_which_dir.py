@@ -1,0 +1,141 @@
+"""Every writer of an agent dir says which dir, and from where, before its plan; and a set
+installed in another dir than the one resolved is pointed to, with the command for it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from installer.cli.app import app
+from installer.ground.installs import record_path
+from tests.helpers import build_tree
+
+SET = {
+    "extset.toml": '[set]\nname = "mine"\n',
+    "extensions/hello.ts": "export default function hello() {}\n",
+}
+ENV = {"NO_COLOR": "1", "EXT_NO_UPDATE_CHECK": "1"}
+
+
+@pytest.fixture
+def set_root(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", dict(SET))
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Path:
+    return tmp_path / "fresh-agent"
+
+
+def ext(set_root: Path, *args: str) -> Any:
+    return CliRunner().invoke(app, ["--set", str(set_root), *args], env=ENV)
+
+
+def installed_in(set_root: Path, agent: Path) -> None:
+    done = ext(set_root, "--agent-dir", str(agent), "install", "--create", "--yes")
+    assert done.exit_code == 0, done.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["disable", "hello", "--yes"],
+        ["disable", "hello", "--dry-run"],
+        ["enable", "hello", "--yes"],  # a no-op: hello is on
+        ["toggle", "--off", "hello", "--yes"],
+        ["uninstall", "--dry-run"],
+        ["uninstall", "--yes"],
+        ["undo", "--dry-run"],
+        ["undo", "--yes"],
+    ],
+)
+def test_each_writer_says_the_agent_dir_and_its_source_before_its_plan(
+    set_root: Path, fresh: Path, args: list[str]
+) -> None:
+    installed_in(set_root, fresh)
+    done = ext(set_root, "--agent-dir", str(fresh), *args)
+    assert done.exit_code == 0, done.output
+    first = done.stderr.splitlines()[0]
+    assert first == f"agent dir {fresh} (from --agent-dir)"
+    assert "not installed here" not in done.stderr
+
+
+def test_a_set_installed_elsewhere_is_named_with_the_command_for_that_dir(
+    set_root: Path, fresh: Path
+) -> None:
+    # The issue's case: installed with --agent-dir; then a command resolves the isolated dir.
+    installed_in(set_root, fresh)
+    done = ext(set_root, "disable", "hello")
+    assert done.exit_code == 0  # as before: nothing to do here
+    lines = done.stderr.splitlines()
+    assert lines[0] == "agent dir ~/.local/share/extset/agent (from isolated)"
+    assert lines[1] == (
+        f"the set is not installed here but in {fresh}: "
+        f"ext --set {set_root} --agent-dir {fresh} disable hello"
+    )
+    assert "hello was not disabled: it is not installed" in done.stderr
+    assert (fresh / "extensions/hello.ts").is_symlink()  # untouched
+
+
+def test_install_into_a_second_dir_says_where_the_set_already_is(
+    set_root: Path, fresh: Path
+) -> None:
+    installed_in(set_root, fresh)
+    done = ext(set_root, "install", "--dry-run", "--skip", "hello")
+    assert done.stderr.splitlines()[1] == (
+        f"the set is installed in {fresh} too; for that dir: "
+        f"ext --set {set_root} --agent-dir {fresh} install --skip hello"
+    )
+
+
+def test_a_dir_whose_own_record_no_longer_lists_the_set_is_not_named(
+    set_root: Path, fresh: Path
+) -> None:
+    installed_in(set_root, fresh)
+    (fresh / ".extset/state.json").write_text('{"version": 1, "sets": []}')  # by hand
+    done = ext(set_root, "disable", "hello")
+    assert "not installed here" not in done.stderr
+
+
+def test_the_record_follows_install_uninstall_and_undo(set_root: Path, fresh: Path) -> None:
+    installed_in(set_root, fresh)
+    assert sets_recorded() == {str(fresh): [str(set_root)]}
+    assert ext(set_root, "--agent-dir", str(fresh), "uninstall", "--yes").exit_code == 0
+    assert sets_recorded() == {}
+    assert ext(set_root, "--agent-dir", str(fresh), "undo", "--yes").exit_code == 0
+    assert sets_recorded() == {str(fresh): [str(set_root)]}
+
+
+def test_an_install_made_before_the_record_is_recorded_by_a_no_op_install(
+    set_root: Path, fresh: Path
+) -> None:
+    installed_in(set_root, fresh)
+    record_path().unlink()
+    again = ext(set_root, "--agent-dir", str(fresh), "install", "--yes")
+    assert "nothing to do" in again.stdout
+    assert sets_recorded() == {str(fresh): [str(set_root)]}
+
+
+def test_read_only_commands_and_dry_runs_do_not_write_the_record(
+    set_root: Path, fresh: Path
+) -> None:
+    fresh.mkdir()
+    for args in (["list"], ["doctor"], ["history"], ["install", "--dry-run"]):
+        ext(set_root, "--agent-dir", str(fresh), *args)
+    assert not record_path().exists()
+
+
+def test_json_output_stays_one_document(set_root: Path, fresh: Path) -> None:
+    installed_in(set_root, fresh)
+    done = ext(set_root, "--json", "disable", "hello")
+    assert json.loads(done.stdout)["command"] == "disable"
+    assert "agent dir" not in done.stderr
+
+
+def sets_recorded() -> dict[str, list[str]]:
+    data = json.loads(record_path().read_text())
+    return {k: v["sets"] for k, v in data["agent_dirs"].items()}
