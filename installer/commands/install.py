@@ -96,7 +96,7 @@ def _install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
             carried = _off_as_linked(ctx, agent, resources)
             mine = _recorded_skips(state, ctx)
             left_out = tuple(r for r in resources if r not in chosen)
-            skipped[:] = _skip_filters(ctx, left_out, mine)
+            skipped[:] = _skip_filters(ctx, left_out, mine, carried)
             excluded = _entry_filters(ctx, resources, old, (*left_out, *carried), skipped)
             intent = Intent(
                 seed=True, seeded=done, excluded=excluded, old_roots=tuple(old), released=mine
@@ -259,12 +259,16 @@ def _entry_filters(
     return tuple(dict.fromkeys((*skipped, *excluded_filters((*off, *moved)))))
 
 
-def _skip_filters(ctx: Context, left_out: tuple[Resource, ...], mine: tuple[str, ...]) -> list[str]:
+def _skip_filters(
+    ctx: Context, left_out: tuple[Resource, ...], mine: tuple[str, ...], off: list[Resource]
+) -> list[str]:
     """The filters of the items left out that are ext's to drop later: not those of an item
-    the user (or pi config) had already switched off, which a later plain install keeps."""
+    the user (or pi config) had already switched off, in the entry or as linked (`off`),
+    which a later plain install keeps."""
     if not left_out:
         return []
-    theirs = {f for r in _off_in_entry(ctx, left_out, []) for f in r.filters} - set(mine)
+    was_off = [*_off_in_entry(ctx, left_out, []), *off]
+    theirs = {f for r in was_off for f in r.filters} - set(mine)
     return [f for f in excluded_filters(left_out) if f not in theirs]
 
 

@@ -25,7 +25,7 @@ def plan_install(
     The selection is what is installed: an item --only/--skip leaves out loses its link of
     ours, unless it is off (`off_now`: parked, or pi's `-path`), which is the user's switch and
     stays, since install never re-enables. `parked` are resources the user switched off in
-    register mode: a new link of theirs is made in its disabled form.
+    register mode: a new link of theirs is made in its disabled form, selected or not.
     """
     chosen = {(r.kind, r.filename) for r in selected}  # cheap keys; a set names each once
     off = {(r.kind, r.filename) for r in parked}
@@ -34,11 +34,14 @@ def plan_install(
     actions: list[Action] = []
     handled: set[str] = set()
     for r in resources:
-        if (r.kind, r.filename) not in chosen:
+        key = (r.kind, r.filename)
+        if key not in chosen and key not in off:
             handled.update((r.dest, r.disabled_dest))
-            actions.append(_left_out(state, r, (r.kind, r.filename) in kept_off))
+            actions.append(_left_out(state, r, key in kept_off))
             continue
-        mine = _resource_actions(state, r, names, (r.kind, r.filename) in off)
+        # Left out or not, an item off in the entry this replaces is linked parked: it is the
+        # user's switch, which only a parked link keeps once the entry goes.
+        mine = _resource_actions(state, r, names, key in off)
         # The form not acted on is pruned when it is a dead link of ours: once the state record
         # forgets an older root, a link into it would read as foreign and stay for good.
         handled.update(a.path for a in mine)

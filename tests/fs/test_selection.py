@@ -123,3 +123,16 @@ def test_register_mode_records_as_its_own_only_the_filters_it_added(
     run(ctx, "register", skip=("alpha", "beta"))
     record = json.loads((agent / ".extset" / "state.json").read_text())["sets"][0]
     assert record["extra"]["skipped"] == ["-extensions/beta.ts"]  # alpha's is the user's
+
+
+@pytest.mark.parametrize(("first", "then"), [("link", "register"), ("register", "link")])
+def test_a_users_switch_survives_a_skip_that_changes_mode(
+    set_root: Path, agent: Path, first: str, then: str
+) -> None:
+    ctx = context(set_root, agent)
+    run(ctx, first)
+    switch(ctx, ["alpha"], False, False, False, yes)
+    run(ctx, then, skip=("alpha", "beta"))
+    assert loaded(ctx) == EVERYTHING - {"alpha", "beta"}
+    run(ctx, then)
+    assert loaded(ctx) == EVERYTHING - {"alpha"}
