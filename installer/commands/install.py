@@ -18,18 +18,23 @@ from installer.host.drift import drift_warning
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
-from installer.links.states import classify
 from installer.sets.modes import install_mode, refuse_unlinkable
 from installer.sets.resources import Resource, discover, loads_as_one_extension, select
 from installer.settings.plan import (
     SKIPPED,
     Flip,
     Intent,
-    excluded_filters,
     plan_settings,
     seed_keys,
     seeded_before,
     settings_path,
+)
+from installer.settings.selection import (
+    entry_filters,
+    off_as_linked,
+    off_in_entry,
+    recorded_skips,
+    skip_filters,
 )
 
 
@@ -93,11 +98,11 @@ def _install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
             )
         else:
             links = plan_uninstall(agent)
-            carried = _off_as_linked(ctx, agent, resources)
-            mine = _recorded_skips(state, ctx)
+            carried = off_as_linked(ctx, agent, resources)
+            mine = recorded_skips(state, ctx)
             left_out = tuple(r for r in resources if r not in chosen)
-            skipped[:] = _skip_filters(ctx, left_out, mine, carried)
-            excluded = _entry_filters(ctx, resources, old, (*left_out, *carried), skipped)
+            skipped[:] = skip_filters(ctx, left_out, mine, carried)
+            excluded = entry_filters(ctx, resources, old, (*left_out, *carried), skipped)
             intent = Intent(
                 seed=True, seeded=done, excluded=excluded, old_roots=tuple(old), released=mine
             )
@@ -151,9 +156,9 @@ def _link_plan(
     "pi"` linked in place and off by pi config's own `-path`, into which that style also turns
     the links it finds parked."""
     by_pi = ctx.manifest.switch == "pi"
-    parked = _off_in_entry(ctx, resources, old)
+    parked = off_in_entry(ctx, resources, old)
     left_out = tuple(r for r in resources if r not in chosen)
-    off_now = _off_as_linked(ctx, agent, left_out) if left_out else []
+    off_now = off_as_linked(ctx, agent, left_out) if left_out else []
     links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked, off_now)
     flips = _carried_to_top(ctx, resources, parked, by_pi)
     if not by_pi:
@@ -220,9 +225,9 @@ def _shared(
     if not skills:
         return ()
     if mode == "link":
-        off = set(_off_as_linked(ctx, agent, skills))
+        off = set(off_as_linked(ctx, agent, skills))
     else:
-        off = set(_off_in_entry(ctx, skills, old))
+        off = set(off_in_entry(ctx, skills, old))
     return tuple(t.warning for t in twins_here(ctx, [r for r in skills if r not in off], mode))
 
 
@@ -236,56 +241,6 @@ def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resou
             "extension and fail to load it; nothing was changed",
             "add an item first (`ext add`), or install it with --mode link",
         )
-
-
-def _recorded_skips(state: State, ctx: Context) -> tuple[str, ...]:
-    """The filters an earlier register-mode install wrote for --only/--skip."""
-    record = state.record_of(ctx.set_root, ctx.manifest.name)
-    if record is None or record.mode != "register":
-        return ()
-    return tuple(str(f) for f in record.extra.get(SKIPPED, ()) if isinstance(f, str))
-
-
-def _entry_filters(
-    ctx: Context,
-    resources: tuple[Resource, ...],
-    old: list[Path],
-    off: tuple[Resource, ...],
-    skipped: list[str],
-) -> tuple[str, ...]:
-    """Register mode's filters: the items left out or switched off, and what the entry of the
-    set's older place kept off."""
-    moved = _off_in_entry(ctx, resources, old, only_old=True)
-    return tuple(dict.fromkeys((*skipped, *excluded_filters((*off, *moved)))))
-
-
-def _skip_filters(
-    ctx: Context, left_out: tuple[Resource, ...], mine: tuple[str, ...], off: list[Resource]
-) -> list[str]:
-    """The filters of the items left out that are ext's to drop later: not those of an item
-    the user (or pi config) had already switched off, in the entry or as linked (`off`),
-    which a later plain install keeps."""
-    if not left_out:
-        return []
-    was_off = [*_off_in_entry(ctx, left_out, []), *off]
-    theirs = {f for r in was_off for f in r.filters} - set(mine)
-    return [f for f in excluded_filters(left_out) if f not in theirs]
-
-
-def _off_in_entry(
-    ctx: Context, resources: tuple[Resource, ...], old: list[Path], only_old: bool = False
-) -> list[Resource]:
-    """Items the set's packages entry keeps off (ext's disable or pi config's), also an entry
-    from where the set was before it moved: what a new entry or new links must carry over."""
-    from installer.links.states import Item
-    from installer.settings.switches import registered_states
-
-    blank = [Item(r, "not-installed", "settings.json") for r in resources]
-    off: dict[Resource, None] = {}
-    for root in (*old, *(() if only_old else (ctx.set_root,))):
-        found = registered_states(ctx, blank, root)
-        off.update((i.resource, None) for i in found if i.state == "disabled")
-    return list(off)
 
 
 def _carried_to_top(
@@ -315,17 +270,6 @@ def _carried_to_top(
         elif r not in parked and off_at_top and entry:
             out.append(Flip(False, KEYS[r.kind], path_of(r), True))
     return tuple(out)
-
-
-def _off_as_linked(
-    ctx: Context, agent: AgentState, resources: tuple[Resource, ...]
-) -> list[Resource]:
-    """Items off in link mode, by our `.off` link or by pi's top-level `-path`: the switches a
-    change to register mode must carry over."""
-    from installer.settings.switches import with_pi
-
-    found = with_pi(ctx, [classify(agent, r) for r in resources])
-    return [i.resource for i in found if i.state == "disabled"]
 
 
 def _carried(off: list[Resource], how: str) -> tuple[str, ...]:
