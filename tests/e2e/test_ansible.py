@@ -278,6 +278,15 @@ def test_playbook_installs_a_set_idempotently_like_ext_install(
         shown = _run(pi, "--help", env=env)
         assert f"--{FLAG}" in shown.stdout + shown.stderr  # pi prints its help on stderr
 
+    # extset_skip on a host that has the item takes it out; dropping the variable puts it back.
+    skipping = {"localhost": {**host_vars, "extset_skip": ["hello"]}}
+    skipped = playbook(ansible_bin, ansible_env, tmp_path, skipping)
+    assert recap(skipped)["localhost"]["changed"] == 1, skipped.stdout
+    assert "extensions/hello.ts" not in links(agent, data / "set")
+    back = playbook(ansible_bin, ansible_env, tmp_path, hosts)
+    assert recap(back)["localhost"]["changed"] == 1, back.stdout
+    assert links(agent, data / "set")["extensions/hello.ts"] == expected["extensions/hello.ts"]
+
     # --check: ext plans with --dry-run; a missing link is reported as a change, not made.
     (agent / "extensions" / "hello.ts").unlink()
     check = playbook(ansible_bin, ansible_env, tmp_path, hosts, "--check")
