@@ -13,7 +13,7 @@ reported and left as it is.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from installer.engine.plan import Action
@@ -56,6 +56,9 @@ class View:
     taken: frozenset[str]  # every path the scan found (link mode)
     # Link mode: items a packages entry of the set would load once their link is parked.
     packaged: frozenset[Resource] = frozenset()
+    # Link mode: the set is installed here (its state record says so), so an item an
+    # install's --only/--skip left out is linked by an enable, as register mode's is let in.
+    installed: bool = False
 
 
 def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
@@ -65,7 +68,8 @@ def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
     if mode == "link":
         state = load_state(ctx.agent_dir)
         agent = scan(ctx.agent_dir, ctx.set_root, state.old_roots(ctx.set_root, ctx.manifest.name))
-        return linked_view(ctx, agent, resources)
+        here = state.record_of(ctx.set_root, ctx.manifest.name) is not None
+        return replace(linked_view(ctx, agent, resources), installed=here)
     note = "the set is not registered: `ext install`"
     found = registered_states(
         ctx, [Listed(r, "not-installed", "settings.json", note) for r in resources]
@@ -132,6 +136,12 @@ def plan_switch(
         if item.state == word:
             actions.append(Action("keep", item.path, detail=f"{r.label} already {word}"))
             notes.append(f"{r.label} is already {word}; nothing to do for it")
+        elif enable and _left_out(view, item):
+            actions.append(Action("link", r.dest, target=r.source, detail=_LEFT_OUT))
+            if item.pi is not None and not item.pi.on:  # pi config's -path would keep it off
+                flips.append(Flip(False, KEYS[r.kind], path_of(r), True))
+                actions.append(_filter(r, True, "", _top_level(r)))
+            on.append(r)
         elif not item.switchable:
             actions.append(Action("skip", item.path, detail=item.note or item.state))
             warnings.append(_not_switched(item, word))
@@ -166,6 +176,17 @@ def plan_switch(
     return Switch(
         tuple(actions), tuple(warnings), tuple(notes), tuple(on), tuple(off), tuple(flips)
     )
+
+
+_LEFT_OUT = "not installed: an install's --only/--skip left it out"
+
+
+def _left_out(view: View, item: Item) -> bool:
+    """Link mode: an item of the set installed here that has no link of its own, and whose
+    place is free: what an install's selection left out, which an enable links."""
+    r = item.resource
+    free = r.dest not in view.taken and r.disabled_dest not in view.taken
+    return view.mode == "link" and view.installed and item.state == "not-installed" and free
 
 
 def _link_switch(view: View, item: Item, enable: bool) -> list[Action]:

@@ -136,3 +136,27 @@ def test_a_users_switch_survives_a_skip_that_changes_mode(
     assert loaded(ctx) == EVERYTHING - {"alpha", "beta"}
     run(ctx, then)
     assert loaded(ctx) == EVERYTHING - {"alpha"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_enable_puts_in_what_a_skip_left_out_until_the_next_skip(
+    set_root: Path, agent: Path, mode: str
+) -> None:
+    ctx = context(set_root, agent)
+    run(ctx, mode, skip=("alpha",))
+    assert switch(ctx, ["alpha"], True, False, False, yes).applied
+    assert loaded(ctx) == EVERYTHING
+    run(ctx, mode, skip=("alpha",))  # the fleet's selection again: out
+    assert loaded(ctx) == EVERYTHING - {"alpha"}
+
+
+def test_enable_links_nothing_where_the_set_is_not_installed(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run(context(set_root, elsewhere), "link")
+    result = switch(context(set_root, agent), ["alpha"], True, False, False, yes)
+    assert not result.applied
+    assert "alpha was not enabled: it is not installed" in result.plan.warnings[0]
+    assert not (agent / "extensions").exists()
