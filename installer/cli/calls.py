@@ -62,12 +62,26 @@ def _call(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> int:
     said = _where(g, out, ctx, command, args) if command.call in _SAY_WHERE else ()
     prompt = Prompt(out, getattr(options, "yes", True), color=not g.no_color, before=said)
     result = verb(ctx, options, prompt)
+    if command.call in _RECORDS and result.applied:
+        _remember(ctx)
     return render(out, result, before=() if prompt.said else said)
 
 
 # The writers of an agent dir that say which (and from where) before their plan; install says
 # it in `_install`, the others of `asks` work on a set folder or on consent's store.
 _SAY_WHERE = frozenset({"uninstall", "enable", "disable", "toggle", "undo"})
+
+
+# The writers after which ext's user state says again which sets the agent dir holds (install
+# too, in `_install`): the hint `_where` gives. Outside the verb's transaction, since a write
+# of it that fails costs only that hint and leaves nothing to roll back.
+_RECORDS = frozenset({"uninstall", "undo"})
+
+
+def _remember(ctx: Any) -> None:
+    from installer.ground.installs import sync
+
+    sync(ctx.agent_dir)
 
 
 def _where(
@@ -209,6 +223,8 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
         warn(out, _move_old_consent_store(ctx))
     said = _where(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
     result = verb(ctx, options, Prompt(out, options.yes, before=said))
+    if not result.dry_run:  # a no-op too: an install made before ext kept that record
+        _remember(ctx)
     before = said if result.dry_run and not result.plan.is_empty else ()
     after = notice(g, ctx)
     if result.applied and not g.quiet and ctx.agent_dir_source == "isolated":

@@ -12,7 +12,6 @@ from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.context import Context
 from installer.ground.errors import UsageError
-from installer.ground.installs import sync
 from installer.ground.state import State, load_state
 from installer.host.drift import drift_warning
 from installer.links.plan import plan_install, plan_uninstall
@@ -55,16 +54,8 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
 
     A seed is written once: the state record keeps the keys seeded here, and a key the
-    user removed since stays removed, unless `reseed`. ext's user state then says the set is
-    installed here (a no-op run too: an install made before ext kept that record).
+    user removed since stays removed, unless `reseed`.
     """
-    result = _install(ctx, options, confirm)
-    if not options.dry_run:
-        sync(ctx.agent_dir)
-    return result
-
-
-def _install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     mode = install_mode(ctx, options.mode)
     resources = discover(ctx.set_root, ctx.pi_line())
     chosen = select(resources, list(options.only), list(options.skip))

@@ -78,12 +78,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         undone = Action("undone", str(rec.path), payload=MarkUndone(rec.path, ctx.env.now()))
         return Prepared(Plan("undo", (*actions, undone)))
 
-    result = run_plan(ctx, prepare, confirm, options.dry_run)
-    if result.applied:  # an install or uninstall reversed: where the sets are has changed
-        from installer.ground.installs import sync
-
-        sync(root)
-    return result
+    return run_plan(ctx, prepare, confirm, options.dry_run)
 
 
 def _refuse_a_run_in_progress(rec: journal.Record, root: Path) -> None:

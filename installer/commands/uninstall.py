@@ -10,7 +10,6 @@ from installer.engine.plan import Plan
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
-from installer.ground.installs import sync
 from installer.ground.state import State, load_state
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
@@ -44,7 +43,4 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
     def new_state(state: State) -> State:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])
 
-    result = run_plan(ctx, prepare, confirm, options.dry_run, new_state)
-    if result.applied:
-        sync(ctx.agent_dir)
-    return result
+    return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
