@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx")
-FILES_PER_EXTENSION = 200  # a folder extension with a vendored tree: its first files suffice
+from installer.sets.link_imports import FILES_PER_EXTENSION, SOURCE_SUFFIXES
 
 
 @dataclass(frozen=True)
