@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer.doctor.finding import Finding, warn
+from installer.sets.link_imports import package_name, resolves_from
 from installer.sets.scan_source import PI_SCOPES
 
 # Mirrors loader.mjs's CONFLICT: pi's own messages, `Tool "x" conflicts with <path>`.
@@ -60,8 +61,16 @@ def failure_fix(real: Path, reason: str, label: str | None, shown: str, set_root
             f'import from "{other}" instead of "{module.group(1)}" '
             "(or use `import type` if only types are needed; see `ext doctor --check host.scope`)"
         )
+    lost = _lost_by_link(real, shown, module.group(1), reason) if module else None
+    if module and lost is not None:
+        # Not a missing install: pi looked from the link's place, and the set has it.
+        return (
+            "this pi resolves a linked extension's imports from its link in the agent dir, "
+            f"not from the set (which has it: {lost}): `ext install --mode register` loads "
+            "the set in place"
+        )
     if module and not module.group(1).startswith((".", "/")):
-        package = _package_name(module.group(1))
+        package = package_name(module.group(1))
         folder = _package_folder(real, set_root)
         todo = "" if _declares(folder, package) else f" {package}"
         return f"cd {folder} && npm install{todo}"
@@ -88,10 +97,15 @@ def _package_folder(entry: Path, set_root: str) -> Path:
     return entry.parent if not inside(str(entry), set_root) else Path(set_root)
 
 
-def _package_name(module: str) -> str:
-    """The npm package a module path is in: `@scope/pkg/sub` -> `@scope/pkg`, `pkg/sub` -> `pkg`."""
-    parts = module.split("/", maxsplit=2)
-    return "/".join(parts[:2]) if module.startswith("@") else parts[0]
+def _lost_by_link(real: Path, shown: str, module: str, reason: str) -> str | None:
+    """Where the set has `module` when pi, loading a link (`shown`) to `real`, did not find it:
+    what a pi that resolves from the link (0.73) loses; None when it is not a link's loss."""
+    if os.path.realpath(shown) == os.path.abspath(shown):
+        return None  # loaded in place (register mode): the module really is missing
+    stack = re.search(r"Require stack:\s*\n- (.+)", reason)
+    importer = Path(os.path.realpath(stack.group(1).strip())) if stack else real
+    found = resolves_from(importer, module)
+    return str(found) if found is not None else None
 
 
 def _declares(folder: Path, package: str) -> bool:
