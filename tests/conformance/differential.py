@@ -56,10 +56,12 @@ class Case:
     chain: str  # a key of CHAINS
     set_root: Path
     agent: Path
+    pi_dir: Path  # the folder of the pi under test: first on ext's PATH, so ext finds that pi
     log: list[str] = field(default_factory=list)  # the steps taken, with ext's refusals
 
     def context(self) -> Context:
-        env = Env(environ=dict(os.environ), cwd=self.set_root.parent)
+        path = os.pathsep.join([str(self.pi_dir), os.environ.get("PATH", "")])
+        env = Env(environ={**os.environ, "PATH": path}, cwd=self.set_root.parent)
         return resolve(env, self.set_root, self.agent)
 
     def run(self, step: str, do: Callable[[Context], object]) -> None:
@@ -103,7 +105,7 @@ def build(tmp: Path, layouts: Sequence[Layout], host: HostInfo) -> list[Case]:
             for chain in CHAINS:
                 agent = root.parent / f"agent-{mode}-{chain}"
                 agent.mkdir()
-                cases.append(Case(layout, mode, chain, root, agent))
+                cases.append(Case(layout, mode, chain, root, agent, host.path.parent))
     return cases
 
 
