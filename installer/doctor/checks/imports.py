@@ -43,8 +43,8 @@ def linked(s: Subject) -> Iterator[Finding]:
             )
     if not bad:
         yield ok(
-            f"the links carry every import of {count(len(homes), 'linked extension')} "
-            f"({pi} resolves imports from the link in the agent dir)"
+            f"the imports of {count(len(homes), 'linked extension')} all resolve from their "
+            f"links ({pi} looks from the link in the agent dir, not from the set)"
         )
 
 
