@@ -113,6 +113,9 @@ def test_on_0_73_register_mode_and_a_skip_of_the_lost_ones_install(
     run_install(tmp_path, root, registered, old_pi, mode="register")
     settings = json.loads((registered / "settings.json").read_text())
     assert settings["packages"] == [str(root)]
+    env = Env(environ={**os.environ, "PATH": old_pi}, cwd=tmp_path)
+    [row] = imports_rows(env, root, registered)
+    assert row.level == "ok" and "no extension of the set is linked here" in row.message
 
 
 def test_on_1_x_and_with_no_pi_found_the_same_set_links_without_a_word(

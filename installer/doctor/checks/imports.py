@@ -41,7 +41,9 @@ def linked(s: Subject) -> Iterator[Finding]:
                 "pi cannot load it",
                 "`ext install --mode register` (pi then loads the set in place)",
             )
-    if not bad:
+    if not homes:
+        yield ok(f"no extension of the set is linked here, so none loses an import ({pi})")
+    elif not bad:
         yield ok(
             f"the imports of {count(len(homes), 'linked extension')} all resolve from their "
             f"links ({pi} looks from the link in the agent dir, not from the set)"
