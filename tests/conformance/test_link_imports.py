@@ -4,7 +4,8 @@ pi 0.73.1 hands jiti the link's path (`loadExtensionModule`, dist/core/extension
 jiti does not realpath it), so a relative import that leaves a linked folder, or one of a
 linked file, and a package in the set's root node_modules are looked for from the agent
 dir and not found; the same set registered as a package loads. pi 1.6.0 realpaths the
-entry first (`canonicalizePath`) and loads it both ways. That is `PiLine.imports_from`;
+entry first (`canonicalizePath`) and loads it both ways. A real file in the agent dir that
+re-exports the entry by its absolute path loads on both: no link can, a file could. That is `PiLine.imports_from`;
 ext's reading of the sources (installer/sets/link_imports.py) must name exactly what fails,
 and `ext install` refuses link mode where, and only where, the pi found cannot load it.
 """
@@ -79,6 +80,12 @@ def test_each_pi_resolves_a_linked_extensions_imports_where_its_line_says(
     by_hand = tmp_path / "by-hand"  # links as ext makes them: one per item, folders whole
     for r in resources:
         build_tree(by_hand, {r.dest: Path(r.source)})
+    # Not a link: a file of the agent dir's own that re-exports the set's entry. jiti then
+    # resolves the entry's imports from its real place, on 0.73 too (ext makes no such file).
+    stubs = tmp_path / "stubs"
+    for r in resources:
+        [entry] = r.entries()
+        build_tree(stubs, {f"extensions/{r.name}.ts": f'export {{ default }} from "{entry}";\n'})
     registered = tmp_path / "registered"
     registered.mkdir()
     linked = tmp_path / "linked"
@@ -92,9 +99,10 @@ def test_each_pi_resolves_a_linked_extensions_imports_where_its_line_says(
         refused = exc
     cwd = tmp_path / "cwd"
     cwd.mkdir()
-    views = ask(pi_host, [(by_hand, cwd), (registered, cwd), (linked, cwd)], real_pi_env, 120.0)
+    jobs = [(by_hand, cwd), (registered, cwd), (linked, cwd), (stubs, cwd)]
+    views = ask(pi_host, jobs, real_pi_env, 120.0)
     assert not isinstance(views, Unavailable), views.reason
-    hand, reg, ext_linked = views
+    hand, reg, ext_linked, stubbed = views
 
     # What ext reads from the sources is what a link loses, on either pi.
     predicted = {
@@ -122,3 +130,4 @@ def test_each_pi_resolves_a_linked_extensions_imports_where_its_line_says(
     # Registered, the set loads in place: every import resolves, on each pi.
     assert not reg.failed, reg.failed
     assert {_name(Path(p)) for p in reg.reals("extension")} >= LOST | {"inner"}
+    assert not stubbed.failed and len(stubbed.reals("extension")) == len(resources)
