@@ -4,10 +4,11 @@ pi 0.73.1 hands jiti the link's path (`loadExtensionModule`, dist/core/extension
 jiti does not realpath it), so a relative import that leaves a linked folder, or one of a
 linked file, and a package in the set's root node_modules are looked for from the agent
 dir and not found; the same set registered as a package loads. pi 1.6.0 realpaths the
-entry first (`canonicalizePath`) and loads it both ways. A real file in the agent dir that
-re-exports the entry by its absolute path loads on both: no link can, a file could. That is `PiLine.imports_from`;
+entry first (`canonicalizePath`) and loads it both ways. That is `PiLine.imports_from`;
 ext's reading of the sources (installer/sets/link_imports.py) must name exactly what fails,
 and `ext install` refuses link mode where, and only where, the pi found cannot load it.
+A real file in the agent dir that re-exports the entry by its absolute path loads on both:
+no link can carry the imports, a file could.
 """
 
 from __future__ import annotations

@@ -217,7 +217,11 @@ def test_the_deep_fix_for_a_module_the_link_lost_names_register_mode_not_npm(
     assert "npm install" not in fix
     assert "from its link in the agent dir" in fix and "`ext install --mode register`" in fix
     assert str(root / "node_modules" / "some-pkg") in fix
-    # Loaded in place (register mode) the module really is missing there: npm is the fix.
-    gone = "Failed to load extension: Cannot find module 'left-pad'"
-    assert failure_fix(real, gone, "bar", str(real), str(root)).startswith("cd ")
-    assert "npm install" in failure_fix(real, reason, "bar", str(real), str(root))
+    # Looked for from the real file (1.x, or register mode), the module really is missing
+    # there: the require stack names the set's file, and npm is the fix.
+    in_place = f"Failed to load extension: Cannot find module 'left-pad'\nRequire stack:\n- {real}"
+    assert failure_fix(real, in_place, "bar", str(real), str(root)).startswith("cd ")
+    assert failure_fix(real, in_place, "bar", link, str(root)).startswith("cd ")
+    no_stack = "Failed to load extension: Cannot find module 'some-pkg'"
+    assert "--mode register" in failure_fix(real, no_stack, "bar", link, str(root))
+    assert "npm install" in failure_fix(real, no_stack, "bar", str(real), str(root))

@@ -61,7 +61,7 @@ def failure_fix(real: Path, reason: str, label: str | None, shown: str, set_root
             f'import from "{other}" instead of "{module.group(1)}" '
             "(or use `import type` if only types are needed; see `ext doctor --check host.scope`)"
         )
-    lost = _lost_by_link(real, shown, module.group(1), reason) if module else None
+    lost = _lost_by_link(shown, module.group(1), reason) if module else None
     if module and lost is not None:
         # Not a missing install: pi looked from the link's place, and the set has it.
         return (
@@ -97,14 +97,14 @@ def _package_folder(entry: Path, set_root: str) -> Path:
     return entry.parent if not inside(str(entry), set_root) else Path(set_root)
 
 
-def _lost_by_link(real: Path, shown: str, module: str, reason: str) -> str | None:
-    """Where the set has `module` when pi, loading a link (`shown`) to `real`, did not find it:
-    what a pi that resolves from the link (0.73) loses; None when it is not a link's loss."""
-    if os.path.realpath(shown) == os.path.abspath(shown):
-        return None  # loaded in place (register mode): the module really is missing
+def _lost_by_link(shown: str, module: str, reason: str) -> str | None:
+    """Where the set has `module` when pi did not find it, looking from a link's place (the
+    require stack names the link, not its target: 0.73); None when it is not a link's loss."""
     stack = re.search(r"Require stack:\s*\n- (.+)", reason)
-    importer = Path(os.path.realpath(stack.group(1).strip())) if stack else real
-    found = resolves_from(importer, module)
+    importer = stack.group(1).strip() if stack else shown
+    if os.path.realpath(importer) == os.path.abspath(importer):
+        return None  # resolved from the real file (1.x, or register mode): really missing
+    found = resolves_from(Path(os.path.realpath(importer)), module)
     return str(found) if found is not None else None
 
 
