@@ -18,10 +18,11 @@ import pytest
 from installer.commands.install import Install, install
 from installer.doctor import Finding, resolve_subject, run_checks
 from installer.doctor.checks.failures import failure_fix
+from installer.doctor.checks.host import load_findings
 from installer.ground.context import Env, resolve
 from installer.ground.errors import UsageError
 from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
-from installer.host.pi import find_host
+from installer.host.pi import LoadFailure, LoadReport, find_host
 from tests.helpers import build_tree, set_links, yes
 
 PKG = {"name": "some-pkg", "version": "1.0.0", "main": "index.js"}
@@ -225,3 +226,31 @@ def test_the_deep_fix_for_a_module_the_link_lost_names_register_mode_not_npm(
     no_stack = "Failed to load extension: Cannot find module 'some-pkg'"
     assert "--mode register" in failure_fix(real, no_stack, "bar", link, str(root))
     assert "npm install" in failure_fix(real, no_stack, "bar", str(real), str(root))
+
+
+def test_host_load_reads_pis_require_stack_for_the_fix(tmp_path: Path) -> None:
+    """`pi -p` prints the require stack under the reason; host.load hands both to the fix."""
+    root = build_tree(tmp_path / "set", dict(LOST))
+    links = {f"extensions/{n}": root / "extensions" / n for n in ("foo", "bar.ts")}
+    agent = build_tree(tmp_path / "agent", dict(links))
+    link = agent / "extensions" / "foo" / "index.ts"
+    failure = LoadFailure(
+        link,
+        "Failed to load extension: Cannot find module '../../lib/util'",
+        f"Require stack:\n- {link}",
+    )
+    report = LoadReport((failure,), False, True, 1, "")
+    [found] = load_findings(report, {str(root / "extensions/foo/index.ts"): "foo"}, "pi", str(root))
+    assert found.level == "error" and found.message.startswith("foo: ")
+    fix = found.fix or ""
+    assert "--mode register" in fix and str(root / "lib" / "util.ts") in fix
+    # A stack naming the set's own file (1.x realpaths the entry): not the link's loss.
+    real = root / "extensions" / "bar.ts"
+    seen_real = LoadFailure(
+        agent / "extensions" / "bar.ts",
+        "Failed to load extension: Cannot find module 'some-pkg'",
+        f"Require stack:\n- {real}",
+    )
+    report = LoadReport((seen_real,), False, True, 1, "")
+    [found] = load_findings(report, {str(real): "bar"}, "pi", str(root))
+    assert (found.fix or "").startswith(f"cd {root} && npm install")
