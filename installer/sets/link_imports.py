@@ -12,7 +12,8 @@ where is `PiLine.imports_from`; this module says what a link would lose.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -21,6 +22,12 @@ from installer.sets.scan_source import PI_SCOPES, scan_imports
 SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx")
 _AS_TYPESCRIPT = {".js": ".ts", ".mjs": ".mts", ".cjs": ".cts", ".jsx": ".tsx"}
 FILES_PER_EXTENSION = 200  # a folder with a vendored tree: its first files are enough
+# Every module an import, export-from, import() or require() can name, read from the raw
+# text (comments and strings too): a superset of what scan_imports finds, for a fast "no".
+_GAP = r"(?:\s|/\*[\s\S]*?\*/|//[^\n]*)*"
+_CANDIDATE = re.compile(
+    rf"(?:from|import|require){_GAP}\(?{_GAP}(?P<q>['\"`])(?P<spec>[^'\"\n]+?)(?P=q)"
+)
 # pi's loader maps these onto its own copies (`getAliases`), whatever node_modules holds.
 _ALIASED = frozenset(("typebox", "@sinclair/typebox"))
 # Node's own modules: `require("events")` never reads a node_modules, even one that has it.
@@ -46,14 +53,22 @@ class Escape(NamedTuple):
         return self.module.startswith(".")
 
 
-def escapes(home: Path, entries: Iterable[Path], link_dir: Path) -> list[Escape]:
+def escapes(home: str | Path, entries: Iterable[str | Path], link_dir: Path) -> list[Escape]:
     """The imports of the extension at `home` (its file or folder) that a link to it made in
     `link_dir` would lose; the files pi loads are `entries`, what they import is followed."""
-    folder = home if home.is_dir() else None
+    folder = os.fspath(home) if os.path.isdir(home) else None
+    queue = [os.fspath(e) for e in entries]
+    seen = set(queue)
     found: list[Escape] = []
-    for path in _reached(folder, [Path(e) for e in entries]):
+    while queue and len(seen) <= FILES_PER_EXTENSION:
+        path = queue.pop(0)
         for spec, line in _value_imports(path):
-            escape = _lost(spec, line, path, folder, link_dir)
+            inside = _inside(folder, path, spec) if folder and spec.startswith(".") else None
+            nxt = _file_of(inside) if inside is not None else None
+            if nxt is not None and nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+            escape = _lost(spec, line, path, inside is not None, folder, link_dir)
             if escape is not None:
                 found.append(escape)
     return found
@@ -78,71 +93,67 @@ def _shown(path: Path, root: Path) -> str:
 def resolves_from(file: Path, module: str) -> Path | None:
     """Where `module`, imported by `file`, is found from the file's own place; None if not."""
     if module.startswith("."):
-        return _file_of(Path(os.path.normpath(file.parent / module)), any_kind=True)
+        found = _file_of(os.path.normpath(os.path.join(file.parent, module)), any_kind=True)
+        return Path(found) if found is not None else None
     if module.startswith("/") or _skipped(module):
         return None
     return _package_above(file.parent, package_name(module))
 
 
-def _reached(folder: Path | None, entries: list[Path]) -> Iterator[Path]:
-    """The entries, and the files inside `folder` their relative imports reach, once each."""
-    queue, seen = list(entries), set(entries)
-    while queue and len(seen) <= FILES_PER_EXTENSION:
-        path = queue.pop(0)
-        yield path
-        if folder is None:
-            continue
-        for spec, _ in _value_imports(path):
-            target = _inside(folder, path, spec)
-            nxt = _file_of(target) if target is not None else None
-            if nxt is not None and nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-
-
-def _value_imports(path: Path) -> list[tuple[str, int]]:
-    """(module, line) of each import that loads at run time (types and unused ones are erased)."""
+def _value_imports(path: str) -> list[tuple[str, int]]:
+    """(module, line) of each import that loads at run time (types and unused ones are erased);
+    a file whose every module is one no link can lose is not lexed at all."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
     except OSError:
         return []
-    typescript = path.suffix in (".ts", ".mts", ".cts", ".tsx")
+    if not any(_may_be_lost(m.group("spec")) for m in _CANDIDATE.finditer(text)):
+        return []
+    typescript = path.endswith((".ts", ".mts", ".cts", ".tsx"))
     return [(r.module, r.line) for r in scan_imports(text, typescript=typescript) if r.loads_value]
 
 
-def _lost(spec: str, line: int, path: Path, folder: Path | None, link_dir: Path) -> Escape | None:
+def _may_be_lost(spec: str) -> bool:
+    return spec.startswith(".") or not (spec.startswith("/") or _skipped(spec))
+
+
+def _lost(
+    spec: str, line: int, path: str, carried: bool, folder: str | None, link_dir: Path
+) -> Escape | None:
     """The import as an Escape when the link would not resolve it; None when it would."""
+    if carried:
+        return None  # a relative import that stays inside the linked folder
+    where = resolves_from(Path(path), spec)
+    if where is None:
+        return None  # not found from the set either: another fault (`npm install`, a typo)
     if spec.startswith("."):
-        if folder is not None and _inside(folder, path, spec) is not None:
-            return None
-        where = resolves_from(path, spec)
-        return Escape(path, line, spec, where) if where is not None else None
-    where = resolves_from(path, spec)
-    if where is None or (folder is not None and where.is_relative_to(folder)):
-        return None  # not found at all is another fault (`npm install`); inside, it is carried
+        return Escape(Path(path), line, spec, where)
+    if folder is not None and where.is_relative_to(folder):
+        return None  # the folder's own node_modules: the link carries it
     if _package_above(link_dir, package_name(spec)) is not None:
         return None  # the agent dir's side has it too
-    return Escape(path, line, spec, where)
+    return Escape(Path(path), line, spec, where)
 
 
-def _inside(folder: Path, path: Path, spec: str) -> Path | None:
+def _inside(folder: str, path: str, spec: str) -> str | None:
     """Where a relative import of `path` points, by name (as jiti sees it through the link),
     when that stays inside `folder`; None when it leaves it."""
-    target = Path(os.path.normpath(path.parent / spec))
-    return target if target.is_relative_to(folder) else None
+    target = os.path.normpath(os.path.join(os.path.dirname(path), spec))
+    return target if target.startswith(folder + os.sep) else None
 
 
-def _file_of(target: Path, any_kind: bool = False) -> Path | None:
+def _file_of(target: str, any_kind: bool = False) -> str | None:
     """The file an import of `target` loads (`./a.js` may be `a.ts`), or None; `any_kind` also
     accepts what is not source (JSON, a folder with a package.json)."""
-    stem, suffix = str(target), target.suffix
-    tries = [stem, *(stem + s for s in SOURCE_SUFFIXES)]
+    stem, suffix = os.path.splitext(target)
+    tries = [target, *(target + s for s in SOURCE_SUFFIXES)]
     if suffix in _AS_TYPESCRIPT:
-        tries.insert(1, stem[: -len(suffix)] + _AS_TYPESCRIPT[suffix])
-    tries += [os.path.join(stem, f"index{s}") for s in SOURCE_SUFFIXES]
+        tries.insert(1, stem + _AS_TYPESCRIPT[suffix])
+    tries += [os.path.join(target, f"index{s}") for s in SOURCE_SUFFIXES]
     if any_kind:
-        tries += [stem + ".json", os.path.join(stem, "package.json")]
-    return next((Path(t) for t in tries if os.path.isfile(t)), None)
+        tries += [target + ".json", os.path.join(target, "package.json")]
+    return next((t for t in tries if os.path.isfile(t)), None)
 
 
 def _package_above(start: Path, package: str) -> Path | None:

@@ -59,9 +59,11 @@ def refuse_lost_imports(ctx: Context, linked: Sequence[Resource]) -> None:
     root = Path(os.path.realpath(ctx.set_root))
     lost: list[str] = []
     names: list[str] = []
+    link_dir = ctx.agent_dir / "extensions"
     for r in extensions:
-        home = Path(os.path.realpath(r.source))
-        found = escapes(home, [Path(p) for p in r.entries()], ctx.agent_dir / "extensions")
+        home = r.real or os.path.realpath(r.source)
+        entries = [home] if r.layout == "file" else r.entries()
+        found = escapes(home, entries, link_dir)
         if found:
             lost.append(said(found[0], r.label, r.layout == "dir", root, len(found) - 1))
             names.append(r.label)

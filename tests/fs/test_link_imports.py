@@ -23,6 +23,7 @@ from installer.ground.context import Env, resolve
 from installer.ground.errors import UsageError
 from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
 from installer.host.pi import LoadFailure, LoadReport, find_host
+from installer.sets.link_imports import escapes
 from tests.helpers import build_tree, set_links, yes
 
 PKG = {"name": "some-pkg", "version": "1.0.0", "main": "index.js"}
@@ -254,3 +255,21 @@ def test_host_load_reads_pis_require_stack_for_the_fix(tmp_path: Path) -> None:
     report = LoadReport((seen_real,), False, True, 1, "")
     [found] = load_findings(report, {str(real): "bar"}, "pi", str(root))
     assert (found.fix or "").startswith(f"cd {root} && npm install")
+
+
+def test_every_import_form_is_read_even_past_a_comment(tmp_path: Path) -> None:
+    """The quick pass that skips files importing nothing a link can lose misses no form."""
+    forms = {
+        "a.ts": 'import { u } from /* why */ "../../lib/util";\nexport default () => u;\n',
+        "b.ts": 'export * from "../../lib/util";\n',
+        "c.js": 'const u = require(\n  "../../lib/util");\nmodule.exports = () => u;\n',
+        "d.ts": "export default async () => (await import(`../../lib/util`)).hello;\n",
+        "e.ts": 'import "../../lib/util";\nexport default () => 1;\n',
+        "f.ts": 'import { x } from // the shared one\n  "some-pkg";\nexport default () => x;\n',
+    }
+    spec: dict[str, str | bytes | Path | None] = {k: v for k, v in LOST.items() if "/" in k}
+    spec |= {f"extensions/many/{name}": text for name, text in forms.items()}
+    root = build_tree(tmp_path / "set", spec)
+    folder = root / "extensions" / "many"
+    found = escapes(folder, sorted(folder.iterdir()), tmp_path / "agent" / "extensions")
+    assert sorted(e.file.name for e in found) == sorted(forms)
