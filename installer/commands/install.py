@@ -156,6 +156,8 @@ def _linked_now(links: Plan, chosen: tuple[Resource, ...]) -> tuple[Resource, ..
     """The items this plan links or relinks: only a new link can lose imports (a no-op reads
     no source)."""
     paths = {a.path for a in links.actions if a.action in ("link", "relink")}
+    if not paths:
+        return ()  # a no-op: not even the items' places are worked out
     return tuple(r for r in chosen if r.dest in paths or r.disabled_dest in paths)
 
 
