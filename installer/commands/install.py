@@ -18,7 +18,7 @@ from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
 from installer.links.states import classify
-from installer.sets.modes import install_mode, refuse_unlinkable
+from installer.sets.modes import install_mode, refuse_lost_imports, refuse_unlinkable
 from installer.sets.resources import Resource, discover, loads_as_one_extension, select
 from installer.settings.plan import (
     SKIPPED,
@@ -145,6 +145,7 @@ def _link_plan(
     by_pi = ctx.manifest.switch == "pi"
     parked = _off_in_entry(ctx, resources, old)
     links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked)
+    refuse_lost_imports(ctx, _linked_now(links, chosen))
     flips = _carried_to_top(ctx, resources, parked, by_pi)
     if not by_pi:
         return links, flips, _carried(parked, "off as `.off` links (pi's entry filter goes)")
@@ -156,6 +157,15 @@ def _link_plan(
     if why is not None:  # no `-path` can be written: a parked link stays parked, so still off
         return links, flips, (*warnings, f"parked links stay parked: {why}")
     return links._replace(actions=up.actions), flips + up.flips, warnings + up.warnings
+
+
+def _linked_now(links: Plan, chosen: tuple[Resource, ...]) -> tuple[Resource, ...]:
+    """The items this plan links or relinks: only a new link can lose imports (a no-op reads
+    no source)."""
+    paths = {a.path for a in links.actions if a.action in ("link", "relink")}
+    if not paths:
+        return ()  # a no-op: not even the items' places are worked out
+    return tuple(r for r in chosen if r.dest in paths or r.disabled_dest in paths)
 
 
 def _refuse_unread_switches(ctx: Context, state: State) -> None:
