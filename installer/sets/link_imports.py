@@ -17,7 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from installer.sets.scan_source import PI_SCOPES, scan_imports
+from installer.host.lines import SCOPES
+from installer.sets.scan_source import scan_imports
 
 SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx")
 _AS_TYPESCRIPT = {".js": ".ts", ".mjs": ".mts", ".cjs": ".cts", ".jsx": ".tsx"}
@@ -171,7 +172,7 @@ def _skipped(module: str) -> bool:
     """A builtin, or a module pi's loader supplies itself."""
     if module.startswith("node:") or module.split("/", 1)[0] in _BUILTINS:
         return True
-    return package_name(module) in _ALIASED or module.partition("/")[0] in PI_SCOPES
+    return package_name(module) in _ALIASED or module.partition("/")[0] in SCOPES
 
 
 def package_name(module: str) -> str:
