@@ -83,10 +83,13 @@ def _resolving_from_links(ctx: Context) -> str | None:
     None for one that resolves them from the set, and when no pi is found (the one a person
     installs next is today's)."""
     from installer.host.lines import line_of
-    from installer.host.pi import find_host
+    from installer.host.pi import package_here
 
-    host = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
-    if host is None:
+    # From pi's package.json, never run: inspecting a set runs nothing of it.
+    found = package_here(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
+    if found is None:
         return None
-    line = line_of(host.version, host.package)
-    return f"{host.command} {host.version or line.tested}" if line.imports_from == "link" else None
+    version, package = found
+    line = line_of(version, package)
+    command = ctx.manifest.host_command
+    return f"{command} {version or line.tested}" if line.imports_from == "link" else None
