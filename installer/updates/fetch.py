@@ -124,12 +124,8 @@ def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | 
     """What npm itself says is published, from the registry npm is configured with (its own
     default when the user set none): `npm view PACKAGE dist-tags.latest versions --json`."""
     import json
-    import shutil
 
-    npm = shutil.which("npm", path=env.get("PATH", ""))  # the user's npm, on the user's PATH
-    if npm is None:
-        return None
-    out = output_of([npm, "view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
+    out = run_npm(["view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
     try:
         data = json.loads(out) if out else None
     except ValueError:
@@ -140,6 +136,22 @@ def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | 
     listed = [versions] if isinstance(versions, str) else versions
     names = tuple(v for v in listed if _semver_text(v)) if isinstance(listed, list) else ()
     return Releases(_semver_text(data.get("dist-tags.latest")), names)
+
+
+def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> str | None:
+    """The stdout of the user's npm (on the user's PATH) run so it leaves nothing behind: no
+    debug log (`--logs-max=0`), no update-notifier stamp, and its cache in a temp folder that
+    is removed after (npm makes `~/.npm` for its cache even when it logs nothing)."""
+    import shutil
+    import tempfile
+
+    npm = shutil.which("npm", path=env.get("PATH", ""))
+    if npm is None:
+        return None
+    quiet = {**env, "npm_config_update_notifier": "false"}
+    with tempfile.TemporaryDirectory(prefix="extset-npm-", ignore_cleanup_errors=True) as cache:
+        flags = [f"--cache={cache}", "--logs-max=0", "--no-update-notifier"]
+        return output_of([npm, *args, *flags], quiet, timeout)
 
 
 def ask_pip(
