@@ -1,4 +1,8 @@
-"""`ext uninstall`: remove our links (enabled and disabled) and our packages entry; backups stay."""
+"""`ext uninstall`: remove our links (enabled and disabled) and our packages entry; backups stay.
+
+The last set's uninstall also takes what ext left for itself: its agent-file copies, the empty
+folders it made, a `packages` key it added and left empty. The journal stays (undo's).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer.agent.recorder import plan_agent_files
+from installer.engine.made import made_here
 from installer.engine.plan import Plan
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.state import State, load_state
+from installer.links.leftovers import plan_leftovers
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
 from installer.settings.plan import Intent, SettingsPlan, plan_settings, settings_path
@@ -34,10 +40,15 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         links = plan_uninstall(agent)
         # ext's own agent files go too, unless another set installed here still has them.
         rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None)
+        actions = links.actions + rec.actions
+        last = not others
+        if last:  # the agent dir as ext found it: its copies, the empty folders it made
+            actions += plan_leftovers(ctx.agent_dir, [a.path for a in actions])
         sp = SettingsPlan((), None, None, ())
         if settings_path(ctx).exists():
-            sp = plan_settings(ctx, Intent(unregister=True))
-        plan = Plan("uninstall", links.actions + rec.actions + sp.actions, sp.warnings)
+            made = last and made_here(ctx.agent_dir, (), settings_path(ctx)).packages_key
+            sp = plan_settings(ctx, Intent(unregister=True, drop_packages=made))
+        plan = Plan("uninstall", actions + sp.actions, sp.warnings)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
