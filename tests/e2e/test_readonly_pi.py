@@ -4,6 +4,7 @@ models-store.json, for itself), `list`, `history`, `update --check` (which runs 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.e2e.conftest import Run
@@ -21,10 +22,11 @@ def test_read_only_commands_leave_the_agent_dir_and_npm_folders_as_they_were(
     dead = "http://127.0.0.1:9/"  # nothing listens: the check asks and gets no answer
     env = {**e2e_env, "EXT_INDEX_URL": dead, "npm_config_registry": dead}
 
-    deep = ext(*at, "doctor", "--deep", "--check", "host.load", env=env)
+    deep = ext(*at, "--json", "doctor", "--deep", env=env)  # every check: the loader's too
     for args in (("list",), ("history",), ("update", "--check")):
         ext(*at, *args, env=env, check=True)
 
-    assert "host.load" in deep.stdout, deep.stdout + deep.stderr
+    ran = {c["id"] for c in json.loads(deep.stdout)["checks"]}
+    assert {"host.load", "loader", "command.pi"} <= ran, ran  # pi -p and pi's loader both ran
     assert snapshot(agent) == before
     assert not (isolated_home / ".npm").exists()  # no debug log, no notifier stamp, no cache
