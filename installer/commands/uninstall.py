@@ -10,13 +10,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer.agent.recorder import plan_agent_files
-from installer.engine.made import made_here
 from installer.engine.plan import Plan
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.state import State, load_state
-from installer.links.leftovers import plan_leftovers
+from installer.links.leftovers import plan_leftovers, what_ext_made
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
 from installer.settings.plan import Intent, SettingsPlan, plan_settings, settings_path
@@ -41,13 +40,13 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         # ext's own agent files go too, unless another set installed here still has them.
         rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None)
         actions = links.actions + rec.actions
-        last = not others
-        if last:  # the agent dir as ext found it: its copies, the empty folders it made
-            actions += plan_leftovers(ctx.agent_dir, [a.path for a in actions])
+        made = what_ext_made(ctx.agent_dir) if not others else None
+        if made is not None:  # the last set: the agent dir as ext found it
+            actions += plan_leftovers(ctx.agent_dir, [a.path for a in actions], made)
         sp = SettingsPlan((), None, None, ())
         if settings_path(ctx).exists():
-            made = last and made_here(ctx.agent_dir, (), settings_path(ctx)).packages_key
-            sp = plan_settings(ctx, Intent(unregister=True, drop_packages=made))
+            drop = made is not None and made.packages_key
+            sp = plan_settings(ctx, Intent(unregister=True, drop_packages=drop))
         plan = Plan("uninstall", actions + sp.actions, sp.warnings)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 

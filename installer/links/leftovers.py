@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from installer.agent.recorder import FILES, copies_dir
-from installer.engine.made import made_here
+from installer.engine.made import Made, made_here
 from installer.engine.plan import Action, FileText
 from installer.ground.errors import ExtError
 from installer.sets.resources import FOLDER
@@ -26,18 +26,25 @@ _COPY = re.compile(
 )
 
 
-def plan_leftovers(agent_dir: Path, removed: Iterable[str]) -> tuple[Action, ...]:
+# The folders ext may have made, the `.off` ones first: a kind's folder empties only after.
+CANDIDATES = (*(f"{kind}/.off" for kind in FOLDER.values()), *FOLDER.values())
+
+
+def what_ext_made(agent_dir: Path) -> Made:
+    """Which of the CANDIDATES ext made here, and whether it added settings.json's packages."""
+    return made_here(agent_dir, CANDIDATES, agent_dir / "settings.json")
+
+
+def plan_leftovers(agent_dir: Path, removed: Iterable[str], made: Made) -> tuple[Action, ...]:
     """The copies and the folders ext made that go once `removed` (paths) are gone."""
     copies = _copies(agent_dir)
     gone = {*removed, *(a.path for a in copies)}
     if copies and _empty_after(agent_dir, COPIES, gone):
         copies += (Action("rmdir", COPIES, detail="ext's copies of its agent files"),)
         gone.add(COPIES)
-    candidates = [f"{kind}/.off" for kind in FOLDER.values()] + list(FOLDER.values())
-    made = made_here(agent_dir, candidates, agent_dir / "settings.json").folders
     folders = []
-    for folder in candidates:  # the `.off` ones first: a kind's folder empties only after
-        if folder in made and _empty_after(agent_dir, folder, gone):
+    for folder in CANDIDATES:
+        if folder in made.folders and _empty_after(agent_dir, folder, gone):
             folders.append(Action("rmdir", folder, detail="made by ext, empty now"))
             gone.add(folder)
     return copies + tuple(folders)
