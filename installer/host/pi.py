@@ -342,12 +342,19 @@ def offline_load_check(
     timeout: float = LOAD_CHECK_TIMEOUT,
 ) -> LoadReport:
     """Start the host offline on `agent_dir` and collect every extension that failed to load."""
+    from installer.host.startfiles import absent, take_back
+
     argv = [str(host.path), "-p", "x", "--offline", "--no-session", "--model", _NO_MODEL]
     run_env = launch_env(agent_dir, os.environ if env is None else env)
+    new = absent(
+        agent_dir
+    )  # what pi's start makes for itself, taken back after: a check writes nothing
     try:
         out = _run(argv, run_env, timeout)
     except OSError as exc:
         raise _cannot_start(host, exc) from exc
+    finally:
+        take_back(agent_dir, new)
     text = out.stderr + out.stdout
     failures, finished = parse_load_output(text)
     return LoadReport(failures, out.timed_out, finished, out.returncode, text)
