@@ -297,6 +297,13 @@ def _expected(s: JournalStep) -> str:
     return _EXPECTED.get(s["op"], "{path}").format(**fields)
 
 
+def _file_what(file: str) -> str:
+    """What a private file of ext's held: the approvals store, or an agent file's copy."""
+    from installer.links.leftovers import is_copy
+
+    return "ext's copy, as it was" if is_copy(Path(file)) else "its earlier approvals"
+
+
 def _action(s: JournalStep, detail: str | None) -> Action:
     op = s["op"]
     names: dict[str, tuple[Word, Any, Any]] = {
@@ -307,7 +314,7 @@ def _action(s: JournalStep, detail: str | None) -> Action:
         "mkdir": ("rmdir", s.get("path"), None),
         "rmdir": ("mkdir", s.get("path"), None),
         "write": ("restore", "settings.json", "ext's keys as they were (others' kept)"),
-        "file": ("restore", str(s.get("file")), "its earlier approvals"),
+        "file": ("restore", str(s.get("file")), _file_what(str(s.get("file")))),
         "state": ("restore", ".extset/state.json", "its earlier record"),
         "copy": ("unlink", s.get("file"), None),
     }

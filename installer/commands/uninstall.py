@@ -1,4 +1,8 @@
-"""`ext uninstall`: remove our links (enabled and disabled) and our packages entry; backups stay."""
+"""`ext uninstall`: remove our links (enabled and disabled) and our packages entry; backups stay.
+
+The last set's uninstall also takes what ext left for itself: its agent-file copies, the empty
+folders it made, a `packages` key it added and left empty. The journal stays (undo's).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.state import State, load_state
+from installer.links.leftovers import plan_leftovers, what_ext_made
 from installer.links.plan import plan_uninstall
 from installer.links.scan import scan
 from installer.settings.plan import Intent, SettingsPlan, plan_settings, settings_path
@@ -34,10 +39,15 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         links = plan_uninstall(agent)
         # ext's own agent files go too, unless another set installed here still has them.
         rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None)
+        actions = links.actions + rec.actions
+        made = what_ext_made(ctx.agent_dir) if not others else None
+        if made is not None:  # the last set: the agent dir as ext found it
+            actions += plan_leftovers(ctx.agent_dir, [a.path for a in actions], made)
         sp = SettingsPlan((), None, None, ())
         if settings_path(ctx).exists():
-            sp = plan_settings(ctx, Intent(unregister=True))
-        plan = Plan("uninstall", links.actions + rec.actions + sp.actions, sp.warnings)
+            drop = made is not None and made.packages_key
+            sp = plan_settings(ctx, Intent(unregister=True, drop_packages=drop))
+        plan = Plan("uninstall", actions + sp.actions, sp.warnings)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:

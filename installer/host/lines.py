@@ -45,7 +45,9 @@ class PiLine(NamedTuple):
     # (`hasManifestResourceFields` in 1.x's dist/core/package-manager.js).
     bare_pi_key: BarePiKey
     # Where a linked extension's relative imports and packages resolve: from the link's
-    # place in the agent dir, or from the file it points at (in the set).
+    # place in the agent dir, or from the file it points at (in the set). 0.73's
+    # `loadExtensionModule` hands jiti the link's path; 1.x `canonicalizePath`s it first
+    # (dist/core/extensions/loader.js). Read by installer/sets/link_imports.py's callers.
     imports_from: ImportsFrom
     trust_gate: bool  # a project's .pi/ and .agents/skills wait for pi's project trust
     session_api: SessionApi  # what the SDK's createAgentSession takes for models and keys

@@ -112,19 +112,28 @@ def find_host(
 def line_here(command: str = "pi", path_env: str | None = None) -> PiLine:
     """The line of the pi `command` finds, read from its package.json alone (never started:
     a no-op install asks it); today's line when no pi is found or its package.json is silent."""
-    import shutil
-
     from installer.host.lines import line_of
+
+    found = package_here(command, path_env)
+    return line_of(*found) if found is not None else line_of()
+
+
+def package_here(
+    command: str = "pi", path_env: str | None = None
+) -> tuple[str | None, str | None] | None:
+    """(version, package) of the pi `command` finds, from its package.json alone, never run
+    (a set's own host command included); None when nothing is found."""
+    import shutil
 
     found = shutil.which(os.path.expanduser(command), path=path_env)
     if found is None:
-        return line_of()
+        return None
     try:
         resolved = Path(found).resolve(strict=True)
     except (OSError, RuntimeError):
         resolved = Path(found)
     package, version = _read_package(resolved)
-    return line_of(version, package)
+    return version, package
 
 
 def package_dir(host: HostInfo) -> Path | None:
@@ -333,12 +342,19 @@ def offline_load_check(
     timeout: float = LOAD_CHECK_TIMEOUT,
 ) -> LoadReport:
     """Start the host offline on `agent_dir` and collect every extension that failed to load."""
+    from installer.host.startfiles import absent, take_back
+
     argv = [str(host.path), "-p", "x", "--offline", "--no-session", "--model", _NO_MODEL]
     run_env = launch_env(agent_dir, os.environ if env is None else env)
+    new = absent(
+        agent_dir
+    )  # what pi's start makes for itself, taken back after: a check writes nothing
     try:
         out = _run(argv, run_env, timeout)
     except OSError as exc:
         raise _cannot_start(host, exc) from exc
+    finally:
+        take_back(agent_dir, new)
     text = out.stderr + out.stdout
     failures, finished = parse_load_output(text)
     return LoadReport(failures, out.timed_out, finished, out.returncode, text)

@@ -13,14 +13,19 @@ from pathlib import Path
 
 
 def untrusted_root(
-    set_root: Path | None, agent_dir: Path | None, trusted: bool = False
+    set_root: Path | None,
+    agent_dir: Path | None,
+    trusted: bool = False,
+    source: str | None = None,
 ) -> Path | None:
     """The set root whose paths must not run here; None once the set is installed or trusted.
 
     Installed means ext's state record lists this very root: a record of another root with
-    the same name (a moved set) does not count, as a name is whatever a set says it is.
+    the same name (a moved set) does not count, as a name is whatever a set says it is. The
+    bundled set (`source` "bundled") is ext's own: trusting ext is trusting it (a checkout of
+    ext holds the pi its tests run, in `.cache/`).
     """
-    if trusted or set_root is None:
+    if trusted or set_root is None or source == "bundled":
         return None
     if agent_dir is not None:
         from installer.ground.state import load_state

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
 from installer.engine import journal
 from installer.ground.context import Context
 from installer.ground.errors import UsageError
@@ -41,3 +45,51 @@ def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
         "install it with `ext install --mode register` (pi then loads the set as a package), "
         f"or leave these out with --skip {','.join(r.label for r in bad)}",
     )
+
+
+def refuse_lost_imports(ctx: Context, linked: Sequence[Resource]) -> None:
+    """On a pi that resolves a linked extension's imports from the link (0.73), refuse to link
+    one whose imports the link would lose: pi could not load it. No pi found: nothing to ask."""
+    extensions = [r for r in linked if r.kind == "extension"]
+    pi = _resolving_from_links(ctx) if extensions else None
+    if pi is None:
+        return
+    from installer.sets.link_imports import escapes, said
+
+    root = Path(os.path.realpath(ctx.set_root))
+    lost: list[str] = []
+    names: list[str] = []
+    link_dir = ctx.agent_dir / "extensions"
+    for r in extensions:
+        home = r.real or os.path.realpath(r.source)
+        entries = [home] if r.layout == "file" else r.entries()
+        found = escapes(home, entries, link_dir)
+        if found:
+            lost.append(said(found[0], r.label, r.layout == "dir", root, len(found) - 1))
+            names.append(r.label)
+    if not lost:
+        return
+    raise UsageError(
+        f"link mode cannot install {', '.join(names)} for {pi}, which resolves a linked "
+        f"extension's imports from its link in the agent dir: {'; '.join(lost)}; "
+        "nothing was changed",
+        "install it with `ext install --mode register` (pi then loads the set in place), "
+        f"or leave these out with --skip {','.join(names)}",
+    )
+
+
+def _resolving_from_links(ctx: Context) -> str | None:
+    """`pi 0.73.1` when the pi found resolves a linked extension's imports from the link;
+    None for one that resolves them from the set, and when no pi is found (the one a person
+    installs next is today's)."""
+    from installer.host.lines import line_of
+    from installer.host.pi import package_here
+
+    # From pi's package.json, never run: inspecting a set runs nothing of it.
+    found = package_here(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
+    if found is None:
+        return None
+    version, package = found
+    line = line_of(version, package)
+    command = ctx.manifest.host_command
+    return f"{command} {version or line.tested}" if line.imports_from == "link" else None

@@ -166,12 +166,8 @@ def twins_here(
 
 
 def _trust(ctx: Context, line: PiLine | None, home: Path) -> Trust:
-    from installer.host.lines import line_of
     from installer.host.trust import project_trust
 
     if line is None:
-        from installer.host.pi import find_host
-
-        host = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"))
-        line = line_of(host.version, host.package) if host is not None else line_of()
+        line = ctx.pi_line()  # from pi's package.json: inspecting a set runs nothing of it
     return project_trust(line, ctx.agent_dir, ctx.env.cwd or Path.cwd(), home)

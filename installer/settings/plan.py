@@ -40,6 +40,7 @@ class Intent(NamedTuple):
     old_roots: tuple[Path, ...] = ()  # folders the set was moved from: their entries go
     released: tuple[str, ...] = ()  # ext's own earlier filters it may drop (pi's stay)
     flips: tuple[Flip, ...] = ()  # items switched as `pi config` switches them
+    drop_packages: bool = False  # an unregister that empties `packages`, a key ext added: it goes
 
     @property
     def empty(self) -> bool:
@@ -120,6 +121,8 @@ def make_change(ctx: Context, intent: Intent) -> Change:
             data = unregister(data, SetPackage.of(old, settings_path(ctx))).settings
         if intent.unregister:
             data = unregister(data, ours).settings
+            if intent.drop_packages and data.get("packages") == []:
+                data = {k: v for k, v in data.items() if k != "packages"}
         elif intent.excluded is not None:
             data = merge_filters(data, ours, intent.excluded, intent.released)
         elif intent.register:
@@ -217,7 +220,8 @@ def _actions(
                 "unregister",
                 "settings.json",
                 target=str(ctx.set_root),
-                detail="removes the packages entry",
+                detail="removes the packages entry"
+                + ("" if "packages" in after else ", and the packages key ext added"),
                 data=was[0],
             )
         )

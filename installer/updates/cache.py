@@ -88,29 +88,55 @@ def save_cache(state: CacheState, path: Path | None = None) -> None:
     atomic.commit(atomic.stage(target, text, 0o600), target)  # replaces the path itself
 
 
+# Records kept per thing checked (`ext`, `host`, `set`): one per installation, the newest.
+KEEP_PER_NAME = 4
+Key = tuple[str, str | None, str | None]
+
+
+def key_of(result: CheckResult) -> Key:
+    """What a result speaks for: the thing, its installation, the version that was checked."""
+    return result.name, result.installation, result.current
+
+
 def merge_results(
     previous: CacheState | None, results: Iterable[CheckResult], now: float
 ) -> CacheState:
-    """The cache after a check at `now`: answers replace old ones, failures keep them."""
+    """The cache after a check at `now`, keyed by what each result checked: an answer replaces
+    the record of the same installation (any version); a failure keeps only a good answer
+    about the very same version, so a pi that changed is never answered for by the old one."""
     state = previous or CacheState()
-    old = {r.name: r for r in state.results}
-    merged: dict[str, CheckResult] = dict(old)
+    merged: dict[Key, CheckResult] = {key_of(r): r for r in state.results}
     seen = list(state.first_seen)
     for result in results:
-        if result.status == "unavailable" and result.name in old:
+        key = key_of(result)
+        kept = merged.get(key)
+        if result.status == "unavailable" and kept is not None and kept.status != "unavailable":
             continue  # a failed check is no news: keep the last good answer
-        merged[result.name] = result
+        merged = {k: r for k, r in merged.items() if k[:2] != key[:2]}
+        merged[key] = result  # newest last
         if result.newer and result.latest and state.seen_at(result.name, result.latest) is None:
             seen.append(FirstSeen(result.name, result.latest, now))
-    latest = {r.name: r.latest for r in merged.values()}
-    seen = [f for f in seen if latest.get(f.name) == f.version]
+    kept_results = _newest(tuple(merged.values()))
+    latest = {(r.name, r.latest) for r in kept_results}
+    seen = [f for f in seen if (f.name, f.version) in latest]
     return replace(
         state,
         checked_at=now,
         refresh_started_at=None,
-        results=tuple(merged.values()),
+        results=kept_results,
         first_seen=tuple(seen),
     )
+
+
+def _newest(results: tuple[CheckResult, ...]) -> tuple[CheckResult, ...]:
+    """At most KEEP_PER_NAME records of each thing, the newest (the last ones)."""
+    count: dict[str, int] = {}
+    out: list[CheckResult] = []
+    for r in reversed(results):
+        count[r.name] = count.get(r.name, 0) + 1
+        if count[r.name] <= KEEP_PER_NAME:
+            out.append(r)
+    return tuple(reversed(out))
 
 
 def _list(value: object) -> list[object]:

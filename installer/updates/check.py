@@ -9,7 +9,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from installer.updates.config import UpdateConfig, load_config
-from installer.updates.fetch import DEFAULT_LIMITS, Limits, ask_pip, ask_uv, latest_from_index
+from installer.updates.fetch import (
+    DEFAULT_LIMITS,
+    NOT_ON_INDEX,
+    Limits,
+    ask_pip,
+    ask_uv,
+    latest_from_index,
+)
 from installer.updates.hostcheck import check_host
 from installer.updates.method import (
     InstallFacts,
@@ -134,6 +141,8 @@ def check_ext(
     asks = [(ask_uv, "uv's index")] if method.name in ("uv-tool", "uv") else []
     for ask, source in [*asks, (ask_pip, "pip's index")]:
         answer = ask(python, env, timeout=limits.timeout * 3)
+        if answer is NOT_ON_INDEX:  # an index is configured; extset is simply not on it
+            return replace(unasked, detail=f"not on {source}")
         if answer is not None:
             return versioned(unasked, answer.latest, method, f"from {source}")
     return unasked

@@ -124,12 +124,8 @@ def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | 
     """What npm itself says is published, from the registry npm is configured with (its own
     default when the user set none): `npm view PACKAGE dist-tags.latest versions --json`."""
     import json
-    import shutil
 
-    npm = shutil.which("npm", path=env.get("PATH", ""))  # the user's npm, on the user's PATH
-    if npm is None:
-        return None
-    out = output_of([npm, "view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
+    out = run_npm(["view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
     try:
         data = json.loads(out) if out else None
     except ValueError:
@@ -142,18 +138,43 @@ def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | 
     return Releases(_semver_text(data.get("dist-tags.latest")), names)
 
 
+def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> str | None:
+    """The stdout of the user's npm (on the user's PATH) run so it leaves nothing behind: no
+    debug log (`--logs-max=0`), no update-notifier stamp, and its cache in a temp folder that
+    is removed after (npm makes `~/.npm` for its cache even when it logs nothing)."""
+    import shutil
+    import tempfile
+
+    npm = shutil.which("npm", path=env.get("PATH", ""))
+    if npm is None:
+        return None
+    quiet = {**env, "npm_config_update_notifier": "false"}
+    with tempfile.TemporaryDirectory(prefix="extset-npm-", ignore_cleanup_errors=True) as cache:
+        flags = [f"--cache={cache}", "--logs-max=0", "--no-update-notifier"]
+        return output_of([npm, *args, *flags], quiet, timeout)
+
+
+# Releases of nothing: the installer answered, and the index has no such distribution.
+NOT_ON_INDEX = Releases(None)
+
+
 def ask_pip(
     python: str, env: Mapping[str, str], timeout: float, dist: str = DIST
 ) -> Releases | None:
     """What pip itself would install, from the index pip is configured with (its own default
-    when the user set none): `python -m pip index versions extset`."""
+    when the user set none): `python -m pip index versions extset`; NOT_ON_INDEX when pip
+    reached its index and found no extset there."""
     import re
 
     argv = [python, "-m", "pip", "index", "versions", dist, "--disable-pip-version-check"]
-    out = output_of(argv, env, timeout)
-    found = re.search(r"^Available versions:\s*(.+)$", out or "", re.MULTILINE)
-    if found is None:
+    done = completed(argv, env, timeout)
+    if done is None:
         return None
+    found = re.search(r"^Available versions:\s*(.+)$", done.stdout, re.MULTILINE)
+    if found is None:
+        # pip says this alike of an index it could not read; then it also said it retried.
+        missing = f"No matching distribution found for {dist}" in done.stderr
+        return NOT_ON_INDEX if missing and "Retrying" not in done.stderr else None
     listed = tuple(v for v in (p.strip() for p in found.group(1).split(",")) if _semver_text(v))
     latest = None
     for version in listed:
@@ -166,7 +187,8 @@ def ask_uv(
     python: str, env: Mapping[str, str], timeout: float, dist: str = DIST
 ) -> Releases | None:
     """What uv itself would install (a uv tool's venv has no pip), from the index uv is
-    configured with: `uv pip compile` of `dist` alone, for the tool's Python."""
+    configured with: `uv pip compile` of `dist` alone, for the tool's Python; NOT_ON_INDEX
+    when uv found no such package there."""
     import re
     import shutil
 
@@ -174,16 +196,29 @@ def ask_uv(
     if uv is None:
         return None
     argv = [uv, "pip", "compile", "-", "--no-deps", "--no-header", "--no-annotate", "--quiet"]
-    out = output_of([*argv, "--python", python], env, timeout, stdin=f"{dist}\n")
-    found = re.search(rf"^{re.escape(dist)}==(\S+)\s*$", out or "", re.MULTILINE | re.IGNORECASE)
+    done = completed([*argv, "--python", python], env, timeout, stdin=f"{dist}\n")
+    if done is None:
+        return None
+    if done.returncode != 0:
+        missing = f"{dist} was not found in the package registry" in done.stderr
+        return NOT_ON_INDEX if missing else None
+    found = re.search(rf"^{re.escape(dist)}==(\S+)\s*$", done.stdout, re.MULTILINE | re.IGNORECASE)
     latest = found.group(1) if found and _semver_text(found.group(1)) else None
     return Releases(latest, (latest,)) if latest else None
 
 
-def output_of(
+class Completed(NamedTuple):
+    """How a command ended: its exit code and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def completed(
     argv: list[str], env: Mapping[str, str], timeout: float, stdin: str | None = None
-) -> str | None:
-    """A command's stdout, or None when it cannot start, fails or outlives `timeout`."""
+) -> Completed | None:
+    """How a command ended, or None when it cannot start or outlives `timeout`."""
     import subprocess
 
     try:
@@ -198,7 +233,15 @@ def output_of(
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout if done.returncode == 0 else None
+    return Completed(done.returncode, done.stdout, done.stderr)
+
+
+def output_of(
+    argv: list[str], env: Mapping[str, str], timeout: float, stdin: str | None = None
+) -> str | None:
+    """A command's stdout, or None when it cannot start, fails or outlives `timeout`."""
+    done = completed(argv, env, timeout, stdin)
+    return done.stdout if done is not None and done.returncode == 0 else None
 
 
 def compare(current: str | None, latest: str | None) -> bool | None:

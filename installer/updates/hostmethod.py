@@ -172,7 +172,7 @@ def npm_global_prefix(
         return Path(value).expanduser()
     if not run:
         return None
-    from installer.updates.fetch import output_of
+    from installer.updates.fetch import run_npm
 
-    out = (output_of(["npm", "prefix", "-g"], env, timeout) or "").strip()
+    out = (run_npm(["prefix", "-g"], env, timeout) or "").strip()
     return Path(out) if out else None

@@ -12,7 +12,7 @@ Status = Literal[
     "update-available",  # a newer release, or commits upstream
     "up-to-date",
     "unavailable",  # the check ran and got no usable answer (network, 404, bad JSON, ...)
-    "not-configured",  # no index or registry configured: nothing to ask
+    "not-configured",  # no index or registry configured that has it: nothing to ask
     "not-applicable",  # nothing to check (unknown host package, a set that is not a checkout)
 ]
 STATUSES: tuple[str, ...] = get_args(Status)

@@ -399,6 +399,29 @@ def corpus() -> list[Layout]:
                 "extensions/plain.ts": extension("plain"),
             },
         ),
+        # Extensions that import from outside what their link carries: a shared lib/ above a
+        # folder extension, a package in the set's root node_modules (a monorepo of tools).
+        # pi 0.73 resolves them from the link and cannot load them; ext's link mode refuses
+        # there, and registered (or on 1.x linked) they load.
+        Layout(
+            "imports-out-of-folders",
+            {
+                "extset.toml": manifest("monorepo"),
+                "lib/util.ts": "export const tidy = (s) => s.trim();\n",
+                "node_modules/left-pad/package.json": json.dumps(
+                    {"name": "left-pad", "version": "1.3.0", "main": "index.js"}
+                ),
+                "node_modules/left-pad/index.js": "module.exports = (s, n) => String(s);\n",
+                "extensions/tidy/index.ts": (
+                    'import { tidy } from "../../lib/util";\n'
+                    "export default function t(pi) { tidy(' '); }\n"
+                ),
+                "extensions/pad.ts": (
+                    'import pad from "left-pad";\nexport default function p(pi) { pad("x", 2); }\n'
+                ),
+                "skills/monorepo/SKILL.md": skill("monorepo"),
+            },
+        ),
         # A set with nothing in it yet (a fresh `ext init`, before the first extension).
         Layout("empty-set", {"extset.toml": manifest("fresh"), "README.md": "# my set\n"}),
         # A pi package beside conventional folders: the manifest names extensions only, so

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from installer.host.lines import line_of
 from installer.host.pi import HostInfo
 from tests.conformance.differential import run_all_steps
 from tests.conformance.layouts import Layout, corpus, layouts
@@ -39,6 +40,9 @@ def test_the_corpus_lists_what_pi_loads(tmp_path: Path, pi_host: HostInfo) -> No
     # A refused install agrees with pi by loading nothing: register mode, which can express
     # any pi package, must not hide the corpus that way (only the empty set is refused).
     assert run.refused("register") == {"empty-set"}
+    # Link mode refuses imports a link loses only where pi resolves them from the link.
+    from_link = line_of(pi_host.version, pi_host.package).imports_from == "link"
+    assert ("imports-out-of-folders" in run.refused("link")) == from_link
 
 
 @settings(

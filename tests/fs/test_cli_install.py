@@ -41,6 +41,7 @@ ACTIONS = {
     "register",
     "filter",
     "approve",
+    "rmdir",  # the last set's uninstall: a folder ext made, left empty
 }
 STAMPED = r"\.bak\.\d{8}-\d{6}"
 
@@ -175,7 +176,8 @@ def test_uninstall_removes_ours_and_says_so(set_root: Path, agent: Path) -> None
     ext(set_root, agent, "install", "--yes")
     result = ext(set_root, agent, "uninstall", "--yes")
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[-1] == "done: 6 removed"  # with ext's /ext
+    # with ext's /ext and its copy; the folders ext made went with the last set
+    assert result.stdout.splitlines()[-1] == "done: 7 removed, 4 folders removed"
     assert not [k for k, (kind, _) in snapshot(agent).items() if kind == "link"]
 
 
@@ -221,8 +223,9 @@ def test_uninstall_json_is_the_plan_result_shape(set_root: Path, agent: Path) ->
     data = as_json(ext(set_root, agent, "--json", "uninstall", "--yes"))
     assert_plan_shape(data, "uninstall")
     assert (data["changed"], data["dry_run"]) == (True, False)
-    assert {a["action"] for a in data["actions"]} == {"unlink"}
-    assert len(data["actions"]) == 6
+    assert {a["action"] for a in data["actions"]} == {"unlink", "rmdir"}
+    links = [a for a in data["actions"] if a["action"] == "unlink" and ".extset" not in a["path"]]
+    assert len(links) == 6
 
 
 def test_list_json_is_the_items_shape(set_root: Path, agent: Path) -> None:

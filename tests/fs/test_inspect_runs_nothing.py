@@ -179,3 +179,13 @@ def test_the_installed_ext_says_not_run_and_takes_trust_set(
     trusted = run("--trust-set")
     assert trusted.returncode == 0, trusted.stderr
     assert marker.read_text() == "ran\n"
+
+
+def test_the_bundled_set_is_ext_own_and_trusted(tmp_path: Path) -> None:
+    """A checkout of ext is the bundled set and holds the pi its tests run (in .cache/): that pi
+    is run as any pi on PATH, while a set named by --set is still untrusted until installed."""
+    from installer.host.set_command import untrusted_root
+
+    root, agent = tmp_path / "ext-checkout", tmp_path / "agent"
+    assert untrusted_root(root, agent, source="bundled") is None
+    assert untrusted_root(root, agent, source="--set") == root

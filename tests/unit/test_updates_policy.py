@@ -13,7 +13,7 @@ from installer.updates.policy import (
     refresh_due,
     silenced_by,
 )
-from installer.updates.results import CheckResult
+from installer.updates.results import CheckResult, Status
 
 NOW = 1_700_000_000.0
 
@@ -221,3 +221,27 @@ def test_host_facts_from_a_host_info_shape() -> None:
         "x", "0.73.1", Path("/lib/node_modules/x/cli.js"), "pi"
     )
     assert HostFacts.from_info(None) is None
+
+
+def host(version: str, where: str, status: Status = "up-to-date") -> CheckResult:
+    latest = version if status == "up-to-date" else None
+    return CheckResult("host", version, latest, None, status, installation=where)
+
+
+def test_a_failed_check_of_a_changed_pi_is_recorded_not_answered_by_the_old_one() -> None:
+    old = merge_results(None, [host("0.73.1", "/old/cli.js")], NOW)
+    failed = host("1.6.0", "/new/cli.js", "unavailable")
+    after = merge_results(old, [failed], NOW + DAY)
+    assert after.results == (host("0.73.1", "/old/cli.js"), failed)
+
+
+def test_a_failed_check_of_the_same_pi_keeps_its_good_answer() -> None:
+    good = merge_results(None, [host("1.6.0", "/new/cli.js")], NOW)
+    after = merge_results(good, [host("1.6.0", "/new/cli.js", "unavailable")], NOW + DAY)
+    assert after.results == (host("1.6.0", "/new/cli.js"),)
+
+
+def test_an_answer_about_an_upgraded_pi_replaces_the_record_of_its_older_version() -> None:
+    good = merge_results(None, [host("1.5.0", "/new/cli.js")], NOW)
+    after = merge_results(good, [host("1.6.0", "/new/cli.js", "unavailable")], NOW + DAY)
+    assert after.results == (host("1.6.0", "/new/cli.js", "unavailable"),)

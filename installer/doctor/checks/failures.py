@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from installer.doctor.finding import Finding, warn
 from installer.host.lines import SCOPES
+from installer.sets.link_imports import package_name, resolves_from
 
 # Mirrors loader.mjs's CONFLICT: pi's own messages, `Tool "x" conflicts with <path>`.
 _CONFLICT = r'(Tool|Flag) "(.+)" conflicts with (.+)'
@@ -61,8 +62,16 @@ def failure_fix(real: Path, reason: str, label: str | None, shown: str, set_root
             f'import from "{other}" instead of "{module.group(1)}" '
             "(or use `import type` if only types are needed; see `ext doctor --check host.scope`)"
         )
+    lost = _lost_by_link(shown, module.group(1), reason) if module else None
+    if module and lost is not None:
+        # Not a missing install: pi looked from the link's place, and the set has it.
+        return (
+            "this pi resolves a linked extension's imports from its link in the agent dir, "
+            f"not from the set (which has it: {lost}): `ext install --mode register` loads "
+            "the set in place"
+        )
     if module and not module.group(1).startswith((".", "/")):
-        package = _package_name(module.group(1))
+        package = package_name(module.group(1))
         folder = _package_folder(real, set_root)
         todo = "" if _declares(folder, package) else f" {package}"
         return f"cd {folder} && npm install{todo}"
@@ -94,10 +103,15 @@ def _package_folder(entry: Path, set_root: str) -> Path:
     return entry.parent if not inside(str(entry), set_root) else Path(set_root)
 
 
-def _package_name(module: str) -> str:
-    """The npm package a module path is in: `@scope/pkg/sub` -> `@scope/pkg`, `pkg/sub` -> `pkg`."""
-    parts = module.split("/", maxsplit=2)
-    return "/".join(parts[:2]) if module.startswith("@") else parts[0]
+def _lost_by_link(shown: str, module: str, reason: str) -> str | None:
+    """Where the set has `module` when pi did not find it, looking from a link's place (the
+    require stack names the link, not its target: 0.73); None when it is not a link's loss."""
+    stack = re.search(r"Require stack:\s*\n- (.+)", reason)
+    importer = stack.group(1).strip() if stack else shown
+    if os.path.realpath(importer) == os.path.abspath(importer):
+        return None  # resolved from the real file (1.x, or register mode): really missing
+    found = resolves_from(Path(os.path.realpath(importer)), module)
+    return str(found) if found is not None else None
 
 
 def _declares(folder: Path, package: str) -> bool:

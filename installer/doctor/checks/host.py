@@ -135,7 +135,8 @@ def load_findings(
         failed += 1
         label = labels.get(real) or labels.get(str(failure.path))
         name = f"{label}: " if label else ""
-        fix = failure_fix(Path(real), failure.reason, label, str(failure.path), set_root)
+        said = f"{failure.reason}\n{failure.detail}"  # the detail holds pi's require stack
+        fix = failure_fix(Path(real), said, label, str(failure.path), set_root)
         reason = failure.reason.removeprefix("Failed to load extension: ")  # said just before
         yield error(f"{name}{command} could not load {failure.path}: {reason}", fix)
     if report.timed_out:

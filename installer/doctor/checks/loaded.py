@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from installer.host.lines import PiLine
 
-SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx")
-FILES_PER_EXTENSION = 200  # a folder extension with a vendored tree: its first files suffice
+from installer.sets.link_imports import FILES_PER_EXTENSION, SOURCE_SUFFIXES
 
 
 @dataclass(frozen=True)

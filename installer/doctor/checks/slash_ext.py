@@ -87,7 +87,7 @@ def name_clash(s: Subject) -> Iterator[Finding]:
 def _sources(home: Path) -> Iterator[Path]:
     """An extension's source files: itself, or those in its folder (perms.walk: no links
     followed, no node_modules or dot folders, a bounded depth and count)."""
-    from installer.doctor.checks.loaded import SOURCE_SUFFIXES
+    from installer.sets.link_imports import SOURCE_SUFFIXES
 
     for path in walk(home):
         parts = path.relative_to(home).parts

@@ -1,0 +1,69 @@
+"""What ext made in an agent dir, as its journals tell: folders, and settings.json's `packages` key.
+
+The newest journaled step about a thing decides: a `mkdir` of a folder (by an install, a
+disable, or an undo putting it back) means ext made the one there now; an `rmdir` means the one
+there now is someone else's. A settings write that added the `packages` key means ext made it;
+one that found it there means it is the user's. A run that was rolled back took its steps back.
+What no journal kept (they are trimmed to the newest 50) counts as not ext's: it stays.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+from installer.engine import journal
+from installer.engine.journal import JournalStep
+
+
+class Made(NamedTuple):
+    """Which of the folders asked about ext made, and whether it added the `packages` key."""
+
+    folders: frozenset[str]
+    packages_key: bool
+
+
+def made_here(agent_dir: Path, folders: Iterable[str], settings: Path) -> Made:
+    """What ext made of `folders` (relative to the agent dir) and of `settings`' packages key."""
+    pending = set(folders)
+    made: set[str] = set()
+    key: bool | None = None
+    for rec in journal.records(agent_dir):
+        if rec.status == "rolled-back":
+            continue
+        for step in reversed(rec.steps):
+            if step["op"] in ("mkdir", "rmdir") and step.get("path") in pending:
+                pending.discard(step["path"])
+                if step["op"] == "mkdir":
+                    made.add(step["path"])
+            elif key is None and step["op"] == "write" and _is(step.get("file"), settings):
+                key = _added_packages(step)
+            if not pending and key is not None:
+                return Made(frozenset(made), key)
+    return Made(frozenset(made), bool(key))
+
+
+def _is(file: str | None, settings: Path) -> bool:
+    return file is not None and os.path.realpath(file) == os.path.realpath(settings)
+
+
+def _added_packages(step: JournalStep) -> bool | None:
+    """True: the write added the key; False: it found the key there; None: it did neither."""
+    before, after = _has_packages(step.get("before")), _has_packages(step.get("after"))
+    if before is None or after is None or before == after:
+        return None
+    return after
+
+
+def _has_packages(encoded: str | None) -> bool | None:
+    from installer.engine.transaction import decode
+
+    try:
+        text = decode(encoded)
+        data = json.loads(text) if text else {}
+    except ValueError:
+        return None
+    return isinstance(data, dict) and "packages" in data

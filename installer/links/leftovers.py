@@ -1,0 +1,95 @@
+"""What the uninstall of the last set also takes, so the agent dir is left as ext found it.
+
+ext's copies of its agent files (`.extset/agent/`, linked from `extensions/`), and the folders
+ext made that the uninstall leaves empty: `extensions/.off`, `skills/.off`, and a resource
+folder it made in a fresh agent dir. Each copy goes as a journaled file step (`ext undo` writes
+it back); each folder as an `rmdir` (undo makes it again). The journal stays: undo needs it.
+Whether ext made a folder is for its journals to say (installer.engine.made).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from installer.agent.recorder import FILES, copies_dir
+from installer.engine.made import Made, made_here
+from installer.engine.plan import Action, FileText
+from installer.ground.errors import ExtError
+from installer.sets.resources import FOLDER
+
+COPIES = ".extset/agent"
+_COPY = re.compile(
+    "(" + "|".join(re.escape(f.source.removesuffix(".ts")) for f in FILES) + r")-[0-9a-f]{12}\.ts"
+)
+
+
+# The folders ext may have made, the `.off` ones first: a kind's folder empties only after.
+CANDIDATES = (*(f"{kind}/.off" for kind in FOLDER.values()), *FOLDER.values())
+
+
+def what_ext_made(agent_dir: Path) -> Made:
+    """Which of the CANDIDATES ext made here, and whether it added settings.json's packages."""
+    return made_here(agent_dir, CANDIDATES, agent_dir / "settings.json")
+
+
+def plan_leftovers(agent_dir: Path, removed: Iterable[str], made: Made) -> tuple[Action, ...]:
+    """The copies and the folders ext made that go once `removed` (paths) are gone."""
+    copies = _copies(agent_dir)
+    gone = {*removed, *(a.path for a in copies)}
+    if copies and _empty_after(agent_dir, COPIES, gone):
+        copies += (Action("rmdir", COPIES, detail="ext's copies of its agent files"),)
+        gone.add(COPIES)
+    folders = []
+    for folder in CANDIDATES:
+        if folder in made.folders and _empty_after(agent_dir, folder, gone):
+            folders.append(Action("rmdir", folder, detail="made by ext, empty now"))
+            gone.add(folder)
+    return copies + tuple(folders)
+
+
+def is_copy(path: Path) -> bool:
+    """Whether path is one of ext's agent-file copies: `<agent>/.extset/agent/<stem>-<sha>.ts`."""
+    folder = path.parent
+    return (
+        folder.name == "agent"
+        and folder.parent.name == ".extset"
+        and bool(_COPY.fullmatch(path.name))
+    )
+
+
+def _copies(agent_dir: Path) -> tuple[Action, ...]:
+    """ext's own copies in `.extset/agent/`, each removed as the text it holds (undo's)."""
+    from installer.ground import own
+
+    folder = copies_dir(agent_dir)
+    try:
+        names = sorted(e.name for e in os.scandir(folder) if e.is_file(follow_symlinks=False))
+    except OSError:
+        return ()
+    out = []
+    for name in names:
+        if not _COPY.fullmatch(name):
+            continue
+        try:
+            text = own.read_text(folder / name)
+        except (OSError, UnicodeDecodeError, ExtError):
+            continue  # not a copy ext could journal back: it stays
+        if text is not None:
+            rel = f"{COPIES}/{name}"
+            out.append(Action("unlink", rel, detail="ext's copy", payload=FileText(text, None)))
+    return tuple(out)
+
+
+def _empty_after(agent_dir: Path, folder: str, gone: set[str]) -> bool:
+    """Whether a real folder holds nothing once `gone` (paths under the agent dir) are removed."""
+    path = agent_dir / folder
+    if path.is_symlink() or not path.is_dir():
+        return False
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return False
+    return all(f"{folder}/{name}" in gone for name in names)

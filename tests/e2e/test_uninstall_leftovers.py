@@ -1,0 +1,90 @@
+"""The uninstall of the last set leaves the agent dir as ext found it (the journal apart): no
+copy of ext's agent files, no empty folder ext made, no `packages` key ext added; what the
+user had stays, and `ext undo` of the uninstall puts back exactly what was there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import Run
+from tests.helpers import build_tree, snapshot
+
+pytestmark = pytest.mark.e2e
+
+
+def make_set(root: Path) -> Path:
+    return build_tree(
+        root,
+        {
+            "extset.toml": '[set]\nname = "probe"\n',
+            "extensions/hello.ts": "export default function () {}\n",
+            "extensions/tools/index.ts": "export default function () {}\n",
+            "skills/care/SKILL.md": "---\nname: care\ndescription: x\n---\nbe careful\n",
+            "prompts/fix.md": "fix it\n",
+        },
+    )
+
+
+def but_journal(tree: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    return {k: v for k, v in tree.items() if not k.startswith(".extset/journal/")}
+
+
+def test_a_fresh_agent_dir_is_left_with_only_ext_bookkeeping(ext: Run, tmp_path: Path) -> None:
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(tmp_path / "agent"))
+    ext(*at, "install", "--create", "--yes", check=True)
+    ext(*at, "disable", "tools", "care", "--yes", check=True)  # parked in .off/ folders
+    before = snapshot(tmp_path / "agent")
+
+    ext(*at, "uninstall", "--yes", check=True)
+
+    left = sorted(but_journal(snapshot(tmp_path / "agent")))
+    assert left == [".extset", ".extset/journal", ".extset/lock", ".extset/state.json"]
+    ext(*at, "undo", "--yes", check=True)
+    assert but_journal(snapshot(tmp_path / "agent")) == but_journal(before)
+
+
+def test_what_the_user_had_stays(ext: Run, tmp_path: Path) -> None:
+    agent = build_tree(
+        tmp_path / "agent",
+        {"settings.json": '{\n  "theme": "dark",\n  "packages": []\n}\n', "prompts/mine.md": "x"},
+    )
+    (agent / "extensions").mkdir()  # the user's own, empty
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(agent))
+    ext(*at, "install", "--mode", "register", "--yes", check=True)
+
+    ext(*at, "uninstall", "--yes", check=True)
+
+    assert (agent / "settings.json").read_text() == '{\n  "theme": "dark",\n  "packages": []\n}\n'
+    assert (agent / "extensions").is_dir() and (agent / "prompts" / "mine.md").is_file()
+    assert not (agent / ".extset" / "agent").exists()
+
+
+def test_a_packages_key_ext_added_goes_and_comes_back_with_undo(ext: Run, tmp_path: Path) -> None:
+    agent = build_tree(tmp_path / "agent", {"settings.json": '{\n  "theme": "dark"\n}\n'})
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(agent))
+    ext(*at, "install", "--mode", "register", "--yes", check=True)
+    installed = (agent / "settings.json").read_text()
+
+    plan = ext(*at, "uninstall", "--yes", check=True)
+
+    assert "the packages key ext added" in plan.stdout + plan.stderr
+    assert (agent / "settings.json").read_text() == '{\n  "theme": "dark"\n}\n'
+    ext(*at, "undo", "--yes", check=True)
+    assert (agent / "settings.json").read_text() == installed
+
+
+def test_a_set_still_installed_keeps_what_it_needs(ext: Run, tmp_path: Path) -> None:
+    agent = tmp_path / "agent"
+    one = ("--set", str(make_set(tmp_path / "one")), "--agent-dir", str(agent))
+    two = build_tree(
+        tmp_path / "two", {"extset.toml": '[set]\nname = "two"\n', "prompts/b.md": "b"}
+    )
+    ext(*one, "install", "--create", "--yes", check=True)
+    ext("--set", str(two), "--agent-dir", str(agent), "install", "--yes", check=True)
+
+    ext(*one, "uninstall", "--yes", check=True)
+
+    assert (agent / "extensions" / "ext-command.ts").resolve().is_file()
+    assert (agent / "prompts" / "b.md").is_symlink()

@@ -1,0 +1,52 @@
+"""What ext made in an agent dir, from its journals (installer.engine.made): the newest step
+about a thing decides; a rolled-back run took its steps back; no journal, not ext's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from installer.engine.made import made_here
+from installer.engine.transaction import encode
+
+
+def journal(agent: Path, name: str, steps: list[dict[str, object]], end: str = "ok") -> None:
+    folder = agent / ".extset" / "journal"
+    folder.mkdir(parents=True, exist_ok=True)
+    head = {"journal": 1, "command": "x", "started": "", "ext": "0"}
+    lines = [head, *steps, {"end": end}]
+    (folder / f"{name}-1-x.jsonl").write_text("".join(json.dumps(o) + "\n" for o in lines))
+
+
+def write(agent: Path, before: str | None, after: str | None) -> dict[str, object]:
+    file = str(agent / "settings.json")
+    return {"op": "write", "file": file, "before": encode(before), "after": encode(after)}
+
+
+def test_the_newest_step_about_a_folder_decides(tmp_path: Path) -> None:
+    agent = tmp_path / "agent"
+    journal(agent, "20260101T000001", [{"op": "mkdir", "path": "extensions/.off"}])
+    journal(agent, "20260101T000002", [{"op": "mkdir", "path": "skills/.off"}])
+    journal(agent, "20260101T000003", [{"op": "rmdir", "path": "skills/.off"}])  # undone
+    journal(agent, "20260101T000004", [{"op": "mkdir", "path": "prompts"}], end="rolled-back")
+
+    found = made_here(
+        agent, ["extensions/.off", "skills/.off", "prompts", "themes"], agent / "s.json"
+    )
+
+    assert found.folders == {"extensions/.off"}
+
+
+def test_a_packages_key_is_ext_s_only_when_an_ext_write_added_it(tmp_path: Path) -> None:
+    agent = tmp_path / "agent"
+    settings = agent / "settings.json"
+    journal(agent, "20260101T000001", [write(agent, '{"a": 1}', '{"a": 1, "packages": ["/s"]}')])
+    assert made_here(agent, (), settings).packages_key
+
+    journal(agent, "20260101T000002", [write(agent, '{"packages": ["/s"]}', "{}")])
+    assert not made_here(agent, (), settings).packages_key  # the one there now came later
+
+    other = tmp_path / "other"
+    journal(other, "20260101T000001", [write(other, '{"packages": []}', '{"packages": ["/s"]}')])
+    assert not made_here(other, (), other / "settings.json").packages_key  # the user's
+    assert not made_here(tmp_path / "none", (), tmp_path / "none" / "settings.json").packages_key

@@ -1,0 +1,90 @@
+"""The update state follows pi: after pi changed, `ext update --check` records the check of
+the pi found now, and doctor reports that check (not `not checked yet`), even when it got no
+answer; the old pi's record stays its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from installer.updates import (
+    HostFacts,
+    InstallMethod,
+    Limits,
+    UpdateConfig,
+    cached_report,
+    doctor_findings,
+    refresh,
+)
+from installer.updates.check import Report, check_ext
+from installer.updates.results import CheckResult
+from tests.helpers import build_tree
+
+DEAD = "http://127.0.0.1:9/"  # nothing listens there: every check gets no answer
+ENV = {"EXT_NPM_REGISTRY": DEAD, "EXT_INDEX_URL": DEAD}
+
+
+def pi(tmp_path: Path, package: str, version: str) -> HostFacts:
+    cli = f"lib/node_modules/{package}/dist/cli.js"
+    return HostFacts(package, version, build_tree(tmp_path / version, {cli: ""}) / cli)
+
+
+def host_row(host: HostFacts, cache: Path) -> tuple[str, str, str | None]:
+    findings = doctor_findings(cached_report(host=host, cache_path=cache))
+    found = next(f for f in findings if f.id == "update.host")
+    return found.level, found.message, found.fix
+
+
+def test_doctor_reports_the_check_of_the_pi_found_now(tmp_path: Path) -> None:
+    cache = tmp_path / "updates.json"
+    old = pi(tmp_path, "@mariozechner/pi-coding-agent", "0.73.1")
+    new = pi(tmp_path, "@earendil-works/pi-coding-agent", "1.6.0")
+
+    for found in (old, new):
+        refresh(host=found, cache_path=cache, env=ENV, limits=Limits(timeout=0.5))
+
+    level, message, fix = host_row(new, cache)
+    assert level == "info"
+    assert "not checked yet" not in message
+    assert message == "@earendil-works/pi-coding-agent: no valid answer from EXT_NPM_REGISTRY"
+    assert fix is None  # `ext update --check` was run: it is not the fix
+    assert "@mariozechner" in host_row(old, cache)[1]  # the old pi's check is still its own
+
+
+def report_of(result: CheckResult) -> Report:
+    return Report((result,), InstallMethod("pip", "pip install -U extset", "pip"), 0.0)
+
+
+def fake_python(tmp_path: Path, stderr: str) -> str:
+    """A `python` whose `-m pip index versions extset` fails as pip does, saying `stderr`."""
+    tool = tmp_path / "bin" / "python"
+    build_tree(tool.parent, {"python": f"#!/bin/sh\nprintf '%s\\n' '{stderr}' >&2\nexit 1\n"})
+    tool.chmod(0o755)
+    return str(tool)
+
+
+def test_an_index_without_extset_is_said_as_that(tmp_path: Path) -> None:
+
+    python = fake_python(tmp_path, "ERROR: No matching distribution found for extset")
+    method = InstallMethod("pip", "pip install -U extset", "pip")
+
+    found = check_ext(UpdateConfig(), method, "0.1.0", Limits(timeout=5.0), python, {})
+
+    assert (found.status, found.detail) == ("not-configured", "not on pip's index")
+    [row] = [f for f in doctor_findings(report_of(found)) if f.id == "update.ext"]
+    assert row.message == "ext: not on pip's index"
+    assert row.fix is not None and "EXT_INDEX_URL" in row.fix
+
+
+def test_an_index_pip_could_not_read_is_not_said_to_lack_extset(tmp_path: Path) -> None:
+
+    said = (
+        "WARNING: Retrying (Retry(total=4)) after connection broken' "
+        "'ERROR: No matching distribution found for extset"
+    )
+    method = InstallMethod("pip", "pip install -U extset", "pip")
+
+    found = check_ext(
+        UpdateConfig(), method, "0.1.0", Limits(timeout=5.0), fake_python(tmp_path, said), {}
+    )
+
+    assert "not on" not in found.detail
