@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from installer import __version__
 from installer.cli.grammar import BY_CALL, Command
 from installer.cli.options import Globals
-from installer.cli.run import context, names, notice, run
+from installer.cli.run import as_run, context, names, notice, run
 
 
 def call(name: str, g: Globals, args: dict[str, Any]) -> NoReturn:
@@ -180,7 +180,8 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
     before = said if result.dry_run and not result.plan.is_empty else ()
     after = notice(g, ctx)
     if result.applied and not g.quiet and ctx.agent_dir_source == "isolated":
-        after += ('pi reads it with: eval "$(ext env)"   (or run `ext launch`)',)
+        ext = as_run()
+        after += (f'pi reads it with: eval "$({ext} env)"   (or run `{ext} launch`)',)
     return render(out, result, before, after)
 
 
