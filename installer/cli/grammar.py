@@ -277,6 +277,7 @@ COMMANDS = (
             Option("kind", ("--kind",), "text", "extension, skill, prompt or theme.", "extension"),
             Option("as_dir", ("--dir",), "flag", "A folder extension (<name>/index.ts)."),
             _DRY_RUN,
+            _YES,
         ),
         (Argument("name", "text", "The new item's name, e.g. notify.", "NAME", required=True),),
         verb="add:add",

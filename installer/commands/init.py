@@ -125,7 +125,7 @@ def adopt_hint(pi_dir: Path | None, root: Path) -> tuple[str, ...]:
     if not found:
         return ()
     where = tilde(pi_dir)
-    what = f"{len(found)} item{'s' if len(found) > 1 else ''} placed by hand in {where}"
+    what = f"{len(found)} item{'s' if len(found) > 1 else ''} you placed by hand in {where}"
     return (f"  or move the {what} into it: ext adopt --all --from {where}",)
 
 

@@ -299,6 +299,6 @@ def test_init_names_adopt_only_when_pi_dir_holds_hand_placed_items(
     )
     (tmp_path / "mine").rename(tmp_path / "first")
     notes = _init_notes(tmp_path, host, agent)
-    assert notes[-1] == f"  or move the 2 items placed by hand in {agent} into it: " + (
+    assert notes[-1] == f"  or move the 2 items you placed by hand in {agent} into it: " + (
         f"ext adopt --all --from {agent}"
     )
