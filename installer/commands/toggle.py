@@ -31,6 +31,7 @@ from installer.ground.manifest import Manifest
 from installer.ground.state import State, load_state, save_state
 from installer.links.shared import refuse_same_names_here
 from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
+from installer.links.twins import hinted
 from installer.sets.modes import install_mode
 from installer.sets.resources import Resource, discover, resolve_name
 from installer.settings.plan import Intent, SettingsPlan, claimed, plan_settings
@@ -148,9 +149,8 @@ def switch(
     resources = discover(ctx.set_root, ctx.pi_line())
     chosen = dict.fromkeys(r for n in names for r in resolve_name(resources, n))
     want = dict.fromkeys(chosen, enable)
-    return apply_switch(
-        ctx, "enable" if enable else "disable", resources, want, force, dry_run, confirm
-    )
+    command = "enable" if enable else "disable"
+    return apply_switch(ctx, command, resources, want, force, dry_run, confirm, names)
 
 
 def switch_both(
@@ -163,7 +163,7 @@ def switch_both(
         if want.get(r):
             raise UsageError(f"{r.label} is named by both --on and --off", "name it once")
         want[r] = False
-    return apply_switch(ctx, "toggle", resources, want, False, dry_run, confirm)
+    return apply_switch(ctx, "toggle", resources, want, False, dry_run, confirm, (*on, *off))
 
 
 def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResult:
@@ -226,6 +226,7 @@ def apply_switch(
     force: bool,
     dry_run: bool,
     confirm: Confirm,
+    named: Sequence[str] = (),
 ) -> PlanResult:
     """Plan, check the guards, confirm, and apply under one lock as one journal entry."""
     mode = install_mode(ctx, None)
@@ -241,7 +242,8 @@ def apply_switch(
         if sw.flips:
             sp = plan_settings(ctx, Intent(flips=sw.flips))
         warnings = (*guard_warnings, *sw.warnings, *sp.warnings)
-        plan = Plan(command, _carrying(sw.actions, sp), warnings)
+        actions = hinted(_carrying(sw.actions, sp), ctx, view, want, named)
+        plan = Plan(command, actions, warnings)
         last[:] = [sw]
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
