@@ -322,7 +322,7 @@ COMMANDS = (
                 "deep",
                 ("--deep",),
                 "flag",
-                "Also start the host offline; report what fails to load.",
+                "Also start pi offline; report what fails to load.",
             ),
             Option("strict", ("--strict",), "flag", "Exit 1 on warnings too."),
             Option("list_checks", ("--list-checks",), "flag", "List the checks and exit."),
