@@ -58,6 +58,8 @@ class Choose(Protocol):
 
     def __call__(self, plan: Plan, diffs: tuple[str, ...]) -> None: ...
 
+    def told(self, plan: Plan, diffs: tuple[str, ...]) -> None: ...
+
     def pick(
         self, choices: list[Choice], check: Callable[[frozenset[str]], str | None]
     ) -> list[str] | None: ...
@@ -108,7 +110,9 @@ def toggle(ctx: Context, options: Toggle, prompt: Choose) -> PlanResult:
         return switch_both(ctx, options.on, options.off, options.dry_run, prompt)
     if options.dry_run:
         raise UsageError("--dry-run needs --on or --off", "name what to switch")
-    return checklist(ctx, prompt.pick, options.force, prompt)
+    # The list showed each row now -> after and refused what a guard refuses: its Enter is the
+    # answer, so the plan is shown as it is applied, without asking again.
+    return checklist(ctx, prompt.pick, options.force, prompt.told)
 
 
 def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool) -> tuple[str, ...]:
