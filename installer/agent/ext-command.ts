@@ -522,6 +522,20 @@ async function piPackage(name: string): Promise<any> {
 
 interface Host {
 	registerCommand(name: string, options: { description: string; handler: (args: string, ctx: any) => unknown }): void;
+	on(event: string, handler: (event: any, ctx: any) => unknown): void;
+}
+
+/** What `ext launch` warned of before exec-ing pi (one warning a line), for pi's own notices:
+ * printed on the terminal, it is wiped at once by pi's screen. */
+export const LAUNCH_NOTICE = "EXTSET_LAUNCH_NOTICE";
+
+/** Show ext launch's warnings once, as pi's notices; gone from the environment after, so a
+ * reload, a new session or a process pi starts does not say them again. */
+export function showLaunchNotice(ctx: any, env: Record<string, string | undefined> = process.env): void {
+	const text = env[LAUNCH_NOTICE];
+	delete env[LAUNCH_NOTICE];
+	if (!text || !ctx?.hasUI) return;
+	for (const line of text.split("\n")) if (line.trim()) ctx.ui.notify(`ext launch: ${tilde(line)}`, "warning");
 }
 
 function stateOf(read: StateRead): { sets: Installed[]; stateProblem?: Problem } {
@@ -529,6 +543,7 @@ function stateOf(read: StateRead): { sets: Installed[]; stateProblem?: Problem }
 }
 
 export default function extCommand(pi: Host): void {
+	pi.on("session_start", (_event, ctx) => showLaunchNotice(ctx));
 	pi.registerCommand("ext", {
 		description: "Switch the set's extensions, skills, prompts and themes on and off (ext)",
 		handler: async (_args, ctx) => {

@@ -201,13 +201,16 @@ def _move_old_consent_store(ctx: Any) -> tuple[str, ...]:
 
 
 def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn:
-    """The warnings and the notice, then the host in place of this process."""
+    """The warnings and the notice, then pi in place of this process; pi says the warnings
+    again as its own notices, as its screen wipes what was printed before it."""
+    import os
+
     from installer.host.pi import launch as exec_host
     from installer.render import render
 
     found = verb(ctx, options)
     render(out, found, after=notice(g, ctx))
-    exec_host(found.host, ctx.agent_dir, list(found.args))
+    exec_host(found.host, ctx.agent_dir, list(found.args), found.env(os.environ))
 
 
 def _with_notice(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:

@@ -493,12 +493,35 @@ describe("ext as a real process", () => {
 	});
 });
 
-test("it registers /ext and nothing else: no flags, no tools, no events", () => {
+test("it registers /ext and one event, for ext launch's notice: no flags, no tools", () => {
 	const { api, registered, handlers } = fakePi();
 	const commands = new Map();
 	mod.default({ ...api, registerCommand: (name, options) => commands.set(name, options) });
 	assert.deepEqual([...commands.keys()], ["ext"]);
 	assert.equal(typeof commands.get("ext").handler, "function");
 	assert.equal(registered.size, 0);
-	assert.equal(handlers.size, 0);
+	assert.deepEqual([...handlers.keys()], ["session_start"]);
+});
+
+test("ext launch's warnings are said once, as pi's notices, then gone from the environment", async () => {
+	const { api, emit } = fakePi();
+	mod.default({ ...api, registerCommand: () => {} });
+	const said = [];
+	const ctx = { hasUI: true, ui: { notify: (text, level) => said.push([text, level]) } };
+	const home = process.env.HOME;
+	process.env[mod.LAUNCH_NOTICE] = `pi 9.0.0 is newer than the versions this set was tested with\nsee ${home}/x`;
+	try {
+		await emit("session_start", { reason: "startup" }, ctx);
+		await emit("session_start", { reason: "reload" }, ctx);
+	} finally {
+		delete process.env[mod.LAUNCH_NOTICE];
+	}
+	assert.deepEqual(said, [
+		["ext launch: pi 9.0.0 is newer than the versions this set was tested with", "warning"],
+		["ext launch: see ~/x", "warning"],
+	]);
+	assert.equal(mod.LAUNCH_NOTICE in process.env, false);
+	const quiet = [];
+	mod.showLaunchNotice({ hasUI: false, ui: { notify: (t) => quiet.push(t) } }, { [mod.LAUNCH_NOTICE]: "x" });
+	assert.deepEqual(quiet, []); // print mode: no UI to notify in (ext printed it before pi)
 });
