@@ -115,7 +115,6 @@ def adopt_hint(pi_dir: Path | None, root: Path) -> tuple[str, ...]:
     if pi_dir is None or not os.path.isdir(pi_dir):
         return ()
     from installer.links.scan import scan
-    from installer.render.ui import tilde
     from installer.scaffold.adopt_scan import candidates
 
     try:
@@ -124,7 +123,7 @@ def adopt_hint(pi_dir: Path | None, root: Path) -> tuple[str, ...]:
         return ()
     if not found:
         return ()
-    where = tilde(pi_dir)
+    where = str(pi_dir)  # shown with `~`, as the renderer shows every path under HOME
     what = f"{len(found)} item{'s' if len(found) > 1 else ''} you placed by hand in {where}"
     return (f"  or move the {what} into it: ext adopt --all --from {where}",)
 

@@ -27,15 +27,11 @@ def lines(report: Report) -> list[str]:
     found = []
     for result in report.results:
         line = result.line()
-        if result.status == "up-to-date":  # the words doctor uses (installer.updates.findings)
+        if result.status == "up-to-date":  # the words doctor uses too
+            from installer.updates.words import up_to_date
+
             line = up_to_date(result.label or result.name, result.current)
         if result.status == "not-configured" and result.name in UNCONFIGURED:
             line += f"; {UNCONFIGURED[result.name]}"
         found.append(line)
     return found
-
-
-def up_to_date(label: str, current: str | None) -> str:
-    """`pi is up to date (1.6.0)`: the one wording of `ext update --check` and doctor."""
-    shown = current[:12] if current and len(current) == 40 else current  # a commit: short
-    return f"{label} is up to date ({shown or 'unknown'})"

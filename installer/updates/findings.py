@@ -84,7 +84,7 @@ def _finding(name: str, result: CheckResult) -> Finding:
     if result.newer:  # news, not a fault: `doctor --strict` must not fail on a release
         return Finding(check_id, "info", result.line().split("; run: ")[0], result.hint)
     if result.status == "up-to-date":
-        from installer.render.updates import up_to_date
+        from installer.updates.words import up_to_date
 
         beyond = f"; {result.detail}" if result.detail else ""  # a release past [host] tested
         return Finding(check_id, "ok", up_to_date(label, result.current) + beyond)
