@@ -4,7 +4,7 @@
  * ext owns this file: `ext install` links `<agent>/extensions/ext-command.ts` to a copy of it for
  * every set, and records in `<agent>/.extset/state.json` which `ext` did so. `/ext` asks that
  * `ext` for the items and their states (`ext --json list`, the one source of truth), shows them
- * in pi's own SettingsList, stages switches with Space, and on Enter applies them as one ext plan
+ * in pi's own SettingsList in the editor's place (pi's footer stays below it), stages switches with Space, and on Enter applies them as one ext plan
  * (`ext --json toggle --on … --off … --yes`), shows what ext did or why it refused, and reloads
  * pi so the change takes effect here. Escape cancels.
  *
@@ -207,8 +207,15 @@ export function batches(rows: readonly Row[], staged: ReadonlySet<string>): Batc
 	return [...out.values()];
 }
 
+/** A label as ext picks exactly that item: a bare name may also be a skill's (`uv`), and a bare
+ * name would switch both, so an extension goes as `extension:NAME`. */
+export function exactName(label: string): string {
+	return label.includes(":") ? label : `extension:${label}`;
+}
+
 export function toggleArgs(agentDir: string, b: Batch): string[] {
-	const names = [...b.on.flatMap((n) => ["--on", n]), ...b.off.flatMap((n) => ["--off", n])];
+	const on = b.on.flatMap((n) => ["--on", exactName(n)]);
+	const names = [...on, ...b.off.flatMap((n) => ["--off", exactName(n)])];
 	return ["--agent-dir", agentDir, "--set", b.set.root, "--json", "toggle", ...names, "--yes"];
 }
 
@@ -217,19 +224,25 @@ export function listArgs(agentDir: string, set: Installed): string[] {
 }
 
 /** What ext did, one line each: the switches (links renamed, patterns in settings.json), its
- * warnings, or that nothing changed. */
+ * warnings, or that nothing changed. A switch names the item's live place, where pi loads it
+ * from: an enable's new path (its target), a disable's old one. */
 export function resultLines(data: Record<string, any>): string[] {
 	const actions: any[] = Array.isArray(data.actions) ? data.actions : [];
 	const lines = actions.flatMap((a) => {
-		if (a.action === "enable" || a.action === "disable") {
-			return [`${a.action === "enable" ? "+ enabled " : "- disabled"} ${a.path}`];
-		}
+		if (a.action === "enable") return [`+ enabled  ${a.target ?? a.path}`];
+		if (a.action === "disable") return [`- disabled ${a.path}`];
 		// register mode, or pi config's -path cleared: the switch is a pattern in settings.json
 		return a.action === "filter" ? [`~ ${a.detail ?? a.path}`] : [];
 	});
 	for (const w of Array.isArray(data.warnings) ? data.warnings : []) lines.push(`! ${w}`);
 	if (!data.changed) lines.push("nothing changed");
 	return lines;
+}
+
+/** A line with the home folder shown as `~`, as ext shows paths (people paste these). */
+export function tilde(text: string, home: string | undefined = process.env.HOME): string {
+	const h = (home ?? "").replace(/\/+$/, "");
+	return h ? text.split(`${h}/`).join("~/") : text;
 }
 
 export function problemLines(p: Problem): string[] {
@@ -284,7 +297,7 @@ export function runExt(ext: string, args: string[]): Promise<Outcome> {
 	});
 }
 
-// ---- the overlay --------------------------------------------------------------------------------
+// ---- the panel ---------------------------------------------------------------------------------
 
 /** The parts of pi this file uses, as loaded from pi (or handed in by a test). */
 export interface PiParts {
@@ -304,7 +317,7 @@ export interface PanelDeps {
 	stateProblem?: Problem;
 	run: RunExt;
 	requestRender: () => void;
-	/** Close the overlay; true when ext changed something (then pi reloads). */
+	/** Close the panel; true when ext changed something (then pi reloads). */
 	done: (changed: boolean) => void;
 }
 
@@ -320,7 +333,7 @@ export class ExtPanel {
 
 	constructor(private deps: PanelDeps) {}
 
-	/** Ask ext for each set's items; problems become lines of the overlay. */
+	/** Ask ext for each set's items; problems become lines of the panel. */
 	async load(): Promise<void> {
 		const { sets, run, agentDir, argv, stateProblem } = this.deps;
 		if (stateProblem) {
@@ -387,7 +400,7 @@ export class ExtPanel {
 		const on = row.item.state === "enabled";
 		if (!row.switchable) return row.item.state;
 		if (!staged) return on ? ON : OFF;
-		if (on && row.blocked) return `${OFF} (refused here)`;
+		if (on && row.blocked) return `${ON} (refused here)`; // it stays on: show what will be
 		return `${on ? OFF : ON} (on Enter)`;
 	}
 
@@ -399,7 +412,7 @@ export class ExtPanel {
 		const flag = row.item.guard?.process;
 		if (flag) why.push(`kept on while a session started with ${flag} runs`);
 		if (why.length) return `guarded: ${why.join("; ")}`;
-		return row.item.note;
+		return row.item.note === undefined ? undefined : tilde(row.item.note);
 	}
 
 	/** Enter: apply each set's batch as one ext plan, then show what happened. */
@@ -469,15 +482,19 @@ export class ExtPanel {
 
 	render(width: number): string[] {
 		const { theme, truncateToWidth, wrapTextWithAnsi } = this.deps.parts;
-		const lines = [theme.label(" ext: switch the set's items", true), ""];
+		// Drawn in the editor's place, above pi's footer (an overlay, centred on the terminal,
+		// covered pi 0.73's footer, which stands mid-screen while the session is short).
+		const rule = "─".repeat(Math.max(1, width));
+		const lines = [rule, theme.label(" ext: switch the set's items", true), ""];
 		if (this.phase === "loading") lines.push(theme.hint("  asking ext…"));
 		if (this.list && this.phase !== "done") lines.push(...this.list.render(width));
-		const wrapped = this.messages.flatMap((m) => wrapTextWithAnsi(m, Math.max(10, width - 4)));
+		const wrapped = this.messages.flatMap((m) => wrapTextWithAnsi(tilde(m), Math.max(10, width - 4)));
 		if (wrapped.length) lines.push("", ...wrapped.map((m) => `  ${m}`));
 		if (this.phase === "done") {
 			const close = this.changed ? "Enter closes and reloads pi" : "Enter or Esc closes";
 			lines.push("", theme.hint(`  ${close}`));
 		}
+		lines.push(rule);
 		return lines.map((l) => truncateToWidth(l, width));
 	}
 
@@ -505,6 +522,20 @@ async function piPackage(name: string): Promise<any> {
 
 interface Host {
 	registerCommand(name: string, options: { description: string; handler: (args: string, ctx: any) => unknown }): void;
+	on(event: string, handler: (event: any, ctx: any) => unknown): void;
+}
+
+/** What `ext launch` warned of before exec-ing pi (one warning a line), for pi's own notices:
+ * printed on the terminal, it is wiped at once by pi's screen. */
+export const LAUNCH_NOTICE = "EXTSET_LAUNCH_NOTICE";
+
+/** Show ext launch's warnings once, as pi's notices; gone from the environment after, so a
+ * reload, a new session or a process pi starts does not say them again. */
+export function showLaunchNotice(ctx: any, env: Record<string, string | undefined> = process.env): void {
+	const text = env[LAUNCH_NOTICE];
+	delete env[LAUNCH_NOTICE];
+	if (!text || !ctx?.hasUI) return;
+	for (const line of text.split("\n")) if (line.trim()) ctx.ui.notify(`ext launch: ${tilde(line)}`, "warning");
 }
 
 function stateOf(read: StateRead): { sets: Installed[]; stateProblem?: Problem } {
@@ -512,6 +543,7 @@ function stateOf(read: StateRead): { sets: Installed[]; stateProblem?: Problem }
 }
 
 export default function extCommand(pi: Host): void {
+	pi.on("session_start", (_event, ctx) => showLaunchNotice(ctx));
 	pi.registerCommand("ext", {
 		description: "Switch the set's extensions, skills, prompts and themes on and off (ext)",
 		handler: async (_args, ctx) => {
@@ -540,7 +572,6 @@ export default function extCommand(pi: Host): void {
 						void panel.load();
 						return panel;
 					},
-					{ overlay: true, overlayOptions: { width: "80%", minWidth: 50, maxHeight: "80%" } },
 				);
 			} catch (err) {
 				ctx.ui.notify(`/ext: ${err instanceof Error ? err.message : String(err)}`, "error");

@@ -268,4 +268,4 @@ def main() -> None:
         command = command_of(argv)
         known = command if command in app.commands else None
         g = globals_of(argv)
-        sys.exit(render(exc, g.json, g.no_color, known))
+        sys.exit(render(exc, g.json, g.no_color, known, argv))

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from installer import __version__
 from installer.cli.grammar import BY_CALL, Command
 from installer.cli.options import Globals
-from installer.cli.run import context, names, notice, run
+from installer.cli.run import as_run, context, names, notice, run
 
 
 def call(name: str, g: Globals, args: dict[str, Any]) -> NoReturn:
@@ -142,13 +142,14 @@ def _agent(g: Globals, options: Any) -> Any:
 
 
 def _bench_here(g: Globals, options: Any) -> Any:
-    """`ext init`: the current folder, the installed pi and git."""
+    """`ext init`: the current folder, the installed pi, git, and the agent dir pi reads."""
     import shutil
 
-    from installer.ground.context import Env, here
+    from installer.ground.context import Env, here, pi_agent_dir
     from installer.scaffold.creation import Bench
 
-    return Bench(here(Env.from_process()), _find_host, shutil.which("git"))
+    env = Env.from_process()
+    return Bench(here(env), _find_host, shutil.which("git"), pi_agent_dir(env))
 
 
 def _bench_of_set(g: Globals, options: Any) -> Any:
@@ -161,13 +162,30 @@ def _bench_of_set(g: Globals, options: Any) -> Any:
 def _adoption(g: Globals, options: Any) -> Any:
     """`ext adopt`: the user's own set, and the agent dir of --from (else --agent-dir)."""
     from installer.ground.context import Env, resolve
-    from installer.ground.errors import UsageError
+    from installer.ground.errors import AgentDirMissing, UsageError
 
     from_dir = options.from_dir
     if from_dir is not None and g.agent_dir is not None and from_dir != g.agent_dir:
         raise UsageError("--from and --agent-dir name different folders", "give one of them")
     _own_set(g)
-    return resolve(Env.from_process(), g.set_dir, from_dir or g.agent_dir)
+    try:
+        return resolve(Env.from_process(), g.set_dir, from_dir or g.agent_dir)
+    except AgentDirMissing as exc:
+        # Adopt reads the dir: the flag typed is named, and creating an empty one is no fix.
+        raise AgentDirMissing(*_nothing_to_adopt(exc, from_dir)) from None
+
+
+def _nothing_to_adopt(exc: Any, from_dir: Path | None) -> tuple[str, str]:
+    """Adopt's words for a missing agent dir: the flag as typed, and where else to look."""
+    from installer.render.ui import tilde
+
+    if from_dir is not None:
+        shown = tilde(from_dir.expanduser().absolute())
+        message = f"{shown} (--from) does not exist: there is nothing to adopt there"
+    else:
+        message = f"{exc.message}: there is nothing to adopt there"
+    where = "ext adopt --all --from DIR"
+    return message, f"name the agent dir that holds the extensions you placed by hand: {where}"
 
 
 def _doctor(g: Globals, options: Any) -> Any:
@@ -228,7 +246,8 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
     before = said if result.dry_run and not result.plan.is_empty else ()
     after = notice(g, ctx)
     if result.applied and not g.quiet and ctx.agent_dir_source == "isolated":
-        after += ('pi reads it with: eval "$(ext env)"   (or run `ext launch`)',)
+        ext = as_run()
+        after += (f'pi reads it with: eval "$({ext} env)"   (or run `{ext} launch`)',)
     return render(out, result, before, after)
 
 
@@ -253,13 +272,16 @@ def _move_old_consent_store(ctx: Any) -> tuple[str, ...]:
 
 
 def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn:
-    """The warnings and the notice, then the host in place of this process."""
+    """The warnings and the notice, then pi in place of this process; pi says the warnings
+    again as its own notices, as its screen wipes what was printed before it."""
+    import os
+
     from installer.host.pi import launch as exec_host
     from installer.render import render
 
     found = verb(ctx, options)
     render(out, found, after=notice(g, ctx))
-    exec_host(found.host, ctx.agent_dir, list(found.args))
+    exec_host(found.host, ctx.agent_dir, list(found.args), found.env(os.environ))
 
 
 def _with_notice(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:

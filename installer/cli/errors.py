@@ -15,16 +15,22 @@ from typing import Any
 _DID_YOU_MEAN = re.compile(r"\s*\(?(Did you mean .*?|Possible options: .*?)\)?\s*$", re.DOTALL)
 
 
-def describe(exc: Any, command: str | None = None) -> tuple[str, str]:
+def describe(
+    exc: Any, command: str | None = None, argv: list[str] | None = None
+) -> tuple[str, str]:
     """The one-line message and the fix for a click exception.
 
     click raises some parser errors (an option missing its value) without a context; then
-    `command`, the command argv names, says whose help to read.
+    `command`, the command argv names, says whose help to read. `argv` (after hoisting the
+    global options) lets an option typed before its command be moved after it in the fix.
     """
     ctx = getattr(exc, "ctx", None)
     where = getattr(ctx, "command_path", None) or (f"ext {command}" if command else "ext")
     help_fix = f"see `{where} --help`"
     if getattr(exc, "option_name", None) and "no such option" in exc.format_message().lower():
+        placed = _misplaced(exc.option_name, where, argv or [])
+        if placed is not None:
+            return placed
         options = sorted(getattr(exc, "possibilities", None) or ())
         fix = f"did you mean {' or '.join(options)}?" if options else help_fix
         return f"{where}: no such option: {exc.option_name}", fix
@@ -43,6 +49,45 @@ def describe(exc: Any, command: str | None = None) -> tuple[str, str]:
     return f"{where}: {text}", fix
 
 
+def _misplaced(flag: str, where: str, argv: list[str]) -> tuple[str, str] | None:
+    """An option of another command: name the command that owns it (click would offer the
+    closest global option, `--create` -> `--set`). None when no command has it."""
+    from installer.cli.grammar import COMMANDS
+
+    owners = [c for c in COMMANDS if any(flag in o.flags for o in c.options)]
+    if not owners:
+        return None
+    typed = next((c for c in owners if _at(c.path, argv) is not None), None)
+    if typed is None:
+        names = " or ".join(f"`ext {c.name}`" for c in owners[:3])
+        more = " and others" if len(owners) > 3 else ""
+        return f"{where}: no such option: {flag}", f"it is an option of {names}{more}"
+    message = f"{where}: {flag} is an option of `ext {typed.name}`: it goes after `{typed.name}`"
+    return message, _moved(flag, typed, argv)
+
+
+def _at(path: tuple[str, ...], argv: list[str]) -> int | None:
+    """Where the command's words stand in argv (the index after them), if they do."""
+    for i in range(len(argv) - len(path) + 1):
+        if tuple(argv[i : i + len(path)]) == path:
+            return i + len(path)
+    return None
+
+
+def _moved(flag: str, command: Any, argv: list[str]) -> str:
+    """argv with the option (and its value) moved to just after the command's words."""
+    import shlex
+
+    option = next(o for o in command.options if flag in o.flags)
+    start = next(i for i, word in enumerate(argv) if word.partition("=")[0] == flag)
+    taken = 1 if option.kind == "flag" or "=" in argv[start] else 2
+    words = argv[start : start + taken]
+    rest = argv[:start] + argv[start + taken :]
+    end = _at(command.path, rest)
+    fixed = rest[:end] + words + rest[end:] if end is not None else rest + words
+    return "ext " + shlex.join(fixed)
+
+
 def _no_command(exc: Any) -> str | None:
     """A group called with no command (`ext`, `ext consent`): its help, which click raises
     as the error's message; else None."""
@@ -54,7 +99,13 @@ def _no_command(exc: Any) -> str | None:
     return text if isinstance(text, str) and exc.format_message() == text else None
 
 
-def render(exc: Any, as_json: bool, no_color: bool = False, command: str | None = None) -> int:
+def render(
+    exc: Any,
+    as_json: bool,
+    no_color: bool = False,
+    command: str | None = None,
+    argv: list[str] | None = None,
+) -> int:
     """Print a click exception as ext prints every error; the exit code (2 for usage)."""
     code = int(getattr(exc, "exit_code", 2) or 2)
     help_text = _no_command(exc)
@@ -66,7 +117,7 @@ def render(exc: Any, as_json: bool, no_color: bool = False, command: str | None 
         where = getattr(exc.ctx, "command_path", None) or "ext"
         message, fix = f"{where}: no command given", f"see `{where} --help`"
     else:
-        message, fix = describe(exc, command)
+        message, fix = describe(exc, command, argv)
     _output(as_json, no_color).error(_as_ext_error(message, fix, code))
     return code
 

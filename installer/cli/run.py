@@ -74,6 +74,27 @@ def notice(g: Globals, ctx: Any) -> tuple[str, ...]:
     return (text,) if text and not g.quiet else ()
 
 
+def as_run(argv0: str | None = None, path: str | None = None) -> str:
+    """ext as the person can run it again: `ext` when PATH finds this very script, else the
+    script as typed (`.venv/bin/ext`), or its path, shortened with `~`."""
+    import shlex
+    import shutil
+
+    script = argv0 if argv0 is not None else sys.argv[0]
+    name = os.path.basename(script)
+    found = shutil.which(name, path=path if path is not None else os.environ.get("PATH"))
+    if found is not None and os.path.realpath(found) == os.path.realpath(script):
+        return name
+    if os.path.isabs(script):
+        from pathlib import Path
+
+        from installer.render.ui import tilde
+
+        shown = tilde(Path(script))
+        return "~/" + shlex.quote(shown[2:]) if shown.startswith("~/") else shlex.quote(shown)
+    return shlex.quote(script)
+
+
 def names(values: list[str] | None, option: str = "--only") -> list[str]:
     """`--only a,b --only c` -> [a, b, c]; given but naming nothing is a usage error."""
     found = [n.strip() for v in values or [] for n in v.split(",") if n.strip()]

@@ -34,6 +34,7 @@ class Add(NamedTuple):
     kind: str = "extension"
     as_dir: bool = False
     dry_run: bool = False
+    yes: bool = False  # the front's: the confirm it hands in does not ask
 
 
 def add(bench: Bench, options: Add, confirm: Confirm) -> PlanResult:

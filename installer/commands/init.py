@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer.engine.result import PlanResult
-from installer.ground.errors import UsageError
+from installer.ground.errors import ExtError, UsageError
 from installer.ground.manifest import MANIFEST_NAME
 from installer.host.pi import HostInfo
 from installer.scaffold import templates
@@ -42,7 +42,10 @@ def init(bench: Bench, options: Init, confirm: Confirm) -> PlanResult:
             )
         return from_install_sh(o.from_install_sh, o.name, o.dry_run, confirm, bench.host())
     target = o.folder if o.folder is not None else bench.folder
-    return start_set(target, o.name, not o.no_git, o.dry_run, confirm, bench.host(), bench.git)
+    found = start_set(target, o.name, not o.no_git, o.dry_run, confirm, bench.host(), bench.git)
+    if not found.applied:
+        return found
+    return found._replace(notes=(*found.notes, *adopt_hint(bench.pi_dir, _folder(target))))
 
 
 def start_set(
@@ -102,11 +105,27 @@ def start_set(
             found.append(Piece(root / GIT, what="git init", git=git_bin))
         return found
 
-    notes = (
-        f"next: cd {root} && ext install   (ext launch runs pi with the set)",
-        "  or move extensions you placed by hand into it: ext adopt --all --from ~/.pi/agent",
-    )
+    notes = (f"next: cd {root} && ext install   (ext launch runs pi with the set)",)
     return run("init", pieces, warnings, dry_run, confirm, notes)
+
+
+def adopt_hint(pi_dir: Path | None, root: Path) -> tuple[str, ...]:
+    """The line naming `ext adopt` when pi's agent dir holds hand-placed items to adopt; none
+    otherwise (adopting from an empty or missing dir makes no sense)."""
+    if pi_dir is None or not os.path.isdir(pi_dir):
+        return ()
+    from installer.links.scan import scan
+    from installer.scaffold.adopt_scan import candidates
+
+    try:
+        found, _ = candidates(scan(pi_dir, root))
+    except (OSError, ExtError):  # a dir ext would refuse to work in: adopt says why, not init
+        return ()
+    if not found:
+        return ()
+    where = str(pi_dir)  # shown with `~`, as the renderer shows every path under HOME
+    what = f"{len(found)} item{'s' if len(found) > 1 else ''} you placed by hand in {where}"
+    return (f"  or move the {what} into it: ext adopt --all --from {where}",)
 
 
 def from_install_sh(

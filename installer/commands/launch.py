@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from installer.ground.context import Context
@@ -10,6 +11,11 @@ from installer.host.drift import drift_warning
 
 if TYPE_CHECKING:  # a set without a tested range never needs the host module
     from installer.host.pi import HostInfo
+
+
+# ext launch's warnings, handed to pi: ext's /ext command file (installed with every set) says
+# them as pi's own notices at startup, where pi's screen does not wipe them (ext-command.ts).
+NOTICE_VAR = "EXTSET_LAUNCH_NOTICE"
 
 
 class Launch(NamedTuple):
@@ -24,6 +30,13 @@ class Exec(NamedTuple):
     host: HostInfo
     args: tuple[str, ...]
     warnings: tuple[str, ...]
+
+    def env(self, base: Mapping[str, str]) -> dict[str, str]:
+        """pi's environment: base, with the warnings for pi to show (and no older ones)."""
+        env = {k: v for k, v in base.items() if k != NOTICE_VAR}
+        if self.warnings:
+            env[NOTICE_VAR] = "\n".join(w.replace("\n", " ") for w in self.warnings)
+        return env
 
 
 def launch(ctx: Context, options: Launch) -> Exec:

@@ -31,6 +31,7 @@ from installer.ground.manifest import Manifest
 from installer.ground.state import State, load_state, save_state
 from installer.links.shared import refuse_same_names_here
 from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
+from installer.links.twins import hinted
 from installer.sets.modes import install_mode
 from installer.sets.resources import Resource, discover, resolve_name
 from installer.settings.plan import Intent, SettingsPlan, claimed, plan_settings
@@ -56,6 +57,8 @@ class Choose(Protocol):
     """What `ext toggle` asks through: the checklist, and the y/N on the plan (a Confirm)."""
 
     def __call__(self, plan: Plan, diffs: tuple[str, ...]) -> None: ...
+
+    def told(self, plan: Plan, diffs: tuple[str, ...]) -> None: ...
 
     def pick(
         self, choices: list[Choice], check: Callable[[frozenset[str]], str | None]
@@ -107,7 +110,9 @@ def toggle(ctx: Context, options: Toggle, prompt: Choose) -> PlanResult:
         return switch_both(ctx, options.on, options.off, options.dry_run, prompt)
     if options.dry_run:
         raise UsageError("--dry-run needs --on or --off", "name what to switch")
-    return checklist(ctx, prompt.pick, options.force, prompt)
+    # The list showed each row now -> after and refused what a guard refuses: its Enter is the
+    # answer, so the plan is shown as it is applied, without asking again.
+    return checklist(ctx, prompt.pick, options.force, prompt.told)
 
 
 def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool) -> tuple[str, ...]:
@@ -148,9 +153,8 @@ def switch(
     resources = discover(ctx.set_root, ctx.pi_line())
     chosen = dict.fromkeys(r for n in names for r in resolve_name(resources, n))
     want = dict.fromkeys(chosen, enable)
-    return apply_switch(
-        ctx, "enable" if enable else "disable", resources, want, force, dry_run, confirm
-    )
+    command = "enable" if enable else "disable"
+    return apply_switch(ctx, command, resources, want, force, dry_run, confirm, names)
 
 
 def switch_both(
@@ -163,7 +167,7 @@ def switch_both(
         if want.get(r):
             raise UsageError(f"{r.label} is named by both --on and --off", "name it once")
         want[r] = False
-    return apply_switch(ctx, "toggle", resources, want, False, dry_run, confirm)
+    return apply_switch(ctx, "toggle", resources, want, False, dry_run, confirm, (*on, *off))
 
 
 def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResult:
@@ -226,6 +230,7 @@ def apply_switch(
     force: bool,
     dry_run: bool,
     confirm: Confirm,
+    named: Sequence[str] = (),
 ) -> PlanResult:
     """Plan, check the guards, confirm, and apply under one lock as one journal entry."""
     mode = install_mode(ctx, None)
@@ -241,7 +246,8 @@ def apply_switch(
         if sw.flips:
             sp = plan_settings(ctx, Intent(flips=sw.flips))
         warnings = (*guard_warnings, *sw.warnings, *sp.warnings)
-        plan = Plan(command, _carrying(sw.actions, sp), warnings)
+        actions = hinted(_carrying(sw.actions, sp), ctx, view, want, named)
+        plan = Plan(command, actions, warnings)
         last[:] = [sw]
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 

@@ -69,13 +69,13 @@ CHECKS: tuple[Check, ...] = (
     Check("settings.seeds", "the set's first-run settings are present", settings.seeds),
     Check("settings.lock", "no settings.json.lock file or stale lock dir", settings.lock),
     Check("flags", "registerFlag names unique across loaded extensions", flags.unique),
-    Check("host", "the host is found; where, which version", host.found),
+    Check("host", "pi is found; where, which version", host.found),
     Check("host.node", "the Node on PATH can run the pi found (its engines.node)", node.runs),
-    Check("host.drift", "the host version is within [host] tested", host.drift),
-    Check("host.scope", "no value import from the pi scope the host lacks", source.scope),
+    Check("host.drift", "pi's version is within [host] tested", host.drift),
+    Check("host.scope", "no value import from the pi scope this pi lacks", source.scope),
     Check(
         "host.imports",
-        "linked extensions' imports resolve where the host looks (0.73: from the link)",
+        "linked extensions' imports resolve where pi looks (0.73: from the link)",
         imports.linked,
     ),
     Check("host.env", "PI_CODING_AGENT_DIR in this shell names the agent dir", host.env_var),
@@ -87,7 +87,7 @@ CHECKS: tuple[Check, ...] = (
     Check("consent.runner", "project-hooks, which runs approved hooks, is enabled", consent.runner),
     Check("agent.hooks", "no hooks/ folder (pi warns and waits at start)", consent.hooks_folder),
     Check("updates", "newer ext, host or set, from the update cache", updates.cached),
-    Check("host.load", "start the host offline; every extension loads", host.load, deep=True),
+    Check("host.load", "start pi offline; every extension loads", host.load, deep=True),
     Check(
         "loader", "ext's list against pi's own loader, item by item", deep_loader.compare, deep=True
     ),

@@ -204,6 +204,14 @@ def find_agent_dir(
 PI_AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"  # host.AGENT_DIR_VAR, without importing host here
 
 
+def pi_agent_dir(env: Env) -> Path:
+    """The agent dir pi itself reads in this shell: PI_CODING_AGENT_DIR, else ~/.pi/agent."""
+    named = _env_path(env, PI_AGENT_DIR_VAR, home_tilde=True)
+    if named is not None:
+        return _from_cwd(env, named)
+    return Path(env.environ.get("HOME") or str(Path.home()), ".pi", "agent")
+
+
 def _env_path(env: Env, name: str, home_tilde: bool = False) -> Path | None:
     """The path an environment variable names; pi expands only `~` and `~/` (from HOME)."""
     value = env.environ.get(name)

@@ -112,6 +112,12 @@ class Prompt:
         self.said = True
         self.out.confirm(plan, self.yes, self.stdin_tty, diffs)
 
+    def told(self, plan: Plan, diffs: tuple[str, ...]) -> None:
+        """The plan of what was chosen already (the checklist's Enter), shown with no y/N."""
+        for line in self.before:
+            self.out.err(line)
+        self.out.confirm(plan, True, self.stdin_tty, diffs)
+
     def ask(self, question: str, done: str, first: str = "") -> None:
         """A y/N of its own (consent's); skipped with --yes."""
         from installer.render.ui import shorten

@@ -87,21 +87,29 @@ class Picker:
         return f"{len(changed)} change{'' if len(changed) == 1 else 's'}: {what}"
 
     def lines(self, width: int, height: int) -> list[tuple[str, str]]:
-        """The screen as (style, text) lines, fitted to width x height."""
+        """The screen as (style, text) lines, fitted to width x height: a long row (a guard's
+        reason) wraps onto the lines below it, never cut; the list scrolls with the cursor."""
         small = width < 60 or height < len(self.rows) + 3
-        head = "space switches, enter applies, escape cancels"
+        keys = "space switches, enter applies, escape cancels"
         # A narrow terminal gets the keys alone, so the list keeps its rows.
-        out = [
-            ("class:head", "space/enter/escape" if small else f"Switch items on or off ({head})")
+        head = [
+            ("class:head", "space/enter/escape" if small else f"Switch items on or off ({keys})")
         ]
         name_w = max((len(r.label) for r in self.rows), default=0)
-        draw = self._small_row if small else self._row
-        rows = [draw(i, r, name_w) for i, r in enumerate(self.rows)]
-        room = max(1, height - 2)  # the head line, and one for the summary
-        first = min(max(0, self.cursor - room // 2), max(0, len(rows) - room))
-        out += rows[first : first + room]
-        out.append(("class:foot", self._foot() if small else self.summary()))
-        return [(style, text[:width] if small else text) for style, text in out]
+        if small:  # one row a line, cut at the edge; the refusal is said, wrapped, in the foot
+            blocks = [[_cut(self._small_row(i, r, name_w), width)] for i, r in enumerate(self.rows)]
+            head = [_cut(h, width) for h in head]
+            said = ("class:foot", self._foot())
+            # The summary is cut like the rows; a guard's reason wraps, as it is all there is.
+            foot = _wrap(said, width, 2) if self._refused() else [_cut(said, width)]
+        else:
+            blocks = [
+                _wrap(self._row(i, r, name_w), width, name_w + 8) for i, r in enumerate(self.rows)
+            ]
+            head = [line for h in head for line in _wrap(h, width, 2)]
+            foot = _wrap(("class:foot", self.summary()), width, 2)
+        room = max(1, height - len(head) - len(foot))
+        return head + _visible(blocks, self.cursor, room) + foot
 
     def _row(self, i: int, r: Row, name_w: int) -> tuple[str, str]:
         pointer = "»" if i == self.cursor else " "
@@ -129,12 +137,46 @@ class Picker:
         )
         return (style, f"{pointer} {state:<6} {r.label}")
 
+    def _refused(self) -> str | None:
+        """The guard's reason for the row under the cursor, if its last switch was refused."""
+        label = self.rows[self.cursor].label if self.rows else None
+        return self.notes.get(label) if label is not None else None
+
     def _foot(self) -> str:
         """The summary; on a small terminal, the refusal of the row under the cursor instead."""
-        label = self.rows[self.cursor].label if self.rows else None
-        if label in self.notes:
-            return f"refused: {self.notes[label]}"
-        return self.summary()
+        refused = self._refused()
+        return f"refused: {refused}" if refused else self.summary()
+
+
+def _cut(line: tuple[str, str], width: int) -> tuple[str, str]:
+    return line[0], line[1][:width]
+
+
+def _wrap(line: tuple[str, str], width: int, indent: int) -> list[tuple[str, str]]:
+    """A line as lines of at most width columns, at spaces where it can; the ones after the
+    first indented (under a row's state), so a wrapped reason reads as part of its row."""
+    import textwrap
+
+    style, text = line
+    if len(text) <= width:
+        return [line]
+    pad = " " * min(indent, width // 2)
+    parts = textwrap.wrap(
+        text, width, subsequent_indent=pad, drop_whitespace=True, break_on_hyphens=False
+    )
+    return [(style, part) for part in parts]
+
+
+def _visible(blocks: list[list[tuple[str, str]]], cursor: int, room: int) -> list[tuple[str, str]]:
+    """The lines of the rows that fit in room, the cursor's row (all its lines) among them."""
+    flat = [line for block in blocks for line in block]
+    if not blocks:
+        return []
+    start = sum(len(b) for b in blocks[:cursor])
+    end = start + len(blocks[cursor])
+    first = min(max(0, start - room // 2), max(0, len(flat) - room))
+    first = max(first, end - room) if end - first > room else first
+    return flat[first : first + room]
 
 
 STYLE = {
@@ -149,7 +191,8 @@ STYLE = {
 def run(
     picker: Picker, color: bool = True, terminal: tuple[Input, Output] | None = None
 ) -> list[str] | None:
-    """Show the list on the terminal (drawn on stderr); the labels on after, None if cancelled.
+    """Show the list on the terminal (drawn on stderr); the labels on after, None if cancelled
+    (Ctrl-C, or Escape with a change staged; Escape with none returns the list unchanged).
 
     The last frame stays on screen, its foot line the summary of what was picked; nothing
     is printed after it (a cancel is said once, by the command). `terminal` is for tests.
@@ -194,6 +237,10 @@ def run(
         event.app.exit(result=picker.picked())
 
     @keys.add("escape", eager=True)
+    def _leave(event: Any) -> None:
+        # Nothing staged: the list as it is, which the command takes as no change (exit 0).
+        event.app.exit(result=None if picker.changes() else picker.picked())
+
     @keys.add("c-c")
     def _cancel(event: Any) -> None:
         event.app.exit(result=None)

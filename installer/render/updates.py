@@ -27,6 +27,10 @@ def lines(report: Report) -> list[str]:
     found = []
     for result in report.results:
         line = result.line()
+        if result.status == "up-to-date":  # the words doctor uses too
+            from installer.updates.words import up_to_date
+
+            line = up_to_date(result.label or result.name, result.current)
         if result.status == "not-configured" and result.name in UNCONFIGURED:
             line += f"; {UNCONFIGURED[result.name]}"
         found.append(line)

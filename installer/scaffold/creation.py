@@ -29,6 +29,7 @@ class Bench(NamedTuple):
     folder: Path
     host: Callable[[], HostInfo | None]
     git: str | None = None
+    pi_dir: Path | None = None  # the agent dir pi reads: init names adopt if it holds any
 
 
 GIT = ".git"

@@ -15,6 +15,8 @@ from installer.ground.errors import ExtError, UsageError
 from installer.host.lines import TODAY, PiLine
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from installer.ground.context import Env
     from installer.sets.pirules import Found, Layout
 
@@ -359,6 +361,25 @@ def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     close = difflib.get_close_matches(name, labels, n=1, cutoff=0.5)
     fix = f"did you mean {close[0]!r}?" if close else "run `ext list` to see the names"
     raise UsageError(f"the set has no item named {name!r}", fix)
+
+
+def twins(resources: Sequence[Resource], names: Iterable[str]) -> dict[Resource, str]:
+    """For each bare name that means items of two kinds (`uv`: an extension and a skill), the
+    hint each of them gets in the plan: the prefixed name that picks it alone."""
+    hints: dict[Resource, str] = {}
+    for name in names:
+        if ":" in name:
+            continue
+        hits = [r for r in resources if _matches(r, [name])]
+        if len({r.kind for r in hits}) < 2:
+            continue
+        for r in hits:
+            others = " and ".join(sorted({h.kind for h in hits if h.kind != r.kind}))
+            article = "an" if others[0] in "aeiou" else "a"
+            hints[r] = (
+                f"{name} is also {article} {others}: `{r.kind}:{r.name}` names this one alone"
+            )
+    return hints
 
 
 def _matches(r: Resource, names: list[str]) -> bool:

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from installer.updates.check import HostFacts, Report
     from installer.updates.method import InstallFacts, InstallMethod
 
-_NAMES = {"ext": "ext", "host": "the host", "set": "the set"}
+_NAMES = {"ext": "ext", "host": "pi", "set": "the set"}
 
 
 def cached_report(
@@ -86,8 +86,10 @@ def _finding(name: str, result: CheckResult) -> Finding:
     if result.newer:  # news, not a fault: `doctor --strict` must not fail on a release
         return Finding(check_id, "info", result.line().split("; run: ")[0], result.hint)
     if result.status == "up-to-date":
+        from installer.updates.words import up_to_date
+
         beyond = f"; {result.detail}" if result.detail else ""  # a release past [host] tested
-        return Finding(check_id, "ok", f"{label} is up to date ({_short(result.current)}){beyond}")
+        return Finding(check_id, "ok", up_to_date(label, result.current) + beyond)
     if result.status == "not-configured":
         return Finding(check_id, "info", f"{label}: {result.detail}", _configure_fix(name))
     return Finding(check_id, "info", f"{label}: {result.detail or result.status}")
@@ -106,9 +108,3 @@ def _configure_fix(name: str) -> str | None:
     if name == "host":
         return "set EXT_NPM_REGISTRY, npm_config_registry, or registry= in ~/.npmrc"
     return None
-
-
-def _short(version: str | None) -> str:
-    if version and len(version) == 40:  # a commit
-        return version[:12]
-    return version or "unknown"

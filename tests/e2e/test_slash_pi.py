@@ -11,6 +11,9 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shlex
+import shutil
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -159,7 +162,7 @@ def test_ext_in_pi_switches_two_items_in_one_plan_and_the_session_reloads(
     screen.wait(r"session-timer\s+○ off \(on Enter\)")
     screen.keys("\r")
     shown = screen.wait("Enter closes and reloads pi")
-    assert "+ enabled  extensions/notify.ts.off" in shown
+    assert re.search(r"\+ enabled  extensions/notify\.ts(?!\.off)", shown), shown  # the new path
     assert "- disabled extensions/session-timer.ts" in shown
 
     # The agent dir and ext agree, before pi reloads.
@@ -199,7 +202,7 @@ def test_a_guarded_item_is_refused_in_the_session_that_has_its_flag_and_the_rest
     screen.drain(1)
     assert "guarded here: this session was started with --confirm-destructive-block" in screen.text
     screen.keys(" ")
-    screen.wait(r"confirm-destructive\s+○ off \(refused here\)")
+    screen.wait(r"confirm-destructive\s+● on \(refused here\)")  # it stays on
     screen.keys(*[DOWN] * (at_timer - guarded), " ", "\r")
     shown = screen.wait("Enter closes and reloads pi")
     assert re.search(r"refused: confirm-destructive stays on: this session was\s+started", shown)
@@ -250,3 +253,74 @@ def test_an_item_another_session_needs_is_refused_by_ext_and_the_rest_applies(
     screen.wait("Reloaded")
     mine = [s["reason"] for s in pi.starts() if s["pid"] == screen.child.pid]
     assert mine == ["startup", "reload"]
+
+
+class Tmux:
+    """pi in a tmux server of the test's own (its socket under tmp_path): the screen as rows."""
+
+    def __init__(self, tmux: str, socket: Path) -> None:
+        self.base = [tmux, "-S", str(socket), "-f", "/dev/null"]
+
+    def __call__(self, *args: str, env: dict[str, str] | None = None) -> str:
+        done = subprocess.run(
+            [*self.base, *args], env=env, capture_output=True, text=True, check=True, timeout=30
+        )
+        return done.stdout
+
+    def rows(self) -> list[str]:
+        return self("capture-pane", "-p", "-t", "pi").splitlines()
+
+    def wait(self, pattern: str, timeout: float = 60) -> list[str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.rows()
+            if any(re.search(pattern, row) for row in rows):
+                return rows
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} never showed:\n" + "\n".join(rows))
+            time.sleep(0.2)  # a poll of tmux's screen, not a wait for time to pass
+
+
+def test_ext_is_drawn_above_pi_s_footer_never_over_it(
+    pi_bin: Path, agent: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    """pi 0.73's footer stands mid-screen while a session is short: a centred overlay covered
+    it. On both pis /ext takes the editor's place, with the footer (the ⏱ row) below it."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        pytest.skip("tmux is not installed")
+    screen = Tmux(tmux, tmp_path / "tmux.sock")
+    env = {**e2e_env, "PI_CODING_AGENT_DIR": str(agent), "TERM": "xterm-256color"}
+    env["PROBE_LOG"] = str(tmp_path / "probe.log")
+    command = shlex.join([str(pi_bin)])
+    screen(
+        "new-session",
+        "-d",
+        "-s",
+        "pi",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-c",
+        str(tmp_path),
+        command,
+        env=env,
+    )
+    try:
+        screen.wait("⏱")
+        screen("send-keys", "-t", "pi", "/ext")
+        screen.wait("Switch the set's extensions")
+        screen("send-keys", "-t", "pi", "Enter")
+        try:
+            rows = screen.wait(OVERLAY, timeout=5)
+        except AssertionError:  # Enter on the completion list only completed the command
+            screen("send-keys", "-t", "pi", "Enter")
+            rows = screen.wait(OVERLAY)
+    finally:
+        subprocess.run([*screen.base, "kill-server"], check=False, timeout=30)
+    title = next(i for i, row in enumerate(rows) if "ext: switch the set's items" in row)
+    hint = next(i for i, row in enumerate(rows) if OVERLAY in row)
+    footer = [i for i, row in enumerate(rows) if "⏱" in row]
+    assert footer and all(i > hint for i in footer), "\n".join(rows)
+    assert "⏱" not in rows[title]

@@ -1,4 +1,4 @@
-"""`ext toggle` for real, in a pseudo-terminal: move, switch two boxes, confirm; and Escape."""
+"""`ext toggle` for real, in a pseudo-terminal: move, switch two boxes, Enter applies; Escape."""
 
 from __future__ import annotations
 
@@ -53,15 +53,13 @@ def test_move_switch_two_boxes_and_confirm(
         child.send(" ")  # beta off
         child.send(DOWN)  # -> gamma
         child.send(" ")  # gamma off
-        child.send("\r")
-        child.expect(r"Apply these changes\? \[y/N\]")
-        shown = child.before
-        child.sendline("y")
+        child.send("\r")  # the header says "enter applies": one Enter, no second question
         child.expect(pexpect.EOF)
-        output = shown + child.before
+        output = child.before
     finally:
         child.close()
     assert child.exitstatus == 0, output
+    assert "[y/N]" not in output
     assert "disable    extensions/beta.ts -> extensions/beta.ts.off" in output
     assert "disable    extensions/gamma -> extensions/.off/gamma" in output
     assert "done: 2 disabled" in output
@@ -89,6 +87,23 @@ def test_escape_cancels_and_writes_nothing(
     assert child.exitstatus == 3, output
     assert "cancelled; nothing was written" in output
     assert output.count("cancelled") == 1, output  # said once, by the command's error
+    assert snapshot(agent) == before
+
+
+def test_escape_with_nothing_staged_exits_0_quietly(
+    where: tuple[Path, Path], e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    _, agent = where
+    before = snapshot(agent)
+    child = spawn(where, e2e_env, tmp_path)
+    try:
+        child.send(ESCAPE)
+        child.expect(pexpect.EOF)
+        output = child.before
+    finally:
+        child.close()
+    assert child.exitstatus == 0, output
+    assert "error" not in output and "cancelled" not in output
     assert snapshot(agent) == before
 
 
@@ -152,8 +167,6 @@ def test_a_row_shows_the_change_and_a_guard_refuses_only_that_row(
         child.send(" ")  # beta off: fine now
         child.expect("2 changes: beta off, gamma off")
         child.send("\r")
-        child.expect(r"Apply these changes\? \[y/N\]")
-        child.sendline("y")
         child.expect(pexpect.EOF)
         output = child.before
     finally:
@@ -174,8 +187,6 @@ def test_a_tiny_terminal_and_no_color(
         child.expect("1 change: al")  # the summary line, cut at 20 columns
         drawn = child.before
         child.send("\r")
-        child.expect(r"Apply these changes\? \[y/N\]")
-        child.sendline("y")
         child.expect(pexpect.EOF)
     finally:
         child.close()

@@ -96,9 +96,25 @@ def test_cli_add_refuses_the_bundled_set(root: Path) -> None:
     # The test's cwd holds no extset.toml: the bundled set would be the target.
     assert done.exit_code == 2, done.output
     assert not list(Path(__file__).resolve().parents[2].glob("extensions/x.ts"))
-    done = runner.invoke(app, ["--set", str(root), "add", "x"])
+    done = runner.invoke(app, ["--set", str(root), "add", "x", "--yes"])
     assert done.exit_code == 0, done.output
     assert (root / "extensions" / "x.ts").is_file()
+
+
+def test_cli_add_shows_its_plan_and_asks_unless_yes(root: Path) -> None:
+    runner = CliRunner()
+    env = {"EXT_NO_UPDATE_CHECK": "1", "NO_COLOR": "1"}
+    asked = runner.invoke(app, ["--set", str(root), "add", "deploy"], env=env)
+    assert asked.exit_code == 3, asked.output  # no terminal to ask on: refused, names --yes
+    assert "+ create" in asked.output and "extensions/deploy.ts" in asked.output
+    assert "--yes" in asked.output
+    assert not (root / "extensions").exists()
+    dry = runner.invoke(app, ["--set", str(root), "add", "deploy", "--dry-run"], env=env)
+    assert dry.exit_code == 0 and "1 to create" in dry.output
+    assert not (root / "extensions").exists()
+    done = runner.invoke(app, ["--set", str(root), "add", "deploy", "--yes"], env=env)
+    assert done.exit_code == 0, done.output
+    assert "done: 1 created" in done.output and (root / "extensions" / "deploy.ts").is_file()
 
 
 def test_add_refuses_extensions_index_which_would_swallow_the_folder(root: Path) -> None:

@@ -386,3 +386,22 @@ def test_adopt_takes_the_files_pi_takes_from_a_set(tmp_path: Path) -> None:
     found, _ = candidates(scan(agent, root))
     assert sorted(c.rel for c in found) == sorted(files)
     assert sorted(f"{FOLDER[r.kind]}/{r.filename}" for r in discover(root)) == sorted(files)
+
+
+def test_a_missing_from_dir_names_from_and_gives_no_create_advice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from installer.cli import app as cli
+
+    build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
+    monkeypatch.chdir(tmp_path / "set")
+    monkeypatch.setattr("sys.argv", ["ext", "adopt", "--all", "--from", "~/.pi/agent"])
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    err = capsys.readouterr().err
+    assert done.value.code == 4
+    assert err.splitlines() == [
+        "error: ~/.pi/agent (--from) does not exist: there is nothing to adopt there",
+        "  fix: name the agent dir that holds the extensions you placed by hand: "
+        "ext adopt --all --from DIR",
+    ]

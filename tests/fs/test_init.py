@@ -275,3 +275,30 @@ def test_a_write_cut_short_removes_the_half_file(
     with pytest.raises(ExtError, match="Input/output error"):
         start_set(tmp_path / "myset", None, False, False, yes, host, GIT)
     assert not (tmp_path / "myset").exists()
+
+
+# ---- the closing hint names adopt only when there is something to adopt --------------------
+
+
+def _init_notes(tmp_path: Path, host: HostInfo, pi_dir: Path) -> tuple[str, ...]:
+    from installer.commands.init import Init, init
+    from installer.scaffold.creation import Bench
+
+    bench = Bench(tmp_path, lambda: host, None, pi_dir)
+    return init(bench, Init(folder=tmp_path / "mine", no_git=True), yes).notes
+
+
+def test_init_names_adopt_only_when_pi_dir_holds_hand_placed_items(
+    tmp_path: Path, host: HostInfo
+) -> None:
+    missing = _init_notes(tmp_path, host, tmp_path / "home" / ".pi" / "agent")
+    assert len(missing) == 1 and "ext adopt" not in missing[0]
+    agent = build_tree(
+        tmp_path / "agent",
+        {"extensions/alpha.ts": "export default function () {}\n", "skills/r/SKILL.md": "# r\n"},
+    )
+    (tmp_path / "mine").rename(tmp_path / "first")
+    notes = _init_notes(tmp_path, host, agent)
+    assert notes[-1] == f"  or move the 2 items you placed by hand in {agent} into it: " + (
+        f"ext adopt --all --from {agent}"
+    )

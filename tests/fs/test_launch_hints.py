@@ -60,3 +60,18 @@ def test_pi_1_6_outside_an_old_range_is_told_the_old_package(tmp_path: Path) -> 
         f"npm install -g {OLD_PACKAGE}@0.73.1, or re-test the set and widen [host] tested "
         "in extset.toml"
     ]
+
+
+def test_the_warnings_go_to_pi_for_its_notice_and_an_outer_launch_s_do_not(
+    tmp_path: Path,
+) -> None:
+    from installer.commands.launch import NOTICE_VAR, Exec
+
+    bin_dir = npm_global_pi(tmp_path / "npm", NEW_PACKAGE, "1.6.0")
+    host, warnings = prepare_launch(context(tmp_path, bin_dir))
+    outer = {"PATH": "/bin", NOTICE_VAR: "an older launch's warning"}
+
+    env = Exec(host, (), tuple(warnings)).env(outer)
+
+    assert env[NOTICE_VAR] == warnings[0] and env["PATH"] == "/bin"
+    assert NOTICE_VAR not in Exec(host, (), ()).env(outer)

@@ -175,9 +175,9 @@ describe("what /ext makes of ext's list and this session", () => {
 			"--json",
 			"toggle",
 			"--on",
-			"timer",
+			"extension:timer",
 			"--off",
-			"notify",
+			"extension:notify",
 			"--off",
 			"skill:review",
 			"--yes",
@@ -207,17 +207,28 @@ describe("what /ext makes of ext's list and this session", () => {
 			changed: true,
 			actions: [
 				{ action: "disable", path: "extensions/notify.ts" },
-				{ action: "enable", path: "extensions/timer.ts.off" },
+				{ action: "enable", path: "extensions/timer.ts.off", target: "extensions/timer.ts" },
 				{ action: "keep", path: "extensions/x.ts" },
 			],
 			warnings: ["a requires b"],
 		};
 		assert.deepEqual(mod.resultLines(data), [
 			"- disabled extensions/notify.ts",
-			"+ enabled  extensions/timer.ts.off",
+			"+ enabled  extensions/timer.ts", // the new path, where pi loads it from
 			"! a requires b",
 		]);
 		assert.deepEqual(mod.resultLines({ changed: false, actions: [] }), ["nothing changed"]);
+	});
+
+	test("paths under the home folder are shown with ~, as ext shows them", () => {
+		assert.equal(mod.tilde("no set in /home/me/.pi/agent", "/home/me/"), "no set in ~/.pi/agent");
+		assert.equal(mod.tilde("/home/meme/x and /home/me/y", "/home/me"), "/home/meme/x and ~/y");
+		assert.equal(mod.tilde("/x", "/"), "/x");
+	});
+
+	test("a bare name goes to ext as the extension's alone: a skill of that name stays as it is", () => {
+		assert.equal(mod.exactName("uv"), "extension:uv");
+		assert.equal(mod.exactName("skill:uv"), "skill:uv");
 	});
 
 	test("a switch in settings.json (register mode, pi config's -path) reads back too", () => {
@@ -256,7 +267,7 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		assert.match(screen(), /timer\s+● on \(on Enter\)/);
 		p.handleInput("\r");
 		await settle();
-		assert.deepEqual(calls.at(-1).slice(5), ["--json", "toggle", "--on", "timer", "--off", "notify", "--yes"]);
+		assert.deepEqual(calls.at(-1).slice(5), ["--json", "toggle", "--on", "extension:timer", "--off", "extension:notify", "--yes"]);
 		assert.equal(calls.length, 2);
 		assert.match(screen(), /- disabled extensions\/notify\.ts/);
 		assert.match(screen(), /Enter closes and reloads pi/);
@@ -286,12 +297,12 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		await p.load();
 		assert.match(screen(), /guarded here: this session was started with --block/);
 		p.handleInput(" "); // guarded
-		assert.match(screen(), /guarded\s+○ off \(refused here\)/);
+		assert.match(screen(), /guarded\s+● on \(refused here\)/); // it stays on
 		p.handleInput(DOWN);
 		p.handleInput(" "); // notify
 		p.handleInput("\r");
 		await settle();
-		assert.deepEqual(calls.at(-1).slice(6), ["toggle", "--off", "notify", "--yes"]);
+		assert.deepEqual(calls.at(-1).slice(6), ["toggle", "--off", "extension:notify", "--yes"]);
 		const shown = screen();
 		assert.match(shown, /✗ refused: guarded stays on: this session was started with --block/);
 		assert.match(shown, /- disabled extensions\/notify\.ts/);
@@ -303,7 +314,7 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		// another session was started with --block: ext refuses the plan and names the item
 		const why = "a live session (pid 7: pi --block) was started with --block (unattended runs rely on it)";
 		const toggle = (args) =>
-			args.includes("guarded")
+			args.includes("extension:guarded")
 				? { problem: { message: `refusing to disable guarded: ${why}; nothing was written`, refused: [{ name: "guarded", why }] } }
 				: { data: { changed: true, actions: [{ action: "disable", path: "extensions/notify.ts" }] } };
 		const { p, calls, screen, closed } = panel({ answers: { toggle } });
@@ -317,8 +328,8 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		assert.deepEqual(
 			calls.slice(1).map((c) => c.slice(6)),
 			[
-				["toggle", "--off", "guarded", "--off", "notify", "--yes"],
-				["toggle", "--off", "notify", "--yes"],
+				["toggle", "--off", "extension:guarded", "--off", "extension:notify", "--yes"],
+				["toggle", "--off", "extension:notify", "--yes"],
 			],
 		);
 		const shown = screen();
@@ -482,12 +493,35 @@ describe("ext as a real process", () => {
 	});
 });
 
-test("it registers /ext and nothing else: no flags, no tools, no events", () => {
+test("it registers /ext and one event, for ext launch's notice: no flags, no tools", () => {
 	const { api, registered, handlers } = fakePi();
 	const commands = new Map();
 	mod.default({ ...api, registerCommand: (name, options) => commands.set(name, options) });
 	assert.deepEqual([...commands.keys()], ["ext"]);
 	assert.equal(typeof commands.get("ext").handler, "function");
 	assert.equal(registered.size, 0);
-	assert.equal(handlers.size, 0);
+	assert.deepEqual([...handlers.keys()], ["session_start"]);
+});
+
+test("ext launch's warnings are said once, as pi's notices, then gone from the environment", async () => {
+	const { api, emit } = fakePi();
+	mod.default({ ...api, registerCommand: () => {} });
+	const said = [];
+	const ctx = { hasUI: true, ui: { notify: (text, level) => said.push([text, level]) } };
+	const home = process.env.HOME;
+	process.env[mod.LAUNCH_NOTICE] = `pi 9.0.0 is newer than the versions this set was tested with\nsee ${home}/x`;
+	try {
+		await emit("session_start", { reason: "startup" }, ctx);
+		await emit("session_start", { reason: "reload" }, ctx);
+	} finally {
+		delete process.env[mod.LAUNCH_NOTICE];
+	}
+	assert.deepEqual(said, [
+		["ext launch: pi 9.0.0 is newer than the versions this set was tested with", "warning"],
+		["ext launch: see ~/x", "warning"],
+	]);
+	assert.equal(mod.LAUNCH_NOTICE in process.env, false);
+	const quiet = [];
+	mod.showLaunchNotice({ hasUI: false, ui: { notify: (t) => quiet.push(t) } }, { [mod.LAUNCH_NOTICE]: "x" });
+	assert.deepEqual(quiet, []); // print mode: no UI to notify in (ext printed it before pi)
 });

@@ -172,3 +172,44 @@ def test_usage_lines_say_how_many_arguments_a_command_takes(
 ) -> None:
     code, out, _ = run(argv, capsys)
     assert code == 0 and out.splitlines()[0] == usage
+
+
+@pytest.mark.parametrize(
+    ("argv", "lines"),
+    [
+        (
+            ["--set", "S", "--agent-dir", "A", "--create", "install"],
+            [
+                "error: ext: --create is an option of `ext install`: it goes after `install`",
+                "  fix: ext --set S --agent-dir A install --create",
+            ],
+        ),
+        (
+            ["--mode=register", "install", "--yes"],
+            [
+                "error: ext: --mode is an option of `ext install`: it goes after `install`",
+                "  fix: ext install --mode=register --yes",
+            ],
+        ),
+        (
+            ["--from", "/h/my agent", "adopt", "--all"],
+            [
+                "error: ext: --from is an option of `ext adopt`: it goes after `adopt`",
+                "  fix: ext adopt --from '/h/my agent' --all",
+            ],
+        ),
+        (
+            ["list", "--create"],
+            [
+                "error: ext list: no such option: --create",
+                "  fix: it is an option of `ext install`",
+            ],
+        ),
+    ],
+)
+def test_an_option_of_another_command_names_the_command_that_owns_it(
+    argv: list[str], lines: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(argv, capsys)
+    assert code == 2
+    assert err.splitlines() == lines

@@ -151,3 +151,35 @@ def test_a_cancel_returns_none_and_leaves_saying_so_to_the_command(
 
     assert picked is None
     assert "cancelled" not in screen + err
+
+
+LONG = (
+    "refusing to disable confirm-destructive: a live session (pid 4242, started 12:00:00) "
+    "loads it, and switching it off under that session leaves rm -rf unguarded there"
+)
+
+
+@pytest.mark.parametrize(("width", "height"), [(120, 30), (80, 30), (40, 5)])
+def test_a_long_refusal_wraps_and_is_never_cut(width: int, height: int) -> None:
+    rows = [Row("confirm-destructive", True, "enabled"), *ROWS]
+    p = Picker(rows, lambda on: LONG if "confirm-destructive" not in on else None)
+    p.flip()  # refused
+
+    shown = text(p, width, height)
+
+    assert all(len(line) <= width for line in shown), shown
+    # Only a reason longer than the whole terminal may take more lines than it has.
+    assert len(shown) <= height or height == 5
+    assert any(line.startswith("» ") and "confirm-destructive" in line for line in shown)
+    words = " ".join(line.strip() for line in shown)
+    assert f"refused: {LONG}" in words  # every word of the reason, in order
+
+
+def test_escape_with_nothing_staged_returns_the_list_unchanged(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    picked, _, err = on_a_terminal("\x1b", capsys)
+    assert picked == ["alpha", "beta"]  # as it is: the command has nothing to do (exit 0)
+    assert err == ""
+    staged, _, _ = on_a_terminal(" \x1b", capsys)  # a change staged: Escape cancels it
+    assert staged is None

@@ -1,0 +1,35 @@
+"""One wording for "up to date" in `ext update --check` and doctor, and pi called pi."""
+
+from __future__ import annotations
+
+from installer.render.updates import lines
+from installer.updates.check import Report
+from installer.updates.findings import doctor_findings
+from installer.updates.method import InstallMethod
+from installer.updates.results import CheckResult
+
+PACKAGE = "@earendil-works/pi-coding-agent"
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+def _report(*results: CheckResult) -> Report:
+    return Report(results, InstallMethod("pipx", "pipx", "pipx upgrade extset"), 0.0)
+
+
+def test_update_check_and_doctor_say_up_to_date_the_same_way() -> None:
+    report = _report(
+        CheckResult("host", "1.6.0", "1.6.0", None, "up-to-date", label=PACKAGE),
+        CheckResult("set", SHA, SHA, None, "up-to-date", method="git", label="the set"),
+    )
+    said = lines(report)
+    assert said == [f"{PACKAGE} is up to date (1.6.0)", "the set is up to date (0123456789ab)"]
+    found = {f.id: f.message for f in doctor_findings(report)}
+    assert found["update.host"] == said[0]
+    assert found["update.set"] == said[1]
+    assert not any("up-to-date" in m for m in found.values())
+
+
+def test_doctor_calls_pi_pi_when_it_was_not_checked() -> None:
+    found = {f.id: f.message for f in doctor_findings(_report())}
+    assert found["update.host"] == "pi: not checked yet"
+    assert not any("the host" in m for m in found.values())
