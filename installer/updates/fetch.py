@@ -166,6 +166,8 @@ def ask_pip(
     reached its index and found no extset there."""
     import re
 
+    if env.get("PIP_NO_INDEX", "").strip().lower() in ("1", "true", "yes", "on"):
+        return None  # pip is told to use no index: there is none to ask, nothing is missing
     argv = [python, "-m", "pip", "index", "versions", dist, "--disable-pip-version-check"]
     done = completed(argv, env, timeout)
     if done is None:

@@ -108,3 +108,18 @@ def test_the_real_npm_leaves_no_npm_folder_in_home(isolated_home: Path, registry
     assert answer is not None and answer.latest == "1.6.0"
     assert prefix
     assert listing(home) == []
+
+
+def test_pip_told_to_use_no_index_is_not_asked_so_ext_is_not_called_missing(
+    tmp_path: Path,
+) -> None:
+    """PIP_NO_INDEX: pip's 'No matching distribution' then says nothing about an index."""
+    from installer.updates.fetch import ask_pip
+
+    log = tmp_path / "pip.log"
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexit 1\n')
+    python.chmod(0o755)
+
+    assert ask_pip(str(python), {"PIP_NO_INDEX": "1"}, timeout=10) is None
+    assert not log.exists()
