@@ -105,14 +105,7 @@ def _in_range(
     method = method_for(host, env, prefix, best)
     if method.hint is None:
         out += f"; {method.detail}: it cannot pin {best}, upgrade to it by hand"
-    return replace(
-        unasked,
-        latest=best,
-        hint=method.hint,
-        status="update-available",
-        detail=f"the newest tested; {out}",
-        method=method.name,
-    )
+    return _offer(unasked, best, method, f"the newest tested; {out}")
 
 
 def _moved(
@@ -143,14 +136,21 @@ def _moved(
     method = method_for(host, env, prefix, version, moved)
     if method.hint is None:
         out += f"; {method.detail}: switch to it by hand"
+    return _offer(found, target, method, f"pi moved here from {host.package}{node}{out}", moved)
+
+
+def _offer(
+    found: CheckResult, target: str, method: InstallMethod, detail: str, label: str | None = None
+) -> CheckResult:
+    """An update to `target`, installed the way `method` says (its hint), under `label`."""
     return replace(
         found,
         latest=target,
         hint=method.hint,
         status="update-available",
-        detail=f"pi moved here from {host.package}{node}{out}",
+        detail=detail,
         method=method.name,
-        label=moved,
+        label=label or found.label,
     )
 
 
