@@ -37,6 +37,14 @@ def _spec(command: Command | None, options: tuple[Option, ...]) -> Spec:
 
 _GLOBAL_FLAGS = {f: o.dest for o in GLOBALS if o.kind == "flag" for f in o.flags}
 _GLOBAL_OPTIONS = {f: o.dest for o in GLOBALS if o.kind != "flag" for f in o.flags}
+_GLOBAL_PATHS = frozenset(o.dest for o in GLOBALS if o.kind == "path")
+
+
+def _global(dest: str, value: str) -> Path | str:
+    """A global option's value as the app's parser gives it: a Path for a path option."""
+    return Path(value) if dest in _GLOBAL_PATHS else value
+
+
 _ROOT = _spec(None, (VERSION,))  # before any command
 _SPECS = {c.name: _spec(c, c.options) for c in COMMANDS if c.fast and not c.passthrough}
 _PASSTHROUGH = frozenset(c.name for c in COMMANDS if c.passthrough)
@@ -104,7 +112,8 @@ def _take(name: str, value: str, spec: Spec, args: dict[str, Any], found: dict[s
     if value.startswith("-"):
         return False
     if name in _GLOBAL_OPTIONS:
-        return bool(value) and _once(found, _GLOBAL_OPTIONS[name], Path(value))
+        dest = _GLOBAL_OPTIONS[name]
+        return bool(value) and _once(found, dest, _global(dest, value))
     if spec.options[name] in spec.lists:
         args.setdefault(spec.options[name], []).append(value)
         return True
@@ -156,7 +165,7 @@ def _front(argv: list[str]) -> tuple[dict[str, Any], int]:
         elif name in _GLOBAL_OPTIONS:
             value, i = option_value(argv, i)
             if value:
-                found[_GLOBAL_OPTIONS[name]] = Path(value)
+                found[_GLOBAL_OPTIONS[name]] = _global(_GLOBAL_OPTIONS[name], value)
         else:
             break
         i += 1

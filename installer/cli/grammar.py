@@ -82,6 +82,12 @@ GLOBALS = (
         "path",
         "The agent dir (else EXT_AGENT_DIR, PI_CODING_AGENT_DIR, manifest, isolated).",
     ),
+    Option(
+        "host",
+        ("--host",),
+        "text",
+        "The agent: pi, claude, codex, opencode, gemini (else EXT_HOST, else pi).",
+    ),
     Option("json", ("--json",), "flag", "Print JSON on stdout."),
     Option("quiet", ("--quiet", "-q"), "flag", "Print less."),
     Option("no_color", ("--no-color",), "flag", "No colour (or NO_COLOR)."),

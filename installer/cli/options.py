@@ -7,10 +7,11 @@ from typing import NamedTuple
 
 
 class Globals(NamedTuple):
-    """`--set`, `--agent-dir`, `--json`, `--quiet`, `--no-color`, `--debug`."""
+    """`--set`, `--agent-dir`, `--host`, `--json`, `--quiet`, `--no-color`, `--debug`."""
 
     set_dir: Path | None = None
     agent_dir: Path | None = None
+    host: str | None = None  # --host; EXT_HOST and pi are the context's to read
     json: bool = False
     quiet: bool = False
     no_color: bool = False

@@ -63,7 +63,7 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
 def context(g: Globals, create: bool = False) -> Any:
     from installer.ground.context import Env, resolve
 
-    return resolve(Env.from_process(), g.set_dir, g.agent_dir, create=create)
+    return resolve(Env.from_process(), g.set_dir, g.agent_dir, create=create, host=g.host)
 
 
 def notice(g: Globals, ctx: Any) -> tuple[str, ...]:

@@ -51,6 +51,15 @@ class Install(NamedTuple):
 
 
 def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
+    """pi's install, or another host's (links alone: installer/hosts/install.py)."""
+    if not ctx.on.is_pi:
+        from installer.hosts.install import install_into_host
+
+        return install_into_host(ctx, options, confirm)
+    return install_into_pi(ctx, options, confirm)
+
+
+def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
 
     A seed is written once: the state record keeps the keys seeded here, and a key the

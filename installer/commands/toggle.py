@@ -29,11 +29,12 @@ from installer.ground.context import Context
 from installer.ground.errors import Refused, UsageError
 from installer.ground.manifest import Manifest
 from installer.ground.state import State, load_state, save_state
+from installer.hosts.placing import set_items
 from installer.links.shared import refuse_same_names_here
 from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
 from installer.links.twins import hinted
 from installer.sets.modes import install_mode
-from installer.sets.resources import Resource, discover, resolve_name
+from installer.sets.resources import Resource, resolve_name
 from installer.settings.plan import Intent, SettingsPlan, claimed, plan_settings
 
 
@@ -150,7 +151,7 @@ def switch(
     """`ext enable NAME…` / `ext disable NAME…`."""
     if not names:
         raise UsageError("name at least one item", "run `ext list` to see the names")
-    resources = discover(ctx.set_root, ctx.pi_line())
+    resources = set_items(ctx)
     chosen = dict.fromkeys(r for n in names for r in resolve_name(resources, n))
     want = dict.fromkeys(chosen, enable)
     command = "enable" if enable else "disable"
@@ -161,7 +162,7 @@ def switch_both(
     ctx: Context, on: Sequence[str], off: Sequence[str], dry_run: bool, confirm: Confirm
 ) -> PlanResult:
     """`ext toggle --on NAME… --off NAME…`: both directions as one plan (what `/ext` applies)."""
-    resources = discover(ctx.set_root, ctx.pi_line())
+    resources = set_items(ctx)
     want = {r: True for n in on for r in resolve_name(resources, n)}
     for r in (r for n in off for r in resolve_name(resources, n)):
         if want.get(r):
@@ -178,7 +179,7 @@ def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResu
             "use `ext enable NAME…` or `ext disable NAME…` instead",
         )
     mode = install_mode(ctx, None)
-    resources = discover(ctx.set_root, ctx.pi_line())
+    resources = set_items(ctx)
     view = read_view(ctx, mode, resources)
 
     def refusal(on_after: frozenset[str]) -> str | None:

@@ -35,16 +35,18 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         state = load_state(ctx.agent_dir)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
-        agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others)
+        agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others, folders=ctx.folders)
         links = plan_uninstall(agent)
-        # ext's own agent files go too, unless another set installed here still has them.
-        rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None)
-        actions = links.actions + rec.actions
-        made = what_ext_made(ctx.agent_dir) if not others else None
+        actions = links.actions
+        pi = ctx.on.is_pi  # only pi has ext's agent files and a packages entry
+        if pi:  # ext's own agent files go too, unless another set installed here has them
+            actions += plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None).actions
+        made = what_ext_made(ctx.agent_dir, ctx.folders) if not others else None
         if made is not None:  # the last set: the agent dir as ext found it
-            actions += plan_leftovers(ctx.agent_dir, [a.path for a in actions], made)
+            gone = [a.path for a in actions]
+            actions += plan_leftovers(ctx.agent_dir, gone, made, ctx.folders)
         sp = SettingsPlan((), None, None, ())
-        if settings_path(ctx).exists():
+        if pi and settings_path(ctx).exists():
             drop = made is not None and made.packages_key
             sp = plan_settings(ctx, Intent(unregister=True, drop_packages=drop))
         plan = Plan("uninstall", actions + sp.actions, sp.warnings)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -11,10 +11,9 @@ from installer import __version__
 from installer.engine import journal
 from installer.engine.plan import Action, Plan, StateWrite
 from installer.engine.result import PlanResult
-from installer.ground.context import Context
+from installer.ground.context import PI_FOLDERS, Context
 from installer.ground.errors import ExtError
 from installer.ground.state import SetRecord, State, load_state, save_state
-from installer.sets.resources import FOLDER
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 
@@ -43,7 +42,7 @@ def run_plan(
     from installer.ground.own import check_bookkeeping
 
     check_bookkeeping(ctx.agent_dir)  # before anything reads .extset/: a FIFO there would hang
-    seen = fingerprint(ctx.agent_dir)
+    seen = fingerprint(ctx.agent_dir, ctx.folders)
     first = prepare()
     warnings = _interrupted(ctx, first.plan.command) if settles else ()
     plan = first.plan._replace(warnings=(*warnings, *first.plan.warnings))
@@ -59,7 +58,7 @@ def run_plan(
 
     with agent_lock(ctx.agent_dir):
         # Under the lock, plan again from the disk as it is now, unless nothing it reads moved.
-        again = first if fingerprint(ctx.agent_dir) == seen else prepare()
+        again = first if fingerprint(ctx.agent_dir, ctx.folders) == seen else prepare()
         fresh = again.plan
         if fresh.is_empty:  # another run did the job while this one asked: nothing to do
             shown = fresh.shown._replace(warnings=plan.warnings)
@@ -88,13 +87,13 @@ def _with_record(plan: Plan, new_state: Callable[[State], State] | None) -> Plan
 Stamp = tuple[int, int, int] | None
 
 
-def fingerprint(agent_dir: Path) -> tuple[Stamp, ...]:
+def fingerprint(agent_dir: Path, folders: Iterable[str] = PI_FOLDERS) -> tuple[Stamp, ...]:
     """What a plan reads, as stats: every folder it scans, settings.json and the state record.
 
     A folder's mtime moves with each entry added, removed or renamed in it.
     """
     paths = [agent_dir / "settings.json", agent_dir / ".extset" / "state.json"]
-    for folder in FOLDER.values():
+    for folder in folders:
         paths += [agent_dir / folder, agent_dir / folder / ".off", agent_dir / folder / ".bak"]
     return tuple(_stamp(p) for p in paths)
 

@@ -16,8 +16,10 @@ from installer.ground.userdirs import user_dir
 
 if TYPE_CHECKING:
     from installer.host.lines import PiLine
+    from installer.hosts.profile import Host
 
 RESOURCE_DIRS = ("extensions", "skills", "prompts", "themes")
+PI_FOLDERS = RESOURCE_DIRS  # where pi reads each kind (installer.sets.resources.FOLDER)
 
 
 def _cwd() -> Path | None:
@@ -70,6 +72,23 @@ class Context(NamedTuple):
     agent_dir_source: str
     set_source: str  # "--set", "EXT_SET", "cwd", "bundled"
     env: Env
+    host: Host | None = None  # None: pi, the first host (installer.hosts.table.PI)
+
+    @property
+    def on(self) -> Host:
+        """The host this command works on: pi unless --host (or EXT_HOST) named another."""
+        if self.host is not None:
+            return self.host
+        from installer.hosts.table import PI
+
+        return PI
+
+    @property
+    def folders(self) -> tuple[str, ...]:
+        """The folders of the agent dir the link engine scans and writes in, for this host."""
+        if self.host is None or self.host.is_pi:
+            return PI_FOLDERS
+        return self.host.folders(home_of(self.env))
 
     def pi_line(self) -> PiLine:
         """The line of the pi this set runs on (what the set's resources are read by): from
@@ -80,14 +99,43 @@ class Context(NamedTuple):
 
 
 def resolve(
-    env: Env, set_dir: Path | None = None, agent_dir: Path | None = None, create: bool = False
+    env: Env,
+    set_dir: Path | None = None,
+    agent_dir: Path | None = None,
+    create: bool = False,
+    host: str | None = None,
 ) -> Context:
-    """Build the Context: set, then manifest, then agent dir (which may come from the manifest)."""
+    """Build the Context: set, then manifest, then agent dir (which may come from the manifest).
+
+    `host`: the --host flag's value; EXT_HOST when it is absent; pi when neither names one.
+    """
     root, set_source = find_set(env, set_dir)
     manifest = load_manifest(root)
     named_set = root if set_source == "--set" else None
+    chosen = _host(env, host)
+    if chosen is not None:
+        from installer.hosts.dirs import find_host_dir
+
+        target, target_source = find_host_dir(env, chosen, agent_dir, create, named_set)
+        return Context(root, manifest, target, target_source, set_source, env, chosen)
     target, target_source = find_agent_dir(env, manifest, agent_dir, create, named_set)
     return Context(root, manifest, target, target_source, set_source, env)
+
+
+def _host(env: Env, flag: str | None) -> Host | None:
+    """The host --host or EXT_HOST names, or None for pi (whose dir rules are below)."""
+    named, source = (flag, "--host") if flag else (env.environ.get("EXT_HOST"), "EXT_HOST")
+    if not named:
+        return None
+    from installer.hosts.table import host_named
+
+    found = host_named(named, source)
+    return None if found.is_pi else found
+
+
+def home_of(env: Env) -> Path:
+    """HOME as the Env has it (what a host expands `~` from)."""
+    return Path(env.environ.get("HOME") or str(Path.home()))
 
 
 def here(env: Env) -> Path:

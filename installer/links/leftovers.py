@@ -26,28 +26,33 @@ _COPY = re.compile(
 )
 
 
-# The folders ext may have made, the `.off` ones first: a kind's folder empties only after.
-CANDIDATES = (*(f"{kind}/.off" for kind in FOLDER.values()), *FOLDER.values())
+def candidates(folders: Iterable[str] = FOLDER.values()) -> tuple[str, ...]:
+    """The folders ext may have made, the `.off` ones first: a kind's folder empties only after."""
+    folders = tuple(folders)
+    return (*(f"{kind}/.off" for kind in folders), *folders)
 
 
-def what_ext_made(agent_dir: Path) -> Made:
-    """Which of the CANDIDATES ext made here, and whether it added settings.json's packages."""
-    return made_here(agent_dir, CANDIDATES, agent_dir / "settings.json")
+def what_ext_made(agent_dir: Path, folders: Iterable[str] = FOLDER.values()) -> Made:
+    """Which of the candidate folders ext made here, and whether it added settings.json's
+    packages (`folders`: the host's, pi's by default)."""
+    return made_here(agent_dir, candidates(folders), agent_dir / "settings.json")
 
 
-def plan_leftovers(agent_dir: Path, removed: Iterable[str], made: Made) -> tuple[Action, ...]:
+def plan_leftovers(
+    agent_dir: Path, removed: Iterable[str], made: Made, folders: Iterable[str] = FOLDER.values()
+) -> tuple[Action, ...]:
     """The copies and the folders ext made that go once `removed` (paths) are gone."""
     copies = _copies(agent_dir)
     gone = {*removed, *(a.path for a in copies)}
     if copies and _empty_after(agent_dir, COPIES, gone):
         copies += (Action("rmdir", COPIES, detail="ext's copies of its agent files"),)
         gone.add(COPIES)
-    folders = []
-    for folder in CANDIDATES:
+    emptied = []
+    for folder in candidates(folders):
         if folder in made.folders and _empty_after(agent_dir, folder, gone):
-            folders.append(Action("rmdir", folder, detail="made by ext, empty now"))
+            emptied.append(Action("rmdir", folder, detail="made by ext, empty now"))
             gone.add(folder)
-    return copies + tuple(folders)
+    return copies + tuple(emptied)
 
 
 def is_copy(path: Path) -> bool:

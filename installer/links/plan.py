@@ -8,7 +8,7 @@ from datetime import datetime
 from installer.engine.plan import Action, Plan
 from installer.ground.backups import Namer, stamp
 from installer.links.scan import AgentState, Entry
-from installer.sets.resources import FOLDER, Resource
+from installer.sets.resources import Resource
 
 
 def plan_install(
@@ -77,7 +77,7 @@ def _resource_actions(
         return _park(r, disabled, names)
     if enabled is None:
         return [Action("link", r.dest, target=source)]
-    backup = names.pick(FOLDER[r.kind], r.filename, enabled.to_dir)
+    backup = names.pick(r.home, r.filename, enabled.to_dir)
     what = _describe(enabled)
     return [
         Action("backup", r.dest, backup=backup, detail=what),

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
+from installer.ground.context import PI_FOLDERS
 from installer.ground.errors import ExtError
 from installer.sets.resources import FOLDER, Resource
 
@@ -42,17 +43,20 @@ class AgentState(NamedTuple):
         return self.names.get(folder, frozenset())
 
 
-def check_folders(agent_dir: Path, set_root: Path | None = None) -> None:
+def check_folders(
+    agent_dir: Path, set_root: Path | None = None, folders: Iterable[str] = PI_FOLDERS
+) -> None:
     """Refuse resource folders (or their `.off/`, `.bak/`) that are links, files or the set's own.
 
     Every write would land somewhere else: in the set itself, or outside the agent dir.
+    `folders`: the host's (pi's unless --host names another; absolute for a HOME folder).
     """
     own = [set_root.resolve() / f for f in FOLDER.values()] if set_root is not None else []
     _check_folder(agent_dir / ".extset")  # ext's lock, journal and state live there
     from installer.ground.own import check_bookkeeping
 
     check_bookkeeping(agent_dir)
-    for folder in FOLDER.values():
+    for folder in folders:
         for sub in (folder, *(f"{folder}/{p}" for p in PARKED)):
             _check_folder(agent_dir / sub)
         real = (agent_dir / folder).resolve()
@@ -80,13 +84,16 @@ def scan(
     old_roots: Iterable[Path] = (),
     known: Mapping[str, bool] = MappingProxyType({}),
     other_sets: Iterable[Path] = (),
+    folders: Iterable[str] = PI_FOLDERS,
 ) -> AgentState:
     """Classify every entry of the agent dir's resource folders against the set's roots.
 
     `known` maps real paths the caller has just seen to whether each is a folder (the set's
-    resources, from `seen`): a link leading there is not stat'ed again.
+    resources, from `seen`): a link leading there is not stat'ed again. `folders`: the host's
+    (`Context.folders`), pi's by default.
     """
-    check_folders(agent_dir, set_root)
+    folders = tuple(folders)
+    check_folders(agent_dir, set_root, folders)
     labelled: list[tuple[str, Owner]] = [(str(set_root.resolve()), "ours")]
     labelled += [(str(r), "moved") for r in old_roots]
     labelled += [(str(r), "other") for r in other_sets]
@@ -94,7 +101,7 @@ def scan(
     entries: dict[str, Entry] = {}
     names: dict[str, frozenset[str]] = {}
     heads: dict[str, str] = {}  # a link's folder -> its realpath, shared by the whole scan
-    for folder in FOLDER.values():
+    for folder in folders:
         for sub in (folder, *(f"{folder}/{p}" for p in PARKED)):
             found = _scan_folder(agent_dir / sub, roots, heads, known)
             names[sub] = frozenset(found)

@@ -145,5 +145,6 @@ def refuse_same_names_here(ctx: Context, selected: Sequence[Resource]) -> None:
     if state is None or not others:
         return
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
-    agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=[Path(o.root) for o in others])
+    others_roots = [Path(o.root) for o in others]
+    agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others_roots, folders=ctx.folders)
     refuse_same_names(agent, skills, ctx.manifest.name, others, keep_off=True)

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from installer.ground.context import Context
 from installer.ground.manifest import Manifest
 from installer.ground.state import load_state
+from installer.hosts.placing import set_items
 from installer.links.scan import AgentState, Entry, scan, seen
 from installer.sets.pirules import Layout
-from installer.sets.resources import FOLDER, KINDS, Kind, Resource, discover
+from installer.sets.resources import FOLDER, KINDS, Kind, Resource
 
 if TYPE_CHECKING:
     from installer.settings.switches import PiSwitch
@@ -49,15 +50,30 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     record = state.record_of(ctx.set_root, ctx.manifest.name)
     mode = record.mode if record else ctx.manifest.mode
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
-    resources = discover(ctx.set_root, ctx.pi_line())
+    resources = set_items(ctx)
     others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
-    agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources), others)
+    agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources), others, folders=ctx.folders)
+    kinds = kinds_of(ctx)
     if mode == "register":
-        return mode, [*registered_items(ctx, resources), *gone(agent, resources)]
-    from installer.settings.switches import with_pi
+        return mode, [*registered_items(ctx, resources), *gone(agent, resources, kinds)]
+    found = [classify(agent, r) for r in resources]
+    if ctx.on.is_pi:
+        from installer.settings.switches import with_pi
 
-    found = with_pi(ctx, [classify(agent, r) for r in resources])
-    return mode, [*found, *gone(agent, resources)]
+        found = with_pi(ctx, found)
+    return mode, [*found, *gone(agent, resources, kinds)]
+
+
+PI_KINDS: Mapping[str, Kind] = {FOLDER[k]: k for k in KINDS}
+
+
+def kinds_of(ctx: Context) -> dict[str, Kind]:
+    """The kind each of the host's folders holds, as the engine names them (`skills`)."""
+    from installer.ground.context import home_of
+    from installer.hosts.profile import folder_of
+
+    home = home_of(ctx.env)
+    return {folder_of(p, home): p.kind for p in ctx.on.places}
 
 
 def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item]:
@@ -91,12 +107,14 @@ def classify(agent: AgentState, r: Resource) -> Item:
     return Item(r, "conflict", r.dest, f"{what} is in the way; `ext install` backs it up")
 
 
-def gone(agent: AgentState, resources: Iterable[Resource]) -> list[Item]:
+def gone(
+    agent: AgentState, resources: Iterable[Resource], kinds: Mapping[str, Kind] = PI_KINDS
+) -> list[Item]:
     """Links of ours whose target left the set (no item accounts for them): stale, and
-    `ext install` prunes them."""
+    `ext install` prunes them. `kinds`: the host's folders and what each holds."""
     known = {p for r in resources for p in (r.dest, r.disabled_dest)}
     return [
-        Item(resource_at(path, e.target or ""), "stale", path, _GONE)
+        Item(resource_at(path, e.target or "", kinds), "stale", path, _GONE)
         for path, e in sorted(agent.entries.items())
         if e.kind == "link" and e.owner in ("ours", "moved") and not e.exists and path not in known
     ]
@@ -105,16 +123,21 @@ def gone(agent: AgentState, resources: Iterable[Resource]) -> list[Item]:
 _GONE = "its target is gone from the set; `ext install` prunes it"
 
 
-def resource_at(path: str, source: str) -> Resource:
+def resource_at(path: str, source: str, kinds: Mapping[str, Kind] = PI_KINDS) -> Resource:
     """The item a path of the agent dir stands for (`extensions/.off/foo` -> extension foo)."""
-    folder, _, rest = path.partition("/")
-    kind: Kind = next((k for k in KINDS if FOLDER[k] == folder), "extension")
+    folder = max((f for f in kinds if path.startswith(f + "/")), key=len, default="")
+    if not folder:
+        folder = path.partition("/")[0]
+    rest = path[len(folder) + 1 :]
+    kind: Kind = kinds.get(folder, "extension")
     parked = rest.startswith(".off/")  # folders are parked in .off/, files get `.off`
     filename = rest.removeprefix(".off/").removesuffix(".off")
     stem, dot, _suffix = filename.rpartition(".")
     # Named as discover names an item: a file by its stem (`notify.ts` -> notify).
     layout: Layout = "file" if dot and stem and not parked else "dir"
-    return Resource(kind, stem if layout == "file" else filename, filename, layout, source)
+    name = stem if layout == "file" else filename
+    home = "" if kinds.get(FOLDER[kind]) == kind else folder
+    return Resource(kind, name, filename, layout, source, folder=home)
 
 
 def _stale_note(e: Entry) -> str:

@@ -67,7 +67,8 @@ def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
 
     if mode == "link":
         state = load_state(ctx.agent_dir)
-        agent = scan(ctx.agent_dir, ctx.set_root, state.old_roots(ctx.set_root, ctx.manifest.name))
+        old = state.old_roots(ctx.set_root, ctx.manifest.name)
+        agent = scan(ctx.agent_dir, ctx.set_root, old, folders=ctx.folders)
         here = state.record_of(ctx.set_root, ctx.manifest.name) is not None
         return replace(linked_view(ctx, agent, resources), installed=here)
     note = "the set is not registered: `ext install`"
@@ -86,7 +87,10 @@ def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) 
         with_pi,
     )
 
-    found = with_pi(ctx, [classify(agent, r) for r in resources])
+    found = [classify(agent, r) for r in resources]
+    if not ctx.on.is_pi:  # another host has no settings of pi's to switch an item by
+        return View("link", {i.resource: _item(i, True) for i in found}, frozenset(agent.entries))
+    found = with_pi(ctx, found)
     entries = package_entries(scopes_of(ctx), ctx.set_root)
     by_entry = [(r, view_registered(entries, ctx.set_root, r)) for r in resources if entries]
     packaged = frozenset(r for r, sw in by_entry if sw is None or sw.on)

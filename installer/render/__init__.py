@@ -77,7 +77,10 @@ def where(ctx: Context) -> str:
     """Where a command writes, and why there: `agent dir ~/.pi/agent (from --agent-dir)`."""
     from installer.render.ui import tilde
 
-    return f"agent dir {tilde(ctx.agent_dir)} (from {ctx.agent_dir_source})"
+    if ctx.on.is_pi:
+        return f"agent dir {tilde(ctx.agent_dir)} (from {ctx.agent_dir_source})"
+    source = "its default" if ctx.agent_dir_source == "default" else ctx.agent_dir_source
+    return f"{ctx.on.title}'s dir {tilde(ctx.agent_dir)} (from {source})"
 
 
 def where_lines(

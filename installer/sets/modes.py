@@ -27,6 +27,8 @@ def install_mode(ctx: Context, explicit: str | None) -> str:
                 f"unknown mode {explicit!r}", f"did you mean {close[0]!r}? {fix}" if close else fix
             )
         return explicit
+    if not ctx.on.is_pi:
+        return "link"  # register mode is pi's packages entry: another host has only links
     cut_short = journal.incomplete(ctx.agent_dir)
     if cut_short is not None and cut_short.command == "install" and cut_short.mode in MODES:
         return cut_short.mode  # finishing it means finishing it in its own mode

@@ -45,18 +45,24 @@ class Resource(NamedTuple):
     loads: tuple[str, ...] = ()  # the files pi loads for it, as pi names them (not resolved)
     declared: tuple[str, ...] = ()  # the same, relative to the set root: what filters name
     unlinkable: str = ""  # why link mode cannot express it ("" when it can)
+    folder: str = ""  # the host's folder for it when not pi's (installer.hosts.placing)
+
+    @property
+    def home(self) -> str:
+        """The folder of the agent dir it goes in: pi's for its kind, else the host's."""
+        return self.folder or FOLDER[self.kind]
 
     @property
     def dest(self) -> str:
         """Where it goes, relative to the agent dir."""
-        return f"{FOLDER[self.kind]}/{self.filename}"
+        return f"{self.home}/{self.filename}"
 
     @property
     def disabled_dest(self) -> str:
         """Its disabled form: a `.off` suffix for files, parked in `.off/` for folders."""
         if self.layout == "file":
             return f"{self.dest}.off"
-        return f"{FOLDER[self.kind]}/.off/{self.filename}"
+        return f"{self.home}/.off/{self.filename}"
 
     @property
     def entry(self) -> str:

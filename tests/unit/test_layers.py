@@ -12,7 +12,17 @@ PACKAGE = Path(__file__).resolve().parents[2] / "installer"
 
 # Outside in; a package of the domain shares its rank with the rest of the domain.
 RANK = {"cli": 6, "render": 5, "commands": 4, "engine": 2, "ground": 1, "host": 1}
-DOMAIN = {"sets", "links", "settings", "consent", "scaffold", "doctor", "updates", "agent"}
+DOMAIN = {
+    "sets",
+    "links",
+    "settings",
+    "consent",
+    "scaffold",
+    "doctor",
+    "updates",
+    "agent",
+    "hosts",
+}
 ENGINE_FILES = {"settings/store.py", "settings/lock.py"}  # settings.json's writer and pi's lock
 
 # (importing module, imported module): why it may go up.
@@ -28,10 +38,13 @@ UPWARD = {
     ("settings/store.py", "settings/__init__.py"): "the text edits it writes",
     ("settings/store.py", "settings/splice.py"): "the text edits it writes",
     ("settings/store.py", "settings/jsondoc.py"): "the document it edits, parsed",
-    ("engine/run.py", "sets/resources.py"): "the kind folders whose stats fingerprint a plan",
     ("engine/journal.py", "updates/paths.py"): "the user config's path (the journals kept)",
     # Resolving the set asks pi's rules whether a folder is a pi package.
     ("ground/context.py", "sets/pirules.py"): "a package.json with a pi manifest is a set",
+    # Resolving the agent dir asks the host --host names where its dir is.
+    ("ground/context.py", "hosts/table.py"): "the host --host or EXT_HOST names",
+    ("ground/context.py", "hosts/dirs.py"): "another host's dir, in its own order",
+    ("ground/context.py", "hosts/profile.py"): "the context's host, a type",
 }
 
 

@@ -1,0 +1,66 @@
+"""Which config dir of another host a command works on, in DESIGN.md's order for pi:
+--agent-dir > EXT_AGENT_DIR > the host's own variable > the host's default.
+
+The default is the host's own dir, not an isolated one as for pi: Claude Code, Codex CLI and
+Gemini CLI keep the login in it, so a dir of ext's would mean logging in again (README,
+"Other agents"). What ext writes there is links and its own `.extset/`, each shown in a plan
+first and undone by `ext undo`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from installer.ground.context import Env, _check_folder, _for_shell, _from_cwd, home_of
+from installer.ground.errors import AgentDirMissing, ExtError
+from installer.hosts.profile import Host
+
+
+def host_dir(env: Env, host: Host) -> tuple[Path, str]:
+    """The dir the host itself reads in this shell, and what named it: its variable, else
+    its default."""
+    home = home_of(env)
+    value = env.environ.get(host.dir_var or "") if host.dir_var else None
+    if value:
+        named = _from_cwd(env, Path(value))
+        if not host.var_names_home:
+            return named, host.dir_var or ""
+        # GEMINI_CLI_HOME names the home `.gemini` is in; XDG_CONFIG_HOME the `opencode` one's.
+        leaf = host.default_dir.rpartition("/")[2]
+        return named / leaf, host.dir_var or ""
+    default = host.default_dir
+    if default.startswith("$XDG_CONFIG_HOME/"):
+        default = "~/.config/" + default.removeprefix("$XDG_CONFIG_HOME/")
+    return home / default.removeprefix("~/"), "default"
+
+
+def find_host_dir(
+    env: Env, host: Host, explicit: Path | None, create: bool, named_set: Path | None = None
+) -> tuple[Path, str]:
+    """--agent-dir > EXT_AGENT_DIR > the host's own variable > its default; a dir that does
+    not exist is exit 4 with the fix (start the host once, or --create)."""
+    if explicit is not None:
+        path, source = _from_cwd(env, explicit), "--agent-dir"
+    elif env.environ.get("EXT_AGENT_DIR"):
+        path, source = _from_cwd(env, Path(env.environ["EXT_AGENT_DIR"])), "EXT_AGENT_DIR"
+    else:
+        path, source = host_dir(env, host)
+    what = f"{host.title}'s dir {path} ({source})"
+    _check_folder(path, what)
+    if not path.exists() and create:
+        try:
+            path.mkdir(parents=True)
+        except OSError as exc:
+            raise ExtError(
+                f"cannot create {what}: {exc.strerror}", "create it yourself, then retry"
+            ) from None
+    if not path.exists():
+        typed = _for_shell(env, path)
+        flags = f"--set {_for_shell(env, named_set)} " if named_set is not None else ""
+        flags += f"--host {host.name} "
+        flags += f"--agent-dir {typed} " if source == "--agent-dir" else ""
+        raise AgentDirMissing(
+            f"{what} does not exist",
+            f"start {host.title} once so it makes it, or run `ext {flags}install --create`",
+        )
+    return path, source

@@ -1,0 +1,158 @@
+"""`ext --host H install` for a host other than pi (the verb, installer/commands/install.py, hands
+over to this): link the set's skills and commands into the
+host's own folders; the kinds the host has no place for are in the plan as skipped, with why.
+
+pi's install (installer/commands/install.py) also registers packages, seeds settings and
+installs ext's agent files; the other hosts have none of those, so their install is the link
+engine alone: the same rules (backups, pruning, `.off` kept, the selection is what is
+installed), the same plan, lock, journal and undo.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from installer.engine.plan import Action, Plan
+from installer.engine.run import Confirm, Prepared, run_plan, set_record
+from installer.ground.context import Context, home_of
+from installer.ground.errors import UsageError
+from installer.ground.state import State, load_state
+from installer.hosts.placing import Placed, placed
+from installer.links.plan import plan_install
+from installer.links.scan import AgentState, scan, seen
+from installer.links.shared import refuse_other_sets
+from installer.sets.modes import refuse_unlinkable
+from installer.sets.resources import select
+
+if TYPE_CHECKING:
+    from installer.engine.result import PlanResult
+    from installer.hosts.profile import Host
+    from installer.sets.resources import Resource
+
+
+class Asked(Protocol):
+    """What of `ext install`'s options a host's install reads."""
+
+    @property
+    def only(self) -> tuple[str, ...]: ...
+    @property
+    def skip(self) -> tuple[str, ...]: ...
+    @property
+    def dry_run(self) -> bool: ...
+    @property
+    def mode(self) -> str | None: ...
+
+
+def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanResult:
+    """Plan the links into the host's folders, show them, and apply once confirmed."""
+    host = ctx.on
+    if options.mode not in (None, "link"):
+        raise UsageError(
+            f"--mode {options.mode} is pi's: {host.title} has no packages to register a set in",
+            "leave out --mode: ext links the set's items into its folders",
+        )
+    where = placed(ctx)
+    everything = (*where.items, *where.written, *(r for r, _ in where.absent))
+    chosen = select(everything, list(options.only), list(options.skip))
+    picked = frozenset((r.kind, r.filename) for r in chosen)
+    linked = tuple(r for r in where.items if (r.kind, r.filename) in picked)
+    refuse_unlinkable(linked)
+
+    def prepare() -> Prepared:
+        state = load_state(ctx.agent_dir)
+        old = state.old_roots(ctx.set_root, ctx.manifest.name)
+        others = state.others(ctx.set_root, ctx.manifest.name)
+        agent = scan(
+            ctx.agent_dir,
+            ctx.set_root,
+            old,
+            seen(where.items),
+            [Path(o.root) for o in others],
+            folders=ctx.folders,
+        )
+        refuse_other_sets(agent, linked, "link", ctx.manifest.name, others)
+        read_elsewhere = shared_reads(ctx, host, linked)
+        here = tuple(r for r in linked if r not in read_elsewhere)
+        left_out = [r for r in where.items if r not in here]
+        off = parked(agent, left_out)
+        links = plan_install(agent, where.items, here, ctx.env.now(), (), off)
+        actions = (
+            *_read_elsewhere(links.actions, read_elsewhere),
+            *_not_here(where, picked),
+        )
+        warnings = (*ctx.manifest.warnings, *_absent_warnings(host, where, picked))
+        return Prepared(Plan("install", actions, warnings, "link"))
+
+    def new_state(state: State) -> State:
+        return state.with_set(set_record(ctx, "link", {"host": host.name}))
+
+    return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
+
+
+def parked(agent: AgentState, resources: list[Resource]) -> list[Resource]:
+    """The items whose link of ours is parked (off): a left-out item stays off, as it was."""
+    return [
+        r
+        for r in resources
+        if (e := agent.entries.get(r.disabled_dest)) is not None and e.owner == "ours"
+    ]
+
+
+def shared_reads(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> dict[Resource, str]:
+    """Skills the host already reads from a shared folder where this set's own copy is linked
+    (`~/.agents/skills`, linked there for Codex CLI): linked into the host's own folder too, it
+    would find each twice. Each maps to the shared folder, as a person reads it."""
+    if not host.also_reads:
+        return {}
+    home = home_of(ctx.env)
+    found: dict[Resource, str] = {}
+    for r in skills:
+        if r.kind != "skill":
+            continue
+        for folder in host.also_reads:
+            there = home / folder.removeprefix("~/") / r.filename
+            if os.path.islink(there) and os.path.realpath(there) == (r.real or r.source):
+                found[r] = folder
+                break
+    return found
+
+
+def _read_elsewhere(actions: tuple[Action, ...], shared: dict[Resource, str]) -> list[Action]:
+    """The plan's links, with a skill the host reads from a shared folder said as such (its
+    link of ours in the host's own folder, if one was made before, goes)."""
+    out = list(actions)
+    dests = {r.dest: (r, folder) for r, folder in shared.items()}
+    for i, a in enumerate(out):
+        if a.path in dests and a.action in ("skip", "unlink"):
+            _, folder = dests[a.path]
+            out[i] = a._replace(detail=f"already read from {folder}, where ext linked it")
+    return out
+
+
+def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]:
+    """A skip per item of a kind the host has no place for, saying why (once per item)."""
+    out = [
+        Action("skip", f"{r.kind}:{r.name}", detail=f"not for this host: {why}")
+        for r, why in where.absent
+        if (r.kind, r.filename) in picked
+    ]
+    out += [
+        Action("skip", f"{r.kind}:{r.name}", detail="written as a TOML command: not built yet")
+        for r in where.written
+        if (r.kind, r.filename) in picked
+    ]
+    return out
+
+
+def _absent_warnings(host: Host, where: Placed, picked: frozenset[tuple[str, str]]) -> list[str]:
+    """One line per kind the host has no place for: which items, and why."""
+    by_why: dict[str, list[str]] = {}
+    for r, why in where.absent:
+        if (r.kind, r.filename) in picked:
+            by_why.setdefault(why, []).append(r.name)
+    return [
+        f"not installed into {host.title}: {', '.join(names)} ({why})"
+        for why, names in by_why.items()
+    ]

@@ -1,0 +1,50 @@
+"""A set's items as one host takes them: each in the host's folder for its kind, and the kinds
+the host has no place for, with the reason a plan says."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from installer.ground.context import home_of
+from installer.hosts.profile import folder_of
+
+if TYPE_CHECKING:
+    from installer.ground.context import Context
+    from installer.sets.resources import Resource
+
+
+class Placed(NamedTuple):
+    """What the set has for this host: `items` the link engine links, `written` the ones ext
+    writes in the host's own format (Gemini CLI's TOML commands), `absent` the rest, with why."""
+
+    items: tuple[Resource, ...]
+    written: tuple[Resource, ...] = ()
+    absent: tuple[tuple[Resource, str], ...] = ()
+
+
+def placed(ctx: Context, resources: tuple[Resource, ...] | None = None) -> Placed:
+    """The set's items (`discover`'s, unless given) as the context's host takes them."""
+    if resources is None:
+        from installer.sets.resources import discover
+
+        resources = discover(ctx.set_root, ctx.pi_line())
+    host = ctx.on
+    if host.is_pi:
+        return Placed(resources)
+    home = home_of(ctx.env)
+    items: list[Resource] = []
+    written: list[Resource] = []
+    absent: list[tuple[Resource, str]] = []
+    for r in resources:
+        place = host.place(r.kind)
+        if place is None:
+            absent.append((r, host.why_not.get(r.kind, f"{host.title} takes no {r.kind}")))
+            continue
+        here = r._replace(folder=folder_of(place, home))
+        (items if place.form == "link" else written).append(here)
+    return Placed(tuple(items), tuple(written), tuple(absent))
+
+
+def set_items(ctx: Context, resources: tuple[Resource, ...] | None = None) -> tuple[Resource, ...]:
+    """The items the link engine handles for this host: all of a set's for pi."""
+    return placed(ctx, resources).items

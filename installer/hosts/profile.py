@@ -1,0 +1,68 @@
+"""What ext needs to know of a host to install a set's items into it: one NamedTuple per host."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from installer.sets.resources import Kind
+
+# How an item lands in a host: a link to the set's own file or folder, or a file ext writes
+# (the host reads another format than the set holds: Gemini CLI's TOML commands).
+Form = Literal["link", "toml"]
+
+
+class Place(NamedTuple):
+    """Where one kind of the set's items goes in a host.
+
+    `folder` is relative to the host's config dir, or to HOME when it starts with `~/` (a
+    folder several hosts share, as `~/.agents/skills`). An item is switched off by the rules
+    of the link engine: a file gets `.off`, a folder is parked in `<folder>/.off/`; each
+    host's judge proves in tests/e2e/test_host_facts.py that it loads neither.
+    """
+
+    kind: Kind
+    folder: str
+    form: Form = "link"
+    word: str = ""  # what the host calls the kind: "command" for a prompt template
+
+
+class Host(NamedTuple):
+    """One agent ext installs into."""
+
+    name: str  # what --host and EXT_HOST take: "claude"
+    title: str  # what a person reads: "Claude Code"
+    dir_var: str | None  # the variable the host itself reads for its dir: CLAUDE_CONFIG_DIR
+    default_dir: str  # its dir when nothing names one: "~/.claude"; "$XDG_CONFIG_HOME/…" too
+    places: tuple[Place, ...]
+    # Skill folders the host reads besides its own places (HOME-relative, `~/…`): an item ext
+    # links into one of them is found there, so it is not linked into the host's own as well.
+    also_reads: tuple[str, ...] = ()
+    binary: str = ""  # the command that starts it, found on PATH
+    package: str = ""  # the npm package it is published as, for a hint that installs it
+    why_not: Mapping[str, str] = {}  # kind -> why the host takes none of that kind
+    # The dir var names the home the config dir sits in, not the dir (GEMINI_CLI_HOME).
+    var_names_home: bool = False
+    # Where the login lives: why the default is the host's own dir, not an isolated one.
+    login: str = ""
+
+    @property
+    def is_pi(self) -> bool:
+        return self.name == "pi"
+
+    def place(self, kind: str) -> Place | None:
+        return next((p for p in self.places if p.kind == kind), None)
+
+    def folders(self, home: Path) -> tuple[str, ...]:
+        """The folders ext scans and writes in, as the link engine names them: relative to
+        the config dir, or absolute for a HOME folder."""
+        return tuple(folder_of(p, home) for p in self.places)
+
+
+def folder_of(place: Place, home: Path) -> str:
+    """A place's folder as the engine names it: `skills`, or `/home/u/.agents/skills`."""
+    if place.folder.startswith("~/"):
+        return str(home / place.folder[2:])
+    return place.folder

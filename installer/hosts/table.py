@@ -1,0 +1,106 @@
+"""Every host ext installs into, one row each; the facts are pinned against the real binaries
+in tests/e2e/test_host_facts.py (pi's in tests/e2e/test_pi_lines.py).
+
+pi is the first host and the default. The others take what a set has in the Agent Skills
+format (`skills/<name>/SKILL.md`) and its prompt templates, which they call commands.
+"""
+
+from __future__ import annotations
+
+from installer.ground.errors import UsageError
+from installer.hosts.profile import Host, Place
+
+_PI_ONLY = "an extension runs inside pi only: {title} has no loader for it"
+_THEME = "a theme is pi's own screen's: {title} has no pi themes"
+
+
+def _not_pi(title: str) -> dict[str, str]:
+    return {"extension": _PI_ONLY.format(title=title), "theme": _THEME.format(title=title)}
+
+
+PI = Host(
+    name="pi",
+    title="pi",
+    dir_var="PI_CODING_AGENT_DIR",
+    default_dir="(ext's isolated agent dir)",
+    places=(
+        Place("extension", "extensions"),
+        Place("skill", "skills"),
+        Place("prompt", "prompts", word="prompt"),
+        Place("theme", "themes"),
+    ),
+    binary="pi",
+    package="@earendil-works/pi-coding-agent",
+)
+
+CLAUDE = Host(
+    name="claude",
+    title="Claude Code",
+    dir_var="CLAUDE_CONFIG_DIR",
+    default_dir="~/.claude",
+    places=(Place("skill", "skills"), Place("prompt", "commands", word="command")),
+    binary="claude",
+    package="@anthropic-ai/claude-code",
+    why_not=_not_pi("Claude Code"),
+    login="~/.claude/.credentials.json",
+)
+
+CODEX = Host(
+    name="codex",
+    title="Codex CLI",
+    dir_var="CODEX_HOME",
+    default_dir="~/.codex",
+    # Codex reads skills from the shared ~/.agents/skills; $CODEX_HOME/skills is deprecated.
+    places=(Place("skill", "~/.agents/skills"), Place("prompt", "prompts", word="prompt")),
+    binary="codex",
+    package="@openai/codex",
+    why_not=_not_pi("Codex CLI"),
+    login="$CODEX_HOME/auth.json",
+)
+
+OPENCODE = Host(
+    name="opencode",
+    title="OpenCode",
+    dir_var="XDG_CONFIG_HOME",
+    default_dir="$XDG_CONFIG_HOME/opencode",
+    places=(Place("skill", "skills"), Place("prompt", "commands", word="command")),
+    also_reads=("~/.claude/skills", "~/.agents/skills"),
+    binary="opencode",
+    package="opencode-ai",
+    why_not=_not_pi("OpenCode"),
+    var_names_home=True,
+    login="~/.local/share/opencode/auth.json",
+)
+
+GEMINI = Host(
+    name="gemini",
+    title="Gemini CLI",
+    dir_var="GEMINI_CLI_HOME",
+    default_dir="~/.gemini",
+    places=(Place("skill", "skills"), Place("prompt", "commands", "toml", word="command")),
+    also_reads=("~/.agents/skills",),
+    binary="gemini",
+    package="@google/gemini-cli",
+    why_not=_not_pi("Gemini CLI"),
+    var_names_home=True,
+    login="~/.gemini/oauth_creds.json",
+)
+
+HOSTS: dict[str, Host] = {h.name: h for h in (PI, CLAUDE, CODEX, OPENCODE, GEMINI)}
+
+
+def host_named(name: str | None, source: str = "--host") -> Host:
+    """The host --host (or EXT_HOST) names; pi when none is named."""
+    if not name:
+        return PI
+    found = HOSTS.get(name.strip().lower())
+    if found is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, HOSTS, n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise UsageError(
+            f"{source}: no host named {name!r}",
+            f"{hint}ext knows {', '.join(HOSTS)}",
+        )
+    return found
