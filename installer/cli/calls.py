@@ -101,7 +101,8 @@ def _where(
 def _again(g: Globals, command: Command, args: dict[str, Any], agent_dir: Path) -> str:
     """This command line as typed, run on another agent dir."""
     words = ["ext", *(("--set", _word(g.set_dir)) if g.set_dir else ())]
-    words += ["--agent-dir", _word(agent_dir), *command.path]
+    words += [*(("--host", g.host) if g.host else ()), "--agent-dir", _word(agent_dir)]
+    words += command.path
     for o in command.options:
         value = args.get(o.dest)
         if o.kind == "flag" and value:

@@ -116,7 +116,7 @@ def resolve(
     if chosen is not None:
         from installer.hosts.dirs import find_host_dir
 
-        target, target_source = find_host_dir(env, chosen, agent_dir, create, named_set)
+        target, target_source = find_host_dir(env, chosen, agent_dir, create, named_set, manifest)
         return Context(root, manifest, target, target_source, set_source, env, chosen)
     target, target_source = find_agent_dir(env, manifest, agent_dir, create, named_set)
     return Context(root, manifest, target, target_source, set_source, env)

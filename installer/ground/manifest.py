@@ -23,13 +23,16 @@ SWITCHES = ("rename", "pi")  # link mode's `ext disable`: a `.off` link, or pi c
 MAX_MANIFEST_BYTES = 1 << 20
 
 _KNOWN: dict[str, tuple[str, ...]] = {
-    "": ("set", "host", "target", "settings", "guards", "extensions", "updates"),
+    "": ("set", "host", "target", "settings", "guards", "extensions", "updates", "hosts"),
     "set": ("name", "mode", "switch", "description"),
     "host": ("command", "tested"),
     "target": ("agent_dir",),
     "settings": ("seed", "retired", "renamed"),
     "updates": ("check",),
+    "hosts.*": ("agent_dir", "tested"),
 }
+# The agents a `[hosts]` table may name (installer.hosts.table.HOSTS, which a test holds to this).
+HOST_NAMES = ("pi", "claude", "codex", "opencode", "gemini")
 
 
 class Guard(NamedTuple):
@@ -58,6 +61,10 @@ class Manifest(NamedTuple):
     requires: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     update_check: bool = True
     warnings: tuple[str, ...] = ()
+    # `[hosts] serve`: the agents a plain `ext install` serves (none: pi, or --host's).
+    serves: tuple[str, ...] = ()
+    host_dirs: Mapping[str, Path] = MappingProxyType({})  # `[hosts.NAME] agent_dir`
+    hosts_tested: Mapping[str, str] = MappingProxyType({})  # `[hosts.NAME] tested`
 
 
 class _Reader:
@@ -102,8 +109,9 @@ class _Reader:
                 )
         return dict(data)
 
-    def unknown(self, data: Mapping[str, Any], where: str) -> None:
+    def unknown(self, data: Mapping[str, Any], where: str, label: str | None = None) -> None:
         known = _KNOWN[where]
+        where = label or where
         for key in data:
             if key not in known:
                 import difflib
@@ -244,17 +252,54 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
         guards=_guards(r, r.table(data, "guards", "guards")),
         requires=_requires(r, r.table(data, "extensions", "extensions")),
         update_check=check,
+        **_hosts(r, r.table(data, "hosts", "hosts"), path.parent),
         warnings=tuple(r.warnings),
     )
 
 
-def _check_range(r: _Reader, tested: str) -> None:
+def _hosts(r: _Reader, table: dict[str, Any], root: Path) -> dict[str, Any]:
+    """`[hosts] serve = ["pi", "claude"]`, and `[hosts.claude] agent_dir`/`tested` per agent."""
+    serves = r.strings(table, "serve", "hosts")
+    for name in (*serves, *(k for k in table if k != "serve")):
+        if name not in HOST_NAMES:
+            import difflib
+
+            close = difflib.get_close_matches(name, HOST_NAMES, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise r.fail(
+                "[hosts]", f"no agent named {name!r}", f"{hint}ext knows {', '.join(HOST_NAMES)}"
+            )
+    if "pi" in table:
+        raise r.fail(
+            "[hosts.pi]",
+            "pi's dir and tested range have their own tables",
+            "write them as [target] agent_dir and [host] tested",
+        )
+    dirs: dict[str, Path] = {}
+    tested: dict[str, str] = {}
+    for name in table:
+        if name == "serve":
+            continue
+        where = f"hosts.{name}"
+        sub = r.table(table, name, where)
+        r.unknown(sub, "hosts.*", where)
+        folder = _agent_dir(r.string(sub, "agent_dir", where), root)
+        if folder is not None:
+            dirs[name] = folder
+        rng = r.string(sub, "tested", where)
+        if rng is not None:
+            _check_range(r, rng, f"[{where}] tested")
+            tested[name] = rng
+    return {"serves": tuple(dict.fromkeys(serves)), "host_dirs": dirs, "hosts_tested": tested}
+
+
+def _check_range(r: _Reader, tested: str, where: str = "[host] tested") -> None:
     """`[host] tested` is an npm version range (pi is an npm package), or the manifest fails."""
     from installer.host.versions import EXAMPLES, range_error
 
     why = range_error(tested)
     if why is not None:
-        raise r.fail("[host] tested", f"{tested!r}: {why}", f"write an npm range, e.g. {EXAMPLES}")
+        raise r.fail(where, f"{tested!r}: {why}", f"write an npm range, e.g. {EXAMPLES}")
 
 
 def _agent_dir(value: str | None, root: Path) -> Path | None:

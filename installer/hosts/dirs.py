@@ -13,6 +13,7 @@ from pathlib import Path
 
 from installer.ground.context import Env, _check_folder, _for_shell, _from_cwd, home_of
 from installer.ground.errors import AgentDirMissing, ExtError
+from installer.ground.manifest import Manifest
 from installer.hosts.profile import Host
 
 
@@ -35,16 +36,25 @@ def host_dir(env: Env, host: Host) -> tuple[Path, str]:
 
 
 def find_host_dir(
-    env: Env, host: Host, explicit: Path | None, create: bool, named_set: Path | None = None
+    env: Env,
+    host: Host,
+    explicit: Path | None,
+    create: bool,
+    named_set: Path | None = None,
+    manifest: Manifest | None = None,
 ) -> tuple[Path, str]:
-    """--agent-dir > EXT_AGENT_DIR > the host's own variable > its default; a dir that does
-    not exist is exit 4 with the fix (start the host once, or --create)."""
+    """--agent-dir > EXT_AGENT_DIR > the host's own variable > the manifest's `[hosts.NAME]
+    agent_dir` > its default; a dir that does not exist is exit 4 with the fix (start the host
+    once, or --create)."""
+    in_manifest = manifest.host_dirs.get(host.name) if manifest is not None else None
     if explicit is not None:
         path, source = _from_cwd(env, explicit), "--agent-dir"
     elif env.environ.get("EXT_AGENT_DIR"):
         path, source = _from_cwd(env, Path(env.environ["EXT_AGENT_DIR"])), "EXT_AGENT_DIR"
     else:
         path, source = host_dir(env, host)
+        if source == "default" and in_manifest is not None:
+            path, source = in_manifest, f"[hosts.{host.name}] agent_dir"
     what = f"{host.title}'s dir {path} ({source})"
     _check_folder(path, what)
     if not path.exists() and create:
