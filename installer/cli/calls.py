@@ -94,7 +94,7 @@ def _where(
     from installer.ground.installs import elsewhere
     from installer.render import where_lines
 
-    others = elsewhere(ctx.set_root, ctx.agent_dir)
+    others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
     return where_lines(ctx, others, lambda d: _again(g, command, args, d), installing)
 
 

@@ -301,7 +301,11 @@ def _file_what(file: str) -> str:
     """What a private file of ext's held: the approvals store, or an agent file's copy."""
     from installer.links.leftovers import is_copy
 
-    return "ext's copy, as it was" if is_copy(Path(file)) else "its earlier approvals"
+    if is_copy(Path(file)):
+        return "ext's copy, as it was"
+    if "approvals" in Path(file).name:  # the consent store, or where an older ext kept it
+        return "its earlier approvals"
+    return "its earlier text"
 
 
 def _action(s: JournalStep, detail: str | None) -> Action:

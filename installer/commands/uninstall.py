@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer.agent.recorder import plan_agent_files
-from installer.engine.plan import Plan
+from installer.engine.plan import Action, Plan
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.state import State, load_state
 from installer.links.leftovers import plan_leftovers, what_ext_made
 from installer.links.plan import plan_uninstall
-from installer.links.scan import scan
+from installer.links.scan import AgentState, scan
 from installer.settings.plan import Intent, SettingsPlan, plan_settings, settings_path
 
 
@@ -37,7 +37,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
         agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others, folders=ctx.folders)
         links = plan_uninstall(agent)
-        actions = links.actions
+        actions = links.actions + _written(ctx, agent)
         pi = ctx.on.is_pi  # only pi has ext's agent files and a packages entry
         if pi:  # ext's own agent files go too, unless another set installed here has them
             actions += plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None).actions
@@ -56,3 +56,14 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])
 
     return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
+
+
+def _written(ctx: Context, agent: AgentState) -> tuple[Action, ...]:
+    """The files ext wrote into another host (Gemini CLI's commands), while still ext's."""
+    if ctx.on.is_pi:
+        return ()
+    from installer.hosts.placing import placed
+    from installer.hosts.written import plan_unwrite, recorded
+
+    hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
+    return tuple(plan_unwrite(agent, placed(ctx).written, hashes)) if hashes else ()

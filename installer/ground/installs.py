@@ -39,9 +39,10 @@ def sync(agent_dir: Path) -> None:
     write_table(path, SCHEMA, "agent_dirs", table)
 
 
-def elsewhere(set_root: Path, agent_dir: Path) -> list[Path]:
-    """The other agent dirs that hold this set, by their own state records; [] when the set
-    is installed in agent_dir (one read of its record)."""
+def elsewhere(set_root: Path, agent_dir: Path, host: str = "pi") -> list[Path]:
+    """The other dirs of this host that hold this set, by their own state records; [] when
+    the set is installed in agent_dir (one read of its record). A host's install records its
+    name (`host`, none for pi), so a Gemini CLI dir is never offered for Claude Code."""
     if load_state(agent_dir).for_root(set_root) is not None:
         return []
     table = read_table(record_path(), SCHEMA, "agent_dirs")
@@ -50,7 +51,8 @@ def elsewhere(set_root: Path, agent_dir: Path) -> list[Path]:
         other = Path(key)
         if other == agent_dir or str(set_root) not in _roots(row):
             continue
-        if load_state(other).for_root(set_root) is not None:
+        record = load_state(other).for_root(set_root)
+        if record is not None and record.extra.get("host", "pi") == host:
             found.append(other)
     return found
 

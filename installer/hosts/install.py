@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from installer.engine.plan import Action, Plan
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
+from installer.ground.backups import Namer, stamp
 from installer.ground.context import Context, home_of
 from installer.ground.errors import UsageError
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
+from installer.hosts.written import KEY, plan_written, recorded
 from installer.links.plan import plan_install
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
@@ -77,16 +79,31 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         here = tuple(r for r in linked if r not in read_elsewhere)
         left_out = [r for r in where.items if r not in here]
         off = parked(agent, left_out)
-        links = plan_install(agent, where.items, here, ctx.env.now(), (), off)
+        now = ctx.env.now()
+        links = plan_install(agent, where.items, here, now, (), off)
+        hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
+        names = Namer(agent.taken, stamp(now))
+        files = plan_written(agent, where.written, picked, hashes, names, host.title)
+        written[:] = [files.hashes]
         actions = (
             *_read_elsewhere(links.actions, read_elsewhere),
+            *files.actions,
             *_not_here(where, picked),
         )
-        warnings = (*ctx.manifest.warnings, *_absent_warnings(host, where, picked))
+        warnings = (
+            *ctx.manifest.warnings,
+            *files.warnings,
+            *_absent_warnings(host, where, picked),
+        )
         return Prepared(Plan("install", actions, warnings, "link"))
 
+    written: list[dict[str, str]] = [{}]
+
     def new_state(state: State) -> State:
-        return state.with_set(set_record(ctx, "link", {"host": host.name}))
+        extra: dict[str, object] = {"host": host.name}
+        if written[-1]:
+            extra[KEY] = dict(sorted(written[-1].items()))
+        return state.with_set(set_record(ctx, "link", extra))
 
     return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
 
@@ -136,11 +153,6 @@ def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]
     out = [
         Action("skip", f"{r.kind}:{r.name}", detail=f"not for this host: {why}")
         for r, why in where.absent
-        if (r.kind, r.filename) in picked
-    ]
-    out += [
-        Action("skip", f"{r.kind}:{r.name}", detail="written as a TOML command: not built yet")
-        for r in where.written
         if (r.kind, r.filename) in picked
     ]
     return out

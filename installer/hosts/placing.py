@@ -41,10 +41,16 @@ def placed(ctx: Context, resources: tuple[Resource, ...] | None = None) -> Place
             absent.append((r, host.why_not.get(r.kind, f"{host.title} takes no {r.kind}")))
             continue
         here = r._replace(folder=folder_of(place, home))
-        (items if place.form == "link" else written).append(here)
+        if place.form == "link":
+            items.append(here)
+        else:
+            from installer.hosts.toml_commands import toml_name
+
+            written.append(here._replace(filename=toml_name(r.filename), written=place.form))
     return Placed(tuple(items), tuple(written), tuple(absent))
 
 
 def set_items(ctx: Context, resources: tuple[Resource, ...] | None = None) -> tuple[Resource, ...]:
-    """The items the link engine handles for this host: all of a set's for pi."""
-    return placed(ctx, resources).items
+    """The items this host takes, linked or written: all of a set's for pi."""
+    where = placed(ctx, resources)
+    return (*where.items, *where.written)

@@ -56,12 +56,22 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     kinds = kinds_of(ctx)
     if mode == "register":
         return mode, [*registered_items(ctx, resources), *gone(agent, resources, kinds)]
-    found = [classify(agent, r) for r in resources]
-    if ctx.on.is_pi:
-        from installer.settings.switches import with_pi
+    if not ctx.on.is_pi:
+        return mode, [*classify_here(ctx, agent, resources), *gone(agent, resources, kinds)]
+    from installer.settings.switches import with_pi
 
-        found = with_pi(ctx, found)
+    found = with_pi(ctx, [classify(agent, r) for r in resources])
     return mode, [*found, *gone(agent, resources, kinds)]
+
+
+def classify_here(ctx: Context, agent: AgentState, resources: Iterable[Resource]) -> list[Item]:
+    """Another host's items: linked ones by their links, written ones by ext's record."""
+    from installer.hosts.written import classify_written, recorded
+
+    hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
+    return [
+        classify_written(agent, r, hashes) if r.written else classify(agent, r) for r in resources
+    ]
 
 
 PI_KINDS: Mapping[str, Kind] = {FOLDER[k]: k for k in KINDS}

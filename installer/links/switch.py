@@ -87,10 +87,12 @@ def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) 
         with_pi,
     )
 
-    found = [classify(agent, r) for r in resources]
     if not ctx.on.is_pi:  # another host has no settings of pi's to switch an item by
-        return View("link", {i.resource: _item(i, True) for i in found}, frozenset(agent.entries))
-    found = with_pi(ctx, found)
+        from installer.links.states import classify_here
+
+        here = classify_here(ctx, agent, resources)
+        return View("link", {i.resource: _item(i, True) for i in here}, frozenset(agent.entries))
+    found = with_pi(ctx, [classify(agent, r) for r in resources])
     entries = package_entries(scopes_of(ctx), ctx.set_root)
     by_entry = [(r, view_registered(entries, ctx.set_root, r)) for r in resources if entries]
     packaged = frozenset(r for r, sw in by_entry if sw is None or sw.on)

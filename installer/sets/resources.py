@@ -46,6 +46,7 @@ class Resource(NamedTuple):
     declared: tuple[str, ...] = ()  # the same, relative to the set root: what filters name
     unlinkable: str = ""  # why link mode cannot express it ("" when it can)
     folder: str = ""  # the host's folder for it when not pi's (installer.hosts.placing)
+    written: str = ""  # the format ext writes it in for that host ("toml"); "": linked
 
     @property
     def home(self) -> str:

@@ -1,0 +1,196 @@
+"""The files ext writes into a host (Gemini CLI's TOML commands): planned, classified, removed.
+
+A written file is ext's while its text is what ext wrote: the state record keeps the sha256 of
+each (`written`: the item's path -> the hash), in either form (`x.toml`, switched off as
+`x.toml.off`). A file whose text is neither that nor what ext would write now is the user's:
+backed up before ext writes its own (install), left where it is (uninstall).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from installer.engine.plan import Action, FileText
+from installer.ground.backups import Namer
+
+if TYPE_CHECKING:
+    from installer.links.scan import AgentState
+    from installer.links.states import Item
+    from installer.sets.resources import Resource
+
+KEY = "written"  # the state record's extra key
+MAX_BYTES = 1 << 20  # a command is a few lines; a bigger file there is not one ext wrote
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Wanted(NamedTuple):
+    """What ext would write for an item now, or why it cannot."""
+
+    text: str | None
+    why_not: str | None = None
+
+
+def wanted(r: Resource) -> Wanted:
+    """The text ext writes for `r` in its host's format, from the set's file as it is now."""
+    from installer.hosts.toml_commands import Unwritable, command_text
+
+    try:
+        with open(r.source, encoding="utf-8") as f:
+            source = f.read(MAX_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        return Wanted(None, f"cannot read {r.source}: {getattr(exc, 'strerror', None) or exc}")
+    if len(source) > MAX_BYTES:
+        return Wanted(None, f"{r.source} is over {MAX_BYTES >> 10} KiB")
+    try:
+        return Wanted(command_text(r, source))
+    except Unwritable as why:
+        return Wanted(None, str(why))
+
+
+def read_real(path: Path) -> str | None:
+    """A real file's text (never through a link); None for anything else or unreadable."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        import stat
+
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+            return None
+        data = os.read(fd, MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def mine(text: str | None, r: Resource, hashes: Mapping[str, str], now: str | None) -> bool:
+    """Whether the text at one of r's places is ext's: what it recorded, or what it would write."""
+    if text is None:
+        return False
+    return sha(text) == hashes.get(r.dest) or (now is not None and text == now)
+
+
+class WrittenPlan(NamedTuple):
+    actions: tuple[Action, ...]
+    hashes: dict[str, str]  # what the state record keeps after the run
+    warnings: tuple[str, ...]
+
+
+def plan_written(
+    agent: AgentState,
+    items: Iterable[Resource],
+    chosen: frozenset[tuple[str, str]],
+    hashes: Mapping[str, str],
+    names: Namer,
+    host: str,
+) -> WrittenPlan:
+    """Write each chosen item (new, or rewritten when the set's file changed); remove ext's
+    file of an item the selection leaves out (unless off: then it stays off)."""
+    root = agent.agent_dir
+    actions: list[Action] = []
+    kept: dict[str, str] = {}
+    warnings: list[str] = []
+    for r in items:
+        on = read_real(root / r.dest) if r.dest in agent.entries else None
+        off = read_real(root / r.disabled_dest) if r.disabled_dest in agent.entries else None
+        want = wanted(r) if (r.kind, r.filename) in chosen else Wanted(None)
+        on_mine, off_mine = mine(on, r, hashes, want.text), mine(off, r, hashes, want.text)
+        if (r.kind, r.filename) not in chosen:
+            if on_mine and not off_mine:
+                actions.append(_remove(r.dest, on, "not selected: --only/--skip leave it out"))
+            elif off_mine and off is not None:
+                kept[r.dest] = sha(off)
+                actions.append(Action("skip", r.disabled_dest, detail="off already"))
+            continue
+        if want.text is None:
+            warnings.append(f"{r.label}: not written for {host}: {want.why_not}")
+            if on_mine:
+                actions.append(_remove(r.dest, on, "the set's template cannot be written now"))
+            continue
+        kept[r.dest] = sha(want.text)
+        if off_mine and not on_mine:  # switched off: install never switches it on
+            actions.append(_write(r.disabled_dest, off, want.text, "disabled"))
+        elif on_mine:
+            actions.append(_write(r.dest, on, want.text))
+        else:
+            entry = agent.entries.get(r.dest)
+            if entry is not None:
+                folder, _, filename = r.dest.rpartition("/")
+                backup = names.pick(folder, filename, entry.to_dir)
+                what = (
+                    "a folder" if entry.to_dir else ("a link" if entry.kind == "link" else "a file")
+                )
+                actions.append(Action("backup", r.dest, backup=backup, detail=what))
+            actions.append(_write(r.dest, None, want.text))
+    return WrittenPlan(tuple(actions), kept, tuple(warnings))
+
+
+def _write(path: str, there: str | None, text: str, note: str = "") -> Action:
+    """Keep ext's file as it is, or write it (new, or rewritten: the set's file changed)."""
+    if there == text:
+        return Action("keep", path, detail=note or None)
+    why = "written" if there is None else "rewritten: the set's template changed"
+    detail = f"{why}{'; ' + note if note else ''}"
+    return Action("create", path, detail=detail, payload=FileText(there, text))
+
+
+def _remove(path: str, text: str | None, why: str) -> Action:
+    return Action("unlink", path, detail=why, payload=FileText(text, None))
+
+
+def plan_unwrite(
+    agent: AgentState, items: Iterable[Resource], hashes: Mapping[str, str]
+) -> list[Action]:
+    """Uninstall: ext's files go (either form); a file the user changed stays."""
+    out = []
+    for r in items:
+        for path in (r.dest, r.disabled_dest):
+            if path in agent.entries:
+                text = read_real(agent.agent_dir / path)
+                if text is not None and sha(text) == hashes.get(r.dest):
+                    out.append(_remove(path, text, "ext wrote it"))
+    return out
+
+
+def classify_written(agent: AgentState, r: Resource, hashes: Mapping[str, str]) -> Item:
+    """`ext list`'s state of a written item: ext's file on or off, or what is in the way."""
+    from installer.links.states import Item
+
+    now = None
+    for path, state in ((r.dest, "enabled"), (r.disabled_dest, "disabled")):
+        if path not in agent.entries:
+            continue
+        text = read_real(agent.agent_dir / path)
+        if text is not None and sha(text) == hashes.get(r.dest):
+            if now is None:
+                now = wanted(r).text
+            if now is not None and text != now:
+                return Item(
+                    r, "stale", path, "the set's template changed; `ext install` rewrites it"
+                )
+            return Item(r, state, path)  # type: ignore[arg-type]
+    entry = agent.entries.get(r.dest)
+    if entry is None:
+        return Item(r, "not-installed", r.dest)
+    return Item(r, "conflict", r.dest, "a file of yours is in the way; `ext install` backs it up")
+
+
+def recorded(agent_dir: Path, set_root: Path, name: str) -> dict[str, str]:
+    """The hashes the state record keeps for the set's written files."""
+    from installer.ground.state import load_state
+
+    record = load_state(agent_dir).record_of(set_root, name)
+    found = record.extra.get(KEY) if record is not None else None
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
