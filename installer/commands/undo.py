@@ -154,6 +154,10 @@ class _View:
             self.overlay[rel] = ("dir", None)
         elif op == "copy":
             self.overlay[s["file"]] = None
+        elif op == "file":  # a file ext wrote: gone once reversed, unless it was there before
+            path = Path(s["file"])
+            key = str(path.relative_to(self.root)) if path.is_relative_to(self.root) else str(path)
+            self.overlay[key] = None if s.get("before") is None else ("file", None)
 
 
 def _steps(rec: journal.Record) -> list[JournalStep]:

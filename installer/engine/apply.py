@@ -177,14 +177,15 @@ def _undone(tx: Transaction, a: Action) -> None:
 
 
 def _create(tx: Transaction, a: Action) -> None:
-    """A private file of ext's written where there was none (the approvals store, moved from
-    where an earlier ext kept it), in a folder made 0700."""
+    """A file of ext's written where there was none, or rewritten from the text it holds: the
+    approvals store (moved from where an earlier ext kept it, in a folder made 0700), a host's
+    command ext writes (Gemini CLI's TOML)."""
     write = need(a, FileText)
+    folder = a.path.rpartition("/")[0] or "."
+    tx.mkdirs(folder)  # a host's commands/ folder, made as a link's would be
     if write.folders:
         import os
 
-        folder = a.path.rpartition("/")[0] or "."
-        tx.mkdirs(folder)
         os.chmod(tx.root / folder, 0o700)
     tx.restore_file(tx.root / a.path, write.expected, write.text)
 

@@ -71,7 +71,8 @@ class Transaction:
         self.journal.record_all(steps)
         root = os.fspath(self.root)
         for step in steps:
-            os.symlink(step["target"], f"{root}/{step['path']}")  # per link: str, not Path
+            rel = step["path"]  # absolute for a host's HOME folder (`~/.agents/skills`)
+            os.symlink(step["target"], rel if rel[0] == "/" else f"{root}/{rel}")  # str: cheap
             self.done.append(step)
 
     def rename(self, rel: str, to: str) -> None:

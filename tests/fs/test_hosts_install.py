@@ -1,0 +1,245 @@
+"""`ext --host H …` for the agents beside pi: each takes the set's skills and commands in its
+own folders, by the link engine's rules, and says why it takes none of the rest.
+
+What each real host loads from those folders is pinned in tests/e2e/test_host_facts.py;
+these hold what ext writes, and that it writes nothing anywhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from installer.cli.app import app
+from tests.helpers import build_tree
+
+SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "extensions/notify.ts": "export default function notify() {}\n",
+    "skills/review/SKILL.md": "---\nname: review\ndescription: Reviews.\n---\nReview.\n",
+    "prompts/fix.md": "---\ndescription: Fix it\n---\nFix $ARGUMENTS now.\n",
+    "themes/dark.json": "{}\n",
+}
+
+
+@pytest.fixture(autouse=True)
+def quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
+    monkeypatch.setenv("NO_COLOR", "1")
+    for var in ("EXT_HOST", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "EXT_AGENT_DIR"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture
+def set_root(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", dict(SET))
+
+
+def ext(*args: str, env: dict[str, str] | None = None) -> Any:
+    return CliRunner().invoke(app, list(args), env=env)
+
+
+def made(home: Path, name: str) -> Path:
+    path = home / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def test_claude_gets_skills_and_commands_linked_and_is_told_why_not_the_rest(
+    set_root: Path, isolated_home: Path
+) -> None:
+    claude = made(isolated_home, ".claude")
+    result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert os.readlink(claude / "skills/review") == str(set_root / "skills/review")
+    assert os.readlink(claude / "commands/fix.md") == str(set_root / "prompts/fix.md")
+    assert not (claude / "extensions").exists() and not (claude / "themes").exists()
+    assert "Claude Code's dir ~/.claude (from its default)" in result.stderr
+    assert "not installed into Claude Code: notify (an extension runs inside pi only" in (
+        result.stderr
+    )
+    assert "dark (a theme is pi's own screen's" in result.stderr
+    again = ext("--set", str(set_root), "--host", "claude", "install")
+    assert again.exit_code == 0
+    assert again.stdout == "nothing to do: 2 skipped, 2 unchanged\n"
+
+
+def test_the_host_variable_names_its_dir_and_ext_host_names_the_host(
+    set_root: Path, tmp_path: Path
+) -> None:
+    cc = made(tmp_path, "cc")
+    env = {"EXT_HOST": "claude", "CLAUDE_CONFIG_DIR": str(cc)}
+    result = ext("--set", str(set_root), "install", "--yes", env=env)
+    assert result.exit_code == 0, result.stderr
+    assert (cc / "skills/review").is_symlink()
+    assert "(from CLAUDE_CONFIG_DIR)" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("host", "var", "value", "leaf"),
+    [
+        ("gemini", "GEMINI_CLI_HOME", "g", ".gemini"),
+        ("opencode", "XDG_CONFIG_HOME", "xdg", "opencode"),
+        ("codex", "CODEX_HOME", "cx", ""),
+    ],
+)
+def test_a_variable_that_names_the_home_of_the_dir_is_read_as_such(
+    set_root: Path, tmp_path: Path, host: str, var: str, value: str, leaf: str
+) -> None:
+    where = made(tmp_path / value, leaf) if leaf else made(tmp_path, value)
+    result = ext(
+        "--set", str(set_root), "--host", host, "--json", "list", env={var: str(tmp_path / value)}
+    )
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["agent_dir"] == str(where)
+
+
+def test_a_missing_host_dir_is_exit_4_naming_the_host_and_the_fix(set_root: Path) -> None:
+    result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert result.exit_code == 4
+    assert "Claude Code's dir" in result.stderr and "does not exist" in result.stderr
+    assert "start Claude Code once" in result.stderr
+    assert "--host claude install --create" in result.stderr
+
+
+def test_an_unknown_host_is_a_usage_error_naming_the_closest(set_root: Path) -> None:
+    result = ext("--set", str(set_root), "--host", "gemeni", "list")
+    assert result.exit_code == 2
+    assert "no host named 'gemeni'" in result.stderr and "did you mean gemini?" in result.stderr
+
+
+def test_register_mode_is_refused_for_another_host(set_root: Path, isolated_home: Path) -> None:
+    made(isolated_home, ".claude")
+    result = ext("--set", str(set_root), "--host", "claude", "install", "--mode", "register")
+    assert result.exit_code == 2
+    assert "--mode register is pi's" in result.stderr
+
+
+def test_codex_takes_skills_in_the_shared_agents_folder_and_prompts_in_its_home(
+    set_root: Path, isolated_home: Path
+) -> None:
+    codex = made(isolated_home, ".codex")
+    result = ext("--set", str(set_root), "--host", "codex", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert (isolated_home / ".agents/skills/review").is_symlink()
+    assert (codex / "prompts/fix.md").is_symlink()
+    assert not (codex / "skills").exists()
+    listed = json.loads(ext("--set", str(set_root), "--host", "codex", "--json", "list").stdout)
+    states = {(i["kind"], i["name"]): i["state"] for i in listed["items"]}
+    assert states == {("skill", "review"): "enabled", ("prompt", "fix"): "enabled"}
+    gone = ext("--set", str(set_root), "--host", "codex", "uninstall", "--yes")
+    assert gone.exit_code == 0, gone.stderr
+    assert not (isolated_home / ".agents/skills/review").exists()
+    assert not (codex / "prompts/fix.md").exists()
+
+
+def test_a_skill_already_read_from_a_shared_folder_is_not_linked_twice(
+    set_root: Path, isolated_home: Path
+) -> None:
+    made(isolated_home, ".codex")
+    opencode = made(isolated_home, ".config/opencode")
+    assert ext("--set", str(set_root), "--host", "codex", "install", "--yes").exit_code == 0
+    result = ext("--set", str(set_root), "--host", "opencode", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert not (opencode / "skills/review").exists()
+    assert (opencode / "commands/fix.md").is_symlink()
+
+
+def test_disable_parks_a_skill_and_renames_a_command_and_enable_brings_them_back(
+    set_root: Path, isolated_home: Path
+) -> None:
+    claude = made(isolated_home, ".claude")
+    ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    off = ext("--set", str(set_root), "--host", "claude", "disable", "review", "fix", "--yes")
+    assert off.exit_code == 0, off.stderr
+    assert (claude / "skills/.off/review").is_symlink() and not (claude / "skills/review").exists()
+    assert (claude / "commands/fix.md.off").is_symlink()
+    again = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert again.exit_code == 0
+    assert (claude / "skills/.off/review").is_symlink(), "install never re-enables"
+    on = ext("--set", str(set_root), "--host", "claude", "enable", "review", "fix", "--yes")
+    assert on.exit_code == 0, on.stderr
+    assert (claude / "skills/review").is_symlink() and (claude / "commands/fix.md").is_symlink()
+
+
+def test_uninstall_leaves_the_host_dir_as_ext_found_it(set_root: Path, isolated_home: Path) -> None:
+    claude = made(isolated_home, ".claude")
+    (claude / "settings.json").write_text('{"theme": "dark"}\n')
+    ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    result = ext("--set", str(set_root), "--host", "claude", "uninstall", "--yes")
+    assert result.exit_code == 0, result.stderr
+    left = sorted(p.name for p in claude.iterdir())
+    assert left == [".extset", "settings.json"]
+    assert (claude / "settings.json").read_text() == '{"theme": "dark"}\n', (
+        "pi's settings logic stays out"
+    )
+
+
+def test_gemini_gets_commands_written_as_toml_with_the_arguments_mapped(
+    set_root: Path, isolated_home: Path
+) -> None:
+    gemini = made(isolated_home, ".gemini")
+    result = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    written = gemini / "commands/fix.toml"
+    assert not written.is_symlink()
+    command = tomllib.loads(written.read_text())
+    assert command == {"description": "Fix it", "prompt": "Fix {{args}} now.\n"}
+    assert (gemini / "skills/review").is_symlink()
+
+
+def test_a_changed_template_is_rewritten_and_a_file_of_the_users_is_backed_up(
+    set_root: Path, isolated_home: Path
+) -> None:
+    gemini = made(isolated_home, ".gemini")
+    build_tree(gemini, {"commands/fix.toml": 'prompt = "mine"\n'})
+    first = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    assert first.exit_code == 0, first.stderr
+    backups = [p for p in (gemini / "commands").iterdir() if ".bak." in p.name]
+    assert [p.read_text() for p in backups] == ['prompt = "mine"\n']
+    (set_root / "prompts/fix.md").write_text("Fix it better: $@\n")
+    second = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    assert "rewritten: the set's template changed" in second.stdout
+    assert tomllib.loads((gemini / "commands/fix.toml").read_text())["prompt"] == (
+        "Fix it better: {{args}}\n"
+    )
+
+
+def test_a_file_ext_wrote_and_the_user_changed_is_theirs_to_keep(
+    set_root: Path, isolated_home: Path
+) -> None:
+    gemini = made(isolated_home, ".gemini")
+    ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    written = gemini / "commands/fix.toml"
+    written.write_text(written.read_text() + "# my note\n")
+    gone = ext("--set", str(set_root), "--host", "gemini", "uninstall", "--yes")
+    assert gone.exit_code == 0, gone.stderr
+    assert written.read_text().endswith("# my note\n"), "never removed: it is the user's now"
+    again = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    assert again.exit_code == 0
+    assert any(p.read_text().endswith("# my note\n") for p in (gemini / "commands").glob("*.bak.*"))
+
+
+def test_a_template_gemini_would_read_otherwise_is_refused_with_why(
+    set_root: Path, isolated_home: Path
+) -> None:
+    gemini = made(isolated_home, ".gemini")
+    (set_root / "prompts/fix.md").write_text("Fix $1 with ${@:2}\n")
+    result = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert "prompt:fix: not written for Gemini CLI: it uses $1" in result.stderr
+    assert not (gemini / "commands/fix.toml").exists()
+
+
+def test_undo_takes_back_a_host_install(set_root: Path, isolated_home: Path) -> None:
+    gemini = made(isolated_home, ".gemini")
+    ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    result = ext("--set", str(set_root), "--host", "gemini", "undo", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in gemini.iterdir()) == [".extset"]
