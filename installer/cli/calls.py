@@ -49,6 +49,67 @@ def options_of(command: Command, args: dict[str, Any]) -> Any:
 
 
 def _call(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> int:
+    served = _served(g, command)
+    if served:
+        return _serve(command, g, out, args, served)
+    return _call_one(command, g, out, args)
+
+
+# The commands a set's `[hosts] serve` runs in each agent it names, when no one dir is named.
+_SERVES = frozenset({"install", "uninstall", "list_items", "undo"})
+
+
+def _served(g: Globals, command: Command) -> tuple[str, ...]:
+    """The hosts the set's manifest serves, when this command goes to each: no --host,
+    EXT_HOST, --agent-dir or EXT_AGENT_DIR names one place, and the manifest names more than
+    pi."""
+    import os
+
+    if command.call not in _SERVES or g.host or g.agent_dir:
+        return ()
+    if os.environ.get("EXT_HOST") or os.environ.get("EXT_AGENT_DIR"):
+        return ()
+    from installer.ground.context import Env, find_set
+    from installer.ground.manifest import load_manifest
+
+    serves = load_manifest(find_set(Env.from_process(), g.set_dir)[0]).serves
+    return serves if serves and serves != ("pi",) else ()
+
+
+def _serve(
+    command: Command, g: Globals, out: Any, args: dict[str, Any], hosts: tuple[str, ...]
+) -> int:
+    """The command in each host the set serves, in the manifest's order; a host whose dir does
+    not exist is said and passed over (`--create` makes it). Under --json, one document:
+    `{"hosts": {name: the command's document}}`."""
+    from installer.ground.errors import AgentDirMissing
+    from installer.hosts.table import HOSTS
+
+    docs: dict[str, Any] = {}
+    code = 0
+    data = out.data
+    # A host whose skills go to a shared folder (Codex CLI's ~/.agents/skills) goes first: the
+    # hosts that read that folder too then leave those skills out of their own.
+    shared_first = sorted(hosts, key=lambda h: not any(p.folder[0] == "~" for p in HOSTS[h].places))
+    for name in shared_first:
+        out.plan_shown = False  # each host's plan is its own
+        if out.json:
+            out.data = lambda doc, name=name: docs.__setitem__(name, doc)
+        try:
+            code = max(code, _call_one(command, g._replace(host=name), out, args))
+        except AgentDirMissing as exc:
+            if out.json:
+                docs[name] = {"skipped": exc.message, "fix": exc.fix}
+            else:
+                out.warn(f"{exc.message}: passed over; {exc.fix}")
+        finally:
+            out.data = data
+    if out.json:
+        out.data({"hosts": docs})
+    return code
+
+
+def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> int:
     from installer.render import Prompt, render
 
     options = options_of(command, args)
@@ -238,7 +299,7 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
     """Where the install goes (before its plan), the update notice and how pi finds it after."""
     from installer.render import Prompt, render, warn
 
-    if not options.dry_run:
+    if not options.dry_run and ctx.on.is_pi:
         warn(out, _move_old_consent_store(ctx))
     said = _where(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
     result = verb(ctx, options, Prompt(out, options.yes, before=said))

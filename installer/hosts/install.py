@@ -11,6 +11,7 @@ installed), the same plan, lock, journal and undo.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -75,8 +76,8 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             folders=ctx.folders,
         )
         refuse_other_sets(agent, linked, "link", ctx.manifest.name, others)
-        read_elsewhere = shared_reads(ctx, host, linked)
-        here = tuple(r for r in linked if r not in read_elsewhere)
+        shared = shared_reads(ctx, host, linked)
+        here = tuple(r for r in linked if r not in shared)
         left_out = [r for r in where.items if r not in here]
         off = parked(agent, left_out)
         now = ctx.env.now()
@@ -86,7 +87,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         files = plan_written(agent, where.written, picked, hashes, names, host.title)
         written[:] = [files.hashes]
         actions = (
-            *_read_elsewhere(links.actions, read_elsewhere),
+            *read_elsewhere(links.actions, shared),
             *files.actions,
             *_not_here(where, picked),
         )
@@ -136,7 +137,9 @@ def shared_reads(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> dict
     return found
 
 
-def _read_elsewhere(actions: tuple[Action, ...], shared: dict[Resource, str]) -> list[Action]:
+def read_elsewhere(
+    actions: tuple[Action, ...], shared: Mapping[Resource, str]
+) -> tuple[Action, ...]:
     """The plan's links, with a skill the host reads from a shared folder said as such (its
     link of ours in the host's own folder, if one was made before, goes)."""
     out = list(actions)
@@ -145,7 +148,7 @@ def _read_elsewhere(actions: tuple[Action, ...], shared: dict[Resource, str]) ->
         if a.path in dests and a.action in ("skip", "unlink"):
             _, folder = dests[a.path]
             out[i] = a._replace(detail=f"already read from {folder}, where ext linked it")
-    return out
+    return tuple(out)
 
 
 def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]:

@@ -29,6 +29,7 @@ PI = Host(
         Place("prompt", "prompts", word="prompt"),
         Place("theme", "themes"),
     ),
+    also_reads=("~/.agents/skills",),  # installer/sets/shared_skills.py: pi's shared folder
     binary="pi",
     package="@earendil-works/pi-coding-agent",
 )

@@ -57,11 +57,34 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     if mode == "register":
         return mode, [*registered_items(ctx, resources), *gone(agent, resources, kinds)]
     if not ctx.on.is_pi:
-        return mode, [*classify_here(ctx, agent, resources), *gone(agent, resources, kinds)]
+        here = classify_here(ctx, agent, resources)
+        return mode, [*read_shared(ctx, here), *gone(agent, resources, kinds)]
     from installer.settings.switches import with_pi
 
     found = with_pi(ctx, [classify(agent, r) for r in resources])
-    return mode, [*found, *gone(agent, resources, kinds)]
+    return mode, [*read_shared(ctx, found), *gone(agent, resources, kinds)]
+
+
+def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
+    """A skill not installed here that the host loads from a shared folder where ext linked it
+    (~/.agents/skills, for Codex CLI): on, from there, and switched there."""
+    missing = tuple(i.resource for i in found if i.state == "not-installed")
+    if not missing or not ctx.on.also_reads:
+        return found
+    from installer.hosts.install import shared_reads
+
+    shared = shared_reads(ctx, ctx.on, missing)
+    if not shared:
+        return found
+    out = []
+    for i in found:
+        folder = shared.get(i.resource)
+        if folder is None:
+            out.append(i)
+            continue
+        note = f"read from {folder}, where ext linked it: switch it with the host that owns it"
+        out.append(Item(i.resource, "enabled", f"{folder}/{i.resource.filename}", note))
+    return out
 
 
 def classify_here(ctx: Context, agent: AgentState, resources: Iterable[Resource]) -> list[Item]:

@@ -243,3 +243,42 @@ def test_undo_takes_back_a_host_install(set_root: Path, isolated_home: Path) -> 
     result = ext("--set", str(set_root), "--host", "gemini", "undo", "--yes")
     assert result.exit_code == 0, result.stderr
     assert sorted(p.name for p in gemini.iterdir()) == [".extset"]
+
+
+SERVED = '[set]\nname = "tools"\n[hosts]\nserve = ["pi", "claude", "codex", "gemini"]\n'
+
+
+def test_a_set_that_serves_hosts_installs_into_each_and_one_skill_is_found_once(
+    set_root: Path, isolated_home: Path
+) -> None:
+    (set_root / "extset.toml").write_text(SERVED)
+    claude, codex = made(isolated_home, ".claude"), made(isolated_home, ".codex")
+    result = ext("--set", str(set_root), "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert (claude / "skills/review").is_symlink() and (codex / "prompts/fix.md").is_symlink()
+    assert (isolated_home / ".agents/skills/review").is_symlink()
+    pi_dir = isolated_home / ".local/share/extset/agent"
+    assert (pi_dir / "prompts/fix.md").is_symlink()
+    assert not (pi_dir / "skills/review").exists(), "pi reads it from ~/.agents/skills"
+    assert "Gemini CLI's dir ~/.gemini (default) does not exist: passed over" in result.stderr
+    listed = json.loads(ext("--set", str(set_root), "--json", "list").stdout)["hosts"]
+    assert set(listed) == {"pi", "claude", "codex", "gemini"}
+    pi_review = next(i for i in listed["pi"]["items"] if i["name"] == "review")
+    assert pi_review["state"] == "enabled"
+    assert pi_review["path"] == "~/.agents/skills/review"
+    assert "skipped" in listed["gemini"]
+    undone = ext("--set", str(set_root), "undo", "--yes")
+    assert undone.exit_code == 0, undone.stderr
+    assert (
+        not (claude / "skills").exists() and not (isolated_home / ".agents/skills/review").exists()
+    )
+
+
+def test_a_named_host_or_dir_installs_there_alone(set_root: Path, isolated_home: Path) -> None:
+    (set_root / "extset.toml").write_text(SERVED)
+    claude = made(isolated_home, ".claude")
+    made(isolated_home, ".codex")
+    result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert (claude / "skills/review").is_symlink()
+    assert not (isolated_home / ".agents").exists()
