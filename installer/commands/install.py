@@ -14,7 +14,6 @@ from installer.ground.context import Context
 from installer.ground.errors import UsageError
 from installer.ground.state import State, load_state
 from installer.host.drift import drift_warning
-from installer.hosts.install import read_elsewhere, shared_reads
 from installer.links.plan import plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
@@ -68,7 +67,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
     """
     mode = install_mode(ctx, options.mode)
     resources = discover(ctx.set_root, ctx.pi_line())
-    chosen, shared = _selected(ctx, resources, options)
+    chosen = select(resources, list(options.only), list(options.skip))
     _refuse_what_the_mode_cannot_do(ctx, mode, chosen)
     drift = drift_warning(ctx, trusted=options.trust_set)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
@@ -124,7 +123,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             *rec.warnings,
             *sp.warnings,
         )
-        plan = Plan("install", read_elsewhere(actions, shared), warnings, mode)
+        plan = Plan("install", actions, warnings, mode)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
@@ -143,16 +142,6 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
-
-
-def _selected(
-    ctx: Context, resources: tuple[Resource, ...], options: Install
-) -> tuple[tuple[Resource, ...], dict[Resource, str]]:
-    """What --only/--skip pick, less the skills pi reads from a shared folder where ext linked
-    them already (~/.agents/skills, for Codex CLI): linked here too, pi would load them twice."""
-    chosen = select(resources, list(options.only), list(options.skip))
-    shared = shared_reads(ctx, ctx.on, chosen)
-    return tuple(r for r in chosen if r not in shared), shared
 
 
 def _link_plan(

@@ -10,18 +10,17 @@ installed), the same plan, lock, journal and undo.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from installer.engine.plan import Action, Plan
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.backups import Namer, stamp
-from installer.ground.context import Context, home_of
+from installer.ground.context import Context
 from installer.ground.errors import UsageError
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
+from installer.hosts.shared import read_elsewhere, shared_reads
 from installer.hosts.written import KEY, plan_written, recorded
 from installer.links.plan import plan_install
 from installer.links.scan import AgentState, scan, seen
@@ -116,39 +115,6 @@ def parked(agent: AgentState, resources: list[Resource]) -> list[Resource]:
         for r in resources
         if (e := agent.entries.get(r.disabled_dest)) is not None and e.owner == "ours"
     ]
-
-
-def shared_reads(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> dict[Resource, str]:
-    """Skills the host already reads from a shared folder where this set's own copy is linked
-    (`~/.agents/skills`, linked there for Codex CLI): linked into the host's own folder too, it
-    would find each twice. Each maps to the shared folder, as a person reads it."""
-    if not host.also_reads:
-        return {}
-    home = home_of(ctx.env)
-    found: dict[Resource, str] = {}
-    for r in skills:
-        if r.kind != "skill":
-            continue
-        for folder in host.also_reads:
-            there = home / folder.removeprefix("~/") / r.filename
-            if os.path.islink(there) and os.path.realpath(there) == (r.real or r.source):
-                found[r] = folder
-                break
-    return found
-
-
-def read_elsewhere(
-    actions: tuple[Action, ...], shared: Mapping[Resource, str]
-) -> tuple[Action, ...]:
-    """The plan's links, with a skill the host reads from a shared folder said as such (its
-    link of ours in the host's own folder, if one was made before, goes)."""
-    out = list(actions)
-    dests = {r.dest: (r, folder) for r, folder in shared.items()}
-    for i, a in enumerate(out):
-        if a.path in dests and a.action in ("skip", "unlink"):
-            _, folder = dests[a.path]
-            out[i] = a._replace(detail=f"already read from {folder}, where ext linked it")
-    return tuple(out)
 
 
 def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]:

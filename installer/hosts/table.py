@@ -29,7 +29,8 @@ PI = Host(
         Place("prompt", "prompts", word="prompt"),
         Place("theme", "themes"),
     ),
-    also_reads=("~/.agents/skills",),  # installer/sets/shared_skills.py: pi's shared folder
+    # pi reads ~/.agents/skills too, but loads one real file once, silently (pinned in
+    # tests/fs/test_shared_skills.py): a skill linked there and here is no twin for pi.
     binary="pi",
     package="@earendil-works/pi-coding-agent",
 )

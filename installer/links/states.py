@@ -71,7 +71,7 @@ def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
     missing = tuple(i.resource for i in found if i.state == "not-installed")
     if not missing or not ctx.on.also_reads:
         return found
-    from installer.hosts.install import shared_reads
+    from installer.hosts.shared import shared_reads
 
     shared = shared_reads(ctx, ctx.on, missing)
     if not shared:

@@ -1,0 +1,48 @@
+"""Skills a host reads from a shared folder (`~/.agents/skills`) where ext linked them for
+another host: left out of the host's own folder, so that no host finds one skill twice."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from installer.engine.plan import Action
+from installer.ground.context import Context, home_of
+
+if TYPE_CHECKING:
+    from installer.hosts.profile import Host
+    from installer.sets.resources import Resource
+
+
+def shared_reads(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> dict[Resource, str]:
+    """Skills the host already reads from a shared folder where this set's own copy is linked
+    (`~/.agents/skills`, linked there for Codex CLI): linked into the host's own folder too, it
+    would find each twice. Each maps to the shared folder, as a person reads it."""
+    if not host.also_reads:
+        return {}
+    home = home_of(ctx.env)
+    found: dict[Resource, str] = {}
+    for r in skills:
+        if r.kind != "skill":
+            continue
+        for folder in host.also_reads:
+            there = home / folder.removeprefix("~/") / r.filename
+            if os.path.islink(there) and os.path.realpath(there) == (r.real or r.source):
+                found[r] = folder
+                break
+    return found
+
+
+def read_elsewhere(
+    actions: tuple[Action, ...], shared: Mapping[Resource, str]
+) -> tuple[Action, ...]:
+    """The plan's links, with a skill the host reads from a shared folder said as such (its
+    link of ours in the host's own folder, if one was made before, goes)."""
+    out = list(actions)
+    dests = {r.dest: (r, folder) for r, folder in shared.items()}
+    for i, a in enumerate(out):
+        if a.path in dests and a.action in ("skip", "unlink"):
+            _, folder = dests[a.path]
+            out[i] = a._replace(detail=f"already read from {folder}, where ext linked it")
+    return tuple(out)
