@@ -281,3 +281,26 @@ def test_a_named_host_or_dir_installs_there_alone(set_root: Path, isolated_home:
     assert result.exit_code == 0, result.stderr
     assert (claude / "skills/review").is_symlink()
     assert not (isolated_home / ".agents").exists()
+
+
+def test_a_host_dir_that_is_a_link_to_a_dotfiles_repo_is_followed(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    dotfiles = made(tmp_path, "dotfiles/claude")
+    (isolated_home / ".claude").symlink_to(dotfiles)
+    result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert (dotfiles / "skills/review").is_symlink()
+    assert (isolated_home / ".claude").is_symlink(), "the user's link stays as it is"
+
+
+def test_a_folder_inside_the_host_dir_that_is_a_link_ext_did_not_make_is_never_written_through(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    claude = made(isolated_home, ".claude")
+    elsewhere = made(tmp_path, "dotfiles/skills")
+    (claude / "skills").symlink_to(elsewhere)
+    result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert result.exit_code == 1
+    assert "is a symlink" in result.stderr and "ext never writes through it" in result.stderr
+    assert list(elsewhere.iterdir()) == []
