@@ -194,7 +194,7 @@ def _doctor(g: Globals, options: Any) -> Any:
     from installer.commands.doctor import Where
     from installer.ground.context import Env
 
-    return Where(Env.from_process(), g.set_dir, g.agent_dir, g.debug)
+    return Where(Env.from_process(), g.set_dir, g.agent_dir, g.debug, g.host)
 
 
 def _find_host() -> Any:
