@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from installer.ground.errors import ExtError
 
@@ -84,3 +84,18 @@ def ask_version(path: Path, environ: Mapping[str, str], timeout: float) -> tuple
     if out.timed_out:
         return None, True
     return version_in(out.stdout) or version_in(out.stderr), False
+
+
+def exec_binary(path: Path, argv: list[str], env: Mapping[str, str]) -> NoReturn:
+    """Replace this process with the binary, so signals and the TTY are the host's."""
+    import sys
+
+    sys.stdout.flush()  # exec drops Python's buffers: a warning printed just before would vanish
+    sys.stderr.flush()
+    try:
+        os.execve(path, argv, env)  # noqa: S606 -- exec is the point
+    except OSError as exc:
+        raise ExtError(
+            f"could not start {argv[0]} ({path}): {exc.strerror or exc}",
+            f"check that {path} is executable and its interpreter (node) is on PATH",
+        ) from exc

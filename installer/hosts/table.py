@@ -69,6 +69,7 @@ OPENCODE = Host(
     package="opencode-ai",
     why_not=_not_pi("OpenCode"),
     var_names_home=True,
+    var_shared=True,
     login="~/.local/share/opencode/auth.json",
 )
 
