@@ -34,8 +34,6 @@ PI_ONLY = {"settings.json", "consent", "host.node", "host", "command", "loaded-t
 def quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
     monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.delenv("EXT_HOST", raising=False)
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
 
 
 @pytest.fixture

@@ -27,8 +27,6 @@ SET = {
 def quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
     monkeypatch.setenv("NO_COLOR", "1")
-    for var in ("EXT_HOST", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME"):
-        monkeypatch.delenv(var, raising=False)
 
 
 @pytest.fixture
