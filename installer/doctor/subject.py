@@ -234,8 +234,9 @@ def resolve_subject(
         else:
             from installer.hosts.dirs import find_host_dir
 
+            named_set = s.set_root if s.set_source == "--set" else None
             s.agent_dir, s.agent_source = find_host_dir(
-                env, s.on, agent_dir, False, manifest=manifest
+                env, s.on, agent_dir, False, named_set, manifest
             )
     except ExtError as exc:
         s.agent_error = exc

@@ -315,3 +315,13 @@ def test_deep_a_judge_that_fails_is_an_error_with_its_fix(
         "claude could not list its skills",
         "run `claude` once to log in",
     )
+
+
+def test_a_missing_host_dir_is_an_error_whose_fix_names_the_set_and_host(
+    tmp_path: Path, set_root: Path, bin_dir: Path
+) -> None:
+    [row] = rows(doctor(tmp_path, set_root), "agent.dir")
+
+    assert row.level == "error" and row.message.startswith("Claude Code's dir")
+    assert row.fix is not None
+    assert f"`ext --set {set_root} --host claude install --create`" in row.fix
