@@ -159,6 +159,7 @@ def test_a_link_in_the_way_is_a_problem_said_as_for_pi(
     [bad, fine] = rows(doctor(tmp_path, set_root), "host.items")
 
     assert bad.level == "warn" and "skills/review is a folder of yours" in bad.message
+    assert bad.fix is not None and bad.fix.startswith("ext --host claude install (backs it up")
     assert fine.message == "0 enabled, 2 disabled"
 
 

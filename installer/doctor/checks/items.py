@@ -93,11 +93,13 @@ def host_items(s: Subject) -> Iterator[Finding]:
     """Another host: each item placed in its folders, as `ext --host H list` has it; the
     problems said as for pi, first, then the count of what is fine."""
     sv = survey(s)
-    yield from sorted(item_findings(sv.items, sv.agent, s.on.title), key=lambda f: f.level == "ok")
+    install = f"ext --host {s.on.name} install"
+    found = item_findings(sv.items, sv.agent, s.on.title, install)
+    yield from sorted(found, key=lambda f: f.level == "ok")
 
 
 def item_findings(
-    items: tuple[Item, ...], agent: AgentState, host: str = "pi"
+    items: tuple[Item, ...], agent: AgentState, host: str = "pi", install: str = INSTALL
 ) -> Iterator[Finding]:
     """Link mode: one finding per item that needs attention, then a count of the healthy ones."""
     missing = [i.resource.label for i in items if i.state == "not-installed"]
@@ -105,11 +107,11 @@ def item_findings(
         if item.pi is not None and item.state != "not-installed":
             yield from _pi_says(item)
         if item.state in ("conflict", "foreign"):
-            yield _in_the_way(item, agent.entries[item.path], host)
+            yield _in_the_way(item, agent.entries[item.path], host, install)
         elif item.state == "stale":
-            yield _stale(item, agent.entries[item.path])
+            yield _stale(item, agent.entries[item.path], install)
     if missing:
-        yield info(f"not installed: {', '.join(missing)}", INSTALL)
+        yield info(f"not installed: {', '.join(missing)}", install)
     live = [i for i in items if i.state in ("enabled", "disabled")]
     if live:
         off = sum(i.state == "disabled" for i in live)
@@ -137,7 +139,7 @@ def _pi_says(item: Item) -> Iterator[Finding]:
         )
 
 
-def _in_the_way(item: Item, e: Entry, host: str = "pi") -> Finding:
+def _in_the_way(item: Item, e: Entry, host: str = "pi", install: str = INSTALL) -> Finding:
     label = item.resource.label
     if e.kind == "link" and e.owner == "other":
         return warn(
@@ -152,27 +154,27 @@ def _in_the_way(item: Item, e: Entry, host: str = "pi") -> Finding:
         what = "a folder of yours" if e.kind == "dir" else "a file of yours"
     return warn(
         f"{label}: {item.path} is {what}, so the set's {label} is not installed",
-        f"{INSTALL} (backs it up beside it, then links the set's)",
+        f"{install} (backs it up beside it, then links the set's)",
     )
 
 
-def _stale(item: Item, e: Entry) -> Finding:
+def _stale(item: Item, e: Entry, install: str = INSTALL) -> Finding:
     label, r = item.resource.label, item.resource
     level = error if item.path == r.dest else warn  # a disabled form is never loaded
     if e.owner == "moved":
         return level(
             f"{label}: {item.path} points at an older location of the set ({e.root}), "
             "which is gone",
-            f"{INSTALL} (relinks it to {r.source})",
+            f"{install} (relinks it to {r.source})",
         )
     if not e.exists:
         return level(
             f"{label}: {item.path} is a link of ext's whose target is gone ({e.target})",
-            f"{INSTALL} (relinks it to {r.source})",
+            f"{install} (relinks it to {r.source})",
         )
     return warn(
         f"{label}: {item.path} points at {e.target}, not at the set's {r.source}",
-        f"{INSTALL} (relinks it)",
+        f"{install} (relinks it)",
     )
 
 
