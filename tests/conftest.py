@@ -26,6 +26,10 @@ _CLEARED = (
     "EXT_NPM_REGISTRY",
     "EXT_NO_UPDATE_CHECK",
     "PI_CODING_AGENT_DIR",
+    "EXT_HOST",  # and the other hosts' own dir variables: a test names the host it checks
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
     "PIP_INDEX_URL",
     "npm_config_registry",
     "NO_COLOR",

@@ -255,7 +255,7 @@ def _doctor(g: Globals, options: Any) -> Any:
     from installer.commands.doctor import Where
     from installer.ground.context import Env
 
-    return Where(Env.from_process(), g.set_dir, g.agent_dir, g.debug)
+    return Where(Env.from_process(), g.set_dir, g.agent_dir, g.debug, g.host)
 
 
 def _find_host() -> Any:
@@ -338,12 +338,12 @@ def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn
     again as its own notices, as its screen wipes what was printed before it."""
     import os
 
-    from installer.host.pi import launch as exec_host
+    from installer.commands.launch import Exec, HostExec
     from installer.render import render
 
-    found = verb(ctx, options)
+    found: Exec | HostExec = verb(ctx, options)
     render(out, found, after=notice(g, ctx))
-    exec_host(found.host, ctx.agent_dir, list(found.args), found.env(os.environ))
+    found.start(ctx.agent_dir, os.environ)
 
 
 def _with_notice(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:

@@ -33,6 +33,7 @@ class Where(NamedTuple):
     set_dir: Path | None
     agent_dir: Path | None
     debug: bool = False  # a crashed check raises instead of becoming a finding
+    host: str | None = None  # --host; EXT_HOST and pi are resolve_subject's to read
 
 
 class CheckList(NamedTuple):
@@ -49,11 +50,13 @@ class Report(NamedTuple):
 
     findings: tuple[Finding, ...]
     strict: bool
+    host: str = "pi"  # the host the checks looked at (`--host`)
 
     def to_json(self) -> dict[str, Any]:
         from installer.doctor import to_json
 
-        return to_json(self.findings, self.strict)
+        data = to_json(self.findings, self.strict)
+        return {"ok": data["ok"], "host": self.host, "checks": data["checks"]}
 
     @property
     def exit_code(self) -> int:
@@ -67,9 +70,14 @@ def doctor(where: Where, options: Doctor) -> CheckList | Report:
     from installer.doctor import CHECKS, resolve_subject, run_checks, select_checks
 
     if options.list_checks:
-        return CheckList(select_checks(options.check, deep=True) or CHECKS)
-    subject = resolve_subject(where.env, where.set_dir, where.agent_dir)
+        from installer.hosts.table import host_named
+
+        ext_host = where.env.environ.get("EXT_HOST")
+        named, source = (where.host, "--host") if where.host else (ext_host, "EXT_HOST")
+        host = host_named(named, source).name if named else None
+        return CheckList(select_checks(options.check, True, host) or CHECKS)
+    subject = resolve_subject(where.env, where.set_dir, where.agent_dir, host=where.host)
     subject.trust_set = options.trust_set
     network = not options.no_network
     found = run_checks(subject, options.check, options.deep, network, debug=where.debug)
-    return Report(tuple(found), options.strict)
+    return Report(tuple(found), options.strict, subject.on.name)

@@ -1,4 +1,4 @@
-"""`ext env`: the line that points a shell's pi at the agent dir."""
+"""`ext env`: the line that points a shell's pi (or `--host`'s host) at the agent dir."""
 
 from __future__ import annotations
 
@@ -21,12 +21,38 @@ class EnvLine(NamedTuple):
 
 def env(ctx: Context, options: EnvLine) -> DataResult:
     """The line for the shell, as data and as the one line `eval` reads (printed as is)."""
+    if not ctx.on.is_pi:
+        return host_env(ctx, options)
     line = env_line(ctx.agent_dir, options.shell)
     data = {"agent_dir": str(ctx.agent_dir), "shell": options.shell, "line": line}
     return DataResult(data, (line,), verbatim=True)
 
 
-def env_line(agent_dir: Path, shell: str) -> str:
+def host_env(ctx: Context, options: EnvLine) -> DataResult:
+    """Another host's line: its own variable, naming its dir (or the home its dir is in).
+
+    What the variable also moves (OpenCode's XDG_CONFIG_HOME is every XDG app's) is a
+    warning on stderr: `eval "$(ext env)"` reads stdout only, so the note reaches the person
+    who typed it, where a `#` line would vanish into the eval unseen."""
+    from installer.hosts.pointer import moves_others, pointer
+
+    host = ctx.on
+    point = pointer(host, ctx.agent_dir)
+    line = env_line(Path(point.value), options.shell, point.name)
+    note = moves_others(host, point, ctx.env.environ)
+    data = {
+        "host": host.name,
+        "agent_dir": str(ctx.agent_dir),
+        "shell": options.shell,
+        "variable": point.name,
+        "line": line,
+    }
+    launch = f"`ext --host {host.name} launch` sets it for {host.title} alone"
+    warnings = (f"{note}; {launch}",) if note else ()
+    return DataResult(data, (line,), warnings, verbatim=True)
+
+
+def env_line(agent_dir: Path, shell: str, var: str = "PI_CODING_AGENT_DIR") -> str:
     """`export PI_CODING_AGENT_DIR=…` for POSIX shells, `set -gx …` for fish."""
     if shell not in SHELLS:
         import difflib
@@ -38,5 +64,5 @@ def env_line(agent_dir: Path, shell: str) -> str:
         )
     quoted = shlex.quote(str(agent_dir))
     if shell == "fish":
-        return f"set -gx PI_CODING_AGENT_DIR {quoted}"
-    return f"export PI_CODING_AGENT_DIR={quoted}"
+        return f"set -gx {var} {quoted}"
+    return f"export {var}={quoted}"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from installer.ground.context import Context
 from installer.ground.errors import ExtError
@@ -11,6 +12,8 @@ from installer.host.drift import drift_warning
 
 if TYPE_CHECKING:  # a set without a tested range never needs the host module
     from installer.host.pi import HostInfo
+    from installer.hosts.pointer import Pointer
+    from installer.hosts.profile import Host
 
 
 # ext launch's warnings, handed to pi: ext's /ext command file (installed with every set) says
@@ -38,12 +41,53 @@ class Exec(NamedTuple):
             env[NOTICE_VAR] = "\n".join(w.replace("\n", " ") for w in self.warnings)
         return env
 
+    def start(self, agent_dir: Path, base: Mapping[str, str]) -> NoReturn:
+        """Replace this process with pi, on the agent dir."""
+        from installer.host.pi import launch as exec_pi
 
-def launch(ctx: Context, options: Launch) -> Exec:
+        exec_pi(self.host, agent_dir, list(self.args), self.env(base))
+
+
+class HostExec(NamedTuple):
+    """What `ext --host H launch` runs: the host's binary, its variable naming its dir."""
+
+    host: Host
+    binary: Path
+    args: tuple[str, ...]
+    point: Pointer
+    warnings: tuple[str, ...] = ()
+
+    def env(self, base: Mapping[str, str]) -> dict[str, str]:
+        return {**base, self.point.name: self.point.value}
+
+    def start(self, agent_dir: Path, base: Mapping[str, str]) -> NoReturn:
+        """Replace this process with the host's binary (its signals and TTY are the host's)."""
+        from installer.hosts.binary import exec_binary
+
+        exec_binary(self.binary, [self.host.binary, *self.args], self.env(base))
+
+
+def launch(ctx: Context, options: Launch) -> Exec | HostExec:
     """The host to exec, recorded as a session for the process guards, and the warnings."""
+    if not ctx.on.is_pi:
+        return launch_host(ctx, options)
     host, warnings = prepare_launch(ctx)
     record_session(ctx, host, list(options.args))
     return Exec(host, options.args, tuple(warnings))
+
+
+def launch_host(ctx: Context, options: Launch) -> HostExec:
+    """Another host: its binary on PATH (missing: exit 1 with the install command), pointed
+    at its dir by its own variable; what that variable moves besides is said first."""
+    from installer.hosts.binary import require_binary
+    from installer.hosts.pointer import moves_others, pointer
+
+    host = ctx.on
+    point = pointer(host, ctx.agent_dir)
+    binary = require_binary(host, ctx.env.environ.get("PATH"))
+    note = moves_others(host, point, ctx.env.environ)
+    warnings = (f"{note}, for {host.title} and what it runs",) if note else ()
+    return HostExec(host, binary, options.args, point, warnings)
 
 
 def find(ctx: Context) -> HostInfo:

@@ -27,6 +27,7 @@ class Items(NamedTuple):
         ctx = self.ctx
         return {
             "set": str(ctx.set_root),
+            "host": ctx.on.name,
             "agent_dir": str(ctx.agent_dir),
             "mode": self.mode,
             "items": [with_guard(i.to_json(), ctx.manifest) for i in self.items],

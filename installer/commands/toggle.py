@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from installer.agent.guards import (
     blockers,
@@ -36,6 +36,9 @@ from installer.links.twins import hinted
 from installer.sets.modes import install_mode
 from installer.sets.resources import Resource, resolve_name
 from installer.settings.plan import Intent, SettingsPlan, claimed, plan_settings
+
+if TYPE_CHECKING:
+    from installer.hosts.profile import Host
 
 
 @dataclass(frozen=True)
@@ -260,7 +263,7 @@ def apply_switch(
     result = run_plan(ctx, prepare, confirm, dry_run, new_state if mode == "register" else None)
     if mode == "register" and not dry_run and not result.applied:
         _claim_now(ctx, mine)
-    return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1])))
+    return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1], ctx.on)))
 
 
 def _carrying(actions: tuple[Action, ...], sp: SettingsPlan) -> tuple[Action, ...]:
@@ -282,7 +285,7 @@ def _claim_now(ctx: Context, filters: list[str]) -> None:
             save_state(ctx.agent_dir, updated)
 
 
-def _summary(result: PlanResult, sw: Switch) -> tuple[str, ...]:
+def _summary(result: PlanResult, sw: Switch, host: Host) -> tuple[str, ...]:
     if not result.applied:
         return ()
     lines = [
@@ -290,5 +293,5 @@ def _summary(result: PlanResult, sw: Switch) -> tuple[str, ...]:
         for word, group in (("enabled", sw.turned_on), ("disabled", sw.turned_off))
         if group
     ]
-    lines.append("running sessions pick this up at their next /reload")
+    lines.append(host.picks_up)
     return tuple(lines)

@@ -16,6 +16,7 @@ from installer.doctor.checks import (
     imports,
     items,
     node,
+    other_host,
     setfolder,
     settings,
     shared,
@@ -26,8 +27,15 @@ from installer.doctor.checks import (
 from installer.doctor.finding import Finding, Skip
 from installer.doctor.subject import Subject
 from installer.ground.errors import ExtError, UsageError
+from installer.hosts.table import HOSTS
 
 Run = Callable[[Subject], Iterable[Finding]]
+
+# Which hosts a check looks at (`Check.hosts`): pi's own (its settings, consent, loader, Node,
+# /ext), every host's (the set, the dir, its links), or the others' (their binary, their judge).
+PI_ONLY = frozenset({"pi"})
+EVERY = frozenset(HOSTS)
+OTHERS = EVERY - PI_ONLY
 
 
 @dataclass(frozen=True)
@@ -39,25 +47,51 @@ class Check:
     run: Run
     deep: bool = False  # only with --deep (or when named with --check)
     network: bool = False  # skipped with --no-network
+    hosts: frozenset[str] = PI_ONLY  # the hosts it applies to (--host); not run for the rest
 
     def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "summary": self.summary, "deep": self.deep, "network": self.network}
+        return {
+            "id": self.id,
+            "summary": self.summary,
+            "deep": self.deep,
+            "network": self.network,
+            "hosts": sorted(self.hosts),
+        }
 
 
 CHECKS: tuple[Check, ...] = (
-    Check("set", "the set folder is found", setfolder.found),
-    Check("set.manifest", "extset.toml parses; unknown keys", setfolder.manifest),
+    Check("set", "the set folder is found", setfolder.found, hosts=EVERY),
+    Check("set.manifest", "extset.toml parses; unknown keys", setfolder.manifest, hosts=EVERY),
     Check(
         "set.resources",
         "every resource present, names unique, links stay in the set",
         setfolder.resources,
+        hosts=EVERY,
     ),
-    Check("set.permissions", "no set file writable by group or others", setfolder.permissions),
-    Check("agent.dir", "the agent dir exists and is writable", agent.exists),
-    Check("agent.permissions", "the agent dir is not writable by group or others", agent.perms),
-    Check("agent.folders", "extensions/, skills/, … are real folders", agent.folders),
+    Check(
+        "set.permissions",
+        "no set file writable by group or others",
+        setfolder.permissions,
+        hosts=EVERY,
+    ),
+    Check("agent.dir", "the agent dir exists and is writable", agent.exists, hosts=EVERY),
+    Check(
+        "agent.permissions",
+        "the agent dir is not writable by group or others",
+        agent.perms,
+        hosts=EVERY,
+    ),
+    Check("agent.folders", "extensions/, skills/, … are real folders", agent.folders, hosts=EVERY),
     Check("items", "each item of the set: enabled, disabled, missing, stale", items.each_item),
-    Check("items.foreign", "dangling links that are not ext's", items.dangling_foreign),
+    Check(
+        "host.items",
+        "each item placed for the host: enabled, disabled, missing, stale",
+        items.host_items,
+        hosts=OTHERS,
+    ),
+    Check(
+        "items.foreign", "dangling links that are not ext's", items.dangling_foreign, hosts=EVERY
+    ),
     Check("loaded-twice", "the set linked and also a package (user or project scope)", items.twice),
     Check(
         "skills.shared",
@@ -70,6 +104,18 @@ CHECKS: tuple[Check, ...] = (
     Check("settings.lock", "no settings.json.lock file or stale lock dir", settings.lock),
     Check("flags", "registerFlag names unique across loaded extensions", flags.unique),
     Check("host", "pi is found; where, which version", host.found),
+    Check(
+        "host.found",
+        "the host's binary is on PATH; which version",
+        other_host.found,
+        hosts=OTHERS,
+    ),
+    Check(
+        "host.tested",
+        "the host's version is within [hosts.NAME] tested",
+        other_host.tested,
+        hosts=OTHERS,
+    ),
     Check("host.node", "the Node on PATH can run the pi found (its engines.node)", node.runs),
     Check("host.drift", "pi's version is within [host] tested", host.drift),
     Check("host.scope", "no value import from the pi scope this pi lacks", source.scope),
@@ -92,11 +138,20 @@ CHECKS: tuple[Check, ...] = (
         "loader", "ext's list against pi's own loader, item by item", deep_loader.compare, deep=True
     ),
     Check("command.pi", "pi's own command list offers ext's /ext", slash_ext.in_pi, deep=True),
+    Check(
+        "host.loaded",
+        "ext's list against the host's own listing, item by item",
+        other_host.loaded,
+        deep=True,
+        hosts=OTHERS,
+    ),
 )
 
 
-def select_checks(ids: Sequence[str], deep: bool) -> tuple[Check, ...]:
-    """The checks to run: the named ones (deep or not), else every one --deep allows."""
+def select_checks(ids: Sequence[str], deep: bool, host: str | None = None) -> tuple[Check, ...]:
+    """The checks to run: the named ones (deep or not), else every one --deep allows; with
+    `host`, of those only the ones for that host (a named one for another host is kept, and
+    run_checks says why it is not run)."""
     known = {c.id: c for c in CHECKS}
     # A row's own id (`updates.ext`) selects the check that makes it (`updates`).
     ids = [w if w in known else w.split(".")[0] for w in ids]
@@ -107,7 +162,7 @@ def select_checks(ids: Sequence[str], deep: bool) -> tuple[Check, ...]:
             raise UsageError(f"doctor has no check named {wanted!r}", hint)
     if ids:
         return tuple(c for c in CHECKS if c.id in ids)
-    return tuple(c for c in CHECKS if deep or not c.deep)
+    return tuple(c for c in CHECKS if (deep or not c.deep) and (host is None or host in c.hosts))
 
 
 def run_checks(
@@ -123,12 +178,22 @@ def run_checks(
     With `debug`, a crashing check's exception propagates instead, traceback and all.
     """
     found: list[Finding] = []
-    for check in select_checks(ids, deep):
+    host = ctx.on
+    for check in select_checks(ids, deep, host.name):
+        if host.name not in check.hosts:
+            why = f"not checked: a check of {_for(check)}, not of {host.title}"
+            found.append(Finding(check.id, "info", why))
+            continue
         if check.network and not network:
             found.append(Finding(check.id, "info", "not checked: needs the network (--no-network)"))
             continue
         found.extend(run_one(check, ctx, debug=debug))
     return found
+
+
+def _for(check: Check) -> str:
+    """The hosts a check is for, as a person reads them: `pi`, `the other hosts`."""
+    return "pi" if check.hosts == PI_ONLY else "the hosts other than pi"
 
 
 def run_one(check: Check, ctx: Subject, *, debug: bool = False) -> list[Finding]:

@@ -13,6 +13,8 @@ from installer.ground.errors import ExtError
 from installer.ground.manifest import Manifest
 from installer.host.lines import PiLine
 from installer.host.pi import HostInfo
+from installer.hosts.profile import Host
+from installer.hosts.table import PI
 from installer.sets.resources import Resource
 
 T = TypeVar("T")
@@ -42,6 +44,7 @@ class Subject:
     """The set, its manifest, the agent dir and the host, with the error for each that failed."""
 
     env: Env
+    on: Host = PI  # the host doctor checks: pi unless --host (or EXT_HOST) named another
     set_root: Path | None = None
     set_source: str | None = None
     set_error: ExtError | None = None
@@ -67,8 +70,9 @@ class Subject:
 
         manifest = self.manifest or default_manifest(self.set_root)
         source = self.agent_source or "?"
+        host = None if self.on.is_pi else self.on
         return Context(
-            self.set_root, manifest, self.agent_dir, source, self.set_source or "?", self.env
+            self.set_root, manifest, self.agent_dir, source, self.set_source or "?", self.env, host
         )
 
     @property
@@ -135,8 +139,16 @@ class Subject:
         return self.memo("resources", lambda: discover(root, self.pi_line()))
 
     def pi_line(self) -> PiLine:
-        """The line of the pi found, today's when none: the rules the set is read by."""
+        """The line of the pi found, today's when none: the rules the set is read by.
+
+        For another host, pi is never started: the line its package.json names, as every
+        other command of that host reads the set."""
         from installer.host.lines import line_of
+
+        if not self.on.is_pi:
+            from installer.host.pi import line_here
+
+            return line_here(self.host_command, self.env.environ.get("PATH"))
 
         host = self.host()
         return line_of(host.version, host.package) if host else line_of()
@@ -163,6 +175,16 @@ class Subject:
         ours = SetPackage.of(self.set_root, read.path)
         return [data["packages"][i] for i in find_entries(data, ours)]
 
+    def folders(self) -> list[tuple[str, str]]:
+        """The host's folders as the link engine names them (`skills`, or an absolute one in
+        HOME), each with the set's own folder of that kind (`skills`)."""
+        from installer.ground.context import home_of
+        from installer.hosts.profile import folder_of
+        from installer.sets.resources import FOLDER
+
+        home = home_of(self.env)
+        return [(folder_of(p, home), FOLDER[p.kind]) for p in self.on.places]
+
     @property
     def agent_exists(self) -> bool:
         return self.agent_dir is not None and self.agent_dir.is_dir()
@@ -173,12 +195,18 @@ def resolve_subject(
     set_dir: Path | None,
     agent_dir: Path | None,
     host_finder: HostFinder | None = None,
+    host: str | None = None,
 ) -> Subject:
-    """Resolve set, manifest and agent dir in DESIGN.md's order, keeping each failure."""
+    """Resolve set, manifest and agent dir in DESIGN.md's order, keeping each failure.
+
+    `host`: --host's value (else EXT_HOST; else pi); a name ext does not know is a usage
+    error, as for every other command."""
     from installer.ground.context import find_agent_dir, find_set
     from installer.ground.manifest import default_manifest, load_manifest
+    from installer.hosts.table import host_named
 
-    s = Subject(env, host_finder=host_finder)
+    named_host, source = (host, "--host") if host else (env.environ.get("EXT_HOST"), "EXT_HOST")
+    s = Subject(env, host_named(named_host, source), host_finder=host_finder)
     try:
         s.set_root, s.set_source = find_set(env, set_dir)
     except ExtError as exc:
@@ -189,7 +217,7 @@ def resolve_subject(
         except ExtError as exc:
             s.manifest_error = exc
     named = agent_dir is not None or any(
-        env.environ.get(v) for v in ("EXT_AGENT_DIR", "PI_CODING_AGENT_DIR")
+        env.environ.get(v) for v in ("EXT_AGENT_DIR", s.on.dir_var or "") if v
     )
     if s.manifest is None and not named:
         # The manifest may name the agent dir; guessing another one would check the wrong dir.
@@ -201,7 +229,15 @@ def resolve_subject(
         return s
     manifest = s.manifest or default_manifest(s.set_root or Path(os.curdir))
     try:
-        s.agent_dir, s.agent_source = find_agent_dir(env, manifest, agent_dir, create=False)
+        if s.on.is_pi:
+            s.agent_dir, s.agent_source = find_agent_dir(env, manifest, agent_dir, create=False)
+        else:
+            from installer.hosts.dirs import find_host_dir
+
+            named_set = s.set_root if s.set_source == "--set" else None
+            s.agent_dir, s.agent_source = find_host_dir(
+                env, s.on, agent_dir, False, named_set, manifest
+            )
     except ExtError as exc:
         s.agent_error = exc
     return s

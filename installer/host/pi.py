@@ -250,6 +250,9 @@ def _run(argv: list[str], env: Mapping[str, str] | None, timeout: float) -> _Out
         return _Output(out, err, None, timed_out=True)
 
 
+run_bounded = _run  # the same for another host's binary (installer.hosts.binary)
+
+
 # ---- versions and ranges: installer.host.versions ---------------------------------
 
 

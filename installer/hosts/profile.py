@@ -45,8 +45,12 @@ class Host(NamedTuple):
     why_not: Mapping[str, str] = {}  # kind -> why the host takes none of that kind
     # The dir var names the home the config dir sits in, not the dir (GEMINI_CLI_HOME).
     var_names_home: bool = False
+    # The dir var is not the host's alone (XDG_CONFIG_HOME): set, it moves other apps' too.
+    var_shared: bool = False
     # Where the login lives: why the default is the host's own dir, not an isolated one.
     login: str = ""
+    # When the host sees an enable or disable: said after one (`ext enable`, `ext disable`).
+    picks_up: str = ""
 
     @property
     def is_pi(self) -> bool:

@@ -33,6 +33,7 @@ PI = Host(
     # tests/fs/test_shared_skills.py): a skill linked there and here is no twin for pi.
     binary="pi",
     package="@earendil-works/pi-coding-agent",
+    picks_up="running sessions pick this up at their next /reload",
 )
 
 CLAUDE = Host(
@@ -45,6 +46,7 @@ CLAUDE = Host(
     package="@anthropic-ai/claude-code",
     why_not=_not_pi("Claude Code"),
     login="~/.claude/.credentials.json",
+    picks_up="Claude Code reads it at its next start",
 )
 
 CODEX = Host(
@@ -58,6 +60,7 @@ CODEX = Host(
     package="@openai/codex",
     why_not=_not_pi("Codex CLI"),
     login="$CODEX_HOME/auth.json",
+    picks_up="Codex CLI reads it at its next start",
 )
 
 OPENCODE = Host(
@@ -71,7 +74,9 @@ OPENCODE = Host(
     package="opencode-ai",
     why_not=_not_pi("OpenCode"),
     var_names_home=True,
+    var_shared=True,
     login="~/.local/share/opencode/auth.json",
+    picks_up="OpenCode reads it at its next start",
 )
 
 GEMINI = Host(
@@ -86,6 +91,8 @@ GEMINI = Host(
     why_not=_not_pi("Gemini CLI"),
     var_names_home=True,
     login="~/.gemini/oauth_creds.json",
+    # Gemini CLI has /skills reload and /commands reload (its bundle's slash commands).
+    picks_up="running Gemini CLI sessions pick this up at /skills reload or /commands reload",
 )
 
 HOSTS: dict[str, Host] = {h.name: h for h in (PI, CLAUDE, CODEX, OPENCODE, GEMINI)}

@@ -38,6 +38,7 @@ RENDERERS = {
     "installer.consent.results.ListResult": "consent",
     "installer.consent.preview.ApprovalPreview": "consent",
     "installer.commands.launch.Exec": "plans",
+    "installer.commands.launch.HostExec": "plans",
     "installer.commands.undo.Journals": "history",
 }
 

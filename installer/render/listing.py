@@ -18,9 +18,12 @@ def show(out: Output, result: Items) -> int:
     ctx = result.ctx
     for w in ctx.manifest.warnings:
         out.warn(w)
-    out.out(f"set        {tilde(ctx.set_root)} ({ctx.manifest.name})")
-    out.out(f"agent dir  {tilde(ctx.agent_dir)} ({ctx.agent_dir_source})")
-    out.out(f"mode       {result.mode}")
+    # pi's dir is "agent dir"; another host's is named by the host: `Claude Code  ~/.claude`.
+    dir_word = "agent dir" if ctx.on.is_pi else ctx.on.title
+    width = max(len(dir_word), 9)
+    out.out(f"{'set':<{width}}  {tilde(ctx.set_root)} ({ctx.manifest.name})")
+    out.out(f"{dir_word:<{width}}  {tilde(ctx.agent_dir)} ({ctx.agent_dir_source})")
+    out.out(f"{'mode':<{width}}  {result.mode}")
     width = max((len(i.resource.label) for i in result.items), default=4)
     for i in result.items:
         line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"

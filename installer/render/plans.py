@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from installer.commands.launch import Exec
+    from installer.commands.launch import Exec, HostExec
     from installer.engine.result import DataResult, PlanResult
     from installer.render.ui import Output
 
 
-def show(out: Output, result: PlanResult | DataResult | Exec) -> int:
+def show(out: Output, result: PlanResult | DataResult | Exec | HostExec) -> int:
     from installer.engine.result import DataResult, PlanResult
 
     if isinstance(result, PlanResult):

@@ -91,7 +91,8 @@ def test_json_shape(ext: Run, installed: tuple[Path, Path]) -> None:
     global_flag = ext("--json", "--set", str(root), "--agent-dir", str(agent), "doctor")
 
     data = json.loads(proc.stdout)
-    assert set(data) == {"ok", "checks"} and data["ok"] is True
+    assert list(data) == ["ok", "host", "checks"] and data["ok"] is True
+    assert data["host"] == "pi"
     for check in data["checks"]:
         assert set(check) <= {"id", "level", "message", "fix"} and check["level"] in LEVELS
         assert {"id", "level", "message"} <= set(check)

@@ -87,7 +87,7 @@ def test_unknown_check_names_the_closest_and_deep_checks_need_deep_or_a_name() -
     assert caught.value.fix == "did you mean 'items'?"
 
     deep_ids = {c.id for c in CHECKS if c.deep}
-    assert deep_ids == {"host.load", "loader", "command.pi"}
+    assert deep_ids == {"host.load", "loader", "command.pi", "host.loaded"}
     assert not deep_ids & {c.id for c in select_checks([], deep=False)}
     assert deep_ids <= {c.id for c in select_checks([], deep=True)}
     assert [c.id for c in select_checks(["host.load"], deep=False)] == ["host.load"]
@@ -345,3 +345,13 @@ def test_item_states_to_levels() -> None:
     ]
     assert "older location of the set" in found[1].message
     assert all(x.fix and x.fix.startswith("ext install") for x in found[:4])
+
+
+def test_which_checks_run_for_a_host_is_each_checks_own_data() -> None:
+    pi = {c.id for c in select_checks([], deep=True, host="pi")}
+    claude = {c.id for c in select_checks([], deep=True, host="claude")}
+
+    assert {"settings.json", "consent", "host.node", "host.imports", "loader"} <= pi - claude
+    assert {"host.found", "host.tested", "host.items", "host.loaded"} <= claude - pi
+    assert {"set", "agent.dir", "agent.permissions", "agent.folders"} <= pi & claude
+    assert all(c.hosts for c in CHECKS)

@@ -11,7 +11,6 @@ from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.errors import ExtError
 from installer.links.scan import PARKED
-from installer.sets.resources import FOLDER
 
 
 def exists(s: Subject) -> Iterator[Finding]:
@@ -57,7 +56,8 @@ def existing(s: Subject) -> Path:
 def perms(s: Subject) -> Iterator[Finding]:
     """Whoever can write the agent dir can add an extension that runs as you."""
     agent = existing(s)
-    paths = [agent, *(agent / f for f in (*FOLDER.values(), ".extset", "settings.json"))]
+    own = [f for f, _ in s.folders()]
+    paths = [agent, *(agent / f for f in (*own, ".extset", "settings.json"))]
     paths = [p for p in paths if os.path.lexists(p)]
     loose = writable_by_others(paths)
     if loose:
@@ -76,14 +76,15 @@ def perms(s: Subject) -> Iterator[Finding]:
 def folders(s: Subject) -> Iterator[Finding]:
     """extensions/, skills/, … and their .off/, .bak/: real folders of the agent dir's own."""
     agent = existing(s)
-    problems = [p for name in FOLDER.values() for p in _folder(s, agent, name)]
-    problems += _swallowed(agent / "extensions")
+    problems = [p for name, kind in s.folders() for p in _folder(s, agent, name, kind)]
+    if s.on.place("extension") is not None:
+        problems += _swallowed(agent / "extensions")
     yield from problems
     if not problems:
         yield ok("resource folders are real folders (or not made yet)")
 
 
-def _folder(s: Subject, agent: Path, name: str) -> Iterator[Finding]:
+def _folder(s: Subject, agent: Path, name: str, kind: str) -> Iterator[Finding]:
     for sub in (name, *(f"{name}/{p}" for p in PARKED)):
         path = agent / sub
         if path.is_symlink():
@@ -91,7 +92,7 @@ def _folder(s: Subject, agent: Path, name: str) -> Iterator[Finding]:
             why = (
                 "it leads into the set, so every link ext makes would point at itself"
                 if into_set
-                else "ext never writes through it, and pi loads whatever it leads to"
+                else f"ext never writes through it, and {s.on.title} loads whatever it leads to"
             )
             yield error(
                 f"{path} is a symlink (to {os.readlink(path)}): {why}",
@@ -101,9 +102,9 @@ def _folder(s: Subject, agent: Path, name: str) -> Iterator[Finding]:
         if path.exists() and not path.is_dir():
             yield error(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
             return
-    if s.set_root is not None and _inside(agent / name, s.set_root / name):
+    if s.set_root is not None and _inside(agent / name, s.set_root / kind):
         yield error(
-            f"{agent / name} is the set's own {name}/: ext would write into the set",
+            f"{agent / name} is the set's own {kind}/: ext would write into the set",
             "point --agent-dir at a folder outside the set",
         )
 

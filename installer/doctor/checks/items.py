@@ -15,6 +15,7 @@ from installer.ground.context import Context
 from installer.ground.errors import ExtError
 from installer.links.scan import AgentState, Entry
 from installer.links.states import Item
+from installer.sets.resources import Resource
 
 INSTALL = "ext install"
 
@@ -44,7 +45,7 @@ def _survey(s: Subject) -> Survey:
     from installer.links.states import classify
 
     try:
-        check_folders(agent_dir)
+        check_folders(agent_dir, folders=ctx.folders)
     except ExtError:
         raise Skip("a resource folder is not a real folder (see agent.folders)") from None
     try:
@@ -54,13 +55,29 @@ def _survey(s: Subject) -> Survey:
     state = load_state(agent_dir)
     record = state.record_of(ctx.set_root, ctx.manifest.name)
     mode = record.mode if record else ctx.manifest.mode
-    from installer.settings.switches import with_pi
-
     old = state.old_roots(ctx.set_root, ctx.manifest.name)
     others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
+    if not ctx.on.is_pi:
+        return _host_survey(ctx, resources, old, others)
+    from installer.settings.switches import with_pi
+
     agent = scan(agent_dir, ctx.set_root, old, other_sets=others)
     found = [classify(agent, r) for r in resources]
     return Survey(ctx, mode, agent, tuple(with_pi(ctx, found) if mode == "link" else found))
+
+
+def _host_survey(
+    ctx: Context, resources: tuple[Resource, ...], old: Any, others: list[Path]
+) -> Survey:
+    """Another host's folders, and its items as `ext --host H list` shows them (the set's
+    items it has a place for, then links of ours whose target left the set)."""
+    from installer.hosts.placing import set_items
+    from installer.links.scan import scan, seen
+    from installer.links.states import items
+
+    placed = set_items(ctx, resources)
+    agent = scan(ctx.agent_dir, ctx.set_root, old, seen(placed), others, folders=ctx.folders)
+    return Survey(ctx, "link", agent, tuple(items(ctx)[1]))
 
 
 def each_item(s: Subject) -> Iterator[Finding]:
@@ -72,18 +89,29 @@ def each_item(s: Subject) -> Iterator[Finding]:
     yield from sorted(found, key=lambda f: f.level == "ok")
 
 
-def item_findings(items: tuple[Item, ...], agent: AgentState) -> Iterator[Finding]:
+def host_items(s: Subject) -> Iterator[Finding]:
+    """Another host: each item placed in its folders, as `ext --host H list` has it; the
+    problems said as for pi, first, then the count of what is fine."""
+    sv = survey(s)
+    install = f"ext --host {s.on.name} install"
+    found = item_findings(sv.items, sv.agent, s.on.title, install)
+    yield from sorted(found, key=lambda f: f.level == "ok")
+
+
+def item_findings(
+    items: tuple[Item, ...], agent: AgentState, host: str = "pi", install: str = INSTALL
+) -> Iterator[Finding]:
     """Link mode: one finding per item that needs attention, then a count of the healthy ones."""
     missing = [i.resource.label for i in items if i.state == "not-installed"]
     for item in items:
         if item.pi is not None and item.state != "not-installed":
             yield from _pi_says(item)
         if item.state in ("conflict", "foreign"):
-            yield _in_the_way(item, agent.entries[item.path])
+            yield _in_the_way(item, agent.entries[item.path], host, install)
         elif item.state == "stale":
-            yield _stale(item, agent.entries[item.path])
+            yield _stale(item, agent.entries[item.path], install)
     if missing:
-        yield info(f"not installed: {', '.join(missing)}", INSTALL)
+        yield info(f"not installed: {', '.join(missing)}", install)
     live = [i for i in items if i.state in ("enabled", "disabled")]
     if live:
         off = sum(i.state == "disabled" for i in live)
@@ -111,12 +139,12 @@ def _pi_says(item: Item) -> Iterator[Finding]:
         )
 
 
-def _in_the_way(item: Item, e: Entry) -> Finding:
+def _in_the_way(item: Item, e: Entry, host: str = "pi", install: str = INSTALL) -> Finding:
     label = item.resource.label
     if e.kind == "link" and e.owner == "other":
         return warn(
             f"{label}: {item.path} is the {label} of another set ext installed here ({e.root}), "
-            f"so this set's {label} is not installed; pi loads the other one",
+            f"so this set's {label} is not installed; {host} loads the other one",
             f"keep it (`ext install --skip {label}`), or uninstall the other set first "
             f"(`ext --set {e.root} uninstall`)",
         )
@@ -126,27 +154,27 @@ def _in_the_way(item: Item, e: Entry) -> Finding:
         what = "a folder of yours" if e.kind == "dir" else "a file of yours"
     return warn(
         f"{label}: {item.path} is {what}, so the set's {label} is not installed",
-        f"{INSTALL} (backs it up beside it, then links the set's)",
+        f"{install} (backs it up beside it, then links the set's)",
     )
 
 
-def _stale(item: Item, e: Entry) -> Finding:
+def _stale(item: Item, e: Entry, install: str = INSTALL) -> Finding:
     label, r = item.resource.label, item.resource
     level = error if item.path == r.dest else warn  # a disabled form is never loaded
     if e.owner == "moved":
         return level(
             f"{label}: {item.path} points at an older location of the set ({e.root}), "
             "which is gone",
-            f"{INSTALL} (relinks it to {r.source})",
+            f"{install} (relinks it to {r.source})",
         )
     if not e.exists:
         return level(
             f"{label}: {item.path} is a link of ext's whose target is gone ({e.target})",
-            f"{INSTALL} (relinks it to {r.source})",
+            f"{install} (relinks it to {r.source})",
         )
     return warn(
         f"{label}: {item.path} points at {e.target}, not at the set's {r.source}",
-        f"{INSTALL} (relinks it)",
+        f"{install} (relinks it)",
     )
 
 

@@ -1,0 +1,185 @@
+"""A host other than pi: its binary and version, that version against the set's tested range,
+and (--deep) what the host itself says it loaded, item by item."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from installer.doctor.checks.agent import existing
+from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
+from installer.doctor.subject import Subject
+from installer.ground.context import home_of
+from installer.hosts.binary import Binary, binary_of, install_hint
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+    from installer.hosts.profile import Host
+    from installer.links.states import Item
+
+# The word a host's listing uses for each kind of the set's items it takes.
+KIND_WORD = {"skill": "skill", "prompt": "command"}
+
+
+def binary(s: Subject) -> Binary | None:
+    """The host's binary and its version, looked up once per doctor run."""
+    return s.memo("host-binary", lambda: binary_of(s.on, s.env.environ))
+
+
+def found(s: Subject) -> Iterator[Finding]:
+    """Where the host's binary is and which version it says; not installed is news only."""
+    host = s.on
+    b = binary(s)
+    if b is None:
+        yield info(
+            f"{host.binary} ({host.title}) was not found on PATH; install still works: "
+            "files are files",
+            install_hint(host),
+        )
+        return
+    if b.version is None:
+        why = " (it did not answer --version in time)" if b.timed_out else ""
+        yield info(f"{host.binary} at {b.path}: version unknown{why}")
+        return
+    yield ok(f"{host.title} {b.version} at {b.path}")
+
+
+def tested(s: Subject) -> Iterator[Finding]:
+    """The host's version against `[hosts.NAME] tested`, by npm's range rules (as pi's drift)."""
+    from installer.host.versions import where
+
+    host = s.on
+    if s.manifest is None:
+        raise Skip("the set's manifest could not be read (see set.manifest)")
+    wanted = s.manifest.hosts_tested.get(host.name)
+    if wanted is None:
+        raise Skip(f"the set names no tested versions of {host.title} ([hosts.{host.name}] tested)")
+    b = binary(s)
+    if b is None:
+        raise Skip(f"{host.binary} was not found (see host.found)")
+    side = where(b.version, wanted)
+    if side is None:
+        yield info(f"unknown: {host.title} {b.version or '(version unknown)'} against {wanted!r}")
+        return
+    if side == "in":
+        yield ok(f"{host.title} {b.version} is within the tested versions ({wanted})")
+        return
+    relation = {"older": "older than", "newer": "newer than", "between": "not one of"}[side]
+    import shlex
+
+    pinned = shlex.join(["npm", "install", "-g", f"{host.package}@{wanted}"])
+    yield warn(
+        f"{host.title} {b.version} is {relation} the versions this set was tested with ({wanted})",
+        f"install a tested version: {pinned}, or test the set with {b.version} and widen "
+        f"[hosts.{host.name}] tested",
+    )
+
+
+class Loaded(Protocol):
+    """installer.hosts.judges.Loaded: one item the host says it loaded."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> str | None: ...
+
+
+class Judge(Protocol):
+    """installer.hosts.judges.judge: the host's own binary, asked what it loaded."""
+
+    def __call__(
+        self, host: str, binary: str, config_dir: Path, home: Path, environ: Mapping[str, str]
+    ) -> Any: ...
+
+
+def loaded(s: Subject) -> Iterator[Finding]:
+    """--deep: every item ext lists as enabled is loaded by the host; no disabled one is."""
+    from installer.ground.errors import ExtError
+    from installer.links.states import items
+
+    host = s.on
+    config_dir = existing(s)
+    b = binary(s)
+    if b is None:
+        raise Skip(f"{host.binary} was not found (see host.found), so it cannot be asked")
+    ctx = s.ctx
+    if ctx is None:
+        raise Skip("the set was not found")
+    try:
+        _mode, listed = items(ctx)
+    except ExtError:
+        raise Skip("the set's resources could not be read (see set.resources)") from None
+    says = _judge()(host.name, str(b.path), config_dir, home_of(s.env), s.env.environ)
+    yield from compare(listed, says.loaded, host)
+
+
+def _judge() -> Judge:
+    """The judges, imported only when --deep asks one (each may start a Node CLI)."""
+    from importlib import import_module
+
+    try:
+        judge: Judge = import_module("installer.hosts.judges").judge
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("installer.hosts.judges", "installer.hosts"):
+            raise
+        raise Skip("this ext has no judges of other hosts yet") from None
+    return judge
+
+
+def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Iterator[Finding]:
+    """An error per enabled item the host does not load and per disabled one it does."""
+    title = host.title
+    on = [i for i in listed if i.state == "enabled" and i.resource.kind in KIND_WORD]
+    off = [i for i in listed if i.state == "disabled" and i.resource.kind in KIND_WORD]
+    bad = 0
+    for item in on:
+        if _match(item, loaded) is None:
+            bad += 1
+            yield error(
+                f"{item.resource.label}: ext lists it enabled ({item.path}), yet {title} does "
+                "not load it",
+                f"`ext --host {host.name} install` relinks it, then `ext --host {host.name} list`",
+            )
+    for item in off:
+        seen, r = _match(item, loaded), item.resource
+        if seen is not None:
+            bad += 1
+            where = f" from {seen.path}" if seen.path else ""
+            yield error(
+                f"{item.resource.label}: ext lists it disabled ({item.path}), yet {title} "
+                f"loads it{where}",
+                f"remove the other copy{where}, or `ext --host {host.name} enable {r.name}`"
+                if where
+                else f"report it: {title} loads a disabled item",
+            )
+    if not bad:
+        yield ok(
+            f"{title} loads the {count(len(on), 'enabled item')} and none of the "
+            f"{count(len(off), 'disabled one')}"
+        )
+
+
+def _match(item: Item, loaded: Sequence[Loaded]) -> Loaded | None:
+    """What the host loaded as this item: the same kind, by name or by the file it read."""
+    r = item.resource
+    word = KIND_WORD[r.kind]
+    real = os.path.realpath(r.real or r.source)
+    for got in loaded:
+        if got.kind != word:
+            continue
+        if got.name == r.name:
+            return got
+        if got.path and _is_of(got.path, real):
+            return got
+    return None
+
+
+def _is_of(path: str, real: str) -> bool:
+    """`path` (the host's, say `skills/review/SKILL.md`) is the item's file or inside it."""
+    there = os.path.realpath(path)
+    return there == real or there.startswith(real + os.sep)

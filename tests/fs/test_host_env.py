@@ -1,0 +1,159 @@
+"""`ext env` and `ext launch` for a host other than pi: its own variable, and its binary."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from installer.cli.app import app
+from tests.helpers import build_tree
+
+EXT = Path(sys.executable).with_name("ext")
+SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "skills/review/SKILL.md": "---\nname: review\ndescription: reviews\n---\nreview it\n",
+    "prompts/fix.md": "fix it\n",
+}
+
+
+@pytest.fixture(autouse=True)
+def quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture
+def set_root(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "set", dict(SET))
+
+
+def ext(set_root: Path, *args: str) -> Any:
+    return CliRunner().invoke(app, ["--set", str(set_root), *args])
+
+
+def made(path: Path) -> Path:
+    path.mkdir(parents=True)
+    return path
+
+
+# ext env
+
+
+@pytest.mark.parametrize(
+    ("host", "folder", "line"),
+    [
+        ("claude", ".claude", "export CLAUDE_CONFIG_DIR={home}/.claude"),
+        ("codex", ".codex", "export CODEX_HOME={home}/.codex"),
+        ("gemini", ".gemini", "export GEMINI_CLI_HOME={home}"),  # the home .gemini is in
+        ("opencode", ".config/opencode", "export XDG_CONFIG_HOME={home}/.config"),
+    ],
+)
+def test_env_prints_the_hosts_own_variable(
+    set_root: Path, isolated_home: Path, host: str, folder: str, line: str
+) -> None:
+    made(isolated_home / folder)
+
+    result = ext(set_root, "--host", host, "env")
+
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == line.format(home=isolated_home) + "\n"
+    assert result.stderr == ""  # the default XDG config home: the line moves nothing else
+
+
+def test_env_for_fish_and_as_json(set_root: Path, isolated_home: Path) -> None:
+    made(isolated_home / ".claude")
+
+    fish = ext(set_root, "--host", "claude", "env", "--shell", "fish")
+    data = json.loads(ext(set_root, "--json", "--host", "claude", "env").stdout)
+
+    assert fish.stdout == f"set -gx CLAUDE_CONFIG_DIR {isolated_home}/.claude\n"
+    assert data == {
+        "host": "claude",
+        "agent_dir": f"{isolated_home}/.claude",
+        "shell": "sh",
+        "variable": "CLAUDE_CONFIG_DIR",
+        "line": f"export CLAUDE_CONFIG_DIR={isolated_home}/.claude",
+    }
+
+
+def test_env_for_opencode_elsewhere_says_it_moves_every_xdg_apps_config(
+    set_root: Path, tmp_path: Path
+) -> None:
+    elsewhere = made(tmp_path / "oc" / "opencode")
+
+    result = ext(set_root, "--host", "opencode", "--agent-dir", str(elsewhere), "env")
+
+    assert result.exit_code == 0
+    assert result.stdout == f"export XDG_CONFIG_HOME={tmp_path / 'oc'}\n"  # eval reads only this
+    assert "XDG_CONFIG_HOME is every XDG app's, not OpenCode's alone" in result.stderr
+    assert "`ext --host opencode launch` sets it for OpenCode alone" in result.stderr
+
+
+def test_env_refuses_a_gemini_dir_its_variable_cannot_name(set_root: Path, tmp_path: Path) -> None:
+    other = made(tmp_path / "gem")
+
+    result = ext(set_root, "--host", "gemini", "--agent-dir", str(other), "env")
+
+    assert result.exit_code == 2
+    assert "Gemini CLI reads the folder .gemini inside GEMINI_CLI_HOME" in result.stderr
+    assert f"--agent-dir {tmp_path / '.gemini'}" in result.stderr
+
+
+def test_env_for_pi_is_as_before(set_root: Path, isolated_home: Path) -> None:
+    result = ext(set_root, "env")
+
+    agent = isolated_home / ".local/share/extset/agent"
+    assert result.stdout == f"export PI_CODING_AGENT_DIR={agent}\n"
+
+
+# ext launch: the real ext, exec-ing a stand-in binary that prints what it was given
+
+
+def host_binary(bin_dir: Path, name: str, var: str) -> None:
+    made(bin_dir)
+    script = bin_dir / name
+    script.write_text(f'#!/bin/sh\necho "{var}=${{{var}}}"\necho "args=$*"\n')
+    script.chmod(0o755)
+
+
+def run_ext(set_root: Path, bin_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+    return subprocess.run(
+        [str(EXT), "--set", str(set_root), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_launch_runs_the_hosts_binary_with_its_variable(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    made(isolated_home / ".codex")
+    host_binary(tmp_path / "bin", "codex", "CODEX_HOME")
+
+    proc = run_ext(set_root, tmp_path / "bin", "--host", "codex", "launch", "--", "-p", "hi")
+
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"CODEX_HOME={isolated_home}/.codex\nargs=-p hi\n"
+
+
+def test_launch_without_the_binary_exits_1_with_the_install(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    made(isolated_home / ".claude")
+
+    proc = run_ext(set_root, made(tmp_path / "empty"), "--host", "claude", "launch")
+
+    assert proc.returncode == 1
+    assert "claude (Claude Code) was not found on PATH" in proc.stderr
+    assert "npm install -g @anthropic-ai/claude-code" in proc.stderr
