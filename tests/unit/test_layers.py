@@ -11,7 +11,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "installer"
 
 # Outside in; a package of the domain shares its rank with the rest of the domain.
-RANK = {"cli": 6, "render": 5, "commands": 4, "engine": 2, "ground": 1, "host": 1}
+RANK = {"cli": 6, "render": 5, "commands": 4, "engine": 2, "ground": 1, "host": 1, "hosts": 1}
 DOMAIN = {"sets", "links", "settings", "consent", "scaffold", "doctor", "updates", "agent"}
 ENGINE_FILES = {"settings/store.py", "settings/lock.py"}  # settings.json's writer and pi's lock
 
