@@ -41,10 +41,10 @@ def judge(binary: str, config_dir: Path, home: Path, environ: Mapping[str, str])
         box.link(home / ".agents/skills", ".agents/skills")
         env = box.env(environ, CODEX_HOME=str(box.home / ".codex"))
         seen = lines(
-            [binary, "app-server"], env, box.cwd, lambda ln: _id(ln) == ASK,
+            [binary, "app-server"], env, box.cwd, lambda ln: answer_id(ln) == ASK,
             send=requests(box.cwd),
         )  # fmt: skip
-        answer = next((ln for ln in seen if _id(ln) == ASK), None)
+        answer = next((ln for ln in seen if answer_id(ln) == ASK), None)
         if answer is None:
             raise JudgeError(
                 "codex app-server ended without answering skills/list",
@@ -100,7 +100,8 @@ def prompts(config_dir: Path) -> list[Loaded]:
     ]
 
 
-def _id(line: str) -> object:
+def answer_id(line: str) -> object:
+    """The `id` of one JSON-RPC line (None: a notification, or not JSON)."""
     try:
         data = json.loads(line)
     except ValueError:
