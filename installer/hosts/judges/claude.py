@@ -35,7 +35,9 @@ def judge(binary: str, config_dir: Path, home: Path, environ: Mapping[str, str])
     """The skills and commands Claude Code loads from `config_dir` (`~/.claude`)."""
     user = _init(binary, environ, config_dir)
     empty = _init(binary, environ, None)
-    return Judged(tuple(sorted(parse(user, empty, config_dir))))
+    skills = {name: str(path) for name, path in skill_files(config_dir).items()}
+    cmds = {name: str(path) for name, path in command_files(config_dir).items()}
+    return Judged(tuple(sorted(parse(user, empty, skills, cmds))))
 
 
 def version(binary: str, environ: Mapping[str, str]) -> str | None:
@@ -43,20 +45,25 @@ def version(binary: str, environ: Mapping[str, str]) -> str | None:
     return version_of(binary, environ)
 
 
-def parse(user: dict[str, Any], empty: dict[str, Any], config_dir: Path) -> list[Loaded]:
-    """The items the user's run names that come from `config_dir`: not named by the empty
-    run, or named by a file of the user's (a skill or command shadowing a built-in)."""
-    skills = {name: str(path) for name, path in skill_files(config_dir).items()}
-    cmds = {name: str(path) for name, path in command_files(config_dir).items()}
+def parse(
+    user: dict[str, Any],
+    empty: dict[str, Any],
+    skills: Mapping[str, str],
+    cmds: Mapping[str, str],
+) -> list[Loaded]:
+    """The items the user's run names that come from the user's dirs: not named by the
+    empty run, or named by a file of the user's (`skills`, `cmds`: name to path), as a skill
+    or command shadowing a built-in would be."""
     found = []
-    table: tuple[tuple[Kind, str, dict[str, str]], ...] = (
+    table: tuple[tuple[Kind, str, Mapping[str, str]], ...] = (
         ("skill", "skills", skills),
         ("command", "slash_commands", cmds),
     )
+    offered_skills = set(_names(user, "skills"))
     for kind, key, files in table:
         builtin = set(_names(empty, key))
         for name in _names(user, key):
-            if kind == "command" and name in skills:
+            if kind == "command" and name in offered_skills:
                 continue  # Claude offers each skill as a slash command too
             if name not in builtin or name in files:
                 found.append(Loaded(kind, name, files.get(name)))
