@@ -9,6 +9,7 @@ judge cannot see (what the host writes at start, what app-server offers).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -75,6 +76,13 @@ def _judge(name: str, home: Path, config_dir: Path, tmp_path: Path) -> judges.Ju
 def _where(found: judges.Judged, kind: judges.Kind, name: str) -> str | None:
     (item,) = [i for i in found.loaded if i.kind == kind and i.name == name]
     return item.path
+
+
+@pytest.mark.parametrize("name", sorted(BY_NAME))
+def test_each_judge_reads_its_hosts_version(name: str, isolated_home: Path, tmp_path: Path) -> None:
+    host = _host(name)
+    binary = host.offline_bin(tmp_path / "bin")
+    assert judges.version(name, binary, environment(isolated_home)) == host.version
 
 
 # ---- Claude Code --------------------------------------------------------------------
@@ -377,10 +385,20 @@ def test_gemini_commands_by_their_layout(
         },
     )
     host = _host("gemini")
-    with _FakeGemini() as api:
-        assert "Say hello now" in api.prompt(host, isolated_home, tmp_path, "/hello now")
-        assert "Say commit now" in api.prompt(host, isolated_home, tmp_path, "/git:commit now")
-        parked = api.prompt(host, isolated_home, tmp_path, "/bye now")
+    with _FakeApi() as api:
+
+        def send(text: str) -> str:
+            env = environment(
+                isolated_home,
+                GEMINI_CLI_HOME=str(isolated_home),
+                GEMINI_API_KEY="not-a-key",
+                GOOGLE_GEMINI_BASE_URL=api.url,
+            )
+            return api.prompt([str(host.bin), "--skip-trust", "-p", text], env, tmp_path)
+
+        assert "Say hello now" in send("/hello now")
+        assert "Say commit now" in send("/git:commit now")
+        parked = send("/bye now")
         assert "/bye now" in parked, "a parked command's prompt is no longer sent as typed"
         assert "Say bye" not in parked
     from installer.hosts.judges.gemini import commands
@@ -388,11 +406,37 @@ def test_gemini_commands_by_their_layout(
     assert {c.name for c in commands(config)} == {"hello", "git:commit"}
 
 
-class _FakeGemini:
-    """A Gemini API on 127.0.0.1 that keeps the first request's body and answers nothing
-    useful: the test stops gemini as soon as that request (or gemini's end) arrives."""
+def test_codex_exec_does_not_expand_prompts(
+    isolated_home: Path, set_dir: Path, tmp_path: Path
+) -> None:
+    """`codex exec` sends `/prompts:<n>` as typed (a fake API on loopback, as for Gemini):
+    prompts are no feature of a non-interactive run. Whether the TUI still offers
+    `$CODEX_HOME/prompts` is not pinned: no offline lister says so."""
+    config = build_tree(
+        isolated_home / ".codex", {"prompts/hello.md": set_dir / "commands/hello.md"}
+    )
+    host = _host("codex")
+    with _FakeApi() as api:
+        provider = {
+            "model_provider": '"fake"',
+            "model_providers.fake.name": '"fake"',
+            "model_providers.fake.base_url": f'"{api.url}/v1"',
+            "model_providers.fake.env_key": '"FAKE_KEY"',
+            "model_providers.fake.wire_api": '"responses"',
+        }
+        flags = [arg for key, value in provider.items() for arg in ("-c", f"{key}={value}")]
+        argv = [str(host.bin), "exec", "--skip-git-repo-check", *flags, "/prompts:hello now"]
+        env = environment(isolated_home, CODEX_HOME=str(config), FAKE_KEY="not-a-key")
+        sent = api.prompt(argv, env, tmp_path)
+    assert "/prompts:hello now" in sent
+    assert "Say hello now" not in sent
 
-    def __enter__(self) -> _FakeGemini:
+
+class _FakeApi:
+    """A model API on 127.0.0.1 that keeps the first request's body and answers nothing
+    useful: the test stops the host as soon as that request (or the host's end) arrives."""
+
+    def __enter__(self) -> _FakeApi:
         import http.server
         import threading
 
@@ -419,22 +463,19 @@ class _FakeGemini:
         self.server.shutdown()
         self.server.server_close()
 
-    def prompt(self, host: RealHost, home: Path, cwd: Path, text: str) -> str:
-        """What gemini sends for the prompt `text` (empty: it sent nothing before it ended)."""
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def prompt(self, argv: list[str], env: dict[str, str], cwd: Path) -> str:
+        """What argv sends first (else its stderr, when it sent nothing before it ended)."""
         import subprocess
         import threading
 
         self.bodies.clear()
         self.arrived.clear()
-        port = self.server.server_address[1]
-        env = environment(
-            home,
-            GEMINI_CLI_HOME=str(home),
-            GEMINI_API_KEY="not-a-key",
-            GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{port}",
-        )
         proc = subprocess.Popen(
-            [str(host.bin), "--skip-trust", "-p", text],
+            argv,
             env=env,
             cwd=cwd,
             stdin=subprocess.DEVNULL,
@@ -445,8 +486,9 @@ class _FakeGemini:
         )
         threading.Thread(target=lambda: (proc.wait(), self.arrived.set()), daemon=True).start()
         try:
-            assert self.arrived.wait(timeout=120), f"gemini neither asked nor ended for {text}"
+            assert self.arrived.wait(timeout=120), f"{argv[0]} neither asked nor ended"
         finally:
-            os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # it ended, and its helpers with it
+                os.killpg(proc.pid, signal.SIGKILL)
             _, err = proc.communicate(timeout=30)
         return "\n".join(self.bodies) or err
