@@ -79,6 +79,16 @@ def _where(found: judges.Judged, kind: judges.Kind, name: str) -> str | None:
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
+def test_a_missing_binary_is_a_judge_error_naming_the_fix(name: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with pytest.raises(judges.JudgeError) as caught:
+        judges.judge(name, str(tmp_path / "absent"), home / ".cfg", home, environment(home))
+    assert "could not run" in caught.value.message
+    assert caught.value.fix and "install the host" in caught.value.fix
+    assert judges.version(name, str(tmp_path / "absent"), environment(home)) is None
+
+
+@pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_each_judge_reads_its_hosts_version(name: str, isolated_home: Path, tmp_path: Path) -> None:
     host = _host(name)
     binary = host.offline_bin(tmp_path / "bin")

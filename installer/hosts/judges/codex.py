@@ -4,8 +4,9 @@ Codex reads `~/.agents/skills` and (still) `$CODEX_HOME/skills`, names a skill b
 frontmatter, and reports each path with links resolved. At start it writes its `.system`
 skills into `$CODEX_HOME/skills`, and logs into `$CODEX_HOME`, so it runs on a sandbox
 CODEX_HOME whose `skills` is a real temp folder holding a link to each of the user's
-entries. app-server has no method that lists `prompts/*.md`, so prompts are found by their
-layout (`$CODEX_HOME/prompts/<n>.md`, offered as `/prompts:<n>`).
+entries. app-server has no method that lists `prompts/*.md` (and `codex exec` sends
+`/prompts:<n>` unexpanded), so prompts are found by their documented layout
+(`$CODEX_HOME/prompts/<n>.md`, offered in the TUI as `/prompts:<n>`).
 """
 
 from __future__ import annotations

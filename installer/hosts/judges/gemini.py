@@ -23,8 +23,9 @@ _LOCATION = re.compile(r"^\s+Location:\s+(.+)$")
 
 
 def judge(binary: str, config_dir: Path, home: Path, environ: Mapping[str, str]) -> Judged:
-    """The skills Gemini loads from `config_dir` (`~/.gemini`) and `home`'s `.agents/skills`,
-    and the commands its layout gives `config_dir/commands`."""
+    """The skills Gemini loads from `config_dir` (`<home>/.gemini`) and `home`'s
+    `.agents/skills` (`home`: GEMINI_CLI_HOME, else HOME), and the commands its layout gives
+    `config_dir/commands`."""
     with Sandbox() as box:
         box.mirror(config_dir, ".gemini", lambda name: name in RESOURCES)
         box.copy(config_dir / "settings.json", ".gemini/settings.json")
