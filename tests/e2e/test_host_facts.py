@@ -286,6 +286,31 @@ def test_opencode_reads_claude_and_agents_skills(
     assert _where(found, "skill", "gamma") == str(isolated_home / ".agents/skills/gamma/SKILL.md")
 
 
+@pytest.mark.parametrize(
+    ("switch", "unread"),
+    [
+        ("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", {"beta"}),
+        ("OPENCODE_DISABLE_EXTERNAL_SKILLS", {"beta", "gamma"}),
+    ],
+)
+def test_opencode_switches_that_stop_reading_the_shared_folders(
+    switch: str, unread: set[str], isolated_home: Path, set_dir: Path, tmp_path: Path
+) -> None:
+    build_tree(
+        isolated_home,
+        {
+            ".claude/skills/beta": set_dir / "skills/beta",
+            ".agents/skills/gamma": set_dir / "skills/gamma",
+            ".config/opencode/skills/alpha": set_dir / "skills/alpha",
+        },
+    )
+    done = _host("opencode").run(["debug", "skill"], isolated_home, tmp_path, {switch: "1"})
+    from installer.hosts.judges.opencode import parse_skills
+
+    names = {s.name for s in parse_skills(json.loads(done.stdout))}
+    assert names == {"alpha", "beta", "gamma"} - unread, done.stderr[-500:]
+
+
 def test_opencode_clash_its_config_dir_wins_and_is_reported(
     isolated_home: Path, set_dir: Path, tmp_path: Path
 ) -> None:

@@ -23,6 +23,12 @@ CONFIGS = ("opencode.json", "opencode.jsonc", "config.json")
 SHARED = (".claude/skills", ".agents/skills")
 # Nothing fetched or updated while it is asked.
 QUIET = {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1"}
+# The user's switches that change what it reads (tests/e2e/test_host_facts.py pins them).
+SWITCHES = (
+    "OPENCODE_DISABLE_EXTERNAL_SKILLS",
+    "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
+    "OPENCODE_DISABLE_CLAUDE_CODE",
+)
 BUILT_IN = "<built-in>"
 Back = Callable[[str], str]
 
@@ -35,7 +41,8 @@ def judge(binary: str, config_dir: Path, home: Path, environ: Mapping[str, str])
             box.copy(config_dir / name, f".config/opencode/{name}")
         for rel in SHARED:
             box.link(home / rel, rel)
-        env = box.env(environ, **QUIET)
+        switches = {k: environ[k] for k in SWITCHES if k in environ}
+        env = box.env(environ, **switches, **QUIET)
         skills = _ask(binary, ["debug", "skill", "--print-logs", "--log-level", "WARN"], box, env)
         config = _ask(binary, ["debug", "config"], box, env)
         loaded = parse_skills(_json(skills.stdout, "debug skill"), box.back)
