@@ -79,9 +79,9 @@ def find_node(host: HostInfo, path_env: str | None) -> Node | None:
 
 
 def _which(program: str, path_env: str | None) -> Path | None:
-    import shutil
+    from installer.ground.which import which
 
-    found = shutil.which(program, path=path_env)
+    found = which(program, path=path_env)
     return Path(found) if found is not None else None
 
 

@@ -63,9 +63,9 @@ def find_host(
     is remembered per binary (`host_cache`); `fresh` asks again all the same.
     `untrusted` is the root of a set not trusted here: a binary it names is never run.
     """
-    import shutil
+    from installer.ground.which import which
 
-    found = shutil.which(os.path.expanduser(command), path=path_env)
+    found = which(os.path.expanduser(command), path=path_env)
     if found is None:
         return None
     withheld = False
@@ -123,9 +123,9 @@ def package_here(
 ) -> tuple[str | None, str | None] | None:
     """(version, package) of the pi `command` finds, from its package.json alone, never run
     (a set's own host command included); None when nothing is found."""
-    import shutil
+    from installer.ground.which import which
 
-    found = shutil.which(os.path.expanduser(command), path=path_env)
+    found = which(os.path.expanduser(command), path=path_env)
     if found is None:
         return None
     try:
