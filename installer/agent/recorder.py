@@ -20,10 +20,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.engine.plan import Action, AgentCopy
 from installer.ground.manifest import Manifest
+from installer.ground.records import NamedTuple
 from installer.ground.state import State
 from installer.links.scan import AgentState
 from installer.sets.resources import Resource

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from installer.agent.guards import (
     blockers,
@@ -28,6 +28,7 @@ from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.errors import Refused, UsageError
 from installer.ground.manifest import Manifest
+from installer.ground.records import NamedTuple
 from installer.ground.state import State, load_state, save_state
 from installer.links.shared import refuse_same_names_here
 from installer.links.switch import Switch, View, filter_of, plan_switch, read_view

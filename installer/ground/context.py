@@ -7,11 +7,12 @@ import sys
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from installer.ground.bundled_copy import stable_copy
 from installer.ground.errors import AgentDirMissing, ExtError, UsageError
 from installer.ground.manifest import MANIFEST_NAME, Manifest, load_manifest
+from installer.ground.records import NamedTuple
 from installer.ground.userdirs import user_dir
 
 if TYPE_CHECKING:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from installer.ground.records import NamedTuple
 from installer.host.lines import LINES, install_spec, line_of
 
 if TYPE_CHECKING:

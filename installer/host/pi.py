@@ -11,7 +11,9 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Literal, NoReturn
+
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from installer.host.lines import PiLine

@@ -7,10 +7,11 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.ground import atomic
 from installer.ground.errors import ExtError
+from installer.ground.records import NamedTuple
 from installer.settings import jsondoc
 from installer.settings.lock import WAIT_SECONDS, settings_lock
 
