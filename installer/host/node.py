@@ -146,14 +146,12 @@ def _ask(node: Path, timeout: float) -> str | None:
 
 def needs(host: HostInfo) -> tuple[str | None, str]:
     """pi's `engines.node` from its own package.json, else its line's in the table; and whence."""
-    import json
-
-    from installer.host.pi import package_dir
+    from installer.host.pi import package_dir, package_json
 
     folder = package_dir(host)
     if folder is not None:
         try:
-            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+            data = package_json(folder)
         except (OSError, ValueError):
             data = None
         engines = data.get("engines") if isinstance(data, dict) else None
