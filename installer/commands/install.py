@@ -222,11 +222,11 @@ def _shared(
 ) -> tuple[str, ...]:
     """A warning per skill left on whose name a shared skills folder holds too (not a
     refusal: the shared copy is the user's own)."""
-    from installer.sets.shared_skills import twins_here
-
     skills = tuple(r for r in chosen if r.kind == "skill")
     if not skills:
         return ()
+    from installer.sets.shared_skills import twins_here
+
     if mode == "link":
         off = set(off_as_linked(ctx, agent, skills))
     else:
