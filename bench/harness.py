@@ -32,7 +32,11 @@ class BenchError(RuntimeError):
 # ---- binaries ---------------------------------------------------------------
 
 
-USER_VENV = REPO / ".cache" / "bench-ext"
+# The bench's own venvs (ext as a user installs it; dotbot). $BENCH_CACHE moves them: a
+# worktree's .cache may be shared with other checkouts, whose bench would reinstall their
+# own tree into the same venv mid-run.
+CACHE = Path(os.environ.get("BENCH_CACHE") or REPO / ".cache")
+USER_VENV = CACHE / "bench-ext"
 # The start-up floor the targets are set against (`python -c "import typer"`): a measuring
 # stick beside ext in its venv, as stow and dotbot are; ext itself no longer uses typer.
 FLOOR_PACKAGE = "typer>=0.12,<0.30"
@@ -54,7 +58,7 @@ def ext() -> str:
 
 @functools.cache
 def user_install() -> Path:
-    """This working tree installed from a wheel into .cache/bench-ext, as pip installs it.
+    """This working tree installed from a wheel into $BENCH_CACHE/bench-ext, as pip installs it.
 
     Not the dev venv: its editable install adds a path finder (and its imports) to every
     interpreter start, 20-25 ms here, which no user pays and dotbot's venv does not have.

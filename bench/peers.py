@@ -1,9 +1,16 @@
-"""1,000 extensions: ext against dotbot and GNU Stow on the same work.
+"""1,000 extensions: ext against dotbot, GNU Stow and the Python floor on the same work.
 
 Each tool has its own agent dir holding the same 1,000 links (files linked as
 files, folder extensions as one link to the folder): a no-op run re-checks
-them; a fresh run makes them all in an empty agent dir. Targets: a no-op at
-most 0.6x dotbot and 0.6x stow, a fresh install at most 1.0x stow.
+them; a fresh run makes them all in an empty agent dir. Beside the tools, the
+floors: the interpreter alone (`python -c pass`, the same venv's python, which is
+what ext's console script runs: site and all, no -S), a readlink loop (the
+interpreter, then one readlink of each link compared with its expected target)
+and a symlink loop (the interpreter, then the 1,000 os.symlink calls).
+
+Targets: a no-op of one item at most 2x the interpreter; a no-op of 1,000 at most
+0.5x dotbot, 0.6x stow and 1.5x the readlink loop; a fresh 1,000 at most 1.0x stow
+and 1.5x the symlink loop.
 """
 
 from __future__ import annotations
@@ -17,10 +24,11 @@ import sys
 from pathlib import Path
 
 from harness import (
-    REPO,
+    CACHE,
     BenchError,
     Cmd,
     Row,
+    Timings,
     build_set,
     check_output,
     count_links,
@@ -37,12 +45,39 @@ from harness import (
 )
 
 COUNT = 1000
+INTERPRETER = "python -c pass"
+# What every ext command loads before a module of its own: the re of pip's console script,
+# and typing, pathlib and json. Reported, no target: it says how much of the 2x is left.
+STDLIB = "python -c 'import re, typing, pathlib, json'"
+ONE = "ext install --yes (no-op, 1 item)"
+NOOP = "ext install --yes (no-op, 1k)"
+NOOP_FLOOR = "python, 1,000 readlinks checked (no tool)"
+FRESH = "ext install --yes (fresh, 1k)"
 FRESH_FLOOR = "python, 1,000 os.symlink calls (no tool)"
-BENCH_VENV = REPO / ".cache" / "bench-venv"
+
+# The floors: what any Python tool pays for the same work, with nothing of its own.
+READLINK_LOOP = """\
+import os, sys
+src, dest = sys.argv[1], sys.argv[2]
+wrong = 0
+for name in os.listdir(src):
+    try:
+        wrong += os.readlink(f"{dest}/{name}") != f"{src}/{name}"
+    except OSError:
+        wrong += 1
+sys.exit(1 if wrong else 0)
+"""
+SYMLINK_LOOP = """\
+import os, sys
+src, dest = sys.argv[1], sys.argv[2]
+for name in os.listdir(src):
+    os.symlink(f"{src}/{name}", f"{dest}/{name}")
+"""
+BENCH_VENV = CACHE / "bench-venv"
 
 
 def dotbot() -> str:
-    """dotbot from the package index, in a venv cached under .cache/bench-venv."""
+    """dotbot from the package index, in a venv cached under $BENCH_CACHE/bench-venv."""
     binary = BENCH_VENV / "bin" / "dotbot"
     if not binary.exists():
         print(f"installing dotbot into {BENCH_VENV} …", file=sys.stderr)
@@ -84,10 +119,25 @@ def expect_links(folder: Path, count: int, tool: str) -> None:
         raise BenchError(f"{tool} made {found} links in {folder}, not {count}")
 
 
+def _floor_row(t: Timings, floor: str, interpreter: str) -> Row:
+    """A floor against the interpreter: reported, with no target of its own."""
+    r = f"{t.ratio(floor, interpreter):.2f}x"
+    return Row(
+        "1 no-op",
+        floor,
+        ms(t.median(floor)),
+        f"{interpreter}: {ms(t.median(interpreter))}",
+        r,
+        "—",
+        None,
+    )
+
+
 def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     env = sandbox_env(tmp)
     sets = tmp / "sets"
     set_dir = build_set(sets / "set1k", COUNT)
+    one_dir = build_set(sets / "set1", 1)
     n = rounds(opts, full=15, quick=4)
 
     # Every tool's target sits in tmp/agents/: ext4 puts a new folder's entries in the block
@@ -97,6 +147,12 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     ext_cmd = Cmd([ext(), "--agent-dir", str(agent), "install", "--yes"], set_dir, env)
     check_output(ext_cmd.argv, set_dir, env)
     expect_links(agent / "extensions", COUNT, "ext")
+
+    one_agent = tmp / "agents" / "ext1"
+    one_agent.mkdir(parents=True)
+    one_cmd = Cmd([ext(), "--agent-dir", str(one_agent), "install", "--yes"], one_dir, env)
+    check_output(one_cmd.argv, one_dir, env)
+    expect_links(one_agent / "extensions", 1, "ext")
 
     dotbot_agent = tmp / "agents" / "dotbot"
     dotbot_agent.mkdir(parents=True)
@@ -112,17 +168,28 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     check_output(stow_argv, sets, env)
     expect_links(stow_agent / "extensions", COUNT, "stow")
 
+    # ext's links name the set's real path; the loop checks each against the same.
+    real_src = os.path.realpath(set_dir / "extensions")
+    loop_argv = [python(), "-c", READLINK_LOOP, real_src, str(agent / "extensions")]
+    check_output(loop_argv, set_dir, env)  # exits 1 unless every link is as expected
+
     noop = {
-        "ext install --yes (no-op, 1k)": ext_cmd,
+        INTERPRETER: Cmd([python(), "-c", "pass"], set_dir, env),
+        STDLIB: Cmd([python(), "-c", "import re, typing, pathlib, json"], set_dir, env),
+        ONE: one_cmd,
+        NOOP: ext_cmd,
+        NOOP_FLOOR: Cmd(loop_argv, set_dir, env),
         "dotbot (no-op, 1k)": dotbot_cmd,
         "stow (no-op, 1k)": Cmd(stow_argv, sets, env),
     }
     t = measure(noop, n)
-    print_timings("1,000 extensions, already linked: a no-op", t)
-    ext_label = "ext install --yes (no-op, 1k)"
+    print_timings("already linked: a no-op, against the tools and the floors", t)
     rows = [
-        ratio_row("1k no-op", t, ext_label, "dotbot (no-op, 1k)", 0.6),
-        ratio_row("1k no-op", t, ext_label, "stow (no-op, 1k)", 0.6),
+        ratio_row("1 no-op", t, ONE, INTERPRETER, 2.0),
+        _floor_row(t, STDLIB, INTERPRETER),
+        ratio_row("1k no-op", t, NOOP, "dotbot (no-op, 1k)", 0.5),
+        ratio_row("1k no-op", t, NOOP, "stow (no-op, 1k)", 0.6),
+        ratio_row("1k no-op", t, NOOP, NOOP_FLOOR, 1.5),
     ]
 
     def empty_ext_agent() -> None:
@@ -134,18 +201,13 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     # No tool: the interpreter and the 1,000 symlink calls alone, in the same file system.
     # Next to it, the two tools' times say how much of each is the file system's.
     floor_dir = tmp / "agents" / "floor" / "extensions"
-    floor_code = (
-        "import os, sys\n"
-        "src, dest = sys.argv[1], sys.argv[2]\n"
-        "for name in os.listdir(src): os.symlink(f'{src}/{name}', f'{dest}/{name}')\n"
-    )
-    floor_argv = [python(), "-c", floor_code, str(set_dir / "extensions"), str(floor_dir)]
+    floor_argv = [python(), "-c", SYMLINK_LOOP, str(set_dir / "extensions"), str(floor_dir)]
 
     def empty_floor() -> None:
         fresh_dir(floor_dir, tmp / "attic")
 
     fresh = {
-        "ext install --yes (fresh, 1k)": Cmd(ext_cmd.argv, set_dir, env, empty_ext_agent),
+        FRESH: Cmd(ext_cmd.argv, set_dir, env, empty_ext_agent),
         "stow (fresh, 1k)": Cmd(stow_argv, sets, env, empty_stow_agent),
         FRESH_FLOOR: Cmd(floor_argv, sets, env, empty_floor),
     }
@@ -154,9 +216,8 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     expect_links(stow_agent / "extensions", COUNT, "stow")
     expect_links(floor_dir, COUNT, "the floor")
     print_timings("1,000 extensions into an empty agent dir: a fresh install", t)
-    rows.append(ratio_row("1k fresh", t, "ext install --yes (fresh, 1k)", "stow (fresh, 1k)", 1.0))
-    floor = ms(t.median(FRESH_FLOOR))
-    rows.append(Row("1k fresh", FRESH_FLOOR, floor, "—", floor, "—", None))
+    rows.append(ratio_row("1k fresh", t, FRESH, "stow (fresh, 1k)", 1.0))
+    rows.append(ratio_row("1k fresh", t, FRESH, FRESH_FLOOR, 1.5))
     return rows
 
 

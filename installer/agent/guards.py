@@ -9,11 +9,11 @@ turns a refusal into a warning that names the risk.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from installer.agent.sessions import SessionRecord
 from installer.ground.errors import GuardRefused
 from installer.ground.manifest import Manifest
+from installer.ground.records import NamedTuple
 
 
 class Blocker(NamedTuple):  # not a dataclass: `ext --json list` reads guards, and stays light

@@ -20,10 +20,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.engine.plan import Action, AgentCopy
 from installer.ground.manifest import Manifest
+from installer.ground.records import NamedTuple
 from installer.ground.state import State
 from installer.links.scan import AgentState
 from installer.sets.resources import Resource
@@ -87,7 +88,6 @@ def wants_recorder(manifest: Manifest) -> bool:
 
 def ext_executable() -> str | None:
     """The `ext` running now, as the user called it (a pipx shim stays a shim), for `/ext`."""
-    import shutil
     import sys
 
     argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
@@ -96,7 +96,9 @@ def ext_executable() -> str | None:
     beside = Path(sys.executable).with_name("ext")  # this ext's own entry point (a venv's bin/)
     if beside.is_file() and os.access(beside, os.X_OK):
         return str(beside)
-    found = shutil.which("ext")
+    from installer.ground.which import which
+
+    found = which("ext")
     # /ext runs this path as it is: one found through a relative PATH entry (`.`) would be
     # whatever `ext` lies in pi's cwd.
     return found if found is not None and os.path.isabs(found) else None

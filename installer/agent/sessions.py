@@ -15,7 +15,9 @@ import os
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from installer.ground.records import NamedTuple
 
 # Node's process.uptime() and `ps -o etime` only approximate a start; ticks compare exactly.
 START_SLACK_SECONDS = 5.0

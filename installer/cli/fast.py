@@ -11,10 +11,11 @@ command line.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.cli.grammar import COMMANDS, GLOBALS, HELP_FLAGS, VERSION, Command, Option
 from installer.cli.options import Globals
+from installer.ground.records import NamedTuple
 
 
 class Spec(NamedTuple):

@@ -13,7 +13,9 @@ fast one takes.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Literal
+
+from installer.ground.records import NamedTuple
 
 Kind = Literal["flag", "text", "path", "list"]  # list: text that may repeat, kept in order
 Completer = Literal["items", "modes", "shells"]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+
+from installer.ground.records import NamedTuple
 
 
 class Globals(NamedTuple):

@@ -78,11 +78,12 @@ def as_run(argv0: str | None = None, path: str | None = None) -> str:
     """ext as the person can run it again: `ext` when PATH finds this very script, else the
     script as typed (`.venv/bin/ext`), or its path, shortened with `~`."""
     import shlex
-    import shutil
+
+    from installer.ground.which import which
 
     script = argv0 if argv0 is not None else sys.argv[0]
     name = os.path.basename(script)
-    found = shutil.which(name, path=path if path is not None else os.environ.get("PATH"))
+    found = which(name, path=path if path is not None else os.environ.get("PATH"))
     if found is not None and os.path.realpath(found) == os.path.realpath(script):
         return name
     if os.path.isabs(script):

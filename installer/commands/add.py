@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.engine.result import PlanResult
 from installer.ground.errors import UsageError
+from installer.ground.records import NamedTuple
 from installer.host.pi import HostInfo
 from installer.scaffold import templates
 from installer.scaffold.creation import Bench, Confirm, Piece, run

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.engine.plan import Action, Plan
 from installer.engine.result import PlanResult
@@ -18,6 +17,7 @@ from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground import backups, trees
 from installer.ground.context import Context
 from installer.ground.errors import ExtError, UsageError
+from installer.ground.records import NamedTuple
 from installer.ground.state import State, load_state
 from installer.links.scan import AgentState, scan
 from installer.scaffold.adopt_scan import Candidate, candidates, diff, pick

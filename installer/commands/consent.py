@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from installer.consent.preview import ApprovalPreview

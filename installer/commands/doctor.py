@@ -7,7 +7,9 @@ which run, and the findings come back as one report for the renderer.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from installer.doctor import Check, Finding

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.engine.result import DataResult
 from installer.ground.context import Context
 from installer.ground.errors import UsageError
+from installer.ground.records import NamedTuple
 
 SHELLS = ("sh", "bash", "zsh", "fish")
 

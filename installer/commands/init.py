@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.engine.result import PlanResult
 from installer.ground.errors import ExtError, UsageError
 from installer.ground.manifest import MANIFEST_NAME
+from installer.ground.records import NamedTuple
 from installer.host.pi import HostInfo
 from installer.scaffold import templates
 from installer.scaffold.creation import GIT, Bench, Confirm, Piece, run

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.agent.recorder import plan_agent_files, recorded
 from installer.consent.set_plan import plan_set_hooks, recorded_hooks
@@ -12,6 +11,7 @@ from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.context import Context
 from installer.ground.errors import UsageError
+from installer.ground.records import NamedTuple
 from installer.ground.state import State, load_state
 from installer.host.drift import drift_warning
 from installer.links.plan import plan_install, plan_uninstall
@@ -231,11 +231,11 @@ def _shared(
 ) -> tuple[str, ...]:
     """A warning per skill left on whose name a shared skills folder holds too (not a
     refusal: the shared copy is the user's own)."""
-    from installer.sets.shared_skills import twins_here
-
     skills = tuple(r for r in chosen if r.kind == "skill")
     if not skills:
         return ()
+    from installer.sets.shared_skills import twins_here
+
     if mode == "link":
         off = set(off_as_linked(ctx, agent, skills))
     else:

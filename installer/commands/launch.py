@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from installer.ground.context import Context
 from installer.ground.errors import ExtError
+from installer.ground.records import NamedTuple
 from installer.host.drift import drift_warning
 
 if TYPE_CHECKING:  # a set without a tested range never needs the host module

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from installer.ground.context import Context
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from installer.links.states import Item

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.engine.plan import Action, Plan, SettingsWrite
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
+from installer.ground.records import NamedTuple
 from installer.settings.plan import settings_path
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from installer.agent.guards import (
     blockers,
@@ -28,6 +28,7 @@ from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.errors import Refused, UsageError
 from installer.ground.manifest import Manifest
+from installer.ground.records import NamedTuple
 from installer.ground.state import State, load_state, save_state
 from installer.hosts.placing import set_items
 from installer.links.shared import refuse_same_names_here

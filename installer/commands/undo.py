@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.engine import journal
 from installer.engine.journal import JournalStep
@@ -15,6 +15,7 @@ from installer.engine.run import Confirm, Prepared, run_plan
 from installer.engine.transaction import decode
 from installer.ground.context import Context
 from installer.ground.errors import Refused
+from installer.ground.records import NamedTuple
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,13 @@ folders it made, a `packages` key it added and left empty. The journal stays (un
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.agent.recorder import plan_agent_files
 from installer.engine.plan import Action, Plan
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
+from installer.ground.records import NamedTuple
 from installer.ground.state import State, load_state
 from installer.links.leftovers import plan_leftovers, what_ext_made
 from installer.links.plan import plan_uninstall

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.ground.context import Context
+from installer.ground.records import NamedTuple
 
 
 class Update(NamedTuple):

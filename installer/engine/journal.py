@@ -11,7 +11,9 @@ import os
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, Literal, NamedTuple, Required, TypedDict, cast
+from typing import IO, Any, Literal, Required, TypedDict, cast
+
+from installer.ground.records import NamedTuple
 
 KEEP_DEFAULT = 50
 # One encoder for every line: json.dumps with an option builds a new one per call.

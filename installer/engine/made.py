@@ -13,10 +13,10 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.engine import journal
 from installer.engine.journal import JournalStep
+from installer.ground.records import NamedTuple
 
 
 class Made(NamedTuple):

@@ -6,7 +6,9 @@ from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
+
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from installer.consent.record import Approval

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.engine.plan import Plan
+from installer.ground.records import NamedTuple
 
 
 class PlanResult(NamedTuple):

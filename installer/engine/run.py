@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer import __version__
 from installer.engine import journal
@@ -13,6 +13,7 @@ from installer.engine.plan import Action, Plan, StateWrite
 from installer.engine.result import PlanResult
 from installer.ground.context import PI_FOLDERS, Context
 from installer.ground.errors import ExtError
+from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State, load_state, save_state
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container
 from datetime import datetime
-from typing import NamedTuple
+
+from installer.ground.records import NamedTuple
 
 FOLDER = ".bak"
 _INFIX = ".bak."

@@ -20,10 +20,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.ground import own
 from installer.ground.errors import ExtError
+from installer.ground.records import NamedTuple
 
 SHELLS = ("bash", "zsh", "fish")
 MARK = "# ext's shell completion, written by `ext --install-completion`, which rewrites it.\n"

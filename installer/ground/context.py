@@ -7,11 +7,11 @@ import sys
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from installer.ground.bundled_copy import stable_copy
 from installer.ground.errors import AgentDirMissing, ExtError, UsageError
 from installer.ground.manifest import MANIFEST_NAME, Manifest, load_manifest
+from installer.ground.records import NamedTuple
 from installer.ground.userdirs import user_dir
 
 if TYPE_CHECKING:
@@ -210,6 +210,8 @@ def bundled_set(env: Env, checkout: Path | None = None, prefix: Path | None = No
             "no set found: not in a set folder, and this install of ext has no bundled set",
             "pass --set DIR, set EXT_SET, or cd into a folder with an extset.toml",
         )
+    from installer.ground.bundled_copy import stable_copy
+
     return stable_copy(shipped, data_dir(env) / "bundled")
 
 

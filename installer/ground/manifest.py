@@ -13,9 +13,10 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.ground.errors import UsageError
+from installer.ground.records import NamedTuple
 
 MANIFEST_NAME = "extset.toml"
 MODES = ("link", "register")

@@ -6,7 +6,9 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
+
+from installer.ground.records import NamedTuple
 
 
 def state_path(agent_dir: Path) -> Path:

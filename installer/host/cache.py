@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.ground.cachefile import read_table, write_table
+from installer.ground.records import NamedTuple
 
 SCHEMA = 1
 HOST = "host-version.json"  # pi's `--version`

@@ -13,7 +13,9 @@ Only the standard library is imported: `ext --version` and a no-op install ask t
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple
+from typing import Literal
+
+from installer.ground.records import NamedTuple
 
 OLD_PACKAGE = "@mariozechner/pi-coding-agent"
 NEW_PACKAGE = "@earendil-works/pi-coding-agent"

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from installer.ground.records import NamedTuple
 from installer.host.lines import LINES, install_spec, line_of
 
 if TYPE_CHECKING:
@@ -79,9 +80,9 @@ def find_node(host: HostInfo, path_env: str | None) -> Node | None:
 
 
 def _which(program: str, path_env: str | None) -> Path | None:
-    import shutil
+    from installer.ground.which import which
 
-    found = shutil.which(program, path=path_env)
+    found = which(program, path=path_env)
     return Path(found) if found is not None else None
 
 
@@ -145,14 +146,12 @@ def _ask(node: Path, timeout: float) -> str | None:
 
 def needs(host: HostInfo) -> tuple[str | None, str]:
     """pi's `engines.node` from its own package.json, else its line's in the table; and whence."""
-    import json
-
-    from installer.host.pi import package_dir
+    from installer.host.pi import package_dir, package_json
 
     folder = package_dir(host)
     if folder is not None:
         try:
-            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+            data = package_json(folder)
         except (OSError, ValueError):
             data = None
         engines = data.get("engines") if isinstance(data, dict) else None

@@ -11,7 +11,9 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Literal, NoReturn
+
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from installer.host.lines import PiLine
@@ -63,9 +65,9 @@ def find_host(
     is remembered per binary (`host_cache`); `fresh` asks again all the same.
     `untrusted` is the root of a set not trusted here: a binary it names is never run.
     """
-    import shutil
+    from installer.ground.which import which
 
-    found = shutil.which(os.path.expanduser(command), path=path_env)
+    found = which(os.path.expanduser(command), path=path_env)
     if found is None:
         return None
     withheld = False
@@ -123,9 +125,9 @@ def package_here(
 ) -> tuple[str | None, str | None] | None:
     """(version, package) of the pi `command` finds, from its package.json alone, never run
     (a set's own host command included); None when nothing is found."""
-    import shutil
+    from installer.ground.which import which
 
-    found = shutil.which(os.path.expanduser(command), path=path_env)
+    found = which(os.path.expanduser(command), path=path_env)
     if found is None:
         return None
     try:
@@ -138,13 +140,11 @@ def package_here(
 
 def package_dir(host: HostInfo) -> Path | None:
     """The folder of the pi package whose binary `host` is (its package.json names it)."""
-    import json
-
     if host.package is None:
         return None
     for folder in list(host.resolved.parents)[:_PACKAGE_LEVELS]:
         try:
-            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+            data = package_json(folder)
         except (OSError, ValueError):
             continue
         if isinstance(data, dict) and data.get("name") == host.package:
@@ -152,15 +152,42 @@ def package_dir(host: HostInfo) -> Path | None:
     return None
 
 
+def package_json(folder: Path) -> object:
+    """The parsed `package.json` in folder; OSError or ValueError as reading it would raise.
+
+    Finding pi, its package folder and its `engines.node` each read the same file: it is
+    parsed once per process while its stat says it is the same file (as the manifest cache
+    does, not kept while under two seconds old, where a coarse clock hides a second edit).
+    """
+    import json
+    import time
+
+    from installer.ground.manifest_cache import SETTLED_NS, stamp
+
+    name = os.path.join(folder, "package.json")
+    st = os.stat(name)
+    key = (name, *stamp(st))
+    if key in _PARSED:
+        return _PARSED[key]
+    with open(name, encoding="utf-8") as f:
+        data = json.loads(f.read())
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) >= SETTLED_NS:
+        if len(_PARSED) >= 16:  # a run looks at one pi or two; a long test session, more
+            _PARSED.clear()
+        _PARSED[key] = data
+    return data
+
+
+_PARSED: dict[tuple[object, ...], object] = {}
+
+
 def _read_package(resolved: Path) -> tuple[str | None, str | None]:
     """Name and version of the package whose `bin` is `resolved`; (None, None) when none fits."""
-    import json
-
     for folder in list(resolved.parents)[:_PACKAGE_LEVELS]:
         if folder.name == "node_modules":
             break  # walked out of the package
         try:
-            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+            data = package_json(folder)
         except FileNotFoundError:
             continue
         except (OSError, ValueError):

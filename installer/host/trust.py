@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import NamedTuple
 
+from installer.ground.records import NamedTuple
 from installer.host.lines import PiLine
 
 _DEFAULTS = ("ask", "always", "never")

@@ -7,10 +7,11 @@ import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from installer.ground.context import PI_FOLDERS
 from installer.ground.errors import ExtError
+from installer.ground.records import NamedTuple
 from installer.sets.resources import FOLDER, Resource
 
 # Whose a link is: ext's for this set, for an older root of it ("moved"), for another set ext

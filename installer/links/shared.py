@@ -37,11 +37,12 @@ def same_names(
     agent: AgentState, selected: Iterable[Resource], others: Sequence[SetRecord]
 ) -> list[tuple[Resource, str]]:
     """Selected skills whose name pi gives a skill another set installed here: (skill, root)."""
+    skills = [r for r in selected if r.kind == "skill" and r.entries()]
+    if not skills:
+        return []
     from installer.sets.shared_skills import skill_name
 
-    mine = [(r, skill_name(r.entries()[0])) for r in selected if r.kind == "skill" and r.entries()]
-    if not mine:
-        return []
+    mine = [(r, skill_name(r.entries()[0])) for r in skills]
     taken: dict[str, str] = {}
     for other in others:
         for r in _installed_skills(agent, other):

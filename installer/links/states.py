@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from installer.ground.context import Context
 from installer.ground.manifest import Manifest
+from installer.ground.records import NamedTuple
 from installer.ground.state import load_state
 from installer.hosts.placing import set_items
 from installer.links.scan import AgentState, Entry, scan, seen

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
 
 from installer.engine.plan import Action
 from installer.ground.context import Context
+from installer.ground.records import NamedTuple
 from installer.ground.state import load_state
 from installer.links.scan import AgentState, scan
 from installer.links.states import Item as Listed

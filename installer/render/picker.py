@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from prompt_toolkit.input import Input

@@ -10,11 +10,12 @@ import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from installer.engine.plan import Action, Plan, Word
 from installer.engine.result import PlanResult
 from installer.ground.errors import ExtError
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from installer.host.pi import HostInfo

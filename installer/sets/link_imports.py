@@ -15,8 +15,8 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
 
+from installer.ground.records import NamedTuple
 from installer.host.lines import SCOPES
 from installer.sets.scan_source import scan_imports
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
+from installer.ground.records import NamedTuple
 from installer.host.lines import TODAY, PiLine
 from installer.sets.pipatterns import (
     IGNORE_FILES,

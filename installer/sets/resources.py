@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from installer.ground.errors import ExtError, UsageError
+from installer.ground.records import NamedTuple
 from installer.host.lines import TODAY, PiLine
 
 if TYPE_CHECKING:

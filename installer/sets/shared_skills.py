@@ -16,8 +16,9 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from installer.ground.records import NamedTuple
 from installer.host.trust import Trust
 from installer.sets.resources import Resource
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.ground.errors import UsageError
+from installer.ground.records import NamedTuple
 
 
 def split(name: str) -> tuple[str, ...]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.ground.errors import ExtError
+from installer.ground.records import NamedTuple
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_DEPTH = 64

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
+from installer.ground.records import NamedTuple
 from installer.settings import dotted
 
 

@@ -9,8 +9,9 @@ still hold ext's value, and everything else stays as it is now, byte for byte.
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import Any
 
+from installer.ground.records import NamedTuple
 from installer.settings import jsondoc
 from installer.settings.splice import same, splice
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.engine.plan import Action, SettingsWrite
 from installer.ground.context import Context
+from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State
 from installer.sets.resources import Resource
 

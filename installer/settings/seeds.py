@@ -5,9 +5,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.ground.errors import UsageError
+from installer.ground.records import NamedTuple
 from installer.settings import dotted
 from installer.settings.jsondoc import MAX_DEPTH
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
+from installer.ground.records import NamedTuple
 from installer.settings.jsondoc import JsonFormat
 
 _SPACE = re.compile(r"[ \t\r\n]*")

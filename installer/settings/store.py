@@ -7,10 +7,11 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from installer.ground import atomic
 from installer.ground.errors import ExtError
+from installer.ground.records import NamedTuple
 from installer.settings import jsondoc
 from installer.settings.lock import WAIT_SECONDS, settings_lock
 
@@ -118,13 +119,16 @@ def _apply(doc: SettingsDoc, change: Change) -> str | None:
     An existing file is edited as text (splice): only the members the change touched are
     rewritten, every other byte stays as the user or pi wrote it.
     """
-    from installer.settings import splice
-
     result = change(copy.deepcopy(doc.data))
-    if result is None or (doc.text is not None and splice.same(result, doc.data)):
+    if result is None:
         return doc.text
     if doc.text is None and not result:
         return None  # nothing to write: do not create an empty file
+    if doc.text is not None:  # no file yet (a no-op's common case) needs no splicer
+        from installer.settings import splice
+
+        if splice.same(result, doc.data):
+            return doc.text
     try:
         if doc.text is None or not doc.text.strip():
             return jsondoc.dump(result, doc.fmt)

@@ -21,7 +21,9 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     import re

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
 
+from installer.ground.records import NamedTuple
 from installer.updates.config import DIST, index_json_url, registry_json_url
 
 TIMEOUT = 3.0

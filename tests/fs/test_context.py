@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from installer.ground.context import Env, bundled_set, resolve, stable_copy
+from installer.ground.bundled_copy import stable_copy
+from installer.ground.context import Env, bundled_set, resolve
 from installer.ground.errors import AgentDirMissing, ExitCode, UsageError
 from tests.helpers import build_tree, snapshot
 

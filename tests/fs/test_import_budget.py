@@ -8,7 +8,8 @@ takes (filelock) and consent hashes (rfc8785):
 `ext --version`, `ext env`, `ext list` and a no-op `ext install` need none of them,
 nor the CLI framework (click): installer.cli.entry parses them by hand.
 Nor difflib (a "did you mean" for a typo), platformdirs (its XDG rule is in
-installer.ground.userdirs), dataclasses (it loads inspect, ast and dis) or subprocess:
+installer.ground.userdirs), dataclasses (it loads inspect, ast and dis), subprocess or shutil
+(zlib, bz2, lzma; PATH is searched by installer.ground.which):
 only errors, other platforms and other commands need them.
 """
 
@@ -24,7 +25,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("prompt_toolkit", "httpx", "tomlkit", "nodesemver", "filelock", "rfc8785")
-EVERYDAY = (*HEAVY, "click", "difflib", "platformdirs", "dataclasses", "subprocess")
+EVERYDAY = (*HEAVY, "click", "difflib", "platformdirs", "dataclasses", "subprocess", "shutil")
 
 
 def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:

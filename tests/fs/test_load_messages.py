@@ -20,7 +20,7 @@ from installer.commands.install import Install, install
 from installer.commands.undo import Undo, undo
 from installer.engine import journal
 from installer.ground import bundled_copy
-from installer.ground.context import stable_copy
+from installer.ground.bundled_copy import stable_copy
 from installer.ground.errors import ExtError, Refused
 from tests.helpers import build_tree, context, yes
 

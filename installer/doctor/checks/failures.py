@@ -12,9 +12,9 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.doctor.finding import Finding, warn
+from installer.ground.records import NamedTuple
 from installer.host.lines import SCOPES
 from installer.sets.link_imports import package_name, resolves_from
 
