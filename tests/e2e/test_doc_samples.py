@@ -62,6 +62,7 @@ SAMPLES = (
         " && ext install --yes",
     ),  # the pi on PATH is today's (1.x): the sample says what pi 1.x loads
     Sample("docs/init-adopt.md", "ext init ~/my-pi-set --yes"),
+    Sample("README.md", "ext --host claude install --yes", "mkdir -p ~/.claude ~/.gemini"),
 )
 # Blocks no sandbox here can reproduce, each with why; every other block must be in SAMPLES.
 UNHELD = {
