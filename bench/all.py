@@ -1,6 +1,6 @@
 """Run every bench, then print one summary table (what docs/performance.md shows).
 
-bench/run [--quick] [--only startup,peers,scale,launch] [--rounds N] [--keep]
+bench/run [--quick] [--only startup,peers,scale,launch,hosts] [--rounds N] [--keep]
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 import traceback
 from collections.abc import Sequence
 
+import hosts
 import launch
 import peers
 import scale
@@ -26,6 +27,7 @@ BENCHES: dict[str, Bench] = {
     "peers": peers.bench,
     "scale": scale.bench,
     "launch": launch.bench,
+    "hosts": hosts.bench,
 }
 
 

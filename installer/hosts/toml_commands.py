@@ -55,8 +55,6 @@ def description_of(head: str) -> str | None:
 def command_text(r: Resource, text: str) -> str:
     """The TOML command for template `r` whose markdown is `text`; Unwritable when Gemini
     would read it with another meaning."""
-    import tomllib
-
     head, body = split_frontmatter(text)
     for mark, why in _GEMINI_ONLY:
         if mark in body:
@@ -76,11 +74,9 @@ def command_text(r: Resource, text: str) -> str:
     if description:
         lines.append(f"description = {_basic(description)}")
     lines.append(f"prompt = {_basic(prompt)}")
-    out = "\n".join(lines) + "\n"
-    back = tomllib.loads(out)
-    if back.get("prompt") != prompt or back.get("description") != description:
-        raise Unwritable("its text does not read back the same from TOML")  # never seen
-    return out
+    # Each value is a basic string of JSON's escapes, which TOML's are: it reads back as
+    # itself (tests/unit/test_toml_commands.py holds that for any text).
+    return "\n".join(lines) + "\n"
 
 
 def _basic(text: str) -> str:

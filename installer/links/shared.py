@@ -37,6 +37,8 @@ def same_names(
     agent: AgentState, selected: Iterable[Resource], others: Sequence[SetRecord]
 ) -> list[tuple[Resource, str]]:
     """Selected skills whose name pi gives a skill another set installed here: (skill, root)."""
+    if not others:
+        return []  # the one set here: no name to share (and no SKILL.md read)
     skills = [r for r in selected if r.kind == "skill" and r.entries()]
     if not skills:
         return []
