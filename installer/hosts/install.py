@@ -94,6 +94,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *ctx.manifest.warnings,
             *files.warnings,
             *_absent_warnings(host, where, picked),
+            *_unloaded(host, here),
         )
         return Prepared(Plan("install", actions, warnings, "link"))
 
@@ -137,3 +138,15 @@ def _absent_warnings(host: Host, where: Placed, picked: frozenset[tuple[str, str
         f"not installed into {host.title}: {', '.join(names)} ({why})"
         for why, names in by_why.items()
     ]
+
+
+def _unloaded(host: Host, linked: tuple[Resource, ...]) -> list[str]:
+    """A warning per skill the host will not load as it is, with the fix."""
+    from installer.hosts.validity import not_loaded
+
+    out = []
+    for r in linked:
+        why = not_loaded(host, r)
+        if why is not None:
+            out.append(f"{r.label}: linked, but {why}; add it to its SKILL.md")
+    return out

@@ -49,6 +49,8 @@ class Host(NamedTuple):
     var_shared: bool = False
     # Where the login lives: why the default is the host's own dir, not an isolated one.
     login: str = ""
+    # The SKILL.md frontmatter fields without which the host does not load a skill.
+    skill_needs: tuple[str, ...] = ()
     # When the host sees an enable or disable: said after one (`ext enable`, `ext disable`).
     picks_up: str = ""
 

@@ -46,6 +46,7 @@ CLAUDE = Host(
     package="@anthropic-ai/claude-code",
     why_not=_not_pi("Claude Code"),
     login="~/.claude/.credentials.json",
+    skill_needs=("description",),
     picks_up="Claude Code reads it at its next start",
 )
 
@@ -60,6 +61,7 @@ CODEX = Host(
     package="@openai/codex",
     why_not=_not_pi("Codex CLI"),
     login="$CODEX_HOME/auth.json",
+    skill_needs=("description",),
     picks_up="Codex CLI reads it at its next start",
 )
 
@@ -76,6 +78,7 @@ OPENCODE = Host(
     var_names_home=True,
     var_shared=True,
     login="~/.local/share/opencode/auth.json",
+    skill_needs=("name",),
     picks_up="OpenCode reads it at its next start",
 )
 
@@ -91,6 +94,7 @@ GEMINI = Host(
     why_not=_not_pi("Gemini CLI"),
     var_names_home=True,
     login="~/.gemini/oauth_creds.json",
+    skill_needs=("name", "description"),
     # Gemini CLI has /skills reload and /commands reload (its bundle's slash commands).
     picks_up="running Gemini CLI sessions pick this up at /skills reload or /commands reload",
 )

@@ -90,12 +90,16 @@ def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
 
 def classify_here(ctx: Context, agent: AgentState, resources: Iterable[Resource]) -> list[Item]:
     """Another host's items: linked ones by their links, written ones by ext's record."""
+    from installer.hosts.validity import not_loaded
     from installer.hosts.written import classify_written, recorded
 
     hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
-    return [
-        classify_written(agent, r, hashes) if r.written else classify(agent, r) for r in resources
-    ]
+    out = []
+    for r in resources:
+        item = classify_written(agent, r, hashes) if r.written else classify(agent, r)
+        why = not_loaded(ctx.on, r) if item.state == "enabled" else None
+        out.append(item._replace(note=f"{why}; add it to its SKILL.md") if why else item)
+    return out
 
 
 PI_KINDS: Mapping[str, Kind] = {FOLDER[k]: k for k in KINDS}

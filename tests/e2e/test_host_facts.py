@@ -535,3 +535,51 @@ class _FakeApi:
                 os.killpg(proc.pid, signal.SIGKILL)
             _, err = proc.communicate(timeout=30)
         return "\n".join(self.bodies) or err
+
+
+# ---- what a skill's frontmatter must hold -------------------------------------------
+
+NEEDS_PLACE = {
+    "claude": ".claude/skills",
+    "codex": ".agents/skills",
+    "opencode": ".config/opencode/skills",
+    "gemini": ".gemini/skills",
+}
+NEEDS_DIR = {
+    "claude": ".claude",
+    "codex": ".codex",
+    "opencode": ".config/opencode",
+    "gemini": ".gemini",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BY_NAME))
+def test_the_frontmatter_fields_a_host_needs_to_load_a_skill(
+    name: str, isolated_home: Path, tmp_path: Path
+) -> None:
+    """installer/hosts/table.py's `skill_needs`, which install and list warn by: a skill that
+    lacks a field one host needs is left out by that host alone."""
+    from installer.hosts.table import HOSTS
+
+    src = build_tree(
+        tmp_path / "src",
+        {
+            "both/SKILL.md": "---\nname: both\ndescription: Has both.\n---\nBody\n",
+            "nodesc/SKILL.md": "---\nname: nodesc\n---\nBody\n",
+            "noname/SKILL.md": "---\ndescription: Has no name.\n---\nBody\n",
+            "nofm/SKILL.md": "Body only\n",
+        },
+    )
+    place = isolated_home / NEEDS_PLACE[name]
+    place.mkdir(parents=True)
+    for skill in ("both", "nodesc", "noname", "nofm"):
+        (place / skill).symlink_to(src / skill)
+    config = isolated_home / NEEDS_DIR[name]
+    config.mkdir(parents=True, exist_ok=True)
+    found = _judge(name, isolated_home, config, tmp_path)
+    loaded = {i.name for i in found.loaded if i.kind == "skill"}
+    needs = set(HOSTS[name].skill_needs)
+    expected = {"both"}
+    expected |= {"nodesc"} if "description" not in needs else set()
+    expected |= {"noname"} if "name" not in needs else set()
+    assert loaded == expected

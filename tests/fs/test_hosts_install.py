@@ -304,3 +304,19 @@ def test_a_folder_inside_the_host_dir_that_is_a_link_ext_did_not_make_is_never_w
     assert result.exit_code == 1
     assert "is a symlink" in result.stderr and "ext never writes through it" in result.stderr
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_skill_the_host_will_not_load_is_said_at_install_and_in_the_list(
+    set_root: Path, isolated_home: Path
+) -> None:
+    made(isolated_home, ".gemini")
+    (set_root / "skills/review/SKILL.md").write_text("---\nname: review\n---\nNo description.\n")
+    result = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "skill:review: linked, but Gemini CLI does not load a skill whose frontmatter has no "
+        "`description`; add it to its SKILL.md" in result.stderr
+    )
+    listed = json.loads(ext("--set", str(set_root), "--host", "gemini", "--json", "list").stdout)
+    review = next(i for i in listed["items"] if i["name"] == "review")
+    assert "does not load" in review["note"]
