@@ -67,8 +67,9 @@ def _installed_skills(agent: AgentState, other: SetRecord) -> list[Resource]:
 
         skipped = set(other.extra.get(SKIPPED) or ())
         return [r for r in skills if not set(r.filters) <= skipped]
-    linked = {p for p, e in agent.entries.items() if e.owner == "other" and e.root == other.root}
-    return [r for r in skills if {r.dest, r.disabled_dest} & linked]
+    # By where the links lead, not by their names: another host places a skill elsewhere.
+    linked = {e.real for e in agent.entries.values() if e.owner == "other" and e.root == other.root}
+    return [r for r in skills if (r.real or r.source) in linked]
 
 
 def refuse_clashes(

@@ -320,3 +320,20 @@ def test_a_skill_the_host_will_not_load_is_said_at_install_and_in_the_list(
     listed = json.loads(ext("--set", str(set_root), "--host", "gemini", "--json", "list").stdout)
     review = next(i for i in listed["items"] if i["name"] == "review")
     assert "does not load" in review["note"]
+
+
+def test_a_skill_name_two_sets_share_is_refused_in_a_host_as_in_pi(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    made(isolated_home, ".codex")
+    other = build_tree(
+        tmp_path / "other",
+        {
+            "extset.toml": '[set]\nname = "other"\n',
+            "skills/critic/SKILL.md": "---\nname: review\ndescription: Also review.\n---\nx\n",
+        },
+    )
+    assert ext("--set", str(set_root), "--host", "codex", "install", "--yes").exit_code == 0
+    result = ext("--set", str(other), "--host", "codex", "install", "--yes")
+    assert result.exit_code == 3
+    assert "skill:critic: another set ext installed here, 'tools'" in result.stderr
