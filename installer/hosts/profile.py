@@ -49,6 +49,9 @@ class Host(NamedTuple):
     var_shared: bool = False
     # Where the login lives: why the default is the host's own dir, not an isolated one.
     login: str = ""
+    # The variable naming the home `also_reads` is under, when not HOME (Gemini CLI reads
+    # `.agents/skills` under GEMINI_CLI_HOME).
+    reads_home_var: str | None = None
     # The SKILL.md frontmatter fields without which the host does not load a skill.
     skill_needs: tuple[str, ...] = ()
     # When the host sees an enable or disable: said after one (`ext enable`, `ext disable`).

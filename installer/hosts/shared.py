@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from installer.engine.plan import Action
@@ -21,7 +22,8 @@ def shared_reads(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> dict
     would find each twice. Each maps to the shared folder, as a person reads it."""
     if not host.also_reads:
         return {}
-    home = home_of(ctx.env)
+    named = ctx.env.environ.get(host.reads_home_var) if host.reads_home_var else None
+    home = Path(named) if named else home_of(ctx.env)
     found: dict[Resource, str] = {}
     for r in skills:
         if r.kind != "skill":

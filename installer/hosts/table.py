@@ -94,6 +94,7 @@ GEMINI = Host(
     why_not=_not_pi("Gemini CLI"),
     var_names_home=True,
     login="~/.gemini/oauth_creds.json",
+    reads_home_var="GEMINI_CLI_HOME",
     skill_needs=("name", "description"),
     # Gemini CLI has /skills reload and /commands reload (its bundle's slash commands).
     picks_up="running Gemini CLI sessions pick this up at /skills reload or /commands reload",

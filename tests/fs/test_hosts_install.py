@@ -337,3 +337,18 @@ def test_a_skill_name_two_sets_share_is_refused_in_a_host_as_in_pi(
     result = ext("--set", str(other), "--host", "codex", "install", "--yes")
     assert result.exit_code == 3
     assert "skill:critic: another set ext installed here, 'tools'" in result.stderr
+
+
+def test_gemini_reads_the_shared_skills_folder_under_its_own_home(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    """GEMINI_CLI_HOME moves the `.agents/skills` Gemini CLI reads too (test_host_facts.py):
+    a skill in HOME's, linked there for Codex CLI, is not one Gemini CLI sees."""
+    made(isolated_home, ".codex")
+    gem_home = tmp_path / "gem"
+    made(gem_home, ".gemini")
+    assert ext("--set", str(set_root), "--host", "codex", "install", "--yes").exit_code == 0
+    env = {"GEMINI_CLI_HOME": str(gem_home)}
+    result = ext("--set", str(set_root), "--host", "gemini", "install", "--yes", env=env)
+    assert result.exit_code == 0, result.stderr
+    assert (gem_home / ".gemini/skills/review").is_symlink()
