@@ -90,9 +90,15 @@ def _serve(
     data = out.data
     # A host whose skills go to a shared folder (Codex CLI's ~/.agents/skills) goes first: the
     # hosts that read that folder too then leave those skills out of their own.
-    shared_first = sorted(hosts, key=lambda h: not any(p.folder[0] == "~" for p in HOSTS[h].places))
-    for name in shared_first:
-        out.plan_shown = False  # each host's plan is its own
+    order = sorted(hosts, key=lambda h: not any(p.folder[0] == "~" for p in HOSTS[h].places))
+    asked: list[str] = []
+    if command.asks and not args.get("yes") and not args.get("dry_run") and not out.json:
+        asked = order = _ask_once(command, g, out, args, order)
+        if not order:
+            return 0
+        args = {**args, "yes": True}
+    for name in order:
+        out.plan_shown = name in asked  # each host's plan is its own, and shown once
         if out.json:
             out.data = lambda doc, name=name: docs.__setitem__(name, doc)
         try:
@@ -107,6 +113,35 @@ def _serve(
     if out.json:
         out.data({"hosts": docs})
     return code
+
+
+def _ask_once(
+    command: Command, g: Globals, out: Any, args: dict[str, Any], order: list[str]
+) -> list[str]:
+    """Each host's plan, then one question for them all; the hosts that have a change to make.
+
+    A host with nothing to do says so here and is not run again; declining writes nothing."""
+    import sys
+
+    from installer.ground.errors import AgentDirMissing
+    from installer.render import PlanShown
+
+    shown = []
+    out.collecting = True
+    try:
+        for name in order:
+            out.plan_shown = False
+            try:
+                _call_one(command, g._replace(host=name), out, args)
+            except PlanShown:
+                shown.append(name)
+            except AgentDirMissing as exc:
+                out.warn(f"{exc.message}: passed over; {exc.fix}")
+    finally:
+        out.collecting = False
+    if shown:
+        out.ask("Apply these changes?", sys.stdin is not None and sys.stdin.isatty())
+    return shown
 
 
 def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> int:

@@ -97,6 +97,10 @@ def where_lines(
     return (where(ctx), *said)
 
 
+class PlanShown(Exception):  # not an error: the plan is on screen, to be asked about later
+    """A plan shown to be asked about with the others (Output.collecting): nothing written."""
+
+
 class Prompt:
     """How a verb asks, on stderr: the plan and its y/N (call it as a Confirm), a y/N
     question, the checklist. With `yes` it asks nothing; without a terminal, a question is a
@@ -114,6 +118,9 @@ class Prompt:
         for line in self.before:
             self.out.err(line)
         self.said = True
+        if self.out.collecting and not self.yes:
+            self.out.show_plan(plan, diffs, asking=True)
+            raise PlanShown()
         self.out.confirm(plan, self.yes, self.stdin_tty, diffs)
 
     def told(self, plan: Plan, diffs: tuple[str, ...]) -> None:

@@ -102,6 +102,8 @@ class Output:
         self.stdout: TextIO = sys.stdout if stdout is None else stdout
         self.stderr: TextIO = sys.stderr if stderr is None else stderr
         self.plan_shown = False
+        # Every plan first, then one question: `ext install` over the hosts a set serves.
+        self.collecting = False
         self.stdout_lost = False
 
     def paint(self, text: str, code: str) -> str:

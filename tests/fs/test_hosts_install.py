@@ -352,3 +352,50 @@ def test_gemini_reads_the_shared_skills_folder_under_its_own_home(
     result = ext("--set", str(set_root), "--host", "gemini", "install", "--yes", env=env)
     assert result.exit_code == 0, result.stderr
     assert (gem_home / ".gemini/skills/review").is_symlink()
+
+
+def test_a_served_install_shows_every_plan_then_asks_once(
+    set_root: Path, isolated_home: Path
+) -> None:
+    import sys
+
+    import pexpect
+
+    (set_root / "extset.toml").write_text(SERVED)
+    claude, codex = made(isolated_home, ".claude"), made(isolated_home, ".codex")
+    env = {**os.environ, "NO_COLOR": "1", "EXT_NO_UPDATE_CHECK": "1"}
+    script = str(Path(sys.executable).with_name("ext"))
+    child = pexpect.spawn(script, ["--set", str(set_root), "install"], env=env, encoding="utf-8")
+    child.expect(r"Apply these changes\? \[y/N\] ", timeout=60)
+    shown = child.before
+    assert shown.count("to link") == 3, (
+        "pi's, Codex CLI's and Claude Code's plans, then one question"
+    )
+    assert not (claude / "skills").exists(), "nothing is written before the answer"
+    child.sendline("y")
+    child.expect(pexpect.EOF, timeout=60)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert child.before.count("done:") == 3
+    assert (claude / "skills/review").is_symlink() and (codex / "prompts/fix.md").is_symlink()
+
+
+def test_a_served_install_declined_writes_nothing_anywhere(
+    set_root: Path, isolated_home: Path
+) -> None:
+    import sys
+
+    import pexpect
+
+    (set_root / "extset.toml").write_text(SERVED)
+    claude = made(isolated_home, ".claude")
+    env = {**os.environ, "NO_COLOR": "1", "EXT_NO_UPDATE_CHECK": "1"}
+    script = str(Path(sys.executable).with_name("ext"))
+    child = pexpect.spawn(script, ["--set", str(set_root), "install"], env=env, encoding="utf-8")
+    child.expect(r"Apply these changes\? \[y/N\] ", timeout=60)
+    child.sendline("n")
+    child.expect(pexpect.EOF, timeout=60)
+    child.close()
+    assert child.exitstatus == 3
+    assert sorted(p.name for p in claude.iterdir()) == []
+    assert not (isolated_home / ".agents").exists()
