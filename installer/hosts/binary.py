@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from installer.ground.errors import ExtError
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

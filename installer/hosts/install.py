@@ -21,7 +21,7 @@ from installer.ground.errors import UsageError
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
 from installer.hosts.shared import read_elsewhere, shared_reads
-from installer.hosts.written import KEY, plan_written, recorded
+from installer.hosts.written import KEY, WrittenPlan, plan_written, recorded
 from installer.links.plan import plan_install
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
@@ -84,7 +84,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
         names = Namer(agent.taken, stamp(now))
         files = plan_written(agent, where.written, picked, hashes, names, host.title)
-        written[:] = [files.hashes]
+        written[:] = [files]
         actions = (
             *read_elsewhere(links.actions, shared),
             *files.actions,
@@ -94,16 +94,17 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *ctx.manifest.warnings,
             *files.warnings,
             *_absent_warnings(host, where, picked),
-            *_unloaded(host, here),
+            *_unloaded(host, _linked_now(links.actions, here)),
         )
         return Prepared(Plan("install", actions, warnings, "link"))
 
-    written: list[dict[str, str]] = [{}]
+    written: list[WrittenPlan] = []
 
     def new_state(state: State) -> State:
         extra: dict[str, object] = {"host": host.name}
-        if written[-1]:
-            extra[KEY] = dict(sorted(written[-1].items()))
+        hashes = written[-1].hashes() if written else {}
+        if hashes:
+            extra[KEY] = hashes
         return state.with_set(set_record(ctx, "link", extra))
 
     return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
@@ -150,3 +151,9 @@ def _unloaded(host: Host, linked: tuple[Resource, ...]) -> list[str]:
         if why is not None:
             out.append(f"{r.label}: linked, but {why}; add it to its SKILL.md")
     return out
+
+
+def _linked_now(actions: tuple[Action, ...], items: tuple[Resource, ...]) -> tuple[Resource, ...]:
+    """The items this plan links or relinks: a no-op reads no SKILL.md to warn again."""
+    paths = {a.path for a in actions if a.action in ("link", "relink")}
+    return tuple(r for r in items if r.dest in paths) if paths else ()

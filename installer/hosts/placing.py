@@ -3,9 +3,10 @@ the host has no place for, with the reason a plan says."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from installer.ground.context import home_of
+from installer.ground.records import NamedTuple
 from installer.hosts.profile import folder_of
 
 if TYPE_CHECKING:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
 
 from installer.ground.errors import UsageError
+from installer.ground.records import NamedTuple
 from installer.hosts.profile import Host
 
 

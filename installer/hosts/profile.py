@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
+
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from installer.sets.resources import Kind

@@ -8,14 +8,14 @@ backed up before ext writes its own (install), left where it is (uninstall).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from installer.engine.plan import Action, FileText
 from installer.ground.backups import Namer
+from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
     from installer.links.scan import AgentState
@@ -27,6 +27,8 @@ MAX_BYTES = 1 << 20  # a command is a few lines; a bigger file there is not one 
 
 
 def sha(text: str) -> str:
+    import hashlib  # OpenSSL's load: a no-op compares texts and hashes nothing
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -76,16 +78,21 @@ def read_real(path: Path) -> str | None:
 
 
 def mine(text: str | None, r: Resource, hashes: Mapping[str, str], now: str | None) -> bool:
-    """Whether the text at one of r's places is ext's: what it recorded, or what it would write."""
+    """Whether the text at one of r's places is ext's: what it would write (no hash needed,
+    the no-op's case), or what it recorded."""
     if text is None:
         return False
-    return sha(text) == hashes.get(r.dest) or (now is not None and text == now)
+    return (now is not None and text == now) or sha(text) == hashes.get(r.dest)
 
 
 class WrittenPlan(NamedTuple):
     actions: tuple[Action, ...]
-    hashes: dict[str, str]  # what the state record keeps after the run
+    texts: dict[str, str]  # each item's path -> its text after the run (the record's hashes)
     warnings: tuple[str, ...]
+
+    def hashes(self) -> dict[str, str]:
+        """What the state record keeps: hashed only when a run writes it."""
+        return {path: sha(text) for path, text in sorted(self.texts.items())}
 
 
 def plan_written(
@@ -111,7 +118,7 @@ def plan_written(
             if on_mine and not off_mine:
                 actions.append(_remove(r.dest, on, "not selected: --only/--skip leave it out"))
             elif off_mine and off is not None:
-                kept[r.dest] = sha(off)
+                kept[r.dest] = off
                 actions.append(Action("skip", r.disabled_dest, detail="off already"))
             continue
         if want.text is None:
@@ -119,7 +126,7 @@ def plan_written(
             if on_mine:
                 actions.append(_remove(r.dest, on, "the set's template cannot be written now"))
             continue
-        kept[r.dest] = sha(want.text)
+        kept[r.dest] = want.text
         if off_mine and not on_mine:  # switched off: install never switches it on
             actions.append(_write(r.disabled_dest, off, want.text, "disabled"))
         elif on_mine:
