@@ -42,6 +42,7 @@ _TYPES: dict[str, click.ParamType[Any]] = {"text": click.STRING, "path": click.P
 _COMPLETERS = {
     "items": completion.item_names,
     "modes": completion.modes,
+    "hosts": completion.hosts,
     "shells": completion.shells,
 }
 

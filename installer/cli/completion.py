@@ -35,6 +35,12 @@ def modes(ctx: click.Context, incomplete: str) -> list[str]:
     return [m for m in MODES if m.startswith(incomplete)]
 
 
+def hosts(ctx: click.Context, incomplete: str) -> list[str]:
+    from installer.ground.manifest import HOST_NAMES
+
+    return [h for h in HOST_NAMES if h.startswith(incomplete)]
+
+
 def shells(ctx: click.Context, incomplete: str) -> list[str]:
     from installer.commands.env import SHELLS
 

@@ -18,7 +18,7 @@ from typing import Literal
 from installer.ground.records import NamedTuple
 
 Kind = Literal["flag", "text", "path", "list"]  # list: text that may repeat, kept in order
-Completer = Literal["items", "modes", "shells"]
+Completer = Literal["items", "modes", "shells", "hosts"]
 
 
 class Option(NamedTuple):
@@ -89,6 +89,7 @@ GLOBALS = (
         ("--host",),
         "text",
         "The agent: pi, claude, codex, opencode, gemini (else EXT_HOST, else pi).",
+        complete="hosts",
     ),
     Option("json", ("--json",), "flag", "Print JSON on stdout."),
     Option("quiet", ("--quiet", "-q"), "flag", "Print less."),
