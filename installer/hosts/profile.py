@@ -32,7 +32,11 @@ class Place(NamedTuple):
 
 
 class Host(NamedTuple):
-    """One agent ext installs into."""
+    """One agent ext installs into.
+
+    Hooks are not here yet: a set's Claude-format hooks for Claude Code, Codex CLI and Gemini
+    CLI (with consent) would be a field of their own, the file each reads them from and how
+    it names the events, beside `places`, with nothing in the engine to change."""
 
     name: str  # what --host and EXT_HOST take: "claude"
     title: str  # what a person reads: "Claude Code"
