@@ -51,6 +51,9 @@ class Host(NamedTuple):
     login: str = ""
     # When the host sees an enable or disable: said after one (`ext enable`, `ext disable`).
     picks_up: str = ""
+    # What names a skill in the host: its SKILL.md's frontmatter `name` (the Agent Skills
+    # format's rule), or its folder's name (Claude Code). ext names a skill by its folder.
+    skill_named_by: Literal["frontmatter", "folder"] = "frontmatter"
 
     @property
     def is_pi(self) -> bool:

@@ -47,6 +47,7 @@ CLAUDE = Host(
     why_not=_not_pi("Claude Code"),
     login="~/.claude/.credentials.json",
     picks_up="Claude Code reads it at its next start",
+    skill_named_by="folder",
 )
 
 CODEX = Host(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -28,6 +29,8 @@ class Item(NamedTuple):
     path: str
     note: str | None = None
     pi: PiSwitch | None = None  # what pi's own settings say of it (`pi config`'s switches)
+    # The name the host gives it, where that is not ext's (a skill's frontmatter `name`).
+    host_name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -38,6 +41,8 @@ class Item(NamedTuple):
             "path": self.path,
             "entries": self.resource.entries(),
         }
+        if self.host_name:
+            out["host_name"] = self.host_name
         if self.note:
             out["note"] = self.note
         if self.pi is not None:
@@ -59,7 +64,7 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
         return mode, [*registered_items(ctx, resources), *gone(agent, resources, kinds)]
     if not ctx.on.is_pi:
         here = classify_here(ctx, agent, resources)
-        return mode, [*read_shared(ctx, here), *gone(agent, resources, kinds)]
+        return mode, [*host_names(ctx, read_shared(ctx, here)), *gone(agent, resources, kinds)]
     from installer.settings.switches import with_pi
 
     found = with_pi(ctx, [classify(agent, r) for r in resources])
@@ -85,6 +90,21 @@ def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
             continue
         note = f"read from {folder}, where ext linked it: switch it with the host that owns it"
         out.append(Item(i.resource, "enabled", f"{folder}/{i.resource.filename}", note))
+    return out
+
+
+def host_names(ctx: Context, found: list[Item]) -> list[Item]:
+    """Each skill with the name the host gives it, where that is not ext's (its folder's):
+    what a person types in that host, and what its own listing shows."""
+    if ctx.on.skill_named_by != "frontmatter":
+        return found
+    from installer.sets.shared_skills import skill_name
+
+    out = []
+    for i in found:
+        named = skill_name(os.path.join(i.resource.source, "SKILL.md"))
+        renamed = i.resource.kind == "skill" and named != i.resource.name
+        out.append(i._replace(host_name=named) if renamed else i)
     return out
 
 

@@ -304,3 +304,29 @@ def test_a_folder_inside_the_host_dir_that_is_a_link_ext_did_not_make_is_never_w
     assert result.exit_code == 1
     assert "is a symlink" in result.stderr and "ext never writes through it" in result.stderr
     assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("host", "leaf", "named"),
+    [
+        ("claude", ".claude", None),
+        ("codex", ".codex", "brand-guidelines"),
+        ("opencode", ".config/opencode", "brand-guidelines"),
+        ("gemini", ".gemini", "brand-guidelines"),
+    ],
+)
+def test_list_gives_the_name_the_host_gives_a_renamed_skill(
+    set_root: Path, isolated_home: Path, host: str, leaf: str, named: str | None
+) -> None:
+    """A skill whose frontmatter `name` is not its folder's is loaded by that name, except in
+    Claude Code, which names it by its folder (tests/e2e/test_host_facts.py): the list's
+    `host_name` says so, so that ext's list and the host's own name the same item."""
+    build_tree(
+        set_root, {"skills/brand/SKILL.md": "---\nname: brand-guidelines\ndescription: B.\n---\n"}
+    )
+    made(isolated_home, leaf)
+    result = ext("--set", str(set_root), "--host", host, "--json", "list")
+    assert result.exit_code == 0, result.stderr
+    by_name = {i["name"]: i for i in json.loads(result.stdout)["items"]}
+    assert by_name["brand"].get("host_name") == named
+    assert "host_name" not in by_name["review"]  # its frontmatter name is its folder's
