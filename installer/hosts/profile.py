@@ -54,6 +54,11 @@ class Host(NamedTuple):
     # What names a skill in the host: its SKILL.md's frontmatter `name` (the Agent Skills
     # format's rule), or its folder's name (Claude Code). ext names a skill by its folder.
     skill_named_by: Literal["frontmatter", "folder"] = "frontmatter"
+    # What a SKILL.md must have for the host to load it at all; without it the host skips
+    # the skill, silently (on each real binary: tests/conformance/test_hosts_conformance.py).
+    skill_needs: tuple[Literal["frontmatter", "description"], ...] = ()
+    # Claude Code does load a skill that lacks them, as a slash command only (no model use).
+    lacking_as_command: bool = False
 
     @property
     def is_pi(self) -> bool:

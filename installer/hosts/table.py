@@ -48,6 +48,8 @@ CLAUDE = Host(
     login="~/.claude/.credentials.json",
     picks_up="Claude Code reads it at its next start",
     skill_named_by="folder",
+    skill_needs=("description",),
+    lacking_as_command=True,
 )
 
 CODEX = Host(
@@ -62,6 +64,7 @@ CODEX = Host(
     why_not=_not_pi("Codex CLI"),
     login="$CODEX_HOME/auth.json",
     picks_up="Codex CLI reads it at its next start",
+    skill_needs=("frontmatter", "description"),
 )
 
 OPENCODE = Host(
@@ -78,6 +81,7 @@ OPENCODE = Host(
     var_shared=True,
     login="~/.local/share/opencode/auth.json",
     picks_up="OpenCode reads it at its next start",
+    skill_needs=("frontmatter",),  # one without a description it loads
 )
 
 GEMINI = Host(
@@ -94,6 +98,7 @@ GEMINI = Host(
     login="~/.gemini/oauth_creds.json",
     # Gemini CLI has /skills reload and /commands reload (its bundle's slash commands).
     picks_up="running Gemini CLI sessions pick this up at /skills reload or /commands reload",
+    skill_needs=("frontmatter", "description"),
 )
 
 HOSTS: dict[str, Host] = {h.name: h for h in (PI, CLAUDE, CODEX, OPENCODE, GEMINI)}

@@ -31,6 +31,9 @@ class Item(NamedTuple):
     pi: PiSwitch | None = None  # what pi's own settings say of it (`pi config`'s switches)
     # The name the host gives it, where that is not ext's (a skill's frontmatter `name`).
     host_name: str | None = None
+    # Why the host would not load it though its link is in place (installer.hosts.skill_files).
+    refused: str | None = None
+    host_kind: str | None = None  # the kind the host takes it as, where not ext's ("command")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -43,6 +46,10 @@ class Item(NamedTuple):
         }
         if self.host_name:
             out["host_name"] = self.host_name
+        if self.refused:
+            out["host_refuses"] = self.refused
+        if self.host_kind:
+            out["host_kind"] = self.host_kind
         if self.note:
             out["note"] = self.note
         if self.pi is not None:
@@ -94,17 +101,30 @@ def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
 
 
 def host_names(ctx: Context, found: list[Item]) -> list[Item]:
-    """Each skill with the name the host gives it, where that is not ext's (its folder's):
-    what a person types in that host, and what its own listing shows."""
-    if ctx.on.skill_named_by != "frontmatter":
-        return found
-    from installer.sets.shared_skills import skill_name
+    """Each skill as the host reads it: the name it gives it, where that is not ext's, and
+    why it would not load it (a SKILL.md without what the host needs), as a note; Claude
+    Code takes such a skill as a command (`host_kind`)."""
+    from installer.hosts.skill_files import host_name, refusal
 
     out = []
     for i in found:
-        named = skill_name(os.path.join(i.resource.source, "SKILL.md"))
-        renamed = i.resource.kind == "skill" and named != i.resource.name
-        out.append(i._replace(host_name=named) if renamed else i)
+        r = i.resource
+        if r.kind != "skill":
+            out.append(i)
+            continue
+        skill_md = os.path.join(r.source, "SKILL.md")
+        named = host_name(ctx.on, skill_md, r.name)
+        refused = refusal(ctx.on, skill_md)
+        note = "; ".join(n for n in (refused, i.note) if n) or None
+        as_command = bool(refused) and ctx.on.lacking_as_command
+        out.append(
+            i._replace(
+                host_name=named if named != r.name else None,
+                refused=None if as_command else refused,
+                host_kind="command" if as_command else None,
+                note=note,
+            )
+        )
     return out
 
 

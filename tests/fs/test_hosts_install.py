@@ -330,3 +330,41 @@ def test_list_gives_the_name_the_host_gives_a_renamed_skill(
     by_name = {i["name"]: i for i in json.loads(result.stdout)["items"]}
     assert by_name["brand"].get("host_name") == named
     assert "host_name" not in by_name["review"]  # its frontmatter name is its folder's
+
+
+@pytest.mark.parametrize(
+    ("host", "leaf", "refuses", "as_command"),
+    [
+        ("claude", ".claude", set(), {"draft", "plain"}),
+        ("codex", ".codex", {"draft", "plain"}, set()),
+        ("opencode", ".config/opencode", {"plain"}, set()),
+        ("gemini", ".gemini", {"draft", "plain"}, set()),
+    ],
+)
+def test_list_says_which_skills_a_host_skips_or_takes_as_a_command(
+    set_root: Path,
+    isolated_home: Path,
+    host: str,
+    leaf: str,
+    refuses: set[str],
+    as_command: set[str],
+) -> None:
+    """A SKILL.md with no description, or no frontmatter at all, is skipped by Codex CLI and
+    Gemini CLI, by OpenCode when it has no frontmatter, and offered by Claude Code as a
+    slash command only (tests/conformance/test_hosts_conformance.py, on the real binaries)."""
+    build_tree(
+        set_root,
+        {
+            "skills/draft/SKILL.md": "---\nname: draft\n---\nNo description.\n",
+            "skills/plain/SKILL.md": "No frontmatter.\n",
+        },
+    )
+    made(isolated_home, leaf)
+    result = ext("--set", str(set_root), "--host", host, "--json", "list")
+    assert result.exit_code == 0, result.stderr
+    by_name = {i["name"]: i for i in json.loads(result.stdout)["items"]}
+    assert {n for n, i in by_name.items() if "host_refuses" in i} == refuses
+    assert {n for n, i in by_name.items() if i.get("host_kind") == "command"} == as_command
+    for name in refuses | as_command:
+        assert "SKILL.md has no" in by_name[name]["note"]
+    assert "note" not in by_name["review"]

@@ -1,0 +1,45 @@
+"""What a host makes of a skill's SKILL.md: the name it gives the skill, and why it would not
+load it at all. Read from the set's own file, so `ext list` says what the host will do."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from installer.hosts.profile import Host
+
+_HEAD = 8192  # a frontmatter is at the top; the rest of a long SKILL.md is not read
+
+
+def host_name(host: Host, skill_md: str, folder_name: str) -> str:
+    """The name `host` gives the skill of `skill_md`: its frontmatter `name` (else its
+    folder's), or its folder's for a host that names skills by folder."""
+    if host.skill_named_by == "folder":
+        return folder_name
+    from installer.sets.shared_skills import skill_name
+
+    return skill_name(skill_md)
+
+
+def refusal(host: Host, skill_md: str) -> str | None:
+    """Why `host` would not load the skill of `skill_md`, or None when it would."""
+    if not host.skill_needs:
+        return None
+    from installer.hosts.toml_commands import description_of, split_frontmatter
+
+    try:
+        with open(skill_md, encoding="utf-8", errors="replace") as f:
+            text = f.read(_HEAD)
+    except OSError:
+        return None  # a missing file is the link engine's to report (stale)
+    head, _ = split_frontmatter(text)
+    does = (
+        f"{host.title} offers it as a command only"
+        if host.lacking_as_command
+        else (f"{host.title} does not load it")
+    )
+    if "frontmatter" in host.skill_needs and not head:
+        return f"{does}: its SKILL.md has no frontmatter (name, description)"
+    if "description" in host.skill_needs and not description_of(head):
+        return f"{does}: its SKILL.md has no description in its frontmatter"
+    return None
