@@ -52,7 +52,8 @@ def skill(name: str, about: str, body: str = "Follow the steps.\n") -> str:
 def corpus() -> Files:
     """A set laid out as public skill collections are: skills with scripts/ and references/,
     one two folders deep (a group folder), one whose frontmatter name is not its folder's,
-    prompts with frontmatter and $ARGUMENTS, and one with $1 (refused for Gemini CLI)."""
+    drafts without a description or without frontmatter (which some hosts skip), prompts
+    with frontmatter and $ARGUMENTS, and one with $1 (refused for Gemini CLI)."""
     return {
         "extset.toml": '[set]\nname = "corpus"\n',
         "README.md": "# A collection\n",
@@ -68,6 +69,9 @@ def corpus() -> Files:
         "skills/doc-tools/sheet-maker/SKILL.md": skill("sheet-maker", "Make spreadsheets."),
         "skills/doc-tools/sheet-maker/templates/base.csv": "a,b\n",
         "skills/brand/SKILL.md": skill("brand-guidelines", "Apply the brand's colours."),
+        # Drafts seen in collections: no description, and no frontmatter at all.
+        "skills/draft-notes/SKILL.md": "---\nname: draft-notes\n---\n\nTake notes.\n",
+        "skills/plain-steps/SKILL.md": "# Plain steps\n\nNo frontmatter yet.\n",
         "prompts/review-pr.md": "---\ndescription: Review a pull request\n---\n"
         "Review the pull request $ARGUMENTS and list the risks.\n",
         "prompts/explain.md": "---\ndescription: Explain code\nargument-hint: <path>\n---\n"
@@ -188,15 +192,24 @@ def host_name(item: dict[str, Any]) -> str:
     return name
 
 
+def host_kind(item: dict[str, Any]) -> str:
+    """The kind the host takes an item as, by ext's list: `host_kind` where it differs."""
+    kind: str = item.get("host_kind") or WORD[item["kind"]]
+    return kind
+
+
 def differences(case: Case, listing: list[dict[str, Any]], judged: judges.Judged) -> list[str]:
-    """What ext lists as enabled against what the host loads (kind and name), both ways; and
-    anything ext lists as off that the host loads; and what the host complained of."""
-    says = {(WORD[i["kind"]], host_name(i)) for i in listing if i["state"] == "enabled"}
+    """What ext lists as enabled (less what it says the host refuses) against what the host
+    loads (kind and name), both ways; anything ext lists as off, or says the host refuses,
+    that the host loads; and what the host complained of."""
+    on = [i for i in listing if i["state"] == "enabled" and "host_refuses" not in i]
+    says = {(host_kind(i), host_name(i)) for i in on}
     loads = {(item.kind, item.name) for item in judged.loaded}
     off = {
-        (WORD[i["kind"]], host_name(i))
+        (host_kind(i), host_name(i))
         for i in listing
-        if i["kind"] in WORD and i["state"] in ("disabled", "not-installed")
+        if i["kind"] in WORD
+        and (i["state"] in ("disabled", "not-installed") or "host_refuses" in i)
     }
     found = []
     if says != loads:

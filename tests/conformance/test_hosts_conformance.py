@@ -59,19 +59,32 @@ def test_each_host_loads_what_ext_lists(host: RealHost, tmp_path: Path) -> None:
 
 def test_the_corpus_is_judged_by_the_names_each_host_uses(host: RealHost, tmp_path: Path) -> None:
     """The corpus after a plain install, item by item: the nested skill is flattened to its
-    own folder's name, the renamed one is loaded by the name its host gives it, and Gemini
-    CLI gets no command for the template that picks its arguments ($1)."""
+    own folder's name, the renamed one is loaded by the name its host gives it, a draft is
+    loaded, skipped or taken as a command as ext's list says (`host_refuses`, `host_kind`),
+    and Gemini CLI gets no command for the template that picks its arguments ($1)."""
     (case,) = [
         c for c in build(tmp_path / "cases", host, {"corpus": corpus()}) if c.chain == "install"
     ]
     case.play()
     loaded = {(i.kind, i.name) for i in case.judge(tmp_path / "bin").loaded}
     brand = "brand" if host.name == "claude" else "brand-guidelines"
-    skills = {"pdf-forms", "webapp-check", "sheet-maker", brand}
+    skills = {"pdf-forms", "webapp-check", "sheet-maker", brand} | _drafts(host)
     commands = {"review-pr", "explain", "standup"} | ({"fix-issue"} - _refused(host))
+    if host.name == "claude":  # a skill with no description is a slash command only there
+        commands |= {"draft-notes", "plain-steps"}
     assert loaded == {("skill", n) for n in skills} | {("command", n) for n in commands}
     listed = {i["name"]: i for i in case.listing()}
     assert listed["fix-issue"]["state"] == ("not-installed" if host.name == "gemini" else "enabled")
+    refuses = {n for n in ("draft-notes", "plain-steps") if "host_refuses" in listed[n]}
+    as_commands = {n for n in ("draft-notes", "plain-steps") if listed[n].get("host_kind")}
+    drafts = {"draft-notes", "plain-steps"} - _drafts(host)
+    assert (refuses, as_commands) == ((set(), drafts) if host.name == "claude" else (drafts, set()))
+
+
+def _drafts(host: RealHost) -> set[str]:
+    """The drafts a host loads as skills: OpenCode's needs a frontmatter, not a description
+    (Claude Code offers both drafts as commands only; Codex and Gemini CLI skip both)."""
+    return {"draft-notes"} if host.name == "opencode" else set()
 
 
 def _refused(host: RealHost) -> set[str]:
