@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,8 +204,9 @@ def differences(case: Case, listing: list[dict[str, Any]], judged: judges.Judged
     loads (kind and name), both ways; anything ext lists as off, or says the host refuses,
     that the host loads; and what the host complained of."""
     on = [i for i in listing if i["state"] == "enabled" and "host_refuses" not in i]
-    says = {(host_kind(i), host_name(i)) for i in on}
-    loads = {(item.kind, item.name) for item in judged.loaded}
+    # Counted, not a set: two skills of one name that the host loads once must not agree.
+    says = Counter((host_kind(i), host_name(i)) for i in on)
+    loads = Counter((item.kind, item.name) for item in judged.loaded)
     off = {
         (host_kind(i), host_name(i))
         for i in listing
@@ -214,11 +216,11 @@ def differences(case: Case, listing: list[dict[str, Any]], judged: judges.Judged
     found = []
     if says != loads:
         found.append(
-            f"ext says enabled, {case.host.name} does not load: {sorted(says - loads)}; "
-            f"{case.host.name} loads, ext does not say enabled: {sorted(loads - says)}"
+            f"ext says enabled, {case.host.name} does not load: {sorted((says - loads).items())}; "
+            f"{case.host.name} loads, ext does not say enabled: {sorted((loads - says).items())}"
         )
-    if off & loads:
-        found.append(f"ext lists as off, {case.host.name} loads: {sorted(off & loads)}")
+    if off & set(loads):
+        found.append(f"ext lists as off, {case.host.name} loads: {sorted(off & set(loads))}")
     found += [f"{case.host.name} complained: {p}" for p in judged.problems]
     return [f"{case}\n    {d}" for d in found]
 
