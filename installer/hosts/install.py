@@ -94,6 +94,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *ctx.manifest.warnings,
             *files.warnings,
             *_absent_warnings(host, where, picked),
+            *_refused_warnings(host, linked),
         )
         return Prepared(Plan("install", actions, warnings, "link"))
 
@@ -125,6 +126,21 @@ def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]
         if (r.kind, r.filename) in picked
     ]
     return out
+
+
+def _refused_warnings(host: Host, linked: tuple[Resource, ...]) -> list[str]:
+    """One line per skill linked that the host will skip (or take as a command only)."""
+    if not host.skill_needs:
+        return []
+    import os
+
+    from installer.hosts.skill_files import refusal
+
+    return [
+        f"{r.label}: {why}"
+        for r in linked
+        if r.kind == "skill" and (why := refusal(host, os.path.join(r.source, "SKILL.md")))
+    ]
 
 
 def _absent_warnings(host: Host, where: Placed, picked: frozenset[tuple[str, str]]) -> list[str]:

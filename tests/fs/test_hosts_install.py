@@ -368,3 +368,14 @@ def test_list_says_which_skills_a_host_skips_or_takes_as_a_command(
     for name in refuses | as_command:
         assert "SKILL.md has no" in by_name[name]["note"]
     assert "note" not in by_name["review"]
+
+
+def test_install_warns_of_a_skill_the_host_will_skip(set_root: Path, isolated_home: Path) -> None:
+    build_tree(set_root, {"skills/draft/SKILL.md": "---\nname: draft\n---\nNo description.\n"})
+    made(isolated_home, ".gemini")
+    result = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "skill:draft: Gemini CLI does not load it: its SKILL.md has no description" in result.stderr
+    )
+    assert "skill:review:" not in result.stderr
