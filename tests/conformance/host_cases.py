@@ -232,6 +232,9 @@ def run_all(cases: list[Case], bin_dir: Path, check: Callable[[Case], list[str]]
     for case in cases:
         case.play()
     listings = [case.listing() for case in cases]
+    # The offline wrapper is written here, once, before any thread starts the host: written
+    # while another thread forks, its open file would make the exec fail (ETXTBSY).
+    cases[0].host.offline_bin(bin_dir)
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         verdicts = list(pool.map(lambda c: c.judge(bin_dir), cases))
     # Two empty views agree: a judge that saw nothing at all would pass every case.
