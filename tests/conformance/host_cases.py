@@ -156,7 +156,7 @@ class Case:
 
     def _names(self, step: str) -> list[str]:
         items = self.listing()
-        if step in ("disable",):
+        if step == "disable":
             items = [i for i in items if i["state"] == "enabled"]
         elif step == "enable":
             items = [i for i in items if i["state"] == "disabled"]
