@@ -12,6 +12,7 @@ import builtins
 import io
 import os
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -52,6 +53,7 @@ class Guard:
         self.roots = tuple(os.path.abspath(r) for r in roots)
         self.extra: list[str] = []  # folders a test made with tempfile.mkdtemp / mkstemp
         self.seen: list[str] = []
+        self.temp_lock = threading.Lock()
 
     def allows(self, path: str) -> bool:
         for root in (*self.roots, *self.extra):
@@ -116,12 +118,15 @@ class Guard:
 
         def wrapper(*args: Any, **kw: Any) -> Any:
             parent = os.path.abspath(_temp_parent(args, kw))
-            saved, self.extra = self.extra, [*self.extra, parent]
-            try:
-                result = real(*args, **kw)
-            finally:
-                self.extra = saved
-            self.extra.append(os.fsdecode(made(result)))
+            # One at a time: a test whose threads make temp dirs (the hosts' judges, run
+            # side by side) must not lose one thread's entry when another restores `extra`.
+            with self.temp_lock:
+                saved, self.extra = self.extra, [*self.extra, parent]
+                try:
+                    result = real(*args, **kw)
+                finally:
+                    self.extra = saved
+                self.extra.append(os.fsdecode(made(result)))
             return result
 
         return wrapper

@@ -94,7 +94,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *ctx.manifest.warnings,
             *files.warnings,
             *_absent_warnings(host, where, picked),
-            *_unloaded(host, _linked_now(links.actions, here)),
+            *_refused_warnings(host, _linked_now(links.actions, here)),
         )
         return Prepared(Plan("install", actions, warnings, "link"))
 
@@ -129,6 +129,21 @@ def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]
     return out
 
 
+def _refused_warnings(host: Host, linked: tuple[Resource, ...]) -> list[str]:
+    """One line per skill linked that the host will skip (or take as a command only)."""
+    if not host.skill_needs:
+        return []
+    import os
+
+    from installer.hosts.skill_files import refusal
+
+    return [
+        f"{r.label}: {why}"
+        for r in linked
+        if r.kind == "skill" and (why := refusal(host, os.path.join(r.source, "SKILL.md")))
+    ]
+
+
 def _absent_warnings(host: Host, where: Placed, picked: frozenset[tuple[str, str]]) -> list[str]:
     """One line per kind the host has no place for: which items, and why."""
     by_why: dict[str, list[str]] = {}
@@ -139,18 +154,6 @@ def _absent_warnings(host: Host, where: Placed, picked: frozenset[tuple[str, str
         f"not installed into {host.title}: {', '.join(names)} ({why})"
         for why, names in by_why.items()
     ]
-
-
-def _unloaded(host: Host, linked: tuple[Resource, ...]) -> list[str]:
-    """A warning per skill the host will not load as it is, with the fix."""
-    from installer.hosts.validity import not_loaded
-
-    out = []
-    for r in linked:
-        why = not_loaded(host, r)
-        if why is not None:
-            out.append(f"{r.label}: linked, but {why}; add it to its SKILL.md")
-    return out
 
 
 def _linked_now(actions: tuple[Action, ...], items: tuple[Resource, ...]) -> tuple[Resource, ...]:

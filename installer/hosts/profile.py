@@ -58,10 +58,17 @@ class Host(NamedTuple):
     # The variable naming the home `also_reads` is under, when not HOME (Gemini CLI reads
     # `.agents/skills` under GEMINI_CLI_HOME).
     reads_home_var: str | None = None
-    # The SKILL.md frontmatter fields without which the host does not load a skill.
-    skill_needs: tuple[str, ...] = ()
     # When the host sees an enable or disable: said after one (`ext enable`, `ext disable`).
     picks_up: str = ""
+    # What names a skill in the host: its SKILL.md's frontmatter `name` (the Agent Skills
+    # format's rule), or its folder's name (Claude Code). ext names a skill by its folder.
+    skill_named_by: Literal["frontmatter", "folder"] = "frontmatter"
+    # The SKILL.md frontmatter fields without which the host does not load a skill (none
+    # without frontmatter); it skips the skill, silently. Pinned on each real binary:
+    # tests/e2e/test_host_facts.py and tests/conformance/test_hosts_conformance.py.
+    skill_needs: tuple[Literal["name", "description"], ...] = ()
+    # Claude Code does load a skill that lacks them, as a slash command only (no model use).
+    lacking_as_command: bool = False
 
     @property
     def is_pi(self) -> bool:

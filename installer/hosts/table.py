@@ -48,6 +48,8 @@ CLAUDE = Host(
     login="~/.claude/.credentials.json",
     skill_needs=("description",),
     picks_up="Claude Code reads it at its next start",
+    skill_named_by="folder",
+    lacking_as_command=True,
 )
 
 CODEX = Host(

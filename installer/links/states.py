@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -28,6 +29,11 @@ class Item(NamedTuple):
     path: str
     note: str | None = None
     pi: PiSwitch | None = None  # what pi's own settings say of it (`pi config`'s switches)
+    # The name the host gives it, where that is not ext's (a skill's frontmatter `name`).
+    host_name: str | None = None
+    # Why the host would not load it though its link is in place (installer.hosts.skill_files).
+    refused: str | None = None
+    host_kind: str | None = None  # the kind the host takes it as, where not ext's ("command")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -38,6 +44,12 @@ class Item(NamedTuple):
             "path": self.path,
             "entries": self.resource.entries(),
         }
+        if self.host_name:
+            out["host_name"] = self.host_name
+        if self.refused:
+            out["host_refuses"] = self.refused
+        if self.host_kind:
+            out["host_kind"] = self.host_kind
         if self.note:
             out["note"] = self.note
         if self.pi is not None:
@@ -59,7 +71,7 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
         return mode, [*registered_items(ctx, resources), *gone(agent, resources, kinds)]
     if not ctx.on.is_pi:
         here = classify_here(ctx, agent, resources)
-        return mode, [*read_shared(ctx, here), *gone(agent, resources, kinds)]
+        return mode, [*host_names(ctx, read_shared(ctx, here)), *gone(agent, resources, kinds)]
     from installer.settings.switches import with_pi
 
     found = with_pi(ctx, [classify(agent, r) for r in resources])
@@ -88,18 +100,42 @@ def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
     return out
 
 
+def host_names(ctx: Context, found: list[Item]) -> list[Item]:
+    """Each skill as the host reads it: the name it gives it, where that is not ext's, and
+    why it would not load it (a SKILL.md without what the host needs), as a note; Claude
+    Code takes such a skill as a command (`host_kind`)."""
+    from installer.hosts.skill_files import host_name, refusal
+
+    out = []
+    for i in found:
+        r = i.resource
+        if r.kind != "skill":
+            out.append(i)
+            continue
+        skill_md = os.path.join(r.source, "SKILL.md")
+        named = host_name(ctx.on, skill_md, r.name)
+        refused = refusal(ctx.on, skill_md)
+        note = "; ".join(n for n in (refused, i.note) if n) or None
+        as_command = bool(refused) and ctx.on.lacking_as_command
+        out.append(
+            i._replace(
+                host_name=named if named != r.name else None,
+                refused=None if as_command else refused,
+                host_kind="command" if as_command else None,
+                note=note,
+            )
+        )
+    return out
+
+
 def classify_here(ctx: Context, agent: AgentState, resources: Iterable[Resource]) -> list[Item]:
     """Another host's items: linked ones by their links, written ones by ext's record."""
-    from installer.hosts.validity import not_loaded
     from installer.hosts.written import classify_written, recorded
 
     hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
-    out = []
-    for r in resources:
-        item = classify_written(agent, r, hashes) if r.written else classify(agent, r)
-        why = not_loaded(ctx.on, r) if item.state == "enabled" else None
-        out.append(item._replace(note=f"{why}; add it to its SKILL.md") if why else item)
-    return out
+    return [
+        classify_written(agent, r, hashes) if r.written else classify(agent, r) for r in resources
+    ]
 
 
 PI_KINDS: Mapping[str, Kind] = {FOLDER[k]: k for k in KINDS}

@@ -314,8 +314,8 @@ def test_a_skill_the_host_will_not_load_is_said_at_install_and_in_the_list(
     result = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
     assert result.exit_code == 0, result.stderr
     assert (
-        "skill:review: linked, but Gemini CLI does not load a skill whose frontmatter has no "
-        "`description`; add it to its SKILL.md" in result.stderr
+        "skill:review: Gemini CLI does not load it: its SKILL.md has no description in its "
+        "frontmatter" in result.stderr
     )
     listed = json.loads(ext("--set", str(set_root), "--host", "gemini", "--json", "list").stdout)
     review = next(i for i in listed["items"] if i["name"] == "review")
@@ -399,3 +399,78 @@ def test_a_served_install_declined_writes_nothing_anywhere(
     assert child.exitstatus == 3
     assert sorted(p.name for p in claude.iterdir()) == []
     assert not (isolated_home / ".agents").exists()
+
+
+@pytest.mark.parametrize(
+    ("host", "leaf", "named"),
+    [
+        ("claude", ".claude", None),
+        ("codex", ".codex", "brand-guidelines"),
+        ("opencode", ".config/opencode", "brand-guidelines"),
+        ("gemini", ".gemini", "brand-guidelines"),
+    ],
+)
+def test_list_gives_the_name_the_host_gives_a_renamed_skill(
+    set_root: Path, isolated_home: Path, host: str, leaf: str, named: str | None
+) -> None:
+    """A skill whose frontmatter `name` is not its folder's is loaded by that name, except in
+    Claude Code, which names it by its folder (tests/e2e/test_host_facts.py): the list's
+    `host_name` says so, so that ext's list and the host's own name the same item."""
+    build_tree(
+        set_root, {"skills/brand/SKILL.md": "---\nname: brand-guidelines\ndescription: B.\n---\n"}
+    )
+    made(isolated_home, leaf)
+    result = ext("--set", str(set_root), "--host", host, "--json", "list")
+    assert result.exit_code == 0, result.stderr
+    by_name = {i["name"]: i for i in json.loads(result.stdout)["items"]}
+    assert by_name["brand"].get("host_name") == named
+    assert "host_name" not in by_name["review"]  # its frontmatter name is its folder's
+
+
+@pytest.mark.parametrize(
+    ("host", "leaf", "refuses", "as_command"),
+    [
+        ("claude", ".claude", set(), {"draft", "plain"}),
+        ("codex", ".codex", {"draft", "plain"}, set()),
+        ("opencode", ".config/opencode", {"plain"}, set()),
+        ("gemini", ".gemini", {"draft", "plain"}, set()),
+    ],
+)
+def test_list_says_which_skills_a_host_skips_or_takes_as_a_command(
+    set_root: Path,
+    isolated_home: Path,
+    host: str,
+    leaf: str,
+    refuses: set[str],
+    as_command: set[str],
+) -> None:
+    """A SKILL.md with no description, or no frontmatter at all, is skipped by Codex CLI and
+    Gemini CLI, by OpenCode when it has no frontmatter, and offered by Claude Code as a
+    slash command only (tests/conformance/test_hosts_conformance.py, on the real binaries)."""
+    build_tree(
+        set_root,
+        {
+            "skills/draft/SKILL.md": "---\nname: draft\n---\nNo description.\n",
+            "skills/plain/SKILL.md": "No frontmatter.\n",
+        },
+    )
+    made(isolated_home, leaf)
+    result = ext("--set", str(set_root), "--host", host, "--json", "list")
+    assert result.exit_code == 0, result.stderr
+    by_name = {i["name"]: i for i in json.loads(result.stdout)["items"]}
+    assert {n for n, i in by_name.items() if "host_refuses" in i} == refuses
+    assert {n for n, i in by_name.items() if i.get("host_kind") == "command"} == as_command
+    for name in refuses | as_command:
+        assert "SKILL.md has no" in by_name[name]["note"]
+    assert "note" not in by_name["review"]
+
+
+def test_install_warns_of_a_skill_the_host_will_skip(set_root: Path, isolated_home: Path) -> None:
+    build_tree(set_root, {"skills/draft/SKILL.md": "---\nname: draft\n---\nNo description.\n"})
+    made(isolated_home, ".gemini")
+    result = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "skill:draft: Gemini CLI does not load it: its SKILL.md has no description" in result.stderr
+    )
+    assert "skill:review:" not in result.stderr

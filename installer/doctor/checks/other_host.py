@@ -140,9 +140,15 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
     for item in on:
         if _match(item, loaded) is None:
             bad += 1
+            said = f"{item.resource.label}: ext lists it enabled ({item.path}), yet {title} does "
+            if item.refused:  # the SKILL.md lacks what the host needs: no relink helps
+                yield error(
+                    f"{said}not load it ({item.refused})",
+                    f"give {item.resource.source}/SKILL.md what it lacks",
+                )
+                continue
             yield error(
-                f"{item.resource.label}: ext lists it enabled ({item.path}), yet {title} does "
-                "not load it",
+                f"{said}not load it",
                 f"`ext --host {host.name} install` relinks it, then `ext --host {host.name} list`",
             )
     for item in off:
@@ -167,7 +173,7 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
 def _match(item: Item, loaded: Sequence[Loaded]) -> Loaded | None:
     """What the host loaded as this item: the same kind, by name or by the file it read."""
     r = item.resource
-    word = KIND_WORD[r.kind]
+    word = item.host_kind or KIND_WORD[r.kind]
     real = os.path.realpath(r.real or r.source)
     for got in loaded:
         if got.kind != word:

@@ -1,0 +1,49 @@
+"""What a host makes of a skill's SKILL.md: the name it gives the skill, and why it would not
+load it at all. Read from the set's own file, so `ext list` says what the host will do."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from installer.hosts.profile import Host
+
+_HEAD = 8192  # a frontmatter is at the top; the rest of a long SKILL.md is not read
+_FIELD = re.compile(r"^([A-Za-z_-]+):[ \t]*(\S.*?)?[ \t]*$", re.MULTILINE)
+
+
+def host_name(host: Host, skill_md: str, folder_name: str) -> str:
+    """The name `host` gives the skill of `skill_md`: its frontmatter `name` (else its
+    folder's), or its folder's for a host that names skills by folder."""
+    if host.skill_named_by == "folder":
+        return folder_name
+    from installer.sets.shared_skills import skill_name
+
+    return skill_name(skill_md)
+
+
+def refusal(host: Host, skill_md: str) -> str | None:
+    """Why `host` would not load the skill of `skill_md` (a frontmatter field it needs is
+    missing, or there is no frontmatter), or None when it would."""
+    if not host.skill_needs:
+        return None
+    try:
+        with open(skill_md, encoding="utf-8", errors="replace") as f:
+            text = f.read(_HEAD)
+    except OSError:
+        return None  # a missing file is the link engine's to report (stale)
+    head = text[3:].split("\n---", 1)[0] if text.startswith("---") else ""
+    have = {m.group(1) for m in _FIELD.finditer(head) if m.group(2)}
+    missing = [f for f in host.skill_needs if f not in have]
+    if not missing:
+        return None
+    does = (
+        f"{host.title} offers it as a command only"
+        if host.lacking_as_command
+        else f"{host.title} does not load it"
+    )
+    if not head:
+        return f"{does}: its SKILL.md has no frontmatter ({', '.join(host.skill_needs)})"
+    what = " and ".join(missing)
+    return f"{does}: its SKILL.md has no {what} in its frontmatter"

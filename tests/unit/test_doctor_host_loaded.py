@@ -1,0 +1,26 @@
+"""doctor's host.loaded comparison on literal lists: ext's items against a host's judge."""
+
+from __future__ import annotations
+
+from installer.doctor.checks.other_host import compare
+from installer.hosts.judges import Loaded
+from installer.hosts.table import CLAUDE, GEMINI
+from installer.links.states import Item
+from installer.sets.resources import Resource
+
+DRAFT = Resource("skill", "draft", "draft", "dir", "/set/skills/draft", "/set/skills/draft")
+
+
+def test_a_skill_the_host_takes_as_a_command_is_matched_as_one() -> None:
+    item = Item(DRAFT, "enabled", "skills/draft", host_kind="command")
+    (finding,) = compare([item], [Loaded("command", "draft", None)], CLAUDE)
+    assert finding.level == "ok"
+
+
+def test_a_skill_the_host_refuses_is_an_error_naming_why_and_the_file_to_fix() -> None:
+    why = "Gemini CLI does not load it: its SKILL.md has no description in its frontmatter"
+    item = Item(DRAFT, "enabled", "skills/draft", refused=why)
+    findings = list(compare([item], [], GEMINI))
+    assert [f.level for f in findings] == ["error"]
+    assert why in findings[0].message
+    assert findings[0].fix == "give /set/skills/draft/SKILL.md what it lacks"
