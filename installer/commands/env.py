@@ -34,11 +34,17 @@ def host_env(ctx: Context, options: EnvLine) -> DataResult:
     What the variable also moves (OpenCode's XDG_CONFIG_HOME is every XDG app's) is a
     warning on stderr: `eval "$(ext env)"` reads stdout only, so the note reaches the person
     who typed it, where a `#` line would vanish into the eval unseen."""
+    from installer.hosts.dirs import default_dir
     from installer.hosts.pointer import moves_others, pointer
 
     host = ctx.on
-    point = pointer(host, ctx.agent_dir)
-    line = env_line(Path(point.value), options.shell, point.name)
+    point = pointer(
+        host, ctx.agent_dir, default_dir(ctx.env, host) if host.unset_at_default else None
+    )
+    if point.value:
+        line = env_line(Path(point.value), options.shell, point.name)
+    else:  # its own default dir: no variable, as the host is when nothing moves it
+        line = unset_line(options.shell, point.name)
     note = moves_others(host, point, ctx.env.environ)
     data = {
         "host": host.name,
@@ -50,6 +56,12 @@ def host_env(ctx: Context, options: EnvLine) -> DataResult:
     launch = f"`ext --host {host.name} launch` sets it for {host.title} alone"
     warnings = (f"{note}; {launch}",) if note else ()
     return DataResult(data, (line,), warnings, verbatim=True)
+
+
+def unset_line(shell: str, var: str) -> str:
+    """`unset VAR` (fish: `set -e VAR`): the host at its own default dir."""
+    env_line(Path("."), shell, var)  # the shell's name checked as for an export
+    return f"set -e {var}" if shell == "fish" else f"unset {var}"
 
 
 def env_line(agent_dir: Path, shell: str, var: str = "PI_CODING_AGENT_DIR") -> str:

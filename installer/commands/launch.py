@@ -59,6 +59,8 @@ class HostExec(NamedTuple):
     warnings: tuple[str, ...] = ()
 
     def env(self, base: Mapping[str, str]) -> dict[str, str]:
+        if not self.point.value:  # the host's own default dir: its variable unset
+            return {k: v for k, v in base.items() if k != self.point.name}
         return {**base, self.point.name: self.point.value}
 
     def start(self, agent_dir: Path, base: Mapping[str, str]) -> NoReturn:
@@ -81,10 +83,13 @@ def launch_host(ctx: Context, options: Launch) -> HostExec:
     """Another host: its binary on PATH (missing: exit 1 with the install command), pointed
     at its dir by its own variable; what that variable moves besides is said first."""
     from installer.hosts.binary import require_binary
+    from installer.hosts.dirs import default_dir
     from installer.hosts.pointer import moves_others, pointer
 
     host = ctx.on
-    point = pointer(host, ctx.agent_dir)
+    point = pointer(
+        host, ctx.agent_dir, default_dir(ctx.env, host) if host.unset_at_default else None
+    )
     binary = require_binary(host, ctx.env.environ.get("PATH"))
     note = moves_others(host, point, ctx.env.environ)
     warnings = (f"{note}, for {host.title} and what it runs",) if note else ()

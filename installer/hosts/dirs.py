@@ -35,6 +35,13 @@ def host_dir(env: Env, host: Host) -> tuple[Path, str]:
     return home / default.removeprefix("~/"), "default"
 
 
+def default_dir(env: Env, host: Host) -> Path:
+    """The host's dir when no variable moves it (`~/.claude`, `~/.config/opencode`)."""
+    return host_dir(
+        Env({k: v for k, v in env.environ.items() if k != host.dir_var}, env.cwd), host
+    )[0]
+
+
 def find_host_dir(
     env: Env,
     host: Host,

@@ -14,19 +14,26 @@ from installer.hosts.profile import Host
 
 
 class Pointer(NamedTuple):
-    """`name=value` makes the host read its config dir from `dir`."""
+    """`name=value` makes the host read its config dir from `dir`; an empty value: the
+    variable unset, since the dir is the host's own default."""
 
     name: str
     value: str
 
 
-def pointer(host: Host, config_dir: Path) -> Pointer:
+def pointer(host: Host, config_dir: Path, default: Path | None = None) -> Pointer:
     """The variable and value that make `host` read `config_dir`; a dir the variable cannot
-    name (a `.gemini` named otherwise) is a usage error with the fix."""
+    name (a `.gemini` named otherwise) is a usage error with the fix.
+
+    At the host's `default` dir the variable is unset, not set to it: Claude Code keeps
+    `~/.claude.json` beside `~/.claude` and reads it from inside CLAUDE_CONFIG_DIR once that
+    is set, so setting it to the default dir would hide the user's settings and trust."""
     var = host.dir_var
     if not var:
         raise UsageError(f"{host.title} reads no variable for its dir", "start it from its dir")
     config_dir = Path(os.path.abspath(config_dir))
+    if default is not None and os.path.realpath(config_dir) == os.path.realpath(default):
+        return Pointer(var, "")
     if not host.var_names_home:
         return Pointer(var, str(config_dir))
     leaf = host.default_dir.rpartition("/")[2]
@@ -42,7 +49,7 @@ def pointer(host: Host, config_dir: Path) -> Pointer:
 def moves_others(host: Host, point: Pointer, environ: Mapping[str, str]) -> str | None:
     """What setting the variable also moves, when it is not the host's alone and the value
     is not what the shell has already (else None)."""
-    if not host.var_shared:
+    if not host.var_shared or not point.value:
         return None
     home = environ.get("HOME") or str(Path.home())
     now = environ.get(point.name) or os.path.join(home, ".config")

@@ -49,7 +49,8 @@ def made(path: Path) -> Path:
 @pytest.mark.parametrize(
     ("host", "folder", "line"),
     [
-        ("claude", ".claude", "export CLAUDE_CONFIG_DIR={home}/.claude"),
+        # Its own default dir: unset, since set, Claude Code reads ~/.claude.json inside it.
+        ("claude", ".claude", "unset CLAUDE_CONFIG_DIR"),
         ("codex", ".codex", "export CODEX_HOME={home}/.codex"),
         ("gemini", ".gemini", "export GEMINI_CLI_HOME={home}"),  # the home .gemini is in
         ("opencode", ".config/opencode", "export XDG_CONFIG_HOME={home}/.config"),
@@ -68,19 +69,48 @@ def test_env_prints_the_hosts_own_variable(
 
 
 def test_env_for_fish_and_as_json(set_root: Path, isolated_home: Path) -> None:
+    cc = made(isolated_home / "cc")
     made(isolated_home / ".claude")
 
-    fish = ext(set_root, "--host", "claude", "env", "--shell", "fish")
-    data = json.loads(ext(set_root, "--json", "--host", "claude", "env").stdout)
+    fish = ext(set_root, "--host", "claude", "--agent-dir", str(cc), "env", "--shell", "fish")
+    data = json.loads(
+        ext(set_root, "--json", "--host", "claude", "--agent-dir", str(cc), "env").stdout
+    )
+    at_default = ext(set_root, "--host", "claude", "--agent-dir", "~/.claude", "env")
 
-    assert fish.stdout == f"set -gx CLAUDE_CONFIG_DIR {isolated_home}/.claude\n"
+    assert fish.stdout == f"set -gx CLAUDE_CONFIG_DIR {cc}\n"
     assert data == {
         "host": "claude",
-        "agent_dir": f"{isolated_home}/.claude",
+        "agent_dir": str(cc),
         "shell": "sh",
         "variable": "CLAUDE_CONFIG_DIR",
-        "line": f"export CLAUDE_CONFIG_DIR={isolated_home}/.claude",
+        "line": f"export CLAUDE_CONFIG_DIR={cc}",
     }
+    assert at_default.stdout == "unset CLAUDE_CONFIG_DIR\n", at_default.stderr
+
+
+def test_launch_at_claudes_default_dir_runs_it_with_the_variable_unset(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    """Set to ~/.claude, CLAUDE_CONFIG_DIR would make Claude Code read ~/.claude/.claude.json
+    instead of the user's ~/.claude.json: a launch at the default dir leaves it unset."""
+    made(isolated_home / ".claude")
+    bin_dir = made(tmp_path / "bin")
+    fake = bin_dir / "claude"
+    fake.write_text('#!/bin/sh\necho "CLAUDE_CONFIG_DIR=${CLAUDE_CONFIG_DIR-unset}"\n')
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "CLAUDE_CONFIG_DIR": ""}
+    env.pop("CLAUDE_CONFIG_DIR")
+    done = subprocess.run(
+        [str(EXT), "--set", str(set_root), "--host", "claude", "launch", "--", "-p", "hi"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "CLAUDE_CONFIG_DIR=unset\n"
 
 
 def test_env_for_opencode_elsewhere_says_it_moves_every_xdg_apps_config(
