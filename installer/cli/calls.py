@@ -92,7 +92,9 @@ def _serve(
     # hosts that read that folder too then leave those skills out of their own.
     order = sorted(hosts, key=lambda h: not any(p.folder[0] == "~" for p in HOSTS[h].places))
     asked: list[str] = []
-    if command.asks and not args.get("yes") and not args.get("dry_run") and not out.json:
+    if command.asks and not args.get("dry_run") and not out.json:
+        # Every host planned before any is written (a host that cannot be planned stops
+        # them all, nothing written), then one question, unless --yes.
         asked = order = _ask_once(command, g, out, args, order)
         if not order:
             return 0
@@ -111,14 +113,19 @@ def _serve(
         finally:
             out.data = data
     if out.json:
-        out.data({"hosts": docs})
+        head: dict[str, Any] = {}
+        if command.asks:  # a plan's two flags, over every host: what automation reads
+            head["changed"] = any(d.get("changed") for d in docs.values())
+            head["dry_run"] = bool(args.get("dry_run"))
+        out.data({**head, "hosts": docs})
     return code
 
 
 def _ask_once(
     command: Command, g: Globals, out: Any, args: dict[str, Any], order: list[str]
 ) -> list[str]:
-    """Each host's plan, then one question for them all; the hosts that have a change to make.
+    """Each host's plan, then one question for them all (none with --yes); the hosts that
+    have a change to make.
 
     A host with nothing to do says so here and is not run again; declining writes nothing."""
     import sys
@@ -139,7 +146,7 @@ def _ask_once(
                 out.warn(f"{exc.message}: passed over; {exc.fix}")
     finally:
         out.collecting = False
-    if shown:
+    if shown and not args.get("yes"):
         out.ask("Apply these changes?", sys.stdin is not None and sys.stdin.isatty())
     return shown
 

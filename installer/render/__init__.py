@@ -118,7 +118,7 @@ class Prompt:
         for line in self.before:
             self.out.err(line)
         self.said = True
-        if self.out.collecting and not self.yes:
+        if self.out.collecting:
             self.out.show_plan(plan, diffs, asking=True)
             raise PlanShown()
         self.out.confirm(plan, self.yes, self.stdin_tty, diffs)

@@ -474,3 +474,34 @@ def test_install_warns_of_a_skill_the_host_will_skip(set_root: Path, isolated_ho
         "skill:draft: Gemini CLI does not load it: its SKILL.md has no description" in result.stderr
     )
     assert "skill:review:" not in result.stderr
+
+
+def test_a_served_install_plans_every_host_before_it_writes_any(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    """With --yes too: a host that cannot be planned (a folder that is a link ext did not
+    make) stops the run before the first host is written."""
+    (set_root / "extset.toml").write_text(SERVED)
+    claude, codex = made(isolated_home, ".claude"), made(isolated_home, ".codex")
+    gemini = made(isolated_home, ".gemini")
+    (gemini / "skills").symlink_to(made(tmp_path, "dotfiles-skills"))
+    result = ext("--set", str(set_root), "install", "--yes")
+    assert result.exit_code == 1
+    assert "is a symlink" in result.stderr
+    assert list(claude.iterdir()) == [] and list(codex.iterdir()) == []
+    assert not (isolated_home / ".agents").exists()
+    assert not (isolated_home / ".local/share/extset/agent/skills").exists()
+
+
+def test_a_served_install_as_json_is_one_document_with_changed(
+    set_root: Path, isolated_home: Path
+) -> None:
+    (set_root / "extset.toml").write_text(SERVED)
+    made(isolated_home, ".claude")
+    made(isolated_home, ".codex")
+    first = json.loads(ext("--set", str(set_root), "--json", "install", "--yes").stdout)
+    again = json.loads(ext("--set", str(set_root), "--json", "install", "--yes").stdout)
+    assert first["changed"] is True and first["dry_run"] is False
+    assert set(first["hosts"]) == {"pi", "claude", "codex", "gemini"}
+    assert first["hosts"]["claude"]["changed"] is True
+    assert again["changed"] is False
