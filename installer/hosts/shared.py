@@ -48,3 +48,17 @@ def read_elsewhere(
             _, folder = dests[a.path]
             out[i] = a._replace(detail=f"already read from {folder}, where ext linked it")
     return tuple(out)
+
+
+def owner_of(folder: str) -> str | None:
+    """The host whose own place a shared folder is (`~/.agents/skills`: Codex CLI's;
+    `~/.claude/skills`: Claude Code's default), for a command that switches an item there."""
+    from installer.hosts.table import HOSTS
+
+    for host in HOSTS.values():
+        for place in host.places:
+            if place.kind == "skill" and place.folder == folder:
+                return host.name
+            if place.kind == "skill" and f"{host.default_dir}/{place.folder}" == folder:
+                return host.name
+    return None

@@ -90,14 +90,37 @@ def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) 
     if not ctx.on.is_pi:  # another host has no settings of pi's to switch an item by
         from installer.links.states import classify_here
 
-        here = classify_here(ctx, agent, resources)
-        return View("link", {i.resource: _item(i, True) for i in here}, frozenset(agent.entries))
+        here = [_item(i, True) for i in classify_here(ctx, agent, resources)]
+        here = _shared_here(ctx, here)
+        return View("link", {i.resource: i for i in here}, frozenset(agent.entries))
     found = with_pi(ctx, [classify(agent, r) for r in resources])
     entries = package_entries(scopes_of(ctx), ctx.set_root)
     by_entry = [(r, view_registered(entries, ctx.set_root, r)) for r in resources if entries]
     packaged = frozenset(r for r, sw in by_entry if sw is None or sw.on)
     items = {i.resource: _item(i, True) for i in found}
     return View("link", items, frozenset(agent.entries), packaged)
+
+
+def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
+    """An item the host reads from a shared folder where ext linked it for another host:
+    switched there, by that host's command, not here (an enable here would load it twice)."""
+    from installer.hosts.shared import owner_of, shared_reads
+
+    missing = tuple(i.resource for i in items if i.state == "not-installed")
+    shared = shared_reads(ctx, ctx.on, missing) if missing and ctx.on.also_reads else {}
+    if not shared:
+        return items
+    out = []
+    for i in items:
+        folder = shared.get(i.resource)
+        if folder is None:
+            out.append(i)
+            continue
+        owner = owner_of(folder)
+        how = f"`ext --host {owner} enable/disable {i.resource.label}`" if owner else "there"
+        note = f"{ctx.on.title} reads it from {folder}, where ext linked it: switch it with {how}"
+        out.append(replace(i, state="shared", path=f"{folder}/{i.resource.filename}", note=note))
+    return out
 
 
 def _item(found: Listed, linked: bool = False) -> Item:
@@ -264,6 +287,7 @@ def _filter(r: Resource, enable: bool, set_root: str, where: str) -> Action:
 def _not_switched(item: Item, word: str) -> str:
     why = {
         "not-installed": "it is not installed",
+        "shared": "it is not linked here",
         "foreign": "the entry of that name is not ours",
         "conflict": "the entry of that name is not ours",
         "stale": "its link is stale",

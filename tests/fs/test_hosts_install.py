@@ -505,3 +505,18 @@ def test_a_served_install_as_json_is_one_document_with_changed(
     assert set(first["hosts"]) == {"pi", "claude", "codex", "gemini"}
     assert first["hosts"]["claude"]["changed"] is True
     assert again["changed"] is False
+
+
+def test_a_skill_read_from_a_shared_folder_is_switched_by_its_owner_not_linked_here(
+    set_root: Path, isolated_home: Path
+) -> None:
+    made(isolated_home, ".codex")
+    opencode = made(isolated_home, ".config/opencode")
+    assert ext("--set", str(set_root), "--host", "codex", "install", "--yes").exit_code == 0
+    assert ext("--set", str(set_root), "--host", "opencode", "install", "--yes").exit_code == 0
+    off = ext("--set", str(set_root), "--host", "opencode", "disable", "review", "--yes")
+    on = ext("--set", str(set_root), "--host", "opencode", "enable", "review", "--yes")
+    assert "skill:review was not disabled: it is not linked here" in off.stderr
+    assert "`ext --host codex enable/disable skill:review`" in off.stderr
+    assert "was not enabled" in on.stderr
+    assert not (opencode / "skills/review").exists(), "an enable here would load it twice"
