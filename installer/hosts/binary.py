@@ -73,15 +73,27 @@ def binary_of(
     return Binary(path, version, timed_out)
 
 
+# The variables that name where a host keeps its files: none reaches a version probe.
+_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_", "OPENCODE_")
+
+
 def ask_version(path: Path, environ: Mapping[str, str], timeout: float) -> tuple[str | None, bool]:
     """The first semver-looking token `<path> --version` prints, and whether it hung."""
+    import tempfile
+
     from installer.host.pi import run_bounded
     from installer.host.versions import version_in
 
-    try:
-        out = run_bounded([str(path), "--version"], dict(environ), timeout)
-    except OSError:
-        return None, False
+    # In a home of its own: Gemini CLI writes `projects.json` into ~/.gemini even for
+    # --version, and a doctor writes nothing in the user's dirs.
+    with tempfile.TemporaryDirectory(prefix="ext-version-") as home:
+        env = {k: v for k, v in environ.items() if not k.startswith(_HOME_VARS)}
+        env.update(HOME=home, XDG_CONFIG_HOME=f"{home}/.config", XDG_DATA_HOME=f"{home}/.data")
+        env.update(XDG_STATE_HOME=f"{home}/.state", XDG_CACHE_HOME=f"{home}/.cache")
+        try:
+            out = run_bounded([str(path), "--version"], env, timeout)
+        except OSError:
+            return None, False
     if out.timed_out:
         return None, True
     return version_in(out.stdout) or version_in(out.stderr), False

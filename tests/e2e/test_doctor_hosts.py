@@ -102,3 +102,32 @@ def _disable_then_copy_back(home: Path, set_root: Path) -> None:
 
     _ext(home, set_root, "claude", "disable", "skill:notes", "--yes")
     shutil.copytree(set_root / "skills/notes", home / ".claude/skills/notes")
+
+
+@pytest.mark.parametrize("name", sorted(BY_NAME))
+def test_doctor_writes_nothing_in_the_users_dirs(
+    name: str, isolated_home: Path, tmp_path: Path
+) -> None:
+    """Asking the binary its version included: Gemini CLI writes ~/.gemini/projects.json even
+    for --version, so ext asks it in a home of its own."""
+    from tests.helpers import snapshot
+
+    host = BY_NAME[name].require()
+    set_root = build_tree(tmp_path / "set", dict(SET))
+    (isolated_home / CONFIG[name]).mkdir(parents=True)
+    _ext(isolated_home, set_root, name, "install", "--yes")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    os.symlink(host.offline_bin(bin_dir / "real"), bin_dir / host.name)
+    env = environment(isolated_home, EXT_NO_UPDATE_CHECK="1", NO_COLOR="1")
+    env["PATH"] = os.pathsep.join([str(bin_dir), str(node_dir() or ""), env["PATH"]])
+    before = {p: v for p, v in snapshot(isolated_home).items() if not p.startswith(".cache")}
+    for deep in ((), ("--deep",)):
+        done = subprocess.run(
+            [str(EXT), "--set", str(set_root), "--host", name, "doctor", *deep],
+            env=env, capture_output=True, text=True, timeout=180, check=False,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert "host.found" in done.stdout, done.stderr
+    after = {p: v for p, v in snapshot(isolated_home).items() if not p.startswith(".cache")}
+    assert after == before
