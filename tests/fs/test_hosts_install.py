@@ -520,3 +520,18 @@ def test_a_skill_read_from_a_shared_folder_is_switched_by_its_owner_not_linked_h
     assert "`ext --host codex enable/disable skill:review`" in off.stderr
     assert "was not enabled" in on.stderr
     assert not (opencode / "skills/review").exists(), "an enable here would load it twice"
+
+
+def test_doctor_says_what_no_install_fixes_with_the_fix_that_does(
+    set_root: Path, isolated_home: Path
+) -> None:
+    made(isolated_home, ".gemini")
+    (set_root / "skills/review/SKILL.md").write_text("---\nname: review\n---\nNo description.\n")
+    (set_root / "prompts/pick.md").write_text("Fix $1\n")
+    ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    found = json.loads(ext("--set", str(set_root), "--host", "gemini", "--json", "doctor").stdout)
+    says = {c["message"]: c.get("fix", "") for c in found["checks"] if c["id"] == "host.items"}
+    refused = next(m for m in says if m.startswith("skill:review:"))
+    assert "does not load it" in refused and "SKILL.md what it lacks" in says[refused]
+    unwritten = next(m for m in says if m.startswith("not written for Gemini CLI: prompt:pick"))
+    assert "--skip prompt:pick" in says[unwritten]

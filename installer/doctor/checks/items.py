@@ -94,8 +94,37 @@ def host_items(s: Subject) -> Iterator[Finding]:
     problems said as for pi, first, then the count of what is fine."""
     sv = survey(s)
     install = f"ext --host {s.on.name} install"
-    found = item_findings(sv.items, sv.agent, s.on.title, install)
+    refused, unwritable, rest = [], [], []
+    for i in sv.items:
+        if i.refused:  # linked, but its SKILL.md lacks what the host needs: no install helps
+            refused.append(warn(f"{i.resource.label}: {i.refused}", _give(i)))
+        elif i.resource.written and i.state == "not-installed" and _why_unwritten(i):
+            unwritable.append(i)
+        else:
+            rest.append(i)
+    found = [*refused, *item_findings(tuple(rest), sv.agent, s.on.title, install)]
+    if unwritable:
+        labels = ", ".join(i.resource.label for i in unwritable)
+        whys = "; ".join(f"{i.resource.label}: {_why_unwritten(i)}" for i in unwritable)
+        skip = ",".join(i.resource.label for i in unwritable)
+        found.append(
+            info(
+                f"not written for {s.on.title}: {labels} ({whys})",
+                f"change the template, or leave it out: `{install} --skip {skip}`",
+            )
+        )
     yield from sorted(found, key=lambda f: f.level == "ok")
+
+
+def _give(i: Item) -> str:
+    return f"give {i.resource.source}/SKILL.md what it lacks"
+
+
+def _why_unwritten(i: Item) -> str | None:
+    """Why ext cannot write a host's file for this item now (Gemini CLI's TOML), or None."""
+    from installer.hosts.written import wanted
+
+    return wanted(i.resource).why_not
 
 
 def item_findings(
