@@ -20,7 +20,7 @@ from installer.ground.context import Context
 from installer.ground.errors import UsageError
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
-from installer.hosts.shared import read_elsewhere, shared_reads
+from installer.hosts.shared import found_twice, read_elsewhere, shared_reads
 from installer.hosts.written import KEY, WrittenPlan, plan_written, recorded
 from installer.links.plan import plan_install
 from installer.links.scan import AgentState, scan, seen
@@ -95,6 +95,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *files.warnings,
             *_absent_warnings(host, where, picked),
             *_refused_warnings(host, _linked_now(links.actions, here)),
+            *found_twice(ctx, host, linked),
         )
         return Prepared(Plan("install", actions, warnings, "link"))
 

@@ -67,6 +67,9 @@ class Host(NamedTuple):
     # without frontmatter); it skips the skill, silently. Pinned on each real binary:
     # tests/e2e/test_host_facts.py and tests/conformance/test_hosts_conformance.py.
     skill_needs: tuple[Literal["name", "description"], ...] = ()
+    # How to make the host read one of two shared folders that both hold a skill ext linked
+    # there (for two other hosts), which it would otherwise report as a duplicate.
+    shared_twice_fix: str = ""
     # At its own default dir the host runs with its variable unset, not set to that dir:
     # Claude Code reads `~/.claude.json` from inside CLAUDE_CONFIG_DIR once that is set.
     unset_at_default: bool = False

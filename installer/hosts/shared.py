@@ -62,3 +62,30 @@ def owner_of(folder: str) -> str | None:
             if place.kind == "skill" and f"{host.default_dir}/{place.folder}" == folder:
                 return host.name
     return None
+
+
+def found_twice(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> list[str]:
+    """A warning per skill the host finds in two shared folders, each linked there by ext for
+    another host (OpenCode reads ~/.claude/skills and ~/.agents/skills), with the host's way
+    to read only one."""
+    if len(host.also_reads) < 2:
+        return []
+    home = home_of(ctx.env)
+    out = []
+    for r in skills:
+        if r.kind != "skill":
+            continue
+        real = r.real or r.source
+        where = [
+            folder
+            for folder in host.also_reads
+            if os.path.islink(there := home / folder.removeprefix("~/") / r.filename)
+            and os.path.realpath(there) == real
+        ]
+        if len(where) > 1:
+            fix = f": {host.shared_twice_fix}" if host.shared_twice_fix else ""
+            out.append(
+                f"{r.label}: {host.title} finds it in {' and '.join(where)}, where ext linked it "
+                f"for other agents, and reports a duplicate{fix}"
+            )
+    return out

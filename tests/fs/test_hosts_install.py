@@ -535,3 +535,21 @@ def test_doctor_says_what_no_install_fixes_with_the_fix_that_does(
     assert "does not load it" in refused and "SKILL.md what it lacks" in says[refused]
     unwritten = next(m for m in says if m.startswith("not written for Gemini CLI: prompt:pick"))
     assert "--skip prompt:pick" in says[unwritten]
+
+
+def test_a_skill_opencode_finds_in_two_shared_folders_is_said_with_its_switch(
+    set_root: Path, isolated_home: Path
+) -> None:
+    made(isolated_home, ".claude")
+    made(isolated_home, ".codex")
+    made(isolated_home, ".config/opencode")
+    for host in ("claude", "codex"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+    result = ext("--set", str(set_root), "--host", "opencode", "install", "--yes")
+    assert (
+        "skill:review: OpenCode finds it in ~/.claude/skills and ~/.agents/skills" in result.stderr
+    )
+    assert "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS=1" in result.stderr
+    found = json.loads(ext("--set", str(set_root), "--host", "opencode", "--json", "doctor").stdout)
+    twice = [c for c in found["checks"] if "finds it in" in c["message"]]
+    assert twice and twice[0]["level"] == "warn" and "OPENCODE_DISABLE" in twice[0]["fix"]

@@ -103,6 +103,13 @@ def host_items(s: Subject) -> Iterator[Finding]:
         else:
             rest.append(i)
     found = [*refused, *item_findings(tuple(rest), sv.agent, s.on.title, install)]
+    if s.ctx is not None:
+        from installer.hosts.shared import found_twice
+
+        skills = tuple(i.resource for i in sv.items if i.resource.kind == "skill")
+        for twice in found_twice(s.ctx, s.on, skills):
+            what, _, fix = twice.rpartition(": ")
+            found.append(warn(what, fix) if s.on.shared_twice_fix else warn(twice))
     if unwritable:
         labels = ", ".join(i.resource.label for i in unwritable)
         whys = "; ".join(f"{i.resource.label}: {_why_unwritten(i)}" for i in unwritable)
