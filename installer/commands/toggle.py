@@ -149,6 +149,25 @@ def _recorder_blind(ctx: Context) -> str | None:
     return blind_spot(ctx.agent_dir, ctx.env.cwd)
 
 
+def _named(ctx: Context, resources: Sequence[Resource], name: str) -> list[Resource]:
+    """The items a name means here; for another host, a name of a kind it takes none of is
+    said as such (`hello` is a pi extension), not as a name the set does not have."""
+    try:
+        return resolve_name(tuple(resources), name)
+    except UsageError:
+        if ctx.on.is_pi:
+            raise
+        from installer.hosts.placing import placed
+
+        for r, why in placed(ctx).absent:
+            if name in (r.name, r.label, r.filename):
+                raise UsageError(
+                    f"{r.label} is not installed into {ctx.on.title}: {why}",
+                    f"switch it in pi: `ext disable {r.label}` (without --host)",
+                ) from None
+        raise
+
+
 def switch(
     ctx: Context, names: Sequence[str], enable: bool, force: bool, dry_run: bool, confirm: Confirm
 ) -> PlanResult:
@@ -156,7 +175,7 @@ def switch(
     if not names:
         raise UsageError("name at least one item", "run `ext list` to see the names")
     resources = set_items(ctx)
-    chosen = dict.fromkeys(r for n in names for r in resolve_name(resources, n))
+    chosen = dict.fromkeys(r for n in names for r in _named(ctx, resources, n))
     want = dict.fromkeys(chosen, enable)
     command = "enable" if enable else "disable"
     return apply_switch(ctx, command, resources, want, force, dry_run, confirm, names)
@@ -167,8 +186,8 @@ def switch_both(
 ) -> PlanResult:
     """`ext toggle --on NAME… --off NAME…`: both directions as one plan (what `/ext` applies)."""
     resources = set_items(ctx)
-    want = {r: True for n in on for r in resolve_name(resources, n)}
-    for r in (r for n in off for r in resolve_name(resources, n)):
+    want = {r: True for n in on for r in _named(ctx, resources, n)}
+    for r in (r for n in off for r in _named(ctx, resources, n)):
         if want.get(r):
             raise UsageError(f"{r.label} is named by both --on and --off", "name it once")
         want[r] = False

@@ -553,3 +553,15 @@ def test_a_skill_opencode_finds_in_two_shared_folders_is_said_with_its_switch(
     found = json.loads(ext("--set", str(set_root), "--host", "opencode", "--json", "doctor").stdout)
     twice = [c for c in found["checks"] if "finds it in" in c["message"]]
     assert twice and twice[0]["level"] == "warn" and "OPENCODE_DISABLE" in twice[0]["fix"]
+
+
+def test_a_pi_extension_named_for_another_host_is_said_to_be_pis(
+    set_root: Path, isolated_home: Path
+) -> None:
+    made(isolated_home, ".claude")
+    ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    result = ext("--set", str(set_root), "--host", "claude", "disable", "notify", "--yes")
+    assert result.exit_code == 2
+    assert "notify is not installed into Claude Code: an extension runs inside pi only" in (
+        result.stderr
+    )
