@@ -96,6 +96,11 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *_absent_warnings(host, where, picked),
             *_refused_warnings(host, _linked_now(links.actions, here)),
             *found_twice(ctx, host, linked),
+            *(
+                f"{r.label}: not linked here: {host.title} reads it from {folder}, where ext "
+                "linked it"
+                for r, folder in shared.items()
+            ),
         )
         return Prepared(Plan("install", actions, warnings, "link"))
 

@@ -95,7 +95,11 @@ def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
         if folder is None:
             out.append(i)
             continue
-        note = f"read from {folder}, where ext linked it: switch it with the host that owns it"
+        from installer.hosts.shared import owner_of
+
+        owner = owner_of(folder)
+        how = f"`ext --host {owner} enable/disable`" if owner else "the host that owns it"
+        note = f"read from {folder}, where ext linked it: switched with {how}"
         out.append(Item(i.resource, "enabled", f"{folder}/{i.resource.filename}", note))
     return out
 

@@ -63,6 +63,17 @@ SAMPLES = (
     ),  # the pi on PATH is today's (1.x): the sample says what pi 1.x loads
     Sample("docs/init-adopt.md", "ext init ~/my-pi-set --yes"),
     Sample("README.md", "ext --host claude install --yes", "mkdir -p ~/.claude ~/.gemini"),
+    Sample("README.md", "ext --host codex install --yes", "mkdir -p ~/.codex"),
+    Sample(
+        "README.md",
+        "ext --host opencode install --yes",
+        "mkdir -p ~/.codex ~/.config/opencode && ext --host codex install --yes >/dev/null 2>&1",
+    ),
+    Sample(
+        "README.md",
+        "head -3 ~/.gemini/commands/review.toml",
+        "mkdir -p ~/.gemini && ext --host gemini install --yes >/dev/null 2>&1",
+    ),
 )
 # Blocks no sandbox here can reproduce, each with why; every other block must be in SAMPLES.
 UNHELD = {
