@@ -89,3 +89,19 @@ def found_twice(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> list[
                 f"for other agents, and reports a duplicate{fix}"
             )
     return out
+
+
+def shared_places(
+    ctx: Context, host: Host, missing: tuple[Resource, ...]
+) -> dict[Resource, tuple[str, str]]:
+    """For each item not linked here that the host reads from a shared folder where ext
+    linked it: its path there, and the note that says so, naming the command that switches
+    it (the host whose folder it is). `ext list` shows it on; enable/disable leave it."""
+    shared = shared_reads(ctx, host, missing) if missing and host.also_reads else {}
+    out = {}
+    for r, folder in shared.items():
+        owner = owner_of(folder)
+        how = f"`ext --host {owner} enable/disable {r.label}`" if owner else "that folder's host"
+        note = f"{host.title} reads it from {folder}, where ext linked it: switch it with {how}"
+        out[r] = (f"{folder}/{r.filename}", note)
+    return out

@@ -81,27 +81,16 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
 def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
     """A skill not installed here that the host loads from a shared folder where ext linked it
     (~/.agents/skills, for Codex CLI): on, from there, and switched there."""
+    from installer.hosts.shared import shared_places
+
     missing = tuple(i.resource for i in found if i.state == "not-installed")
-    if not missing or not ctx.on.also_reads:
+    places = shared_places(ctx, ctx.on, missing)
+    if not places:
         return found
-    from installer.hosts.shared import shared_reads
-
-    shared = shared_reads(ctx, ctx.on, missing)
-    if not shared:
-        return found
-    out = []
-    for i in found:
-        folder = shared.get(i.resource)
-        if folder is None:
-            out.append(i)
-            continue
-        from installer.hosts.shared import owner_of
-
-        owner = owner_of(folder)
-        how = f"`ext --host {owner} enable/disable`" if owner else "the host that owns it"
-        note = f"read from {folder}, where ext linked it: switched with {how}"
-        out.append(Item(i.resource, "enabled", f"{folder}/{i.resource.filename}", note))
-    return out
+    return [
+        Item(i.resource, "enabled", *places[i.resource]) if i.resource in places else i
+        for i in found
+    ]
 
 
 def host_names(ctx: Context, found: list[Item]) -> list[Item]:

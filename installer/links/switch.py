@@ -104,23 +104,16 @@ def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) 
 def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
     """An item the host reads from a shared folder where ext linked it for another host:
     switched there, by that host's command, not here (an enable here would load it twice)."""
-    from installer.hosts.shared import owner_of, shared_reads
+    from installer.hosts.shared import shared_places
 
     missing = tuple(i.resource for i in items if i.state == "not-installed")
-    shared = shared_reads(ctx, ctx.on, missing) if missing and ctx.on.also_reads else {}
-    if not shared:
-        return items
-    out = []
-    for i in items:
-        folder = shared.get(i.resource)
-        if folder is None:
-            out.append(i)
-            continue
-        owner = owner_of(folder)
-        how = f"`ext --host {owner} enable/disable {i.resource.label}`" if owner else "there"
-        note = f"{ctx.on.title} reads it from {folder}, where ext linked it: switch it with {how}"
-        out.append(replace(i, state="shared", path=f"{folder}/{i.resource.filename}", note=note))
-    return out
+    places = shared_places(ctx, ctx.on, missing)
+    return [
+        replace(i, state="shared", path=places[i.resource][0], note=places[i.resource][1])
+        if i.resource in places
+        else i
+        for i in items
+    ]
 
 
 def _item(found: Listed, linked: bool = False) -> Item:
