@@ -14,7 +14,7 @@ from installer.ground.errors import UsageError
 from installer.ground.records import NamedTuple
 from installer.ground.state import State, load_state
 from installer.host.drift import drift_warning
-from installer.links.plan import plan_install, plan_uninstall
+from installer.links.plan import linked_now, plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
 from installer.sets.modes import install_mode, refuse_lost_imports, refuse_unlinkable
@@ -162,7 +162,7 @@ def _link_plan(
     left_out = tuple(r for r in resources if r not in picked)
     off_now = off_as_linked(ctx, agent, left_out) if left_out else []
     links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked, off_now)
-    refuse_lost_imports(ctx, _linked_now(links, chosen))
+    refuse_lost_imports(ctx, linked_now(links.actions, chosen))
     flips = _carried_to_top(ctx, resources, parked, by_pi)
     if not by_pi:
         return links, flips, _carried(parked, "off as `.off` links (pi's entry filter goes)")
@@ -174,15 +174,6 @@ def _link_plan(
     if why is not None:  # no `-path` can be written: a parked link stays parked, so still off
         return links, flips, (*warnings, f"parked links stay parked: {why}")
     return links._replace(actions=up.actions), flips + up.flips, warnings + up.warnings
-
-
-def _linked_now(links: Plan, chosen: tuple[Resource, ...]) -> tuple[Resource, ...]:
-    """The items this plan links or relinks: only a new link can lose imports (a no-op reads
-    no source)."""
-    paths = {a.path for a in links.actions if a.action in ("link", "relink")}
-    if not paths:
-        return ()  # a no-op: not even the items' places are worked out
-    return tuple(r for r in chosen if r.dest in paths or r.disabled_dest in paths)
 
 
 def _refuse_unread_switches(ctx: Context, state: State) -> None:

@@ -7,7 +7,6 @@ is (installer/host/cache.py), so `ext doctor` asks each binary once a day, not e
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -32,7 +31,9 @@ class Binary(NamedTuple):
 
 def find_binary(host: Host, path_env: str | None) -> Path | None:
     """The host's binary on PATH (`path_env` replaces PATH), or None."""
-    found = shutil.which(host.binary, path=path_env) if host.binary else None
+    from installer.ground.which import which
+
+    found = which(host.binary, path=path_env) if host.binary else None
     return Path(os.path.abspath(found)) if found else None
 
 

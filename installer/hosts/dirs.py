@@ -17,11 +17,11 @@ from installer.ground.manifest import Manifest
 from installer.hosts.profile import Host
 
 
-def host_dir(env: Env, host: Host) -> tuple[Path, str]:
+def host_dir(env: Env, host: Host, read_var: bool = True) -> tuple[Path, str]:
     """The dir the host itself reads in this shell, and what named it: its variable, else
-    its default."""
+    its default (`read_var=False`: the default alone)."""
     home = home_of(env)
-    value = env.environ.get(host.dir_var or "") if host.dir_var else None
+    value = env.environ.get(host.dir_var) if host.dir_var and read_var else None
     if value:
         named = _from_cwd(env, Path(value))
         if not host.var_names_home:
@@ -37,9 +37,7 @@ def host_dir(env: Env, host: Host) -> tuple[Path, str]:
 
 def default_dir(env: Env, host: Host) -> Path:
     """The host's dir when no variable moves it (`~/.claude`, `~/.config/opencode`)."""
-    return host_dir(
-        Env({k: v for k, v in env.environ.items() if k != host.dir_var}, env.cwd), host
-    )[0]
+    return host_dir(env, host, read_var=False)[0]
 
 
 def find_host_dir(

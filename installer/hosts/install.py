@@ -22,7 +22,7 @@ from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
 from installer.hosts.shared import found_twice, read_elsewhere, shared_reads
 from installer.hosts.written import KEY, WrittenPlan, plan_written, recorded
-from installer.links.plan import plan_install
+from installer.links.plan import linked_now, plan_install
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
 from installer.sets.modes import refuse_unlinkable
@@ -94,7 +94,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *ctx.manifest.warnings,
             *files.warnings,
             *_absent_warnings(host, where, picked),
-            *_refused_warnings(host, _linked_now(links.actions, here)),
+            *_refused_warnings(host, linked_now(links.actions, here)),
             *found_twice(ctx, host, linked),
             *(
                 f"{r.label}: not linked here: {host.title} reads it from {folder}, where ext "
@@ -160,9 +160,3 @@ def _absent_warnings(host: Host, where: Placed, picked: frozenset[tuple[str, str
         f"not installed into {host.title}: {', '.join(names)} ({why})"
         for why, names in by_why.items()
     ]
-
-
-def _linked_now(actions: tuple[Action, ...], items: tuple[Resource, ...]) -> tuple[Resource, ...]:
-    """The items this plan links or relinks: a no-op reads no SKILL.md to warn again."""
-    paths = {a.path for a in actions if a.action in ("link", "relink")}
-    return tuple(r for r in items if r.dest in paths) if paths else ()

@@ -33,7 +33,9 @@ def refusal(host: Host, skill_md: str) -> str | None:
             text = f.read(_HEAD)
     except OSError:
         return None  # a missing file is the link engine's to report (stale)
-    head = text[3:].split("\n---", 1)[0] if text.startswith("---") else ""
+    from installer.hosts.toml_commands import split_frontmatter
+
+    head, _ = split_frontmatter(text)
     have = {m.group(1) for m in _FIELD.finditer(head) if m.group(2)}
     missing = [f for f in host.skill_needs if f not in have]
     if not missing:

@@ -150,3 +150,12 @@ def _describe(entry: Entry) -> str:
     if entry.kind == "link":
         return f"a link to {entry.target}"
     return "a folder" if entry.kind == "dir" else "a file"
+
+
+def linked_now(actions: Iterable[Action], items: Iterable[Resource]) -> tuple[Resource, ...]:
+    """The items a plan links or relinks (either form): only a new link needs its source read
+    again (its imports, its SKILL.md), so a no-op reads none."""
+    paths = {a.path for a in actions if a.action in ("link", "relink")}
+    if not paths:
+        return ()  # a no-op: not even the items' places are worked out
+    return tuple(r for r in items if r.dest in paths or r.disabled_dest in paths)
