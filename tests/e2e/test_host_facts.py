@@ -583,3 +583,23 @@ def test_the_frontmatter_fields_a_host_needs_to_load_a_skill(
     expected |= {"nodesc"} if "description" not in needs else set()
     expected |= {"noname"} if "name" not in needs else set()
     assert loaded == expected
+
+
+@pytest.mark.parametrize("named", [False, True], ids=["unset", "set-to-default"])
+def test_claude_reads_its_json_from_inside_claude_config_dir_once_that_is_set(
+    named: bool, isolated_home: Path, tmp_path: Path
+) -> None:
+    """Why `ext env --host claude` at ~/.claude prints `unset CLAUDE_CONFIG_DIR` (the host's
+    `unset_at_default`): set, even to ~/.claude, Claude Code keeps `.claude.json` inside it
+    instead of at ~/.claude.json, so the user's settings and trusted folders seem gone."""
+    from installer.hosts.table import CLAUDE
+
+    assert CLAUDE.unset_at_default
+    (isolated_home / ".claude").mkdir()
+    extra = {"CLAUDE_CONFIG_DIR": str(isolated_home / ".claude")} if named else {}
+    _host("claude").run(
+        ["-p", "--output-format", "stream-json", "--verbose", "hi"], isolated_home, tmp_path, extra
+    )
+    inside = (isolated_home / ".claude" / ".claude.json").exists()
+    beside = (isolated_home / ".claude.json").exists()
+    assert (inside, beside) == ((True, False) if named else (False, True))
