@@ -79,9 +79,10 @@ def _served(g: Globals, command: Command) -> tuple[str, ...]:
 def _serve(
     command: Command, g: Globals, out: Any, args: dict[str, Any], hosts: tuple[str, ...]
 ) -> int:
-    """The command in each host the set serves, in the manifest's order; a host whose dir does
-    not exist is said and passed over (`--create` makes it). Under --json, one document:
-    `{"hosts": {name: the command's document}}`."""
+    """The command in each host the set serves, the shared folder's host first; a host whose
+    dir does not exist is said and passed over (`--create` makes it). Under --json, one
+    document: `{"changed", "dry_run", "hosts": {name: the command's document}}` (a writer's;
+    `list` has `hosts` alone)."""
     from installer.ground.errors import AgentDirMissing
     from installer.hosts.table import HOSTS
 
