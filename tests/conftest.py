@@ -25,6 +25,9 @@ _CLEARED = (
     "EXT_INDEX_URL",
     "EXT_NPM_REGISTRY",
     "EXT_NO_UPDATE_CHECK",
+    "EXT_NO_REPLAY",
+    "EXT_REPLAY_DEBUG",
+    "EXT_REPLAY_WINDOW_NS",
     "PI_CODING_AGENT_DIR",
     "EXT_HOST",  # and the other hosts' own dir variables: a test names the host it checks
     "CLAUDE_CONFIG_DIR",

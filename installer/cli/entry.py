@@ -8,10 +8,18 @@ from typing import NoReturn
 
 
 def main() -> None:
-    """`ext`: hand-parsed when argv is an everyday command's plain form (installer.cli.fast)."""
+    """`ext`: replayed when it is a read-only run recorded before with nothing changed since
+    (installer.cli.replay); else hand-parsed when argv is an everyday command's plain form
+    (installer.cli.fast); else parsed by click."""
+    from installer.cli.replay import replay
+
+    argv = sys.argv[1:]
+    recorder = replay(argv)  # no return on a replay
     from installer.cli.fast import parse
 
-    call = parse(sys.argv[1:])
+    call = parse(argv)
+    if recorder is not None and (call is None or call.call not in recorder.CALLS):
+        recorder.drop()
     if call is None:
         from installer.cli.app import main as parse_with_click
 
@@ -22,7 +30,12 @@ def main() -> None:
     try:
         calls.call(call.call, call.globals, call.args)
     except SystemExit as done:
+        if recorder is not None:
+            recorder.finish(done.code)
         leave(done)
+    finally:
+        if recorder is not None:
+            recorder.drop()  # an exception: nothing recorded, os and sys as they were
 
 
 def leave(done: SystemExit) -> NoReturn:

@@ -161,7 +161,7 @@ def _link_plan(
     picked = frozenset(chosen)  # 10,000 items against a tuple of 10,000: 1.3 s of a no-op
     left_out = tuple(r for r in resources if r not in picked)
     off_now = off_as_linked(ctx, agent, left_out) if left_out else []
-    links = plan_install(agent, resources, chosen, ctx.env.now(), () if by_pi else parked, off_now)
+    links = plan_install(agent, resources, chosen, ctx.env.now, () if by_pi else parked, off_now)
     refuse_lost_imports(ctx, linked_now(links.actions, chosen))
     flips = _carried_to_top(ctx, resources, parked, by_pi)
     if not by_pi:

@@ -7,6 +7,7 @@ prints. Only approve and revoke write, and only when something changes.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,7 +35,7 @@ StoreWriter = Callable[[Path, Change], Store]
 
 def utc_now() -> datetime:
     """The current time in UTC (the default clock)."""
-    return datetime.now(UTC)
+    return datetime.fromtimestamp(time.time(), UTC)
 
 
 def project_key(project: Path) -> str:

@@ -67,10 +67,18 @@ def blank_stamp(path: str) -> str:
 class Namer:
     """Picks backup paths that no entry has and no earlier pick of the same plan took."""
 
-    def __init__(self, taken: Callable[[str], Container[str]], when: str) -> None:
+    def __init__(
+        self, taken: Callable[[str], Container[str]], when: str | Callable[[], str]
+    ) -> None:
         self.taken = taken  # folder (relative to the agent dir) -> the names in it
-        self.when = when
+        self._when = when  # a callable: the clock is read at the first pick, if any
         self.used: set[str] = set()
+
+    @property
+    def when(self) -> str:
+        if callable(self._when):
+            self._when = self._when()
+        return self._when
 
     def pick(self, folder: str, filename: str, is_dir: bool) -> str:
         """`<folder>/<filename>.bak.<when>[-N]`, or the same in `<folder>/.bak/` for a folder."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,7 +60,7 @@ class Env:
         )
 
     def now(self) -> datetime:
-        return datetime.now(UTC).astimezone()
+        return datetime.fromtimestamp(time.time(), UTC).astimezone()
 
 
 class Context(NamedTuple):

@@ -10,6 +10,7 @@ installed), the same plan, lock, journal and undo.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -79,10 +80,10 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         here = tuple(r for r in linked if r not in shared)
         left_out = [r for r in where.items if r not in here]
         off = parked(agent, left_out)
-        now = ctx.env.now()
+        now = cache(ctx.env.now)  # read once, and only if something is backed up
         links = plan_install(agent, where.items, here, now, (), off)
         hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
-        names = Namer(agent.taken, stamp(now))
+        names = Namer(agent.taken, lambda: stamp(now()))
         files = plan_written(agent, where.written, picked, hashes, names, host.title)
         written[:] = [files]
         actions = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from installer.engine.plan import Action, Plan
@@ -15,7 +15,7 @@ def plan_install(
     state: AgentState,
     resources: Iterable[Resource],
     selected: Iterable[Resource],
-    now: datetime,
+    now: datetime | Callable[[], datetime],
     parked: Iterable[Resource] = (),
     off_now: Iterable[Resource] = (),
 ) -> Plan:
@@ -30,7 +30,8 @@ def plan_install(
     chosen = {(r.kind, r.filename) for r in selected}  # cheap keys; a set names each once
     off = {(r.kind, r.filename) for r in parked}
     kept_off = {(r.kind, r.filename) for r in off_now}
-    names = Namer(state.taken, stamp(now))
+    # The clock is read only when something is backed up (a no-op is then clock-free: replay).
+    names = Namer(state.taken, (lambda: stamp(now())) if callable(now) else stamp(now))
     actions: list[Action] = []
     handled: set[str] = set()
     for r in resources:

@@ -1,0 +1,298 @@
+"""installer.cli.replay: a read-only run is replayed only while everything it read is as it
+was, and a replay prints what a real run would print, byte for byte, with its exit code."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from installer.cli import replay
+from tests.helpers import build_tree
+
+EXT = Path(sys.executable).with_name("ext")
+SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "extensions/notify.ts": "export default function notify() {}\n",
+    "extensions/gamma/index.ts": "export default function gamma() {}\n",
+    "skills/review/SKILL.md": "---\nname: review\ndescription: Review.\n---\n# review\n",
+    "prompts/fix.md": "fix it\n",
+}
+
+
+def ext(*argv: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(EXT), *argv],
+        check=False,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, **env},
+        timeout=60,
+    )
+
+
+def said(run: subprocess.CompletedProcess[str]) -> str:
+    """What the replay debug line says about this run."""
+    lines = [ln for ln in run.stderr.splitlines() if ln.startswith("ext: replay: ")]
+    return lines[-1].removeprefix("ext: replay: ") if lines else ""
+
+
+def without_debug(run: subprocess.CompletedProcess[str]) -> tuple[str, str, int]:
+    err = "".join(ln for ln in run.stderr.splitlines(True) if not ln.startswith("ext: replay"))
+    return run.stdout, err, run.returncode
+
+
+@pytest.fixture
+def installed(tmp_path: Path) -> tuple[Path, Path]:
+    root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    done = ext(
+        "--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes", cwd=root
+    )
+    assert done.returncode == 0, done.stderr
+    return root, agent
+
+
+ARGVS = (("install", "--yes"), ("list",), ("env",), ("install", "--dry-run"))
+
+
+@pytest.mark.parametrize("argv", ARGVS, ids=" ".join)
+def test_a_second_run_with_nothing_changed_is_replayed_with_the_same_output(
+    installed: tuple[Path, Path], argv: tuple[str, ...]
+) -> None:
+    root, agent = installed
+    flags = ("--set", str(root), "--agent-dir", str(agent), *argv)
+    env = {"EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    first = ext(*flags, cwd=root, **env)
+    second = ext(*flags, cwd=root, **env)
+    real = ext(*flags, cwd=root, EXT_NO_REPLAY="1")
+    assert (said(first), said(second)) == ("recorded", "replayed")
+    assert without_debug(second) == without_debug(first) == without_debug(real)
+
+
+def test_a_tree_changed_just_now_is_not_recorded(installed: tuple[Path, Path]) -> None:
+    """The racy rule: a path changed within the window could change again unseen."""
+    root, agent = installed
+    (root / "extensions" / "fresh.ts").write_text("export default function f() {}\n")
+    flags = ("--set", str(root), "--agent-dir", str(agent), "list")
+    run = ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1")
+    assert "changed too recently" in said(run)
+    assert said(ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1")) != "replayed"
+
+
+def test_a_run_that_writes_is_never_recorded(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    flags = ("--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes")
+    run = ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1", EXT_REPLAY_WINDOW_NS="0")
+    assert run.returncode == 0, run.stderr
+    assert "to write" in said(run) or said(run).startswith("os.")
+    assert not list((Path(os.environ["XDG_CACHE_HOME"]) / "extset" / "replay").glob("*"))
+
+
+def test_a_record_another_user_could_have_written_is_not_read(
+    installed: tuple[Path, Path],
+) -> None:
+    root, agent = installed
+    flags = ("--set", str(root), "--agent-dir", str(agent), "list")
+    env = {"EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    assert said(ext(*flags, cwd=root, **env)) == "recorded"
+    (record,) = (Path(os.environ["XDG_CACHE_HOME"]) / "extset" / "replay").iterdir()
+    record.chmod(0o666)
+    assert said(ext(*flags, cwd=root, **env)) == "recorded"
+    record.write_bytes(b"\x00not marshal")
+    assert said(ext(*flags, cwd=root, **env)) == "recorded"
+    assert said(ext(*flags, cwd=root, **env)) == "replayed"
+
+
+# Each change a user or another tool could make between two runs; after any of them the
+# next run is not a replay, and prints what a real run prints.
+def _add_extension(root: Path, agent: Path) -> None:
+    (root / "extensions" / "added.ts").write_text("export default function a() {}\n")
+
+
+def _remove_extension(root: Path, agent: Path) -> None:
+    (root / "extensions" / "notify.ts").unlink()
+
+
+def _rename_prompt(root: Path, agent: Path) -> None:
+    (root / "prompts" / "fix.md").rename(root / "prompts" / "mend.md")
+
+
+def _edit_manifest(root: Path, agent: Path) -> None:
+    with (root / "extset.toml").open("a") as manifest:
+        manifest.write('[install]\nskip = ["notify"]\n')
+
+
+def _break_skill(root: Path, agent: Path) -> None:
+    (root / "skills" / "review" / "SKILL.md").write_text("no frontmatter at all, longer now\n")
+
+
+def _relink_elsewhere(root: Path, agent: Path) -> None:
+    link = agent / "extensions" / "notify.ts"
+    link.unlink()
+    link.symlink_to(root / "extensions" / "gamma" / "index.ts")
+
+
+def _switch_off(root: Path, agent: Path) -> None:
+    link = agent / "extensions" / "notify.ts"
+    link.rename(link.with_name("notify.ts.off"))
+
+
+def _user_file_in_the_way(root: Path, agent: Path) -> None:
+    (agent / "prompts" / "fix.md").unlink()
+    (agent / "prompts" / "fix.md").write_text("mine\n")
+
+
+def _settings_written(root: Path, agent: Path) -> None:
+    settings_file = agent / "settings.json"
+    old = settings_file.read_text() if settings_file.exists() else "{}"
+    settings_file.write_text(old.rstrip()[:-1].rstrip().rstrip("{") + '{"theme": "dark"}\n')
+
+
+def _agent_dir_gone(root: Path, agent: Path) -> None:
+    agent.rename(agent.with_name("agent-moved"))
+
+
+def _chmod_folder(root: Path, agent: Path) -> None:
+    (root / "extensions" / "gamma").chmod(0o500)
+
+
+CHANGES = (
+    _add_extension,
+    _remove_extension,
+    _rename_prompt,
+    _edit_manifest,
+    _break_skill,
+    _relink_elsewhere,
+    _switch_off,
+    _user_file_in_the_way,
+    _settings_written,
+    _agent_dir_gone,
+    _chmod_folder,
+)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(change=st.sampled_from(CHANGES), argv=st.sampled_from(ARGVS))
+def test_after_any_change_a_run_prints_what_a_real_run_prints(
+    tmp_path_factory: pytest.TempPathFactory, change, argv: tuple[str, ...]
+) -> None:
+    base = tmp_path_factory.mktemp("replay")
+    root = build_tree(base / "set", SET)
+    agent = base / "agent"
+    flags = ("--set", str(root), "--agent-dir", str(agent))
+    assert ext(*flags, "install", "--create", "--yes", cwd=root).returncode == 0
+    env = {"EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    assert said(ext(*flags, *argv, cwd=root, **env)) == "recorded"
+    change(root, agent)
+    would = ext(*flags, "install", "--dry-run", cwd=root, EXT_NO_REPLAY="1")
+    run = ext(*flags, *argv, cwd=root, **env)
+    if argv == ("install", "--yes") and not would.stdout.startswith("nothing to do"):
+        assert said(run) != "replayed"  # it had work to do: it did it
+    else:  # the same output as a real run, replayed or not (env looks at no prompt)
+        assert without_debug(run) == without_debug(ext(*flags, *argv, cwd=root, EXT_NO_REPLAY="1"))
+
+
+def test_the_argv_the_folder_and_the_environment_are_the_key(
+    installed: tuple[Path, Path],
+) -> None:
+    root, agent = installed
+    flags = ("--set", str(root), "--agent-dir", str(agent), "env")
+    env = {"EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    assert said(ext(*flags, cwd=root, **env)) == "recorded"
+    assert said(ext(*flags, cwd=root, **env)) == "replayed"
+    assert said(ext(*flags, "--shell", "fish", cwd=root, **env)) == "recorded"
+    assert said(ext(*flags, cwd=agent, **env)) == "recorded"
+    assert said(ext(*flags, cwd=root, NO_COLOR="1", **env)) == "recorded"
+
+
+# In-process: what spoils a recording. Each test unwraps before it returns.
+@pytest.fixture
+def recorder(tmp_path: Path):
+    folder = tmp_path / "cache" / "extset" / "replay"
+    made = replay.Recorder("key", str(folder / "x"), str(folder))
+    try:
+        yield made
+    finally:
+        made._unwrap()
+
+
+def test_looking_reads_the_real_calls_and_gives_their_answers(
+    recorder: replay.Recorder, tmp_path: Path
+) -> None:
+    (tmp_path / "f").write_text("x")
+    os.symlink("f", tmp_path / "l")
+    recorder.spoiled = None  # pytest reads the clock between the fixture and the test; and
+    recorder.checks.clear()  # writing the tree spoiled the record too
+    assert os.readlink(tmp_path / "l") == "f"
+    assert os.stat(tmp_path / "f").st_size == 1
+    assert not os.path.exists(tmp_path / "missing")
+    assert sorted(e.name for e in os.scandir(tmp_path) if e.is_file()) == ["f", "l"]
+    recorder._unwrap()
+    assert os.stat is replay._STAT and os.readlink is replay._READLINK
+    kinds = {(kind, Path(path).name) for kind, path in recorder.checks}
+    assert {(replay.READLINK, "l"), (replay.STAT, "f"), (replay.STAT, "missing")} <= kinds
+    assert (replay.STAT, "l") in kinds  # is_file() of a link follows it: its target is read
+    assert recorder.spoiled is None
+
+
+@pytest.mark.parametrize(
+    ("act", "why"),
+    [
+        (lambda p: subprocess.run(["true"], check=True), "subprocess.Popen"),
+        (lambda p: (p / "w").write_text("x"), "to write"),
+        (lambda p: os.stat("/proc/self/stat"), "/proc"),
+        (lambda p: time.time(), "read the clock"),
+        (lambda p: sys.stdin.read(), "stdin"),
+        (lambda p: os.mkdir(p / "d"), "os.mkdir"),
+    ],
+    ids=["process", "write", "proc", "clock", "stdin", "mkdir"],
+)
+def test_a_run_that_does_what_a_replay_would_not_redo_is_spoiled(
+    recorder: replay.Recorder, tmp_path: Path, act, why: str
+) -> None:
+    recorder.spoiled = None  # pytest reads the clock between the fixture and the test
+    with contextlib.suppress(OSError, ValueError):
+        act(tmp_path)
+    recorder._unwrap()
+    assert recorder.spoiled is not None and why in recorder.spoiled
+
+
+def test_the_clock_readers_allowed_exist_and_read_it_only_for_caches() -> None:
+    """_CLOCK_OK names modules; a renamed module would make every run they run in spoil."""
+    import importlib
+
+    for name in replay._CLOCK_OK:
+        assert importlib.import_module(name)
+
+
+def test_no_module_reads_the_clock_past_the_recorder() -> None:
+    """datetime.now() and date.today() cannot be wrapped: ext reads the clock by time.*."""
+    root = Path(replay.__file__).parents[1]
+    found = [
+        f"{path.relative_to(root)}: {needle}"
+        for path in root.rglob("*.py")
+        for needle in ("datetime.now(", "date.today(", "datetime.utcnow(", "datetime.today(")
+        if needle in path.read_text()
+    ]
+    assert not found
+
+
+def test_the_cache_folder_is_the_one_userdirs_names() -> None:
+    from installer.ground.userdirs import user_dir
+
+    assert replay.cache_dir() == str(user_dir("cache") / "replay")
