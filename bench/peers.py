@@ -52,6 +52,10 @@ STDLIB = "python -c 'import re, typing, pathlib, json'"
 ONE = "ext install --yes (no-op, 1 item)"
 NOOP = "ext install --yes (no-op, 1k)"
 NOOP_FLOOR = "python, 1,000 readlinks checked (no tool)"
+# The same no-ops with the replay off (EXT_NO_REPLAY=1): the whole check, every run. Reported,
+# no target: a no-op is replayed from its second run while nothing it read has changed.
+ONE_FULL = "ext install --yes (no-op, 1 item, replay off)"
+NOOP_FULL = "ext install --yes (no-op, 1k, replay off)"
 FRESH = "ext install --yes (fresh, 1k)"
 FRESH_FLOOR = "python, 1,000 os.symlink calls (no tool)"
 
@@ -119,11 +123,26 @@ def expect_links(folder: Path, count: int, tool: str) -> None:
         raise BenchError(f"{tool} made {found} links in {folder}, not {count}")
 
 
-def _floor_row(t: Timings, floor: str, interpreter: str) -> Row:
-    """A floor against the interpreter: reported, with no target of its own."""
+def expect_replayed(env: dict[str, str], *cmds: Cmd) -> None:
+    """The no-op rows time a replay: stop the bench if a run of these would not be one."""
+    for cmd in cmds:
+        _replayed(cmd, env)
+
+
+def _replayed(cmd: Cmd, env: dict[str, str]) -> None:
+    said = subprocess.run(
+        list(cmd.argv), cwd=cmd.cwd, env={**env, "EXT_REPLAY_DEBUG": "1"}, capture_output=True,
+        text=True, check=False,
+    ).stderr  # fmt: skip
+    if "ext: replay: replayed" not in said:
+        raise BenchError(f"{' '.join(cmd.argv)} was not replayed: {said.strip()}")
+
+
+def _floor_row(t: Timings, floor: str, interpreter: str, name: str = "1 no-op") -> Row:
+    """A floor (or a run with the replay off) against a baseline: reported, no target."""
     r = f"{t.ratio(floor, interpreter):.2f}x"
     return Row(
-        "1 no-op",
+        name,
         floor,
         ms(t.median(floor)),
         f"{interpreter}: {ms(t.median(interpreter))}",
@@ -178,18 +197,24 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
         STDLIB: Cmd([python(), "-c", "import re, typing, pathlib, json"], set_dir, env),
         ONE: one_cmd,
         NOOP: ext_cmd,
+        ONE_FULL: Cmd(one_cmd.argv, one_dir, {**env, "EXT_NO_REPLAY": "1"}),
+        NOOP_FULL: Cmd(ext_cmd.argv, set_dir, {**env, "EXT_NO_REPLAY": "1"}),
         NOOP_FLOOR: Cmd(loop_argv, set_dir, env),
         "dotbot (no-op, 1k)": dotbot_cmd,
         "stow (no-op, 1k)": Cmd(stow_argv, sets, env),
     }
     t = measure(noop, n)
     print_timings("already linked: a no-op, against the tools and the floors", t)
+    expect_replayed(env, one_cmd, ext_cmd)
     rows = [
         ratio_row("1 no-op", t, ONE, INTERPRETER, 2.0),
+        _floor_row(t, ONE_FULL, INTERPRETER),
         _floor_row(t, STDLIB, INTERPRETER),
         ratio_row("1k no-op", t, NOOP, "dotbot (no-op, 1k)", 0.5),
         ratio_row("1k no-op", t, NOOP, "stow (no-op, 1k)", 0.6),
         ratio_row("1k no-op", t, NOOP, NOOP_FLOOR, 1.5),
+        _floor_row(t, NOOP_FULL, NOOP_FLOOR, "1k no-op"),
+        _floor_row(t, NOOP_FULL, "dotbot (no-op, 1k)", "1k no-op"),
     ]
 
     def empty_ext_agent() -> None:

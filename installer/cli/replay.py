@@ -204,7 +204,7 @@ class _Tee:
 
     def write(self, text: str) -> int:
         self._kept.append(text)
-        return self._stream.write(text)
+        return int(self._stream.write(text))
 
     def writelines(self, lines: Any) -> None:
         for line in lines:
@@ -481,7 +481,7 @@ class Recorder:
             why = "an exit code that is not a number"
         if why is None:
             why = self._racy()
-        if why is None:
+        if why is None and isinstance(code, int):
             why = self._write(code)
         if os.environ.get("EXT_REPLAY_DEBUG"):
             sys.stderr.write(f"ext: replay: {why or 'recorded'}\n")
