@@ -9,9 +9,9 @@ from typing import NoReturn
 
 def main() -> None:
     """`ext`: replayed when it is a read-only run recorded before with nothing changed since
-    (installer.cli.replay); else hand-parsed when argv is an everyday command's plain form
+    (installer.ground.replay); else hand-parsed when argv is an everyday command's plain form
     (installer.cli.fast); else parsed by click."""
-    from installer.cli.replay import replay
+    from installer.ground.replay import replay
 
     argv = sys.argv[1:]
     recorder = replay(argv)  # no return on a replay

@@ -102,6 +102,10 @@ def _passive(
 
     where = installations(host.resolved if host else None, set_dir)
     due = due_notices(cache, now, current, where)
+    from installer.ground.replay import bound
+    from installer.updates.policy import quiet_until
+
+    bound(now, quiet_until(cache, now))  # a replay of this run holds until then
     if not due:
         return None
     # Re-read: a refresh may have written since, and its results must not be lost.

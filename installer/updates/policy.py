@@ -89,3 +89,21 @@ def due_notices(
                 continue
         due.append(result)
     return tuple(due)
+
+
+def quiet_until(cache: CacheState | None, now: float) -> float | None:
+    """The first moment after `now` at which refresh_due or due_notices may answer otherwise
+    than they answer at `now` (None: the clock alone never changes their answer).
+
+    Each of them compares `now` with a time in the cache (the last check, a refresh started,
+    the last notice, a release first seen) and that time plus a period: those are the
+    moments a replay of a run that asked them stops standing for a real run.
+    """
+    if cache is None:
+        return None
+    marks = [cache.checked_at, cache.notified_at, *(item.at for item in cache.first_seen)]
+    moments = [t + DAY for t in marks if t is not None] + [t for t in marks if t is not None]
+    if cache.refresh_started_at is not None:
+        moments += [cache.refresh_started_at, cache.refresh_started_at + REFRESH_RETRY]
+    later = [t for t in moments if t > now]
+    return min(later) if later else None

@@ -1,4 +1,4 @@
-"""installer.cli.replay: a read-only run is replayed only while everything it read is as it
+"""installer.ground.replay: a read-only run is replayed only while everything it read is as it
 was, and a replay prints what a real run would print, byte for byte, with its exit code."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from installer.cli import replay
+from installer.ground import replay
 from tests.helpers import build_tree
 
 EXT = Path(sys.executable).with_name("ext")
@@ -296,3 +296,72 @@ def test_the_cache_folder_is_the_one_userdirs_names() -> None:
     from installer.ground.userdirs import user_dir
 
     assert replay.cache_dir() == str(user_dir("cache") / "replay")
+
+
+def in_a_terminal(argv: list[str], cwd: Path, env: dict[str, str]) -> str:
+    """What ext printed with stdin, stdout and stderr on a terminal (a pty)."""
+    import pty
+
+    main, side = pty.openpty()
+    try:
+        subprocess.run(
+            [str(EXT), *argv], stdin=side, stdout=side, stderr=side, cwd=cwd,
+            env={**os.environ, **env}, timeout=60, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(side)
+    got = b""
+    with contextlib.suppress(OSError):  # EIO once the terminal's other side is closed
+        while chunk := os.read(main, 65536):
+            got += chunk
+    os.close(main)
+    return got.decode()
+
+
+def test_in_a_terminal_the_update_notice_bounds_the_replay(
+    installed: tuple[Path, Path],
+) -> None:
+    """A terminal: the notice reads the clock, says until when its answer holds, and the
+    replay holds until then and no later."""
+    import marshal
+
+    from installer.updates.cache import CacheState, save_cache
+    from installer.updates.paths import default_cache_path
+
+    root, agent = installed
+    save_cache(CacheState(checked_at=time.time() - 3600), default_cache_path())
+    flags = ["--set", str(root), "--agent-dir", str(agent), "list"]
+    env = {"EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    assert "ext: replay: recorded" in in_a_terminal(flags, root, env)
+    assert "ext: replay: replayed" in in_a_terminal(flags, root, env)
+    (record,) = (Path(os.environ["XDG_CACHE_HOME"]) / "extset" / "replay").iterdir()
+    entry = marshal.loads(record.read_bytes())  # noqa: S302 (the test's own file)
+    since, until = entry[5]
+    assert until == pytest.approx((time.time() - 3600 + 24 * 3600) * 1e9, rel=1e-6)
+    record.write_bytes(marshal.dumps((*entry[:5], (since, time.time_ns() - 1))))
+    assert "ext: replay: replayed" not in in_a_terminal(flags, root, env)
+
+
+def test_quiet_until_is_the_first_moment_an_answer_of_the_policy_flips() -> None:
+    from installer.updates.cache import CacheState
+    from installer.updates.policy import DAY, REFRESH_RETRY, due_notices, quiet_until, refresh_due
+
+    now = 1_000_000.0
+    for cache in (
+        CacheState(checked_at=now - 10),
+        CacheState(checked_at=now - 10, notified_at=now - 100),
+        CacheState(checked_at=now - 2 * DAY, refresh_started_at=now - 5),
+        CacheState(checked_at=now + 50),  # a clock set back
+    ):
+        until = quiet_until(cache, now)
+        assert until is not None and until > now
+        first = (refresh_due(cache, now), due_notices(cache, now, {}))
+        for t in ((now + until) / 2, until - 1e-3):
+            assert (refresh_due(cache, t), due_notices(cache, t, {})) == first
+        assert until in {
+            t + d
+            for t in (cache.checked_at, cache.notified_at, cache.refresh_started_at)
+            if t is not None
+            for d in (0, DAY, REFRESH_RETRY)
+        }
+    assert quiet_until(None, now) is None

@@ -20,8 +20,8 @@ read. A run is not recorded when it did anything a replay would not redo:
 - started a process, opened a socket, changed folder, read stdin, opened a device or a
   pipe, or looked under /proc, /sys or /dev (their times do not move with their contents);
 - read the clock, except the few readers that only decide whether to keep a cache
-  (`_CLOCK_OK`): an update notice is due by the clock, so a run that could print one is
-  not recorded;
+  (`_CLOCK_OK`), and the update notice, which is due by the clock and says until when what
+  it decided holds (`bound`): the record is replayed only until then;
 - saw a path modified too recently for its time to tell a second change (the "racy" rule
   of git's index: within 0.1 s of the run's start, or 2 s on a file system with whole-second
   times).
@@ -43,9 +43,13 @@ import contextlib
 import marshal
 import os
 import sys
-from typing import Any, NoReturn
 
-FORMAT = 1
+TYPE_CHECKING = False  # typing's own costs ~2 ms of a replay's ~15: mypy reads this as True
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, NoReturn
+
+FORMAT = 3
 COMMANDS = frozenset({"install", "list", "env"})  # argv words worth a look for a replay
 CALLS = frozenset({"install", "list_items", "env"})  # the grammar's calls that are recorded
 _VOLATILE = frozenset({"_", "OLDPWD", "SHLVL"})  # set by shells between commands; ext reads none
@@ -54,10 +58,17 @@ _FINE_NS, _COARSE_NS = 100_000_000, 2_000_000_000  # the racy window (see above)
 _PSEUDO = ("/proc/", "/sys/", "/dev/")
 
 LSTAT, STAT, READLINK, ACCESS = 0, 1, 2, 3  # a check: (kind, path, answer); ACCESS: (mode, yes)
+# A folder stat'ed but never listed: what it is, not when it last changed (its times move
+# with every entry made in it, /tmp's all the time, and nothing of ext reads them).
+DIR_LSTAT, DIR_STAT = 4, 5
 
 # Modules that read the clock only to decide whether a cache entry is settled or fresh,
 # never for what they print: the manifest cache, pi's package.json, the host version cache.
 _CLOCK_OK = frozenset({"installer.ground.manifest", "installer.host.pi", "installer.host.cache"})
+# Modules whose output depends on the clock, and which say until when it holds (`bound`):
+# the update notice.
+_CLOCK_BOUNDED = frozenset({"installer.updates.notice"})
+_RECORDING: list[Recorder] = []  # the recorder of this run, while it records
 _MUTATING = frozenset(
     {
         "os.rename", "os.remove", "os.rmdir", "os.mkdir", "os.symlink", "os.link",
@@ -97,10 +108,7 @@ def _key(argv: list[str]) -> str:
             size = tuple(os.get_terminal_size(1 if ttys[1] else 2))
         except OSError:
             size = None
-    try:
-        cwd = os.getcwd()
-    except OSError:
-        cwd = None
+    cwd = os.getcwd()  # OSError when it was deleted under us: then no replay and no record
     return repr((FORMAT, sys.executable, sys.version, argv, cwd, env, ttys, size, os.getuid()))
 
 
@@ -116,22 +124,35 @@ def _ours(st: os.stat_result, folder: bool) -> bool:
 
 
 def _sig(st: os.stat_result) -> tuple[int, ...]:
-    return (st.st_mode, st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    return (
+        st.st_mode, st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+        st.st_uid, st.st_gid,
+    )  # fmt: skip
+
+
+def _what(sig: tuple[int, ...]) -> tuple[int, ...]:
+    """A folder's signature without its size and times."""
+    return (sig[0], sig[1], sig[2], sig[6], sig[7])
 
 
 # The calls themselves, kept before a recording wraps them.
 _LSTAT, _STAT, _READLINK, _ACCESS, _SCANDIR = os.lstat, os.stat, os.readlink, os.access, os.scandir
 
 
+_ASK: dict[int, Callable[[str, int], Any]] = {
+    LSTAT: lambda path, mode: _sig(_LSTAT(path)),
+    STAT: lambda path, mode: _sig(_STAT(path)),
+    READLINK: lambda path, mode: _READLINK(path),
+    ACCESS: _ACCESS,
+    DIR_LSTAT: lambda path, mode: _what(_sig(_LSTAT(path))),
+    DIR_STAT: lambda path, mode: _what(_sig(_STAT(path))),
+}
+
+
 def _answer(kind: int, path: str, mode: int = 0) -> Any:
+    """What the file system answers now, or the error number it answers with."""
     try:
-        if kind == LSTAT:
-            return _sig(_LSTAT(path))
-        if kind == STAT:
-            return _sig(_STAT(path))
-        if kind == READLINK:
-            return _READLINK(path)
-        return _ACCESS(path, mode)
+        return _ASK[kind](path, mode)
     except OSError as error:
         return error.errno
     except ValueError:  # a NUL in the path: the run saw the same
@@ -157,7 +178,7 @@ def _load(path: str, key: str) -> tuple[Any, ...] | None:
         entry = marshal.loads(b"".join(chunks))  # noqa: S302 (the user's own 0600 file)
     except (EOFError, ValueError, TypeError):
         return None
-    if not (isinstance(entry, tuple) and len(entry) == 5 and entry[0] == key):
+    if not (isinstance(entry, tuple) and len(entry) == 6 and entry[0] == key):
         return None
     return entry
 
@@ -170,11 +191,20 @@ def replay(argv: list[str]) -> Recorder | None:
     folder = cache_dir()
     if folder is None:
         return None
-    key = _key(argv)
+    try:
+        key = _key(argv)
+    except OSError:
+        return None
     path = _file(folder, key)
     entry = _load(path, key)
     if entry is not None:
-        _, checks, out, err, code = entry
+        _, checks, out, err, code, window = entry
+        if window is not None:
+            import time
+
+            now = time.time_ns()
+            if not window[0] <= now < window[1]:
+                checks = ((READLINK, "", "expired"),)  # fails: the clock has moved past it
         for kind, where, want in checks:
             if kind == ACCESS:
                 if _answer(ACCESS, where, want[0]) != want[1]:
@@ -186,6 +216,13 @@ def replay(argv: list[str]) -> Recorder | None:
                 err += "ext: replay: replayed\n"
             _replayed(out, err, code)
     return Recorder(key, path, folder)
+
+
+def bound(since: float, until: float | None) -> None:
+    """What this run prints holds from `since` until `until` (seconds since the epoch; None:
+    no end): a module of _CLOCK_BOUNDED says so after it read the clock."""
+    for recorder in _RECORDING:
+        recorder.bounded(since, until)
 
 
 def _replayed(out: str, err: str, code: int) -> NoReturn:
@@ -295,17 +332,22 @@ class Recorder:
         import time
 
         self.key, self.path, self.folder = key, path, folder
+        self.cwd = os.getcwd()  # the run may not change it (os.chdir spoils it)
         self.mine = os.path.dirname(folder) + os.sep  # ext's cache folder: its caches write there
         self.checks: dict[tuple[int, str], Any] = {}
+        self.listed: set[str] = set()  # folders listed: their times are their contents
         self.spoiled: str | None = None
         self.out: list[str] = []
         self.err: list[str] = []
         self._time = time
         self.started = time.time_ns()
         # Tests make trees and change them within the window: they may narrow it.
-        self.window = int(os.environ.get("EXT_REPLAY_WINDOW_NS") or _FINE_NS)
+        self.settle_ns = int(os.environ.get("EXT_REPLAY_WINDOW_NS") or _FINE_NS)
         self._saved: list[tuple[Any, str, Any]] = []
+        self.window: tuple[int, int] | None = None  # [since, until) in ns, for a bounded clock
+        self.unbounded: str | None = None  # a bounded reader read the clock, and said no bound
         self._on = True
+        _RECORDING.append(self)
         self._wrap()
         sys.addaudithook(self._audit)
 
@@ -328,7 +370,7 @@ class Recorder:
             self.spoil(f"a path of type {type(path).__name__}")
             return None
         if not path.startswith("/"):
-            path = os.path.join(os.getcwd(), path)
+            path = os.path.join(self.cwd, path)
         if path.startswith(_PSEUDO) or path in ("/proc", "/sys", "/dev"):
             self.spoil(f"looked at {path}")
             return None
@@ -348,7 +390,10 @@ class Recorder:
         if event == "open":
             self._opened(*args[:3])
         elif event in ("os.listdir", "os.scandir"):
-            self.note(STAT, args[0] if args[0] is not None else ".")
+            where = args[0] if args[0] is not None else "."
+            if isinstance(where, (str, os.PathLike)):
+                self.listed.add(os.path.normpath(os.path.join(self.cwd, os.fspath(where))))
+            self.note(STAT, where)
         elif event in _MUTATING:
             if not all(self._ours(a) for a in args if isinstance(a, (str, os.PathLike))):
                 self.spoil(event)
@@ -373,7 +418,7 @@ class Recorder:
     def _ours(self, path: Any) -> bool:
         path = os.fspath(path)
         path = path if isinstance(path, str) else os.fsdecode(path)
-        return os.path.join(os.getcwd(), path).startswith(self.mine)
+        return os.path.join(self.cwd, path).startswith(self.mine)
 
     def _wrap(self) -> None:
         def wrapped(module: Any, name: str, make: Any) -> None:
@@ -430,7 +475,9 @@ class Recorder:
             def clock(*args: Any) -> Any:
                 if len(args) < (2 if real is strftime else 1) and self._on:
                     caller = sys._getframe(1).f_globals.get("__name__")
-                    if caller not in _CLOCK_OK:
+                    if caller in _CLOCK_BOUNDED:
+                        self.unbounded = f"{caller} read the clock and said no bound"
+                    elif caller not in _CLOCK_OK:
                         self.spoil(f"{caller} read the clock")
                 return real(*args)
 
@@ -447,6 +494,17 @@ class Recorder:
         sys.stderr = _Tee(sys.stderr, self.err, self) if sys.stderr is not None else None
         sys.stdin = _Stdin(sys.stdin, self) if sys.stdin is not None else None
 
+    def bounded(self, since: float, until: float | None) -> None:
+        """The output holds in [since, until): kept with the record, checked by a replay."""
+        if not self._on:
+            return
+        self.unbounded = None
+        low = int(since * 1e9)
+        high = int(until * 1e9) if until is not None else 1 << 62
+        if self.window is not None:
+            low, high = max(low, self.window[0]), min(high, self.window[1])
+        self.window = (low, high)
+
     # -- keeping --
 
     def drop(self) -> None:
@@ -459,6 +517,8 @@ class Recorder:
         if not self._on:
             return
         self._on = False
+        if self in _RECORDING:
+            _RECORDING.remove(self)
         for module, name, real in reversed(self._saved):
             setattr(module, name, real)
         for name in ("stdout", "stderr", "stdin"):
@@ -475,7 +535,7 @@ class Recorder:
         for where in sys.path:
             if where:
                 self.note(STAT, where)  # a package installed or removed beside ext
-        why = self.spoiled
+        why = self.spoiled or self.unbounded
         self._unwrap()
         if why is None and not isinstance(code, int):
             why = "an exit code that is not a number"
@@ -487,24 +547,33 @@ class Recorder:
             sys.stderr.write(f"ext: replay: {why or 'recorded'}\n")
         return why
 
+    def _folder_only(self, kind: int, path: str, seen: Any) -> bool:
+        is_dir = isinstance(seen, tuple) and seen[0] >> 12 == 4
+        return kind in (STAT, LSTAT) and is_dir and os.path.normpath(path) not in self.listed
+
     def _racy(self) -> str | None:
         for (kind, path), seen in self.checks.items():
+            if self._folder_only(kind, path, seen):
+                continue
             if kind in (STAT, LSTAT) and isinstance(seen, tuple):
                 changed = max(seen[4], seen[5])
-                window = _COARSE_NS if seen[4] % 1_000_000_000 == 0 else self.window
+                window = _COARSE_NS if seen[4] % 1_000_000_000 == 0 else self.settle_ns
                 if changed >= self.started - window:
                     return f"{path} changed too recently to tell a second change"
         return None
 
     def _write(self, code: int) -> str | None:
-        checks = []
+        checks: list[tuple[int, str, Any]] = []
         for (kind, path), seen in self.checks.items():
             if kind == ACCESS:
                 where, mode, yes = seen
                 checks.append((ACCESS, where, (mode, yes)))
+            elif self._folder_only(kind, path, seen):
+                checks.append((DIR_STAT if kind == STAT else DIR_LSTAT, path, _what(seen)))
             else:
                 checks.append((kind, path, seen))
-        entry = (self.key, tuple(checks), "".join(self.out), "".join(self.err), code)
+        out, err = "".join(self.out), "".join(self.err)
+        entry = (self.key, tuple(checks), out, err, code, self.window)
         try:
             os.makedirs(self.folder, mode=0o700, exist_ok=True)
             if not _ours(os.stat(self.folder), True):
