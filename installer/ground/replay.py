@@ -362,6 +362,13 @@ class Recorder:
         """Record the answer path gives now (before the run reads it); the answer, or None."""
         if not self._on or self.spoiled is not None:
             return None
+        try:
+            return self._note(kind, path, mode)
+        except Exception as error:  # recording never changes what the run does
+            self.spoil(f"not recorded: {error!r}")
+            return None
+
+    def _note(self, kind: int, path: Any, mode: int) -> Any:
         if isinstance(path, os.PathLike):
             path = os.fspath(path)
         if isinstance(path, int):
@@ -387,6 +394,12 @@ class Recorder:
     def _audit(self, event: str, args: tuple[Any, ...]) -> None:
         if not self._on or self.spoiled is not None:
             return
+        try:
+            self._event(event, args)
+        except Exception as error:  # recording never changes what the run does
+            self.spoil(f"not recorded: {error!r}")
+
+    def _event(self, event: str, args: tuple[Any, ...]) -> None:
         if event == "open":
             self._opened(*args[:3])
         elif event in ("os.listdir", "os.scandir"):
@@ -528,6 +541,16 @@ class Recorder:
 
     def finish(self, code: object) -> str | None:
         """Keep the record when the run was one a replay can stand for; why not, if not."""
+        try:
+            why = self._finish(code)
+        except Exception as error:  # recording never changes what the run does
+            self._unwrap()
+            why = f"not recorded: {error!r}"
+        if os.environ.get("EXT_REPLAY_DEBUG"):
+            sys.stderr.write(f"ext: replay: {why or 'recorded'}\n")
+        return why
+
+    def _finish(self, code: object) -> str | None:
         for module, item in list(sys.modules.items()):
             where = getattr(item, "__file__", None)
             if module.split(".")[0] == "installer" and isinstance(where, str):
@@ -543,13 +566,12 @@ class Recorder:
             why = self._racy()
         if why is None and isinstance(code, int):
             why = self._write(code)
-        if os.environ.get("EXT_REPLAY_DEBUG"):
-            sys.stderr.write(f"ext: replay: {why or 'recorded'}\n")
         return why
 
     def _folder_only(self, kind: int, path: str, seen: Any) -> bool:
-        is_dir = isinstance(seen, tuple) and seen[0] >> 12 == 4
-        return kind in (STAT, LSTAT) and is_dir and os.path.normpath(path) not in self.listed
+        if kind not in (STAT, LSTAT) or not isinstance(seen, tuple) or seen[0] >> 12 != 4:
+            return False
+        return os.path.normpath(path) not in self.listed
 
     def _racy(self) -> str | None:
         for (kind, path), seen in self.checks.items():

@@ -302,11 +302,13 @@ def in_a_terminal(argv: list[str], cwd: Path, env: dict[str, str]) -> str:
     """What ext printed with stdin, stdout and stderr on a terminal (a pty)."""
     import pty
 
+    quiet = ("CI", "CONTINUOUS_INTEGRATION", "BUILD_NUMBER", "RUN_ID", "NO_UPDATE_NOTIFIER")
+    env = {**{k: v for k, v in os.environ.items() if k not in quiet}, **env}  # notices on
     main, side = pty.openpty()
     try:
         subprocess.run(
             [str(EXT), *argv], stdin=side, stdout=side, stderr=side, cwd=cwd,
-            env={**os.environ, **env}, timeout=60, check=False,
+            env=env, timeout=60, check=False,
         )  # fmt: skip
     finally:
         os.close(side)
