@@ -11,14 +11,14 @@ def main() -> None:
     """`ext`: replayed when it is a read-only run recorded before with nothing changed since
     (installer.ground.replay); else hand-parsed when argv is an everyday command's plain form
     (installer.cli.fast); else parsed by click."""
-    from installer.ground.replay import replay
+    from installer.ground.replay import CALLS, replay
 
     argv = sys.argv[1:]
     recorder = replay(argv)  # no return on a replay
     from installer.cli.fast import parse
 
     call = parse(argv)
-    if recorder is not None and (call is None or call.call not in recorder.CALLS):
+    if recorder is not None and (call is None or call.call not in CALLS):
         recorder.drop()
     if call is None:
         from installer.cli.app import main as parse_with_click
