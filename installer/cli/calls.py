@@ -340,8 +340,15 @@ Around = Callable[[Globals, Any, Any, Any, Any], int]
 
 def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
     """Where the install goes (before its plan), the update notice and how pi finds it after."""
+    import os
+
+    from installer.ground.replay import stop as stop_recording
+    from installer.ground.state import state_path
     from installer.render import Prompt, render, warn
 
+    if not options.dry_run and not os.path.lexists(state_path(ctx.agent_dir)):
+        # ext has not installed here: this run writes, and a replay could never stand for it.
+        stop_recording("a first install into an agent dir")
     if not options.dry_run and ctx.on.is_pi:
         warn(out, _move_old_consent_store(ctx))
     said = _where(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)

@@ -39,7 +39,6 @@ import this saves).
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
 import sys
@@ -242,6 +241,13 @@ def _holds(checks: tuple[tuple[int, str, Any], ...]) -> bool:
     return True
 
 
+def stop(why: str) -> None:
+    """This run will do what a replay would not redo (a command that knows it writes says so
+    before it reads its trees): stop recording it now rather than at its first write."""
+    for recorder in list(_RECORDING):
+        recorder.spoil(why)
+
+
 def bound(since: float, until: float | None) -> None:
     """What this run prints holds from `since` until `until` (seconds since the epoch; None:
     no end): a module of _CLOCK_BOUNDED says so after it read the clock."""
@@ -376,9 +382,11 @@ class Recorder:
     # -- seeing --
 
     def spoil(self, why: str) -> None:
-        """This run does something a replay would not redo: it is not recorded."""
+        """This run does something a replay would not redo: it is not recorded, and the rest
+        of it runs on the real calls (a fresh install's 1,000 links pay nothing for a record)."""
         if self._on and self.spoiled is None:
             self.spoiled = why
+            self._unwrap()
 
     def note(self, kind: int, path: Any, mode: int = 0) -> Any:
         """Record the answer path gives now (before the run reads it); the answer, or None."""
@@ -642,5 +650,7 @@ class Recorder:
             except OSError:
                 continue
         for _, name in sorted(kept, reverse=True)[_KEEP:]:
-            with contextlib.suppress(OSError):
+            try:  # not contextlib.suppress: it loads collections and functools, 3 ms of a replay
                 os.unlink(os.path.join(self.folder, name))
+            except OSError:
+                continue

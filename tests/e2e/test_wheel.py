@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import zipfile
@@ -66,3 +67,22 @@ def test_the_wheel_carries_the_files_ext_runs_under_node(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
     assert {"installer/host/loader.mjs", "installer/agent/ext-sessions.ts"} <= names
+
+
+def test_the_console_script_imports_nothing_before_ext(wheel: Path) -> None:
+    """`ext` is bin/ext, which pip gives the interpreter's path: an entry point's script would
+    import `re` before ext starts, a quarter of a replayed no-op (docs/performance.md)."""
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        script = zf.read("extset-0.1.0.data/scripts/ext").decode()
+        points = next((n for n in names if n.endswith(".dist-info/entry_points.txt")), None)
+        entry_points = zf.read(points).decode() if points else ""
+    assert script.startswith("#!python\n")  # the form pip rewrites to the venv's interpreter
+    imported = [
+        alias.name if isinstance(node, ast.Import) else node.module
+        for node in ast.parse(script).body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in (node.names if isinstance(node, ast.Import) else node.names[:1])
+    ]
+    assert imported == ["sys", "installer.cli.entry"]
+    assert "ext =" not in entry_points  # one `ext` in bin/, not two writing over each other

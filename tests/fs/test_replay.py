@@ -92,11 +92,54 @@ def test_a_tree_changed_just_now_is_not_recorded(installed: tuple[Path, Path]) -
 def test_a_run_that_writes_is_never_recorded(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", SET)
     agent = tmp_path / "agent"
-    flags = ("--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes")
+    agent.mkdir()
+    flags = ("--set", str(root), "--agent-dir", str(agent), "install", "--yes")
     run = ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1", EXT_REPLAY_WINDOW_NS="0")
     assert run.returncode == 0, run.stderr
-    assert "to write" in said(run) or said(run).startswith("os.")
+    assert said(run) == "a first install into an agent dir"  # known before a tree is read
     assert not list((Path(os.environ["XDG_CACHE_HOME"]) / "extset" / "replay").glob("*"))
+    (root / "extensions" / "more.ts").write_text("export default function more() {}\n")
+    again = ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1", EXT_REPLAY_WINDOW_NS="0")
+    assert "+ link" in again.stdout
+    assert said(again).startswith("os.")  # its first write: the rest runs on the real calls
+    assert not list((Path(os.environ["XDG_CACHE_HOME"]) / "extset" / "replay").glob("*"))
+
+
+# What a replay may load beyond a bare interpreter's start: ext's packages on its way to the
+# replay, and zlib (the record's name). Not typing, re, contextlib or collections: ~7 ms of a
+# replay of ~15 (docs/performance.md).
+REPLAY_LOADS = {
+    "__future__", "installer", "installer.cli", "installer.cli.entry", "installer.ground",
+    "installer.ground.replay", "zlib",
+}  # fmt: skip
+
+
+def _loaded(*python: str, code: str, cwd: Path) -> set[str]:
+    run = subprocess.run(
+        [sys.executable, *python, "-X", "importtime", "-c", code],
+        cwd=cwd, capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "EXT_REPLAY_WINDOW_NS": "0"},
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in run.stderr.splitlines()
+        if line.startswith("import time:") and not line.endswith("imported package")
+    }
+
+
+def test_a_replay_loads_nothing_but_its_own_modules(installed: tuple[Path, Path]) -> None:
+    """Measured without site (-S): a dev venv's editable-install finder loads re, typing and
+    pathlib at every start, which would hide them here; ext is found on sys.path instead."""
+    root, agent = installed
+    repo = str(Path(__file__).resolve().parents[2])
+    flags = ["--set", str(root), "--agent-dir", str(agent), "list"]
+    code = f"import sys; sys.argv = {['ext', *flags]!r}; sys.path[:0] = [{repo!r}]; "
+    code += "from installer.cli.entry import main; main()"
+    recorded = ext(*flags, cwd=root, EXT_REPLAY_WINDOW_NS="0", EXT_REPLAY_DEBUG="1")
+    assert said(recorded) == "recorded"
+    bare = _loaded("-S", code="import os", cwd=root)  # site loads os
+    assert _loaded("-S", code=code, cwd=root) - bare <= REPLAY_LOADS
 
 
 def test_a_record_another_user_could_have_written_is_not_read(
@@ -220,24 +263,29 @@ def test_the_argv_the_folder_and_the_environment_are_the_key(
     assert said(ext(*flags, cwd=root, NO_COLOR="1", **env)) == "recorded"
 
 
-# In-process: what spoils a recording. Each test unwraps before it returns.
+# In-process: what spoils a recording. A recorder stops at the first thing that spoils it
+# (pytest reads the clock between a fixture and its test): each test starts its own when its
+# tree is made, and the fixture unwraps it after.
 @pytest.fixture
-def recorder(tmp_path: Path):
+def start(tmp_path: Path):
     folder = tmp_path / "cache" / "extset" / "replay"
-    made = replay.Recorder("key", str(folder / "x"), str(folder))
+    made: list[replay.Recorder] = []
+
+    def start() -> replay.Recorder:
+        made.append(replay.Recorder("key", str(folder / "x"), str(folder)))
+        return made[-1]
+
     try:
-        yield made
+        yield start
     finally:
-        made._unwrap()
+        for recorder in made:
+            recorder._unwrap()
 
 
-def test_looking_reads_the_real_calls_and_gives_their_answers(
-    recorder: replay.Recorder, tmp_path: Path
-) -> None:
+def test_looking_reads_the_real_calls_and_gives_their_answers(start, tmp_path: Path) -> None:
     (tmp_path / "f").write_text("x")
     os.symlink("f", tmp_path / "l")
-    recorder.spoiled = None  # pytest reads the clock between the fixture and the test; and
-    recorder.checks.clear()  # writing the tree spoiled the record too
+    recorder = start()
     assert os.readlink(tmp_path / "l") == "f"
     assert os.stat(tmp_path / "f").st_size == 1
     assert not os.path.exists(tmp_path / "missing")
@@ -263,13 +311,22 @@ def test_looking_reads_the_real_calls_and_gives_their_answers(
     ids=["process", "write", "proc", "clock", "stdin", "mkdir"],
 )
 def test_a_run_that_does_what_a_replay_would_not_redo_is_spoiled(
-    recorder: replay.Recorder, tmp_path: Path, act, why: str
+    start, tmp_path: Path, act, why: str
 ) -> None:
-    recorder.spoiled = None  # pytest reads the clock between the fixture and the test
+    recorder = start()
     with contextlib.suppress(OSError, ValueError):
         act(tmp_path)
-    recorder._unwrap()
     assert recorder.spoiled is not None and why in recorder.spoiled
+    # Spoiled, it stops: the rest of the run pays nothing for a record it will not keep.
+    assert os.stat is replay._STAT and sys.stdout is not None
+    assert not isinstance(sys.stdout, replay._Tee)
+
+
+def test_a_command_that_knows_it_writes_stops_the_recording(start) -> None:
+    recorder = start()
+    replay.stop("a first install into an agent dir")
+    assert recorder.spoiled == "a first install into an agent dir"
+    assert os.lstat is replay._LSTAT and replay._RECORDING == []
 
 
 def test_the_clock_readers_allowed_exist_and_read_it_only_for_caches() -> None:
