@@ -7,6 +7,8 @@ typing would make of the same statement.
 
 from __future__ import annotations
 
+import inspect
+import re
 import typing
 from typing import Any
 
@@ -42,7 +44,10 @@ OURS, TYPING = _declare(records.NamedTuple), _declare(typing.NamedTuple)
 
 
 def test_the_class_is_typings_in_all_but_the_annotations() -> None:
-    assert OURS.__mro__[1:] == TYPING.__mro__[1:] == (tuple, object)
+    # One base in between: the methods every record shares, defined once (records says why).
+    assert OURS.__mro__[2:] == TYPING.__mro__[1:] == (tuple, object)
+    assert OURS.__mro__[1].__name__ == "_Record" and OURS.__mro__[1].__slots__ == ()
+    assert OURS.__doc__ == TYPING.__doc__ and OURS.__qualname__ == TYPING.__qualname__
     assert OURS._fields == TYPING._fields
     assert OURS._field_defaults == TYPING._field_defaults
     assert OURS.__doc__ == TYPING.__doc__ == "An item."
@@ -81,3 +86,51 @@ def test_the_same_declarations_are_refused(base: Any) -> None:
             a: int
 
             def _replace(self) -> None: ...
+
+
+_POSITIONAL, _NONE = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.empty
+
+
+def _plain(base: Any) -> Any:
+    class Pair(base):
+        left: int
+        right: int = 2
+
+    class One(base):
+        only: str
+
+    class Empty(base):
+        pass
+
+    return Pair, One, Empty
+
+
+@pytest.mark.parametrize("base", [records.NamedTuple, typing.NamedTuple])
+def test_construction_and_its_errors_alike(base: Any) -> None:
+    """Each class's `__new__` is one compiled per field count, renamed (records): it must
+    take and refuse what collections' own takes and refuses, with the same messages."""
+    import copy
+
+    pair, one, empty = _plain(base)
+    assert pair.__doc__ == "Pair(left, right)"
+    takes = [(p.name, p.kind, p.default) for p in inspect.signature(pair).parameters.values()]
+    assert takes == [("left", _POSITIONAL, _NONE), ("right", _POSITIONAL, 2)]
+    assert pair(1) == pair(left=1) == pair(1, right=2) == (1, 2)
+    assert one("x") == ("x",) and one(only="y").only == "y" and empty() == ()
+    assert pair.__match_args__ == ("left", "right") and pair.left.__doc__ == (
+        "Alias for field number 0"
+    )
+    assert copy.copy(pair(5)) == pair(5) and copy.deepcopy(one("d")) == one("d")
+    for make, message in [
+        (pair, "missing 1 required positional argument: 'left'"),
+        (lambda: pair(1, 2, 3), "takes from 2 to 3 positional arguments but 4 were given"),
+        (lambda: pair(1, other=3), "got an unexpected keyword argument 'other'"),
+        (lambda: pair._make([1]), "Expected 2 arguments, got 1"),
+        (lambda: pair(1)._replace(other=2), "Got unexpected field names: ['other']"),
+    ]:
+        with pytest.raises((TypeError, ValueError), match=re.escape(message)):
+            make()
+    with pytest.raises(ValueError, match="cannot start with an underscore"):
+
+        class Under(base):
+            _hidden: int
