@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from installer.ground.records import NamedTuple
 from installer.settings import dotted
+from installer.settings.jsondoc import clone
 
 
 class Retired(NamedTuple):
@@ -67,7 +67,7 @@ def migrate(settings: Mapping[str, Any], renamed: Mapping[str, str]) -> Migratio
     Both present: a conflict, left as it is. A new name whose parent is present but not
     an object: blocked, left as it is. settings is not changed.
     """
-    out = copy.deepcopy(dict(settings))
+    out = clone(dict(settings))
     moved, conflicts, blocked = [], [], []
     for item in find_renamed(out, renamed):
         target = dotted.lookup(out, item.new)
@@ -86,7 +86,7 @@ def remove_retired(
     settings: Mapping[str, Any], retired: Mapping[str, str], keys: Iterable[str] | None = None
 ) -> tuple[dict[str, Any], list[Retired]]:
     """Delete retired keys (all present ones, or only `keys`); the caller has shown them first."""
-    out = copy.deepcopy(dict(settings))
+    out = clone(dict(settings))
     chosen = None if keys is None else set(keys)
     removed = [r for r in find_retired(out, retired) if chosen is None or r.key in chosen]
     for item in removed:

@@ -9,7 +9,6 @@ when they resolve to the same real folder.
 
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any, Literal
 
 from installer.ground.errors import ExtError
 from installer.ground.records import NamedTuple
+from installer.settings.jsondoc import clone
 
 _REMOTE_PREFIXES = ("npm:", "git:", "github:", "http:", "https:", "ssh:")
 _OURS = "-extensions/"
@@ -103,7 +103,7 @@ def find_entries(settings: Mapping[str, Any], ours: SetPackage) -> list[int]:
 
 def register(settings: Mapping[str, Any], ours: SetPackage) -> PackageChange:
     """Add the set root's absolute path to packages, unless an entry for it is already there."""
-    out = copy.deepcopy(dict(settings))
+    out = clone(dict(settings))
     found = find_entries(out, ours)
     if found:
         entries = tuple(out["packages"][i] for i in found)
@@ -114,7 +114,7 @@ def register(settings: Mapping[str, Any], ours: SetPackage) -> PackageChange:
 
 def unregister(settings: Mapping[str, Any], ours: SetPackage) -> PackageChange:
     """Remove the entries that are our set, and nothing else."""
-    out = copy.deepcopy(dict(settings))
+    out = clone(dict(settings))
     found = set(find_entries(out, ours))
     if not found:
         return PackageChange(out, (), ())

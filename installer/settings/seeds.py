@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from installer.ground.errors import UsageError
 from installer.ground.records import NamedTuple
 from installer.settings import dotted
-from installer.settings.jsondoc import MAX_DEPTH
+from installer.settings.jsondoc import MAX_DEPTH, clone
 
 
 class Blocked(NamedTuple):
@@ -41,7 +40,7 @@ def apply_seeds(settings: Mapping[str, Any], seeds: Mapping[str, Any]) -> SeedRe
     Keys may be dotted (`compaction.enabled`) or nested tables; both mean nested objects.
     settings is not changed; the result holds a new dict.
     """
-    out = copy.deepcopy(dict(settings))
+    out = clone(dict(settings))
     seeded: dict[str, Any] = {}
     kept: list[str] = []
     blocked: list[Blocked] = []
@@ -53,7 +52,7 @@ def apply_seeds(settings: Mapping[str, Any], seeds: Mapping[str, Any]) -> SeedRe
         elif found.found:
             kept.append(key)
         else:
-            dotted.put(out, key, copy.deepcopy(value))
+            dotted.put(out, key, clone(value))
             seeded[key] = value
     return SeedResult(out, seeded, tuple(kept), tuple(blocked))
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import os
 import stat
 from collections.abc import Callable
@@ -119,7 +118,7 @@ def _apply(doc: SettingsDoc, change: Change) -> str | None:
     An existing file is edited as text (splice): only the members the change touched are
     rewritten, every other byte stays as the user or pi wrote it.
     """
-    result = change(copy.deepcopy(doc.data))
+    result = change(jsondoc.clone(doc.data))
     if result is None:
         return doc.text
     if doc.text is None and not result:
