@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, Literal, Required, TypedDict, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from installer.ground.records import NamedTuple
 
@@ -20,38 +20,44 @@ KEEP_DEFAULT = 50
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
-# What a step did, by its `op`; each names what reverses it (engine/transaction.reverse).
-Op = Literal[
-    "mkdir",
-    "symlink",
-    "rename",
-    "unlink",
-    "relink",
-    "copy",
-    "uncopy",
-    "settings",
-    "write",
-    "rmdir",
-    "state",
-    "file",
-]
-# One journaled step: `op` and the fields that op writes ("from" is a keyword, hence the form).
-JournalStep = TypedDict(
-    "JournalStep",
-    {
-        "op": Required[Op],
-        "path": str,
-        "target": str,
-        "to": str,
-        "old": str,
-        "from": str,
-        "file": str,
-        "entries": Any,
-        "before": Any,
-        "after": Any,
-    },
-    total=False,
-)
+if TYPE_CHECKING:
+    from typing import Literal, Required, TypedDict
+
+    # What a step did, by its `op`; each names what reverses it (engine/transaction.reverse).
+    Op = Literal[
+        "mkdir",
+        "symlink",
+        "rename",
+        "unlink",
+        "relink",
+        "copy",
+        "uncopy",
+        "settings",
+        "write",
+        "rmdir",
+        "state",
+        "file",
+    ]
+    # One journaled step: `op` and the fields that op writes ("from" is a keyword, hence the
+    # form).
+    JournalStep = TypedDict(
+        "JournalStep",
+        {
+            "op": Required[Op],
+            "path": str,
+            "target": str,
+            "to": str,
+            "old": str,
+            "from": str,
+            "file": str,
+            "entries": Any,
+            "before": Any,
+            "after": Any,
+        },
+        total=False,
+    )
+else:  # the same at run time, unbuilt: the TypedDict call cost 1.2 ms of every writing run
+    JournalStep = dict
 
 
 def journal_dir(agent_dir: Path) -> Path:
@@ -149,7 +155,7 @@ def read(path: Path) -> Record | None:
     head, rest = objs[0], objs[1:]
     status = next((o["end"] for o in rest if "end" in o), None)
     undone = next((o["undone"] for o in rest if "undone" in o), None)
-    steps = tuple(cast(JournalStep, o) for o in rest if "op" in o)
+    steps = tuple(cast("JournalStep", o) for o in rest if "op" in o)
     command, started = head.get("command", "?"), head.get("started", "")
     return Record(path, command, started, status, steps, undone, head.get("mode"))
 

@@ -8,12 +8,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from installer.engine.journal import Journal, JournalStep, Op
+from installer.engine.journal import Journal, JournalStep
 from installer.ground.errors import ExtError
 
 if TYPE_CHECKING:
     from installer.consent.record import Approval
     from installer.consent.store import Store
+    from installer.engine.journal import Op
 
 
 class Transaction:

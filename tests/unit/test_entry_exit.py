@@ -187,3 +187,25 @@ def test_a_callback_any_module_registers_still_runs(tmp_path: Path) -> None:
         check=False,
     )
     assert (proc.returncode, proc.stdout) == (5, "callback ran\n"), proc.stderr
+
+
+@pytest.mark.parametrize(("argv", "collects"), [(["env"], False), (["toggle"], True)])
+def test_only_the_everyday_commands_run_without_the_collector(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], collects: bool
+) -> None:
+    """The hand-parsed commands are short: no collector passes (installer.cli.entry). Any
+    other command line goes to click with it on: a picker may stay open for minutes."""
+    import gc
+
+    from installer.cli import app, calls
+
+    seen: list[bool] = []
+    monkeypatch.setattr(sys, "argv", ["ext", *argv])
+    monkeypatch.setattr(calls, "call", lambda *a: seen.append(gc.isenabled()))
+    monkeypatch.setattr(app, "main", lambda: seen.append(gc.isenabled()))
+    monkeypatch.setenv("EXT_NO_REPLAY", "1")
+    try:
+        entry.main()
+    finally:
+        gc.enable()
+    assert seen == [collects]
