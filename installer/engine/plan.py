@@ -49,6 +49,7 @@ QUIET: frozenset[Word] = frozenset({"keep", "skip"})
 # Actions a plan carries out but never shows: ext's own state record. Out of `changes`, the
 # summary and the JSON, so plans print as they did before the executor took them.
 BOOKKEEPING: frozenset[Word] = frozenset({"record", "undone"})
+_UNSHOWN = QUIET | BOOKKEEPING  # once: `changes` of a 1,000-link plan asks it of each action
 # (action, label in a plan, label once done); "{s}" is "s" for any count but one.
 _SUMMARY: tuple[tuple[Word, str, str], ...] = (
     ("link", "to link", "linked"),
@@ -205,7 +206,7 @@ class Plan(NamedTuple):
     @property
     def changes(self) -> tuple[Action, ...]:
         """The writes a plan shows."""
-        return tuple(a for a in self.actions if a.action not in QUIET | BOOKKEEPING)
+        return tuple(a for a in self.actions if a.action not in _UNSHOWN)
 
     @property
     def shown(self) -> Plan:
@@ -219,7 +220,7 @@ class Plan(NamedTuple):
 
     @property
     def is_empty(self) -> bool:
-        return not self.changes
+        return all(a.action in _UNSHOWN for a in self.actions)
 
     def summary(self, done: bool = False) -> str:
         """`3 to link, 1 backup, 10 unchanged`; in the past tense once applied."""

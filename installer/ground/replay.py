@@ -270,7 +270,8 @@ class _Tee:
         self._stream, self._kept, self._recorder = stream, kept, recorder
 
     def write(self, text: str) -> int:
-        self._kept.append(text)
+        if self._recorder._on:  # an Output keeps the stream it was given after a spoil
+            self._kept.append(text)
         return int(self._stream.write(text))
 
     def writelines(self, lines: Any) -> None:

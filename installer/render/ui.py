@@ -105,12 +105,13 @@ class Output:
         # Every plan first, then one question: `ext install` over the hosts a set serves.
         self.collecting = False
         self.stdout_lost = False
+        self._home = os.environ.get("HOME", "")  # read once: a plan of 1,000 lines shortens each
 
     def paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text
 
     def out(self, line: str = "") -> None:
-        self.write_out(escape(shorten(line), self.color) + "\n")
+        self.write_out(escape(shorten(line, self._home), self.color) + "\n")
 
     def write_out(self, text: str) -> None:
         """Write to stdout; a reader that is gone (`ext install --yes | head -1`) stops nothing.
@@ -152,7 +153,7 @@ class Output:
             )
 
     def err(self, line: str) -> None:
-        self.stderr.write(escape(shorten(line), self.color) + "\n")
+        self.stderr.write(escape(shorten(line, self._home), self.color) + "\n")
 
     def warn(self, message: str) -> None:
         self.err(self.paint("warning:", "33") + f" {message}")

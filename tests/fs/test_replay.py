@@ -106,11 +106,11 @@ def test_a_run_that_writes_is_never_recorded(tmp_path: Path) -> None:
 
 
 # What a replay may load beyond a bare interpreter's start: ext's packages on its way to the
-# replay, and zlib (the record's name). Not typing, re, contextlib or collections: ~7 ms of a
-# replay of ~15 (docs/performance.md).
+# replay, zlib (the record's name) and gc (built in: entry switches it off). Not typing, re,
+# contextlib or collections: ~7 ms of a replay of ~15 (docs/performance.md).
 REPLAY_LOADS = {
     "__future__", "installer", "installer.cli", "installer.cli.entry", "installer.ground",
-    "installer.ground.replay", "zlib",
+    "installer.ground.replay", "zlib", "gc",
 }  # fmt: skip
 
 
