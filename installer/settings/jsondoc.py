@@ -164,8 +164,11 @@ def dump(data: dict[str, Any], fmt: JsonFormat = NEW_FILE_FORMAT) -> str:
 
 
 def clone(value: Any) -> Any:
-    """A deep copy of settings data (copy.deepcopy, imported when a change is made: the copy
-    module loads weakref, ~1 ms of every run that only reads settings)."""
-    from copy import deepcopy
-
-    return deepcopy(value)
+    """A deep copy of settings data: JSON's, or a manifest's TOML (objects and arrays copied,
+    every other value immutable). Not copy.deepcopy: the copy module loads weakref, ~1 ms of
+    every install that plans settings."""
+    if isinstance(value, dict):
+        return {key: clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [clone(item) for item in value]
+    return value

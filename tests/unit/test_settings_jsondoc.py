@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from installer.ground.errors import ExtError
 from installer.settings import jsondoc
@@ -110,3 +112,29 @@ def test_diff_of_a_new_file_and_of_no_change() -> None:
 )
 def test_keys_are_duplicates_only_within_one_object(text: str) -> None:
     jsondoc.parse(text if text.startswith("{") else f'{{"x": {text}}}')
+
+
+_SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+_TOML = st.datetimes() | st.dates() | st.times()  # a manifest's seeds may carry TOML's
+_DATA = st.recursive(
+    _SCALARS | _TOML,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def _containers(value: object) -> list[int]:
+    if isinstance(value, dict):
+        return [id(value), *(i for v in value.values() for i in _containers(v))]
+    if isinstance(value, list):
+        return [id(value), *(i for v in value for i in _containers(v))]
+    return []
+
+
+@given(_DATA)
+def test_clone_is_a_deep_copy_sharing_no_container(value: object) -> None:
+    import copy
+
+    copied = jsondoc.clone(value)
+    assert copied == copy.deepcopy(value)
+    assert set(_containers(copied)).isdisjoint(_containers(value))
