@@ -114,13 +114,16 @@ REPLAY_LOADS = {
 }  # fmt: skip
 
 
-def _loaded(*python: str, code: str, cwd: Path) -> set[str]:
+def _python(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     run = subprocess.run(
-        [sys.executable, *python, "-X", "importtime", "-c", code],
-        cwd=cwd, capture_output=True, text=True, timeout=60, check=False,
-        env={**os.environ, "EXT_REPLAY_WINDOW_NS": "0"},
+        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "EXT_REPLAY_WINDOW_NS": "0", "EXT_REPLAY_DEBUG": "1"}, check=False,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
+    return run
+
+
+def _loaded(run: subprocess.CompletedProcess[str]) -> set[str]:
     return {
         line.rsplit("|", 1)[1].strip()
         for line in run.stderr.splitlines()
@@ -129,17 +132,19 @@ def _loaded(*python: str, code: str, cwd: Path) -> set[str]:
 
 
 def test_a_replay_loads_nothing_but_its_own_modules(installed: tuple[Path, Path]) -> None:
-    """Measured without site (-S): a dev venv's editable-install finder loads re, typing and
-    pathlib at every start, which would hide them here; ext is found on sys.path instead."""
+    """Replayed without site (-S): a dev venv's editable-install finder loads re, typing and
+    pathlib at every start, which would hide them here; ext is found on sys.path instead.
+    Recorded by the same interpreter (its path is part of the key)."""
     root, agent = installed
     repo = str(Path(__file__).resolve().parents[2])
     flags = ["--set", str(root), "--agent-dir", str(agent), "list"]
     code = f"import sys; sys.argv = {['ext', *flags]!r}; sys.path[:0] = [{repo!r}]; "
     code += "from installer.cli.entry import main; main()"
-    recorded = ext(*flags, cwd=root, EXT_REPLAY_WINDOW_NS="0", EXT_REPLAY_DEBUG="1")
-    assert said(recorded) == "recorded"
-    bare = _loaded("-S", code="import os", cwd=root)  # site loads os
-    assert _loaded("-S", code=code, cwd=root) - bare <= REPLAY_LOADS
+    assert said(_python("-c", code, cwd=root)) == "recorded"
+    replayed = _python("-S", "-X", "importtime", "-c", code, cwd=root)
+    assert said(replayed) == "replayed"
+    bare = _loaded(_python("-S", "-X", "importtime", "-c", "import os", cwd=root))  # site: os
+    assert _loaded(replayed) - bare <= REPLAY_LOADS
 
 
 def test_a_record_another_user_could_have_written_is_not_read(
