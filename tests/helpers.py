@@ -124,3 +124,13 @@ def remove_deep(root: Path) -> None:
                 os.unlink(entry.path)
     for folder in reversed(order):
         os.rmdir(folder)
+
+
+def imported(stderr: str) -> list[tuple[int, str]]:
+    """(depth, module) per `-X importtime` line, in the order Python reports them."""
+    out = []
+    for line in stderr.splitlines():
+        if line.startswith("import time:") and not line.endswith("imported package"):
+            name = line.rsplit("|", 1)[1]
+            out.append(((len(name) - len(name.lstrip())) // 2, name.strip()))
+    return out

@@ -147,16 +147,12 @@ class Transaction:
         """Delete what `uncopy` and `discard` moved aside; the last act of a run that succeeded
         (best effort)."""
         if self._trash:
-            import shutil  # only here: it loads bz2 and lzma, a fresh install's 2 ms
-
-            shutil.rmtree(self._abs(self._trash[0]).parent, ignore_errors=True)
+            _rmtree(self._abs(self._trash[0]).parent)
 
         left = []
         for step in self.done:
             if step["op"] == "uncopy" and os.path.lexists(step["to"]):
-                import shutil
-
-                shutil.rmtree(step["to"], ignore_errors=True)
+                _rmtree(step["to"])
                 with contextlib.suppress(OSError):
                     os.unlink(step["to"])  # a file: rmtree only removes folders
                 if os.path.lexists(step["to"]):
@@ -383,6 +379,14 @@ def _clear_swaps(folder: Path) -> None:
 def read_text(path: Path) -> str | None:
     """A file's text through a symlink, or None when it is not there (or not text)."""
     return _read_text(path)
+
+
+def _rmtree(path: str | Path) -> None:
+    """shutil.rmtree, best effort, imported only when there is something to remove (shutil loads
+    bz2 and lzma: 2 ms of a fresh install, which removes nothing)."""
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _read_text(path: Path) -> str | None:

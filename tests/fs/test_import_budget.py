@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import imported
+
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("prompt_toolkit", "httpx", "tomlkit", "nodesemver", "filelock", "rfc8785")
 EVERYDAY = (*HEAVY, "click", "difflib", "platformdirs", "dataclasses", "subprocess", "shutil")
@@ -52,16 +54,6 @@ def _click_ext(*args: str) -> str:
     return f"import sys; sys.argv = {['ext', *args]!r}; from installer.cli.app import main; main()"
 
 
-def _loaded(stderr: str) -> list[tuple[int, str]]:
-    """(depth, module) per `-X importtime` line, in the order Python reports them."""
-    out = []
-    for line in stderr.splitlines():
-        if line.startswith("import time:") and not line.endswith("imported package"):
-            name = line.rsplit("|", 1)[1]
-            out.append(((len(name) - len(name.lstrip())) // 2, name.strip()))
-    return out
-
-
 def _chain(loaded: list[tuple[int, str]], index: int) -> str:
     """Who imported the module at `index`: its parents, outermost last (children print first)."""
     depth, name = loaded[index]
@@ -74,7 +66,7 @@ def _chain(loaded: list[tuple[int, str]], index: int) -> str:
 
 
 def _heavy(stderr: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
-    loaded = _loaded(stderr)
+    loaded = imported(stderr)
     return [_chain(loaded, i) for i, (_, name) in enumerate(loaded) if name.split(".")[0] in heavy]
 
 
@@ -123,7 +115,7 @@ def test_a_noop_install_loads_nothing_heavy(tmp_path: Path) -> None:
     assert _heavy(proc.stderr, EVERYDAY) == []
     # Nothing to write: the lock, the journal's transaction and the executor stay unloaded; ext's
     # own agent files (/ext, the session recorder) are seen to be current without a hash.
-    loaded = {name for _, name in _loaded(proc.stderr)}
+    loaded = {name for _, name in imported(proc.stderr)}
     assert loaded.isdisjoint(
         {"installer.engine.lock", "installer.engine.transaction", "installer.engine.executor"}
     )
@@ -137,7 +129,7 @@ def test_a_fresh_install_loads_only_what_writing_links_needs(tmp_path: Path) -> 
     set_dir = _set(tmp_path)
     proc = _run(_ext("install", "--yes"), set_dir)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    loaded = {name for _, name in _loaded(proc.stderr)}
+    loaded = {name for _, name in imported(proc.stderr)}
     assert "installer.engine.transaction" in loaded  # it wrote: this is the path it names
     assert loaded.isdisjoint({"shutil", "base64", "bz2", "lzma"}), _heavy(
         proc.stderr, ("shutil", "base64", "bz2", "lzma")
@@ -148,7 +140,7 @@ def test_a_fresh_install_loads_only_what_writing_links_needs(tmp_path: Path) -> 
 def test_other_command_lines_go_through_click(tmp_path: Path, args: tuple[str, ...]) -> None:
     proc = _run(_ext(*args), _set(tmp_path))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "click" in [name for _, name in _loaded(proc.stderr)]
+    assert "click" in [name for _, name in imported(proc.stderr)]
 
 
 @pytest.mark.parametrize("args", [("env",), ("list",), ("--set", ".", "env"), ("install", "--yes")])
@@ -170,7 +162,7 @@ def test_a_manifest_read_before_is_not_parsed_again(tmp_path: Path, args: tuple[
     code = "import installer.ground.manifest_cache as c; c.SETTLED_NS = 0; " + _ext(*args)
     first = _run(code, set_dir)
     assert first.returncode == 0, first.stderr[-2000:]
-    assert "tomllib" in [name for _, name in _loaded(first.stderr)]
+    assert "tomllib" in [name for _, name in imported(first.stderr)]
     again = _run(code, set_dir)
     assert again.returncode == 0, again.stderr[-2000:]
-    assert "tomllib" not in [name for _, name in _loaded(again.stderr)]
+    assert "tomllib" not in [name for _, name in imported(again.stderr)]

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from installer.ground import replay
-from tests.helpers import build_tree
+from tests.helpers import build_tree, imported
 
 EXT = Path(sys.executable).with_name("ext")
 SET = {
@@ -124,11 +124,7 @@ def _python(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _loaded(run: subprocess.CompletedProcess[str]) -> set[str]:
-    return {
-        line.rsplit("|", 1)[1].strip()
-        for line in run.stderr.splitlines()
-        if line.startswith("import time:") and not line.endswith("imported package")
-    }
+    return {name for _, name in imported(run.stderr)}
 
 
 def test_a_replay_loads_nothing_but_its_own_modules(installed: tuple[Path, Path]) -> None:
@@ -332,6 +328,18 @@ def test_a_command_that_knows_it_writes_stops_the_recording(start) -> None:
     replay.stop("a first install into an agent dir")
     assert recorder.spoiled == "a first install into an agent dir"
     assert os.lstat is replay._LSTAT and replay._RECORDING == []
+
+
+def test_a_stream_kept_past_a_spoil_writes_through_and_keeps_nothing(start) -> None:
+    """An Output holds the stream it was given: after a spoil it still writes through the
+    recorder's tee, which no longer keeps the text for a record there will not be."""
+    recorder = start()
+    tee = sys.stdout
+    assert isinstance(tee, replay._Tee)
+    tee.write("before\n")
+    replay.stop("a first install into an agent dir")
+    tee.write("after\n")
+    assert recorder.out == ["before\n"]
 
 
 def test_the_clock_readers_allowed_exist_and_read_it_only_for_caches() -> None:
