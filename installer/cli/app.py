@@ -33,12 +33,48 @@ from installer.cli.grammar import (
     Option,
 )
 from installer.cli.options import Globals
-from installer.ground.errors import ExtError
+from installer.ground.errors import ExtError, UsageError
 
 if TYPE_CHECKING:
     from installer.ground.completion_files import Installed
 
-_TYPES: dict[str, click.ParamType[Any]] = {"text": click.STRING, "path": click.Path(path_type=Path)}
+
+class _Given(click.ParamType[Any]):
+    """A value that is there: `--agent-dir ""` is a usage error, not the current folder (as
+    `Path("")` is), and `--host ""` not the default host."""
+
+    def __init__(self, inner: click.ParamType[Any], what: str) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.what = what  # "a path" or "a value", for the fix
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value == "" and not (ctx is not None and ctx.resilient_parsing):  # not on <TAB>
+            raise _empty(param, self.what)
+        return self.inner.convert(value, param, ctx)
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[Any]:
+        return self.inner.shell_complete(ctx, param, incomplete)
+
+
+def _empty(param: click.Parameter | None, what: str) -> UsageError:
+    """An empty value, named as it was typed (`--agent-dir`, `FOLDER`), with the fix."""
+    if isinstance(param, click.Option):
+        shown = max(param.opts, key=len)
+    else:
+        shown = (param.metavar if param is not None else None) or "the argument"
+        shown = shown.strip("[].")
+    optional = param is None or not param.required
+    fix = f"give {shown} {what}" + (", or leave it out" if optional else "")
+    return UsageError(f"{shown} is empty", fix)
+
+
+_TYPES: dict[str, click.ParamType[Any]] = {
+    "text": _Given(click.STRING, "a value"),
+    "path": _Given(click.Path(path_type=Path), "a path"),
+}
 _COMPLETERS = {
     "items": completion.item_names,
     "modes": completion.modes,
@@ -78,7 +114,7 @@ def _option(o: Option) -> click.Option:
         return click.Option(decls, is_flag=True, default=False, help=o.help)
     return click.Option(
         decls,
-        type=_TYPES.get(o.kind, click.STRING),
+        type=_TYPES.get(o.kind, _TYPES["text"]),
         multiple=o.kind == "list",
         default=o.default,
         show_default=o.default is not None,
@@ -91,7 +127,7 @@ def _option(o: Option) -> click.Option:
 def _argument(a: Argument) -> click.Argument:
     return click.Argument(
         [a.dest],
-        type=_TYPES.get(a.kind, click.STRING),
+        type=_TYPES.get(a.kind, _TYPES["text"]),
         nargs=-1 if a.kind == "list" else 1,
         required=a.required,
         metavar=_usage(a),
@@ -251,13 +287,11 @@ def main() -> None:
         # Not standalone: the parser's errors come back here, to be printed in ext's style.
         code = app.main(args=argv, prog_name="ext", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
-    except ExtError as exc:  # raised before a command's own handler (e.g. in a callback)
-        from installer.render.ui import escape
+    except ExtError as exc:  # raised before a command's own handler (e.g. by a value's type)
+        from installer.cli.errors import print_error
 
-        sys.stderr.write(f"error: {escape(exc.message)}\n")
-        if exc.fix:
-            sys.stderr.write(f"  fix: {escape(exc.fix)}\n")
-        sys.exit(int(exc.exit_code))
+        g = globals_of(argv)
+        sys.exit(print_error(exc, g.json, g.no_color))
     except click.Abort:
         sys.stderr.write("error: interrupted; nothing more was done\n")
         sys.exit(1)

@@ -118,8 +118,14 @@ def render(
         message, fix = f"{where}: no command given", f"see `{where} --help`"
     else:
         message, fix = describe(exc, command, argv)
-    _output(as_json, no_color).error(_as_ext_error(message, fix, code))
-    return code
+    return print_error(_as_ext_error(message, fix, code), as_json, no_color)
+
+
+def print_error(error: Any, as_json: bool, no_color: bool = False) -> int:
+    """Print an ExtError raised while argv was parsed, as every ext error is printed; its
+    exit code."""
+    _output(as_json, no_color).error(error)
+    return int(error.exit_code)
 
 
 def _as_ext_error(message: str, fix: str, code: int) -> Any:

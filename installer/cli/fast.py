@@ -110,11 +110,11 @@ def option_value(argv: list[str], i: int) -> tuple[str | None, int]:
 
 def _take(name: str, value: str, spec: Spec, args: dict[str, Any], found: dict[str, Any]) -> bool:
     """Store an option's value; False (click decides) for a dashed, empty or repeated one."""
-    if value.startswith("-"):
+    if not value or value.startswith("-"):
         return False
     if name in _GLOBAL_OPTIONS:
         dest = _GLOBAL_OPTIONS[name]
-        return bool(value) and _once(found, dest, _global(dest, value))
+        return _once(found, dest, _global(dest, value))
     if spec.options[name] in spec.lists:
         args.setdefault(spec.options[name], []).append(value)
         return True

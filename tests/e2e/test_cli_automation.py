@@ -57,6 +57,9 @@ def test_a_deleted_working_folder_is_no_traceback(e2e_env: dict[str, str], tmp_p
 
 
 def test_only_naming_nothing_is_a_usage_error(ext: Run, tmp_path: Path) -> None:
-    done = ext("--set", str(_set(tmp_path)), "install", "--only=", "--dry-run")
-    assert done.returncode == 2
-    assert "--only names nothing" in done.stderr
+    empty = ext("--set", str(_set(tmp_path)), "install", "--only=", "--dry-run")
+    assert empty.returncode == 2
+    assert "error: --only is empty" in empty.stderr
+    commas = ext("--set", str(_set(tmp_path)), "install", "--only=,", "--dry-run")
+    assert commas.returncode == 2
+    assert "--only names nothing" in commas.stderr

@@ -42,3 +42,21 @@ def test_option_value_is_none_when_argv_ends_first(
     argv: list[str], expected: tuple[str | None, int]
 ) -> None:
     assert option_value(argv, 0) == expected
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--agent-dir", "", "install"],
+        ["install", "--agent-dir="],
+        ["--host", "", "list"],
+        ["install", "--only", ""],
+        ["install", "--mode="],
+    ],
+)
+def test_the_hand_parser_leaves_an_empty_value_to_the_app(argv: list[str]) -> None:
+    """The app says it is empty (tests/unit/test_cli_errors.py); the hand parser has no words
+    for errors, so it takes no empty value."""
+    from installer.cli.fast import parse
+
+    assert parse(argv) is None

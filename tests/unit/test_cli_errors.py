@@ -213,3 +213,46 @@ def test_an_option_of_another_command_names_the_command_that_owns_it(
     code, _, err = run(argv, capsys)
     assert code == 2
     assert err.splitlines() == lines
+
+
+@pytest.mark.parametrize(
+    ("argv", "message", "fix"),
+    [
+        # Path("") is the current folder: an empty --agent-dir installed into it
+        (["--agent-dir", "", "install"], "--agent-dir is empty", "a path, or leave it out"),
+        (["install", "--agent-dir="], "--agent-dir is empty", "a path, or leave it out"),
+        (["--set", "", "list"], "--set is empty", "give --set a path, or leave it out"),
+        # an empty --host was the default host
+        (["--host", "", "install"], "--host is empty", "give --host a value, or leave it out"),
+        (["install", "--only", ""], "--only is empty", "give --only a value, or leave it out"),
+        (["init", ""], "FOLDER is empty", "give FOLDER a path, or leave it out"),
+        (["add", ""], "NAME is empty", "give NAME a value"),
+    ],
+)
+def test_an_empty_value_is_a_usage_error_naming_what_was_typed(
+    argv: list[str], message: str, fix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(argv, capsys)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[0] == f"error: {message}"
+    assert err.splitlines()[1].startswith("  fix: ") and err.splitlines()[1].endswith(fix)
+
+
+def test_an_empty_value_under_json_is_one_error_document(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    code, out, err = run(["list", "--json", "--agent-dir", ""], capsys)
+    assert code == 2 and err == ""
+    assert json.loads(out) == {
+        "error": "--agent-dir is empty",
+        "exit_code": 2,
+        "fix": "give --agent-dir a path, or leave it out",
+    }
+
+
+def test_an_empty_value_still_completes(capsys: pytest.CaptureFixture[str]) -> None:
+    """<TAB> parses resiliently: an empty word being typed is not an error there."""
+    ctx = cli.app.make_context("ext", ["--host", ""], resilient_parsing=True)
+    assert ctx.params["host"] == ""
