@@ -67,9 +67,9 @@ def source_bytes(file: AgentFile = SESSIONS) -> bytes:
 
 
 def sha256(data: bytes) -> str:
-    import hashlib  # OpenSSL's load: only a plan that installs an agent file hashes it
+    from installer.ground.sha import sha256_hex  # only a plan that installs an agent file hashes it
 
-    return hashlib.sha256(data).hexdigest()
+    return sha256_hex(data)
 
 
 def copies_dir(agent_dir: Path) -> Path:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
+
+from installer.ground.sha import sha256_hex
 
 # Integers beyond this lose precision as a JavaScript number; JCS is defined on
 # JavaScript numbers, so such integers are read as floats, as Node would.
@@ -37,7 +38,7 @@ def canonical_bytes(value: object) -> bytes:
 
 def digest(data: bytes) -> str:
     """`sha256:<hex>` of data."""
-    return HASH_PREFIX + hashlib.sha256(data).hexdigest()
+    return HASH_PREFIX + sha256_hex(data)
 
 
 def short_hash(full: str) -> str:

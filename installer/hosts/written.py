@@ -27,9 +27,9 @@ MAX_BYTES = 1 << 20  # a command is a few lines; a bigger file there is not one 
 
 
 def sha(text: str) -> str:
-    import hashlib  # OpenSSL's load: a no-op compares texts and hashes nothing
+    from installer.ground.sha import sha256_hex  # a no-op compares texts and hashes nothing
 
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_hex(text.encode("utf-8"))
 
 
 class Wanted(NamedTuple):
