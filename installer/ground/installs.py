@@ -57,6 +57,20 @@ def elsewhere(set_root: Path, agent_dir: Path, host: str = "pi") -> list[Path]:
     return found
 
 
+def holding(set_root: Path) -> list[tuple[Path, str]]:
+    """Every agent dir that holds this set by its own state record, with the host its install
+    names ("pi" when none), in the record's order."""
+    table = read_table(record_path(), SCHEMA, "agent_dirs")
+    found = []
+    for key, row in table.items():
+        if str(set_root) not in _roots(row):
+            continue
+        record = load_state(Path(key)).for_root(set_root)
+        if record is not None:
+            found.append((Path(key), str(record.extra.get("host", "pi"))))
+    return found
+
+
 def _roots(row: object) -> list[str]:
     sets = row.get("sets") if isinstance(row, dict) else None
     return sorted(r for r in sets if isinstance(r, str)) if isinstance(sets, list) else []

@@ -22,8 +22,7 @@ def shared_reads(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> dict
     would find each twice. Each maps to the shared folder, as a person reads it."""
     if not host.also_reads:
         return {}
-    named = ctx.env.environ.get(host.reads_home_var) if host.reads_home_var else None
-    home = Path(named) if named else home_of(ctx.env)
+    home = _reads_home(ctx, host)
     found: dict[Resource, str] = {}
     for r in skills:
         if r.kind != "skill":
@@ -34,6 +33,55 @@ def shared_reads(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> dict
                 found[r] = folder
                 break
     return found
+
+
+def _reads_home(ctx: Context, host: Host) -> Path:
+    """The home the host's `also_reads` folders are under: HOME, or the variable it names."""
+    named = ctx.env.environ.get(host.reads_home_var) if host.reads_home_var else None
+    return Path(named) if named else home_of(ctx.env)
+
+
+def lost_elsewhere(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
+    """A warning per skill this uninstall unlinks from a folder another host reads too
+    (`~/.agents/skills`, `~/.claude/skills`), where that host has this set installed and so
+    did not link the skill into its own folder: it loses the skill, until its install is run
+    again (which then links it there), named with its dir."""
+    from installer.hosts.table import HOSTS
+
+    gone = [_absolute(ctx, a.path) for a in actions if a.action == "unlink"]
+    readers: dict[Path, list[tuple[Host, str]]] = {}
+    for h in HOSTS.values():
+        for folder in h.also_reads if h.name != ctx.on.name else ():
+            readers.setdefault(_reads_home(ctx, h) / folder.removeprefix("~/"), []).append(
+                (h, folder)
+            )
+    hit = [(path, readers[path.parent]) for path in gone if path.parent in readers]
+    if not hit:
+        return []
+    from installer.ground.installs import holding
+    from installer.render.ui import tilde
+
+    installed = holding(ctx.set_root)
+    out = []
+    for path, hosts in hit:
+        for host, folder in hosts:
+            for dir_, name in installed:
+                if name != host.name or dir_ == ctx.agent_dir:
+                    continue
+                where = tilde(dir_)
+                out.append(
+                    f"skill:{path.name}: {host.title} ({where}) reads it from {folder} and loses "
+                    f"it; to link it into {host.title}'s own folder, run "
+                    f"`ext --host {host.name} --agent-dir {where} install` after this"
+                )
+    return out
+
+
+def _absolute(ctx: Context, shown: str) -> Path:
+    """A plan line's path as a path: `~/…` under HOME, anything else in the agent dir."""
+    if shown.startswith("~/"):
+        return home_of(ctx.env) / shown[2:]
+    return ctx.agent_dir / shown
 
 
 def read_elsewhere(

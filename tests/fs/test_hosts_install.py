@@ -151,6 +151,43 @@ def test_a_skill_already_read_from_a_shared_folder_is_not_linked_twice(
     assert (opencode / "commands/fix.md").is_symlink()
 
 
+def test_uninstall_from_a_shared_folder_says_which_host_loses_the_skill_and_how_to_keep_it(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """OpenCode and Gemini CLI read `~/.agents/skills`, so their install links no copy of a
+    skill ext linked there for Codex CLI; Codex's uninstall takes it from them too."""
+    made(isolated_home, ".codex")
+    opencode = made(isolated_home, ".config/opencode")
+    made(isolated_home, ".gemini")
+    for host in ("codex", "opencode"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+    fix = "`ext --host opencode --agent-dir ~/.config/opencode install` after this"
+    lost = (
+        "warning: skill:review: OpenCode (~/.config/opencode) reads it from ~/.agents/skills "
+        f"and loses it; to link it into OpenCode's own folder, run {fix}"
+    )
+
+    result = ext("--set", str(set_root), "--host", "codex", "uninstall", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert lost in result.stderr.splitlines()
+    assert "Gemini CLI" not in result.stderr  # it reads the folder, but the set is not there
+
+    again = ext("--set", str(set_root), "--host", "opencode", "install", "--yes")
+    assert again.exit_code == 0, again.stderr
+    assert os.readlink(opencode / "skills/review") == str(set_root / "skills/review")
+
+
+def test_uninstall_of_a_skill_no_other_host_reads_warns_of_nothing(
+    set_root: Path, isolated_home: Path
+) -> None:
+    made(isolated_home, ".codex")
+    made(isolated_home, ".config/opencode")
+    assert ext("--set", str(set_root), "--host", "codex", "install", "--yes").exit_code == 0
+    result = ext("--set", str(set_root), "--host", "codex", "uninstall", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert "loses it" not in result.stderr
+
+
 def test_disable_parks_a_skill_and_renames_a_command_and_enable_brings_them_back(
     set_root: Path, isolated_home: Path
 ) -> None:
