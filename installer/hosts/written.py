@@ -125,6 +125,10 @@ def plan_written(
             warnings.append(f"{r.label}: not written for {host}: {want.why_not}")
             if on_mine:
                 actions.append(_remove(r.dest, on, "the set's template cannot be written now"))
+            else:  # counted as skipped, as an item the host has no place for is
+                actions.append(
+                    Action("skip", r.dest, detail=f"not written for {host}: its warning says why")
+                )
             continue
         kept[r.dest] = want.text
         if off_mine and not on_mine:  # switched off: install never switches it on

@@ -272,6 +272,12 @@ def test_a_template_gemini_would_read_otherwise_is_refused_with_why(
     assert result.exit_code == 0, result.stderr
     assert "prompt:fix: not written for Gemini CLI: it uses $1" in result.stderr
     assert not (gemini / "commands/fix.toml").exists()
+    # counted with the items Gemini CLI has no place for (notify, dark), not left out
+    assert "1 to link, 3 skipped" in result.output
+    plan = json.loads(ext("--set", str(set_root), "--host", "gemini", "--json", "install").stdout)
+    assert {"action": "skip", "path": "commands/fix.toml"}.items() <= next(
+        a for a in plan["actions"] if a["path"] == "commands/fix.toml"
+    ).items()
 
 
 def test_undo_takes_back_a_host_install(set_root: Path, isolated_home: Path) -> None:
