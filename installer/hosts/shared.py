@@ -59,7 +59,6 @@ def lost_elsewhere(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
     if not hit:
         return []
     from installer.ground.installs import holding
-    from installer.render.ui import tilde
 
     installed = holding(ctx.set_root)
     out = []
@@ -68,7 +67,7 @@ def lost_elsewhere(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
             for dir_, name in installed:
                 if name != host.name or dir_ == ctx.agent_dir:
                     continue
-                where = tilde(dir_)
+                where = str(dir_)  # the text output shortens it to ~/
                 out.append(
                     f"skill:{path.name}: {host.title} ({where}) reads it from {folder} and loses "
                     f"it; to link it into {host.title}'s own folder, run "
