@@ -49,7 +49,11 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         if pi and settings_path(ctx).exists():
             drop = made is not None and made.packages_key
             sp = plan_settings(ctx, Intent(unregister=True, drop_packages=drop))
-        warnings = sp.warnings if pi else (*sp.warnings, *_lost_elsewhere(ctx, actions))
+        warnings = sp.warnings
+        if not pi:  # another agent may read the folder a skill is unlinked from
+            from installer.hosts.shared import lost_elsewhere
+
+            warnings = (*warnings, *lost_elsewhere(ctx, actions))
         plan = Plan("uninstall", actions + sp.actions, warnings)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
@@ -57,12 +61,6 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])
 
     return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
-
-
-def _lost_elsewhere(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
-    from installer.hosts.shared import lost_elsewhere
-
-    return lost_elsewhere(ctx, actions)
 
 
 def _written(ctx: Context, agent: AgentState) -> tuple[Action, ...]:

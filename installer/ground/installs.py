@@ -45,29 +45,21 @@ def elsewhere(set_root: Path, agent_dir: Path, host: str = "pi") -> list[Path]:
     name (`host`, none for pi), so a Gemini CLI dir is never offered for Claude Code."""
     if load_state(agent_dir).for_root(set_root) is not None:
         return []
+    return [other for other, named in holding(set_root, agent_dir) if named == host]
+
+
+def holding(set_root: Path, but: Path | None = None) -> list[tuple[Path, str]]:
+    """Every agent dir but `but` that holds this set by its own state record, with the host
+    its install names ("pi" when none), in the record's order."""
     table = read_table(record_path(), SCHEMA, "agent_dirs")
     found = []
     for key, row in table.items():
         other = Path(key)
-        if other == agent_dir or str(set_root) not in _roots(row):
+        if other == but or str(set_root) not in _roots(row):
             continue
         record = load_state(other).for_root(set_root)
-        if record is not None and record.extra.get("host", "pi") == host:
-            found.append(other)
-    return found
-
-
-def holding(set_root: Path) -> list[tuple[Path, str]]:
-    """Every agent dir that holds this set by its own state record, with the host its install
-    names ("pi" when none), in the record's order."""
-    table = read_table(record_path(), SCHEMA, "agent_dirs")
-    found = []
-    for key, row in table.items():
-        if str(set_root) not in _roots(row):
-            continue
-        record = load_state(Path(key)).for_root(set_root)
         if record is not None:
-            found.append((Path(key), str(record.extra.get("host", "pi"))))
+            found.append((other, str(record.extra.get("host", "pi"))))
     return found
 
 

@@ -48,7 +48,8 @@ def lost_elsewhere(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
     again (which then links it there), named with its dir."""
     from installer.hosts.table import HOSTS
 
-    gone = [_absolute(ctx, a.path) for a in actions if a.action == "unlink"]
+    # a HOME folder's path is absolute in the plan (profile.folder_of): the join keeps it
+    gone = [ctx.agent_dir / a.path for a in actions if a.action == "unlink"]
     readers: dict[Path, list[tuple[Host, str]]] = {}
     for h in HOSTS.values():
         for folder in h.also_reads if h.name != ctx.on.name else ():
@@ -60,12 +61,12 @@ def lost_elsewhere(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
         return []
     from installer.ground.installs import holding
 
-    installed = holding(ctx.set_root)
+    installed = holding(ctx.set_root, ctx.agent_dir)
     out = []
     for path, hosts in hit:
         for host, folder in hosts:
             for dir_, name in installed:
-                if name != host.name or dir_ == ctx.agent_dir:
+                if name != host.name:
                     continue
                 where = str(dir_)  # the text output shortens it to ~/
                 out.append(
@@ -74,13 +75,6 @@ def lost_elsewhere(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
                     f"`ext --host {host.name} --agent-dir {where} install` after this"
                 )
     return out
-
-
-def _absolute(ctx: Context, shown: str) -> Path:
-    """A plan line's path as a path: `~/…` under HOME, anything else in the agent dir."""
-    if shown.startswith("~/"):
-        return home_of(ctx.env) / shown[2:]
-    return ctx.agent_dir / shown
 
 
 def read_elsewhere(
