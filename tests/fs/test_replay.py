@@ -80,13 +80,20 @@ def test_a_second_run_with_nothing_changed_is_replayed_with_the_same_output(
 
 
 def test_a_tree_changed_just_now_is_not_recorded(installed: tuple[Path, Path]) -> None:
-    """The racy rule: a path changed within the window could change again unseen."""
+    """The racy rule: a path changed within the window could change again unseen. A file
+    added to a folder ext lists changes the folder; its time is set past the run's start and
+    the window is none: a file written just before ext starts falls inside the 0.1 s window
+    or not by how fast a loaded machine starts ext."""
     root, agent = installed
-    (root / "extensions" / "fresh.ts").write_text("export default function f() {}\n")
+    folder = root / "extensions"
+    (folder / "fresh.ts").write_text("export default function f() {}\n")
+    later = time.time_ns() + 60 * 10**9
+    os.utime(folder, ns=(later, later))
     flags = ("--set", str(root), "--agent-dir", str(agent), "list")
-    run = ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1")
-    assert "changed too recently" in said(run)
-    assert said(ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1")) != "replayed"
+    env = {"EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    run = ext(*flags, cwd=root, **env)
+    assert said(run) == f"{folder} changed too recently to tell a second change"
+    assert said(ext(*flags, cwd=root, **env)) != "replayed"
 
 
 def test_a_run_that_writes_is_never_recorded(tmp_path: Path) -> None:
