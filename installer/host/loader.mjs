@@ -129,12 +129,48 @@ async function ask(sdk, job) {
 	};
 }
 
+// What the loader asks pi's SDK for; the first two are needed, the rest are pi's where it has them.
+const NEEDED = ["DefaultResourceLoader", "SettingsManager"];
+const WANTED = [...NEEDED, "ExtensionRunner", "ProjectTrustStore", "hasTrustRequiringProjectResources"];
+const RE_EXPORT = /^export\s*\{([^}]*)\}\s*from\s*"(\.[^"]+)";?$/;
+
+// Where pi's entry re-exports each wanted name from: {name: [module specifier, its own name]},
+// or null unless the entry is re-exports alone (`export { a, b as c } from "./m.js";`): then
+// importing those modules runs the same code as importing the entry, less the modules the
+// loader never touches (the providers, the interactive UI), which are most of a Node start.
+function reExports(text) {
+	const found = {};
+	const body = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+	for (const statement of body.split(/;\s*$/m)) {
+		const flat = statement.replace(/\s+/g, " ").trim();
+		if (!flat) continue;
+		const match = RE_EXPORT.exec(flat);
+		if (!match) return null; // code of its own, or `export *`: the whole entry
+		for (const part of match[1].split(",")) {
+			const [own, as] = part.trim().split(/ as /);
+			const name = (as ?? own).trim();
+			if (WANTED.includes(name)) found[name] = [match[2], own.trim()];
+		}
+	}
+	return NEEDED.every((name) => name in found) ? found : null;
+}
+
+async function sdkOf(file) {
+	const fromEntry = reExports(readFileSync(file, "utf-8"));
+	if (fromEntry === null || process.env.EXT_LOADER_WHOLE_SDK) return import(pathToFileURL(file).href);
+	const sdk = {};
+	for (const [name, [spec, own]] of Object.entries(fromEntry)) {
+		sdk[name] = (await import(new URL(spec, pathToFileURL(file)).href))[own];
+	}
+	return sdk;
+}
+
 async function main() {
 	const packageDir = process.argv[2];
 	const request = JSON.parse(readFileSync(process.argv[3], "utf-8"));
 	const { file, version } = entryOf(packageDir);
-	const sdk = await import(pathToFileURL(file).href);
-	const missing = ["DefaultResourceLoader", "SettingsManager"].filter((name) => !sdk[name]);
+	const sdk = await sdkOf(file);
+	const missing = NEEDED.filter((name) => !sdk[name]);
 	if (missing.length > 0) {
 		answer(`${JSON.stringify({ version, missing })}\n`, () => process.exit(3));
 		return;

@@ -152,11 +152,18 @@ def _switch(names: list[str], enable: bool) -> Callable[[Context], object]:
     return lambda ctx: switch(ctx, names, enable, False, False, yes)
 
 
-def compare(cases: Sequence[Case], host: HostInfo, cwd: Path) -> list[str]:
-    """Every difference between ext's list and pi's loader, over all cases, in one loader call."""
-    views = ask(host, [(c.agent, cwd) for c in cases], timeout=LOADER_TIMEOUT)
+def views_of(
+    cases: Sequence[Case], host: HostInfo, cwd: Path, env: dict[str, str] | None = None
+) -> tuple[View, ...]:
+    """pi's loader's view of every case, in one loader call."""
+    views = ask(host, [(c.agent, cwd) for c in cases], env=env, timeout=LOADER_TIMEOUT)
     if isinstance(views, Unavailable):
         raise AssertionError(f"pi's loader could not be asked: {views.reason}")
+    return views
+
+
+def compare(cases: Sequence[Case], views: Sequence[View]) -> list[str]:
+    """Every difference between ext's list and pi's loader, over all cases."""
     # Two empty views agree: a loader that saw nothing at all would pass every layout.
     silent = [k for k in KINDS if not any(v.reals(k) for v in views)]
     found = [f"pi's loader loaded no {k} from any of {len(cases)} agent dirs" for k in silent]
@@ -229,15 +236,19 @@ def run_all_steps(tmp: Path, layouts: Sequence[Layout], host: HostInfo) -> Run:
         play(case)
     cwd = tmp / "cwd"  # no .pi/ and no .agents/ here: pi sees only the agent dir
     cwd.mkdir()
-    return Run(compare(cases, host, cwd), cases)
+    views = views_of(cases, host, cwd)
+    return Run(compare(cases, views), cases, views, cwd)
 
 
 @dataclass(frozen=True)
 class Run:
-    """The differences found, and the cases played (to see which ext refused)."""
+    """The differences found, the cases played (to see which ext refused), pi's views of them
+    and the folder pi was asked from."""
 
     differences: list[str]
     cases: list[Case]
+    views: tuple[View, ...]
+    cwd: Path
 
     def refused(self, mode: str) -> set[str]:
         """Layouts whose plain install ext refused in `mode`: they agree with pi trivially."""

@@ -9,6 +9,7 @@ layout that differs, with its files, the steps taken and the paths on each side.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from installer.host.lines import line_of
 from installer.host.pi import HostInfo
-from tests.conformance.differential import run_all_steps
+from tests.conformance.differential import run_all_steps, views_of
 from tests.conformance.layouts import Layout, corpus, layouts
 
 pytestmark = pytest.mark.conformance
@@ -43,6 +44,10 @@ def test_the_corpus_lists_what_pi_loads(tmp_path: Path, pi_host: HostInfo) -> No
     # Link mode refuses imports a link loses only where pi resolves them from the link.
     from_link = line_of(pi_host.version, pi_host.package).imports_from == "link"
     assert ("imports-out-of-folders" in run.refused("link")) == from_link
+    # loader.mjs imports the modules of pi's SDK that define what it asks for, not the whole
+    # SDK (half of its start on pi 1.6): the same answers as the SDK imported by its entry.
+    whole = views_of(run.cases, pi_host, run.cwd, {**os.environ, "EXT_LOADER_WHOLE_SDK": "1"})
+    assert whole == run.views
 
 
 @settings(

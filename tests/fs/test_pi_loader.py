@@ -118,3 +118,62 @@ def test_a_loader_that_crashes_says_its_last_line(tmp_path: Path) -> None:
     host = fake_pi(tmp_path, 'throw new Error("broken build");\n')
     said = reason(ask(host, [(tmp_path, tmp_path)]))
     assert said.startswith("pi's loader failed (exit 1)")
+
+
+# An SDK with the loader's two exports, answering for an empty agent dir, beside a module that
+# throws when it is imported: the loader imports the modules its names come from, and no other.
+_SDK = """\
+export class SettingsManager {
+    static create() { return new SettingsManager(); }
+    drainErrors() { return []; }
+}
+export class DefaultResourceLoader {
+    async reload() {}
+    getExtensions() { return { extensions: [], errors: [] }; }
+    getSkills() { return { skills: [], diagnostics: [] }; }
+    getPrompts() { return { prompts: [], diagnostics: [] }; }
+    getThemes() { return { themes: [], diagnostics: [] }; }
+}
+"""
+_THROWS = 'throw new Error("the interactive UI, imported");\n'
+
+
+def _split_sdk(tmp_path: Path, index_js: str) -> HostInfo:
+    host = fake_pi(tmp_path, index_js)
+    assert host.resolved is not None
+    build_tree(host.resolved.parent, {"core/loader.js": _SDK, "modes/ui.js": _THROWS})
+    return host
+
+
+@needs_node
+def test_the_loader_imports_only_the_modules_its_names_come_from(tmp_path: Path) -> None:
+    index = (
+        "// pi's entry: re-exports only\n"
+        "export { DefaultResourceLoader,\n"
+        '    SettingsManager as SettingsManager } from "./core/loader.js";\n'
+        'export { InteractiveMode } from "./modes/ui.js";\n'
+        "//# sourceMappingURL=index.js.map\n"
+    )
+    host = _split_sdk(tmp_path, index)
+    views = ask(host, [(tmp_path, tmp_path)])
+    assert not isinstance(views, Unavailable), views
+    assert [view.loaded for view in views] == [()]
+    whole = ask(host, [(tmp_path, tmp_path)], {**os.environ, "EXT_LOADER_WHOLE_SDK": "1"})
+    assert reason(whole).startswith("pi's loader failed (exit 1)")
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        'export * from "./core/loader.js";\nexport { InteractiveMode } from "./modes/ui.js";\n',
+        'export { DefaultResourceLoader, SettingsManager } from "./core/loader.js";\n'
+        'import "./modes/ui.js";\n',
+    ],
+    ids=["export-star", "code-of-its-own"],
+)
+@needs_node
+def test_an_entry_that_is_not_re_exports_alone_is_imported_whole(
+    tmp_path: Path, index: str
+) -> None:
+    host = _split_sdk(tmp_path, index)
+    assert reason(ask(host, [(tmp_path, tmp_path)])).startswith("pi's loader failed (exit 1)")
