@@ -2,9 +2,12 @@
 
 `loader.mjs` (shipped beside this module) imports `DefaultResourceLoader` and
 `SettingsManager` from the pi package that the pi binary belongs to, and runs under
-the Node that runs pi. Many (agent dir, cwd) pairs go in one call: one Node start.
-When the loader cannot be asked, `ask` returns an `Unavailable` with the reason in
-one line, and callers fall back to what ext can tell without it.
+the Node that runs pi. It imports the modules the package's entry re-exports them from,
+not the whole entry (its providers and UI, most of a Node start on pi 1.6), unless the
+entry is more than re-exports or `EXT_LOADER_WHOLE_SDK=1` is set. Many (agent dir, cwd)
+pairs go in one call: one Node start. When the loader cannot be asked, `ask` returns an
+`Unavailable` with the reason in one line, and callers fall back to what ext can tell
+without it.
 """
 
 from __future__ import annotations
