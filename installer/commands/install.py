@@ -129,7 +129,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
     def new_state(state: State) -> State:
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         extra = recorded(ctx.agent_dir, previous.extra if previous else {})
-        extra = recorded_hooks(ctx.set_root, extra, ctx.env.now())
+        extra = recorded_hooks(ctx.set_root, extra, ctx.env.now)
         # Switches live where pi reads them (`.off` links, the entry's and top-level patterns);
         # the record keeps only the filters ext wrote for --only/--skip, which it may drop.
         extra.pop("disabled", None)
@@ -141,7 +141,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
-    return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
+    return run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
 
 
 def _link_plan(

@@ -60,7 +60,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
     def new_state(state: State) -> State:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])
 
-    return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
+    return run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
 
 
 def _written(ctx: Context, agent: AgentState) -> tuple[Action, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -33,8 +33,11 @@ def plan_set_hooks(set_root: Any, extra: Mapping[str, Any]) -> tuple[Action, ...
     )
 
 
-def recorded_hooks(set_root: Any, extra: Mapping[str, Any], now: datetime) -> dict[str, Any]:
-    """`extra` with the sha256 of the hooks this install approved (kept when unchanged)."""
+def recorded_hooks(
+    set_root: Any, extra: Mapping[str, Any], now: Callable[[], datetime]
+) -> dict[str, Any]:
+    """`extra` with the sha256 of the hooks this install approved (kept when unchanged; the
+    clock is read only for a new approval: a no-op install that reads it is never replayed)."""
     out = {k: v for k, v in extra.items() if k != EXTRA_KEY}
     if not (set_root / "hooks").is_dir():
         return out  # before the import, as in plan_set_hooks
@@ -47,5 +50,5 @@ def recorded_hooks(set_root: Any, extra: Mapping[str, Any], now: datetime) -> di
     if previous.get("sha256") == sha:
         out[EXTRA_KEY] = previous
     else:
-        out[EXTRA_KEY] = {"sha256": sha, "approved_at": now.isoformat()}
+        out[EXTRA_KEY] = {"sha256": sha, "approved_at": now().isoformat()}
     return out

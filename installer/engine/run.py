@@ -17,6 +17,7 @@ from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State, load_state, save_state
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
+MENDED = "ext's record of this set (.extset/state.json) was not what is installed"
 
 
 class Prepared(NamedTuple):
@@ -35,11 +36,14 @@ def run_plan(
     new_state: Callable[[State], State] | None = None,
     *,
     settles: bool = True,
+    mends: bool = False,
 ) -> PlanResult:
     """scan/plan -> show -> confirm -> lock -> re-plan -> apply; the shape of every writer.
 
     `settles`: the run reports an earlier interrupted one and closes its journal (finished or
-    superseded); consent's runs show no plan to say so in, and leave it to the next writer."""
+    superseded); consent's runs show no plan to say so in, and leave it to the next writer.
+    `mends`: with nothing to do, the run still writes the set's line of the record when it is
+    not the one the run would write (install and uninstall: their line is the whole truth)."""
     from installer.ground.own import check_bookkeeping
 
     check_bookkeeping(ctx.agent_dir)  # before anything reads .extset/: a FIFO there would hang
@@ -48,10 +52,14 @@ def run_plan(
     warnings = _interrupted(ctx, first.plan.command) if settles else ()
     plan = first.plan._replace(warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
-        if warnings and not dry_run:
+        mended = not dry_run and mends and _lags(ctx, new_state)
+        if (warnings and not dry_run) or mended:
             _settle(ctx, new_state)
         changed = dry_run and not plan.is_empty
-        return PlanResult(plan.shown, changed=changed, dry_run=dry_run, diffs=first.diffs)
+        notes = (f"{MENDED}: written again",) if mended else ()
+        return PlanResult(
+            plan.shown, changed=changed, dry_run=dry_run, diffs=first.diffs, notes=notes
+        )
     confirm(plan, first.diffs)
     _check_writable(ctx)
     from installer.engine.executor import execute
@@ -105,6 +113,17 @@ def _stamp(path: Path) -> Stamp:
     except OSError:
         return None
     return (st.st_mtime_ns, st.st_ino, st.st_size)
+
+
+def _lags(ctx: Context, new_state: Callable[[State], State] | None) -> bool:
+    """Whether the set's line in the record is not the one this run would write, though the
+    plan is empty: the record emptied (a power cut can leave a new file at 0 bytes), or naming
+    an `ext` that is gone. Only the set's own line counts: others' order is not a change."""
+    if new_state is None:
+        return False
+    state = load_state(ctx.agent_dir)
+    root, name = ctx.set_root, ctx.manifest.name
+    return new_state(state).record_of(root, name) != state.record_of(root, name)
 
 
 def _settle(ctx: Context, new_state: Callable[[State], State] | None) -> None:

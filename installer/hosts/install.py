@@ -114,7 +114,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             extra[KEY] = hashes
         return state.with_set(set_record(ctx, "link", extra))
 
-    return run_plan(ctx, prepare, confirm, options.dry_run, new_state)
+    return run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
 
 
 def parked(agent: AgentState, resources: list[Resource]) -> list[Resource]:

@@ -112,6 +112,21 @@ def test_a_run_that_writes_is_never_recorded(tmp_path: Path) -> None:
     assert not list((Path(os.environ["XDG_CACHE_HOME"]) / "extset" / "replay").glob("*"))
 
 
+def test_an_install_that_mends_the_record_writes_and_the_next_is_replayed(
+    installed: tuple[Path, Path],
+) -> None:
+    root, agent = installed
+    flags = ("--set", str(root), "--agent-dir", str(agent), "install", "--yes")
+    env = {"EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    (agent / ".extset" / "state.json").write_bytes(b"")  # what a power cut can leave
+    mend = ext(*flags, cwd=root, **env)
+    assert "nothing to do" in mend.stdout
+    assert said(mend).startswith("os.")  # its write of the record: never recorded
+    assert '"name": "tools"' in (agent / ".extset" / "state.json").read_text()
+    first, second = ext(*flags, cwd=root, **env), ext(*flags, cwd=root, **env)
+    assert (said(first), said(second)) == ("recorded", "replayed")
+
+
 # What a replay may load beyond a bare interpreter's start: ext's packages on its way to the
 # replay, zlib (the record's name) and gc (built in: entry switches it off). Not typing, re,
 # contextlib or collections: ~7 ms of a replay of ~15 (docs/performance.md).
