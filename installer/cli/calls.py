@@ -261,7 +261,15 @@ def _bench_of_set(g: Globals, options: Any) -> Any:
     """`ext add`: the user's own set (never the bundled one) and the installed pi."""
     from installer.scaffold.creation import Bench
 
-    return Bench(_own_set(g), _find_host)
+    return Bench(_own_set(g), _find_host, install=_install_again(g))
+
+
+def _install_again(g: Globals) -> str:
+    """`ext install` as the person would type it next: ext as run, the dir and host given."""
+    words = [as_run(), *(("--set", _word(g.set_dir)) if g.set_dir else ())]
+    words += [*(("--host", g.host) if g.host else ())]
+    words += [*(("--agent-dir", _word(g.agent_dir)) if g.agent_dir else ()), "install"]
+    return " ".join(words)
 
 
 def _adoption(g: Globals, options: Any) -> Any:

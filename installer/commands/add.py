@@ -41,7 +41,7 @@ def add(bench: Bench, options: Add, confirm: Confirm) -> PlanResult:
     """The new item in the set (bench.folder), from its kind's template."""
     o = options
     host = bench.host() if o.kind in ("extension", "theme") else None  # pi's types, a theme's
-    return add_item(bench.folder, o.name, o.kind, o.as_dir, o.dry_run, confirm, host)
+    return add_item(bench.folder, o.name, o.kind, o.as_dir, o.dry_run, confirm, host, bench.install)
 
 
 def add_item(
@@ -52,8 +52,12 @@ def add_item(
     dry_run: bool,
     confirm: Confirm,
     host: HostInfo | None,
+    install: str = "ext install",
 ) -> PlanResult:
-    """Plan the new resource's file (and folder), then create it; never over anything there."""
+    """Plan the new resource's file (and folder), then create it; never over anything there.
+
+    The note names a whole install, never `--only NAME`: a selection is what is installed, so
+    that would take the set's other items out."""
     if kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}", f"use --kind {' | '.join(KINDS)}")
     name = _bare(check_name(name), kind)
@@ -67,7 +71,7 @@ def add_item(
     _check_free(folder, name, kind)
     path = _path(folder, name, kind, as_dir)
     piece = Piece(path, _text(name, kind, host), f"a new {kind}")
-    note = f"next: ext install --only {name if kind == 'extension' else f'{kind}:{name}'}"
+    note = f"next: {install}   (links it with the rest of the set)"
     said = _undeclared(set_root, path, kind, host)
     return run("add", lambda: [piece], said, dry_run, confirm, (note,))
 

@@ -31,6 +31,7 @@ class Bench(NamedTuple):
     host: Callable[[], HostInfo | None]
     git: str | None = None
     pi_dir: Path | None = None  # the agent dir pi reads: init names adopt if it holds any
+    install: str = "ext install"  # add: the command that installs what it made, as typed
 
 
 GIT = ".git"

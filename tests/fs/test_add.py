@@ -144,3 +144,28 @@ def test_add_to_a_pi_package_says_when_the_manifest_misses_it(
     said = [w for w in result.plan.warnings if "pi package" in w]
     assert bool(said) is warned
     assert [r.name for r in discover(root)] == ([] if warned else ["deploy"])
+
+
+def test_the_next_step_after_add_installs_the_new_item_and_keeps_the_others(
+    root: Path, tmp_path: Path
+) -> None:
+    """Not `install --only NAME`: a selection is what is installed, and would unlink the rest."""
+    import shlex
+
+    build_tree(root, {"extensions/hello.ts": "export default function () {}\n"})
+    build_tree(root, {"extensions/mine.ts": "export default function () {}\n"})
+    agent = tmp_path / "agent"
+    env = {"EXT_NO_UPDATE_CHECK": "1", "NO_COLOR": "1"}
+    runner = CliRunner()
+    flags = ["--set", str(root), "--agent-dir", str(agent)]
+    assert runner.invoke(app, [*flags, "install", "--create", "--yes"], env=env).exit_code == 0
+    done = runner.invoke(app, [*flags, "add", "greet", "--yes"], env=env)
+    assert done.exit_code == 0, done.output
+    [note] = [ln for ln in done.output.splitlines() if ln.startswith("next: ")]
+    command = shlex.split(note.removeprefix("next: ").partition("   (")[0])
+    assert command[1:] == [*flags, "install"]  # the dir it was given, never the isolated one
+    again = runner.invoke(app, [*command[1:], "--yes"], env=env)
+    assert again.exit_code == 0, again.output
+    assert "+ link       extensions/greet.ts" in again.output
+    assert "unlink" not in again.output
+    assert {p.name for p in (agent / "extensions").iterdir()} >= {"hello.ts", "mine.ts", "greet.ts"}
