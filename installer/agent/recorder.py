@@ -25,7 +25,7 @@ from typing import Any
 from installer.engine.plan import Action, AgentCopy
 from installer.ground.manifest import Manifest
 from installer.ground.records import NamedTuple
-from installer.ground.state import State
+from installer.ground.state import SetRecord, State
 from installer.links.scan import AgentState
 from installer.sets.resources import Resource
 
@@ -220,6 +220,15 @@ def recorded(agent_dir: Path, extra: Mapping[str, Any]) -> dict[str, Any]:
             if file is COMMAND:
                 out[file.key]["ext"] = ext_executable()
     return out
+
+
+def command_record(state: State, set_root: Path | None) -> SetRecord | None:
+    """The record naming the ext `/ext` runs: this set's, else the last written of another
+    set's (one copy of the command serves every set of the agent dir)."""
+    mine = state.for_root(set_root) if set_root is not None else None
+    if mine is not None and mine.extra.get(COMMAND.key):
+        return mine
+    return next((r for r in reversed(state.sets) if r.extra.get(COMMAND.key)), mine)
 
 
 def status(agent_dir: Path, file: AgentFile = SESSIONS) -> str:

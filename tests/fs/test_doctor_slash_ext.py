@@ -142,3 +142,23 @@ def test_a_deep_extension_folder_does_not_crash_the_scan(
     [row] = findings(tmp_path, root, agent, "command.name")
     assert row.level == "ok"  # a registration that deep is past what doctor reads
     remove_deep(root / "extensions" / "deep")  # pytest's own cleanup would crash on it
+
+
+def test_from_another_set_the_ext_of_the_set_that_installed_ext_is_checked(
+    tmp_path: Path, installed: tuple[Path, Path, Path]
+) -> None:
+    """One /ext serves every set of the agent dir: doctor run from a set not installed there
+    reads the ext the installing set's record names, and its fix names that set."""
+    root, agent, ext_bin = installed
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+    [row] = findings(tmp_path, other, agent, "command")
+    assert (row.level, row.message) == (
+        "ok",
+        f"/ext is available in pi (extensions/ext-command.ts, runs {ext_bin})",
+    )
+    [row] = findings(tmp_path, other, agent, "command.ext")
+    assert row.level == "ok"
+    ext_bin.unlink()
+    [row] = findings(tmp_path, other, agent, "command")
+    assert row.level == "warn"
+    assert row.fix == f"run `ext --set {root} install` with the ext you use now"

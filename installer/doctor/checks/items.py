@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -408,12 +409,13 @@ def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
 
 def command(s: Subject) -> Iterator[Finding]:
     """`/ext` inside pi: ext's command file is linked, current, and its `ext` is still there."""
-    from installer.agent.recorder import COMMAND, status, switched_off_in_pi
+    from installer.agent.recorder import COMMAND, command_record, status, switched_off_in_pi
     from installer.ground.state import load_state
 
     agent_dir = existing(s)
     now = status(agent_dir, COMMAND)
-    record = load_state(agent_dir).for_root(s.set_root) if s.set_root is not None else None
+    state = load_state(agent_dir)
+    record = state.for_root(s.set_root) if s.set_root is not None else None
     if now == "missing":
         # Not an error: everything works without it (`ext adopt` does not install it, say).
         why = "the set is not installed here yet" if record is None else f"no {COMMAND.dest}"
@@ -430,13 +432,15 @@ def command(s: Subject) -> Iterator[Finding]:
             "pattern from settings.json",
         )
         return
-    ext = (record.extra.get(COMMAND.key) or {}).get("ext") if record else None
+    named = command_record(state, s.set_root)
+    ext = (named.extra.get(COMMAND.key) or {}).get("ext") if named else None
     if not ext or not os.path.isabs(ext) or not os.path.isfile(ext):
         # /ext runs the recorded path only: never an `ext` that PATH finds instead.
         gone = f"the ext that installed it ({ext}) is gone" if ext else "no ext is recorded for it"
+        which = "" if named is None or named is record else f" --set {shlex.quote(named.root)}"
         yield warn(
             f"/ext is in pi, but {gone}: /ext cannot run",
-            "run `ext install` with the ext you use now",
+            f"run `ext{which} install` with the ext you use now",
         )
         return
     yield ok(f"/ext is available in pi ({COMMAND.dest}, runs {ext})")

@@ -50,11 +50,10 @@ def binary(s: Subject) -> Iterator[Finding]:
 
 def _recorded_ext(s: Subject) -> str:
     """The absolute path ext recorded for /ext; Skip when there is none to look at."""
-    from installer.agent.recorder import COMMAND
+    from installer.agent.recorder import COMMAND, command_record
     from installer.ground.state import load_state
 
-    agent = existing(s)
-    record = load_state(agent).for_root(s.set_root) if s.set_root is not None else None
+    record = command_record(load_state(existing(s)), s.set_root)
     ext = (record.extra.get(COMMAND.key) or {}).get("ext") if record else None
     if not isinstance(ext, str) or not os.path.isabs(ext) or not os.path.isfile(ext):
         raise Skip("no ext recorded for /ext is there (see command)")
