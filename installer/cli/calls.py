@@ -153,6 +153,7 @@ def _ask_once(
 
 
 def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> int:
+    from installer.engine.result import PlanResult
     from installer.render import Prompt, render
 
     options = options_of(command, args)
@@ -164,11 +165,17 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     if not command.asks:
         return render(out, verb(ctx, options))
     said = _where(g, out, ctx, command, args) if command.call in _SAY_WHERE else ()
-    prompt = Prompt(out, getattr(options, "yes", True), color=not g.no_color, before=said)
+    # undo reverses this dir's last run, whichever set it was: the set elsewhere is a hint
+    # only when there was nothing here to undo.
+    first = said[:1] if command.call == "undo" else said
+    prompt = Prompt(out, getattr(options, "yes", True), color=not g.no_color, before=first)
     result = verb(ctx, options, prompt)
     if command.call in _RECORDS and result.applied:
         _remember(ctx)
-    return render(out, result, before=() if prompt.said else said)
+    if prompt.said:
+        return render(out, result)
+    nothing = isinstance(result, PlanResult) and result.plan.is_empty
+    return render(out, result, before=said if nothing else first)
 
 
 # The writers of an agent dir that say which (and from where) before their plan; install says

@@ -139,3 +139,26 @@ def test_json_output_stays_one_document(set_root: Path, fresh: Path) -> None:
 def sets_recorded() -> dict[str, list[str]]:
     data = json.loads(record_path().read_text())
     return {k: v["sets"] for k, v in data["agent_dirs"].items()}
+
+
+def test_undo_that_undoes_here_does_not_point_elsewhere(set_root: Path, fresh: Path) -> None:
+    """undo reverses this dir's last run, whichever set it was: after `uninstall` here, the
+    set is installed only in the other dir, and the undo here is the one meant."""
+    installed_in(set_root, fresh)
+    assert ext(set_root, "install", "--yes").exit_code == 0  # the isolated dir too
+    assert ext(set_root, "uninstall", "--yes").exit_code == 0
+    done = ext(set_root, "undo", "--yes")
+    assert done.exit_code == 0, done.output
+    assert "not installed here" not in done.stderr
+    assert "done:" in done.stdout
+
+
+def test_undo_with_nothing_to_undo_here_points_to_the_dir_that_holds_the_set(
+    set_root: Path, fresh: Path
+) -> None:
+    installed_in(set_root, fresh)
+    done = ext(set_root, "undo", "--yes")
+    assert done.stderr.splitlines()[1] == (
+        f"the set is not installed here but in {fresh}: "
+        f"ext --set {set_root} --agent-dir {fresh} undo --yes"
+    )
