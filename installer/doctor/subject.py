@@ -228,13 +228,15 @@ def resolve_subject(
         )
         return s
     manifest = s.manifest or default_manifest(s.set_root or Path(os.curdir))
+    named_set = s.set_root if s.set_source == "--set" else None  # a fix names it again
     try:
         if s.on.is_pi:
-            s.agent_dir, s.agent_source = find_agent_dir(env, manifest, agent_dir, create=False)
+            s.agent_dir, s.agent_source = find_agent_dir(
+                env, manifest, agent_dir, create=False, named_set=named_set
+            )
         else:
             from installer.hosts.dirs import find_host_dir
 
-            named_set = s.set_root if s.set_source == "--set" else None
             s.agent_dir, s.agent_source = find_host_dir(
                 env, s.on, agent_dir, False, named_set, manifest
             )

@@ -55,3 +55,24 @@ def test_an_extension_registering_ext_is_caught_by_pis_own_command_list(
         "level": "ok",
         "message": "pi offers /ext, and it is ext's",
     }
+
+
+def test_ext_switched_off_in_settings_is_said_as_the_users_choice_with_its_fix(
+    ext: Run, tmp_path: Path, pi_bin: Path
+) -> None:
+    """pi does not load /ext because the user switched it off: not an error whose fix
+    (`ext install`) changes nothing, but the switch and how to undo it."""
+    root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "plain"\n'})
+    build_tree(root, {"extensions/hello.ts": "export default function () {}\n"})
+    agent = tmp_path / "agent"
+    common = ("--set", str(root), "--agent-dir", str(agent))
+    ext(*common, "install", "--create", "--yes", check=True)
+    settings = agent / "settings.json"
+    data = json.loads(settings.read_text()) if settings.exists() else {}
+    settings.write_text(json.dumps({**data, "extensions": ["-extensions/ext-command.ts"]}))
+    found = rows(ext(*common, "--json", "doctor", "--deep", "--check", "command.pi"))
+    row = found["command.pi"]
+    assert row["level"] == "info", row
+    assert row["message"].startswith("pi does not load ext's /ext: ")
+    assert "switched off" in row["message"]
+    assert row["fix"].startswith("switch it back on: `pi config`")

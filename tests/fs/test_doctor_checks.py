@@ -250,6 +250,7 @@ def test_a_named_agent_dir_that_does_not_exist_is_an_error_with_the_fix(
     [finding] = only(found, "agent.dir")
     assert finding.level == "error" and "does not exist" in finding.message
     assert finding.fix is not None and "--create" in finding.fix
+    assert f"--set {set_root} " in finding.fix  # run from elsewhere, it installs this set
     assert only(found, "items")[0].message.startswith("not checked")
 
 
@@ -455,6 +456,33 @@ def test_retired_and_renamed_keys_are_warnings(tmp_path: Path, set_root: Path, a
     ]
     assert "'apiKeys', which was retired: moved to auth.json" in found[0].message
     assert "'queueMode', renamed to 'steeringMode'" in found[1].message
+
+
+def test_a_renamed_key_migrate_cannot_move_names_what_to_do_by_hand(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    """`ext settings migrate` keeps both names when both are set, and cannot move a key under
+    a parent that is not an object: the fix says what it says, not to run it again."""
+    manifest = set_root / "extset.toml"
+    manifest.write_text(manifest.read_text() + 'maxDelayMs = "retry.provider.maxRetryDelayMs"\n')
+    settings = {
+        "queueMode": "all",
+        "steeringMode": "one",
+        "maxDelayMs": 5,
+        "retry": {"provider": 3},
+    }
+    (agent / "settings.json").write_text(json.dumps(settings))
+
+    found = only(doctor(tmp_path, set_root, agent), "settings.keys")
+
+    assert [(f.level, f.fix) for f in found] == [
+        ("warn", "remove 'queueMode' by hand once 'steeringMode' holds what you want"),
+        ("warn", "make 'retry.provider' an object, then `ext settings migrate`"),
+    ]
+    assert found[0].message.endswith("(both are set: pi reads 'steeringMode')")
+    assert found[1].message.endswith(
+        "('retry.provider' is not an object, so it cannot hold 'retry.provider.maxRetryDelayMs')"
+    )
 
 
 def test_a_seed_never_written_is_not_there_yet_and_a_present_one_ok(
@@ -868,4 +896,25 @@ def test_a_declaration_file_among_the_extensions_is_a_warning(tmp_path: Path, ag
             "extensions/types.d.ts is a TypeScript declaration file where pi loads every .ts as "
             "an extension: pi fails to load it at every start (it exports no factory)",
         )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("folder", "fix"),
+    [
+        ("extensions/half", "add an index.ts in it to make it one"),
+        ("skills/half", "add a SKILL.md in it to make it one"),
+    ],
+)
+def test_a_folder_that_is_not_an_item_names_the_file_that_makes_it_one(
+    tmp_path: Path, set_root: Path, folder: str, fix: str
+) -> None:
+    build_tree(set_root, {f"{folder}/notes.txt": "not yet\n"})
+    [row] = [
+        f for f in only(doctor(tmp_path, set_root, None), "set.resources") if "half" in f.message
+    ]
+    assert (row.level, row.fix) == ("info", fix)
+    build_tree(set_root, {f"{folder}/{fix.split()[2]}": "---\nname: half\ndescription: d\n---\n"})
+    assert not [
+        f for f in only(doctor(tmp_path, set_root, None), "set.resources") if "half" in f.message
     ]

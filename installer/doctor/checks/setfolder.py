@@ -14,9 +14,14 @@ from installer.ground.manifest import MANIFEST_NAME
 from installer.host.lines import PiLine
 from installer.sets.resources import FOLDER, KINDS, Resource, folder_is_item
 
+# Per folder: the kind, what makes a folder an item, and the file the fix names.
 _MARKERS = {
-    "extensions": ("extension", "index.ts, index.js or a package.json with pi.extensions"),
-    "skills": ("skill", "SKILL.md (in it, or in folders under it)"),
+    "extensions": (
+        "extension",
+        "index.ts, index.js or a package.json with pi.extensions",
+        "an index.ts",
+    ),
+    "skills": ("skill", "SKILL.md (in it, or in folders under it)", "a SKILL.md"),
 }
 
 
@@ -97,14 +102,14 @@ def _unmarked(root: Path, pi: PiLine) -> Iterator[Finding]:
         # A pi package: its manifest, not these folders, says what pi loads.
         yield from _unnamed(root, pi)
         return
-    for folder, (kind, markers) in _MARKERS.items():
+    for folder, (kind, markers, marker) in _MARKERS.items():
         for entry in _listing(root / folder):
             # A skills folder holding skills deeper down is a collection, not a broken skill.
             loaded = skill_files(entry.path, str(root / folder)) if kind == "skill" else ()
             if entry.is_dir() and not loaded and not folder_is_item(Path(entry.path), kind):
                 yield info(
                     f"{folder}/{entry.name} has no {markers}: not an item, ignored",
-                    f"add {markers.split(',')[0]} to make it one",
+                    f"add {marker} in it to make it one",
                 )
 
 

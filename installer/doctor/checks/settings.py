@@ -43,7 +43,7 @@ def _data(s: Subject) -> tuple[Manifest, dict[str, Any]]:
 
 def keys(s: Subject) -> Iterator[Finding]:
     """Keys the set's manifest says pi no longer reads, or reads under a new name."""
-    from installer.settings import find_renamed, find_retired
+    from installer.settings import dotted, find_renamed, find_retired
 
     manifest, data = _data(s)
     retired = find_retired(data, manifest.retired)
@@ -54,11 +54,17 @@ def keys(s: Subject) -> Iterator[Finding]:
             "remove it from settings.json, or `ext settings migrate --remove-retired`",
         )
     for n in renamed:
-        both = f" (both are set: pi reads {n.new!r})" if n.new_present else ""
-        yield warn(
-            f"settings.json still has {n.old!r}, renamed to {n.new!r}{both}",
-            "ext settings migrate",
-        )
+        # What `ext settings migrate` leaves as it is, the fix says by hand (as migrate does).
+        blocked = None if n.new_present else dotted.lookup(data, n.new).blocked_at
+        if n.new_present:
+            said, fix = f" (both are set: pi reads {n.new!r})", f"remove {n.old!r} by hand"
+            fix += f" once {n.new!r} holds what you want"
+        elif blocked is not None:
+            said = f" ({blocked!r} is not an object, so it cannot hold {n.new!r})"
+            fix = f"make {blocked!r} an object, then `ext settings migrate`"
+        else:
+            said, fix = "", "ext settings migrate"
+        yield warn(f"settings.json still has {n.old!r}, renamed to {n.new!r}{said}", fix)
     if not retired and not renamed:
         listed = len(manifest.retired) + len(manifest.renamed)
         yield ok(f"no retired or renamed keys ({listed} known to the set)")

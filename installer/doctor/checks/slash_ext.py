@@ -99,7 +99,7 @@ def _sources(home: Path) -> Iterator[Path]:
 
 def in_pi(s: Subject) -> Iterator[Finding]:
     """--deep: pi's own command list has a plain /ext, and it is ext's."""
-    from installer.agent.recorder import COMMAND, status
+    from installer.agent.recorder import COMMAND, status, switched_off_in_pi
     from installer.host.loader import Unavailable
 
     agent = existing(s)
@@ -116,7 +116,16 @@ def in_pi(s: Subject) -> Iterator[Finding]:
     if view.commands is None:
         yield info("this pi's SDK does not list its commands: /ext was not checked in pi")
         return
-    yield pi_finding(view.commands, os.path.realpath(agent / COMMAND.dest), COMMAND.dest)
+    found = pi_finding(view.commands, os.path.realpath(agent / COMMAND.dest), COMMAND.dest)
+    off = switched_off_in_pi(agent, s.ctx.env.cwd if s.ctx else None, COMMAND.dest)
+    if found.level != "ok" and off is not None:  # the user's choice: `command` says so
+        yield info(
+            f"pi does not load ext's /ext: {COMMAND.dest} is switched off ({off})",
+            f"switch it back on: `pi config` (Extensions, {COMMAND.dest}), or remove that "
+            "pattern from settings.json",
+        )
+        return
+    yield found
 
 
 def pi_finding(commands: Sequence[Command], ours: str, dest: str) -> Finding:
