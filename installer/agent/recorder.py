@@ -128,9 +128,8 @@ def plan_recorder(
     entry = agent.entries.get(file.dest)
     ours = entry is not None and entry.kind == "link" and _is_copy(agent_dir, entry.real)
     if not (wanted or others):
-        if ours:
-            return RecorderPlan((Action("unlink", file.dest, detail=file.what),))
-        return RecorderPlan()
+        gone = (Action("unlink", file.dest, detail=file.what),) if ours else ()
+        return RecorderPlan((*gone, *_parked(agent_dir, agent, file)))
     if any(r.dest == file.dest for r in resources) or (entry is not None and not ours):
         return RecorderPlan(
             warnings=(f"{file.dest} is taken by something that is not {file.what}; {file.without}",)
@@ -148,7 +147,16 @@ def plan_recorder(
     else:
         what = f"{file.what}, updated"
         action = Action("relink", file.dest, target=target, detail=what, payload=payload)
-    return RecorderPlan((action,), content=content, copy=copy)
+    return RecorderPlan((*_parked(agent_dir, agent, file), action), content=content, copy=copy)
+
+
+def _parked(agent_dir: Path, agent: AgentState, file: AgentFile) -> tuple[Action, ...]:
+    """A link of ours parked by hand (`ext-sessions.ts.off`) goes when the file is linked
+    again: doctor reads a parked copy as the file switched off, whatever is linked beside it."""
+    parked = agent.entries.get(f"{file.dest}.off")
+    if parked is None or parked.kind != "link" or not _is_copy(agent_dir, parked.real):
+        return ()
+    return (Action("unlink", f"{file.dest}.off", detail=f"{file.what}, parked by hand"),)
 
 
 class AgentFilesPlan(NamedTuple):

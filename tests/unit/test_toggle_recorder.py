@@ -107,3 +107,18 @@ def test_something_else_at_ext_commands_name_is_left_alone_with_a_warning() -> N
         f"{COMMAND.dest} is taken by something that is not ext's /ext command; "
         "/ext will not be available inside pi",
     )
+
+
+def test_a_copy_of_ours_parked_by_hand_goes_when_the_recorder_is_linked_or_removed() -> None:
+    """`mv ext-sessions.ts ext-sessions.ts.off`: doctor reads the parked copy as the recorder
+    switched off, so the install that puts it back (doctor's fix) takes the parked one out."""
+    parked = AgentState(AGENT, {f"{RECORDER}.off": ours(COPY)}, {})
+    back = plan_recorder(AGENT, parked, State(), ROOT, wanted=True)
+    assert [(a.action, a.path) for a in back.actions] == [
+        ("unlink", f"{RECORDER}.off"),
+        ("link", RECORDER),
+    ]
+    gone = plan_recorder(AGENT, parked, State(), ROOT, wanted=False)
+    assert [(a.action, a.path) for a in gone.actions] == [("unlink", f"{RECORDER}.off")]
+    users = AgentState(AGENT, {f"{RECORDER}.off": Entry("file")}, {})  # not ours: kept
+    assert [a.action for a in plan_recorder(AGENT, users, State(), ROOT, True).actions] == ["link"]
