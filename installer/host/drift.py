@@ -31,4 +31,6 @@ def drift_warning(
     if host.version is None:
         return host.note  # a hang is said once, by the run that waited for it
     manifest = ctx.manifest
-    return drift_message(host.version, manifest.host_tested, manifest.host_command, host.package)
+    return drift_message(
+        host.version, manifest.host_tested, manifest.host_command, host.package, host.resolved
+    )

@@ -8,7 +8,7 @@ whose answers are kept: a drift warning on every install loads no version librar
 
 from __future__ import annotations
 
-import shlex
+from pathlib import Path
 
 from installer.host.lines import LINES, TODAY, PiLine, install_spec, line_of
 
@@ -23,10 +23,14 @@ def missing_fix() -> str:
     )
 
 
-def install_tested(version: str | None, package: str | None, tested: str) -> str:
+def install_tested(
+    version: str | None, package: str | None, tested: str, resolved: Path | None = None
+) -> str:
     """The fix of a pi outside `tested`: the npm commands that install a release in it (of the
     pi's own package when it has one; else of the package that has, removing this one first),
-    or re-testing the set."""
+    into where the pi at `resolved` is (global, or a folder's node_modules), or re-testing the
+    set."""
+    from installer.host.npmroot import npm_command
     from installer.host.versions import where
 
     mine = line_of(version, package)
@@ -35,10 +39,10 @@ def install_tested(version: str | None, package: str | None, tested: str) -> str
         return f"no release of pi ext knows of is in that range: {RETEST}"
     line = mine if mine in having else having[-1]
     pinned = line.tested if where(line.tested, tested) == "in" else tested  # npm picks from it
-    install = shlex.join(["npm", "install", "-g", install_spec(line, pinned)])
+    install = npm_command("install", install_spec(line, pinned), resolved, package)
     if line.package == mine.package:
         return f"install a tested version: {install}, or {RETEST}"
-    remove = shlex.join(["npm", "uninstall", "-g", package or mine.package])
+    remove = npm_command("uninstall", package or mine.package, resolved, package)
     return f"only {line.package} has those versions: {remove} && {install}, or {RETEST}"
 
 

@@ -242,8 +242,11 @@ def _older_pi(host: HostInfo, version: str | None) -> str:
     others = [line for line in older if where(version, line.node) == "in"]
     if not others:
         return ""
+    from installer.host.npmroot import npm_command
+
     line = others[-1]
-    steps = f"npm install -g {install_spec(line)}"
+    steps = npm_command("install", install_spec(line), host.resolved, host.package)
     if host.package and host.package != line.package:
-        steps = f"npm uninstall -g {host.package} && {steps}"
+        remove = npm_command("uninstall", host.package, host.resolved, host.package)
+        steps = f"{remove} && {steps}"
     return f"; or keep Node {version} and switch to pi {line.tested}, which runs on it: {steps}"

@@ -284,15 +284,23 @@ run_bounded = _run  # the same for another host's binary (installer.hosts.binary
 
 
 def drift_message(
-    host_version: str | None, tested: str | None, command: str = "pi", package: str | None = None
+    host_version: str | None,
+    tested: str | None,
+    command: str = "pi",
+    package: str | None = None,
+    resolved: Path | None = None,
 ) -> str | None:
     """One line when the host is outside `tested`, naming both and the fix; else None."""
-    parts = drift_parts(host_version, tested, command, package)
+    parts = drift_parts(host_version, tested, command, package, resolved)
     return f"{parts[0]}: {parts[1]}" if parts else None
 
 
 def drift_parts(
-    host_version: str | None, tested: str | None, command: str = "pi", package: str | None = None
+    host_version: str | None,
+    tested: str | None,
+    command: str = "pi",
+    package: str | None = None,
+    resolved: Path | None = None,
 ) -> tuple[str, str] | None:
     """What is wrong and the fix (a command installing a tested pi), when the host is outside
     `tested`; None inside it, or when either side cannot be read."""
@@ -305,7 +313,7 @@ def drift_parts(
     from installer.host.hints import install_tested
 
     what = f"{command} {host_version} is {relation} the versions this set was tested with"
-    return f"{what} ({tested})", install_tested(host_version, package, tested)
+    return f"{what} ({tested})", install_tested(host_version, package, tested, resolved)
 
 
 # ---- running the host -------------------------------------------------------

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from installer.host.lines import line_of
+from installer.host.npmroot import is_global, node_modules_root
 from installer.updates.method import InstallMethod, homebrew_formula
 
 # What pi 1.x's own installer writes at a managed install's root, and how pi reads it
@@ -48,11 +49,11 @@ def detect_host_method(
 
 def _npm(resolved: Path, package: str, npm_prefix: Path | None, spec: str) -> InstallMethod:
     """npm's command for a global or a local install; a package switch removes the old one."""
-    folder = _node_modules_root(resolved, package)
+    folder = node_modules_root(resolved, package)
     if folder is None:
         return InstallMethod("unknown", None, "not under a node_modules folder")
     moving = not spec.startswith(f"{package}@")
-    if _is_global(folder, npm_prefix):
+    if is_global(folder, npm_prefix):
         npm: tuple[str, ...] = ("npm",)
         install, remove = (*npm, "install", "-g", spec), (*npm, "uninstall", "-g", package)
         name, detail = "npm-global", "npm -g"
@@ -140,26 +141,6 @@ def self_update_argv(env: Mapping[str, str]) -> tuple[str, ...] | None:
     setting = data.get("selfUpdateCommand") if isinstance(data, dict) else None
     if isinstance(setting, list) and setting and all(isinstance(a, str) for a in setting):
         return tuple(setting)
-    return None
-
-
-def _is_global(folder: Path, npm_prefix: Path | None) -> bool:
-    """npm's global layout: `<prefix>/lib/node_modules` (`<prefix>/node_modules` on Windows)."""
-    if npm_prefix is not None:
-        prefix = npm_prefix.resolve()
-        if folder.resolve() in (prefix / "lib", prefix):
-            return True
-    # A `lib/node_modules` beside `bin/npm` is a global one too (another node, nvm).
-    return folder.name == "lib" and (folder.parent / "bin" / "npm").exists()
-
-
-def _node_modules_root(path: Path, package: str) -> Path | None:
-    """The folder whose `node_modules/<package>` holds `path` (innermost match)."""
-    want = ("node_modules", *package.split("/"))
-    parts = path.parts
-    for i in range(len(parts) - len(want), -1, -1):
-        if parts[i : i + len(want)] == want:
-            return Path(*parts[:i])
     return None
 
 

@@ -110,6 +110,32 @@ def test_pi_1x_on_node_20_is_an_error_naming_the_node_the_need_and_both_fixes(
     )
 
 
+def test_a_pi_in_a_folders_own_node_modules_is_switched_there_not_globally(
+    tmp_path: Path, node20: tuple[Path, Path]
+) -> None:
+    """scripts/setup's pis (`.cache/pi-1.6.0/node_modules`) are local installs: the fix
+    switches that folder's pi, as the update check's hint does, never a global one."""
+    node, _ = node20
+    local = tmp_path / "cache" / "pi-1.6.0"
+    pkg = local / "node_modules" / NEW_PACKAGE
+    manifest = {"name": NEW_PACKAGE, "version": "1.6.0", "engines": {"node": ">=22.19.0"}}
+    manifest["bin"] = {"pi": "dist/bundle/cli.js"}
+    cli = pkg / "dist" / "bundle" / "cli.js"
+    build_tree(
+        pkg, {"package.json": json.dumps(manifest), "dist/bundle/cli.js": "#!/usr/bin/env node\n"}
+    )
+    make_executable(cli)
+    build_tree(local, {"node_modules/.bin/pi": cli})
+
+    [finding] = doctor(tmp_path, f"{local / 'node_modules' / '.bin'}{os.pathsep}{node.parent}")
+
+    assert finding.level == "error"
+    assert finding.fix is not None and finding.fix.endswith(
+        f"switch to pi 0.73.1, which runs on it: npm --prefix {local} uninstall {NEW_PACKAGE} "
+        f"&& npm --prefix {local} install {OLD_PACKAGE}@0.73.1"
+    )
+
+
 def test_the_first_node_on_path_is_the_one_judged(
     tmp_path: Path, node20: tuple[Path, Path], node22: tuple[Path, Path]
 ) -> None:

@@ -25,6 +25,23 @@ def test_on_the_new_package_a_range_below_0_74_names_the_old_package_and_removin
     )
 
 
+def test_a_pi_in_a_folders_node_modules_is_replaced_in_that_folder() -> None:
+    from pathlib import Path
+
+    local = Path("/work/set/.cache/pi-1.6.0")
+    resolved = local / "node_modules" / NEW_PACKAGE / "dist" / "bundle" / "cli.js"
+    fix = install_tested("1.6.0", NEW_PACKAGE, BUNDLED, resolved)
+
+    assert fix == (
+        f"only {OLD_PACKAGE} has those versions: npm --prefix {local} uninstall {NEW_PACKAGE} "
+        f"&& npm --prefix {local} install {OLD_PACKAGE}@0.73.1, or {RETEST}"
+    )
+    global_ = Path("/usr/local/lib/node_modules") / NEW_PACKAGE / "dist" / "cli.js"
+    assert install_tested("1.6.0", NEW_PACKAGE, BUNDLED, global_) == install_tested(
+        "1.6.0", NEW_PACKAGE, BUNDLED
+    )
+
+
 def test_on_the_old_package_a_range_of_1_x_names_the_new_package_and_removing_the_old() -> None:
     fix = install_tested("0.73.1", OLD_PACKAGE, ">=1.0.0 <2.0.0")
 

@@ -52,7 +52,7 @@ def drift_finding(host: HostInfo, tested: str | None, command: str) -> Finding:
         return info(f"unknown: {command} {host.version or '(version unknown)'} against {tested!r}")
     if side == "in":
         return ok(f"{command} {host.version} is within the tested versions ({tested})")
-    parts = drift_parts(host.version, tested, command, host.package)
+    parts = drift_parts(host.version, tested, command, host.package, host.resolved)
     return warn(*parts) if parts else info(f"unknown: {command} {host.version} against {tested!r}")
 
 
