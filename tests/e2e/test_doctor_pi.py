@@ -199,9 +199,10 @@ def test_a_range_of_the_old_package_names_it_on_the_new_one_and_nothing_on_the_o
     installed = ext("--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes")
 
     assert installed.returncode == 0, installed.stderr
+    npm = f"npm --prefix {real_pi.bin.parents[2]}"  # the pi of .cache/: a local install there
     fix = (
-        f"only {OLD_PACKAGE} has those versions: npm uninstall -g {NEW_PACKAGE} && "
-        f"npm install -g {OLD_PACKAGE}@0.73.1, or re-test the set"
+        f"only {OLD_PACKAGE} has those versions: {npm} uninstall {NEW_PACKAGE} && "
+        f"{npm} install {OLD_PACKAGE}@0.73.1, or re-test the set"
     )
     assert (fix in installed.stderr) is (real_pi.line.package == NEW_PACKAGE), installed.stderr
     assert ("is newer than" in installed.stderr) is (real_pi.line.package == NEW_PACKAGE)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.host.lines import OLD_PACKAGE
+from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
 from tests.e2e.conftest import Run
 from tests.pis import CACHE, today
 
@@ -63,7 +63,8 @@ def test_pi_1_6_on_an_old_node_is_an_error_in_doctor_and_launch_refuses_and_on_n
     assert doctor.returncode == 1
     [row] = [line for line in doctor.stdout.splitlines() if " host.node " in line]
     assert row.split(None, 2)[::2] == ["error", f"{said} (engines.node in its package.json)"]
-    assert f"npm install -g {OLD_PACKAGE}@0.73.1" in doctor.stdout
+    npm = f"npm --prefix {pi.bin.parents[2]}"  # the pi of .cache/: a local install there
+    assert f"{npm} uninstall {NEW_PACKAGE} && {npm} install {OLD_PACKAGE}@0.73.1" in doctor.stdout
     assert launch.returncode == 1
     assert f"error: {said}" in launch.stderr
     assert launch.stdout == "" and "SyntaxError" not in launch.stderr  # pi was never started
