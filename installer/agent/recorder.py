@@ -267,6 +267,14 @@ def switch_back_on(why: str) -> str:
     return "put ext's session recorder back: `ext install`"
 
 
+def switched_on_in_pi(dest: str) -> str:
+    """How to undo `switched_off_in_pi` for one of ext's agent files: pi's switch is pi's."""
+    return (
+        f"switch it back on: `pi config` (Extensions, {dest}), or remove that pattern from "
+        "settings.json"
+    )
+
+
 def switched_off_in_pi(agent_dir: Path, cwd: Path | None, dest: str) -> str | None:
     """How `pi config`'s top-level pattern switches off one of ext's linked agent files."""
     from installer.settings.switches import linked_switch, read_scopes

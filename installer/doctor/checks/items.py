@@ -409,7 +409,13 @@ def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
 
 def command(s: Subject) -> Iterator[Finding]:
     """`/ext` inside pi: ext's command file is linked, current, and its `ext` is still there."""
-    from installer.agent.recorder import COMMAND, command_record, status, switched_off_in_pi
+    from installer.agent.recorder import (
+        COMMAND,
+        command_record,
+        status,
+        switched_off_in_pi,
+        switched_on_in_pi,
+    )
     from installer.ground.state import load_state
 
     agent_dir = existing(s)
@@ -428,8 +434,7 @@ def command(s: Subject) -> Iterator[Finding]:
     if off is not None:
         yield info(
             f"/ext is not available in pi: {COMMAND.dest} is switched off ({off})",
-            f"switch it back on: `pi config` (Extensions, {COMMAND.dest}), or remove that "
-            "pattern from settings.json",
+            switched_on_in_pi(COMMAND.dest),
         )
         return
     named = command_record(state, s.set_root)

@@ -99,7 +99,7 @@ def _sources(home: Path) -> Iterator[Path]:
 
 def in_pi(s: Subject) -> Iterator[Finding]:
     """--deep: pi's own command list has a plain /ext, and it is ext's."""
-    from installer.agent.recorder import COMMAND, status, switched_off_in_pi
+    from installer.agent.recorder import COMMAND, status, switched_off_in_pi, switched_on_in_pi
     from installer.host.loader import Unavailable
 
     agent = existing(s)
@@ -121,8 +121,7 @@ def in_pi(s: Subject) -> Iterator[Finding]:
     if found.level != "ok" and off is not None:  # the user's choice: `command` says so
         yield info(
             f"pi does not load ext's /ext: {COMMAND.dest} is switched off ({off})",
-            f"switch it back on: `pi config` (Extensions, {COMMAND.dest}), or remove that "
-            "pattern from settings.json",
+            switched_on_in_pi(COMMAND.dest),
         )
         return
     yield found
