@@ -11,6 +11,8 @@ from installer.ground.errors import UsageError
 from installer.ground.records import NamedTuple
 
 SHELLS = ("sh", "bash", "zsh", "fish")
+# Shells of another syntax: no "did you mean" (tcsh is not a typo of sh).
+OTHERS = frozenset({"csh", "tcsh", "nu", "xonsh", "elvish", "pwsh", "powershell", "cmd"})
 
 
 class EnvLine(NamedTuple):
@@ -69,8 +71,10 @@ def env_line(agent_dir: Path, shell: str, var: str = "PI_CODING_AGENT_DIR") -> s
     if shell not in SHELLS:
         import difflib
 
-        close = difflib.get_close_matches(shell, SHELLS, n=1, cutoff=0.5)
         fix = f"use one of: {', '.join(SHELLS)}"
+        if shell in OTHERS:
+            raise UsageError(f"ext env writes no {shell} syntax", f"{fix} (its line, by hand)")
+        close = difflib.get_close_matches(shell, SHELLS, n=1, cutoff=0.5)
         raise UsageError(
             f"unknown shell {shell!r}", f"did you mean {close[0]!r}? {fix}" if close else fix
         )

@@ -81,8 +81,9 @@ OPENCODE = Host(
     var_names_home=True,
     var_shared=True,
     login="~/.local/share/opencode/auth.json",
+    # The switch's effect is pinned against the real OpenCode in tests/e2e/test_host_facts.py.
     shared_twice_fix="set OPENCODE_DISABLE_CLAUDE_CODE_SKILLS=1 for OpenCode to read only "
-    "~/.agents/skills (its switch, pinned in tests/e2e/test_host_facts.py)",
+    "~/.agents/skills (its own switch)",
     skill_needs=("name",),
     picks_up="OpenCode reads it at its next start",
 )

@@ -187,3 +187,13 @@ def test_launch_without_the_binary_exits_1_with_the_install(
     assert proc.returncode == 1
     assert "claude (Claude Code) was not found on PATH" in proc.stderr
     assert "npm install -g @anthropic-ai/claude-code" in proc.stderr
+
+
+def test_a_shell_of_another_syntax_is_not_taken_for_a_typo(set_root: Path) -> None:
+    """`tcsh` is close to `sh` by its letters, not by its syntax: no "did you mean 'sh'"."""
+    tcsh = ext(set_root, "env", "--shell", "tcsh")
+    assert tcsh.exit_code == 2
+    assert "ext env writes no tcsh syntax" in tcsh.stderr
+    assert "did you mean" not in tcsh.stderr
+    typo = ext(set_root, "env", "--shell", "bsh")
+    assert "did you mean 'bash'?" in typo.stderr or "did you mean 'sh'?" in typo.stderr
