@@ -12,6 +12,7 @@ from installer.updates.config import UpdateConfig, load_config
 from installer.updates.fetch import (
     DEFAULT_LIMITS,
     NOT_ON_INDEX,
+    UNREACHED,
     Limits,
     ask_pip,
     ask_uv,
@@ -139,12 +140,17 @@ def check_ext(
     env = os.environ if env is None else env
     # The installer that owns ext: uv for a uv install (its venvs have no pip), else pip.
     asks = [(ask_uv, "uv's index")] if method.name in ("uv-tool", "uv") else []
+    unreached = None
     for ask, source in [*asks, (ask_pip, "pip's index")]:
         answer = ask(python, env, timeout=limits.timeout * 3)
         if answer is NOT_ON_INDEX:  # an index is configured; extset is simply not on it
             return replace(unasked, detail=f"not on {source}")
-        if answer is not None:
+        if answer is UNREACHED:  # an index is configured: not a matter of configuration
+            unreached = unreached or source
+        elif answer is not None:
             return versioned(unasked, answer.latest, method, f"from {source}")
+    if unreached is not None:
+        return replace(unasked, status="unavailable", detail=f"{unreached} could not be reached")
     return unasked
 
 

@@ -156,6 +156,9 @@ def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> str | No
 
 # Releases of nothing: the installer answered, and the index has no such distribution.
 NOT_ON_INDEX = Releases(None)
+# Releases of nothing: the installer has an index but could not reach it (offline). Told
+# apart from NOT_ON_INDEX by identity, as the checks compare them.
+UNREACHED = Releases(None)
 
 
 def ask_pip(
@@ -163,7 +166,7 @@ def ask_pip(
 ) -> Releases | None:
     """What pip itself would install, from the index pip is configured with (its own default
     when the user set none): `python -m pip index versions extset`; NOT_ON_INDEX when pip
-    reached its index and found no extset there."""
+    reached its index and found no extset there; UNREACHED when it could not reach it."""
     import re
 
     if env.get("PIP_NO_INDEX", "").strip().lower() in ("1", "true", "yes", "on"):
@@ -176,6 +179,8 @@ def ask_pip(
     if found is None:
         # pip says this alike of an index it could not read; then it also said it retried.
         missing = f"No matching distribution found for {dist}" in done.stderr
+        if "Retrying" in done.stderr and "connection" in done.stderr:  # its index, unreached
+            return UNREACHED
         return NOT_ON_INDEX if missing and "Retrying" not in done.stderr else None
     listed = tuple(v for v in (p.strip() for p in found.group(1).split(",")) if _semver_text(v))
     latest = None

@@ -49,13 +49,18 @@ def check_host(
         latest=None,
         hint=None,
         status="not-configured",
-        detail="no registry configured, and npm did not answer",
+        detail="no registry configured, and no npm on PATH to ask",
         method=detect_host_method(host.resolved, host.package, env, prefix).name,
         label=host.package,
     )
     answer, source = _ask(config, host.package, env, limits)
     if answer is None and config.registry is None:
-        return unasked
+        import shutil
+
+        if shutil.which("npm", path=env.get("PATH", "")) is None:
+            return unasked
+        # npm has a registry (its own default at least): it could not reach it.
+        return replace(unasked, status="unavailable", detail="npm got no answer from its registry")
     found = _in_range(unasked, answer, host, env, prefix, source)
     moved = moved_to(host)
     news = _ask(config, moved, env, limits)[0] if moved else None

@@ -88,3 +88,29 @@ def test_an_index_pip_could_not_read_is_not_said_to_lack_extset(tmp_path: Path) 
     )
 
     assert "not on" not in found.detail
+    # Offline: pip has an index and could not reach it, which no configuration would mend.
+    assert (found.status, found.detail) == ("unavailable", "pip's index could not be reached")
+    [row] = [f for f in doctor_findings(report_of(found)) if f.id == "update.ext"]
+    assert (row.message, row.fix) == ("ext: pip's index could not be reached", None)
+
+
+def test_an_npm_that_gets_no_answer_is_not_said_to_lack_a_registry(tmp_path: Path) -> None:
+    """npm has a registry (its own default at least): offline, it got no answer from it."""
+    from installer.updates.hostcheck import check_host
+
+    host = pi(tmp_path, "@earendil-works/pi-coding-agent", "1.6.0")
+    bin_dir = build_tree(tmp_path / "bin", {"npm": "#!/bin/sh\nexit 1\n"})
+    (bin_dir / "npm").chmod(0o755)
+    limits = Limits(timeout=5.0)
+
+    offline = check_host(UpdateConfig(), host, {"PATH": str(bin_dir)}, tmp_path / "npm", limits)
+    none = check_host(UpdateConfig(), host, {"PATH": str(tmp_path / "empty")}, tmp_path, limits)
+
+    assert (offline.status, offline.detail) == (
+        "unavailable",
+        "npm got no answer from its registry",
+    )
+    assert (none.status, none.detail) == (
+        "not-configured",
+        "no registry configured, and no npm on PATH to ask",
+    )
