@@ -162,3 +162,14 @@ def test_undo_with_nothing_to_undo_here_points_to_the_dir_that_holds_the_set(
         f"the set is not installed here but in {fresh}: "
         f"ext --set {set_root} --agent-dir {fresh} undo --yes"
     )
+
+
+def test_adopt_records_the_dir_it_adopted_from(set_root: Path, tmp_path: Path) -> None:
+    """adopt installs the set where it found the files: a command run on another dir then
+    points there, as after an install."""
+    pi_dir = build_tree(tmp_path / "pi-agent", {"extensions/mine.ts": "export default () => {};\n"})
+    done = ext(set_root, "adopt", "--all", "--from", str(pi_dir), "--yes")
+    assert done.exit_code == 0, done.output
+    assert sets_recorded() == {str(pi_dir): [str(set_root)]}
+    elsewhere = ext(set_root, "disable", "mine")
+    assert f"the set is not installed here but in {pi_dir}: " in elsewhere.stderr
