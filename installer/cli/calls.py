@@ -184,8 +184,9 @@ _SAY_WHERE = frozenset({"uninstall", "enable", "disable", "toggle", "undo"})
 
 
 # The writers after which ext's user state says again which sets the agent dir holds (install
-# too, in `_install`; adopt installs the set where it found the files): the hint `_where` gives. Outside the verb's transaction, since a write
-# of it that fails costs only that hint and leaves nothing to roll back.
+# too, in `_install`; adopt installs the set where it found the files): the hint `_where`
+# gives. Outside the verb's transaction, since a write of it that fails costs only that hint
+# and leaves nothing to roll back.
 _RECORDS = frozenset({"uninstall", "undo", "adopt"})
 
 

@@ -12,7 +12,7 @@ from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.context import Context
 from installer.ground.errors import UsageError
 from installer.ground.records import NamedTuple
-from installer.ground.state import State, load_state
+from installer.ground.state import SetRecord, State, load_state
 from installer.host.drift import drift_warning
 from installer.links.plan import linked_now, plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
@@ -136,12 +136,29 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         extra.pop(SKIPPED, None)
         if mode == "register" and skipped:
             extra[SKIPPED] = list(skipped)
-        before = () if options.reseed or previous is None else seeded_before(previous, ctx)
-        extra["seeded"] = sorted({*before, *seed_keys(ctx)})
+        extra["seeded"] = _seeded(ctx, options.reseed, previous)
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+
+
+def _seeded(ctx: Context, reseed: bool, previous: SetRecord | None) -> list[str]:
+    """The seed keys written once here: those of earlier installs (none with --reseed), and
+    each of the manifest's that settings.json holds now. A seed a parent that is not an object
+    kept out is not among them: once the user makes room, the next install writes it."""
+    from installer.ground.errors import ExtError
+    from installer.settings import dotted, read_settings
+
+    before = () if reseed or previous is None else seeded_before(previous, ctx)
+    try:
+        data = read_settings(settings_path(ctx)).data
+    except ExtError:
+        data = None  # unread, as when the install began: every seed counts, as before
+    keys = seed_keys(ctx)
+    if isinstance(data, dict):
+        keys = frozenset(k for k in keys if dotted.lookup(data, k).found)
+    return sorted({*before, *keys})
 
 
 def _link_plan(

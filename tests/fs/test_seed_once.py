@@ -108,3 +108,16 @@ def test_an_install_recorded_before_seeds_were_kept_counts_them_seeded(
 
     assert "seed" not in [a["action"] for a in plan["actions"]]
     assert plan["changed"] is False
+
+
+def test_a_seed_a_non_object_parent_kept_out_is_written_once_there_is_room(
+    set_root: Path, agent: Path
+) -> None:
+    """`"compaction": 5` keeps `compaction.enabled` out: that seed was never written, so it
+    is not recorded as seeded, and the install after the user makes room writes it."""
+    (agent / "settings.json").write_text('{"compaction": 5}\n')
+    ext(set_root, agent, "install", "--yes")
+    assert settings(agent) == {"compaction": 5, "quietStartup": True}
+    (agent / "settings.json").write_text('{"compaction": {}, "quietStartup": true}\n')
+    ext(set_root, agent, "install", "--yes")
+    assert settings(agent) == {"compaction": {"enabled": False}, "quietStartup": True}
