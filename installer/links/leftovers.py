@@ -27,9 +27,19 @@ _COPY = re.compile(
 
 
 def candidates(folders: Iterable[str] = FOLDER.values()) -> tuple[str, ...]:
-    """The folders ext may have made, the `.off` ones first: a kind's folder empties only after."""
+    """The folders ext may have made, the `.off` ones first: a kind's folder empties only after.
+    A host's folder in the home (Codex's `~/.agents/skills`) brings the folders above it that
+    ext may have made on its way there (`~/.agents`), nearest first, the home itself never."""
     folders = tuple(folders)
-    return (*(f"{kind}/.off" for kind in folders), *folders)
+    above = [p for f in folders if os.path.isabs(f) for p in _below_home(Path(f))]
+    return (*(f"{kind}/.off" for kind in folders), *folders, *dict.fromkeys(above))
+
+
+def _below_home(folder: Path) -> list[str]:
+    home = Path(os.path.expanduser("~"))
+    if not folder.is_relative_to(home):
+        return []
+    return [str(p) for p in folder.parents if p != home and p.is_relative_to(home)]
 
 
 def what_ext_made(agent_dir: Path, folders: Iterable[str] = FOLDER.values()) -> Made:

@@ -137,6 +137,21 @@ def test_codex_takes_skills_in_the_shared_agents_folder_and_prompts_in_its_home(
     assert gone.exit_code == 0, gone.stderr
     assert not (isolated_home / ".agents/skills/review").exists()
     assert not (codex / "prompts/fix.md").exists()
+    assert not (isolated_home / ".agents").exists()  # ext made it on its way: it goes too
+    back = ext("--set", str(set_root), "--host", "codex", "undo", "--yes")
+    assert back.exit_code == 0, back.stderr
+    assert (isolated_home / ".agents/skills/review").is_symlink()
+
+
+def test_a_home_folder_ext_did_not_make_stays_after_uninstall(
+    set_root: Path, isolated_home: Path
+) -> None:
+    made(isolated_home, ".codex")
+    made(isolated_home, ".agents")  # the user's: another tool's skills may come
+    assert ext("--set", str(set_root), "--host", "codex", "install", "--yes").exit_code == 0
+    assert ext("--set", str(set_root), "--host", "codex", "uninstall", "--yes").exit_code == 0
+    assert (isolated_home / ".agents").is_dir()
+    assert not (isolated_home / ".agents/skills").exists()
 
 
 def test_a_skill_already_read_from_a_shared_folder_is_not_linked_twice(
