@@ -127,6 +127,7 @@ class Prompt:
         """The plan of what was chosen already (the checklist's Enter), shown with no y/N."""
         for line in self.before:
             self.out.err(line)
+        self.said = True
         self.out.confirm(plan, True, self.stdin_tty, diffs)
 
     def ask(self, question: str, done: str, first: str = "") -> None:

@@ -60,6 +60,7 @@ def test_move_switch_two_boxes_and_confirm(
         child.close()
     assert child.exitstatus == 0, output
     assert "[y/N]" not in output
+    assert output.count(f"agent dir {agent} (from --agent-dir)") == 1, output  # said once
     assert "disable    extensions/beta.ts -> extensions/beta.ts.off" in output
     assert "disable    extensions/gamma -> extensions/.off/gamma" in output
     assert "done: 2 disabled" in output
