@@ -827,6 +827,23 @@ def test_an_index_ts_in_the_agent_s_extensions_is_an_error_naming_it(
     assert finding.fix is not None and "extensions/<name>/" in finding.fix
 
 
+def test_a_package_json_naming_extensions_in_the_agent_s_extensions_is_named_as_the_cause(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    """pi.extensions of extensions/package.json names the set's own link: moving that link
+    changes nothing, the package.json is what makes the folder one extension."""
+    manifest = {"name": "x", "pi": {"extensions": ["./notify.ts"]}}
+    (agent / "extensions" / "package.json").write_text(json.dumps(manifest))
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "agent.folders")
+
+    assert finding.level == "error"
+    assert "because of extensions/package.json (its pi.extensions)" in finding.message
+    assert finding.fix is not None and finding.fix.startswith("move extensions/package.json ")
+    (agent / "extensions" / "package.json").rename(agent / "package.json.aside")
+    assert level(doctor(tmp_path, set_root, agent), "agent.folders") == "ok"
+
+
 def test_ext_command_is_installed_with_the_ext_that_ran_and_doctor_follows_it(
     tmp_path: Path, set_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

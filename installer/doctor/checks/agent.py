@@ -117,6 +117,16 @@ def _swallowed(folder: Path) -> list[Finding]:
     own = extension_entries(str(folder)) if folder.is_dir() else None
     if own is None:
         return []
+    if own not in ((f"{folder}/index.ts",), (f"{folder}/index.js",)):
+        # A package.json's pi.extensions names them: it is the file that makes it one.
+        return [
+            error(
+                f"pi loads {folder} as one extension, because of extensions/package.json "
+                "(its pi.extensions): no other extension in it loads, ext's links included",
+                "move extensions/package.json into a folder of its own (extensions/<name>/), "
+                "or remove its pi.extensions; then `ext install`",
+            )
+        ]
     what = ", ".join(os.path.relpath(p, folder.parent) for p in own)
     return [
         error(
