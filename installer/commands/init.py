@@ -40,7 +40,8 @@ def init(bench: Bench, options: Init, confirm: Confirm) -> PlanResult:
                 "--from-install-sh makes the script's own repository a set",
                 "leave out the folder",
             )
-        return from_install_sh(o.from_install_sh, o.name, o.dry_run, confirm, bench.host())
+        made = (o.from_install_sh, o.name, o.dry_run, confirm, bench.host(), bench.pi_dir)
+        return from_install_sh(*made)
     target = o.folder if o.folder is not None else bench.folder
     found = start_set(target, o.name, not o.no_git, o.dry_run, confirm, bench.host(), bench.git)
     if not found.applied:
@@ -129,7 +130,12 @@ def adopt_hint(pi_dir: Path | None, root: Path) -> tuple[str, ...]:
 
 
 def from_install_sh(
-    script: Path, name: str | None, dry_run: bool, confirm: Confirm, host: HostInfo | None
+    script: Path,
+    name: str | None,
+    dry_run: bool,
+    confirm: Confirm,
+    host: HostInfo | None,
+    pi_dir: Path | None = None,
 ) -> PlanResult:
     """Make the repository holding an install.sh a set in place: add extset.toml, nothing else.
 
@@ -156,12 +162,36 @@ def from_install_sh(
     pieces = [
         Piece(root / MANIFEST_NAME, text, f"makes {root.name} a set ({count} in extensions/)")
     ]
+    linked = _links_into(pi_dir, root)
+    many, them = ("s", "them") if linked > 1 else ("", "it")
+    said = (
+        f"the {linked} link{many} {path.name} made there lead{'' if many else 's'} into this "
+        f"repository: ext counts {them} as its own and keeps {them}"
+        if linked
+        else f"no link into this repository is there yet: the install makes what {path.name} did"
+    )
     notes = (
         f"next: cd {root} && ext --agent-dir ~/.pi/agent install --dry-run",
-        f"  the links {path.name} made there lead into this repository: ext counts them as its "
-        "own and keeps them; [target] agent_dir in extset.toml saves the --agent-dir",
+        f"  {said}; [target] agent_dir in extset.toml saves the --agent-dir",
     )
     return run("init", lambda: pieces, (), dry_run, confirm, notes)
+
+
+def _links_into(pi_dir: Path | None, root: Path) -> int:
+    """How many links of pi's resource folders in pi_dir lead into root (what install.sh made)."""
+    from installer.sets.resources import FOLDER
+
+    if pi_dir is None:
+        return 0
+    base = os.path.realpath(root) + os.sep
+    count = 0
+    for folder in FOLDER.values():
+        try:
+            entries = list(os.scandir(pi_dir / folder))
+        except OSError:
+            continue
+        count += sum(e.is_symlink() and os.path.realpath(e.path).startswith(base) for e in entries)
+    return count
 
 
 def _folder(target: Path) -> Path:

@@ -242,6 +242,20 @@ def test_from_install_sh_adds_only_the_manifest(
     assert [a.action for a in result.plan.changes] == ["create"]
 
 
+def test_from_install_sh_says_the_links_install_sh_made_only_when_there_are_some(
+    tmp_path: Path, host: HostInfo
+) -> None:
+    repo = _install_sh_repo(tmp_path)
+    pi_dir = build_tree(tmp_path / "pi-agent", {"extensions": None})
+    none = from_install_sh(repo / "install.sh", None, False, yes, host, pi_dir)
+    assert "no link into this repository is there yet" in none.notes[1]
+    (repo / "extset.toml").unlink()
+    for item in sorted(os.listdir(repo / "extensions"))[:2]:
+        os.symlink(repo / "extensions" / item, pi_dir / "extensions" / item)
+    two = from_install_sh(repo / "install.sh", None, False, yes, host, pi_dir)
+    assert "the 2 links install.sh made there lead into this repository" in two.notes[1]
+
+
 def test_from_install_sh_needs_extensions_beside_it(tmp_path: Path) -> None:
     build_tree(tmp_path / "r", {"install.sh": "#!/bin/sh\n"})
     with pytest.raises(UsageError, match="no extensions/ folder"):
