@@ -78,7 +78,13 @@ def test_doctor_and_list_say_whose_link_it_is(two: tuple[Path, Path, Path]) -> N
     assert notify["state"] == "foreign"
     [row] = [c for c in doctor["checks"] if "notify" in c["message"]]
     assert "another set ext installed here" in row["message"] and str(a) in row["message"]
-    assert "uninstall" in row["fix"]
+    assert row["level"] == "info"  # two sets of the user's, one name: the first one won
+    assert f"`ext --set {a} --agent-dir {agent} uninstall`" in row["fix"]
+    # The fix, followed: the other set out of this dir, then this set's install.
+    assert ext(a, agent, "uninstall", "--yes").exit_code == 0
+    assert ext(b, agent, "install", "--yes").exit_code == 0
+    after = json.loads(ext(b, agent, "--json", "doctor", "--check", "items").stdout)
+    assert not [c for c in after["checks"] if "another set" in c["message"]]
 
 
 def test_uninstalling_a_set_keeps_the_links_of_a_set_inside_it(tmp_path: Path) -> None:

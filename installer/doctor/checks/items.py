@@ -144,7 +144,7 @@ def item_findings(
         if item.pi is not None and item.state != "not-installed":
             yield from _pi_says(item)
         if item.state in ("conflict", "foreign"):
-            yield _in_the_way(item, agent.entries[item.path], host, install)
+            yield _in_the_way(item, agent.entries[item.path], host, install, agent.agent_dir)
         elif item.state == "stale":
             yield _stale(item, agent.entries[item.path], install)
     if missing:
@@ -176,14 +176,19 @@ def _pi_says(item: Item) -> Iterator[Finding]:
         )
 
 
-def _in_the_way(item: Item, e: Entry, host: str = "pi", install: str = INSTALL) -> Finding:
+def _in_the_way(
+    item: Item, e: Entry, host: str = "pi", install: str = INSTALL, agent_dir: Path | None = None
+) -> Finding:
     label = item.resource.label
     if e.kind == "link" and e.owner == "other":
-        return warn(
+        # Not a fault: two sets of the user's hold one name, and the first one installed won.
+        # Keeping it needs nothing (a skip is not recorded in link mode, so it cannot be told).
+        here = f" --agent-dir {shlex.quote(str(agent_dir))}" if agent_dir is not None else ""
+        return info(
             f"{label}: {item.path} is the {label} of another set ext installed here ({e.root}), "
             f"so this set's {label} is not installed; {host} loads the other one",
-            f"keep it (`ext install --skip {label}`), or uninstall the other set first "
-            f"(`ext --set {e.root} uninstall`)",
+            f"nothing to do to keep it; for this set's, uninstall the other set here first "
+            f"(`ext --set {shlex.quote(str(e.root))}{here} uninstall`), then `{install}`",
         )
     if e.kind == "link":
         what = f"a link to {e.target}, not into the set"
