@@ -162,3 +162,20 @@ def test_from_another_set_the_ext_of_the_set_that_installed_ext_is_checked(
     [row] = findings(tmp_path, other, agent, "command")
     assert row.level == "warn"
     assert row.fix == f"run `ext --set {root} install` with the ext you use now"
+
+
+def test_a_set_extension_registering_ext_switched_off_here_is_no_clash_in_pi(
+    tmp_path: Path, installed: tuple[Path, Path, Path]
+) -> None:
+    """command.pi's fix is `ext disable` it: done, command.name says pi's /ext is ext's."""
+    from installer.commands.toggle import switch
+
+    root, agent, _ = installed
+    build_tree(root, {"extensions/impostor.ts": CLASH})
+    install(resolve(env(tmp_path), root, agent), Install(), yes)
+    [row] = findings(tmp_path, root, agent, "command.name")
+    assert row.level == "warn" and "`ext disable`" in (row.fix or "")
+    switch(resolve(env(tmp_path), root, agent), ["impostor"], False, False, False, yes)
+    assert (agent / "extensions/impostor.ts.off").is_symlink()
+    [row] = findings(tmp_path, root, agent, "command.name")
+    assert row.level == "info" and "switched off here, so pi's /ext is ext's" in row.message

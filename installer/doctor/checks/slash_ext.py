@@ -66,21 +66,59 @@ def name_clash(s: Subject) -> Iterator[Finding]:
 
     if s.set_root is None:
         raise Skip("the set was not found (see set)")
-    found = []
+    found: dict[Path, Path] = {}  # source file -> its extension's home
     for home in dict.fromkeys(e.home for e in package_extensions(s.set_root, s.pi_line())):
         for path in _sources(home):
             text = read_source(path)
             if text is not None and _REGISTERS_EXT.search(text):
-                found.append(path)
+                found[path] = home
     if not found:
         yield ok("no extension of the set registers a command named ext")
         return
     shown = ", ".join(str(p) for p in found)
+    if _linked_only(s) and all(_parked_here(s.agent_dir, h) for h in found.values()):
+        # `ext disable` (command.pi's fix) took it out of pi: no clash there now.
+        yield info(
+            f"{shown} registers a command named ext; it is switched off here, so pi's /ext "
+            "is ext's",
+            "give that command another name before switching it on",
+        )
+        return
     yield warn(
         f"{shown} registers a command named ext: pi then renames it and ext's own to "
         "/ext:1 and /ext:2, and no /ext is left",
-        "give that command another name",
+        "give that command another name, or switch that extension off (`ext disable`)",
     )
+
+
+def _linked_only(s: Subject) -> bool:
+    """Whether the set reaches pi here by links alone (link mode): a package entry loads
+    what no link shows."""
+    from installer.ground.state import load_state
+
+    if s.agent_dir is None or s.set_root is None or not s.agent_dir.is_dir():
+        return False
+    record = load_state(s.agent_dir).for_root(s.set_root)
+    return record is not None and record.mode == "link"
+
+
+def _parked_here(agent_dir: Path | None, home: Path) -> bool:
+    """Whether this extension is switched off here by ext: its link parked (`x.ts.off`, or
+    in `extensions/.off/`) and no enabled link to it."""
+    if agent_dir is None:
+        return False
+    real = os.path.realpath(home)
+    parked = on = False
+    for folder in (agent_dir / "extensions", agent_dir / "extensions" / ".off"):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for e in entries:
+            if e.is_symlink() and os.path.realpath(e.path) == real:
+                off = folder.name == ".off" or e.name.endswith(".off")
+                parked, on = parked or off, on or not off
+    return parked and not on
 
 
 def _sources(home: Path) -> Iterator[Path]:
