@@ -68,8 +68,14 @@ def off_as_linked(
     ctx: Context, agent: AgentState, resources: tuple[Resource, ...]
 ) -> list[Resource]:
     """Items off in link mode, by our `.off` link or by pi's top-level `-path`: the switches a
-    change to register mode must carry over."""
+    change to register mode must carry over. A parked item that a packages entry loads anyway
+    is off by the user's switch all the same: register mode makes that switch hold."""
     from installer.settings.switches import with_pi
 
-    found = with_pi(ctx, [classify(agent, r) for r in resources])
-    return [i.resource for i in found if i.state == "disabled"]
+    items = [classify(agent, r) for r in resources]
+    found = with_pi(ctx, items)
+    return [
+        i.resource
+        for before, i in zip(items, found, strict=True)
+        if "disabled" in (i.state, before.state)
+    ]

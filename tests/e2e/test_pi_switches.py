@@ -331,6 +331,12 @@ def test_a_set_linked_and_a_package_too_is_what_pi_loads_and_ext_says(
     ext("enable", "a", "--yes", *ours, cwd=set_root, check=True)
     assert agree(ext, agent, set_root, e2e_env)["a"] == "enabled"
 
+    # doctor's fix for b (parked by ext, loaded by the entry): register mode, which makes
+    # that switch hold as the entry's filter, as pi loads it
+    install(ext, agent, set_root, "--mode", "register", "--skip", "fix")
+    states = agree(ext, agent, set_root, e2e_env)
+    assert (states["a"], states["b"]) == ("enabled", "disabled"), states
+
 
 # --- `[set] switch = "pi"`: link mode switches as pi config does, so pi config lists it ------
 
