@@ -23,7 +23,29 @@ def _output(g: Globals) -> Any:
 
     env = Env.from_process()
     color = use_color(g.no_color, dict(env.environ), sys.stdout)
-    return Output(json=g.json, quiet=g.quiet, color=color)
+    out = Output(json=g.json, quiet=g.quiet, color=color)
+    out.typed = ext_as_run
+    return out
+
+
+_TYPED: list[tuple[str, Any]] = []  # (ext as run, the pattern of a command of ext), once
+
+
+def ext_as_run(text: str) -> str:
+    """Each `ext COMMAND` a line names (a fix, a hint), as the person can run it: ext as run
+    (`.venv/bin/ext install` when PATH finds no ext), and as written when PATH finds this one.
+    Only ext's commands and options after the word: "the ext that installed it" is prose."""
+    if not _TYPED:
+        import re
+
+        from installer.cli.grammar import COMMANDS
+
+        words = sorted({c.path[0] for c in COMMANDS})
+        ran = as_run() if os.path.basename(sys.argv[0] if sys.argv else "") == "ext" else "ext"
+        pattern = re.compile(rf"(?<![\w./$@'-])ext(?= (?:--[a-z]|(?:{'|'.join(words)})\b))")
+        _TYPED.append((ran, pattern))
+    ran, pattern = _TYPED[0]
+    return text if ran == "ext" else pattern.sub(lambda _m: ran, text)
 
 
 def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:

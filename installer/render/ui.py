@@ -15,6 +15,8 @@ from installer.ground import screen
 from installer.ground.errors import ExtError, GuardRefused, Refused
 
 if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
+    from collections.abc import Callable
+
     from installer.engine.plan import Action, Plan
 
 SYMBOL = {
@@ -79,6 +81,10 @@ def _json_escape(c: str) -> str:
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
+def _same(text: str) -> str:
+    return text
+
+
 def shorten(text: str, home: str | None = None) -> str:
     """Show the home folder as `~`: people paste this output into issues."""
     home = home if home is not None else os.environ.get("HOME", "")
@@ -106,11 +112,14 @@ class Output:
         self.collecting = False
         self.stdout_lost = False
         self._home = os.environ.get("HOME", "")  # read once: a plan of 1,000 lines shortens each
+        # `ext install` in a hint, as the person can run it (installer.cli.run.ext_as_run).
+        self.typed: Callable[[str], str] = _same
 
     def paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text
 
     def out(self, line: str = "") -> None:
+        line = self.typed(line) if "ext " in line else line
         self.write_out(escape(shorten(line, self._home), self.color) + "\n")
 
     def write_out(self, text: str) -> None:
@@ -153,6 +162,7 @@ class Output:
             )
 
     def err(self, line: str) -> None:
+        line = self.typed(line) if "ext " in line else line
         self.stderr.write(escape(shorten(line, self._home), self.color) + "\n")
 
     def warn(self, message: str) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE, SCOPES, line_of
 from installer.host.pi import find_host
-from tests.e2e.conftest import REPO, Run
+from tests.e2e.conftest import EXT, REPO, Run
 from tests.helpers import build_tree
 from tests.pis import RealPi
 
@@ -100,8 +100,15 @@ def test_json_shape(ext: Run, installed: tuple[Path, Path]) -> None:
     assert proc.stderr == ""
 
 
+def ext_as_run(env: dict[str, str]) -> str:
+    """The word a text hint names ext by: `ext` when PATH finds the ext the test runs."""
+    from installer.cli.run import as_run
+
+    return as_run(str(EXT), env["PATH"])
+
+
 def test_a_deleted_set_file_exits_1_naming_the_item_with_a_fix(
-    ext: Run, installed: tuple[Path, Path]
+    ext: Run, installed: tuple[Path, Path], e2e_env: dict[str, str]
 ) -> None:
     root, agent = installed
     (root / "extensions" / "hello.ts").unlink()
@@ -112,8 +119,8 @@ def test_a_deleted_set_file_exits_1_naming_the_item_with_a_fix(
     assert proc.returncode == 1, proc.stdout
     [err] = [c for c in data if c["level"] == "error"]
     assert err["id"] == "items" and err["message"].startswith("hello: extensions/hello.ts")
-    assert err["fix"].startswith("ext install")
-    assert "fix: ext install (prunes it)" in proc.stdout
+    assert err["fix"].startswith("ext install")  # JSON: the command, as the docs write it
+    assert f"fix: {ext_as_run(e2e_env)} install (prunes it)" in proc.stdout  # runnable as is
 
 
 def test_the_table_shows_home_as_tilde(ext: Run, e2e_env: dict[str, str], tmp_path: Path) -> None:
@@ -208,7 +215,9 @@ def test_a_range_of_the_old_package_names_it_on_the_new_one_and_nothing_on_the_o
     assert ("is newer than" in installed.stderr) is (real_pi.line.package == NEW_PACKAGE)
 
 
-def test_doctor_runs_before_anything_is_installed(ext: Run, tmp_path: Path) -> None:
+def test_doctor_runs_before_anything_is_installed(
+    ext: Run, tmp_path: Path, e2e_env: dict[str, str]
+) -> None:
     root = make_set(tmp_path / "set", ">=0.1.0")
 
     named = doctor(ext, root, tmp_path / "missing")
@@ -218,7 +227,7 @@ def test_doctor_runs_before_anything_is_installed(ext: Run, tmp_path: Path) -> N
     assert "error  agent.dir" in named.stdout and "does not exist" in named.stdout
     assert "Traceback" not in named.stdout + named.stderr
     assert isolated.returncode == 0, isolated.stdout
-    assert "does not exist yet; `ext install` creates it" in isolated.stdout
+    assert f"does not exist yet; `{ext_as_run(e2e_env)} install` creates it" in isolated.stdout
 
 
 def test_list_checks_and_an_unknown_check(ext: Run) -> None:
