@@ -55,12 +55,47 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
 
             warnings = (*warnings, *lost_elsewhere(ctx, actions))
         plan = Plan("uninstall", actions + sp.actions, warnings)
+        kept[:] = _kept_backups(ctx.agent_dir, links.actions)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])
 
-    return run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+    kept: list[str] = []  # what the user had where a link goes: backups stay, and say where
+    result = run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+    return result._replace(notes=(*result.notes, *kept)) if kept else result
+
+
+def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...]) -> list[str]:
+    """For each link that goes, the newest backup of what was there before ext (an install's
+    backup, or adopt's original): the user's own, which stays, and which pi does not load."""
+    import os
+
+    from installer.ground import backups
+
+    said = []
+    for a in unlinked:
+        if a.action != "unlink" or "/" not in a.path:
+            continue
+        folder, _, name = a.path.rpartition("/")
+        found = []
+        for where in (folder, f"{folder}/{backups.FOLDER}"):  # a file beside, a folder in .bak/
+            try:
+                names = os.listdir(agent_dir / where)
+            except OSError:
+                continue
+            found += [
+                (b.when, b.n, f"{where}/{n}")
+                for n in names
+                if (b := backups.parse(n)) is not None and b.original == name
+            ]
+        if found:
+            newest = max(found)[2]
+            said.append(
+                f"{a.path}: what was there before ext stays as {newest} (pi does not load it; "
+                f"rename it back to {a.path} to use it)"
+            )
+    return said
 
 
 def _written(ctx: Context, agent: AgentState) -> tuple[Action, ...]:

@@ -1,0 +1,41 @@
+"""Backups stay after an uninstall (the user's own), and the uninstall says where each is:
+pi no longer loads what the link was, nor the backup beside it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from installer.commands.install import Install, install
+from installer.commands.uninstall import Uninstall, uninstall
+from tests.helpers import build_tree, context, yes
+
+SET = {
+    "extset.toml": '[set]\nname = "tools"\n',
+    "extensions/notify.ts": "export default function () {}\n",
+    "extensions/gamma/index.ts": "export default function () {}\n",
+    "extensions/plain.ts": "export default function () {}\n",
+}
+
+
+def test_each_backup_of_what_a_link_replaced_is_named_by_the_uninstall(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", dict(SET))
+    agent = build_tree(
+        tmp_path / "agent",
+        {"extensions/notify.ts": "mine\n", "extensions/gamma/index.ts": "my gamma\n"},
+    )
+    install(context(root, agent), Install(), yes)
+    file_backup = next(
+        n for n in os.listdir(agent / "extensions") if n.startswith("notify.ts.bak.")
+    )
+    [dir_backup] = os.listdir(agent / "extensions" / ".bak")
+
+    result = uninstall(context(root, agent), Uninstall(), yes)
+
+    assert sorted(result.notes) == [
+        f"extensions/gamma: what was there before ext stays as extensions/.bak/{dir_backup} "
+        "(pi does not load it; rename it back to extensions/gamma to use it)",
+        f"extensions/notify.ts: what was there before ext stays as extensions/{file_backup} "
+        "(pi does not load it; rename it back to extensions/notify.ts to use it)",
+    ]
+    assert (agent / "extensions" / file_backup).read_text() == "mine\n"  # backups stay
