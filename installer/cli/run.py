@@ -24,17 +24,24 @@ def _output(g: Globals) -> Any:
     env = Env.from_process()
     color = use_color(g.no_color, dict(env.environ), sys.stdout)
     out = Output(json=g.json, quiet=g.quiet, color=color)
-    out.typed = ext_as_run
+    given = tuple(
+        (flag, str(value))
+        for flag, value in (("--set", g.set_dir), ("--host", g.host), ("--agent-dir", g.agent_dir))
+        if value
+    )
+    out.typed = lambda text: ext_as_run(text, given)
     return out
 
 
 _TYPED: list[tuple[str, Any]] = []  # (ext as run, the pattern of a command of ext), once
 
 
-def ext_as_run(text: str) -> str:
+def ext_as_run(text: str, given: tuple[tuple[str, str], ...] = ()) -> str:
     """Each `ext COMMAND` a line names (a fix, a hint), as the person can run it: ext as run
-    (`.venv/bin/ext install` when PATH finds no ext), and as written when PATH finds this one.
-    Only ext's commands and options after the word: "the ext that installed it" is prose."""
+    (`.venv/bin/ext install` when PATH finds no ext, as written when it does), with the
+    `--set`, `--host` and `--agent-dir` this run was given that the command does not name
+    already (pasted, it works on the same dir). Only ext's commands and options after the
+    word are rewritten: "the ext that installed it" is prose."""
     if not _TYPED:
         import re
 
@@ -45,7 +52,20 @@ def ext_as_run(text: str) -> str:
         pattern = re.compile(rf"(?<![\w./$@'-])ext(?= (?:--[a-z]|(?:{'|'.join(words)})\b))")
         _TYPED.append((ran, pattern))
     ran, pattern = _TYPED[0]
-    return text if ran == "ext" else pattern.sub(lambda _m: ran, text)
+    if ran == "ext" and not given:
+        return text
+    if "cd " in text and not ran.startswith(("/", "~")) and ran != "ext":
+        ran = os.path.abspath(ran)  # `cd ROOT && .venv/bin/ext install`: not from ROOT
+
+    import shlex
+
+    def typed(match: Any) -> str:
+        rest = match.string[match.end() :]
+        command = rest.split("`", 1)[0].split(")", 1)[0].split("\n", 1)[0]
+        missing = [f" {flag} {shlex.quote(value)}" for flag, value in given if flag not in command]
+        return ran + "".join(missing)
+
+    return str(pattern.sub(typed, text))
 
 
 def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:

@@ -74,7 +74,7 @@ def env_line(agent_dir: Path, shell: str, var: str = "PI_CODING_AGENT_DIR") -> s
         fix = f"use one of: {', '.join(SHELLS)}"
         if shell in OTHERS:
             raise UsageError(
-                f"ext env writes no {shell} syntax",
+                f"{shell} is not a shell ext writes lines for",
                 f"{fix}, and write the {shell} line for what it prints by hand",
             )
         close = difflib.get_close_matches(shell, SHELLS, n=1, cutoff=0.5)

@@ -273,7 +273,7 @@ def test_list_shows_links_whose_target_left_the_set_as_stale_until_install_prune
         ("notify", "extension", "file", "extensions/notify.ts"),
     ]
     assert all("`ext install` prunes it" in i["note"] for i in stale)
-    assert re.search(r"^  stale +notify +extensions/notify\.ts  \(.*ext install", text, re.M)
+    assert re.search(r"^  stale +notify +extensions/notify\.ts  \(.*ext .*install", text, re.M)
     assert re.search(r"^  stale +gamma +extensions/\.off/gamma  ", text, re.M)
     ext(set_root, agent, "install", "--yes")
     after = as_json(ext(set_root, agent, "--json", "list"))

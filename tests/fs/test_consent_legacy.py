@@ -94,7 +94,7 @@ def test_an_old_store_with_approvals_the_new_one_lacks_stays_and_both_say_how_to
 
     code, output = ext(tmp_path, agent, "consent", "list")
     assert code == 0, output
-    assert "only-old" in output and "ext consent approve" in output
+    assert "only-old" in output and "consent approve" in output
     assert old.read_bytes() == old_text and store_path(agent).read_bytes() == new_text
 
     row = doctor_row(tmp_path, agent)

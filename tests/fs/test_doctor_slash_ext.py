@@ -174,7 +174,7 @@ def test_a_set_extension_registering_ext_switched_off_here_is_no_clash_in_pi(
     build_tree(root, {"extensions/impostor.ts": CLASH})
     install(resolve(env(tmp_path), root, agent), Install(), yes)
     [row] = findings(tmp_path, root, agent, "command.name")
-    assert row.level == "warn" and "`ext disable`" in (row.fix or "")
+    assert row.level == "warn" and "`ext disable impostor`" in (row.fix or "")
     switch(resolve(env(tmp_path), root, agent), ["impostor"], False, False, False, yes)
     assert (agent / "extensions/impostor.ts.off").is_symlink()
     [row] = findings(tmp_path, root, agent, "command.name")

@@ -176,7 +176,9 @@ def test_uninstall_from_a_shared_folder_says_which_host_loses_the_skill_and_how_
     made(isolated_home, ".gemini")
     for host in ("codex", "opencode"):
         assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
-    fix = "`ext --host opencode --agent-dir ~/.config/opencode install` after this"
+    fix = (
+        f"`ext --set {set_root} --host opencode --agent-dir ~/.config/opencode install` after this"
+    )
     lost = (
         "warning: skill:review: OpenCode (~/.config/opencode) reads it from ~/.agents/skills "
         f"and loses it; to link it into OpenCode's own folder, run {fix}"
@@ -575,7 +577,7 @@ def test_a_skill_read_from_a_shared_folder_is_switched_by_its_owner_not_linked_h
     off = ext("--set", str(set_root), "--host", "opencode", "disable", "review", "--yes")
     on = ext("--set", str(set_root), "--host", "opencode", "enable", "review", "--yes")
     assert "skill:review was not disabled: it is not linked here" in off.stderr
-    assert "`ext --host codex enable/disable skill:review`" in off.stderr
+    assert f"`ext --set {set_root} --host codex enable/disable skill:review`" in off.stderr
     assert "was not enabled" in on.stderr
     assert not (opencode / "skills/review").exists(), "an enable here would load it twice"
 

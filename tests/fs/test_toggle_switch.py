@@ -360,7 +360,7 @@ def test_toggle_on_off_from_the_command_line_prints_the_plan_as_json(
     assert (data["command"], data["changed"]) == ("toggle", True)
     assert {a["path"] for a in data["actions"]} == {"extensions/alpha.ts", "skills/review"}
     force = cli(*where, "toggle", "--on", "alpha", "--force")
-    assert force.returncode == 2 and "ext disable --force" in force.stderr
+    assert force.returncode == 2 and " disable --force`" in force.stderr
 
 
 def test_toggle_cancelled_or_unchanged_writes_nothing(set_root: Path, agent: Path) -> None:

@@ -50,7 +50,8 @@ def test_a_second_set_refuses_to_replace_the_firsts_link(two: tuple[Path, Path, 
 
     assert refused.exit_code == 3
     assert "'alpha'" in refused.output and "'beta'" in refused.output and str(a) in refused.output
-    assert "--skip notify" in refused.output and f"ext --set {a} uninstall" in refused.output
+    assert "--skip notify" in refused.output  # each command whole, for this agent dir:
+    assert f"ext --agent-dir {agent} --set {a} uninstall" in refused.output
     assert sorted(p.name for p in (agent / "extensions").iterdir()) == before  # no .bak
     assert (agent / "extensions" / "notify.ts").resolve() == a / "extensions" / "notify.ts"
 
@@ -147,7 +148,8 @@ def test_a_second_sets_skill_of_the_same_name_is_refused_in_either_mode(
     assert refused.exit_code == 3, refused.output
     out = " ".join(refused.output.split())
     assert f"'alpha' ({a})" in out and "'beta'" in out and "collision" in out
-    assert "`ext install --skip skill:review`" in out and f"`ext --set {a} uninstall`" in out
+    assert f"`ext --set {b} --agent-dir {agent} install --skip skill:review`" in out
+    assert f"`ext --agent-dir {agent} --set {a} uninstall`" in out
     assert snapshot(agent) == before  # nothing written
     done = ext(b, agent, "install", "--yes", "--mode", second, "--skip", "skill:review")
     assert done.exit_code == 0, done.output

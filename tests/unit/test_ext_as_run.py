@@ -63,3 +63,19 @@ def test_a_run_not_as_ext_leaves_the_word(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(sys, "argv", ["/usr/bin/pytest"])
     monkeypatch.setattr(run, "_TYPED", [])
     assert run.ext_as_run("fix: ext install") == "fix: ext install"
+
+
+def test_the_dir_and_set_given_go_into_each_command_that_does_not_name_its_own(
+    ran_as,  # type: ignore[no-untyped-def]
+) -> None:
+    """Pasted, a fix works on the dir the run was given, not on the isolated default."""
+    ran_as(on_path=True)
+    given = (("--set", "/s"), ("--agent-dir", "/a b"))
+    assert run.ext_as_run("fix: run `ext install`", given) == (
+        "fix: run `ext --set /s --agent-dir '/a b' install`"
+    )
+    elsewhere = "not installed here but in /c: ext --set /s --agent-dir /c disable x"
+    assert run.ext_as_run(elsewhere, given) == elsewhere  # its own dir is named: kept
+    assert run.ext_as_run('eval "$(ext env)" (then pi)', given) == (
+        "eval \"$(ext --set /s --agent-dir '/a b' env)\" (then pi)"
+    )

@@ -67,7 +67,10 @@ def name_clash(s: Subject) -> Iterator[Finding]:
     if s.set_root is None:
         raise Skip("the set was not found (see set)")
     found: dict[Path, Path] = {}  # source file -> its extension's home
-    for home in dict.fromkeys(e.home for e in package_extensions(s.set_root, s.pi_line())):
+    names: dict[Path, str] = {}  # an extension's home -> its name, as `ext disable` takes it
+    for e in package_extensions(s.set_root, s.pi_line()):
+        names.setdefault(e.home, e.label)
+    for home in names:
         for path in _sources(home):
             text = read_source(path)
             if text is not None and _REGISTERS_EXT.search(text):
@@ -87,7 +90,8 @@ def name_clash(s: Subject) -> Iterator[Finding]:
     yield warn(
         f"{shown} registers a command named ext: pi then renames it and ext's own to "
         "/ext:1 and /ext:2, and no /ext is left",
-        "give that command another name, or switch that extension off (`ext disable`)",
+        "give that command another name, or switch that extension off "
+        f"(`ext disable {' '.join(dict.fromkeys(names[h] for h in found.values()))}`)",
     )
 
 
