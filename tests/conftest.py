@@ -3,6 +3,7 @@ test that writes anywhere but its temp dirs fails."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,11 @@ from tests.write_guard import Guard
 settings.register_profile(
     "mutation", derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
 )
+
+# pytest removes old runs' temp trees with shutil.rmtree, one Python frame per level: a tree
+# over ~990 folders deep (the depth tests make them) left by a run that stopped before its own
+# cleanup would crash a later run at its end (RecursionError) after every test had passed.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
 REPO = Path(__file__).resolve().parents[1]
 _CLEARED = (

@@ -120,7 +120,9 @@ def test_a_deleted_set_file_exits_1_naming_the_item_with_a_fix(
     [err] = [c for c in data if c["level"] == "error"]
     assert err["id"] == "items" and err["message"].startswith("hello: extensions/hello.ts")
     assert err["fix"].startswith("ext install")  # JSON: the command, as the docs write it
-    assert f"fix: {ext_as_run(e2e_env)} install (prunes it)" in proc.stdout  # runnable as is
+    # runnable as is: ext as run, with the --set and --agent-dir this run was given
+    ran = f"{ext_as_run(e2e_env)} --set {root} --agent-dir {agent}"
+    assert f"fix: {ran} install (prunes it)" in proc.stdout
 
 
 def test_the_table_shows_home_as_tilde(ext: Run, e2e_env: dict[str, str], tmp_path: Path) -> None:
@@ -227,7 +229,8 @@ def test_doctor_runs_before_anything_is_installed(
     assert "error  agent.dir" in named.stdout and "does not exist" in named.stdout
     assert "Traceback" not in named.stdout + named.stderr
     assert isolated.returncode == 0, isolated.stdout
-    assert f"does not exist yet; `{ext_as_run(e2e_env)} install` creates it" in isolated.stdout
+    ran = f"{ext_as_run(e2e_env)} --set {root}"
+    assert f"does not exist yet; `{ran} install` creates it" in isolated.stdout
 
 
 def test_list_checks_and_an_unknown_check(ext: Run) -> None:

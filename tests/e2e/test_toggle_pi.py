@@ -96,7 +96,8 @@ def test_without_a_terminal_or_yes(ext: Run, where: tuple[Path, Path]) -> None:
     ext(*at, "install", "--yes", check=True)
     toggle = ext(*at, "toggle")
     assert toggle.returncode == 2
-    assert "ext enable" in toggle.stderr and "ext disable" in toggle.stderr
+    said = toggle.stderr.replace("\n", " ")
+    assert f"--agent-dir {agent} enable" in said and f"--agent-dir {agent} disable" in said
     refused = ext(*at, "disable", "alpha")
     assert refused.returncode == 3 and "--yes" in refused.stderr
     assert (agent / "extensions/alpha.ts").is_symlink()

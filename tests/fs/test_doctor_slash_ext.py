@@ -139,9 +139,11 @@ def test_a_deep_extension_folder_does_not_crash_the_scan(
         folder = folder / "a"
         folder.mkdir()
     (folder / "cmd.ts").write_text(CLASH)
-    [row] = findings(tmp_path, root, agent, "command.name")
+    try:
+        [row] = findings(tmp_path, root, agent, "command.name")
+    finally:
+        remove_deep(root / "extensions" / "deep")  # pass or fail: pytest's rmtree recurses
     assert row.level == "ok"  # a registration that deep is past what doctor reads
-    remove_deep(root / "extensions" / "deep")  # pytest's own cleanup would crash on it
 
 
 def test_from_another_set_the_ext_of_the_set_that_installed_ext_is_checked(
