@@ -8,6 +8,7 @@ commands (`installer.cli.fast`), so a command behaves the same whichever parsed 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -24,48 +25,77 @@ def _output(g: Globals) -> Any:
     env = Env.from_process()
     color = use_color(g.no_color, dict(env.environ), sys.stdout)
     out = Output(json=g.json, quiet=g.quiet, color=color)
-    given = tuple(
-        (flag, str(value))
-        for flag, value in (("--set", g.set_dir), ("--host", g.host), ("--agent-dir", g.agent_dir))
-        if value
-    )
+    given = _given(g)
     out.typed = lambda text: ext_as_run(text, given)
     return out
 
 
-_TYPED: list[tuple[str, Any]] = []  # (ext as run, the pattern of a command of ext), once
+def _given(g: Globals) -> tuple[tuple[str, str], ...]:
+    """The --set, --host and --agent-dir this run was given, folders as absolute paths: a hint
+    may say `cd` first, and a relative folder would then name another one."""
+    dirs = (("--set", g.set_dir), ("--agent-dir", g.agent_dir))
+    given = [(flag, os.path.abspath(str(value))) for flag, value in dirs if value]
+    return (*given, ("--host", str(g.host))) if g.host else tuple(given)
 
 
 def ext_as_run(text: str, given: tuple[tuple[str, str], ...] = ()) -> str:
-    """Each `ext COMMAND` a line names (a fix, a hint), as the person can run it: ext as run
-    (`.venv/bin/ext install` when PATH finds no ext, as written when it does), with the
-    `--set`, `--host` and `--agent-dir` this run was given that the command does not name
-    already (pasted, it works on the same dir). Only ext's commands and options after the
-    word are rewritten: "the ext that installed it" is prose."""
-    if not _TYPED:
-        import re
+    """Each `ext COMMAND` a hint names, as the person can run it: ext as run (`.venv/bin/ext`
+    when PATH finds no ext, as written when it does), with what this run was given that the
+    command does not name for itself, so that pasted it works where this run did.
 
-        from installer.cli.grammar import COMMANDS
-
-        words = sorted({c.path[0] for c in COMMANDS})
-        ran = as_run() if os.path.basename(sys.argv[0] if sys.argv else "") == "ext" else "ext"
-        pattern = re.compile(rf"(?<![\w./$@'-])ext(?= (?:--[a-z]|(?:{'|'.join(words)})\b))")
-        _TYPED.append((ran, pattern))
-    ran, pattern = _TYPED[0]
+    A command that names its own place (`--host` or `--agent-dir`, or `--from` for adopt) gets
+    none of this run's; one after a `cd` gets no --set (the `cd` picks the set). Only ext's
+    commands and their options are rewritten: "the ext that installed it" is prose."""
+    ran, pattern = _ext_commands()
     if ran == "ext" and not given:
         return text
-    if "cd " in text and not ran.startswith(("/", "~")) and ran != "ext":
-        ran = os.path.abspath(ran)  # `cd ROOT && .venv/bin/ext install`: not from ROOT
-
-    import shlex
 
     def typed(match: Any) -> str:
-        rest = match.string[match.end() :]
+        before, rest = match.string[: match.start()], match.string[match.end() :]
         command = rest.split("`", 1)[0].split(")", 1)[0].split("\n", 1)[0]
-        missing = [f" {flag} {shlex.quote(value)}" for flag, value in given if flag not in command]
-        return ran + "".join(missing)
+        after_cd = "cd " in before
+        relative = ran != "ext" and not ran.startswith(("/", "~"))
+        name = os.path.abspath(ran) if after_cd and relative else ran
+        flags = _missing(command, given, after_cd)
+        return name + "".join(f" {flag} {_quoted(value)}" for flag, value in flags)
 
     return str(pattern.sub(typed, text))
+
+
+def _missing(
+    command: str, given: tuple[tuple[str, str], ...], after_cd: bool
+) -> list[tuple[str, str]]:
+    """The flags of `given` that a command of a hint needs to work where this run did."""
+    words = command.split()
+    named = {word.split("=", 1)[0] for word in words if word.startswith("--")}
+    own_place = bool(named & {"--host", "--agent-dir", "--from"})
+    no_set = after_cd or "init" in words[:1]  # the `cd` picks the set; init makes one
+    return [
+        (flag, value)
+        for flag, value in given
+        if flag not in named
+        and not (flag == "--set" and no_set)
+        and not (flag != "--set" and own_place)
+    ]
+
+
+def _quoted(value: str) -> str:
+    import shlex
+
+    return shlex.quote(value)
+
+
+@functools.cache
+def _ext_commands() -> tuple[str, Any]:
+    """ext as run, and the pattern of `ext` followed by one of its commands or an option."""
+    import re
+
+    from installer.cli.grammar import COMMANDS
+
+    words = sorted({c.path[0] for c in COMMANDS})
+    ran = as_run() if os.path.basename(sys.argv[0] if sys.argv else "") == "ext" else "ext"
+    pattern = re.compile(rf"(?<![\w./$@'-])ext(?= (?:--[a-z]|(?:{'|'.join(words)})\b))")
+    return ran, pattern
 
 
 def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:

@@ -51,10 +51,10 @@ def render(
     kind = f"{type(result).__module__}.{type(result).__qualname__}"
     show: Callable[[Output, Any], int] = import_module(f"{__name__}.{RENDERERS[kind]}").show
     for line in before:
-        out.err(line)
+        out.err(out.runnable(line))
     code = show(out, result)
     for line in after:
-        out.err(line)
+        out.err(out.runnable(line))
     return code
 
 
@@ -116,7 +116,7 @@ class Prompt:
 
     def __call__(self, plan: Plan, diffs: tuple[str, ...]) -> None:
         for line in self.before:
-            self.out.err(line)
+            self.out.err(self.out.runnable(line))
         self.said = True
         if self.out.collecting:
             self.out.show_plan(plan, diffs, asking=True)
@@ -126,7 +126,7 @@ class Prompt:
     def told(self, plan: Plan, diffs: tuple[str, ...]) -> None:
         """The plan of what was chosen already (the checklist's Enter), shown with no y/N."""
         for line in self.before:
-            self.out.err(line)
+            self.out.err(self.out.runnable(line))
         self.said = True
         self.out.confirm(plan, True, self.stdin_tty, diffs)
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from installer.doctor.finding import SEVERITY, Finding, count
@@ -28,14 +28,21 @@ def show(out: Output, result: CheckList | Report) -> int:
         for line in check_list(result.checks):
             out.out(line)
     else:
-        for line in table(result.findings, out.paint if out.color else None, quiet=out.quiet):
+        paint = out.paint if out.color else None
+        for line in table(result.findings, paint, quiet=out.quiet, runnable=out.runnable):
             out.out(line)
         out.out(summary(result.findings, result.strict))
     return 0 if isinstance(result, CheckList) else result.exit_code
 
 
-def table(findings: Sequence[Finding], paint: Any = None, quiet: bool = False) -> list[str]:
-    """One row per finding (level, check id, message), the fix indented under its message."""
+def table(
+    findings: Sequence[Finding],
+    paint: Any = None,
+    quiet: bool = False,
+    runnable: Callable[[str], str] = str,
+) -> list[str]:
+    """One row per finding (level, check id, message), the fix indented under its message;
+    `runnable` names each ext command in them as the person can run it (Output.runnable)."""
     width = max([_ID_WIDTH, *(len(f.id) + 1 for f in findings)])
     indent = " " * (_LEVEL_WIDTH + 1 + width + 1)
     lines = []
@@ -45,9 +52,9 @@ def table(findings: Sequence[Finding], paint: Any = None, quiet: bool = False) -
         level = f"{f.level:<{_LEVEL_WIDTH}}"
         if paint is not None:
             level = paint(level, _COLOR[f.level])
-        lines.append(f"{level} {f.id:<{width}} {f.message}")
+        lines.append(f"{level} {f.id:<{width}} {runnable(f.message)}")
         if f.fix:
-            lines.append(f"{indent}fix: {f.fix}")
+            lines.append(f"{indent}fix: {runnable(f.fix)}")
     return lines
 
 

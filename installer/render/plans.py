@@ -49,7 +49,7 @@ def plan_result(out: Output, result: PlanResult) -> None:
             out.out("dry run: nothing was written")
     for note in result.notes:
         if not out.quiet:
-            out.err(note)
+            out.err(out.runnable(note))
 
 
 def data_result(out: Output, result: DataResult) -> None:

@@ -118,8 +118,13 @@ class Output:
     def paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text
 
+    def runnable(self, line: str) -> str:
+        """A line ext wrote to tell the person what to run (an error, its fix, a warning, a
+        note), with each `ext COMMAND` in it as they can run it. Never a line of data: a plan's
+        paths, a list's rows, a hook's command shown for consent stay as they are."""
+        return self.typed(line) if "ext " in line else line
+
     def out(self, line: str = "") -> None:
-        line = self.typed(line) if "ext " in line else line
         self.write_out(escape(shorten(line, self._home), self.color) + "\n")
 
     def write_out(self, text: str) -> None:
@@ -162,11 +167,10 @@ class Output:
             )
 
     def err(self, line: str) -> None:
-        line = self.typed(line) if "ext " in line else line
         self.stderr.write(escape(shorten(line, self._home), self.color) + "\n")
 
     def warn(self, message: str) -> None:
-        self.err(self.paint("warning:", "33") + f" {message}")
+        self.err(self.paint("warning:", "33") + f" {self.runnable(message)}")
 
     def data(self, obj: dict[str, Any]) -> None:
         import json  # only --json needs it: text runs skip the import
@@ -182,9 +186,9 @@ class Output:
                 body["refused"] = [{"name": n, "why": w} for n, w in exc.refused.items()]
             self.data(body)
             return
-        self.err(self.paint("error:", "31") + f" {exc.message}")
+        self.err(self.paint("error:", "31") + f" {self.runnable(exc.message)}")
         if exc.fix:
-            self.err(f"  fix: {exc.fix}")
+            self.err(f"  fix: {self.runnable(exc.fix)}")
 
     # plans
 

@@ -249,3 +249,29 @@ def test_revoke_on_the_command_line_asks_like_approve(
     assert commands.check(agent, proj).status == "never-approved"
     # Nothing to revoke is nothing to ask about.
     assert ext.invoke(app, [*where, "consent", "revoke", str(proj)]).exit_code == 0
+
+
+def test_a_hook_that_runs_ext_is_shown_for_consent_as_it_will_run(
+    agent: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person approves the very command that will run: ext's hints name the --set and
+    --agent-dir of the run in each `ext COMMAND`, but a hook's text is data, never a hint."""
+    from click.testing import CliRunner
+
+    from installer.cli.app import app
+
+    monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
+    hook = "ext install --yes && ext --json list > /tmp/out"
+    proj = build_tree(tmp_path / "p", {SETTINGS: settings(hook)})
+    where = [
+        "--agent-dir",
+        str(agent),
+        "--set",
+        str(build_tree(tmp_path / "s", {"extensions": None})),
+    ]
+
+    shown = CliRunner().invoke(app, [*where, "consent", "approve", str(proj), "--yes"])
+
+    assert shown.exit_code == 0, shown.output
+    assert f"$ {hook}" in shown.stdout
+    assert "--agent-dir" not in shown.stdout

@@ -4,11 +4,20 @@ run (`.venv/bin/ext install`) when PATH finds no ext, and stays `ext` when it do
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from installer.cli import run
+
+
+@pytest.fixture(autouse=True)
+def fresh_ext_name() -> Iterator[None]:
+    """ext as run is worked out once per process: each test sets up its own."""
+    run._ext_commands.cache_clear()
+    yield
+    run._ext_commands.cache_clear()
 
 
 @pytest.fixture
@@ -21,7 +30,6 @@ def ran_as(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-
         ext.chmod(0o755)
         monkeypatch.setattr(sys, "argv", [str(ext), "doctor"])
         monkeypatch.setenv("PATH", str(bin_dir) if on_path else str(tmp_path / "empty"))
-        monkeypatch.setattr(run, "_TYPED", [])
         return ext
 
     return ran_as
@@ -61,7 +69,6 @@ def test_on_path_the_word_stays(ran_as) -> None:  # type: ignore[no-untyped-def]
 
 def test_a_run_not_as_ext_leaves_the_word(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "argv", ["/usr/bin/pytest"])
-    monkeypatch.setattr(run, "_TYPED", [])
     assert run.ext_as_run("fix: ext install") == "fix: ext install"
 
 
@@ -78,4 +85,55 @@ def test_the_dir_and_set_given_go_into_each_command_that_does_not_name_its_own(
     assert run.ext_as_run(elsewhere, given) == elsewhere  # its own dir is named: kept
     assert run.ext_as_run('eval "$(ext env)" (then pi)', given) == (
         "eval \"$(ext --set /s --agent-dir '/a b' env)\" (then pi)"
+    )
+
+
+GIVEN = (("--set", "/s"), ("--agent-dir", "/a"), ("--host", "codex"))
+
+
+@pytest.mark.parametrize(
+    ("hint", "expected"),
+    [
+        # a command for another host names its own place: only the set goes in
+        (
+            "run `ext --host opencode --agent-dir ~/.config/opencode install` after this",
+            "run `ext --set /s --host opencode --agent-dir ~/.config/opencode install` after this",
+        ),
+        # adopt's --from names the dir it reads: no --agent-dir beside it (a usage error)
+        (
+            "next: ext adopt --all --from ~/.pi/agent",
+            "next: ext --set /s adopt --all --from ~/.pi/agent",
+        ),
+        # a `cd` picks the set: no --set after it
+        (
+            "next: cd ~/sets/new && ext install",
+            "next: cd ~/sets/new && ext --agent-dir /a --host codex install",
+        ),
+        ("fix: ext --agent-dir=/b install", "fix: ext --set /s --agent-dir=/b install"),
+        # init makes a set: no --set for it
+        (
+            "fix: create one with `ext init ~/s`",
+            "fix: create one with `ext --agent-dir /a --host codex init ~/s`",
+        ),
+    ],
+)
+def test_a_command_that_names_its_place_keeps_it(
+    ran_as,  # type: ignore[no-untyped-def]
+    hint: str,
+    expected: str,
+) -> None:
+    ran_as(on_path=True)
+    assert run.ext_as_run(hint, GIVEN) == expected
+
+
+def test_a_relative_ext_after_a_cd_is_named_by_its_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [".venv/bin/ext", "init"])
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    said = run.ext_as_run("next: cd new && ext install; or ext list")
+    assert (
+        said
+        == f"next: cd new && {tmp_path}/.venv/bin/ext install; or {tmp_path}/.venv/bin/ext list"
     )
