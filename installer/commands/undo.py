@@ -218,7 +218,7 @@ def _status(view: _View, s: JournalStep) -> str:
         return "kept"
     node = view.node(s["path"])
     link = node[1] if node and node[0] == "link" else None
-    moved = "to" in s and view.node(s["to"]) is not None
+    moved = "to" in s and _as_moved(view.node(s["to"]), s)
     # op -> (the disk as the step left it, the disk as it was before the step)
     seen = {
         "symlink": (link == s.get("target"), node is None),
@@ -230,6 +230,16 @@ def _status(view: _View, s: JournalStep) -> str:
     }
     done, not_done = seen.get(s["op"], (False, False))
     return _pick(done, not_done)
+
+
+def _as_moved(node: Node, s: JournalStep) -> bool:
+    """Whether what a rename's destination holds is what the rename moved there (a journal of
+    an older ext names neither: anything there counts)."""
+    if node is None:
+        return False
+    if "target" in s:
+        return node == ("link", s["target"])
+    return "kind" not in s or node[0] == s["kind"]
 
 
 def _settings_status(s: JournalStep) -> Reversal:
@@ -287,7 +297,7 @@ def _text_of(path: Path) -> str | None:
 _EXPECTED = {
     "symlink": "{path} (ext left a link to {target})",
     "relink": "{path} (ext left a link to {target})",
-    "rename": "{to} (ext moved {path} there)",
+    "rename": "{to} (ext moved {path} there{moved})",
     "unlink": "{path} (ext removed a link there)",
     "copy": "{file} (ext copied it into the set from {from})",
     "write": "{file} (as ext wrote it)",
@@ -299,6 +309,7 @@ _EXPECTED = {
 def _expected(s: JournalStep) -> str:
     """What ext left at a step's place, which is no longer there."""
     fields = {"path": None, "target": None, "to": None, "file": None, "from": None, **s}
+    fields["moved"] = f", a link to {s['target']}" if s["op"] == "rename" and "target" in s else ""
     return _EXPECTED.get(s["op"], "{path}").format(**fields)
 
 

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
             "path": str,
             "target": str,
             "to": str,
+            "kind": str,  # what a rename moved, when not a link ("dir" or "file")
             "old": str,
             "from": str,
             "file": str,

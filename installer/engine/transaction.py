@@ -82,7 +82,14 @@ class Transaction:
         src, dst = self._abs(rel), self._abs(to)
         if dst.exists() or dst.is_symlink():
             raise FileExistsError(f"{dst} already exists")
-        self._step({"op": "rename", "path": rel, "to": to}, lambda: os.rename(src, dst))
+        # What moves, so that `ext undo` moves back only that: whatever took its place since
+        # is someone else's.
+        step: JournalStep = {"op": "rename", "path": rel, "to": to}
+        if src.is_symlink():
+            step["target"] = os.readlink(src)
+        else:
+            step["kind"] = "dir" if src.is_dir() else "file"
+        self._step(step, lambda: os.rename(src, dst))
 
     def unlink(self, rel: str) -> None:
         path = self._abs(rel)

@@ -210,3 +210,41 @@ def test_journals_are_kept_to_the_configured_number(ctx: Context, isolated_home:
     assert len(list(journal_dir(ctx.agent_dir).glob("*.jsonl"))) == 2
     config.write_text("[journal]\nkeep = 0\n")
     assert keep_setting() == 50  # nonsense falls back to the default
+
+
+@pytest.mark.parametrize(
+    "now", [Path("/etc/hostname"), "the user's own file"], ids=["a link", "a file"]
+)
+def test_undo_of_a_disable_moves_back_only_the_link_it_parked(
+    ctx: Context, now: Path | str
+) -> None:
+    """A parked link replaced since is someone else's: moved back, pi would load it."""
+    from installer.commands.toggle import Disable, disable
+
+    (ctx.agent_dir / "extensions/alpha.ts").unlink()  # the user's alpha out of the way
+    install(ctx, Install(), yes)
+    disable(ctx, Disable(names=("alpha",)), yes)
+    parked = ctx.agent_dir / "extensions/alpha.ts.off"
+    parked.unlink()
+    build_tree(ctx.agent_dir, {"extensions/alpha.ts.off": now})
+    before = snapshot(ctx.agent_dir)
+
+    with pytest.raises(ExtError) as refused:
+        undo(ctx, Undo(), yes)
+
+    assert "extensions/alpha.ts.off (ext moved extensions/alpha.ts there, a link to" in (
+        refused.value.message
+    )
+    assert snapshot(ctx.agent_dir) == before
+
+
+def test_undo_of_a_disable_puts_the_link_back(ctx: Context) -> None:
+    from installer.commands.toggle import Disable, disable
+
+    (ctx.agent_dir / "extensions/alpha.ts").unlink()
+    install(ctx, Install(), yes)
+    on = snapshot(ctx.agent_dir)["extensions/alpha.ts"]
+    disable(ctx, Disable(names=("alpha",)), yes)
+
+    assert undo(ctx, Undo(), yes).applied
+    assert snapshot(ctx.agent_dir)["extensions/alpha.ts"] == on
