@@ -94,7 +94,12 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             _refuse_unread_switches(ctx, state)
             links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old)
             intent = Intent(
-                seed=True, seeded=done, unregister=True, old_roots=tuple(old), flips=flips
+                seed=True,
+                seeded=done,
+                unregister=True,
+                old_roots=tuple(old),
+                flips=flips,
+                drop_packages=_registered_before(ctx, state),
             )
         else:
             links = plan_uninstall(agent)
@@ -191,6 +196,17 @@ def _link_plan(
     if why is not None:  # no `-path` can be written: a parked link stays parked, so still off
         return links, flips, (*warnings, f"parked links stay parked: {why}")
     return links._replace(actions=up.actions), flips + up.flips, warnings + up.warnings
+
+
+def _registered_before(ctx: Context, state: State) -> bool:
+    """Register -> link: whether the `packages` key the entry leaves empty is ext's to remove
+    (ext added it, as its journals tell), as uninstall would."""
+    previous = state.record_of(ctx.set_root, ctx.manifest.name)
+    if previous is None or previous.mode != "register":
+        return False
+    from installer.links.leftovers import what_ext_made
+
+    return what_ext_made(ctx.agent_dir, ()).packages_key
 
 
 def _refuse_unread_switches(ctx: Context, state: State) -> None:

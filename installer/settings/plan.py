@@ -226,6 +226,10 @@ def _actions(
                 data=was[0],
             )
         )
+    elif "packages" in before and "packages" not in after:  # the entry went before: the key
+        actions.append(
+            Action("unregister", "settings.json", detail="removes the empty packages key ext added")
+        )
     old = was[0] if was else ours.source  # a new entry starts as the plain string
     if now and old != now[0]:
         actions.append(

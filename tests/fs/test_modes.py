@@ -43,8 +43,43 @@ def test_register_then_link_removes_the_packages_entry(tmp_path: Path) -> None:
     assert _packages(tmp_path) == [str(root)]
     result = install(ctx, Install(mode="link"), yes)
     assert "unregister" in {a.action for a in result.plan.actions}
-    assert _packages(tmp_path) == []
+    # ext added the packages key: it goes with the entry, as uninstall takes it
+    assert json.loads((tmp_path / "agent" / "settings.json").read_text()) == {}
     assert (tmp_path / "agent" / "extensions" / "one.ts").is_symlink()
+
+
+def test_a_packages_key_of_the_user_s_stays_when_the_entry_goes(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", dict(SET))
+    build_tree(tmp_path / "agent", {"settings.json": '{"packages": []}'})
+    ctx = _ctx(tmp_path, root)
+    install(ctx, Install(mode="register"), yes)
+    install(ctx, Install(mode="link"), yes)
+    assert json.loads((tmp_path / "agent" / "settings.json").read_text()) == {"packages": []}
+
+
+def test_uninstall_shows_only_what_it_writes_and_writes_what_it_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty packages key ext added, left by an older ext's register -> link: the uninstall
+    of the last set removes it, and says so in an action (its diff alone was never written)."""
+    from installer.commands import install as older
+    from installer.commands.uninstall import Uninstall, uninstall
+
+    root = build_tree(tmp_path / "set", dict(SET))
+    ctx = _ctx(tmp_path, root)
+    install(ctx, Install(mode="register"), yes)
+    with monkeypatch.context() as m:  # an ext before this change left the key
+        m.setattr(older, "_registered_before", lambda ctx, state: False)
+        install(ctx, Install(mode="link"), yes)
+    settings = tmp_path / "agent" / "settings.json"
+    assert json.loads(settings.read_text()) == {"packages": []}
+
+    shown = uninstall(ctx, Uninstall(dry_run=True), yes)
+    done = uninstall(ctx, Uninstall(), yes)
+
+    assert ("unregister", "settings.json") in {(a.action, a.path) for a in shown.plan.actions}
+    assert shown.diffs and done.applied
+    assert json.loads(settings.read_text()) == {}
 
 
 def test_link_then_register_removes_the_links(tmp_path: Path) -> None:
