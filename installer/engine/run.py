@@ -17,7 +17,7 @@ from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State, load_state, save_state
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
-MENDED = "ext's record of this set (.extset/state.json) was not what is installed"
+RECORD = "ext's record (.extset/state.json)"
 
 
 class Prepared(NamedTuple):
@@ -52,11 +52,11 @@ def run_plan(
     warnings = _interrupted(ctx, first.plan.command) if settles else ()
     plan = first.plan._replace(warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
-        mended = not dry_run and mends and _lags(ctx, new_state)
-        if (warnings and not dry_run) or mended:
+        lag = _lags(ctx, new_state) if mends and plan.is_empty else None
+        if (warnings and not dry_run) or (lag and not dry_run):
             _settle(ctx, new_state)
-        changed = dry_run and not plan.is_empty
-        notes = (f"{MENDED}: written again",) if mended else ()
+        changed = (dry_run and not plan.is_empty) or lag is not None
+        notes = (_mended(lag, dry_run),) if lag else ()
         return PlanResult(
             plan.shown, changed=changed, dry_run=dry_run, diffs=first.diffs, notes=notes
         )
@@ -115,15 +115,27 @@ def _stamp(path: Path) -> Stamp:
     return (st.st_mtime_ns, st.st_ino, st.st_size)
 
 
-def _lags(ctx: Context, new_state: Callable[[State], State] | None) -> bool:
-    """Whether the set's line in the record is not the one this run would write, though the
-    plan is empty: the record emptied (a power cut can leave a new file at 0 bytes), or naming
-    an `ext` that is gone. Only the set's own line counts: others' order is not a change."""
+def _lags(ctx: Context, new_state: Callable[[State], State] | None) -> str | None:
+    """How the set's line in the record differs from the one this run would write, though
+    the plan is empty ("missing" or "stale"), or None: the record emptied (a power cut can
+    leave a new file at 0 bytes), or naming an `ext` that is gone. Only the set's own line
+    counts: others' order is not a change."""
     if new_state is None:
-        return False
+        return None
     state = load_state(ctx.agent_dir)
     root, name = ctx.set_root, ctx.manifest.name
-    return new_state(state).record_of(root, name) != state.record_of(root, name)
+    now, wanted = state.record_of(root, name), new_state(state).record_of(root, name)
+    if now == wanted:
+        return None
+    return "missing" if now is None else "stale"
+
+
+def _mended(lag: str, dry_run: bool) -> str:
+    """The note of a run that writes (or would write) only the set's line of the record."""
+    written = "would be written" if dry_run else "written"
+    if lag == "missing":
+        return f"{RECORD} had no line for this set: {written}"
+    return f"the set's line in {RECORD} was not what is installed: {written} again"
 
 
 def _settle(ctx: Context, new_state: Callable[[State], State] | None) -> None:

@@ -14,7 +14,6 @@ import pytest
 from installer.commands.install import Install, install
 from installer.commands.uninstall import Uninstall, uninstall
 from installer.doctor import resolve_subject, run_checks
-from installer.engine.run import MENDED
 from installer.ground.context import Env, resolve
 from installer.ground.state import load_state
 from tests.helpers import build_tree, yes
@@ -48,7 +47,7 @@ class Installed:
 
     def install(self) -> list[str]:
         result = install(resolve(self.env(), self.root, self.agent), Install(), yes)
-        self.notes = result.notes
+        self.notes, self.changed = result.notes, result.changed
         return [a.action for a in result.plan.changes]
 
     @property
@@ -76,7 +75,10 @@ def test_an_emptied_record_is_written_again_by_an_install_with_nothing_to_link(
     installed.record.write_bytes(b"")
     assert installed.doctor()[0] == "warn"  # "/ext is in pi, but no ext is recorded for it"
     assert installed.install() == []  # every link is in place: nothing to show
-    assert installed.notes == (f"{MENDED}: written again",)
+    assert installed.notes == (
+        "ext's record (.extset/state.json) had no line for this set: written",
+    )
+    assert installed.changed  # it wrote something
     assert installed.recorded_ext() == str(installed.ext)
     assert installed.doctor() == (
         "ok",
@@ -96,6 +98,10 @@ def test_a_record_naming_an_ext_that_is_gone_names_the_ext_that_runs_now(
     )
     installed.monkeypatch.setattr(sys, "argv", [str(now), "install"])
     assert installed.install() == []
+    assert installed.notes == (
+        "the set's line in ext's record (.extset/state.json) was not what is installed: "
+        "written again",
+    )
     assert installed.recorded_ext() == str(now)
     assert installed.doctor()[0] == "ok"
 
@@ -104,7 +110,7 @@ def test_an_install_whose_record_is_current_writes_nothing(installed: Installed)
     before = os.stat(installed.record)
     bytes_before = installed.record.read_bytes()
     assert installed.install() == []
-    assert installed.notes == ()
+    assert installed.notes == () and not installed.changed
     after = os.stat(installed.record)
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert installed.record.read_bytes() == bytes_before
@@ -130,7 +136,12 @@ def test_an_uninstall_with_nothing_to_remove_drops_a_stale_line(installed: Insta
     assert load_state(installed.agent).record_of(installed.root, "tools") is None
 
 
-def test_a_dry_run_mends_nothing(installed: Installed) -> None:
+def test_a_dry_run_mends_nothing_and_says_the_run_would(installed: Installed) -> None:
     installed.record.write_bytes(b"")
-    install(resolve(installed.env(), installed.root, installed.agent), Install(dry_run=True), yes)
+    ctx = resolve(installed.env(), installed.root, installed.agent)
+    shown = install(ctx, Install(dry_run=True), yes)
     assert installed.record.read_bytes() == b""
+    assert shown.changed  # DESIGN: with --dry-run, whether the real run would write
+    assert shown.notes == (
+        "ext's record (.extset/state.json) had no line for this set: would be written",
+    )
