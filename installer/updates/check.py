@@ -143,9 +143,9 @@ def check_ext(
     unreached = None
     for ask, source in [*asks, (ask_pip, "pip's index")]:
         answer = ask(python, env, timeout=limits.timeout * 3)
-        if answer is NOT_ON_INDEX:  # an index is configured; extset is simply not on it
+        if answer == NOT_ON_INDEX:  # an index is configured; extset is simply not on it
             return replace(unasked, detail=f"not on {source}")
-        if answer is UNREACHED:  # an index is configured: not a matter of configuration
+        if answer == UNREACHED:  # an index is configured: not a matter of configuration
             unreached = unreached or source
         elif answer is not None:
             return versioned(unasked, answer.latest, method, f"from {source}")

@@ -96,10 +96,12 @@ def latest_from_index(base: str, limits: Limits = DEFAULT_LIMITS, dist: str = DI
 
 
 class Releases(NamedTuple):
-    """What a registry or an installer says is published: the latest, and every version."""
+    """What a registry or an installer says is published: the latest, and every version;
+    or why it says nothing (NOT_ON_INDEX, UNREACHED)."""
 
     latest: str | None
     versions: tuple[str, ...] = ()
+    none_because: str | None = None  # "not-on-index" or "unreached"
 
 
 def releases_from_registry(
@@ -122,12 +124,19 @@ _NPM_ABBREVIATED = "application/vnd.npm.install-v1+json; q=1.0, application/json
 
 def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | None:
     """What npm itself says is published, from the registry npm is configured with (its own
-    default when the user set none): `npm view PACKAGE dist-tags.latest versions --json`."""
+    default when the user set none): `npm view PACKAGE dist-tags.latest versions --json`;
+    NOT_ON_INDEX when the registry has no such package (E404), UNREACHED when npm got no
+    answer (offline, it retries past the time allowed); None with no npm to ask."""
     import json
 
-    out = run_npm(["view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
+    done = run_npm(["view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
+    if done is None:
+        return None
+    if done.timed_out or done.returncode != 0:
+        said = done.stdout + done.stderr
+        return NOT_ON_INDEX if '"E404"' in said or "code E404" in said else UNREACHED
     try:
-        data = json.loads(out) if out else None
+        data = json.loads(done.stdout) if done.stdout else None
     except ValueError:
         return None
     if not isinstance(data, dict):
@@ -138,10 +147,11 @@ def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | 
     return Releases(_semver_text(data.get("dist-tags.latest")), names)
 
 
-def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> str | None:
-    """The stdout of the user's npm (on the user's PATH) run so it leaves nothing behind: no
+def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> Completed | None:
+    """How the user's npm (on the user's PATH) ended, run so it leaves nothing behind: no
     debug log (`--logs-max=0`), no update-notifier stamp, and its cache in a temp folder that
-    is removed after (npm makes `~/.npm` for its cache even when it logs nothing)."""
+    is removed after (npm makes `~/.npm` for its cache even when it logs nothing). None when
+    there is no npm, or it cannot start."""
     import shutil
     import tempfile
 
@@ -151,14 +161,13 @@ def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> str | No
     quiet = {**env, "npm_config_update_notifier": "false"}
     with tempfile.TemporaryDirectory(prefix="extset-npm-", ignore_cleanup_errors=True) as cache:
         flags = [f"--cache={cache}", "--logs-max=0", "--no-update-notifier"]
-        return output_of([npm, *args, *flags], quiet, timeout)
+        return completed([npm, *args, *flags], quiet, timeout)
 
 
 # Releases of nothing: the installer answered, and the index has no such distribution.
-NOT_ON_INDEX = Releases(None)
-# Releases of nothing: the installer has an index but could not reach it (offline). Told
-# apart from NOT_ON_INDEX by identity, as the checks compare them.
-UNREACHED = Releases(None)
+NOT_ON_INDEX = Releases(None, (), "not-on-index")
+# Releases of nothing: the installer has an index but got no answer from it (offline).
+UNREACHED = Releases(None, (), "unreached")
 
 
 def ask_pip(
@@ -175,6 +184,8 @@ def ask_pip(
     done = completed(argv, env, timeout)
     if done is None:
         return None
+    if done.timed_out:  # offline, pip retries each index past the time allowed
+        return UNREACHED
     found = re.search(r"^Available versions:\s*(.+)$", done.stdout, re.MULTILINE)
     if found is None:
         # pip says this alike of an index it could not read; then it also said it retried.
@@ -206,6 +217,8 @@ def ask_uv(
     done = completed([*argv, "--python", python], env, timeout, stdin=f"{dist}\n")
     if done is None:
         return None
+    if done.timed_out:
+        return UNREACHED
     if done.returncode != 0:
         missing = f"{dist} was not found in the package registry" in done.stderr
         return NOT_ON_INDEX if missing else None
@@ -215,17 +228,19 @@ def ask_uv(
 
 
 class Completed(NamedTuple):
-    """How a command ended: its exit code and what it printed."""
+    """How a command ended: its exit code and what it printed, or that it outlived its time."""
 
     returncode: int
     stdout: str
     stderr: str
+    timed_out: bool = False
 
 
 def completed(
     argv: list[str], env: Mapping[str, str], timeout: float, stdin: str | None = None
 ) -> Completed | None:
-    """How a command ended, or None when it cannot start or outlives `timeout`."""
+    """How a command ended (`timed_out` once it outlives `timeout`: killed), or None when it
+    cannot start."""
     import subprocess
 
     try:
@@ -238,6 +253,8 @@ def completed(
             **({"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}),
             check=False,
         )
+    except subprocess.TimeoutExpired:
+        return Completed(-1, "", "", timed_out=True)
     except (OSError, subprocess.SubprocessError):
         return None
     return Completed(done.returncode, done.stdout, done.stderr)
@@ -248,7 +265,8 @@ def output_of(
 ) -> str | None:
     """A command's stdout, or None when it cannot start, fails or outlives `timeout`."""
     done = completed(argv, env, timeout, stdin)
-    return done.stdout if done is not None and done.returncode == 0 else None
+    ok = done is not None and done.returncode == 0 and not done.timed_out
+    return done.stdout if done is not None and ok else None
 
 
 def compare(current: str | None, latest: str | None) -> bool | None:

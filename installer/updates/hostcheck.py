@@ -12,6 +12,8 @@ from installer.host.lines import TODAY, line_named, line_of
 from installer.updates.config import UpdateConfig
 from installer.updates.fetch import (
     DEFAULT_LIMITS,
+    NOT_ON_INDEX,
+    UNREACHED,
     Limits,
     Releases,
     ask_npm,
@@ -55,12 +57,12 @@ def check_host(
     )
     answer, source = _ask(config, host.package, env, limits)
     if answer is None and config.registry is None:
-        import shutil
-
-        if shutil.which("npm", path=env.get("PATH", "")) is None:
-            return unasked
-        # npm has a registry (its own default at least): it could not reach it.
+        return unasked  # no npm to ask
+    if answer == UNREACHED:  # npm has a registry (its own default at least): offline
         return replace(unasked, status="unavailable", detail="npm got no answer from its registry")
+    if answer == NOT_ON_INDEX:
+        detail = f"{host.package} is not on npm's registry"
+        return replace(unasked, status="unavailable", detail=detail)
     found = _in_range(unasked, answer, host, env, prefix, source)
     moved = moved_to(host)
     news = _ask(config, moved, env, limits)[0] if moved else None

@@ -155,5 +155,6 @@ def npm_global_prefix(
         return None
     from installer.updates.fetch import run_npm
 
-    out = (run_npm(["prefix", "-g"], env, timeout) or "").strip()
+    done = run_npm(["prefix", "-g"], env, timeout)
+    out = done.stdout.strip() if done is not None and done.returncode == 0 else ""
     return Path(out) if out else None

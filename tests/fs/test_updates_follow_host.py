@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from installer.updates import (
     HostFacts,
     InstallMethod,
@@ -114,3 +116,45 @@ def test_an_npm_that_gets_no_answer_is_not_said_to_lack_a_registry(tmp_path: Pat
         "not-configured",
         "no registry configured, and no npm on PATH to ask",
     )
+
+
+NPM_404 = """#!/bin/sh
+echo '{"error": {"code": "E404", "summary": "Not Found - GET <registry>/@x%2fy"}}'
+echo 'npm error code E404' >&2
+exit 1
+"""
+NPM_OFFLINE = "#!/bin/sh\necho 'npm error code ENOTFOUND' >&2\nexit 1\n"
+HANGS = "#!/bin/sh\nexec sleep 60\n"  # offline, npm and pip retry past the time allowed
+
+
+@pytest.mark.parametrize(
+    ("npm", "detail"),
+    [
+        (NPM_404, "@earendil-works/pi-coding-agent is not on npm's registry"),
+        (NPM_OFFLINE, "npm got no answer from its registry"),
+        (HANGS, "npm got no answer from its registry"),
+    ],
+    ids=["E404", "offline", "timed out"],
+)
+def test_npm_s_answer_is_said_as_it_came(tmp_path: Path, npm: str, detail: str) -> None:
+    """A registry without the package answered: not said as one that could not be reached."""
+    from installer.updates.hostcheck import check_host
+
+    host = pi(tmp_path, "@earendil-works/pi-coding-agent", "1.6.0")
+    bin_dir = build_tree(tmp_path / "bin", {"npm": npm})
+    (bin_dir / "npm").chmod(0o755)
+
+    found = check_host(UpdateConfig(), host, {"PATH": str(bin_dir)}, tmp_path, Limits(0.2))
+
+    assert (found.status, found.detail) == ("unavailable", detail)
+
+
+def test_a_pip_that_outlives_its_time_could_not_reach_its_index(tmp_path: Path) -> None:
+    """Offline, pip retries past the time allowed: that is no missing configuration."""
+    tool = build_tree(tmp_path / "bin", {"python": HANGS}) / "python"
+    tool.chmod(0o755)
+    method = InstallMethod("pip", "pip install -U extset", "pip")
+
+    found = check_ext(UpdateConfig(), method, "0.1.0", Limits(timeout=0.2), str(tool), {})
+
+    assert (found.status, found.detail) == ("unavailable", "pip's index could not be reached")
