@@ -154,7 +154,7 @@ def _ask_once(
 
 def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> int:
     from installer.engine.result import PlanResult
-    from installer.render import Prompt, render
+    from installer.render import Prompt, render, where
 
     options = options_of(command, args)
     around = _AROUND.get(command.call)
@@ -163,7 +163,9 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     if around is not None:
         return around(g, out, ctx, options, verb)
     if not command.asks:
-        return render(out, verb(ctx, options))
+        quiet = g.quiet or out.json
+        said: tuple[str, ...] = (where(ctx),) if command.call in _READS_A_DIR and not quiet else ()
+        return render(out, verb(ctx, options), before=said)
     said = _where(g, out, ctx, command, args) if command.call in _SAY_WHERE else ()
     # undo reverses this dir's last run, whichever set it was: the set elsewhere is a hint
     # only when there was nothing here to undo.
@@ -181,6 +183,10 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
 # The writers of an agent dir that say which (and from where) before their plan; install says
 # it in `_install`, the others of `asks` work on a set folder or on consent's store.
 _SAY_WHERE = frozenset({"uninstall", "enable", "disable", "toggle", "undo"})
+
+
+# The readers of an agent dir whose output does not name it (list's table does).
+_READS_A_DIR = frozenset({"history"})
 
 
 # The writers after which ext's user state says again which sets the agent dir holds (install
@@ -208,6 +214,20 @@ def _where(
 
     others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
     return where_lines(ctx, others, lambda d: _again(g, command, args, d), installing)
+
+
+def _elsewhere(
+    g: Globals, out: Any, ctx: Any, command: Command, args: dict[str, Any]
+) -> tuple[str, ...]:
+    """The other dirs the set is installed in when it is not in this one, each with this
+    command for that dir (a reader's hint: the command shows the agent dir itself)."""
+    if g.quiet or out.json:
+        return ()
+    from installer.ground.installs import elsewhere
+    from installer.render import elsewhere_lines
+
+    others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
+    return elsewhere_lines(others, lambda d: _again(g, command, args, d)) if others else ()
 
 
 def _again(g: Globals, command: Command, args: dict[str, Any], agent_dir: Path) -> str:
@@ -408,16 +428,20 @@ def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn
     from installer.render import render
 
     found: Exec | HostExec = verb(ctx, options)
+    elsewhere = _elsewhere(g, out, ctx, BY_CALL["launch"], {})  # pi's own args: not repeated
+    found = found._replace(warnings=(*found.warnings, *elsewhere))
     render(out, found, after=notice(g, ctx))
     found.start(ctx.agent_dir, os.environ)
 
 
 def _with_notice(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
-    """`ext list`: the update notice first, then the table."""
+    """`ext list`: the update notice and where else the set is installed, then the table."""
     from installer.render import render
 
     result = verb(ctx, options)
-    return render(out, result, before=notice(g, ctx))
+    args = options._asdict()
+    said = _elsewhere(g, out, ctx, BY_CALL["list_items"], args)
+    return render(out, result, before=(*notice(g, ctx), *said))
 
 
 def _consent(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:

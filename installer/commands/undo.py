@@ -71,7 +71,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
                 "nothing was written; " + (_then_undo(fixes) if fixes else _FIX),
             )
         todo = [r.step for r in seen if r.status == "done"]
-        detail = f"reverses `ext {rec.command}` of {rec.started[:19]}"
+        detail = f"reverses `ext {rec.command}` of {rec.started[:19]}{_of_set(rec, ctx)}"
         actions = tuple(_action(s, detail if i == 0 else None) for i, s in enumerate(todo))
         if not actions:
             return Prepared(Plan("undo"))
@@ -80,6 +80,16 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         return Prepared(Plan("undo", (*actions, undone)))
 
     return run_plan(ctx, prepare, confirm, options.dry_run)
+
+
+def _of_set(rec: journal.Record, ctx: Context) -> str:
+    """The set the reversed run was for: undo reverses the dir's last run, whichever set."""
+    if rec.set_of is None:  # an older ext's journal does not say
+        return ""
+    name, root = rec.set_of
+    return (
+        f" (set {name})" if root == str(ctx.set_root) else f" (set {name} at {root}, not this set)"
+    )
 
 
 def _refuse_a_run_in_progress(rec: journal.Record, root: Path) -> None:
@@ -368,6 +378,7 @@ def history(ctx: Context, options: History) -> Journals:
             "status": rec.status or "interrupted",
             "steps": len(rec.steps),
             "undone": rec.undone,
+            "set": rec.set_of[0] if rec.set_of else None,
         }
         for rec in journal.records(ctx.agent_dir)
     )

@@ -21,7 +21,10 @@ def execute(ctx: Context, plan: Plan) -> None:
 
     check_payloads(plan)  # before the journal: a plan the table cannot carry out writes nothing
     try:
-        log = journal.Journal(ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode)
+        set_of = (ctx.manifest.name, str(ctx.set_root))
+        log = journal.Journal(
+            ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode, set_of
+        )
     except OSError as exc:
         raise ExtError(
             f"cannot start the journal: {_describe(exc)}; nothing was written", fix_for(exc)

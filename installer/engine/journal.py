@@ -86,6 +86,7 @@ class Journal:
         now: datetime,
         ext_version: str,
         mode: str | None = None,
+        set_of: tuple[str, str] | None = None,  # the set the run was for: (name, root)
     ) -> None:
         from installer.ground import own
 
@@ -97,7 +98,11 @@ class Journal:
         fd, self.path = _create(folder, stamp, f"{os.getpid()}-{command.replace(' ', '-')}")
         self._file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
         head = {"journal": 1, "command": command, "started": now.isoformat(), "ext": ext_version}
-        self._write({**head, "mode": mode} if mode else head)
+        if mode:
+            head["mode"] = mode
+        if set_of is not None:
+            head["set"], head["root"] = set_of
+        self._write(head)
 
     def record(self, step: JournalStep) -> None:
         self._write(step)
@@ -141,6 +146,7 @@ class Record(NamedTuple):
     steps: tuple[JournalStep, ...]
     undone: str | None = None  # when `ext undo` reversed it
     mode: str | None = None  # the mode an install ran in
+    set_of: tuple[str, str] | None = None  # the set it ran for (name, root); older ext: None
 
     @property
     def name(self) -> str:
@@ -169,7 +175,9 @@ def read(path: Path) -> Record | None:
     undone = next((o["undone"] for o in rest if "undone" in o), None)
     steps = tuple(cast("JournalStep", o) for o in rest if "op" in o)
     command, started = head.get("command", "?"), head.get("started", "")
-    return Record(path, command, started, status, steps, undone, head.get("mode"))
+    name, root = head.get("set"), head.get("root")
+    set_of = (name, root) if isinstance(name, str) and isinstance(root, str) else None
+    return Record(path, command, started, status, steps, undone, head.get("mode"), set_of)
 
 
 def records(agent_dir: Path) -> Iterator[Record]:

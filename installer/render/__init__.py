@@ -93,8 +93,15 @@ def where_lines(
     if installing:
         said = [f"the set is installed in {tilde(d)} too; for that dir: {again(d)}" for d in others]
     else:
-        said = [f"the set is not installed here but in {tilde(d)}: {again(d)}" for d in others]
+        said = list(elsewhere_lines(others, again))
     return (where(ctx), *said)
+
+
+def elsewhere_lines(others: list[Path], again: Callable[[Path], str]) -> tuple[str, ...]:
+    """Each other agent dir that holds the set (not installed here), with the command there."""
+    from installer.render.ui import tilde
+
+    return tuple(f"the set is not installed here but in {tilde(d)}: {again(d)}" for d in others)
 
 
 class PlanShown(Exception):  # not an error: the plan is on screen, to be asked about later

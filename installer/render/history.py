@@ -25,6 +25,7 @@ def lines(result: Journals) -> list[str]:
     return [
         f"{r['started'][:19]}  {r['command']:<{cw}}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
         + ("step" if r["steps"] == 1 else "steps")
+        + (f"  for {r['set']}" if r.get("set") else "")
         + ("  (undone)" if r["undone"] else "")
         for r in rows
     ] or ["no history yet"]

@@ -76,6 +76,7 @@ def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
         "status": "ok",
         "steps": 12,
         "undone": "2026-11-29T00:00:00",
+        "set": None,  # a journal of an older ext does not name it
     }
     assert result.to_json()["agent_dir"] == str(agent)
 
@@ -108,7 +109,8 @@ def test_nothing_to_undo_plans_nothing(ctx: Context) -> None:
 def test_the_undo_plan_names_each_reversal_and_the_run_it_reverses(ctx: Context) -> None:
     install(ctx, Install(), yes)
     plan = undo(ctx, Undo(dry_run=True), yes).plan
-    assert plan.changes[0].detail == "reverses `ext install` of 2026-11-29T10:15:00"
+    name = ctx.manifest.name
+    assert plan.changes[0].detail == f"reverses `ext install` of 2026-11-29T10:15:00 (set {name})"
     assert all(a.detail is None for a in plan.changes[1:])
     steps = [(a.action, a.path, a.target) for a in plan.changes]
     assert ("restore", f"extensions/alpha.ts.bak.{STAMP}", "extensions/alpha.ts") in steps
@@ -166,3 +168,20 @@ def test_a_folder_ext_made_stays_when_it_holds_the_user_s_files(tmp_path: Path) 
     assert ("rmdir", "prompts") not in [(a.action, a.path) for a in plan.changes]
     undo(ctx, Undo(), yes)
     assert os.listdir(ctx.agent_dir / "prompts") == ["mine.md"]
+
+
+def test_undo_from_another_set_names_the_set_whose_run_it_reverses(
+    ctx: Context, tmp_path: Path
+) -> None:
+    """undo reverses the dir's last run, whichever set it was for: the plan says which."""
+    from installer.ground.context import Env, resolve
+
+    install(ctx, Install(), yes)
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+    elsewhere = resolve(Env(cwd=tmp_path), other, ctx.agent_dir)
+    plan = undo(elsewhere, Undo(dry_run=True), yes).plan
+    assert plan.changes[0].detail == (
+        f"reverses `ext install` of 2026-11-29T10:15:00 "
+        f"(set {ctx.manifest.name} at {ctx.set_root}, not this set)"
+    )
+    assert [r["set"] for r in history(ctx, History()).to_json()["history"]] == [ctx.manifest.name]

@@ -173,3 +173,30 @@ def test_adopt_records_the_dir_it_adopted_from(set_root: Path, tmp_path: Path) -
     assert sets_recorded() == {str(pi_dir): [str(set_root)]}
     elsewhere = ext(set_root, "disable", "mine")
     assert f"the set is not installed here but in {pi_dir}: " in elsewhere.stderr
+
+
+def test_readers_point_to_the_dir_the_set_is_installed_in(set_root: Path, fresh: Path) -> None:
+    """list and doctor on the isolated dir, the set installed with --agent-dir: each says
+    where it is (doctor's `ext install` alone would install a second copy here)."""
+    installed_in(set_root, fresh)
+    listed = ext(set_root, "list")
+    doctor = ext(set_root, "doctor")
+    here = ext(set_root, "--agent-dir", str(fresh), "list")
+
+    assert listed.exit_code == 0 and "not-installed hello" in " ".join(listed.stdout.split())
+    assert listed.stderr.splitlines() == [
+        f"the set is not installed here but in {fresh}: "
+        f"ext --set {set_root} --agent-dir {fresh} list"
+    ]
+    assert f"the set is not installed in this dir but in {fresh}" in doctor.stdout
+    assert f"fix: check that dir: `ext --set {set_root} --agent-dir {fresh} doctor`" in (
+        doctor.stdout
+    )
+    assert "not installed here" not in here.stderr
+
+
+def test_history_says_which_dir_it_lists(set_root: Path, fresh: Path) -> None:
+    installed_in(set_root, fresh)
+    done = ext(set_root, "--agent-dir", str(fresh), "history")
+    assert done.stderr.splitlines() == [f"agent dir {fresh} (from --agent-dir)"]
+    assert done.stdout.rstrip().endswith("for mine")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,11 +23,28 @@ def exists(s: Subject) -> Iterator[Finding]:
     where = f"{s.agent_dir} (from {s.agent_source})"
     if not s.agent_dir.exists():
         yield info(f"{where} does not exist yet; `ext install` creates it", "ext install")
-        return
-    if not os.access(s.agent_dir, os.W_OK | os.X_OK):
+    elif not os.access(s.agent_dir, os.W_OK | os.X_OK):
         yield error(f"{where} is not writable by you", _write_fix(s.agent_dir))
-        return
-    yield ok(where)
+    else:
+        yield ok(where)
+    yield from _elsewhere(s)
+
+
+def _elsewhere(s: Subject) -> list[Finding]:
+    """The other dirs of this host that hold the set, when this one does not: the dir looked
+    at may be the wrong one (installed with --agent-dir, run without)."""
+    from installer.ground.installs import elsewhere
+
+    if s.set_root is None or s.agent_dir is None:
+        return []
+    host = "" if s.on.is_pi else f" --host {s.on.name}"
+    return [
+        info(
+            f"the set is not installed in this dir but in {d}",
+            f"check that dir: `ext{host} --agent-dir {shlex.quote(str(d))} doctor`",
+        )
+        for d in elsewhere(s.set_root, s.agent_dir, s.on.name)
+    ]
 
 
 def _write_fix(agent_dir: Path) -> str:
