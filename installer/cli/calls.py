@@ -21,6 +21,7 @@ from installer import __version__
 from installer.cli.grammar import BY_CALL, Command
 from installer.cli.options import Globals
 from installer.cli.run import as_run, context, names, notice, run
+from installer.ground.errors import AgentDirMissing
 
 
 def call(name: str, g: Globals, args: dict[str, Any]) -> NoReturn:
@@ -158,7 +159,14 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
 
     options = options_of(command, args)
     around = _AROUND.get(command.call)
-    ctx = _CONTEXTS.get(command.call, _agent)(g, options)
+    try:
+        ctx = _CONTEXTS.get(command.call, _agent)(g, options)
+    except AgentDirMissing as exc:
+        if exc.create is None or exc.fix is None or command.call != "install":
+            raise
+        # The install that makes it is this one as typed (--mode, --only…), with --create.
+        typed = _typed(g, command, {**args, "create": True})
+        raise AgentDirMissing(exc.message, exc.fix.replace(exc.create, typed)) from None
     verb = _load(command.verb)
     if around is not None:
         return around(g, out, ctx, options, verb)
@@ -232,8 +240,17 @@ def _elsewhere(
 
 def _again(g: Globals, command: Command, args: dict[str, Any], agent_dir: Path) -> str:
     """This command line as typed, run on another agent dir."""
+    return _typed(g, command, args, agent_dir)
+
+
+def _typed(
+    g: Globals, command: Command, args: dict[str, Any], agent_dir: Path | None = None
+) -> str:
+    """This command line as typed (on `agent_dir` when one is given)."""
     words = ["ext", *(("--set", _word(g.set_dir)) if g.set_dir else ())]
-    words += [*(("--host", g.host) if g.host else ()), "--agent-dir", _word(agent_dir)]
+    where = agent_dir if agent_dir is not None else g.agent_dir
+    words += [*(("--host", g.host) if g.host else ())]
+    words += [*(("--agent-dir", _word(where)) if where is not None else ())]
     words += command.path
     for o in command.options:
         value = args.get(o.dest)

@@ -288,27 +288,31 @@ def _check_named(env: Env, path: Path, source: str, create: bool, named_set: Pat
                 f"cannot create agent dir {path}: {exc.strerror}", "create it yourself, then retry"
             ) from None
     if not path.exists():
+        making = _create(env, path, source, named_set)
         raise AgentDirMissing(
             f"agent dir {path} ({source}) does not exist",
-            _missing_fix(env, path, source, named_set),
+            _missing_fix(env, path, source, making),
+            making,
         )
     return path
 
 
-def _missing_fix(env: Env, path: Path, source: str, named_set: Path | None) -> str:
-    """How to make a missing agent dir: the command names it (and the set) as this run did.
-
-    A plain `ext install --create` after `ext --agent-dir X install` would install into
-    another dir; pi makes the dir it reads (PI_CODING_AGENT_DIR, else ~/.pi/agent) at start.
-    """
-    typed = _for_shell(env, path)
+def _create(env: Env, path: Path, source: str, named_set: Path | None) -> str:
+    """The install that makes a missing agent dir, naming it (and the set) as this run did: a
+    plain `ext install --create` after `ext --agent-dir X install` would install elsewhere."""
     flags = f"--set {_for_shell(env, named_set)} " if named_set is not None else ""
-    flags += f"--agent-dir {typed} " if source == "--agent-dir" else ""
-    create = f"`ext {flags}install --create`"
+    flags += f"--agent-dir {_for_shell(env, path)} " if source == "--agent-dir" else ""
+    return f"ext {flags}install --create"
+
+
+def _missing_fix(env: Env, path: Path, source: str, create: str) -> str:
+    """How to make a missing agent dir: `create`, or pi, which makes the dir it reads
+    (PI_CODING_AGENT_DIR, else ~/.pi/agent) at start."""
     home = env.environ.get("HOME") or str(Path.home())
     if source == PI_AGENT_DIR_VAR or _same_path(path, Path(home, ".pi", "agent")):
-        return f"start pi once so it creates it, or run {create}"
-    return f"run {create}, or start pi once with PI_CODING_AGENT_DIR={typed} so it creates it"
+        return f"start pi once so it creates it, or run `{create}`"
+    typed = _for_shell(env, path)
+    return f"run `{create}`, or start pi once with PI_CODING_AGENT_DIR={typed} so it creates it"
 
 
 def _for_shell(env: Env, path: Path) -> str:

@@ -50,9 +50,14 @@ class RolledBack(KeyboardInterrupt):
 
 
 class AgentDirMissing(ExtError):
-    """A named agent dir that does not exist (exit 4)."""
+    """A named agent dir that does not exist (exit 4). `create`: the `ext … install --create`
+    its fix names, which the command line, knowing the options typed, may name in full."""
 
     exit_code = ExitCode.NO_AGENT_DIR
+
+    def __init__(self, message: str, fix: str | None = None, create: str | None = None) -> None:
+        super().__init__(message, fix)
+        self.create = create
 
 
 def write_fix(code: int | None, folder: object) -> str:

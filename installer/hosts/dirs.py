@@ -74,8 +74,10 @@ def find_host_dir(
         flags = f"--set {_for_shell(env, named_set)} " if named_set is not None else ""
         flags += f"--host {host.name} "
         flags += f"--agent-dir {typed} " if source == "--agent-dir" else ""
+        making = f"ext {flags}install --create"
         raise AgentDirMissing(
             f"{what} does not exist",
-            f"start {host.title} once so it makes it, or run `ext {flags}install --create`",
+            f"start {host.title} once so it makes it, or run `{making}`",
+            making,
         )
     return path, source

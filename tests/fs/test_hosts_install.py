@@ -105,7 +105,7 @@ def test_a_missing_host_dir_is_exit_4_naming_the_host_and_the_fix(set_root: Path
     assert result.exit_code == 4
     assert "Claude Code's dir" in result.stderr and "does not exist" in result.stderr
     assert "start Claude Code once" in result.stderr
-    assert "--host claude install --create" in result.stderr
+    assert "--host claude install --yes --create" in result.stderr  # as typed, with --create
 
 
 def test_an_unknown_host_is_a_usage_error_naming_the_closest(set_root: Path) -> None:

@@ -200,3 +200,21 @@ def test_history_says_which_dir_it_lists(set_root: Path, fresh: Path) -> None:
     done = ext(set_root, "--agent-dir", str(fresh), "history")
     assert done.stderr.splitlines() == [f"agent dir {fresh} (from --agent-dir)"]
     assert done.stdout.rstrip().endswith("for mine")
+
+
+def test_a_missing_dir_s_fix_is_the_install_as_typed_with_create(
+    set_root: Path, fresh: Path
+) -> None:
+    """Pasted, the fix does what was asked (register mode, no question), in the dir named."""
+    import shlex
+
+    missing = ext(set_root, "--agent-dir", str(fresh), "install", "--mode", "register", "--yes")
+    assert missing.exit_code == 4
+    fix = missing.stderr.split("fix: run `", 1)[1].split("`", 1)[0]
+    words = shlex.split(fix)
+    assert words[0] == "ext" and "--create" in words
+
+    done = CliRunner().invoke(app, words[1:], env=ENV)
+
+    assert done.exit_code == 0, done.output
+    assert json.loads((fresh / "settings.json").read_text())["packages"] == [str(set_root)]
