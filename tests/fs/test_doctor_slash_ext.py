@@ -181,3 +181,30 @@ def test_a_set_extension_registering_ext_switched_off_here_is_no_clash_in_pi(
     assert (agent / "extensions/impostor.ts.off").is_symlink()
     [row] = findings(tmp_path, root, agent, "command.name")
     assert row.level == "info" and "switched off here, so pi's /ext is ext's" in row.message
+
+
+@pytest.mark.parametrize(
+    ("manifest", "mode"),
+    [
+        ('[set]\nname = "tools"\nswitch = "pi"\n', "link"),  # off as pi config's `-path`
+        ('[set]\nname = "tools"\n', "register"),  # off by the packages entry's filter
+    ],
+    ids=["switch=pi", "register"],
+)
+def test_the_disable_command_name_names_clears_it_in_every_style(
+    tmp_path: Path, installed: tuple[Path, Path, Path], manifest: str, mode: str
+) -> None:
+    """The fix is `ext disable NAME`: once run, the warning goes, however the set switches."""
+    from installer.commands.toggle import switch
+
+    root, agent, _ = installed
+    build_tree(root, {"extset.toml": manifest, "extensions/impostor.ts": CLASH})
+    ctx = resolve(env(tmp_path), root, agent)
+    install(ctx, Install(mode=mode), yes)
+    [row] = findings(tmp_path, root, agent, "command.name")
+    assert row.level == "warn" and "`ext disable impostor`" in (row.fix or "")
+
+    switch(resolve(env(tmp_path), root, agent), ["impostor"], False, False, False, yes)
+
+    [row] = findings(tmp_path, root, agent, "command.name")
+    assert row.level == "info" and "switched off here, so pi's /ext is ext's" in row.message

@@ -79,7 +79,8 @@ def name_clash(s: Subject) -> Iterator[Finding]:
         yield ok("no extension of the set registers a command named ext")
         return
     shown = ", ".join(str(p) for p in found)
-    if _linked_only(s) and all(_parked_here(s.agent_dir, h) for h in found.values()):
+    labels = list(dict.fromkeys(names[h] for h in found.values()))
+    if _switched_off(s, labels):
         # `ext disable` (command.pi's fix) took it out of pi: no clash there now.
         yield info(
             f"{shown} registers a command named ext; it is switched off here, so pi's /ext "
@@ -90,39 +91,26 @@ def name_clash(s: Subject) -> Iterator[Finding]:
     yield warn(
         f"{shown} registers a command named ext: pi then renames it and ext's own to "
         "/ext:1 and /ext:2, and no /ext is left",
-        "give that command another name, or switch that extension off "
-        f"(`ext disable {' '.join(dict.fromkeys(names[h] for h in found.values()))}`)",
+        f"give that command another name, or switch that extension off (`ext disable "
+        f"{' '.join(labels)}`)",
     )
 
 
-def _linked_only(s: Subject) -> bool:
-    """Whether the set reaches pi here by links alone (link mode): a package entry loads
-    what no link shows."""
-    from installer.ground.state import load_state
-
-    if s.agent_dir is None or s.set_root is None or not s.agent_dir.is_dir():
+def _switched_off(s: Subject, labels: list[str]) -> bool:
+    """Whether each of these extensions of the set is off here, as `ext list` says: a parked
+    link, pi config's `-path`, or the packages entry's filter (register mode)."""
+    ctx = s.ctx
+    if ctx is None or not ctx.agent_dir.is_dir():
         return False
-    record = load_state(s.agent_dir).for_root(s.set_root)
-    return record is not None and record.mode == "link"
+    from installer.ground.errors import ExtError
+    from installer.links.states import items
 
-
-def _parked_here(agent_dir: Path | None, home: Path) -> bool:
-    """Whether this extension is switched off here by ext: its link parked (`x.ts.off`, or
-    in `extensions/.off/`) and no enabled link to it."""
-    if agent_dir is None:
+    try:
+        listed = items(ctx)[1]
+    except ExtError:  # what the agent dir holds is said by the item checks
         return False
-    real = os.path.realpath(home)
-    parked = on = False
-    for folder in (agent_dir / "extensions", agent_dir / "extensions" / ".off"):
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for e in entries:
-            if e.is_symlink() and os.path.realpath(e.path) == real:
-                off = folder.name == ".off" or e.name.endswith(".off")
-                parked, on = parked or off, on or not off
-    return parked and not on
+    off = {i.resource.label for i in listed if i.state == "disabled"}
+    return all(label in off for label in labels)
 
 
 def _sources(home: Path) -> Iterator[Path]:
