@@ -19,21 +19,23 @@ def node_modules_root(path: Path, package: str) -> Path | None:
     return None
 
 
-def is_global(folder: Path, npm_prefix: Path | None) -> bool:
-    """npm's global layout: `<prefix>/lib/node_modules` (`<prefix>/node_modules` on Windows)."""
+def is_global(folder: Path, npm_prefix: Path | None = None) -> bool:
+    """npm's global layout: `<prefix>/lib/node_modules` (`<prefix>/node_modules` on Windows).
+
+    Without npm's prefix at hand, a `lib` folder is a global prefix's unless it holds a
+    package.json: `npm --prefix FOLDER install` writes one there, a global install never
+    does (a prefix of one's own, `npm_config_prefix`, has no npm beside it to tell by)."""
     if npm_prefix is not None:
         prefix = npm_prefix.resolve()
         if folder.resolve() in (prefix / "lib", prefix):
             return True
-    # A `lib/node_modules` beside `bin/npm` is a global one too (another node, nvm).
-    return folder.name == "lib" and (folder.parent / "bin" / "npm").exists()
+    return folder.name == "lib" and not (folder / "package.json").exists()
 
 
 def npm_command(verb: str, spec: str, resolved: Path | None, package: str | None) -> str:
     """`npm install -g SPEC` for a global pi (or one whose place is unknown), `npm --prefix
-    FOLDER install SPEC` for a pi in a folder's own node_modules. Any `lib/node_modules` is
-    taken as global here: a prefix of one's own (`npm_config_prefix`) has no npm beside it."""
+    FOLDER install SPEC` for a pi in a folder's own node_modules."""
     folder = node_modules_root(resolved, package) if resolved is not None and package else None
-    if folder is None or folder.name == "lib":
+    if folder is None or is_global(folder):
         return shlex.join(["npm", verb, "-g", spec])
     return shlex.join(["npm", "--prefix", str(folder), verb, spec])
