@@ -148,7 +148,8 @@ COMMANDS = (
                 "only",
                 ("--only",),
                 "list",
-                "Install just these names (comma-separated).",
+                "Install just these names (comma-separated); an item installed before and "
+                "not named is taken out (for this run: a plain install puts it back).",
                 complete="items",
                 commas=True,
             ),
@@ -156,7 +157,8 @@ COMMANDS = (
                 "skip",
                 ("--skip",),
                 "list",
-                "Install all but these names.",
+                "Install all but these names; one installed before is taken out (for this "
+                "run). With --only, --only decides.",
                 complete="items",
                 commas=True,
             ),

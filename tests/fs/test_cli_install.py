@@ -363,3 +363,11 @@ def test_install_and_list_say_the_agent_dir_came_from_pi_coding_agent_dir(
     assert done.exit_code == 0 and where in done.stderr
     assert (agent / "extensions" / "gamma").resolve() == set_root / "extensions" / "gamma"
     assert f"agent dir  {agent} (PI_CODING_AGENT_DIR)" in listed.stdout
+
+
+def test_skip_beside_only_is_said_to_be_unused(set_root: Path, agent: Path) -> None:
+    """DESIGN: --only wins when both are given; the run says so instead of dropping --skip."""
+    done = ext(set_root, agent, "install", "--only", "notify", "--skip", "notify", "--dry-run")
+    assert done.exit_code == 0
+    assert "warning: --skip is not used: --only names what this install leaves in" in done.stderr
+    assert "+ link       extensions/notify.ts" in done.stdout
