@@ -404,8 +404,6 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
         stop_recording("a first install into an agent dir")
     if not options.dry_run and ctx.on.is_pi:
         warn(out, _move_old_consent_store(ctx))
-    if options.only and options.skip:
-        warn(out, ("--skip is not used: --only names what this install leaves in",))
     said = _where(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
     result = verb(ctx, options, Prompt(out, options.yes, before=said))
     if not result.dry_run:  # a no-op too: an install made before ext kept that record

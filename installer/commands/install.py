@@ -18,7 +18,13 @@ from installer.links.plan import linked_now, plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
 from installer.sets.modes import install_mode, refuse_lost_imports, refuse_unlinkable
-from installer.sets.resources import Resource, discover, loads_as_one_extension, select
+from installer.sets.resources import (
+    Resource,
+    discover,
+    loads_as_one_extension,
+    select,
+    selection_warnings,
+)
 from installer.settings.plan import (
     SKIPPED,
     Flip,
@@ -71,6 +77,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
     _refuse_what_the_mode_cannot_do(ctx, mode, chosen)
     drift = drift_warning(ctx, trusted=options.trust_set)
     first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
+    first_warnings += selection_warnings(options.only, options.skip)
     skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
 
     def prepare() -> Prepared:

@@ -357,6 +357,13 @@ def select(
     return tuple(r for r in resources if not _matches(r, skip))
 
 
+def selection_warnings(only: Sequence[str], skip: Sequence[str]) -> tuple[str, ...]:
+    """What `select` does that the command line does not show: --skip beside --only."""
+    return (
+        ("--skip is not used: --only names what this install leaves in",) if only and skip else ()
+    )
+
+
 def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     """The resources a user-given name means: `notify`, `notify.ts`, or `skill:review`."""
     import difflib
