@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from installer.engine.plan import Action
 from installer.ground.context import Context
@@ -68,7 +69,8 @@ def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
     if mode == "link":
         state = load_state(ctx.agent_dir)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
-        agent = scan(ctx.agent_dir, ctx.set_root, old, folders=ctx.folders)
+        others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
+        agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others, folders=ctx.folders)
         here = state.record_of(ctx.set_root, ctx.manifest.name) is not None
         return replace(linked_view(ctx, agent, resources), installed=here)
     note = "the set is not registered: `ext install`"

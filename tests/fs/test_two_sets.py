@@ -118,6 +118,18 @@ def test_list_says_install_refuses_another_sets_link(two: tuple[Path, Path, Path
     assert "backs it up" not in notify["note"]  # what `ext install` would do to a stranger's
 
 
+def test_disable_of_another_sets_link_says_whose_it_is(two: tuple[Path, Path, Path]) -> None:
+    a, b, agent = two
+    assert ext(b, agent, "install", "--yes", "--skip", "notify").exit_code == 0
+
+    refused = ext(b, agent, "disable", "notify", "--yes")
+
+    said = " ".join(refused.output.split())
+    assert str(a) in said and "install` refuses" in said
+    assert "backs it up" not in said
+    assert (agent / "extensions" / "notify.ts").resolve() == a / "extensions" / "notify.ts"
+
+
 # --- a skill of one name: pi loads one of the two, so ext refuses it in either mode -----------
 
 
