@@ -185,6 +185,8 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     if prompt.said:
         return render(out, result)
     nothing = isinstance(result, PlanResult) and result.plan.is_empty
+    if nothing and not result.said:
+        return render(out, result)
     return render(out, result, before=said if nothing else first)
 
 

@@ -227,8 +227,8 @@ def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResu
         for r, it in view.items.items()
         if it.switchable and (it.state == "enabled") != (r.label in picked)
     }
-    if not want:
-        return PlanResult(Plan("toggle"), changed=False, dry_run=False, notes=("no box changed",))
+    if not want:  # left with no box changed: the list on screen said it all
+        return PlanResult(Plan("toggle"), changed=False, dry_run=False, said=False)
     return apply_switch(ctx, "toggle", resources, want, force, False, confirm)
 
 

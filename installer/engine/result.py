@@ -18,6 +18,7 @@ class PlanResult(NamedTuple):
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # text-only hints shown after the summary
     diffs: tuple[str, ...] = ()  # unified diffs of files the plan rewrites (settings.json)
+    said: bool = True  # False: nothing to tell in text (the picker left with no box changed)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -29,6 +29,8 @@ def plan_result(out: Output, result: PlanResult) -> None:
     if out.json:
         out.data(result.to_json())
         return
+    if not result.said:
+        return
     if result.plan.command == "undo" and result.plan.is_empty:
         out.out("nothing to undo")
         return

@@ -105,6 +105,7 @@ def test_escape_with_nothing_staged_exits_0_quietly(
         child.close()
     assert child.exitstatus == 0, output
     assert "error" not in output and "cancelled" not in output
+    assert "nothing to do" not in output and "no box changed" not in output  # quietly
     assert snapshot(agent) == before
 
 

@@ -370,7 +370,8 @@ def test_toggle_cancelled_or_unchanged_writes_nothing(set_root: Path, agent: Pat
         checklist(ctx, ask(None), False, yes)
     assert err.value.exit_code == ExitCode.REFUSED
     same = [i.resource.label for i in items(ctx)[1]]
-    assert checklist(ctx, ask(same), False, yes).notes == ("no box changed",)
+    unchanged = checklist(ctx, ask(same), False, yes)
+    assert unchanged.plan.is_empty and not unchanged.said  # the list said it all
     assert snapshot(agent) == tree
 
 
