@@ -247,7 +247,7 @@ COMMANDS = (
     Command(
         ("toggle",),
         "toggle",
-        "Switch items in a checklist; applied at once, once confirmed.",
+        "Switch items in a checklist: space switches, Enter applies, Escape leaves.",
         (
             _FORCE,
             _YES,
