@@ -46,9 +46,9 @@ def test_on_the_old_package_a_range_of_1_x_names_the_new_package_and_removing_th
     fix = install_tested("0.73.1", OLD_PACKAGE, ">=1.0.0 <2.0.0")
 
     assert fix == (
-        f"only {NEW_PACKAGE} has those versions: npm uninstall -g {OLD_PACKAGE} && "
-        f"npm install -g {NEW_PACKAGE}@1.6.0, or {RETEST}"
-    )
+        f"only {NEW_PACKAGE} has those versions (it needs Node >=22.19.0): npm uninstall -g "
+        f"{OLD_PACKAGE} && npm install -g {NEW_PACKAGE}@1.6.0, or {RETEST}"
+    )  # the Node it needs, when more than the old pi's: pasted on Node 20, pi would not start
 
 
 @pytest.mark.parametrize(
