@@ -78,6 +78,9 @@ def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...]) -> list[str]:
         if a.action != "unlink" or "/" not in a.path:
             continue
         folder, _, name = a.path.rpartition("/")
+        # A parked link (`notify.ts.off`, `skills/.off/review`) stands where the item goes.
+        folder, name = folder.removesuffix("/.off"), name.removesuffix(".off")
+        place = f"{folder}/{name}"
         found = []
         for where in (folder, f"{folder}/{backups.FOLDER}"):  # a file beside, a folder in .bak/
             try:
@@ -93,7 +96,7 @@ def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...]) -> list[str]:
             newest = max(found)[2]
             said.append(
                 f"{a.path}: what was there before ext stays as {newest} (pi does not load it; "
-                f"rename it back to {a.path} to use it)"
+                f"rename it back to {place} to use it)"
             )
     return said
 

@@ -39,3 +39,26 @@ def test_each_backup_of_what_a_link_replaced_is_named_by_the_uninstall(tmp_path:
         "(pi does not load it; rename it back to extensions/notify.ts to use it)",
     ]
     assert (agent / "extensions" / file_backup).read_text() == "mine\n"  # backups stay
+
+
+def test_the_backup_of_an_item_switched_off_is_named_too(tmp_path: Path) -> None:
+    """A parked link (`notify.ts.off`, `extensions/.off/gamma`) stands for the item: the
+    backup of what was at the item's place is found beside that place, not beside the link."""
+    from installer.commands.toggle import switch
+
+    root = build_tree(tmp_path / "set", dict(SET))
+    agent = build_tree(
+        tmp_path / "agent",
+        {"extensions/notify.ts": "mine\n", "extensions/gamma/index.ts": "my gamma\n"},
+    )
+    install(context(root, agent), Install(), yes)
+    switch(context(root, agent), ["notify", "gamma"], False, False, False, yes)
+    assert (agent / "extensions/notify.ts.off").is_symlink()
+
+    result = uninstall(context(root, agent), Uninstall(), yes)
+
+    said = sorted(n.split(":")[0] for n in result.notes)
+    assert said == ["extensions/.off/gamma", "extensions/notify.ts.off"]
+    assert all(
+        n.endswith(("extensions/gamma to use it)", "notify.ts to use it)")) for n in result.notes
+    )
