@@ -87,9 +87,7 @@ def _of_set(rec: journal.Record, ctx: Context) -> str:
     if rec.set_of is None:  # an older ext's journal does not say
         return ""
     name, root = rec.set_of
-    return (
-        f" (set {name})" if root == str(ctx.set_root) else f" (set {name} at {root}, not this set)"
-    )
+    return f" for {name}" if root == str(ctx.set_root) else f" for {name} at {root}, not this set"
 
 
 def _refuse_a_run_in_progress(rec: journal.Record, root: Path) -> None:

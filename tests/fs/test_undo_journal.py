@@ -110,7 +110,7 @@ def test_the_undo_plan_names_each_reversal_and_the_run_it_reverses(ctx: Context)
     install(ctx, Install(), yes)
     plan = undo(ctx, Undo(dry_run=True), yes).plan
     name = ctx.manifest.name
-    assert plan.changes[0].detail == f"reverses `ext install` of 2026-11-29T10:15:00 (set {name})"
+    assert plan.changes[0].detail == f"reverses `ext install` of 2026-11-29T10:15:00 for {name}"
     assert all(a.detail is None for a in plan.changes[1:])
     steps = [(a.action, a.path, a.target) for a in plan.changes]
     assert ("restore", f"extensions/alpha.ts.bak.{STAMP}", "extensions/alpha.ts") in steps
@@ -182,6 +182,6 @@ def test_undo_from_another_set_names_the_set_whose_run_it_reverses(
     plan = undo(elsewhere, Undo(dry_run=True), yes).plan
     assert plan.changes[0].detail == (
         f"reverses `ext install` of 2026-11-29T10:15:00 "
-        f"(set {ctx.manifest.name} at {ctx.set_root}, not this set)"
+        f"for {ctx.manifest.name} at {ctx.set_root}, not this set"
     )
     assert [r["set"] for r in history(ctx, History()).to_json()["history"]] == [ctx.manifest.name]
