@@ -95,11 +95,11 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         # Installing in one mode removes the other mode's form: pi would load the set twice.
         # The user's switches (ext's or pi config's) come along in the new mode's form.
         mode_warnings: tuple[str, ...] = ()
-        by_pi = mode == "link" and ctx.manifest.switch == "pi"
         refuse_other_sets(agent, chosen, mode, ctx.manifest.name, others)
+        mine = recorded_skips(state, ctx)  # ext's own filters of a --skip: no one's switch
         if mode == "link":
             _refuse_unread_switches(ctx, state)
-            links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old)
+            links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old, mine)
             intent = Intent(
                 seed=True,
                 seeded=done,
@@ -111,7 +111,6 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         else:
             links = plan_uninstall(agent)
             carried = off_as_linked(ctx, agent, resources)
-            mine = recorded_skips(state, ctx)
             picked = frozenset(chosen)
             left_out = tuple(r for r in resources if r not in picked)
             skipped[:] = skip_filters(ctx, left_out, mine, carried)
@@ -126,6 +125,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         # A `-path` goes in before a link that it keeps off is put in place.
+        by_pi = mode == "link" and ctx.manifest.switch == "pi"
         lines = sp.written_first().actions if by_pi else sp.actions
         actions = links.actions + rec.actions + lines + hooks
         warnings = (
@@ -179,14 +179,17 @@ def _link_plan(
     resources: tuple[Resource, ...],
     chosen: tuple[Resource, ...],
     old: list[Path],
+    mine: tuple[str, ...] = (),
 ) -> tuple[Plan, tuple[Flip, ...], tuple[str, ...]]:
     """Link mode's links, the top-level switches they need, and what was carried over.
 
     What the set's packages entry kept off stays off: parked (`.off`), or with `[set] switch =
     "pi"` linked in place and off by pi config's own `-path`, into which that style also turns
-    the links it finds parked."""
+    the links it finds parked. What only ext's own filters of an earlier --only/--skip (`mine`)
+    kept off is not a switch: it was left out for that run, and this one selects anew."""
     by_pi = ctx.manifest.switch == "pi"
-    parked = off_in_entry(ctx, resources, old)
+    ext_s = set(mine)
+    parked = [r for r in off_in_entry(ctx, resources, old) if not set(r.filters) <= ext_s]
     picked = frozenset(chosen)  # 10,000 items against a tuple of 10,000: 1.3 s of a no-op
     left_out = tuple(r for r in resources if r not in picked)
     off_now = off_as_linked(ctx, agent, left_out) if left_out else []

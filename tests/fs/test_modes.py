@@ -185,3 +185,21 @@ def test_register_to_link_refuses_while_settings_json_cannot_be_read(tmp_path: P
     assert "the switches of the set's packages entry" in err.value.message
     assert err.value.fix is not None and "line 2" in err.value.fix
     assert snapshot(tmp_path / "agent") == tree
+
+
+def test_a_skip_in_register_mode_is_no_switch_to_carry_into_link_mode(tmp_path: Path) -> None:
+    """--skip holds for its run in both modes: the filter ext wrote for it is not the user's
+    switch, so register -> link links the item on; what the user switched off stays off."""
+    root = build_tree(
+        tmp_path / "set", {**SET, "extensions/three.ts": "// three", "extensions/four.ts": "// 4"}
+    )
+    ctx = _ctx(tmp_path, root)
+    install(ctx, Install(mode="register"), yes)
+    install(ctx, Install(mode="register", skip=("three",)), yes)
+    switch(ctx, ["four"], False, False, False, yes)
+    assert _states(ctx)["three"] == _states(ctx)["four"] == "disabled"  # both off in pi
+
+    install(ctx, Install(mode="link"), yes)
+
+    assert _states(ctx)["three"] == "enabled"
+    assert _states(ctx)["four"] == "disabled"
