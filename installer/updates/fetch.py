@@ -181,7 +181,7 @@ def ask_pip(
     if env.get("PIP_NO_INDEX", "").strip().lower() in ("1", "true", "yes", "on"):
         return None  # pip is told to use no index: there is none to ask, nothing is missing
     argv = [python, "-m", "pip", "index", "versions", dist, "--disable-pip-version-check"]
-    done = completed(argv, env, timeout)
+    done = completed(argv, _without_rustc(env), timeout)
     if done is None:
         return None
     if done.timed_out:  # offline, pip retries each index past the time allowed
@@ -199,6 +199,19 @@ def ask_pip(
         if latest is None or compare(latest, version):
             latest = version
     return Releases(latest, listed)
+
+
+def _without_rustc(env: Mapping[str, str]) -> dict[str, str]:
+    """env with no PATH entry that holds `rustc`: pip runs `rustc --version` for its user
+    agent when it finds one, and rustup's rustc writes `~/.rustup/settings.toml` in a home
+    that has none (a read-only check must write nothing), after up to half a second."""
+    import os
+
+    if "PATH" not in env:
+        return dict(env)
+    dirs = env["PATH"].split(os.pathsep)
+    kept = [d for d in dirs if not (d and os.path.exists(f"{d}/rustc"))]
+    return {**env, "PATH": os.pathsep.join(kept)}
 
 
 def ask_uv(

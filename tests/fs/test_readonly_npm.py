@@ -123,3 +123,24 @@ def test_pip_told_to_use_no_index_is_not_asked_so_ext_is_not_called_missing(
 
     assert ask_pip(str(python), {"PIP_NO_INDEX": "1"}, timeout=10) is None
     assert not log.exists()
+
+
+def test_pip_is_asked_with_no_rustc_on_its_path(tmp_path: Path) -> None:
+    """pip runs `rustc --version` for its user agent when PATH has one, and rustup's rustc
+    writes ~/.rustup/settings.toml in a home without it: the check hides rustc from pip."""
+    from installer.updates.fetch import ask_pip
+
+    rust = tmp_path / "cargo-bin"
+    rust.mkdir()
+    (rust / "rustc").write_text("#!/bin/sh\n")
+    (rust / "rustc").chmod(0o755)
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    seen = tmp_path / "path-seen"
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\necho "$PATH" > "{seen}"\nexit 1\n')
+    python.chmod(0o755)
+
+    ask_pip(str(python), {"PATH": f"{rust}:{tools}"}, timeout=10)
+
+    assert seen.read_text().strip() == str(tools)
