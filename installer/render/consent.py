@@ -6,6 +6,7 @@ Every string from a project (its path, hook events, matchers, commands) goes thr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from installer.consent.canonical import short_hash
@@ -28,18 +29,20 @@ def show(out: Output, result: Result) -> int:
     if out.json:
         out.data(result.to_json())
     else:
-        for line in lines(result):
+        for line in lines(result, out.runnable):
             out.out(line)
     return int(getattr(result, "exit_code", 0))
 
 
-def lines(result: Result) -> list[str]:
-    """The result as text lines for people."""
+def lines(result: Result, runnable: Callable[[str], str] = str) -> list[str]:
+    """The result as text lines for people; `runnable` names the approve command of a check's
+    hint as the person can run it on this agent dir (Output.runnable). The runner's sentence
+    is not: `ext enable project-hooks` is for the bundled set, not a --set given."""
     from installer.consent.preview import ApprovalPreview
     from installer.consent.results import ApproveResult, CheckResult, ListResult
 
     if isinstance(result, CheckResult):
-        return check_lines(result)
+        return check_lines(result, runnable)
     if isinstance(result, ApproveResult):
         return approve_lines(result)
     if isinstance(result, ListResult):
@@ -49,11 +52,11 @@ def lines(result: Result) -> list[str]:
     return revoke_lines(result)
 
 
-def check_lines(result: CheckResult) -> list[str]:
+def check_lines(result: CheckResult, runnable: Callable[[str], str] = str) -> list[str]:
     """One line for people, with the next step when consent is missing."""
     where = visible(result.project)
     current = short_hash(result.sha256 or "")
-    review = f"Review and approve them with: ext consent approve {where}"
+    review = f"Review and approve them with: {runnable('ext consent approve')} {where}"
     if result.status == "nothing-to-approve":
         return [f"{where} has no hooks: nothing to approve."]
     if result.status == "never-approved" or result.approved is None:

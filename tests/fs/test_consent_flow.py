@@ -275,3 +275,17 @@ def test_a_hook_that_runs_ext_is_shown_for_consent_as_it_will_run(
     assert shown.exit_code == 0, shown.output
     assert f"$ {hook}" in shown.stdout
     assert "--agent-dir" not in shown.stdout
+
+
+def test_a_check_s_hint_approves_in_the_agent_dir_the_check_read(
+    agent: Path, proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pasted, the approve command the hint names writes the store this check read."""
+    from click.testing import CliRunner
+
+    from installer.cli.app import app
+
+    monkeypatch.setenv("EXT_NO_UPDATE_CHECK", "1")
+    checked = CliRunner().invoke(app, ["--agent-dir", str(agent), "consent", "check", str(proj)])
+    assert checked.exit_code == ExitCode.REFUSED
+    assert f"ext --agent-dir {agent} consent approve {proj}" in checked.stdout
