@@ -34,7 +34,9 @@ def _given(g: Globals) -> tuple[tuple[str, str], ...]:
     """The --set, --host and --agent-dir this run was given, folders as absolute paths: a hint
     may say `cd` first, and a relative folder would then name another one."""
     dirs = (("--set", g.set_dir), ("--agent-dir", g.agent_dir))
-    given = [(flag, os.path.abspath(str(value))) for flag, value in dirs if value]
+    # `--agent-dir=~/a` reaches ext unexpanded (the shell expands `~` only at a word's start);
+    # ext expands it, and so must the hint.
+    given = [(flag, os.path.abspath(os.path.expanduser(value))) for flag, value in dirs if value]
     return (*given, ("--host", str(g.host))) if g.host else tuple(given)
 
 
@@ -46,14 +48,14 @@ def ext_as_run(text: str, given: tuple[tuple[str, str], ...] = ()) -> str:
     A command that names its own place (`--host` or `--agent-dir`, or `--from` for adopt) gets
     none of this run's; one after a `cd` gets no --set (the `cd` picks the set). Only ext's
     commands and their options are rewritten: "the ext that installed it" is prose."""
-    ran, pattern = _ext_commands()
+    ran, pattern, command_end, cd = _ext_commands()
     if ran == "ext" and not given:
         return text
 
     def typed(match: Any) -> str:
         before, rest = match.string[: match.start()], match.string[match.end() :]
-        command = rest.split("`", 1)[0].split(")", 1)[0].split("\n", 1)[0]
-        after_cd = "cd " in before
+        command = command_end.split(rest, maxsplit=1)[0]
+        after_cd = cd.search(before) is not None
         relative = ran != "ext" and not ran.startswith(("/", "~"))
         name = os.path.abspath(ran) if after_cd and relative else ran
         flags = _missing(command, given, after_cd)
@@ -86,8 +88,10 @@ def _quoted(value: str) -> str:
 
 
 @functools.cache
-def _ext_commands() -> tuple[str, Any]:
-    """ext as run, and the pattern of `ext` followed by one of its commands or an option."""
+def _ext_commands() -> tuple[str, Any, Any, Any]:
+    """ext as run; the pattern of `ext` followed by one of its commands or an option; where
+    such a command ends (its backtick or parenthesis, the line, or the next command of a list:
+    `a, or b`, `a && b`, `a; b`); and a `cd` that starts a command before it."""
     import re
 
     from installer.cli.grammar import COMMANDS
@@ -95,7 +99,9 @@ def _ext_commands() -> tuple[str, Any]:
     words = sorted({c.path[0] for c in COMMANDS})
     ran = as_run() if os.path.basename(sys.argv[0] if sys.argv else "") == "ext" else "ext"
     pattern = re.compile(rf"(?<![\w./$@'-])ext(?= (?:--[a-z]|(?:{'|'.join(words)})\b))")
-    return ran, pattern
+    command_end = re.compile(r"[`)\n;,|]|&&| or ")
+    cd = re.compile(r"(?:^|[`(;&|]\s*|:\s+)cd\s")
+    return ran, pattern, command_end, cd
 
 
 def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:

@@ -137,3 +137,43 @@ def test_a_relative_ext_after_a_cd_is_named_by_its_absolute_path(
         said
         == f"next: cd new && {tmp_path}/.venv/bin/ext install; or {tmp_path}/.venv/bin/ext list"
     )
+
+
+@pytest.mark.parametrize(
+    ("hint", "expected"),
+    [
+        # `cd` inside a word is no cd: the set goes in
+        (
+            "agent dir ~/src/abcd (from --agent-dir): fix: ext install",
+            "agent dir ~/src/abcd (from --agent-dir): fix: ext --set /s --agent-dir /a install",
+        ),
+        # each command of a list is judged alone: the second's --agent-dir is its own
+        (
+            "fix: ext install, or ext --agent-dir ~/other list",
+            "fix: ext --set /s --agent-dir /a install, or ext --set /s --agent-dir ~/other list",
+        ),
+        (
+            "fix: ext install && ext --agent-dir ~/b list",
+            "fix: ext --set /s --agent-dir /a install && ext --set /s --agent-dir ~/b list",
+        ),
+    ],
+)
+def test_each_command_of_a_hint_is_read_alone(
+    ran_as,  # type: ignore[no-untyped-def]
+    hint: str,
+    expected: str,
+) -> None:
+    ran_as(on_path=True)
+    assert run.ext_as_run(hint, (("--set", "/s"), ("--agent-dir", "/a"))) == expected
+
+
+def test_a_tilde_the_shell_left_is_expanded_as_ext_expands_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--agent-dir=~/a` reaches ext unexpanded; ext works on ~/a, and so does the hint."""
+    from installer.cli.options import Globals
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path / "..")
+    given = run._given(Globals(agent_dir=Path("~/a")))
+    assert given == (("--agent-dir", f"{tmp_path}/a"),)
