@@ -162,11 +162,10 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     try:
         ctx = _CONTEXTS.get(command.call, _agent)(g, options)
     except AgentDirMissing as exc:
-        if exc.create is None or exc.fix is None or command.call != "install":
+        if exc.how is None or command.call != "install":
             raise
         # The install that makes it is this one as typed (--mode, --only…), with --create.
-        typed = _typed(g, command, {**args, "create": True})
-        raise AgentDirMissing(exc.message, exc.fix.replace(exc.create, typed)) from None
+        raise exc.with_command(_typed(g, command, {**args, "create": True})) from None
     verb = _load(command.verb)
     if around is not None:
         return around(g, out, ctx, options, verb)
@@ -290,7 +289,8 @@ def _load(where: str) -> Any:
 
 def _agent(g: Globals, options: Any) -> Any:
     """The set and the agent dir, resolved in the README's order (`--create` may make it)."""
-    return context(g, create=getattr(options, "create", False))
+    create = getattr(options, "create", False)
+    return context(g, create=create, dry_run=getattr(options, "dry_run", False))
 
 
 def _bench_here(g: Globals, options: Any) -> Any:

@@ -138,10 +138,12 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
     raise SystemExit(code)
 
 
-def context(g: Globals, create: bool = False) -> Any:
+def context(g: Globals, create: bool = False, dry_run: bool = False) -> Any:
     from installer.ground.context import Env, resolve
 
-    return resolve(Env.from_process(), g.set_dir, g.agent_dir, create=create, host=g.host)
+    return resolve(
+        Env.from_process(), g.set_dir, g.agent_dir, create=create, host=g.host, dry_run=dry_run
+    )
 
 
 def notice(g: Globals, ctx: Any) -> tuple[str, ...]:

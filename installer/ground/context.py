@@ -105,10 +105,13 @@ def resolve(
     agent_dir: Path | None = None,
     create: bool = False,
     host: str | None = None,
+    dry_run: bool = False,
 ) -> Context:
     """Build the Context: set, then manifest, then agent dir (which may come from the manifest).
 
     `host`: the --host flag's value; EXT_HOST when it is absent; pi when neither names one.
+    `create` makes a named agent dir that does not exist; with `dry_run` it is not made (a dry
+    run writes nothing): the plan is for it empty.
     """
     root, set_source = find_set(env, set_dir)
     manifest = load_manifest(root)
@@ -117,9 +120,12 @@ def resolve(
     if chosen is not None:
         from installer.hosts.dirs import find_host_dir
 
-        target, target_source = find_host_dir(env, chosen, agent_dir, create, named_set, manifest)
+        making = create and not dry_run
+        found = find_host_dir(env, chosen, agent_dir, making, named_set, manifest, create)
+        target, target_source = found
         return Context(root, manifest, target, target_source, set_source, env, chosen)
-    target, target_source = find_agent_dir(env, manifest, agent_dir, create, named_set)
+    making = create and not dry_run
+    target, target_source = find_agent_dir(env, manifest, agent_dir, making, named_set, create)
     return Context(root, manifest, target, target_source, set_source, env)
 
 
@@ -227,11 +233,13 @@ def find_agent_dir(
     explicit: Path | None,
     create: bool,
     named_set: Path | None = None,
+    missing_ok: bool = False,
 ) -> tuple[Path, str]:
     """--agent-dir > EXT_AGENT_DIR > PI_CODING_AGENT_DIR (the dir pi itself will read)
     > [target] agent_dir > the isolated default (made on demand).
 
-    `named_set` is the set given with --set, for a fix that names the same set again.
+    `named_set` is the set given with --set, for a fix that names the same set again;
+    `missing_ok`: a named dir that does not exist is no error (a dry run of --create).
     """
     isolated = data_dir(env) / "agent"
     named: list[tuple[Path | None, str]] = [
@@ -247,7 +255,7 @@ def find_agent_dir(
         path = _from_cwd(env, given)
         if source == PI_AGENT_DIR_VAR and _same_path(path, isolated):
             break  # `eval "$(ext env)"` named the isolated dir: still ext's, made on demand
-        return _check_named(env, path, source, create, named_set), source
+        return _check_named(env, path, source, create, named_set, missing_ok), source
     _check_folder(isolated, "the isolated agent dir")
     return isolated, "isolated"
 
@@ -278,7 +286,14 @@ def _same_path(a: Path, b: Path) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
-def _check_named(env: Env, path: Path, source: str, create: bool, named_set: Path | None) -> Path:
+def _check_named(
+    env: Env,
+    path: Path,
+    source: str,
+    create: bool,
+    named_set: Path | None,
+    missing_ok: bool = False,
+) -> Path:
     _check_folder(path, f"agent dir {path} ({source})")  # a dangling link is not "missing"
     if not path.exists() and create:
         try:
@@ -287,12 +302,11 @@ def _check_named(env: Env, path: Path, source: str, create: bool, named_set: Pat
             raise ExtError(
                 f"cannot create agent dir {path}: {exc.strerror}", "create it yourself, then retry"
             ) from None
-    if not path.exists():
-        making = _create(env, path, source, named_set)
+    if not path.exists() and not missing_ok:
         raise AgentDirMissing(
             f"agent dir {path} ({source}) does not exist",
-            _missing_fix(env, path, source, making),
-            making,
+            how=_missing_fix(env, path, source),
+            command=_create(env, path, source, named_set),
         )
     return path
 
@@ -305,14 +319,14 @@ def _create(env: Env, path: Path, source: str, named_set: Path | None) -> str:
     return f"ext {flags}install --create"
 
 
-def _missing_fix(env: Env, path: Path, source: str, create: str) -> str:
-    """How to make a missing agent dir: `create`, or pi, which makes the dir it reads
-    (PI_CODING_AGENT_DIR, else ~/.pi/agent) at start."""
+def _missing_fix(env: Env, path: Path, source: str) -> str:
+    """How to make a missing agent dir: the install that makes it (`{command}`), or pi, which
+    makes the dir it reads (PI_CODING_AGENT_DIR, else ~/.pi/agent) at start."""
     home = env.environ.get("HOME") or str(Path.home())
     if source == PI_AGENT_DIR_VAR or _same_path(path, Path(home, ".pi", "agent")):
-        return f"start pi once so it creates it, or run `{create}`"
-    typed = _for_shell(env, path)
-    return f"run `{create}`, or start pi once with PI_CODING_AGENT_DIR={typed} so it creates it"
+        return "start pi once so it creates it, or run `{command}`"
+    typed = _for_shell(env, path).replace("{", "{{").replace("}", "}}")
+    return f"run `{{command}}`, or start pi once with PI_CODING_AGENT_DIR={typed} so it creates it"
 
 
 def _for_shell(env: Env, path: Path) -> str:

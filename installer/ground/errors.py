@@ -50,14 +50,21 @@ class RolledBack(KeyboardInterrupt):
 
 
 class AgentDirMissing(ExtError):
-    """A named agent dir that does not exist (exit 4). `create`: the `ext … install --create`
-    its fix names, which the command line, knowing the options typed, may name in full."""
+    """A named agent dir that does not exist (exit 4). With `how`, its fix is `how` naming the
+    install that makes the dir (`{command}` in it): `command`, or, from the command line that
+    knows the options typed, that install in full (`with_command`)."""
 
     exit_code = ExitCode.NO_AGENT_DIR
 
-    def __init__(self, message: str, fix: str | None = None, create: str | None = None) -> None:
-        super().__init__(message, fix)
-        self.create = create
+    def __init__(
+        self, message: str, fix: str | None = None, how: str | None = None, command: str = ""
+    ) -> None:
+        super().__init__(message, how.format(command=command) if how is not None else fix)
+        self.how = how
+
+    def with_command(self, command: str) -> AgentDirMissing:
+        """The same error, its fix naming `command` as the install that makes the dir."""
+        return AgentDirMissing(self.message, self.fix, self.how, command)
 
 
 def write_fix(code: int | None, folder: object) -> str:

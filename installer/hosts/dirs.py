@@ -47,6 +47,7 @@ def find_host_dir(
     create: bool,
     named_set: Path | None = None,
     manifest: Manifest | None = None,
+    missing_ok: bool = False,
 ) -> tuple[Path, str]:
     """--agent-dir > EXT_AGENT_DIR > the host's own variable > the manifest's `[hosts.NAME]
     agent_dir` > its default; a dir that does not exist is exit 4 with the fix (start the host
@@ -69,15 +70,14 @@ def find_host_dir(
             raise ExtError(
                 f"cannot create {what}: {exc.strerror}", "create it yourself, then retry"
             ) from None
-    if not path.exists():
+    if not path.exists() and not missing_ok:  # a dry run of --create: the plan is for it empty
         typed = _for_shell(env, path)
         flags = f"--set {_for_shell(env, named_set)} " if named_set is not None else ""
         flags += f"--host {host.name} "
         flags += f"--agent-dir {typed} " if source == "--agent-dir" else ""
-        making = f"ext {flags}install --create"
         raise AgentDirMissing(
             f"{what} does not exist",
-            f"start {host.title} once so it makes it, or run `{making}`",
-            making,
+            how=f"start {host.title} once so it makes it, or run `{{command}}`",
+            command=f"ext {flags}install --create",
         )
     return path, source

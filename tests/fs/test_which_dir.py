@@ -218,3 +218,11 @@ def test_a_missing_dir_s_fix_is_the_install_as_typed_with_create(
 
     assert done.exit_code == 0, done.output
     assert json.loads((fresh / "settings.json").read_text())["packages"] == [str(set_root)]
+
+
+def test_a_dry_run_of_create_makes_no_dir(set_root: Path, fresh: Path) -> None:
+    """DESIGN: a dry run writes nothing; with --create it plans for the dir empty."""
+    shown = ext(set_root, "--agent-dir", str(fresh), "install", "--create", "--dry-run")
+    assert shown.exit_code == 0, shown.output
+    assert "+ link       extensions/hello.ts" in shown.stdout
+    assert not fresh.exists()
