@@ -27,7 +27,7 @@ def journaled(ctx: Context, command: str) -> StoreWriter:
         seen: list[Store] = []
         where = str(store_path(agent_dir).relative_to(agent_dir))
         action = Action(word, where, payload=StoreWrite(change, seen.append))
-        plan = Plan(command, (action,))
+        plan = Plan(command, (action,), of_set=False)  # the project's, whichever set is here
         run_plan(ctx, lambda: Prepared(plan), _asked, dry_run=False, settles=False)
         return seen[-1]
 

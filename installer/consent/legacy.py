@@ -152,7 +152,7 @@ def _move(ctx: Context, old: Path, keep_folder: bool, text: str, keep_new: bool 
     if not keep_folder:  # its lock, an empty file, goes with it
         lock = FileText(None, None, strays=(f".{FILENAME}.lock",))
         actions.append(Action("rmdir", LEGACY_FOLDER, payload=lock))
-    execute(ctx, Plan("consent move", tuple(actions)))
+    execute(ctx, Plan("consent move", tuple(actions), of_set=False))
 
 
 def _unsafe(folder: Path, info: os.stat_result) -> str | None:

@@ -202,6 +202,7 @@ class Plan(NamedTuple):
     actions: tuple[Action, ...] = ()
     warnings: tuple[str, ...] = ()
     mode: str | None = None  # install: the mode it installs in (journaled, for a re-run)
+    of_set: bool = True  # a run for the set (journaled as such); consent's are the dir's own
 
     @property
     def changes(self) -> tuple[Action, ...]:

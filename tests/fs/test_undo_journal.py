@@ -185,3 +185,19 @@ def test_undo_from_another_set_names_the_set_whose_run_it_reverses(
         f"for {ctx.manifest.name} at {ctx.set_root}, not this set"
     )
     assert [r["set"] for r in history(ctx, History()).to_json()["history"]] == [ctx.manifest.name]
+
+
+def test_a_consent_run_is_journaled_for_no_set(ctx: Context, tmp_path: Path) -> None:
+    """An approval is the agent dir's, whichever set the command ran from: undo and history
+    name no set for it."""
+    from installer.consent import commands
+    from installer.consent.journaled import journaled
+
+    hook = {"type": "command", "command": "./guard.sh"}
+    hooks = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}
+    proj = build_tree(tmp_path / "proj", {".claude/settings.json": json.dumps(hooks)})
+    preview = commands.describe_approval(ctx.agent_dir, proj)
+    commands.approve(ctx.agent_dir, proj, preview, write=journaled(ctx, "consent approve"))
+
+    [row] = history(ctx, History()).to_json()["history"]
+    assert (row["command"], row["set"]) == ("consent approve", None)
