@@ -189,6 +189,7 @@ def test_readers_point_to_the_dir_the_set_is_installed_in(set_root: Path, fresh:
         f"ext --set {set_root} --agent-dir {fresh} list"
     ]
     assert f"the set is not installed in this dir but in {fresh}" in doctor.stdout
+    assert "install` creates it" not in doctor.stdout  # a second copy, said nowhere
     assert f"fix: check that dir: `ext --set {set_root} --agent-dir {fresh} doctor`" in (
         doctor.stdout
     )

@@ -21,13 +21,16 @@ def exists(s: Subject) -> Iterator[Finding]:
         yield error(err.message, err.fix)
         return
     where = f"{s.agent_dir} (from {s.agent_source})"
-    if not s.agent_dir.exists():
+    elsewhere = _elsewhere(s)
+    if not s.agent_dir.exists() and elsewhere:  # `ext install` here would be a second copy
+        yield info(f"{where} does not exist yet; the set is installed in another dir (below)")
+    elif not s.agent_dir.exists():
         yield info(f"{where} does not exist yet; `ext install` creates it", "ext install")
     elif not os.access(s.agent_dir, os.W_OK | os.X_OK):
         yield error(f"{where} is not writable by you", _write_fix(s.agent_dir))
     else:
         yield ok(where)
-    yield from _elsewhere(s)
+    yield from elsewhere
 
 
 def _elsewhere(s: Subject) -> list[Finding]:
