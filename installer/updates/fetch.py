@@ -126,25 +126,38 @@ def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | 
     """What npm itself says is published, from the registry npm is configured with (its own
     default when the user set none): `npm view PACKAGE dist-tags.latest versions --json`;
     NOT_ON_INDEX when the registry has no such package (E404), UNREACHED when npm got no
-    answer (offline, it retries past the time allowed); None with no npm to ask."""
+    answer (offline: a network error, or it retries past the time allowed), the registry's
+    refusal when it gave one (`npm:E401`), UNREADABLE when npm said what ext cannot read; None
+    with no npm to ask."""
     import json
 
     done = run_npm(["view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
     if done is None:
         return None
     if done.timed_out or done.returncode != 0:
-        said = done.stdout + done.stderr
-        return NOT_ON_INDEX if '"E404"' in said or "code E404" in said else UNREACHED
+        return _npm_failed(done)
     try:
         data = json.loads(done.stdout) if done.stdout else None
     except ValueError:
-        return None
+        return UNREADABLE
     if not isinstance(data, dict):
-        return None
+        return UNREADABLE
     versions = data.get("versions")
     listed = [versions] if isinstance(versions, str) else versions
     names = tuple(v for v in listed if _semver_text(v)) if isinstance(listed, list) else ()
     return Releases(_semver_text(data.get("dist-tags.latest")), names)
+
+
+def _npm_failed(done: Completed) -> Releases:
+    """Why `npm view` gave no releases: the registry's answer (E404: no such package), or
+    none (ENOTFOUND, ECONNREFUSED, ETIMEDOUT…, or npm outlived its time)."""
+    import re
+
+    found = re.search(r'"code": "(E\d{3})"|code (E\d{3})\b', done.stdout + done.stderr)
+    code = found and (found.group(1) or found.group(2))
+    if done.timed_out or code is None:
+        return UNREACHED
+    return NOT_ON_INDEX if code == "E404" else Releases(None, (), f"npm:{code}")
 
 
 def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> Completed | None:
@@ -168,6 +181,8 @@ def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> Complete
 NOT_ON_INDEX = Releases(None, (), "not-on-index")
 # Releases of nothing: the installer has an index but got no answer from it (offline).
 UNREACHED = Releases(None, (), "unreached")
+# Releases of nothing: the installer answered in a way ext cannot read.
+UNREADABLE = Releases(None, (), "unreadable")
 
 
 def ask_pip(

@@ -58,17 +58,25 @@ def check_host(
     answer, source = _ask(config, host.package, env, limits)
     if answer is None and config.registry is None:
         return unasked  # no npm to ask
-    if answer == UNREACHED:  # npm has a registry (its own default at least): offline
-        return replace(unasked, status="unavailable", detail="npm got no answer from its registry")
-    if answer == NOT_ON_INDEX:
-        detail = f"{host.package} is not on npm's registry"
-        return replace(unasked, status="unavailable", detail=detail)
+    if answer is not None and answer.none_because is not None:
+        return replace(unasked, status="unavailable", detail=_unanswered(answer, host.package))
     found = _in_range(unasked, answer, host, env, prefix, source)
     moved = moved_to(host)
     news = _ask(config, moved, env, limits)[0] if moved else None
     if moved is None or news is None or news.latest is None:
         return found
     return _moved(found, news, moved, host, env, prefix)
+
+
+def _unanswered(answer: Releases, package: str) -> str:
+    """Why npm gave no releases, in words."""
+    if answer == UNREACHED:  # npm has a registry (its own default at least): offline
+        return "npm got no answer from its registry"
+    if answer == NOT_ON_INDEX:
+        return f"{package} is not on npm's registry"
+    why = answer.none_because or ""
+    refused = why.startswith("npm:")
+    return f"npm's registry answered {why[4:]}" if refused else "npm's answer was unreadable"
 
 
 def moved_to(host: HostFacts) -> str | None:

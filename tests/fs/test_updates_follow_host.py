@@ -125,6 +125,7 @@ exit 1
 """
 NPM_OFFLINE = "#!/bin/sh\necho 'npm error code ENOTFOUND' >&2\nexit 1\n"
 HANGS = "#!/bin/sh\nexec sleep 60\n"  # offline, npm and pip retry past the time allowed
+NPM_401 = "#!/bin/sh\necho 'npm error code E401' >&2\nexit 1\n"  # a private registry's refusal
 
 
 @pytest.mark.parametrize(
@@ -133,8 +134,10 @@ HANGS = "#!/bin/sh\nexec sleep 60\n"  # offline, npm and pip retry past the time
         (NPM_404, "@earendil-works/pi-coding-agent is not on npm's registry"),
         (NPM_OFFLINE, "npm got no answer from its registry"),
         (HANGS, "npm got no answer from its registry"),
+        (NPM_401, "npm's registry answered E401"),
+        ("#!/bin/sh\necho not json\n", "npm's answer was unreadable"),
     ],
-    ids=["E404", "offline", "timed out"],
+    ids=["E404", "offline", "timed out", "E401", "unreadable"],
 )
 def test_npm_s_answer_is_said_as_it_came(tmp_path: Path, npm: str, detail: str) -> None:
     """A registry without the package answered: not said as one that could not be reached."""
