@@ -21,6 +21,7 @@ from installer import __version__
 from installer.cli.grammar import BY_CALL, Command
 from installer.cli.options import Globals
 from installer.cli.run import as_run, context, names, notice, run
+from installer.cli.typed import elsewhere_said, install_again, typed, where_said
 from installer.ground.errors import AgentDirMissing
 
 
@@ -165,7 +166,7 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
         if exc.how is None or command.call != "install":
             raise
         # The install that makes it is this one as typed (--mode, --only…), with --create.
-        raise exc.with_command(_typed(g, command, {**args, "create": True})) from None
+        raise exc.with_command(typed(g, command, {**args, "create": True})) from None
     verb = _load(command.verb)
     if around is not None:
         return around(g, out, ctx, options, verb)
@@ -173,7 +174,7 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
         quiet = g.quiet or out.json
         said: tuple[str, ...] = (where(ctx),) if command.call in _READS_A_DIR and not quiet else ()
         return render(out, verb(ctx, options), before=said)
-    said = _where(g, out, ctx, command, args) if command.call in _SAY_WHERE else ()
+    said = where_said(g, out, ctx, command, args) if command.call in _SAY_WHERE else ()
     # undo reverses this dir's last run, whichever set it was: the set elsewhere is a hint
     # only when there was nothing here to undo.
     first = said[:1] if command.call == "undo" else said
@@ -199,7 +200,7 @@ _READS_A_DIR = frozenset({"history"})
 
 
 # The writers after which ext's user state says again which sets the agent dir holds (install
-# too, in `_install`; adopt installs the set where it found the files): the hint `_where`
+# too, in `_install`; adopt installs the set where it found the files): the hint `where_said`
 # gives. Outside the verb's transaction, since a write of it that fails costs only that hint
 # and leaves nothing to roll back.
 _RECORDS = frozenset({"uninstall", "undo", "adopt"})
@@ -209,73 +210,6 @@ def _remember(ctx: Any) -> None:
     from installer.ground.installs import sync
 
     sync(ctx.agent_dir)
-
-
-def _where(
-    g: Globals, out: Any, ctx: Any, command: Command, args: dict[str, Any], installing: bool = False
-) -> tuple[str, ...]:
-    """The agent dir and where it came from; and the other dirs the set is installed in, when
-    it is not installed in this one, each with this command for that dir."""
-    if g.quiet or out.json:
-        return ()
-    from installer.ground.installs import elsewhere
-    from installer.render import where_lines
-
-    others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
-    return where_lines(ctx, others, lambda d: _again(g, command, args, d), installing)
-
-
-def _elsewhere(
-    g: Globals, out: Any, ctx: Any, command: Command, args: dict[str, Any]
-) -> tuple[str, ...]:
-    """The other dirs the set is installed in when it is not in this one, each with this
-    command for that dir (a reader's hint: the command shows the agent dir itself)."""
-    if g.quiet or out.json:
-        return ()
-    from installer.ground.installs import elsewhere
-    from installer.render import elsewhere_lines
-
-    others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
-    return elsewhere_lines(others, lambda d: _again(g, command, args, d)) if others else ()
-
-
-def _again(g: Globals, command: Command, args: dict[str, Any], agent_dir: Path) -> str:
-    """This command line as typed, run on another agent dir."""
-    return _typed(g, command, args, agent_dir)
-
-
-def _typed(
-    g: Globals, command: Command, args: dict[str, Any], agent_dir: Path | None = None
-) -> str:
-    """This command line as typed (on `agent_dir` when one is given)."""
-    words = ["ext", *(("--set", _word(g.set_dir)) if g.set_dir else ())]
-    where = agent_dir if agent_dir is not None else g.agent_dir
-    words += [*(("--host", g.host) if g.host else ())]
-    words += [*(("--agent-dir", _word(where)) if where is not None else ())]
-    words += command.path
-    for o in command.options:
-        value = args.get(o.dest)
-        if o.kind == "flag" and value:
-            words.append(o.flags[0])
-        elif o.kind != "flag" and value:
-            many = isinstance(value, (list, tuple))
-            words += [o.flags[0], ",".join(map(str, value)) if many else _word(value)]
-    for a in command.arguments:
-        value = args.get(a.dest)
-        words += [_word(v) for v in value] if isinstance(value, (list, tuple)) else []
-    return " ".join(words)
-
-
-def _word(value: object) -> str:
-    """A word of a shell command; a path under the home as `~/…`, which the shell expands."""
-    import shlex
-
-    from installer.render.ui import tilde
-
-    text = tilde(value) if isinstance(value, Path) else str(value)
-    if text.startswith("~/") and shlex.quote(text[2:]) == text[2:]:
-        return text
-    return shlex.quote(text)
 
 
 def _load(where: str) -> Any:
@@ -308,15 +242,7 @@ def _bench_of_set(g: Globals, options: Any) -> Any:
     """`ext add`: the user's own set (never the bundled one) and the installed pi."""
     from installer.scaffold.creation import Bench
 
-    return Bench(_own_set(g), _find_host, install=_install_again(g))
-
-
-def _install_again(g: Globals) -> str:
-    """`ext install` as the person would type it next: ext as run, the dir and host given."""
-    words = [as_run(), *(("--set", _word(g.set_dir)) if g.set_dir else ())]
-    words += [*(("--host", g.host) if g.host else ())]
-    words += [*(("--agent-dir", _word(g.agent_dir)) if g.agent_dir else ()), "install"]
-    return " ".join(words)
+    return Bench(_own_set(g), _find_host, install=install_again(g))
 
 
 def _adoption(g: Globals, options: Any) -> Any:
@@ -406,7 +332,7 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
         stop_recording("a first install into an agent dir")
     if not options.dry_run and ctx.on.is_pi:
         warn(out, _move_old_consent_store(ctx))
-    said = _where(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
+    said = where_said(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
     result = verb(ctx, options, Prompt(out, options.yes, before=said))
     if not result.dry_run:  # a no-op too: an install made before ext kept that record
         _remember(ctx)
@@ -419,7 +345,7 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
 
 
 def _install_args(options: Any) -> dict[str, Any]:
-    """install's options as parsed values (`_again`'s words), minus those for this dir only."""
+    """install's options as parsed values (`typed`'s words), minus those for this dir only."""
     return {k: v for k, v in options._asdict().items() if k not in ("create", "dry_run")}
 
 
@@ -447,7 +373,7 @@ def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn
     from installer.render import render
 
     found: Exec | HostExec = verb(ctx, options)
-    elsewhere = _elsewhere(g, out, ctx, BY_CALL["launch"], {})  # pi's own args: not repeated
+    elsewhere = elsewhere_said(g, out, ctx, BY_CALL["launch"], {})  # pi's own args: not repeated
     found = found._replace(warnings=(*found.warnings, *elsewhere))
     render(out, found, after=notice(g, ctx))
     found.start(ctx.agent_dir, os.environ)
@@ -459,7 +385,7 @@ def _with_notice(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int
 
     result = verb(ctx, options)
     args = options._asdict()
-    said = _elsewhere(g, out, ctx, BY_CALL["list_items"], args)
+    said = elsewhere_said(g, out, ctx, BY_CALL["list_items"], args)
     return render(out, result, before=(*notice(g, ctx), *said))
 
 
