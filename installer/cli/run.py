@@ -46,8 +46,9 @@ def ext_as_run(text: str, given: tuple[tuple[str, str], ...] = ()) -> str:
     command does not name for itself, so that pasted it works where this run did.
 
     A command that names its own place (`--host` or `--agent-dir`, or `--from` for adopt) gets
-    none of this run's; one after a `cd` gets no --set (the `cd` picks the set). Only ext's
-    commands and their options are rewritten: "the ext that installed it" is prose."""
+    none of this run's; one after a `cd` (which picks the set), or `init`, gets no --set.
+    Only ext's commands and their options are rewritten: "the ext that installed it" is
+    prose."""
     ran, pattern, command_end, cd = _ext_commands()
     if ran == "ext" and not given:
         return text

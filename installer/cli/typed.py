@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from installer.cli.grammar import Command
+from installer.cli.grammar import BY_CALL, Command
 from installer.cli.options import Globals
 from installer.cli.run import as_run
 
@@ -23,7 +23,7 @@ def where_said(
     from installer.render import where_lines
 
     others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
-    return where_lines(ctx, others, lambda d: _again(g, command, args, d), installing)
+    return where_lines(ctx, others, lambda d: typed(g, command, args, d), installing)
 
 
 def elsewhere_said(
@@ -37,17 +37,18 @@ def elsewhere_said(
     from installer.render import elsewhere_lines
 
     others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
-    return elsewhere_lines(others, lambda d: _again(g, command, args, d)) if others else ()
+    return elsewhere_lines(others, lambda d: typed(g, command, args, d))
 
 
-def _again(g: Globals, command: Command, args: dict[str, Any], agent_dir: Path) -> str:
-    """This command line as typed, run on another agent dir."""
-    return typed(g, command, args, agent_dir)
-
-
-def typed(g: Globals, command: Command, args: dict[str, Any], agent_dir: Path | None = None) -> str:
-    """This command line as typed (on `agent_dir` when one is given)."""
-    words = ["ext", *(("--set", word(g.set_dir)) if g.set_dir else ())]
+def typed(
+    g: Globals,
+    command: Command,
+    args: dict[str, Any],
+    agent_dir: Path | None = None,
+    ext: str = "ext",
+) -> str:
+    """This command line as typed (on `agent_dir` when one is given), ext named `ext`."""
+    words = [ext, *(("--set", word(g.set_dir)) if g.set_dir else ())]
     where = agent_dir if agent_dir is not None else g.agent_dir
     words += [*(("--host", g.host) if g.host else ())]
     words += [*(("--agent-dir", word(where)) if where is not None else ())]
@@ -79,7 +80,4 @@ def word(value: object) -> str:
 
 def install_again(g: Globals) -> str:
     """`ext install` as the person would type it next: ext as run, the dir and host given."""
-    words = [as_run(), *(("--set", word(g.set_dir)) if g.set_dir else ())]
-    words += [*(("--host", g.host) if g.host else ())]
-    words += [*(("--agent-dir", word(g.agent_dir)) if g.agent_dir else ()), "install"]
-    return " ".join(words)
+    return typed(g, BY_CALL["install"], {}, ext=as_run())

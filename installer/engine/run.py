@@ -53,7 +53,7 @@ def run_plan(
     plan = first.plan._replace(warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
         lag = _lags(ctx, new_state) if mends and plan.is_empty else None
-        if (warnings and not dry_run) or (lag and not dry_run):
+        if not dry_run and (warnings or lag):
             _settle(ctx, new_state)
         changed = (dry_run and not plan.is_empty) or lag is not None
         notes = (_mended(lag, dry_run),) if lag else ()

@@ -117,14 +117,13 @@ def resolve(
     manifest = load_manifest(root)
     named_set = root if set_source == "--set" else None
     chosen = _host(env, host)
+    making = create and not dry_run
     if chosen is not None:
         from installer.hosts.dirs import find_host_dir
 
-        making = create and not dry_run
         found = find_host_dir(env, chosen, agent_dir, making, named_set, manifest, create)
         target, target_source = found
         return Context(root, manifest, target, target_source, set_source, env, chosen)
-    making = create and not dry_run
     target, target_source = find_agent_dir(env, manifest, agent_dir, making, named_set, create)
     return Context(root, manifest, target, target_source, set_source, env)
 

@@ -43,7 +43,9 @@ def install_tested(
     if line.package == mine.package:
         return f"install a tested version: {install}, or {RETEST}"
     remove = npm_command("uninstall", package or mine.package, resolved, package)
-    node = f" (it needs Node {line.node})" if _floor(line.node) > _floor(mine.node) else ""
+    # The Node the new line needs, when the old pi's least Node is not in its range.
+    least = mine.node.removeprefix(">=")
+    node = f" (it needs Node {line.node})" if where(least, line.node) != "in" else ""
     return f"only {line.package} has those versions{node}: {remove} && {install}, or {RETEST}"
 
 
@@ -53,8 +55,3 @@ def _has_releases_in(line: PiLine, tested: str) -> bool:
     from installer.host.versions import where
 
     return where(line.first, tested) != "newer" and where(line.tested, tested) != "older"
-
-
-def _floor(node: str) -> tuple[int, ...]:
-    """`>=22.19.0` -> (22, 19, 0): the least Node a line's engines admit."""
-    return tuple(int(p) for p in node.removeprefix(">=").split(".") if p.isdigit())

@@ -97,11 +97,12 @@ def latest_from_index(base: str, limits: Limits = DEFAULT_LIMITS, dist: str = DI
 
 class Releases(NamedTuple):
     """What a registry or an installer says is published: the latest, and every version;
-    or why it says nothing (NOT_ON_INDEX, UNREACHED)."""
+    or why it says nothing (NOT_ON_INDEX, UNREACHED, UNREADABLE, or a registry's refusal)."""
 
     latest: str | None
     versions: tuple[str, ...] = ()
-    none_because: str | None = None  # "not-on-index" or "unreached"
+    # "not-on-index", "unreached", "unreadable", or "npm:E401" (the code npm's registry gave)
+    none_because: str | None = None
 
 
 def releases_from_registry(

@@ -89,41 +89,64 @@ def test_the_dir_and_set_given_go_into_each_command_that_does_not_name_its_own(
 
 
 GIVEN = (("--set", "/s"), ("--agent-dir", "/a"), ("--host", "codex"))
+SET_AND_DIR = GIVEN[:2]
 
 
 @pytest.mark.parametrize(
-    ("hint", "expected"),
+    ("hint", "given", "expected"),
     [
         # a command for another host names its own place: only the set goes in
         (
             "run `ext --host opencode --agent-dir ~/.config/opencode install` after this",
+            GIVEN,
             "run `ext --set /s --host opencode --agent-dir ~/.config/opencode install` after this",
         ),
         # adopt's --from names the dir it reads: no --agent-dir beside it (a usage error)
         (
             "next: ext adopt --all --from ~/.pi/agent",
+            GIVEN,
             "next: ext --set /s adopt --all --from ~/.pi/agent",
         ),
         # a `cd` picks the set: no --set after it
         (
             "next: cd ~/sets/new && ext install",
+            GIVEN,
             "next: cd ~/sets/new && ext --agent-dir /a --host codex install",
         ),
-        ("fix: ext --agent-dir=/b install", "fix: ext --set /s --agent-dir=/b install"),
+        ("fix: ext --agent-dir=/b install", GIVEN, "fix: ext --set /s --agent-dir=/b install"),
         # init makes a set: no --set for it
         (
             "fix: create one with `ext init ~/s`",
+            GIVEN,
             "fix: create one with `ext --agent-dir /a --host codex init ~/s`",
+        ),
+        # `cd` inside a word is no cd: the set goes in
+        (
+            "agent dir ~/src/abcd (from --agent-dir): fix: ext install",
+            SET_AND_DIR,
+            "agent dir ~/src/abcd (from --agent-dir): fix: ext --set /s --agent-dir /a install",
+        ),
+        # each command of a list is judged alone: the second's --agent-dir is its own
+        (
+            "fix: ext install, or ext --agent-dir ~/other list",
+            SET_AND_DIR,
+            "fix: ext --set /s --agent-dir /a install, or ext --set /s --agent-dir ~/other list",
+        ),
+        (
+            "fix: ext install && ext --agent-dir ~/b list",
+            SET_AND_DIR,
+            "fix: ext --set /s --agent-dir /a install && ext --set /s --agent-dir ~/b list",
         ),
     ],
 )
-def test_a_command_that_names_its_place_keeps_it(
+def test_each_command_of_a_hint_gets_what_it_does_not_name_for_itself(
     ran_as,  # type: ignore[no-untyped-def]
     hint: str,
+    given: tuple[tuple[str, str], ...],
     expected: str,
 ) -> None:
     ran_as(on_path=True)
-    assert run.ext_as_run(hint, GIVEN) == expected
+    assert run.ext_as_run(hint, given) == expected
 
 
 def test_a_relative_ext_after_a_cd_is_named_by_its_absolute_path(
@@ -137,34 +160,6 @@ def test_a_relative_ext_after_a_cd_is_named_by_its_absolute_path(
         said
         == f"next: cd new && {tmp_path}/.venv/bin/ext install; or {tmp_path}/.venv/bin/ext list"
     )
-
-
-@pytest.mark.parametrize(
-    ("hint", "expected"),
-    [
-        # `cd` inside a word is no cd: the set goes in
-        (
-            "agent dir ~/src/abcd (from --agent-dir): fix: ext install",
-            "agent dir ~/src/abcd (from --agent-dir): fix: ext --set /s --agent-dir /a install",
-        ),
-        # each command of a list is judged alone: the second's --agent-dir is its own
-        (
-            "fix: ext install, or ext --agent-dir ~/other list",
-            "fix: ext --set /s --agent-dir /a install, or ext --set /s --agent-dir ~/other list",
-        ),
-        (
-            "fix: ext install && ext --agent-dir ~/b list",
-            "fix: ext --set /s --agent-dir /a install && ext --set /s --agent-dir ~/b list",
-        ),
-    ],
-)
-def test_each_command_of_a_hint_is_read_alone(
-    ran_as,  # type: ignore[no-untyped-def]
-    hint: str,
-    expected: str,
-) -> None:
-    ran_as(on_path=True)
-    assert run.ext_as_run(hint, (("--set", "/s"), ("--agent-dir", "/a"))) == expected
 
 
 def test_a_tilde_the_shell_left_is_expanded_as_ext_expands_it(
