@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from installer.agent.recorder import plan_agent_files, recorded
 from installer.consent.set_plan import plan_set_hooks, recorded_hooks
@@ -41,6 +42,9 @@ from installer.settings.selection import (
     recorded_skips,
     skip_filters,
 )
+
+if TYPE_CHECKING:
+    from installer.engine.made import Made
 
 
 class Install(NamedTuple):
@@ -98,7 +102,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         refuse_other_sets(agent, chosen, mode, ctx.manifest.name, others)
         mine = recorded_skips(state, ctx)  # ext's own filters of a --skip: no one's switch
         if mode == "link":
-            _refuse_unread_switches(ctx, state)
+            made = _from_register(ctx, state)
             links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old, mine)
             intent = Intent(
                 seed=True,
@@ -106,7 +110,8 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
                 unregister=True,
                 old_roots=tuple(old),
                 flips=flips,
-                drop_packages=_registered_before(ctx, state),
+                drop_packages=made.packages_key,
+                drop_file=made.settings_file,
             )
         else:
             links = plan_uninstall(agent)
@@ -208,25 +213,26 @@ def _link_plan(
     return links._replace(actions=up.actions), flips + up.flips, warnings + up.warnings
 
 
-def _registered_before(ctx: Context, state: State) -> bool:
-    """Register -> link: whether the `packages` key the entry leaves empty is ext's to remove
-    (ext added it, as its journals tell), as uninstall would."""
+def _from_register(ctx: Context, state: State) -> Made:
+    """Register -> link: what of settings.json is ext's to remove once the entry goes, as
+    uninstall would: the `packages` key ext added, and the file if ext made it and nothing else
+    is left in it (its journals tell). Refused when the entry's switches cannot be read."""
+    from installer.engine.made import Made
+
     previous = state.record_of(ctx.set_root, ctx.manifest.name)
     if previous is None or previous.mode != "register":
-        return False
+        return Made(frozenset(), packages_key=False)
+    _refuse_unread_switches(ctx)
     from installer.links.leftovers import what_ext_made
 
-    return what_ext_made(ctx.agent_dir, ()).packages_key
+    return what_ext_made(ctx.agent_dir, ())
 
 
-def _refuse_unread_switches(ctx: Context, state: State) -> None:
+def _refuse_unread_switches(ctx: Context) -> None:
     """Register -> link carries the entry's switches over; unread, they would be lost."""
     from installer.ground.errors import ExtError
     from installer.settings import read_settings
 
-    previous = state.record_of(ctx.set_root, ctx.manifest.name)
-    if previous is None or previous.mode != "register":
-        return
     try:
         read_settings(settings_path(ctx))
     except ExtError as err:

@@ -1,7 +1,8 @@
 """`ext uninstall`: remove our links (enabled and disabled) and our packages entry; backups stay.
 
 The last set's uninstall also takes what ext left for itself: its agent-file copies, the empty
-folders it made, a `packages` key it added and left empty. The journal stays (undo's).
+folders it made, a `packages` key it added and left empty, a settings.json it made that holds
+nothing else. The journal stays (undo's).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         sp = SettingsPlan((), None, None, ())
         if pi and settings_path(ctx).exists():
             drop = made is not None and made.packages_key
-            sp = plan_settings(ctx, Intent(unregister=True, drop_packages=drop))
+            ours = made is not None and made.settings_file  # left `{}`, it goes too
+            sp = plan_settings(ctx, Intent(unregister=True, drop_packages=drop, drop_file=ours))
         warnings = sp.warnings
         if not pi:  # another agent may read the folder a skill is unlinked from
             from installer.hosts.shared import lost_elsewhere

@@ -124,7 +124,8 @@ def _relink(tx: Transaction, a: Action) -> None:
 
 def _settings(tx: Transaction, actions: Sequence[Action]) -> None:
     """Every settings line of a run carries the same change: one write under pi's lock."""
-    tx.settings(tx.root / actions[0].path, need(actions[0], SettingsWrite).change)
+    write = need(actions[0], SettingsWrite)
+    tx.settings(tx.root / actions[0].path, write.change, write.remove_empty)
 
 
 def _record(tx: Transaction, a: Action) -> None:

@@ -1,9 +1,11 @@
-"""What ext made in an agent dir, as its journals tell: folders, and settings.json's `packages` key.
+"""What ext made in an agent dir, as its journals tell: folders, settings.json and its `packages`
+key.
 
 The newest journaled step about a thing decides: a `mkdir` of a folder (by an install, a
 disable, or an undo putting it back) means ext made the one there now; an `rmdir` means the one
 there now is someone else's. A settings write that added the `packages` key means ext made it;
-one that found it there means it is the user's. A run that was rolled back took its steps back.
+one that found it there means it is the user's. Of the settings writes that made or removed the
+file, the newest tells whether the file is ext's. A run that was rolled back took its steps back.
 What no journal kept (they are trimmed to the newest 50) counts as not ext's: it stays.
 """
 
@@ -20,10 +22,12 @@ from installer.ground.records import NamedTuple
 
 
 class Made(NamedTuple):
-    """Which of the folders asked about ext made, and whether it added the `packages` key."""
+    """Which of the folders asked about ext made, whether it added the `packages` key, and
+    whether it made settings.json itself."""
 
     folders: frozenset[str]
     packages_key: bool
+    settings_file: bool = False
 
 
 def made_here(agent_dir: Path, folders: Iterable[str], settings: Path) -> Made:
@@ -31,6 +35,7 @@ def made_here(agent_dir: Path, folders: Iterable[str], settings: Path) -> Made:
     pending = set(folders)
     made: set[str] = set()
     key: bool | None = None
+    file: bool | None = None
     for rec in journal.records(agent_dir):
         if rec.status == "rolled-back":
             continue
@@ -39,11 +44,12 @@ def made_here(agent_dir: Path, folders: Iterable[str], settings: Path) -> Made:
                 pending.discard(step["path"])
                 if step["op"] == "mkdir":
                     made.add(step["path"])
-            elif key is None and step["op"] == "write" and _is(step.get("file"), settings):
-                key = _added_packages(step)
-            if not pending and key is not None:
-                return Made(frozenset(made), key)
-    return Made(frozenset(made), bool(key))
+            elif step["op"] == "write" and _is(step.get("file"), settings):
+                key = _added_packages(step) if key is None else key
+                file = _made_file(step) if file is None else file
+            if not pending and key is not None and file is not None:
+                return Made(frozenset(made), key, file)
+    return Made(frozenset(made), bool(key), bool(file))
 
 
 def _is(file: str | None, settings: Path) -> bool:
@@ -56,6 +62,12 @@ def _added_packages(step: JournalStep) -> bool | None:
     if before is None or after is None or before == after:
         return None
     return after
+
+
+def _made_file(step: JournalStep) -> bool | None:
+    """True: the write made the file; False: it removed it; None: it found one and left one."""
+    before, after = step.get("before"), step.get("after")
+    return None if (before is None) == (after is None) else before is None
 
 
 def _has_packages(encoded: str | None) -> bool | None:

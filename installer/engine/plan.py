@@ -80,10 +80,12 @@ class SettingsWrite(NamedTuple):
     """What a settings action writes: the plan's one merged change of settings.json.
 
     Every settings action of a plan carries the same change; the executor makes it one write.
-    `first`: written before the plan's other writes (install's `-path` before the links)."""
+    `first`: written before the plan's other writes (install's `-path` before the links).
+    `remove_empty`: a file the change leaves empty (`{}`) is removed (one ext made)."""
 
     change: Callable[[dict[str, Any]], dict[str, Any]]
     first: bool = False
+    remove_empty: bool = False
 
 
 class StateWrite(NamedTuple):

@@ -166,8 +166,14 @@ class Transaction:
                     left.append(step["to"])
         return left
 
-    def settings(self, path: Path, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
-        """Merge a change into settings.json under pi's lock; journal the bytes it replaced."""
+    def settings(
+        self,
+        path: Path,
+        change: Callable[[dict[str, Any]], dict[str, Any]],
+        remove_empty: bool = False,
+    ) -> None:
+        """Merge a change into settings.json under pi's lock; journal the bytes it replaced
+        (`remove_empty`: a file left `{}` goes, journaled as a write to no file)."""
         from installer.settings import update_settings
 
         # Journaled before the write: a run killed during it leaves the bytes to compare with.
@@ -177,7 +183,7 @@ class Transaction:
         # In `done` before the write: an interrupt after the commit (during the lock's release)
         # must still put the earlier bytes back.
         self.done.append(intent)
-        update = update_settings(path, change)
+        update = update_settings(path, change, remove_empty=remove_empty)
         if not update.changed:
             self.done.remove(intent)
             return

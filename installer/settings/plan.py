@@ -42,6 +42,7 @@ class Intent(NamedTuple):
     released: tuple[str, ...] = ()  # ext's own earlier filters it may drop (pi's stay)
     flips: tuple[Flip, ...] = ()  # items switched as `pi config` switches them
     drop_packages: bool = False  # an unregister that empties `packages`, a key ext added: it goes
+    drop_file: bool = False  # a settings.json ext made, left empty (`{}`) by the change: it goes
 
     @property
     def empty(self) -> bool:
@@ -62,8 +63,14 @@ class SettingsPlan(NamedTuple):
         before the links they keep off)."""
         if self.change is None:
             return self
-        write = SettingsWrite(self.change, first=True)
-        return self._replace(actions=tuple(a._replace(payload=write) for a in self.actions))
+
+        def first(a: Action) -> Action:
+            write = a.payload
+            if not isinstance(write, SettingsWrite):
+                return a
+            return a._replace(payload=write._replace(first=True))
+
+        return self._replace(actions=tuple(first(a) for a in self.actions))
 
 
 def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
@@ -166,12 +173,14 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     if intent.empty:
         return SettingsPlan((), None, None, warnings)
     change = make_change(ctx, intent)
-    update = preview_of(doc, change)
+    update = preview_of(doc, change, remove_empty=intent.drop_file)
     if not update.changed:
         return SettingsPlan((), change, None, warnings)
     after = json.loads(update.after) if update.after else {}
-    write = SettingsWrite(change)
-    actions = tuple(a._replace(payload=write) for a in _actions(ctx, doc.data, after, intent))
+    write = SettingsWrite(change, remove_empty=intent.drop_file)
+    removed = update.after is None  # a file ext made, left empty: it goes
+    said = _actions(ctx, doc.data, after, intent, removed)
+    actions = tuple(a._replace(payload=write) for a in said)
     diff = render_diff(update.before, update.after, "settings.json")
     return SettingsPlan(actions, change, diff, warnings)
 
@@ -184,7 +193,7 @@ def _must_write(ctx: Context, intent: Intent) -> bool:
 
 
 def _actions(
-    ctx: Context, before: dict[str, Any], after: dict[str, Any], intent: Intent
+    ctx: Context, before: dict[str, Any], after: dict[str, Any], intent: Intent, removed: bool
 ) -> tuple[Action, ...]:
     from installer.settings import SetPackage, apply_seeds, find_entries
 
@@ -221,14 +230,21 @@ def _actions(
                 "unregister",
                 "settings.json",
                 target=str(ctx.set_root),
-                detail="removes the packages entry"
-                + ("" if "packages" in after else ", and the packages key ext added"),
+                detail="removes the packages entry" + _gone_with_it(after, removed),
                 data=was[0],
             )
         )
     elif "packages" in before and "packages" not in after:  # the entry went before: the key
         actions.append(
-            Action("unregister", "settings.json", detail="removes the empty packages key ext added")
+            Action(
+                "unregister",
+                "settings.json",
+                detail=(
+                    "removes settings.json, which ext made for the packages key"
+                    if removed
+                    else "removes the empty packages key ext added"
+                ),
+            )
         )
     old = was[0] if was else ours.source  # a new entry starts as the plain string
     if now and old != now[0]:
@@ -246,6 +262,13 @@ def _actions(
             detail = f'"{key}": {_list_changed(before.get(key), after.get(key))}'
             actions.append(Action("filter", "settings.json", detail=detail, data=after.get(key)))
     return tuple(actions)
+
+
+def _gone_with_it(after: dict[str, Any], removed: bool) -> str:
+    """What goes with the set's packages entry: the key ext added, or the file ext made."""
+    if removed:
+        return ", and settings.json, which ext made for it"
+    return "" if "packages" in after else ", and the packages key ext added"
 
 
 def _patterns_changed(was: Any, now: Any) -> str:

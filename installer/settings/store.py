@@ -112,8 +112,9 @@ def _wait_unlocked(path: Path, wait: float) -> bool:
     return True
 
 
-def _apply(doc: SettingsDoc, change: Change) -> str | None:
-    """The new text for doc after change, or doc's own text when nothing changes.
+def _apply(doc: SettingsDoc, change: Change, remove_empty: bool = False) -> str | None:
+    """The new text for doc after change, or doc's own text when nothing changes; None: no
+    file (`remove_empty`: a file, not a link, that the change leaves `{}` goes).
 
     An existing file is edited as text (splice): only the members the change touched are
     rewritten, every other byte stays as the user or pi wrote it.
@@ -123,6 +124,8 @@ def _apply(doc: SettingsDoc, change: Change) -> str | None:
         return doc.text
     if doc.text is None and not result:
         return None  # nothing to write: do not create an empty file
+    if remove_empty and not result and not doc.path.is_symlink():
+        return None
     if doc.text is not None:  # no file yet (a no-op's common case) needs no splicer
         from installer.settings import splice
 
@@ -156,9 +159,9 @@ def preview_update(path: Path, change: Change, *, wait: float = WAIT_SECONDS) ->
     return preview_of(read_settings(path, wait=wait), change)
 
 
-def preview_of(doc: SettingsDoc, change: Change) -> SettingsUpdate:
+def preview_of(doc: SettingsDoc, change: Change, remove_empty: bool = False) -> SettingsUpdate:
     """What change would make of a document already read (one read serves plan and preview)."""
-    return SettingsUpdate(doc.path, doc.text, _apply(doc, change))
+    return SettingsUpdate(doc.path, doc.text, _apply(doc, change, remove_empty))
 
 
 class _Staged(NamedTuple):
@@ -169,7 +172,7 @@ class _Staged(NamedTuple):
     temp: Path | None
 
 
-def _stage_unlocked(path: Path, target: Path, change: Change) -> _Staged | None:
+def _stage_unlocked(path: Path, target: Path, change: Change, remove_empty: bool) -> _Staged | None:
     """Compute the change and fsync its temp file without the lock, to hold pi's lock briefly.
 
     pi gives up on its lock after about 200 ms and then runs as if settings.json had no
@@ -179,22 +182,25 @@ def _stage_unlocked(path: Path, target: Path, change: Change) -> _Staged | None:
     """
     try:
         doc = _load(path)
-        after = _apply(doc, change)
+        after = _apply(doc, change, remove_empty)
         changed = after is not None and after != doc.text
         return _Staged(doc.text, after, atomic.stage(target, after) if changed and after else None)
     except ExtError:
         return None  # the locked pass reads again and reports what is really wrong
 
 
-def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -> SettingsUpdate:
+def update_settings(
+    path: Path, change: Change, *, wait: float = WAIT_SECONDS, remove_empty: bool = False
+) -> SettingsUpdate:
     """Lock, read, apply change, write atomically; keep the formatting; write through a symlink.
 
     change gets a private copy of the data and returns the new data, or None for no change.
     It may be called twice (once before the lock), so it must have no side effects.
-    A missing file counts as {} and is created only when change adds something.
+    A missing file counts as {} and is created only when change adds something;
+    `remove_empty`: a file (not a link) the change leaves `{}` is removed.
     """
     target = atomic.target_of(path)
-    staged = _stage_unlocked(path, target, change)
+    staged = _stage_unlocked(path, target, change, remove_empty)
     temp = staged.temp if staged else None
     try:
         with settings_lock(path, wait=wait) as lock:
@@ -205,13 +211,17 @@ def update_settings(path: Path, change: Change, *, wait: float = WAIT_SECONDS) -
             else:
                 atomic.discard(temp)
                 temp = None
-                after = _apply(doc, change)
+                after = _apply(doc, change, remove_empty)
             if after is not None and after != doc.text:
                 _check_owner(target)
                 temp = temp or atomic.stage(target, after)
                 lock.ensure_held()
                 atomic.commit(temp, target)
                 temp = None
+            elif after is None and doc.text is not None:  # `_apply` said so: not a link
+                _check_owner(target)
+                lock.ensure_held()
+                target.unlink()
     finally:
         atomic.discard(temp)
     if after != doc.text:

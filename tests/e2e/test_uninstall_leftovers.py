@@ -88,3 +88,54 @@ def test_a_set_still_installed_keeps_what_it_needs(ext: Run, tmp_path: Path) -> 
 
     assert (agent / "extensions" / "ext-command.ts").resolve().is_file()
     assert (agent / "prompts" / "b.md").is_symlink()
+
+
+def test_a_settings_json_ext_made_goes_when_nothing_else_is_in_it(ext: Run, tmp_path: Path) -> None:
+    agent = tmp_path / "agent"  # no settings.json: register mode makes one for the entry
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(agent))
+    ext(*at, "install", "--create", "--mode", "register", "--yes", check=True)
+    installed = (agent / "settings.json").read_text()
+
+    plan = ext(*at, "uninstall", "--dry-run")
+
+    assert "and settings.json, which ext made" in plan.stdout
+    assert "+++ /dev/null" in plan.stdout
+    ext(*at, "uninstall", "--yes", check=True)
+    assert not (agent / "settings.json").exists()
+    ext(*at, "undo", "--yes", check=True)
+    assert (agent / "settings.json").read_text() == installed
+
+
+def test_a_settings_json_ext_made_stays_when_it_holds_more(ext: Run, tmp_path: Path) -> None:
+    agent = tmp_path / "agent"
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(agent))
+    ext(*at, "install", "--create", "--mode", "register", "--yes", check=True)
+    settings = agent / "settings.json"
+    settings.write_text(settings.read_text().replace("{", '{\n  "theme": "dark",', 1))
+
+    ext(*at, "uninstall", "--yes", check=True)
+
+    assert settings.read_text() == '{\n  "theme": "dark"\n}\n'
+
+
+def test_a_settings_json_the_user_made_empty_stays(ext: Run, tmp_path: Path) -> None:
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(agent))
+    ext(*at, "install", "--mode", "register", "--yes", check=True)
+
+    ext(*at, "uninstall", "--yes", check=True)
+
+    assert (agent / "settings.json").read_text() == "{}\n"
+
+
+def test_register_then_link_drops_a_settings_json_ext_made_for_the_entry(
+    ext: Run, tmp_path: Path
+) -> None:
+    agent = tmp_path / "agent"
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(agent))
+    ext(*at, "install", "--create", "--mode", "register", "--yes", check=True)
+
+    ext(*at, "install", "--mode", "link", "--yes", check=True)
+
+    assert not (agent / "settings.json").exists()
+    assert (agent / "extensions" / "hello.ts").is_symlink()

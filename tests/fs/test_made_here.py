@@ -50,3 +50,23 @@ def test_a_packages_key_is_ext_s_only_when_an_ext_write_added_it(tmp_path: Path)
     journal(other, "20260101T000001", [write(other, '{"packages": []}', '{"packages": ["/s"]}')])
     assert not made_here(other, (), other / "settings.json").packages_key  # the user's
     assert not made_here(tmp_path / "none", (), tmp_path / "none" / "settings.json").packages_key
+
+
+def test_settings_json_is_ext_s_when_the_newest_write_that_made_or_removed_it_made_it(
+    tmp_path: Path,
+) -> None:
+    agent = tmp_path / "agent"
+    settings = agent / "settings.json"
+    journal(agent, "20260101T000001", [write(agent, None, '{"packages": ["/s"]}')])
+    journal(agent, "20260101T000002", [write(agent, '{"packages": ["/s"]}', '{"packages": []}')])
+    assert made_here(agent, (), settings).settings_file  # a later edit does not make it theirs
+
+    journal(agent, "20260101T000003", [write(agent, '{"packages": []}', None)])
+    assert not made_here(agent, (), settings).settings_file  # ext removed it: any one now is not
+
+    user = tmp_path / "user"
+    journal(user, "20260101T000001", [write(user, "{}", '{"packages": ["/s"]}')])
+    assert not made_here(user, (), user / "settings.json").settings_file  # found it there
+    rolled = tmp_path / "rolled"
+    journal(rolled, "20260101T000001", [write(rolled, None, "{}")], end="rolled-back")
+    assert not made_here(rolled, (), rolled / "settings.json").settings_file

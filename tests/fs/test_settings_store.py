@@ -118,6 +118,32 @@ def test_invalid_utf8_is_refused(tmp_path: Path) -> None:
     assert path.read_bytes() == b'{"a": "\xc3"}'
 
 
+def _emptied(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "packages"}
+
+
+def test_remove_empty_removes_a_file_left_empty_and_only_that(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{\n  "packages": []\n}\n')
+    update = update_settings(path, _emptied, remove_empty=True)
+    assert (update.before, update.after) == ('{\n  "packages": []\n}\n', None)
+    assert not path.exists()
+    _no_leftovers(tmp_path)
+
+    path.write_text('{\n  "a": 1,\n  "packages": []\n}\n')
+    update_settings(path, _emptied, remove_empty=True)
+    assert path.read_text() == '{\n  "a": 1\n}\n'  # something else in it: it stays
+
+
+def test_remove_empty_never_removes_a_link_nor_what_it_points_to(tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles.json"
+    real.write_text('{"packages": []}')
+    link = tmp_path / "settings.json"
+    link.symlink_to(real)
+    update_settings(link, _emptied, remove_empty=True)
+    assert link.is_symlink() and real.read_text() == "{}"
+
+
 def test_symlinked_settings_is_written_through(tmp_path: Path) -> None:
     dotfiles = tmp_path / "dotfiles"
     dotfiles.mkdir()
