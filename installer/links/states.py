@@ -68,7 +68,10 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     agent = scan(ctx.agent_dir, ctx.set_root, old, seen(resources), others, folders=ctx.folders)
     kinds = kinds_of(ctx)
     if mode == "register":
-        return mode, [*registered_items(ctx, resources), *gone(agent, resources, kinds)]
+        from installer.settings.selection import recorded_skips
+
+        found = left_out(registered_items(ctx, resources), recorded_skips(state, ctx))
+        return mode, [*found, *gone(agent, resources, kinds)]
     if not ctx.on.is_pi:
         here = classify_here(ctx, agent, resources)
         return mode, [*host_names(ctx, read_shared(ctx, here)), *gone(agent, resources, kinds)]
@@ -141,6 +144,23 @@ def kinds_of(ctx: Context) -> dict[str, Kind]:
 
     home = home_of(ctx.env)
     return {folder_of(p, home): p.kind for p in ctx.on.places}
+
+
+def left_out(found: list[Item], skips: tuple[str, ...]) -> list[Item]:
+    """Register mode: an item off only by ext's own filters of an install's --only/--skip is
+    left out, not installed, as link mode says of it (its filter is no one's switch)."""
+    if not skips:
+        return found
+    mine = set(skips)
+    return [
+        i._replace(state="not-installed", pi=None, note=LEFT_OUT)
+        if i.state == "disabled" and i.resource.filters and set(i.resource.filters) <= mine
+        else i
+        for i in found
+    ]
+
+
+LEFT_OUT = "an install's --only/--skip left it out"
 
 
 def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item]:

@@ -21,8 +21,8 @@ from installer.ground.context import Context
 from installer.ground.records import NamedTuple
 from installer.ground.state import load_state
 from installer.links.scan import AgentState, scan
+from installer.links.states import LEFT_OUT, classify
 from installer.links.states import Item as Listed
-from installer.links.states import classify
 from installer.sets.resources import Resource
 from installer.settings.plan import Flip
 from installer.settings.switches import KEYS, PiSwitch, package_paths, path_of
@@ -202,7 +202,7 @@ def plan_switch(
     )
 
 
-_LEFT_OUT = "not installed: an install's --only/--skip left it out"
+_LEFT_OUT = f"not installed: {LEFT_OUT}"
 
 
 def _left_out(view: View, item: Item) -> bool:

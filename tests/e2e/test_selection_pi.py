@@ -28,10 +28,13 @@ def test_skip_takes_an_installed_item_out_in_both_modes_as_pi_loads_it(
     assert (states["a"], states["b"], states["g"]) == ("disabled", "not-installed", "enabled")
     assert not (agent / "extensions/b.ts").exists()
 
-    # Register mode, same selection: pi loads the same things; b is the entry's filter now.
+    # Register mode, same selection: pi loads the same things; b is the entry's filter now,
+    # and ext says what it said in link mode: left out, not installed (not switched off).
     install(ext, agent, set_root, "--mode", "register", "--skip", "a,b")
     states = agree(ext, agent, set_root, e2e_env)
-    assert (states["a"], states["b"], states["g"]) == ("disabled", "disabled", "enabled")
+    assert (states["a"], states["b"], states["g"]) == ("disabled", "not-installed", "enabled")
+    listed = ext("list", "--agent-dir", str(agent), cwd=set_root, check=True).stdout
+    assert "an install's --only/--skip left it out" in listed
 
     # A plain install: b is back (ext's own filter goes), a stays off (the user's).
     install(ext, agent, set_root)
