@@ -72,7 +72,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
             )
         todo = [r.step for r in seen if r.status == "done"]
         detail = f"reverses `ext {rec.command}` of {rec.started[:19]}{_of_set(rec, ctx)}"
-        actions = tuple(_action(s, detail if i == 0 else None) for i, s in enumerate(todo))
+        actions = tuple(_action(s, detail if i == 0 else None, root) for i, s in enumerate(todo))
         if not actions:
             return Prepared(Plan("undo"))
         # Bookkeeping, never shown: the reversed run's journal marked, the set's copies purged.
@@ -332,8 +332,9 @@ def _file_what(file: str) -> str:
     return "its earlier text"
 
 
-def _action(s: JournalStep, detail: str | None) -> Action:
+def _action(s: JournalStep, detail: str | None, root: Path) -> Action:
     op = s["op"]
+    file = _shown(str(s.get("file")), root)
     names: dict[str, tuple[Word, Any, Any]] = {
         "symlink": ("unlink", s.get("path"), None),
         "unlink": ("link", s.get("path"), s.get("target")),
@@ -342,15 +343,24 @@ def _action(s: JournalStep, detail: str | None) -> Action:
         "mkdir": ("rmdir", s.get("path"), None),
         "rmdir": ("mkdir", s.get("path"), None),
         "write": ("restore", "settings.json", "ext's keys as they were (others' kept)"),
-        "file": ("restore", str(s.get("file")), _file_what(str(s.get("file")))),
+        "file": ("restore", file, _file_what(str(s.get("file")))),
         "state": ("restore", ".extset/state.json", "its earlier record"),
-        "copy": ("unlink", s.get("file"), None),
+        "copy": ("unlink", file, None),
     }
     action, path, target = names[op]
     # What the line does not show (a file's earlier text, a copy's entries) is in the step:
     # the table takes such a step back by it (Transaction.reverse).
     payload = Reverse(s) if op in _BY_STEP else None
     return Action(action, str(path), target=target, detail=detail, payload=payload)
+
+
+def _shown(file: str, root: Path) -> str:
+    """A file a step names (absolute): under the agent dir as the plan's other paths are
+    shown, relative to it; elsewhere (an older ext's store) shortened with `~`."""
+    from installer.render.ui import tilde
+
+    path = Path(file)
+    return str(path.relative_to(root)) if path.is_relative_to(root) else tilde(path)
 
 
 _BY_STEP = frozenset({"write", "file", "state", "copy"})

@@ -41,8 +41,11 @@ def test_a_fresh_agent_dir_is_left_with_only_ext_bookkeeping(ext: Run, tmp_path:
 
     left = sorted(but_journal(snapshot(tmp_path / "agent")))
     assert left == [".extset", ".extset/journal", ".extset/lock", ".extset/state.json"]
-    ext(*at, "undo", "--yes", check=True)
+    undone = ext(*at, "undo", "--yes", check=True).stdout
     assert but_journal(snapshot(tmp_path / "agent")) == but_journal(before)
+    # Every line names its path under the agent dir as the others do: ext's copy too.
+    assert "< restore    .extset/agent/ext-command-" in undone
+    assert str(tmp_path / "agent") not in undone
 
 
 def test_what_the_user_had_stays(ext: Run, tmp_path: Path) -> None:

@@ -174,7 +174,8 @@ def approved(ctx: Context, before: str | None, after: str) -> Path:
 
 def test_undo_of_an_approval_puts_the_earlier_approvals_back(ctx: Context) -> None:
     store = approved(ctx, '{"approved": []}\n', '{"approved": ["a"]}\n')
-    assert planned(ctx) == [("restore", str(store), "its earlier approvals")]
+    shown = str(store.relative_to(ctx.agent_dir))  # as the plan's other paths are shown
+    assert planned(ctx) == [("restore", shown, "its earlier approvals")]
     undo(ctx, Undo(), yes)
     assert store.read_text() == '{"approved": []}\n'
 
