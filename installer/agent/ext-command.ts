@@ -299,6 +299,19 @@ export function runExt(ext: string, args: string[]): Promise<Outcome> {
 
 // ---- the panel ---------------------------------------------------------------------------------
 
+/** The widest label pi's SettingsList lines its values up after (30 on pi 0.73, 36 on 1.x): a
+ * longer one pushes its own value out of the column, or off the screen. */
+export const LABEL_WIDTH = 30;
+
+/** A label cut to the column, its start and end kept around an ellipsis (a set's prefix, and the
+ * end of a name that tells two long ones apart). */
+export function fitLabel(label: string): string {
+	const chars = [...label];
+	if (chars.length <= LABEL_WIDTH) return label;
+	const head = Math.ceil((LABEL_WIDTH - 1) / 2);
+	return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - (LABEL_WIDTH - 1 - head)).join("")}`;
+}
+
 /** The parts of pi this file uses, as loaded from pi (or handed in by a test). */
 export interface PiParts {
 	SettingsList: any;
@@ -376,10 +389,10 @@ export class ExtPanel {
 		const { parts } = this.deps;
 		const items = this.rows.map((row) => ({
 			id: row.id,
-			label: row.label,
+			label: fitLabel(row.label),
 			currentValue: this.value(row, false),
 			values: row.switchable ? [this.value(row, false), this.value(row, true)] : undefined,
-			description: this.describe(row),
+			description: this.described(row),
 		}));
 		const hint = (text: string) =>
 			parts.theme.hint(/Enter\/Space/.test(text) ? "  Space stages · Enter applies · Esc cancels" : text);
@@ -402,6 +415,13 @@ export class ExtPanel {
 		if (!staged) return on ? ON : OFF;
 		if (on && row.blocked) return `${ON} (refused here)`; // it stays on: show what will be
 		return `${on ? OFF : ON} (on Enter)`;
+	}
+
+	/** What the selected row says below the list; a name cut to fit is said in full first. */
+	described(row: Row): string | undefined {
+		const why = this.describe(row);
+		if (fitLabel(row.label) === row.label) return why;
+		return why === undefined ? row.label : `${row.label}: ${why}`;
 	}
 
 	describe(row: Row): string | undefined {

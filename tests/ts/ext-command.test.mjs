@@ -391,6 +391,19 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		assert.match(none.screen(), /fix: run `ext install`/);
 	});
 
+	test("a very long name keeps the values in one column, and is named in full below", async () => {
+		const long = "a-very-long-extension-name-that-goes-on-and-on-and-on";
+		const items = [...ITEMS, { name: long, kind: "extension", state: "enabled" }];
+		const { p } = panel({ answers: { list: { data: { ...LISTED, items } } } });
+		await p.load();
+		const rows = p.render(80).filter((l) => /[●○]|stale/.test(l));
+		const column = (l) => l.search(/[●○]|stale/);
+		assert.equal(new Set(rows.map(column)).size, 1, rows.join("\n"));
+		assert.ok(rows.some((l) => l.includes("…")), rows.join("\n"));
+		for (let i = 0; i < items.length - 1; i++) p.handleInput(DOWN);
+		assert.match(p.render(80).join("\n"), new RegExp(`  ${long}`));
+	});
+
 	test("every line fits the width it is given", async () => {
 		const { p } = panel({ argv: ["node", "pi", "--block"] });
 		await p.load();
