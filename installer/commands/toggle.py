@@ -21,7 +21,6 @@ from installer.agent.guards import (
     unseen,
 )
 from installer.agent.sessions import live_sessions
-from installer.engine.lock import agent_lock
 from installer.engine.plan import Action, Plan, SettingsWrite
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
@@ -29,7 +28,7 @@ from installer.ground.context import Context
 from installer.ground.errors import Refused, UsageError
 from installer.ground.manifest import Manifest
 from installer.ground.records import NamedTuple
-from installer.ground.state import State, load_state, save_state
+from installer.ground.state import State, load_state
 from installer.hosts.placing import set_items
 from installer.links.shared import refuse_same_names_here
 from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
@@ -281,8 +280,6 @@ def apply_switch(
         return claimed(state, ctx.set_root, mine)
 
     result = run_plan(ctx, prepare, confirm, dry_run, new_state if mode == "register" else None)
-    if mode == "register" and not dry_run and not result.applied:
-        _claim_now(ctx, mine)
     return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1], ctx.on)))
 
 
@@ -292,17 +289,6 @@ def _carrying(actions: tuple[Action, ...], sp: SettingsPlan) -> tuple[Action, ..
         return actions
     write = SettingsWrite(sp.change)
     return tuple(a._replace(payload=write) if a.action == "filter" else a for a in actions)
-
-
-def _claim_now(ctx: Context, filters: list[str]) -> None:
-    """A no-op switch is still the user's choice: an item install skipped stays off for good."""
-    if not (ctx.agent_dir / ".extset").is_dir():
-        return
-    with agent_lock(ctx.agent_dir):
-        state = load_state(ctx.agent_dir)
-        updated = claimed(state, ctx.set_root, filters)
-        if updated != state:
-            save_state(ctx.agent_dir, updated)
 
 
 def _summary(result: PlanResult, sw: Switch, host: Host) -> tuple[str, ...]:

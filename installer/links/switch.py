@@ -60,6 +60,9 @@ class View:
     # Link mode: the set is installed here (its state record says so), so an item an
     # install's --only/--skip left out is linked by an enable, as register mode's is let in.
     installed: bool = False
+    # Register mode: the items only ext's own filters of an install's --only/--skip keep out
+    # (not-installed, as link mode says of them), which an enable lets in.
+    left_out: frozenset[Resource] = frozenset()
 
 
 def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
@@ -73,11 +76,16 @@ def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
         agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others, folders=ctx.folders)
         here = state.record_of(ctx.set_root, ctx.manifest.name) is not None
         return replace(linked_view(ctx, agent, resources), installed=here)
+    from installer.links.states import left_out
+    from installer.settings.selection import recorded_skips
+
     note = "the set is not registered: `ext install`"
     found = registered_states(
         ctx, [Listed(r, "not-installed", "settings.json", note) for r in resources]
     )
-    return View(mode, {i.resource: _item(i) for i in found}, frozenset())
+    found = left_out(found, recorded_skips(load_state(ctx.agent_dir), ctx))
+    out = frozenset(i.resource for i in found if i.note == LEFT_OUT)
+    return View(mode, {i.resource: _item(i) for i in found}, frozenset(), left_out=out)
 
 
 def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) -> View:
@@ -160,6 +168,10 @@ def plan_switch(
         if item.state == word:
             actions.append(Action("keep", item.path, detail=f"{r.label} already {word}"))
             notes.append(f"{r.label} is already {word}; nothing to do for it")
+        elif enable and r in view.left_out:  # register mode: ext's own filter goes
+            flips.extend(Flip(True, KEYS[r.kind], p, True) for p in package_paths(r))
+            actions.append(_filter(r, True, set_root, "its packages entry", _LEFT_OUT))
+            on.append(r)
         elif enable and _left_out(view, item):
             actions.append(Action("link", r.dest, target=r.source, detail=_LEFT_OUT))
             if item.pi is not None and not item.pi.on:  # pi config's -path would keep it off
@@ -269,10 +281,12 @@ def _top_level(r: Resource) -> str:
     return f'settings.json "{KEYS[r.kind]}"'
 
 
-def _filter(r: Resource, enable: bool, set_root: str, where: str) -> Action:
+def _filter(r: Resource, enable: bool, set_root: str, where: str, why: str = "") -> Action:
     paths = package_paths(r) if set_root else (path_of(r),)
     path = ", -".join(paths)
-    if enable:
+    if enable and why:  # ext's own filter of an install's --skip: no switch of pi config's
+        detail = f"enable {r.label}: drops -{path} from {where} ({why})"
+    elif enable:
         detail = f"enable {r.label}: drops -{path} from {where}, as pi config would"
     else:
         detail = f"disable {r.label}: adds -{path} to {where}, as pi config does"

@@ -43,8 +43,9 @@ def test_register_then_link_removes_the_packages_entry(tmp_path: Path) -> None:
     assert _packages(tmp_path) == [str(root)]
     result = install(ctx, Install(mode="link"), yes)
     assert "unregister" in {a.action for a in result.plan.actions}
-    # ext added the packages key: it goes with the entry, as uninstall takes it
-    assert json.loads((tmp_path / "agent" / "settings.json").read_text()) == {}
+    # ext made settings.json for the packages key: both go with the entry, as uninstall
+    # takes them
+    assert not (tmp_path / "agent" / "settings.json").exists()
     assert (tmp_path / "agent" / "extensions" / "one.ts").is_symlink()
 
 
@@ -64,12 +65,13 @@ def test_uninstall_shows_only_what_it_writes_and_writes_what_it_shows(
     of the last set removes it, and says so in an action (its diff alone was never written)."""
     from installer.commands import install as older
     from installer.commands.uninstall import Uninstall, uninstall
+    from installer.engine.made import Made
 
     root = build_tree(tmp_path / "set", dict(SET))
     ctx = _ctx(tmp_path, root)
     install(ctx, Install(mode="register"), yes)
     with monkeypatch.context() as m:  # an ext before this change left the key
-        m.setattr(older, "_registered_before", lambda ctx, state: False)
+        m.setattr(older, "_from_register", lambda ctx, state: Made(frozenset(), False))
         install(ctx, Install(mode="link"), yes)
     settings = tmp_path / "agent" / "settings.json"
     assert json.loads(settings.read_text()) == {"packages": []}
@@ -79,7 +81,7 @@ def test_uninstall_shows_only_what_it_writes_and_writes_what_it_shows(
 
     assert ("unregister", "settings.json") in {(a.action, a.path) for a in shown.plan.actions}
     assert shown.diffs and done.applied
-    assert json.loads(settings.read_text()) == {}
+    assert not settings.exists()  # ext made it, and nothing else is in it
 
 
 def test_link_then_register_removes_the_links(tmp_path: Path) -> None:
@@ -197,7 +199,8 @@ def test_a_skip_in_register_mode_is_no_switch_to_carry_into_link_mode(tmp_path: 
     install(ctx, Install(mode="register"), yes)
     install(ctx, Install(mode="register", skip=("three",)), yes)
     switch(ctx, ["four"], False, False, False, yes)
-    assert _states(ctx)["three"] == _states(ctx)["four"] == "disabled"  # both off in pi
+    # Both off in pi: three left out (as link mode says), four switched off by the user.
+    assert (_states(ctx)["three"], _states(ctx)["four"]) == ("not-installed", "disabled")
 
     install(ctx, Install(mode="link"), yes)
 

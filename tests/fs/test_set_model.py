@@ -265,10 +265,10 @@ def test_register_mode_filters_every_kind_by_its_declared_path(tmp_path: Path) -
     }
     _, listed = items(ctx)
     assert {i.resource.label: i.state for i in listed} == {
-        "a": "disabled",
+        "a": "not-installed",  # left out, as link mode says: ext's filters, no one's switch
         "b": "enabled",
-        "skill:one": "disabled",
-        "prompt:p": "disabled",
+        "skill:one": "not-installed",
+        "prompt:p": "not-installed",
     }
     install(ctx, Install(mode="register"), yes)
     (entry,) = json.loads((ctx.agent_dir / "settings.json").read_text())["packages"]

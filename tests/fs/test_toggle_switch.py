@@ -235,14 +235,19 @@ def test_register_mode_no_ops_and_a_skill_switched_by_its_filter(
     assert entry["extensions"] == ["-extensions/alpha.ts"]
 
 
-def test_register_mode_disabling_what_install_skipped_records_the_choice(
+def test_register_mode_disabling_what_install_skipped_is_refused_as_in_link_mode(
     set_root: Path, agent: Path
 ) -> None:
+    """An item --skip left out is not installed in either mode: a disable of it writes
+    nothing (no record claims ext's filter behind a "nothing to do") and says why."""
     ctx = installed(set_root, agent, mode="register", skip=["alpha"])
-    result = off(ctx, "alpha")  # already filtered out by --skip: nothing to write in settings
+    record = (agent / ".extset" / "state.json").read_text()
+    result = off(ctx, "alpha")
     assert not result.applied
-    install(ctx, Install(), yes)  # no --skip now: alpha must stay off, the user said so
-    assert settings(agent)["packages"][0]["extensions"] == ["-extensions/alpha.ts"]
+    assert any("alpha was not disabled: it is not installed" in w for w in result.plan.warnings)
+    assert (agent / ".extset" / "state.json").read_text() == record
+    install(ctx, Install(), yes)  # no --skip now: alpha is back, as link mode links it
+    assert settings(agent)["packages"] == [str(set_root)]
 
 
 def test_register_mode_disables_what_pi_config_switched_back_on(

@@ -1,0 +1,64 @@
+"""An item an install's --skip left out is the same thing in both modes: `not-installed` in the
+list, the picker and JSON; `ext disable` of it writes nothing and says why; `ext enable` of it
+puts it in, saying it was left out. (In register mode ext's own filter keeps it out of pi, in
+link mode the missing link does; no one's switch either way.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import Run
+from tests.helpers import build_tree, snapshot
+
+pytestmark = pytest.mark.e2e
+
+SET = {
+    "extset.toml": '[set]\nname = "probe"\n',
+    "extensions/a.ts": "export default function () {}\n",
+    "extensions/b.ts": "export default function () {}\n",
+}
+
+
+@pytest.fixture(params=["link", "register"])
+def skipped(request: pytest.FixtureRequest, ext: Run, tmp_path: Path) -> tuple[str, ...]:
+    """The set installed in full, then again with --skip b: the arguments that reach it."""
+    at = ("--set", str(build_tree(tmp_path / "set", SET)), "--agent-dir", str(tmp_path / "a"))
+    mode = ("--mode", request.param)
+    ext(*at, "install", "--create", *mode, "--yes", check=True)
+    ext(*at, "install", *mode, "--skip", "b", "--yes", check=True)
+    return at
+
+
+def states(ext: Run, at: tuple[str, ...]) -> dict[str, str]:
+    listed = json.loads(ext(*at, "--json", "list", check=True).stdout)
+    return {i["name"]: i["state"] for i in listed["items"]}
+
+
+def test_a_skipped_item_is_not_installed_in_both_modes(ext: Run, skipped: tuple[str, ...]) -> None:
+    assert states(ext, skipped) == {"a": "enabled", "b": "not-installed"}
+
+
+def test_disable_of_a_skipped_item_writes_nothing_and_says_why(
+    ext: Run, skipped: tuple[str, ...], tmp_path: Path
+) -> None:
+    before = snapshot(tmp_path / "a")
+
+    done = ext(*skipped, "disable", "b", "--yes")
+
+    assert done.returncode == 0, done.stderr
+    assert "b was not disabled: it is not installed" in done.stderr
+    assert "already disabled" not in done.stdout + done.stderr
+    assert snapshot(tmp_path / "a") == before  # no record rewritten behind "nothing to do"
+    assert states(ext, skipped)["b"] == "not-installed"
+
+
+def test_enable_of_a_skipped_item_puts_it_in_and_says_it_was_left_out(
+    ext: Run, skipped: tuple[str, ...]
+) -> None:
+    done = ext(*skipped, "enable", "b", "--yes", check=True)
+
+    assert "an install's --only/--skip left it out" in done.stdout
+    assert states(ext, skipped) == {"a": "enabled", "b": "enabled"}
