@@ -22,7 +22,7 @@ from installer.cli.grammar import BY_CALL, Command
 from installer.cli.options import Globals
 from installer.cli.run import as_run, context, names, notice, run
 from installer.cli.typed import elsewhere_said, install_again, typed, where_said
-from installer.ground.errors import AgentDirMissing
+from installer.ground.errors import AgentDirMissing, ExtError
 
 
 def call(name: str, g: Globals, args: dict[str, Any]) -> NoReturn:
@@ -156,7 +156,7 @@ def _ask_once(
 
 def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> int:
     from installer.engine.result import PlanResult
-    from installer.render import Prompt, render, where
+    from installer.render import Prompt, render
 
     options = options_of(command, args)
     around = _AROUND.get(command.call)
@@ -171,15 +171,20 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     if around is not None:
         return around(g, out, ctx, options, verb)
     if not command.asks:
-        quiet = g.quiet or out.json
-        said: tuple[str, ...] = (where(ctx),) if command.call in _READS_A_DIR and not quiet else ()
+        reads = command.call in _READS_A_DIR  # the whole dir's: no set of it is the wrong one
+        said = where_said(g, out, ctx, command, args, of_the_set=False) if reads else ()
         return render(out, verb(ctx, options), before=said)
     said = where_said(g, out, ctx, command, args) if command.call in _SAY_WHERE else ()
     # undo reverses this dir's last run, whichever set it was: the set elsewhere is a hint
     # only when there was nothing here to undo.
     first = said[:1] if command.call == "undo" else said
     prompt = Prompt(out, getattr(options, "yes", True), color=not g.no_color, before=first)
-    result = verb(ctx, options, prompt)
+    try:
+        result = verb(ctx, options, prompt)
+    except ExtError:
+        if len(first) > 1 and not prompt.said:  # an error about a set this dir does not hold
+            prompt.say_before()  # (`no item named a`): where it is, first
+        raise
     if command.call in _RECORDS and result.applied:
         _remember(ctx)
     if prompt.said:
@@ -373,7 +378,7 @@ def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn
     from installer.render import render
 
     found: Exec | HostExec = verb(ctx, options)
-    elsewhere = elsewhere_said(g, out, ctx, BY_CALL["launch"], {})  # pi's own args: not repeated
+    elsewhere = elsewhere_said(g, out, ctx, BY_CALL["launch"], {}, passed=options.args)
     found = found._replace(warnings=(*found.warnings, *elsewhere))
     render(out, found, after=notice(g, ctx))
     found.start(ctx.agent_dir, os.environ)

@@ -13,31 +13,65 @@ from installer.cli.run import as_run
 
 
 def where_said(
-    g: Globals, out: Any, ctx: Any, command: Command, args: dict[str, Any], installing: bool = False
+    g: Globals,
+    out: Any,
+    ctx: Any,
+    command: Command,
+    args: dict[str, Any],
+    installing: bool = False,
+    of_the_set: bool = True,
 ) -> tuple[str, ...]:
     """The agent dir and where it came from; and the other dirs the set is installed in, when
-    it is not installed in this one, each with this command for that dir."""
+    it is not installed in this one, each with this command for that dir; and (`of_the_set`:
+    a command about the set, not the whole dir) the sets this dir holds instead."""
     if g.quiet or out.json:
         return ()
     from installer.ground.installs import elsewhere
     from installer.render import where_lines
 
     others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
-    return where_lines(ctx, others, lambda d: typed(g, command, args, d), installing)
+    said = where_lines(ctx, others, lambda d: typed(g, command, args, d), installing)
+    # An install adds a set to a dir that holds others: no wrong folder to point out.
+    if installing or not of_the_set:
+        return said
+    return (*said, *_instead(g, ctx, command, args))
 
 
 def elsewhere_said(
-    g: Globals, out: Any, ctx: Any, command: Command, args: dict[str, Any]
+    g: Globals,
+    out: Any,
+    ctx: Any,
+    command: Command,
+    args: dict[str, Any],
+    passed: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
     """The other dirs the set is installed in when it is not in this one, each with this
-    command for that dir (a reader's hint: the command shows the agent dir itself)."""
+    command for that dir (a reader's hint: the command shows the agent dir itself);
+    `passed`: the words after `--` that go to the host (launch's)."""
     if g.quiet or out.json:
         return ()
     from installer.ground.installs import elsewhere
     from installer.render import elsewhere_lines
 
     others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
-    return elsewhere_lines(others, lambda d: typed(g, command, args, d))
+    return (
+        *elsewhere_lines(others, lambda d: typed(g, command, args, d, passed=passed)),
+        *_instead(g, ctx, command, args, passed),
+    )
+
+
+def _instead(
+    g: Globals, ctx: Any, command: Command, args: dict[str, Any], passed: tuple[str, ...] = ()
+) -> tuple[str, ...]:
+    """The sets the agent dir holds when it does not hold this one (the right dir, run from
+    another set's folder), each with this command for it."""
+    from installer.ground.installs import held_instead
+    from installer.render import instead_lines
+
+    held = held_instead(ctx.set_root, ctx.manifest.name, ctx.agent_dir, ctx.on.name)
+    return instead_lines(
+        held, lambda root: typed(g._replace(set_dir=root), command, args, passed=passed)
+    )
 
 
 def typed(
@@ -46,8 +80,10 @@ def typed(
     args: dict[str, Any],
     agent_dir: Path | None = None,
     ext: str = "ext",
+    passed: tuple[str, ...] = (),
 ) -> str:
-    """This command line as typed (on `agent_dir` when one is given), ext named `ext`."""
+    """This command line as typed (on `agent_dir` when one is given), ext named `ext`;
+    `passed`: the words after `--`, the host's."""
     words = [ext, *(("--set", word(g.set_dir)) if g.set_dir else ())]
     where = agent_dir if agent_dir is not None else g.agent_dir
     words += [*(("--host", g.host) if g.host else ())]
@@ -63,6 +99,7 @@ def typed(
     for a in command.arguments:
         value = args.get(a.dest)
         words += [word(v) for v in value] if isinstance(value, (list, tuple)) else []
+    words += ["--", *map(word, passed)] if passed else []
     return " ".join(words)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer.ground.cachefile import read_table, write_table
-from installer.ground.state import load_state
+from installer.ground.state import SetRecord, load_state
 
 SCHEMA = 1
 
@@ -46,6 +46,16 @@ def elsewhere(set_root: Path, agent_dir: Path, host: str = "pi") -> list[Path]:
     if load_state(agent_dir).for_root(set_root) is not None:
         return []
     return [other for other, named in holding(set_root, agent_dir) if named == host]
+
+
+def held_instead(set_root: Path, name: str, agent_dir: Path, host: str = "pi") -> list[SetRecord]:
+    """The sets of this host that agent_dir holds when it does not hold this one (by its state
+    record, a moved set's older place counting as this one): the right dir, run from another
+    set's folder."""
+    state = load_state(agent_dir)
+    if state.record_of(set_root, name) is not None:
+        return []
+    return [s for s in state.sets if str(s.extra.get("host", "pi")) == host]
 
 
 def holding(set_root: Path, but: Path | None = None) -> list[tuple[Path, str]]:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from installer.consent.preview import ApprovalPreview
     from installer.engine.plan import Plan
     from installer.ground.context import Context
+    from installer.ground.state import SetRecord
     from installer.render.ui import Output
 
 # A result's type (module.name) -> the module of this package that renders it, as `show`.
@@ -97,6 +98,19 @@ def where_lines(
     return (where(ctx), *said)
 
 
+def instead_lines(held: list[SetRecord], again: Callable[[Path], str]) -> tuple[str, ...]:
+    """Each set the agent dir holds when it does not hold this one, with the command for it."""
+    from pathlib import Path
+
+    from installer.render.ui import tilde
+
+    return tuple(
+        f"this dir holds the set {s.name} ({tilde(Path(s.root))}), not this one: "
+        f"{again(Path(s.root))}"
+        for s in held
+    )
+
+
 def elsewhere_lines(others: list[Path], again: Callable[[Path], str]) -> tuple[str, ...]:
     """Each other agent dir that holds the set (not installed here), with the command there."""
     from installer.render.ui import tilde
@@ -121,10 +135,14 @@ class Prompt:
         self.said = False  # whether `before` was said (else the renderer says it)
         self.stdin_tty = sys.stdin is not None and sys.stdin.isatty()
 
-    def __call__(self, plan: Plan, diffs: tuple[str, ...]) -> None:
+    def say_before(self) -> None:
+        """The lines said before the plan, said now (an error came first)."""
         for line in self.before:
             self.out.err(self.out.runnable(line))
         self.said = True
+
+    def __call__(self, plan: Plan, diffs: tuple[str, ...]) -> None:
+        self.say_before()
         if self.out.collecting:
             self.out.show_plan(plan, diffs, asking=True)
             raise PlanShown()
@@ -132,9 +150,7 @@ class Prompt:
 
     def told(self, plan: Plan, diffs: tuple[str, ...]) -> None:
         """The plan of what was chosen already (the checklist's Enter), shown with no y/N."""
-        for line in self.before:
-            self.out.err(self.out.runnable(line))
-        self.said = True
+        self.say_before()
         self.out.confirm(plan, True, self.stdin_tty, diffs)
 
     def ask(self, question: str, done: str, first: str = "") -> None:

@@ -177,6 +177,27 @@ def test_launch_runs_the_hosts_binary_with_its_variable(
     assert proc.stdout == f"CODEX_HOME={isolated_home}/.codex\nargs=-p hi\n"
 
 
+def test_launch_names_the_dir_that_holds_the_set_with_the_host_s_words_kept(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    made(isolated_home / ".codex")
+    host_binary(tmp_path / "bin", "codex", "CODEX_HOME")
+    other = tmp_path / "other-codex"
+    done = ext(
+        set_root, "--host", "codex", "--agent-dir", str(other), "install", "--create", "--yes"
+    )
+    assert done.exit_code == 0, done.output
+
+    proc = run_ext(set_root, tmp_path / "bin", "--host", "codex", "launch", "--", "-p", "hi")
+
+    assert proc.returncode == 0, proc.stderr
+    assert f"the set is not installed here but in {other}: " in proc.stderr
+    # ext as run (PATH finds none here), pi's words after `--` kept
+    assert f"ext --set {set_root} --host codex --agent-dir {other} launch -- -p hi\n" in (
+        proc.stderr
+    )
+
+
 def test_launch_without_the_binary_exits_1_with_the_install(
     set_root: Path, isolated_home: Path, tmp_path: Path
 ) -> None:

@@ -227,3 +227,69 @@ def test_a_dry_run_of_create_makes_no_dir(set_root: Path, fresh: Path) -> None:
     assert shown.exit_code == 0, shown.output
     assert "+ link       extensions/hello.ts" in shown.stdout
     assert not fresh.exists()
+
+
+def test_a_dir_that_holds_another_set_names_it_with_the_command_for_it(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """The right dir, run from the wrong folder: the set resolved is not installed there, but
+    another is; list, a writer and doctor name it, each with the command for that set."""
+    installed_in(set_root, fresh)
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+
+    listed = ext(other, "--agent-dir", str(fresh), "list")
+    disable = ext(other, "--agent-dir", str(fresh), "uninstall", "--dry-run")
+    doctor = ext(other, "--agent-dir", str(fresh), "doctor")
+
+    said = f"this dir holds the set mine ({set_root}), not this one"
+    assert listed.stderr.splitlines() == [f"{said}: ext --set {set_root} --agent-dir {fresh} list"]
+    assert disable.stderr.splitlines()[:2] == [
+        f"agent dir {fresh} (from --agent-dir)",
+        f"{said}: ext --set {set_root} --agent-dir {fresh} uninstall --dry-run",
+    ]
+    assert said in doctor.stdout
+    assert f"fix: check that set: `ext --set {set_root} --agent-dir {fresh} doctor`" in (
+        doctor.stdout
+    )
+
+
+def test_a_set_that_is_installed_here_names_no_other(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+    installed_in(set_root, fresh)
+    installed_in(other, fresh)
+    assert ext(other, "--agent-dir", str(fresh), "list").stderr == ""
+    # An install into a dir that holds other sets is what a second set's install is.
+    again = ext(other, "--agent-dir", str(fresh), "install", "--dry-run")
+    assert "this dir holds" not in again.stderr
+
+
+def test_an_error_about_a_set_this_dir_does_not_hold_says_which_set_it_holds_first(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    installed_in(set_root, fresh)
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+
+    done = ext(other, "--agent-dir", str(fresh), "disable", "hello")
+
+    assert done.exit_code == 2
+    lines = done.stderr.splitlines()
+    assert lines[:2] == [
+        f"agent dir {fresh} (from --agent-dir)",
+        f"this dir holds the set mine ({set_root}), not this one: "
+        f"ext --set {set_root} --agent-dir {fresh} disable hello",
+    ]
+    assert lines[2] == "error: the set has no item named 'hello'"
+
+
+def test_history_of_a_dir_that_does_not_hold_the_set_points_to_the_one_that_does(
+    set_root: Path, fresh: Path
+) -> None:
+    installed_in(set_root, fresh)
+    done = ext(set_root, "history")
+    assert done.stderr.splitlines() == [
+        "agent dir ~/.local/share/extset/agent (from isolated)",
+        f"the set is not installed here but in {fresh}: "
+        f"ext --set {set_root} --agent-dir {fresh} history",
+    ]

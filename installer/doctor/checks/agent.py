@@ -47,6 +47,23 @@ def _elsewhere(s: Subject) -> list[Finding]:
             f"check that dir: `ext{host} --agent-dir {shlex.quote(str(d))} doctor`",
         )
         for d in elsewhere(s.set_root, s.agent_dir, s.on.name)
+    ] + _instead(s, host)
+
+
+def _instead(s: Subject, host: str) -> list[Finding]:
+    """The sets this dir holds when it does not hold the set doctor was run on (the right
+    dir, run from another set's folder), each with the doctor of that set here."""
+    from installer.ground.installs import held_instead
+
+    if s.set_root is None or s.agent_dir is None or s.manifest is None:
+        return []
+    place = shlex.quote(str(s.agent_dir))
+    return [
+        info(
+            f"this dir holds the set {r.name} ({r.root}), not this one",
+            f"check that set: `ext{host} --set {shlex.quote(r.root)} --agent-dir {place} doctor`",
+        )
+        for r in held_instead(s.set_root, s.manifest.name, s.agent_dir, s.on.name)
     ]
 
 
