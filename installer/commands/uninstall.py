@@ -50,7 +50,9 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         if pi and settings_path(ctx).exists():
             drop = made is not None and made.packages_key
             ours = made is not None and made.settings_file  # left `{}`, it goes too
-            sp = plan_settings(ctx, Intent(unregister=True, drop_packages=drop, drop_file=ours))
+            places = _places(links.actions)  # pi's `-path` of a link that goes is stale
+            intent = Intent(unregister=True, drop_packages=drop, drop_file=ours, unswitched=places)
+            sp = plan_settings(ctx, intent)
         warnings = sp.warnings
         if not pi:  # another agent may read the folder a skill is unlinked from
             from installer.hosts.shared import lost_elsewhere
@@ -66,6 +68,18 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
     kept: list[str] = []  # what the user had where a link goes: backups stay, and say where
     result = run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
     return result._replace(notes=(*result.notes, *kept)) if kept else result
+
+
+def _places(unlinked: tuple[Action, ...]) -> tuple[str, ...]:
+    """Where each link that goes stands in place (a parked one's place too: `a.ts.off` is
+    `a.ts`, `skills/.off/x` is `skills/x`), as pi's top-level switches name it."""
+    out = []
+    for a in unlinked:
+        if a.action not in ("unlink", "prune"):
+            continue
+        folder, _, name = a.path.rpartition("/")
+        out.append(f"{folder.removesuffix('/.off')}/{name.removesuffix('.off')}")
+    return tuple(dict.fromkeys(out))
 
 
 def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...]) -> list[str]:

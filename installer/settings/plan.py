@@ -43,10 +43,12 @@ class Intent(NamedTuple):
     flips: tuple[Flip, ...] = ()  # items switched as `pi config` switches them
     drop_packages: bool = False  # an unregister that empties `packages`, a key ext added: it goes
     drop_file: bool = False  # a settings.json ext made, left empty (`{}`) by the change: it goes
+    unswitched: tuple[str, ...] = ()  # links that go: pi's top-level switches of them go too
 
     @property
     def empty(self) -> bool:
-        wants = self.seed or self.register or self.unregister or self.old_roots or self.flips
+        switches = bool(self.old_roots or self.flips or self.unswitched)
+        wants = self.seed or self.register or self.unregister or switches
         return not wants and self.excluded is None
 
 
@@ -114,7 +116,12 @@ def make_change(ctx: Context, intent: Intent) -> Change:
     from installer.sets.resources import undeclared_kinds
     from installer.settings import SetPackage, apply_seeds, register, unregister
     from installer.settings.packages import with_blocks
-    from installer.settings.switches import merge_filters, switch_entry, switch_local
+    from installer.settings.switches import (
+        merge_filters,
+        switch_entry,
+        switch_local,
+        unswitch_local,
+    )
 
     ours = SetPackage.of(ctx.set_root, settings_path(ctx))
     touches = intent.excluded is not None or any(f.package for f in intent.flips)
@@ -140,6 +147,8 @@ def make_change(ctx: Context, intent: Intent) -> Change:
                 data = switch_entry(data, ours, f.key, f.path, f.on)
             else:
                 data = switch_local(data, f.key, f.path, f.on)
+        if intent.unswitched:
+            data = unswitch_local(data, intent.unswitched)
         return with_blocks(data, ours, blocked)
 
     return change
@@ -261,6 +270,12 @@ def _actions(
         if before.get(key) != after.get(key):
             detail = f'"{key}": {_list_changed(before.get(key), after.get(key))}'
             actions.append(Action("filter", "settings.json", detail=detail, data=after.get(key)))
+    said = any("which ext made" in (a.detail or "") for a in actions)
+    if removed and actions and not said:  # the file goes with the last line's change
+        last = actions[-1]
+        actions[-1] = last._replace(
+            detail=f"{last.detail}; settings.json goes with it (ext made it)"
+        )
     return tuple(actions)
 
 

@@ -418,6 +418,31 @@ def switch_local(settings: Mapping[str, Any], key: str, path: str, on: bool) -> 
     return out
 
 
+def unswitch_local(settings: Mapping[str, Any], places: Iterable[str]) -> dict[str, Any]:
+    """settings without pi's top-level switches of these places (links that go, relative to
+    the agent dir): each pattern naming one of them or a file below it, in every kind's array;
+    an array left empty goes with them. Globs and what names other paths stay."""
+    gone = tuple(places)
+
+    def names_one(p: Any) -> bool:
+        if not isinstance(p, str) or not p.startswith(_SIGNS):
+            return False
+        path = strip(p)
+        return any(path == g or path.startswith(f"{g}/") for g in gone)
+
+    out = dict(settings)
+    for key in KEYS.values():
+        current = out.get(key)
+        if not isinstance(current, list) or not any(names_one(p) for p in current):
+            continue
+        kept = [p for p in current if not names_one(p)]
+        if kept:
+            out[key] = kept
+        else:
+            out.pop(key)
+    return out
+
+
 def _not_a_list(key: str, entry: Any) -> None:
     from installer.ground.errors import ExtError
 

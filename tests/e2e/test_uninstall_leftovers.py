@@ -142,3 +142,45 @@ def test_register_then_link_drops_a_settings_json_ext_made_for_the_entry(
 
     assert not (agent / "settings.json").exists()
     assert (agent / "extensions" / "hello.ts").is_symlink()
+
+
+def test_pi_s_switch_of_a_link_that_goes_goes_with_it(ext: Run, tmp_path: Path) -> None:
+    """`switch = "pi"`: a disabled item keeps its link, off by a `-path` in settings.json.
+    The uninstall takes the link, and the `-path` naming it, which would otherwise keep off
+    whatever is put at that path later; a settings.json ext made for it goes too."""
+    root = make_set(tmp_path / "set")
+    toml = root / "extset.toml"
+    toml.write_text(toml.read_text() + 'switch = "pi"\n')
+    agent = tmp_path / "agent"
+    at = ("--set", str(root), "--agent-dir", str(agent))
+    ext(*at, "install", "--create", "--yes", check=True)
+    ext(*at, "disable", "hello", "tools", "--yes", check=True)
+    switched = (agent / "settings.json").read_text()
+    assert "-extensions/hello.ts" in switched
+
+    plan = ext(*at, "uninstall", "--yes", check=True)
+
+    assert "-extensions/hello.ts" in plan.stdout  # the diff shows it go
+    assert "settings.json goes with it (ext made it)" in plan.stdout
+    assert not (agent / "settings.json").exists()
+    ext(*at, "undo", "--yes", check=True)
+    assert (agent / "settings.json").read_text() == switched
+
+
+def test_pi_s_switches_of_other_paths_stay(ext: Run, tmp_path: Path) -> None:
+    root = make_set(tmp_path / "set")
+    toml = root / "extset.toml"
+    toml.write_text(toml.read_text() + 'switch = "pi"\n')
+    agent = build_tree(
+        tmp_path / "agent",
+        {"settings.json": '{\n  "theme": "dark",\n  "extensions": ["-extensions/mine.ts"]\n}\n'},
+    )
+    at = ("--set", str(root), "--agent-dir", str(agent))
+    ext(*at, "install", "--yes", check=True)
+    ext(*at, "disable", "hello", "--yes", check=True)
+
+    ext(*at, "uninstall", "--yes", check=True)
+
+    assert (agent / "settings.json").read_text() == (
+        '{\n  "theme": "dark",\n  "extensions": ["-extensions/mine.ts"]\n}\n'
+    )

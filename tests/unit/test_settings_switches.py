@@ -142,3 +142,23 @@ def test_whether_pi_loads_a_file_under_its_patterns(
 ) -> None:
     assert loads_local(patterns, A, f"/agent/{A}") is local
     assert loads_in_package(patterns, A, f"/set/{A}") is package
+
+
+def test_unswitch_local_drops_the_patterns_of_places_that_go_and_only_those() -> None:
+    from installer.settings.switches import unswitch_local
+
+    settings = {
+        "theme": "dark",
+        "extensions": ["-extensions/a.ts", "!extensions/*.js", "-extensions/ab.ts"],
+        "skills": ["-skills/rev/SKILL.md"],  # a file below a folder link that goes
+        "prompts": ["+prompts/p.md"],
+    }
+
+    out = unswitch_local(settings, ["extensions/a.ts", "skills/rev", "prompts/q.md"])
+
+    assert out == {
+        "theme": "dark",
+        "extensions": ["!extensions/*.js", "-extensions/ab.ts"],  # a glob, another path
+        "prompts": ["+prompts/p.md"],
+    }  # "skills" had only the pattern of a place that goes: the key goes with it
+    assert unswitch_local(settings, []) == settings
