@@ -150,8 +150,8 @@ class Output:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         self.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the Output
 
-    def finish(self, code: int) -> None:
-        """Flush stdout; if its reader left, say on stderr that the command still ran through."""
+    def flush_out(self) -> None:
+        """Flush stdout (a reader that is gone stops nothing, as in `write_out`)."""
         try:
             self.stdout.flush()
         except (BrokenPipeError, ValueError):
@@ -160,6 +160,10 @@ class Output:
             if err.errno != errno.EPIPE:
                 raise
             self._stdout_gone()
+
+    def finish(self, code: int) -> None:
+        """Flush stdout; if its reader left, say on stderr that the command still ran through."""
+        self.flush_out()
         if self.stdout_lost:
             self.err(
                 f"note: stdout was closed before ext finished writing to it; the command ran "
@@ -167,6 +171,9 @@ class Output:
             )
 
     def err(self, line: str) -> None:
+        # What stdout holds goes first: both captured in one stream (`2>&1 | tee`, CI), a
+        # note must not land above the plan it follows (stdout to a pipe is block-buffered).
+        self.flush_out()
         self.stderr.write(escape(shorten(line, self._home), self.color) + "\n")
 
     def warn(self, message: str) -> None:
