@@ -60,6 +60,7 @@ def start_set(
 ) -> PlanResult:
     """Plan every file of a new set at target, show it, and create the missing ones."""
     root = _folder(target)
+    _refuse_home(root)
     name = name or root.name
     package, package_dir = host_package(host)
     warnings = []
@@ -106,7 +107,8 @@ def start_set(
             found.append(Piece(root / GIT, what="git init", git=git_bin))
         return found
 
-    notes = (f"next: cd {root} && ext install   (ext launch runs pi with the set)",)
+    go = "" if _same(root, Path.cwd()) else f"cd {root} && "
+    notes = (f"next: {go}ext install   (ext launch runs pi with the set)",)
     return run("init", pieces, warnings, dry_run, confirm, notes)
 
 
@@ -192,6 +194,26 @@ def _links_into(pi_dir: Path | None, root: Path) -> int:
             continue
         count += sum(e.is_symlink() and os.path.realpath(e.path).startswith(base) for e in entries)
     return count
+
+
+def _refuse_home(root: Path) -> None:
+    """The home (or /) as a set: every ext run below it would take it for the set (the set is
+    the nearest folder up with an extset.toml), and git init would make it a repository."""
+    home = Path(os.path.expanduser("~"))
+    if _same(root, home) or root == Path(root.anchor):
+        what = "your home folder" if _same(root, home) else "the file system's root"
+        raise UsageError(
+            f"{root} is {what}: as a set, every ext run in a folder below it would take it "
+            "for the set; nothing was written",
+            "make the set a folder of its own: ext init ~/my-extensions",
+        )
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _folder(target: Path) -> Path:

@@ -200,6 +200,26 @@ def test_a_file_where_the_folder_should_be_is_a_usage_error(tmp_path: Path) -> N
         start_set(tmp_path / "taken", None, False, False, yes, None, None)
 
 
+def test_the_home_folder_is_refused_as_a_set(host: HostInfo) -> None:
+    """Every ext run under the home would take it for the set, and git init would make the
+    home a repository: nothing is planned there."""
+    home = Path(os.path.expanduser("~"))
+    with pytest.raises(UsageError, match="is your home folder") as refused:
+        start_set(home, None, True, False, yes, host, GIT)
+    assert refused.value.fix == "make the set a folder of its own: ext init ~/my-extensions"
+    assert not (home / "extset.toml").exists() and not (home / ".git").exists()
+
+
+def test_next_says_no_cd_into_the_folder_it_ran_in(
+    tmp_path: Path, host: HostInfo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "here"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    result = start_set(root, None, False, False, yes, host, None)
+    assert result.notes[0].startswith("next: ext install")
+
+
 # ---- --from-install-sh --------------------------------------------------------------------
 
 
