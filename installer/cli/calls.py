@@ -275,8 +275,20 @@ def _nothing_to_adopt(exc: Any, from_dir: Path | None) -> tuple[str, str]:
         message = f"{shown} (--from) does not exist: there is nothing to adopt there"
     else:
         message = f"{exc.message}: there is nothing to adopt there"
+    pi_dir = _pi_dir()
+    if pi_dir is not None:  # where pi reads, which holds what was placed by hand
+        shown = tilde(pi_dir)
+        return message, f"pi's agent dir is {shown}: ext adopt --all --from {shown}"
     where = "ext adopt --all --from DIR"
     return message, f"name the agent dir that holds the extensions you placed by hand: {where}"
+
+
+def _pi_dir() -> Path | None:
+    """The agent dir pi reads (PI_CODING_AGENT_DIR, else ~/.pi/agent), when it is there."""
+    from installer.ground.context import Env, pi_agent_dir
+
+    found = pi_agent_dir(Env.from_process())
+    return found if found.is_dir() else None
 
 
 def _doctor(g: Globals, options: Any) -> Any:

@@ -405,3 +405,21 @@ def test_a_missing_from_dir_names_from_and_gives_no_create_advice(
         "  fix: name the agent dir that holds the extensions you placed by hand: "
         "ext adopt --all --from DIR",
     ]
+
+
+def test_a_missing_from_dir_names_pi_s_agent_dir_when_it_is_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from installer.cli import app as cli
+
+    build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
+    (Path.home() / ".pi" / "agent").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "set")
+    monkeypatch.setattr("sys.argv", ["ext", "adopt", "--all", "--from", "~/nosuch"])
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    err = capsys.readouterr().err
+    assert done.value.code == 4
+    assert err.splitlines()[1] == (
+        "  fix: pi's agent dir is ~/.pi/agent: ext adopt --all --from ~/.pi/agent"
+    )
