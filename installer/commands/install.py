@@ -40,6 +40,7 @@ from installer.settings.selection import (
     off_as_linked,
     off_in_entry,
     recorded_skips,
+    said_skipped,
     skip_filters,
 )
 
@@ -131,7 +132,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         # A `-path` goes in before a link that it keeps off is put in place.
         by_pi = mode == "link" and ctx.manifest.switch == "pi"
-        lines = sp.written_first().actions if by_pi else sp.actions
+        lines = sp.written_first().actions if by_pi else said_skipped(sp.actions, skipped)
         actions = links.actions + rec.actions + lines + hooks
         warnings = (
             *first_warnings,

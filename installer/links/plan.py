@@ -58,11 +58,11 @@ def _left_out(state: AgentState, r: Resource, off: bool) -> Action:
         path = r.disabled_dest if r.disabled_dest in state.entries else r.dest
         return Action("skip", path, detail="not selected; off already, as you left it")
     if enabled is not None and _owned(enabled):
-        return Action("unlink", r.dest, target=enabled.target, detail=_NOT_SELECTED)
+        return Action("unlink", r.dest, target=enabled.target, detail=NOT_SELECTED)
     return Action("skip", r.dest, detail="not selected")
 
 
-_NOT_SELECTED = "not selected: --only/--skip leave it out, so it is not installed"
+NOT_SELECTED = "not selected: --only/--skip leave it out, so it is not installed"
 
 
 def _resource_actions(

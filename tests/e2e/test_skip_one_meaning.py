@@ -62,3 +62,12 @@ def test_enable_of_a_skipped_item_puts_it_in_and_says_it_was_left_out(
 
     assert "an install's --only/--skip left it out" in done.stdout
     assert states(ext, skipped) == {"a": "enabled", "b": "enabled"}
+
+
+def test_the_plan_of_a_skip_says_why_in_both_modes(
+    ext: Run, skipped: tuple[str, ...], tmp_path: Path
+) -> None:
+    ext(*skipped, "install", "--yes", check=True)  # b back in
+    plan = ext(*skipped, "install", "--skip", "b", "--dry-run", check=True).stdout
+    line = next(line for line in plan.splitlines() if "b.ts" in line)
+    assert "not selected: --only/--skip leave it out, so it is not installed" in line, plan
