@@ -84,7 +84,10 @@ def test_the_plan_says_why_an_item_goes(set_root: Path, agent: Path, mode: str) 
         assert change.detail == "not selected: --only/--skip leave it out, so it is not installed"
     else:
         assert change.action == "filter"
-        assert change.detail == '"extensions": adds -extensions/alpha.ts'
+        assert change.detail == (
+            '"extensions": adds -extensions/alpha.ts; '
+            "not selected: --only/--skip leave it out, so it is not installed"
+        )
     assert loaded(ctx) == EVERYTHING  # a dry run wrote nothing
 
 
