@@ -110,8 +110,8 @@ def word(value: object) -> str:
     from installer.render.ui import tilde
 
     text = tilde(value) if isinstance(value, Path) else str(value)
-    if text.startswith("~/") and shlex.quote(text[2:]) == text[2:]:
-        return text
+    if text.startswith("~/"):  # the `~/` outside the quotes, so the shell expands it
+        return "~/" + shlex.quote(text[2:])
     return shlex.quote(text)
 
 

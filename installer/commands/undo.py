@@ -356,11 +356,10 @@ def _action(s: JournalStep, detail: str | None, root: Path) -> Action:
 
 def _shown(file: str, root: Path) -> str:
     """A file a step names (absolute): under the agent dir as the plan's other paths are
-    shown, relative to it; elsewhere (an older ext's store) shortened with `~`."""
-    from installer.render.ui import tilde
-
+    shown, relative to it; elsewhere (an older ext's store) as it is (the renderer shortens
+    a path under the home with `~`)."""
     path = Path(file)
-    return str(path.relative_to(root)) if path.is_relative_to(root) else tilde(path)
+    return str(path.relative_to(root)) if path.is_relative_to(root) else file
 
 
 _BY_STEP = frozenset({"write", "file", "state", "copy"})

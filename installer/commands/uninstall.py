@@ -50,8 +50,8 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         if pi and settings_path(ctx).exists():
             drop = made is not None and made.packages_key
             ours = made is not None and made.settings_file  # left `{}`, it goes too
-            places = _places(links.actions)  # pi's `-path` of a link that goes is stale
-            intent = Intent(unregister=True, drop_packages=drop, drop_file=ours, unswitched=places)
+            stale = _switches_of(ctx, links.actions)  # ext's `-path` of a link that goes
+            intent = Intent(unregister=True, drop_packages=drop, drop_file=ours, unswitched=stale)
             sp = plan_settings(ctx, intent)
         warnings = sp.warnings
         if not pi:  # another agent may read the folder a skill is unlinked from
@@ -70,16 +70,23 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
     return result._replace(notes=(*result.notes, *kept)) if kept else result
 
 
-def _places(unlinked: tuple[Action, ...]) -> tuple[str, ...]:
-    """Where each link that goes stands in place (a parked one's place too: `a.ts.off` is
-    `a.ts`, `skills/.off/x` is `skills/x`), as pi's top-level switches name it."""
-    out = []
+def _switches_of(ctx: Context, unlinked: tuple[Action, ...]) -> tuple[tuple[str, str], ...]:
+    """The top-level patterns ext wrote (its journals tell) that switch a link that goes
+    (`switch = "pi"`: a disabled item's `-path`), at its place or a file below it (a parked
+    link's place too: `a.ts.off` is `a.ts`). Stale once the link is gone, they would keep off
+    whatever comes to that path; a pattern pi config or the user wrote stays theirs."""
+    from installer.engine.made import patterns_added
+    from installer.settings.switches import KEYS, names_a_place
+
+    places = []
     for a in unlinked:
-        if a.action not in ("unlink", "prune"):
-            continue
-        folder, _, name = a.path.rpartition("/")
-        out.append(f"{folder.removesuffix('/.off')}/{name.removesuffix('.off')}")
-    return tuple(dict.fromkeys(out))
+        if a.action in ("unlink", "prune"):
+            folder, _, name = a.path.rpartition("/")
+            places.append(f"{folder.removesuffix('/.off')}/{name.removesuffix('.off')}")
+    if not places:
+        return ()
+    ours = patterns_added(ctx.agent_dir, settings_path(ctx), KEYS.values())
+    return tuple(sorted((k, p) for k, p in ours if names_a_place(p, places)))
 
 
 def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...]) -> list[str]:

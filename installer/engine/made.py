@@ -52,6 +52,46 @@ def made_here(agent_dir: Path, folders: Iterable[str], settings: Path) -> Made:
     return Made(frozenset(made), bool(key), bool(file))
 
 
+def patterns_added(agent_dir: Path, settings: Path, keys: Iterable[str]) -> frozenset[Pattern]:
+    """The top-level patterns of settings.json (`keys`: "extensions", …) that ext added, as its
+    journals tell: of the writes that added or removed a pattern, the newest decides (added:
+    ext's; removed: any one there now is someone else's, pi config's or the user's)."""
+    keys = tuple(keys)
+    decided: dict[Pattern, bool] = {}
+    for rec in journal.records(agent_dir):
+        if rec.status == "rolled-back":
+            continue
+        for step in reversed(rec.steps):
+            if step["op"] != "write" or not _is(step.get("file"), settings):
+                continue
+            before, after = _patterns(step.get("before"), keys), _patterns(step.get("after"), keys)
+            if before is None or after is None:
+                continue
+            for p in after - before:
+                decided.setdefault(p, True)
+            for p in before - after:
+                decided.setdefault(p, False)
+    return frozenset(p for p, ours in decided.items() if ours)
+
+
+Pattern = tuple[str, str]  # (the top-level key, a pattern of its array)
+
+
+def _patterns(encoded: str | None, keys: tuple[str, ...]) -> set[Pattern] | None:
+    from installer.engine.transaction import decode
+
+    try:
+        text = decode(encoded)
+        data = json.loads(text) if text else {}
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    return {
+        (k, p) for k in keys if isinstance(data.get(k), list) for p in data[k] if isinstance(p, str)
+    }
+
+
 def _is(file: str | None, settings: Path) -> bool:
     return file is not None and os.path.realpath(file) == os.path.realpath(settings)
 

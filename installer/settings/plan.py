@@ -43,7 +43,8 @@ class Intent(NamedTuple):
     flips: tuple[Flip, ...] = ()  # items switched as `pi config` switches them
     drop_packages: bool = False  # an unregister that empties `packages`, a key ext added: it goes
     drop_file: bool = False  # a settings.json ext made, left empty (`{}`) by the change: it goes
-    unswitched: tuple[str, ...] = ()  # links that go: pi's top-level switches of them go too
+    # Links that go: the top-level patterns ext wrote to switch them ((key, pattern)) go too.
+    unswitched: tuple[tuple[str, str], ...] = ()
 
     @property
     def empty(self) -> bool:

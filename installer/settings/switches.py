@@ -418,24 +418,29 @@ def switch_local(settings: Mapping[str, Any], key: str, path: str, on: bool) -> 
     return out
 
 
-def unswitch_local(settings: Mapping[str, Any], places: Iterable[str]) -> dict[str, Any]:
-    """settings without pi's top-level switches of these places (links that go, relative to
-    the agent dir): each pattern naming one of them or a file below it, in every kind's array;
-    an array left empty goes with them. Globs and what names other paths stay."""
-    gone = tuple(places)
+def names_a_place(pattern: str, places: Iterable[str]) -> bool:
+    """Whether a top-level pattern switches one of these places (relative to the agent dir)
+    or a file below it; a glob names none."""
+    if not pattern.startswith(_SIGNS):
+        return False
+    path = strip(pattern)
+    return any(path == g or path.startswith(f"{g}/") for g in places)
 
-    def names_one(p: Any) -> bool:
-        if not isinstance(p, str) or not p.startswith(_SIGNS):
-            return False
-        path = strip(p)
-        return any(path == g or path.startswith(f"{g}/") for g in gone)
 
+def unswitch_local(
+    settings: Mapping[str, Any], patterns: Iterable[tuple[str, str]]
+) -> dict[str, Any]:
+    """settings without these top-level patterns ((key, pattern), the switches of links that
+    go); an array left empty goes with them. Every other pattern stays, in its place."""
+    gone: dict[str, set[str]] = {}
+    for key, pattern in patterns:
+        gone.setdefault(key, set()).add(pattern)
     out = dict(settings)
-    for key in KEYS.values():
+    for key, drop in gone.items():
         current = out.get(key)
-        if not isinstance(current, list) or not any(names_one(p) for p in current):
+        if not isinstance(current, list) or not any(p in drop for p in current):
             continue
-        kept = [p for p in current if not names_one(p)]
+        kept = [p for p in current if not (isinstance(p, str) and p in drop)]
         if kept:
             out[key] = kept
         else:

@@ -184,3 +184,17 @@ def test_pi_s_switches_of_other_paths_stay(ext: Run, tmp_path: Path) -> None:
     assert (agent / "settings.json").read_text() == (
         '{\n  "theme": "dark",\n  "extensions": ["-extensions/mine.ts"]\n}\n'
     )
+
+
+def test_a_switch_pi_config_wrote_for_a_link_stays_the_user_s(ext: Run, tmp_path: Path) -> None:
+    """The same `-path`, written by pi config (or by hand) and not by ext: no journal of
+    ext's added it, so the uninstall leaves it as the user's."""
+    agent = tmp_path / "agent"
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(agent))
+    ext(*at, "install", "--create", "--yes", check=True)
+    settings = agent / "settings.json"
+    settings.write_text('{\n  "extensions": ["-extensions/hello.ts"]\n}\n')
+
+    ext(*at, "uninstall", "--yes", check=True)
+
+    assert settings.read_text() == '{\n  "extensions": ["-extensions/hello.ts"]\n}\n'

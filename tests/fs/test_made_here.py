@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from installer.engine.made import made_here
+from installer.engine.made import made_here, patterns_added
 from installer.engine.transaction import encode
 
 
@@ -70,3 +70,20 @@ def test_settings_json_is_ext_s_when_the_newest_write_that_made_or_removed_it_ma
     rolled = tmp_path / "rolled"
     journal(rolled, "20260101T000001", [write(rolled, None, "{}")], end="rolled-back")
     assert not made_here(rolled, (), rolled / "settings.json").settings_file
+
+
+def test_a_top_level_pattern_is_ext_s_when_the_newest_write_about_it_added_it(
+    tmp_path: Path,
+) -> None:
+    agent = tmp_path / "agent"
+    settings = agent / "settings.json"
+    a, b = '"-extensions/a.ts"', '"-extensions/b.ts"'
+    journal(agent, "20260101T000001", [write(agent, None, f'{{"extensions": [{a}]}}')])
+    journal(agent, "20260101T000002", [write(agent, f'{{"extensions": [{a}]}}', "{}")])
+    journal(agent, "20260101T000003", [write(agent, "{}", f'{{"extensions": [{b}]}}')])
+    journal(agent, "20260101T000004", [write(agent, "{}", '{"skills": ["-x"]}')], "rolled-back")
+
+    found = patterns_added(agent, settings, ["extensions", "skills"])
+
+    # a: added, then removed by ext; one there now came from someone else. b: ext's.
+    assert found == {("extensions", "-extensions/b.ts")}

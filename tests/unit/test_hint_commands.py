@@ -172,3 +172,16 @@ def test_a_tilde_the_shell_left_is_expanded_as_ext_expands_it(
     monkeypatch.chdir(tmp_path / "..")
     given = run._given(Globals(agent_dir=Path("~/a")))
     assert given == (("--agent-dir", f"{tmp_path}/a"),)
+
+
+def test_a_path_under_the_home_keeps_its_tilde_outside_the_quotes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`~/'my agent'`, as the shell expands it and as ext's other lines write it; never
+    `'~/my agent'`, which only ext expands."""
+    from installer.cli.typed import word
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert word(tmp_path / "my agent") == "~/'my agent'"
+    assert word(tmp_path / "plain") == "~/plain"
+    assert word(Path("/elsewhere/my agent")) == "'/elsewhere/my agent'"

@@ -144,21 +144,33 @@ def test_whether_pi_loads_a_file_under_its_patterns(
     assert loads_in_package(patterns, A, f"/set/{A}") is package
 
 
-def test_unswitch_local_drops_the_patterns_of_places_that_go_and_only_those() -> None:
+def test_unswitch_local_drops_the_patterns_named_and_only_those() -> None:
     from installer.settings.switches import unswitch_local
 
     settings = {
         "theme": "dark",
         "extensions": ["-extensions/a.ts", "!extensions/*.js", "-extensions/ab.ts"],
-        "skills": ["-skills/rev/SKILL.md"],  # a file below a folder link that goes
+        "skills": ["-skills/rev/SKILL.md"],
         "prompts": ["+prompts/p.md"],
     }
+    gone = [("extensions", "-extensions/a.ts"), ("skills", "-skills/rev/SKILL.md")]
 
-    out = unswitch_local(settings, ["extensions/a.ts", "skills/rev", "prompts/q.md"])
+    out = unswitch_local(settings, gone)
 
     assert out == {
         "theme": "dark",
-        "extensions": ["!extensions/*.js", "-extensions/ab.ts"],  # a glob, another path
+        "extensions": ["!extensions/*.js", "-extensions/ab.ts"],
         "prompts": ["+prompts/p.md"],
-    }  # "skills" had only the pattern of a place that goes: the key goes with it
+    }  # "skills" held only a pattern that goes: the key goes with it
     assert unswitch_local(settings, []) == settings
+
+
+def test_a_pattern_names_a_place_or_a_file_below_it_never_by_a_glob() -> None:
+    from installer.settings.switches import names_a_place
+
+    places = ["extensions/a.ts", "skills/rev"]
+    assert names_a_place("-extensions/a.ts", places)
+    assert names_a_place("+skills/rev/SKILL.md", places)
+    assert not names_a_place("-extensions/ab.ts", places)
+    assert not names_a_place("!extensions/*.ts", places)
+    assert not names_a_place("extensions/a.ts", places)  # no switch: a path pi loads
