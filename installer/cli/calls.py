@@ -174,9 +174,11 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
         reads = command.call in _READS_A_DIR  # the whole dir's: no set of it is the wrong one
         said = where_said(g, out, ctx, command, args, of_the_set=False) if reads else ()
         return render(out, verb(ctx, options), before=said)
-    said = where_said(g, out, ctx, command, args) if command.call in _SAY_WHERE else ()
-    # undo reverses this dir's last run, whichever set it was: the set elsewhere is a hint
-    # only when there was nothing here to undo.
+    # undo reverses this dir's last run, whichever set it was: no set of the dir is the wrong
+    # one, and the set elsewhere is a hint only when there was nothing here to undo.
+    of_set = command.call != "undo"
+    says = command.call in _SAY_WHERE
+    said = where_said(g, out, ctx, command, args, of_the_set=of_set) if says else ()
     first = said[:1] if command.call == "undo" else said
     prompt = Prompt(out, getattr(options, "yes", True), color=not g.no_color, before=first)
     try:
@@ -284,11 +286,16 @@ def _nothing_to_adopt(exc: Any, from_dir: Path | None) -> tuple[str, str]:
 
 
 def _pi_dir() -> Path | None:
-    """The agent dir pi reads (PI_CODING_AGENT_DIR, else ~/.pi/agent), when it is there."""
+    """The agent dir pi reads (PI_CODING_AGENT_DIR, else ~/.pi/agent), when it is there and
+    not one ext installs into (after `eval "$(ext env)"` the variable names ext's own)."""
     from installer.ground.context import Env, pi_agent_dir
 
-    found = pi_agent_dir(Env.from_process())
-    return found if found.is_dir() else None
+    env = Env.from_process()
+    default = Path(env.environ.get("HOME") or Path.home(), ".pi", "agent")
+    for found in (pi_agent_dir(env), default):
+        if found.is_dir() and not (found / ".extset" / "state.json").exists():
+            return found
+    return None
 
 
 def _doctor(g: Globals, options: Any) -> Any:

@@ -69,8 +69,10 @@ def _instead(
     from installer.render import instead_lines
 
     held = held_instead(ctx.set_root, ctx.manifest.name, ctx.agent_dir, ctx.on.name)
+    # The dir by name: resolved for that set, a default could be another dir ([target]).
+    here = ctx.agent_dir
     return instead_lines(
-        held, lambda root: typed(g._replace(set_dir=root), command, args, passed=passed)
+        held, lambda root: typed(g._replace(set_dir=root), command, args, here, passed=passed)
     )
 
 

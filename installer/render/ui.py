@@ -238,6 +238,7 @@ class Output:
         """Ask y/N on stderr; no TTY, or any answer but yes, is a refusal (exit 3)."""
         if not stdin_tty:
             raise Refused(f"nothing was {done}: there is no terminal to ask on", fix)
+        self.flush_out()  # the plan (stdout, maybe a pipe) before the question about it
         self.stderr.write(f"{escape(question)} [y/N] ")
         self.stderr.flush()
         answer = sys.stdin.readline().strip().lower()

@@ -420,7 +420,7 @@ def switch_local(settings: Mapping[str, Any], key: str, path: str, on: bool) -> 
 
 def names_a_place(pattern: str, places: Iterable[str]) -> bool:
     """Whether a top-level pattern switches one of these places (relative to the agent dir)
-    or a file below it; a glob names none."""
+    or a file below it, read as a path (a glob below a place counts: ext writes none)."""
     if not pattern.startswith(_SIGNS):
         return False
     path = strip(pattern)

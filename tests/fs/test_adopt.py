@@ -423,3 +423,19 @@ def test_a_missing_from_dir_names_pi_s_agent_dir_when_it_is_there(
     assert err.splitlines()[1] == (
         "  fix: pi's agent dir is ~/.pi/agent: ext adopt --all --from ~/.pi/agent"
     )
+
+
+def test_a_missing_from_dir_never_names_a_dir_ext_installs_into(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After `eval "$(ext env)"` PI_CODING_AGENT_DIR names ext's own dir: nothing to adopt."""
+    from installer.cli import app as cli
+
+    build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
+    own = build_tree(tmp_path / "own", {".extset/state.json": '{"sets": []}'})
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(own))
+    monkeypatch.chdir(tmp_path / "set")
+    monkeypatch.setattr("sys.argv", ["ext", "adopt", "--all", "--from", "~/nosuch"])
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert str(own) not in capsys.readouterr().err

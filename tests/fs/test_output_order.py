@@ -39,3 +39,25 @@ def test_notes_follow_the_plan_in_one_captured_stream(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("agent dir ")
     assert lines.index("done: 1 linked") < lines.index("now enabled: b"), done.stdout
+
+
+def test_the_plan_comes_before_its_question_when_stdout_is_a_pipe(tmp_path: Path) -> None:
+    """`ext install 2>&1 | cat` at a terminal (a log kept with tee): the plan is in the pipe
+    before `Apply these changes?`, so no one answers without seeing it."""
+    import shlex
+
+    import pexpect
+
+    root = build_tree(
+        tmp_path / "set",
+        {"extset.toml": '[set]\nname = "probe"\n', "extensions/a.ts": "// a\n"},
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env.update(NO_COLOR="1", EXT_NO_UPDATE_CHECK="1")
+    at = [str(EXT), "--set", str(root), "--agent-dir", str(tmp_path / "agent")]
+    command = shlex.join([*at, "install", "--create"]) + " 2>&1 | cat"
+    child = pexpect.spawn("sh", ["-c", command], env=env, encoding="utf-8")
+    child.expect(r"Apply these changes\? \[y/N\] ", timeout=60)
+    assert "+ link       extensions/a.ts" in child.before, child.before
+    child.sendline("n")
+    child.expect(pexpect.EOF, timeout=60)

@@ -293,3 +293,28 @@ def test_history_of_a_dir_that_does_not_hold_the_set_points_to_the_one_that_does
         f"the set is not installed here but in {fresh}: "
         f"ext --set {set_root} --agent-dir {fresh} history",
     ]
+
+
+def test_the_command_for_the_set_a_dir_holds_names_that_dir(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """The dir came from the other set's [target]: the command for the set it holds names it,
+    since resolved for that set a default could be another dir."""
+    installed_in(set_root, fresh)
+    toml = f'[set]\nname = "other"\n[target]\nagent_dir = "{fresh}"\n'
+    other = build_tree(tmp_path / "other", {"extset.toml": toml})
+
+    done = ext(other, "uninstall", "--dry-run")
+
+    assert done.stderr.splitlines()[1] == (
+        f"this dir holds the set mine ({set_root}), not this one: "
+        f"ext --set {set_root} --agent-dir {fresh} uninstall --dry-run"
+    )
+
+
+def test_undo_names_no_set_the_dir_holds(set_root: Path, fresh: Path, tmp_path: Path) -> None:
+    """undo reverses the dir's last run whichever set it was for: no set of it is wrong."""
+    installed_in(set_root, fresh)
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+    done = ext(other, "--agent-dir", str(fresh), "undo", "--dry-run")
+    assert "this dir holds" not in done.stderr
