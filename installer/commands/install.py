@@ -40,7 +40,6 @@ from installer.settings.selection import (
     off_as_linked,
     off_in_entry,
     recorded_skips,
-    said_skipped,
     skip_filters,
 )
 
@@ -122,7 +121,12 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             skipped[:] = skip_filters(ctx, left_out, mine, carried)
             excluded = entry_filters(ctx, resources, old, (*left_out, *carried), skipped)
             intent = Intent(
-                seed=True, seeded=done, excluded=excluded, old_roots=tuple(old), released=mine
+                seed=True,
+                seeded=done,
+                excluded=excluded,
+                old_roots=tuple(old),
+                released=mine,
+                skipped=tuple(skipped),
             )
             mode_warnings = _carried(carried, "off as filters of the packages entry")
         sp = plan_settings(ctx, intent)
@@ -132,7 +136,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         # A `-path` goes in before a link that it keeps off is put in place.
         by_pi = mode == "link" and ctx.manifest.switch == "pi"
-        lines = sp.written_first().actions if by_pi else said_skipped(sp.actions, skipped)
+        lines = sp.written_first().actions if by_pi else sp.actions
         actions = links.actions + rec.actions + lines + hooks
         warnings = (
             *first_warnings,

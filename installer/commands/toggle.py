@@ -35,7 +35,7 @@ from installer.links.switch import Switch, View, filter_of, plan_switch, read_vi
 from installer.links.twins import hinted
 from installer.sets.modes import install_mode
 from installer.sets.resources import Resource, resolve_name
-from installer.settings.plan import Intent, SettingsPlan, claimed, plan_settings
+from installer.settings.plan import Intent, SettingsPlan, claimed, file_goes, plan_settings
 
 if TYPE_CHECKING:
     from installer.hosts.profile import Host
@@ -266,8 +266,9 @@ def apply_switch(
         sw = plan_switch(view, want, str(ctx.set_root), ctx.manifest.switch)
         guard_warnings = check_guards(ctx, view, sw, force, clean=not dry_run)
         sp = SettingsPlan((), None, None, ())
-        if sw.flips:
-            sp = plan_settings(ctx, Intent(flips=sw.flips))
+        if sw.flips:  # an enable that empties a settings.json ext made takes the file too
+            ours = any(f.on for f in sw.flips) and _made_settings(ctx)
+            sp = plan_settings(ctx, Intent(flips=sw.flips, drop_file=ours))
         warnings = (*guard_warnings, *sw.warnings, *sp.warnings)
         actions = hinted(_carrying(sw.actions, sp), ctx, view, want, named)
         plan = Plan(command, actions, warnings)
@@ -283,12 +284,23 @@ def apply_switch(
     return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1], ctx.on)))
 
 
+def _made_settings(ctx: Context) -> bool:
+    """Whether ext made settings.json (its journals tell), so that left `{}` it goes."""
+    from installer.links.leftovers import what_ext_made
+
+    return what_ext_made(ctx.agent_dir, ()).settings_file
+
+
 def _carrying(actions: tuple[Action, ...], sp: SettingsPlan) -> tuple[Action, ...]:
     """The switch's settings lines, each carrying the one change that writes them all."""
     if sp.change is None:
         return actions
-    write = SettingsWrite(sp.change)
-    return tuple(a._replace(payload=write) if a.action == "filter" else a for a in actions)
+    write = SettingsWrite(sp.change, remove_empty=sp.removes_file)
+    out = [a._replace(payload=write) if a.action == "filter" else a for a in actions]
+    last = max((i for i, a in enumerate(out) if a.action == "filter"), default=None)
+    if sp.removes_file and last is not None:
+        out[last] = file_goes(out[last])
+    return tuple(out)
 
 
 def _summary(result: PlanResult, sw: Switch, host: Host) -> tuple[str, ...]:

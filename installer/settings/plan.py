@@ -40,6 +40,7 @@ class Intent(NamedTuple):
     excluded: tuple[str, ...] | None = None  # `-path` filters ext wants, None = keep as is
     old_roots: tuple[Path, ...] = ()  # folders the set was moved from: their entries go
     released: tuple[str, ...] = ()  # ext's own earlier filters it may drop (pi's stay)
+    skipped: tuple[str, ...] = ()  # of `excluded`, ext's own filters of this run's --only/--skip
     flips: tuple[Flip, ...] = ()  # items switched as `pi config` switches them
     drop_packages: bool = False  # an unregister that empties `packages`, a key ext added: it goes
     drop_file: bool = False  # a settings.json ext made, left empty (`{}`) by the change: it goes
@@ -60,6 +61,7 @@ class SettingsPlan(NamedTuple):
     change: Change | None
     diff: str | None
     warnings: tuple[str, ...]
+    removes_file: bool = False  # settings.json, which ext made, goes (nothing is left in it)
 
     def written_first(self) -> SettingsPlan:
         """The same, its write taken before the plan's other writes (install's `-path`s go in
@@ -187,12 +189,23 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     if not update.changed:
         return SettingsPlan((), change, None, warnings)
     after = json.loads(update.after) if update.after else {}
+    said = _actions(ctx, doc.data, after, intent)
     write = SettingsWrite(change, remove_empty=intent.drop_file)
-    removed = update.after is None  # a file ext made, left empty: it goes
-    said = _actions(ctx, doc.data, after, intent, removed)
+    if update.after is None and said:  # a file ext made, left empty: it goes with the last line
+        said = (*said[:-1], file_goes(said[-1]))
+    elif update.after is None:  # no line to show it by (it held `{}` already): it stays
+        update = preview_of(doc, change)
+        write = SettingsWrite(change)
+        if not update.changed:
+            return SettingsPlan((), change, None, warnings)
     actions = tuple(a._replace(payload=write) for a in said)
     diff = render_diff(update.before, update.after, "settings.json")
-    return SettingsPlan(actions, change, diff, warnings)
+    return SettingsPlan(actions, change, diff, warnings, removes_file=update.after is None)
+
+
+def file_goes(line: Action) -> Action:
+    """The settings line with which settings.json goes (ext made it, nothing is left in it)."""
+    return line._replace(detail=f"{line.detail}; settings.json goes with it (ext made it)")
 
 
 def _must_write(ctx: Context, intent: Intent) -> bool:
@@ -203,7 +216,7 @@ def _must_write(ctx: Context, intent: Intent) -> bool:
 
 
 def _actions(
-    ctx: Context, before: dict[str, Any], after: dict[str, Any], intent: Intent, removed: bool
+    ctx: Context, before: dict[str, Any], after: dict[str, Any], intent: Intent
 ) -> tuple[Action, ...]:
     from installer.settings import SetPackage, apply_seeds, find_entries
 
@@ -240,7 +253,8 @@ def _actions(
                 "unregister",
                 "settings.json",
                 target=str(ctx.set_root),
-                detail="removes the packages entry" + _gone_with_it(after, removed),
+                detail="removes the packages entry"
+                + ("" if "packages" in after else ", and the packages key ext added"),
                 data=was[0],
             )
         )
@@ -249,11 +263,7 @@ def _actions(
             Action(
                 "unregister",
                 "settings.json",
-                detail=(
-                    "removes settings.json, which ext made for the packages key"
-                    if removed
-                    else "removes the empty packages key ext added"
-                ),
+                detail="removes the empty packages key ext added",
             )
         )
     old = was[0] if was else ours.source  # a new entry starts as the plain string
@@ -263,7 +273,7 @@ def _actions(
                 "filter",
                 "settings.json",
                 target=str(ctx.set_root),
-                detail=_patterns_changed(old, now[0]),
+                detail=_patterns_changed(old, now[0], _untagged(intent.skipped)),
                 data=now[0],
             )
         )
@@ -271,37 +281,37 @@ def _actions(
         if before.get(key) != after.get(key):
             detail = f'"{key}": {_list_changed(before.get(key), after.get(key))}'
             actions.append(Action("filter", "settings.json", detail=detail, data=after.get(key)))
-    said = any("which ext made" in (a.detail or "") for a in actions)
-    if removed and actions and not said:  # the file goes with the last line's change
-        last = actions[-1]
-        actions[-1] = last._replace(
-            detail=f"{last.detail}; settings.json goes with it (ext made it)"
-        )
     return tuple(actions)
 
 
-def _gone_with_it(after: dict[str, Any], removed: bool) -> str:
-    """What goes with the set's packages entry: the key ext added, or the file ext made."""
-    if removed:
-        return ", and settings.json, which ext made for it"
-    return "" if "packages" in after else ", and the packages key ext added"
-
-
-def _patterns_changed(was: Any, now: Any) -> str:
-    """What changed in an entry's filters, key by key: `"extensions": +-extensions/a.ts`."""
+def _patterns_changed(was: Any, now: Any, skipped: frozenset[tuple[str, str]]) -> str:
+    """What changed in an entry's filters, key by key: `"extensions": adds -extensions/a.ts`;
+    a filter of --only/--skip (`skipped`: (key, pattern)) says so, as link mode's unlink does."""
     parts = []
     for key in ("extensions", "skills", "prompts", "themes"):
         old = was.get(key) if isinstance(was, dict) else None
         new = now.get(key) if isinstance(now, dict) else None
         if old != new:
-            parts.append(f'"{key}": {_list_changed(old, new)}')
+            left_out = {p for k, p in skipped if k == key}
+            parts.append(f'"{key}": {_list_changed(old, new, left_out)}')
     return "; ".join(parts) or "no filters"
 
 
-def _list_changed(old: Any, new: Any) -> str:
+def _untagged(filters: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    from installer.settings.packages import untag
+
+    return frozenset(untag(f) for f in filters)
+
+
+def _list_changed(old: Any, new: Any, left_out: set[str] | None = None) -> str:
+    from installer.links.plan import NOT_SELECTED
+
     old_l = old if isinstance(old, list) else []
     new_l = new if isinstance(new, list) else []
-    added = [f"adds {p}" for p in new_l if p not in old_l]
+    why = left_out or set()
+    added = [
+        f"adds {p} ({NOT_SELECTED})" if p in why else f"adds {p}" for p in new_l if p not in old_l
+    ]
     dropped = [f"drops {p}" for p in old_l if p not in new_l]
     return ", ".join(added + dropped) or "reordered"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.engine.plan import Action
 from installer.ground.context import Context
 from installer.ground.state import State
 from installer.links.scan import AgentState
@@ -21,21 +20,6 @@ def recorded_skips(state: State, ctx: Context) -> tuple[str, ...]:
     if record is None or record.mode != "register":
         return ()
     return tuple(str(f) for f in record.extra.get(SKIPPED, ()) if isinstance(f, str))
-
-
-def said_skipped(actions: tuple[Action, ...], skipped: list[str]) -> tuple[Action, ...]:
-    """Register mode's filter line, when it adds ext's own filter of --only/--skip, says why,
-    as link mode's unlink of such an item does."""
-    from installer.links.plan import NOT_SELECTED
-    from installer.settings.packages import untag
-
-    added = [f"adds {untag(f)[1]}" for f in skipped]
-    return tuple(
-        a._replace(detail=f"{a.detail}; {NOT_SELECTED}")
-        if a.action == "filter" and any(w in (a.detail or "") for w in added)
-        else a
-        for a in actions
-    )
 
 
 def entry_filters(

@@ -71,3 +71,17 @@ def test_the_plan_of_a_skip_says_why_in_both_modes(
     plan = ext(*skipped, "install", "--skip", "b", "--dry-run", check=True).stdout
     line = next(line for line in plan.splitlines() if "b.ts" in line)
     assert "not selected: --only/--skip leave it out, so it is not installed" in line, plan
+
+
+def test_only_the_filter_of_the_skip_says_not_selected(ext: Run, tmp_path: Path) -> None:
+    """link -> register with a --skip, an item switched off by the user in the same entry: its
+    filter is the user's switch carried over, not the selection's, and says nothing of it."""
+    at = ("--set", str(build_tree(tmp_path / "set", SET)), "--agent-dir", str(tmp_path / "a"))
+    ext(*at, "install", "--create", "--yes", check=True)
+    ext(*at, "disable", "a", "--yes", check=True)
+
+    plan = ext(*at, "install", "--mode", "register", "--skip", "b", "--dry-run", check=True)
+
+    line = next(line for line in plan.stdout.splitlines() if "filter" in line)
+    assert "adds -extensions/b.ts (not selected: --only/--skip leave it out" in line, line
+    assert line.endswith(", adds -extensions/a.ts)"), line  # the user's: no reason added

@@ -101,7 +101,7 @@ def test_a_settings_json_ext_made_goes_when_nothing_else_is_in_it(ext: Run, tmp_
 
     plan = ext(*at, "uninstall", "--dry-run")
 
-    assert "and settings.json, which ext made" in plan.stdout
+    assert "settings.json goes with it (ext made it)" in plan.stdout
     assert "+++ /dev/null" in plan.stdout
     ext(*at, "uninstall", "--yes", check=True)
     assert not (agent / "settings.json").exists()
@@ -198,3 +198,22 @@ def test_a_switch_pi_config_wrote_for_a_link_stays_the_user_s(ext: Run, tmp_path
     ext(*at, "uninstall", "--yes", check=True)
 
     assert settings.read_text() == '{\n  "extensions": ["-extensions/hello.ts"]\n}\n'
+
+
+def test_an_enable_that_empties_a_settings_json_ext_made_takes_it(ext: Run, tmp_path: Path) -> None:
+    """switch = "pi": disable writes a `-path` into a settings.json ext makes for it; the enable
+    that takes the `-path` back takes the file too, and says so, rather than leave `{}`."""
+    root = make_set(tmp_path / "set")
+    toml = root / "extset.toml"
+    toml.write_text(toml.read_text() + 'switch = "pi"\n')
+    agent = tmp_path / "agent"
+    at = ("--set", str(root), "--agent-dir", str(agent))
+    ext(*at, "install", "--create", "--yes", check=True)
+    ext(*at, "disable", "hello", "--yes", check=True)
+
+    done = ext(*at, "enable", "hello", "--yes", check=True)
+
+    assert "settings.json goes with it (ext made it)" in done.stdout
+    assert not (agent / "settings.json").exists()
+    shown = ext(*at, "uninstall", "--dry-run", check=True)
+    assert "settings.json" not in shown.stdout  # nothing shown that is not written

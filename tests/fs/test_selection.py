@@ -85,8 +85,8 @@ def test_the_plan_says_why_an_item_goes(set_root: Path, agent: Path, mode: str) 
     else:
         assert change.action == "filter"
         assert change.detail == (
-            '"extensions": adds -extensions/alpha.ts; '
-            "not selected: --only/--skip leave it out, so it is not installed"
+            '"extensions": adds -extensions/alpha.ts '
+            "(not selected: --only/--skip leave it out, so it is not installed)"
         )
     assert loaded(ctx) == EVERYTHING  # a dry run wrote nothing
 
