@@ -37,6 +37,8 @@ export interface Item {
 	path?: string;
 	note?: string;
 	guard?: Guard;
+	/** Not installed, an enable away (an install's --only/--skip left it out): can be put in. */
+	left_out?: boolean;
 }
 
 /** A set that ext installed here with /ext, and the ext that did it. */
@@ -80,6 +82,7 @@ export interface Batch {
 
 const ON = "● on";
 const OFF = "○ off";
+const LEFT_OUT = "○ not installed";
 
 // ---- pure: what ext said, what this session knows, what Enter does ----------------------------
 
@@ -169,7 +172,7 @@ export function rowsOf(lists: { set: Installed; items: Item[] }[], argv: readonl
 			set,
 			item,
 			label: many ? `${set.name}: ${labelOf(item)}` : labelOf(item),
-			switchable: item.state === "enabled" || item.state === "disabled",
+			switchable: item.state === "enabled" || item.state === "disabled" || item.left_out === true,
 			blocked: blockedHere(item, argv),
 		})),
 	);
@@ -184,7 +187,7 @@ export function batches(rows: readonly Row[], staged: ReadonlySet<string>): Batc
 	for (const row of rows) if (staged.has(row.id) && row.switchable && row.blocked) kept.set(row.id, row.blocked);
 	const goesOff = (row: Row) => row.item.state === "enabled" && row.switchable && staged.has(row.id) && !kept.has(row.id);
 	const onAfter = (set: Installed, name: string) =>
-		rows.some((r) => r.set.root === set.root && labelOf(r.item) === name && (r.item.state === "disabled" ? staged.has(r.id) && r.switchable : !goesOff(r)));
+		rows.some((r) => r.set.root === set.root && labelOf(r.item) === name && (r.item.state !== "enabled" ? staged.has(r.id) && r.switchable : !goesOff(r)));
 	for (let changed = true; changed; ) {
 		changed = false;
 		for (const row of rows.filter(goesOff)) {
@@ -200,7 +203,7 @@ export function batches(rows: readonly Row[], staged: ReadonlySet<string>): Batc
 		const b = out.get(row.set.root) ?? { set: row.set, on: [], off: [], refused: [] };
 		out.set(row.set.root, b);
 		const name = labelOf(row.item);
-		if (row.item.state === "disabled") b.on.push(name);
+		if (row.item.state !== "enabled") b.on.push(name); // off, or left out: put in
 		else if (kept.has(row.id)) b.refused.push(`${name} stays on: ${kept.get(row.id)}`);
 		else b.off.push(name);
 	}
@@ -412,7 +415,7 @@ export class ExtPanel {
 	value(row: Row, staged: boolean): string {
 		const on = row.item.state === "enabled";
 		if (!row.switchable) return row.item.state;
-		if (!staged) return on ? ON : OFF;
+		if (!staged) return on ? ON : row.item.left_out ? LEFT_OUT : OFF;
 		if (on && row.blocked) return `${ON} (refused here)`; // it stays on: show what will be
 		return `${on ? OFF : ON} (on Enter)`;
 	}

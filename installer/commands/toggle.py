@@ -206,11 +206,7 @@ def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResu
 
     def refusal(on_after: frozenset[str]) -> str | None:
         """Why the guards refuse this batch as it stands (checked at each toggle), or None."""
-        want = {
-            r: r.label in on_after
-            for r, it in view.items.items()
-            if it.switchable and (it.state == "enabled") != (r.label in on_after)
-        }
+        want = _wanted(view, on_after)
         try:
             sw = plan_switch(view, want, str(ctx.set_root), ctx.manifest.switch)
             check_guards(ctx, view, sw, force, clean=False)
@@ -221,14 +217,19 @@ def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResu
     picked = ask(choices(ctx.manifest, view), refusal)
     if picked is None:
         raise Refused("cancelled; nothing was written")
-    want = {
-        r: r.label in picked
-        for r, it in view.items.items()
-        if it.switchable and (it.state == "enabled") != (r.label in picked)
-    }
+    want = _wanted(view, frozenset(picked))
     if not want:  # left with no box changed: the list on screen said it all
         return PlanResult(Plan("toggle"), changed=False, dry_run=False, said=False)
     return apply_switch(ctx, "toggle", resources, want, force, False, confirm)
+
+
+def _wanted(view: View, on_after: frozenset[str]) -> dict[Resource, bool]:
+    """Each item the checklist changes: on or off (a box of an item left out, ticked: on)."""
+    return {
+        r: r.label in on_after
+        for r, it in view.items.items()
+        if (it.switchable or view.puttable(r)) and (it.state == "enabled") != (r.label in on_after)
+    }
 
 
 def choices(manifest: Manifest, view: View) -> list[Choice]:
@@ -239,7 +240,7 @@ def choices(manifest: Manifest, view: View) -> list[Choice]:
         mark = "  [guarded]" if r.kind == "extension" and guarded(manifest, r.name) else ""
         by_pi = f"  [{it.pi.describe()}]" if it.pi is not None else ""
         title = f"{r.label:<{width}}  {it.state}{mark}{by_pi}"
-        disabled = None if it.switchable else (it.note or it.state)
+        disabled = None if it.switchable or view.puttable(r) else (it.note or it.state)
         marks = f"{mark}{by_pi}".strip()
         out.append(Choice(r.label, title, it.state == "enabled", disabled, it.state, marks))
     return out

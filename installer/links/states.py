@@ -34,6 +34,9 @@ class Item(NamedTuple):
     # Why the host would not load it though its link is in place (installer.hosts.skill_files).
     refused: str | None = None
     host_kind: str | None = None  # the kind the host takes it as, where not ext's ("command")
+    # Not installed, in a set installed here: what an install's --only/--skip left out (or
+    # new in the set), which an enable puts in, and a disable puts in switched off.
+    left_out: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -54,6 +57,8 @@ class Item(NamedTuple):
             out["note"] = self.note
         if self.pi is not None:
             out["pi"] = self.pi.to_json()
+        if self.left_out:
+            out["left_out"] = True
         return out
 
 
@@ -78,7 +83,17 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     from installer.settings.switches import with_pi
 
     found = with_pi(ctx, [classify(agent, r) for r in resources])
+    if record is not None:  # installed here: what is not linked is an enable away
+        found = [_left_out_linked(i, agent) for i in found]
     return mode, [*read_shared(ctx, found), *gone(agent, resources, kinds)]
+
+
+def _left_out_linked(item: Item, agent: AgentState) -> Item:
+    """Link mode: an item not linked, whose places are free (an install's --only/--skip left
+    it out, or it is new in the set), is left out: an enable links it."""
+    r = item.resource
+    free = r.dest not in agent.entries and r.disabled_dest not in agent.entries
+    return item._replace(left_out=True) if item.state == "not-installed" and free else item
 
 
 def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
@@ -153,7 +168,7 @@ def left_out(found: list[Item], skips: tuple[str, ...]) -> list[Item]:
         return found
     mine = set(skips)
     return [
-        i._replace(state="not-installed", pi=None, note=LEFT_OUT)
+        i._replace(state="not-installed", pi=None, note=LEFT_OUT, left_out=True)
         if i.state == "disabled" and i.resource.filters and set(i.resource.filters) <= mine
         else i
         for i in found

@@ -64,6 +64,11 @@ class View:
     # (not-installed, as link mode says of them), which an enable lets in.
     left_out: frozenset[Resource] = frozenset()
 
+    def puttable(self, r: Resource) -> bool:
+        """Whether r is not installed but an enable (or a disable) would put it in: what an
+        install's --only/--skip left out (link mode: new in the set too)."""
+        return r in self.left_out or _left_out(self, self.items[r])
+
 
 def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
     """Scan the agent dir (link mode) or settings.json (register mode), with pi's switches."""
@@ -168,16 +173,11 @@ def plan_switch(
         if item.state == word:
             actions.append(Action("keep", item.path, detail=f"{r.label} already {word}"))
             notes.append(f"{r.label} is already {word}; nothing to do for it")
-        elif enable and r in view.left_out:  # register mode: ext's own filter goes
-            flips.extend(Flip(True, KEYS[r.kind], p, True) for p in package_paths(r))
-            actions.append(_filter(r, True, set_root, "its packages entry", _LEFT_OUT))
-            on.append(r)
-        elif enable and _left_out(view, item):
-            actions.append(Action("link", r.dest, target=r.source, detail=_LEFT_OUT))
-            if item.pi is not None and not item.pi.on:  # pi config's -path would keep it off
-                flips.append(Flip(False, KEYS[r.kind], path_of(r), True))
-                actions.append(_filter(r, True, "", _top_level(r)))
-            on.append(r)
+        elif r in view.left_out or _left_out(view, item):
+            put = _put_in(view, item, enable, set_root, style)
+            actions.extend(put.actions)
+            flips.extend(put.flips)
+            (on if enable else off).append(r)
         elif not item.switchable:
             actions.append(Action("skip", item.path, detail=item.note or item.state))
             warnings.append(_not_switched(item, word))
@@ -215,6 +215,36 @@ def plan_switch(
 
 
 _LEFT_OUT = f"not installed: {LEFT_OUT}"
+# A disable of such an item: put in, switched off; a plain install keeps it off.
+_OFF_FOR_GOOD = f"{LEFT_OUT}; put in switched off, off for good"
+
+
+class _PutIn(NamedTuple):
+    actions: tuple[Action, ...]
+    flips: tuple[Flip, ...]
+
+
+def _put_in(view: View, item: Item, enable: bool, set_root: str, style: str) -> _PutIn:
+    """An item an install's --only/--skip left out, switched: an enable puts it in; a disable
+    puts it in switched off, off for good (a plain install keeps it off). Register mode's is
+    ext's own filter, which goes, or stays as the user's switch; link mode's is a link, in
+    place or parked (or in place, off by pi's `-path`, when the set's switch is pi's)."""
+    r = item.resource
+    why = _LEFT_OUT if enable else _OFF_FOR_GOOD
+    if view.mode == "register":
+        flips = tuple(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
+        return _PutIn((_filter(r, enable, set_root, "its packages entry", why),), flips)
+    if enable:
+        link = Action("link", r.dest, target=r.source, detail=why)
+        if item.pi is not None and not item.pi.on:  # pi config's -path would keep it off
+            flip = Flip(False, KEYS[r.kind], path_of(r), True)
+            return _PutIn((link, _filter(r, True, "", _top_level(r))), (flip,))
+        return _PutIn((link,), ())
+    if style == "pi":  # the `-path` first: pi never sees the link on
+        flip = Flip(False, KEYS[r.kind], path_of(r), False)
+        link = Action("link", r.dest, target=r.source, detail=why)
+        return _PutIn((_filter(r, False, "", _top_level(r), why), link), (flip,))
+    return _PutIn((Action("link", r.disabled_dest, target=r.source, detail=why),), ())
 
 
 def _left_out(view: View, item: Item) -> bool:
@@ -286,6 +316,8 @@ def _filter(r: Resource, enable: bool, set_root: str, where: str, why: str = "")
     path = ", -".join(paths)
     if enable and why:  # ext's own filter of an install's --skip: no switch of pi config's
         detail = f"enable {r.label}: drops -{path} from {where} ({why})"
+    elif why:  # the same filter, kept as the user's switch (or a `-path` of theirs, new)
+        detail = f"disable {r.label}: -{path} in {where} ({why})"
     elif enable:
         detail = f"enable {r.label}: drops -{path} from {where}, as pi config would"
     else:

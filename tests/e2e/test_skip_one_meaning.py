@@ -1,5 +1,5 @@
 """An item an install's --skip left out is the same thing in both modes: `not-installed` in the
-list, the picker and JSON; `ext disable` of it writes nothing and says why; `ext enable` of it
+list, the picker and JSON; `ext disable` of it puts it in off for good; `ext enable` of it
 puts it in, saying it was left out. (In register mode ext's own filter keeps it out of pi, in
 link mode the missing link does; no one's switch either way.)"""
 
@@ -22,11 +22,15 @@ SET = {
 }
 
 
-@pytest.fixture(params=["link", "register"])
+@pytest.fixture(params=["link", "link-pi", "register"])
 def skipped(request: pytest.FixtureRequest, ext: Run, tmp_path: Path) -> tuple[str, ...]:
-    """The set installed in full, then again with --skip b: the arguments that reach it."""
-    at = ("--set", str(build_tree(tmp_path / "set", SET)), "--agent-dir", str(tmp_path / "a"))
-    mode = ("--mode", request.param)
+    """The set installed in full, then again with --skip b: the arguments that reach it.
+    "link-pi": link mode whose switch is pi's `-path` (`switch = "pi"`), not a `.off` link."""
+    files = dict(SET)
+    if request.param == "link-pi":
+        files["extset.toml"] += 'switch = "pi"\n'
+    at = ("--set", str(build_tree(tmp_path / "set", files)), "--agent-dir", str(tmp_path / "a"))
+    mode = ("--mode", request.param.removesuffix("-pi"))
     ext(*at, "install", "--create", *mode, "--yes", check=True)
     ext(*at, "install", *mode, "--skip", "b", "--yes", check=True)
     return at
@@ -41,17 +45,28 @@ def test_a_skipped_item_is_not_installed_in_both_modes(ext: Run, skipped: tuple[
     assert states(ext, skipped) == {"a": "enabled", "b": "not-installed"}
 
 
-def test_disable_of_a_skipped_item_writes_nothing_and_says_why(
+def test_disable_of_a_skipped_item_puts_it_in_off_for_good(
+    ext: Run, skipped: tuple[str, ...], tmp_path: Path
+) -> None:
+    """`ext disable` is off for good in both modes, for an item --skip left out too: it is put
+    in switched off (a parked link; pi's `-path`; the entry's filter, now the user's), shown
+    as such, and a plain install keeps it off; `ext enable` brings it back."""
+    done = ext(*skipped, "disable", "b", "--yes", check=True)
+
+    assert "off for good" in done.stdout, done.stdout
+    assert states(ext, skipped)["b"] == "disabled"
+    ext(*skipped, "install", "--yes", check=True)
+    assert states(ext, skipped)["b"] == "disabled"
+    ext(*skipped, "enable", "b", "--yes", check=True)
+    assert states(ext, skipped)["b"] == "enabled"
+
+
+def test_a_dry_run_of_that_disable_writes_nothing(
     ext: Run, skipped: tuple[str, ...], tmp_path: Path
 ) -> None:
     before = snapshot(tmp_path / "a")
-
-    done = ext(*skipped, "disable", "b", "--yes")
-
-    assert done.returncode == 0, done.stderr
-    assert "b was not disabled: it is not installed" in done.stderr
-    assert "already disabled" not in done.stdout + done.stderr
-    assert snapshot(tmp_path / "a") == before  # no record rewritten behind "nothing to do"
+    ext(*skipped, "disable", "b", "--dry-run", check=True)
+    assert snapshot(tmp_path / "a") == before
     assert states(ext, skipped)["b"] == "not-installed"
 
 

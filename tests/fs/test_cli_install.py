@@ -241,7 +241,13 @@ def test_list_json_is_the_items_shape(set_root: Path, agent: Path) -> None:
     assert (data["set"], data["agent_dir"], data["mode"]) == (str(set_root), str(agent), "link")
     for item in data["items"]:
         assert {"name", "kind", "layout", "state", "path"} <= set(item)
-        assert set(item) - {"name", "kind", "layout", "state", "path"} <= {"note", "entries"}
+        assert set(item) - {"name", "kind", "layout", "state", "path"} <= {
+            "note",
+            "entries",
+            "left_out",  # not installed, an enable away: --only left it out
+        }
+    left_out = {i["name"] for i in data["items"] if i.get("left_out")}
+    assert left_out == {"review", "dark"}  # not "fix": a file of the user's is in its place
     entries = {i["name"]: i["entries"] for i in data["items"]}
     assert entries["notify"] == [str(set_root / "extensions/notify.ts")]
     assert entries["review"] == [str(set_root / "skills/review/SKILL.md")]

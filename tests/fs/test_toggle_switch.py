@@ -235,19 +235,20 @@ def test_register_mode_no_ops_and_a_skill_switched_by_its_filter(
     assert entry["extensions"] == ["-extensions/alpha.ts"]
 
 
-def test_register_mode_disabling_what_install_skipped_is_refused_as_in_link_mode(
+def test_register_mode_disabling_what_install_skipped_keeps_it_off_for_good(
     set_root: Path, agent: Path
 ) -> None:
-    """An item --skip left out is not installed in either mode: a disable of it writes
-    nothing (no record claims ext's filter behind a "nothing to do") and says why."""
+    """An item --skip left out, disabled: ext's filter becomes the user's switch, with a plan
+    line that says so and a journaled record (no write behind a "nothing to do"); a plain
+    install keeps it off, as link mode keeps the parked link it puts in."""
     ctx = installed(set_root, agent, mode="register", skip=["alpha"])
-    record = (agent / ".extset" / "state.json").read_text()
     result = off(ctx, "alpha")
-    assert not result.applied
-    assert any("alpha was not disabled: it is not installed" in w for w in result.plan.warnings)
-    assert (agent / ".extset" / "state.json").read_text() == record
-    install(ctx, Install(), yes)  # no --skip now: alpha is back, as link mode links it
-    assert settings(agent)["packages"] == [str(set_root)]
+    assert result.applied
+    [line] = result.plan.changes
+    assert (line.action, line.path) == ("filter", "settings.json")
+    assert "off for good" in (line.detail or "")
+    install(ctx, Install(), yes)  # no --skip now: alpha stays off, the user said so
+    assert settings(agent)["packages"][0]["extensions"] == ["-extensions/alpha.ts"]
 
 
 def test_register_mode_disables_what_pi_config_switched_back_on(

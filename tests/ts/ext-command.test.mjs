@@ -391,6 +391,23 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		assert.match(none.screen(), /fix: run `ext install`/);
 	});
 
+	test("an item an install left out can be put in, as ext enable puts it in", async () => {
+		const left = { name: "later", kind: "extension", state: "not-installed", left_out: true };
+		const never = { name: "other", kind: "extension", state: "not-installed" };
+		const items = [left, never];
+		const { p, calls, screen } = panel({ answers: { list: { data: { ...LISTED, items } } } });
+		await p.load();
+		assert.match(screen(), /later\s+○ not installed/);
+		assert.match(screen(), /other\s+not-installed/); // no enable would put it in
+		p.handleInput(" ");
+		assert.match(screen(), /later\s+● on \(on Enter\)/);
+		p.handleInput(DOWN);
+		p.handleInput(" "); // not switchable: nothing staged
+		p.handleInput("\r");
+		await settle();
+		assert.deepEqual(calls.at(-1).slice(5), ["--json", "toggle", "--on", "extension:later", "--yes"]);
+	});
+
 	test("a very long name keeps the values in one column, and is named in full below", async () => {
 		const long = "a-very-long-extension-name-that-goes-on-and-on-and-on";
 		const items = [...ITEMS, { name: long, kind: "extension", state: "enabled" }];

@@ -184,3 +184,34 @@ def test_choices_show_pi_configs_switch() -> None:
     assert choice.checked is False
     assert choice.mark == '[off in pi: -extensions/alpha.ts in settings.json "extensions"]'
     assert choice.title.endswith(f"disabled  {choice.mark}")
+
+
+def test_an_item_left_out_is_a_box_to_tick_in_both_modes() -> None:
+    """Not installed in a set installed here (an install's --only/--skip left it out): the
+    checklist offers it unticked, as `ext enable` would put it in; one that is not left out
+    (its place is taken) stays greyed out."""
+    manifest = Manifest(path=None, name="s")
+    left = Item(ALPHA, "not-installed", ALPHA.dest, None)
+    taken = Item(GAMMA, "not-installed", GAMMA.dest, "in the way")
+    linked = View("link", {ALPHA: left, GAMMA: taken}, frozenset({GAMMA.dest}), installed=True)
+    got = {c.label: c for c in choices(manifest, linked)}
+    assert (got["alpha"].checked, got["alpha"].disabled) == (False, None)
+    assert got["gamma"].disabled == "in the way"
+    registered = View("register", {ALPHA: left}, frozenset(), left_out=frozenset({ALPHA}))
+    [choice] = choices(manifest, registered)
+    assert (choice.checked, choice.disabled) == (False, None)
+
+
+@pytest.mark.parametrize("style", ["rename", "pi"])
+def test_link_mode_disable_of_an_item_left_out_puts_it_in_off(style: str) -> None:
+    view = View(
+        "link", {ALPHA: Item(ALPHA, "not-installed", ALPHA.dest)}, frozenset(), installed=True
+    )
+    sw = plan_switch(view, {ALPHA: False}, ROOT, style)
+    shown = [(a.action, a.path) for a in sw.actions]
+    if style == "pi":  # the -path before the link: pi never loads it on
+        assert shown == [("filter", "settings.json"), ("link", "extensions/alpha.ts")]
+        assert sw.flips == (Flip(False, "extensions", "extensions/alpha.ts", False),)
+    else:
+        assert shown == [("link", "extensions/alpha.ts.off")]
+    assert sw.turned_off == (ALPHA,)
