@@ -338,5 +338,6 @@ def standalone(bench: Bench, description: str) -> None:
     finally:
         if not opts.keep:
             shutil.rmtree(tmp, ignore_errors=True)
-    print()
-    print(markdown(rows))
+    if rows:  # a bench that only reports (bench/imports.py) has no table
+        print()
+        print(markdown(rows))
