@@ -27,6 +27,17 @@ def make_set(root: Path) -> Path:
     )
 
 
+def installed_switched_by_pi(ext: Run, tmp_path: Path, agent: Path) -> tuple[str, ...]:
+    """The set with `switch = "pi"` (off is pi's `-path`), installed into a new agent dir: the
+    arguments that reach it."""
+    root = make_set(tmp_path / "set")
+    toml = root / "extset.toml"
+    toml.write_text(toml.read_text() + 'switch = "pi"\n')
+    at = ("--set", str(root), "--agent-dir", str(agent))
+    ext(*at, "install", "--create", "--yes", check=True)
+    return at
+
+
 def but_journal(tree: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
     return {k: v for k, v in tree.items() if not k.startswith(".extset/journal/")}
 
@@ -148,12 +159,8 @@ def test_pi_s_switch_of_a_link_that_goes_goes_with_it(ext: Run, tmp_path: Path) 
     """`switch = "pi"`: a disabled item keeps its link, off by a `-path` in settings.json.
     The uninstall takes the link, and the `-path` naming it, which would otherwise keep off
     whatever is put at that path later; a settings.json ext made for it goes too."""
-    root = make_set(tmp_path / "set")
-    toml = root / "extset.toml"
-    toml.write_text(toml.read_text() + 'switch = "pi"\n')
     agent = tmp_path / "agent"
-    at = ("--set", str(root), "--agent-dir", str(agent))
-    ext(*at, "install", "--create", "--yes", check=True)
+    at = installed_switched_by_pi(ext, tmp_path, agent)
     ext(*at, "disable", "hello", "tools", "--yes", check=True)
     switched = (agent / "settings.json").read_text()
     assert "-extensions/hello.ts" in switched
@@ -168,15 +175,11 @@ def test_pi_s_switch_of_a_link_that_goes_goes_with_it(ext: Run, tmp_path: Path) 
 
 
 def test_pi_s_switches_of_other_paths_stay(ext: Run, tmp_path: Path) -> None:
-    root = make_set(tmp_path / "set")
-    toml = root / "extset.toml"
-    toml.write_text(toml.read_text() + 'switch = "pi"\n')
     agent = build_tree(
         tmp_path / "agent",
         {"settings.json": '{\n  "theme": "dark",\n  "extensions": ["-extensions/mine.ts"]\n}\n'},
     )
-    at = ("--set", str(root), "--agent-dir", str(agent))
-    ext(*at, "install", "--yes", check=True)
+    at = installed_switched_by_pi(ext, tmp_path, agent)
     ext(*at, "disable", "hello", "--yes", check=True)
 
     ext(*at, "uninstall", "--yes", check=True)
@@ -203,12 +206,8 @@ def test_a_switch_pi_config_wrote_for_a_link_stays_the_user_s(ext: Run, tmp_path
 def test_an_enable_that_empties_a_settings_json_ext_made_takes_it(ext: Run, tmp_path: Path) -> None:
     """switch = "pi": disable writes a `-path` into a settings.json ext makes for it; the enable
     that takes the `-path` back takes the file too, and says so, rather than leave `{}`."""
-    root = make_set(tmp_path / "set")
-    toml = root / "extset.toml"
-    toml.write_text(toml.read_text() + 'switch = "pi"\n')
     agent = tmp_path / "agent"
-    at = ("--set", str(root), "--agent-dir", str(agent))
-    ext(*at, "install", "--create", "--yes", check=True)
+    at = installed_switched_by_pi(ext, tmp_path, agent)
     ext(*at, "disable", "hello", "--yes", check=True)
 
     done = ext(*at, "enable", "hello", "--yes", check=True)

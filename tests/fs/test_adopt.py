@@ -388,19 +388,27 @@ def test_adopt_takes_the_files_pi_takes_from_a_set(tmp_path: Path) -> None:
     assert sorted(f"{FOLDER[r.kind]}/{r.filename}" for r in discover(root)) == sorted(files)
 
 
-def test_a_missing_from_dir_names_from_and_gives_no_create_advice(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def adopt_from(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, list[str]]:
+    """`ext adopt --all --from WHERE` run from a set's folder: its exit code and stderr lines."""
     from installer.cli import app as cli
 
     build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
     monkeypatch.chdir(tmp_path / "set")
-    monkeypatch.setattr("sys.argv", ["ext", "adopt", "--all", "--from", "~/.pi/agent"])
+    monkeypatch.setattr("sys.argv", ["ext", "adopt", "--all", "--from", where])
     with pytest.raises(SystemExit) as done:
         cli.main()
-    err = capsys.readouterr().err
-    assert done.value.code == 4
-    assert err.splitlines() == [
+    code = done.value.code
+    return code if isinstance(code, int) else 1, capsys.readouterr().err.splitlines()
+
+
+def test_a_missing_from_dir_names_from_and_gives_no_create_advice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, err = adopt_from("~/.pi/agent", tmp_path, capsys, monkeypatch)
+    assert code == 4
+    assert err == [
         "error: ~/.pi/agent (--from) does not exist: there is nothing to adopt there",
         "  fix: name the agent dir that holds the extensions you placed by hand: "
         "ext adopt --all --from DIR",
@@ -410,32 +418,17 @@ def test_a_missing_from_dir_names_from_and_gives_no_create_advice(
 def test_a_missing_from_dir_names_pi_s_agent_dir_when_it_is_there(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from installer.cli import app as cli
-
-    build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
     (Path.home() / ".pi" / "agent").mkdir(parents=True)
-    monkeypatch.chdir(tmp_path / "set")
-    monkeypatch.setattr("sys.argv", ["ext", "adopt", "--all", "--from", "~/nosuch"])
-    with pytest.raises(SystemExit) as done:
-        cli.main()
-    err = capsys.readouterr().err
-    assert done.value.code == 4
-    assert err.splitlines()[1] == (
-        "  fix: pi's agent dir is ~/.pi/agent: ext adopt --all --from ~/.pi/agent"
-    )
+    code, err = adopt_from("~/nosuch", tmp_path, capsys, monkeypatch)
+    assert code == 4
+    assert err[1] == ("  fix: pi's agent dir is ~/.pi/agent: ext adopt --all --from ~/.pi/agent")
 
 
 def test_a_missing_from_dir_never_names_a_dir_ext_installs_into(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After `eval "$(ext env)"` PI_CODING_AGENT_DIR names ext's own dir: nothing to adopt."""
-    from installer.cli import app as cli
-
-    build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
     own = build_tree(tmp_path / "own", {".extset/state.json": '{"sets": []}'})
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(own))
-    monkeypatch.chdir(tmp_path / "set")
-    monkeypatch.setattr("sys.argv", ["ext", "adopt", "--all", "--from", "~/nosuch"])
-    with pytest.raises(SystemExit):
-        cli.main()
-    assert str(own) not in capsys.readouterr().err
+    _, err = adopt_from("~/nosuch", tmp_path, capsys, monkeypatch)
+    assert str(own) not in "\n".join(err)
