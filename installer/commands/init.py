@@ -201,9 +201,9 @@ def _refuse_home(root: Path) -> None:
     the nearest folder up with an extset.toml), and git init would make it a repository."""
     home = Path(os.path.expanduser("~"))
     if _same(root, home) or root == Path(root.anchor):
-        what = "your home folder" if _same(root, home) else "the file system's root"
+        shown, what = ("~", "your home folder") if _same(root, home) else (root, "the root")
         raise UsageError(
-            f"{root} is {what}: as a set, every ext run in a folder below it would take it "
+            f"{shown} is {what}: as a set, every ext run in a folder below it would take it "
             "for the set; nothing was written",
             "make the set a folder of its own: ext init ~/my-extensions",
         )

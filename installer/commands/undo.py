@@ -321,6 +321,16 @@ def _expected(s: JournalStep) -> str:
     return _EXPECTED.get(s["op"], "{path}").format(**fields)
 
 
+def _settings_what(s: JournalStep) -> str:
+    """What taking back a settings write does: the file ext made goes, the one it removed
+    comes back, else ext's keys go back as they were."""
+    if s.get("before") is None:
+        return "ext made it: it goes, unless someone added to it since (that stays)"
+    if s.get("after") is None:
+        return "ext removed it: it comes back as it was"
+    return "ext's keys as they were (others' kept)"
+
+
 def _file_what(file: str) -> str:
     """What a private file of ext's held: the approvals store, or an agent file's copy."""
     from installer.links.leftovers import is_copy
@@ -342,7 +352,7 @@ def _action(s: JournalStep, detail: str | None, root: Path) -> Action:
         "rename": ("restore", s.get("to"), s.get("path")),
         "mkdir": ("rmdir", s.get("path"), None),
         "rmdir": ("mkdir", s.get("path"), None),
-        "write": ("restore", "settings.json", "ext's keys as they were (others' kept)"),
+        "write": ("restore", "settings.json", _settings_what(s)),
         "file": ("restore", file, _file_what(str(s.get("file")))),
         "state": ("restore", ".extset/state.json", "its earlier record"),
         "copy": ("unlink", file, None),
@@ -362,7 +372,7 @@ def _shown(file: str, root: Path) -> str:
     return str(path.relative_to(root)) if path.is_relative_to(root) else file
 
 
-_BY_STEP = frozenset({"write", "file", "state", "copy"})
+_BY_STEP = frozenset({"write", "file", "state", "copy", "rmdir"})  # rmdir: the folder's mode
 
 
 class Journals(NamedTuple):

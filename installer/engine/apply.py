@@ -200,7 +200,11 @@ def _rmdir(tx: Transaction, a: Action) -> None:
 
 
 def _made(tx: Transaction, a: Action) -> None:
-    tx.mkdirs(a.path)
+    """A folder made; undo's, from the rmdir step it takes back (the folder's mode too)."""
+    if isinstance(a.payload, Reverse):
+        tx.reverse(a.payload.step)
+    else:
+        tx.mkdirs(a.path)
 
 
 def _moved(tx: Transaction, a: Action) -> None:
@@ -220,6 +224,7 @@ SETTINGS: frozenset[Word] = frozenset(
 PAYLOAD: Mapping[Word, type[Payload]] = {
     **dict.fromkeys(SETTINGS, SettingsWrite),
     "record": StateWrite,
+    "claim": StateWrite,
     "revoke": StoreWrite,
     "undone": MarkUndone,
     "create": FileText,
@@ -238,6 +243,9 @@ APPLY: Mapping[Word, Apply] = {
     "approve": _each(_approve),
     "revoke": _each(_store),
     "record": _each(_record),
+    # Register mode: a filter of ext's (an install's --skip) is the user's switch from now on,
+    # as ext's record says; settings.json keeps it as it is.
+    "claim": _each(_record),
     "undone": _each(_undone),
     "restore": _each(_restore),
     "rmdir": _each(_rmdir),

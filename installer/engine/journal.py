@@ -59,6 +59,7 @@ if TYPE_CHECKING:
             "target": str,
             "to": str,
             "kind": str,  # what a rename moved, when not a link ("dir" or "file")
+            "mode": int,  # a folder an rmdir removed: its permission bits
             "old": str,
             "from": str,
             "file": str,

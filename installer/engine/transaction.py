@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -201,7 +202,9 @@ class Transaction:
         self._made.clear()  # folders may move or go: check again
         path = self._abs(rel)
         if path.is_dir() and not any(path.iterdir()):
-            self._step({"op": "rmdir", "path": rel}, path.rmdir)
+            # Its mode too: undo makes it again as it was (`.extset/agent` is 0700).
+            mode = stat.S_IMODE(path.stat().st_mode)
+            self._step({"op": "rmdir", "path": rel, "mode": mode}, path.rmdir)
 
     def restore_settings(self, path: Path, expected: str | None, text: str | None) -> None:
         """Take back a settings write (`text` -> `expected`) by a three-way merge with the file now.
@@ -270,6 +273,8 @@ class Transaction:
             self.rmdir(s["path"])
         elif op == "rmdir":
             self.mkdirs(s["path"])
+            if "mode" in s:
+                os.chmod(self._abs(s["path"]), s["mode"])
         elif op == "state":
             self.state(_decode(s.get("before")))
         elif op == "file":
@@ -340,7 +345,7 @@ def _remove_copy(root: Path, path: Path, step: JournalStep) -> None:
 # op -> how to take it back, given the agent dir, the step's path and the step
 _REVERSE: dict[str, Callable[[Path, Path, JournalStep], None]] = {
     "mkdir": lambda root, path, step: path.rmdir(),
-    "rmdir": lambda root, path, step: path.mkdir(),
+    "rmdir": lambda root, path, step: _mkdir_as(path, step.get("mode")),
     "symlink": lambda root, path, step: os.unlink(path),
     "rename": lambda root, path, step: os.rename(root / step["to"], path),
     "unlink": lambda root, path, step: os.symlink(step["target"], path),
@@ -430,6 +435,13 @@ def _decode(text: str | None) -> str | None:
     from binascii import a2b_base64
 
     return None if text is None else a2b_base64(text).decode("utf-8")  # as b64decode does
+
+
+def _mkdir_as(path: Path, mode: int | None) -> None:
+    """A folder made again as an rmdir step found it (its mode, when the step kept it)."""
+    path.mkdir()
+    if mode is not None:
+        os.chmod(path, mode)
 
 
 def _unwrite(path: Path, before: str | None) -> None:

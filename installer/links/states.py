@@ -93,7 +93,16 @@ def _left_out_linked(item: Item, agent: AgentState) -> Item:
     it out, or it is new in the set), is left out: an enable links it."""
     r = item.resource
     free = r.dest not in agent.entries and r.disabled_dest not in agent.entries
-    return item._replace(left_out=True) if item.state == "not-installed" and free else item
+    if item.state != "not-installed" or not free:
+        return item
+    why = f"{LEFT_OUT}, or it is new in the set"  # no record of a --skip in link mode
+    return item._replace(left_out=True, note=item.note or _enable_puts_in(why))
+
+
+def _enable_puts_in(why: str) -> str:
+    """Why an item is not installed, and that an enable puts it in (a list row is data: no
+    command in it is made runnable with this run's --set and --agent-dir)."""
+    return f"{why}; an enable puts it in"
 
 
 def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
@@ -168,7 +177,7 @@ def left_out(found: list[Item], skips: tuple[str, ...]) -> list[Item]:
         return found
     mine = set(skips)
     return [
-        i._replace(state="not-installed", pi=None, note=LEFT_OUT, left_out=True)
+        i._replace(state="not-installed", pi=None, note=_enable_puts_in(LEFT_OUT), left_out=True)
         if i.state == "disabled" and i.resource.filters and set(i.resource.filters) <= mine
         else i
         for i in found

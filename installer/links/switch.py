@@ -89,7 +89,7 @@ def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
         ctx, [Listed(r, "not-installed", "settings.json", note) for r in resources]
     )
     found = left_out(found, recorded_skips(load_state(ctx.agent_dir), ctx))
-    out = frozenset(i.resource for i in found if i.note == LEFT_OUT)
+    out = frozenset(i.resource for i in found if i.left_out)
     return View(mode, {i.resource: _item(i) for i in found}, frozenset(), left_out=out)
 
 
@@ -216,7 +216,7 @@ def plan_switch(
 
 _LEFT_OUT = f"not installed: {LEFT_OUT}"
 # A disable of such an item: put in, switched off; a plain install keeps it off.
-_OFF_FOR_GOOD = f"{LEFT_OUT}; put in switched off, off for good"
+_OFF_FOR_GOOD = "not installed (an install's --only/--skip left it out): now in, off for good"
 
 
 class _PutIn(NamedTuple):
@@ -231,9 +231,11 @@ def _put_in(view: View, item: Item, enable: bool, set_root: str, style: str) -> 
     place or parked (or in place, off by pi's `-path`, when the set's switch is pi's)."""
     r = item.resource
     why = _LEFT_OUT if enable else _OFF_FOR_GOOD
-    if view.mode == "register":
-        flips = tuple(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
-        return _PutIn((_filter(r, enable, set_root, "its packages entry", why),), flips)
+    if view.mode == "register" and enable:
+        flips = tuple(Flip(True, KEYS[r.kind], p, True) for p in package_paths(r))
+        return _PutIn((_filter(r, True, set_root, "its packages entry", why),), flips)
+    if view.mode == "register":  # the filter is there: ext's record makes it the user's
+        return _PutIn((_claim(r, set_root),), ())
     if enable:
         link = Action("link", r.dest, target=r.source, detail=why)
         if item.pi is not None and not item.pi.on:  # pi config's -path would keep it off
@@ -245,6 +247,19 @@ def _put_in(view: View, item: Item, enable: bool, set_root: str, style: str) -> 
         link = Action("link", r.dest, target=r.source, detail=why)
         return _PutIn((_filter(r, False, "", _top_level(r), why), link), (flip,))
     return _PutIn((Action("link", r.disabled_dest, target=r.source, detail=why),), ())
+
+
+def _claim(r: Resource, set_root: str) -> Action:
+    """Register mode: ext's filter of an install's --skip, kept in settings.json as it is, is
+    the user's switch from now on (ext's record): a plain install keeps the item off."""
+    from installer.engine.plan import StateWrite
+    from installer.settings.plan import claimed
+
+    mine = r.filters
+    patterns = ", ".join(f"-{p}" for p in package_paths(r))
+    detail = f"{r.label}: {patterns} in its packages entry stays, yours now: off for good"
+    write = StateWrite(lambda state: claimed(state, Path(set_root), mine))
+    return Action("claim", "settings.json", target=set_root, detail=detail, payload=write)
 
 
 def _left_out(view: View, item: Item) -> bool:
@@ -316,8 +331,8 @@ def _filter(r: Resource, enable: bool, set_root: str, where: str, why: str = "")
     path = ", -".join(paths)
     if enable and why:  # ext's own filter of an install's --skip: no switch of pi config's
         detail = f"enable {r.label}: drops -{path} from {where} ({why})"
-    elif why:  # the same filter, kept as the user's switch (or a `-path` of theirs, new)
-        detail = f"disable {r.label}: -{path} in {where} ({why})"
+    elif why:  # a `-path` for an item put in switched off
+        detail = f"disable {r.label}: adds -{path} to {where}; {why}"
     elif enable:
         detail = f"enable {r.label}: drops -{path} from {where}, as pi config would"
     else:

@@ -37,6 +37,7 @@ SYMBOL = {
     "rmdir": "-",
     "mkdir": "+",
     "retire": "-",
+    "claim": "=",
     "create": "+",
     "copy": "+",
 }

@@ -356,4 +356,5 @@ def claimed(state: State, set_root: Path, filters: Iterable[str]) -> State:
     kept = [f for f in skips if f not in set(filters)]
     if record is None or kept == skips:
         return state
-    return state.with_set(record._replace(extra={**record.extra, SKIPPED: kept}))
+    extra = {k: v for k, v in record.extra.items() if k != SKIPPED}  # none left: as install
+    return state.with_set(record._replace(extra={**extra, SKIPPED: kept} if kept else extra))

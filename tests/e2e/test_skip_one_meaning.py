@@ -43,6 +43,11 @@ def states(ext: Run, at: tuple[str, ...]) -> dict[str, str]:
 
 def test_a_skipped_item_is_not_installed_in_both_modes(ext: Run, skipped: tuple[str, ...]) -> None:
     assert states(ext, skipped) == {"a": "enabled", "b": "not-installed"}
+    listed = json.loads(ext(*skipped, "--json", "list", check=True).stdout)["items"]
+    [b] = [i for i in listed if i["name"] == "b"]
+    assert b["left_out"] is True
+    assert "an install's --only/--skip left it out" in b["note"]
+    assert b["note"].endswith("; an enable puts it in")
 
 
 def test_disable_of_a_skipped_item_puts_it_in_off_for_good(

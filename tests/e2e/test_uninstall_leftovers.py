@@ -47,6 +47,7 @@ def test_a_fresh_agent_dir_is_left_with_only_ext_bookkeeping(ext: Run, tmp_path:
     ext(*at, "install", "--create", "--yes", check=True)
     ext(*at, "disable", "tools", "care", "--yes", check=True)  # parked in .off/ folders
     before = snapshot(tmp_path / "agent")
+    mode = (tmp_path / "agent" / ".extset" / "agent").stat().st_mode
 
     ext(*at, "uninstall", "--yes", check=True)
 
@@ -54,6 +55,7 @@ def test_a_fresh_agent_dir_is_left_with_only_ext_bookkeeping(ext: Run, tmp_path:
     assert left == [".extset", ".extset/journal", ".extset/lock", ".extset/state.json"]
     undone = ext(*at, "undo", "--yes", check=True).stdout
     assert but_journal(snapshot(tmp_path / "agent")) == but_journal(before)
+    assert (tmp_path / "agent" / ".extset" / "agent").stat().st_mode == mode  # 0700, as made
     # Every line names its path under the agent dir as the others do: ext's copy too.
     assert "< restore    .extset/agent/ext-command-" in undone
     assert str(tmp_path / "agent") not in undone
@@ -170,8 +172,12 @@ def test_pi_s_switch_of_a_link_that_goes_goes_with_it(ext: Run, tmp_path: Path) 
     assert "-extensions/hello.ts" in plan.stdout  # the diff shows it go
     assert "settings.json goes with it (ext made it)" in plan.stdout
     assert not (agent / "settings.json").exists()
-    ext(*at, "undo", "--yes", check=True)
+    undone = ext(*at, "undo", "--yes", check=True).stdout
+    assert "settings.json -> ext removed it: it comes back as it was" in undone
     assert (agent / "settings.json").read_text() == switched
+    again = ext(*at, "undo", "--yes", check=True).stdout  # the undo undone: the file goes
+    assert "ext made it: it goes, unless someone added to it since" in again
+    assert not (agent / "settings.json").exists()
 
 
 def test_pi_s_switches_of_other_paths_stay(ext: Run, tmp_path: Path) -> None:

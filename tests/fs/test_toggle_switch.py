@@ -245,10 +245,14 @@ def test_register_mode_disabling_what_install_skipped_keeps_it_off_for_good(
     result = off(ctx, "alpha")
     assert result.applied
     [line] = result.plan.changes
-    assert (line.action, line.path) == ("filter", "settings.json")
-    assert "off for good" in (line.detail or "")
-    install(ctx, Install(), yes)  # no --skip now: alpha stays off, the user said so
+    assert (line.action, line.path) == ("claim", "settings.json")  # not a filter change
+    assert "-extensions/alpha.ts in its packages entry stays, yours now" in (line.detail or "")
+    assert result.plan.summary(done=True) == "1 filter kept as yours"
+    kept = (agent / "settings.json").read_bytes()
+    again = install(ctx, Install(), yes)  # no --skip now: alpha stays off, the user said so
     assert settings(agent)["packages"][0]["extensions"] == ["-extensions/alpha.ts"]
+    assert (agent / "settings.json").read_bytes() == kept
+    assert not again.notes  # ext's record was as installed: nothing "written again"
 
 
 def test_register_mode_disables_what_pi_config_switched_back_on(
