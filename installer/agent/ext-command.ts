@@ -234,7 +234,10 @@ export function resultLines(data: Record<string, any>): string[] {
 	const lines = actions.flatMap((a) => {
 		if (a.action === "enable") return [`+ enabled  ${a.target ?? a.path}`];
 		if (a.action === "disable") return [`- disabled ${a.path}`];
+		// an item an install left out, put in: on, or parked (`.off`) off for good
+		if (a.action === "link") return [`+ put in   ${a.path}`];
 		// register mode, or pi config's -path cleared: the switch is a pattern in settings.json
+		if (a.action === "claim") return [`~ ${a.detail ?? a.path}`];
 		return a.action === "filter" ? [`~ ${a.detail ?? a.path}`] : [];
 	});
 	for (const w of Array.isArray(data.warnings) ? data.warnings : []) lines.push(`! ${w}`);

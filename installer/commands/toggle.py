@@ -120,10 +120,11 @@ def toggle(ctx: Context, options: Toggle, prompt: Choose) -> PlanResult:
 
 
 def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool) -> tuple[str, ...]:
-    """Refuse a disable a guard forbids (Refused, exit 3); with --force, warnings instead."""
-    off = [r.label for r in sw.turned_off]
-    on = [r.label for r in sw.turned_on]
+    """Refuse a disable a guard forbids (Refused, exit 3); with --force, warnings instead.
+    Only what is on now is switched off: an item put in switched off was never loaded."""
     now = {r.label for r, it in view.items.items() if it.state == "enabled"}
+    off = [r.label for r in sw.turned_off if r.label in now]
+    on = [r.label for r in sw.turned_on]
     after = (now - set(off)) | set(on)
     found = []
     if needs_sessions(ctx.manifest, off):
@@ -296,7 +297,11 @@ def _carrying(actions: tuple[Action, ...], sp: SettingsPlan) -> tuple[Action, ..
     """The switch's settings lines, each carrying the one change that writes them all."""
     if sp.change is None:
         return actions
-    write = SettingsWrite(sp.change, remove_empty=sp.removes_file)
+    if sp.diff is None:  # a `-path` there already: no line says it is added
+        return tuple(a for a in actions if a.action != "filter")
+    # Before any link: a `-path` keeps off what it is put in for (switch = "pi").
+    links = any(a.action == "link" for a in actions)
+    write = SettingsWrite(sp.change, first=links, remove_empty=sp.removes_file)
     out = [a._replace(payload=write) if a.action == "filter" else a for a in actions]
     last = max((i for i, a in enumerate(out) if a.action == "filter"), default=None)
     if sp.removes_file and last is not None:

@@ -55,6 +55,15 @@ class Transaction:
             self._step(step, folder.mkdir)
         self._made.add(rel)
 
+    def remake(self, rel: str, mode: int | None) -> None:
+        """A folder an rmdir took, made again with the mode it had (none kept: as mkdirs)."""
+        path = self._abs(rel)
+        if mode is None or path.exists():
+            self.mkdirs(rel)
+            return
+        self.mkdirs(rel.rpartition("/")[0] or ".")
+        self._step({"op": "mkdir", "path": rel}, lambda: _mkdir_as(path, mode))
+
     def symlink(self, rel: str, target: str) -> None:
         self.symlinks([(rel, target)])
 
@@ -272,9 +281,7 @@ class Transaction:
         elif op == "mkdir":
             self.rmdir(s["path"])
         elif op == "rmdir":
-            self.mkdirs(s["path"])
-            if "mode" in s:
-                os.chmod(self._abs(s["path"]), s["mode"])
+            self.remake(s["path"], s.get("mode"))
         elif op == "state":
             self.state(_decode(s.get("before")))
         elif op == "file":
@@ -438,10 +445,13 @@ def _decode(text: str | None) -> str | None:
 
 
 def _mkdir_as(path: Path, mode: int | None) -> None:
-    """A folder made again as an rmdir step found it (its mode, when the step kept it)."""
-    path.mkdir()
-    if mode is not None:
-        os.chmod(path, mode)
+    """A folder made again as an rmdir step found it: made with its mode (when the step kept
+    it), so it is never looser, then set to it exactly (the umask may have taken bits)."""
+    if mode is None:
+        path.mkdir()
+        return
+    path.mkdir(mode)
+    os.chmod(path, mode)
 
 
 def _unwrite(path: Path, before: str | None) -> None:

@@ -214,9 +214,8 @@ def plan_switch(
     )
 
 
-_LEFT_OUT = f"not installed: {LEFT_OUT}"
-# A disable of such an item: put in, switched off; a plain install keeps it off.
-_OFF_FOR_GOOD = "not installed (an install's --only/--skip left it out): now in, off for good"
+# Link mode keeps no record of a --skip: an item not linked may be new in the set too.
+_LEFT_OUT = {"register": LEFT_OUT, "link": f"{LEFT_OUT}, or it is new in the set"}
 
 
 class _PutIn(NamedTuple):
@@ -230,21 +229,25 @@ def _put_in(view: View, item: Item, enable: bool, set_root: str, style: str) -> 
     ext's own filter, which goes, or stays as the user's switch; link mode's is a link, in
     place or parked (or in place, off by pi's `-path`, when the set's switch is pi's)."""
     r = item.resource
-    why = _LEFT_OUT if enable else _OFF_FOR_GOOD
+    # A disable of such an item: put in, switched off; a plain install keeps it off.
+    why = f"not installed: {_LEFT_OUT[view.mode]}"
+    why = why if enable else f"{why}; now in, off for good"
     if view.mode == "register" and enable:
         flips = tuple(Flip(True, KEYS[r.kind], p, True) for p in package_paths(r))
         return _PutIn((_filter(r, True, set_root, "its packages entry", why),), flips)
     if view.mode == "register":  # the filter is there: ext's record makes it the user's
         return _PutIn((_claim(r, set_root),), ())
-    if enable:
+    off_by_pi = item.pi is not None and not item.pi.on  # a `-path` of pi config's is there
+    if enable:  # that `-path` would keep it off: it goes
         link = Action("link", r.dest, target=r.source, detail=why)
-        if item.pi is not None and not item.pi.on:  # pi config's -path would keep it off
-            flip = Flip(False, KEYS[r.kind], path_of(r), True)
-            return _PutIn((link, _filter(r, True, "", _top_level(r))), (flip,))
-        return _PutIn((link,), ())
-    if style == "pi":  # the `-path` first: pi never sees the link on
+        flips = (Flip(False, KEYS[r.kind], path_of(r), True),) if off_by_pi else ()
+        lines = (link, _filter(r, True, "", _top_level(r))) if off_by_pi else (link,)
+        return _PutIn(lines, flips)
+    if style == "pi":  # in place, off by pi's `-path` (written first, unless it is there)
+        link = Action("link", r.dest, target=r.source, detail=why)
+        if off_by_pi:
+            return _PutIn((link,), ())
         flip = Flip(False, KEYS[r.kind], path_of(r), False)
-        link = Action("link", r.dest, target=r.source, detail=why)
         return _PutIn((_filter(r, False, "", _top_level(r), why), link), (flip,))
     return _PutIn((Action("link", r.disabled_dest, target=r.source, detail=why),), ())
 
@@ -257,17 +260,19 @@ def _claim(r: Resource, set_root: str) -> Action:
 
     mine = r.filters
     patterns = ", ".join(f"-{p}" for p in package_paths(r))
-    detail = f"{r.label}: {patterns} in its packages entry stays, yours now: off for good"
+    detail = f"{r.label}: {patterns} stays in its packages entry, yours now: off for good"
     write = StateWrite(lambda state: claimed(state, Path(set_root), mine))
-    return Action("claim", "settings.json", target=set_root, detail=detail, payload=write)
+    return Action("claim", ".extset/state.json", target=set_root, detail=detail, payload=write)
 
 
 def _left_out(view: View, item: Item) -> bool:
     """Link mode: an item of the set installed here that has no link of its own, and whose
-    place is free: what an install's selection left out, which an enable links."""
+    place is free: what an install's selection left out, which an enable links. Not one a
+    host's file stands for (Gemini CLI's TOML command): ext writes that, it links no file."""
     r = item.resource
     free = r.dest not in view.taken and r.disabled_dest not in view.taken
-    return view.mode == "link" and view.installed and item.state == "not-installed" and free
+    linked = view.mode == "link" and not r.written
+    return linked and view.installed and item.state == "not-installed" and free
 
 
 def _link_switch(view: View, item: Item, enable: bool) -> list[Action]:

@@ -37,7 +37,7 @@ SYMBOL = {
     "rmdir": "-",
     "mkdir": "+",
     "retire": "-",
-    "claim": "=",
+    "claim": "~",
     "create": "+",
     "copy": "+",
 }

@@ -105,3 +105,32 @@ def test_only_the_filter_of_the_skip_says_not_selected(ext: Run, tmp_path: Path)
     line = next(line for line in plan.stdout.splitlines() if "filter" in line)
     assert "adds -extensions/b.ts (not selected: --only/--skip leave it out" in line, line
     assert line.endswith(", adds -extensions/a.ts)"), line  # the user's: no reason added
+
+
+def test_pi_s_switch_is_written_before_every_link_it_keeps_off(ext: Run, tmp_path: Path) -> None:
+    """switch = "pi", two items left out, disabled in one plan: settings.json's `-path`s are
+    journaled (and written) before the first link, so pi never loads either one on."""
+    files = {**SET, "extset.toml": SET["extset.toml"] + 'switch = "pi"\n'}
+    files["extensions/c.ts"] = "export default function () {}\n"
+    agent = tmp_path / "a"
+    at = ("--set", str(build_tree(tmp_path / "set", files)), "--agent-dir", str(agent))
+    ext(*at, "install", "--create", "--only", "a", "--yes", check=True)
+
+    ext(*at, "disable", "b", "c", "--yes", check=True)
+
+    newest = sorted((agent / ".extset" / "journal").iterdir())[-1]
+    ops = [json.loads(line).get("op") for line in newest.read_text().splitlines()]
+    ops = [op for op in ops if op in ("symlink", "write")]
+    assert ops == ["write", "symlink", "symlink"], ops
+
+
+def test_a_guard_does_not_refuse_putting_in_off_what_was_never_on(ext: Run, tmp_path: Path) -> None:
+    """a requires b; b left out: disabling b turns nothing off that is on, so no guard."""
+    files = {**SET, "extset.toml": SET["extset.toml"] + '[extensions.a]\nrequires = ["b"]\n'}
+    at = ("--set", str(build_tree(tmp_path / "set", files)), "--agent-dir", str(tmp_path / "a"))
+    ext(*at, "install", "--create", "--skip", "b", "--yes", check=True)
+
+    done = ext(*at, "disable", "b", "--yes")
+
+    assert done.returncode == 0, done.stderr
+    assert states(ext, at)["b"] == "disabled"

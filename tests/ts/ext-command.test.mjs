@@ -395,7 +395,8 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		const left = { name: "later", kind: "extension", state: "not-installed", left_out: true };
 		const never = { name: "other", kind: "extension", state: "not-installed" };
 		const items = [left, never];
-		const { p, calls, screen } = panel({ answers: { list: { data: { ...LISTED, items } } } });
+		const put = { data: { changed: true, actions: [{ action: "link", path: "extensions/later.ts" }], warnings: [] } };
+		const { p, calls, screen } = panel({ answers: { list: { data: { ...LISTED, items } }, toggle: put } });
 		await p.load();
 		assert.match(screen(), /later\s+○ not installed/);
 		assert.match(screen(), /other\s+not-installed/); // no enable would put it in
@@ -406,6 +407,8 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		p.handleInput("\r");
 		await settle();
 		assert.deepEqual(calls.at(-1).slice(5), ["--json", "toggle", "--on", "extension:later", "--yes"]);
+		assert.match(screen(), /\+ put in\s+extensions\/later\.ts/); // what was done, said
+		assert.match(screen(), /Enter closes and reloads pi/);
 	});
 
 	test("a very long name keeps the values in one column, and is named in full below", async () => {

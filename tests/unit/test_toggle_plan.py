@@ -215,3 +215,25 @@ def test_link_mode_disable_of_an_item_left_out_puts_it_in_off(style: str) -> Non
     else:
         assert shown == [("link", "extensions/alpha.ts.off")]
     assert sw.turned_off == (ALPHA,)
+
+
+def test_pi_style_put_in_off_adds_no_path_pi_config_has_there() -> None:
+    """A `-path` of pi config's names the place already: linked, the item is off; no filter
+    line claims to add what is there."""
+    by_pi = PiSwitch(False, "-extensions/alpha.ts", 'settings.json "extensions"')
+    item = Item(ALPHA, "not-installed", ALPHA.dest, None, by_pi)
+    view = View("link", {ALPHA: item}, frozenset(), installed=True)
+    sw = plan_switch(view, {ALPHA: False}, ROOT, "pi")
+    assert [(a.action, a.path) for a in sw.actions] == [("link", "extensions/alpha.ts")]
+    assert sw.flips == ()
+
+
+def test_a_file_ext_writes_for_a_host_is_never_put_in_as_a_link() -> None:
+    """Gemini CLI's command is a TOML file ext writes: a link to the Markdown is not it."""
+    written = ALPHA._replace(written="toml", folder="commands")
+    view = View(
+        "link", {written: Item(written, "not-installed", written.dest)}, frozenset(), installed=True
+    )
+    assert not view.puttable(written)
+    sw = plan_switch(view, {written: False}, ROOT)
+    assert [a.action for a in sw.actions] == ["skip"]
