@@ -245,8 +245,8 @@ def test_register_mode_disabling_what_install_skipped_keeps_it_off_for_good(
     result = off(ctx, "alpha")
     assert result.applied
     [line] = result.plan.changes
-    assert (line.action, line.path) == ("claim", "settings.json")  # not a filter change
-    assert "-extensions/alpha.ts in its packages entry stays, yours now" in (line.detail or "")
+    assert (line.action, line.path) == ("claim", ".extset/state.json")  # not a filter change
+    assert "-extensions/alpha.ts stays in its packages entry, yours now" in (line.detail or "")
     assert result.plan.summary(done=True) == "1 filter kept as yours"
     kept = (agent / "settings.json").read_bytes()
     again = install(ctx, Install(), yes)  # no --skip now: alpha stays off, the user said so
