@@ -20,9 +20,10 @@ from installer.engine.plan import Action
 from installer.ground.context import Context
 from installer.ground.records import NamedTuple
 from installer.ground.state import load_state
+from installer.links.put_in import filter_line, is_left_out, put_in, top_level
 from installer.links.scan import AgentState, scan
-from installer.links.states import LEFT_OUT, classify
 from installer.links.states import Item as Listed
+from installer.links.states import classify
 from installer.sets.resources import Resource
 from installer.settings.plan import Flip
 from installer.settings.switches import KEYS, PiSwitch, package_paths, path_of
@@ -67,7 +68,7 @@ class View:
     def puttable(self, r: Resource) -> bool:
         """Whether r is not installed but an enable (or a disable) would put it in: what an
         install's --only/--skip left out (link mode: new in the set too)."""
-        return r in self.left_out or _left_out(self, self.items[r])
+        return r in self.left_out or is_left_out(self, self.items[r])
 
 
 def read_view(ctx: Context, mode: str, resources: Sequence[Resource]) -> View:
@@ -173,8 +174,8 @@ def plan_switch(
         if item.state == word:
             actions.append(Action("keep", item.path, detail=f"{r.label} already {word}"))
             notes.append(f"{r.label} is already {word}; nothing to do for it")
-        elif r in view.left_out or _left_out(view, item):
-            put = _put_in(view, item, enable, set_root, style)
+        elif r in view.left_out or is_left_out(view, item):
+            put = put_in(view, item, enable, set_root, style)
             actions.extend(put.actions)
             flips.extend(put.flips)
             (on if enable else off).append(r)
@@ -183,13 +184,13 @@ def plan_switch(
             warnings.append(_not_switched(item, word))
         elif view.mode == "register":
             flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
-            actions.append(_filter(r, enable, set_root, "its packages entry"))
+            actions.append(filter_line(r, enable, set_root, "its packages entry"))
             (on if enable else off).append(r)
         elif not enable and item.path == r.dest and (style == "pi" or r in view.packaged):
             # Parked, the item would load from the set's packages entry; pi's -path on the link
             # holds, since pi prefers the link to the package's copy of a file.
             flips.append(Flip(False, KEYS[r.kind], path_of(r), False))
-            actions.append(_filter(r, False, "", _top_level(r)))
+            actions.append(filter_line(r, False, "", top_level(r)))
             if style != "pi":
                 notes.append(
                     f"{r.label} keeps its link and is off by pi's -path: parked, the set's "
@@ -207,72 +208,11 @@ def plan_switch(
                 continue
             if enable and item.pi is not None and not item.pi.on:
                 flips.append(Flip(False, KEYS[r.kind], path_of(r), True))
-                actions.append(_filter(r, True, "", _top_level(r)))
+                actions.append(filter_line(r, True, "", top_level(r)))
             (on if enable else off).append(r)
     return Switch(
         tuple(actions), tuple(warnings), tuple(notes), tuple(on), tuple(off), tuple(flips)
     )
-
-
-# Link mode keeps no record of a --skip: an item not linked may be new in the set too.
-_LEFT_OUT = {"register": LEFT_OUT, "link": f"{LEFT_OUT}, or it is new in the set"}
-
-
-class _PutIn(NamedTuple):
-    actions: tuple[Action, ...]
-    flips: tuple[Flip, ...]
-
-
-def _put_in(view: View, item: Item, enable: bool, set_root: str, style: str) -> _PutIn:
-    """An item an install's --only/--skip left out, switched: an enable puts it in; a disable
-    puts it in switched off, off for good (a plain install keeps it off). Register mode's is
-    ext's own filter, which goes, or stays as the user's switch; link mode's is a link, in
-    place or parked (or in place, off by pi's `-path`, when the set's switch is pi's)."""
-    r = item.resource
-    # A disable of such an item: put in, switched off; a plain install keeps it off.
-    why = f"not installed: {_LEFT_OUT[view.mode]}"
-    why = why if enable else f"{why}; now in, off for good"
-    if view.mode == "register" and enable:
-        flips = tuple(Flip(True, KEYS[r.kind], p, True) for p in package_paths(r))
-        return _PutIn((_filter(r, True, set_root, "its packages entry", why),), flips)
-    if view.mode == "register":  # the filter is there: ext's record makes it the user's
-        return _PutIn((_claim(r, set_root),), ())
-    off_by_pi = item.pi is not None and not item.pi.on  # a `-path` of pi config's is there
-    if enable:  # that `-path` would keep it off: it goes
-        link = Action("link", r.dest, target=r.source, detail=why)
-        flips = (Flip(False, KEYS[r.kind], path_of(r), True),) if off_by_pi else ()
-        lines = (link, _filter(r, True, "", _top_level(r))) if off_by_pi else (link,)
-        return _PutIn(lines, flips)
-    if style == "pi":  # in place, off by pi's `-path` (written first, unless it is there)
-        link = Action("link", r.dest, target=r.source, detail=why)
-        if off_by_pi:
-            return _PutIn((link,), ())
-        flip = Flip(False, KEYS[r.kind], path_of(r), False)
-        return _PutIn((_filter(r, False, "", _top_level(r), why), link), (flip,))
-    return _PutIn((Action("link", r.disabled_dest, target=r.source, detail=why),), ())
-
-
-def _claim(r: Resource, set_root: str) -> Action:
-    """Register mode: ext's filter of an install's --skip, kept in settings.json as it is, is
-    the user's switch from now on (ext's record): a plain install keeps the item off."""
-    from installer.engine.plan import StateWrite
-    from installer.settings.plan import claimed
-
-    mine = r.filters
-    patterns = ", ".join(f"-{p}" for p in package_paths(r))
-    detail = f"{r.label}: {patterns} stays in its packages entry, yours now: off for good"
-    write = StateWrite(lambda state: claimed(state, Path(set_root), mine))
-    return Action("claim", ".extset/state.json", target=set_root, detail=detail, payload=write)
-
-
-def _left_out(view: View, item: Item) -> bool:
-    """Link mode: an item of the set installed here that has no link of its own, and whose
-    place is free: what an install's selection left out, which an enable links. Not one a
-    host's file stands for (Gemini CLI's TOML command): ext writes that, it links no file."""
-    r = item.resource
-    free = r.dest not in view.taken and r.disabled_dest not in view.taken
-    linked = view.mode == "link" and not r.written
-    return linked and view.installed and item.state == "not-installed" and free
 
 
 def _link_switch(view: View, item: Item, enable: bool) -> list[Action]:
@@ -320,29 +260,11 @@ def plan_unpark(view: View, links: Sequence[Action]) -> Unpark:
             )
             continue
         actions.append(Action("unlink", r.disabled_dest, target=a.target, detail="parked"))
-        detail = f"stays off: -{path_of(r)} in {_top_level(r)}"
+        detail = f"stays off: -{path_of(r)} in {top_level(r)}"
         actions.append(Action("link", r.dest, target=a.target, detail=detail))
         if it.pi is None or it.pi.on:
             flips.append(Flip(False, KEYS[r.kind], path_of(r), False))
     return Unpark(tuple(actions), tuple(flips), tuple(warnings))
-
-
-def _top_level(r: Resource) -> str:
-    return f'settings.json "{KEYS[r.kind]}"'
-
-
-def _filter(r: Resource, enable: bool, set_root: str, where: str, why: str = "") -> Action:
-    paths = package_paths(r) if set_root else (path_of(r),)
-    path = ", -".join(paths)
-    if enable and why:  # ext's own filter of an install's --skip: no switch of pi config's
-        detail = f"enable {r.label}: drops -{path} from {where} ({why})"
-    elif why:  # a `-path` for an item put in switched off
-        detail = f"disable {r.label}: adds -{path} to {where}; {why}"
-    elif enable:
-        detail = f"enable {r.label}: drops -{path} from {where}, as pi config would"
-    else:
-        detail = f"disable {r.label}: adds -{path} to {where}, as pi config does"
-    return Action("filter", "settings.json", target=set_root or None, detail=detail)
 
 
 def _not_switched(item: Item, word: str) -> str:
