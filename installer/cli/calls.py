@@ -288,11 +288,11 @@ def _nothing_to_adopt(exc: Any, from_dir: Path | None) -> tuple[str, str]:
 def _pi_dir() -> Path | None:
     """The agent dir pi reads (PI_CODING_AGENT_DIR, else ~/.pi/agent), when it is there and
     not one ext installs into (after `eval "$(ext env)"` the variable names ext's own)."""
-    from installer.ground.context import Env, pi_agent_dir
+    from installer.ground.context import PI_AGENT_DIR_VAR, Env, pi_agent_dir
 
     env = Env.from_process()
-    default = Path(env.environ.get("HOME") or Path.home(), ".pi", "agent")
-    for found in (pi_agent_dir(env), default):
+    unset = Env({k: v for k, v in env.environ.items() if k != PI_AGENT_DIR_VAR}, env.cwd)
+    for found in (pi_agent_dir(env), pi_agent_dir(unset)):  # the variable's, else pi's default
         if found.is_dir() and not (found / ".extset" / "state.json").exists():
             return found
     return None

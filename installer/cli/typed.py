@@ -26,15 +26,14 @@ def where_said(
     a command about the set, not the whole dir) the sets this dir holds instead."""
     if g.quiet or out.json:
         return ()
-    from installer.ground.installs import elsewhere
     from installer.render import where_lines
 
-    others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
-    said = where_lines(ctx, others, lambda d: typed(g, command, args, d), installing)
+    found = _placed(ctx)
+    said = where_lines(ctx, found.others, lambda d: typed(g, command, args, d), installing)
     # An install adds a set to a dir that holds others: no wrong folder to point out.
     if installing or not of_the_set:
         return said
-    return (*said, *_instead(g, ctx, command, args))
+    return (*said, *_instead(g, ctx, command, args, found.held))
 
 
 def elsewhere_said(
@@ -50,25 +49,33 @@ def elsewhere_said(
     `passed`: the words after `--` that go to the host (launch's)."""
     if g.quiet or out.json:
         return ()
-    from installer.ground.installs import elsewhere
     from installer.render import elsewhere_lines
 
-    others = elsewhere(ctx.set_root, ctx.agent_dir, ctx.on.name)
+    found = _placed(ctx)
     return (
-        *elsewhere_lines(others, lambda d: typed(g, command, args, d, passed=passed)),
-        *_instead(g, ctx, command, args, passed),
+        *elsewhere_lines(found.others, lambda d: typed(g, command, args, d, passed=passed)),
+        *_instead(g, ctx, command, args, found.held, passed),
     )
 
 
+def _placed(ctx: Any) -> Any:
+    from installer.ground.installs import placed
+
+    return placed(ctx.set_root, ctx.manifest.name, ctx.agent_dir, ctx.on.name)
+
+
 def _instead(
-    g: Globals, ctx: Any, command: Command, args: dict[str, Any], passed: tuple[str, ...] = ()
+    g: Globals,
+    ctx: Any,
+    command: Command,
+    args: dict[str, Any],
+    held: list[Any],
+    passed: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
     """The sets the agent dir holds when it does not hold this one (the right dir, run from
     another set's folder), each with this command for it."""
-    from installer.ground.installs import held_instead
     from installer.render import instead_lines
 
-    held = held_instead(ctx.set_root, ctx.manifest.name, ctx.agent_dir, ctx.on.name)
     # The dir by name: resolved for that set, a default could be another dir ([target]).
     here = ctx.agent_dir
     return instead_lines(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer.agent.recorder import plan_agent_files
+from installer.engine.made import Made
 from installer.engine.plan import Action, Plan
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
@@ -20,6 +21,7 @@ from installer.links.leftovers import plan_leftovers, what_ext_made
 from installer.links.plan import plan_uninstall
 from installer.links.scan import AgentState, scan
 from installer.settings.plan import Intent, SettingsPlan, plan_settings, settings_path
+from installer.settings.switches import KEYS
 
 
 class Uninstall(NamedTuple):
@@ -42,15 +44,19 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         pi = ctx.on.is_pi  # only pi has ext's agent files and a packages entry
         if pi:  # ext's own agent files go too, unless another set installed here has them
             actions += plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None).actions
-        made = what_ext_made(ctx.agent_dir, ctx.folders) if not others else None
-        if made is not None:  # the last set: the agent dir as ext found it
+        has_settings = pi and settings_path(ctx).exists()
+        # One walk over the journals: what ext made, and (pi) the `-path`s it wrote.
+        keys = KEYS.values() if has_settings else ()
+        made = what_ext_made(ctx.agent_dir, ctx.folders, keys)
+        last = not others  # the last set: the agent dir as ext found it
+        if last:
             gone = [a.path for a in actions]
             actions += plan_leftovers(ctx.agent_dir, gone, made, ctx.folders)
         sp = SettingsPlan((), None, None, ())
-        if pi and settings_path(ctx).exists():
-            drop = made is not None and made.packages_key
-            ours = made is not None and made.settings_file  # left `{}`, it goes too
-            stale = _switches_of(ctx, links.actions)  # ext's `-path` of a link that goes
+        if has_settings:
+            drop = last and made.packages_key
+            ours = last and made.settings_file  # left `{}`, it goes too
+            stale = _switches_of(made, links.actions)  # ext's `-path` of a link that goes
             intent = Intent(unregister=True, drop_packages=drop, drop_file=ours, unswitched=stale)
             sp = plan_settings(ctx, intent)
         warnings = sp.warnings
@@ -70,23 +76,19 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
     return result._replace(notes=(*result.notes, *kept)) if kept else result
 
 
-def _switches_of(ctx: Context, unlinked: tuple[Action, ...]) -> tuple[tuple[str, str], ...]:
+def _switches_of(made: Made, unlinked: tuple[Action, ...]) -> tuple[tuple[str, str], ...]:
     """The top-level patterns ext wrote (its journals tell) that switch a link that goes
     (`switch = "pi"`: a disabled item's `-path`), at its place or a file below it (a parked
     link's place too: `a.ts.off` is `a.ts`). Stale once the link is gone, they would keep off
     whatever comes to that path; a pattern pi config or the user wrote stays theirs."""
-    from installer.engine.made import patterns_added
-    from installer.settings.switches import KEYS, names_a_place
+    from installer.settings.switches import names_a_place
 
     places = []
     for a in unlinked:
         if a.action in ("unlink", "prune"):
             folder, _, name = a.path.rpartition("/")
             places.append(f"{folder.removesuffix('/.off')}/{name.removesuffix('.off')}")
-    if not places:
-        return ()
-    ours = patterns_added(ctx.agent_dir, settings_path(ctx), KEYS.values())
-    return tuple(sorted((k, p) for k, p in ours if names_a_place(p, places)))
+    return tuple(sorted((k, p) for k, p in made.patterns if names_a_place(p, places)))
 
 
 def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...]) -> list[str]:

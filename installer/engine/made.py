@@ -15,6 +15,7 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from installer.engine import journal
 from installer.engine.journal import JournalStep
@@ -22,20 +23,31 @@ from installer.ground.records import NamedTuple
 
 
 class Made(NamedTuple):
-    """Which of the folders asked about ext made, whether it added the `packages` key, and
-    whether it made settings.json itself."""
+    """Which of the folders asked about ext made, whether it added the `packages` key, whether
+    it made settings.json itself, and which top-level patterns of it ext added (when asked)."""
 
     folders: frozenset[str]
     packages_key: bool
     settings_file: bool = False
+    patterns: frozenset[Pattern] = frozenset()
 
 
-def made_here(agent_dir: Path, folders: Iterable[str], settings: Path) -> Made:
-    """What ext made of `folders` (relative to the agent dir) and of `settings`' packages key."""
+Pattern = tuple[str, str]  # (the top-level key, a pattern of its array)
+
+
+def made_here(
+    agent_dir: Path, folders: Iterable[str], settings: Path, keys: Iterable[str] = ()
+) -> Made:
+    """What ext made of `folders` (relative to the agent dir) and of `settings`: its packages
+    key, the file, and (`keys`: "extensions", …) the top-level patterns of those arrays. Of the
+    writes that added or removed a pattern, the newest decides (removed: any one there now is
+    someone else's, pi config's or the user's). One walk over the journals for all of it."""
     pending = set(folders)
+    keys = tuple(keys)
     made: set[str] = set()
     key: bool | None = None
     file: bool | None = None
+    decided: dict[Pattern, bool] = {}
     for rec in journal.records(agent_dir):
         if rec.status == "rolled-back":
             continue
@@ -45,39 +57,32 @@ def made_here(agent_dir: Path, folders: Iterable[str], settings: Path) -> Made:
                 if step["op"] == "mkdir":
                     made.add(step["path"])
             elif step["op"] == "write" and _is(step.get("file"), settings):
-                key = _added_packages(step) if key is None else key
+                before, after = _data(step.get("before")), _data(step.get("after"))
+                key = _added_packages(before, after) if key is None else key
                 file = _made_file(step) if file is None else file
-            if not pending and key is not None and file is not None:
+                if keys and before is not None and after is not None:
+                    _decide(decided, _patterns(before, keys), _patterns(after, keys))
+            if not keys and not pending and key is not None and file is not None:
                 return Made(frozenset(made), key, file)
-    return Made(frozenset(made), bool(key), bool(file))
+    ours = frozenset(p for p, added in decided.items() if added)
+    return Made(frozenset(made), bool(key), bool(file), ours)
 
 
 def patterns_added(agent_dir: Path, settings: Path, keys: Iterable[str]) -> frozenset[Pattern]:
-    """The top-level patterns of settings.json (`keys`: "extensions", …) that ext added, as its
-    journals tell: of the writes that added or removed a pattern, the newest decides (added:
-    ext's; removed: any one there now is someone else's, pi config's or the user's)."""
-    keys = tuple(keys)
-    decided: dict[Pattern, bool] = {}
-    for rec in journal.records(agent_dir):
-        if rec.status == "rolled-back":
-            continue
-        for step in reversed(rec.steps):
-            if step["op"] != "write" or not _is(step.get("file"), settings):
-                continue
-            before, after = _patterns(step.get("before"), keys), _patterns(step.get("after"), keys)
-            if before is None or after is None:
-                continue
-            for p in after - before:
-                decided.setdefault(p, True)
-            for p in before - after:
-                decided.setdefault(p, False)
-    return frozenset(p for p, ours in decided.items() if ours)
+    """The top-level patterns of settings.json (`keys`) that ext added, as its journals tell."""
+    return made_here(agent_dir, (), settings, keys).patterns
 
 
-Pattern = tuple[str, str]  # (the top-level key, a pattern of its array)
+def _decide(decided: dict[Pattern, bool], before: set[Pattern], after: set[Pattern]) -> None:
+    """What a write did to each pattern, unless a newer write decided it already."""
+    for p in after - before:
+        decided.setdefault(p, True)
+    for p in before - after:
+        decided.setdefault(p, False)
 
 
-def _patterns(encoded: str | None, keys: tuple[str, ...]) -> set[Pattern] | None:
+def _data(encoded: str | None) -> dict[str, Any] | None:
+    """A journaled settings.json body as data ({} for no file); None when it is not JSON."""
     from installer.engine.transaction import decode
 
     try:
@@ -85,8 +90,10 @@ def _patterns(encoded: str | None, keys: tuple[str, ...]) -> set[Pattern] | None
         data = json.loads(text) if text else {}
     except ValueError:
         return None
-    if not isinstance(data, dict):
-        return None
+    return data if isinstance(data, dict) else None
+
+
+def _patterns(data: dict[str, Any], keys: tuple[str, ...]) -> set[Pattern]:
     return {
         (k, p) for k in keys if isinstance(data.get(k), list) for p in data[k] if isinstance(p, str)
     }
@@ -96,26 +103,14 @@ def _is(file: str | None, settings: Path) -> bool:
     return file is not None and os.path.realpath(file) == os.path.realpath(settings)
 
 
-def _added_packages(step: JournalStep) -> bool | None:
+def _added_packages(before: dict[str, Any] | None, after: dict[str, Any] | None) -> bool | None:
     """True: the write added the key; False: it found the key there; None: it did neither."""
-    before, after = _has_packages(step.get("before")), _has_packages(step.get("after"))
-    if before is None or after is None or before == after:
+    if before is None or after is None or ("packages" in before) == ("packages" in after):
         return None
-    return after
+    return "packages" in after
 
 
 def _made_file(step: JournalStep) -> bool | None:
     """True: the write made the file; False: it removed it; None: it found one and left one."""
     before, after = step.get("before"), step.get("after")
     return None if (before is None) == (after is None) else before is None
-
-
-def _has_packages(encoded: str | None) -> bool | None:
-    from installer.engine.transaction import decode
-
-    try:
-        text = decode(encoded)
-        data = json.loads(text) if text else {}
-    except ValueError:
-        return None
-    return isinstance(data, dict) and "packages" in data

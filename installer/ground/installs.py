@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer.ground.cachefile import read_table, write_table
+from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, load_state
 
 SCHEMA = 1
@@ -39,23 +40,26 @@ def sync(agent_dir: Path) -> None:
     write_table(path, SCHEMA, "agent_dirs", table)
 
 
-def elsewhere(set_root: Path, agent_dir: Path, host: str = "pi") -> list[Path]:
-    """The other dirs of this host that hold this set, by their own state records; [] when
-    the set is installed in agent_dir (one read of its record). A host's install records its
-    name (`host`, none for pi), so a Gemini CLI dir is never offered for Claude Code."""
-    if load_state(agent_dir).for_root(set_root) is not None:
-        return []
-    return [other for other, named in holding(set_root, agent_dir) if named == host]
+class Placed(NamedTuple):
+    """Where else to look when agent_dir does not hold the set: the other dirs of this host
+    that do, and the sets of this host agent_dir holds instead."""
+
+    others: list[Path]
+    held: list[SetRecord]
 
 
-def held_instead(set_root: Path, name: str, agent_dir: Path, host: str = "pi") -> list[SetRecord]:
-    """The sets of this host that agent_dir holds when it does not hold this one (by its state
-    record, a moved set's older place counting as this one): the right dir, run from another
-    set's folder."""
+def placed(set_root: Path, name: str | None, agent_dir: Path, host: str = "pi") -> Placed:
+    """The other dirs of this host that hold this set, by their own state records, when
+    agent_dir does not (a host's install records its name, none for pi, so a Gemini CLI dir is
+    never offered for Claude Code); and the sets of this host agent_dir holds when it does not
+    hold this one (`name`: a moved set's older place counts as this one): the right dir, run
+    from another set's folder. One read of agent_dir's record for both."""
     state = load_state(agent_dir)
-    if state.record_of(set_root, name) is not None:
-        return []
-    return [s for s in state.sets if str(s.extra.get("host", "pi")) == host]
+    here = state.for_root(set_root) is not None
+    others = [] if here else [d for d, named in holding(set_root, agent_dir) if named == host]
+    if name is None or state.record_of(set_root, name) is not None:
+        return Placed(others, [])
+    return Placed(others, [s for s in state.sets if str(s.extra.get("host", "pi")) == host])
 
 
 def holding(set_root: Path, but: Path | None = None) -> list[tuple[Path, str]]:

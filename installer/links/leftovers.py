@@ -42,10 +42,13 @@ def _below_home(folder: Path) -> list[str]:
     return [str(p) for p in folder.parents if p != home and p.is_relative_to(home)]
 
 
-def what_ext_made(agent_dir: Path, folders: Iterable[str] = FOLDER.values()) -> Made:
-    """Which of the candidate folders ext made here, and whether it added settings.json's
-    packages (`folders`: the host's, pi's by default)."""
-    return made_here(agent_dir, candidates(folders), agent_dir / "settings.json")
+def what_ext_made(
+    agent_dir: Path, folders: Iterable[str] = FOLDER.values(), keys: Iterable[str] = ()
+) -> Made:
+    """Which of the candidate folders ext made here, whether it added settings.json's packages
+    or made the file, and (`keys`) which top-level patterns of it ext added (`folders`: the
+    host's, pi's by default)."""
+    return made_here(agent_dir, candidates(folders), agent_dir / "settings.json", keys)
 
 
 def plan_leftovers(

@@ -36,34 +36,28 @@ def exists(s: Subject) -> Iterator[Finding]:
 def _elsewhere(s: Subject) -> list[Finding]:
     """The other dirs of this host that hold the set, when this one does not: the dir looked
     at may be the wrong one (installed with --agent-dir, run without)."""
-    from installer.ground.installs import elsewhere
+    from installer.ground.installs import placed
 
     if s.set_root is None or s.agent_dir is None:
         return []
     host = "" if s.on.is_pi else f" --host {s.on.name}"
+    name = s.manifest.name if s.manifest is not None else None
+    found = placed(s.set_root, name, s.agent_dir, s.on.name)
+    place = shlex.quote(str(s.agent_dir))
+    # The sets this dir holds when it does not hold the one doctor was run on (the right dir,
+    # run from another set's folder), each with the doctor of that set here.
     return [
         info(
             f"the set is not installed in this dir but in {d}",
             f"check that dir: `ext{host} --agent-dir {shlex.quote(str(d))} doctor`",
         )
-        for d in elsewhere(s.set_root, s.agent_dir, s.on.name)
-    ] + _instead(s, host)
-
-
-def _instead(s: Subject, host: str) -> list[Finding]:
-    """The sets this dir holds when it does not hold the set doctor was run on (the right
-    dir, run from another set's folder), each with the doctor of that set here."""
-    from installer.ground.installs import held_instead
-
-    if s.set_root is None or s.agent_dir is None or s.manifest is None:
-        return []
-    place = shlex.quote(str(s.agent_dir))
-    return [
+        for d in found.others
+    ] + [
         info(
             f"this dir holds the set {r.name} ({r.root}), not this one",
             f"check that set: `ext{host} --set {shlex.quote(r.root)} --agent-dir {place} doctor`",
         )
-        for r in held_instead(s.set_root, s.manifest.name, s.agent_dir, s.on.name)
+        for r in found.held
     ]
 
 
