@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from installer.engine.plan import Action
 from installer.ground.records import NamedTuple
-from installer.links.states import LEFT_OUT
+from installer.links.states import LEFT_OUT, LEFT_OUT_OR_NEW, places_free
 from installer.sets.resources import Resource
 from installer.settings.plan import Flip
 from installer.settings.switches import KEYS, package_paths, path_of
@@ -21,8 +21,7 @@ from installer.settings.switches import KEYS, package_paths, path_of
 if TYPE_CHECKING:
     from installer.links.switch import Item, View
 
-# Link mode keeps no record of a --skip: an item not linked may be new in the set too.
-_LEFT_OUT = {"register": LEFT_OUT, "link": f"{LEFT_OUT}, or it is new in the set"}
+_LEFT_OUT = {"register": LEFT_OUT, "link": LEFT_OUT_OR_NEW}
 
 
 class PutIn(NamedTuple):
@@ -75,9 +74,8 @@ def is_left_out(view: View, item: Item) -> bool:
     """Link mode: an item of the set installed here that has no link of its own, and whose
     place is free: what an install's selection left out, which an enable links. Not one a
     host's file stands for (Gemini CLI's TOML command): ext writes that, it links no file."""
-    r = item.resource
-    free = r.dest not in view.taken and r.disabled_dest not in view.taken
-    linked = view.mode == "link" and not r.written
+    linked = view.mode == "link" and not item.resource.written
+    free = places_free(item.resource, view.taken)
     return linked and view.installed and item.state == "not-installed" and free
 
 

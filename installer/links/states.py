@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -91,12 +91,14 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
 def _left_out_linked(item: Item, agent: AgentState) -> Item:
     """Link mode: an item not linked, whose places are free (an install's --only/--skip left
     it out, or it is new in the set), is left out: an enable links it."""
-    r = item.resource
-    free = r.dest not in agent.entries and r.disabled_dest not in agent.entries
-    if item.state != "not-installed" or not free:
+    if item.state != "not-installed" or not places_free(item.resource, agent.entries):
         return item
-    why = f"{LEFT_OUT}, or it is new in the set"  # no record of a --skip in link mode
-    return item._replace(left_out=True, note=item.note or _enable_puts_in(why))
+    return item._replace(left_out=True, note=item.note or _enable_puts_in(LEFT_OUT_OR_NEW))
+
+
+def places_free(r: Resource, taken: Container[str]) -> bool:
+    """Whether nothing stands where r goes, on or parked (paths of the agent dir)."""
+    return r.dest not in taken and r.disabled_dest not in taken
 
 
 def _enable_puts_in(why: str) -> str:
@@ -185,6 +187,8 @@ def left_out(found: list[Item], skips: tuple[str, ...]) -> list[Item]:
 
 
 LEFT_OUT = "an install's --only/--skip left it out"
+# Link mode keeps no record of a --skip: an item not linked may be new in the set too.
+LEFT_OUT_OR_NEW = f"{LEFT_OUT}, or it is new in the set"
 
 
 def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item]:
