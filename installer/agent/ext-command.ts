@@ -237,8 +237,8 @@ export function resultLines(data: Record<string, any>): string[] {
 		// an item an install left out, put in: on, or parked (`.off`) off for good
 		if (a.action === "link") return [`+ put in   ${a.path}`];
 		// register mode, or pi config's -path cleared: the switch is a pattern in settings.json
-		if (a.action === "claim") return [`~ ${a.detail ?? a.path}`];
-		return a.action === "filter" ? [`~ ${a.detail ?? a.path}`] : [];
+		// (a claim: ext's own filter of a --skip, the user's switch now)
+		return a.action === "filter" || a.action === "claim" ? [`~ ${a.detail ?? a.path}`] : [];
 	});
 	for (const w of Array.isArray(data.warnings) ? data.warnings : []) lines.push(`! ${w}`);
 	if (!data.changed) lines.push("nothing changed");

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from installer.engine.result import PlanResult
+from installer.ground.context import same_path
 from installer.ground.errors import ExtError, UsageError
 from installer.ground.manifest import MANIFEST_NAME
 from installer.ground.records import NamedTuple
@@ -107,7 +108,7 @@ def start_set(
             found.append(Piece(root / GIT, what="git init", git=git_bin))
         return found
 
-    go = "" if _same(root, Path.cwd()) else f"cd {root} && "
+    go = "" if same_path(root, Path.cwd()) else f"cd {root} && "
     notes = (f"next: {go}ext install   (ext launch runs pi with the set)",)
     return run("init", pieces, warnings, dry_run, confirm, notes)
 
@@ -200,20 +201,13 @@ def _refuse_home(root: Path) -> None:
     """The home (or /) as a set: every ext run below it would take it for the set (the set is
     the nearest folder up with an extset.toml), and git init would make it a repository."""
     home = Path(os.path.expanduser("~"))
-    if _same(root, home) or root == Path(root.anchor):
-        shown, what = ("~", "your home folder") if _same(root, home) else (root, "the root")
+    if same_path(root, home) or root == Path(root.anchor):
+        shown, what = ("~", "your home folder") if same_path(root, home) else (root, "the root")
         raise UsageError(
             f"{shown} is {what}: as a set, every ext run in a folder below it would take it "
             "for the set; nothing was written",
             "make the set a folder of its own: ext init ~/my-extensions",
         )
-
-
-def _same(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def _folder(target: Path) -> Path:

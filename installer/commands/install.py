@@ -102,7 +102,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         refuse_other_sets(agent, chosen, mode, ctx.manifest.name, others)
         mine = recorded_skips(state, ctx)  # ext's own filters of a --skip: no one's switch
         if mode == "link":
-            made = _from_register(ctx, state)
+            made = _from_register(ctx, state)  # None: not registered before
             links, flips, mode_warnings = _link_plan(ctx, agent, resources, chosen, old, mine)
             intent = Intent(
                 seed=True,
@@ -110,8 +110,8 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
                 unregister=True,
                 old_roots=tuple(old),
                 flips=flips,
-                drop_packages=made.packages_key,
-                drop_file=made.settings_file,
+                drop_packages=made is not None and made.packages_key,
+                drop_file=made is not None and made.settings_file,
             )
         else:
             links = plan_uninstall(agent)
@@ -218,15 +218,14 @@ def _link_plan(
     return links._replace(actions=up.actions), flips + up.flips, warnings + up.warnings
 
 
-def _from_register(ctx: Context, state: State) -> Made:
+def _from_register(ctx: Context, state: State) -> Made | None:
     """Register -> link: what of settings.json is ext's to remove once the entry goes, as
     uninstall would: the `packages` key ext added, and the file if ext made it and nothing else
-    is left in it (its journals tell). Refused when the entry's switches cannot be read."""
-    from installer.engine.made import Made
-
+    is left in it (its journals tell); None when the set was not registered. Refused when the
+    entry's switches cannot be read."""
     previous = state.record_of(ctx.set_root, ctx.manifest.name)
     if previous is None or previous.mode != "register":
-        return Made(frozenset(), packages_key=False)
+        return None
     _refuse_unread_switches(ctx)
     from installer.links.leftovers import what_ext_made
 

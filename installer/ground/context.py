@@ -252,7 +252,7 @@ def find_agent_dir(
             continue
         # Relative to the Env's cwd, not the process's: the Env is what tests replace.
         path = _from_cwd(env, given)
-        if source == PI_AGENT_DIR_VAR and _same_path(path, isolated):
+        if source == PI_AGENT_DIR_VAR and same_path(path, isolated):
             break  # `eval "$(ext env)"` named the isolated dir: still ext's, made on demand
         return _check_named(env, path, source, create, named_set, missing_ok), source
     _check_folder(isolated, "the isolated agent dir")
@@ -281,7 +281,8 @@ def _env_path(env: Env, name: str, home_tilde: bool = False) -> Path | None:
     return Path(value)
 
 
-def _same_path(a: Path, b: Path) -> bool:
+def same_path(a: Path, b: Path) -> bool:
+    """Whether two paths name one place once every link is resolved."""
     return os.path.realpath(a) == os.path.realpath(b)
 
 
@@ -322,7 +323,7 @@ def _missing_fix(env: Env, path: Path, source: str) -> str:
     """How to make a missing agent dir: the install that makes it (`{command}`), or pi, which
     makes the dir it reads (PI_CODING_AGENT_DIR, else ~/.pi/agent) at start."""
     home = env.environ.get("HOME") or str(Path.home())
-    if source == PI_AGENT_DIR_VAR or _same_path(path, Path(home, ".pi", "agent")):
+    if source == PI_AGENT_DIR_VAR or same_path(path, Path(home, ".pi", "agent")):
         return "start pi once so it creates it, or run `{command}`"
     typed = _for_shell(env, path).replace("{", "{{").replace("}", "}}")
     return f"run `{{command}}`, or start pi once with PI_CODING_AGENT_DIR={typed} so it creates it"

@@ -10,6 +10,7 @@ from installer.doctor.checks.agent import existing
 from installer.doctor.checks.failures import clash, conflict_finding, failure_fix
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
+from installer.ground.context import same_path
 from installer.host.pi import AGENT_DIR_VAR, HostInfo, LoadReport
 
 
@@ -68,7 +69,7 @@ def env_finding(environ: Mapping[str, str], agent_dir: Path, ext: str = "ext") -
     fix = f'eval "$({ext} env)"'
     value = environ.get(AGENT_DIR_VAR)
     if value:
-        if _same(Path(value).expanduser(), agent_dir):
+        if same_path(Path(value).expanduser(), agent_dir):
             return ok(f"{AGENT_DIR_VAR} names the agent dir: pi in this shell sees the install")
         return warn(
             f"{AGENT_DIR_VAR} is {value}: pi in this shell reads that dir, not {agent_dir}, "
@@ -76,16 +77,12 @@ def env_finding(environ: Mapping[str, str], agent_dir: Path, ext: str = "ext") -
             fix,
         )
     default = Path(environ.get("HOME") or Path.home()) / ".pi" / "agent"
-    if _same(default, agent_dir):
+    if same_path(default, agent_dir):
         return ok(f"pi reads {default} by default: pi in this shell sees the install")
     return info(
         f"{AGENT_DIR_VAR} is not set: pi in this shell reads {default}, not {agent_dir}",
         f"{fix}, or start pi with `{ext} launch`",
     )
-
-
-def _same(a: Path, b: Path) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _ext_command(s: Subject) -> str:
