@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from installer.engine.plan import Action
+from installer.engine.plan import Action, StateWrite
 from installer.ground.records import NamedTuple
 from installer.links.states import LEFT_OUT, LEFT_OUT_OR_NEW, places_free
 from installer.sets.resources import Resource
-from installer.settings.plan import Flip
+from installer.settings.plan import Flip, claimed
 from installer.settings.switches import KEYS, package_paths, path_of
 
 if TYPE_CHECKING:
@@ -60,9 +60,6 @@ def put_in(view: View, item: Item, enable: bool, set_root: str, style: str) -> P
 def _claim(r: Resource, set_root: str) -> Action:
     """Register mode: ext's filter of an install's --skip, kept in settings.json as it is, is
     the user's switch from now on (ext's record): a plain install keeps the item off."""
-    from installer.engine.plan import StateWrite
-    from installer.settings.plan import claimed
-
     mine = r.filters
     patterns = ", ".join(f"-{p}" for p in package_paths(r))
     detail = f"{r.label}: {patterns} stays in its packages entry, yours now: off for good"

@@ -40,3 +40,25 @@ def test_skip_takes_an_installed_item_out_in_both_modes_as_pi_loads_it(
     install(ext, agent, set_root)
     states = agree(ext, agent, set_root, e2e_env)
     assert (states["a"], states["b"], states["g"]) == ("disabled", "enabled", "enabled")
+
+
+@pytest.mark.parametrize("form", ["link", "link-pi", "register"])
+def test_a_disable_of_what_skip_left_out_is_off_in_pi_and_stays_off(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path, form: str
+) -> None:
+    """An item --skip left out, then disabled (put in switched off: a parked link; the link
+    and pi's `-path`; the entry's filter, now the user's): what ext says agrees with pi's own
+    loader, and a plain install leaves it off in pi."""
+    files = dict(SET)
+    if form == "link-pi":
+        files["extset.toml"] += 'switch = "pi"\n'
+    set_root = build_tree(tmp_path / "set", files)
+    agent = tmp_path / "agent"
+    install(ext, agent, set_root, "--create", "--mode", form.removesuffix("-pi"), "--skip", "b")
+
+    ext("disable", "b", "--yes", "--agent-dir", str(agent), cwd=set_root, check=True)
+    assert agree(ext, agent, set_root, e2e_env)["b"] == "disabled"
+
+    install(ext, agent, set_root)
+    states = agree(ext, agent, set_root, e2e_env)
+    assert (states["a"], states["b"]) == ("enabled", "disabled")
