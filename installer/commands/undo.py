@@ -75,11 +75,32 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         actions = tuple(_action(s, detail if i == 0 else None, root) for i, s in enumerate(todo))
         if not actions:
             return Prepared(Plan("undo"))
+        if any(s["op"] == "state" and not _sets_in(s.get("before")) for s in todo):
+            actions += _copies_left(root, [a.path for a in actions])
         # Bookkeeping, never shown: the reversed run's journal marked, the set's copies purged.
         undone = Action("undone", str(rec.path), payload=MarkUndone(rec.path, ctx.env.now()))
         return Prepared(Plan("undo", (*actions, undone)))
 
     return run_plan(ctx, prepare, confirm, options.dry_run)
+
+
+def _sets_in(record: str | None) -> bool:
+    """Whether a journaled state record (before a step) held any set."""
+    import json
+
+    try:
+        return bool(record and json.loads(decode(record) or "{}").get("sets"))
+    except (ValueError, AttributeError):
+        return True  # unreadable: ext cannot tell, so it keeps what a set may use
+
+
+def _copies_left(root: Path, gone: list[str]) -> tuple[Action, ...]:
+    """ext's copies of its agent files, which an install writes beside its journal: a dir the
+    undo leaves with no set keeps none, as an uninstall of its last set keeps none."""
+    from installer.engine.made import Made
+    from installer.links.leftovers import plan_leftovers
+
+    return plan_leftovers(root, gone, Made(frozenset(), packages_key=False), folders=())
 
 
 def _of_set(rec: journal.Record, ctx: Context) -> str:
@@ -331,6 +352,10 @@ def _settings_what(s: JournalStep) -> str:
     return "ext's keys as they were (others' kept)"
 
 
+def _state_what(s: JournalStep) -> str:
+    return "its earlier record" if s.get("before") else "no record (there was none before)"
+
+
 def _file_what(file: str) -> str:
     """What a private file of ext's held: the approvals store, or an agent file's copy."""
     from installer.links.leftovers import is_copy
@@ -354,7 +379,7 @@ def _action(s: JournalStep, detail: str | None, root: Path) -> Action:
         "rmdir": ("mkdir", s.get("path"), None),
         "write": ("restore", "settings.json", _settings_what(s)),
         "file": ("restore", file, _file_what(str(s.get("file")))),
-        "state": ("restore", ".extset/state.json", "its earlier record"),
+        "state": ("restore", ".extset/state.json", _state_what(s)),
         "copy": ("unlink", file, None),
     }
     action, path, target = names[op]

@@ -222,3 +222,19 @@ def test_an_enable_that_empties_a_settings_json_ext_made_takes_it(ext: Run, tmp_
     assert not (agent / "settings.json").exists()
     shown = ext(*at, "uninstall", "--dry-run", check=True)
     assert "settings.json" not in shown.stdout  # nothing shown that is not written
+
+
+def test_undo_of_the_first_install_leaves_only_ext_bookkeeping(ext: Run, tmp_path: Path) -> None:
+    """ext's copy of its agent files is written beside the journal, not in it: the undo of the
+    install that brought it into a dir that held no set takes it too, as an uninstall would."""
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(tmp_path / "agent"))
+    ext(*at, "install", "--create", "--yes", check=True)
+    assert list((tmp_path / "agent" / ".extset" / "agent").iterdir())
+
+    undone = ext(*at, "undo", "--yes", check=True).stdout
+
+    left = sorted(but_journal(snapshot(tmp_path / "agent")))
+    assert left == [".extset", ".extset/journal", ".extset/lock"]
+    assert "- unlink     .extset/agent/ext-command-" in undone
+    assert ".extset/state.json -> no record (there was none before)" in undone
+    assert "done: 5 linked" in ext(*at, "install", "--yes", check=True).stdout  # all again

@@ -111,12 +111,19 @@ def test_the_undo_plan_names_each_reversal_and_the_run_it_reverses(ctx: Context)
     plan = undo(ctx, Undo(dry_run=True), yes).plan
     name = ctx.manifest.name
     assert plan.changes[0].detail == f"reverses `ext install` of 2026-11-29T10:15:00 for {name}"
-    assert all(a.detail is None for a in plan.changes[1:])
+    # The dir held no set before: ext's copy of its agent file goes, said as an uninstall says it.
+    copies = [a for a in plan.changes if a.path.startswith(".extset/agent")]
+    assert {a.detail for a in copies} == {"ext's copy", "ext's copies of its agent files"}
+    assert all(a.detail is None for a in plan.changes[1:] if a not in copies)
     steps = [(a.action, a.path, a.target) for a in plan.changes]
     assert ("restore", f"extensions/alpha.ts.bak.{STAMP}", "extensions/alpha.ts") in steps
-    assert ("restore", ".extset/state.json", "its earlier record") in steps
+    assert ("restore", ".extset/state.json", "no record (there was none before)") in steps
     assert ("unlink", "extensions/beta.ts", None) in steps
-    assert steps[0] == ("restore", ".extset/state.json", "its earlier record")  # newest first
+    assert steps[0] == (
+        "restore",
+        ".extset/state.json",
+        "no record (there was none before)",
+    )  # newest first
 
 
 def test_a_refusal_names_what_ext_left_at_each_changed_place(ctx: Context, tmp_path: Path) -> None:
