@@ -305,17 +305,36 @@ export function runExt(ext: string, args: string[]): Promise<Outcome> {
 
 // ---- the panel ---------------------------------------------------------------------------------
 
-/** The widest label pi's SettingsList lines its values up after (30 on pi 0.73, 36 on 1.x): a
- * longer one pushes its own value out of the column, or off the screen. */
+/** The widest label pi's SettingsList lines its values up after, when the list cannot be asked
+ * (30 on pi 0.73, the narrower: a cut that was not needed, never a value pushed off). */
 export const LABEL_WIDTH = 30;
+
+/** The widest label this pi's SettingsList lines its values up after (30 on pi 0.73, 36 on 1.x),
+ * read off the list itself: a short label's value starts where the column ends, so two lists
+ * that differ only in their other label's length (2, then past any column) tell its width. */
+export function labelWidth(SettingsList: any): number {
+	const plain = (text: string) => text;
+	const theme = { label: plain, value: plain, description: plain, cursor: "> ", hint: plain };
+	const valueAt = (other: string): number => {
+		const items = ["a", other].map((label, i) => ({ id: String(i), label, currentValue: "=V=" }));
+		const lines: string[] = new SettingsList(items, 2, theme, () => {}, () => {}).render(1000);
+		return lines.find((l) => l.includes("=V="))?.indexOf("=V=") ?? -1;
+	};
+	try {
+		const width = valueAt("x".repeat(200)) - valueAt("bb") + 2;
+		return width >= 10 && width <= 100 ? width : LABEL_WIDTH;
+	} catch {
+		return LABEL_WIDTH;
+	}
+}
 
 /** A label cut to the column, its start and end kept around an ellipsis (a set's prefix, and the
  * end of a name that tells two long ones apart). */
-export function fitLabel(label: string): string {
+export function fitLabel(label: string, width = LABEL_WIDTH): string {
 	const chars = [...label];
-	if (chars.length <= LABEL_WIDTH) return label;
-	const head = Math.ceil((LABEL_WIDTH - 1) / 2);
-	return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - (LABEL_WIDTH - 1 - head)).join("")}`;
+	if (chars.length <= width) return label;
+	const head = Math.ceil((width - 1) / 2);
+	return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - (width - 1 - head)).join("")}`;
 }
 
 /** The parts of pi this file uses, as loaded from pi (or handed in by a test). */
@@ -349,8 +368,11 @@ export class ExtPanel {
 	messages: string[] = [];
 	changed = false;
 	private list: any = null;
+	private readonly width: number; // of the list's label column
 
-	constructor(private deps: PanelDeps) {}
+	constructor(private deps: PanelDeps) {
+		this.width = labelWidth(deps.parts.SettingsList);
+	}
 
 	/** Ask ext for each set's items; problems become lines of the panel. */
 	async load(): Promise<void> {
@@ -395,7 +417,7 @@ export class ExtPanel {
 		const { parts } = this.deps;
 		const items = this.rows.map((row) => ({
 			id: row.id,
-			label: fitLabel(row.label),
+			label: fitLabel(row.label, this.width),
 			currentValue: this.value(row, false),
 			values: row.switchable ? [this.value(row, false), this.value(row, true)] : undefined,
 			description: this.described(row),
@@ -426,7 +448,7 @@ export class ExtPanel {
 	/** What the selected row says below the list; a name cut to fit is said in full first. */
 	described(row: Row): string | undefined {
 		const why = this.describe(row);
-		if (fitLabel(row.label) === row.label) return why;
+		if (fitLabel(row.label, this.width) === row.label) return why;
 		return why === undefined ? row.label : `${row.label}: ${why}`;
 	}
 

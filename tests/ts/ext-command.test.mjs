@@ -3,11 +3,11 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { fakePi, loadAgentFile, piTui } from "./helpers.mjs";
+import { fakePi, loadAgentFile, piPackageJson, piTui } from "./helpers.mjs";
 
 const mod = await loadAgentFile("ext-command.ts");
 const tui = await piTui();
@@ -422,6 +422,18 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		assert.ok(rows.some((l) => l.includes("…")), rows.join("\n"));
 		for (let i = 0; i < items.length - 1; i++) p.handleInput(DOWN);
 		assert.match(p.render(80).join("\n"), new RegExp(`  ${long}`));
+	});
+
+	test("the label column is read off this pi's own list: 30 on pi 0.73, 36 on 1.x", async () => {
+		const version = JSON.parse(readFileSync(piPackageJson(), "utf8")).version;
+		const width = Number(version.split(".")[0]) >= 1 ? 36 : 30;
+		assert.equal(mod.labelWidth(tui.SettingsList), width);
+		const name = "x".repeat(33); // 33 characters: cut on pi 0.73 alone
+		const items = [...ITEMS, { name, kind: "extension", state: "enabled" }];
+		const { p } = panel({ answers: { list: { data: { ...LISTED, items } } } });
+		await p.load();
+		assert.equal(p.render(100).some((l) => l.includes("…")), width < 33);
+		assert.equal(mod.labelWidth(class {}), mod.LABEL_WIDTH); // a list that cannot be asked
 	});
 
 	test("every line fits the width it is given", async () => {
