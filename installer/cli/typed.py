@@ -93,6 +93,8 @@ def typed(
 ) -> str:
     """This command line as typed (on `agent_dir` when one is given), ext named `ext`;
     `passed`: the words after `--`, the host's."""
+    from installer.ground.shellword import shell_word as word
+
     words = [ext, *(("--set", word(g.set_dir)) if g.set_dir else ())]
     where = agent_dir if agent_dir is not None else g.agent_dir
     words += [*(("--host", g.host) if g.host else ())]
@@ -110,18 +112,6 @@ def typed(
         words += [word(v) for v in value] if isinstance(value, (list, tuple)) else []
     words += ["--", *map(word, passed)] if passed else []
     return " ".join(words)
-
-
-def word(value: object) -> str:
-    """A word of a shell command; a path under the home as `~/…`, which the shell expands."""
-    import shlex
-
-    from installer.render.ui import tilde
-
-    text = tilde(value) if isinstance(value, Path) else str(value)
-    if text.startswith("~/"):  # the `~/` outside the quotes, so the shell expands it
-        return "~/" + shlex.quote(text[2:])
-    return shlex.quote(text)
 
 
 def install_again(g: Globals) -> str:

@@ -331,13 +331,9 @@ def _missing_fix(env: Env, path: Path, source: str) -> str:
 
 def _for_shell(env: Env, path: Path) -> str:
     """A path to paste into a shell: `~/…` under HOME, quoted where it needs to be."""
-    import shlex
+    from installer.ground.shellword import shell_word
 
-    home = (env.environ.get("HOME") or "").rstrip("/")
-    text = str(path)
-    if home and text.startswith(home + "/"):
-        return "~/" + shlex.quote(text[len(home) + 1 :])
-    return shlex.quote(text)
+    return shell_word(path, env.environ.get("HOME") or "")
 
 
 def _check_folder(path: Path, what: str) -> None:

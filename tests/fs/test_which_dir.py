@@ -318,3 +318,21 @@ def test_undo_names_no_set_the_dir_holds(set_root: Path, fresh: Path, tmp_path: 
     other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
     done = ext(other, "--agent-dir", str(fresh), "undo", "--dry-run")
     assert "this dir holds" not in done.stderr
+
+
+def test_doctor_s_command_for_the_other_dir_works_pasted(set_root: Path) -> None:
+    """A dir under the home with a space: `~/'my agent'`, which a shell expands (the home
+    shortened inside the quotes, `'~/my agent'`, names a folder called `~`)."""
+    import os
+    import subprocess
+
+    agent = Path(os.environ["HOME"]) / "my agent"
+    installed_in(set_root, agent)
+
+    doctor = ext(set_root, "doctor").stdout
+    fix = doctor.split("fix: check that dir: `", 1)[1].split("`", 1)[0]
+
+    assert "--agent-dir ~/'my agent' doctor" in fix
+    words = f'for w in {fix.removeprefix("ext ")}; do printf "%s\\n" "$w"; done'
+    said = subprocess.run(["sh", "-c", words], capture_output=True, text=True, check=True)
+    assert said.stdout.splitlines()[3] == str(agent)  # as the shell hands it to ext

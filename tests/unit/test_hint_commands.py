@@ -179,7 +179,7 @@ def test_a_path_under_the_home_keeps_its_tilde_outside_the_quotes(
 ) -> None:
     """`~/'my agent'`, as the shell expands it and as ext's other lines write it; never
     `'~/my agent'`, which only ext expands."""
-    from installer.cli.typed import word
+    from installer.ground.shellword import shell_word as word
 
     monkeypatch.setenv("HOME", str(tmp_path))
     assert word(tmp_path / "my agent") == "~/'my agent'"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,20 +41,23 @@ def _elsewhere(s: Subject) -> list[Finding]:
         return []
     host = "" if s.on.is_pi else f" --host {s.on.name}"
     name = s.manifest.name if s.manifest is not None else None
+    from installer.ground.shellword import shell_word
+
     found = placed(s.set_root, name, s.agent_dir, s.on.name)
-    place = shlex.quote(str(s.agent_dir))
+    place = shell_word(s.agent_dir)
     # The sets this dir holds when it does not hold the one doctor was run on (the right dir,
     # run from another set's folder), each with the doctor of that set here.
     return [
         info(
             f"the set is not installed in this dir but in {d}",
-            f"check that dir: `ext{host} --agent-dir {shlex.quote(str(d))} doctor`",
+            f"check that dir: `ext{host} --agent-dir {shell_word(d)} doctor`",
         )
         for d in found.others
     ] + [
         info(
             f"this dir holds the set {r.name} ({r.root}), not this one",
-            f"check that set: `ext{host} --set {shlex.quote(r.root)} --agent-dir {place} doctor`",
+            f"check that set: `ext{host} --set {shell_word(Path(r.root))} --agent-dir {place} "
+            "doctor`",
         )
         for r in found.held
     ]
