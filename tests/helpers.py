@@ -95,7 +95,7 @@ TOOLS_SET = {
     "extensions/notify.ts": "export default function notify() {}\n",
     "extensions/timer.js": "module.exports = function timer() {}\n",
     "extensions/gamma/index.ts": "export default function gamma() {}\n",
-    "skills/review/SKILL.md": "# review\n",
+    "skills/review/SKILL.md": "---\ndescription: reviews a change\n---\n# review\n",
     "prompts/fix.md": "fix it\n",
     "themes/dark.json": "{}\n",
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,6 +70,13 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     return install_into_pi(ctx, options, confirm)
 
 
+def skipped_by_pi(resources: Iterable[Resource]) -> list[str]:
+    """One line per skill pi will skip though it is in place, with why (installer.sets.piskill)."""
+    from installer.sets.piskill import skipped
+
+    return [f"{r.label}: {why}" for r in resources if (why := skipped(r))]
+
+
 def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
 
@@ -80,8 +88,11 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
     chosen = select(resources, list(options.only), list(options.skip))
     _refuse_what_the_mode_cannot_do(ctx, mode, chosen)
     drift = drift_warning(ctx, trusted=options.trust_set)
-    first_warnings = ((drift,) if drift else ()) + ctx.manifest.warnings
-    first_warnings += selection_warnings(options.only, options.skip)
+    first_warnings = (
+        *((drift,) if drift else ()),
+        *ctx.manifest.warnings,
+        *selection_warnings(options.only, options.skip),
+    )
     skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
 
     def prepare() -> Prepared:
@@ -138,9 +149,14 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         by_pi = mode == "link" and ctx.manifest.switch == "pi"
         lines = sp.written_first().actions if by_pi else sp.actions
         actions = links.actions + rec.actions + lines + hooks
+        # The skills this run puts in place that pi will skip (their SKILL.md says why).
+        now_in = (
+            linked_now(links.actions, chosen) if mode == "link" else chosen if sp.actions else ()
+        )
         warnings = (
             *first_warnings,
             *mode_warnings,
+            *skipped_by_pi(now_in),
             *_shared(ctx, mode, agent, chosen, old),
             *rec.warnings,
             *sp.warnings,

@@ -4,7 +4,8 @@ Each layout is installed, in each mode, into eight agent dirs, one per chain of 
 `install`; `install --only`; `install --skip`; `install, disable`; `install, disable,
 enable`; `install, uninstall`; `install, disable, install`; `install, disable, install`
 in the other mode. Then every agent dir's two views are compared per kind:
-the union of the `entries` of the items ext calls enabled, and the real paths pi's
+the union of the `entries` of the items ext calls enabled (less the skills it says pi skips,
+`host_refuses`), and the real paths pi's
 loader loads (or fails to load). All agent dirs go to pi in one loader call: a Node
 start costs more than a dozen agent dirs, so the steps are chains, not rounds.
 """
@@ -199,6 +200,8 @@ def _enabled_entries(listing: list[dict[str, Any]], kind: str) -> set[str]:
     found: set[str] = set()
     for item in listing:
         if item["kind"] != kind or item["state"] != "enabled":
+            continue
+        if "host_refuses" in item:  # in place, and ext says why pi skips it
             continue
         if "entries" not in item:
             found.add(f"<{label(item)}: no 'entries' in ext list --json>")

@@ -3,7 +3,9 @@
 A layout is a name and a file tree (`build_tree` spec). Every file is valid content for
 pi (an extension that loads, a skill with a description, a theme pi accepts), and names
 are unique within a layout: a difference is then about where things are, never what
-they hold. Themes are written by `materialise`, from a theme pi ships.
+they hold. One corpus set apart, `skill-frontmatters`: skills whose frontmatter pi reads
+one way or the other, where ext must say which of them pi skips. Themes are written by
+`materialise`, from a theme pi ships.
 """
 
 from __future__ import annotations
@@ -204,6 +206,35 @@ def layouts(draw: st.DrawFn) -> Layout:
 
 
 # ---- the corpus: sets modelled on public pi extension repositories -------------
+
+# A SKILL.md per way of writing (or not) its description, by the skill's folder name.
+FRONTMATTERS = {
+    "plain": "---\nname: plain\ndescription: does plain things\n---\nx\n",
+    "none": "# no frontmatter at all\n",
+    "nodesc": "---\nname: nodesc\n---\nx\n",
+    "emptyval": "---\ndescription:\n---\nx\n",
+    "quotedempty": '---\ndescription: ""\n---\nx\n',
+    "blankquoted": "---\ndescription: '   '\n---\nx\n",
+    "number": "---\ndescription: 42\n---\nx\n",
+    "boolean": "---\ndescription: true\n---\nx\n",
+    "tilde": "---\ndescription: ~\n---\nx\n",
+    "listed": "---\ndescription:\n  - one\n  - two\n---\nx\n",
+    "mapped": "---\ndescription:\n  short: one\n---\nx\n",
+    "flow": "---\ndescription: [one, two]\n---\nx\n",
+    "twice": "---\ndescription: one\ndescription: two\n---\nx\n",
+    "commented": "---\ndescription: # said later\n---\nx\n",
+    "unclosed": "---\ndescription: never closed\nx\n",
+    "quoted": '---\ndescription: "a: quoted # one"\n---\nx\n',
+    "folded": "---\ndescription: >-\n  folded\n  text\n---\nx\n",
+    "literal": "---\ndescription: |\n  literal\n---\nx\n",
+    "emptyblock": "---\ndescription: |\nname: emptyblock\n---\nx\n",
+    "nextline": "---\ndescription:\n  on the next line\n---\nx\n",
+    "trailing": "---\ndescription: text # and a comment\n---\nx\n",
+    "numberish": "---\ndescription: 42 things\n---\nx\n",
+    "version": "---\ndescription: 1.2.3\n---\nx\n",
+    "crlf": "---\r\ndescription: windows\r\n---\r\nx\r\n",
+    "spaced": "---\ndescription   :   spaced key\n---\nx\n",
+}
 
 
 def corpus() -> list[Layout]:
@@ -420,6 +451,18 @@ def corpus() -> list[Layout]:
                     'import pad from "left-pad";\nexport default function p(pi) { pad("x", 2); }\n'
                 ),
                 "skills/monorepo/SKILL.md": skill("monorepo"),
+            },
+        ),
+        # Skills as people write their frontmatter, half of which pi skips: no frontmatter, no
+        # description, an empty or a non-text one, a key given twice; and the forms that are
+        # text (quoted, folded, literal, on the next lines, with a comment, a CRLF file).
+        Layout(
+            "skill-frontmatters",
+            {
+                "extset.toml": manifest("frontmatters"),
+                **{f"skills/{name}/SKILL.md": text for name, text in FRONTMATTERS.items()},
+                "skills/loose.md": "---\ndescription: a root file skill\n---\nDo it.\n",
+                "skills/bare.md": "# a root file with no frontmatter\n",
             },
         ),
         # A set with nothing in it yet (a fresh `ext init`, before the first extension).

@@ -23,7 +23,7 @@ SET = {
     "extset.toml": '[set]\nname = "tools"\n',
     "extensions/notify.ts": "export default function notify() {}\n",
     "extensions/gamma/index.ts": "export default function gamma() {}\n",
-    "skills/review/SKILL.md": "# review\n",
+    "skills/review/SKILL.md": "---\ndescription: reviews a change\n---\n# review\n",
     "prompts/fix.md": "fix it\n",
     "themes/dark.json": "{}\n",
 }

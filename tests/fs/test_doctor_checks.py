@@ -33,7 +33,7 @@ SET = {
     "extensions/gamma/index.ts": (
         'export default function (pi) { pi.registerFlag("gamma", { type: "boolean" }); }\n'
     ),
-    "skills/review/SKILL.md": "# review\n",
+    "skills/review/SKILL.md": "---\ndescription: reviews a change\n---\n# review\n",
     "prompts/fix.md": "fix it\n",
 }
 

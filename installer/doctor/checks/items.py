@@ -85,9 +85,22 @@ def each_item(s: Subject) -> Iterator[Finding]:
     """Enabled and disabled are fine; missing is news; in the way, stale or moved need a fix."""
     sv = survey(s)
     found = [*(_registered(s, sv) if sv.mode == "register" else item_findings(sv.items, sv.agent))]
+    found += _skipped_by_pi(sv)
     found += _orphans(sv)
     # What needs doing first, then the count of what is fine.
     yield from sorted(found, key=lambda f: f.level == "ok")
+
+
+def _skipped_by_pi(sv: Survey) -> list[Finding]:
+    """The skills in place that pi skips: their file says why (installer.sets.piskill). A
+    registered set's are all in place; a linked set's, those enabled."""
+    from installer.sets.piskill import skipped
+
+    register = sv.mode == "register"
+    on = [i for i in sv.items if register or i.state == "enabled"]
+    return [
+        warn(f"{i.resource.label}: {why}", _give(i)) for i in on if (why := skipped(i.resource))
+    ]
 
 
 def host_items(s: Subject) -> Iterator[Finding]:
@@ -125,7 +138,8 @@ def host_items(s: Subject) -> Iterator[Finding]:
 
 
 def _give(i: Item) -> str:
-    return f"give {i.resource.source}/SKILL.md what it lacks"
+    entries = i.resource.entries()  # the skill's file: its SKILL.md, or a root .md file
+    return f"give {entries[0] if entries else i.resource.source + '/SKILL.md'} what it lacks"
 
 
 def _why_unwritten(i: Item) -> str | None:
