@@ -174,9 +174,32 @@ def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:
         # A pi package is a set without an extset.toml; asked only when no manifest is above,
         # so a folder extension's own package.json inside a set never takes the set's place.
         for folder in above:
-            if (folder / "package.json").is_file() and _pi_package(folder):
-                return folder.resolve(), "cwd"
+            if (folder / "package.json").is_file():
+                if _pi_package(folder):
+                    return folder.resolve(), "cwd"
+                _refuse_broken_pi_package(folder / "package.json")
     return bundled_set(env), "bundled"
+
+
+def _refuse_broken_pi_package(path: Path) -> None:
+    """A package.json that is not JSON but names a `pi` key: pi reads no manifest from it,
+    yet it is likely the set meant here; going on to the bundled set would be silent."""
+    import json
+    import re
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return
+    try:
+        json.loads(text)
+    except ValueError as exc:
+        if re.search(r'"pi"\s*:', text):
+            raise UsageError(
+                f"{path} is not valid JSON ({exc}), and it names a \"pi\" key: pi reads no "
+                "manifest from it, so ext cannot tell this pi package's items",
+                "fix its JSON, or name the set with --set",
+            ) from None
 
 
 def _check_set(path: Path, source: str) -> Path:

@@ -292,3 +292,16 @@ def test_a_pi_package_above_the_cwd_is_the_set_when_no_extset_toml_is(tmp_path: 
     # A package.json without a pi manifest is no set: the bundled one is used.
     plain = build_tree(tmp_path / "plain", {"package.json": '{"name": "web-app"}'})
     assert resolve(env(plain), None, tmp_path).set_source == "bundled"
+
+
+def test_a_broken_package_json_naming_pi_is_an_error_not_the_bundled_set(tmp_path: Path) -> None:
+    """pi reads no manifest from it; the bundled set in its place, with --yes, would install
+    what the person did not mean. A broken one that names no `pi` key is no set, as before."""
+    pkg = build_tree(tmp_path / "pkg", {"package.json": '{"name": "x", "pi": {"extensions": ['})
+    with pytest.raises(UsageError) as caught:
+        resolve(env(pkg), None, tmp_path)
+    assert caught.value.exit_code == ExitCode.USAGE
+    assert f"{pkg / 'package.json'} is not valid JSON (Expecting value: line 1" in str(caught.value)
+    assert caught.value.fix == "fix its JSON, or name the set with --set"
+    web = build_tree(tmp_path / "web", {"package.json": '{"name": "web-app",'})
+    assert resolve(env(web), None, tmp_path).set_source == "bundled"
