@@ -163,8 +163,10 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     try:
         ctx = _CONTEXTS.get(command.call, _agent)(g, options)
     except AgentDirMissing as exc:
-        if exc.how is None or command.call != "install":
+        if exc.how is None:
             raise
+        if command.call != "install":  # nothing to work on there: no install is the fix
+            raise AgentDirMissing(exc.message, _check_the_path(g, command, args)) from None
         # The install that makes it is this one as typed (--mode, --only…), with --create.
         raise exc.with_command(typed(g, command, {**args, "create": True})) from None
     verb = _load(command.verb)
@@ -226,6 +228,26 @@ def _load(where: str) -> Any:
 
 
 # The contexts verbs work on: the agent dir's (the default), or what a command needs instead.
+
+
+def _check_the_path(g: Globals, command: Command, args: dict[str, Any]) -> str:
+    """The fix for a named agent dir that does not exist, for a command that works on what is
+    installed: the dirs that hold the set, with this command for each, else the path checked."""
+    from installer.ground.context import Env, find_set
+    from installer.ground.installs import holding
+    from installer.render.ui import tilde
+
+    nothing = "a dir that does not exist holds nothing: check its path"
+    try:
+        set_root, _ = find_set(Env.from_process(), g.set_dir)
+    except ExtError:
+        return nothing
+    dirs = [d for d, host in holding(set_root) if host == (g.host or "pi")]
+    if not dirs:
+        return f"{nothing} (ext has installed this set in no other dir)"
+    return "check its path; the set is installed in " + "; in ".join(
+        f"{tilde(d)}: `{typed(g, command, args, d)}`" for d in dirs
+    )
 
 
 def _agent(g: Globals, options: Any) -> Any:

@@ -196,7 +196,7 @@ def _refuse_broken_pi_package(path: Path) -> None:
     except ValueError as exc:
         if re.search(r'"pi"\s*:', text):
             raise UsageError(
-                f"{path} is not valid JSON ({exc}), and it names a \"pi\" key: pi reads no "
+                f'{path} is not valid JSON ({exc}), and it names a "pi" key: pi reads no '
                 "manifest from it, so ext cannot tell this pi package's items",
                 "fix its JSON, or name the set with --set",
             ) from None

@@ -336,3 +336,28 @@ def test_doctor_s_command_for_the_other_dir_works_pasted(set_root: Path) -> None
     words = f'for w in {fix.removeprefix("ext ")}; do printf "%s\\n" "$w"; done'
     said = subprocess.run(["sh", "-c", words], capture_output=True, text=True, check=True)
     assert said.stdout.splitlines()[3] == str(agent)  # as the shell hands it to ext
+
+
+@pytest.mark.parametrize("args", [["uninstall", "--yes"], ["disable", "hello"], ["list"]])
+def test_a_mistyped_dir_points_to_the_dir_that_holds_the_set_not_to_an_install(
+    set_root: Path, fresh: Path, tmp_path: Path, args: list[str]
+) -> None:
+    """Following an `install --create` fix for an uninstall would make a dir and install into
+    it: a command that works on what is installed is pointed where the set is."""
+    typo = tmp_path / "fresh-agnet"
+    done = ext(set_root, "--agent-dir", str(typo), *args)
+    assert done.exit_code == 4
+    assert done.stderr.splitlines()[-1] == (
+        "  fix: a dir that does not exist holds nothing: check its path (ext has installed this "
+        "set in no other dir)"
+    )
+
+    installed_in(set_root, fresh)
+    done = ext(set_root, "--agent-dir", str(typo), *args)
+
+    assert done.exit_code == 4
+    assert done.stderr.splitlines()[-1] == (
+        f"  fix: check its path; the set is installed in {fresh}: "
+        f"`ext --set {set_root} --agent-dir {fresh} {' '.join(args)}`"
+    )
+    assert not typo.exists()
