@@ -73,14 +73,23 @@ def _instead(
     passed: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
     """The sets the agent dir holds when it does not hold this one (the right dir, run from
-    another set's folder), each with this command for it."""
+    another set's folder), each with this command for it; a command that names items of this
+    set gets that set's `list` instead (its items have other names)."""
     from installer.render import instead_lines
 
+    if _names_items(command, args):
+        command, args, passed = BY_CALL["list_items"], {}, ()
     # The dir by name: resolved for that set, a default could be another dir ([target]).
     here = ctx.agent_dir
     return instead_lines(
         held, lambda root: typed(g._replace(set_dir=root), command, args, here, passed=passed)
     )
+
+
+def _names_items(command: Command, args: dict[str, Any]) -> bool:
+    """Whether the command line names items of the set (`disable notify`, `--on a`)."""
+    fields = (*command.arguments, *command.options)
+    return any(f.complete == "items" and args.get(f.dest) for f in fields)
 
 
 def typed(

@@ -361,3 +361,20 @@ def test_a_mistyped_dir_points_to_the_dir_that_holds_the_set_not_to_an_install(
         f"`ext --set {set_root} --agent-dir {fresh} {' '.join(args)}`"
     )
     assert not typo.exists()
+
+
+@pytest.mark.parametrize("args", [["disable", "x", "--yes"], ["toggle", "--on", "x"]])
+def test_a_command_naming_items_points_to_the_other_set_s_list(
+    set_root: Path, fresh: Path, tmp_path: Path, args: list[str]
+) -> None:
+    """The items named are this set's: pasted for the set the dir holds, the command would
+    fail (`no item named 'x'`); its list works and shows what that set has."""
+    installed_in(set_root, fresh)
+    other = build_tree(
+        tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n', "extensions/x.ts": ""}
+    )
+
+    done = ext(other, "--agent-dir", str(fresh), *args)
+
+    said = f"this dir holds the set mine ({set_root}), not this one"
+    assert f"{said}: ext --set {set_root} --agent-dir {fresh} list" in done.stderr.splitlines()
