@@ -73,23 +73,39 @@ def _instead(
     passed: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
     """The sets the agent dir holds when it does not hold this one (the right dir, run from
-    another set's folder), each with this command for it; a command that names items of this
-    set gets that set's `list` instead (its items have other names)."""
+    another set's folder), each with this command for it; for a set that lacks an item the
+    command names (this set's, by another name), that set's `list` instead."""
     from installer.render import instead_lines
 
-    if _names_items(command, args):
-        command, args, passed = BY_CALL["list_items"], {}, ()
+    names = _named_items(command, args)
     # The dir by name: resolved for that set, a default could be another dir ([target]).
     here = ctx.agent_dir
-    return instead_lines(
-        held, lambda root: typed(g._replace(set_dir=root), command, args, here, passed=passed)
-    )
+
+    def again(root: Path) -> str:
+        if names and not _holds(root, names):
+            return typed(g._replace(set_dir=root), BY_CALL["list_items"], {}, here)
+        return typed(g._replace(set_dir=root), command, args, here, passed=passed)
+
+    return instead_lines(held, again)
 
 
-def _names_items(command: Command, args: dict[str, Any]) -> bool:
-    """Whether the command line names items of the set (`disable notify`, `--on a`)."""
-    fields = (*command.arguments, *command.options)
-    return any(f.complete == "items" and args.get(f.dest) for f in fields)
+def _named_items(command: Command, args: dict[str, Any]) -> list[str]:
+    """The items the command line names (`disable notify`, `toggle --on a,b`)."""
+    dests = [a.dest for a in command.arguments if a.complete == "items"]
+    dests += [o.dest for o in command.options if o.complete == "items"]
+    return [n for dest in dests for n in args.get(dest) or ()]
+
+
+def _holds(root: Path, names: list[str]) -> bool:
+    """Whether the set at root has an item by each of these names."""
+    from installer.ground.errors import ExtError
+    from installer.sets.resources import discover, resolve_name
+
+    try:
+        found = discover(root)
+        return all(resolve_name(found, n) for n in names)
+    except ExtError:
+        return False
 
 
 def typed(
