@@ -110,7 +110,9 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         # Installing in one mode removes the other mode's form: pi would load the set twice.
         # The user's switches (ext's or pi config's) come along in the new mode's form.
         mode_warnings: tuple[str, ...] = ()
-        refuse_other_sets(agent, chosen, mode, ctx.manifest.name, others)
+        refuse_other_sets(
+            agent, chosen, mode, ctx.manifest.name, others, (options.only, options.skip)
+        )
         mine = recorded_skips(state, ctx)  # ext's own filters of a --skip: no one's switch
         if mode == "link":
             made = _from_register(ctx, state)  # None: not registered before

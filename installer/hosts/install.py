@@ -75,7 +75,8 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             [Path(o.root) for o in others],
             folders=ctx.folders,
         )
-        refuse_other_sets(agent, linked, "link", ctx.manifest.name, others)
+        selection = (options.only, options.skip)
+        refuse_other_sets(agent, linked, "link", ctx.manifest.name, others, selection)
         shared = shared_reads(ctx, host, linked)
         here = tuple(r for r in linked if r not in shared)
         left_out = [r for r in where.items if r not in here]

@@ -20,6 +20,8 @@ from installer.ground.state import SetRecord
 from installer.links.scan import AgentState
 from installer.sets.resources import Resource
 
+Selection = tuple[Sequence[str], Sequence[str]]  # an install's --only and --skip
+
 
 def clashes(state: AgentState, selected: Iterable[Resource]) -> list[tuple[Resource, str]]:
     """Selected resources whose place holds another set's link: (resource, that set's root)."""
@@ -77,6 +79,7 @@ def refuse_clashes(
     selected: Iterable[Resource],
     this_set: str,
     others: Sequence[SetRecord],
+    picked: Selection = ((), ()),
 ) -> None:
     """Refuse (exit 3) when a selected item's place holds a link of another set ext manages."""
     found = clashes(state, selected)
@@ -86,13 +89,13 @@ def refuse_clashes(
     root = found[0][1]
     other = names.get(root, root)
     items = ", ".join(sorted({x.label for x, _ in found}))
+    without = _without([x for x, _ in found], picked)
     raise Refused(
         f"{items}: the agent dir already has {'this item' if len(found) == 1 else 'these items'} "
         f"from another set ext installed here, {other!r} ({root}), which this set "
         f"{this_set!r} would replace; nothing was written",
-        f"skip {'it' if len(found) == 1 else 'them'} (`ext install --skip "
-        f"{','.join(sorted({x.label for x, _ in found}))}`), or uninstall the other set first "
-        f"(`ext --set {root} uninstall`)",
+        f"skip {'it' if len(found) == 1 else 'them'} (`{without}`), or uninstall the other set "
+        f"first (`ext --set {root} uninstall`)",
     )
 
 
@@ -102,12 +105,14 @@ def refuse_other_sets(
     mode: str,
     this_set: str,
     others: Sequence[SetRecord],
+    picked: Selection = ((), ()),
 ) -> None:
     """Refuse another set's link in the way (link mode), or its skill of one name (either
-    mode: pi would load one of the two)."""
+    mode: pi would load one of the two); `picked`: the run's --only and --skip, which the
+    fix keeps."""
     if mode == "link":
-        refuse_clashes(agent, selected, this_set, others)
-    refuse_same_names(agent, selected, this_set, others)
+        refuse_clashes(agent, selected, this_set, others, picked)
+    refuse_same_names(agent, selected, this_set, others, picked=picked)
 
 
 def refuse_same_names(
@@ -116,6 +121,7 @@ def refuse_same_names(
     this_set: str,
     others: Sequence[SetRecord],
     keep_off: bool = False,
+    picked: Selection = ((), ()),
 ) -> None:
     """Refuse (exit 3), in either mode, a skill whose name another set installed here has;
     `keep_off`: the way out is to leave it off (enable), not to skip it (install)."""
@@ -127,7 +133,8 @@ def refuse_same_names(
     labels = ",".join(sorted({r.label for r, _ in found}))
     one = len(found) == 1
     them = "it" if one else "them"
-    first = f"leave {them} off" if keep_off else f"skip {them} (`ext install --skip {labels}`)"
+    without = _without([r for r, _ in found], picked)
+    first = f"leave {them} off" if keep_off else f"skip {them} (`{without}`)"
     raise Refused(
         f"{labels.replace(',', ', ')}: another set ext installed here, {names.get(root, root)!r} "
         f"({root}), has a skill of {'this name' if one else 'these names'}; pi would load "
@@ -136,6 +143,27 @@ def refuse_same_names(
         f"{first}, rename one of the two, or uninstall the other set first "
         f"(`ext --set {root} uninstall`)",
     )
+
+
+def _without(found: list[Resource], picked: Selection) -> str:
+    """The install that leaves `found` out and keeps the rest of this run's selection: its
+    --only less those items, else its --skip and those items."""
+    from installer.ground.errors import UsageError
+    from installer.sets.resources import resolve_name
+
+    only, skip = picked
+
+    def names_one(name: str) -> bool:
+        try:
+            return bool(resolve_name(tuple(found), name))
+        except UsageError:
+            return False
+
+    rest = [n for n in only if not names_one(n)]
+    if rest:
+        return f"ext install --only {','.join(rest)}"
+    labels = sorted({r.label for r in found})
+    return f"ext install --skip {','.join(dict.fromkeys([*skip, *labels]))}"
 
 
 def refuse_same_names_here(ctx: Context, selected: Sequence[Resource]) -> None:

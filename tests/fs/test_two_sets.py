@@ -56,6 +56,26 @@ def test_a_second_set_refuses_to_replace_the_firsts_link(two: tuple[Path, Path, 
     assert (agent / "extensions" / "notify.ts").resolve() == a / "extensions" / "notify.ts"
 
 
+@pytest.mark.parametrize(
+    ("selection", "fix"),
+    [
+        (["--skip", "beta-only"], "--skip beta-only,notify"),  # the run's --skip, and notify
+        (["--only", "notify.ts,beta-only"], "--only beta-only"),  # --only decides: less notify
+    ],
+)
+def test_the_fix_keeps_the_run_s_selection(
+    two: tuple[Path, Path, Path], selection: list[str], fix: str
+) -> None:
+    """Pasted, the fix leaves out the item in the way and what the run left out; it was
+    `--skip notify` alone, whose refusal then named the next clash, and so on."""
+    _, b, agent = two
+
+    refused = ext(b, agent, "install", "--yes", *selection)
+
+    assert refused.exit_code == 3
+    assert f"ext --set {b} --agent-dir {agent} install {fix}`" in refused.output
+
+
 def test_skipping_the_shared_item_installs_the_rest(two: tuple[Path, Path, Path]) -> None:
     a, b, agent = two
 
