@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from nodesemver import SemVer as Version
 
 Where = Literal["in", "older", "newer", "between"]
-SCHEMA = 1
+SCHEMA = 2  # 2: a list of versions with commas is told to use `||` (1 said spaces)
 _KEEP_RANGES = 32
 _KEEP_VERSIONS = 32
 EXAMPLES = '">=0.73.0 <0.74.0", "~0.73.0" or "^0.73.0 || ^0.75.0"'
@@ -106,11 +106,21 @@ def range_error(text: str) -> str | None:
     return error
 
 
+# A version, or a range of one (`1.6`, `1.x`, `^1.6.0`, `~0.73`), with no comparison of its own.
+_ONE_VERSION = r"[~^]?v?\d+(?:\.(?:\d+|[xX*])){0,2}"
+
+
 def _range_error(text: str) -> str | None:
+    import re
+
     import nodesemver
 
     if "," in text:
-        spaced = " ".join(text.replace(",", " ").split())
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if all(re.fullmatch(_ONE_VERSION, p) for p in parts):  # `1.6, 1.7`: either of them
+            either = " || ".join(parts)
+            return f"npm ranges separate alternatives with ||, not commas: write {either!r}"
+        spaced = " ".join(parts)  # `>=1.6, <1.7`: both at once
         return f"npm ranges separate comparators with spaces, not commas: write {spaced!r}"
     try:
         if nodesemver.valid_range(text, loose=False) is not None:

@@ -122,6 +122,17 @@ def test_commas_get_the_spaced_range_as_the_fix() -> None:
     assert "'>=0.70.0 <0.80.0'" in (range_error(">=0.70.0, <0.80.0") or "")
 
 
+@pytest.mark.parametrize(
+    ("tested", "either"),
+    [("1.6, 1.7", "1.6 || 1.7"), ("0.73.1,^1.6.0, 1.x", "0.73.1 || ^1.6.0 || 1.x")],
+)
+def test_a_list_of_versions_gets_either_of_them_as_the_fix(tested: str, either: str) -> None:
+    """`1.6 1.7` (spaces) means both at once, which no version is: a list means either."""
+    why = range_error(tested) or ""
+    assert f"write {either!r}" in why
+    assert range_error(either) is None and where("1.7.2", either) == "in"
+
+
 @pytest.mark.parametrize("version", ["not a version", "", None, "0.73"])
 def test_an_unreadable_host_version_is_unknown(version: str | None) -> None:
     assert where(version, ">=0.70.0") is None
