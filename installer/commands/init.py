@@ -14,6 +14,7 @@ from installer.ground.context import same_path
 from installer.ground.errors import ExtError, UsageError
 from installer.ground.manifest import MANIFEST_NAME
 from installer.ground.records import NamedTuple
+from installer.ground.shellword import shell_word
 from installer.host.pi import HostInfo
 from installer.scaffold import templates
 from installer.scaffold.creation import GIT, Bench, Confirm, Piece, run
@@ -108,7 +109,7 @@ def start_set(
             found.append(Piece(root / GIT, what="git init", git=git_bin))
         return found
 
-    go = "" if same_path(root, Path.cwd()) else f"cd {root} && "
+    go = "" if same_path(root, Path.cwd()) else f"cd {shell_word(root)} && "
     notes = (f"next: {go}ext install   (ext launch runs pi with the set)",)
     return run("init", pieces, warnings, dry_run, confirm, notes)
 
@@ -174,7 +175,7 @@ def from_install_sh(
         else f"no link into this repository is there yet: the install makes what {path.name} did"
     )
     notes = (
-        f"next: cd {root} && ext --agent-dir ~/.pi/agent install --dry-run",
+        f"next: cd {shell_word(root)} && ext --agent-dir ~/.pi/agent install --dry-run",
         f"  {said}; [target] agent_dir in extset.toml saves the --agent-dir",
     )
     return run("init", lambda: pieces, (), dry_run, confirm, notes)

@@ -220,6 +220,14 @@ def test_next_says_no_cd_into_the_folder_it_ran_in(
     assert result.notes[0].startswith("next: ext install")
 
 
+def test_next_s_cd_works_pasted_for_a_folder_with_a_space(
+    tmp_path: Path, host: HostInfo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = start_set(tmp_path / "my set", None, False, False, yes, host, None)
+    assert result.notes[0].startswith(f"next: cd '{tmp_path}/my set' && ext install")
+
+
 # ---- --from-install-sh --------------------------------------------------------------------
 
 
