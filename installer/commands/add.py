@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -67,13 +68,55 @@ def add_item(
             "extension; nothing was written",
             "pick another name, or pass --dir for a folder extension",
         )
-    folder = set_root / FOLDER[kind]
+    folder, said = _home(set_root, name, kind, as_dir, host)
     _check_free(folder, name, kind)
     path = _path(folder, name, kind, as_dir)
     piece = Piece(path, _text(name, kind, host), f"a new {kind}")
     note = f"next: {install}   (links it with the rest of the set)"
-    said = _undeclared(set_root, path, kind, host)
     return run("add", lambda: [piece], said, dry_run, confirm, (note,))
+
+
+def _home(
+    set_root: Path, name: str, kind: str, as_dir: bool, host: HostInfo | None
+) -> tuple[Path, tuple[str, ...]]:
+    """The folder the new item goes in: its kind's, unless the set is a pi package whose
+    manifest does not cover it there but covers another folder (`./src/*.ts`); then that one.
+    With the warning when no folder the manifest names would have pi load it."""
+    default = set_root / FOLDER[kind]
+    said = _undeclared(set_root, _path(default, name, kind, as_dir), kind, host)
+    if not said:
+        return default, ()
+    for folder in _named_folders(set_root, kind, host):
+        if not _undeclared(set_root, _path(folder, name, kind, as_dir), kind, host):
+            return folder, ()
+    return default, said
+
+
+def _named_folders(set_root: Path, kind: str, host: HostInfo | None) -> list[Path]:
+    """The folders a pi package's manifest names for a kind: an entry's own folder, or the
+    folder before its first glob (`./src/*.ts` -> src, made if missing), each inside the set."""
+    from installer.host.lines import line_of
+    from installer.host.pi import line_here
+    from installer.sets.pipatterns import is_override
+    from installer.sets.pirules import manifest_list, read_manifest
+
+    pi = line_of(host.version, host.package) if host else line_here()
+    out: list[Path] = []
+    for entry in manifest_list(read_manifest(str(set_root), pi), FOLDER[kind]) or []:
+        if is_override(entry) or entry.startswith("!"):
+            continue
+        parts = entry.removeprefix("./").split("/")
+        fixed = list(itertools.takewhile(lambda p: not any(c in p for c in "*?[{"), parts))
+        folder = set_root.joinpath(*fixed) if fixed else set_root
+        if folder.exists():
+            named = folder.is_dir()
+        elif fixed != parts:  # the folder before a glob, made with the item
+            named = True
+        else:  # a path not there yet: a folder, unless it has a file's suffix
+            named = not folder.name.endswith(SUFFIXES[FOLDER[kind]])
+        if named and folder.resolve().is_relative_to(set_root.resolve()):
+            out.append(folder)
+    return list(dict.fromkeys(out))
 
 
 def _undeclared(set_root: Path, path: Path, kind: str, host: HostInfo | None) -> tuple[str, ...]:

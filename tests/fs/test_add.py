@@ -126,24 +126,35 @@ def test_add_refuses_extensions_index_which_would_swallow_the_folder(root: Path)
 
 
 @pytest.mark.parametrize(
-    ("declared", "warned"),
+    ("declared", "warned", "path"),
     [
-        (["./extensions"], False),
-        (["./extensions/*.ts"], False),
-        (["extensions/deploy.ts"], False),
-        (["./src/*.ts"], True),
-        ([], True),
+        (["./extensions"], False, "extensions/deploy.ts"),
+        (["./extensions/*.ts"], False, "extensions/deploy.ts"),
+        (["extensions/deploy.ts"], False, "extensions/deploy.ts"),
+        (["./src/*.ts"], False, "src/deploy.ts"),  # where the manifest looks
+        (["./src/index.ts", "./lib/**/*.ts"], False, "lib/deploy.ts"),
+        (["./src/index.ts"], True, "extensions/deploy.ts"),  # a file: no folder to put it in
+        ([], True, "extensions/deploy.ts"),
     ],
 )
-def test_add_to_a_pi_package_says_when_the_manifest_misses_it(
-    root: Path, declared: list[str], warned: bool
+def test_add_to_a_pi_package_puts_it_where_the_manifest_looks_or_says_it_misses_it(
+    root: Path, declared: list[str], warned: bool, path: str
 ) -> None:
     build_tree(root, {"package.json": json.dumps({"pi": {"extensions": declared}})})
     result = add_item(root, "deploy", "extension", False, False, yes, None)
     assert result.applied
+    assert [a.path for a in result.plan.changes] == [str(root / path)]
     said = [w for w in result.plan.warnings if "pi package" in w]
     assert bool(said) is warned
     assert [r.name for r in discover(root)] == ([] if warned else ["deploy"])
+
+
+def test_add_a_skill_to_a_pi_package_goes_to_the_folder_its_manifest_names(root: Path) -> None:
+    build_tree(root, {"package.json": json.dumps({"pi": {"skills": ["./agent-skills"]}})})
+    result = add_item(root, "gamma", "skill", False, False, yes, None)
+    assert [a.path for a in result.plan.changes] == [str(root / "agent-skills/gamma/SKILL.md")]
+    assert not result.plan.warnings
+    assert [(r.kind, r.name) for r in discover(root)] == [("skill", "gamma")]
 
 
 def test_the_next_step_after_add_installs_the_new_item_and_keeps_the_others(
