@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from installer import __version__
 from installer.cli.grammar import BY_CALL, Command
 from installer.cli.options import Globals
-from installer.cli.run import as_run, context, names, notice, run
+from installer.cli.run import context, names, notice, run
 from installer.cli.typed import elsewhere_said, install_again, typed, where_said
 from installer.ground.errors import AgentDirMissing, ExtError
 
@@ -384,10 +384,18 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
         _remember(ctx)
     before = said if result.dry_run and not result.plan.is_empty else ()
     after = notice(g, ctx)
-    if result.applied and not g.quiet and ctx.agent_dir_source == "isolated":
-        ext = as_run()
-        after += (f'pi reads it with: eval "$({ext} env)"   (or run `{ext} launch`)',)
+    if result.applied and not g.quiet and ctx.on.is_pi and not _pi_reads(ctx):
+        # `ext` in these commands is made the one run, with this run's --agent-dir.
+        after += ('pi reads it with: eval "$(ext env)"   (or run `ext launch`)',)
     return render(out, result, before, after)
+
+
+def _pi_reads(ctx: Any) -> bool:
+    """Whether pi started in this shell reads the agent dir (PI_CODING_AGENT_DIR names it, or
+    it is ~/.pi/agent)."""
+    from installer.ground.context import pi_agent_dir, same_path
+
+    return same_path(pi_agent_dir(ctx.env), ctx.agent_dir)
 
 
 def _install_args(options: Any) -> dict[str, Any]:

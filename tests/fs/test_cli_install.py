@@ -309,9 +309,11 @@ def test_json_errors_are_json_on_stdout_too(
 # the installed `ext`, as a user runs it
 
 
-def run_ext(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run_ext(
+    tmp_path: Path, *args: str, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG") or "XDG" in k}
-    env.update(NO_COLOR="1", EXT_NO_UPDATE_CHECK="1")
+    env.update(NO_COLOR="1", EXT_NO_UPDATE_CHECK="1", **(extra or {}))
     return subprocess.run(
         [str(EXT), *args],
         capture_output=True,
@@ -349,9 +351,25 @@ def test_the_isolated_default_is_used_and_named_when_no_agent_dir_is_given(
     assert os.readlink(isolated / "extensions/notify.ts") == str(set_root / "extensions/notify.ts")
     # Named as it was run: by its path, as this test's PATH may not find it.
     on_path = shutil.which("ext") is not None and Path(shutil.which("ext") or "").samefile(EXT)
-    ext = "ext" if on_path else str(EXT)
+    ext = ("ext" if on_path else str(EXT)) + f" --set {set_root}"  # as given, so it works pasted
     assert f'pi reads it with: eval "$({ext} env)"   (or run `{ext} launch`)' in done.stderr
     assert "eval" not in done.stdout
+
+
+def test_an_install_into_a_dir_pi_does_not_read_says_how_pi_reads_it(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    """--agent-dir names a dir pi started here would not read: the same line as for the
+    isolated dir, with the dir; none once PI_CODING_AGENT_DIR names it."""
+    common = ("--set", str(set_root), "--agent-dir", str(agent))
+    done = run_ext(tmp_path, *common, "install", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert f'--agent-dir {agent} env)"   (or run `' in done.stderr.splitlines()[-1]
+
+    (agent / "extensions" / "notify.ts").unlink()
+    done = run_ext(tmp_path, *common, "install", "--yes", extra={"PI_CODING_AGENT_DIR": str(agent)})
+    assert done.returncode == 0, done.stderr
+    assert "pi reads it with" not in done.stderr
 
 
 def test_install_and_list_say_the_agent_dir_came_from_pi_coding_agent_dir(
