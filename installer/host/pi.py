@@ -373,6 +373,12 @@ _FAILED = r'(?:Error: )?Failed to load extension "(.+?)": (.*)'
 _PAST_LOADING = r'(?:Error: )?(?:Model ".*" not found|No API key found)'
 
 
+# A check leaves nothing behind: pi's extension loader (jiti) would keep each extension it
+# compiles in <tmp>/jiti, and Node its compiled code in <tmp>/node-compile-cache (pi's start
+# turns it on), for every user of that folder, and never clean them.
+NO_COMPILE_CACHE = {"JITI_FS_CACHE": "false", "NODE_DISABLE_COMPILE_CACHE": "1"}
+
+
 def offline_load_check(
     host: HostInfo,
     agent_dir: Path,
@@ -383,7 +389,7 @@ def offline_load_check(
     from installer.host.startfiles import absent, take_back
 
     argv = [str(host.path), "-p", "x", "--offline", "--no-session", "--model", _NO_MODEL]
-    run_env = launch_env(agent_dir, os.environ if env is None else env)
+    run_env = {**launch_env(agent_dir, os.environ if env is None else env), **NO_COMPILE_CACHE}
     new = absent(
         agent_dir
     )  # what pi's start makes for itself, taken back after: a check writes nothing

@@ -163,16 +163,19 @@ def _npm_failed(done: Completed) -> Releases:
 
 def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> Completed | None:
     """How the user's npm (on the user's PATH) ended, run so it leaves nothing behind: no
-    debug log (`--logs-max=0`), no update-notifier stamp, and its cache in a temp folder that
-    is removed after (npm makes `~/.npm` for its cache even when it logs nothing). None when
-    there is no npm, or it cannot start."""
+    debug log (`--logs-max=0`), no update-notifier stamp, its cache in a temp folder that is
+    removed after (npm makes `~/.npm` for its cache even when it logs nothing), and no Node
+    compile cache in the temp folder (npm 10 turns it on). None when there is no npm, or it
+    cannot start."""
     import shutil
     import tempfile
+
+    from installer.host.pi import NO_COMPILE_CACHE
 
     npm = shutil.which("npm", path=env.get("PATH", ""))
     if npm is None:
         return None
-    quiet = {**env, "npm_config_update_notifier": "false"}
+    quiet = {**env, "npm_config_update_notifier": "false", **NO_COMPILE_CACHE}
     with tempfile.TemporaryDirectory(prefix="extset-npm-", ignore_cleanup_errors=True) as cache:
         flags = [f"--cache={cache}", "--logs-max=0", "--no-update-notifier"]
         return completed([npm, *args, *flags], quiet, timeout)

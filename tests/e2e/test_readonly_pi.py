@@ -20,7 +20,9 @@ def test_read_only_commands_leave_the_agent_dir_and_npm_folders_as_they_were(
     ext(*at, "install", "--create", "--yes", check=True)
     before = snapshot(agent)
     dead = "http://127.0.0.1:9/"  # nothing listens: the check asks and gets no answer
-    env = {**e2e_env, "EXT_INDEX_URL": dead, "npm_config_registry": dead}
+    temp = tmp_path / "temp"  # pi's extension loader would keep what it compiles in temp/jiti
+    temp.mkdir()
+    env = {**e2e_env, "EXT_INDEX_URL": dead, "npm_config_registry": dead, "TMPDIR": str(temp)}
 
     deep = ext(*at, "--json", "doctor", "--deep", env=env)  # every check: the loader's too
     for args in (("list",), ("history",), ("update", "--check")):
@@ -30,3 +32,4 @@ def test_read_only_commands_leave_the_agent_dir_and_npm_folders_as_they_were(
     assert {"host.load", "loader", "command.pi"} <= ran, ran  # pi -p and pi's loader both ran
     assert snapshot(agent) == before
     assert not (isolated_home / ".npm").exists()  # no debug log, no notifier stamp, no cache
+    assert sorted(p.name for p in temp.iterdir()) == []  # nothing left in the temp folder
