@@ -53,12 +53,14 @@ class Report(NamedTuple):
     findings: tuple[Finding, ...]
     strict: bool
     host: str = "pi"  # the host the checks looked at (`--host`)
+    agent_dir: Path | None = None  # the dir they looked at (None: it could not be resolved)
 
     def to_json(self) -> dict[str, Any]:
         from installer.doctor import to_json
 
         data = to_json(self.findings, self.strict)
-        return {"ok": data["ok"], "host": self.host, "checks": data["checks"]}
+        where = str(self.agent_dir) if self.agent_dir is not None else None
+        return {"ok": data["ok"], "host": self.host, "agent_dir": where, "checks": data["checks"]}
 
     @property
     def exit_code(self) -> int:
@@ -82,4 +84,4 @@ def doctor(where: Where, options: Doctor) -> CheckList | Report:
     subject.trust_set = options.trust_set
     network = not options.no_network
     found = run_checks(subject, options.check, options.deep, network, debug=where.debug)
-    return Report(tuple(found), options.strict, subject.on.name)
+    return Report(tuple(found), options.strict, subject.on.name, subject.agent_dir)

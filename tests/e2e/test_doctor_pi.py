@@ -91,8 +91,8 @@ def test_json_shape(ext: Run, installed: tuple[Path, Path]) -> None:
     global_flag = ext("--json", "--set", str(root), "--agent-dir", str(agent), "doctor")
 
     data = json.loads(proc.stdout)
-    assert list(data) == ["ok", "host", "checks"] and data["ok"] is True
-    assert data["host"] == "pi"
+    assert list(data) == ["ok", "host", "agent_dir", "checks"] and data["ok"] is True
+    assert (data["host"], data["agent_dir"]) == ("pi", str(agent))
     for check in data["checks"]:
         assert set(check) <= {"id", "level", "message", "fix"} and check["level"] in LEVELS
         assert {"id", "level", "message"} <= set(check)

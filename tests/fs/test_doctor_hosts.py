@@ -186,7 +186,7 @@ def test_doctor_json_names_the_host_and_ext_host_picks_it(
     claude = json.loads(ext(set_root, "--json", "doctor").stdout)
     pi = json.loads(ext(set_root, "--json", "--host", "pi", "doctor").stdout)
 
-    assert list(claude) == ["ok", "host", "checks"]
+    assert list(claude) == ["ok", "host", "agent_dir", "checks"]
     assert (claude["host"], claude["ok"]) == ("claude", True)
     assert pi["host"] == "pi" and "settings.json" in {c["id"] for c in pi["checks"]}
     assert "host.items" not in {c["id"] for c in pi["checks"]}
