@@ -16,7 +16,7 @@ from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.records import NamedTuple
-from installer.ground.state import State, load_state
+from installer.ground.state import SetRecord, State, load_state
 from installer.links.leftovers import plan_leftovers, what_ext_made
 from installer.links.plan import plan_uninstall
 from installer.links.scan import AgentState, scan
@@ -59,6 +59,9 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
             stale = _switches_of(made, links.actions)  # ext's `-path` of a link that goes
             intent = Intent(unregister=True, drop_packages=drop, drop_file=ours, unswitched=stale)
             sp = plan_settings(ctx, intent)
+        if has_settings and last:
+            record = state.record_of(ctx.set_root, ctx.manifest.name)
+            kept_seeds[:] = _seeds_kept(ctx, record)
         warnings = sp.warnings
         if not pi:  # another agent may read the folder a skill is unlinked from
             from installer.hosts.shared import lost_elsewhere
@@ -72,8 +75,27 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         return state.without([ctx.set_root, *state.old_roots(ctx.set_root, ctx.manifest.name)])
 
     kept: list[str] = []  # what the user had where a link goes: backups stay, and say where
+    kept_seeds: list[str] = []  # settings the set seeded, which stay the user's
     result = run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
-    return result._replace(notes=(*result.notes, *kept)) if kept else result
+    notes = (*result.notes, *kept, *kept_seeds)
+    return result._replace(notes=notes) if notes != result.notes else result
+
+
+def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:
+    """A line naming the settings the set seeded that settings.json still holds: they stay,
+    the user's since the first install (a seed is written once, never taken back)."""
+    from installer.ground.errors import ExtError
+    from installer.settings import dotted, read_settings
+    from installer.settings.plan import seeded_before
+
+    try:
+        data = read_settings(settings_path(ctx)).data
+    except ExtError:
+        return []
+    held = [k for k in sorted(seeded_before(record, ctx)) if dotted.lookup(data, k).found]
+    if not isinstance(data, dict) or not held:
+        return []
+    return [f"settings.json stays, with {', '.join(held)}: the set seeded them once; yours now"]
 
 
 def _switches_of(made: Made, unlinked: tuple[Action, ...]) -> tuple[tuple[str, str], ...]:

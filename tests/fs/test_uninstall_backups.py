@@ -62,3 +62,22 @@ def test_the_backup_of_an_item_switched_off_is_named_too(tmp_path: Path) -> None
     assert all(
         n.endswith(("extensions/gamma to use it)", "notify.ts to use it)")) for n in result.notes
     )
+
+
+def test_the_settings_the_set_seeded_stay_and_the_last_uninstall_says_so(tmp_path: Path) -> None:
+    """A seed is the user's once written: the file stays with it, and the uninstall of the
+    last set names what stays (one the user removed since is not named)."""
+    seeds = "[settings.seed]\nquietStartup = true\ncollapseChangelog = true\n"
+    root = build_tree(tmp_path / "set", {**SET, "extset.toml": SET["extset.toml"] + seeds})
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    install(context(root, agent), Install(), yes)
+    (agent / "settings.json").write_text('{\n  "quietStartup": true\n}\n')
+
+    result = uninstall(context(root, agent), Uninstall(dry_run=True), yes)
+
+    assert result.notes == (
+        "settings.json stays, with quietStartup: the set seeded them once; yours now",
+    )
+    assert uninstall(context(root, agent), Uninstall(), yes).notes == result.notes
+    assert (agent / "settings.json").read_text() == '{\n  "quietStartup": true\n}\n'
