@@ -43,7 +43,10 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         actions = links.actions + _written(ctx, agent)
         pi = ctx.on.is_pi  # only pi has ext's agent files and a packages entry
         if pi:  # ext's own agent files go too, unless another set installed here has them
-            actions += plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None).actions
+            own = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None).actions
+            if state.record_of(ctx.set_root, ctx.manifest.name) is None:  # not this set's
+                own = tuple(a for a in own if a.action != "keep")
+            actions += own
         has_settings = pi and settings_path(ctx).exists()
         # One walk over the journals: what ext made, and (pi) the `-path`s it wrote.
         keys = KEYS.values() if has_settings else ()

@@ -378,3 +378,16 @@ def test_a_command_naming_items_points_to_the_other_set_s_list(
 
     said = f"this dir holds the set mine ({set_root}), not this one"
     assert f"{said}: ext --set {set_root} --agent-dir {fresh} list" in done.stderr.splitlines()
+
+
+def test_the_uninstall_of_a_set_not_installed_here_has_nothing_to_count(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """ext's own files here are another set's: `nothing to do: 2 unchanged` counted them."""
+    installed_in(set_root, fresh)
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+
+    done = ext(other, "--agent-dir", str(fresh), "uninstall", "--yes")
+
+    assert done.exit_code == 0
+    assert done.stdout == "nothing to do\n"
