@@ -70,11 +70,12 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     return install_into_pi(ctx, options, confirm)
 
 
-def skipped_by_pi(resources: Iterable[Resource]) -> list[str]:
+def skipped_by_pi(ctx: Context, resources: Iterable[Resource]) -> list[str]:
     """One line per skill pi will skip though it is in place, with why (installer.sets.piskill)."""
     from installer.sets.piskill import skipped
 
-    return [f"{r.label}: {why}" for r in resources if (why := skipped(r))]
+    line = ctx.pi_line()
+    return [f"{r.label}: {why}" for r in resources if (why := skipped(r, line))]
 
 
 def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
@@ -158,7 +159,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         warnings = (
             *first_warnings,
             *mode_warnings,
-            *skipped_by_pi(now_in),
+            *skipped_by_pi(ctx, now_in),
             *_shared(ctx, mode, agent, chosen, old),
             *rec.warnings,
             *sp.warnings,

@@ -59,6 +59,9 @@ class PiLine(NamedTuple):
     # `pi update` runs PI_SELF_UPDATE_COMMAND, else the `selfUpdateCommand` setting, instead
     # of its own install (`getConfiguredSelfUpdateArgv` in 1.x's dist/config.js; 0.73 has none).
     self_update_command: bool
+    # Whether pi drops a byte order mark before it looks for a skill's frontmatter (`stripBom`
+    # in 1.x's dist/utils/frontmatter.js); 0.73 does not, and skips such a SKILL.md.
+    strips_bom: bool
     # What `pi -p x --offline --no-session` prints for an extension it cannot load.
     load_failed: str = r'(?:Error: )?Failed to load extension "(.+?)": (.*)'
 
@@ -78,6 +81,7 @@ LINES: tuple[PiLine, ...] = (
         session_api="authStorage",
         managed_install=False,
         self_update_command=False,
+        strips_bom=False,
     ),
     PiLine(
         name="1.x",
@@ -93,6 +97,7 @@ LINES: tuple[PiLine, ...] = (
         session_api="modelRuntime",
         managed_install=True,
         self_update_command=True,
+        strips_bom=True,
     ),
 )
 TODAY = LINES[-1]  # what a person who installs pi today gets: the README's default

@@ -76,7 +76,7 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
         from installer.settings.selection import recorded_skips
 
         found = left_out(registered_items(ctx, resources), recorded_skips(state, ctx))
-        return mode, [*pi_refusals(found), *gone(agent, resources, kinds)]
+        return mode, [*pi_refusals(ctx, found), *gone(agent, resources, kinds)]
     if not ctx.on.is_pi:
         here = classify_here(ctx, agent, resources)
         return mode, [*host_names(ctx, read_shared(ctx, here)), *gone(agent, resources, kinds)]
@@ -85,7 +85,7 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
     found = with_pi(ctx, [classify(agent, r) for r in resources])
     if record is not None:  # installed here: what is not linked is an enable away
         found = [_left_out_linked(i, agent) for i in found]
-    return mode, [*pi_refusals(read_shared(ctx, found)), *gone(agent, resources, kinds)]
+    return mode, [*pi_refusals(ctx, read_shared(ctx, found)), *gone(agent, resources, kinds)]
 
 
 def _left_out_linked(item: Item, agent: AgentState) -> Item:
@@ -122,14 +122,15 @@ def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
     ]
 
 
-def pi_refusals(found: list[Item]) -> list[Item]:
-    """Each skill pi skips though it is in place (its file's frontmatter has no description
-    that is text), with why, as a note (installer.sets.piskill)."""
+def pi_refusals(ctx: Context, found: list[Item]) -> list[Item]:
+    """Each skill on that pi skips (its file's frontmatter is not YAML pi reads, or has no
+    description that is text), with why, as a note (installer.sets.piskill)."""
     from installer.sets.piskill import skipped
 
     out = []
+    line = ctx.pi_line()
     for i in found:
-        refused = skipped(i.resource)
+        refused = skipped(i.resource, line) if i.state == "enabled" else None
         note = "; ".join(n for n in (refused, i.note) if n) or None
         out.append(i._replace(refused=refused, note=note) if refused else i)
     return out

@@ -1,12 +1,17 @@
-"""Whether pi loads a skill's file: it skips one whose frontmatter has no `description` that
-is text with something in it (`loadSkillFromFile` in dist/core/skills.js, both lines).
+"""Whether pi loads a skill's file: it skips one whose frontmatter is not YAML it can read, or
+has no `description` that is text with something in it (`loadSkillFromFile` in
+dist/core/skills.js, both lines).
 
-pi reads the frontmatter as YAML (`parseFrontmatter` in dist/utils/frontmatter.js: the text
-between a first line `---` and the next line starting `---`). ext has no YAML parser; it reads
-the one key the way YAML's core schema types it: a plain scalar that is a number, a boolean
-or null is not text; a quoted, folded or literal one is; a key given twice is an error, which
-pi skips the skill for. What pi makes of anything fancier (anchors, tags) ext takes as text:
-`ext doctor --deep` asks pi's own loader. `tests/conformance` holds each case to pi's loader.
+pi reads the frontmatter with the `yaml` package (`parseFrontmatter` in
+dist/utils/frontmatter.js: the text between a first line `---` and the next line starting
+`---`). ext has no YAML parser. It reads a frontmatter of `key: value` lines, the shape SKILL.md
+files have, as YAML 1.2's core schema does: the errors people make in it (a `: ` inside a plain
+value, a value starting with a reserved character, text after a quoted value, a key given
+twice, a tab as indentation), and the type of `description` (a plain number, boolean or null
+is not text; a quoted, folded or literal value is). A frontmatter of another shape (a quoted
+or explicit key, a flow map, an indented map) ext does not judge: it says nothing, and
+`ext doctor --deep` asks pi's own loader. `tests/conformance` holds each case to pi's loader
+on both lines; the one difference between them (a byte order mark) is pi's line table's.
 """
 
 from __future__ import annotations
@@ -15,10 +20,11 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from installer.host.lines import PiLine
     from installer.sets.resources import Resource
 
-_HEAD = 16384  # a frontmatter is at the top; the rest of a long SKILL.md is not read
-_KEY = re.compile(r"^description[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
+_MAX = 1 << 20  # pi reads the whole file; ext gives up on one larger than this
+_KEY = re.compile(r"([A-Za-z0-9_][\w.-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*")  # a top-level key line
 # YAML 1.2's core schema: what a plain scalar is when it is not a string.
 _NOT_TEXT = re.compile(
     r"true|True|TRUE|false|False|FALSE|null|Null|NULL|~"
@@ -26,82 +32,217 @@ _NOT_TEXT = re.compile(
     r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
 )
-_NESTED = re.compile(r"[ \t]+(?:-(?:[ \t]|$)|[^\s:#][^:]*:(?:[ \t]|$))")  # a list or a map
+_NESTED = re.compile(r"[ \t]*-(?:[ \t]|$)|[ \t]+[^\s:#][^:]*:(?:[ \t]|$)")  # a list or a map
+_INNER_KEY = re.compile(r"[ \t]+([^\s:#\-][^:]*?)[ \t]*:[ \t]+(.*?)[ \t]*")  # `  key: value` below
+_QUOTED = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]*(.*)""", re.DOTALL)
+_NOT_TEXT_TAGS = ("!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq")
+_UNKNOWN = "?"  # a shape ext does not judge
 
 
-def skipped(r: Resource) -> str | None:
-    """Why pi skips skill r though it is in place (None: it loads it, or r is no skill)."""
+def skipped(r: Resource, line: PiLine) -> str | None:
+    """Why pi (of `line`) skips skill r though it is in place (None: it loads it, ext cannot
+    tell, or r is no skill)."""
     if r.kind != "skill":
         return None
-    return next(filter(None, map(refusal, r.entries())), None)
+    return next(filter(None, (refusal(e, line.strips_bom) for e in r.entries())), None)
 
 
-def refusal(path: str) -> str | None:
+def refusal(path: str, strips_bom: bool = True) -> str | None:
     """Why pi skips the skill whose file is `path`, or None when it loads it (or the file
-    cannot be read: a missing file is the link engine's to report)."""
+    cannot be read, a missing file being the link engine's to report, or ext cannot tell)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read(_HEAD)
+            text = f.read(_MAX)
     except OSError:
         return None
-    why = _why_not(text)
+    why = _why_not(text, strips_bom, whole=len(text) < _MAX)
     return f"pi does not load it: its {path.rpartition('/')[2]} {why}" if why else None
 
 
-def _why_not(text: str) -> str | None:
-    head = _frontmatter(text)
+def _why_not(text: str, strips_bom: bool, whole: bool) -> str | None:
+    head = _frontmatter(text, strips_bom)
     if head is None:
-        return "has no frontmatter with a description"
+        return "has no frontmatter with a description" if whole else None
     lines = head.split("\n")
-    found = [(i, m) for i, line in enumerate(lines) if (m := _KEY.match(line))]
-    if len(found) != 1:
-        twice = "names description twice in its frontmatter (YAML refuses that)"
-        return twice if found else "has no description in its frontmatter"
-    i, match = found[0]
-    value = _uncommented(match.group(1) or "")
-    kind = _kind(value, _indented(lines[i + 1 :]))
-    if kind == "empty":
-        return "has an empty description"
-    return f"has a description that is not text ({value or 'a list or a map'})" if kind else None
+    keys = _keys(lines)
+    error = None if keys is None else _yaml_error(lines, keys)
+    if keys is None or error is not None:
+        return error and f"has a frontmatter pi cannot read as YAML ({error})"
+    return _description(lines, keys)
 
 
-def _kind(value: str, below: list[str]) -> str | None:
-    """What YAML makes of a description: text (None), "empty", or "not-text"."""
-    content = [line for line in below if line.strip()]
-    if value[:1] in ("|", ">"):  # a literal or folded block: the indented lines below
-        return None if content else "empty"
-    if value[:1] in ("'", '"'):
-        inner = value[1:-1] if len(value) >= 2 and value[-1] == value[0] else value[1:]
-        return None if inner.strip() else "empty"
-    nested = not value and bool(content) and bool(_NESTED.match(content[0]))
-    if value[:1] in ("[", "{") or nested or (_NOT_TEXT.fullmatch(value) and not content):
-        return "not-text"
-    return None if value or content else "empty"
+def _description(lines: list[str], keys: list[tuple[int, str, str]]) -> str | None:
+    """Why pi skips a frontmatter it can read: its description missing, empty or not text."""
+    found = [(i, value) for i, key, value in keys if key == "description"]
+    if not found:
+        return "has no description in its frontmatter"
+    i, value = found[0]
+    said = {
+        "empty": "has an empty description",
+        "not-text": f"has a description that is not text ({value or 'a list or a map'})",
+    }
+    return said.get(_kind(_resolved(value, keys), _below(lines, i)) or "")
 
 
-def _frontmatter(text: str) -> str | None:
-    """The YAML between the first `---` and the next line starting `---`, as pi cuts it."""
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+def _frontmatter(text: str, strips_bom: bool) -> str | None:
+    """The YAML between the first `---` and the next line starting `---`, as pi cuts it (pi
+    1.x drops a byte order mark first; 0.73 does not, and then sees no frontmatter)."""
+    if strips_bom:
+        text = text.removeprefix("\ufeff")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.startswith("---"):
         return None
     end = text.find("\n---", 3)
     return text[4:end] if end >= 0 and text[4:end] else None
 
 
+def _keys(lines: list[str]) -> list[tuple[int, str, str]] | None:
+    """Each top-level `key: value` line (its index, key and value, a trailing comment off);
+    None for a frontmatter of another shape, which ext does not judge."""
+    out: list[tuple[int, str, str]] = []
+    for i, line in enumerate(lines):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line[:1] in (" ", "\t") or _is_item(line):  # the value of the key above goes on
+            if not out:
+                return None  # an indented map, or a list: not a frontmatter of key lines
+            continue
+        match = _KEY.fullmatch(line)
+        if match is None:
+            return None
+        out.append((i, match.group(1), _uncommented(match.group(2) or "")))
+    return out
+
+
+def _yaml_error(lines: list[str], keys: list[tuple[int, str, str]]) -> str | None:
+    """The first error the yaml package stops at in a frontmatter of key lines, or None."""
+    seen: set[str] = set()
+    for i, key, value in keys:
+        if key in seen:
+            return f"{key} is given twice"
+        seen.add(key)
+        error = _value_error(value)
+        if error is not None:
+            return f"{key}: {error}"
+        below = _below(lines, i)
+        if any(line.startswith("\t") for line in below if line.strip()):
+            return f"{key}: a tab indents the line below it"
+        plain = value and value[0] not in "\"'|>[{&!*"
+        if plain and any(": " in _uncommented(line.strip()) for line in below):
+            return f"{key}: a colon and a space in its value's next line"
+        inner = [m for m in map(_INNER_KEY.fullmatch, below) if m] if not value else []
+        for m in inner:  # a map below: each of its values is read as one on a key line
+            error = _value_error(_uncommented(m.group(2)))
+            if error:
+                return f"{key}.{m.group(1)}: {error}"
+    return None
+
+
+def _value_error(value: str) -> str | None:
+    """Why the yaml package refuses a value on its key's line, or None."""
+    first = value[:1]
+    if first in ("'", '"'):
+        quoted = _QUOTED.fullmatch(value)
+        after = quoted.group(2) if quoted is not None else ""
+        return "text after the closing quote" if after and not after.startswith("#") else None
+    plain = bool(first) and first not in "|>[{&!*"
+    problems = (
+        (first in ("`", "@", "%"), f"a value cannot start with {first}"),
+        (value == "-" or value.startswith("- "), "a list cannot start on its key's line"),
+        (first == "*" and bool(re.search(r"\s", value)), "text after an alias (`*` starts one)"),
+        (first in ("[", "{") and bool(_after_flow(value)), "text after the closing bracket"),
+        (plain and (": " in value or value.endswith(":")), "a colon and a space inside it"),
+    )
+    why = next((why for bad, why in problems if bad), None)
+    return f"{why} (quote the value)" if why else None
+
+
+def _after_flow(value: str) -> str:
+    """What follows a one-line flow collection's closing bracket (`[a] b` -> `b`), comments
+    off; "" when nothing does, or it does not close on this line (ext does not judge)."""
+    depth, quote = 0, ""
+    for i, c in enumerate(value):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+            if depth == 0:
+                return _uncommented(value[i + 1 :].strip())
+    return ""
+
+
+def _resolved(value: str, keys: list[tuple[int, str, str]]) -> str:
+    """An alias (`*a`) as the value its anchor (`&a value`) names; a value as it is."""
+    if not value.startswith("*"):
+        return value
+    name = value[1:]
+    for _, _, other in keys:
+        if other.startswith(f"&{name} "):
+            return other[len(name) + 2 :].lstrip()
+    return value
+
+
+def _kind(value: str, below: list[str]) -> str | None:
+    """What YAML makes of a description: text (None), "empty", "not-text", or _UNKNOWN."""
+    content = [line for line in below if line.strip()]
+    first = value[:1]
+    if first in ("|", ">"):  # a literal or folded block: the indented lines below
+        return None if content else "empty"
+    if first in ("'", '"'):
+        return _quoted_kind(value, content)
+    if first in ("!", "&", "*"):
+        return _tagged_kind(value, below)
+    nested = not value and bool(content) and bool(_NESTED.match(content[0]))
+    if first in ("[", "{") or nested or (_NOT_TEXT.fullmatch(value) and not content):
+        return "not-text"
+    return None if value or content else "empty"
+
+
+def _quoted_kind(value: str, content: list[str]) -> str | None:
+    quoted = _QUOTED.fullmatch(value)
+    if quoted is None:  # the quote goes on below: text, unless nothing follows
+        return None if content or value[1:].strip() else "empty"
+    return None if quoted.group(1)[1:-1].strip() else "empty"
+
+
+def _tagged_kind(value: str, below: list[str]) -> str | None:
+    """A tagged value (`!!int 42`, `!!str 42`) by its tag; an anchored or aliased one ext does
+    not judge."""
+    tag, _, rest = value.partition(" ")
+    if tag in _NOT_TEXT_TAGS:
+        return "not-text"
+    if tag in ("!!str", "!"):  # text whatever it looks like: empty, or not
+        return None if rest.strip() or any(line.strip() for line in below) else "empty"
+    return _UNKNOWN
+
+
 def _uncommented(value: str) -> str:
-    """A plain value without its trailing ` # comment` (a value that is a comment is none)."""
+    """A value without its trailing ` # comment` (a value that is a comment is none)."""
     if value.startswith("#"):
         return ""
     if value[:1] in ("'", '"'):
+        quoted = _QUOTED.fullmatch(value)
+        if quoted is not None and quoted.group(2).startswith("#"):
+            return quoted.group(1)
         return value
-    return value.split(" #", 1)[0].split("\t#", 1)[0].rstrip()
+    return re.split(r"[ \t]#", value, maxsplit=1)[0].rstrip()
 
 
-def _indented(lines: list[str]) -> list[str]:
-    """The lines that continue a key's value: indented, or blank, up to the next key."""
+def _below(lines: list[str], i: int) -> list[str]:
+    """The lines that continue the value of the key on line i: indented, blank, or a list's
+    items (`- a`, which may start at the key's own column)."""
     out = []
-    for line in lines:
-        if line.strip() and not line[:1].isspace():
+    for line in lines[i + 1 :]:
+        key_line = line.strip() and not line[:1].isspace() and not _is_item(line)
+        if key_line and not line.lstrip().startswith("#"):
             break
         out.append(line)
     return out
+
+
+def _is_item(line: str) -> bool:
+    return line == "-" or line.startswith(("- ", "-\t"))

@@ -85,21 +85,25 @@ def each_item(s: Subject) -> Iterator[Finding]:
     """Enabled and disabled are fine; missing is news; in the way, stale or moved need a fix."""
     sv = survey(s)
     found = [*(_registered(s, sv) if sv.mode == "register" else item_findings(sv.items, sv.agent))]
-    found += _skipped_by_pi(sv)
+    found += _skipped_by_pi(s, sv)
     found += _orphans(sv)
     # What needs doing first, then the count of what is fine.
     yield from sorted(found, key=lambda f: f.level == "ok")
 
 
-def _skipped_by_pi(sv: Survey) -> list[Finding]:
-    """The skills in place that pi skips: their file says why (installer.sets.piskill). A
-    registered set's are all in place; a linked set's, those enabled."""
+def _skipped_by_pi(s: Subject, sv: Survey) -> list[Finding]:
+    """The skills on that pi skips: their file says why (installer.sets.piskill)."""
     from installer.sets.piskill import skipped
 
-    register = sv.mode == "register"
-    on = [i for i in sv.items if register or i.state == "enabled"]
+    if sv.mode == "register":
+        on = [i for i in _registered_states(s, sv) if i.state == "enabled"]
+    else:
+        on = [i for i in sv.items if i.state == "enabled"]
+    line = sv.ctx.pi_line()
     return [
-        warn(f"{i.resource.label}: {why}", _give(i)) for i in on if (why := skipped(i.resource))
+        warn(f"{i.resource.label}: {why}", _give(i))
+        for i in on
+        if (why := skipped(i.resource, line))
     ]
 
 
@@ -272,16 +276,24 @@ def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:
         yield info("not installed: the set is not in settings.json \"packages\" (register mode)",
                    INSTALL)  # fmt: skip
         return
-    from installer.settings.switches import registered_states
-
-    blank = [i._replace(state="not-installed") for i in sv.items]
-    found = registered_states(sv.ctx, blank)
+    found = _registered_states(s, sv)
     off = [i for i in found if i.state == "disabled"]
     by_pi = "; ".join(f"{i.resource.label}: {i.pi.describe()}" for i in off if i.pi is not None)
     yield ok(
         f"registered in settings.json as a package: {len(found) - len(off)} items on, "
         f"{len(off)} off" + (f" ({by_pi})" if by_pi else "")
     )
+
+
+def _registered_states(s: Subject, sv: Survey) -> list[Item]:
+    """The items of a registered set as pi's packages entry switches them (none when the set
+    is not in settings.json)."""
+    from installer.settings.switches import registered_states
+
+    if not _entries(s):
+        return []
+    blank = [i._replace(state="not-installed") for i in sv.items]
+    return list(s.memo("registered", lambda: registered_states(sv.ctx, blank)))
 
 
 def _entries(s: Subject) -> list[Any]:
