@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from installer.links.plan import linked_now, plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
 from installer.sets.modes import install_mode, refuse_lost_imports, refuse_unlinkable
+from installer.sets.piskill import warnings as pi_skips
 from installer.sets.resources import (
     Resource,
     discover,
@@ -68,14 +68,6 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
 
         return install_into_host(ctx, options, confirm)
     return install_into_pi(ctx, options, confirm)
-
-
-def skipped_by_pi(ctx: Context, resources: Iterable[Resource]) -> list[str]:
-    """One line per skill pi will skip though it is in place, with why (installer.sets.piskill)."""
-    from installer.sets.piskill import skipped
-
-    line = ctx.pi_line()
-    return [f"{r.label}: {why}" for r in resources if (why := skipped(r, line))]
 
 
 def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
@@ -159,7 +151,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         warnings = (
             *first_warnings,
             *mode_warnings,
-            *skipped_by_pi(ctx, now_in),
+            *pi_skips(now_in, ctx.pi_line()),
             *_shared(ctx, mode, agent, chosen, old),
             *rec.warnings,
             *sp.warnings,

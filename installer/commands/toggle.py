@@ -271,7 +271,7 @@ def apply_switch(
         if sw.flips:  # an enable that empties a settings.json ext made takes the file too
             ours = any(f.on for f in sw.flips) and _made_settings(ctx)
             sp = plan_settings(ctx, Intent(flips=sw.flips, drop_file=ours))
-        warnings = (*guard_warnings, *sw.warnings, *sp.warnings)
+        warnings = (*guard_warnings, *sw.warnings, *sp.warnings, *_skips(ctx, want))
         actions = hinted(_carrying(sw.actions, sp), ctx, view, want, named)
         plan = Plan(command, actions, warnings)
         last[:] = [sw]
@@ -284,6 +284,15 @@ def apply_switch(
 
     result = run_plan(ctx, prepare, confirm, dry_run, new_state if mode == "register" else None)
     return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1], ctx.on)))
+
+
+def _skips(ctx: Context, want: Mapping[Resource, bool]) -> list[str]:
+    """The skills switched on that pi will skip all the same (their SKILL.md says why)."""
+    if not ctx.on.is_pi:
+        return []
+    from installer.sets.piskill import warnings
+
+    return warnings([r for r, on in want.items() if on], ctx.pi_line())
 
 
 def _made_settings(ctx: Context) -> bool:

@@ -20,6 +20,8 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from installer.host.lines import PiLine
     from installer.sets.resources import Resource
 
@@ -45,6 +47,12 @@ def skipped(r: Resource, line: PiLine) -> str | None:
     if r.kind != "skill":
         return None
     return next(filter(None, (refusal(e, line.strips_bom) for e in r.entries())), None)
+
+
+def warnings(resources: Iterable[Resource], line: PiLine) -> list[str]:
+    """One line per skill of `resources` that pi will skip though it is put in place or
+    switched on, with why (an install's warnings, an enable's)."""
+    return [f"{r.label}: {why}" for r in resources if (why := skipped(r, line))]
 
 
 def refusal(path: str, strips_bom: bool = True) -> str | None:

@@ -46,3 +46,21 @@ def test_each_reader_and_the_install_say_pi_skips_it(tmp_path: Path, mode: str) 
     assert {i["name"]: i.get("host_refuses") for i in listed} == {"bare": WHY, "good": None}
     assert f"skill:bare: {WHY}" in doctor
     assert f"fix: give {root}/skills/bare/SKILL.md what it lacks" in doctor
+
+
+def test_an_enable_that_switches_it_on_says_pi_skips_it(tmp_path: Path) -> None:
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "mine"\n',
+            "skills/bare/SKILL.md": "---\nname: bare\n---\nDo it.\n",
+        },
+    )
+    agent = tmp_path / "agent"
+    assert ext(root, agent, "install", "--create", "--yes").exit_code == 0
+    assert ext(root, agent, "disable", "bare", "--yes").exit_code == 0
+
+    done = ext(root, agent, "enable", "bare", "--yes")
+
+    assert done.exit_code == 0, done.output
+    assert f"warning: skill:bare: {WHY}" in done.stderr
