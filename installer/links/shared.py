@@ -89,13 +89,12 @@ def refuse_clashes(
     root = found[0][1]
     other = names.get(root, root)
     items = ", ".join(sorted({x.label for x, _ in found}))
-    without = _without([x for x, _ in found], picked)
+    skip = _skip_them([x for x, _ in found], picked)
     raise Refused(
         f"{items}: the agent dir already has {'this item' if len(found) == 1 else 'these items'} "
         f"from another set ext installed here, {other!r} ({root}), which this set "
         f"{this_set!r} would replace; nothing was written",
-        f"skip {'it' if len(found) == 1 else 'them'} (`{without}`), or uninstall the other set "
-        f"first (`ext --set {root} uninstall`)",
+        f"{skip}uninstall the other set first (`ext --set {root} uninstall`)",
     )
 
 
@@ -133,21 +132,21 @@ def refuse_same_names(
     labels = ",".join(sorted({r.label for r, _ in found}))
     one = len(found) == 1
     them = "it" if one else "them"
-    without = _without([r for r, _ in found], picked)
-    first = f"leave {them} off" if keep_off else f"skip {them} (`{without}`)"
+    first = f"leave {them} off, " if keep_off else _skip_them([r for r, _ in found], picked)
     raise Refused(
         f"{labels.replace(',', ', ')}: another set ext installed here, {names.get(root, root)!r} "
         f"({root}), has a skill of {'this name' if one else 'these names'}; pi would load "
         f"only one of the two and report a collision, so this set {this_set!r} does not add "
         f"{them}; nothing was written",
-        f"{first}, rename one of the two, or uninstall the other set first "
+        f"{first}rename one of the two, or uninstall the other set first "
         f"(`ext --set {root} uninstall`)",
     )
 
 
-def _without(found: list[Resource], picked: Selection) -> str:
-    """The install that leaves `found` out and keeps the rest of this run's selection: its
-    --only less those items, else its --skip and those items."""
+def _skip_them(found: list[Resource], picked: Selection) -> str:
+    """`skip it (`ext install …`), `: the install that leaves `found` out and keeps the rest of
+    this run's selection (its --only less those items, else its --skip and those items); ""
+    when --only named those items alone, and no install is left to suggest."""
     from installer.ground.errors import UsageError
     from installer.sets.resources import resolve_name
 
@@ -159,11 +158,17 @@ def _without(found: list[Resource], picked: Selection) -> str:
         except UsageError:
             return False
 
+    them = "it" if len(found) == 1 else "them"
     rest = [n for n in only if not names_one(n)]
-    if rest:
-        return f"ext install --only {','.join(rest)}"
+    if only and not rest:
+        return ""
     labels = sorted({r.label for r in found})
-    return f"ext install --skip {','.join(dict.fromkeys([*skip, *labels]))}"
+    words = (
+        f"--only {','.join(rest)}"
+        if rest
+        else f"--skip {','.join(dict.fromkeys([*skip, *labels]))}"
+    )
+    return f"skip {them} (`ext install {words}`), or "
 
 
 def refuse_same_names_here(ctx: Context, selected: Sequence[Resource]) -> None:

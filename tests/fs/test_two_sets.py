@@ -61,10 +61,11 @@ def test_a_second_set_refuses_to_replace_the_firsts_link(two: tuple[Path, Path, 
     [
         (["--skip", "beta-only"], "--skip beta-only,notify"),  # the run's --skip, and notify
         (["--only", "notify.ts,beta-only"], "--only beta-only"),  # --only decides: less notify
+        (["--only", "notify"], None),  # nothing left to install: no install to suggest
     ],
 )
 def test_the_fix_keeps_the_run_s_selection(
-    two: tuple[Path, Path, Path], selection: list[str], fix: str
+    two: tuple[Path, Path, Path], selection: list[str], fix: str | None
 ) -> None:
     """Pasted, the fix leaves out the item in the way and what the run left out; it was
     `--skip notify` alone, whose refusal then named the next clash, and so on."""
@@ -73,7 +74,10 @@ def test_the_fix_keeps_the_run_s_selection(
     refused = ext(b, agent, "install", "--yes", *selection)
 
     assert refused.exit_code == 3
-    assert f"ext --set {b} --agent-dir {agent} install {fix}`" in refused.output
+    if fix is None:
+        assert "skip it" not in refused.output and "uninstall the other set first" in refused.output
+    else:
+        assert f"ext --set {b} --agent-dir {agent} install {fix}`" in refused.output
 
 
 def test_skipping_the_shared_item_installs_the_rest(two: tuple[Path, Path, Path]) -> None:
