@@ -83,9 +83,12 @@ def _missing(
 
 
 def _quoted(value: str) -> str:
-    import shlex
+    """A flag's value as a shell word; a folder under the home as `~/'my set'`."""
+    from pathlib import Path
 
-    return shlex.quote(value)
+    from installer.ground.shellword import shell_word
+
+    return shell_word(Path(value) if os.path.isabs(value) else value)
 
 
 @functools.cache
@@ -170,10 +173,9 @@ def as_run(argv0: str | None = None, path: str | None = None) -> str:
     if os.path.isabs(script):
         from pathlib import Path
 
-        from installer.render.ui import tilde
+        from installer.ground.shellword import shell_word
 
-        shown = tilde(Path(script))
-        return "~/" + shlex.quote(shown[2:]) if shown.startswith("~/") else shlex.quote(shown)
+        return shell_word(Path(script))
     return shlex.quote(script)
 
 

@@ -88,6 +88,21 @@ def test_the_dir_and_set_given_go_into_each_command_that_does_not_name_its_own(
     )
 
 
+def test_a_given_folder_under_the_home_keeps_its_tilde_outside_the_quotes(
+    ran_as,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """`~/'my set'`, which a shell expands; the renderer shortened `'/home/me/my set'` to
+    `'~/my set'`, which names a folder called `~`."""
+    ran_as(on_path=True)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    given = (("--set", f"{tmp_path}/my set"), ("--agent-dir", "/a b"))
+    assert run.ext_as_run('eval "$(ext env)"', given) == (
+        "eval \"$(ext --set ~/'my set' --agent-dir '/a b' env)\""
+    )
+
+
 GIVEN = (("--set", "/s"), ("--agent-dir", "/a"), ("--host", "codex"))
 SET_AND_DIR = GIVEN[:2]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +13,7 @@ from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.context import Context
 from installer.ground.errors import ExtError
+from installer.ground.shellword import shell_word
 from installer.links.scan import AgentState, Entry
 from installer.links.states import Item
 from installer.sets.resources import Resource
@@ -201,12 +201,12 @@ def _in_the_way(
     if e.kind == "link" and e.owner == "other":
         # Not a fault: two sets of the user's hold one name, and the first one installed won.
         # Keeping it needs nothing (a skip is not recorded in link mode, so it cannot be told).
-        here = f" --agent-dir {shlex.quote(str(agent_dir))}" if agent_dir is not None else ""
+        here = f" --agent-dir {shell_word(agent_dir)}" if agent_dir is not None else ""
         return info(
             f"{label}: {item.path} is the {label} of another set ext installed here ({e.root}), "
             f"so this set's {label} is not installed; {host} loads the other one",
             f"nothing to do to keep it; for this set's, uninstall the other set here first "
-            f"(`ext --set {shlex.quote(str(e.root))}{here} uninstall`), then `{install}`",
+            f"(`ext --set {shell_word(Path(e.root or '.'))}{here} uninstall`), then `{install}`",
         )
     if e.kind == "link":
         what = f"a link to {e.target}, not into the set"
@@ -473,7 +473,7 @@ def command(s: Subject) -> Iterator[Finding]:
     if not ext or not os.path.isabs(ext) or not os.path.isfile(ext):
         # /ext runs the recorded path only: never an `ext` that PATH finds instead.
         gone = f"the ext that installed it ({ext}) is gone" if ext else "no ext is recorded for it"
-        which = "" if named is None or named is record else f" --set {shlex.quote(named.root)}"
+        which = "" if named is None or named is record else f" --set {shell_word(Path(named.root))}"
         yield warn(
             f"/ext is in pi, but {gone}: /ext cannot run",
             f"run `ext{which} install` with the ext you use now",
