@@ -114,7 +114,7 @@ def _named_folders(set_root: Path, kind: str, host: HostInfo | None) -> list[Pat
             named = True
         else:  # a path not there yet: a folder, unless it has a file's suffix
             named = not folder.name.endswith(SUFFIXES[FOLDER[kind]])
-        if named and folder.resolve().is_relative_to(set_root.resolve()):
+        if named and folder.resolve().is_relative_to(set_root.resolve()) and not _is_item(folder):
             out.append(folder)
     return list(dict.fromkeys(out))
 
@@ -146,6 +146,12 @@ def _undeclared(set_root: Path, path: Path, kind: str, host: HostInfo | None) ->
         f"this set is a pi package: pi loads {rel} only if package.json's "
         f'"pi"."{FOLDER[kind]}" names it (add "./{rel}", or a glob that covers it)',
     )
+
+
+def _is_item(folder: Path) -> bool:
+    """A folder that is one item itself (a skill's SKILL.md, an extension's entry): pi does
+    not look for another inside it."""
+    return any((folder / entry).is_file() for entry in ("SKILL.md", "index.ts", "index.js"))
 
 
 def _bare(name: str, kind: str) -> str:

@@ -180,3 +180,17 @@ def test_the_next_step_after_add_installs_the_new_item_and_keeps_the_others(
     assert "+ link       extensions/greet.ts" in again.output
     assert "unlink" not in again.output
     assert {p.name for p in (agent / "extensions").iterdir()} >= {"hello.ts", "mine.ts", "greet.ts"}
+
+
+def test_add_never_puts_a_skill_inside_a_skill_the_manifest_names(root: Path) -> None:
+    """pi stops at a SKILL.md: a skill in that folder would never be found."""
+    build_tree(
+        root,
+        {
+            "package.json": json.dumps({"pi": {"skills": ["./skills/librarian"]}}),
+            "skills/librarian/SKILL.md": "---\ndescription: finds books\n---\n",
+        },
+    )
+    result = add_item(root, "gamma", "skill", False, False, yes, None)
+    assert [a.path for a in result.plan.changes] == [str(root / "skills/gamma/SKILL.md")]
+    assert [w for w in result.plan.warnings if "pi package" in w]  # said: the manifest misses it
