@@ -192,7 +192,7 @@ def _refuse_broken_pi_package(path: Path) -> None:
     except (OSError, UnicodeDecodeError):
         return
     try:
-        json.loads(text)
+        json.loads(text, parse_constant=_js_rejects)  # NaN, Infinity: JSON.parse throws
     except ValueError as exc:
         if re.search(r'"pi"\s*:', text):
             raise UsageError(
@@ -200,6 +200,10 @@ def _refuse_broken_pi_package(path: Path) -> None:
                 "manifest from it, so ext cannot tell this pi package's items",
                 "fix its JSON, or name the set with --set",
             ) from None
+
+
+def _js_rejects(word: str) -> object:
+    raise ValueError(f"{word} is not JSON")
 
 
 def _check_set(path: Path, source: str) -> Path:

@@ -305,3 +305,6 @@ def test_a_broken_package_json_naming_pi_is_an_error_not_the_bundled_set(tmp_pat
     assert caught.value.fix == "fix its JSON, or name the set with --set"
     web = build_tree(tmp_path / "web", {"package.json": '{"name": "web-app",'})
     assert resolve(env(web), None, tmp_path).set_source == "bundled"
+    nan = build_tree(tmp_path / "nan", {"package.json": '{"pi": {"extensions": []}, "x": NaN}'})
+    with pytest.raises(UsageError, match="NaN is not JSON"):  # Python reads it; pi does not
+        resolve(env(nan), None, tmp_path)
