@@ -225,12 +225,19 @@ def _scope_of(package: str | None) -> str | None:
     return package.partition("/")[0]
 
 
+# A check leaves nothing behind: pi's extension loader (jiti) would keep each extension it
+# compiles in <tmp>/jiti, and Node its compiled code in <tmp>/node-compile-cache (pi's start
+# turns it on), for every user of that folder, and never clean them.
+NO_COMPILE_CACHE = {"JITI_FS_CACHE": "false", "NODE_DISABLE_COMPILE_CACHE": "1"}
+
+
 def _version_from_run(
     path: Path, env: Mapping[str, str] | None, timeout: float
 ) -> tuple[str | None, bool]:
     """`<bin> --version` and whether it hung; the version is None when it fails or prints none."""
+    quiet = {**(os.environ if env is None else env), **NO_COMPILE_CACHE}  # nothing left in temp
     try:
-        out = _run([str(path), "--version"], env, timeout)
+        out = _run([str(path), "--version"], quiet, timeout)
     except OSError:
         return None, False
     if out.timed_out:
@@ -371,12 +378,6 @@ class LoadReport(NamedTuple):
 
 _FAILED = r'(?:Error: )?Failed to load extension "(.+?)": (.*)'
 _PAST_LOADING = r'(?:Error: )?(?:Model ".*" not found|No API key found)'
-
-
-# A check leaves nothing behind: pi's extension loader (jiti) would keep each extension it
-# compiles in <tmp>/jiti, and Node its compiled code in <tmp>/node-compile-cache (pi's start
-# turns it on), for every user of that folder, and never clean them.
-NO_COMPILE_CACHE = {"JITI_FS_CACHE": "false", "NODE_DISABLE_COMPILE_CACHE": "1"}
 
 
 def offline_load_check(

@@ -187,6 +187,20 @@ def test_a_version_on_stderr_is_read_too(tmp_path: Path) -> None:
     assert host is not None and host.version == "0.74.0"
 
 
+def test_a_version_asked_of_the_host_leaves_no_compile_cache(tmp_path: Path) -> None:
+    """pi's start turns Node's compile cache on (<tmp>/node-compile-cache); asked for its
+    version, it runs with that cache (and jiti's) off: a read leaves nothing in temp."""
+    said = tmp_path / "env.txt"
+    body = f'echo "$NODE_DISABLE_COMPILE_CACHE $JITI_FS_CACHE" > "{said}"\necho 1.6.0'
+    build_tree(tmp_path, {"bin/pi": script(body)})
+    make_executable(tmp_path / "bin" / "pi")
+
+    host = find_host("pi", path_env=str(tmp_path / "bin"))
+
+    assert host is not None and host.version == "1.6.0"
+    assert said.read_text() == "1 false\n"
+
+
 def test_not_found_is_none(tmp_path: Path) -> None:
     build_tree(
         tmp_path,
