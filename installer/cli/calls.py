@@ -165,8 +165,10 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     except AgentDirMissing as exc:
         if exc.how is None:
             raise
-        if command.call != "install":  # nothing to work on there: no install is the fix
+        if command.call in _WORKS_ON_WHAT_IS_INSTALLED:  # nothing there: no install is the fix
             raise AgentDirMissing(exc.message, _check_the_path(g, command, args)) from None
+        if command.call != "install":
+            raise
         # The install that makes it is this one as typed (--mode, --only…), with --create.
         raise exc.with_command(typed(g, command, {**args, "create": True})) from None
     verb = _load(command.verb)
@@ -228,6 +230,12 @@ def _load(where: str) -> Any:
 
 
 # The contexts verbs work on: the agent dir's (the default), or what a command needs instead.
+
+
+# The commands whose fix for a missing dir is the dirs that hold the set, never an install.
+_WORKS_ON_WHAT_IS_INSTALLED = frozenset(
+    {"uninstall", "undo", "enable", "disable", "toggle", "list_items", "history"}
+)
 
 
 def _check_the_path(g: Globals, command: Command, args: dict[str, Any]) -> str:
