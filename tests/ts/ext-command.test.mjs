@@ -432,7 +432,10 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		const items = [...ITEMS, { name, kind: "extension", state: "enabled" }];
 		const { p } = panel({ answers: { list: { data: { ...LISTED, items } } } });
 		await p.load();
-		assert.equal(p.render(100).some((l) => l.includes("…")), width < 33);
+		const row = p.render(100).find((l) => l.includes("xxxxxxxxxx") && /[●○]/.test(l));
+		assert.ok(row, p.render(100).join("\n"));
+		assert.equal(row.includes("…"), width < 33, row);
+		assert.equal(row.includes(name), width >= 33, row);
 		assert.equal(mod.labelWidth(class {}), mod.LABEL_WIDTH); // a list that cannot be asked
 	});
 
