@@ -326,3 +326,28 @@ def test_a_missing_host_dir_is_an_error_whose_fix_names_the_set_and_host(
     assert row.level == "error" and row.message.startswith("Claude Code's dir")
     assert row.fix is not None
     assert f"`ext --set {set_root} --host claude install --create`" in row.fix
+
+
+def test_a_command_written_for_gemini_from_a_template_changed_since_says_so(
+    tmp_path: Path, set_root: Path, isolated_home: Path, bin_dir: Path
+) -> None:
+    """A written file has no target: the finding says the template changed, not that the file
+    `points at None`, and its fix writes it again."""
+    import os
+
+    (isolated_home / ".gemini").mkdir()
+    assert ext(set_root, "--host", "gemini", "install", "--yes").exit_code == 0
+    (set_root / "prompts" / "fix.md").write_text("fix it well\n")
+
+    env = Env(environ=dict(os.environ), cwd=tmp_path)
+    found = run_checks(resolve_subject(env, set_root, None, host="gemini"))
+
+    said = [f for f in rows(found, "host.items") if "prompt:fix" in f.message]
+    assert [(f.level, f.message, f.fix) for f in said] == [
+        (
+            "warn",
+            f"prompt:fix: commands/fix.toml was written from an earlier {set_root}/prompts/fix.md, "
+            "which changed since",
+            "ext --host gemini install (writes it again)",
+        )
+    ]

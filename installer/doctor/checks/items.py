@@ -221,6 +221,11 @@ def _in_the_way(
 def _stale(item: Item, e: Entry, install: str = INSTALL) -> Finding:
     label, r = item.resource.label, item.resource
     level = error if item.path == r.dest else warn  # a disabled form is never loaded
+    if r.written:  # a file ext wrote from the set's text (Gemini CLI's TOML), not a link
+        return warn(
+            f"{label}: {item.path} was written from an earlier {r.source}, which changed since",
+            f"{install} (writes it again)",
+        )
     if e.owner == "moved":
         return level(
             f"{label}: {item.path} points at an older location of the set ({e.root}), "
