@@ -73,7 +73,7 @@ PROMPT = """\
 ---
 description: What /{name} asks the agent to do
 ---
-Write the prompt here. $1, $2, … are the words after /{name}; $@ is all of them.
+Write the prompt here; $ARGUMENTS stands for what is typed after /{name}.
 """
 
 GITIGNORE = """\

@@ -194,3 +194,14 @@ def test_add_never_puts_a_skill_inside_a_skill_the_manifest_names(root: Path) ->
     result = add_item(root, "gamma", "skill", False, False, yes, None)
     assert [a.path for a in result.plan.changes] == [str(root / "skills/gamma/SKILL.md")]
     assert [w for w in result.plan.warnings if "pi package" in w]  # said: the manifest misses it
+
+
+def test_a_new_prompt_is_one_every_agent_can_take(root: Path) -> None:
+    """Its placeholder is one Gemini CLI has too ($ARGUMENTS, its {{args}}): ext's own
+    template is never refused there for picking a word ($1)."""
+    from installer.hosts.toml_commands import command_text
+
+    add_item(root, "todo", "prompt", False, False, yes, None)
+    [r] = discover(root)
+    toml = command_text(r, (root / "prompts" / "todo.md").read_text())
+    assert "{{args}}" in toml
