@@ -56,6 +56,10 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             f"--mode {options.mode} is pi's: {host.title} has no packages to register a set in",
             "leave out --mode: ext links the set's items into its folders",
         )
+    if host.var_names_home:  # a dir no variable can point the host at: it would never read it
+        from installer.hosts.pointer import pointer
+
+        pointer(host, ctx.agent_dir)
     where = placed(ctx)
     everything = (*where.items, *where.written, *(r for r, _ in where.absent))
     chosen = select(everything, list(options.only), list(options.skip))

@@ -625,3 +625,24 @@ def test_a_pi_extension_named_for_another_host_is_said_to_be_pis(
     assert "notify is not installed into Claude Code: an extension runs inside pi only" in (
         result.stderr
     )
+
+
+@pytest.mark.parametrize(("host", "leaf"), [("opencode", "opencode"), ("gemini", ".gemini")])
+def test_a_dir_the_host_can_never_be_pointed_at_is_refused_before_a_write(
+    tmp_path: Path, host: str, leaf: str
+) -> None:
+    """OpenCode reads `opencode` inside XDG_CONFIG_HOME, Gemini CLI `.gemini` inside
+    GEMINI_CLI_HOME: a dir named otherwise is one neither reads, whatever ext writes there."""
+    root = build_tree(
+        tmp_path / "set", {"skills/a/SKILL.md": "---\nname: a\ndescription: a\n---\n"}
+    )
+    agent = tmp_path / "x" / "oc"
+    agent.mkdir(parents=True)
+
+    done = CliRunner().invoke(
+        app, ["--set", str(root), "--host", host, "--agent-dir", str(agent), "install", "--yes"]
+    )
+
+    assert done.exit_code == 2, done.output
+    assert "is named oc" in done.stderr and f"--agent-dir {tmp_path / 'x' / leaf}" in done.stderr
+    assert list(agent.iterdir()) == []
