@@ -40,8 +40,10 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
         agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others, folders=ctx.folders)
         links = plan_uninstall(agent)
-        actions = links.actions + _written(ctx, agent)
         pi = ctx.on.is_pi  # only pi has ext's agent files and a packages entry
+        if not pi:
+            links = links._replace(actions=_shared_kept(ctx, links.actions))
+        actions = links.actions + _written(ctx, agent)
         if pi:  # ext's own agent files go too, unless another set installed here has them
             own = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None).actions
             if state.record_of(ctx.set_root, ctx.manifest.name) is None:  # not this set's
@@ -82,6 +84,23 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
     result = run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
     notes = (*result.notes, *kept, *kept_seeds)
     return result._replace(notes=notes) if notes != result.notes else result
+
+
+def _shared_kept(ctx: Context, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """A link in a folder outside the agent dir (Codex CLI's ~/.agents/skills) stays while
+    another dir of this host holds the set: that dir reads the same link, and would lose it."""
+    import os
+
+    shared = [a for a in actions if a.action == "unlink" and os.path.isabs(a.path)]
+    if not shared:
+        return actions
+    from installer.ground.installs import holding
+
+    others = [d for d, host in holding(ctx.set_root, ctx.agent_dir) if host == ctx.on.name]
+    if not others:
+        return actions
+    why = f"{ctx.on.title}'s {others[0]} holds the set too and reads it here"
+    return tuple(a._replace(action="keep", detail=why) if a in shared else a for a in actions)
 
 
 def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:

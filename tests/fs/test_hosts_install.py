@@ -646,3 +646,28 @@ def test_a_dir_the_host_can_never_be_pointed_at_is_refused_before_a_write(
     assert done.exit_code == 2, done.output
     assert "is named oc" in done.stderr and f"--agent-dir {tmp_path / 'x' / leaf}" in done.stderr
     assert list(agent.iterdir()) == []
+
+
+def test_uninstall_from_a_second_codex_dir_leaves_the_shared_skill_to_the_first(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """Both Codex dirs read ~/.agents/skills: the second's uninstall takes its prompts, and
+    leaves the skill link the first dir still reads."""
+    made(isolated_home, ".codex")
+    alt = made(isolated_home, "alt")
+    at = ("--set", str(set_root), "--host", "codex")
+    assert ext(*at, "install", "--yes").exit_code == 0
+    assert ext(*at, "--agent-dir", str(alt), "install", "--yes").exit_code == 0
+
+    gone = ext(*at, "--agent-dir", str(alt), "uninstall", "--yes")
+
+    assert gone.exit_code == 0, gone.stderr
+    assert (isolated_home / ".agents/skills/review").is_symlink()
+    assert not (alt / "prompts/fix.md").exists()
+    listed = json.loads(ext(*at, "--json", "list").stdout)
+    assert {i["name"]: i["state"] for i in listed["items"]} == {
+        "review": "enabled",
+        "fix": "enabled",
+    }
+    last = ext(*at, "uninstall", "--yes")  # the last dir that holds it: the link goes now
+    assert last.exit_code == 0 and not (isolated_home / ".agents/skills/review").exists()
