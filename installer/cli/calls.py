@@ -94,6 +94,8 @@ def _serve(
     # A host whose skills go to a shared folder (Codex CLI's ~/.agents/skills) goes first: the
     # hosts that read that folder too then leave those skills out of their own.
     order = sorted(hosts, key=lambda h: not any(p.folder[0] == "~" for p in HOSTS[h].places))
+    if command.call == "uninstall":  # no host is told to install again what goes from all
+        args = {**args, "along": tuple(order)}
     asked: list[str] = []
     if command.asks and not args.get("dry_run") and not out.json:
         # Every host planned before any is written (a host that cannot be planned stops

@@ -29,6 +29,9 @@ class Uninstall(NamedTuple):
 
     dry_run: bool = False
     yes: bool = False  # the front's: the confirm it hands in does not ask
+    # The hosts this one run uninstalls from ([hosts] serve): none of them is told to
+    # install again for a skill it loses here.
+    along: tuple[str, ...] = ()
 
 
 def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
@@ -71,7 +74,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         if not pi:  # another agent may read the folder a skill is unlinked from
             from installer.hosts.shared import lost_elsewhere
 
-            warnings = (*warnings, *lost_elsewhere(ctx, actions))
+            warnings = (*warnings, *lost_elsewhere(ctx, actions, but=options.along))
         plan = Plan("uninstall", actions + sp.actions, warnings)
         kept[:] = _kept_backups(ctx.agent_dir, links.actions)
         return Prepared(plan, (sp.diff,) if sp.diff else ())

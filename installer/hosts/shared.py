@@ -41,18 +41,21 @@ def _reads_home(ctx: Context, host: Host) -> Path:
     return Path(named) if named else home_of(ctx.env)
 
 
-def lost_elsewhere(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
+def lost_elsewhere(
+    ctx: Context, actions: tuple[Action, ...], but: tuple[str, ...] = ()
+) -> list[str]:
     """A warning per skill this uninstall unlinks from a folder another host reads too
     (`~/.agents/skills`, `~/.claude/skills`), where that host has this set installed and so
     did not link the skill into its own folder: it loses the skill, until its install is run
-    again (which then links it there), named with its dir."""
+    again (which then links it there), named with its dir. `but`: the hosts the same run
+    uninstalls from too, which lose nothing they keep."""
     from installer.hosts.table import HOSTS
 
     # a HOME folder's path is absolute in the plan (profile.folder_of): the join keeps it
     gone = [ctx.agent_dir / a.path for a in actions if a.action == "unlink"]
     readers: dict[Path, list[tuple[Host, str]]] = {}
     for h in HOSTS.values():
-        for folder in h.also_reads if h.name != ctx.on.name else ():
+        for folder in h.also_reads if h.name != ctx.on.name and h.name not in but else ():
             readers.setdefault(_reads_home(ctx, h) / folder.removeprefix("~/"), []).append(
                 (h, folder)
             )

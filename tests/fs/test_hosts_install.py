@@ -333,6 +333,22 @@ def test_a_set_that_serves_hosts_installs_into_each_and_one_skill_is_found_once(
     )
 
 
+def test_an_uninstall_from_every_host_served_tells_none_to_install_again(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """Codex CLI's uninstall takes ~/.agents/skills/review, which Gemini CLI reads: in a run
+    that uninstalls from Gemini CLI too, no line tells it to install the skill again."""
+    (set_root / "extset.toml").write_text(SERVED)
+    made(isolated_home, ".claude"), made(isolated_home, ".codex"), made(isolated_home, ".gemini")
+    assert ext("--set", str(set_root), "install", "--yes").exit_code == 0
+
+    gone = ext("--set", str(set_root), "uninstall", "--yes")
+
+    assert gone.exit_code == 0, gone.stderr
+    assert "loses it" not in gone.stderr and "install` after this" not in gone.stderr
+    assert not (isolated_home / ".agents/skills/review").exists()
+
+
 def test_a_named_host_or_dir_installs_there_alone(set_root: Path, isolated_home: Path) -> None:
     (set_root / "extset.toml").write_text(SERVED)
     claude = made(isolated_home, ".claude")
