@@ -94,8 +94,9 @@ def _serve(
     # A host whose skills go to a shared folder (Codex CLI's ~/.agents/skills) goes first: the
     # hosts that read that folder too then leave those skills out of their own.
     order = sorted(hosts, key=lambda h: not any(p.folder[0] == "~" for p in HOSTS[h].places))
-    if command.call == "uninstall":  # no host is told to install again what goes from all
-        args = {**args, "along": tuple(order)}
+    # install: each host plans with what the hosts before it will link (`ahead`);
+    # uninstall: no host is told to install again what goes from all (`along`).
+    args = {**args, **dict.fromkeys(SERVED.get(command.call, ()), tuple(order))}
     asked: list[str] = []
     if command.asks and not args.get("dry_run") and not out.json:
         # Every host planned before any is written (a host that cannot be planned stops
@@ -109,7 +110,7 @@ def _serve(
         if out.json:
             out.data = lambda doc, name=name: docs.__setitem__(name, doc)
         try:
-            code = max(code, _call_one(command, g._replace(host=name), out, args))
+            code = max(code, _call_one(command, g._replace(host=name), out, _of(args, name)))
         except AgentDirMissing as exc:
             if out.json:
                 docs[name] = {"skipped": exc.message, "fix": exc.fix}
@@ -124,6 +125,19 @@ def _serve(
             head["dry_run"] = bool(args.get("dry_run"))
         out.data({**head, "hosts": docs})
     return code
+
+
+# What a served run hands each host's call beside its options: the hosts of the run, in order.
+SERVED = {"install": ("ahead",), "uninstall": ("along",)}
+
+
+def _of(args: dict[str, Any], host: str) -> dict[str, Any]:
+    """A served command's arguments for one host: an install's `ahead`, the hosts of the run
+    before this one (the order is the run's)."""
+    if "ahead" not in args:
+        return args
+    order = args["ahead"]
+    return {**args, "ahead": tuple(order[: order.index(host)])}
 
 
 def _ask_once(
@@ -144,7 +158,7 @@ def _ask_once(
         for name in order:
             out.plan_shown = False
             try:
-                _call_one(command, g._replace(host=name), out, args)
+                _call_one(command, g._replace(host=name), out, _of(args, name))
             except PlanShown:
                 shown.append(name)
             except AgentDirMissing as exc:

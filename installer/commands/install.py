@@ -59,6 +59,9 @@ class Install(NamedTuple):
     mode: str | None = None
     reseed: bool = False
     trust_set: bool = False  # run the set's own [host] command before it is installed here
+    # The hosts this one run ([hosts] serve) installs into before this one: a skill they link
+    # into a folder this host reads counts as linked there, as it will be once they ran.
+    ahead: tuple[str, ...] = ()
 
 
 def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from installer.engine.plan import Action, Plan
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.backups import Namer, stamp
-from installer.ground.context import Context
+from installer.ground.context import Context, home_of
 from installer.ground.errors import UsageError
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
@@ -46,6 +46,10 @@ class Asked(Protocol):
     def dry_run(self) -> bool: ...
     @property
     def mode(self) -> str | None: ...
+    @property
+    def create(self) -> bool: ...
+    @property
+    def ahead(self) -> tuple[str, ...]: ...
 
 
 def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanResult:
@@ -81,7 +85,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         )
         selection = (options.only, options.skip)
         refuse_other_sets(agent, linked, "link", ctx.manifest.name, others, selection)
-        shared = shared_reads(ctx, host, linked)
+        shared = shared_reads(ctx, host, linked, _linked_ahead(ctx, options))
         here = tuple(r for r in linked if r not in shared)
         left_out = [r for r in where.items if r not in here]
         off = parked(agent, left_out)
@@ -130,6 +134,28 @@ def parked(agent: AgentState, resources: list[Resource]) -> list[Resource]:
         for r in resources
         if (e := agent.entries.get(r.disabled_dest)) is not None and e.owner == "ours"
     ]
+
+
+def _linked_ahead(ctx: Context, options: Asked) -> frozenset[Path]:
+    """The skill folders the hosts installed before this one in the same run link into (a
+    host passed over, its dir missing, links nothing)."""
+    from installer.hosts.dirs import find_host_dir
+    from installer.hosts.profile import folder_of
+    from installer.hosts.table import HOSTS
+
+    home = home_of(ctx.env)
+    out = set()
+    for name in options.ahead:
+        other = HOSTS[name]
+        where, _ = find_host_dir(
+            ctx.env, other, None, False, manifest=ctx.manifest, missing_ok=True
+        )
+        if not (where.is_dir() or options.create):
+            continue
+        for place in other.places:
+            if place.kind == "skill":
+                out.add(Path(where, folder_of(place, home)))  # an absolute folder stays itself
+    return frozenset(out)
 
 
 def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]:

@@ -16,10 +16,13 @@ if TYPE_CHECKING:
     from installer.sets.resources import Resource
 
 
-def shared_reads(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> dict[Resource, str]:
+def shared_reads(
+    ctx: Context, host: Host, skills: tuple[Resource, ...], ahead: frozenset[Path] = frozenset()
+) -> dict[Resource, str]:
     """Skills the host already reads from a shared folder where this set's own copy is linked
-    (`~/.agents/skills`, linked there for Codex CLI): linked into the host's own folder too, it
-    would find each twice. Each maps to the shared folder, as a person reads it."""
+    (`~/.agents/skills`, linked there for Codex CLI), or will be by a host this run installs
+    into first (`ahead`: their skill folders): linked into the host's own folder too, it would
+    find each twice. Each maps to the shared folder, as a person reads it."""
     if not host.also_reads:
         return {}
     home = _reads_home(ctx, host)
@@ -29,7 +32,8 @@ def shared_reads(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> dict
             continue
         for folder in host.also_reads:
             there = home / folder.removeprefix("~/") / r.filename
-            if os.path.islink(there) and os.path.realpath(there) == (r.real or r.source):
+            linked = os.path.islink(there) and os.path.realpath(there) == (r.real or r.source)
+            if linked or there.parent in ahead:
                 found[r] = folder
                 break
     return found

@@ -333,6 +333,28 @@ def test_a_set_that_serves_hosts_installs_into_each_and_one_skill_is_found_once(
     )
 
 
+def test_a_served_dry_run_plans_what_the_run_then_does(set_root: Path, isolated_home: Path) -> None:
+    """OpenCode reads ~/.claude/skills and ~/.agents/skills, Gemini CLI the latter: planned
+    before Codex CLI and Claude Code had linked the skill there, their plans linked a copy of
+    their own, which the run then did not make."""
+    served = SERVED.replace('"gemini"]', '"opencode", "gemini"]')
+    (set_root / "extset.toml").write_text(served)
+    for dir_ in (".claude", ".codex", ".config/opencode", ".gemini"):
+        made(isolated_home, dir_)
+
+    planned = json.loads(ext("--set", str(set_root), "--json", "install", "--dry-run").stdout)
+    done = json.loads(ext("--set", str(set_root), "--json", "install", "--yes").stdout)
+
+    def steps(doc: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
+        return {
+            h: [(a["action"], a["path"]) for a in d["actions"]] for h, d in doc["hosts"].items()
+        }
+
+    assert steps(planned) == steps(done)
+    assert ("skip", "skills/review") in steps(done)["opencode"]  # read from a shared folder
+    assert not (isolated_home / ".config/opencode/skills/review").exists()
+
+
 def test_an_uninstall_from_every_host_served_tells_none_to_install_again(
     set_root: Path, isolated_home: Path
 ) -> None:
