@@ -90,6 +90,10 @@ other-name [Enabled]
   Description: Named differently.
   Location:    {SANDBOX}/.gemini/skills/folder/SKILL.md
 
+My Spaced Skill [Enabled]
+  Description: A name with spaces [Enabled] in its text.
+  Location:    {SANDBOX}/.gemini/skills/spaced/SKILL.md
+
 skill-creator [Enabled] [Built-in]
   Description: Guide for creating effective skills.
   Location:    /opt/gemini-cli/bundle/builtin/skill-creator/SKILL.md
@@ -105,6 +109,7 @@ def test_gemini_skills_are_the_enabled_ones_not_built_in() -> None:
     assert gemini.parse_skills(GEMINI_LIST, _back) == [
         Loaded("skill", "alpha", f"{USER}/.agents/skills/alpha/SKILL.md"),
         Loaded("skill", "other-name", f"{USER}/.gemini/skills/folder/SKILL.md"),
+        Loaded("skill", "My Spaced Skill", f"{USER}/.gemini/skills/spaced/SKILL.md"),
     ]
 
 

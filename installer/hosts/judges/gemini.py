@@ -18,7 +18,7 @@ from installer.hosts.judges import Judged, JudgeError, Loaded
 from installer.hosts.judges.sandbox import Sandbox, run, version_of
 
 RESOURCES = frozenset({"skills", "commands"})
-_HEAD = re.compile(r"^(\S+) ((?:\[[^\]]+\] ?)+)$")
+_HEAD = re.compile(r"^(\S.*?) ((?:\[[^\]]+\] ?)+)$")  # a name may have spaces
 _LOCATION = re.compile(r"^\s+Location:\s+(.+)$")
 
 
