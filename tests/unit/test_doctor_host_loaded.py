@@ -24,3 +24,21 @@ def test_a_skill_the_host_refuses_is_an_error_naming_why_and_the_file_to_fix() -
     assert [f.level for f in findings] == ["error"]
     assert why in findings[0].message
     assert findings[0].fix == "give /set/skills/draft/SKILL.md what it lacks"
+
+
+def test_a_skill_not_installed_that_the_host_loads_from_a_copy_it_reads_is_an_error() -> None:
+    """OpenCode reads ~/.claude/skills, hidden folders too: a skill ext parked there for Claude
+    Code (`.off/`) is one OpenCode loads, though ext lists it not installed for OpenCode."""
+    from installer.hosts.table import OPENCODE
+
+    item = Item(DRAFT, "not-installed", "skills/draft")
+    parked = Loaded("skill", "draft", "/set/skills/draft/SKILL.md")  # through ~/.claude/skills/.off
+    other = Loaded("skill", "draft", "/elsewhere/draft/SKILL.md")  # a skill of that name, not ours
+
+    assert [f.level for f in compare([item], [other], OPENCODE)] == ["ok"]
+    (finding,) = compare([item], [parked], OPENCODE)
+    assert finding.level == "error"
+    assert finding.message == (
+        "skill:draft: ext lists it not installed here, yet OpenCode loads the set's copy from "
+        "/set/skills/draft/SKILL.md"
+    )

@@ -163,6 +163,16 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
                 if where
                 else f"report it: {title} loads a disabled item",
             )
+    for item in [i for i in listed if i.state == "not-installed"]:
+        seen = _match(item, [got for got in loaded if got.path], by_name=False)
+        if seen is not None:  # the set's own file, through a copy or link ext did not put here
+            bad += 1
+            yield error(
+                f"{item.resource.label}: ext lists it not installed here, yet {title} loads the "
+                f"set's copy from {seen.path}",
+                f"{title} reads that folder too, hidden folders in it included: switch it on "
+                f"there, or move it out of that folder",
+            )
     if not bad:
         yield ok(
             f"{title} loads the {count(len(on), 'enabled item')} and none of the "
@@ -170,7 +180,7 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
         )
 
 
-def _match(item: Item, loaded: Sequence[Loaded]) -> Loaded | None:
+def _match(item: Item, loaded: Sequence[Loaded], by_name: bool = True) -> Loaded | None:
     """What the host loaded as this item: the same kind, by name or by the file it read."""
     r = item.resource
     word = item.host_kind or KIND_WORD[r.kind]
@@ -178,7 +188,7 @@ def _match(item: Item, loaded: Sequence[Loaded]) -> Loaded | None:
     for got in loaded:
         if got.kind != word:
             continue
-        if got.name == r.name:
+        if by_name and got.name == r.name:
             return got
         if got.path and _is_of(got.path, real):
             return got
