@@ -46,6 +46,8 @@ class Host(NamedTuple):
     # Skill folders the host reads besides its own places (HOME-relative, `~/…`): an item ext
     # links into one of them is found there, so it is not linked into the host's own as well.
     also_reads: tuple[str, ...] = ()
+    # The user's switches that stop the host reading some of them: (variable, folders).
+    unread_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
     binary: str = ""  # the command that starts it, found on PATH
     package: str = ""  # the npm package it is published as, for a hint that installs it
     why_not: Mapping[str, str] = {}  # kind -> why the host takes none of that kind
@@ -75,6 +77,17 @@ class Host(NamedTuple):
     unset_at_default: bool = False
     # Claude Code does load a skill that lacks them, as a slash command only (no model use).
     lacking_as_command: bool = False
+
+    def reads(self, environ: Mapping[str, str]) -> tuple[str, ...]:
+        """`also_reads`, less the folders a switch set in `environ` (`=1` or `=true`) keeps
+        the host out of."""
+        off = {
+            folder
+            for var, folders in self.unread_by
+            if environ.get(var, "").strip().lower() in ("1", "true")
+            for folder in folders
+        }
+        return tuple(f for f in self.also_reads if f not in off)
 
     @property
     def is_pi(self) -> bool:

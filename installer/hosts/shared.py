@@ -23,14 +23,15 @@ def shared_reads(
     (`~/.agents/skills`, linked there for Codex CLI), or will be by a host this run installs
     into first (`ahead`: their skill folders): linked into the host's own folder too, it would
     find each twice. Each maps to the shared folder, as a person reads it."""
-    if not host.also_reads:
+    reads = host.reads(ctx.env.environ)
+    if not reads:
         return {}
     home = _reads_home(ctx, host)
     found: dict[Resource, str] = {}
     for r in skills:
         if r.kind != "skill":
             continue
-        for folder in host.also_reads:
+        for folder in reads:
             there = home / folder.removeprefix("~/") / r.filename
             linked = os.path.islink(there) and os.path.realpath(there) == (r.real or r.source)
             if linked or there.parent in ahead:
@@ -59,7 +60,9 @@ def lost_elsewhere(
     gone = [ctx.agent_dir / a.path for a in actions if a.action == "unlink"]
     readers: dict[Path, list[tuple[Host, str]]] = {}
     for h in HOSTS.values():
-        for folder in h.also_reads if h.name != ctx.on.name and h.name not in but else ():
+        for folder in (
+            h.reads(ctx.env.environ) if h.name != ctx.on.name and h.name not in but else ()
+        ):
             readers.setdefault(_reads_home(ctx, h) / folder.removeprefix("~/"), []).append(
                 (h, folder)
             )
@@ -116,7 +119,8 @@ def found_twice(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> list[
     """A warning per skill the host finds in two shared folders, each linked there by ext for
     another host (OpenCode reads ~/.claude/skills and ~/.agents/skills), with the host's way
     to read only one."""
-    if len(host.also_reads) < 2:
+    reads = host.reads(ctx.env.environ)
+    if len(reads) < 2:
         return []
     home = home_of(ctx.env)
     out = []
@@ -126,7 +130,7 @@ def found_twice(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> list[
         real = r.real or r.source
         where = [
             folder
-            for folder in host.also_reads
+            for folder in reads
             if os.path.islink(there := home / folder.removeprefix("~/") / r.filename)
             and os.path.realpath(there) == real
         ]
@@ -145,7 +149,7 @@ def shared_places(
     """For each item not linked here that the host reads from a shared folder where ext
     linked it: its path there, and the note that says so, naming the command that switches
     it (the host whose folder it is). `ext list` shows it on; enable/disable leave it."""
-    shared = shared_reads(ctx, host, missing) if missing and host.also_reads else {}
+    shared = shared_reads(ctx, host, missing) if missing else {}
     out = {}
     for r, folder in shared.items():
         owner = owner_of(folder)

@@ -75,6 +75,11 @@ OPENCODE = Host(
     default_dir="$XDG_CONFIG_HOME/opencode",
     places=(Place("skill", "skills"), Place("prompt", "commands", word="command")),
     also_reads=("~/.claude/skills", "~/.agents/skills"),
+    # Pinned against the real OpenCode in tests/e2e/test_host_facts.py.
+    unread_by=(
+        ("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", ("~/.claude/skills",)),
+        ("OPENCODE_DISABLE_EXTERNAL_SKILLS", ("~/.claude/skills", "~/.agents/skills")),
+    ),
     binary="opencode",
     package="opencode-ai",
     why_not=_not_pi("OpenCode"),

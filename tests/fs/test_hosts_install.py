@@ -653,6 +653,25 @@ def test_a_skill_opencode_finds_in_two_shared_folders_is_said_with_its_switch(
     assert twice and twice[0]["level"] == "warn" and "OPENCODE_DISABLE" in twice[0]["fix"]
 
 
+def test_with_the_switch_it_recommends_set_opencode_reads_one_shared_folder_and_ext_knows(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """OPENCODE_DISABLE_CLAUDE_CODE_SKILLS=1: OpenCode reads ~/.agents/skills alone (pinned on
+    the real binary): no duplicate to report, and it reads the skill from there."""
+    for dir_ in (".claude", ".codex", ".config/opencode"):
+        made(isolated_home, dir_)
+    for host in ("claude", "codex"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+    switched = {"OPENCODE_DISABLE_CLAUDE_CODE_SKILLS": "1"}
+
+    result = ext("--set", str(set_root), "--host", "opencode", "install", "--yes", env=switched)
+
+    assert result.exit_code == 0, result.stderr
+    assert "finds it in" not in result.stderr
+    assert "reads it from ~/.agents/skills" in result.stderr
+    assert "~/.claude/skills" not in result.stderr
+
+
 def test_a_pi_extension_named_for_another_host_is_said_to_be_pis(
     set_root: Path, isolated_home: Path
 ) -> None:
