@@ -69,6 +69,8 @@ class Host(NamedTuple):
     # without frontmatter); it skips the skill, silently. Pinned on each real binary:
     # tests/e2e/test_host_facts.py and tests/conformance/test_hosts_conformance.py.
     skill_needs: tuple[Literal["name", "description"], ...] = ()
+    # The longest frontmatter `name` the host loads a skill with (None: no limit it keeps).
+    skill_name_max: int | None = None
     # How to make the host read one of two shared folders that both hold a skill ext linked
     # there (for two other hosts), which it would otherwise report as a duplicate.
     shared_twice_fix: str = ""

@@ -26,7 +26,7 @@ def host_name(host: Host, skill_md: str, folder_name: str) -> str:
 def refusal(host: Host, skill_md: str) -> str | None:
     """Why `host` would not load the skill of `skill_md` (a frontmatter field it needs is
     missing, or there is no frontmatter), or None when it would."""
-    if not host.skill_needs:
+    if not host.skill_needs and host.skill_name_max is None:
         return None
     try:
         with open(skill_md, encoding="utf-8", errors="replace") as f:
@@ -36,15 +36,18 @@ def refusal(host: Host, skill_md: str) -> str | None:
     from installer.hosts.toml_commands import split_frontmatter
 
     head, _ = split_frontmatter(text)
-    have = {m.group(1) for m in _FIELD.finditer(head) if m.group(2)}
-    missing = [f for f in host.skill_needs if f not in have]
-    if not missing:
-        return None
+    fields = {m.group(1): m.group(2) for m in _FIELD.finditer(head) if m.group(2)}
+    missing = [f for f in host.skill_needs if f not in fields]
     does = (
         f"{host.title} offers it as a command only"
         if host.lacking_as_command
         else f"{host.title} does not load it"
     )
+    name = (fields.get("name") or "").strip("'\"")
+    if host.skill_name_max is not None and len(name) > host.skill_name_max:
+        return f"{does}: its name is {len(name)} characters long, over its {host.skill_name_max}"
+    if not missing:
+        return None
     if not head:
         return f"{does}: its SKILL.md has no frontmatter ({', '.join(host.skill_needs)})"
     what = " and ".join(missing)

@@ -65,6 +65,7 @@ CODEX = Host(
     why_not=_not_pi("Codex CLI"),
     login="$CODEX_HOME/auth.json",
     skill_needs=("description",),
+    skill_name_max=64,
     picks_up="Codex CLI reads it at its next start",
 )
 

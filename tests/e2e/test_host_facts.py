@@ -553,6 +553,10 @@ NEEDS_DIR = {
 }
 
 
+EDGE = "e" * 64  # the Agent Skills format's longest name
+LONG = "l" * 65
+
+
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_the_frontmatter_fields_a_host_needs_to_load_a_skill(
     name: str, isolated_home: Path, tmp_path: Path
@@ -568,20 +572,24 @@ def test_the_frontmatter_fields_a_host_needs_to_load_a_skill(
             "nodesc/SKILL.md": "---\nname: nodesc\n---\nBody\n",
             "noname/SKILL.md": "---\ndescription: Has no name.\n---\nBody\n",
             "nofm/SKILL.md": "Body only\n",
+            "long/SKILL.md": f"---\nname: {LONG}\ndescription: A long name.\n---\nBody\n",
+            "edge/SKILL.md": f"---\nname: {EDGE}\ndescription: A name at the edge.\n---\nB\n",
         },
     )
     place = isolated_home / NEEDS_PLACE[name]
     place.mkdir(parents=True)
-    for skill in ("both", "nodesc", "noname", "nofm"):
+    for skill in ("both", "nodesc", "noname", "nofm", "long", "edge"):
         (place / skill).symlink_to(src / skill)
     config = isolated_home / NEEDS_DIR[name]
     config.mkdir(parents=True, exist_ok=True)
     found = _judge(name, isolated_home, config, tmp_path)
     loaded = {i.name for i in found.loaded if i.kind == "skill"}
-    needs = set(HOSTS[name].skill_needs)
-    expected = {"both"}
+    needs, most = set(HOSTS[name].skill_needs), HOSTS[name].skill_name_max
+    by_folder = HOSTS[name].skill_named_by == "folder"
+    expected = {"both", "edge" if by_folder else EDGE}
     expected |= {"nodesc"} if "description" not in needs else set()
     expected |= {"noname"} if "name" not in needs else set()
+    expected |= set() if most is not None and len(LONG) > most else {"long" if by_folder else LONG}
     assert loaded == expected
 
 

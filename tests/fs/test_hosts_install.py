@@ -728,3 +728,23 @@ def test_uninstall_from_a_second_codex_dir_leaves_the_shared_skill_to_the_first(
     }
     last = ext(*at, "uninstall", "--yes")  # the last dir that holds it: the link goes now
     assert last.exit_code == 0 and not (isolated_home / ".agents/skills/review").exists()
+
+
+def test_codex_s_longest_skill_name_is_said_at_install_and_in_list(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """Codex CLI refuses a skill whose name is over 64 characters (pinned on the binary in
+    tests/e2e/test_host_facts.py): install warns, list notes it, none says it loads."""
+    name = "l" * 65
+    root = build_tree(
+        tmp_path / "set", {"skills/long/SKILL.md": f"---\nname: {name}\ndescription: d\n---\n"}
+    )
+    made(isolated_home, ".codex")
+    why = "Codex CLI does not load it: its name is 65 characters long, over its 64"
+
+    done = ext("--set", str(root), "--host", "codex", "install", "--yes")
+    listed = json.loads(ext("--set", str(root), "--host", "codex", "--json", "list").stdout)
+
+    assert done.exit_code == 0, done.stderr
+    assert f"warning: skill:long: {why}" in done.stderr
+    assert [i.get("host_refuses") for i in listed["items"]] == [why]
