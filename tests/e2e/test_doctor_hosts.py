@@ -86,12 +86,13 @@ def test_doctor_deep_says_the_host_loads_what_ext_installed_until_it_does_not(
     if name == "claude":
         _disable_then_copy_back(isolated_home, set_root)
         said = "skill:notes: ext lists it disabled (skills/.off/notes), yet Claude Code loads it"
-    else:
+    else:  # a SKILL.md broken since: ext lists why the host skips it, and the host agrees
         (set_root / "skills/notes/SKILL.md").write_text(REFUSED[name], encoding="utf-8")
         said = "skill:notes: ext lists it enabled"
     report = _doctor(host, isolated_home, set_root, bin_dir)
     (check,) = report["checks"]
-    assert check["level"] == "error" and not report["ok"], check
+    level = "error" if name == "claude" else "warn"  # as doctor without --deep says it
+    assert check["level"] == level and report["ok"] is (level == "warn"), check
     assert said in check["message"], check
 
 

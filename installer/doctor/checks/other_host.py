@@ -141,8 +141,8 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
         if _match(item, loaded) is None:
             bad += 1
             said = f"{item.resource.label}: ext lists it enabled ({item.path}), yet {title} does "
-            if item.refused:  # the SKILL.md lacks what the host needs: no relink helps
-                yield error(
+            if item.refused:  # ext said so (host.items warns): the host agrees, no surprise
+                yield warn(
                     f"{said}not load it ({item.refused})",
                     f"give {item.resource.source}/SKILL.md what it lacks",
                 )
