@@ -18,14 +18,14 @@ from installer.engine.plan import Action, Plan
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.backups import Namer, stamp
 from installer.ground.context import Context, home_of
-from installer.ground.errors import UsageError
+from installer.ground.errors import Refused, UsageError
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
 from installer.hosts.shared import found_twice, read_elsewhere, shared_reads
 from installer.hosts.written import KEY, WrittenPlan, plan_written, recorded
 from installer.links.plan import linked_now, plan_install
 from installer.links.scan import AgentState, scan, seen
-from installer.links.shared import refuse_other_sets
+from installer.links.shared import Selection, refuse_other_sets
 from installer.sets.modes import refuse_unlinkable
 from installer.sets.resources import select, selection_warnings
 
@@ -87,6 +87,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         refuse_other_sets(agent, linked, "link", ctx.manifest.name, others, selection)
         shared = shared_reads(ctx, host, linked, _linked_ahead(ctx, options))
         here = tuple(r for r in linked if r not in shared)
+        _refuse_twins(ctx, host, here, selection)
         left_out = [r for r in where.items if r not in here]
         off = parked(agent, left_out)
         now = cache(ctx.env.now)  # read once, and only if something is backed up
@@ -134,6 +135,28 @@ def parked(agent: AgentState, resources: list[Resource]) -> list[Resource]:
         for r in resources
         if (e := agent.entries.get(r.disabled_dest)) is not None and e.owner == "ours"
     ]
+
+
+def _refuse_twins(
+    ctx: Context, host: Host, here: tuple[Resource, ...], selection: Selection
+) -> None:
+    """Refuse (exit 3), as for another set's skill of one name in the host's own folder, a
+    skill whose name the host already finds in a shared folder it reads."""
+    from installer.hosts.shared import twins_read
+    from installer.links.shared import skip_them
+
+    found = twins_read(ctx, host, here)
+    if not found:
+        return
+    labels = ", ".join(r.label for r, _, _ in found)
+    where = "; ".join(f"{folder} ({real})" for _, folder, real in found)
+    raise Refused(
+        f"{labels}: {host.title} also reads {where}, where a skill of "
+        f"{'this name' if len(found) == 1 else 'these names'} is; it would load one of the two "
+        f"and report a collision, so this set {ctx.manifest.name!r} does not add "
+        f"{'it' if len(found) == 1 else 'them'}; nothing was written",
+        f"{skip_them([r for r, _, _ in found], selection)}rename one of the two",
+    )
 
 
 def _linked_ahead(ctx: Context, options: Asked) -> frozenset[Path]:

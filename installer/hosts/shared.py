@@ -40,6 +40,40 @@ def shared_reads(
     return found
 
 
+def twins_read(
+    ctx: Context, host: Host, skills: tuple[Resource, ...]
+) -> list[tuple[Resource, str, str]]:
+    """The skills about to be linked into the host's own folder that have a twin in a shared
+    folder it reads: another skill the host names the same (OpenCode and Gemini CLI by the
+    frontmatter `name`), not this set's copy. The host would load one of the two and report a
+    collision. Each with the folder, as a person reads it, and the twin's real path."""
+    from installer.hosts.skill_files import host_name
+
+    home = _reads_home(ctx, host)
+    seen: dict[str, tuple[str, str]] = {}
+    for folder in host.reads(ctx.env.environ):
+        base = home / folder.removeprefix("~/")
+        try:
+            entries = sorted(os.scandir(base), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            skill_md = os.path.join(e.path, "SKILL.md")
+            if e.name.startswith(".") or not os.path.isfile(skill_md):
+                continue
+            named = host_name(host, skill_md, e.name)
+            seen.setdefault(named, (folder, os.path.realpath(e.path)))
+    out = []
+    for r in skills:
+        if r.kind != "skill":
+            continue
+        named = host_name(host, os.path.join(r.source, "SKILL.md"), r.name)
+        twin = seen.get(named)
+        if twin is not None and twin[1] != os.path.realpath(r.real or r.source):
+            out.append((r, twin[0], twin[1]))
+    return out
+
+
 def _reads_home(ctx: Context, host: Host) -> Path:
     """The home the host's `also_reads` folders are under: HOME, or the variable it names."""
     named = ctx.env.environ.get(host.reads_home_var) if host.reads_home_var else None

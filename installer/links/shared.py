@@ -89,7 +89,7 @@ def refuse_clashes(
     root = found[0][1]
     other = names.get(root, root)
     items = ", ".join(sorted({x.label for x, _ in found}))
-    skip = _skip_them([x for x, _ in found], picked)
+    skip = skip_them([x for x, _ in found], picked)
     raise Refused(
         f"{items}: the agent dir already has {'this item' if len(found) == 1 else 'these items'} "
         f"from another set ext installed here, {other!r} ({root}), which this set "
@@ -132,7 +132,7 @@ def refuse_same_names(
     labels = ",".join(sorted({r.label for r, _ in found}))
     one = len(found) == 1
     them = "it" if one else "them"
-    first = f"leave {them} off, " if keep_off else _skip_them([r for r, _ in found], picked)
+    first = f"leave {them} off, " if keep_off else skip_them([r for r, _ in found], picked)
     raise Refused(
         f"{labels.replace(',', ', ')}: another set ext installed here, {names.get(root, root)!r} "
         f"({root}), has a skill of {'this name' if one else 'these names'}; pi would load "
@@ -143,7 +143,7 @@ def refuse_same_names(
     )
 
 
-def _skip_them(found: list[Resource], picked: Selection) -> str:
+def skip_them(found: list[Resource], picked: Selection) -> str:
     """`skip it (`ext install …`), `: the install that leaves `found` out and keeps the rest of
     this run's selection (its --only less those items, else its --skip and those items); ""
     when --only named those items alone, and no install is left to suggest."""

@@ -748,3 +748,34 @@ def test_codex_s_longest_skill_name_is_said_at_install_and_in_list(
     assert done.exit_code == 0, done.stderr
     assert f"warning: skill:long: {why}" in done.stderr
     assert [i.get("host_refuses") for i in listed["items"]] == [why]
+
+
+@pytest.mark.parametrize("host", ["opencode", "gemini"])
+def test_a_skill_whose_name_the_host_finds_in_a_shared_folder_is_refused(
+    tmp_path: Path, isolated_home: Path, host: str
+) -> None:
+    """Another set's `review`, linked for Codex CLI into ~/.agents/skills, which OpenCode and
+    Gemini CLI read: this set's `review` in their own folder would be a collision (Gemini CLI
+    says `Skill conflict detected`), refused as pi, Claude Code and Codex CLI refuse it."""
+    first = build_tree(tmp_path / "first", dict(SET))
+    second = build_tree(
+        tmp_path / "second",
+        {
+            "extset.toml": '[set]\nname = "second"\n',
+            "skills/review/SKILL.md": "---\nname: review\ndescription: Another.\n---\nR.\n",
+            "skills/other/SKILL.md": "---\nname: other\ndescription: Other.\n---\nO.\n",
+        },
+    )
+    made(isolated_home, ".codex")
+    config = made(isolated_home, {"opencode": ".config/opencode", "gemini": ".gemini"}[host])
+    assert ext("--set", str(first), "--host", "codex", "install", "--yes").exit_code == 0
+
+    refused = ext("--set", str(second), "--host", host, "install", "--yes")
+
+    assert refused.exit_code == 3, refused.output
+    assert "skill:review:" in refused.stderr and "~/.agents/skills" in refused.stderr
+    assert "install --skip skill:review`), or rename one of the two" in refused.stderr
+    assert not (config / "skills").exists()
+    done = ext("--set", str(second), "--host", host, "install", "--yes", "--skip", "review")
+    assert done.exit_code == 0, done.stderr
+    assert (config / "skills/other").is_symlink()
