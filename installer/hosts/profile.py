@@ -46,6 +46,9 @@ class Host(NamedTuple):
     # Skill folders the host reads besides its own places (HOME-relative, `~/…`): an item ext
     # links into one of them is found there, so it is not linked into the host's own as well.
     also_reads: tuple[str, ...] = ()
+    # It loads the skills in their hidden folders too: what ext parks there (`.off/`) or
+    # backs up (`.bak/`) for the host whose folder it is.
+    reads_hidden: bool = False
     # The user's switches that stop the host reading some of them: (variable, folders).
     unread_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
     binary: str = ""  # the command that starts it, found on PATH

@@ -74,6 +74,40 @@ def twins_read(
     return out
 
 
+def parked_but_read(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
+    """A warning per skill this switch parks (`.off/`) in a folder another host reads with its
+    hidden folders (OpenCode reads ~/.claude/skills and ~/.agents/skills so): that host still
+    loads it, and the way to take it from both is to leave it out of this host."""
+    from installer.hosts.table import HOSTS
+
+    out = []
+    for a in actions:
+        if a.action != "disable" or "/.off/" not in (a.target or ""):
+            continue
+        folder = Path(ctx.agent_dir, str(a.target)).parent.parent
+        name = Path(str(a.target)).name
+        for h in HOSTS.values():
+            if h.name == ctx.on.name or not h.reads_hidden or not _present(ctx, h):
+                continue
+            home = _reads_home(ctx, h)
+            for read in h.reads(ctx.env.environ):
+                if home / read.removeprefix("~/") == folder:
+                    out.append(
+                        f"skill:{name}: {h.title} reads {read}, hidden folders too, and still "
+                        f"loads it from {read}/.off/{name}; to take it from both, leave it out "
+                        f"of {ctx.on.title} (`ext --host {ctx.on.name} install --skip "
+                        f"skill:{name}`)"
+                    )
+    return out
+
+
+def _present(ctx: Context, host: Host) -> bool:
+    """Whether the host is in use here: its dir (where it reads its config from) exists."""
+    from installer.hosts.dirs import host_dir
+
+    return host_dir(ctx.env, host)[0].is_dir()
+
+
 def _reads_home(ctx: Context, host: Host) -> Path:
     """The home the host's `also_reads` folders are under: HOME, or the variable it names."""
     named = ctx.env.environ.get(host.reads_home_var) if host.reads_home_var else None

@@ -77,6 +77,7 @@ OPENCODE = Host(
     places=(Place("skill", "skills"), Place("prompt", "commands", word="command")),
     also_reads=("~/.claude/skills", "~/.agents/skills"),
     # Pinned against the real OpenCode in tests/e2e/test_host_facts.py.
+    reads_hidden=True,
     unread_by=(
         ("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", ("~/.claude/skills",)),
         ("OPENCODE_DISABLE_EXTERNAL_SKILLS", ("~/.claude/skills", "~/.agents/skills")),

@@ -286,6 +286,30 @@ def test_opencode_reads_claude_and_agents_skills(
     assert _where(found, "skill", "gamma") == str(isolated_home / ".agents/skills/gamma/SKILL.md")
 
 
+@pytest.mark.parametrize("name", ["opencode", "gemini"])
+def test_which_hosts_read_the_hidden_folders_of_the_shared_skills_folders(
+    name: str, isolated_home: Path, set_dir: Path, tmp_path: Path
+) -> None:
+    """`reads_hidden`: a skill ext parked for Claude Code or Codex CLI (`skills/.off/`) in a
+    shared folder is one OpenCode loads all the same (its own folder's `.off` it skips); Gemini
+    CLI does not."""
+    from installer.hosts.table import HOSTS
+
+    build_tree(
+        isolated_home,
+        {
+            ".claude/skills/.off/beta": set_dir / "skills/beta",
+            ".agents/skills/.off/gamma": set_dir / "skills/gamma",
+        },
+    )
+    config = isolated_home / {"opencode": ".config/opencode", "gemini": ".gemini"}[name]
+    config.mkdir(parents=True)
+    found = _judge(name, isolated_home, config, tmp_path).names("skill")
+    reads = {"~/.claude/skills": "beta", "~/.agents/skills": "gamma"}
+    hidden = {reads[f] for f in HOSTS[name].also_reads} if HOSTS[name].reads_hidden else set()
+    assert found == hidden
+
+
 @pytest.mark.parametrize(
     ("switch", "unread"),
     [

@@ -779,3 +779,25 @@ def test_a_skill_whose_name_the_host_finds_in_a_shared_folder_is_refused(
     done = ext("--set", str(second), "--host", host, "install", "--yes", "--skip", "review")
     assert done.exit_code == 0, done.stderr
     assert (config / "skills/other").is_symlink()
+
+
+def test_a_disable_for_claude_says_opencode_still_loads_the_parked_skill(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """OpenCode reads ~/.claude/skills with its hidden folders (reads_hidden, pinned on the
+    real binary): parked in skills/.off/, the skill is still OpenCode's. Said where OpenCode is
+    in use (its dir exists), with the way to take it from both."""
+    made(isolated_home, ".claude")
+    at = ("--set", str(set_root), "--host", "claude")
+    assert ext(*at, "install", "--yes").exit_code == 0
+    quiet = ext(*at, "disable", "skill:review", "--dry-run")
+    made(isolated_home, ".config/opencode")
+
+    said = ext(*at, "disable", "skill:review", "--dry-run")
+
+    assert "OpenCode" not in quiet.stderr
+    assert (
+        "warning: skill:review: OpenCode reads ~/.claude/skills, hidden folders too, and still "
+        "loads it from ~/.claude/skills/.off/review; to take it from both, leave it out of "
+        f"Claude Code (`ext --set {set_root} --host claude install --skip skill:review`)"
+    ) in said.stderr.splitlines()
