@@ -21,7 +21,7 @@ from installer.ground.context import Context, home_of
 from installer.ground.errors import Refused, UsageError
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
-from installer.hosts.shared import found_twice, read_elsewhere, shared_reads
+from installer.hosts.shared import found_twice, parked_but_read, read_elsewhere, shared_reads
 from installer.hosts.written import KEY, WrittenPlan, plan_written, recorded
 from installer.links.plan import linked_now, plan_install
 from installer.links.scan import AgentState, scan, seen
@@ -108,6 +108,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *_absent_warnings(host, where, picked),
             *_refused_warnings(host, linked_now(links.actions, here)),
             *found_twice(ctx, host, linked),
+            *parked_but_read(ctx, links.actions),  # a backup another host still loads
             *(
                 f"{r.label}: not linked here: {host.title} reads it from {folder}, where ext "
                 "linked it"

@@ -75,30 +75,43 @@ def twins_read(
 
 
 def parked_but_read(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
-    """A warning per skill this switch parks (`.off/`) in a folder another host reads with its
-    hidden folders (OpenCode reads ~/.claude/skills and ~/.agents/skills so): that host still
-    loads it, and the way to take it from both is to leave it out of this host."""
-    from installer.hosts.table import HOSTS
-
+    """A warning per skill this switch parks (`.off/`), or per backup an install makes
+    (`.bak/`), in a folder another host reads with its hidden folders (OpenCode reads
+    ~/.claude/skills and ~/.agents/skills so): that host still loads it."""
     out = []
     for a in actions:
-        if a.action != "disable" or "/.off/" not in (a.target or ""):
+        hidden = a.target if a.action == "disable" else a.backup if a.action == "backup" else None
+        if not hidden or not any(p in hidden for p in ("/.off/", "/.bak/")):
             continue
-        folder = Path(ctx.agent_dir, str(a.target)).parent.parent
-        name = Path(str(a.target)).name
-        for h in HOSTS.values():
-            if h.name == ctx.on.name or not h.reads_hidden or not _present(ctx, h):
-                continue
-            home = _reads_home(ctx, h)
-            for read in h.reads(ctx.env.environ):
-                if home / read.removeprefix("~/") == folder:
-                    out.append(
-                        f"skill:{name}: {h.title} reads {read}, hidden folders too, and still "
-                        f"loads it from {read}/.off/{name}; to take it from both, leave it out "
-                        f"of {ctx.on.title} (`ext --host {ctx.on.name} install --skip "
-                        f"skill:{name}`)"
-                    )
+        place = Path(ctx.agent_dir, hidden)  # a HOME folder's path is absolute already
+        folder = next(p for p in place.parents if p.name in (".off", ".bak")).parent
+        kept = str(place.relative_to(folder))
+        name = Path(a.path).name
+        for h, read in _reading_hidden(ctx, folder):
+            out.append(
+                f"skill:{name}: {h.title} reads {read}, hidden folders too, and still loads "
+                f"it from {read}/{kept}"
+                + (
+                    f"; to take it from both, leave it out of {ctx.on.title} (`ext --host "
+                    f"{ctx.on.name} install --skip skill:{name}`)"
+                    if a.action == "disable"
+                    else ": move that backup out of the folder"
+                )
+            )
     return out
+
+
+def _reading_hidden(ctx: Context, folder: Path) -> list[tuple[Host, str]]:
+    """The hosts in use here, but this one, that read `folder` with its hidden folders."""
+    from installer.hosts.table import HOSTS
+
+    return [
+        (h, read)
+        for h in HOSTS.values()
+        if h.name != ctx.on.name and h.reads_hidden and _present(ctx, h)
+        for read in h.reads(ctx.env.environ)
+        if _reads_home(ctx, h) / read.removeprefix("~/") == folder
+    ]
 
 
 def _present(ctx: Context, host: Host) -> bool:

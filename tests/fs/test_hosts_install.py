@@ -801,3 +801,24 @@ def test_a_disable_for_claude_says_opencode_still_loads_the_parked_skill(
         "loads it from ~/.claude/skills/.off/review; to take it from both, leave it out of "
         f"Claude Code (`ext --set {set_root} --host claude install --skip skill:review`)"
     ) in said.stderr.splitlines()
+
+
+def test_a_backup_in_a_folder_opencode_reads_is_said_and_a_codex_park_too(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """The user's own ~/.claude/skills/review, backed up into skills/.bak/ by the install, is
+    one OpenCode goes on loading; so is a skill parked for Codex CLI in ~/.agents/skills/.off."""
+    made(isolated_home, ".config/opencode")
+    made(isolated_home, ".codex")
+    build_tree(isolated_home, {".claude/skills/review/SKILL.md": "---\nname: review\n---\nMine\n"})
+
+    claude = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert ext("--set", str(set_root), "--host", "codex", "install", "--yes").exit_code == 0
+    codex = ext("--set", str(set_root), "--host", "codex", "disable", "skill:review", "--yes")
+
+    [backup] = (isolated_home / ".claude/skills/.bak").iterdir()
+    assert (
+        f"warning: skill:review: OpenCode reads ~/.claude/skills, hidden folders too, and still "
+        f"loads it from ~/.claude/skills/.bak/{backup.name}: move that backup out of the folder"
+    ) in claude.stderr.splitlines()
+    assert "loads it from ~/.agents/skills/.off/review; to take it from both" in codex.stderr
