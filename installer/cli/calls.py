@@ -91,9 +91,11 @@ def _serve(
     docs: dict[str, Any] = {}
     code = 0
     data = out.data
-    # A host whose skills go to a shared folder (Codex CLI's ~/.agents/skills) goes first: the
-    # hosts that read that folder too then leave those skills out of their own.
-    order = sorted(hosts, key=lambda h: not any(p.folder[0] == "~" for p in HOSTS[h].places))
+    # A host whose skill folder another served host reads (Codex CLI's ~/.agents/skills,
+    # Claude Code's ~/.claude/skills) goes first: the hosts that read it then leave those
+    # skills out of their own, in the plan as in the run.
+    read = {f for h in hosts for f in HOSTS[h].also_reads}
+    order = sorted(hosts, key=lambda h: not read & set(HOSTS[h].skill_folders()))
     # install: each host plans with what the hosts before it will link (`ahead`);
     # uninstall: no host is told to install again what goes from all (`along`).
     args = {**args, **dict.fromkeys(SERVED.get(command.call, ()), tuple(order))}

@@ -18,7 +18,7 @@ from installer.engine.plan import Action, Plan
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.backups import Namer, stamp
 from installer.ground.context import Context, home_of
-from installer.ground.errors import Refused, UsageError
+from installer.ground.errors import UsageError
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
 from installer.hosts.shared import found_twice, parked_but_read, read_elsewhere, shared_reads
@@ -87,7 +87,6 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         refuse_other_sets(agent, linked, "link", ctx.manifest.name, others, selection)
         shared = shared_reads(ctx, host, linked, _linked_ahead(ctx, options))
         here = tuple(r for r in linked if r not in shared)
-        _refuse_twins(ctx, host, here, selection)
         left_out = [r for r in where.items if r not in here]
         off = parked(agent, left_out)
         now = cache(ctx.env.now)  # read once, and only if something is backed up
@@ -108,6 +107,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *_absent_warnings(host, where, picked),
             *_refused_warnings(host, linked_now(links.actions, here)),
             *found_twice(ctx, host, linked),
+            *_twins(ctx, host, linked_now(links.actions, here), selection),
             *parked_but_read(ctx, links.actions),  # a backup another host still loads
             *(
                 f"{r.label}: not linked here: {host.title} reads it from {folder}, where ext "
@@ -138,26 +138,22 @@ def parked(agent: AgentState, resources: list[Resource]) -> list[Resource]:
     ]
 
 
-def _refuse_twins(
-    ctx: Context, host: Host, here: tuple[Resource, ...], selection: Selection
-) -> None:
-    """Refuse (exit 3), as for another set's skill of one name in the host's own folder, a
-    skill whose name the host already finds in a shared folder it reads."""
+def _twins(
+    ctx: Context, host: Host, linking: tuple[Resource, ...], selection: Selection
+) -> list[str]:
+    """A warning per skill this install links into the host's own folder whose name the host
+    already finds in a shared folder it reads (another set's, or the user's own): it loads one
+    of the two and reports a collision. A warning, as pi's shared twins are: the twin may be
+    one the user keeps on purpose."""
     from installer.hosts.shared import twins_read
     from installer.links.shared import skip_them
 
-    found = twins_read(ctx, host, here)
-    if not found:
-        return
-    labels = ", ".join(r.label for r, _, _ in found)
-    where = "; ".join(f"{folder} ({real})" for _, folder, real in found)
-    raise Refused(
-        f"{labels}: {host.title} also reads {where}, where a skill of "
-        f"{'this name' if len(found) == 1 else 'these names'} is; it would load one of the two "
-        f"and report a collision, so this set {ctx.manifest.name!r} does not add "
-        f"{'it' if len(found) == 1 else 'them'}; nothing was written",
-        f"{skip_them([r for r, _, _ in found], selection)}rename one of the two",
-    )
+    return [
+        f"{r.label}: {host.title} also reads {folder}, where a skill of this name is ({real}); "
+        f"it loads one of the two and reports a collision: {skip_them([r], selection)}"
+        "rename one of the two"
+        for r, folder, real in twins_read(ctx, host, linking)
+    ]
 
 
 def _linked_ahead(ctx: Context, options: Asked) -> frozenset[Path]:

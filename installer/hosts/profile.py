@@ -83,6 +83,15 @@ class Host(NamedTuple):
     # Claude Code does load a skill that lacks them, as a slash command only (no model use).
     lacking_as_command: bool = False
 
+    def skill_folders(self) -> tuple[str, ...]:
+        """Its skill folders as another host's `also_reads` names them, at its default dir
+        (`~/.agents/skills`, `~/.claude/skills`)."""
+        return tuple(
+            p.folder if p.folder.startswith("~/") else f"{self.default_dir}/{p.folder}"
+            for p in self.places
+            if p.kind == "skill"
+        )
+
     def reads(self, environ: Mapping[str, str]) -> tuple[str, ...]:
         """`also_reads`, less the folders a switch set in `environ` (`=1` or `=true`) keeps
         the host out of."""

@@ -34,7 +34,8 @@ def shared_reads(
         for folder in reads:
             there = home / folder.removeprefix("~/") / r.filename
             linked = os.path.islink(there) and os.path.realpath(there) == (r.real or r.source)
-            if linked or there.parent in ahead:
+            parked = os.path.lexists(there.parent / ".off" / r.filename)  # kept off there
+            if linked or (there.parent in ahead and not parked):
                 found[r] = folder
                 break
     return found
@@ -47,8 +48,10 @@ def twins_read(
     folder it reads: another skill the host names the same (OpenCode and Gemini CLI by the
     frontmatter `name`), not this set's copy. The host would load one of the two and report a
     collision. Each with the folder, as a person reads it, and the twin's real path."""
-    from installer.hosts.skill_files import host_name
+    from installer.hosts.skill_files import host_name, refusal
 
+    if not any(r.kind == "skill" for r in skills):
+        return []  # nothing about to be linked: no shared folder read
     home = _reads_home(ctx, host)
     seen: dict[str, tuple[str, str]] = {}
     for folder in host.reads(ctx.env.environ):
@@ -61,6 +64,8 @@ def twins_read(
             skill_md = os.path.join(e.path, "SKILL.md")
             if e.name.startswith(".") or not os.path.isfile(skill_md):
                 continue
+            if refusal(host, skill_md) and not host.lacking_as_command:
+                continue  # one the host does not load is no twin
             named = host_name(host, skill_md, e.name)
             seen.setdefault(named, (folder, os.path.realpath(e.path)))
     out = []

@@ -355,6 +355,47 @@ def test_a_served_dry_run_plans_what_the_run_then_does(set_root: Path, isolated_
     assert not (isolated_home / ".config/opencode/skills/review").exists()
 
 
+def test_a_host_served_before_the_one_whose_folder_it_reads_plans_as_it_runs(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """serve = [opencode, claude]: Claude Code goes first (OpenCode reads its folder), so
+    OpenCode reads the skill from there, in the plan as in the run, and on every run."""
+    (set_root / "extset.toml").write_text(
+        '[set]\nname = "tools"\n[hosts]\nserve = ["opencode", "claude"]\n'
+    )
+    opencode = made(isolated_home, ".config/opencode")
+    made(isolated_home, ".claude")
+
+    planned = json.loads(ext("--set", str(set_root), "--json", "install", "--dry-run").stdout)
+    done = json.loads(ext("--set", str(set_root), "--json", "install", "--yes").stdout)
+    again = json.loads(ext("--set", str(set_root), "--json", "install", "--yes").stdout)
+
+    assert list(done["hosts"]) == ["claude", "opencode"]
+    assert planned["hosts"]["opencode"]["actions"] == done["hosts"]["opencode"]["actions"]
+    assert not (opencode / "skills/review").exists()
+    assert again["changed"] is False
+
+
+def test_a_skill_the_host_before_keeps_parked_is_linked_for_the_host_that_reads_it(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """Disabled for Codex CLI (parked in ~/.agents/skills/.off), the skill is not read from
+    ~/.agents/skills by Gemini CLI: a served install links Gemini's own, and keeps it."""
+    (set_root / "extset.toml").write_text(
+        '[set]\nname = "tools"\n[hosts]\nserve = ["codex", "gemini"]\n'
+    )
+    made(isolated_home, ".codex")
+    gemini = made(isolated_home, ".gemini")
+    assert ext("--set", str(set_root), "--host", "codex", "install", "--yes").exit_code == 0
+    at = ("--set", str(set_root), "--host", "codex")
+    assert ext(*at, "disable", "skill:review", "--yes").exit_code == 0
+
+    for _ in range(2):  # and again: no flip between runs
+        done = ext("--set", str(set_root), "install", "--yes")
+        assert done.exit_code == 0, done.stderr
+        assert (gemini / "skills/review").is_symlink()
+
+
 def test_an_uninstall_from_every_host_served_tells_none_to_install_again(
     set_root: Path, isolated_home: Path
 ) -> None:
@@ -751,12 +792,13 @@ def test_codex_s_longest_skill_name_is_said_at_install_and_in_list(
 
 
 @pytest.mark.parametrize("host", ["opencode", "gemini"])
-def test_a_skill_whose_name_the_host_finds_in_a_shared_folder_is_refused(
+def test_a_skill_whose_name_the_host_finds_in_a_shared_folder_is_said(
     tmp_path: Path, isolated_home: Path, host: str
 ) -> None:
     """Another set's `review`, linked for Codex CLI into ~/.agents/skills, which OpenCode and
-    Gemini CLI read: this set's `review` in their own folder would be a collision (Gemini CLI
-    says `Skill conflict detected`), refused as pi, Claude Code and Codex CLI refuse it."""
+    Gemini CLI read: this set's `review` in their own folder is a collision (Gemini CLI says
+    `Skill conflict detected`). Said with the way out, as pi's shared twins are; a twin the
+    host would not load (no frontmatter) is none."""
     first = build_tree(tmp_path / "first", dict(SET))
     second = build_tree(
         tmp_path / "second",
@@ -768,17 +810,18 @@ def test_a_skill_whose_name_the_host_finds_in_a_shared_folder_is_refused(
     )
     made(isolated_home, ".codex")
     config = made(isolated_home, {"opencode": ".config/opencode", "gemini": ".gemini"}[host])
+    build_tree(isolated_home, {".agents/skills/other/SKILL.md": "no frontmatter\n"})
     assert ext("--set", str(first), "--host", "codex", "install", "--yes").exit_code == 0
 
-    refused = ext("--set", str(second), "--host", host, "install", "--yes")
+    done = ext("--set", str(second), "--host", host, "install", "--yes")
 
-    assert refused.exit_code == 3, refused.output
-    assert "skill:review:" in refused.stderr and "~/.agents/skills" in refused.stderr
-    assert "install --skip skill:review`), or rename one of the two" in refused.stderr
-    assert not (config / "skills").exists()
-    done = ext("--set", str(second), "--host", host, "install", "--yes", "--skip", "review")
-    assert done.exit_code == 0, done.stderr
+    assert done.exit_code == 0, done.output
+    [said] = [line for line in done.stderr.splitlines() if "reports a collision" in line]
+    assert said.startswith("warning: skill:review: ") and "~/.agents/skills" in said
+    assert said.endswith("install --skip skill:review`), or rename one of the two")
     assert (config / "skills/other").is_symlink()
+    again = ext("--set", str(second), "--host", host, "install", "--yes")  # a no-op: nothing new
+    assert "collision" not in again.stderr
 
 
 def test_a_disable_for_claude_says_opencode_still_loads_the_parked_skill(
