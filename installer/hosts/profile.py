@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 Form = Literal["link", "toml"]
 
 
+_TRUTHY = frozenset({"1", "true", "yes", "on", "y"})
+
+
 class Place(NamedTuple):
     """Where one kind of the set's items goes in a host.
 
@@ -93,12 +96,12 @@ class Host(NamedTuple):
         )
 
     def reads(self, environ: Mapping[str, str]) -> tuple[str, ...]:
-        """`also_reads`, less the folders a switch set in `environ` (`=1` or `=true`) keeps
-        the host out of."""
+        """`also_reads`, less the folders a switch set in `environ` keeps the host out of
+        (set as OpenCode reads it: `1`, `true`, `yes`, `on`, `y`, as written)."""
         off = {
             folder
             for var, folders in self.unread_by
-            if environ.get(var, "").strip().lower() in ("1", "true")
+            if environ.get(var, "") in _TRUTHY
             for folder in folders
         }
         return tuple(f for f in self.also_reads if f not in off)

@@ -97,8 +97,9 @@ def parked_but_read(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
                 f"skill:{name}: {h.title} reads {read}, hidden folders too, and still loads "
                 f"it from {read}/{kept}"
                 + (
-                    f"; to take it from both, leave it out of {ctx.on.title} (`ext --host "
-                    f"{ctx.on.name} install --skip skill:{name}`)"
+                    f"; for {h.title} to lose it, remove that link (`rm {read}/{kept}`: only the "
+                    f"link goes) and leave it out of {ctx.on.title}'s installs from then on "
+                    f"(`ext --host {ctx.on.name} install --skip skill:{name}`)"
                     if a.action == "disable"
                     else ": move that backup out of the folder"
                 )

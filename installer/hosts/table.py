@@ -80,6 +80,7 @@ OPENCODE = Host(
     reads_hidden=True,
     unread_by=(
         ("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", ("~/.claude/skills",)),
+        ("OPENCODE_DISABLE_CLAUDE_CODE", ("~/.claude/skills",)),
         ("OPENCODE_DISABLE_EXTERNAL_SKILLS", ("~/.claude/skills", "~/.agents/skills")),
     ),
     binary="opencode",

@@ -311,15 +311,22 @@ def test_which_hosts_read_the_hidden_folders_of_the_shared_skills_folders(
 
 
 @pytest.mark.parametrize(
-    ("switch", "unread"),
+    ("switch", "value", "unread"),
     [
-        ("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", {"beta"}),
-        ("OPENCODE_DISABLE_EXTERNAL_SKILLS", {"beta", "gamma"}),
+        ("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", "1", {"beta"}),
+        ("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", "yes", {"beta"}),
+        ("OPENCODE_DISABLE_CLAUDE_CODE", "true", {"beta"}),
+        ("OPENCODE_DISABLE_EXTERNAL_SKILLS", "1", {"beta", "gamma"}),
+        ("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", "0", set()),
     ],
 )
 def test_opencode_switches_that_stop_reading_the_shared_folders(
-    switch: str, unread: set[str], isolated_home: Path, set_dir: Path, tmp_path: Path
+    switch: str, value: str, unread: set[str], isolated_home: Path, set_dir: Path, tmp_path: Path
 ) -> None:
+    """The real OpenCode, and what installer/hosts/table.py's `unread_by` makes ext take it
+    to read under the same switch."""
+    from installer.hosts.table import OPENCODE
+
     build_tree(
         isolated_home,
         {
@@ -328,11 +335,13 @@ def test_opencode_switches_that_stop_reading_the_shared_folders(
             ".config/opencode/skills/alpha": set_dir / "skills/alpha",
         },
     )
-    done = _host("opencode").run(["debug", "skill"], isolated_home, tmp_path, {switch: "1"})
+    done = _host("opencode").run(["debug", "skill"], isolated_home, tmp_path, {switch: value})
     from installer.hosts.judges.opencode import parse_skills
 
     names = {s.name for s in parse_skills(json.loads(done.stdout))}
     assert names == {"alpha", "beta", "gamma"} - unread, done.stderr[-500:]
+    by_folder = {"~/.claude/skills": "beta", "~/.agents/skills": "gamma"}
+    assert {by_folder[f] for f in OPENCODE.reads({switch: value})} == {"beta", "gamma"} - unread
 
 
 def test_opencode_clash_loads_one_and_reports_the_other(

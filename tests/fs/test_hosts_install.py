@@ -841,8 +841,10 @@ def test_a_disable_for_claude_says_opencode_still_loads_the_parked_skill(
     assert "OpenCode" not in quiet.stderr
     assert (
         "warning: skill:review: OpenCode reads ~/.claude/skills, hidden folders too, and still "
-        "loads it from ~/.claude/skills/.off/review; to take it from both, leave it out of "
-        f"Claude Code (`ext --set {set_root} --host claude install --skip skill:review`)"
+        "loads it from ~/.claude/skills/.off/review; for OpenCode to lose it, remove that link "
+        "(`rm ~/.claude/skills/.off/review`: only the link goes) and leave it out of Claude "
+        "Code's installs from then on "
+        f"(`ext --set {set_root} --host claude install --skip skill:review`)"
     ) in said.stderr.splitlines()
 
 
@@ -864,4 +866,4 @@ def test_a_backup_in_a_folder_opencode_reads_is_said_and_a_codex_park_too(
         f"warning: skill:review: OpenCode reads ~/.claude/skills, hidden folders too, and still "
         f"loads it from ~/.claude/skills/.bak/{backup.name}: move that backup out of the folder"
     ) in claude.stderr.splitlines()
-    assert "loads it from ~/.agents/skills/.off/review; to take it from both" in codex.stderr
+    assert "loads it from ~/.agents/skills/.off/review; for OpenCode to lose it" in codex.stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from installer.doctor.checks.other_host import compare
 from installer.hosts.judges import Loaded
 from installer.hosts.table import CLAUDE, GEMINI
@@ -34,13 +36,31 @@ def test_a_skill_not_installed_that_the_host_loads_from_a_copy_it_reads_is_an_er
     from installer.hosts.table import OPENCODE
 
     item = Item(DRAFT, "not-installed", "skills/draft")
-    parked = Loaded("skill", "draft", "/set/skills/draft/SKILL.md")  # through ~/.claude/skills/.off
+    copied = Loaded(
+        "skill", "draft", "/set/skills/draft/SKILL.md"
+    )  # the set's, by a link of its own
     other = Loaded("skill", "draft", "/elsewhere/draft/SKILL.md")  # a skill of that name, not ours
 
     assert [f.level for f in compare([item], [other], OPENCODE)] == ["ok"]
-    (finding,) = compare([item], [parked], OPENCODE)
+    (finding,) = compare([item], [copied], OPENCODE)
     assert finding.level == "error"
     assert finding.message == (
         "skill:draft: ext lists it not installed here, yet OpenCode loads the set's copy from "
         "/set/skills/draft/SKILL.md"
     )
+
+
+def test_one_ext_parked_where_the_host_reads_is_a_warning(tmp_path: Path) -> None:
+    """Parked (or backed up) by ext in a folder OpenCode reads, which the disable said."""
+    from installer.hosts.table import OPENCODE
+
+    skill = tmp_path / "set/skills/draft"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: draft\ndescription: d\n---\n")
+    parked = tmp_path / "home/.claude/skills/.off/draft"
+    parked.parent.mkdir(parents=True)
+    parked.symlink_to(skill)
+    r = DRAFT._replace(source=str(skill), real=str(skill))
+    loaded = Loaded("skill", "draft", str(parked / "SKILL.md"))
+    [finding] = compare([Item(r, "not-installed", "skills/draft")], [loaded], OPENCODE)
+    assert finding.level == "warn" and str(parked) in finding.message

@@ -167,7 +167,9 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
         seen = _match(item, [got for got in loaded if got.path], by_name=False)
         if seen is not None:  # the set's own file, through a copy or link ext did not put here
             bad += 1
-            yield error(
+            # One ext parked or backed up in a folder the host reads (said when it did so).
+            known = any(part in (seen.path or "") for part in ("/.off/", "/.bak/"))
+            yield (warn if known else error)(
                 f"{item.resource.label}: ext lists it not installed here, yet {title} loads the "
                 f"set's copy from {seen.path}",
                 f"{title} reads that folder too, hidden folders in it included: switch it on "
