@@ -44,8 +44,10 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others, folders=ctx.folders)
         links = plan_uninstall(agent)
         pi = ctx.on.is_pi  # only pi has ext's agent files and a packages entry
-        if not pi:
-            links = links._replace(actions=_shared_kept(ctx, links.actions))
+        if not pi:  # a shared folder's link another dir of this host reads stays
+            from installer.hosts.shared import kept_for_other_dirs
+
+            links = links._replace(actions=kept_for_other_dirs(ctx, links.actions))
         actions = links.actions + _written(ctx, agent)
         if pi:  # ext's own agent files go too, unless another set installed here has them
             own = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None).actions
@@ -89,23 +91,6 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
     return result._replace(notes=notes) if notes != result.notes else result
 
 
-def _shared_kept(ctx: Context, actions: tuple[Action, ...]) -> tuple[Action, ...]:
-    """A link in a folder outside the agent dir (Codex CLI's ~/.agents/skills) stays while
-    another dir of this host holds the set: that dir reads the same link, and would lose it."""
-    import os
-
-    shared = [a for a in actions if a.action == "unlink" and os.path.isabs(a.path)]
-    if not shared:
-        return actions
-    from installer.ground.installs import holding
-
-    others = [d for d, host in holding(ctx.set_root, ctx.agent_dir) if host == ctx.on.name]
-    if not others:
-        return actions
-    why = f"{ctx.on.title}'s {others[0]} holds the set too and reads it here"
-    return tuple(a._replace(action="keep", detail=why) if a in shared else a for a in actions)
-
-
 def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:
     """A line naming the settings the set seeded that settings.json still holds: they stay,
     the user's since the first install (a seed is written once, never taken back)."""
@@ -117,8 +102,10 @@ def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:
         data = read_settings(settings_path(ctx)).data
     except ExtError:
         return []
+    if not isinstance(data, dict):
+        return []
     held = [k for k in sorted(seeded_before(record, ctx)) if dotted.lookup(data, k).found]
-    if not isinstance(data, dict) or not held:
+    if not held:
         return []
     return [f"settings.json stays, with {', '.join(held)}: the set seeded them once; yours now"]
 

@@ -21,7 +21,13 @@ from installer.ground.context import Context, home_of
 from installer.ground.errors import UsageError
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
-from installer.hosts.shared import found_twice, parked_but_read, read_elsewhere, shared_reads
+from installer.hosts.shared import (
+    found_twice,
+    kept_for_other_dirs,
+    parked_but_read,
+    read_elsewhere,
+    shared_reads,
+)
 from installer.hosts.written import KEY, WrittenPlan, plan_written, recorded
 from installer.links.plan import linked_now, plan_install
 from installer.links.scan import AgentState, scan, seen
@@ -91,6 +97,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         off = parked(agent, left_out)
         now = cache(ctx.env.now)  # read once, and only if something is backed up
         links = plan_install(agent, where.items, here, now, (), off)
+        links = links._replace(actions=kept_for_other_dirs(ctx, links.actions))
         hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
         names = Namer(agent.taken, lambda: stamp(now()))
         files = plan_written(agent, where.written, picked, hashes, names, host.title)
@@ -167,6 +174,8 @@ def _linked_ahead(ctx: Context, options: Asked) -> frozenset[Path]:
     out = set()
     for name in options.ahead:
         other = HOSTS[name]
+        if other.is_pi:
+            continue  # pi's skills folder is read by no other host
         where, _ = find_host_dir(
             ctx.env, other, None, False, manifest=ctx.manifest, missing_ok=True
         )
@@ -190,7 +199,7 @@ def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]
 
 def _refused_warnings(host: Host, linked: tuple[Resource, ...]) -> list[str]:
     """One line per skill linked that the host will skip (or take as a command only)."""
-    if not host.skill_needs:
+    if not host.skill_needs and host.skill_name_max is None:
         return []
     import os
 

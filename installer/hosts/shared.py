@@ -41,6 +41,22 @@ def shared_reads(
     return found
 
 
+def kept_for_other_dirs(ctx: Context, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """A link in a folder outside the agent dir (Codex CLI's ~/.agents/skills) that this run
+    would unlink stays while another dir of this host holds the set: that dir reads the same
+    link, and would lose it (an uninstall, or an install that leaves the item out)."""
+    shared = [a for a in actions if a.action == "unlink" and os.path.isabs(a.path)]
+    if not shared:
+        return actions
+    from installer.ground.installs import holding
+
+    others = [d for d, host in holding(ctx.set_root, ctx.agent_dir) if host == ctx.on.name]
+    if not others:
+        return actions
+    why = f"{ctx.on.title}'s {others[0]} holds the set too and reads it here"
+    return tuple(a._replace(action="keep", detail=why) if a in shared else a for a in actions)
+
+
 def twins_read(
     ctx: Context, host: Host, skills: tuple[Resource, ...]
 ) -> list[tuple[Resource, str, str]]:

@@ -757,6 +757,9 @@ def test_uninstall_from_a_second_codex_dir_leaves_the_shared_skill_to_the_first(
     assert ext(*at, "install", "--yes").exit_code == 0
     assert ext(*at, "--agent-dir", str(alt), "install", "--yes").exit_code == 0
 
+    skipped = ext(*at, "--agent-dir", str(alt), "install", "--skip", "skill:review", "--yes")
+    assert skipped.exit_code == 0, skipped.stderr
+    assert (isolated_home / ".agents/skills/review").is_symlink()  # ~/.codex reads it still
     gone = ext(*at, "--agent-dir", str(alt), "uninstall", "--yes")
 
     assert gone.exit_code == 0, gone.stderr
