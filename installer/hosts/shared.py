@@ -23,16 +23,15 @@ def shared_reads(
     (`~/.agents/skills`, linked there for Codex CLI), or will be by a host this run installs
     into first (`ahead`: their skill folders): linked into the host's own folder too, it would
     find each twice. Each maps to the shared folder, as a person reads it."""
-    reads = host.reads(ctx.env.environ)
+    reads = _read_folders(ctx, host)
     if not reads:
         return {}
-    home = _reads_home(ctx, host)
     found: dict[Resource, str] = {}
     for r in skills:
         if r.kind != "skill":
             continue
-        for folder in reads:
-            there = home / folder.removeprefix("~/") / r.filename
+        for folder, base in reads:
+            there = base / r.filename
             linked = os.path.islink(there) and os.path.realpath(there) == (r.real or r.source)
             parked = os.path.lexists(there.parent / ".off" / r.filename)  # kept off there
             if linked or (there.parent in ahead and not parked):
@@ -68,10 +67,8 @@ def twins_read(
 
     if not any(r.kind == "skill" for r in skills):
         return []  # nothing about to be linked: no shared folder read
-    home = _reads_home(ctx, host)
     seen: dict[str, tuple[str, str]] = {}
-    for folder in host.reads(ctx.env.environ):
-        base = home / folder.removeprefix("~/")
+    for folder, base in _read_folders(ctx, host):
         try:
             entries = sorted(os.scandir(base), key=lambda e: e.name)
         except OSError:
@@ -131,8 +128,8 @@ def _reading_hidden(ctx: Context, folder: Path) -> list[tuple[Host, str]]:
         (h, read)
         for h in HOSTS.values()
         if h.name != ctx.on.name and h.reads_hidden and _present(ctx, h)
-        for read in h.reads(ctx.env.environ)
-        if _reads_home(ctx, h) / read.removeprefix("~/") == folder
+        for read, there in _read_folders(ctx, h)
+        if there == folder
     ]
 
 
@@ -141,6 +138,13 @@ def _present(ctx: Context, host: Host) -> bool:
     from installer.hosts.dirs import host_dir
 
     return host_dir(ctx.env, host)[0].is_dir()
+
+
+def _read_folders(ctx: Context, host: Host) -> list[tuple[str, Path]]:
+    """The shared folders the host reads in this shell, each as a person names it (`~/…`) and
+    where it is (under HOME, or the home its variable names)."""
+    home = _reads_home(ctx, host)
+    return [(f, home / f.removeprefix("~/")) for f in host.reads(ctx.env.environ)]
 
 
 def _reads_home(ctx: Context, host: Host) -> Path:
@@ -163,12 +167,10 @@ def lost_elsewhere(
     gone = [ctx.agent_dir / a.path for a in actions if a.action == "unlink"]
     readers: dict[Path, list[tuple[Host, str]]] = {}
     for h in HOSTS.values():
-        for folder in (
-            h.reads(ctx.env.environ) if h.name != ctx.on.name and h.name not in but else ()
+        for folder, there in (
+            _read_folders(ctx, h) if h.name != ctx.on.name and h.name not in but else ()
         ):
-            readers.setdefault(_reads_home(ctx, h) / folder.removeprefix("~/"), []).append(
-                (h, folder)
-            )
+            readers.setdefault(there, []).append((h, folder))
     hit = [(path, readers[path.parent]) for path in gone if path.parent in readers]
     if not hit:
         return []
@@ -222,10 +224,9 @@ def found_twice(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> list[
     """A warning per skill the host finds in two shared folders, each linked there by ext for
     another host (OpenCode reads ~/.claude/skills and ~/.agents/skills), with the host's way
     to read only one."""
-    reads = host.reads(ctx.env.environ)
+    reads = _read_folders(ctx, host)
     if len(reads) < 2:
         return []
-    home = home_of(ctx.env)
     out = []
     for r in skills:
         if r.kind != "skill":
@@ -233,9 +234,8 @@ def found_twice(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> list[
         real = r.real or r.source
         where = [
             folder
-            for folder in reads
-            if os.path.islink(there := home / folder.removeprefix("~/") / r.filename)
-            and os.path.realpath(there) == real
+            for folder, base in reads
+            if os.path.islink(there := base / r.filename) and os.path.realpath(there) == real
         ]
         if len(where) > 1:
             fix = f": {host.shared_twice_fix}" if host.shared_twice_fix else ""
