@@ -55,6 +55,7 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 			detached: true, // its own process group: killed as one
 			stdio: ["pipe", "pipe", "pipe"],
 		});
+		const bornSince = startTicks(child.pid); // whatever the hook starts is born after this
 		// Kill the whole group, and stop waiting for pipes that a process outside it may hold.
 		const killGroup = (why: string) => {
 			failure ??= why;
@@ -65,7 +66,7 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 					// the group is gone already
 				}
 			}
-			reap(mark);
+			reap(mark, bornSince);
 			child.stdout.destroy();
 			child.stderr.destroy();
 			finish();
@@ -109,7 +110,7 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 					// nothing left
 				}
 			}
-			reap(mark);
+			reap(mark, bornSince);
 			// A process that escaped even that may hold the pipes: the hook is over all the same.
 			setTimeout(() => {
 				child.stdout.destroy();
@@ -121,35 +122,97 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 	});
 }
 
-/** Kill every process that carries this hook's mark; a few rounds, for those forked meanwhile. The number killed. */
-export function reap(mark: string): number {
+/** Reads one process's environment ("" while it is mid-exec); throws when it is gone or not ours. */
+export type EnvironReader = (pid: string) => string;
+
+const readEnviron: EnvironReader = (pid) => readFileSync(`/proc/${pid}/environ`, "latin1");
+
+/** A process caught in execve reads as an empty environment until the new image is set up. */
+const EXEC_RETRIES = 20;
+const EXEC_RETRY_MS = 5;
+const PF_KTHREAD = 0x00200000;
+
+/**
+ * Kill every process that carries this hook's mark; a few rounds, for those
+ * forked meanwhile. The number killed.
+ *
+ * A process that is in the middle of an exec (`setsid sleep`, the usual
+ * daemon) shows an empty environment for a moment, and a single read passes
+ * it over. So one of ours born since the hook started (`bornSince`, in clock
+ * ticks since boot) whose environment reads empty is read again, every 5 ms,
+ * for at most 100 ms: one that cleared its environment for good is let be.
+ */
+export function reap(mark: string, bornSince = 0, read: EnvironReader = readEnviron): number {
 	const needle = `${MARK}=${mark}`;
-	let killed = 0;
+	const killed = new Set<string>();
 	for (let round = 0; round < 5; round++) {
-		let found = 0;
 		let pids: string[];
 		try {
 			pids = readdirSync("/proc").filter((name) => /^[0-9]+$/.test(name));
 		} catch {
-			return killed; // no /proc: the process group is all there is
+			return killed.size; // no /proc: the process group is all there is
 		}
-		for (const pid of pids) {
-			let environ: string;
-			try {
-				environ = readFileSync(`/proc/${pid}/environ`, "latin1");
-			} catch {
-				continue; // gone, or not ours
-			}
-			if (!environ.split("\0").includes(needle)) continue;
-			try {
-				process.kill(Number(pid), "SIGKILL");
-				found++;
-			} catch {
-				// gone meanwhile
-			}
+		const before = killed.size;
+		let execing = sweep(pids, needle, bornSince, read, killed);
+		for (let retry = 0; execing.length > 0 && retry < EXEC_RETRIES; retry++) {
+			pause(EXEC_RETRY_MS);
+			execing = sweep(execing, needle, bornSince, read, killed);
 		}
-		killed += found;
-		if (found === 0) break;
+		if (killed.size === before) break;
 	}
-	return killed;
+	return killed.size;
+}
+
+/** Kill those of `pids` with the mark (into `killed`); returns those that read empty and may be mid-exec. */
+function sweep(pids: string[], needle: string, bornSince: number, read: EnvironReader, killed: Set<string>): string[] {
+	const execing: string[] = [];
+	for (const pid of pids) {
+		if (killed.has(pid)) continue; // dying: a zombie reads empty too
+		let environ: string;
+		try {
+			environ = read(pid);
+		} catch {
+			continue; // gone, or not ours
+		}
+		if (environ === "") {
+			if (mayBeExecing(pid, bornSince)) execing.push(pid);
+			continue;
+		}
+		if (!environ.split("\0").includes(needle)) continue;
+		try {
+			process.kill(Number(pid), "SIGKILL");
+			killed.add(pid);
+		} catch {
+			// gone meanwhile
+		}
+	}
+	return execing;
+}
+
+/** Born since the hook started, and neither a zombie nor a kernel thread (those have no environment at all). */
+function mayBeExecing(pid: string, bornSince: number): boolean {
+	const fields = statFields(pid);
+	if (fields === undefined || fields[0] === "Z" || fields[0] === "X") return false;
+	return (Number(fields[6]) & PF_KTHREAD) === 0 && Number(fields[19]) >= bornSince;
+}
+
+/** When a process started, in clock ticks since boot (0 when it cannot be read: every process counts). */
+export function startTicks(pid: number | undefined): number {
+	const fields = pid === undefined ? undefined : statFields(String(pid));
+	return fields === undefined ? 0 : Number(fields[19]);
+}
+
+/** /proc/<pid>/stat from its state on (field 3 is [0]), past a command name that may hold spaces. */
+function statFields(pid: string): string[] | undefined {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+		return stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+	} catch {
+		return undefined;
+	}
+}
+
+/** Block for `ms` (the hook is over; this is its last sweep, and rare). */
+function pause(ms: number): void {
+	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -278,6 +278,41 @@ describe("running a hook", () => {
 			assert.deepEqual([out.code, out.stdout], [0, "bare\n"]);
 		} finally {
 			if (alive(pid)) process.kill(pid, "SIGKILL");
+		}
+	});
+	test("a marked process caught mid-exec (its environment reads empty for a moment) is read again and killed", () => {
+		const child = spawn("sleep", ["300"], { stdio: "ignore" });
+		const mark = "m1";
+		let reads = 0;
+		// Empty the first three reads, as a process in execve shows; then the mark. Every other process: not ours.
+		const read = (pid) => {
+			if (pid !== String(child.pid)) throw new Error("not ours");
+			return ++reads <= 3 ? "" : `A=1\0${run.MARK}=${mark}\0`;
+		};
+		try {
+			assert.equal(run.reap(mark, run.startTicks(child.pid), read), 1);
+			assert.ok(reads >= 4);
+		} finally {
+			child.kill("SIGKILL");
+		}
+	});
+	test("one that cleared its environment for good is let be after 100 ms; one born before the hook is not waited on", () => {
+		const bare = spawn("env", ["-i", "sleep", "300"], { stdio: "ignore" });
+		const read = (pid) => {
+			if (pid !== String(bare.pid)) throw new Error("not ours");
+			return "";
+		};
+		try {
+			let started = Date.now();
+			assert.equal(run.reap("m2", run.startTicks(process.pid), read), 0);
+			const waited = Date.now() - started;
+			assert.ok(waited >= 90 && waited < 1000, `waited ${waited} ms`);
+			started = Date.now();
+			assert.equal(run.reap("m2", Number.MAX_SAFE_INTEGER, read), 0);
+			assert.ok(Date.now() - started < 50, `waited ${Date.now() - started} ms`);
+			assert.ok(alive(bare.pid));
+		} finally {
+			bare.kill("SIGKILL");
 		}
 	});
 	test("a setsid daemon is killed at the hook's timeout too", async () => {
