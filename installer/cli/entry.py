@@ -19,6 +19,7 @@ def main() -> None:
     # and make few cycles, and its passes over every object the imports made were 3 ms of a
     # fresh install of 1,000 links. Everything else (a picker stays open) runs with it.
     gc.disable()
+    _open_closed_standard_fds()
     from installer.ground.replay import CALLS, replay
 
     argv = sys.argv[1:]
@@ -45,6 +46,25 @@ def main() -> None:
     finally:
         if recorder is not None:
             recorder.drop()  # an exception: nothing recorded, os and sys as they were
+
+
+def _open_closed_standard_fds() -> None:
+    """Start with stdin, stdout and stderr open, on /dev/null where one was closed (`ext
+    install >&-`): Python leaves sys.stdout None then, which ext would trip on, and the first
+    file ext opened would take the free number, so a child (pi, npm) given it as its stdout
+    would write into that file."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+            os.set_inheritable(null, True)
+            if null != fd:  # cannot be, unless a lower one was closed meanwhile
+                os.dup2(null, fd)
+                os.close(null)
+    for name, fd in (("stdin", 0), ("stdout", 1), ("stderr", 2)):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))  # noqa: SIM115
 
 
 def leave(done: SystemExit) -> NoReturn:

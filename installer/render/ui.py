@@ -107,6 +107,7 @@ class Output:
     ) -> None:
         self.json, self.quiet, self.color = json, quiet, color
         self.stdout: TextIO = sys.stdout if stdout is None else stdout
+        self._fd1 = stdout is None  # the process's stdout (a replay's tee of it, say)
         self.stderr: TextIO = sys.stderr if stderr is None else stderr
         self.plan_shown = False
         # Every plan first, then one question: `ext install` over the hosts a set serves.
@@ -146,9 +147,9 @@ class Output:
 
     def _stdout_gone(self) -> None:
         self.stdout_lost = True
-        if self.stdout is sys.stdout:  # the interpreter's own last flush must not fail either
-            with contextlib.suppress(OSError, ValueError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if self._fd1:  # the interpreter's own last flush of what it holds must not fail either
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
         self.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the Output
 
     def flush_out(self) -> None:

@@ -409,12 +409,16 @@ def test_a_closed_stdout_gives_one_outcome_the_apply_finished_and_said_on_stderr
 ) -> None:
     set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
     outcomes = set()
-    for n in range(2):
+    # stdout block-buffered, as a person's shell has it, and unbuffered (PYTHONUNBUFFERED, as
+    # some CI runners set): a failed flush at the interpreter's exit made the first exit 120.
+    plain = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    for n, env in enumerate((plain, plain, {**plain, "PYTHONUNBUFFERED": "1"})):
         agent = build_tree(tmp_path / f"agent{n}", {"settings.json": "{}\n"})
         proc = subprocess.Popen(
             [str(EXT), "--set", str(set_root), "--agent-dir", str(agent), "install", "--yes"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            env=env,
         )
         assert proc.stdout is not None and proc.stderr is not None
         proc.stdout.close()  # `| head -0`: the reader is gone before the first line
@@ -423,6 +427,26 @@ def test_a_closed_stdout_gives_one_outcome_the_apply_finished_and_said_on_stderr
         applied = (agent / "extensions/notify.ts").is_symlink()
         outcomes.add((code, applied, "ran to the end all the same (exit 0)" in err))
     assert outcomes == {(0, True, True)}
+
+
+def test_closed_standard_descriptors_are_a_run_whose_output_goes_nowhere(tmp_path: Path) -> None:
+    """`ext install --yes >&-` (and stdin, stderr closed too): Python starts with sys.stdout
+    None, which ext tripped on (a traceback, no install); it runs as into /dev/null."""
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    for closed, n in (("1", 0), ("0 1 2", 1)):
+        agent = build_tree(tmp_path / f"agent{n}", {"settings.json": "{}\n"})
+        argv = [str(EXT), "--set", str(set_root), "--agent-dir", str(agent), "install"]
+        shut = " ".join(f"{fd}>&-" if fd != "0" else "0<&-" for fd in closed.split())
+        proc = subprocess.run(
+            ["sh", "-c", f'"$@" --yes {shut}; echo "exit $?" >&2', "sh", *argv],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert proc.stderr.endswith("exit 0\n") and proc.stdout == "", proc.stderr
+        assert (agent / "extensions/notify.ts").is_symlink()
+        if closed == "1":
+            assert "Traceback" not in proc.stderr, proc.stderr
 
 
 def test_a_disk_that_fills_up_mid_run_rolls_back_and_leaves_what_undo_accepts(
