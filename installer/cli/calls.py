@@ -99,6 +99,7 @@ def _serve(
     # install: each host plans with what the hosts before it will link (`ahead`);
     # uninstall: no host is told to install again what goes from all (`along`).
     args = {**args, **dict.fromkeys(SERVED.get(command.call, ()), tuple(order))}
+    out.headed = True  # stdout says whose each result is, as a list's header does
     asked: list[str] = []
     if command.asks and not args.get("dry_run") and not out.json:
         # Every host planned before any is written (a host that cannot be planned stops
@@ -405,10 +406,14 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
     if not options.dry_run and ctx.on.is_pi:
         warn(out, _move_old_consent_store(ctx))
     said = where_said(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
-    result = verb(ctx, options, Prompt(out, options.yes, before=said))
+    prompt = Prompt(out, options.yes, before=said)
+    result = verb(ctx, options, prompt)
     if not result.dry_run:  # a no-op too: an install made before ext kept that record
         _remember(ctx)
-    before = said if result.dry_run and not result.plan.is_empty else ()
+    # A plan says where before it; so does a dry run's, and a no-op among the agents a set
+    # serves (its `nothing to do` is one of several).
+    shown = result.dry_run and not result.plan.is_empty
+    before = said if not prompt.said and (shown or out.headed) else ()
     after = notice(g, ctx)
     if result.applied and not g.quiet and ctx.on.is_pi and not _pi_reads(ctx):
         # `ext` in these commands is made the one run, with this run's --agent-dir.

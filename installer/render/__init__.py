@@ -52,7 +52,7 @@ def render(
     kind = f"{type(result).__module__}.{type(result).__qualname__}"
     show: Callable[[Output, Any], int] = import_module(f"{__name__}.{RENDERERS[kind]}").show
     for line in before:
-        out.err(out.runnable(line))
+        out.said(line)
     code = show(out, result)
     for line in after:
         out.err(out.runnable(line))
@@ -75,6 +75,13 @@ def text_or_json(out: Output, result: Any, lines: Callable[[Any], list[str]]) ->
     return 0
 
 
+class Heading(str):
+    """The line that says which agent dir a command works on: on stderr beside the result,
+    but on stdout in a run over the agents a set serves, whose results it tells apart."""
+
+    __slots__ = ()
+
+
 def where(ctx: Context) -> str:
     """Where a command writes, and why there: `agent dir ~/.pi/agent (from --agent-dir)`."""
     from installer.render.ui import tilde
@@ -95,7 +102,7 @@ def where_lines(
         said = [f"the set is installed in {tilde(d)} too; for that dir: {again(d)}" for d in others]
     else:
         said = list(elsewhere_lines(others, again))
-    return (where(ctx), *said)
+    return (Heading(where(ctx)), *said)
 
 
 def instead_lines(held: list[SetRecord], again: Callable[[Path], str]) -> tuple[str, ...]:
@@ -138,7 +145,7 @@ class Prompt:
     def say_before(self) -> None:
         """The lines said before the plan, said now (an error came first)."""
         for line in self.before:
-            self.out.err(self.out.runnable(line))
+            self.out.said(line)
         self.said = True
 
     def __call__(self, plan: Plan, diffs: tuple[str, ...]) -> None:

@@ -116,6 +116,8 @@ class Output:
         self._home = os.environ.get("HOME", "")  # read once: a plan of 1,000 lines shortens each
         # `ext install` in a hint, as the person can run it (installer.cli.run.ext_as_run).
         self.typed: Callable[[str], str] = _same
+        # A run over the agents a set serves: each agent's heading goes with its results.
+        self.headed = False
 
     def paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text
@@ -171,6 +173,16 @@ class Output:
                 f"note: stdout was closed before ext finished writing to it; the command ran "
                 f"to the end all the same (exit {code})"
             )
+
+    def said(self, line: str) -> None:
+        """A line said around a result (the agent dir, a hint): on stderr, but for the agent
+        dir's heading (installer.render.Heading) in a run that heads each agent's results."""
+        from installer.render import Heading
+
+        if self.headed and isinstance(line, Heading):
+            self.out(line)
+        else:
+            self.err(self.runnable(line))
 
     def err(self, line: str) -> None:
         # What stdout holds goes first: both captured in one stream (`2>&1 | tee`, CI), a

@@ -333,6 +333,34 @@ def test_a_set_that_serves_hosts_installs_into_each_and_one_skill_is_found_once(
     )
 
 
+def test_a_served_run_heads_each_agents_results_on_stdout(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """stdout alone (`ext install --yes > log`) tells whose each plan and `done:` line is: in a
+    run over the agents a set serves, each agent dir's heading goes there; a run on one dir
+    keeps it on stderr, beside its result."""
+    (set_root / "extset.toml").write_text(SERVED)
+    made(isolated_home, ".claude"), made(isolated_home, ".codex")
+    heads = [  # Codex CLI first: its skill folder is one others read
+        "Codex CLI's dir ~/.codex (from its default)",
+        "agent dir ~/.local/share/extset/agent (from isolated)",
+        "Claude Code's dir ~/.claude (from its default)",
+    ]
+    # each agent's plan, then each one's `done:` (a no-op: its `nothing to do` alone)
+    for verb, times in (("install", 2), ("install", 1), ("uninstall", 2)):
+        result = ext("--set", str(set_root), verb, "--yes")
+        assert result.exit_code == 0, result.stderr
+        lines = result.stdout.splitlines()
+        said = [line for line in lines if line in heads]
+        assert said == heads * times, result.stdout
+        results = [i for i, line in enumerate(lines) if line.startswith(("done:", "nothing"))]
+        assert [lines[i - 1] for i in results] == heads, result.stdout
+        assert not any(h in result.stderr for h in heads), result.stderr
+    one = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert "Claude Code's dir ~/.claude (from its default)" in one.stderr
+    assert "Claude Code's dir" not in one.stdout
+
+
 def test_a_served_dry_run_plans_what_the_run_then_does(set_root: Path, isolated_home: Path) -> None:
     """OpenCode reads ~/.claude/skills and ~/.agents/skills, Gemini CLI the latter: planned
     before Codex CLI and Claude Code had linked the skill there, their plans linked a copy of
