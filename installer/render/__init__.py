@@ -99,10 +99,23 @@ def where_lines(
     from installer.render.ui import tilde
 
     if installing:
-        said = [f"the set is installed in {tilde(d)} too; for that dir: {again(d)}" for d in others]
+        named, more = _few(others)
+        said = [f"the set is installed in {tilde(d)} too; for that dir: {again(d)}" for d in named]
+        said += [f"the set is installed in {more} more dirs too"] if more else []
     else:
         said = list(elsewhere_lines(others, again))
     return (Heading(where(ctx)), *said)
+
+
+# The other dirs named one by one, each with its command; past that, a count.
+_NAMED = 3
+
+
+def _few(others: list[Path]) -> tuple[list[Path], int]:
+    """The dirs to name (all of them, when there are at most _NAMED), and how many more."""
+    if len(others) <= _NAMED:
+        return others, 0
+    return others[: _NAMED - 1], len(others) - (_NAMED - 1)
 
 
 def instead_lines(held: list[SetRecord], again: Callable[[Path], str]) -> tuple[str, ...]:
@@ -122,7 +135,9 @@ def elsewhere_lines(others: list[Path], again: Callable[[Path], str]) -> tuple[s
     """Each other agent dir that holds the set (not installed here), with the command there."""
     from installer.render.ui import tilde
 
-    return tuple(f"the set is not installed here but in {tilde(d)}: {again(d)}" for d in others)
+    named, more = _few(others)
+    said = [f"the set is not installed here but in {tilde(d)}: {again(d)}" for d in named]
+    return (*said, *([f"and in {more} more dirs"] if more else []))
 
 
 class PlanShown(Exception):  # not an error: the plan is on screen, to be asked about later

@@ -92,6 +92,29 @@ def test_install_into_a_second_dir_says_where_the_set_already_is(
     )
 
 
+def test_past_three_other_dirs_two_are_named_and_the_rest_counted(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """A set tried in many dirs (a bench, a trial each) would push the plan off the screen
+    with a line per dir: three are named, each with its command; more, two and a count."""
+    dirs = [tmp_path / f"agent{n}" for n in range(5)]
+    dirs[4].mkdir()
+    for n, agent in enumerate(dirs[:4]):
+        installed_in(set_root, agent)
+        done = ext(set_root, "--agent-dir", str(dirs[4]), "install", "--dry-run")
+        elsewhere = ext(set_root, "disable", "hello")
+        said = done.stderr.splitlines()[1:]
+        if n < 3:
+            assert [line.split(" too;")[0] for line in said] == [
+                f"the set is installed in {d}" for d in dirs[: n + 1]
+            ], done.stderr
+            assert len(elsewhere.stderr.splitlines()) == n + 3  # where, n + 1 dirs, the error
+        else:
+            assert said[2:] == ["the set is installed in 2 more dirs too"], done.stderr
+            assert said[1].startswith(f"the set is installed in {dirs[1]} too; for that dir: ")
+            assert elsewhere.stderr.splitlines()[3] == "and in 2 more dirs", elsewhere.stderr
+
+
 def test_a_dir_whose_own_record_no_longer_lists_the_set_is_not_named(
     set_root: Path, fresh: Path
 ) -> None:
