@@ -122,6 +122,9 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
             raise
         raise SystemExit(int(exc.exit_code)) from None
     except KeyboardInterrupt as exc:
+        from installer.ground.replay import stop
+
+        stop("interrupted")  # where it stopped is chance: a replay would stop there for good
         done = (
             "what it had written was rolled back"
             if isinstance(exc, RolledBack)

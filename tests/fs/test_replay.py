@@ -96,6 +96,24 @@ def test_a_tree_changed_just_now_is_not_recorded(installed: tuple[Path, Path]) -
     assert said(ext(*flags, cwd=root, **env)) != "replayed"
 
 
+def test_an_interrupted_run_is_never_recorded(installed: tuple[Path, Path]) -> None:
+    """Ctrl-C before an install had read the agent dir was recorded as a no-op that said
+    `interrupted` (exit 3), and every later install replayed it: nothing ever installed."""
+    root, agent = installed
+    flags = ("--set", str(root), "--agent-dir", str(agent), "install", "--yes")
+    ctrl_c = (
+        "import sys; from installer.cli import calls, entry\n"
+        "def interrupted(*args): raise KeyboardInterrupt\n"
+        "calls._AROUND['install'] = interrupted; sys.argv[0] = 'ext'; entry.main()"
+    )
+    env = {**os.environ, "EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    argv = [sys.executable, "-c", ctrl_c, *flags]
+    run = subprocess.run(argv, check=False, capture_output=True, text=True, env=env, cwd=root)
+    assert run.returncode == 3 and "interrupted; nothing was written" in run.stderr, run.stderr
+    assert said(run) == "interrupted", run.stderr  # why it was not recorded
+    assert said(ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1")) != "replayed"
+
+
 def test_a_run_that_writes_is_never_recorded(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", SET)
     agent = tmp_path / "agent"
