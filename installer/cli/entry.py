@@ -20,6 +20,7 @@ def main() -> None:
     # fresh install of 1,000 links. Everything else (a picker stays open) runs with it.
     gc.disable()
     _open_closed_standard_fds()
+    _write_what_the_locale_cannot_encode()
     from installer.ground.replay import CALLS, replay
 
     argv = sys.argv[1:]
@@ -33,7 +34,10 @@ def main() -> None:
         gc.enable()
         from installer.cli.app import main as parse_with_click
 
-        parse_with_click()
+        try:
+            parse_with_click()
+        finally:
+            _let_closed_streams_go()
         return
     from installer.cli import calls
 
@@ -67,15 +71,49 @@ def _open_closed_standard_fds() -> None:
             setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))  # noqa: SIM115
 
 
+def _write_what_the_locale_cannot_encode() -> None:
+    """stdout and stderr write a path's undecodable bytes back as they were, and a character
+    the locale has no code for as an escape (`\\xeb`), rather than fail the run (a strict
+    stdout under a Latin-1 or ASCII locale) or drop the rest of its output."""
+    import codecs
+    import io
+
+    codecs.register_error("extset", _unencodable)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="extset")
+
+
+def _unencodable(error: UnicodeError) -> tuple[str | bytes, int]:
+    import codecs
+
+    if isinstance(error, UnicodeEncodeError):
+        text = error.object[error.start : error.end]
+        if all("\udc80" <= c <= "\udcff" for c in text):  # bytes a path could not decode
+            return codecs.lookup_error("surrogateescape")(error)
+    return codecs.backslashreplace_errors(error)
+
+
+def _let_closed_streams_go() -> None:
+    """stdout's and stderr's last flush (`ext --version | head -c0`): a reader that is gone is
+    no error, and the interpreter's own flush at exit must not meet it again (exit 120)."""
+    for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+
+
 def leave(done: SystemExit) -> NoReturn:
     """Exit with done's code, skipping the interpreter's teardown when nothing needs it.
 
     Tearing down the modules and objects of a run costs 13-15 ms here, a tenth of a no-op
     install of 1,000 links, to free memory the OS frees anyway. Every file ext writes is
     closed (and fsynced) before its command returns, and the lock goes with the process; what
-    teardown would still do is flush stdout and stderr (done here), run atexit callbacks and
-    join threads: with the atexit module loaded, a thread alive, or a failed flush, Python
-    exits the usual way.
+    teardown would still do is flush stdout and stderr (done here: a stream whose reader is
+    gone is let go), run atexit callbacks and join threads: with the atexit module loaded or
+    a thread alive, Python exits the usual way.
 
     No list of modules to keep in sync: a callback can only be registered through the atexit
     module (logging's, tempfile's through weakref.finalize, coverage's), and a module is in
@@ -89,13 +127,9 @@ def leave(done: SystemExit) -> NoReturn:
         or "atexit" in sys.modules
         or (threads is not None and threads.active_count() > 1)
     ):
+        _let_closed_streams_go()
         raise done
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:  # None: started with that descriptor closed
-                stream.flush()
-    except (OSError, ValueError):  # a closed pipe, say: the usual exit reports it as before
-        raise done from None
+    _let_closed_streams_go()
     os._exit(code)
 
 

@@ -256,11 +256,25 @@ def bound(since: float, until: float | None) -> None:
 
 
 def _replayed(out: str, err: str, code: int) -> NoReturn:
-    for stream, text in ((sys.stdout, out), (sys.stderr, err)):
-        if text and stream is not None:
-            stream.write(text)
+    """Print what the run printed and exit with its code; a reader that is gone is met as a
+    real run meets it (installer.render.ui.Output): the note on stderr, the same exit code."""
+    for fd, stream, text in ((1, sys.stdout, out), (2, sys.stderr, err)):
+        try:
+            if text:
+                stream.write(text)
             stream.flush()
+        except (OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+            if fd == 1:
+                err += STDOUT_GONE.format(code=code) + "\n"
     os._exit(code)
+
+
+# What a run whose stdout's reader left says on stderr (installer.render.ui.Output.finish).
+STDOUT_GONE = (
+    "note: stdout was closed before ext finished writing to it; the command ran to the end "
+    "all the same (exit {code})"
+)
 
 
 class _Tee:

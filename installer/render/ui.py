@@ -109,6 +109,7 @@ class Output:
         self.stdout: TextIO = sys.stdout if stdout is None else stdout
         self._fd1 = stdout is None  # the process's stdout (a replay's tee of it, say)
         self.stderr: TextIO = sys.stderr if stderr is None else stderr
+        self._fd2 = stderr is None
         self.plan_shown = False
         # Every plan first, then one question: `ext install` over the hosts a set serves.
         self.collecting = False
@@ -140,10 +141,8 @@ class Output:
         """
         try:
             self.stdout.write(text)
-        except (BrokenPipeError, ValueError):
-            self._stdout_gone()
-        except OSError as err:
-            if err.errno != errno.EPIPE:
+        except (OSError, ValueError) as err:
+            if not _reader_gone(err):
                 raise
             self._stdout_gone()
 
@@ -158,21 +157,32 @@ class Output:
         """Flush stdout (a reader that is gone stops nothing, as in `write_out`)."""
         try:
             self.stdout.flush()
-        except (BrokenPipeError, ValueError):
-            self._stdout_gone()
-        except OSError as err:
-            if err.errno != errno.EPIPE:
+        except (OSError, ValueError) as err:
+            if not _reader_gone(err):
                 raise
             self._stdout_gone()
+
+    def write_err(self, text: str) -> None:
+        """Write to stderr; a reader that is gone (`ext install --yes 2>&1 | head -1`) stops
+        nothing either: what is left to say goes nowhere, and the command runs to the end."""
+        try:
+            self.stderr.write(text)
+            self.stderr.flush()
+        except (OSError, ValueError) as err:
+            if not _reader_gone(err):
+                raise
+            if self._fd2:  # the interpreter's own last flush must not fail either
+                with contextlib.suppress(OSError):
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+            self.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the Output
 
     def finish(self, code: int) -> None:
         """Flush stdout; if its reader left, say on stderr that the command still ran through."""
         self.flush_out()
         if self.stdout_lost:
-            self.err(
-                f"note: stdout was closed before ext finished writing to it; the command ran "
-                f"to the end all the same (exit {code})"
-            )
+            from installer.ground.replay import STDOUT_GONE
+
+            self.err(STDOUT_GONE.format(code=code))
 
     def said(self, line: str) -> None:
         """A line said around a result (the agent dir, a hint): on stderr, but for the agent
@@ -188,7 +198,7 @@ class Output:
         # What stdout holds goes first: both captured in one stream (`2>&1 | tee`, CI), a
         # note must not land above the plan it follows (stdout to a pipe is block-buffered).
         self.flush_out()
-        self.stderr.write(escape(shorten(line, self._home), self.color) + "\n")
+        self.write_err(escape(shorten(line, self._home), self.color) + "\n")
 
     def warn(self, message: str) -> None:
         self.err(self.paint("warning:", "33") + f" {self.runnable(message)}")
@@ -253,11 +263,18 @@ class Output:
         if not stdin_tty:
             raise Refused(f"nothing was {done}: there is no terminal to ask on", fix)
         self.flush_out()  # the plan (stdout, maybe a pipe) before the question about it
-        self.stderr.write(f"{escape(question)} [y/N] ")
-        self.stderr.flush()
+        self.write_err(f"{escape(question)} [y/N] ")
         answer = sys.stdin.readline().strip().lower()
         if answer not in ("y", "yes"):
             raise Refused(f"declined; nothing was {done}")
+
+
+def _reader_gone(err: OSError | ValueError) -> bool:
+    """Whether a failed write means the stream's reader is gone (a closed pipe, a closed
+    file), not text the stream cannot encode."""
+    if isinstance(err, OSError):
+        return err.errno == errno.EPIPE
+    return not isinstance(err, UnicodeError)
 
 
 def use_color(no_color: bool, environ: dict[str, str], stream: TextIO) -> bool:

@@ -429,6 +429,53 @@ def test_a_closed_stdout_gives_one_outcome_the_apply_finished_and_said_on_stderr
     assert outcomes == {(0, True, True)}
 
 
+def test_a_reader_gone_from_stdout_and_stderr_stops_nothing_and_a_replay_meets_it_too(
+    tmp_path: Path,
+) -> None:
+    """`2>&1 | head -c0`: stderr's first line failed the install before its apply (exit 120,
+    nothing linked); a replay into a closed pipe was a traceback; `--version` exited 120."""
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    flags = [str(EXT), "--set", str(set_root), "--agent-dir", str(agent)]
+
+    def gone(*argv: str, both: bool = True) -> tuple[int, str]:
+        proc = subprocess.Popen(
+            [*flags, *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT if both else subprocess.PIPE,
+            env=env,
+        )
+        assert proc.stdout is not None
+        proc.stdout.close()
+        err = "" if both else (proc.stderr.read().decode() if proc.stderr else "")
+        return proc.wait(), err
+
+    assert gone("install", "--yes") == (0, "")
+    assert (agent / "extensions/notify.ts").is_symlink()
+    assert gone("--version") == (0, "")
+    subprocess.run([*flags, "list"], env=env, capture_output=True, check=True)  # recorded
+    code, err = gone("list", both=False)  # replayed
+    assert code == 0 and "Traceback" not in err, err
+    assert err.endswith("the command ran to the end all the same (exit 0)\n"), err
+
+
+def test_text_the_locale_cannot_encode_is_escaped_not_lost(tmp_path: Path) -> None:
+    """Under an ASCII stdout, a dir named `agënt` made `ext env` a traceback and `ext list`
+    print nothing but a note that stdout was closed."""
+    set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    agent = build_tree(tmp_path / "agënt", {"settings.json": "{}\n"})
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "EXT_NO_REPLAY": "1"}
+    flags = [str(EXT), "--set", str(set_root), "--agent-dir", str(agent)]
+    subprocess.run([*flags, "install", "--yes"], env=env, capture_output=True, check=True)
+    shown = subprocess.run([*flags, "env"], env=env, capture_output=True, check=False)
+    assert shown.returncode == 0, shown.stderr
+    assert b"ag\\xebnt" in shown.stdout, shown.stdout
+    listed = subprocess.run([*flags, "list"], env=env, capture_output=True, check=False)
+    assert listed.returncode == 0 and b"notify" in listed.stdout, listed.stderr
+    assert b"stdout was closed" not in listed.stderr
+
+
 def test_closed_standard_descriptors_are_a_run_whose_output_goes_nowhere(tmp_path: Path) -> None:
     """`ext install --yes >&-` (and stdin, stderr closed too): Python starts with sys.stdout
     None, which ext tripped on (a traceback, no install); it runs as into /dev/null."""
