@@ -407,7 +407,14 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
         warn(out, _move_old_consent_store(ctx))
     said = where_said(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
     prompt = Prompt(out, options.yes, before=said)
-    result = verb(ctx, options, prompt)
+    from installer.ground.context import keep_made, unmake
+
+    try:
+        result = verb(ctx, options, prompt)
+    except BaseException:  # declined, refused, rolled back: a dir --create made goes too
+        unmake()
+        raise
+    keep_made()
     if not result.dry_run:  # a no-op too: an install made before ext kept that record
         _remember(ctx)
     # A plan says where before it; so does a dry run's, and a no-op among the agents a set

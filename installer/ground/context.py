@@ -113,6 +113,7 @@ def resolve(
     `create` makes a named agent dir that does not exist; with `dry_run` it is not made (a dry
     run writes nothing): the plan is for it empty.
     """
+    keep_made()  # a folder made by an earlier run in this process is that run's
     root, set_source = find_set(env, set_dir)
     manifest = load_manifest(root)
     named_set = root if set_source == "--set" else None
@@ -308,6 +309,37 @@ def _env_path(env: Env, name: str, home_tilde: bool = False) -> Path | None:
     return Path(value)
 
 
+# The folders this run made for an agent dir (`install --create`), the deepest first: a run
+# that then writes nothing (declined, refused, rolled back) takes them back (`unmake`).
+_MADE: list[Path] = []
+
+
+def make_dir(path: Path) -> None:
+    """Make an agent dir and its missing parents, noting each for `unmake`."""
+    missing = []
+    at = path
+    while not os.path.lexists(at) and at != at.parent:
+        missing.append(at)
+        at = at.parent
+    path.mkdir(parents=True)
+    _MADE.extend(missing)
+
+
+def unmake() -> None:
+    """Remove the folders this run made for its agent dir, those still empty."""
+    try:
+        for made in _MADE:
+            os.rmdir(made)
+    except OSError:
+        pass  # something is in it: not ours to remove
+    _MADE.clear()
+
+
+def keep_made() -> None:
+    """The run wrote in the folders it made: they stay."""
+    _MADE.clear()
+
+
 def same_path(a: Path, b: Path) -> bool:
     """Whether two paths name one place once every link is resolved."""
     return os.path.realpath(a) == os.path.realpath(b)
@@ -324,7 +356,7 @@ def _check_named(
     _check_folder(path, f"agent dir {path} ({source})")  # a dangling link is not "missing"
     if not path.exists() and create:
         try:
-            path.mkdir(parents=True)
+            make_dir(path)
         except OSError as exc:
             raise ExtError(
                 f"cannot create agent dir {path}: {exc.strerror}", "create it yourself, then retry"

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.ground.context import Env, _check_folder, _for_shell, _from_cwd, home_of
+from installer.ground.context import (
+    Env,
+    _check_folder,
+    _for_shell,
+    _from_cwd,
+    home_of,
+    make_dir,
+)
 from installer.ground.errors import AgentDirMissing, ExtError
 from installer.ground.manifest import Manifest
 from installer.hosts.profile import Host
@@ -65,7 +72,7 @@ def find_host_dir(
     _check_folder(path, what)
     if not path.exists() and create:
         try:
-            path.mkdir(parents=True)
+            make_dir(path)
         except OSError as exc:
             raise ExtError(
                 f"cannot create {what}: {exc.strerror}", "create it yourself, then retry"

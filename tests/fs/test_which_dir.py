@@ -252,6 +252,18 @@ def test_a_dry_run_of_create_makes_no_dir(set_root: Path, fresh: Path) -> None:
     assert not fresh.exists()
 
 
+def test_a_declined_create_leaves_no_dir(set_root: Path, tmp_path: Path) -> None:
+    """`install --create` with no terminal to ask on (or `n`) says nothing was written: the
+    dir it made to plan in, and its missing parents, go too; a parent that was there stays."""
+    fresh = tmp_path / "new/deeper/agent"
+    refused = ext(set_root, "--agent-dir", str(fresh), "install", "--create")
+    assert refused.exit_code == 3, refused.output
+    assert "nothing was written" in refused.stderr
+    assert not (tmp_path / "new").exists() and tmp_path.is_dir()
+    done = ext(set_root, "--agent-dir", str(fresh), "install", "--create", "--yes")
+    assert done.exit_code == 0 and (fresh / "extensions/hello.ts").is_symlink()
+
+
 def test_a_dir_that_holds_another_set_names_it_with_the_command_for_it(
     set_root: Path, fresh: Path, tmp_path: Path
 ) -> None:
