@@ -41,7 +41,7 @@ def execute(ctx: Context, plan: Plan) -> None:
             if not failures:  # all taken back: an open-ended journal would only mislead undo
                 with contextlib.suppress(OSError):
                     os.unlink(log.path)
-        if isinstance(exc, KeyboardInterrupt):
+        if isinstance(exc, KeyboardInterrupt) and not failures:
             raise RolledBack from exc
         raise _failure(exc, failures) from exc
     log.close("ok")
@@ -49,7 +49,8 @@ def execute(ctx: Context, plan: Plan) -> None:
 
 
 def _failure(exc: BaseException, failures: list[str]) -> ExtError:
-    cause = exc.message if isinstance(exc, ExtError) else _describe(exc)
+    cause = "interrupted" if isinstance(exc, KeyboardInterrupt) else None
+    cause = cause or (exc.message if isinstance(exc, ExtError) else _describe(exc))
     if failures:
         return ExtError(
             f"{cause}; rolling back failed for: {'; '.join(failures)}",

@@ -28,11 +28,19 @@ class Transaction:
         self._made: set[str] = set()  # folders (as journaled) known to exist; rollback may remove
         self._swept: set[Path] = set()  # folders cleared of a killed run's temp links
         self._trash: list[str] = []  # what `discard` moved aside, in `.extset/trash-<pid>/`
+        # Journaled, not yet in `done`: a Ctrl-C is raised just after the system call it came
+        # during, so a step's act may be taken when its append is not (rollback asks the disk).
+        self._pending: Sequence[JournalStep] = ()
 
     def _step(self, step: JournalStep, act: Callable[[], None]) -> None:
         self.journal.record(step)
+        self._take(step, act)
+
+    def _take(self, step: JournalStep, act: Callable[[], None]) -> None:
+        self._pending = (step,)
         act()
         self.done.append(step)
+        self._pending = ()
 
     def _abs(self, rel: str) -> Path:
         return self.root / rel
@@ -81,10 +89,12 @@ class Transaction:
         ]
         self.journal.record_all(steps)
         root = os.fspath(self.root)
+        self._pending = steps
         for step in steps:
             rel = step["path"]  # absolute for a host's HOME folder (`~/.agents/skills`)
             os.symlink(step["target"], rel if rel[0] == "/" else f"{root}/{rel}")  # str: cheap
             self.done.append(step)
+        self._pending = ()
 
     def rename(self, rel: str, to: str) -> None:
         self._made.clear()  # folders may move or go: check again
@@ -153,12 +163,13 @@ class Transaction:
         self._made.clear()  # folders may move or go: check again
         trash = f".extset/trash-{os.getpid()}"
         if not self._trash:
-            os.mkdir(self._abs(trash), 0o700)
-            self.done.append({"op": "mkdir", "path": trash})
+            self._take({"op": "mkdir", "path": trash}, lambda: os.mkdir(self._abs(trash), 0o700))
         to = f"{trash}/{len(self._trash)}"
-        os.rename(self._abs(rel), self._abs(to))
-        self.done.append({"op": "rename", "path": rel, "to": to})
+        self._take({"op": "rename", "path": rel, "to": to}, lambda: self._move(rel, to))
         self._trash.append(to)
+
+    def _move(self, rel: str, to: str) -> None:
+        os.rename(self._abs(rel), self._abs(to))
 
     def purge(self) -> list[str]:
         """Delete what `uncopy` and `discard` moved aside; the last act of a run that succeeded
@@ -312,6 +323,10 @@ class Transaction:
     def rollback(self) -> list[str]:
         """Reverse the steps taken, newest first; returns what could not be reversed."""
         failures = []
+        done = {id(step) for step in self.done}
+        taken = [s for s in self._pending if id(s) not in done and _taken(self.root, s)]
+        self.done.extend(taken)
+        self._pending = ()
         while self.done:
             step = self.done.pop()
             try:
@@ -335,6 +350,47 @@ def reverse(root: Path, step: JournalStep) -> None:
     if undo is None:
         raise OSError(f"unknown journal step {op!r}")
     undo(root, root / step["path"] if "path" in step else Path(step["file"]), step)
+
+
+def _taken(root: Path, step: JournalStep) -> bool:
+    """Whether a step an interrupt cut short was taken all the same, by what is on disk: its
+    link, folder or move is there (a plan links, makes or moves only where nothing was), or
+    the file holds the text it wrote."""
+    seen = _SEEN.get(step["op"])
+    return seen is not None and seen(root, root / step.get("path", ""), step)
+
+
+def _points(path: Path, target: str) -> bool:
+    try:
+        return os.readlink(path) == target
+    except OSError:
+        return False
+
+
+def _state_is(root: Path, text: str | None) -> bool:
+    from installer.ground.state import read_state_text
+
+    return read_state_text(root) == text
+
+
+# op -> whether the disk shows it taken, given the agent dir, the step's path and the step
+_SEEN: dict[str, Callable[[Path, Path, JournalStep], bool]] = {
+    "mkdir": lambda root, path, step: path.is_dir(),
+    "symlink": lambda root, path, step: _points(path, step["target"]),
+    "relink": lambda root, path, step: _points(path, step["target"]),
+    "rename": lambda root, path, step: (
+        os.path.lexists(root / step["to"]) and not os.path.lexists(path)
+    ),
+    "unlink": lambda root, path, step: not os.path.lexists(path),
+    "rmdir": lambda root, path, step: not os.path.lexists(path),
+    "copy": lambda root, path, step: os.path.lexists(step["file"]),  # whole or not: see remove
+    "uncopy": lambda root, path, step: (
+        os.path.lexists(step["to"]) and not os.path.lexists(step["file"])
+    ),
+    "state": lambda root, path, step: _state_is(root, _decode(step["after"])),
+    "write": lambda root, path, step: _read_text(Path(step["file"])) == _decode(step["after"]),
+    "file": lambda root, path, step: _read_text(Path(step["file"])) == _decode(step["after"]),
+}
 
 
 def _uncopy(root: Path, path: Path, step: JournalStep) -> None:
@@ -375,11 +431,15 @@ def _swap_link(path: Path, target: str) -> None:
     are cleared once their pid is gone.
     """
     tmp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.ext-tmp")
-    os.symlink(target, tmp)
     try:
+        os.symlink(target, tmp)
         os.replace(tmp, path)
     except BaseException:
-        os.unlink(tmp)  # a failed swap leaves no stray link of ours beside the real one
+        # A failed swap leaves no stray link of ours beside the real one; a Ctrl-C is raised
+        # just after the call it came during, so the temp may be made, or already moved.
+        with contextlib.suppress(OSError):
+            if os.readlink(tmp) == target:
+                os.unlink(tmp)
         raise
 
 

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -139,6 +140,114 @@ def test_a_write_failing_at_any_point_rolls_everything_back(
         retry = run(set_root, agent)
         assert not any("interrupted" in w for w in retry.plan.warnings)
         assert _rebased(user_view(agent), base) == _rebased(want, tmp_path / "reference")
+
+
+def taken_then_interrupted(name: str, nth: int) -> Callable[..., object]:
+    """os.<name>, whose nth write is taken and then met by Ctrl-C: Python raises a signal's
+    KeyboardInterrupt just after the system call it arrived during."""
+    real = getattr(os, name)
+    calls = 0
+
+    def op(*args: object, **kw: object) -> object:
+        nonlocal calls
+        writes = _counts(name, args)
+        calls += writes
+        done = real(*args, **kw)
+        if calls == nth and writes:
+            raise KeyboardInterrupt
+        return done
+
+    return op
+
+
+@pytest.mark.parametrize("name", WRITES)
+def test_ctrl_c_just_after_any_write_rolls_it_back_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A trial's Ctrl-C during a fresh install of 4,000 links left one link (pi loaded it) and
+    said everything was rolled back: the link was made, its step not yet counted as taken."""
+    from installer.ground.errors import RolledBack
+
+    total = count_calls(monkeypatch, tmp_path / "count")[name]
+    reference = realistic(tmp_path / "reference")
+    run(*reference)
+    want = _rebased(user_view(reference[1]), tmp_path / "reference")
+    rolled_back = 0
+    for nth in range(1, total + 1):
+        base = tmp_path / f"{name}-{nth}"
+        set_root, agent = realistic(base)
+        before, state = user_view(agent), (agent / ".extset/state.json").read_bytes()
+        with monkeypatch.context() as m:
+            m.setattr(os, name, taken_then_interrupted(name, nth))
+            with pytest.raises(KeyboardInterrupt) as stopped:
+                run(set_root, agent)
+        if isinstance(stopped.value, RolledBack):  # inside the transaction: all taken back
+            rolled_back += 1
+            assert user_view(agent) == before, f"os.{name} call {nth}: the agent dir changed"
+            assert (agent / ".extset/state.json").read_bytes() == state
+        else:  # before its first step (nothing written) or after its commit (all of it)
+            assert user_view(agent) == before or _rebased(user_view(agent), base) == want
+    assert rolled_back > 0 or name == "unlink"
+
+
+@pytest.mark.parametrize("name", WRITES)
+def test_ctrl_c_just_after_any_write_of_an_uninstall_rolls_it_back_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The same for an uninstall of the realistic install: its unlinks, its rmdirs of the
+    folders ext made, the state record."""
+    from installer.commands.uninstall import Uninstall, uninstall
+    from installer.ground.errors import RolledBack
+
+    def remove(set_root: Path, agent: Path) -> None:
+        uninstall(context(set_root, agent), Uninstall(yes=True), yes)
+
+    counted = realistic(tmp_path / "count")
+    run(*counted)
+    calls = dict.fromkeys(WRITES, 0)
+    with monkeypatch.context() as m:
+        for write in WRITES:
+            real = getattr(os, write)
+
+            def counting(*args: object, _real: Any = real, _name: str = write, **kw: object) -> Any:
+                calls[_name] += _counts(_name, args)
+                return _real(*args, **kw)
+
+            m.setattr(os, write, counting)
+        remove(*counted)
+    rolled_back = 0
+    for nth in range(1, calls[name] + 1):
+        set_root, agent = realistic(tmp_path / f"{name}-{nth}")
+        run(set_root, agent)
+        before, state = user_view(agent), (agent / ".extset/state.json").read_bytes()
+        with monkeypatch.context() as m:
+            m.setattr(os, name, taken_then_interrupted(name, nth))
+            with pytest.raises(KeyboardInterrupt) as stopped:
+                remove(set_root, agent)
+        if isinstance(stopped.value, RolledBack):
+            rolled_back += 1
+            assert user_view(agent) == before, f"os.{name} call {nth}: the agent dir changed"
+            assert (agent / ".extset/state.json").read_bytes() == state
+    assert rolled_back > 0 or calls[name] == 0
+
+
+def test_ctrl_c_whose_rollback_fails_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It said `interrupted; what it had written was rolled back` while history said
+    rollback-failed: an interrupt whose rollback leaves something says what, and where."""
+    from installer.engine.transaction import Transaction
+
+    set_root, agent = realistic(tmp_path)
+    with monkeypatch.context() as m:
+        m.setattr(os, "symlink", taken_then_interrupted("symlink", 1))
+        m.setattr(Transaction, "rollback", lambda self: ["symlink extensions/x.ts: busy"])
+        with pytest.raises(ExtError) as err:
+            run(set_root, agent)
+    assert (
+        err.value.message == "interrupted; rolling back failed for: symlink extensions/x.ts: busy"
+    )
+    assert "`ext undo` can finish it" in (err.value.fix or "")
 
 
 def _rebased(view: dict[str, tuple[str, str]], base: Path) -> dict[str, tuple[str, str]]:
