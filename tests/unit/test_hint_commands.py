@@ -200,3 +200,27 @@ def test_a_path_under_the_home_keeps_its_tilde_outside_the_quotes(
     assert word(tmp_path / "my agent") == "~/'my agent'"
     assert word(tmp_path / "plain") == "~/plain"
     assert word(Path("/elsewhere/my agent")) == "'/elsewhere/my agent'"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["new\nline", "tab\there", "it's \\ back", "bad\udcffbyte", "c1\x85", "del\x7f", "agënt 日本"],
+)
+def test_a_path_with_a_control_character_or_a_raw_byte_pastes_as_itself(name: str) -> None:
+    """A hint's path in single quotes showed a newline as `\\n` (the screen's escape), which
+    the shell took as two characters: pasted, the command named another dir (exit 4)."""
+    import os
+    import subprocess
+
+    from installer.ground.shellword import shell_word
+
+    path = Path("/tmp/x") / name
+    for word in (shell_word(path, home=""), shell_word(path, home="/tmp")):  # `~/…` too
+        assert word.isprintable(), word  # what the screen shows is what the shell reads
+        said = subprocess.run(
+            ["bash", "-c", f"printf %s {word}"],
+            capture_output=True,
+            check=True,
+            env={"HOME": "/tmp", "LC_ALL": "C.UTF-8"},
+        ).stdout
+        assert said == os.fsencode(path), (word, said)
