@@ -25,6 +25,9 @@ def main() -> None:
 
     argv = sys.argv[1:]
     recorder = replay(argv)  # no return on a replay
+    from installer.ground import modes
+
+    modes.cap()
     from installer.cli.fast import parse
 
     call = parse(argv)

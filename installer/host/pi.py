@@ -344,6 +344,9 @@ def launch(
     sys.stdout.flush()  # exec drops Python's buffers: a warning printed just before would vanish
     sys.stderr.flush()
     try:
+        from installer.ground import modes
+
+        modes.give_back()  # pi's files as the person's umask makes them
         os.execve(host.path, [host.command, *args], full_env)  # noqa: S606 -- exec is the point
     except OSError as exc:
         raise _cannot_start(host, exc) from exc

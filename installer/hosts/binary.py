@@ -107,6 +107,9 @@ def exec_binary(path: Path, argv: list[str], env: Mapping[str, str]) -> NoReturn
     sys.stdout.flush()  # exec drops Python's buffers: a warning printed just before would vanish
     sys.stderr.flush()
     try:
+        from installer.ground import modes
+
+        modes.give_back()  # the host's files as the person's umask makes them
         os.execve(path, argv, env)  # noqa: S606 -- exec is the point
     except OSError as exc:
         raise ExtError(

@@ -218,3 +218,44 @@ def test_a_shell_of_another_syntax_is_not_taken_for_a_typo(set_root: Path) -> No
     assert "did you mean" not in tcsh.stderr
     typo = ext(set_root, "env", "--shell", "bsh")
     assert "did you mean 'bash'?" in typo.stderr or "did you mean 'sh'?" in typo.stderr
+
+
+def test_under_umask_000_ext_makes_nothing_others_can_write_and_a_launch_gets_it_back(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    """A trial under `umask 000`: the agent dir, its folders and settings, ext's state and a
+    new set were made 777 and 666 (doctor then warned about them). ext's run takes group and
+    other write out; the host it launches runs with the person's umask."""
+    codex = made(isolated_home / ".codex")
+    bin_dir = made(tmp_path / "bin")
+    (bin_dir / "codex").write_text("#!/bin/sh\numask\n")
+    (bin_dir / "codex").chmod(0o755)
+    agent, fresh_set = tmp_path / "agent", tmp_path / "new-set"
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+
+    def loose(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(EXT), *argv],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            timeout=60,
+            umask=0,
+        )
+
+    assert (
+        loose(
+            "--set", str(set_root), "--agent-dir", str(agent), "install", "--create", "--yes"
+        ).returncode
+        == 0
+    )
+    assert loose("init", str(fresh_set), "--yes").returncode == 0
+    every = [tmp_path, *tmp_path.rglob("*")]  # the agent dir, the new set, ext's state, …
+    assert agent / "skills" in every and any(p.name == "installs.json" for p in every)
+    for path in every:
+        mode = path.lstat().st_mode
+        assert path.is_symlink() or not mode & 0o022, f"{path}: {oct(mode)}"
+    launched = loose("--set", str(set_root), "--host", "codex", "launch")
+    assert launched.returncode == 0, launched.stderr
+    assert launched.stdout == "0000\n" and codex.is_dir()
