@@ -279,7 +279,8 @@ def _reader_gone(err: OSError | ValueError) -> bool:
 
 def use_color(no_color: bool, environ: dict[str, str], stream: TextIO) -> bool:
     """Colour only on a terminal, and never with NO_COLOR or --no-color."""
-    if no_color or "NO_COLOR" in environ or environ.get("TERM") == "dumb":
+    # NO_COLOR set and not empty (no-color.org: an empty value asks for nothing)
+    if no_color or environ.get("NO_COLOR") or environ.get("TERM") == "dumb":
         return False
     return stream.isatty()
 

@@ -78,3 +78,27 @@ def test_json_output_carries_the_same_data_with_nothing_a_terminal_acts_on() -> 
     text = stdout.getvalue()
     assert json.loads(text) == data
     assert text.replace("\n", "").isprintable()
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("environ", "no_color", "colour"),
+    [
+        ({}, False, True),
+        ({"NO_COLOR": "1"}, False, False),
+        ({"NO_COLOR": ""}, False, True),  # no-color.org: set and empty asks for nothing
+        ({"TERM": "dumb"}, False, False),
+        ({}, True, False),
+    ],
+)
+def test_colour_on_a_terminal_unless_asked_not_to(
+    environ: dict[str, str], no_color: bool, colour: bool
+) -> None:
+    from installer.render.ui import use_color
+
+    assert use_color(no_color, environ, Terminal()) is colour
+    assert use_color(no_color, environ, io.StringIO()) is False
