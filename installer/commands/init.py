@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from installer.engine.result import PlanResult
-from installer.ground.context import same_path
+from installer.ground.context import require_utf8, same_path
 from installer.ground.errors import ExtError, UsageError
 from installer.ground.manifest import MANIFEST_NAME
 from installer.ground.records import NamedTuple
@@ -45,6 +45,7 @@ def init(bench: Bench, options: Init, confirm: Confirm) -> PlanResult:
         made = (o.from_install_sh, o.name, o.dry_run, confirm, bench.host(), bench.pi_dir)
         return from_install_sh(*made)
     target = o.folder if o.folder is not None else bench.folder
+    require_utf8(Path(os.path.abspath(target)), "the new set's folder")
     found = start_set(target, o.name, not o.no_git, o.dry_run, confirm, bench.host(), bench.git)
     if not found.applied:
         return found

@@ -115,6 +115,7 @@ def resolve(
     """
     keep_made()  # a folder made by an earlier run in this process is that run's
     root, set_source = find_set(env, set_dir)
+    require_utf8(root, "the set's folder")
     manifest = load_manifest(root)
     named_set = root if set_source == "--set" else None
     chosen = _host(env, host)
@@ -124,9 +125,25 @@ def resolve(
 
         found = find_host_dir(env, chosen, agent_dir, making, named_set, manifest, create)
         target, target_source = found
+        require_utf8(target, f"{chosen.title}'s dir")
         return Context(root, manifest, target, target_source, set_source, env, chosen)
     target, target_source = find_agent_dir(env, manifest, agent_dir, making, named_set, create)
+    require_utf8(target, "the agent dir")
     return Context(root, manifest, target, target_source, set_source, env)
+
+
+def require_utf8(path: Path, what: str) -> None:
+    """A path with bytes that are not UTF-8 cannot be written into ext's records or a host's
+    settings (JSON), nor read back by a host (Node takes paths as UTF-8): said, not half-done."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        unmake()  # what `--create` made for it
+        raise UsageError(
+            f"the path of {what}, {path}, is not UTF-8: ext's records and the agent's own "
+            "settings cannot hold it",
+            "rename it (or the folder above it that has the byte) to a UTF-8 name",
+        ) from None
 
 
 def _host(env: Env, flag: str | None) -> Host | None:

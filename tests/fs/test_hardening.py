@@ -530,3 +530,27 @@ def test_a_disk_that_fills_up_mid_run_rolls_back_and_leaves_what_undo_accepts(
     }
     undo(context(set_root, agent), Undo(), yes)  # accepted: takes back the first install
     assert not (agent / "extensions/timer.js").exists()
+
+
+def test_a_path_that_is_not_utf8_is_refused_before_anything_is_made(tmp_path: Path) -> None:
+    """An agent dir, a set or a new set whose path has a byte that is not UTF-8: the install
+    failed half-way (a UnicodeEncodeError from the journal, copies left behind) and init after
+    its plan. Each is now a usage error (exit 2) that says so, with nothing made."""
+
+    def named(raw: bytes) -> Path:
+        return Path(os.fsdecode(os.fsencode(tmp_path) + b"/" + raw))
+
+    good_set = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    bad_set = build_tree(named(b"s\xe9t"), dict(TOOLS_SET))
+    bad_agent, new_set = named(b"agent\xff"), named(b"new\xfe")
+    for set_root, agent in ((good_set, bad_agent), (bad_set, tmp_path / "agent")):
+        argv = ["--set", str(set_root), "--agent-dir", str(agent), "install", "--create", "--yes"]
+        done = subprocess.run([str(EXT), *argv], capture_output=True, text=True, check=False)
+        assert done.returncode == 2, done.stderr
+        assert "is not UTF-8" in done.stderr and "Traceback" not in done.stderr
+        assert not os.path.lexists(agent)
+    made = subprocess.run(
+        [str(EXT), "init", str(new_set), "--yes"], capture_output=True, text=True, check=False
+    )
+    assert made.returncode == 2 and "is not UTF-8" in made.stderr, made.stderr
+    assert not os.path.lexists(new_set)
