@@ -19,6 +19,8 @@ UNCONFIGURED = {
 def show(out: Output, report: Report) -> int:
     from installer.render import text_or_json
 
+    for w in report.warnings:
+        out.warn(w)
     return text_or_json(out, report, lines)
 
 

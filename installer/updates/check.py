@@ -64,6 +64,7 @@ class Report:
     method: InstallMethod
     checked_at: float
     config: UpdateConfig = field(default_factory=UpdateConfig)
+    warnings: tuple[str, ...] = ()  # the check ran, but something around it did not (the cache)
 
     @property
     def updates(self) -> tuple[CheckResult, ...]:
@@ -81,6 +82,7 @@ class Report:
             "checked_at": self.checked_at,
             "install_method": self.method.to_json(),
             "checks": [r.to_json() for r in self.results],
+            **({"warnings": list(self.warnings)} if self.warnings else {}),
         }
 
 

@@ -175,7 +175,15 @@ def refresh(
         clock=clock,
     )
     path = cache_path or default_cache_path()
-    save_cache(merge_results(load_cache(path), report.results, report.checked_at), path)
+    try:
+        save_cache(merge_results(load_cache(path), report.results, report.checked_at), path)
+    except OSError as exc:  # a read-only or full cache: the answers stand, unkept
+        why = exc.strerror or str(exc)
+        kept = (
+            f"the check could not be kept in {path} ({why}): doctor and the notices "
+            f"will not see it; set XDG_CACHE_HOME to a folder you can write"
+        )
+        return replace(report, warnings=(*report.warnings, kept))
     return report
 
 

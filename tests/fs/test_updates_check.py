@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -345,6 +346,32 @@ def test_refresh_caches_nothing_wrong_on_failure(
     ext = next(r for r in state.results if r.name == "ext")
     assert (ext.latest, ext.current, ext.status) == ("99.0.0", __version__, "update-available")
     assert state.checked_at == 300.0
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_answers_and_says_where(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trial with a read-only ~/.cache: `ext update --check` printed only the error of the
+    cache write, with a fix that named --agent-dir. The answers stand; a warning says they
+    were not kept and which variable moves the cache."""
+    from installer.render.ui import Output
+    from installer.render.updates import show
+
+    (tmp_path / "cache").write_text("a file where the cache folder goes\n")
+    monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    server.routes[EXT_PATH] = index_doc("99.0.0")
+    report = refresh(
+        cache_path=tmp_path / "cache/updates.json", facts=pipx_facts(tmp_path), limits=OK
+    )
+    ext = report.get("ext")
+    assert ext is not None and ext.latest == "99.0.0"
+    (warning,) = report.warnings
+    assert warning.startswith(f"the check could not be kept in {tmp_path}/cache/updates.json")
+    assert "set XDG_CACHE_HOME to a folder you can write" in warning
+    out, err = io.StringIO(), io.StringIO()
+    assert show(Output(stdout=out, stderr=err), report) == 0
+    assert "99.0.0" in out.getvalue() and "warning: the check could not be kept" in err.getvalue()
+    assert report.to_json()["warnings"] == [warning]
 
 
 def test_refresh_then_passive_notice_once_a_day(
