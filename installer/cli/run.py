@@ -139,10 +139,29 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
         if g.debug:
             raise
         where = f": {exc.filename}" if exc.filename else ""
-        out.error(ExtError(f"{exc.strerror or exc}{where}", "run again with --debug for details"))
+        out.error(ExtError(f"{exc.strerror or exc}{where}", _fix_for(exc)))
         raise SystemExit(int(ExitCode.FAILED)) from None
     out.finish(code)
     raise SystemExit(code)
+
+
+def _fix_for(exc: OSError) -> str:
+    """The fix for a fault no command foresaw, when its cause is a path: the file in the way
+    of a folder (HOME or an XDG variable naming a file, say), a name too long."""
+    import errno
+
+    if exc.errno == errno.ENOTDIR and exc.filename:
+        at = os.path.dirname(os.fsdecode(exc.filename))
+        while at and not os.path.exists(at) and at != os.path.dirname(at):
+            at = os.path.dirname(at)
+        if os.path.exists(at) and not os.path.isdir(at):
+            return (
+                f"{at} is a file where a folder is needed: move it, or point HOME, the XDG "
+                "variable or the option that led there at another folder"
+            )
+    if exc.errno == errno.ENAMETOOLONG:
+        return "the path is longer than the file system takes: use a shorter one"
+    return "run again with --debug for details"
 
 
 def context(g: Globals, create: bool = False, dry_run: bool = False) -> Any:

@@ -554,3 +554,19 @@ def test_a_path_that_is_not_utf8_is_refused_before_anything_is_made(tmp_path: Pa
     )
     assert made.returncode == 2 and "is not UTF-8" in made.stderr, made.stderr
     assert not os.path.lexists(new_set)
+
+
+def test_a_file_where_a_folder_is_needed_is_named_in_the_fix(tmp_path: Path) -> None:
+    """HOME or XDG_DATA_HOME naming a file, or a name too long: the error was the bare OSError
+    and the fix `run again with --debug`; the fix now says which file is in the way."""
+    (tmp_path / "f").write_text("x\n")
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "f")}
+    listed = subprocess.run(
+        [str(EXT), "list"], capture_output=True, text=True, env=env, cwd="/", check=False
+    )
+    assert listed.returncode == 1, listed.stderr
+    assert f"fix: {tmp_path}/f is a file where a folder is needed: move it" in listed.stderr
+    long = str(tmp_path / ("x" * 300))
+    argv = [str(EXT), "--agent-dir", long, "list"]
+    too_long = subprocess.run(argv, capture_output=True, text=True, env=env, cwd="/", check=False)
+    assert "fix: the path is longer than the file system takes" in too_long.stderr
