@@ -244,6 +244,7 @@ def run(
         event.app.exit(result=None if picker.changes() else picker.picked())
 
     @keys.add("c-c")
+    @keys.add("<sigint>")  # `kill -INT`, `timeout -s INT`: prompt_toolkit turns it into this key
     def _cancel(event: Any) -> None:
         event.app.exit(result=None)
 

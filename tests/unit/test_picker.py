@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 
 import pytest
@@ -151,6 +152,37 @@ def test_a_cancel_returns_none_and_leaves_saying_so_to_the_command(
 
     assert picked is None
     assert "cancelled" not in screen + err
+
+
+def test_a_sigint_from_outside_cancels_as_ctrl_c_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """A trial: `kill -INT` (or `timeout -s INT 5 ext toggle`) was ignored, the picker ran on
+    until SIGKILL. The signal now cancels, as the Ctrl-C key does."""
+    import signal
+
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    class Signalled(Picker):
+        def flip(self) -> None:  # the first key, once the picker runs
+            super().flip()
+            os.kill(os.getpid(), signal.SIGINT)
+
+    def stuck(*_: object) -> None:  # a watchdog, not a wait: ignored, the picker never ends
+        raise TimeoutError("the picker ignored SIGINT")
+
+    output = Vt100_Output(io.StringIO(), lambda: Size(rows=30, columns=100), term="xterm")
+    before = signal.signal(signal.SIGALRM, stuck)
+    signal.setitimer(signal.ITIMER_REAL, 20)
+    try:
+        with create_pipe_input() as keyboard:
+            keyboard.send_text(" ")
+            picked = run(Signalled(ROWS, lambda _: None), color=False, terminal=(keyboard, output))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+    assert picked is None
+    assert capsys.readouterr().err == ""
 
 
 LONG = (
