@@ -223,6 +223,23 @@ def test_lock_states(state: str, level: str, fix: str | None) -> None:
     assert (found.level, found.fix) == (level, fix)
 
 
+def test_a_host_that_stopped_is_said_with_nodes_error_not_its_version_line() -> None:
+    """A trial on a read-only agent dir: the warning ended `: Node.js v22.23.5`, the last line
+    of Node's report of an uncaught error; the error it reported is what to say."""
+    node = (
+        "node:internal/fs/utils:356\n    throw err;\n    ^\n\n"
+        "Error: EROFS: read-only file system, open '/a/trust.json.lock'\n"
+        "    at Object.openSync (node:fs:573:18)\n{\n  errno: -30,\n}\n\nNode.js v22.23.5\n"
+    )
+    [stopped] = load_findings(LoadReport((), False, False, 1, node), {}, "pi")
+    assert stopped.message == (
+        "pi stopped before it finished loading extensions: "
+        "Error: EROFS: read-only file system, open '/a/trust.json.lock'"
+    )
+    [bare] = load_findings(LoadReport((), False, False, 1, "\nNode.js v22.23.5\n"), {}, "pi")
+    assert bare.message == "pi stopped before it finished loading extensions (exit 1)"
+
+
 def test_load_report_failures_are_errors_on_the_item_and_a_timeout_is_a_warning() -> None:
     bad = Path("/agent/extensions/bad.ts")
     report = LoadReport(
