@@ -14,7 +14,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -85,9 +84,16 @@ def _counts(name: str, args: tuple[object, ...]) -> int:
     return 0 if name == "mkdir" and os.path.isdir(str(args[0])) else 1
 
 
-def count_calls(monkeypatch: pytest.MonkeyPatch, base: Path) -> dict[str, int]:
-    """How often a clean realistic install calls each write."""
+def count_calls(
+    monkeypatch: pytest.MonkeyPatch,
+    base: Path,
+    act: Callable[[Path, Path], object] | None = None,
+) -> dict[str, int]:
+    """How often a clean realistic install calls each write (`act`: how often this does, run
+    after that install)."""
     set_root, agent = realistic(base)
+    if act is not None:
+        run(set_root, agent)
     counts = dict.fromkeys(WRITES, 0)
 
     def counting(name: str) -> Callable[..., object]:
@@ -102,7 +108,7 @@ def count_calls(monkeypatch: pytest.MonkeyPatch, base: Path) -> dict[str, int]:
     with monkeypatch.context() as m:
         for name in WRITES:
             m.setattr(os, name, counting(name))
-        run(set_root, agent)
+        (act or run)(set_root, agent)
     return counts
 
 
@@ -202,19 +208,7 @@ def test_ctrl_c_just_after_any_write_of_an_uninstall_rolls_it_back_too(
     def remove(set_root: Path, agent: Path) -> None:
         uninstall(context(set_root, agent), Uninstall(yes=True), yes)
 
-    counted = realistic(tmp_path / "count")
-    run(*counted)
-    calls = dict.fromkeys(WRITES, 0)
-    with monkeypatch.context() as m:
-        for write in WRITES:
-            real = getattr(os, write)
-
-            def counting(*args: object, _real: Any = real, _name: str = write, **kw: object) -> Any:
-                calls[_name] += _counts(_name, args)
-                return _real(*args, **kw)
-
-            m.setattr(os, write, counting)
-        remove(*counted)
+    calls = count_calls(monkeypatch, tmp_path / "count", remove)
     rolled_back = 0
     for nth in range(1, calls[name] + 1):
         set_root, agent = realistic(tmp_path / f"{name}-{nth}")
