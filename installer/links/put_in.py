@@ -81,15 +81,22 @@ def top_level(r: Resource) -> str:
     return f'settings.json "{KEYS[r.kind]}"'
 
 
-def filter_line(r: Resource, enable: bool, set_root: str, where: str, why: str = "") -> Action:
+def filter_line(
+    r: Resource, enable: bool, set_root: str, where: str, why: str = "", pattern: str = ""
+) -> Action:
     """A switch's settings line: the `-path` it adds or drops (the entry's, with `set_root`),
-    and why (`why`: an item put in), else as pi config does it."""
+    and why (`why`: an item put in), else as pi config does it; `pattern`: the one that keeps
+    it off now (pi's view), when it is written another way than pi config writes it."""
     paths = package_paths(r) if set_root else (path_of(r),)
     path = ", -".join(paths)
     if enable and why:  # ext's own filter of an install's --skip: no switch of pi config's
         detail = f"enable {r.label}: drops -{path} from {where} ({why})"
     elif why:  # a `-path` for an item put in switched off
         detail = f"disable {r.label}: adds -{path} to {where}; {why}"
+    elif enable and pattern.startswith("-") and pattern != f"-{path}":
+        detail = f"enable {r.label}: drops {pattern} from {where} (pi reads it as this item)"
+    elif enable and pattern.startswith("!"):
+        detail = f"enable {r.label}: adds +{path} to {where}, over {pattern}, as pi config would"
     elif enable:
         detail = f"enable {r.label}: drops -{path} from {where}, as pi config would"
     else:

@@ -184,7 +184,8 @@ def plan_switch(
             warnings.append(_not_switched(item, word))
         elif view.mode == "register":
             flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
-            actions.append(filter_line(r, enable, set_root, "its packages entry"))
+            shown = item.pi.pattern if item.pi is not None else ""
+            actions.append(filter_line(r, enable, set_root, "its packages entry", pattern=shown))
             (on if enable else off).append(r)
         elif not enable and item.path == r.dest and (style == "pi" or r in view.packaged):
             # Parked, the item would load from the set's packages entry; pi's -path on the link
@@ -208,7 +209,7 @@ def plan_switch(
                 continue
             if enable and item.pi is not None and not item.pi.on:
                 flips.append(Flip(False, KEYS[r.kind], path_of(r), True))
-                actions.append(filter_line(r, True, "", top_level(r)))
+                actions.append(filter_line(r, True, "", top_level(r), pattern=item.pi.pattern))
             (on if enable else off).append(r)
     return Switch(
         tuple(actions), tuple(warnings), tuple(notes), tuple(on), tuple(off), tuple(flips)

@@ -315,8 +315,18 @@ def source_of(entry: Any) -> str:
 
 def switched(patterns: Sequence[Any], path: str, on: bool, package: bool) -> list[Any]:
     """pi config's switch of one item: its patterns dropped, then `-path`; to switch on, `+path`
-    only when what is left would still keep it off (a `!glob`, an include that misses it)."""
+    only when what is left would still keep it off (a `!glob`, an include that misses it).
+
+    To switch on, every `-` pattern pi reads as this very item goes too, in whatever form it
+    was written (`-./skills/x/SKILL.md`, `-skills/x` for a skill's folder): pi config drops
+    only its own form, and a `-` beats a `+`, so the item would have stayed off."""
     kept = [p for p in patterns if not (isinstance(p, str) and strip(p) == path)]
+    if on:
+        kept = [
+            p
+            for p in kept
+            if not (isinstance(p, str) and p.startswith("-") and _matches_exact(p[1:], path, path))
+        ]
     if not on:
         return [*kept, f"-{path}"]
     if package:

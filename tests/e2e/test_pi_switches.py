@@ -280,6 +280,26 @@ def test_one_switch_across_ext_commands_and_both_modes(
     assert not {p for p in pi_loads(agent, set_root, e2e_env) if p.startswith(str(set_root))}
 
 
+def test_enable_clears_a_switch_written_in_another_form_pi_reads_as_the_item(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    """A trial: with `"skills": ["-skills/rev"]` (the skill's folder) or `-./extensions/a.ts`
+    by hand, `ext enable` dropped pi config's own form, which was not there, added `+path`,
+    and said `now enabled`: pi went on skipping it (a `-` beats a `+`)."""
+    set_root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    install(ext, agent, set_root, "--create")
+    settings = agent / "settings.json"
+    by_hand = {"extensions": ["-./extensions/a.ts"], "skills": ["-skills/rev"], "theme": "x"}
+    settings.write_text(json.dumps(by_hand))
+    states = agree(ext, agent, set_root, e2e_env)
+    assert states["a"] == states["rev"] == "disabled"
+    ext("enable", "a", "skill:rev", "--yes", "--agent-dir", str(agent), cwd=set_root, check=True)
+    states = agree(ext, agent, set_root, e2e_env)
+    assert states["a"] == states["rev"] == "enabled"
+    assert json.loads(settings.read_text()) == {"theme": "x"}
+
+
 def test_a_project_package_entry_is_what_pi_uses_and_ext_says_so(
     ext: Run, real_pi: RealPi, e2e_env: dict[str, str], tmp_path: Path
 ) -> None:

@@ -70,6 +70,14 @@ def test_a_package_filter_is_applied_as_pi_does(patterns: list[str], on: bool) -
     assert (got[0] if got else True) is on
 
 
+def test_switching_on_drops_every_minus_pattern_pi_reads_as_the_item() -> None:
+    skill = "skills/rev/SKILL.md"
+    assert switched(
+        ["-skills/rev", "-./skills/rev/SKILL.md", "-skills/other"], skill, True, False
+    ) == ["-skills/other"]
+    assert switched(["!skills/*", "-skills/rev"], skill, True, False) == ["!skills/*", f"+{skill}"]
+
+
 def test_switched_is_pi_configs_edit() -> None:
     # config-selector.js: drop every pattern naming the item, then append -path / +path.
     before = ["!extensions/x*", "+extensions/a.ts", "extensions/b.ts", "-extensions/a.ts"]
