@@ -61,6 +61,13 @@ def adopt(ctx: Context, options: Adopt, confirm: Confirm) -> PlanResult:
         if o.names or o.every or o.prefer:
             raise UsageError("--clean-backups takes no names", "ext adopt --clean-backups")
         return clean_backups(ctx, o.dry_run, confirm)
+    if not o.names and not o.every and o.from_dir is not None:  # the fix keeps --from
+        from installer.ground.shellword import shell_word
+
+        where = shell_word(o.from_dir.expanduser().absolute())
+        raise UsageError(
+            "name what to adopt, or pass --all", f"ext adopt --all --from {where} --dry-run"
+        )
     return adopt_items(ctx, list(o.names), o.every, o.prefer, o.dry_run, confirm)
 
 
@@ -106,8 +113,10 @@ def adopt_items(
 
     result = run_plan(ctx, prepare, confirm, dry_run, new_state)
     if result.plan.is_empty and result.diffs:
-        # No plan is shown when there is nothing to do: the conflicts' diffs go with the notes.
-        return _with_notes(result, result.diffs)
+        # No plan is shown when there is nothing to do: the conflicts' diffs go with the notes,
+        # a line each (a note is one line: its newlines would be shown as escapes).
+        lines = tuple(f"    {line}" for d in result.diffs for line in d.splitlines())
+        return _with_notes(result, lines)
     if result.applied:
         return _with_notes(result, _next_steps(ctx))
     return result

@@ -49,11 +49,19 @@ def candidates(agent: AgentState) -> tuple[list[Candidate], list[str]]:
             if c is None:
                 continue
             if entry.kind == "link":
-                if entry.owner == "foreign":
+                if entry.owner == "foreign" and not _ext_own(agent.agent_dir, entry.target):
                     links.append(f"{rel} is a link to {entry.target}: adopt takes only real files")
                 continue
             found.append(c)
     return found, links
+
+
+def _ext_own(agent_dir: Path, target: str | None) -> bool:
+    """A link to one of ext's copies of its agent files (/ext's command, the recorder): ext's,
+    not the person's, so not a link to name."""
+    from installer.links.leftovers import is_copy
+
+    return target is not None and is_copy(agent_dir / target)
 
 
 def _parked(name: str) -> bool:

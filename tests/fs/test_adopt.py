@@ -171,6 +171,8 @@ def test_a_conflict_is_a_diff_and_is_skipped(ctx: Context) -> None:
     text = "\n".join(result.notes)
     assert "--- set/extensions/alpha.ts" in text and "+++ agent/extensions/alpha.ts" in text
     assert "-// the set's alpha" in text and "+// alpha, placed by hand" in text
+    # a note is a line: a diff's newlines in one were printed as `\n`, the diff on one line
+    assert all("\n" not in note for note in result.notes)
     assert snapshot(ctx.agent_dir) == agent_before
     assert snapshot(ctx.set_root) == set_before
 
@@ -432,3 +434,40 @@ def test_a_missing_from_dir_never_names_a_dir_ext_installs_into(
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(own))
     _, err = adopt_from("~/nosuch", tmp_path, capsys, monkeypatch)
     assert str(own) not in "\n".join(err)
+
+
+def test_adopt_without_names_keeps_from_in_its_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trial: `ext adopt --from ~/.pi/agent` said `fix: ext adopt --all --dry-run`, which,
+    pasted, looked in another dir and found nothing to do."""
+    from installer.cli import app as cli
+
+    build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
+    (Path.home() / ".pi/agent").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "set")
+    monkeypatch.setattr("sys.argv", ["ext", "adopt", "--from", "~/.pi/agent"])
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    assert done.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == "  fix: ext adopt --all --from ~/.pi/agent --dry-run"
+
+
+def test_a_link_to_ext_s_own_agent_file_copy_is_not_named_as_a_foreign_link(
+    tmp_path: Path,
+) -> None:
+    """A trial: `adopt --all` warned that extensions/ext-command.ts (ext's /ext command, a link
+    to its copy in .extset/agent/) was a link it does not adopt, as of a link of the user's."""
+    agent = build_tree(
+        tmp_path / "agent",
+        {".extset/agent/ext-command-0123456789ab.ts": "// ext's\n", "extensions/mine.ts": ""},
+    )
+    (agent / "extensions/ext-command.ts").symlink_to(
+        agent / ".extset/agent/ext-command-0123456789ab.ts"
+    )
+    (agent / "extensions/theirs.ts").symlink_to(tmp_path / "elsewhere.ts")
+    root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
+    found, links = candidates(scan(agent, root))
+    assert [c.rel for c in found] == ["extensions/mine.ts"]
+    assert [line.split(" is a link")[0] for line in links] == ["extensions/theirs.ts"]
