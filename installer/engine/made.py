@@ -1,11 +1,12 @@
 """What ext made in an agent dir, as its journals tell: folders, settings.json and its `packages`
 key.
 
-The newest journaled step about a thing decides: a `mkdir` of a folder (by an install, a
-disable, or an undo putting it back) means ext made the one there now; an `rmdir` means the one
+The newest journaled step about a thing decides: a `mkdir` of a folder (by an install or a
+disable) means ext made the one there now; an `rmdir` means the one
 there now is someone else's. A settings write that added the `packages` key means ext made it;
 one that found it there means it is the user's. Of the settings writes that made or removed the
-file, the newest tells whether the file is ext's. A run that was rolled back took its steps back.
+file, the newest tells whether the file is ext's. A run that was rolled back took its steps back;
+a run undone and its undo cancel out.
 What no journal kept (they are trimmed to the newest 50) counts as not ext's: it stays.
 """
 
@@ -49,7 +50,9 @@ def made_here(
     file: bool | None = None
     decided: dict[Pattern, bool] = {}
     for rec in journal.records(agent_dir):
-        if rec.status == "rolled-back":
+        # A run `ext undo` reversed and the undo itself cancel out: what the undo wrote back
+        # is whoever's it was before (a `-path` of pi config's, put back after an enable).
+        if rec.status == "rolled-back" or rec.undone or rec.command == "undo":
             continue
         for step in reversed(rec.steps):
             if step["op"] in ("mkdir", "rmdir") and step.get("path") in pending:

@@ -87,3 +87,32 @@ def test_a_top_level_pattern_is_ext_s_when_the_newest_write_about_it_added_it(
 
     # a: added, then removed by ext; one there now came from someone else. b: ext's.
     assert found == {("extensions", "-extensions/b.ts")}
+
+
+def test_a_switch_of_pi_config_s_put_back_by_undo_stays_the_user_s(tmp_path: Path) -> None:
+    """A trial: `-extensions/shout.ts` of pi config's; `ext enable shout` dropped it, `ext undo`
+    put it back, and the undo's write then counted as ext adding it: uninstall dropped it."""
+    import subprocess
+    import sys
+
+    from tests.helpers import build_tree
+
+    ext = Path(sys.executable).with_name("ext")
+    code = "export default function (pi) {}\n"
+    root = build_tree(
+        tmp_path / "set", {"extset.toml": '[set]\nname = "s"\n', "extensions/shout.ts": code}
+    )
+    agent = build_tree(
+        tmp_path / "agent",
+        {"settings.json": '{"theme": "dark", "extensions": ["-extensions/shout.ts"]}\n'},
+    )
+    mine = (agent / "settings.json").read_text()
+    for args in (["install"], ["enable", "shout"], ["undo"], ["uninstall"]):
+        done = subprocess.run(
+            [str(ext), "--set", str(root), "--agent-dir", str(agent), *args, "--yes"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, (args, done.stderr)
+    assert (agent / "settings.json").read_text() == mine
