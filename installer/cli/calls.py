@@ -298,7 +298,28 @@ def _bench_of_set(g: Globals, options: Any) -> Any:
     """`ext add`: the user's own set (never the bundled one) and the installed pi."""
     from installer.scaffold.creation import Bench
 
-    return Bench(_own_set(g), _find_host, install=install_again(g))
+    return Bench(_own_set(g), _find_host, install=_install_next(g))
+
+
+def _install_next(g: Globals) -> str:
+    """The install that links what `ext add` made: as typed, but on the one dir that holds the
+    set when none is named and `ext install` alone would go to another (the isolated dir, say)."""
+    import os
+
+    from installer.cli.run import as_run
+    from installer.ground.installs import placed
+
+    again = install_again(g)
+    if g.agent_dir or g.host or os.environ.get("EXT_AGENT_DIR") or os.environ.get("EXT_HOST"):
+        return again
+    try:
+        ctx = context(g)
+    except ExtError:  # no dir there yet: `ext install` says what to do
+        return again
+    others = placed(ctx.set_root, ctx.manifest.name, ctx.agent_dir).others
+    if len(others) != 1:
+        return again
+    return typed(g, BY_CALL["install"], {}, others[0], ext=as_run())
 
 
 def _adoption(g: Globals, options: Any) -> Any:

@@ -426,3 +426,17 @@ def test_the_uninstall_of_a_set_not_installed_here_has_nothing_to_count(
 
     assert done.exit_code == 0
     assert done.stdout == "nothing to do\n"
+
+
+def test_add_s_next_step_installs_into_the_dir_that_holds_the_set(
+    set_root: Path, fresh: Path
+) -> None:
+    """A trial: the set installed with --agent-dir ~/.pi/agent, `ext add foo` said `next: ext
+    install`, which goes to the isolated dir. It names the one dir that holds the set."""
+    installed_in(set_root, fresh)
+    added = ext(set_root, "add", "foo", "--yes")
+    assert added.exit_code == 0, added.output
+    assert f" --set {set_root} --agent-dir {fresh} install   (links it" in added.stderr
+    assert ext(set_root, "install", "--yes").exit_code == 0  # now in the isolated dir too
+    again = ext(set_root, "add", "bar", "--yes")
+    assert f" --set {set_root} install   (links it" in again.stderr  # ext install's own dir
