@@ -15,7 +15,7 @@ from installer.engine.plan import Action, Plan
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground import backups, trees
-from installer.ground.context import Context
+from installer.ground.context import Context, same_path
 from installer.ground.errors import ExtError, UsageError
 from installer.ground.records import NamedTuple
 from installer.ground.state import State, load_state
@@ -254,7 +254,8 @@ def _next_steps(ctx: Context) -> tuple[str, ...]:
         f"the originals are kept as backups; once all is well: {ext} adopt --clean-backups",
         f"changed your mind? `{ext} undo` puts the agent dir and the set back as they were",
     ]
-    if named:
+    target = ctx.manifest.agent_dir
+    if named and not (target is not None and same_path(target.expanduser(), ctx.agent_dir)):
         lines.append(
             f"ext finds this agent dir by itself once extset.toml has [target] "
             f'agent_dir = "{ctx.agent_dir.resolve()}"'

@@ -471,3 +471,20 @@ def test_a_link_to_ext_s_own_agent_file_copy_is_not_named_as_a_foreign_link(
     found, links = candidates(scan(agent, root))
     assert [c.rel for c in found] == ["extensions/mine.ts"]
     assert [line.split(" is a link")[0] for line in links] == ["extensions/theirs.ts"]
+
+
+def test_the_target_hint_is_left_out_once_extset_toml_names_the_dir(ctx: Context) -> None:
+    """A trial: with `[target] agent_dir` naming the dir already, adopt still said ext would
+    find the dir by itself once extset.toml had that line."""
+    hint = "ext finds this agent dir by itself once extset.toml has [target]"
+    named = ctx._replace(agent_dir_source="--agent-dir")
+    result = adopt_items(named, ["alpha"], False, None, False, yes)
+    assert any(n.startswith(hint) for n in result.notes)
+    (ctx.set_root / "extset.toml").write_text(
+        f'[set]\nname = "mine"\n[target]\nagent_dir = "{ctx.agent_dir}"\n'
+    )
+    ctx2 = resolve(Env(cwd=ctx.set_root.parent), ctx.set_root, ctx.agent_dir)
+    result = adopt_items(
+        ctx2._replace(agent_dir_source="--agent-dir"), ["beta"], False, None, False, yes
+    )
+    assert result.applied and not any(n.startswith(hint) for n in result.notes)
