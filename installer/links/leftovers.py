@@ -1,7 +1,8 @@
 """What the uninstall of the last set also takes, so the agent dir is left as ext found it.
 
 ext's copies of its agent files (`.extset/agent/`, linked from `extensions/`), and the folders
-ext made that the uninstall leaves empty: `extensions/.off`, `skills/.off`, and a resource
+ext made that the uninstall leaves empty: `extensions/.off`, `skills/.off`, a `.bak/` whose
+backups were cleaned, and a resource
 folder it made in a fresh agent dir. Each copy goes as a journaled file step (`ext undo` writes
 it back); each folder as an `rmdir` (undo makes it again). The journal stays: undo needs it.
 Whether ext made a folder is for its journals to say (installer.engine.made).
@@ -27,12 +28,16 @@ _COPY = re.compile(
 
 
 def candidates(folders: Iterable[str] = FOLDER.values()) -> tuple[str, ...]:
-    """The folders ext may have made, the `.off` ones first: a kind's folder empties only after.
+    """The folders ext may have made, the `.off` and `.bak` ones first (a folder's backups go
+    in `.bak/`; an adopt's, once cleaned, leave it empty): a kind's folder empties only after.
     A host's folder in the home (Codex's `~/.agents/skills`) brings the folders above it that
     ext may have made on its way there (`~/.agents`), nearest first, the home itself never."""
+    from installer.ground.backups import FOLDER as BACKUPS
+
     folders = tuple(folders)
     above = [p for f in folders if os.path.isabs(f) for p in _below_home(Path(f))]
-    return (*(f"{kind}/.off" for kind in folders), *folders, *dict.fromkeys(above))
+    inner = (f"{kind}/{sub}" for kind in folders for sub in (".off", BACKUPS))
+    return (*inner, *folders, *dict.fromkeys(above))
 
 
 def _below_home(folder: Path) -> list[str]:

@@ -488,3 +488,18 @@ def test_the_target_hint_is_left_out_once_extset_toml_names_the_dir(ctx: Context
         ctx2._replace(agent_dir_source="--agent-dir"), ["beta"], False, None, False, yes
     )
     assert result.applied and not any(n.startswith(hint) for n in result.notes)
+
+
+def test_uninstall_after_cleaned_backups_leaves_no_empty_bak_folder(ctx: Context) -> None:
+    """A trial: adopt, `adopt --clean-backups`, uninstall left an empty skills/.bak/ (where a
+    folder's backup goes), a folder of ext's the agent dir did not have before."""
+    from installer.commands.uninstall import Uninstall, uninstall
+    from installer.scaffold.adopt_backups import clean_backups
+
+    assert not (ctx.agent_dir / "skills/.bak").exists()
+    adopt_items(ctx, [], True, None, False, yes)
+    assert any((ctx.agent_dir / "skills/.bak").iterdir())
+    clean_backups(ctx, False, yes)
+    uninstall(ctx, Uninstall(yes=True), yes)
+    assert not (ctx.agent_dir / "skills/.bak").exists()
+    assert not (ctx.agent_dir / "extensions/.bak").exists()
