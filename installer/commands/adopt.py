@@ -118,8 +118,29 @@ def adopt_items(
         lines = tuple(f"    {line}" for d in result.diffs for line in d.splitlines())
         return _with_notes(result, lines)
     if result.applied:
-        return _with_notes(result, _next_steps(ctx))
+        return _with_notes(result, (*_npm_installs(ctx, result.plan), *_next_steps(ctx)))
     return result
+
+
+def _npm_installs(ctx: Context, plan: Plan) -> tuple[str, ...]:
+    """For each extension folder copied into the set whose package.json names npm packages
+    that are now nowhere to be found (node_modules/ stays out of a copy), the install to run."""
+    from installer.ground.shellword import shell_word
+    from installer.sets.dependencies import missing
+
+    said = []
+    for a in plan.actions:
+        if a.action != "copy" or not a.path.startswith("extensions/") or a.target is None:
+            continue
+        dest = Path(a.target)
+        lost = missing(dest / "index.ts", ctx.set_root) if dest.is_dir() else None
+        if lost is not None:
+            said.append(
+                f"pi cannot load {a.path} until its npm packages ({', '.join(lost.names)}) are "
+                f"installed, as node_modules/ stays out of the copy: "
+                f"cd {shell_word(lost.manifest.parent)} && npm install"
+            )
+    return tuple(said)
 
 
 def _refuse_register_mode(ctx: Context) -> None:

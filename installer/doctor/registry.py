@@ -69,6 +69,11 @@ CHECKS: tuple[Check, ...] = (
         hosts=EVERY,
     ),
     Check(
+        "set.dependencies",
+        "the npm packages the set's extensions declare are installed",
+        setfolder.dependencies,
+    ),
+    Check(
         "set.permissions",
         "no set file writable by group or others",
         setfolder.permissions,

@@ -202,3 +202,28 @@ def _package_paths(s: Subject, root: Path) -> list[Path]:
         if not r.unlinkable.startswith("it lies outside"):
             paths += list(walk(Path(r.source))) if r.layout == "dir" else [Path(r.source)]
     return paths
+
+
+def dependencies(s: Subject) -> Iterator[Finding]:
+    """A warning per extension whose package.json names npm packages Node would not find."""
+    from installer.doctor.checks.loaded import package_extensions
+    from installer.ground.shellword import shell_word
+    from installer.sets.dependencies import missing
+
+    if s.set_root is None:
+        raise Skip("no set (see set)")
+    root = s.set_root
+    said: set[Path] = set()
+    for ext in package_extensions(root, s.pi_line()):
+        lost = missing(ext.entry, root)
+        if lost is None or lost.manifest in said:
+            continue
+        said.add(lost.manifest)
+        names = ", ".join(lost.names[:3]) + (" …" if len(lost.names) > 3 else "")
+        yield warn(
+            f"{ext.label}: {lost.manifest} needs {names}, which no node_modules/ holds: pi "
+            "cannot load it (Cannot find module)",
+            f"cd {shell_word(lost.manifest.parent)} && npm install",
+        )
+    if not said:
+        yield ok("every npm dependency the set's extensions declare is installed")
