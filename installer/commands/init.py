@@ -131,7 +131,8 @@ def adopt_hint(pi_dir: Path | None, root: Path) -> tuple[str, ...]:
         return ()
     where = str(pi_dir)  # shown with `~`, as the renderer shows every path under HOME
     what = f"{len(found)} item{'s' if len(found) > 1 else ''} you placed by hand in {where}"
-    return (f"  or move the {what} into it: ext adopt --all --from {where}",)
+    go = "" if same_path(root, Path.cwd()) else f"cd {shell_word(root)} && "  # as next: says
+    return (f"  or move the {what} into it: {go}ext adopt --all --from {where}",)
 
 
 def from_install_sh(

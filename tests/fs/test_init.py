@@ -341,6 +341,8 @@ def test_init_names_adopt_only_when_pi_dir_holds_hand_placed_items(
     )
     (tmp_path / "mine").rename(tmp_path / "first")
     notes = _init_notes(tmp_path, host, agent)
+    # from the set's folder, as `next:` says it (pasted elsewhere, adopt finds no set there)
+    assert notes[0].startswith(f"next: cd {tmp_path / 'mine'} && ext install")
     assert notes[-1] == f"  or move the 2 items you placed by hand in {agent} into it: " + (
-        f"ext adopt --all --from {agent}"
+        f"cd {tmp_path / 'mine'} && ext adopt --all --from {agent}"
     )
