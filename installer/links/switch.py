@@ -64,6 +64,9 @@ class View:
     # Register mode: the items only ext's own filters of an install's --only/--skip keep out
     # (not-installed, as link mode says of them), which an enable lets in.
     left_out: frozenset[Resource] = frozenset()
+    # Link mode: items linked in place and parked too, the two links alike (an install.sh
+    # run again after a disable): the one in place is the one to take away.
+    twins: frozenset[Resource] = frozenset()
 
     def puttable(self, r: Resource) -> bool:
         """Whether r is not installed but an enable (or a disable) would put it in: what an
@@ -114,7 +117,19 @@ def linked_view(ctx: Context, agent: AgentState, resources: Sequence[Resource]) 
     by_entry = [(r, view_registered(entries, ctx.set_root, r)) for r in resources if entries]
     packaged = frozenset(r for r, sw in by_entry if sw is None or sw.on)
     items = {i.resource: _item(i, True) for i in found}
-    return View("link", items, frozenset(agent.entries), packaged)
+    return View("link", items, frozenset(agent.entries), packaged, twins=_twins(agent, resources))
+
+
+def _twins(agent: AgentState, resources: Sequence[Resource]) -> frozenset[Resource]:
+    """The items whose link in place and whose parked link are alike, and both of ours."""
+    twins = []
+    for r in resources:
+        here, parked = agent.entries.get(r.dest), agent.entries.get(r.disabled_dest)
+        if here is None or parked is None or here.kind != "link" or parked.kind != "link":
+            continue
+        if here.owner == parked.owner == "ours" and here.real == parked.real:
+            twins.append(r)
+    return frozenset(twins)
 
 
 def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
@@ -222,6 +237,8 @@ def _link_switch(view: View, item: Item, enable: bool) -> list[Action]:
     if enable and item.path == r.dest:
         return []  # linked and in place: pi's own switch is what keeps it off
     src, dst = (r.disabled_dest, r.dest) if enable else (r.dest, r.disabled_dest)
+    if not enable and r in view.twins:
+        return [Action("unlink", src, detail=f"the same link is parked as {dst}, which stays")]
     if dst in view.taken:
         return [Action("skip", src, target=dst, detail=f"{dst} is in the way")]
     return [Action("enable" if enable else "disable", src, target=dst)]

@@ -428,3 +428,22 @@ def test_the_picker_costs_nothing_until_it_is_shown() -> None:
         "assert 'prompt_toolkit' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_disable_with_the_same_link_parked_already_takes_the_one_in_place(
+    set_root: Path, agent: Path
+) -> None:
+    """A trial: disable, then install.sh run again out of habit links the item in place once
+    more; `ext disable` then said the parked link 'is in the way and is not ours' (exit 0,
+    nothing disabled). The one in place is a twin of ext's parked link: it goes."""
+    ctx = installed(set_root, agent)
+    off(ctx, "alpha", "gamma")
+    (agent / "extensions/alpha.ts").symlink_to(set_root / "extensions/alpha.ts")  # install.sh
+    (agent / "extensions/gamma").symlink_to(set_root / "extensions/gamma")
+    assert states(ctx)["alpha"] == states(ctx)["gamma"] == "enabled"
+    result = off(ctx, "alpha", "gamma")
+    assert [a.action for a in result.plan.changes] == ["unlink", "unlink"] and not result.warnings
+    assert states(ctx)["alpha"] == states(ctx)["gamma"] == "disabled"
+    assert (agent / "extensions/alpha.ts.off").is_symlink()
+    assert (agent / "extensions/.off/gamma").is_symlink()
+    assert not os.path.lexists(agent / "extensions/alpha.ts")
