@@ -145,18 +145,23 @@ def from_install_sh(
 ) -> PlanResult:
     """Make the repository holding an install.sh a set in place: add extset.toml, nothing else.
 
-    The script is never run nor read: only the `extensions/` folder beside it matters.
+    The script is never run nor read: only the resource folders (`extensions/`, `skills/`,
+    `prompts/`, `themes/`) beside it, or above it in its repository (`scripts/install.sh`),
+    matter.
     """
     path = script.expanduser().absolute()
     if not path.is_file():
         raise UsageError(
             f"{script} is not a file", "name the install script: --from-install-sh PATH"
         )
-    root = path.resolve().parent
-    if not (root / "extensions").is_dir():
+    root = _repository_of(path.resolve().parent)
+    if root is None:
+        here = path.resolve().parent
         raise UsageError(
-            f"there is no extensions/ folder next to {path.name} in {root}",
-            "name the install.sh that sits beside the repository's extensions/ folder",
+            f"there is no extensions/, skills/, prompts/ or themes/ folder next to {path.name} "
+            f"in {here}, nor above it in its repository",
+            f"make the set with `ext init` in the folder that should hold them, then move the "
+            f"files {path.name} links in there",
         )
     name = name or root.name
     origin = (
@@ -164,10 +169,9 @@ def from_install_sh(
         f"{path.name} did (--only/--skip, backups, pruning, --dry-run), and `ext undo` reverses it."
     )
     text = manifest_text(name, host.version if host else None, origin)
-    count = sum(not e.startswith(".") for e in os.listdir(root / "extensions"))
-    pieces = [
-        Piece(root / MANIFEST_NAME, text, f"makes {root.name} a set ({count} in extensions/)")
-    ]
+    counts = _resource_counts(root)
+    held = ", ".join(f"{n} in {folder}/" for folder, n in counts.items())
+    pieces = [Piece(root / MANIFEST_NAME, text, f"makes {root.name} a set ({held})")]
     linked = _links_into(pi_dir, root)
     many, them = ("s", "them") if linked > 1 else ("", "it")
     said = (
@@ -181,6 +185,31 @@ def from_install_sh(
         f"  {said}; [target] agent_dir in extset.toml saves the --agent-dir",
     )
     return run("init", lambda: pieces, (), dry_run, confirm, notes)
+
+
+def _repository_of(folder: Path) -> Path | None:
+    """The folder an install.sh's set is: its own when a resource folder is beside it, else
+    the nearest one above that has one, within its git repository (`repo/scripts/install.sh`)."""
+    at = folder
+    while True:
+        if _resource_counts(at):
+            return at
+        if (at / ".git").exists() or at == at.parent or same_path(at, Path.home()):
+            return None
+        at = at.parent
+
+
+def _resource_counts(root: Path) -> dict[str, int]:
+    """How many entries each resource folder of root holds (those that are there)."""
+    from installer.sets.resources import FOLDER
+
+    counts = {}
+    for folder in FOLDER.values():
+        try:
+            counts[folder] = sum(not e.startswith(".") for e in os.listdir(root / folder))
+        except OSError:
+            continue
+    return counts
 
 
 def _links_into(pi_dir: Path | None, root: Path) -> int:

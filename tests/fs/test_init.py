@@ -284,12 +284,35 @@ def test_from_install_sh_says_the_links_install_sh_made_only_when_there_are_some
     assert "the 2 links install.sh made there lead into this repository" in two.notes[1]
 
 
-def test_from_install_sh_needs_extensions_beside_it(tmp_path: Path) -> None:
-    build_tree(tmp_path / "r", {"install.sh": "#!/bin/sh\n"})
-    with pytest.raises(UsageError, match="no extensions/ folder"):
+def test_from_install_sh_needs_resource_folders_beside_it(tmp_path: Path) -> None:
+    build_tree(tmp_path / "r", {"install.sh": "#!/bin/sh\n", ".git/HEAD": ""})
+    with pytest.raises(UsageError, match="no extensions/, skills/, prompts/ or themes/ folder"):
         from_install_sh(tmp_path / "r" / "install.sh", None, False, yes, None)
     with pytest.raises(UsageError, match="not a file"):
         from_install_sh(tmp_path / "r" / "missing.sh", None, False, yes, None)
+
+
+def test_from_install_sh_takes_skills_alone_and_a_script_in_a_subfolder(tmp_path: Path) -> None:
+    """A trial: a repository of skills and prompts only was refused (no extensions/), and so
+    was one whose script is scripts/install.sh; the plan counted extensions/ alone."""
+    skills = build_tree(
+        tmp_path / "skills-only",
+        {
+            ".git/HEAD": "",
+            "install.sh": "#!/bin/sh\n",
+            "skills/pdf/SKILL.md": "---\nname: pdf\ndescription: PDF.\n---\n",
+            "prompts/fix.md": "Fix.\n",
+        },
+    )
+    result = from_install_sh(skills / "install.sh", None, False, yes, None)
+    (made,) = result.plan.changes
+    assert made.detail == "makes skills-only a set (1 in skills/, 1 in prompts/)"
+    nested = build_tree(
+        tmp_path / "nested",
+        {".git/HEAD": "", "scripts/install.sh": "#!/bin/sh\n", "extensions/a.ts": ""},
+    )
+    result = from_install_sh(nested / "scripts/install.sh", None, False, yes, None)
+    assert (nested / "extset.toml").is_file() and not (nested / "scripts/extset.toml").exists()
 
 
 def test_from_install_sh_twice_leaves_the_manifest_alone(tmp_path: Path) -> None:
