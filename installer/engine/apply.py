@@ -131,7 +131,10 @@ def _settings(tx: Transaction, actions: Sequence[Action]) -> None:
 def _record(tx: Transaction, a: Action) -> None:
     from installer.ground.state import load_state, render_state
 
-    tx.state(render_state(need(a, StateWrite).update(load_state(tx.root))))
+    state = need(a, StateWrite).update(load_state(tx.root))
+    # No set left (the last uninstall): no record either, as the agent dir was before ext;
+    # the journal keeps the one there was, for undo.
+    tx.state(render_state(state) if state.sets else None)
 
 
 def _store(tx: Transaction, a: Action) -> None:

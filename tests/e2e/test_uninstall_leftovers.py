@@ -52,7 +52,7 @@ def test_a_fresh_agent_dir_is_left_with_only_ext_bookkeeping(ext: Run, tmp_path:
     ext(*at, "uninstall", "--yes", check=True)
 
     left = sorted(but_journal(snapshot(tmp_path / "agent")))
-    assert left == [".extset", ".extset/journal", ".extset/lock", ".extset/state.json"]
+    assert left == [".extset", ".extset/journal", ".extset/lock"]  # no record: no set is here
     undone = ext(*at, "undo", "--yes", check=True).stdout
     assert but_journal(snapshot(tmp_path / "agent")) == but_journal(before)
     assert (tmp_path / "agent" / ".extset" / "agent").stat().st_mode == mode  # 0700, as made

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from installer.commands.install import Install, install
+from installer.commands.undo import Undo, undo
 from installer.commands.uninstall import Uninstall, uninstall
 from installer.engine.plan import Plan
 from installer.engine.result import PlanResult
@@ -217,8 +218,10 @@ def test_uninstall_removes_ours_and_keeps_backups_foreign_links_and_files(
         "prompts": ("dir", ""),
         "prompts/mine.md": ("file", b"mine\n".hex()),
     }  # skills/ and themes/, which ext made, went with the last set
-    assert json.loads((agent / ".extset" / "state.json").read_text())["sets"] == []
-    assert uninstall(context(set_root, agent), Uninstall(), yes).plan.is_empty
+    assert not (agent / ".extset" / "state.json").exists()  # no set left: no record (undo's
+    assert uninstall(context(set_root, agent), Uninstall(), yes).plan.is_empty  # journal has it)
+    assert undo(context(set_root, agent), Undo(), yes).applied  # and puts it back
+    assert json.loads((agent / ".extset" / "state.json").read_text())["sets"][0]["name"]
 
 
 # --dry-run promises exactly what the real run does
