@@ -189,14 +189,31 @@ def from_install_sh(
 
 def _repository_of(folder: Path) -> Path | None:
     """The folder an install.sh's set is: its own when a resource folder is beside it, else
-    the nearest one above that has one, within its git repository (`repo/scripts/install.sh`)."""
-    at = folder
-    while True:
+    the nearest one above that has one within its git repository (`repo/scripts/install.sh`);
+    never above the repository, never without one, never the home folder or the root."""
+    if _resource_counts(folder):
+        return None if _too_wide(folder) else folder
+    top = _git_top(folder)
+    at = folder.parent
+    while top is not None and at.is_relative_to(top):
         if _resource_counts(at):
-            return at
-        if (at / ".git").exists() or at == at.parent or same_path(at, Path.home()):
-            return None
+            return None if _too_wide(at) else at
         at = at.parent
+    return None
+
+
+def _git_top(folder: Path) -> Path | None:
+    """The nearest folder at or above `folder` that holds a `.git`, short of the home."""
+    for at in (folder, *folder.parents):
+        if same_path(at, Path.home()):
+            return None
+        if (at / ".git").exists():
+            return at
+    return None
+
+
+def _too_wide(folder: Path) -> bool:
+    return same_path(folder, Path.home()) or folder == Path(folder.anchor)
 
 
 def _resource_counts(root: Path) -> dict[str, int]:

@@ -369,3 +369,22 @@ def test_init_names_adopt_only_when_pi_dir_holds_hand_placed_items(
     assert notes[-1] == f"  or move the 2 items you placed by hand in {agent} into it: " + (
         f"cd {tmp_path / 'mine'} && ext adopt --all --from {agent}"
     )
+
+
+def test_from_install_sh_never_climbs_out_of_its_repository_nor_takes_the_home(
+    tmp_path: Path,
+) -> None:
+    """A review: with no repository above the script, the search climbed to the home folder,
+    and a prompts/ there made ~ the set (`+ create ~/extset.toml`)."""
+    home = Path.home()
+    build_tree(
+        home,
+        {"prompts/note.md": "Note.\n", "install.sh": "#!/bin/sh\n", "Downloads/t/install.sh": ""},
+    )
+    for script in (home / "Downloads/t/install.sh", home / "install.sh"):  # above, and beside
+        with pytest.raises(UsageError, match="no extensions/, skills/"):
+            from_install_sh(script, None, False, yes, None)
+    assert not (home / "extset.toml").exists()
+    loose = build_tree(tmp_path / "loose", {"sub/install.sh": "", "extensions/a.ts": ""})
+    with pytest.raises(UsageError, match="no extensions/, skills/"):  # no .git: no climbing
+        from_install_sh(loose / "sub/install.sh", None, False, yes, None)
