@@ -6,7 +6,7 @@ disable) means ext made the one there now; an `rmdir` means the one
 there now is someone else's. A settings write that added the `packages` key means ext made it;
 one that found it there means it is the user's. Of the settings writes that made or removed the
 file, the newest tells whether the file is ext's. A run that was rolled back took its steps back;
-a run undone and its undo cancel out.
+of settings.json, a run undone and the undo that reversed it cancel out.
 What no journal kept (they are trimmed to the newest 50) counts as not ext's: it stays.
 """
 
@@ -50,16 +50,18 @@ def made_here(
     file: bool | None = None
     decided: dict[Pattern, bool] = {}
     for rec in journal.records(agent_dir):
-        # A run `ext undo` reversed and the undo itself cancel out: what the undo wrote back
-        # is whoever's it was before (a `-path` of pi config's, put back after an enable).
-        if rec.status == "rolled-back" or rec.undone or rec.command == "undo":
+        if rec.status == "rolled-back":
             continue
+        # Of settings.json, a run `ext undo` reversed and the undo that finished cancel out:
+        # what the undo wrote back is whoever's it was before (a `-path` of pi config's, put
+        # back after an enable). Folders go by every step: an undo may keep one (not empty).
+        cancelled = rec.undone is not None or (rec.command == "undo" and rec.status == "ok")
         for step in reversed(rec.steps):
             if step["op"] in ("mkdir", "rmdir") and step.get("path") in pending:
                 pending.discard(step["path"])
                 if step["op"] == "mkdir":
                     made.add(step["path"])
-            elif step["op"] == "write" and _is(step.get("file"), settings):
+            elif step["op"] == "write" and not cancelled and _is(step.get("file"), settings):
                 before, after = _data(step.get("before")), _data(step.get("after"))
                 key = _added_packages(before, after) if key is None else key
                 file = _made_file(step) if file is None else file

@@ -116,3 +116,32 @@ def test_a_switch_of_pi_config_s_put_back_by_undo_stays_the_user_s(tmp_path: Pat
         )
         assert done.returncode == 0, (args, done.stderr)
     assert (agent / "settings.json").read_text() == mine
+
+
+def test_a_folder_an_undo_kept_stays_ext_s(tmp_path: Path) -> None:
+    """A review: skipping undone runs whole forgot the folder the first install made when its
+    undo kept it (a file of the person's was in it): the last uninstall then left it."""
+    import subprocess
+    import sys
+
+    from tests.helpers import build_tree
+
+    ext = Path(sys.executable).with_name("ext")
+    code = "export default function (pi) {}\n"
+    root = build_tree(
+        tmp_path / "set", {"extset.toml": '[set]\nname = "s"\n', "extensions/a.ts": code}
+    )
+    agent = tmp_path / "agent"
+
+    def run(*args: str) -> None:
+        argv = [str(ext), "--set", str(root), "--agent-dir", str(agent), *args, "--yes"]
+        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, (args, done.stderr)
+
+    run("install", "--create")
+    (agent / "extensions/mine.ts").write_text("// mine\n")
+    run("undo")  # extensions/ stays: mine.ts is in it
+    (agent / "extensions/mine.ts").unlink()
+    run("install")
+    run("uninstall")
+    assert not (agent / "extensions").exists()
