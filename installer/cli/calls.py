@@ -432,8 +432,8 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
 
     try:
         result = verb(ctx, options, prompt)
-    except BaseException:  # declined, refused, rolled back: a dir --create made goes too
-        unmake()
+    except BaseException:  # declined or refused: a dir --create made goes too (one a run
+        unmake()  # rolled back holds its journal now, and stays)
         raise
     keep_made()
     if not result.dry_run:  # a no-op too: an install made before ext kept that record

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from installer import __version__
@@ -34,18 +35,35 @@ def execute(ctx: Context, plan: Plan) -> None:
         apply_plan(plan, tx)
         tx.purge()  # what the run only moved aside (undo's copies, deleted backups) goes now
     except BaseException as exc:
-        failures = tx.rollback()
-        try:
-            log.close("rolled-back" if not failures else "rollback-failed")
-        except OSError:  # a full disk; the error the user sees is the one that stopped the run
-            if not failures:  # all taken back: an open-ended journal would only mislead undo
-                with contextlib.suppress(OSError):
-                    os.unlink(log.path)
+        with _no_ctrl_c():  # a second Ctrl-C must not leave the rollback half done
+            failures = tx.rollback()
+            try:
+                log.close("rolled-back" if not failures else "rollback-failed")
+            except OSError:  # a full disk; the error the user sees is the one that stopped it
+                if not failures:  # all taken back: an open-ended journal would mislead undo
+                    with contextlib.suppress(OSError):
+                        os.unlink(log.path)
         if isinstance(exc, KeyboardInterrupt) and not failures:
             raise RolledBack from exc
         raise _failure(exc, failures) from exc
     log.close("ok")
     journal.trim(ctx.agent_dir)
+
+
+@contextlib.contextmanager
+def _no_ctrl_c() -> Iterator[None]:
+    """SIGINT ignored while the rollback runs (in the main thread, where Python handles it)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _failure(exc: BaseException, failures: list[str]) -> ExtError:

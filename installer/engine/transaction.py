@@ -38,7 +38,11 @@ class Transaction:
 
     def _take(self, step: JournalStep, act: Callable[[], None]) -> None:
         self._pending = (step,)
-        act()
+        try:
+            act()
+        except Exception:
+            self._pending = ()  # it failed: nothing of it to take back (a Ctrl-C may have come
+            raise  # just after it was taken, so that one alone leaves it to the disk to say)
         self.done.append(step)
         self._pending = ()
 
@@ -92,7 +96,11 @@ class Transaction:
         self._pending = steps
         for step in steps:
             rel = step["path"]  # absolute for a host's HOME folder (`~/.agents/skills`)
-            os.symlink(step["target"], rel if rel[0] == "/" else f"{root}/{rel}")  # str: cheap
+            try:
+                os.symlink(step["target"], rel if rel[0] == "/" else f"{root}/{rel}")  # str: cheap
+            except Exception:
+                self._pending = ()  # as in _take: a failed link is no step to take back
+                raise
             self.done.append(step)
         self._pending = ()
 
@@ -274,8 +282,14 @@ class Transaction:
             self.journal.record(step)
             taken.append(step)  # in `done` only once written: see below
 
-        written = update_store(self.root, change, before_write=journal_first)
-        self.done.extend(taken)  # a failed write left the store as it was: nothing to reverse
+        self._pending = taken  # a Ctrl-C after the store is replaced (its fsync, the lock)
+        try:
+            written = update_store(self.root, change, before_write=journal_first)
+        except Exception:
+            self._pending = ()  # a failed write left the store as it was: nothing to reverse
+            raise
+        self.done.extend(taken)
+        self._pending = ()
         return written
 
     def reverse(self, s: JournalStep) -> None:

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -494,3 +495,83 @@ def test_links_killed_halfway_through_one_journal_write_undo_only_what_was_made(
     assert len(undone.plan.changes) == 150
     assert sorted(p.name for p in (agent / "extensions").iterdir()) == ["e200.ts"]
     converges(tmp_path, set_root, agent, mine)
+
+
+def _tx(agent: Path) -> Any:
+    from datetime import UTC, datetime
+
+    from installer.engine.journal import Journal
+    from installer.engine.transaction import Transaction
+
+    return Transaction(agent, Journal(agent, "install", datetime.now(UTC), "0"))
+
+
+def test_a_step_that_fails_by_itself_leaves_nothing_to_take_back(tmp_path: Path) -> None:
+    """A review: a step whose own call failed stayed pending, and the rollback asked the disk:
+    a folder that was there already (a killed run's trash folder) looked made by this run."""
+    agent = build_tree(tmp_path / "agent", {".extset/keep": ""})
+    there = agent / "folder"
+    there.mkdir()
+    tx = _tx(agent)
+    with pytest.raises(FileExistsError):
+        tx._step({"op": "mkdir", "path": "folder"}, there.mkdir)
+    assert tx.rollback() == [] and there.is_dir()
+
+
+def test_ctrl_c_just_after_the_approvals_store_is_written_takes_it_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: the store's `file` step went into `done` only after update_store returned, so
+    a Ctrl-C during its last fsync left an approval granted that the run said it took back."""
+    from installer.consent.store import store_path
+    from installer.ground import atomic
+
+    agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+    real = atomic.fsync_dir
+
+    def then_interrupted(folder: Path) -> None:
+        real(folder)
+        if store_path(agent).exists():
+            raise KeyboardInterrupt
+
+    from installer.consent.record import Approval
+
+    def approve(approvals: dict[str, Approval]) -> bool:
+        approvals["/p"] = Approval("0" * 64, "2026-12-05T00:00:00Z", ("settings.json",), {})
+        return True
+
+    tx = _tx(agent)
+    monkeypatch.setattr(atomic, "fsync_dir", then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        tx.store(approve)
+    monkeypatch.setattr(atomic, "fsync_dir", real)
+    assert store_path(agent).exists()
+    assert tx.rollback() == []
+    assert not store_path(agent).exists()
+
+
+def test_a_second_ctrl_c_during_the_rollback_does_not_stop_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: Ctrl-C, then another while the rollback ran, stopped the rollback half way
+    and said `interrupted; nothing was written` with links of the run left behind."""
+    import signal
+
+    from installer.engine import transaction
+    from installer.ground.errors import RolledBack
+
+    set_root, agent = realistic(tmp_path)
+    before = user_view(agent)
+    real = transaction.reverse
+
+    def pressed_again(root: Path, step: Any) -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # ignored while the rollback runs
+        real(root, step)
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "symlink", taken_then_interrupted("symlink", 2))
+        m.setattr(transaction, "reverse", pressed_again)
+        with pytest.raises(RolledBack):
+            run(set_root, agent)
+    assert user_view(agent) == before
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
