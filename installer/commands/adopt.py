@@ -133,7 +133,7 @@ def _npm_installs(ctx: Context, plan: Plan) -> tuple[str, ...]:
         if a.action != "copy" or not a.path.startswith("extensions/") or a.target is None:
             continue
         dest = Path(a.target)
-        lost = missing(dest / "index.ts", ctx.set_root) if dest.is_dir() else None
+        lost = missing(dest / "index.ts", ctx.set_root, ctx.pi_line()) if dest.is_dir() else None
         if lost is not None:
             said.append(
                 f"pi cannot load {a.path} until its npm packages ({', '.join(lost.names)}) are "

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from installer.ground.records import NamedTuple
+from installer.host.lines import PiLine
 
 
 class Missing(NamedTuple):
@@ -19,10 +20,12 @@ class Missing(NamedTuple):
     names: tuple[str, ...]
 
 
-def missing(entry: Path, set_root: Path) -> Missing | None:
+def missing(entry: Path, set_root: Path, pi: PiLine | None = None) -> Missing | None:
     """What the package.json nearest `entry` (up to the set's root) declares in `dependencies`
     that Node's lookup from the entry's folder (each node_modules/ up to the file system's
-    root) would not find; None when nothing is missing or there is no such package.json."""
+    root) would not find; None when nothing is missing or there is no such package.json.
+    What pi gives every extension itself (its own packages of the scopes the line `pi` maps,
+    `typebox`) is never missing."""
     manifest = _nearest(entry.parent, set_root)
     if manifest is None:
         return None
@@ -32,8 +35,21 @@ def missing(entry: Path, set_root: Path) -> Missing | None:
         return None  # set.resources and pi's own loader say what is wrong with it
     if not isinstance(declared, dict):
         return None
-    lost = tuple(n for n in declared if isinstance(n, str) and not _found(n, entry.parent))
+    lost = tuple(
+        n
+        for n in declared
+        if isinstance(n, str) and not _given_by_pi(n, pi) and not _found(n, entry.parent)
+    )
     return Missing(manifest, lost) if lost else None
+
+
+def _given_by_pi(name: str, pi: PiLine | None) -> bool:
+    """pi's loader maps these onto its own copies, whatever node_modules holds."""
+    from installer.host.lines import line_of
+    from installer.sets.link_imports import ALIASED
+
+    scope, _, rest = name.partition("/")
+    return name in ALIASED or (rest.startswith("pi-") and scope in (pi or line_of()).scopes)
 
 
 def _nearest(folder: Path, set_root: Path) -> Path | None:

@@ -30,7 +30,7 @@ _CANDIDATE = re.compile(
     rf"(?:from|import|require){_GAP}\(?{_GAP}(?P<q>['\"`])(?P<spec>[^'\"\n]+?)(?P=q)"
 )
 # pi's loader maps these onto its own copies (`getAliases`), whatever node_modules holds.
-_ALIASED = frozenset(("typebox", "@sinclair/typebox"))
+ALIASED = frozenset(("typebox", "@sinclair/typebox"))
 # Node's own modules: `require("events")` never reads a node_modules, even one that has it.
 _BUILTINS = frozenset((
     "assert", "async_hooks", "buffer", "child_process", "cluster", "console", "constants",
@@ -172,7 +172,7 @@ def _skipped(module: str) -> bool:
     """A builtin, or a module pi's loader supplies itself."""
     if module.startswith("node:") or module.split("/", 1)[0] in _BUILTINS:
         return True
-    return package_name(module) in _ALIASED or module.partition("/")[0] in SCOPES
+    return package_name(module) in ALIASED or module.partition("/")[0] in SCOPES
 
 
 def package_name(module: str) -> str:

@@ -33,6 +33,11 @@ def test_a_dependency_counts_as_found_in_any_node_modules_on_the_way_up(tmp_path
     )
     lost = missing(root / "extensions/a/index.ts", root)
     assert lost is not None and lost.names == ("tinydep",)
+    # what pi gives every extension itself is never missing (a review: doctor said it was)
+    given = ("@earendil-works/pi-coding-agent", "@sinclair/typebox", "typebox", "tinydep")
+    (root / "extensions/a/package.json").write_text(package(*given))
+    lost = missing(root / "extensions/a/index.ts", root)
+    assert lost is not None and lost.names == ("tinydep",)
     assert lost.manifest == root / "extensions/a/package.json"
     assert missing(root / "extensions/b/index.ts", root) is None
     assert missing(root / "extensions/c.ts", root) is None

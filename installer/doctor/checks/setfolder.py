@@ -214,8 +214,9 @@ def dependencies(s: Subject) -> Iterator[Finding]:
         raise Skip("no set (see set)")
     root = s.set_root
     said: set[Path] = set()
-    for ext in package_extensions(root, s.pi_line()):
-        lost = missing(ext.entry, root)
+    pi = s.pi_line()
+    for ext in package_extensions(root, pi):
+        lost = missing(ext.entry, root, pi)
         if lost is None or lost.manifest in said:
             continue
         said.add(lost.manifest)
