@@ -88,23 +88,31 @@ def _write_what_the_locale_cannot_encode() -> None:
 
 
 def _unencodable(error: UnicodeError) -> tuple[str | bytes, int]:
-    import codecs
-
-    if isinstance(error, UnicodeEncodeError):
-        text = error.object[error.start : error.end]
-        if all("\udc80" <= c <= "\udcff" for c in text):  # bytes a path could not decode
-            return codecs.lookup_error("surrogateescape")(error)
-    return codecs.backslashreplace_errors(error)
+    """The run at the error's start of one kind: a path's undecodable bytes as those bytes,
+    else characters as escapes; the codec calls again for what follows."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    raw = [ord(c) - 0xDC00 for c in text]
+    if 0x80 <= raw[0] <= 0xFF:  # surrogateescape's: a byte a path could not decode
+        n = next((i for i, b in enumerate(raw) if not 0x80 <= b <= 0xFF), len(raw))
+        return bytes(raw[:n]), error.start + n
+    n = next((i for i, b in enumerate(raw) if 0x80 <= b <= 0xFF), len(raw))
+    return text[:n].encode("ascii", "backslashreplace").decode("ascii"), error.start + n
 
 
 def _let_closed_streams_go() -> None:
     """stdout's and stderr's last flush (`ext --version | head -c0`): a reader that is gone is
     no error, and the interpreter's own flush at exit must not meet it again (exit 120)."""
+    import errno
+
     for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
         try:
             if stream is not None:
                 stream.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError) as err:
+            if isinstance(err, OSError) and err.errno != errno.EPIPE:
+                raise  # a full disk, say: the output was lost, and the exit says so (120)
             os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from installer.cli.options import Globals
-from installer.ground.errors import ExitCode, ExtError, RolledBack, UsageError
+from installer.ground.errors import ExitCode, ExtError, RolledBack, UsageError, write_fix
 
 
 def _output(g: Globals) -> Any:
@@ -136,12 +136,28 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(int(ExitCode.FAILED)) from None
     except OSError as exc:  # a last resort: a fault no command turned into an ExtError
+        from installer.ground.replay import stop
+
+        stop("a fault")  # a full disk under stdout, say: not a run to print again
         if g.debug:
             raise
         where = f": {exc.filename}" if exc.filename else ""
         out.error(ExtError(f"{exc.strerror or exc}{where}", _fix_for(exc)))
         raise SystemExit(int(ExitCode.FAILED)) from None
-    out.finish(code)
+    try:
+        out.finish(code)
+    except OSError as exc:  # stdout itself failed (`ext list > /dev/full`): said on stderr
+        from installer.ground.replay import stop
+
+        stop("a fault")
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # the interpreter's last flush too
+        out.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the rest of this run
+        out.error(
+            ExtError(
+                f"could not write stdout: {exc.strerror or exc}", write_fix(exc.errno, "stdout")
+            )
+        )
+        raise SystemExit(int(ExitCode.FAILED)) from None
     raise SystemExit(code)
 
 

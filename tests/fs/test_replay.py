@@ -114,6 +114,25 @@ def test_an_interrupted_run_is_never_recorded(installed: tuple[Path, Path]) -> N
     assert said(ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1")) != "replayed"
 
 
+def test_a_run_whose_stdout_failed_is_never_recorded(installed: tuple[Path, Path]) -> None:
+    """A review: `ext list > /dev/full` was recorded with its `No space left on device` (exit
+    1), and a plain `ext list` then replayed that error; with stdout buffered it was a
+    traceback (the failure came at the last flush)."""
+    root, agent = installed
+    flags = ("--set", str(root), "--agent-dir", str(agent), "list")
+    env = {**os.environ, "EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    env.pop("PYTHONUNBUFFERED", None)
+    with open("/dev/full", "w") as full:
+        argv = [str(EXT), *flags]
+        failed = subprocess.run(
+            argv, check=False, stdout=full, stderr=subprocess.PIPE, text=True, env=env, cwd=root
+        )
+    assert failed.returncode == 1 and said(failed) != "recorded", failed.stderr
+    assert "could not write stdout: No space left on device" in failed.stderr  # no traceback
+    after = ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1")
+    assert after.returncode == 0 and said(after) != "replayed" and "No space" not in after.stderr
+
+
 def test_a_run_that_writes_is_never_recorded(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", SET)
     agent = tmp_path / "agent"

@@ -211,3 +211,13 @@ def test_only_the_everyday_commands_run_without_the_collector(
     finally:
         gc.enable()
     assert seen == [collects]
+
+
+def test_an_unencodable_run_mixing_raw_bytes_and_characters_writes_each_as_its_own() -> None:
+    """A review: a path's undecodable byte next to a character the locale has no code for
+    came out as a literal `\\udcff`; each run is written as its kind is."""
+    import codecs
+
+    codecs.register_error("extset-test", entry._unencodable)
+    assert "é\udcffx".encode("ascii", "extset-test") == b"\\xe9\xffx"
+    assert "a\udcff\udcfeé日".encode("ascii", "extset-test") == b"a\xff\xfe\\xe9\\u65e5"
