@@ -381,6 +381,14 @@ def _points(path: Path, target: str) -> bool:
         return False
 
 
+def _points_where_it_went(root: Path, path: Path, step: JournalStep) -> bool:
+    return _points(path, step["target"])
+
+
+def _holds_what_it_wrote(root: Path, path: Path, step: JournalStep) -> bool:
+    return _read_text(Path(step["file"])) == _decode(step["after"])
+
+
 def _state_is(root: Path, text: str | None) -> bool:
     from installer.ground.state import read_state_text
 
@@ -390,8 +398,8 @@ def _state_is(root: Path, text: str | None) -> bool:
 # op -> whether the disk shows it taken, given the agent dir, the step's path and the step
 _SEEN: dict[str, Callable[[Path, Path, JournalStep], bool]] = {
     "mkdir": lambda root, path, step: path.is_dir(),
-    "symlink": lambda root, path, step: _points(path, step["target"]),
-    "relink": lambda root, path, step: _points(path, step["target"]),
+    "symlink": _points_where_it_went,
+    "relink": _points_where_it_went,
     "rename": lambda root, path, step: (
         os.path.lexists(root / step["to"]) and not os.path.lexists(path)
     ),
@@ -402,8 +410,8 @@ _SEEN: dict[str, Callable[[Path, Path, JournalStep], bool]] = {
         os.path.lexists(step["to"]) and not os.path.lexists(step["file"])
     ),
     "state": lambda root, path, step: _state_is(root, _decode(step["after"])),
-    "write": lambda root, path, step: _read_text(Path(step["file"])) == _decode(step["after"]),
-    "file": lambda root, path, step: _read_text(Path(step["file"])) == _decode(step["after"]),
+    "write": _holds_what_it_wrote,
+    "file": _holds_what_it_wrote,
 }
 
 
