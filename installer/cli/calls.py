@@ -303,18 +303,16 @@ def _bench_of_set(g: Globals, options: Any) -> Any:
 
 def _install_next(g: Globals) -> str:
     """The install that links what `ext add` made: as typed, but on the one dir that holds the
-    set when none is named and `ext install` alone would go to another (the isolated dir, say)."""
-    import os
-
+    set when none is named and `ext install` alone would go to the isolated dir."""
     from installer.cli.run import as_run
     from installer.ground.installs import placed
 
     again = install_again(g)
-    if g.agent_dir or g.host or os.environ.get("EXT_AGENT_DIR") or os.environ.get("EXT_HOST"):
-        return again
     try:
         ctx = context(g)
     except ExtError:  # no dir there yet: `ext install` says what to do
+        return again
+    if ctx.agent_dir_source != "isolated":  # a dir named (flag, variable, [target]): that one
         return again
     others = placed(ctx.set_root, ctx.manifest.name, ctx.agent_dir).others
     if len(others) != 1:

@@ -104,16 +104,16 @@ def _unencodable(error: UnicodeError) -> tuple[str | bytes, int]:
 def _let_closed_streams_go() -> None:
     """stdout's and stderr's last flush (`ext --version | head -c0`): a reader that is gone is
     no error, and the interpreter's own flush at exit must not meet it again (exit 120)."""
-    import errno
+    from installer.ground.streams import let_go, reader_gone
 
     for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
         try:
             if stream is not None:
                 stream.flush()
         except (OSError, ValueError) as err:
-            if isinstance(err, OSError) and err.errno != errno.EPIPE:
+            if not reader_gone(err):
                 raise  # a full disk, say: the output was lost, and the exit says so (120)
-            os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+            let_go(fd)
 
 
 def leave(done: SystemExit) -> NoReturn:

@@ -133,7 +133,9 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
         out.err(f"interrupted; {done}")
         raise SystemExit(int(ExitCode.REFUSED)) from None
     except BrokenPipeError:  # `ext list | head`: the reader is gone, nothing to say
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        from installer.ground.streams import let_go
+
+        let_go(sys.stdout.fileno())
         raise SystemExit(int(ExitCode.FAILED)) from None
     except OSError as exc:  # a last resort: a fault no command turned into an ExtError
         from installer.ground.replay import stop
@@ -148,9 +150,10 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
         out.finish(code)
     except OSError as exc:  # stdout itself failed (`ext list > /dev/full`): said on stderr
         from installer.ground.replay import stop
+        from installer.ground.streams import let_go
 
         stop("a fault")
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # the interpreter's last flush too
+        let_go(1)  # the interpreter's last flush too
         out.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the rest of this run
         out.error(
             ExtError(

@@ -125,7 +125,6 @@ def adopt_items(
 def _npm_installs(ctx: Context, plan: Plan) -> tuple[str, ...]:
     """For each extension folder copied into the set whose package.json names npm packages
     that are now nowhere to be found (node_modules/ stays out of a copy), the install to run."""
-    from installer.ground.shellword import shell_word
     from installer.sets.dependencies import missing
 
     said = []
@@ -137,8 +136,7 @@ def _npm_installs(ctx: Context, plan: Plan) -> tuple[str, ...]:
         if lost is not None:
             said.append(
                 f"pi cannot load {a.path} until its npm packages ({', '.join(lost.names)}) are "
-                f"installed, as node_modules/ stays out of the copy: "
-                f"cd {shell_word(lost.manifest.parent)} && npm install"
+                f"installed, as node_modules/ stays out of the copy: {lost.fix}"
             )
     return tuple(said)
 

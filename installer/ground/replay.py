@@ -264,17 +264,12 @@ def _replayed(out: str, err: str, code: int) -> NoReturn:
                 stream.write(text)
             stream.flush()
         except (OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+            from installer.ground.streams import STDOUT_GONE, let_go
+
+            let_go(fd)
             if fd == 1:
                 err += STDOUT_GONE.format(code=code) + "\n"
     os._exit(code)
-
-
-# What a run whose stdout's reader left says on stderr (installer.render.ui.Output.finish).
-STDOUT_GONE = (
-    "note: stdout was closed before ext finished writing to it; the command ran to the end "
-    "all the same (exit {code})"
-)
 
 
 class _Tee:

@@ -4,7 +4,6 @@ prints results with."""
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 import sys
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from installer.ground import screen
 from installer.ground.errors import ExtError, GuardRefused, Refused
+from installer.ground.streams import STDOUT_GONE, let_go, reader_gone
 
 if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
     from collections.abc import Callable
@@ -142,7 +142,7 @@ class Output:
         try:
             self.stdout.write(text)
         except (OSError, ValueError) as err:
-            if not _reader_gone(err):
+            if not reader_gone(err):
                 raise
             self._stdout_gone()
 
@@ -150,7 +150,7 @@ class Output:
         self.stdout_lost = True
         if self._fd1:  # the interpreter's own last flush of what it holds must not fail either
             with contextlib.suppress(OSError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+                let_go(1)
         self.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the Output
 
     def flush_out(self) -> None:
@@ -158,7 +158,7 @@ class Output:
         try:
             self.stdout.flush()
         except (OSError, ValueError) as err:
-            if not _reader_gone(err):
+            if not reader_gone(err):
                 raise
             self._stdout_gone()
 
@@ -169,19 +169,17 @@ class Output:
             self.stderr.write(text)
             self.stderr.flush()
         except (OSError, ValueError) as err:
-            if not _reader_gone(err):
+            if not reader_gone(err):
                 raise
             if self._fd2:  # the interpreter's own last flush must not fail either
                 with contextlib.suppress(OSError):
-                    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+                    let_go(2)
             self.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the Output
 
     def finish(self, code: int) -> None:
         """Flush stdout; if its reader left, say on stderr that the command still ran through."""
         self.flush_out()
         if self.stdout_lost:
-            from installer.ground.replay import STDOUT_GONE
-
             self.err(STDOUT_GONE.format(code=code))
 
     def said(self, line: str) -> None:
@@ -267,14 +265,6 @@ class Output:
         answer = sys.stdin.readline().strip().lower()
         if answer not in ("y", "yes"):
             raise Refused(f"declined; nothing was {done}")
-
-
-def _reader_gone(err: OSError | ValueError) -> bool:
-    """Whether a failed write means the stream's reader is gone (a closed pipe, a closed
-    file), not text the stream cannot encode."""
-    if isinstance(err, OSError):
-        return err.errno == errno.EPIPE
-    return not isinstance(err, UnicodeError)
 
 
 def use_color(no_color: bool, environ: dict[str, str], stream: TextIO) -> bool:

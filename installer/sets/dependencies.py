@@ -11,6 +11,7 @@ from pathlib import Path
 
 from installer.ground.records import NamedTuple
 from installer.host.lines import PiLine
+from installer.sets.link_imports import ALIASED, package_above
 
 
 class Missing(NamedTuple):
@@ -18,6 +19,13 @@ class Missing(NamedTuple):
 
     manifest: Path
     names: tuple[str, ...]
+
+    @property
+    def fix(self) -> str:
+        """The install that brings them."""
+        from installer.ground.shellword import shell_word
+
+        return f"cd {shell_word(self.manifest.parent)} && npm install"
 
 
 def missing(entry: Path, set_root: Path, pi: PiLine | None = None) -> Missing | None:
@@ -35,10 +43,11 @@ def missing(entry: Path, set_root: Path, pi: PiLine | None = None) -> Missing | 
         return None  # set.resources and pi's own loader say what is wrong with it
     if not isinstance(declared, dict):
         return None
+    folder = Path(os.path.realpath(entry.parent))  # Node looks up from where the file is
     lost = tuple(
         n
         for n in declared
-        if isinstance(n, str) and not _given_by_pi(n, pi) and not _found(n, entry.parent)
+        if isinstance(n, str) and not _given_by_pi(n, pi) and package_above(folder, n) is None
     )
     return Missing(manifest, lost) if lost else None
 
@@ -46,7 +55,6 @@ def missing(entry: Path, set_root: Path, pi: PiLine | None = None) -> Missing | 
 def _given_by_pi(name: str, pi: PiLine | None) -> bool:
     """pi's loader maps these onto its own copies, whatever node_modules holds."""
     from installer.host.lines import line_of
-    from installer.sets.link_imports import ALIASED
 
     scope, _, rest = name.partition("/")
     return name in ALIASED or (rest.startswith("pi-") and scope in (pi or line_of()).scopes)
@@ -60,14 +68,4 @@ def _nearest(folder: Path, set_root: Path) -> Path | None:
             return at / "package.json"
         if str(at) == root or at == at.parent:
             return None
-        at = at.parent
-
-
-def _found(name: str, folder: Path) -> bool:
-    at = Path(os.path.realpath(folder))
-    while True:
-        if (at / "node_modules" / name).exists():
-            return True
-        if at == at.parent:
-            return False
         at = at.parent

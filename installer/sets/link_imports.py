@@ -98,7 +98,7 @@ def resolves_from(file: Path, module: str) -> Path | None:
         return Path(found) if found is not None else None
     if module.startswith("/") or _skipped(module):
         return None
-    return _package_above(file.parent, package_name(module))
+    return package_above(file.parent, package_name(module))
 
 
 def _value_imports(path: str) -> list[tuple[str, int]]:
@@ -132,7 +132,7 @@ def _lost(
         return Escape(Path(path), line, spec, where)
     if folder is not None and where.is_relative_to(folder):
         return None  # the folder's own node_modules: the link carries it
-    if _package_above(link_dir, package_name(spec)) is not None:
+    if package_above(link_dir, package_name(spec)) is not None:
         return None  # the agent dir's side has it too
     return Escape(Path(path), line, spec, where)
 
@@ -157,7 +157,7 @@ def _file_of(target: str, any_kind: bool = False) -> str | None:
     return next((t for t in tries if os.path.isfile(t)), None)
 
 
-def _package_above(start: Path, package: str) -> Path | None:
+def package_above(start: Path, package: str) -> Path | None:
     """`<dir>/node_modules/<package>` for the nearest dir from `start` up, as Node looks."""
     for folder in (start, *start.parents):
         if folder.name == "node_modules":

@@ -207,7 +207,6 @@ def _package_paths(s: Subject, root: Path) -> list[Path]:
 def dependencies(s: Subject) -> Iterator[Finding]:
     """A warning per extension whose package.json names npm packages Node would not find."""
     from installer.doctor.checks.loaded import package_extensions
-    from installer.ground.shellword import shell_word
     from installer.sets.dependencies import missing
 
     if s.set_root is None:
@@ -224,7 +223,7 @@ def dependencies(s: Subject) -> Iterator[Finding]:
         yield warn(
             f"{ext.label}: {lost.manifest} needs {names}, which no node_modules/ holds: pi "
             "cannot load it (Cannot find module)",
-            f"cd {shell_word(lost.manifest.parent)} && npm install",
+            lost.fix,
         )
     if not said:
         yield ok("every npm dependency the set's extensions declare is installed")
