@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -134,3 +135,26 @@ def imported(stderr: str) -> list[tuple[int, str]]:
             name = line.rsplit("|", 1)[1]
             out.append(((len(name) - len(name.lstrip())) // 2, name.strip()))
     return out
+
+
+def run_readerless(
+    argv: list[str], env: dict[str, str], *, stderr_too: bool = False
+) -> tuple[int, str]:
+    """Run argv with stdout on a pipe whose reader is gone before it starts (`| head -c0`),
+    and stderr on it too, or read; return the exit code and what stderr said.
+
+    Closing the reader after Popen raced: a child quick to write (a replay) filled the live
+    pipe's buffer first, and saw no broken pipe at all."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdout=write_end,
+            stderr=write_end if stderr_too else subprocess.PIPE,
+            env=env,
+        )
+    finally:
+        os.close(write_end)
+    err = b"" if stderr_too else proc.communicate()[1]
+    return proc.wait(timeout=120), err.decode()

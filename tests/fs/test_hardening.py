@@ -22,7 +22,7 @@ import pytest
 from installer.commands.install import Install, install
 from installer.ground.errors import ExtError
 from installer.settings import lock_path
-from tests.helpers import TOOLS_SET, build_tree, context, snapshot, yes
+from tests.helpers import TOOLS_SET, build_tree, context, run_readerless, snapshot, yes
 
 SEEDED = '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n'
 
@@ -414,16 +414,8 @@ def test_a_closed_stdout_gives_one_outcome_the_apply_finished_and_said_on_stderr
     plain = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     for n, env in enumerate((plain, plain, {**plain, "PYTHONUNBUFFERED": "1"})):
         agent = build_tree(tmp_path / f"agent{n}", {"settings.json": "{}\n"})
-        proc = subprocess.Popen(
-            [str(EXT), "--set", str(set_root), "--agent-dir", str(agent), "install", "--yes"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
-        assert proc.stdout is not None and proc.stderr is not None
-        proc.stdout.close()  # `| head -0`: the reader is gone before the first line
-        err = proc.stderr.read().decode()
-        code = proc.wait()
+        argv = [str(EXT), "--set", str(set_root), "--agent-dir", str(agent), "install", "--yes"]
+        code, err = run_readerless(argv, env)  # `| head -0`: no reader before the first line
         applied = (agent / "extensions/notify.ts").is_symlink()
         outcomes.add((code, applied, "ran to the end all the same (exit 0)" in err))
     assert outcomes == {(0, True, True)}
@@ -440,16 +432,7 @@ def test_a_reader_gone_from_stdout_and_stderr_stops_nothing_and_a_replay_meets_i
     flags = [str(EXT), "--set", str(set_root), "--agent-dir", str(agent)]
 
     def gone(*argv: str, both: bool = True) -> tuple[int, str]:
-        proc = subprocess.Popen(
-            [*flags, *argv],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT if both else subprocess.PIPE,
-            env=env,
-        )
-        assert proc.stdout is not None
-        proc.stdout.close()
-        err = "" if both else (proc.stderr.read().decode() if proc.stderr else "")
-        return proc.wait(), err
+        return run_readerless([*flags, *argv], env, stderr_too=both)
 
     assert gone("install", "--yes") == (0, "")
     assert (agent / "extensions/notify.ts").is_symlink()

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from installer.cli import entry
+from tests.helpers import run_readerless
 
 COUNT_THREADS = threading.active_count
 
@@ -132,10 +133,7 @@ def test_a_flush_into_a_pipe_whose_reader_left_exits_with_the_code_and_says_noth
     )
     buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     argv = [sys.executable, "-c", code]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=buffered)
-    assert proc.stdout is not None and proc.stderr is not None
-    proc.stdout.close()
-    assert (proc.wait(timeout=60), proc.stderr.read()) == (4, b"")
+    assert run_readerless(argv, buffered) == (4, "")
 
 
 def test_a_real_process_delivers_all_its_output_and_its_code() -> None:
