@@ -113,18 +113,35 @@ def set_links(agent: Path) -> dict[str, str]:
 
 def remove_deep(root: Path) -> None:
     """Remove a tree without recursion: shutil.rmtree (and so pytest's own cleanup) recurses per
-    level, and a thousand-deep tree left behind would crash a later session's cleanup."""
-    order, stack = [], [str(root)]
-    while stack:
-        folder = stack.pop()
-        order.append(folder)
-        for entry in os.scandir(folder):
-            if entry.is_dir(follow_symlinks=False):
-                stack.append(entry.path)
-            else:
-                os.unlink(entry.path)
-    for folder in reversed(order):
-        os.rmdir(folder)
+    level, and a thousand-deep tree left behind would crash a later session's cleanup. Each
+    step names an entry of the folder open at hand, so no call resolves a thousand-part path
+    (whole paths made a thousand-deep tree's removal take 3 s)."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    names: list[str] = []  # the way down from root to the folder open in fd
+    fd = os.open(root, flags)
+    try:
+        while True:
+            below = None
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        below = entry.name
+                    else:
+                        os.unlink(entry.name, dir_fd=fd)
+            if below is not None:
+                child = os.open(below, flags, dir_fd=fd)
+                os.close(fd)
+                fd, names = child, [*names, below]
+                continue
+            if not names:
+                break
+            parent = os.open("..", flags, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            os.rmdir(names.pop(), dir_fd=fd)
+    finally:
+        os.close(fd)
+    os.rmdir(root)
 
 
 def imported(stderr: str) -> list[tuple[int, str]]:
