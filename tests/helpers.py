@@ -175,3 +175,19 @@ def run_readerless(
         os.close(write_end)
     err = b"" if stderr_too else proc.communicate()[1]
     return proc.wait(timeout=120), err.decode()
+
+
+def settle_manifest(root: Path) -> None:
+    """Put root's extset.toml in ext's manifest cache now, as the first run two seconds after
+    it was written would (the cache keeps no file younger than that). A test that counts on
+    a run being recorded for replay needs it: otherwise, on a machine slow enough, the first
+    run to see the file two seconds old writes the cache, and a run that writes is no
+    recording."""
+    import time
+    import tomllib
+
+    from installer.ground import manifest_cache
+
+    path = root / "extset.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    manifest_cache.remember(path, path.stat(), data, time.time_ns() + manifest_cache.SETTLED_NS)

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from installer.ground import replay
-from tests.helpers import build_tree, imported
+from tests.helpers import build_tree, imported, settle_manifest
 
 EXT = Path(sys.executable).with_name("ext")
 SET = {
@@ -54,6 +54,7 @@ def without_debug(run: subprocess.CompletedProcess[str]) -> tuple[str, str, int]
 @pytest.fixture
 def installed(tmp_path: Path) -> tuple[Path, Path]:
     root = build_tree(tmp_path / "set", SET)
+    settle_manifest(root)
     agent = tmp_path / "agent"
     done = ext(
         "--set", str(root), "--agent-dir", str(agent), "install", "--create", "--yes", cwd=root
@@ -296,6 +297,7 @@ def test_after_any_change_a_run_prints_what_a_real_run_prints(
 ) -> None:
     base = tmp_path_factory.mktemp("replay")
     root = build_tree(base / "set", SET)
+    settle_manifest(root)
     agent = base / "agent"
     flags = ("--set", str(root), "--agent-dir", str(agent))
     assert ext(*flags, "install", "--create", "--yes", cwd=root).returncode == 0
