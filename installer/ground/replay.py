@@ -258,18 +258,26 @@ def bound(since: float, until: float | None) -> None:
 def _replayed(out: str, err: str, code: int) -> NoReturn:
     """Print what the run printed and exit with its code; a reader that is gone is met as a
     real run meets it (installer.render.ui.Output): the note on stderr, the same exit code."""
-    for fd, stream, text in ((1, sys.stdout, out), (2, sys.stderr, err)):
-        try:
-            if text:
-                stream.write(text)
-            stream.flush()
-        except (OSError, ValueError):
-            from installer.ground.streams import STDOUT_GONE, let_go
+    if not _wrote(1, sys.stdout, out):
+        from installer.ground.streams import STDOUT_GONE
 
-            let_go(fd)
-            if fd == 1:
-                err += STDOUT_GONE.format(code=code) + "\n"
+        err += STDOUT_GONE.format(code=code) + "\n"
+    _wrote(2, sys.stderr, err)
     os._exit(code)
+
+
+def _wrote(fd: int, stream: Any, text: str) -> bool:
+    """Whether text went out on stream; if not, fd is let go (the exit's flush goes nowhere)."""
+    try:
+        if text:
+            stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):
+        from installer.ground.streams import let_go
+
+        let_go(fd)
+        return False
+    return True
 
 
 class _Tee:

@@ -22,7 +22,15 @@ import pytest
 from installer.commands.install import Install, install
 from installer.ground.errors import ExtError
 from installer.settings import lock_path
-from tests.helpers import TOOLS_SET, build_tree, context, run_readerless, snapshot, yes
+from tests.helpers import (
+    TOOLS_SET,
+    build_tree,
+    context,
+    run_readerless,
+    settle_manifest,
+    snapshot,
+    yes,
+)
 
 SEEDED = '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n'
 
@@ -427,8 +435,10 @@ def test_a_reader_gone_from_stdout_and_stderr_stops_nothing_and_a_replay_meets_i
     """`2>&1 | head -c0`: stderr's first line failed the install before its apply (exit 120,
     nothing linked); a replay into a closed pipe was a traceback; `--version` exited 120."""
     set_root = build_tree(tmp_path / "set", dict(TOOLS_SET))
+    settle_manifest(set_root)  # else a later run may write the cache, and is no recording
     agent = build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["EXT_REPLAY_WINDOW_NS"] = "0"  # the install just now is not "too recent" to record
     flags = [str(EXT), "--set", str(set_root), "--agent-dir", str(agent)]
 
     def gone(*argv: str, both: bool = True) -> tuple[int, str]:
@@ -437,7 +447,9 @@ def test_a_reader_gone_from_stdout_and_stderr_stops_nothing_and_a_replay_meets_i
     assert gone("install", "--yes") == (0, "")
     assert (agent / "extensions/notify.ts").is_symlink()
     assert gone("--version") == (0, "")
-    subprocess.run([*flags, "list"], env=env, capture_output=True, check=True)  # recorded
+    debug = {**env, "EXT_REPLAY_DEBUG": "1"}  # not part of a record's key
+    recorded = subprocess.run([*flags, "list"], env=debug, capture_output=True, check=True)
+    assert b"ext: replay: recorded" in recorded.stderr, recorded.stderr
     code, err = gone("list", both=False)  # replayed
     assert code == 0 and "Traceback" not in err, err
     assert err.endswith("the command ran to the end all the same (exit 0)\n"), err
