@@ -70,11 +70,12 @@ def test_a_hang_costs_one_timeout_and_is_said_once(tmp_path: Path) -> None:
     pi, log = wrapper(tmp_path, "sleep 30\necho 0.73.1")
     path_env = f"{pi.parent}{os.pathsep}{os.environ['PATH']}"
 
-    first = find_host("pi", path_env=path_env, timeout=0.3)
+    # 2 s: time for the wrapper to log its run before it is killed, on a loaded machine too.
+    first = find_host("pi", path_env=path_env, timeout=2)
     started = time.monotonic()
-    second = find_host("pi", path_env=path_env, timeout=0.3)
+    second = find_host("pi", path_env=path_env, timeout=2)
 
-    assert time.monotonic() - started < 0.3  # no second wait
+    assert time.monotonic() - started < 1  # no second wait
     assert first is not None and second is not None
     assert (first.version, second.version) == (None, None)
     assert first.note is not None and "version unknown" in first.note
