@@ -441,8 +441,8 @@ def test_a_reader_gone_from_stdout_and_stderr_stops_nothing_and_a_replay_meets_i
     env["EXT_REPLAY_WINDOW_NS"] = "0"  # the install just now is not "too recent" to record
     flags = [str(EXT), "--set", str(set_root), "--agent-dir", str(agent)]
 
-    def gone(*argv: str, both: bool = True) -> tuple[int, str]:
-        return run_readerless([*flags, *argv], env, stderr_too=both)
+    def gone(*argv: str, both: bool = True, **more: str) -> tuple[int, str]:
+        return run_readerless([*flags, *argv], {**env, **more}, stderr_too=both)
 
     assert gone("install", "--yes") == (0, "")
     assert (agent / "extensions/notify.ts").is_symlink()
@@ -450,8 +450,10 @@ def test_a_reader_gone_from_stdout_and_stderr_stops_nothing_and_a_replay_meets_i
     debug = {**env, "EXT_REPLAY_DEBUG": "1"}  # not part of a record's key
     recorded = subprocess.run([*flags, "list"], env=debug, capture_output=True, check=True)
     assert b"ext: replay: recorded" in recorded.stderr, recorded.stderr
-    code, err = gone("list", both=False)  # replayed
+    # A real run says the same: only the debug line tells that this one is the replay.
+    code, err = gone("list", both=False, EXT_REPLAY_DEBUG="1")
     assert code == 0 and "Traceback" not in err, err
+    assert "ext: replay: replayed\n" in err, err
     assert err.endswith("the command ran to the end all the same (exit 0)\n"), err
 
 
