@@ -77,7 +77,7 @@ def test_a_long_wait_is_said_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(notices, "_listeners", [said.append])
     monkeypatch.setattr(lock_module, "NOTE_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(lock_module, "POLL_SECONDS", 0.01)
-    with agent_lock(tmp_path), pytest.raises(ExtError), agent_lock(tmp_path, timeout=0.1):
+    with agent_lock(tmp_path), pytest.raises(ExtError), agent_lock(tmp_path, timeout=0.5):
         pass
     assert said == [
         f"waiting for another ext working on {tmp_path} (it holds {tmp_path}/.extset/lock)"

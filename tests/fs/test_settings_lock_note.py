@@ -8,6 +8,7 @@ import pytest
 
 from installer.ground import notices
 from installer.ground.errors import ExtError
+from installer.settings import lock as lock_module
 from installer.settings.lock import lock_path, settings_lock
 
 
@@ -16,6 +17,7 @@ def test_a_long_wait_is_noted_once(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(notices, "_listeners", [heard.append])
     settings = tmp_path / "settings.json"
     lock_path(settings).mkdir()  # a fresh lock of pi's, held for longer than we wait
+    monkeypatch.setattr(lock_module, "NOTE_AFTER_SECONDS", 0.2)  # said well before the wait ends
     with pytest.raises(ExtError, match="stayed locked"), settings_lock(settings, wait=1.5):
         pass
     assert heard == [
