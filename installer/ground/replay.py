@@ -46,7 +46,7 @@ import sys
 TYPE_CHECKING = False  # typing's own costs ~2 ms of a replay's ~15: mypy reads this as True
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, NoReturn
+    from typing import Any
 
 FORMAT = 3
 COMMANDS = frozenset({"install", "list", "env"})  # argv words worth a look for a replay
@@ -203,7 +203,7 @@ def replay(argv: list[str]) -> Recorder | None:
         if _in_window(window) and _holds(checks):
             if os.environ.get("EXT_REPLAY_DEBUG"):
                 err += "ext: replay: replayed\n"
-            _replayed(out, err, code)
+            _replayed(out, err, code)  # returns only when stdout failed: run as usual
     return Recorder(key, path, folder)
 
 
@@ -255,29 +255,39 @@ def bound(since: float, until: float | None) -> None:
         recorder.bounded(since, until)
 
 
-def _replayed(out: str, err: str, code: int) -> NoReturn:
+def _replayed(out: str, err: str, code: int) -> None:
     """Print what the run printed and exit with its code; a reader that is gone is met as a
-    real run meets it (installer.render.ui.Output): the note on stderr, the same exit code."""
-    if not _wrote(1, sys.stdout, out):
-        from installer.ground.streams import STDOUT_GONE
+    real run meets it (installer.render.ui.Output): the note on stderr, the same exit code.
 
+    Any other fault of stdout (`> /dev/full`) returns instead, and the command runs as usual:
+    it meets the same fault and says it as a real run does (an error, exit 1), not as a
+    replay would guess it (what part of the output went out before the fault, it writes
+    again)."""
+    try:
+        _put(1, sys.stdout, out)
+    except BrokenPipeError:  # EPIPE: the reader is gone
+        from installer.ground.streams import STDOUT_GONE, let_go
+
+        let_go(1)  # the interpreter's own last flush too
         err += STDOUT_GONE.format(code=code) + "\n"
-    _wrote(2, sys.stderr, err)
+    except OSError:
+        return
+    try:
+        _put(2, sys.stderr, err)
+    except OSError:
+        from installer.ground.streams import let_go
+
+        let_go(2)
     os._exit(code)
 
 
-def _wrote(fd: int, stream: Any, text: str) -> bool:
-    """Whether text went out on stream; if not, fd is let go (the exit's flush goes nowhere)."""
-    try:
-        if text:
-            stream.write(text)
-        stream.flush()
-    except (OSError, ValueError):
-        from installer.ground.streams import let_go
-
-        let_go(fd)
-        return False
-    return True
+def _put(fd: int, stream: Any, text: str) -> None:
+    """Write text to fd whole, encoded as stream (sys.stdout, sys.stderr) would encode it;
+    straight to the descriptor, so a failure leaves nothing in the stream's buffer for the
+    real run that may follow."""
+    data = memoryview(text.encode(stream.encoding, stream.errors))
+    while data:
+        data = data[os.write(fd, data) :]
 
 
 class _Tee:

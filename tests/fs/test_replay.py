@@ -134,6 +134,36 @@ def test_a_run_whose_stdout_failed_is_never_recorded(installed: tuple[Path, Path
     assert after.returncode == 0 and said(after) != "replayed" and "No space" not in after.stderr
 
 
+def test_a_replay_whose_stdout_fails_runs_and_says_what_a_real_run_says(
+    installed: tuple[Path, Path],
+) -> None:
+    """A recorded `ext list` then run `> /dev/full` said "stdout was closed before ext
+    finished" and exited 0, where a real run says the disk is full and exits 1."""
+    root, agent = installed
+    flags = ("--set", str(root), "--agent-dir", str(agent), "list")
+    env = {**os.environ, "EXT_REPLAY_WINDOW_NS": "0"}
+    env.pop("PYTHONUNBUFFERED", None)
+    assert said(ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1", EXT_REPLAY_WINDOW_NS="0")) == (
+        "recorded"
+    )
+
+    def into_full(**more: str) -> tuple[int, str]:
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [str(EXT), *flags], check=False, stdout=full, stderr=subprocess.PIPE,
+                text=True, env={**env, **more}, cwd=root,
+            )  # fmt: skip
+        return done.returncode, done.stderr
+
+    code, err = into_full(EXT_REPLAY_DEBUG="1")
+    assert "ext: replay: replayed" not in err and "ext: replay: a fault" in err, err
+    real = into_full(EXT_NO_REPLAY="1")
+    assert real[0] == 1 and "could not write stdout: No space left on device" in real[1]
+    assert (code, "".join(ln for ln in err.splitlines(True) if "ext: replay" not in ln)) == real
+    again = ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1", EXT_REPLAY_WINDOW_NS="0")
+    assert said(again) == "replayed"  # the record stands: the fault was stdout's, not its
+
+
 def test_a_run_that_writes_is_never_recorded(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", SET)
     agent = tmp_path / "agent"
