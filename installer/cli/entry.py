@@ -24,7 +24,7 @@ def main() -> None:
     from installer.ground.replay import CALLS, replay
 
     argv = sys.argv[1:]
-    recorder = replay(argv)  # no return on a replay
+    recorder = replay(argv)  # no return on a replay (but one stdout could not take)
     from installer.ground import modes
 
     modes.cap()

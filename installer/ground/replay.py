@@ -46,7 +46,7 @@ import sys
 TYPE_CHECKING = False  # typing's own costs ~2 ms of a replay's ~15: mypy reads this as True
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, TextIO
 
 FORMAT = 3
 COMMANDS = frozenset({"install", "list", "env"})  # argv words worth a look for a replay
@@ -185,8 +185,9 @@ def _load(path: str, key: str) -> tuple[Any, ...] | None:
 
 
 def replay(argv: list[str]) -> Recorder | None:
-    """Replay this run and exit when it was recorded and nothing it read has changed; else
-    the Recorder that records it (None when this argv is not one to record)."""
+    """Replay this run and exit when it was recorded and nothing it read has changed (and its
+    stdout takes the output, see _replayed); else the Recorder that records it (None when
+    this argv is not one to record)."""
     if not COMMANDS.intersection(argv):
         return None
     folder = cache_dir()
@@ -261,33 +262,35 @@ def _replayed(out: str, err: str, code: int) -> None:
 
     Any other fault of stdout (`> /dev/full`) returns instead, and the command runs as usual:
     it meets the same fault and says it as a real run does (an error, exit 1), not as a
-    replay would guess it (what part of the output went out before the fault, it writes
-    again)."""
+    replay would guess it. The output goes to the descriptors, never through the streams'
+    buffers: nothing of it is left there for that run, nor for an exit to flush."""
     try:
         _put(1, sys.stdout, out)
-    except BrokenPipeError:  # EPIPE: the reader is gone
-        from installer.ground.streams import STDOUT_GONE, let_go
+    except OSError as fault:
+        from installer.ground.streams import STDOUT_GONE, reader_gone
 
-        let_go(1)  # the interpreter's own last flush too
+        if not reader_gone(fault):
+            return
         err += STDOUT_GONE.format(code=code) + "\n"
-    except OSError:
-        return
-    try:
+    try:  # noqa: SIM105 - no contextlib on a replay (docs/performance.md)
         _put(2, sys.stderr, err)
     except OSError:
-        from installer.ground.streams import let_go
-
-        let_go(2)
+        pass  # said nowhere, as a real run's stderr that is gone
     os._exit(code)
 
 
-def _put(fd: int, stream: Any, text: str) -> None:
-    """Write text to fd whole, encoded as stream (sys.stdout, sys.stderr) would encode it;
-    straight to the descriptor, so a failure leaves nothing in the stream's buffer for the
-    real run that may follow."""
-    data = memoryview(text.encode(stream.encoding, stream.errors))
+def _put(fd: int, stream: TextIO, text: str) -> None:
+    """Write text to fd whole, encoded as stream (sys.stdout, sys.stderr) would encode it. A
+    descriptor that cannot take more now (non-blocking, shared with a parent) is waited for:
+    a fault after part of the output would have it written twice."""
+    data = memoryview(text.encode(stream.encoding, stream.errors or "strict"))
     while data:
-        data = data[os.write(fd, data) :]
+        try:
+            data = data[os.write(fd, data) :]
+        except BlockingIOError:
+            import select
+
+            select.select([], [fd], [])
 
 
 class _Tee:

@@ -115,23 +115,30 @@ def test_an_interrupted_run_is_never_recorded(installed: tuple[Path, Path]) -> N
     assert said(ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1")) != "replayed"
 
 
+def ext_into(target: str, *argv: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """ext with stdout into target (/dev/null, /dev/full), buffered as in a person's shell,
+    stdin as ext() has it: one key for every run of the same argv (a record's key holds the
+    environment and whether stdin is a terminal)."""
+    environ = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    with open(target, "w") as out:
+        return subprocess.run(
+            [str(EXT), *argv], check=False, cwd=cwd, stdout=out, stderr=subprocess.PIPE,
+            text=True, stdin=subprocess.DEVNULL, env={**environ, **env}, timeout=60,
+        )  # fmt: skip
+
+
 def test_a_run_whose_stdout_failed_is_never_recorded(installed: tuple[Path, Path]) -> None:
     """A review: `ext list > /dev/full` was recorded with its `No space left on device` (exit
     1), and a plain `ext list` then replayed that error; with stdout buffered it was a
     traceback (the failure came at the last flush)."""
     root, agent = installed
     flags = ("--set", str(root), "--agent-dir", str(agent), "list")
-    env = {**os.environ, "EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
-    env.pop("PYTHONUNBUFFERED", None)
-    with open("/dev/full", "w") as full:
-        argv = [str(EXT), *flags]
-        failed = subprocess.run(
-            argv, check=False, stdout=full, stderr=subprocess.PIPE, text=True, env=env, cwd=root
-        )
+    env = {"EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    failed = ext_into("/dev/full", *flags, cwd=root, **env)
     assert failed.returncode == 1 and said(failed) != "recorded", failed.stderr
     assert "could not write stdout: No space left on device" in failed.stderr  # no traceback
-    after = ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1")
-    assert after.returncode == 0 and said(after) != "replayed" and "No space" not in after.stderr
+    after = ext_into("/dev/null", *flags, cwd=root, **env)
+    assert after.returncode == 0 and said(after) == "recorded" and "No space" not in after.stderr
 
 
 def test_a_replay_whose_stdout_fails_runs_and_says_what_a_real_run_says(
@@ -141,27 +148,16 @@ def test_a_replay_whose_stdout_fails_runs_and_says_what_a_real_run_says(
     finished" and exited 0, where a real run says the disk is full and exits 1."""
     root, agent = installed
     flags = ("--set", str(root), "--agent-dir", str(agent), "list")
-    env = {**os.environ, "EXT_REPLAY_WINDOW_NS": "0"}
-    env.pop("PYTHONUNBUFFERED", None)
-    assert said(ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1", EXT_REPLAY_WINDOW_NS="0")) == (
-        "recorded"
-    )
+    env = {"EXT_REPLAY_DEBUG": "1", "EXT_REPLAY_WINDOW_NS": "0"}
+    assert said(ext_into("/dev/null", *flags, cwd=root, **env)) == "recorded"
+    assert said(ext_into("/dev/null", *flags, cwd=root, **env)) == "replayed"  # the same key
 
-    def into_full(**more: str) -> tuple[int, str]:
-        with open("/dev/full", "w") as full:
-            done = subprocess.run(
-                [str(EXT), *flags], check=False, stdout=full, stderr=subprocess.PIPE,
-                text=True, env={**env, **more}, cwd=root,
-            )  # fmt: skip
-        return done.returncode, done.stderr
-
-    code, err = into_full(EXT_REPLAY_DEBUG="1")
-    assert "ext: replay: replayed" not in err and "ext: replay: a fault" in err, err
-    real = into_full(EXT_NO_REPLAY="1")
-    assert real[0] == 1 and "could not write stdout: No space left on device" in real[1]
-    assert (code, "".join(ln for ln in err.splitlines(True) if "ext: replay" not in ln)) == real
-    again = ext(*flags, cwd=root, EXT_REPLAY_DEBUG="1", EXT_REPLAY_WINDOW_NS="0")
-    assert said(again) == "replayed"  # the record stands: the fault was stdout's, not its
+    full = ext_into("/dev/full", *flags, cwd=root, **env)
+    real = ext_into("/dev/full", *flags, cwd=root, **env, EXT_NO_REPLAY="1")
+    assert said(full) == "a fault", full.stderr  # it ran, and was not recorded
+    assert real.returncode == 1 and "could not write stdout: No space left on device" in real.stderr
+    assert without_debug(full) == without_debug(real)
+    assert said(ext_into("/dev/null", *flags, cwd=root, **env)) == "replayed"  # the record stands
 
 
 def test_a_run_that_writes_is_never_recorded(tmp_path: Path) -> None:
@@ -528,3 +524,29 @@ def test_quiet_until_is_the_first_moment_an_answer_of_the_policy_flips() -> None
             for d in (0, DAY, REFRESH_RETRY)
         }
     assert quiet_until(None, now) is None
+
+
+def test_a_descriptor_that_cannot_take_more_now_is_waited_for_not_written_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A review: a non-blocking stdout (shared with a node parent) took part of a replay, then
+    raised BlockingIOError, and the real run that followed wrote all of it again."""
+    import io
+    import select
+
+    taken: list[bytes] = []
+    answers: list[int | BaseException] = [3, BlockingIOError(11, "full"), 100]
+    waited: list[list[int]] = []
+
+    def write(fd: int, data: memoryview) -> int:
+        answer = answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        taken.append(bytes(data[:answer]))
+        return min(answer, len(data))
+
+    monkeypatch.setattr(os, "write", write)
+    monkeypatch.setattr(select, "select", lambda r, w, x: waited.append(w) or ([], w, []))
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    replay._put(1, stream, "agënt list\n")
+    assert b"".join(taken) == "agënt list\n".encode() and waited == [[1]]
