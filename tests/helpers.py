@@ -115,30 +115,35 @@ def remove_deep(root: Path) -> None:
     """Remove a tree without recursion: shutil.rmtree (and so pytest's own cleanup) recurses per
     level, and a thousand-deep tree left behind would crash a later session's cleanup. Each
     step names an entry of the folder open at hand, so no call resolves a thousand-part path
-    (whole paths made a thousand-deep tree's removal take 3 s)."""
+    (whole paths made a thousand-deep tree's removal take 3 s), and each folder is listed
+    once."""
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
-    names: list[str] = []  # the way down from root to the folder open in fd
+    way: list[str] = []  # the names from root down to the folder open in fd
+    left: list[list[str]] = []  # for each folder on the way (and fd's), its folders to remove
     fd = os.open(root, flags)
     try:
         while True:
-            below = None
+            folders = []
             with os.scandir(fd) as entries:
                 for entry in entries:
                     if entry.is_dir(follow_symlinks=False):
-                        below = entry.name
+                        folders.append(entry.name)
                     else:
                         os.unlink(entry.name, dir_fd=fd)
-            if below is not None:
-                child = os.open(below, flags, dir_fd=fd)
+            left.append(folders)
+            while not left[-1] and way:  # fd's folder is empty: up, and remove it
+                left.pop()
+                parent = os.open("..", flags, dir_fd=fd)
                 os.close(fd)
-                fd, names = child, [*names, below]
-                continue
-            if not names:
+                fd = parent
+                os.rmdir(way.pop(), dir_fd=fd)
+            if not left[-1]:  # root is empty
                 break
-            parent = os.open("..", flags, dir_fd=fd)
+            name = left[-1].pop()
+            child = os.open(name, flags, dir_fd=fd)
             os.close(fd)
-            fd = parent
-            os.rmdir(names.pop(), dir_fd=fd)
+            fd = child
+            way.append(name)
     finally:
         os.close(fd)
     os.rmdir(root)
@@ -165,16 +170,17 @@ def run_readerless(
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        proc = subprocess.Popen(
+        done = subprocess.run(
             argv,
             stdout=write_end,
             stderr=write_end if stderr_too else subprocess.PIPE,
             env=env,
+            timeout=120,
+            check=False,
         )
     finally:
         os.close(write_end)
-    err = b"" if stderr_too else proc.communicate()[1]
-    return proc.wait(timeout=120), err.decode()
+    return done.returncode, (done.stderr or b"").decode()
 
 
 def settle_manifest(root: Path) -> None:
@@ -189,5 +195,5 @@ def settle_manifest(root: Path) -> None:
     from installer.ground import manifest_cache
 
     path = root / "extset.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data = tomllib.loads(path.read_bytes().decode("utf-8"))  # as ext reads it: no newline turned
     manifest_cache.remember(path, path.stat(), data, time.time_ns() + manifest_cache.SETTLED_NS)

@@ -145,15 +145,15 @@ def open_ext(screen: Screen) -> str:
     """Type /ext and Enter; what the overlay drew."""
     screen.keys("/ext")
     screen.wait("Switch the set's extensions")  # pi's command completion, drawn
+    entered = len(screen.text)
     screen.keys("\r")
     try:  # its title is drawn at once; its list once ext has answered, which load can slow
-        drawn = screen.wait(TITLE, timeout=5)
+        screen.wait(TITLE, timeout=5, since=entered)
     except AssertionError:
         # Enter on an open completion list only completes the command: the next one runs it.
         # (While /ext asks ext, it ignores Enter; once it lists, Enter would apply.)
         screen.keys("\r")
-        drawn = screen.wait(TITLE)
-    return drawn if OVERLAY in drawn else drawn + screen.wait(OVERLAY)
+    return screen.wait(OVERLAY, since=entered)
 
 
 def test_ext_in_pi_switches_two_items_in_one_plan_and_the_session_reloads(

@@ -137,7 +137,7 @@ def test_held_lock_has_its_mtime_refreshed(settings: Path) -> None:
         held.ensure_held()
 
 
-def made_later(lock: Path) -> None:
+def remake_later(lock: Path) -> None:
     """mkdir the lock as another process does, at a later moment than ext's: ext4 gives the
     new folder the inode just freed, and a clock of coarse ticks (a kernel before 6.13) the
     same mtime in the same tick, which a real takeover (after the lock went stale) never has."""
@@ -150,7 +150,7 @@ def test_lock_taken_over_is_noticed_and_not_removed(settings: Path) -> None:
     lock = settings.parent / "settings.json.lock"
     with settings_lock(settings) as held:
         lock.rmdir()  # as another process does with a lock it judged stale
-        made_later(lock)
+        remake_later(lock)
         with pytest.raises(ExtError, match="lost the lock"):
             held.ensure_held()
     assert lock.is_dir()
@@ -181,7 +181,7 @@ def test_lock_taken_over_meanwhile_stops_the_write(settings: Path) -> None:
 
     def take_over() -> None:
         lock.rmdir()
-        made_later(lock)
+        remake_later(lock)
 
     with pytest.raises(ExtError, match="lost the lock"):
         update_settings(settings, _pi_writes_first(settings, take_over))
