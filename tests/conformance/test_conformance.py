@@ -54,7 +54,6 @@ def test_the_corpus_lists_what_pi_loads(tmp_path: Path, pi_host: HostInfo) -> No
     max_examples=2,
     derandomize=True,
     database=None,
-    deadline=None,
     # Shrinking would re-run whole batches; the report already names each failing layout.
     phases=(Phase.explicit, Phase.generate),
     suppress_health_check=(HealthCheck.function_scoped_fixture, HealthCheck.too_slow),

@@ -132,9 +132,7 @@ def contents(root: Path) -> Counter[bytes]:
 counter = itertools.count()
 
 
-@settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.dictionaries(st.sampled_from(PLACES), st.sampled_from(KINDS), min_size=1, max_size=3))
 def test_no_writing_command_reaches_outside_the_agent_dir(
     tmp_path: Path, planted: dict[str, str]

@@ -192,7 +192,6 @@ def not_ours(found: dict[str, tuple[object, bool]]) -> dict[str, object]:
 
 @settings(
     max_examples=50,
-    deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(sc=scenarios())
@@ -231,7 +230,6 @@ def test_install_is_idempotent_loses_nothing_and_uninstall_leaves_only_what_was_
 
 @settings(
     max_examples=50,
-    deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(sc=scenarios())

@@ -314,7 +314,6 @@ CHANGES = (
 
 @settings(
     max_examples=12,
-    deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(change=st.sampled_from(CHANGES), argv=st.sampled_from(ARGVS))

@@ -49,9 +49,7 @@ def _tree(root: Path) -> None:
     (root / "pi").chmod(0o755)
 
 
-@settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(entries=PATHS, cmd=COMMANDS, absolute=st.booleans())
 def test_which_is_shutils_answer(
     tmp_path: Path,

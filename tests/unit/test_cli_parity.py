@@ -115,7 +115,7 @@ def _through_click(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Call:
     return made[0]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(argv=argvs())
 def test_the_click_app_makes_the_same_call(argv: list[str]) -> None:
     fast = parse(argv)

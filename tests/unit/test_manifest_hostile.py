@@ -51,7 +51,7 @@ def test_unknown_keys_are_warnings_not_errors() -> None:
     assert any("extra" in w for w in manifest.warnings)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(st.binary(max_size=400))
 def test_any_bytes_parse_or_fail_cleanly(raw: bytes) -> None:
     try:
@@ -67,7 +67,7 @@ _VALUES = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(
     st.dictionaries(
         st.sampled_from(

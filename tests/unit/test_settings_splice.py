@@ -155,7 +155,7 @@ node_js = shutil.which("node")
 
 
 @pytest.mark.skipif(node_js is None, reason="node is not installed")
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(documents(), min_size=40, max_size=40), st.sampled_from([True, 7, "v", [1]]))
 def test_a_seed_adds_one_member_and_node_parses_the_result(
     docs: list[tuple[str, str]], value: Any

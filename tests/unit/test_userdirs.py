@@ -26,7 +26,7 @@ VALUES = st.sampled_from(["/home/u", "/srv/x/", "relative/dir", "", " ", "~/x", 
 ENVIRON = st.dictionaries(st.sampled_from(VARIABLES), VALUES)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(environ=ENVIRON, kind=st.sampled_from(["data", "config", "cache"]))
 def test_user_dir_is_platformdirs_answer(environ: dict[str, str], kind: Kind) -> None:
     with pytest.MonkeyPatch.context() as mp:
