@@ -9,10 +9,11 @@ installer.cli.calls.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 
@@ -283,10 +284,15 @@ app = build()
 def main() -> None:
     """The click way in: every command line installer.cli.entry did not parse by hand."""
     argv = hoist_globals(sys.argv[1:])
+    stdout = sys.stdout
     try:
         # Not standalone: the parser's errors come back here, to be printed in ext's style.
         code = app.main(args=argv, prog_name="ext", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
+    except SystemExit:
+        if sys.stdout is not stdout:  # click met a gone reader (`ext --help | head -c0`)
+            _reader_gone_from_clicks_own_output(stdout)
+        raise
     except ExtError as exc:  # raised before a command's own handler (e.g. by a value's type)
         from installer.cli.errors import print_error
 
@@ -304,3 +310,18 @@ def main() -> None:
         known = command if command in app.commands else None
         g = globals_of(argv)
         sys.exit(render(exc, g.json, g.no_color, known, argv))
+
+
+def _reader_gone_from_clicks_own_output(stdout: TextIO) -> NoReturn:
+    """click's own output (help) met a reader that is gone: click wraps stdout and exits 1. The
+    help was all there was to do, so this is met as every command of ext meets it
+    (installer.ground.streams): the note on stderr, exit 0. ext's commands write through an
+    Output, which never lets the fault reach click."""
+    from installer.ground.streams import STDOUT_GONE, let_go
+
+    sys.stdout = stdout
+    let_go(1)  # the flush at exit goes nowhere
+    with contextlib.suppress(OSError):
+        sys.stderr.write(STDOUT_GONE.format(code=0) + "\n")
+        sys.stderr.flush()
+    sys.exit(0)
