@@ -173,9 +173,30 @@ def here(env: Env) -> Path:
 
 
 def _from_cwd(env: Env, path: Path) -> Path:
-    """A user-given path, relative to the Env's cwd (the process's, unless a test replaced it)."""
+    """A user-given path, relative to the Env's cwd (the process's, unless a test replaced it),
+    without its `..` parts: `--agent-dir ../agent` typed in a set's folder was kept as
+    `<set>/../agent`, in the /ext link's target and in ext's record of the dirs it installed
+    into, which both broke once the set's folder moved."""
     path = path.expanduser()
-    return path if env.cwd is None else env.cwd / path
+    path = path if env.cwd is None else env.cwd / path
+    return without_dotdot(path) if path.is_absolute() else path
+
+
+def without_dotdot(path: Path) -> Path:
+    """An absolute path without `..` parts, naming what the kernel would: after a link, `..`
+    goes up from where the link leads (the path so far is resolved); after a folder, the two
+    cancel out. Links elsewhere stay as written (a dotfiles link the user chose, say)."""
+    if ".." not in path.parts:
+        return path
+    out = Path(path.anchor)
+    for part in path.parts[1:]:
+        if part != "..":
+            out = out / part
+            continue
+        if out.is_symlink():
+            out = out.resolve()
+        out = out.parent
+    return out
 
 
 def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:

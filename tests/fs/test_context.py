@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from installer.ground.bundled_copy import stable_copy
-from installer.ground.context import Env, bundled_set, resolve
+from installer.ground.context import Env, bundled_set, resolve, without_dotdot
 from installer.ground.errors import AgentDirMissing, ExitCode, UsageError
 from tests.helpers import build_tree, snapshot
 
@@ -131,6 +135,53 @@ def test_a_relative_agent_dir_is_taken_from_the_cwd_of_the_env(tmp_path: Path) -
     (work / "agent").mkdir(parents=True)
     ctx = resolve(env(work), root, Path("agent"))
     assert ctx.agent_dir == work / "agent"
+
+
+def test_an_agent_dir_typed_with_dotdot_is_named_without_it_everywhere(tmp_path: Path) -> None:
+    """`--agent-dir ../agent` in the set's folder was kept as `<set>/../agent`: the /ext link
+    and ext's record of the dirs it installed into went through the set's folder, and both
+    broke when it moved."""
+    root = a_set(tmp_path / "myset", "myset")
+    (tmp_path / "agent").mkdir()
+    ctx = resolve(env(root), None, Path("../agent"))
+    assert ctx.agent_dir == tmp_path / "agent"
+
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("ext")), "--agent-dir", "../agent", "install", "--yes"],
+        cwd=root, capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    assert "/../" not in done.stderr, done.stderr  # the agent dir it names, too
+    link = os.readlink(tmp_path / "agent" / "extensions" / "ext-command.ts")
+    assert link.startswith(str(tmp_path / "agent" / ".extset")), link
+    from installer.ground.installs import record_path
+
+    assert str(tmp_path / "agent") in record_path().read_text()
+    assert "/../" not in record_path().read_text()
+
+
+# A tree of folders and links, and paths through it with `..` anywhere: the path without
+# them names what the path names (the kernel's answer), and keeps each link it does not
+# have to go through.
+TREE = ("a", "a/b", "a/b/c", "d", "d/e")
+LINKS = {"a/up": "..", "l": "a/b/c", "d/to-b": "../a/b", "loop-free": "d/e"}
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from([*"abcde", "up", "l", "to-b", ".."]), max_size=8))
+def test_without_dotdot_names_what_the_kernel_names(tmp_path: Path, parts: list[str]) -> None:
+    base = tmp_path / "tree"
+    if not base.exists():
+        for folder in TREE:
+            (base / folder).mkdir(parents=True)
+        for name, target in LINKS.items():
+            (base / name).symlink_to(target)
+    path = base.joinpath(*parts)
+    got = without_dotdot(path)
+    assert ".." not in got.parts
+    if os.path.exists(path):
+        assert os.path.realpath(got) == os.path.realpath(path)
+    if ".." not in parts:
+        assert got == path  # nothing to take out: as typed, links and all
 
 
 @pytest.mark.parametrize("source", ["--agent-dir", "EXT_AGENT_DIR", "[target] agent_dir"])
