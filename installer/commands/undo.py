@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from installer.engine import journal
 from installer.engine.journal import JournalStep
@@ -60,7 +60,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         if rec is None:
             return Prepared(Plan("undo"))
         _refuse_a_run_in_progress(rec, root)
-        seen = _statuses(root, _steps(rec), cut_short=rec.status is None)
+        seen = _statuses(root, _moved_here(_steps(rec), rec, root), cut_short=rec.status is None)
         changed = [r for r in seen if r.status == "changed"]
         if changed:
             where = "; ".join(r.why or _expected(r.step) for r in changed)
@@ -205,6 +205,45 @@ def _steps(rec: journal.Record) -> list[JournalStep]:
             continue
         out.append(s)
     return out
+
+
+def _moved_here(steps: list[JournalStep], rec: journal.Record, root: Path) -> list[JournalStep]:
+    """The steps with the absolute paths they name in the agent dir (settings.json, ext's own
+    copies and the links to them) moved to where the dir is now. A dir moved since the run
+    (`mv ~/agent-a ~/agent-b`) was undone at its old place: ext's copy written there, the
+    /ext link aimed at it. The journal names the dir it ran in; an older one, only through
+    ext's own copies (`<dir>/.extset/agent/…`)."""
+    then = rec.agent or next(
+        (
+            value.partition(_COPIES)[0]
+            for s in steps
+            for value in (s.get("file"), s.get("target"))
+            if isinstance(value, str) and _COPIES in value
+        ),
+        None,
+    )
+    now = str(root)
+    if then is None or then == now:
+        return steps
+    moved = []
+    for s in steps:
+        step: dict[str, Any] = dict(s)
+        for key in _PLACES.get(s["op"], ("file",)):
+            value = step.get(key)
+            if isinstance(value, str) and value.startswith(then + os.sep):
+                step[key] = now + value[len(then) :]
+        moved.append(cast("JournalStep", step))
+    return moved
+
+
+_COPIES = f"{os.sep}.extset{os.sep}agent{os.sep}"  # ext's own agent files, in every agent dir
+# The keys of a step that name where something is put back. Not a link's target that the
+# disk holds as the run made it (symlink's, relink's new one): that is compared as it is.
+_PLACES: dict[str, tuple[str, ...]] = {
+    "unlink": ("target",),
+    "relink": ("old",),
+    "uncopy": ("file", "to"),
+}
 
 
 def _statuses(root: Path, steps: list[JournalStep], cut_short: bool = False) -> list[Reversal]:

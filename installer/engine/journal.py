@@ -99,6 +99,7 @@ class Journal:
         fd, self.path = _create(folder, stamp, f"{os.getpid()}-{command.replace(' ', '-')}")
         self._file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
         head = {"journal": 1, "command": command, "started": now.isoformat(), "ext": ext_version}
+        head["agent"] = str(agent_dir)  # where its absolute paths were: the dir may move
         if mode:
             head["mode"] = mode
         if set_of is not None:
@@ -148,6 +149,7 @@ class Record(NamedTuple):
     undone: str | None = None  # when `ext undo` reversed it
     mode: str | None = None  # the mode an install ran in
     set_of: tuple[str, str] | None = None  # the set it ran for (name, root); older ext: None
+    agent: str | None = None  # the agent dir it ran in, as then named; older ext: None
 
     @property
     def name(self) -> str:
@@ -178,7 +180,8 @@ def read(path: Path) -> Record | None:
     command, started = head.get("command", "?"), head.get("started", "")
     name, root = head.get("set"), head.get("root")
     set_of = (name, root) if isinstance(name, str) and isinstance(root, str) else None
-    return Record(path, command, started, status, steps, undone, head.get("mode"), set_of)
+    agent = head.get("agent") if isinstance(head.get("agent"), str) else None
+    return Record(path, command, started, status, steps, undone, head.get("mode"), set_of, agent)
 
 
 def records(agent_dir: Path) -> Iterator[Record]:

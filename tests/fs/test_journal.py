@@ -57,6 +57,7 @@ def test_a_journal_is_its_head_each_step_as_written_and_the_closing_line(tmp_pat
             "command": "settings migrate",
             "started": AT.isoformat(),
             "ext": "1.2.3",
+            "agent": str(tmp_path),
             "mode": "register",
         },
         {"op": "mkdir", "path": "extensions"},
@@ -71,12 +72,13 @@ def test_a_journal_is_its_head_each_step_as_written_and_the_closing_line(tmp_pat
     )
     rec = journal.read(log.path)
     assert rec is not None
-    assert (rec.command, rec.started, rec.status, rec.mode, rec.undone) == (
+    assert (rec.command, rec.started, rec.status, rec.mode, rec.undone, rec.agent) == (
         "settings migrate",
         AT.isoformat(),
         "ok",
         "register",
         None,
+        str(tmp_path),
     )
     assert rec.steps == ({"op": "mkdir", "path": "extensions"}, *lines(log.path)[2:4])
     assert rec.name == log.path.stem

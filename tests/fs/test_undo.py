@@ -248,3 +248,36 @@ def test_undo_of_a_disable_puts_the_link_back(ctx: Context) -> None:
 
     assert undo(ctx, Undo(), yes).applied
     assert snapshot(ctx.agent_dir)["extensions/alpha.ts"] == on
+
+
+@pytest.mark.parametrize("mode", ["link", "register", "link, an older ext's journal"])
+def test_undo_in_an_agent_dir_moved_since_the_run_stays_in_it(ctx: Context, mode: str) -> None:
+    """A trial: `mv ~/agU ~/agV`, then `ext --agent-dir ~/agV undo` of an uninstall wrote ext's
+    /ext copy into ~/agU (once it existed again) and aimed the link there; before that, it
+    failed naming ~/agU. The journal names the dir it ran in, and undo moves its paths (an
+    older journal names it only through ext's own copies)."""
+    from installer.commands.uninstall import Uninstall, uninstall
+
+    install(ctx, Install(mode=mode.partition(",")[0]), yes)
+    if mode.startswith("link"):
+        uninstall(ctx, Uninstall(), yes)
+    if mode.endswith("journal"):
+        for path in (ctx.agent_dir / ".extset/journal").iterdir():
+            lines = path.read_text().splitlines(True)
+            head = json.loads(lines[0])
+            assert head.pop("agent") == str(ctx.agent_dir)
+            path.write_text(json.dumps(head) + "\n" + "".join(lines[1:]))
+    moved = ctx.agent_dir.with_name("moved")
+    ctx.agent_dir.rename(moved)
+    here = resolve(Env(cwd=moved.parent), ctx.set_root, moved)
+
+    assert undo(here, Undo(), yes).applied
+    assert not ctx.agent_dir.exists()  # nothing written where the dir was
+    for link in (moved / "extensions").iterdir() if (moved / "extensions").exists() else ():
+        if link.is_symlink():
+            assert not os.readlink(link).startswith(str(ctx.agent_dir) + os.sep), link
+    if mode.startswith("link"):  # the uninstall taken back: the set's links and the /ext link, live
+        assert (moved / "extensions/alpha.ts").resolve() == ctx.set_root / "extensions/alpha.ts"
+        assert (moved / "extensions/ext-command.ts").resolve().is_file()
+    else:  # the install taken back: settings.json as the user had it
+        assert json.loads((moved / "settings.json").read_text()) == {"theme": "dark"}
