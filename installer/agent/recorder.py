@@ -26,7 +26,7 @@ from installer.engine.plan import Action, AgentCopy
 from installer.ground.manifest import Manifest
 from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State
-from installer.links.scan import AgentState
+from installer.links.scan import AgentState, Entry
 from installer.sets.resources import Resource
 
 
@@ -126,7 +126,7 @@ def plan_recorder(
     """Link, relink, keep or remove an agent file; `wanted` is this set's need of it."""
     others = any(s.extra.get(file.key) for s in state.sets if s.root != str(set_root))
     entry = agent.entries.get(file.dest)
-    ours = entry is not None and entry.kind == "link" and _is_copy(agent_dir, entry.real)
+    ours = _ours(agent_dir, entry)
     if not (wanted or others):
         gone = (Action("unlink", file.dest, detail=file.what),) if ours else ()
         return RecorderPlan((*gone, *_parked(agent_dir, agent, file)))
@@ -154,7 +154,7 @@ def _parked(agent_dir: Path, agent: AgentState, file: AgentFile) -> tuple[Action
     """A link of ours parked by hand (`ext-sessions.ts.off`) goes when the file is linked
     again: doctor reads a parked copy as the file switched off, whatever is linked beside it."""
     parked = agent.entries.get(f"{file.dest}.off")
-    if parked is None or parked.kind != "link" or not _is_copy(agent_dir, parked.real):
+    if not _ours(agent_dir, parked):
         return ()
     return (Action("unlink", f"{file.dest}.off", detail=f"{file.what}, parked by hand"),)
 
@@ -189,6 +189,24 @@ def plan_agent_files(
             plan_recorder(agent_dir, agent, state, set_root, wanted[f], resources, f) for f in FILES
         )
     )
+
+
+def _ours(agent_dir: Path, entry: Entry | None) -> bool:
+    """A link to one of ext's copies in this dir; or, leading nowhere, to a copy by ext's name
+    (`<dir>/.extset/agent/<stem>-<sha>.ts`) in another: this dir's before it moved (`mv
+    ~/agent-a ~/agent-b`), which install relinked as "not ext's" forever, and doctor's fix
+    (`ext install`) with it."""
+    if entry is None or entry.kind != "link":
+        return False
+    return _is_copy(agent_dir, entry.real) or to_a_moved_copy(entry.target, entry.exists)
+
+
+def to_a_moved_copy(target: str | None, exists: bool) -> bool:
+    """Whether a link's target is one of ext's copies where the agent dir was before it moved
+    (the copy's name, `<dir>/.extset/agent/<stem>-<sha>.ts`, leading nowhere)."""
+    from installer.links.leftovers import is_copy
+
+    return not exists and target is not None and is_copy(Path(target))
 
 
 def _is_copy(agent_dir: Path, real: str | None) -> bool:
@@ -240,10 +258,13 @@ def command_record(state: State, set_root: Path | None) -> SetRecord | None:
 
 
 def status(agent_dir: Path, file: AgentFile = SESSIONS) -> str:
-    """For doctor: "missing", "current" or "stale" (older than the one this ext ships)."""
+    """For doctor: "missing", "current", "stale" (older than the one this ext ships) or
+    "moved" (a copy where the dir was before it moved)."""
     link = agent_dir / file.dest
     real = os.path.realpath(link)
     if not (link.is_symlink() and _is_copy(agent_dir, real) and os.path.isfile(real)):
+        if link.is_symlink() and to_a_moved_copy(os.readlink(link), os.path.exists(link)):
+            return "moved"
         return "missing"
     return "current" if _same(Path(real), source_bytes(file)) else "stale"
 

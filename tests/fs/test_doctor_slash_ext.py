@@ -208,3 +208,35 @@ def test_the_disable_command_name_names_clears_it_in_every_style(
 
     [row] = findings(tmp_path, root, agent, "command.name")
     assert row.level == "info" and "switched off here, so pi's /ext is ext's" in row.message
+
+
+def test_an_agent_dir_moved_since_the_install_gets_its_ext_link_back_from_install(
+    tmp_path: Path, installed: tuple[Path, Path, Path]
+) -> None:
+    """A trial: after `mv ~/a1 ~/a2`, /ext's link led to ~/a1's copy; doctor called it a link
+    "not ext's, so left alone" (fix: rm) and told to run `ext install`, which left it as
+    "taken by something that is not ext's": round in circles."""
+    from installer.commands.uninstall import Uninstall, uninstall
+
+    root, agent, _ = installed
+    moved = agent.with_name("moved")
+    agent.rename(moved)
+    [row] = findings(tmp_path, root, moved, "command")
+    assert (row.level, row.message) == (
+        "warn",
+        "/ext is not available in pi: extensions/ext-command.ts leads to where the agent dir "
+        "was before it moved",
+    )
+    assert row.fix is not None and row.fix.endswith("install")
+    assert [f.level for f in findings(tmp_path, root, moved, "items.foreign")] == ["ok"]
+
+    result = install(resolve(env(tmp_path), root, moved), Install(), yes)
+    assert not result.warnings, result.warnings
+    link = moved / "extensions" / "ext-command.ts"
+    assert os.readlink(link).startswith(str(moved / ".extset" / "agent")) and link.is_file()
+    assert [f.level for f in findings(tmp_path, root, moved, "command")] == ["ok"]
+
+    again = moved.with_name("again")  # moved once more, then uninstalled there
+    moved.rename(again)
+    uninstall(resolve(env(tmp_path), root, again), Uninstall(), yes)
+    assert not os.path.lexists(again / "extensions" / "ext-command.ts")  # not left dangling

@@ -313,8 +313,12 @@ def dangling_foreign(s: Subject) -> Iterator[Finding]:
     sv = survey(s)
     agent_dir = sv.agent.agent_dir
     found = False
+    from installer.agent.recorder import to_a_moved_copy
+
     for path, e in sorted(sv.agent.entries.items()):
         if e.kind != "link" or e.owner != "foreign" or e.exists:
+            continue
+        if to_a_moved_copy(e.target, e.exists):  # ext's /ext from before a move: `command`'s
             continue
         found = True
         parked = path.endswith(".off") or "/.off/" in path
@@ -465,6 +469,13 @@ def command(s: Subject) -> Iterator[Finding]:
         return
     if now == "stale":
         yield warn(f"/ext is older than the one this ext ships ({COMMAND.dest})", INSTALL)
+        return
+    if now == "moved":
+        yield warn(
+            f"/ext is not available in pi: {COMMAND.dest} leads to where the agent dir "
+            "was before it moved",
+            INSTALL,
+        )
         return
     off = switched_off_in_pi(agent_dir, s.ctx.env.cwd if s.ctx else None, COMMAND.dest)
     if off is not None:
