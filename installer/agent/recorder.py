@@ -122,9 +122,13 @@ def plan_recorder(
     wanted: bool,
     resources: Iterable[Resource] = (),
     file: AgentFile = SESSIONS,
+    name: str | None = None,
 ) -> RecorderPlan:
-    """Link, relink, keep or remove an agent file; `wanted` is this set's need of it."""
-    others = any(s.extra.get(file.key) for s in state.sets if s.root != str(set_root))
+    """Link, relink, keep or remove an agent file; `wanted` is this set's need of it. `name`:
+    the set's, whose records at older roots (the set's folder moved) are its own, not
+    another set's that needs the file too."""
+    sets = state.others(set_root, name) if name is not None else state.sets
+    others = any(s.extra.get(file.key) for s in sets if s.root != str(set_root))
     entry = agent.entries.get(file.dest)
     ours = _ours(agent_dir, entry)
     if not (wanted or others):
@@ -180,13 +184,16 @@ def plan_agent_files(
     set_root: Path,
     manifest: Manifest | None,
     resources: Iterable[Resource] = (),
+    name: str | None = None,
 ) -> AgentFilesPlan:
-    """What install (a manifest) or uninstall (None) does with each of ext's agent files."""
+    """What install (a manifest) or uninstall (None) does with each of ext's agent files;
+    `name`, the set's (see plan_recorder)."""
     sessions = manifest is not None and wants_recorder(manifest)
     wanted = {SESSIONS: sessions, COMMAND: manifest is not None}
     return AgentFilesPlan(
         tuple(
-            plan_recorder(agent_dir, agent, state, set_root, wanted[f], resources, f) for f in FILES
+            plan_recorder(agent_dir, agent, state, set_root, wanted[f], resources, f, name)
+            for f in FILES
         )
     )
 

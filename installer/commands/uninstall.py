@@ -50,7 +50,10 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
             links = links._replace(actions=kept_for_other_dirs(ctx, links.actions))
         actions = links.actions + _written(ctx, agent)
         if pi:  # ext's own agent files go too, unless another set installed here has them
-            own = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, None).actions
+            # Named: the set's records at older roots (its folder moved) are its own.
+            own = plan_agent_files(
+                ctx.agent_dir, agent, state, ctx.set_root, None, name=ctx.manifest.name
+            ).actions
             if state.record_of(ctx.set_root, ctx.manifest.name) is None:  # not this set's
                 own = tuple(a for a in own if a.action != "keep")
             actions += own
@@ -60,14 +63,20 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         made = what_ext_made(ctx.agent_dir, ctx.folders, keys)
         last = not others  # the last set: the agent dir as ext found it
         if last:
-            gone = [a.path for a in actions]
+            gone = [a.path for a in actions if a.action not in ("keep", "skip")]  # what goes
             actions += plan_leftovers(ctx.agent_dir, gone, made, ctx.folders)
         sp = SettingsPlan((), None, None, ())
         if has_settings:
             drop = last and made.packages_key
             ours = last and made.settings_file  # left `{}`, it goes too
             stale = _switches_of(made, links.actions)  # ext's `-path` of a link that goes
-            intent = Intent(unregister=True, drop_packages=drop, drop_file=ours, unswitched=stale)
+            intent = Intent(
+                unregister=True,
+                drop_packages=drop,
+                drop_file=ours,
+                unswitched=stale,
+                old_roots=tuple(old),  # the set's folder moved: the entry naming the old one
+            )
             sp = plan_settings(ctx, intent)
         if has_settings and last:
             record = state.record_of(ctx.set_root, ctx.manifest.name)

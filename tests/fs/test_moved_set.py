@@ -1,0 +1,39 @@
+"""A set whose folder moved since it was installed: its records at the old root are its own,
+so uninstall from the new place takes all of it, as from the old one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from installer.commands.install import Install, install
+from installer.commands.uninstall import Uninstall, uninstall
+from installer.ground.context import Env, resolve
+from tests.helpers import build_tree, yes
+
+SET = {"extset.toml": '[set]\nname = "tools"\n', "extensions/notify.ts": "// notify\n"}
+
+
+@pytest.mark.parametrize("mode", ["link", "register"])
+def test_uninstall_after_the_set_moved_leaves_the_agent_dir_as_it_found_it(
+    tmp_path: Path, mode: str
+) -> None:
+    """A trial (helper-18): from the moved set, uninstall kept /ext's link (ext's record at the
+    old root read as another set needing it) but removed the copy it led to, and said the
+    extensions folder was removed while the link held it."""
+    root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    install(resolve(Env(cwd=tmp_path), root, agent), Install(mode=mode), yes)
+    moved = root.rename(tmp_path / "set2")
+
+    result = uninstall(resolve(Env(cwd=tmp_path), moved, agent), Uninstall(), yes)
+
+    assert result.applied
+    left = sorted(str(p.relative_to(agent)) for p in agent.rglob("*"))
+    assert [p for p in left if not p.startswith(".extset/journal/")] == [
+        ".extset",
+        ".extset/journal",
+        ".extset/lock",
+    ], left
