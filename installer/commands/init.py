@@ -260,7 +260,11 @@ def _refuse_home(root: Path) -> None:
 
 
 def _folder(target: Path) -> Path:
-    root = target.expanduser().absolute()
+    """The folder to make the set in, named without `..` (`ext init ../newset` showed
+    `~/proj/sub/../newset` on every line; `nosuch/../set2` failed making `nosuch/..`)."""
+    from installer.ground.context import without_dotdot
+
+    root = without_dotdot(target.expanduser().absolute())
     if os.path.lexists(root) and not root.is_dir():
         raise UsageError(f"{root} exists and is not a folder", "name a new or existing folder")
     return root

@@ -67,6 +67,21 @@ def test_init_makes_a_complete_set(tmp_path: Path, host: HostInfo) -> None:
         assert (root / ".git").is_dir()
 
 
+def test_a_folder_named_with_dotdot_is_made_and_shown_without_it(
+    tmp_path: Path, host: HostInfo
+) -> None:
+    """A trial: `ext init ../newset` showed `~/proj/sub/../newset` on every line, `next: cd`
+    included; `nosuch/../set2` planned it all, then failed making `nosuch/..`."""
+    for typed, made in ((tmp_path / "sub" / ".." / "newset", tmp_path / "newset"),
+                        (tmp_path / "nosuch" / ".." / "set2", tmp_path / "set2")):  # fmt: skip
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        result = start_set(typed, None, False, False, yes, host, None)
+        assert result.applied and (made / "extset.toml").is_file()
+        assert all(".." not in str(a.path) for a in result.plan.actions), result.plan.actions
+        assert all(".." not in note for note in result.notes), result.notes  # `next: cd …`
+        assert not (tmp_path / "nosuch").exists()
+
+
 def test_the_plan_lists_every_file_before_writing(tmp_path: Path, host: HostInfo) -> None:
     root = tmp_path / "myset"
     seen: list[Plan] = []
