@@ -31,13 +31,28 @@ def sync(agent_dir: Path) -> None:
     table = read_table(path, SCHEMA, "agent_dirs")
     roots = sorted(s.root for s in load_state(agent_dir).sets)
     key = str(agent_dir)
-    if _roots(table.get(key)) == roots:
+    # The same dir by another name (reached through a link): this run's name stands for it.
+    twins = [k for k in table if k != key and _identity(Path(k)) == _identity(agent_dir)]
+    if _roots(table.get(key)) == roots and not twins:
         return
+    for twin in twins:
+        del table[twin]
     if roots:
         table[key] = {"sets": roots}
     else:
         table.pop(key, None)
     write_table(path, SCHEMA, "agent_dirs", table)
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """What makes two names one folder (its device and inode); None for no folder."""
+    import os
+
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
 
 
 class Placed(NamedTuple):
@@ -67,12 +82,17 @@ def holding(set_root: Path, but: Path | None = None) -> list[tuple[Path, str]]:
     its install names ("pi" when none), in the record's order."""
     table = read_table(record_path(), SCHEMA, "agent_dirs")
     found = []
+    seen = {_identity(but)} - {None} if but is not None else set()  # each folder once
     for key, row in table.items():
         other = Path(key)
         if other == but or str(set_root) not in _roots(row):
             continue
+        identity = _identity(other)
+        if identity in seen:
+            continue
         record = load_state(other).for_root(set_root)
         if record is not None:
+            seen.add(identity)
             found.append((other, str(record.extra.get("host", "pi"))))
     return found
 

@@ -440,3 +440,22 @@ def test_add_s_next_step_installs_into_the_dir_that_holds_the_set(
     assert ext(set_root, "install", "--yes").exit_code == 0  # now in the isolated dir too
     again = ext(set_root, "add", "bar", "--yes")
     assert f" --set {set_root} install   (links it" in again.stderr  # ext install's own dir
+
+
+def test_one_dir_reached_by_two_names_is_one_dir(set_root: Path, fresh: Path) -> None:
+    """A trial: an install through a link to the same dir (`~/lnh/proj/agent`, a dotfiles
+    link) added a second entry; another dir's run then named both and counted two."""
+    installed_in(set_root, fresh)
+    link = fresh.with_name("link-to-agent")
+    link.symlink_to(fresh)
+    again = ext(set_root, "--agent-dir", str(link), "install", "--yes")  # a no-op
+    assert again.exit_code == 0 and "nothing to do" in again.stdout, again.output
+    table = json.loads(record_path().read_text())["agent_dirs"]
+    assert list(table) == [str(link)], table  # this run's name stands for the dir
+
+    elsewhere = ext(set_root, "disable", "hello").stderr.splitlines()
+    assert elsewhere[1] == (
+        f"the set is not installed here but in {link}: "
+        f"ext --set {set_root} --agent-dir {link} disable hello"
+    ), elsewhere
+    assert not any("more dir" in line for line in elsewhere), elsewhere
