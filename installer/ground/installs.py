@@ -70,7 +70,9 @@ def placed(set_root: Path, name: str | None, agent_dir: Path, host: str = "pi") 
     hold this one (`name`: a moved set's older place counts as this one): the right dir, run
     from another set's folder. One read of agent_dir's record for both."""
     state = load_state(agent_dir)
-    here = state.for_root(set_root) is not None
+    # Here at an older root too (the set's folder moved): its items read as stale here, and
+    # saying "not installed here but in …" beside them was a contradiction.
+    here = (state.record_of(set_root, name) if name else state.for_root(set_root)) is not None
     others = [] if here else [d for d, named in holding(set_root, agent_dir) if named == host]
     if name is None or state.record_of(set_root, name) is not None:
         return Placed(others, [])

@@ -206,10 +206,23 @@ LEFT_OUT_OR_NEW = f"{LEFT_OUT}, or it is new in the set"
 
 
 def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item]:
-    """In register mode an item is loaded through the set's packages entry, unless filtered out."""
+    """In register mode an item is loaded through the set's packages entry, unless filtered out;
+    an entry that names where the set was before its folder moved makes each item stale, as a
+    link into the old folder does in link mode."""
     from installer.settings.switches import registered_states
 
-    return registered_states(ctx, [Item(r, "not-installed", "settings.json") for r in resources])
+    blank = [Item(r, "not-installed", "settings.json") for r in resources]
+    found = registered_states(ctx, blank)
+    if any(i.state != "not-installed" for i in found):
+        return found
+    from installer.ground.state import load_state
+
+    for old in load_state(ctx.agent_dir).old_roots(ctx.set_root, ctx.manifest.name):
+        if any(i.state != "not-installed" for i in registered_states(ctx, blank, old)):
+            why = f"registered from an older location of the set ({old}); "
+            return [i._replace(state="stale", note=why + "`ext install` registers it again")
+                    for i in blank]  # fmt: skip
+    return found
 
 
 def classify(agent: AgentState, r: Resource) -> Item:

@@ -37,3 +37,32 @@ def test_uninstall_after_the_set_moved_leaves_the_agent_dir_as_it_found_it(
         ".extset/journal",
         ".extset/lock",
     ], left
+
+
+def test_a_registered_set_whose_folder_moved_is_stale_until_install_registers_it_again(
+    tmp_path: Path,
+) -> None:
+    """A trial: link mode said "points at an older location of the set"; register mode said
+    only "not-installed" (list) and "not in packages" (doctor, info) while pi failed on the
+    entry naming the gone folder."""
+    from installer.commands.listing import Listing, list_items
+    from installer.doctor import resolve_subject, run_checks
+
+    root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    install(resolve(Env(cwd=tmp_path), root, agent), Install(mode="register"), yes)
+    moved = root.rename(tmp_path / "set2")
+    ctx = resolve(Env(cwd=tmp_path), moved, agent)
+
+    [item] = list_items(ctx, Listing()).items
+    assert (item.state, item.note) == (
+        "stale",
+        f"registered from an older location of the set ({root}); `ext install` registers it again",
+    )
+    subject = resolve_subject(Env(cwd=tmp_path), moved, agent, lambda _c, _p: None)
+    [row] = run_checks(subject, ["items"])
+    assert row.level == "warn" and f"older location of the set ({root})" in row.message
+
+    install(ctx, Install(), yes)
+    assert [i.state for i in list_items(ctx, Listing()).items] == ["enabled"]

@@ -459,3 +459,17 @@ def test_one_dir_reached_by_two_names_is_one_dir(set_root: Path, fresh: Path) ->
         f"ext --set {set_root} --agent-dir {link} disable hello"
     ), elsewhere
     assert not any("more dir" in line for line in elsewhere), elsewhere
+
+
+def test_a_dir_holding_the_set_from_before_its_folder_moved_is_not_called_elsewhere(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """A trial: after the set's folder moved and was installed in a second dir, a list of the
+    first said "the set is not installed here but in <second>" above its own stale items."""
+    installed_in(set_root, fresh)
+    moved = set_root.rename(tmp_path / "moved-set")
+    installed_in(moved, tmp_path / "second")
+    done = ext(moved, "--agent-dir", str(fresh), "list")
+    assert done.exit_code == 0, done.output
+    assert "not installed here" not in done.stderr, done.stderr
+    assert "stale" in done.stdout and "older location of the set" in done.stdout, done.stdout

@@ -277,6 +277,9 @@ def _label(path: str) -> str:
 
 def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:
     entries = _entries(s)
+    if not entries and (moved := _registered_before_a_move(sv)) is not None:
+        yield warn(f"not loaded: {moved}, a folder that is gone (register mode)", INSTALL)
+        return
     if not entries:
         yield info("not installed: the set is not in settings.json \"packages\" (register mode)",
                    INSTALL)  # fmt: skip
@@ -288,6 +291,15 @@ def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:
         f"registered in settings.json as a package: {len(found) - len(off)} items on, "
         f"{len(off)} off" + (f" ({by_pi})" if by_pi else "")
     )
+
+
+def _registered_before_a_move(sv: Survey) -> str | None:
+    """How `ext list` says the set's entry names where the set was before its folder moved
+    ("registered from an older location of the set (~/old)"), or None."""
+    from installer.links.states import registered_items
+
+    items = registered_items(sv.ctx, tuple(i.resource for i in sv.items))
+    return next((i.note.partition(";")[0] for i in items if i.state == "stale" and i.note), None)
 
 
 def _registered_states(s: Subject, sv: Survey) -> list[Item]:
