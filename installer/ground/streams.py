@@ -31,3 +31,17 @@ def let_go(fd: int) -> None:
         os.dup2(null, fd)
     finally:
         os.close(null)
+
+
+def write_stdout(text: str) -> None:
+    """Write text to sys.stdout straight (no Output yet: `ext --version`); a reader that is
+    gone lets fd 1 go and stops nothing, whether stdout is buffered (the exit's flush meets
+    it) or not (this write does: PYTHONUNBUFFERED)."""
+    import sys
+
+    try:
+        sys.stdout.write(text)
+    except (OSError, ValueError) as err:
+        if not reader_gone(err):
+            raise
+        let_go(1)

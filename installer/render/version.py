@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from installer.ground.streams import write_stdout
+
 if TYPE_CHECKING:
     from installer.host.pi import HostInfo
 
@@ -20,7 +22,7 @@ def show(ext: str, host: HostInfo | None, as_json: bool) -> None:
         import json
 
         data = {"ext": ext, "host": None if host is None else host.version}
-        sys.stdout.write(json.dumps(data) + "\n")
+        write_stdout(json.dumps(data) + "\n")
     else:
         pi = "pi not found" if host is None else f"pi {host.version or 'version unknown'}"
-        sys.stdout.write(f"ext {ext} ({pi})\n")
+        write_stdout(f"ext {ext} ({pi})\n")

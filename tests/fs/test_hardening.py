@@ -448,6 +448,7 @@ def test_a_reader_gone_from_stdout_and_stderr_stops_nothing_and_a_replay_meets_i
     assert gone("install", "--yes") == (0, "")
     assert (agent / "extensions/notify.ts").is_symlink()
     assert gone("--version") == (0, "")
+    assert gone("--version", PYTHONUNBUFFERED="1") == (0, "")  # was a traceback, exit 1
     debug = {**env, "EXT_REPLAY_DEBUG": "1"}  # not part of a record's key
     recorded = subprocess.run([*flags, "list"], env=debug, capture_output=True, check=True)
     assert b"ext: replay: recorded" in recorded.stderr, recorded.stderr
