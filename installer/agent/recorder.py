@@ -25,7 +25,7 @@ from typing import Any
 from installer.engine.plan import Action, AgentCopy
 from installer.ground.manifest import Manifest
 from installer.ground.records import NamedTuple
-from installer.ground.state import SetRecord, State
+from installer.ground.state import SetRecord, State, load_state
 from installer.links.scan import AgentState, Entry
 from installer.sets.resources import Resource
 
@@ -130,10 +130,10 @@ def plan_recorder(
     sets = state.others(set_root, name) if name is not None else state.sets
     others = any(s.extra.get(file.key) for s in sets if s.root != str(set_root))
     entry = agent.entries.get(file.dest)
-    ours = _ours(agent_dir, entry)
+    ours = _ours(agent_dir, entry, state, file)
     if not (wanted or others):
         gone = (Action("unlink", file.dest, detail=file.what),) if ours else ()
-        return RecorderPlan((*gone, *_parked(agent_dir, agent, file)))
+        return RecorderPlan((*gone, *_parked(agent_dir, agent, state, file)))
     if any(r.dest == file.dest for r in resources) or (entry is not None and not ours):
         return RecorderPlan(
             warnings=(f"{file.dest} is taken by something that is not {file.what}; {file.without}",)
@@ -151,14 +151,17 @@ def plan_recorder(
     else:
         what = f"{file.what}, updated"
         action = Action("relink", file.dest, target=target, detail=what, payload=payload)
-    return RecorderPlan((*_parked(agent_dir, agent, file), action), content=content, copy=copy)
+    parked = _parked(agent_dir, agent, state, file)
+    return RecorderPlan((*parked, action), content=content, copy=copy)
 
 
-def _parked(agent_dir: Path, agent: AgentState, file: AgentFile) -> tuple[Action, ...]:
+def _parked(
+    agent_dir: Path, agent: AgentState, state: State, file: AgentFile
+) -> tuple[Action, ...]:
     """A link of ours parked by hand (`ext-sessions.ts.off`) goes when the file is linked
     again: doctor reads a parked copy as the file switched off, whatever is linked beside it."""
     parked = agent.entries.get(f"{file.dest}.off")
-    if not _ours(agent_dir, parked):
+    if not _ours(agent_dir, parked, state, file):
         return ()
     return (Action("unlink", f"{file.dest}.off", detail=f"{file.what}, parked by hand"),)
 
@@ -198,22 +201,26 @@ def plan_agent_files(
     )
 
 
-def _ours(agent_dir: Path, entry: Entry | None) -> bool:
-    """A link to one of ext's copies in this dir; or, leading nowhere, to a copy by ext's name
-    (`<dir>/.extset/agent/<stem>-<sha>.ts`) in another: this dir's before it moved (`mv
-    ~/agent-a ~/agent-b`), which install relinked as "not ext's" forever, and doctor's fix
-    (`ext install`) with it."""
+def _ours(agent_dir: Path, entry: Entry | None, state: State, file: AgentFile) -> bool:
+    """A link to one of ext's copies in this dir, or one this dir had before it moved."""
     if entry is None or entry.kind != "link":
         return False
-    return _is_copy(agent_dir, entry.real) or to_a_moved_copy(entry.target, entry.exists)
+    moved = left_by_a_move(state, file, entry.target, entry.exists)
+    return _is_copy(agent_dir, entry.real) or moved
 
 
-def to_a_moved_copy(target: str | None, exists: bool) -> bool:
-    """Whether a link's target is one of ext's copies where the agent dir was before it moved
-    (the copy's name, `<dir>/.extset/agent/<stem>-<sha>.ts`, leading nowhere)."""
+def left_by_a_move(state: State, file: AgentFile, target: str | None, exists: bool) -> bool:
+    """Whether a link at the file's place is ext's from where the dir was before it moved
+    (`mv ~/agent-a ~/agent-b`): it leads nowhere, to a copy by ext's own name
+    (`<dir>/.extset/agent/<stem>-<sha>.ts`), and the dir's own state record (which moved
+    with it) says ext linked the file here. Install relinked it as "not ext's" forever, and
+    doctor's fix (`ext install`) with it. A dead link of that name in a dir ext never linked
+    the file in (another dir's, on a drive not mounted) stays the user's."""
     from installer.links.leftovers import is_copy
 
-    return not exists and target is not None and is_copy(Path(target))
+    if exists or target is None or not is_copy(Path(target)):
+        return False
+    return any(s.extra.get(file.key) for s in state.sets)
 
 
 def _is_copy(agent_dir: Path, real: str | None) -> bool:
@@ -270,7 +277,9 @@ def status(agent_dir: Path, file: AgentFile = SESSIONS) -> str:
     link = agent_dir / file.dest
     real = os.path.realpath(link)
     if not (link.is_symlink() and _is_copy(agent_dir, real) and os.path.isfile(real)):
-        if link.is_symlink() and to_a_moved_copy(os.readlink(link), os.path.exists(link)):
+        if link.is_symlink() and left_by_a_move(
+            load_state(agent_dir), file, os.readlink(link), os.path.exists(link)
+        ):
             return "moved"
         return "missing"
     return "current" if _same(Path(real), source_bytes(file)) else "stale"

@@ -240,3 +240,25 @@ def test_an_agent_dir_moved_since_the_install_gets_its_ext_link_back_from_instal
     moved.rename(again)
     uninstall(resolve(env(tmp_path), root, again), Uninstall(), yes)
     assert not os.path.lexists(again / "extensions" / "ext-command.ts")  # not left dangling
+
+
+def test_a_dead_link_by_ext_s_copy_name_in_a_dir_ext_never_linked_it_in_stays_the_user_s(
+    tmp_path: Path,
+) -> None:
+    """helper-19's review: the rule above took any dead link to a copy by ext's name for ext's
+    (a link into another agent dir, on a drive not mounted): install replaced it, uninstall
+    of a set never installed there removed it. Only the dir's own record makes it ext's."""
+    from installer.commands.uninstall import Uninstall, uninstall
+
+    root = build_tree(tmp_path / "set", dict(SET))
+    elsewhere = "/mnt/usb/agent/.extset/agent/ext-command-0123456789ab.ts"
+    agent = build_tree(tmp_path / "agent", {"extensions/ext-command.ts": Path(elsewhere)})
+    link = agent / "extensions" / "ext-command.ts"
+
+    ctx = resolve(env(tmp_path), root, agent)
+    assert not uninstall(ctx, Uninstall(), yes).plan.actions  # nothing of the set's here
+    result = install(ctx, Install(), yes)
+    assert os.readlink(link) == elsewhere
+    assert any("is taken by something that is not" in w for w in result.plan.warnings), result
+    [row] = findings(tmp_path, root, agent, "items.foreign")
+    assert row.level == "warn" and "extensions/ext-command.ts" in row.message

@@ -325,13 +325,16 @@ def dangling_foreign(s: Subject) -> Iterator[Finding]:
     sv = survey(s)
     agent_dir = sv.agent.agent_dir
     found = False
-    from installer.agent.recorder import to_a_moved_copy
+    from installer.agent.recorder import FILES, left_by_a_move
+    from installer.ground.state import load_state
 
+    state = load_state(agent_dir)
     for path, e in sorted(sv.agent.entries.items()):
         if e.kind != "link" or e.owner != "foreign" or e.exists:
             continue
-        if to_a_moved_copy(e.target, e.exists):  # ext's /ext from before a move: `command`'s
-            continue
+        file = next((f for f in FILES if path in (f.dest, f"{f.dest}.off")), None)
+        if file is not None and left_by_a_move(state, file, e.target, e.exists):
+            continue  # ext's own, from before the dir moved: `command`'s and `recorder`'s
         found = True
         parked = path.endswith(".off") or "/.off/" in path
         yield (info if parked else warn)(
