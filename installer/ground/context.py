@@ -172,14 +172,18 @@ def here(env: Env) -> Path:
     return env.cwd
 
 
-def _from_cwd(env: Env, path: Path) -> Path:
+def _from_cwd(env: Env, path: Path, as_host: bool = False) -> Path:
     """A user-given path, relative to the Env's cwd (the process's, unless a test replaced it),
     without its `..` parts: `--agent-dir ../agent` typed in a set's folder was kept as
     `<set>/../agent`, in the /ext link's target and in ext's record of the dirs it installed
-    into, which both broke once the set's folder moved."""
+    into, which both broke once the set's folder moved. `as_host`: a host's own variable
+    (PI_CODING_AGENT_DIR), which the host joins onto as written, taking `..` lexically: ext
+    names the dir the host reads."""
     path = path.expanduser()
     path = path if env.cwd is None else env.cwd / path
-    return without_dotdot(path) if path.is_absolute() else path
+    if not path.is_absolute():
+        return path
+    return Path(os.path.normpath(path)) if as_host else without_dotdot(path)
 
 
 def without_dotdot(path: Path) -> Path:
@@ -194,7 +198,7 @@ def without_dotdot(path: Path) -> Path:
             out = out / part
             continue
         if out.is_symlink():
-            out = out.resolve()
+            out = Path(os.path.realpath(out))  # a loop stays a path, as the kernel's ELOOP
         out = out.parent
     return out
 
@@ -317,7 +321,7 @@ def find_agent_dir(
         if given is None:
             continue
         # Relative to the Env's cwd, not the process's: the Env is what tests replace.
-        path = _from_cwd(env, given)
+        path = _from_cwd(env, given, as_host=source == PI_AGENT_DIR_VAR)
         if source == PI_AGENT_DIR_VAR and same_path(path, isolated):
             break  # `eval "$(ext env)"` named the isolated dir: still ext's, made on demand
         return _check_named(env, path, source, create, named_set, missing_ok), source
@@ -332,7 +336,7 @@ def pi_agent_dir(env: Env) -> Path:
     """The agent dir pi itself reads in this shell: PI_CODING_AGENT_DIR, else ~/.pi/agent."""
     named = _env_path(env, PI_AGENT_DIR_VAR, home_tilde=True)
     if named is not None:
-        return _from_cwd(env, named)
+        return _from_cwd(env, named, as_host=True)
     return Path(env.environ.get("HOME") or str(Path.home()), ".pi", "agent")
 
 

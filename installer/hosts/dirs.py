@@ -30,7 +30,7 @@ def host_dir(env: Env, host: Host, read_var: bool = True) -> tuple[Path, str]:
     home = home_of(env)
     value = env.environ.get(host.dir_var) if host.dir_var and read_var else None
     if value:
-        named = _from_cwd(env, Path(value))
+        named = _from_cwd(env, Path(value), as_host=True)
         if not host.var_names_home:
             return named, host.dir_var or ""
         # GEMINI_CLI_HOME names the home `.gemini` is in; XDG_CONFIG_HOME the `opencode` one's.

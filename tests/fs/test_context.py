@@ -283,6 +283,29 @@ def test_pi_coding_agent_dir_is_read_as_pi_reads_it(tmp_path: Path, isolated_hom
     )
 
 
+def test_pi_coding_agent_dir_s_dotdot_is_taken_as_pi_takes_it(tmp_path: Path) -> None:
+    """helper-19's review: pi joins onto the variable as written, so `L/../x` is `./x` to pi
+    whatever L links to; ext took the kernel's way (the link's parent) and named, and
+    exported, another dir than the one pi reads. --agent-dir stays the kernel's way."""
+    root = a_set(tmp_path / "s", "s")
+    (tmp_path / "real" / "sub").mkdir(parents=True)
+    (tmp_path / "real" / "x").mkdir()
+    (tmp_path / "x").mkdir()
+    (tmp_path / "L").symlink_to(tmp_path / "real" / "sub")
+    typed = str(tmp_path / "L" / ".." / "x")
+    assert resolve(env(tmp_path, PI_CODING_AGENT_DIR=typed), root, None).agent_dir == (
+        tmp_path / "x"
+    )
+    assert resolve(env(tmp_path), root, Path(typed)).agent_dir == tmp_path / "real" / "x"
+
+
+def test_a_link_loop_before_dotdot_is_no_crash(tmp_path: Path) -> None:
+    """helper-19's review: `--agent-dir loop/..` was a traceback (Path.resolve's RuntimeError
+    on a loop)."""
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    assert ".." not in without_dotdot(tmp_path / "loop" / ".." / "x").parts
+
+
 def test_pi_coding_agent_dir_that_does_not_exist_is_exit_4(tmp_path: Path) -> None:
     root = a_set(tmp_path / "s", "s")
     with pytest.raises(AgentDirMissing) as err:
