@@ -223,7 +223,7 @@ def _moved_here(steps: list[JournalStep], rec: journal.Record, root: Path) -> li
         None,
     )
     now = str(root)
-    if then is None or then == now:
+    if then is None or then == now or _one_folder(then, now):  # a link's other name: not moved
         return steps
     moved = []
     for s in steps:
@@ -234,6 +234,13 @@ def _moved_here(steps: list[JournalStep], rec: journal.Record, root: Path) -> li
                 step[key] = now + value[len(then) :]
         moved.append(cast("JournalStep", step))
     return moved
+
+
+def _one_folder(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # the old place is gone: the dir moved
+        return False
 
 
 _COPIES = f"{os.sep}.extset{os.sep}agent{os.sep}"  # ext's own agent files, in every agent dir

@@ -32,7 +32,8 @@ def sync(agent_dir: Path) -> None:
     roots = sorted(s.root for s in load_state(agent_dir).sets)
     key = str(agent_dir)
     # The same dir by another name (reached through a link): this run's name stands for it.
-    twins = [k for k in table if k != key and _identity(Path(k)) == _identity(agent_dir)]
+    this = _identity(agent_dir)
+    twins = [k for k in table if k != key and this is not None and _identity(Path(k)) == this]
     if _roots(table.get(key)) == roots and not twins:
         return
     for twin in twins:
@@ -72,9 +73,10 @@ def placed(set_root: Path, name: str | None, agent_dir: Path, host: str = "pi") 
     state = load_state(agent_dir)
     # Here at an older root too (the set's folder moved): its items read as stale here, and
     # saying "not installed here but in …" beside them was a contradiction.
-    here = (state.record_of(set_root, name) if name else state.for_root(set_root)) is not None
-    others = [] if here else [d for d, named in holding(set_root, agent_dir) if named == host]
-    if name is None or state.record_of(set_root, name) is not None:
+    record = state.record_of(set_root, name) if name else state.for_root(set_root)
+    found = holding(set_root, agent_dir) if record is None else []
+    others = [d for d, named in found if named == host]
+    if name is None or record is not None:
         return Placed(others, [])
     return Placed(others, [s for s in state.sets if str(s.extra.get("host", "pi")) == host])
 

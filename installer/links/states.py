@@ -215,14 +215,22 @@ def registered_items(ctx: Context, resources: tuple[Resource, ...]) -> list[Item
     found = registered_states(ctx, blank)
     if any(i.state != "not-installed" for i in found):
         return found
+    old = registered_before_a_move(ctx, blank)
+    if old is None:
+        return found
+    why = f"registered from an older location of the set ({old}); `ext install` registers it again"
+    return [i._replace(state="stale", note=why) for i in blank]
+
+
+def registered_before_a_move(ctx: Context, blank: list[Item]) -> Path | None:
+    """The folder the set was in before it moved, when a packages entry still names it."""
     from installer.ground.state import load_state
+    from installer.settings.switches import registered_states
 
     for old in load_state(ctx.agent_dir).old_roots(ctx.set_root, ctx.manifest.name):
         if any(i.state != "not-installed" for i in registered_states(ctx, blank, old)):
-            why = f"registered from an older location of the set ({old}); "
-            return [i._replace(state="stale", note=why + "`ext install` registers it again")
-                    for i in blank]  # fmt: skip
-    return found
+            return old
+    return None
 
 
 def classify(agent: AgentState, r: Resource) -> Item:

@@ -281,3 +281,19 @@ def test_undo_in_an_agent_dir_moved_since_the_run_stays_in_it(ctx: Context, mode
         assert (moved / "extensions/ext-command.ts").resolve().is_file()
     else:  # the install taken back: settings.json as the user had it
         assert json.loads((moved / "settings.json").read_text()) == {"theme": "dark"}
+
+
+def test_undo_through_another_name_of_the_same_dir_moves_nothing(ctx: Context) -> None:
+    """helper-19's review: a dir reached through a link read as moved, and undo rewrote each
+    link it put back to the other name."""
+    from installer.commands.uninstall import Uninstall, uninstall
+
+    install(ctx, Install(), yes)
+    link = ctx.agent_dir / "extensions" / "ext-command.ts"
+    made = os.readlink(link)
+    uninstall(ctx, Uninstall(), yes)
+    other = ctx.agent_dir.with_name("other-name")
+    other.symlink_to(ctx.agent_dir)
+
+    assert undo(resolve(Env(cwd=other.parent), ctx.set_root, other), Undo(), yes).applied
+    assert os.readlink(link) == made

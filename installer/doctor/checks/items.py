@@ -277,8 +277,12 @@ def _label(path: str) -> str:
 
 def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:
     entries = _entries(s)
-    if not entries and (moved := _registered_before_a_move(sv)) is not None:
-        yield warn(f"not loaded: {moved}, a folder that is gone (register mode)", INSTALL)
+    if not entries and (old := _registered_before_a_move(sv)) is not None:
+        yield warn(
+            f"not loaded: registered from an older location of the set ({old}), a folder "
+            "that is gone (register mode)",
+            INSTALL,
+        )
         return
     if not entries:
         yield info("not installed: the set is not in settings.json \"packages\" (register mode)",
@@ -293,13 +297,12 @@ def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:
     )
 
 
-def _registered_before_a_move(sv: Survey) -> str | None:
-    """How `ext list` says the set's entry names where the set was before its folder moved
-    ("registered from an older location of the set (~/old)"), or None."""
-    from installer.links.states import registered_items
+def _registered_before_a_move(sv: Survey) -> Path | None:
+    """Where the set was before it moved, when its packages entry still names that folder."""
+    from installer.links.states import Item, registered_before_a_move
 
-    items = registered_items(sv.ctx, tuple(i.resource for i in sv.items))
-    return next((i.note.partition(";")[0] for i in items if i.state == "stale" and i.note), None)
+    blank = [Item(i.resource, "not-installed", "settings.json") for i in sv.items]
+    return registered_before_a_move(sv.ctx, blank)
 
 
 def _registered_states(s: Subject, sv: Survey) -> list[Item]:
