@@ -208,42 +208,23 @@ def _steps(rec: journal.Record) -> list[JournalStep]:
 
 
 def _moved_here(steps: list[JournalStep], rec: journal.Record, root: Path) -> list[JournalStep]:
-    """The steps with the absolute paths they name in the agent dir (settings.json, ext's own
+    """The steps with the absolute paths they put something back at (settings.json, ext's own
     copies and the links to them) moved to where the dir is now. A dir moved since the run
     (`mv ~/agent-a ~/agent-b`) was undone at its old place: ext's copy written there, the
-    /ext link aimed at it. The journal names the dir it ran in; an older one, only through
-    ext's own copies (`<dir>/.extset/agent/…`)."""
-    then = rec.agent or next(
-        (
-            value.partition(_COPIES)[0]
-            for s in steps
-            for value in (s.get("file"), s.get("target"))
-            if isinstance(value, str) and _COPIES in value
-        ),
-        None,
-    )
-    now = str(root)
-    if then is None or then == now or _one_folder(then, now):  # a link's other name: not moved
+    /ext link aimed at it."""
+    then = rec.moved_from(root)
+    if then is None:
         return steps
-    moved = []
+    out = []
     for s in steps:
         step: dict[str, Any] = dict(s)
         for key in _PLACES.get(s["op"], ("file",)):
-            value = step.get(key)
-            if isinstance(value, str) and value.startswith(then + os.sep):
-                step[key] = now + value[len(then) :]
-        moved.append(cast("JournalStep", step))
-    return moved
+            if isinstance(step.get(key), str):
+                step[key] = journal.moved(step[key], then, root)
+        out.append(cast("JournalStep", step))
+    return out
 
 
-def _one_folder(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # the old place is gone: the dir moved
-        return False
-
-
-_COPIES = f"{os.sep}.extset{os.sep}agent{os.sep}"  # ext's own agent files, in every agent dir
 # The keys of a step that name where something is put back. Not a link's target that the
 # disk holds as the run made it (symlink's, relink's new one): that is compared as it is.
 _PLACES: dict[str, tuple[str, ...]] = {

@@ -155,6 +155,41 @@ class Record(NamedTuple):
     def name(self) -> str:
         return self.path.stem
 
+    def moved_from(self, root: Path) -> str | None:
+        """Where the agent dir was when the run named its absolute paths, if it has moved to
+        `root` since (`mv ~/agent-a ~/agent-b`); None when it has not. The head names it; an
+        older ext's journal only through ext's own copies (`<dir>/.extset/agent/…`)."""
+        then = self.agent or next(
+            (
+                value.partition(_COPIES)[0]
+                for s in self.steps
+                for value in (s.get("file"), s.get("target"))
+                if isinstance(value, str) and _COPIES in value
+            ),
+            None,
+        )
+        now = str(root)
+        if then is None or then == now or _one_folder(then, now):  # a link's other name
+            return None
+        return then
+
+
+def moved(path: str, then: str | None, root: Path) -> str:
+    """A step's absolute path, from where the dir was (`then`) to where it is (`root`)."""
+    if then is None or not path.startswith(then + os.sep):
+        return path
+    return str(root) + path[len(then) :]
+
+
+def _one_folder(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # the old place is gone: the dir moved
+        return False
+
+
+_COPIES = f"{os.sep}.extset{os.sep}agent{os.sep}"  # ext's own agent files, in every agent dir
+
 
 def read(path: Path) -> Record | None:
     """Parse a journal; None for a file that is not one of ours."""

@@ -56,12 +56,17 @@ def made_here(
         # what the undo wrote back is whoever's it was before (a `-path` of pi config's, put
         # back after an enable). Folders go by every step: an undo may keep one (not empty).
         cancelled = rec.undone is not None or (rec.command == "undo" and rec.status == "ok")
+        then = rec.moved_from(agent_dir)  # the dir moved since: its settings.json too
         for step in reversed(rec.steps):
             if step["op"] in ("mkdir", "rmdir") and step.get("path") in pending:
                 pending.discard(step["path"])
                 if step["op"] == "mkdir":
                     made.add(step["path"])
-            elif step["op"] == "write" and not cancelled and _is(step.get("file"), settings):
+            elif (
+                step["op"] == "write"
+                and not cancelled
+                and _is(step.get("file"), then, agent_dir, settings)
+            ):
                 before, after = _data(step.get("before")), _data(step.get("after"))
                 key = _added_packages(before, after) if key is None else key
                 file = _made_file(step) if file is None else file
@@ -104,8 +109,12 @@ def _patterns(data: dict[str, Any], keys: tuple[str, ...]) -> set[Pattern]:
     }
 
 
-def _is(file: str | None, settings: Path) -> bool:
-    return file is not None and os.path.realpath(file) == os.path.realpath(settings)
+def _is(file: str | None, then: str | None, agent_dir: Path, settings: Path) -> bool:
+    """Whether a step's file is settings, the agent dir moved from `then` or not."""
+    if file is None:
+        return False
+    here = journal.moved(file, then, agent_dir)
+    return os.path.realpath(here) == os.path.realpath(settings)
 
 
 def _added_packages(before: dict[str, Any] | None, after: dict[str, Any] | None) -> bool | None:

@@ -66,3 +66,19 @@ def test_a_registered_set_whose_folder_moved_is_stale_until_install_registers_it
 
     install(ctx, Install(), yes)
     assert [i.state for i in list_items(ctx, Listing()).items] == ["enabled"]
+
+
+def test_the_last_uninstall_in_an_agent_dir_moved_since_takes_the_settings_ext_made(
+    tmp_path: Path,
+) -> None:
+    """helper-19's review: after `mv agent-a agent-b`, the journals named settings.json at the
+    old place, so uninstall did not know it had made the file and its packages key: it left
+    `{"packages": []}`, where a dir that had not moved was left without the file."""
+    root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent-a"
+    agent.mkdir()
+    install(resolve(Env(cwd=tmp_path), root, agent), Install(mode="register"), yes)
+    moved = agent.rename(tmp_path / "agent-b")
+
+    assert uninstall(resolve(Env(cwd=tmp_path), root, moved), Uninstall(), yes).applied
+    assert not (moved / "settings.json").exists()
