@@ -290,8 +290,11 @@ def blind_spot(agent_dir: Path, cwd: Path | None) -> str | None:
     by `pi config`), as words after "the recorder", or None when it can."""
     if os.path.lexists(agent_dir / f"{RECORDER}.off"):
         return f"is parked as {RECORDER}.off"
-    if status(agent_dir) == "missing":
+    now = status(agent_dir)
+    if now == "missing":
         return f"is missing (no {RECORDER})"
+    if now == "moved":  # its link leads nowhere: pi loads no recorder
+        return f"is missing ({RECORDER} leads to where the agent dir was before it moved)"
     off = switched_off_in_pi(agent_dir, cwd, RECORDER)
     return None if off is None else f"is switched off ({off})"
 

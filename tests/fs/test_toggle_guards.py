@@ -253,6 +253,22 @@ def test_a_guard_that_cannot_see_sessions_refuses(ctx: Context) -> None:
     assert forced.applied and any("--force" in w for w in forced.plan.warnings)
 
 
+def test_a_recorder_left_where_the_agent_dir_was_before_it_moved_refuses_too(
+    ctx: Context, tmp_path: Path
+) -> None:
+    """The recorder's link after `mv agent agent-b` leads nowhere, so pi loads no recorder and
+    ext sees no session: taken for ext's own (to relink it) it was taken as seeing too, and a
+    guarded disable went through; it is a blind spot, as a missing recorder is."""
+    moved = ctx.agent_dir.rename(tmp_path / "agent-b")
+    here = resolve(ctx.env, ctx.set_root, moved)
+    assert not (moved / RECORDER).exists() and (moved / RECORDER).is_symlink()
+    with pytest.raises(Refused) as err:
+        switch(here, ["alpha"], False, False, False, yes)
+    assert "before it moved" in err.value.message
+    [finding] = only(doctor(tmp_path, here.set_root, moved), "recorder")
+    assert finding.level == "warn" and "missing" in finding.message
+
+
 def test_a_parked_recorder_refuses_too(ctx: Context) -> None:
     link = ctx.agent_dir / RECORDER
     link.rename(link.with_name(link.name + ".off"))
