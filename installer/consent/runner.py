@@ -26,6 +26,9 @@ class Runner:
 
     state: RunnerState
     where: str | None = None
+    # The agent dir looked in, named where the extension is not there: an approval made
+    # against the wrong dir (the isolated one, a set installed elsewhere) showed nothing of it.
+    agent_dir: str | None = None
 
     @property
     def runs(self) -> bool:
@@ -41,9 +44,10 @@ class Runner:
                 f"pi runs no project hooks: the {NAME} extension is disabled ({self.where}); "
                 f"`ext enable {NAME}` turns it on."
             )
+        where = self.agent_dir or "this agent dir"
         return (
             f"pi runs no project hooks: the {NAME} extension (in ext's bundled set) is not "
-            "installed in this agent dir."
+            f"installed in {where}."
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -64,7 +68,7 @@ def find_runner(agent_dir: Path) -> Runner:
     parked = agent_dir / "extensions" / ".off" / NAME
     if os.path.lexists(parked):
         return Runner("disabled", str(parked))
-    return _registered(settings) or Runner("not-installed")
+    return _registered(settings) or Runner("not-installed", agent_dir=str(agent_dir))
 
 
 def _settings(agent_dir: Path) -> dict[str, Any]:

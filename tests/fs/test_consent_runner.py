@@ -48,6 +48,7 @@ def test_not_installed_the_approvals_are_said_to_run_nowhere(agent: Path, proj: 
     code, output = ext(agent, "consent", "check", str(proj))
     assert code == 0
     assert "pi runs no project hooks" in output and "not installed" in output
+    assert f"not installed in {agent}." in " ".join(output.split()), output  # which dir: named
     row = doctor_row(agent)
     assert row["level"] == "warn" and "1 approved project" in row["message"]
     assert "ext install" in row["fix"]
