@@ -209,6 +209,14 @@ def test_env_var_naming_another_dir_is_a_warning_with_the_eval_fix() -> None:
     assert default.level == "ok"
 
 
+def test_a_relative_env_var_is_a_warning_even_where_it_names_the_agent_dir() -> None:
+    """A trial: `PI_CODING_AGENT_DIR=../agent` got `ok` from the set's folder, though pi reads
+    another dir from every other folder it starts in."""
+    found = env_finding({"PI_CODING_AGENT_DIR": "../agent", "HOME": "/h"}, Path("/p/agent"))
+    assert (found.level, found.fix) == ("warn", 'eval "$(ext env)"')
+    assert "relative" in found.message
+
+
 @pytest.mark.parametrize(
     ("state", "level", "fix"),
     [

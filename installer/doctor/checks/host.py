@@ -68,6 +68,12 @@ def env_finding(environ: Mapping[str, str], agent_dir: Path, ext: str = "ext") -
     """Whether a pi started with `environ` reads `agent_dir`; `ext` is how to name it to ext."""
     fix = f'eval "$({ext} env)"'
     value = environ.get(AGENT_DIR_VAR)
+    if value and not value.startswith(("/", "~")):  # ok here, and wrong after the next `cd`
+        return warn(
+            f"{AGENT_DIR_VAR} is {value}, a relative path: pi reads it from the folder it starts "
+            "in, another dir in each folder",
+            fix,
+        )
     if value:
         if same_path(Path(value).expanduser(), agent_dir):
             return ok(f"{AGENT_DIR_VAR} names the agent dir: pi in this shell sees the install")
