@@ -230,7 +230,6 @@ def _moved_here(steps: list[JournalStep], rec: journal.Record, root: Path) -> li
 _PLACES: dict[str, tuple[str, ...]] = {
     "unlink": ("target",),
     "relink": ("old",),
-    "uncopy": ("file", "to"),
 }
 
 

@@ -98,8 +98,13 @@ class Journal:
         stamp = now.strftime("%Y%m%dT%H%M%S.%f")  # microseconds: runs in one second stay in order
         fd, self.path = _create(folder, stamp, f"{os.getpid()}-{command.replace(' ', '-')}")
         self._file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
-        head = {"journal": 1, "command": command, "started": now.isoformat(), "ext": ext_version}
-        head["agent"] = str(agent_dir)  # where its absolute paths were: the dir may move
+        head = {
+            "journal": 1,
+            "command": command,
+            "started": now.isoformat(),
+            "ext": ext_version,
+            "agent": str(agent_dir),  # where its absolute paths were: the dir may move
+        }
         if mode:
             head["mode"] = mode
         if set_of is not None:

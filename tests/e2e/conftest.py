@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,3 +92,22 @@ def pi(pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path) -> Run:
         )
 
     return run
+
+
+def loader_view(agent: Path, cwd: Path, env: dict[str, str]) -> Any:
+    """What pi's own loader (the pi on env's PATH) loads from agent, started in cwd."""
+    import shutil
+
+    from installer.host.loader import Unavailable, ask
+    from installer.host.pi import find_host
+
+    pi = shutil.which("pi", path=env["PATH"])
+    assert pi is not None
+    views = ask(
+        find_host(str(pi), env["PATH"]),
+        [(agent, cwd)],
+        env={**env, "PI_CODING_AGENT_DIR": str(agent)},
+    )
+    assert not isinstance(views, Unavailable), views.reason
+    (view,) = views
+    return view

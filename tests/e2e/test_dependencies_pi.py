@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import Run
+from tests.e2e.conftest import Run, loader_view
 from tests.helpers import build_tree
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("real_pi")]
@@ -26,18 +25,7 @@ CODE = (
 
 def loaded_and_failed(agent: Path, cwd: Path, env: dict[str, str]) -> tuple[set[str], set[str]]:
     """Real paths of the extensions pi's own loader loads, and of those it failed to load."""
-    from installer.host.loader import Unavailable, ask
-    from installer.host.pi import find_host
-
-    pi = shutil.which("pi", path=env["PATH"])
-    assert pi is not None
-    views = ask(
-        find_host(str(pi), env["PATH"]),
-        [(agent, cwd)],
-        env={**env, "PI_CODING_AGENT_DIR": str(agent)},
-    )
-    assert not isinstance(views, Unavailable), views.reason
-    (view,) = views
+    view = loader_view(agent, cwd, env)
     failed = {f.real for f in view.failed if "tinydep" in f.error}
     return set(view.reals("extension")), failed
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Run
+from tests.e2e.conftest import Run, loader_view
 from tests.helpers import build_tree
 from tests.pis import RealPi
 
@@ -165,18 +165,7 @@ def test_the_real_pi_config_switches_a_package_entry_as_here(
 def pi_loads(agent: Path, cwd: Path, env: dict[str, str]) -> set[str]:
     """Real paths of every extension, skill and prompt pi's own loader loads (ext's own agent
     files under .extset/agent/ belong to no item and are left out)."""
-    from installer.host.loader import Unavailable, ask
-    from installer.host.pi import find_host
-
-    pi = shutil.which("pi", path=env["PATH"])
-    assert pi is not None
-    views = ask(
-        find_host(str(pi), env["PATH"]),
-        [(agent, cwd)],
-        env={**env, "PI_CODING_AGENT_DIR": str(agent)},
-    )
-    assert not isinstance(views, Unavailable), views.reason
-    (view,) = views
+    view = loader_view(agent, cwd, env)
     assert not view.failed, view.failed
     own = os.path.realpath(agent / ".extset" / "agent")
     return {

@@ -12,9 +12,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -130,23 +130,56 @@ def test_a_write_failing_at_any_point_rolls_everything_back(
     reference = realistic(tmp_path / "reference")
     run(*reference)
     want = user_view(reference[1])
+    for cut in cut_at_each_call(tmp_path, monkeypatch, name, total, failing, ExtError):
+        err = cut.raised
+        assert isinstance(err, ExtError) and err.exit_code == ExitCode.FAILED
+        assert f"injected fault in os.{name}" in err.message
+        assert re.search("rolled back|nothing was written", err.message)
+        cut.unchanged(name)
+        # The failed run leaves nothing to finish, and a clean run then does the whole job.
+        retry = run(cut.set_root, cut.agent)
+        assert not any("interrupted" in w for w in retry.plan.warnings)
+        assert _rebased(user_view(cut.agent), cut.base) == _rebased(want, tmp_path / "reference")
+
+
+class Cut(NamedTuple):
+    """One run cut at the nth call of os.<name>, on a fresh realistic tree."""
+
+    nth: int
+    base: Path
+    set_root: Path
+    agent: Path
+    before: Any  # the user's view of the agent dir before the run
+    state: bytes  # and ext's state record
+    raised: BaseException
+
+    def unchanged(self, name: str) -> None:
+        assert user_view(self.agent) == self.before, f"os.{name} call {self.nth}: agent changed"
+        assert (self.agent / ".extset/state.json").read_bytes() == self.state
+
+
+def cut_at_each_call(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    total: int,
+    fault: Callable[[str, int], Callable[..., object]],
+    raises: type[BaseException],
+    act: Callable[[Path, Path], object] = run,
+    ready: Callable[[Path, Path], object] = lambda set_root, agent: None,
+) -> Iterator[Cut]:
+    """For each nth of the `total` calls of os.<name>: a fresh realistic tree (`ready`
+    first), and `act` on it with that call replaced by fault(name, nth), which must raise."""
     for nth in range(1, total + 1):
         base = tmp_path / f"{name}-{nth}"
         set_root, agent = realistic(base)
+        ready(set_root, agent)
         before, state = user_view(agent), (agent / ".extset/state.json").read_bytes()
         with monkeypatch.context() as m:
-            m.setattr(os, name, failing(name, nth))
-            with pytest.raises(ExtError) as err:
-                run(set_root, agent)
-        assert err.value.exit_code == ExitCode.FAILED
-        assert f"injected fault in os.{name}" in err.value.message
-        assert re.search("rolled back|nothing was written", err.value.message)
-        assert user_view(agent) == before, f"os.{name} call {nth}: the agent dir changed"
-        assert (agent / ".extset/state.json").read_bytes() == state
-        # The failed run leaves nothing to finish, and a clean run then does the whole job.
-        retry = run(set_root, agent)
-        assert not any("interrupted" in w for w in retry.plan.warnings)
-        assert _rebased(user_view(agent), base) == _rebased(want, tmp_path / "reference")
+            m.setattr(os, name, fault(name, nth))
+            with pytest.raises(raises) as stopped:
+                act(set_root, agent)
+        yield Cut(nth, base, set_root, agent, before, state, stopped.value)
 
 
 def taken_then_interrupted(name: str, nth: int) -> Callable[..., object]:
@@ -180,20 +213,14 @@ def test_ctrl_c_just_after_any_write_rolls_it_back_too(
     run(*reference)
     want = _rebased(user_view(reference[1]), tmp_path / "reference")
     rolled_back = 0
-    for nth in range(1, total + 1):
-        base = tmp_path / f"{name}-{nth}"
-        set_root, agent = realistic(base)
-        before, state = user_view(agent), (agent / ".extset/state.json").read_bytes()
-        with monkeypatch.context() as m:
-            m.setattr(os, name, taken_then_interrupted(name, nth))
-            with pytest.raises(KeyboardInterrupt) as stopped:
-                run(set_root, agent)
-        if isinstance(stopped.value, RolledBack):  # inside the transaction: all taken back
+    stopped = taken_then_interrupted
+    for cut in cut_at_each_call(tmp_path, monkeypatch, name, total, stopped, KeyboardInterrupt):
+        if isinstance(cut.raised, RolledBack):  # inside the transaction: all taken back
             rolled_back += 1
-            assert user_view(agent) == before, f"os.{name} call {nth}: the agent dir changed"
-            assert (agent / ".extset/state.json").read_bytes() == state
+            cut.unchanged(name)
         else:  # before its first step (nothing written) or after its commit (all of it)
-            assert user_view(agent) == before or _rebased(user_view(agent), base) == want
+            now = user_view(cut.agent)
+            assert now == cut.before or _rebased(now, cut.base) == want
     assert rolled_back > 0 or name == "unlink"
 
 
@@ -211,18 +238,14 @@ def test_ctrl_c_just_after_any_write_of_an_uninstall_rolls_it_back_too(
 
     calls = count_calls(monkeypatch, tmp_path / "count", remove)
     rolled_back = 0
-    for nth in range(1, calls[name] + 1):
-        set_root, agent = realistic(tmp_path / f"{name}-{nth}")
-        run(set_root, agent)
-        before, state = user_view(agent), (agent / ".extset/state.json").read_bytes()
-        with monkeypatch.context() as m:
-            m.setattr(os, name, taken_then_interrupted(name, nth))
-            with pytest.raises(KeyboardInterrupt) as stopped:
-                remove(set_root, agent)
-        if isinstance(stopped.value, RolledBack):
+    cuts = cut_at_each_call(
+        tmp_path, monkeypatch, name, calls[name], taken_then_interrupted, KeyboardInterrupt,
+        act=remove, ready=run,
+    )  # fmt: skip
+    for cut in cuts:
+        if isinstance(cut.raised, RolledBack):
             rolled_back += 1
-            assert user_view(agent) == before, f"os.{name} call {nth}: the agent dir changed"
-            assert (agent / ".extset/state.json").read_bytes() == state
+            cut.unchanged(name)
     assert rolled_back > 0 or calls[name] == 0
 
 
