@@ -206,9 +206,10 @@ def without_dotdot(path: Path) -> Path:
 def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:
     """--set > EXT_SET > nearest extset.toml above the cwd > nearest pi package > bundled."""
     if explicit is not None:
-        return _check_set(_from_cwd(env, explicit), "--set"), "--set"
+        return _check_set(env, _from_cwd(env, explicit), "--set"), "--set"
     if env.environ.get("EXT_SET"):
-        return _check_set(_from_cwd(env, Path(env.environ["EXT_SET"])), "EXT_SET"), "EXT_SET"
+        named = _from_cwd(env, Path(env.environ["EXT_SET"]))
+        return _check_set(env, named, "EXT_SET"), "EXT_SET"
     if env.cwd is not None:
         above = (env.cwd, *env.cwd.parents)
         for folder in above:
@@ -249,18 +250,46 @@ def _js_rejects(word: str) -> object:
     raise ValueError(f"{word} is not JSON")
 
 
-def _check_set(path: Path, source: str) -> Path:
+def _check_set(env: Env, path: Path, source: str) -> Path:
     path = path.expanduser()
     if not path.is_dir():
         raise UsageError(f"{source}: {path} is not a folder", "name the folder that holds the set")
-    has_resources = any((path / d).is_dir() for d in RESOURCE_DIRS)
-    if not (path / MANIFEST_NAME).is_file() and not has_resources and not _pi_package(path):
-        raise UsageError(
+    if not _is_set(path):
+        not_a_set = (
             f"{path} is not a set: it has no {MANIFEST_NAME}, no extensions/ folder "
-            "and no package.json with a pi manifest",
-            f"create one with `ext init {path}`, or point --set at your set",
+            "and no package.json with a pi manifest"
+        )
+        # `--set .` typed in the set's extensions/ (or a skill's folder): the set is above.
+        above = _set_above(path.resolve())
+        if above is not None:
+            named = _for_shell(env, above)
+            as_typed = f"--set {named}" if source == "--set" else f"{source}={named}"
+            raise UsageError(
+                f"{path} is not a set but a folder inside the set {above}",
+                f"point {source} at that folder: {as_typed}",
+            )
+        raise UsageError(
+            not_a_set, f"create one with `ext init {path}`, or point --set at your set"
         )
     return path.resolve()
+
+
+def _is_set(path: Path) -> bool:
+    """A set's folder: its manifest, a pi package's package.json, or a resource folder."""
+    if (path / MANIFEST_NAME).is_file() or _pi_package(path):
+        return True
+    return any((path / d).is_dir() for d in RESOURCE_DIRS)
+
+
+def _set_above(path: Path) -> Path | None:
+    """The set a folder is inside: the nearest folder above with a manifest or a pi package,
+    or whose resource folder (extensions/, skills/…) the path is in."""
+    for inner, folder in zip((path, *path.parents), path.parents, strict=False):
+        if (folder / MANIFEST_NAME).is_file() or _pi_package(folder):
+            return folder
+        if inner.name in RESOURCE_DIRS:
+            return folder
+    return None
 
 
 def _pi_package(path: Path) -> bool:

@@ -73,6 +73,26 @@ def test_a_set_with_no_manifest_and_no_extensions_is_exit_2(tmp_path: Path, agen
 
 
 @pytest.mark.parametrize(
+    ("manifest", "inner"),
+    [("extset.toml", "extensions"), ("extset.toml", "skills/review"), (None, "extensions")],
+)
+def test_a_folder_inside_a_set_names_the_set_not_an_init_of_itself(
+    tmp_path: Path, agent: Path, manifest: str | None, inner: str
+) -> None:
+    """`--set .` typed in the set's extensions/ folder suggested `ext init` of that folder: the
+    set is the folder above (with a manifest or without), and the fix says so."""
+    if manifest:
+        build_tree(tmp_path / "my set", {manifest: '[set]\nname = "mine"\n'})
+    folder = build_tree(tmp_path / "my set" / inner, {"README.md": "hi\n"})
+    folder_set = tmp_path / "my set"
+    with pytest.raises(ExtError) as err:
+        context(folder, agent)
+    assert err.value.exit_code == ExitCode.USAGE
+    assert err.value.message == f"{folder} is not a set but a folder inside the set {folder_set}"
+    assert err.value.fix == f"point --set at that folder: --set '{folder_set}'"
+
+
+@pytest.mark.parametrize(
     "clash",
     [
         {"extensions/notify.js": "module.exports = 1\n"},
