@@ -74,31 +74,41 @@ def placed(set_root: Path, name: str | None, agent_dir: Path, host: str = "pi") 
     # Here at an older root too (the set's folder moved): its items read as stale here, and
     # saying "not installed here but in …" beside them was a contradiction.
     record = state.record_of(set_root, name) if name else state.for_root(set_root)
-    found = holding(set_root, agent_dir) if record is None else []
+    found = holding(set_root, agent_dir, name) if record is None else []
     others = [d for d, named in found if named == host]
     if name is None or record is not None:
         return Placed(others, [])
     return Placed(others, [s for s in state.sets if str(s.extra.get("host", "pi")) == host])
 
 
-def holding(set_root: Path, but: Path | None = None) -> list[tuple[Path, str]]:
+def holding(
+    set_root: Path, but: Path | None = None, name: str | None = None
+) -> list[tuple[Path, str]]:
     """Every agent dir but `but` that holds this set by its own state record, with the host
-    its install names ("pi" when none), in the record's order."""
+    its install names ("pi" when none), in the record's order (`name`: at a root the set was
+    moved from too, as that dir's install takes it)."""
     table = read_table(record_path(), SCHEMA, "agent_dirs")
     found = []
     seen = {_identity(but)} - {None} if but is not None else set()  # each folder once
     for key, row in table.items():
         other = Path(key)
-        if other == but or str(set_root) not in _roots(row):
+        roots = _roots(row)
+        if other == but or not (str(set_root) in roots or (name and _any_gone(roots))):
             continue
         identity = _identity(other)
         if identity in seen:
             continue
-        record = load_state(other).for_root(set_root)
+        state = load_state(other)
+        record = state.record_of(set_root, name) if name else state.for_root(set_root)
         if record is not None:
             seen.add(identity)
             found.append((other, str(record.extra.get("host", "pi"))))
     return found
+
+
+def _any_gone(roots: list[str]) -> bool:
+    """Whether a set's recorded folder is gone: a set that moved may have been there."""
+    return any(not Path(root).is_dir() for root in roots)
 
 
 def _roots(row: object) -> list[str]:

@@ -81,6 +81,26 @@ def test_a_set_installed_elsewhere_is_named_with_the_command_for_that_dir(
     assert (fresh / "extensions/hello.ts").is_symlink()  # untouched
 
 
+def test_a_set_moved_after_its_install_is_pointed_to_the_dir_that_holds_it(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """Left alone in stop 46: the set's folder moved, and from there `list` and `disable`
+    spoke of the isolated dir alone. The dir whose record holds the set at its older (gone)
+    root holds this set, as an install there takes it."""
+    installed_in(set_root, fresh)
+    moved = set_root.rename(tmp_path / "moved")
+    done = ext(moved, "disable", "hello")
+    assert done.stderr.splitlines()[1] == (
+        f"the set is not installed here but in {fresh}: "
+        f"ext --set {moved} --agent-dir {fresh} disable hello"
+    )
+    build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})  # another, there
+    assert "not installed here" not in ext(moved, "disable", "hello").stderr
+    another = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+    (tmp_path / "set").rename(tmp_path / "set-elsewhere")
+    assert "not installed here" not in ext(another, "list").stderr  # another name
+
+
 def test_install_into_a_second_dir_says_where_the_set_already_is(
     set_root: Path, fresh: Path
 ) -> None:
