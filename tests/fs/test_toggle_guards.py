@@ -266,7 +266,12 @@ def test_a_recorder_left_where_the_agent_dir_was_before_it_moved_refuses_too(
         switch(here, ["alpha"], False, False, False, yes)
     assert "before it moved" in err.value.message
     [finding] = only(doctor(tmp_path, here.set_root, moved), "recorder")
-    assert finding.level == "warn" and "missing" in finding.message
+    assert (finding.level, finding.message) == (
+        "warn",
+        f"{RECORDER} leads to where the agent dir was before it moved: the process guards "
+        "only see sessions started with `ext launch`",
+    )
+    assert (finding.fix or "").endswith("install")
 
 
 def test_a_parked_recorder_refuses_too(ctx: Context) -> None:

@@ -447,6 +447,12 @@ def recorder(s: Subject) -> Iterator[Finding]:
         yield ok(f"{RECORDER} is current")
     elif now == "stale":
         yield warn(f"{RECORDER} is older than the one this ext ships", INSTALL)
+    elif now == "moved":
+        yield warn(
+            f"{RECORDER} leads to where the agent dir was before it moved: the process guards "
+            "only see sessions started with `ext launch`",
+            INSTALL,
+        )
     elif installed:
         yield warn(
             f"{RECORDER} is missing: the process guards only see sessions started with "
