@@ -123,6 +123,15 @@ def releases_from_registry(
 _NPM_ABBREVIATED = "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8"
 
 
+# npm retries a failed fetch twice, 10 s and then up to 60 s apart: offline, that outlives the
+# time ext allows, so the answer was "timed out" after it. Once, a second later, it says itself.
+_NPM_RETRY_ONCE = (
+    "--fetch-retries=1",
+    "--fetch-retry-mintimeout=1000",
+    "--fetch-retry-maxtimeout=2000",
+)
+
+
 def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | None:
     """What npm itself says is published, from the registry npm is configured with (its own
     default when the user set none): `npm view PACKAGE dist-tags.latest versions --json`;
@@ -132,7 +141,8 @@ def ask_npm(package: str, env: Mapping[str, str], timeout: float) -> Releases | 
     with no npm to ask."""
     import json
 
-    done = run_npm(["view", package, "dist-tags.latest", "versions", "--json"], env, timeout)
+    args = ["view", package, "dist-tags.latest", "versions", "--json", *_NPM_RETRY_ONCE]
+    done = run_npm(args, env, timeout)
     if done is None:
         return None
     if done.timed_out or done.returncode != 0:
@@ -199,7 +209,10 @@ def ask_pip(
 
     if env.get("PIP_NO_INDEX", "").strip().lower() in ("1", "true", "yes", "on"):
         return None  # pip is told to use no index: there is none to ask, nothing is missing
+    # One retry, not pip's five (backing off to 4 s): offline they outlived the time allowed.
+    # Its `Retrying … connection` line is what tells an index unreached from one without ext.
     argv = [python, "-m", "pip", "index", "versions", dist, "--disable-pip-version-check"]
+    argv += ["--retries", "1"]
     done = completed(argv, _without_rustc(env), timeout)
     if done is None:
         return None

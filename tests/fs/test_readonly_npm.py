@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,3 +145,51 @@ def test_pip_is_asked_with_no_rustc_on_its_path(tmp_path: Path) -> None:
     ask_pip(str(python), {"PATH": f"{rust}:{tools}"}, timeout=10)
 
     assert seen.read_text().strip() == str(tools)
+
+
+def _closed_port() -> str:
+    """A loopback address where nothing listens: every connection is refused at once."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{probe.getsockname()[1]}/"
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="no npm on PATH")
+def test_an_unreachable_registry_is_said_by_npm_before_the_time_allowed(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trial offline: `ext update --check` took 9 s, npm's own retries (10 s apart, then 60)
+    running into ext's timeout. npm retries once, soon, and says so itself."""
+    from installer.updates import fetch
+
+    env = {"PATH": os.environ["PATH"], "HOME": str(isolated_home)}
+    env["npm_config_registry"] = _closed_port()
+    ended: list[fetch.Completed | None] = []
+
+    def seen(*args: Any, **kw: Any) -> fetch.Completed | None:
+        ended.append(real(*args, **kw))
+        return ended[-1]
+
+    real = fetch.completed
+    monkeypatch.setattr(fetch, "completed", seen)
+    assert ask_npm(PKG, env, timeout=25) == fetch.UNREACHED
+    [done] = ended
+    assert done is not None and not done.timed_out and done.returncode != 0
+
+
+def test_pip_is_asked_with_one_retry_so_an_unreachable_index_is_said_soon(tmp_path: Path) -> None:
+    """pip's five retries (backing off to 4 s) outlived ext's 9 s offline; one retry still
+    prints the `Retrying … connection` line that tells an index unreached from one without
+    extset."""
+    from installer.updates.fetch import ask_pip
+
+    log = tmp_path / "pip.log"
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexit 1\n')
+    python.chmod(0o755)
+
+    ask_pip(str(python), {"PATH": "/usr/bin:/bin"}, timeout=10)
+
+    assert "--retries 1" in log.read_text()
