@@ -35,5 +35,7 @@ def lines(report: Report) -> list[str]:
             line = up_to_date(result.label or result.name, result.current)
         if result.status == "not-configured" and result.name in UNCONFIGURED:
             line += f"; {UNCONFIGURED[result.name]}"
+        elif result.fix:
+            line += f"; {result.fix}"
         found.append(line)
     return found

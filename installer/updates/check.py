@@ -77,8 +77,10 @@ class Report:
 
     def to_json(self) -> dict[str, object]:
         """`ext update --check --json`: updates_available, checked_at, install_method, checks."""
+        # Unknown (null), not false, when a check got no answer and none found an update.
+        unknown = not self.updates and any(r.status == "unavailable" for r in self.results)
         return {
-            "updates_available": bool(self.updates),
+            "updates_available": None if unknown else bool(self.updates),
             "checked_at": self.checked_at,
             "install_method": self.method.to_json(),
             "checks": [r.to_json() for r in self.results],
@@ -190,7 +192,9 @@ def _settle(result: Callable[[], CheckResult], name: str) -> CheckResult:
     try:
         return result()
     except Exception:  # one failing check must not hide the others or trace the command
-        return CheckResult(name, None, None, None, "unavailable", "the check failed", label=name)
+        from installer.updates.words import CHECK_FAILED
+
+        return CheckResult(name, None, None, None, "unavailable", CHECK_FAILED, label=name)
 
 
 def _opt_str(value: object) -> str | None:

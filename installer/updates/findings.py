@@ -92,7 +92,7 @@ def _finding(name: str, result: CheckResult) -> Finding:
         return Finding(check_id, "ok", up_to_date(label, result.current) + beyond)
     if result.status == "not-configured":
         return Finding(check_id, "info", f"{label}: {result.detail}", _configure_fix(name))
-    return Finding(check_id, "info", f"{label}: {result.detail or result.status}")
+    return Finding(check_id, "info", f"{label}: {result.detail or result.status}", result.fix)
 
 
 def _unchecked(name: str) -> Finding:

@@ -35,6 +35,13 @@ class CheckResult:
     installation: str | None = None
 
     @property
+    def fix(self) -> str | None:
+        """What to do about a check that got no answer (offline, most often); else None."""
+        from installer.updates.words import no_answer_fix
+
+        return no_answer_fix(self.name, self.status, self.latest, self.detail)
+
+    @property
     def newer(self) -> bool:
         """True when there is something to upgrade to."""
         return self.status == "update-available"

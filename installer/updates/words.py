@@ -7,3 +7,21 @@ def up_to_date(label: str, current: str | None) -> str:
     """`pi is up to date (1.6.0)`: the words of `ext update --check` and of doctor."""
     shown = current[:12] if current and len(current) == 40 else current  # a commit: short
     return f"{label} is up to date ({shown or 'unknown'})"
+
+
+# How to get an answer from a check that got none (offline, most often), by what it checks.
+NO_ANSWER = {
+    "ext": "check the network, or the index ext asks (EXT_INDEX_URL, or pip's index-url)",
+    "host": "check the network, or the registry npm asks (EXT_NPM_REGISTRY, or registry= in "
+    "~/.npmrc)",
+    "set": "check the network, and that git reaches the set's remote (git ls-remote)",
+}
+CHECK_FAILED = "the check failed"  # ext's own fault, not the network's: no fix to give
+
+
+def no_answer_fix(name: str, status: str, latest: str | None, detail: str) -> str | None:
+    """What to do about a check that got no answer; None for any other result (one that got
+    an answer it could not use, such as a version that is not semver, has none)."""
+    if status != "unavailable" or latest is not None or detail == CHECK_FAILED:
+        return None
+    return NO_ANSWER.get(name)

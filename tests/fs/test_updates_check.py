@@ -249,6 +249,42 @@ def test_bad_answers_are_silent_and_prompt(server: Server, tmp_path: Path, kind:
         assert (result.status, result.latest, result.hint) == ("unavailable", None, None)
 
 
+def test_a_check_with_no_answer_says_what_to_check_and_json_says_unknown(
+    server: Server, tmp_path: Path
+) -> None:
+    """A trial offline: `update --check` named what could not be reached with no fix, and its
+    JSON said `"updates_available": false`, which a script reads as "up to date"."""
+    from installer.render.updates import lines
+    from installer.updates.findings import doctor_findings
+
+    server.routes[EXT_PATH] = send(404, b"{}")
+    server.routes[HOST_PATH] = send(404, b"{}")
+    report = check_now(
+        host=host_facts(tmp_path),
+        env={},
+        limits=OK,
+        config=UpdateConfig(index=server.base, index_source="EXT_INDEX_URL", registry=server.base),
+        facts=pipx_facts(tmp_path),
+        current="0.1.0",
+        npm_prefix=tmp_path / "npm",
+    )
+    said = lines(report)
+    assert said[0].endswith(
+        "; check the network, or the index ext asks (EXT_INDEX_URL, or pip's index-url)"
+    )
+    assert "; check the network, or the registry npm asks" in said[1]
+    assert report.to_json()["updates_available"] is None
+    fixes = {f.id: f.fix for f in doctor_findings(report)}
+    assert fixes["update.ext"] and fixes["update.ext"].startswith("check the network")
+
+    server.routes[EXT_PATH] = index_doc("0.2.0")  # one answer with news: known to be true
+    assert replace(report, results=(run(server, tmp_path)["ext"],)).to_json()["updates_available"]
+    server.routes[EXT_PATH] = index_doc("0.1.0")  # every check answered, none newer: false
+    answered = replace(report, results=(run(server, tmp_path)["ext"],))
+    assert answered.to_json()["updates_available"] is False
+    assert answered.results[0].fix is None
+
+
 def test_non_semver_is_ignored_by_the_fetcher(server: Server) -> None:
     server.routes[EXT_PATH] = index_doc("1.0.0rc1")
     assert fetch_json(server.base + EXT_PATH, OK) == {
