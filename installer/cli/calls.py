@@ -399,11 +399,19 @@ def _own_set(g: Globals) -> Path:
     return root
 
 
+def _checking(g: Globals, options: Any) -> Any:
+    """`ext update --check`, `ext outdated`: ext, pi and the set are checked, not an install,
+    so an agent dir that does not exist is no error (as a dry run of `--create` takes it)."""
+    return context(g, create=True, dry_run=True)
+
+
 _CONTEXTS: dict[str, Callable[[Globals, Any], Any]] = {
     "init": _bench_here,
     "add": _bench_of_set,
     "adopt": _adoption,
     "doctor": _doctor,
+    "update": _checking,
+    "outdated": _checking,
 }
 
 # What a few commands say around their verb: where an install goes, the update notice.

@@ -89,3 +89,22 @@ def test_outdated_without_configuration_says_so_and_exits_0(
     )
     assert done.returncode == 0, done.stderr
     assert "no index configured" in done.stdout
+
+
+@pytest.mark.parametrize("named", [("EXT_AGENT_DIR",), ("--agent-dir",)])
+def test_a_check_needs_no_agent_dir(
+    ext: Run, e2e_env: dict[str, str], server: str, tmp_path: Path, named: tuple[str]
+) -> None:
+    """A trial: `EXT_AGENT_DIR=~/nope ext update --check` exited 4 (`agent dir … does not
+    exist`), where the README says it always exits 0: it checks ext, pi and the set."""
+    the_set = build_tree(tmp_path / "set", {"extensions/a.ts": "export default () => {};"})
+    nope = tmp_path / "nope"
+    env = {**e2e_env, "EXT_INDEX_URL": f"{server}/simple/", "EXT_NPM_REGISTRY": server}
+    where = ["--agent-dir", str(nope)] if named == ("--agent-dir",) else []
+    if not where:
+        env["EXT_AGENT_DIR"] = str(nope)
+    for command in (["update", "--check"], ["outdated"]):
+        done = ext("--set", str(the_set), *where, *command, env=env)
+        assert done.returncode == 0, done.stderr
+        assert "9.1.0" in done.stdout
+    assert not nope.exists()
