@@ -8,7 +8,6 @@ projects' hooks pi would run.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,11 +71,9 @@ def find_runner(agent_dir: Path) -> Runner:
 
 
 def _settings(agent_dir: Path) -> dict[str, Any]:
-    try:
-        settings = json.loads((agent_dir / "settings.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return settings if isinstance(settings, dict) else {}
+    from installer.settings.store import glance
+
+    return glance(agent_dir / "settings.json")  # a FIFO or /dev/zero there: {} at once
 
 
 def _switched_off(patterns: object, entry: Path, package: bool) -> str | None:

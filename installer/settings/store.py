@@ -44,6 +44,20 @@ def read_text(path: Path) -> str | None:
     return _read_text(path)
 
 
+def glance(path: Path, bom: bool = False) -> dict[str, Any]:
+    """settings.json's data for a reader that only looks (no lock, no error): {} when it is
+    missing, unreadable, not a regular file (a FIFO is never waited on), too large, or not a
+    JSON object (`bom`: a leading byte-order mark is skipped, as the reader it mirrors does)."""
+    import json
+
+    try:
+        text = _read_text(path)
+        data = json.loads(text.removeprefix("\ufeff") if bom else text) if text else None
+    except (ExtError, ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def _read_text(path: Path) -> str | None:
     """The file's text, capped in size, or None when it does not exist."""
     try:

@@ -129,16 +129,12 @@ def self_update_argv(env: Mapping[str, str]) -> tuple[str, ...] | None:
     words = tuple((env.get(SELF_UPDATE_VAR) or "").split())
     if words:
         return words
-    import json
+    from installer.settings.store import glance
 
     named = env.get("PI_CODING_AGENT_DIR")
     home = Path(env.get("HOME") or Path.home())
     agent = Path(named).expanduser() if named else home / ".pi" / "agent"
-    try:
-        data = json.loads((agent / "settings.json").read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
-        return None
-    setting = data.get("selfUpdateCommand") if isinstance(data, dict) else None
+    setting = glance(agent / "settings.json", bom=True).get("selfUpdateCommand")
     if isinstance(setting, list) and setting and all(isinstance(a, str) for a in setting):
         return tuple(setting)
     return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,33 @@ def test_linked_but_switched_off_in_pi_config_it_is_disabled(agent: Path, proj: 
 
     assert runner.state == "disabled" and "-extensions/project-hooks/index.ts" in str(runner.where)
     assert doctor_row(agent)["level"] == "warn"
+
+
+@pytest.mark.parametrize("spoil", ["fifo", "dev-zero"])
+def test_a_settings_json_that_is_a_fifo_or_dev_zero_is_read_as_no_settings_at_once(
+    tmp_path: Path, spoil: str
+) -> None:
+    """A trial: `ext doctor` and `ext consent list` hung on an agent dir whose settings.json
+    was a FIFO, and read /dev/zero until memory ran out: where pi would load project-hooks
+    from (and pi's self-update command) read settings.json with no type or size check."""
+    import threading
+
+    from installer.consent.runner import find_runner
+    from installer.updates.hostmethod import self_update_argv
+
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    if spoil == "fifo":
+        os.mkfifo(agent / "settings.json")
+    else:
+        (agent / "settings.json").symlink_to("/dev/zero")
+    found: list[object] = []
+
+    def read() -> None:
+        found.append(find_runner(agent).state)
+        found.append(self_update_argv({"PI_CODING_AGENT_DIR": str(agent), "HOME": str(tmp_path)}))
+
+    reader = threading.Thread(target=read, daemon=True)  # a hang must fail, not stop the suite
+    reader.start()
+    reader.join(30)
+    assert found == ["not-installed", None]
