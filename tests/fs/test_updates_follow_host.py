@@ -48,7 +48,8 @@ def test_doctor_reports_the_check_of_the_pi_found_now(tmp_path: Path) -> None:
     assert level == "info"
     assert "not checked yet" not in message
     assert message == "@earendil-works/pi-coding-agent: no valid answer from EXT_NPM_REGISTRY"
-    assert fix is None  # `ext update --check` was run: it is not the fix
+    # `ext update --check` was run: it is not the fix; what the check could not reach is.
+    assert fix is not None and fix.startswith("check the network, or the registry npm asks")
     assert "@mariozechner" in host_row(old, cache)[1]  # the old pi's check is still its own
 
 
@@ -93,7 +94,10 @@ def test_an_index_pip_could_not_read_is_not_said_to_lack_extset(tmp_path: Path) 
     # Offline: pip has an index and could not reach it, which no configuration would mend.
     assert (found.status, found.detail) == ("unavailable", "pip's index could not be reached")
     [row] = [f for f in doctor_findings(report_of(found)) if f.id == "update.ext"]
-    assert (row.message, row.fix) == ("ext: pip's index could not be reached", None)
+    assert (row.message, row.fix) == (
+        "ext: pip's index could not be reached",
+        "check the network, or the index ext asks (EXT_INDEX_URL, or pip's index-url)",
+    )
 
 
 def test_an_npm_that_gets_no_answer_is_not_said_to_lack_a_registry(tmp_path: Path) -> None:
