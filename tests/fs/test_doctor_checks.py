@@ -154,6 +154,31 @@ def test_duplicate_names_and_dangling_set_links_are_errors(
     assert any(m.startswith("extensions/lost.ts in the set is a link to") for m in messages)
 
 
+@pytest.mark.parametrize("folder", ["extensions", "skills", "prompts"])
+def test_a_link_loop_in_the_set_is_said_as_one_not_a_failed_check(
+    tmp_path: Path, set_root: Path, agent: Path, folder: str
+) -> None:
+    """A trial: two links to each other in extensions/ made the set.resources check fail
+    with `OSError: Too many levels of symbolic links` ("report it as a bug"), and a prompt
+    linked to itself was "a link to lp.md, which does not exist"."""
+    where = set_root / folder
+    where.mkdir(exist_ok=True)
+    os.symlink("loop2.md", where / "loop1.md")
+    os.symlink("loop1.md", where / "loop2.md")
+
+    found = only(doctor(tmp_path, set_root, agent), "set.resources")
+
+    loops = [f for f in found if "loop" in f.message]
+    assert [f.level for f in found if f.level == "failed"] == []
+    assert [f.message for f in loops] == [
+        f"{folder}/loop1.md in the set is a link that leads back to itself (a loop): the item "
+        "cannot be installed",
+        f"{folder}/loop2.md in the set is a link that leads back to itself (a loop): the item "
+        "cannot be installed",
+    ]
+    assert all(f.level == "error" and (f.fix or "").startswith("remove the link") for f in loops)
+
+
 def test_a_guard_naming_no_extension_is_a_warning(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:

@@ -88,11 +88,37 @@ def _dangling(root: Path) -> Iterator[Finding]:
         for entry in _listing(root / folder):
             if entry.is_symlink() and not os.path.exists(entry.path):
                 rel = f"{folder}/{entry.name}"
+                if _loops(entry.path):
+                    yield error(
+                        f"{rel} in the set is a link that leads back to itself (a loop): the "
+                        "item cannot be installed",
+                        f"remove the link, or point it at the item: rm {entry.path}",
+                    )
+                    continue
                 yield error(
                     f"{rel} in the set is a link to {os.readlink(entry.path)}, which does not "
                     "exist: the item cannot be installed",
                     f"restore its target, or remove the link: rm {entry.path}",
                 )
+
+
+def _loops(path: str) -> bool:
+    """Whether a link's chain comes back on itself (the kernel's ELOOP)."""
+    import errno
+
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """A folder, through links; a link loop or a vanished entry is none."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _unmarked(root: Path, pi: PiLine) -> Iterator[Finding]:
@@ -106,7 +132,7 @@ def _unmarked(root: Path, pi: PiLine) -> Iterator[Finding]:
         for entry in _listing(root / folder):
             # A skills folder holding skills deeper down is a collection, not a broken skill.
             loaded = skill_files(entry.path, str(root / folder)) if kind == "skill" else ()
-            if entry.is_dir() and not loaded and not folder_is_item(Path(entry.path), kind):
+            if _is_dir(entry) and not loaded and not folder_is_item(Path(entry.path), kind):
                 yield info(
                     f"{folder}/{entry.name} has no {markers}: not an item, ignored",
                     f"add {marker} in it to make it one",
