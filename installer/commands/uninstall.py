@@ -2,7 +2,7 @@
 
 The last set's uninstall also takes what ext left for itself: its agent-file copies, the empty
 folders it made, a `packages` key it added and left empty, a settings.json it made that holds
-nothing else. The journal stays (undo's).
+nothing else, the records of pi sessions that have ended. The journal stays (undo's).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         keys = KEYS.values() if has_settings else ()
         made = what_ext_made(ctx.agent_dir, ctx.folders, keys)
         last = not others  # the last set: the agent dir as ext found it
+        was_last[:] = [last]
         if last:
             gone = [a.path for a in actions if a.action not in ("keep", "skip")]  # what goes
             actions += plan_leftovers(ctx.agent_dir, gone, made, ctx.folders)
@@ -95,9 +96,26 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
 
     kept: list[str] = []  # what the user had where a link goes: backups stay, and say where
     kept_seeds: list[str] = []  # settings the set seeded, which stay the user's
+    was_last: list[bool] = []
     result = run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+    if result.applied and was_last == [True] and ctx.on.is_pi:
+        _clear_ended_sessions(ctx.agent_dir)
     notes = (*result.notes, *kept, *kept_seeds)
     return result._replace(notes=notes) if notes != result.notes else result
+
+
+def _clear_ended_sessions(agent_dir: Path) -> None:
+    """The records of pi sessions that have ended (`ext launch` and the recorder write them),
+    and their folder once empty: bookkeeping of ext's, not the journal's to undo. A session
+    still running keeps its record, which the next run of ext cleans once it ends."""
+    import contextlib
+    import os
+
+    from installer.agent.sessions import live_sessions, sessions_dir
+
+    live_sessions(agent_dir, clean=True)
+    with contextlib.suppress(OSError):  # a live session's record is in it, or there is none
+        os.rmdir(sessions_dir(agent_dir))
 
 
 def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:

@@ -61,6 +61,34 @@ def test_a_fresh_agent_dir_is_left_with_only_ext_bookkeeping(ext: Run, tmp_path:
     assert str(tmp_path / "agent") not in undone
 
 
+def test_session_records_of_ended_sessions_go_with_the_last_set(ext: Run, tmp_path: Path) -> None:
+    """A trial: `ext launch` leaves `.extset/sessions/<pid>.json`; after pi ended and the last
+    set was uninstalled, the record stayed (and an empty `sessions/` in the isolated dir). A
+    record of a session still running stays: that session is there."""
+    import json
+    import subprocess
+
+    from installer.agent.sessions import sessions_dir, write_session_record
+
+    agent = tmp_path / "agent"
+    at = ("--set", str(make_set(tmp_path / "set")), "--agent-dir", str(agent))
+    ext(*at, "install", "--create", "--yes", check=True)
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid that is gone by now
+    folder = sessions_dir(agent)
+    folder.mkdir(mode=0o700)
+    record = {"version": 1, "pid": gone.pid, "argv": ["pi"], "started": 1.0, "writer": "launch"}
+    (folder / f"{gone.pid}.json").write_text(json.dumps(record))
+
+    ext(*at, "uninstall", "--yes", check=True)
+    assert not folder.exists()
+
+    ext(*at, "install", "--yes", check=True)
+    live = write_session_record(agent, ["pi", "--print"])  # this process: running
+    ext(*at, "uninstall", "--yes", check=True)
+    assert [p.name for p in folder.iterdir()] == [live.name]
+
+
 def test_what_the_user_had_stays(ext: Run, tmp_path: Path) -> None:
     agent = build_tree(
         tmp_path / "agent",
