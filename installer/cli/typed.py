@@ -4,6 +4,7 @@ install` as the person would type it next."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def where_said(
     from installer.render import where_lines
 
     found = _placed(ctx)
-    said = where_lines(ctx, found.others, lambda d: typed(g, command, args, d), installing)
+    said = where_lines(ctx, found.others, _there(g, ctx, command, args), installing)
     # An install adds a set to a dir that holds others: no wrong folder to point out.
     if installing or not of_the_set:
         return said
@@ -53,9 +54,20 @@ def elsewhere_said(
 
     found = _placed(ctx)
     return (
-        *elsewhere_lines(found.others, lambda d: typed(g, command, args, d, passed=passed)),
+        *elsewhere_lines(found.others, _there(g, ctx, command, args, passed)),
         *_instead(g, ctx, command, args, found.held, passed),
     )
+
+
+def _there(
+    g: Globals, ctx: Any, command: Command, args: dict[str, Any], passed: tuple[str, ...] = ()
+) -> Callable[[Path], str]:
+    """The command to run in another dir that holds the set: this one, unless it names an item
+    the set lacks (run from the wrong set's folder), which would fail there too: then `list`."""
+    names = _named_items(command, args)
+    if names and not _holds(ctx.set_root, names):
+        return lambda d: typed(g, BY_CALL["list_items"], {}, d)
+    return lambda d: typed(g, command, args, d, passed=passed)
 
 
 def _placed(ctx: Any) -> Any:

@@ -101,6 +101,31 @@ def test_a_set_moved_after_its_install_is_pointed_to_the_dir_that_holds_it(
     assert "not installed here" not in ext(another, "list").stderr  # another name
 
 
+def test_from_another_set_s_folder_the_other_dir_is_offered_with_list_not_a_failing_command(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """A trial: from a set without `notify`, against a dir holding the set that has it, the
+    first hint was this set's other dir with `enable notify`, which fails there as well."""
+    installed_in(set_root, fresh)
+    theirs = build_tree(tmp_path / "theirs", {**SET, "extset.toml": '[set]\nname = "theirs"\n'})
+    build_tree(theirs, {"extensions/notify.ts": "export default function () {}\n"})
+    held = tmp_path / "held"
+    installed_in(theirs, held)
+
+    done = ext(set_root, "--agent-dir", str(held), "enable", "notify")
+
+    lines = done.stderr.splitlines()
+    assert lines[1] == (
+        f"the set is not installed here but in {fresh}: "
+        f"ext --set {set_root} --agent-dir {fresh} list"
+    )
+    assert lines[2] == (
+        f"this dir holds the set theirs ({theirs}), not this one: "
+        f"ext --set {theirs} --agent-dir {held} enable notify"
+    )
+    assert ext(theirs, "--agent-dir", str(held), "enable", "notify", "--yes").exit_code == 0
+
+
 def test_install_into_a_second_dir_says_where_the_set_already_is(
     set_root: Path, fresh: Path
 ) -> None:
