@@ -121,7 +121,7 @@ def refuse_old_node(ctx: Context, host: HostInfo) -> None:
     """An error (exit 1, with the fix) instead of exec-ing pi into its own stack trace."""
     from installer.host.node import fit, refusal
 
-    problem = refusal(host, fit(host, ctx.env.environ.get("PATH")))
+    problem = refusal(host, fit(host, ctx.env.environ.get("PATH")), ctx.manifest.host_tested)
     if problem is not None:
         raise problem
 

@@ -201,8 +201,9 @@ def judge(host: HostInfo, node: Node, *, fresh: bool = False, timeout: float = N
     return Fit(node, version, wanted, source, side)
 
 
-def refusal(host: HostInfo, found: Fit) -> ExtError | None:
-    """Why this Node cannot run pi, and the fix (`ext launch` and doctor say it); else None."""
+def refusal(host: HostInfo, found: Fit, tested: str | None = None) -> ExtError | None:
+    """Why this Node cannot run pi, and the fix (`ext launch` and doctor say it); else None.
+    `tested`: the set's [host] tested range, which an older pi offered instead must be in."""
     from installer.ground.errors import ExtError
 
     if not found.cannot_run:
@@ -219,7 +220,7 @@ def refusal(host: HostInfo, found: Fit) -> ExtError | None:
     return ExtError(
         f"{pi} cannot run on Node {found.version} ({found.node.path}): it needs {need} "
         f"(engines.node in {found.source})",
-        fix + _older_pi(host, found.version),
+        fix + _older_pi(host, found.version, tested),
     )
 
 
@@ -233,13 +234,15 @@ def _wanted(needs: str | None) -> str:
     return f"Node {match.group(1)} or newer" if match else f"a Node that meets {needs!r}"
 
 
-def _older_pi(host: HostInfo, version: str | None) -> str:
-    """`; or …`: the newest older line of pi that runs on this Node, and how to switch to it."""
+def _older_pi(host: HostInfo, version: str | None, tested: str | None = None) -> str:
+    """`; or …`: the newest older line of pi that runs on this Node, and how to switch to it;
+    none outside the set's tested range (switching would only trade this for a drift)."""
     from installer.host.versions import where
 
     own = line_of(host.version, host.package)
     older = LINES[: LINES.index(own)]
     others = [line for line in older if where(version, line.node) == "in"]
+    others = [line for line in others if tested is None or where(line.tested, tested) == "in"]
     if not others:
         return ""
     from installer.host.npmroot import npm_command

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from installer.doctor import Finding, Subject, run_checks
+from installer.doctor.subject import resolve_subject
 from installer.ground.context import Env
 from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
 from installer.host.node import find_node, fit, node_version, refusal
@@ -108,6 +109,26 @@ def test_pi_1x_on_node_20_is_an_error_naming_the_node_the_need_and_both_fixes(
         f"switch to pi 0.73.1, which runs on it: npm uninstall -g {NEW_PACKAGE} && "
         f"npm install -g {OLD_PACKAGE}@0.73.1"
     )
+
+
+@pytest.mark.parametrize(("tested", "offered"), [(">=1.6.0 <1.7.0", False), ("1.6 || 0.73", True)])
+def test_an_older_pi_is_offered_only_inside_the_sets_tested_range(
+    tmp_path: Path, node20: tuple[Path, Path], tested: str, offered: bool
+) -> None:
+    """A trial: with `tested = ">=1.6.0 <1.7.0"` (init's default), the fix for Node 20 said to
+    switch to pi 0.73.1, which would only trade the error for a drift warning."""
+    node, _ = node20
+    the_set = build_tree(
+        tmp_path / "set", {"extset.toml": f'[set]\nname = "s"\n[host]\ntested = "{tested}"\n'}
+    )
+    path = f"{fake_pi(tmp_path)}{os.pathsep}{node.parent}"
+    s = resolve_subject(Env(environ={**os.environ, "PATH": path}, cwd=the_set), the_set, None)
+
+    [finding] = [f for f in run_checks(s, ["host.node"]) if f.id == "host.node"]
+
+    assert finding.level == "error"
+    assert ("switch to pi 0.73.1" in (finding.fix or "")) == offered
+    assert (finding.fix or "").startswith("install Node 22.19.0 or newer and put it first on PATH")
 
 
 def test_a_pi_in_a_folders_own_node_modules_is_switched_there_not_globally(

@@ -18,7 +18,7 @@ def runs(s: Subject) -> Iterator[Finding]:
     if found is None:
         raise Skip(f"{s.host_command} was not found (see host)")
     pi = f"{host.command} {host.version}" if host.version else host.command
-    problem = refusal(host, found)
+    problem = refusal(host, found, s.manifest.host_tested if s.manifest else None)
     if problem is not None:
         yield error(problem.message, problem.fix)
     elif found.node is None:
