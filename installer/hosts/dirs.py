@@ -30,7 +30,9 @@ def host_dir(env: Env, host: Host, read_var: bool = True) -> tuple[Path, str]:
     home = home_of(env)
     value = env.environ.get(host.dir_var) if host.dir_var and read_var else None
     if value:
-        named = _from_cwd(env, Path(value), as_host=True)
+        # No `~` expanded, unlike pi's variable: these hosts take it as a folder named `~`.
+        as_read = Path(value) if value.startswith("~") else Path(value).expanduser()
+        named = _from_cwd(env, Path(env.cwd or Path.cwd(), as_read), as_host=True)
         if not host.var_names_home:
             return named, host.dir_var or ""
         # GEMINI_CLI_HOME names the home `.gemini` is in; XDG_CONFIG_HOME the `opencode` one's.
@@ -40,6 +42,23 @@ def host_dir(env: Env, host: Host, read_var: bool = True) -> tuple[Path, str]:
     if default.startswith("$XDG_CONFIG_HOME/"):
         default = "~/.config/" + default.removeprefix("$XDG_CONFIG_HOME/")
     return home / default.removeprefix("~/"), "default"
+
+
+def _refuse_tilde(env: Env, host: Host, source: str) -> None:
+    """A `~` left in the host's variable (quoted, the shell did not expand it): the host reads
+    a folder named `~` in whatever folder it starts in, so ext would install where it never
+    looks, or the host into a stray `./~`."""
+    value = env.environ.get(source, "") if source == host.dir_var else ""
+    if value.startswith("~"):
+        from installer.ground.errors import UsageError
+
+        rest = value[1:] if value == "~" or value.startswith("~/") else None
+        full = f'export {source}="$HOME{rest}"' if rest is not None else "a full path"
+        raise UsageError(
+            f"{source} is {value!r}: {host.title} does not expand ~, so it would read a folder "
+            "named `~` in the folder it starts in",
+            f"set it to the full path: {full}",
+        )
 
 
 def default_dir(env: Env, host: Host) -> Path:
@@ -68,6 +87,7 @@ def find_host_dir(
         path, source = host_dir(env, host)
         if source == "default" and in_manifest is not None:
             path, source = in_manifest, f"[hosts.{host.name}] agent_dir"
+        _refuse_tilde(env, host, source)
     what = f"{host.title}'s dir {path} ({source})"
     _check_folder(path, what)
     if not path.exists() and create:

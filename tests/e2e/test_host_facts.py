@@ -200,6 +200,27 @@ def test_codex_writes_its_system_skills_into_codex_home(
     assert (config / "skills/.system").is_dir()
 
 
+def test_codex_does_not_expand_a_tilde_in_codex_home(isolated_home: Path, tmp_path: Path) -> None:
+    """Why ext refuses CODEX_HOME='~/.codex' (installer.hosts.dirs): Codex takes the `~` as
+    a folder's name, so ~/.codex, there and full, is not what it reads."""
+    import subprocess
+
+    build_tree(isolated_home / ".codex", {"skills": None})
+    work = tmp_path / "work"
+    work.mkdir()
+    done = subprocess.run(
+        [_host("codex").offline_bin(tmp_path / "bin"), "app-server"],
+        env=environment(isolated_home, CODEX_HOME="~/.codex"),
+        cwd=work,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert 'CODEX_HOME points to "~/.codex", but that path does not exist' in done.stderr
+
+
 def test_codex_app_server_cannot_list_prompts(isolated_home: Path, tmp_path: Path) -> None:
     config = build_tree(isolated_home / ".codex", {"prompts/hello.md": _md("hello")})
     ask = {"jsonrpc": "2.0", "id": 3, "method": "prompts/list", "params": {}}

@@ -100,6 +100,35 @@ def test_a_variable_that_names_the_home_of_the_dir_is_read_as_such(
     assert json.loads(result.stdout)["agent_dir"] == str(where)
 
 
+@pytest.mark.parametrize(
+    ("host", "var", "value"),
+    [
+        ("claude", "CLAUDE_CONFIG_DIR", "~/.claude"),
+        ("codex", "CODEX_HOME", "~/.codex"),
+        ("gemini", "GEMINI_CLI_HOME", "~"),
+        ("opencode", "XDG_CONFIG_HOME", "~/.config"),
+    ],
+)
+def test_a_tilde_the_host_does_not_expand_is_refused_with_the_full_path(
+    set_root: Path, isolated_home: Path, host: str, var: str, value: str
+) -> None:
+    """A trial: CLAUDE_CONFIG_DIR='~/.claude' (quoted, so the shell left the `~`) was read as
+    ~/.claude by ext, by pi's rule, while Claude Code made `./~/.claude` and loaded nothing;
+    Codex CLI and Gemini CLI do not expand it either. Refused, with the path to set."""
+    made(isolated_home, ".claude")
+    made(isolated_home, ".codex")
+    made(isolated_home, ".config/opencode")
+    made(isolated_home, ".gemini")
+    result = ext("--set", str(set_root), "--host", host, "install", "--yes", env={var: value})
+    assert result.exit_code == 2, result.stderr
+    assert f"{var} is '{value}'" in result.stderr
+    assert "does not expand ~" in result.stderr
+    assert f'export {var}="$HOME{value[1:]}"' in result.stderr
+    assert not os.path.lexists(Path.cwd() / "~")
+    other = ext("--set", str(set_root), "--host", "claude" if host != "claude" else "codex", "list")
+    assert other.exit_code == 0, other.stderr  # another host's command is not stopped by it
+
+
 def test_a_missing_host_dir_is_exit_4_naming_the_host_and_the_fix(set_root: Path) -> None:
     result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
     assert result.exit_code == 4
