@@ -3,14 +3,12 @@ load it at all. Read from the set's own file, so `ext list` says what the host w
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from installer.hosts.profile import Host
 
 _HEAD = 8192  # a frontmatter is at the top; the rest of a long SKILL.md is not read
-_FIELD = re.compile(r"^([A-Za-z_-]+):[ \t]*(\S.*?)?[ \t]*$", re.MULTILINE)
 
 
 def host_name(host: Host, skill_md: str, folder_name: str) -> str:
@@ -34,16 +32,18 @@ def refusal(host: Host, skill_md: str) -> str | None:
     except OSError:
         return None  # a missing file is the link engine's to report (stale)
     from installer.hosts.toml_commands import split_frontmatter
+    from installer.sets.yamltext import text_of
 
     head, _ = split_frontmatter(text)
-    fields = {m.group(1): m.group(2) for m in _FIELD.finditer(head) if m.group(2)}
-    missing = [f for f in host.skill_needs if f not in fields]
+    # As YAML reads them: a description in a folded block below its key is there.
+    fields = {f: text_of(head, f) for f in ("name", "description")}
+    missing = [f for f in host.skill_needs if not (fields[f] or "").strip()]
     does = (
         f"{host.title} offers it as a command only"
         if host.lacking_as_command
         else f"{host.title} does not load it"
     )
-    name = (fields.get("name") or "").strip("'\"")
+    name = (fields["name"] or "").strip()
     if host.skill_name_max is not None and len(name) > host.skill_name_max:
         return f"{does}: its name is {len(name)} characters long, over its {host.skill_name_max}"
     if not missing:

@@ -24,7 +24,6 @@ _GEMINI_ONLY = (
     ("@{", "`@{…}` reads a file into the prompt in Gemini CLI"),
     ("{{args}}", "`{{args}}` is Gemini CLI's own placeholder, plain text in pi"),
 )
-_DESCRIPTION = re.compile(r"^description:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
 class Unwritable(Exception):
@@ -42,14 +41,11 @@ def split_frontmatter(text: str) -> tuple[str, str]:
 
 
 def description_of(head: str) -> str | None:
-    """The frontmatter's `description`, unquoted (a one-line YAML scalar, as pi's are)."""
-    found = _DESCRIPTION.search(head)
-    if not found:
-        return None
-    value = found.group(1)
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        value = value[1:-1]
-    return value or None
+    """The frontmatter's `description` as YAML reads it (quotes, escapes, a folded block), as
+    Gemini CLI would have read it from the markdown; None when there is none that is text."""
+    from installer.sets.yamltext import text_of
+
+    return text_of(head, "description") or None
 
 
 def command_text(r: Resource, text: str) -> str:

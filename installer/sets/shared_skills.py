@@ -13,7 +13,6 @@ set's package (tests/conformance/test_shared_names.py pins this against each rea
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,8 +24,6 @@ from installer.sets.resources import Resource
 if TYPE_CHECKING:
     from installer.ground.context import Context
     from installer.host.lines import PiLine
-
-_NAME = re.compile(r"^name:\s*(.*?)\s*$", re.MULTILINE)
 
 
 class Shared(NamedTuple):
@@ -82,9 +79,10 @@ def skill_name(path: str) -> str:
             text = f.read(8192)
     except OSError:
         text = ""
+    from installer.sets.yamltext import text_of
+
     head = text.split("\n---", 1)[0] if text.startswith("---") else ""
-    match = _NAME.search(head)
-    name = match.group(1).strip().strip("'\"") if match else ""
+    name = (text_of(head, "name") or "").strip()  # as YAML reads it: quotes, escapes
     return name or os.path.basename(os.path.dirname(path))
 
 

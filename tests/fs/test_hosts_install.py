@@ -277,6 +277,38 @@ def test_gemini_gets_commands_written_as_toml_with_the_arguments_mapped(
     assert (gemini / "skills/review").is_symlink()
 
 
+def test_a_description_is_read_as_yaml_reads_it_for_gemini_and_codex(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """A trial: `description: "Review the \\"staged\\" changes"` reached Gemini's TOML with
+    its backslashes, `'it''s'` with both quotes, a folded `>` as ">"; and a skill whose
+    description is a block below its key was listed as one Codex skips, which it loads."""
+    build_tree(
+        set_root,
+        {
+            "prompts/staged.md": '---\ndescription: "Review the \\"staged\\" changes"\n---\nGo.\n',
+            "prompts/fine.md": "---\ndescription: 'it''s fine'\n---\nGo.\n",
+            "prompts/folded.md": "---\ndescription: >-\n  one\n  line\n---\nGo.\n",
+            "skills/block/SKILL.md": "---\nname: block\ndescription:\n  below its key\n---\nx\n",
+        },
+    )
+    gemini = made(isolated_home, ".gemini")
+    assert ext("--set", str(set_root), "--host", "gemini", "install", "--yes").exit_code == 0
+    said = {
+        name: tomllib.loads((gemini / f"commands/{name}.toml").read_text())["description"]
+        for name in ("staged", "fine", "folded")
+    }
+    assert said == {
+        "staged": 'Review the "staged" changes',
+        "fine": "it's fine",
+        "folded": "one line",
+    }
+    made(isolated_home, ".codex")
+    listed = ext("--set", str(set_root), "--host", "codex", "--json", "list")
+    by_name = {i["name"]: i for i in json.loads(listed.stdout)["items"]}
+    assert "host_refuses" not in by_name["block"]
+
+
 def test_a_changed_template_is_rewritten_and_a_file_of_the_users_is_backed_up(
     set_root: Path, isolated_home: Path
 ) -> None:

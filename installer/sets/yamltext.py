@@ -1,0 +1,253 @@
+"""A frontmatter key's text as YAML reads it: the one value ext passes on or compares.
+
+pi (the `yaml` package), Gemini CLI and OpenCode (js-yaml), Codex CLI (serde_yaml) and Claude
+Code all read a SKILL.md's or a template's frontmatter as YAML, so `description: "the
+\\"staged\\" changes"` is `the "staged" changes` to them, `'it''s'` is `it's`, and a folded
+`description: >` is the lines below it. ext writes a description into Gemini's TOML and
+names a skill by its frontmatter `name`: it reads them the same way, for the forms a
+frontmatter's top-level key takes (plain, quoted, block, over several lines), and gives no
+answer for a value that is not text (a list, a map, an alias), which it never passes on.
+`tests/fs/test_yamltext.py` holds it to pi's own `yaml` package.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WS = " \t"  # YAML's white space: not Python's, which takes in U+2028 and more
+_KEY_LINE = re.compile(r"([^\s#:][^:]*?)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\Z")
+_ESCAPES = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
+    "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
+    "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}  # fmt: skip
+_HEX = {"x": 2, "u": 4, "U": 8}
+_BLOCK = re.compile(r"([|>])([+-]?)([1-9]?)([+-]?)[ \t]*(?:#.*)?\Z")
+
+
+def text_of(head: str, key: str) -> str | None:
+    """The text of top-level `key` in the frontmatter `head` (the YAML between its `---`
+    lines); None when the key is not there, or its value is not text ext can read."""
+    lines = head.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for i, line in enumerate(lines):
+        found = _KEY_LINE.fullmatch(line)
+        if found is not None and found.group(1) == key:
+            return _value(found.group(2) or "", _below(lines, i))
+    return None
+
+
+def _below(lines: list[str], i: int) -> list[str]:
+    """The lines that go on with the value of the key on line i: indented, or blank."""
+    out = []
+    for line in lines[i + 1 :]:
+        if line.strip(_WS) and line[:1] not in _WS:
+            break
+        out.append(line)
+    while out and not out[-1].strip(_WS):
+        out.pop()
+    return out
+
+
+def _value(first: str, below: list[str]) -> str | None:
+    first = _uncommented(first) if first.startswith("#") else first
+    if not first:
+        return _starting_below(below)
+    if first.startswith("!!str ") or first == "!!str":
+        first = first[5:].lstrip(_WS)
+    if first[:1] in ('"', "'"):
+        return _quoted(first, below)
+    block = _BLOCK.fullmatch(first)
+    if block is not None:
+        return _block(block, below)
+    if _not_text(first):
+        return None
+    lines = [first, *(line.strip(_WS) for line in below)]
+    comment = next((n for n, ln in enumerate(lines) if ln.startswith("#")), None)
+    if comment is not None:  # a comment line ends a plain scalar: nothing may follow it
+        if any(ln for ln in lines[comment:] if not ln.startswith("#")):
+            return None
+        lines = lines[:comment]
+    return _plain([_uncommented(line) for line in lines])
+
+
+def _starting_below(below: list[str]) -> str | None:
+    """A value that starts on a line below its key (comment lines before it are none)."""
+    rest = list(below)
+    while rest and (not rest[0].strip(_WS) or rest[0].strip(_WS).startswith("#")):
+        rest.pop(0)
+    if not rest:
+        return ""
+    if any(_is_structure(line) for line in rest):
+        return None  # a map or a list below the key
+    return _value(rest[0].strip(_WS), rest[1:])
+
+
+def _not_text(first: str) -> bool:
+    """A value that starts as a list, a map, an alias, a tag, or a character YAML reserves."""
+    return (
+        first[:1] in ("[", "{", "&", "*", "!", "@", "`", "%")
+        or first in ("-", "?")
+        or (first.startswith(("- ", "? ")))
+    )
+
+
+def _is_structure(line: str) -> bool:
+    stripped = line.strip(_WS)
+    return stripped.startswith("- ") or stripped == "-" or bool(_KEY_LINE.fullmatch(stripped))
+
+
+def _uncommented(text: str) -> str:
+    return re.split(r"(?:^|[ \t])#", text, maxsplit=1)[0].rstrip(_WS)
+
+
+def _plain(lines: list[str]) -> str | None:
+    """A plain scalar over several lines: each stripped, a line break folded to a space, an
+    empty line kept as a line break."""
+    if any(": " in ln or ":\t" in ln or ln.endswith(":") for ln in lines):
+        return None  # a key inside: YAML refuses it, or reads a map; ext does not guess
+    return _fold([ln.strip(_WS) for ln in lines]).strip(_WS)
+
+
+def _fold(lines: list[str]) -> str:
+    """Flow folding: lines joined by a space, each empty line a line break instead."""
+    out, pending = "", ""
+    for n, line in enumerate(lines):
+        if n == 0:
+            out = line
+        elif not line and n < len(lines) - 1:  # the closing line is text, even when empty
+            pending += "\n"
+        else:
+            out += (pending or " ") + line
+            pending = ""
+    return out + pending
+
+
+def _quoted(first: str, below: list[str]) -> str | None:
+    """A single- or double-quoted scalar, over as many lines as it takes to close."""
+    quote = first[0]
+    text = "\n".join([first, *below])
+    body, end = _until_close(text, quote)
+    if end is None:
+        return None  # it never closes: the reader fails, ext does not guess
+    rest = text[end + 1 :].split("\n", 1)[0].strip(_WS)
+    if rest and not rest.startswith("#"):
+        return None
+    lines = body.split("\n")
+    # A line break folds to a space (an empty line to a break); the lines' edges are not text,
+    # but the first line's start and the last one's end, inside the quotes.
+    parts = lines
+    if len(lines) > 1:
+        inner = [ln.strip(" \t") for ln in lines[1:-1]]
+        parts = [lines[0].rstrip(" \t"), *inner, lines[-1].lstrip(" \t")]
+    if quote == "'":
+        return _fold(parts).replace("''", "'")
+    return _unescape(parts)
+
+
+def _until_close(text: str, quote: str) -> tuple[str, int | None]:
+    """The text inside the quotes, and where the closing quote is (None: no closing one)."""
+    i = 1
+    while i < len(text):
+        c = text[i]
+        if quote == '"' and c == "\\":
+            i += 2
+            continue
+        if c == quote:
+            if quote == "'" and text[i + 1 : i + 2] == "'":
+                i += 2
+                continue
+            return text[1:i], i
+        i += 1
+    return text[1:], None
+
+
+def _unescape(parts: list[str]) -> str | None:
+    """A double-quoted scalar's lines: folded, but after a line ending in an escaping `\\`
+    (joined with no space); then its escapes read."""
+    out, pending, glued = "", "", False
+    for n, part in enumerate(parts):
+        trailing = len(part) - len(part.rstrip("\\"))
+        escaped_break = n < len(parts) - 1 and trailing % 2 == 1
+        text = part[:-1] if escaped_break else part
+        if n == 0 or glued:
+            out += text
+        elif not text and n < len(parts) - 1:
+            pending += "\n"
+        else:
+            out += (pending or " ") + text
+            pending = ""
+        glued = escaped_break
+    return _escapes(out + pending)
+
+
+def _escapes(text: str) -> str | None:
+    """A double-quoted scalar's escapes read (a UTF-16 pair of `\\u`s is one character, as
+    the JavaScript readers take it); None for one YAML does not know, or half a pair."""
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        code = text[i + 1 : i + 2] if c == "\\" else ""
+        if not code:
+            out.append(c)
+            i += 1
+        elif code in _ESCAPES:
+            out.append(_ESCAPES[code])
+            i += 2
+        elif code in _HEX and (value := _hex(text, i + 2, _HEX[code])) is not None:
+            i += 2 + _HEX[code]
+            low = _hex(text, i + 2, 4) if text[i : i + 2] == "\\u" else None
+            if 0xD800 <= value <= 0xDBFF and low is not None and 0xDC00 <= low <= 0xDFFF:
+                value = 0x10000 + ((value - 0xD800) << 10) + low - 0xDC00
+                i += 6
+            if 0xD800 <= value <= 0xDFFF or value > 0x10FFFF:
+                return None  # half a pair, or past Unicode: no text a file can hold
+            out.append(chr(value))
+        else:
+            return None  # an escape YAML does not know: the reader fails
+    return "".join(out)
+
+
+def _hex(text: str, at: int, digits: int) -> int | None:
+    """The number written by `digits` hex digits at `at`, or None."""
+    found = text[at : at + digits]
+    if len(found) != digits or any(d not in "0123456789abcdefABCDEF" for d in found):
+        return None
+    return int(found, 16)
+
+
+def _block(header: re.Match[str], below: list[str]) -> str | None:
+    """A literal (`|`) or folded (`>`) block, with its chomping (`-` strip, `+` keep)."""
+    style = header.group(1)
+    chomp = header.group(2) or header.group(4)
+    content = below
+    indents = [len(ln) - len(ln.lstrip(" ")) for ln in content if ln.strip(" ")]
+    if not indents:
+        return ""
+    indent = int(header.group(3)) if header.group(3) else indents[0]
+    if any(n < indent for n in indents):
+        return None
+    lines = [ln[indent:] if ln.strip(" ") else "" for ln in content]  # a tab is text here
+    body = "\n".join(lines) if style == "|" else _fold_block(lines)
+    if chomp == "-":
+        return body.rstrip("\n")
+    if chomp == "+":
+        return body + "\n"
+    return body.rstrip("\n") + "\n"
+
+
+def _fold_block(lines: list[str]) -> str:
+    """A folded block: a line break between two lines of text is a space; before empty lines
+    it goes and each empty line is a break; next to a more indented line it stays."""
+    out, before, empties = "", None, 0
+    for line in lines:
+        if not line:
+            empties += 1
+            continue
+        if before is None:
+            out += "\n" * empties + line
+        elif line[:1] in (" ", "\t") or before[:1] in (" ", "\t"):
+            out += "\n" * (empties + 1) + line
+        else:
+            out += "\n" * empties + line if empties else " " + line
+        before, empties = line, 0
+    return out + "\n" * empties
