@@ -155,6 +155,7 @@ def _named(ctx: Context, resources: Sequence[Resource], name: str) -> list[Resou
     try:
         return resolve_name(tuple(resources), name)
     except UsageError:
+        _refuse_stale(ctx, name)
         if ctx.on.is_pi:
             raise
         from installer.hosts.placing import placed
@@ -166,6 +167,20 @@ def _named(ctx: Context, resources: Sequence[Resource], name: str) -> list[Resou
                     f"switch it in pi: `ext disable {r.label}` (without --host)",
                 ) from None
         raise
+
+
+def _refuse_stale(ctx: Context, name: str) -> None:
+    """A name the set no longer has, whose link is still in the agent dir (`ext list` shows
+    it stale): said as that, with the fix, not as a name the set never had."""
+    from installer.links.states import items
+
+    for item in items(ctx)[1]:
+        r = item.resource
+        if item.state == "stale" and name in (r.name, r.label, r.filename):
+            raise UsageError(
+                f"{r.label} is gone from the set: its link in the agent dir is stale ({item.path})",
+                f"run `ext install` to prune it, or put {r.source or item.path} back",
+            )
 
 
 def switch(

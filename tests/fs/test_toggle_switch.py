@@ -447,3 +447,25 @@ def test_a_disable_with_the_same_link_parked_already_takes_the_one_in_place(
     assert (agent / "extensions/alpha.ts.off").is_symlink()
     assert (agent / "extensions/.off/gamma").is_symlink()
     assert not os.path.lexists(agent / "extensions/alpha.ts")
+
+
+@pytest.mark.parametrize("gone", ["extensions/gamma", "extensions/beta.ts", "prompts/fix.md"])
+@pytest.mark.parametrize("enable", [True, False])
+def test_an_item_gone_from_the_set_is_said_stale_with_its_fix(
+    set_root: Path, agent: Path, gone: str, enable: bool
+) -> None:
+    """A trial: with extensions/tools moved out of the set, `ext enable tools` said the set
+    has no item named 'tools' while `ext list` showed it, stale, with `ext install` to prune."""
+    import shutil
+
+    ctx = installed(set_root, agent)
+    path = set_root / gone
+    shutil.rmtree(path) if path.is_dir() else path.unlink()
+    name = Path(gone).name.partition(".")[0]
+    with pytest.raises(UsageError) as err:
+        switch(ctx, [name], enable, False, False, yes)
+    label = f"prompt:{name}" if gone.startswith("prompts") else name
+    assert err.value.message == (
+        f"{label} is gone from the set: its link in the agent dir is stale ({gone})"
+    )
+    assert err.value.fix == f"run `ext install` to prune it, or put {set_root / gone} back"
