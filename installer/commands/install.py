@@ -73,6 +73,17 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     return install_into_pi(ctx, options, confirm)
 
 
+def _nothing_in(ctx: Context, resources: tuple[Resource, ...]) -> tuple[str, ...]:
+    """A set with no items: most often a folder named by mistake, where an install would put
+    only ext's own /ext in place."""
+    if resources:
+        return ()
+    return (
+        f"the set has no items: {ctx.set_root} holds no extensions/, skills/, prompts/ or "
+        "themes/ (check --set, or the folder you run ext in)",
+    )
+
+
 def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
 
@@ -88,6 +99,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         *((drift,) if drift else ()),
         *ctx.manifest.warnings,
         *selection_warnings(options.only, options.skip),
+        *_nothing_in(ctx, resources),
     )
     skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
 

@@ -334,3 +334,21 @@ def test_a_read_only_agent_dir_for_real(shared_tmp: Path) -> None:
     assert "Permission denied" in proc.stderr
     assert "fix:" in proc.stderr
     assert snapshot(agent) == before
+
+
+def test_a_set_with_no_items_is_said_by_list_and_install(tmp_path: Path, agent: Path) -> None:
+    """A trial: a folder with only an extset.toml listed a header and nothing, and an install
+    planned ext's own /ext alone, with no word: a set named by mistake looked installed."""
+    from click.testing import CliRunner
+
+    from installer.cli.app import app
+
+    empty = build_tree(tmp_path / "empty", {"extset.toml": '[set]\nname = "c"\n'})
+    at = ["--set", str(empty), "--agent-dir", str(agent)]
+    env = {"NO_COLOR": "1", "EXT_NO_UPDATE_CHECK": "1"}
+    listed = CliRunner().invoke(app, [*at, "list"], env=env)
+    assert listed.stdout.splitlines()[-1] == (
+        f"  (no items: {empty} holds no extensions/, skills/, prompts/ or themes/)"
+    )
+    planned = CliRunner().invoke(app, [*at, "install", "--dry-run"], env=env)
+    assert f"warning: the set has no items: {empty} holds no extensions/" in planned.stderr
