@@ -276,6 +276,33 @@ def test_deep_an_enabled_item_not_loaded_and_a_disabled_one_loaded_are_errors(
     )
 
 
+def test_deep_an_enabled_item_the_host_loads_from_another_file_is_a_warning(
+    tmp_path: Path,
+    set_root: Path,
+    isolated_home: Path,
+    bin_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A trial: OpenCode loaded the user's own `good` from the backup ext made of it in
+    ~/.agents/skills/.bak/ (OpenCode reads hidden folders), not the set's; doctor --deep said
+    it loads every enabled item, matching by name alone."""
+    installed(set_root, isolated_home)
+    fake_binary(bin_dir, "claude", "2.1.5")
+    backup = str(isolated_home / ".claude/skills/.bak/review.bak.20261204-101500/SKILL.md")
+    judges(monkeypatch, (Loaded("skill", "review", backup),))
+
+    [row] = rows(doctor(tmp_path, set_root, deep=True), "host.loaded")
+
+    assert row.level == "warn"
+    assert row.message == (
+        f"skill:review: Claude Code loads a skill of this name from {backup}, not the set's "
+        f"({set_root / 'skills/review'})"
+    )
+    assert row.fix == (
+        "move that one out of the folders Claude Code reads (hidden ones too), or rename it"
+    )
+
+
 def test_deep_without_the_binary_never_asks_the_judge(
     tmp_path: Path,
     set_root: Path,

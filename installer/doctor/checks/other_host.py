@@ -138,7 +138,16 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
     off = [i for i in listed if i.state == "disabled" and i.resource.kind in KIND_WORD]
     bad = 0
     for item in on:
-        if _match(item, loaded) is None:
+        got = _match(item, loaded)
+        if got is not None and got.path and _match(item, loaded, by_name=False) is None:
+            bad += 1  # its name, from another file: a copy the host reads first, or instead
+            yield warn(
+                f"{item.resource.label}: {title} loads a {got.kind} of this name from "
+                f"{got.path}, not the set's ({_real(item)})",
+                f"move that one out of the folders {title} reads (hidden ones too), or rename it",
+            )
+            continue
+        if got is None:
             bad += 1
             said = f"{item.resource.label}: ext lists it enabled ({item.path}), yet {title} does "
             if item.refused:  # ext said so (host.items warns): the host agrees, no surprise
@@ -184,17 +193,21 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
 
 def _match(item: Item, loaded: Sequence[Loaded], by_name: bool = True) -> Loaded | None:
     """What the host loaded as this item: the same kind, by name or by the file it read."""
-    r = item.resource
-    word = item.host_kind or KIND_WORD[r.kind]
-    real = os.path.realpath(r.real or r.source)
+    word = item.host_kind or KIND_WORD[item.resource.kind]
+    real = _real(item)
     for got in loaded:
         if got.kind != word:
             continue
-        if by_name and got.name == r.name:
+        if by_name and got.name == item.resource.name:
             return got
         if got.path and _is_of(got.path, real):
             return got
     return None
+
+
+def _real(item: Item) -> str:
+    """Where the item's own file is, every link resolved."""
+    return os.path.realpath(item.resource.real or item.resource.source)
 
 
 def _is_of(path: str, real: str) -> bool:
