@@ -270,6 +270,10 @@ def test_deep_an_enabled_item_not_loaded_and_a_disabled_one_loaded_are_errors(
     assert [f.level for f in found] == ["error", "error"]
     assert found[0].message.startswith("skill:review: ext lists it enabled (skills/review)")
     assert found[0].message.endswith("yet Claude Code does not load it")
+    assert found[0].fix == (  # a trial: "install relinks it", of a link in place
+        f"check {set_root / 'skills/review'} against what Claude Code loads (its frontmatter, "
+        "its size, its name); ext's link to it is in place"
+    )
     assert found[1].message == (
         f"prompt:fix: ext lists it disabled (commands/fix.md.off), yet Claude Code loads it "
         f"from {elsewhere}"

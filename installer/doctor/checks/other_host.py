@@ -156,9 +156,11 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
                     f"give {item.resource.source}/SKILL.md what it lacks",
                 )
                 continue
+            # Listed enabled, ext's link is in place: the host passes over the file itself.
             yield error(
                 f"{said}not load it",
-                f"`ext --host {host.name} install` relinks it, then `ext --host {host.name} list`",
+                f"check {item.resource.source} against what {title} loads (its frontmatter, "
+                f"its size, its name); ext's link to it is in place",
             )
     for item in off:
         seen, r = _match(item, loaded), item.resource
