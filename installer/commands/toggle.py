@@ -213,8 +213,8 @@ def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResu
     """`ext toggle`: pick in a checkbox list, then apply every change as one plan."""
     if not (ctx.env.stdin_tty and ctx.env.stderr_tty):
         raise UsageError(
-            "ext toggle needs a terminal to show its list",
-            "use `ext enable NAME…` or `ext disable NAME…` instead",
+            "toggle needs a terminal to show its checklist",
+            "use `ext toggle --on NAME… --off NAME… --yes` (or `enable`/`disable NAME…`)",
         )
     mode = install_mode(ctx, None)
     resources = set_items(ctx)

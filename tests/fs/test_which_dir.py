@@ -518,3 +518,20 @@ def test_a_dir_holding_the_set_from_before_its_folder_moved_is_not_called_elsewh
     assert done.exit_code == 0, done.output
     assert "not installed here" not in done.stderr, done.stderr
     assert "stale" in done.stdout and "older location of the set" in done.stdout, done.stdout
+
+
+def test_toggle_without_a_terminal_names_its_own_options_first(set_root: Path, fresh: Path) -> None:
+    installed_in(set_root, fresh)
+    done = ext(set_root, "--agent-dir", str(fresh), "toggle")
+    assert done.exit_code == 2
+    assert "toggle --on NAME… --off NAME… --yes` (or `enable`/`disable NAME…`)" in done.stderr
+
+
+def test_doctor_on_a_named_dir_that_does_not_exist_says_so_in_every_row(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """A trial: each row said "the agent dir is unknown"; it is known, and missing."""
+    done = ext(set_root, "--agent-dir", str(tmp_path / "nope"), "--json", "doctor")
+    rows = json.loads(done.stdout)["checks"]
+    skipped = [r["message"] for r in rows if "agent dir" in r["message"] and r["id"] != "agent.dir"]
+    assert skipped and all("does not exist (see agent.dir)" in m for m in skipped), skipped

@@ -80,6 +80,10 @@ def _write_fix(agent_dir: Path) -> str:
 
 def existing(s: Subject) -> Path:
     """The agent dir, or Skip when there is none to look at."""
+    from installer.ground.errors import AgentDirMissing
+
+    if s.agent_dir is None and isinstance(s.agent_error, AgentDirMissing):
+        raise Skip("the agent dir does not exist (see agent.dir)")  # named, and known
     if s.agent_dir is None:
         raise Skip("the agent dir is unknown (see agent.dir)")
     if not s.agent_dir.is_dir():

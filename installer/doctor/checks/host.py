@@ -60,7 +60,10 @@ def drift_finding(host: HostInfo, tested: str | None, command: str) -> Finding:
 def env_var(s: Subject) -> Iterator[Finding]:
     """This shell's pi reads PI_CODING_AGENT_DIR, else ~/.pi/agent: is that the agent dir?"""
     if s.agent_dir is None:
-        raise Skip("the agent dir is unknown (see agent.dir)")
+        from installer.doctor.checks.agent import existing
+
+        existing(s)  # a Skip with the dir's own reason: missing, or unknown
+        return
     yield env_finding(s.env.environ, s.agent_dir, _ext_command(s))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, Skip, count, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.errors import ExtError
@@ -17,6 +18,8 @@ def skills(s: Subject) -> Iterator[Finding]:
     from installer.sets.shared_skills import twins_here
 
     ctx = s.ctx
+    if ctx is None and s.set_root is not None:
+        existing(s)  # the agent dir's own reason: missing, or unknown
     if ctx is None:
         raise Skip("the set or the agent dir was not found (see set, agent.dir)")
     try:
