@@ -87,7 +87,8 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
             from installer.hosts.shared import lost_elsewhere
 
             warnings = (*warnings, *lost_elsewhere(ctx, actions, but=options.along))
-        plan = Plan("uninstall", actions + sp.actions, warnings)
+        everything = actions + sp.actions
+        plan = Plan("uninstall", everything, (*warnings, *_not_here(state, ctx, everything)))
         kept[:] = _kept_backups(ctx.agent_dir, links.actions)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
@@ -102,6 +103,16 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
         _clear_ended_sessions(ctx.agent_dir)
     notes = (*result.notes, *kept, *kept_seeds)
     return result._replace(notes=notes) if notes != result.notes else result
+
+
+def _not_here(state: State, ctx: Context, actions: tuple[Action, ...]) -> tuple[str, ...]:
+    """A set with no record here and nothing of it to remove: `nothing to do` alone read as
+    if it had been uninstalled before."""
+    if state.record_of(ctx.set_root, ctx.manifest.name) is not None:
+        return ()
+    if any(a.action not in ("keep", "skip") for a in actions):
+        return ()
+    return ("the set is not installed in this agent dir: nothing to remove",)
 
 
 def _clear_ended_sessions(agent_dir: Path) -> None:

@@ -385,14 +385,16 @@ def test_toggle_cancelled_or_unchanged_writes_nothing(set_root: Path, agent: Pat
     assert snapshot(agent) == tree
 
 
-def test_toggle_without_a_terminal_points_at_enable_and_disable(
+def test_toggle_without_a_terminal_points_at_its_options_and_enable_and_disable(
     set_root: Path, agent: Path
 ) -> None:
     installed(set_root, agent)
     with pytest.raises(UsageError) as err:
         checklist(context(set_root, agent, tty=False), ask([]), False, yes)
     assert err.value.exit_code == ExitCode.USAGE
-    assert "ext disable" in (err.value.fix or "")
+    assert err.value.fix == (
+        "use `ext toggle --on NAME… --off NAME… --yes` (or `enable`/`disable NAME…`)"
+    )
 
 
 def test_toggle_declined_at_the_confirmation_writes_nothing(set_root: Path, agent: Path) -> None:

@@ -535,3 +535,14 @@ def test_doctor_on_a_named_dir_that_does_not_exist_says_so_in_every_row(
     rows = json.loads(done.stdout)["checks"]
     skipped = [r["message"] for r in rows if "agent dir" in r["message"] and r["id"] != "agent.dir"]
     assert skipped and all("does not exist (see agent.dir)" in m for m in skipped), skipped
+
+
+def test_uninstall_of_a_set_not_installed_here_says_so(set_root: Path, fresh: Path) -> None:
+    """A trial: `nothing to do` alone, as if an uninstall had been done before."""
+    fresh.mkdir()
+    done = ext(set_root, "--agent-dir", str(fresh), "uninstall", "--yes")
+    assert done.exit_code == 0
+    assert "warning: the set is not installed in this agent dir: nothing to remove" in done.stderr
+    installed_in(set_root, fresh)
+    done = ext(set_root, "--agent-dir", str(fresh), "uninstall", "--yes")
+    assert "not installed" not in done.stderr
