@@ -73,10 +73,22 @@ def _check_folder(path: Path) -> None:
         where = os.readlink(path)
         raise ExtError(
             f"{path} is a symlink (to {where}); ext never writes through it",
-            f"replace it with a real folder: rm {path} && mkdir {path}, then run ext again",
+            real_folder_fix(path, "run ext again"),
         )
     if path.exists() and not path.is_dir():
         raise ExtError(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
+
+
+def real_folder_fix(path: Path, then: str) -> str:
+    """Replace a linked folder with a real one, and keep what the link led to: removing the
+    link alone would leave the agent without the files kept there (a dotfiles folder)."""
+    from installer.ground.shellword import shell_word
+
+    here, there = shell_word(path), shell_word(Path(os.path.realpath(path)))
+    return (
+        f"make it a real folder holding the same files: rm {here} && mkdir {here} && "
+        f"cp -a {there}/. {here}/, then {then}"
+    )
 
 
 def scan(

@@ -532,6 +532,12 @@ def test_a_folder_inside_the_host_dir_that_is_a_link_ext_did_not_make_is_never_w
     assert result.exit_code == 1
     assert "is a symlink" in result.stderr and "ext never writes through it" in result.stderr
     assert list(elsewhere.iterdir()) == []
+    # A trial: the fix was `rm … && mkdir …`, which left Claude Code without the commands kept
+    # in the dotfiles folder. It keeps them, copied into the real folder.
+    assert (
+        "fix: make it a real folder holding the same files: rm ~/.claude/skills && "
+        f"mkdir ~/.claude/skills && cp -a {elsewhere}/. ~/.claude/skills/, then run ext again"
+    ) in result.stderr
 
 
 def test_a_skill_the_host_will_not_load_is_said_at_install_and_in_the_list(

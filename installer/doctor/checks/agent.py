@@ -132,9 +132,12 @@ def _folder(s: Subject, agent: Path, name: str, kind: str) -> Iterator[Finding]:
                 if into_set
                 else f"ext never writes through it, and {s.on.title} loads whatever it leads to"
             )
+            from installer.links.scan import real_folder_fix
+
+            fix = f"replace it with a real folder: rm {path} && mkdir {path}, then `ext install`"
             yield error(
                 f"{path} is a symlink (to {os.readlink(path)}): {why}",
-                f"replace it with a real folder: rm {path} && mkdir {path}, then `ext install`",
+                fix if into_set else real_folder_fix(path, "`ext install`"),
             )
             return
         if path.exists() and not path.is_dir():
