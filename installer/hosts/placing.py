@@ -26,9 +26,7 @@ class Placed(NamedTuple):
 def placed(ctx: Context, resources: tuple[Resource, ...] | None = None) -> Placed:
     """The set's items (`discover`'s, unless given) as the context's host takes them."""
     if resources is None:
-        from installer.sets.resources import discover
-
-        resources = discover(ctx.set_root, ctx.pi_line())
+        resources = _discovered(ctx)
     host = ctx.on
     if host.is_pi:
         return Placed(resources)
@@ -49,6 +47,21 @@ def placed(ctx: Context, resources: tuple[Resource, ...] | None = None) -> Place
 
             written.append(here._replace(filename=toml_name(r.filename), written=place.form))
     return Placed(tuple(items), tuple(written), tuple(absent))
+
+
+def _discovered(ctx: Context) -> tuple[Resource, ...]:
+    """The set's items; for another host, when a kind it takes none of cannot be read (an
+    extension named `--help.ts`, extensions/ leading out of the set), the kinds it takes."""
+    from installer.ground.errors import ExtError
+    from installer.sets.resources import KINDS, discover
+
+    try:
+        return discover(ctx.set_root, ctx.pi_line())
+    except ExtError:
+        taken = tuple(k for k in KINDS if ctx.on.place(k) is not None)
+        if ctx.on.is_pi or taken == KINDS:
+            raise
+        return discover(ctx.set_root, ctx.pi_line(), taken)  # its own kinds' errors stand
 
 
 def set_items(ctx: Context, resources: tuple[Resource, ...] | None = None) -> tuple[Resource, ...]:

@@ -149,9 +149,12 @@ def _unprintable(c: str) -> str:
     return f"contains the invisible character {code}, which hides a difference between names"
 
 
-def discover(root: Path, pi: PiLine = TODAY) -> tuple[Resource, ...]:
+def discover(
+    root: Path, pi: PiLine = TODAY, kinds: tuple[Kind, ...] = KINDS
+) -> tuple[Resource, ...]:
     """Every item the line `pi` would load from the set at root, checked for unique names and
-    places (`ctx.pi_line()` says which line the pi found is)."""
+    places (`ctx.pi_line()` says which line the pi found is); `kinds`: of these kinds only
+    (another host's, which a broken extensions/ must not stop)."""
     from installer.sets import pirules
 
     real_root = str(root.resolve())
@@ -159,7 +162,7 @@ def discover(root: Path, pi: PiLine = TODAY) -> tuple[Resource, ...]:
     has_json = os.path.exists(f"{real_root}/package.json")
     manifest = pirules.read_manifest(real_root, pi) if has_json else None
     found: list[Resource] = []
-    for kind in KINDS:
+    for kind in kinds:
         key = FOLDER[kind]
         if manifest is not None:
             entries = pirules.manifest_list(manifest, key) or []

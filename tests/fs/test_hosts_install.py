@@ -129,6 +129,28 @@ def test_a_tilde_the_host_does_not_expand_is_refused_with_the_full_path(
     assert other.exit_code == 0, other.stderr  # another host's command is not stopped by it
 
 
+@pytest.mark.parametrize("spoil", ["a bad name", "a folder out of the set"])
+def test_an_extensions_folder_pi_would_refuse_does_not_stop_another_host(
+    set_root: Path, isolated_home: Path, tmp_path: Path, spoil: str
+) -> None:
+    """A trial: an extension named `--help.ts`, or extensions/ linked out of the set, stopped
+    `ext --host claude install`, which takes no extension; pi's install still refuses it."""
+    if spoil == "a bad name":
+        build_tree(set_root, {"extensions/--help.ts": "export default () => {}\n"})
+    else:
+        import shutil
+
+        shutil.rmtree(set_root / "extensions")
+        far = build_tree(tmp_path / "elsewhere", {"far.ts": "export default () => {}\n"})
+        (set_root / "extensions").symlink_to(far)
+    claude = made(isolated_home, ".claude")
+    done = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert done.exit_code == 0, done.stderr
+    assert (claude / "skills/review").is_symlink() and (claude / "commands/fix.md").is_symlink()
+    for_pi = ext("--set", str(set_root), "--agent-dir", str(tmp_path / "a"), "install", "--create")
+    assert for_pi.exit_code != 0
+
+
 def test_a_missing_host_dir_is_exit_4_naming_the_host_and_the_fix(set_root: Path) -> None:
     result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
     assert result.exit_code == 4
