@@ -58,7 +58,8 @@ def _call(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> int:
 
 
 # The commands a set's `[hosts] serve` runs in each agent it names, when no one dir is named.
-_SERVES = frozenset({"install", "uninstall", "list_items", "undo"})
+# (doctor too: a set served to four agents was checked in pi's dir alone.)
+_SERVES = frozenset({"install", "uninstall", "list_items", "undo", "doctor"})
 
 
 def _served(g: Globals, command: Command) -> tuple[str, ...]:
@@ -113,6 +114,8 @@ def _serve(
         if out.json:
             out.data = lambda doc, name=name: docs.__setitem__(name, doc)
         try:
+            if command.call == "doctor":  # an agent with no dir here is passed over, as install
+                context(g._replace(host=name))  # does: not an error of the served set's
             code = max(code, _call_one(command, g._replace(host=name), out, _of(args, name)))
         except AgentDirMissing as exc:
             if out.json:
@@ -126,6 +129,11 @@ def _serve(
         if command.asks:  # a plan's two flags, over every host: what automation reads
             head["changed"] = any(d.get("changed") for d in docs.values())
             head["dry_run"] = bool(args.get("dry_run"))
+        if command.call == "doctor":  # one verdict and one list of checks, each its host's
+            head["ok"] = all(d.get("ok", False) for d in docs.values() if "skipped" not in d)
+            head["checks"] = [
+                {**c, "host": name} for name, d in docs.items() for c in d.get("checks", ())
+            ]
         out.data({**head, "hosts": docs})
     return code
 

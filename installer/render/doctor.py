@@ -28,6 +28,13 @@ def show(out: Output, result: CheckList | Report) -> int:
         for line in check_list(result.checks):
             out.out(line)
     else:
+        if out.headed:  # one of the agents a set serves: whose checks these are
+            from installer.hosts.table import HOSTS
+            from installer.render.ui import tilde
+
+            title = HOSTS[result.host].title if result.host in HOSTS else result.host
+            whose = "agent dir" if result.host == "pi" else f"{title}'s dir"
+            out.out(f"{whose} {tilde(result.agent_dir) if result.agent_dir else '(not found)'}")
         paint = out.paint if out.color else None
         for line in table(result.findings, paint, quiet=out.quiet, runnable=out.runnable):
             out.out(line)

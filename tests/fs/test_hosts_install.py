@@ -444,6 +444,33 @@ def test_a_served_run_heads_each_agents_results_on_stdout(
     assert "Claude Code's dir" not in one.stdout
 
 
+def test_doctor_checks_each_agent_a_set_serves(set_root: Path, isolated_home: Path) -> None:
+    """A trial: with `serve` naming five agents, `ext doctor` checked pi's dir alone (exit 0),
+    while OpenCode warned of a duplicate skill. Each served agent is checked, each under its
+    dir's heading; --json keeps `ok` and `checks` (each check naming its host) for the
+    automation that reads them, and each agent's document under `hosts`."""
+    (set_root / "extset.toml").write_text(SERVED)
+    made(isolated_home, ".claude"), made(isolated_home, ".codex")
+    assert ext("--set", str(set_root), "install", "--yes").exit_code == 0
+
+    text = ext("--set", str(set_root), "-q", "doctor")
+    heads = [ln for ln in text.stdout.splitlines() if "dir " in ln and not ln.startswith(" ")]
+    assert heads[:3] == [
+        "Codex CLI's dir ~/.codex",
+        "agent dir ~/.local/share/extset/agent",
+        "Claude Code's dir ~/.claude",
+    ], text.stdout
+    checked = ext("--set", str(set_root), "--json", "doctor")
+    data = json.loads(checked.stdout)
+    assert set(data["hosts"]) == {"pi", "claude", "codex", "gemini"}
+    assert {c["host"] for c in data["checks"]} >= {"pi", "claude", "codex"}
+    assert data["ok"] is (checked.exit_code == 0)
+    one = json.loads(ext("--set", str(set_root), "--host", "claude", "--json", "doctor").stdout)
+    assert one["host"] == "claude" and "hosts" not in one  # one agent named: one document
+    assert "skipped" in data["hosts"]["gemini"]  # no ~/.gemini: passed over, as install does
+    assert "Gemini CLI's dir ~/.gemini (default) does not exist: passed over" in text.stderr
+
+
 def test_a_served_dry_run_plans_what_the_run_then_does(set_root: Path, isolated_home: Path) -> None:
     """OpenCode reads ~/.claude/skills and ~/.agents/skills, Gemini CLI the latter: planned
     before Codex CLI and Claude Code had linked the skill there, their plans linked a copy of
