@@ -179,6 +179,28 @@ def test_a_link_loop_in_the_set_is_said_as_one_not_a_failed_check(
     assert all(f.level == "error" and (f.fix or "").startswith("remove the link") for f in loops)
 
 
+def test_two_skills_of_one_frontmatter_name_are_a_warning(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    """A trial: skills/a and skills/b both `name: same`; install, list and doctor said nothing,
+    while pi loads one of the two (tests/e2e pin the collision on the real pi)."""
+    build_tree(
+        set_root,
+        {
+            "skills/a/SKILL.md": "---\nname: same\ndescription: one\n---\n",
+            "skills/b/SKILL.md": "---\nname: 'same'\ndescription: two\n---\n",
+        },
+    )
+    found = only(doctor(tmp_path, set_root, agent), "set.resources")
+    assert [(f.level, f.message) for f in found] == [
+        (
+            "warn",
+            "skills/a and skills/b both name their skill 'same' in their frontmatter: pi loads "
+            "one of them, with a collision warning",
+        )
+    ]
+
+
 def test_a_guard_naming_no_extension_is_a_warning(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:

@@ -67,6 +67,7 @@ def resources(s: Subject) -> Iterator[Finding]:
         return
     problems += _unknown_names(s, {r.name for r in found if r.kind == "extension"})
     problems += _declarations(s.set_root, found)
+    problems += _one_name_twice(s.set_root, found)
     yield from problems
     if not found and read_manifest(str(s.set_root), s.pi_line()) is not None:
         yield warn(
@@ -137,6 +138,28 @@ def _unmarked(root: Path, pi: PiLine) -> Iterator[Finding]:
                     f"{folder}/{entry.name} has no {markers}: not an item, ignored",
                     f"add {marker} in it to make it one",
                 )
+
+
+def _one_name_twice(root: Path, found: tuple[Resource, ...]) -> list[Finding]:
+    """Two skills of the set whose frontmatter gives one name: pi (and OpenCode, Gemini CLI)
+    load one of them and warn of a collision; which one, ext cannot say."""
+    from installer.sets.shared_skills import skill_name
+
+    by_name: dict[str, list[str]] = {}
+    for r in found:
+        if r.kind == "skill" and r.entries():
+            by_name.setdefault(skill_name(r.entries()[0]), []).append(
+                os.path.relpath(r.source, root)
+            )
+    return [
+        warn(
+            f"{' and '.join(sorted(places))} both name their skill {name!r} in their "
+            "frontmatter: pi loads one of them, with a collision warning",
+            "give each its own `name:` in its SKILL.md",
+        )
+        for name, places in sorted(by_name.items())
+        if len(places) > 1
+    ]
 
 
 def _declarations(root: Path, found: tuple[Resource, ...]) -> list[Finding]:
