@@ -32,7 +32,9 @@ def host_dir(env: Env, host: Host, read_var: bool = True) -> tuple[Path, str]:
     if value:
         # No `~` expanded, unlike pi's variable: these hosts take it as a folder named `~`.
         as_read = Path(value) if value.startswith("~") else Path(value).expanduser()
-        named = _from_cwd(env, Path(env.cwd or Path.cwd(), as_read), as_host=True)
+        # Joined onto the cwd here (a `~` kept): _from_cwd would expand it. No cwd (deleted
+        # under a running script): left as it is, as _from_cwd leaves a relative path.
+        named = _from_cwd(env, env.cwd / as_read if env.cwd else as_read, as_host=True)
         if not host.var_names_home:
             return named, host.dir_var or ""
         # GEMINI_CLI_HOME names the home `.gemini` is in; XDG_CONFIG_HOME the `opencode` one's.

@@ -125,7 +125,8 @@ def test_a_tilde_the_host_does_not_expand_is_refused_with_the_full_path(
     assert "does not expand ~" in result.stderr
     assert f'export {var}="$HOME{value[1:]}"' in result.stderr
     assert not os.path.lexists(Path.cwd() / "~")
-    other = ext("--set", str(set_root), "--host", "claude" if host != "claude" else "codex", "list")
+    other_host = "claude" if host != "claude" else "codex"
+    other = ext("--set", str(set_root), "--host", other_host, "list", env={var: value})
     assert other.exit_code == 0, other.stderr  # another host's command is not stopped by it
 
 
@@ -1014,3 +1015,20 @@ def test_a_backup_in_a_folder_opencode_reads_is_said_and_a_codex_park_too(
         f"loads it from ~/.claude/skills/.bak/{backup.name}: move that backup out of the folder"
     ) in claude.stderr.splitlines()
     assert "loads it from ~/.agents/skills/.off/review; for OpenCode to lose it" in codex.stderr
+
+
+def test_a_host_variable_is_read_with_no_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: reading CLAUDE_CONFIG_DIR asked for the working folder, which a script may have
+    deleted under ext (Env.cwd None): `No such file or directory`, exit 1."""
+    from installer.ground.context import Env
+    from installer.hosts.dirs import host_dir
+    from installer.hosts.table import HOSTS
+
+    def gone() -> Path:
+        raise FileNotFoundError("the working folder was deleted")
+
+    monkeypatch.setattr(Path, "cwd", staticmethod(gone))
+    env = Env(environ={"CLAUDE_CONFIG_DIR": str(tmp_path / "cc"), "HOME": str(tmp_path)}, cwd=None)
+    assert host_dir(env, HOSTS["claude"]) == (tmp_path / "cc", "CLAUDE_CONFIG_DIR")
