@@ -59,7 +59,7 @@ def check_folders(
     check_bookkeeping(agent_dir)
     for folder in folders:
         for sub in (folder, *(f"{folder}/{p}" for p in PARKED)):
-            _check_folder(agent_dir / sub)
+            _check_folder(agent_dir / sub, own)
         real = (agent_dir / folder).resolve()
         if any(real.is_relative_to(d) for d in own):
             raise ExtError(
@@ -68,13 +68,19 @@ def check_folders(
             )
 
 
-def _check_folder(path: Path) -> None:
+def _check_folder(path: Path, own: Iterable[Path] = ()) -> None:
     if path.is_symlink():
         where = os.readlink(path)
-        raise ExtError(
-            f"{path} is a symlink (to {where}); ext never writes through it",
-            real_folder_fix(path, "run ext again"),
+        real = Path(os.path.realpath(path))
+        into_set = any(real == d or real.is_relative_to(d) for d in own)
+        # Into the set (a hand-made install's link): copying the set in would only have ext
+        # back up every copy next run; an empty folder is what ext fills.
+        fix = (
+            f"replace it with a real folder: rm {path} && mkdir {path}, then run ext again"
+            if into_set
+            else real_folder_fix(path, "run ext again")
         )
+        raise ExtError(f"{path} is a symlink (to {where}); ext never writes through it", fix)
     if path.exists() and not path.is_dir():
         raise ExtError(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
 

@@ -352,3 +352,19 @@ def test_a_set_with_no_items_is_said_by_list_and_install(tmp_path: Path, agent: 
     )
     planned = CliRunner().invoke(app, [*at, "install", "--dry-run"], env=env)
     assert f"warning: the set has no items: {empty} holds no extensions/" in planned.stderr
+
+
+def test_a_resource_folder_linked_into_the_set_is_made_real_and_empty_not_a_copy(
+    tmp_path: Path, set_root: Path
+) -> None:
+    """Review: a hand-made install's `agent/extensions -> set/extensions` got the fix that
+    copies what the link leads to: here, the set itself, which the next install then backed
+    up item by item. Into the set, the fix is an empty real folder (ext fills it)."""
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    (agent / "extensions").symlink_to(set_root / "extensions")
+    err = refused(ExitCode.FAILED, set_root, agent)
+    assert err.fix == (
+        f"replace it with a real folder: rm {agent / 'extensions'} && "
+        f"mkdir {agent / 'extensions'}, then run ext again"
+    )
