@@ -78,7 +78,7 @@ class Report:
     def to_json(self) -> dict[str, object]:
         """`ext update --check --json`: updates_available, checked_at, install_method, checks."""
         # Unknown (null), not false, when a check got no answer and none found an update.
-        unknown = not self.updates and any(r.status == "unavailable" for r in self.results)
+        unknown = not self.updates and any(r.unanswered for r in self.results)
         return {
             "updates_available": None if unknown else bool(self.updates),
             "checked_at": self.checked_at,
@@ -154,7 +154,8 @@ def check_ext(
         elif answer is not None:
             return versioned(unasked, answer.latest, method, f"from {source}")
     if unreached is not None:
-        return replace(unasked, status="unavailable", detail=f"{unreached} could not be reached")
+        detail = f"{unreached} could not be reached"
+        return replace(unasked, status="unavailable", detail=detail, unanswered=True)
     return unasked
 
 
@@ -171,7 +172,10 @@ def check_set(
     elif up.state in ("up-to-date", "unavailable"):
         status = "up-to-date" if up.state == "up-to-date" else "unavailable"
     hint = set_hint(set_dir) if up.state == "behind" else None
-    return CheckResult("set", up.local, up.remote, hint, status, up.detail, "git", "the set")
+    return CheckResult(
+        "set", up.local, up.remote, hint, status, up.detail, "git", "the set",
+        unanswered=up.state == "unavailable",  # git ls-remote got nothing from the remote
+    )  # fmt: skip
 
 
 def _python(facts: InstallFacts | None) -> str | None:

@@ -59,7 +59,8 @@ def check_host(
     if answer is None and config.registry is None:
         return unasked  # no npm to ask
     if answer is not None and answer.none_because is not None:
-        return replace(unasked, status="unavailable", detail=_unanswered(answer, host.package))
+        why = _unanswered(answer, host.package)
+        return replace(unasked, status="unavailable", detail=why, unanswered=answer == UNREACHED)
     found = _in_range(unasked, answer, host, env, prefix, source)
     moved = moved_to(host)
     news = _ask(config, moved, env, limits)[0] if moved else None

@@ -33,13 +33,16 @@ class CheckResult:
     # What was checked: ext's prefix, the host's resolved binary, the set's folder. A cached
     # result speaks only for that installation (a Homebrew pi's fix is not an npm pi's).
     installation: str | None = None
+    # "unavailable" for want of an answer (offline, most often), not an answer ext could not
+    # use (no release in the tested range, not on the index, a refusal): the network's fix.
+    unanswered: bool = False
 
     @property
     def fix(self) -> str | None:
         """What to do about a check that got no answer (offline, most often); else None."""
         from installer.updates.words import no_answer_fix
 
-        return no_answer_fix(self.name, self.status, self.latest, self.detail)
+        return no_answer_fix(self.name) if self.unanswered else None
 
     @property
     def newer(self) -> bool:
@@ -58,6 +61,7 @@ class CheckResult:
             "method": self.method,
             "label": self.label,
             "installation": self.installation,
+            "unanswered": self.unanswered,
         }
 
     @classmethod
@@ -79,6 +83,7 @@ class CheckResult:
                 method=_text(data, "method"),
                 label=_text(data, "label") or "",
                 installation=_text(data, "installation"),
+                unanswered=data.get("unanswered") is True,
             )
         except TypeError:
             return None
@@ -103,7 +108,8 @@ def versioned(
     from installer.host.versions import newer as is_newer
 
     if latest is None:
-        return replace(unasked, status="unavailable", detail=f"no valid answer {source}")
+        detail = f"no valid answer {source}"
+        return replace(unasked, status="unavailable", detail=detail, unanswered=True)
     newer = is_newer(latest, unasked.current)
     if newer is None:
         detail = "the installed version is unknown or not semver"

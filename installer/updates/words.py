@@ -19,9 +19,6 @@ NO_ANSWER = {
 CHECK_FAILED = "the check failed"  # ext's own fault, not the network's: no fix to give
 
 
-def no_answer_fix(name: str, status: str, latest: str | None, detail: str) -> str | None:
-    """What to do about a check that got no answer; None for any other result (one that got
-    an answer it could not use, such as a version that is not semver, has none)."""
-    if status != "unavailable" or latest is not None or detail == CHECK_FAILED:
-        return None
+def no_answer_fix(name: str) -> str | None:
+    """What to do about a check of `name` that got no answer (CheckResult.unanswered)."""
     return NO_ANSWER.get(name)

@@ -285,6 +285,26 @@ def test_a_check_with_no_answer_says_what_to_check_and_json_says_unknown(
     assert answered.results[0].fix is None
 
 
+def test_a_check_that_got_an_answer_it_cannot_use_is_not_sent_to_the_network(
+    server: Server, tmp_path: Path
+) -> None:
+    """Review (helper-22): a registry that answered with no release inside [host] tested was
+    told to check the network, and its JSON said null (unknown)."""
+    from installer.updates.hostcheck import check_host
+
+    server.routes[HOST_PATH] = registry_doc("1.6.0", "0.73.1", "1.5.0", "1.6.0")
+    host = replace(host_facts(tmp_path, "1.5.0"), tested="0.60")
+    config = UpdateConfig(registry=server.base, registry_source="test")
+    found = check_host(config, host, {}, tmp_path / "npm", OK)
+    assert (found.status, found.unanswered, found.fix) == ("unavailable", False, None)
+    assert "outside the tested range" in found.detail
+    from installer.updates.check import Report
+    from installer.updates.method import InstallMethod
+
+    method = InstallMethod("pip", "pip install -U extset", "pip")
+    assert Report((found,), method, 0.0).to_json()["updates_available"] is False
+
+
 def test_non_semver_is_ignored_by_the_fetcher(server: Server) -> None:
     server.routes[EXT_PATH] = index_doc("1.0.0rc1")
     assert fetch_json(server.base + EXT_PATH, OK) == {
@@ -357,6 +377,7 @@ def test_report_json(server: Server, tmp_path: Path) -> None:
         "method": "pipx",
         "label": "ext",
         "installation": str(pipx_facts(tmp_path).prefix),
+        "unanswered": False,
     }
 
 
