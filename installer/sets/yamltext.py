@@ -6,7 +6,8 @@ Code all read a SKILL.md's or a template's frontmatter as YAML, so `description:
 `description: >` is the lines below it. ext writes a description into Gemini's TOML and
 names a skill by its frontmatter `name`: it reads them the same way, for the forms a
 frontmatter's top-level key takes (plain, quoted, block, over several lines), and gives no
-answer for a value that is not text (a list, a map, an alias), which it never passes on.
+answer for a value that is not text (a list, a map, an alias; `null`, `true`, `1.5` as the
+core schema reads them), which it never passes on.
 `tests/fs/test_yamltext.py` holds it to pi's own `yaml` package.
 """
 
@@ -28,7 +29,8 @@ _BLOCK = re.compile(r"([|>])([+-]?)([1-9]?)([+-]?)[ \t]*(?:#.*)?\Z")
 def text_of(head: str, key: str) -> str | None:
     """The text of top-level `key` in the frontmatter `head` (the YAML between its `---`
     lines); None when the key is not there, or its value is not text ext can read."""
-    lines = head.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    text = head.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.removesuffix("\n").split("\n")  # a final break ends a line: no line after
     for i, line in enumerate(lines):
         found = _KEY_LINE.fullmatch(line)
         if found is not None and found.group(1) == key:
@@ -43,22 +45,30 @@ def _below(lines: list[str], i: int) -> list[str]:
         if line.strip(_WS) and line[:1] not in _WS:
             break
         out.append(line)
-    while out and not out[-1].strip(_WS):
-        out.pop()
-    return out
+    return out  # trailing blank lines too: a `|+` block keeps them
 
 
-def _value(first: str, below: list[str]) -> str | None:
+def _trimmed(below: list[str]) -> list[str]:
+    """The lines below without the blank ones they end with (only a `+` block keeps those)."""
+    end = len(below)
+    while end and not below[end - 1].strip(_WS):
+        end -= 1
+    return below[:end]
+
+
+def _value(first: str, raw: list[str]) -> str | None:
     first = _uncommented(first) if first.startswith("#") else first
+    below = _trimmed(raw)
     if not first:
         return _starting_below(below)
-    if first.startswith("!!str ") or first == "!!str":
+    tagged = first.startswith("!!str ") or first == "!!str"  # text, whatever it looks like
+    if tagged:
         first = first[5:].lstrip(_WS)
     if first[:1] in ('"', "'"):
         return _quoted(first, below)
     block = _BLOCK.fullmatch(first)
     if block is not None:
-        return _block(block, below)
+        return _block(block, raw)
     if _not_text(first):
         return None
     lines = [first, *(line.strip(_WS) for line in below)]
@@ -67,7 +77,8 @@ def _value(first: str, below: list[str]) -> str | None:
         if any(ln for ln in lines[comment:] if not ln.startswith("#")):
             return None
         lines = lines[:comment]
-    return _plain([_uncommented(line) for line in lines])
+    text = _plain([_uncommented(line) for line in lines])
+    return None if text is None or (not tagged and _NOT_A_STRING.fullmatch(text)) else text
 
 
 def _starting_below(below: list[str]) -> str | None:
@@ -76,7 +87,7 @@ def _starting_below(below: list[str]) -> str | None:
     while rest and (not rest[0].strip(_WS) or rest[0].strip(_WS).startswith("#")):
         rest.pop(0)
     if not rest:
-        return ""
+        return None  # `key:` and nothing: YAML's null, not text
     if any(_is_structure(line) for line in rest):
         return None  # a map or a list below the key
     return _value(rest[0].strip(_WS), rest[1:])
@@ -108,6 +119,15 @@ def _plain(lines: list[str]) -> str | None:
     return _fold([ln.strip(_WS) for ln in lines]).strip(_WS)
 
 
+# A plain scalar YAML 1.2's core schema (pi's yaml, js-yaml) reads as null, a bool or a number.
+_NOT_A_STRING = re.compile(
+    r"~|null|Null|NULL|true|True|TRUE|false|False|FALSE"
+    r"|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN"
+)
+
+
 def _fold(lines: list[str]) -> str:
     """Flow folding: lines joined by a space, each empty line a line break instead."""
     out, pending = "", ""
@@ -135,13 +155,30 @@ def _quoted(first: str, below: list[str]) -> str | None:
     lines = body.split("\n")
     # A line break folds to a space (an empty line to a break); the lines' edges are not text,
     # but the first line's start and the last one's end, inside the quotes.
+    trim = _end_unescaped if quote == '"' else _end_plain
     parts = lines
     if len(lines) > 1:
-        inner = [ln.strip(" \t") for ln in lines[1:-1]]
-        parts = [lines[0].rstrip(" \t"), *inner, lines[-1].lstrip(" \t")]
+        inner = [trim(ln.lstrip(_WS)) for ln in lines[1:-1]]
+        parts = [trim(lines[0]), *inner, lines[-1].lstrip(_WS)]
     if quote == "'":
         return _fold(parts).replace("''", "'")
     return _unescape(parts)
+
+
+def _end_plain(line: str) -> str:
+    return line.rstrip(_WS)
+
+
+def _end_unescaped(line: str) -> str:
+    """A double-quoted line without its trailing white space, but for an escaped one (`\\t`
+    written as a backslash and a tab is text)."""
+    end = len(line)
+    while end and line[end - 1] in _WS:
+        slashes = len(line[: end - 1]) - len(line[: end - 1].rstrip("\\"))
+        if slashes % 2:
+            break
+        end -= 1
+    return line[:end]
 
 
 def _until_close(text: str, quote: str) -> tuple[str, int | None]:
@@ -226,7 +263,8 @@ def _block(header: re.Match[str], below: list[str]) -> str | None:
     indent = int(header.group(3)) if header.group(3) else indents[0]
     if any(n < indent for n in indents):
         return None
-    lines = [ln[indent:] if ln.strip(" ") else "" for ln in content]  # a tab is text here
+    # A tab is text here, and so are spaces past the block's indentation.
+    lines = [ln[indent:] if ln.strip(" ") or len(ln) > indent else "" for ln in content]
     body = "\n".join(lines) if style == "|" else _fold_block(lines)
     if chomp == "-":
         return body.rstrip("\n")

@@ -8,6 +8,8 @@ import random
 import subprocess
 from typing import Any
 
+import pytest
+
 from installer.sets.yamltext import text_of
 from tests.pis import RealPi
 
@@ -45,6 +47,9 @@ FIXED = [
     "description: ''",
     'description: ""',
     "description: >\n  a\n    more indented\n  b\n",
+    "description: |+\n  kept\n\n",  # review: a `+` block keeps its trailing breaks
+    'description: "an escaped tab\\\t\n  then more"',  # and a line keeps an escaped tab
+    "description: |\n  a\n     \n  b\n",  # spaces past a literal block's indent are text
 ]
 
 
@@ -117,6 +122,21 @@ def test_any_text_in_any_form_reads_as_pis_yaml_reads_it(real_pi: RealPi) -> Non
     """Seeded, not hypothesis: one Node start judges the whole batch (hypothesis's examples
     would each start one); a failure names the frontmatter."""
     agree(real_pi, random_heads(31, 3000), must_answer=False)
+
+
+@pytest.mark.parametrize(
+    "value", ["null", "~", "true", "False", "1.5", "42", "-7", "0x1F", ".inf", ".NaN", "1e3", ""]
+)
+def test_a_plain_value_the_core_schema_reads_as_no_string_is_none(
+    real_pi: RealPi, value: str
+) -> None:
+    """Review (helper-22): `name: null` named a skill `null` where pi, finding no string,
+    names it by its folder; `description: true` counted as a description."""
+    head = f"description: {value}\n"
+    [answer] = judged(real_pi, [(head, "description")])
+    assert answer["kind"] == "other"  # what pi's yaml makes of it: not a string
+    assert text_of(head, "description") is None
+    assert text_of(f"description: '{value}'\n", "description") == value  # quoted, it is text
 
 
 def test_a_value_that_is_not_text_is_none() -> None:
