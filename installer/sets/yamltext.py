@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 
 _WS = " \t"  # YAML's white space: not Python's, which takes in U+2028 and more
-_KEY_LINE = re.compile(r"([^\s#:][^:]*?)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\Z")
+# A key line: its value as written, trailing white space too (a quoted one may escape it).
+_KEY_LINE = re.compile(r"([^\s#:][^:]*?)[ \t]*:(?:[ \t]+(.*))?\Z")
 _ESCAPES = {
     "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
     "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
