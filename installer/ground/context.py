@@ -282,12 +282,16 @@ def _is_set(path: Path) -> bool:
 
 
 def _set_above(path: Path) -> Path | None:
-    """The set a folder is inside: the nearest folder above with a manifest or a pi package,
-    or whose resource folder (extensions/, skills/…) the path is in."""
+    """The set a folder is inside: the nearest folder above with a manifest or a pi package;
+    or, for the path of a resource folder (extensions/, skills/…) or of one item in it, the
+    folder that holds it, unless that is an agent dir (its settings.json or .extset/): pi's
+    own ~/.pi/agent/extensions is no set's."""
     for inner, folder in zip((path, *path.parents), path.parents, strict=False):
         if (folder / MANIFEST_NAME).is_file() or _pi_package(folder):
             return folder
-        if inner.name in RESOURCE_DIRS:
+        near = inner in (path, path.parent)
+        agent = (folder / "settings.json").exists() or (folder / ".extset").exists()
+        if near and inner.name in RESOURCE_DIRS and not agent:
             return folder
     return None
 

@@ -336,6 +336,20 @@ def test_a_read_only_agent_dir_for_real(shared_tmp: Path) -> None:
     assert snapshot(agent) == before
 
 
+@pytest.mark.parametrize("where", ["agent/extensions", "project/.vscode/extensions/x/lib"])
+def test_a_folder_named_like_a_resource_folder_is_no_set_s_by_that_alone(
+    tmp_path: Path, agent: Path, where: str
+) -> None:
+    """Review (helper-22): `--set ~/.pi/agent/extensions` was told to point --set at
+    ~/.pi/agent (an agent dir, not a set), and a folder deep in .vscode/extensions at .vscode."""
+    build_tree(tmp_path / "agent", {"settings.json": "{}\n"})
+    folder = build_tree(tmp_path / where, {"README.md": "hi\n"})
+    with pytest.raises(ExtError) as err:
+        context(folder, agent)
+    assert "inside the set" not in err.value.message
+    assert (err.value.fix or "").startswith("create one with `ext init")
+
+
 def test_a_set_with_no_items_is_said_by_list_and_install(tmp_path: Path, agent: Path) -> None:
     """A trial: a folder with only an extset.toml listed a header and nothing, and an install
     planned ext's own /ext alone, with no word: a set named by mistake looked installed."""
