@@ -79,8 +79,8 @@ def _nothing_in(ctx: Context, resources: tuple[Resource, ...]) -> tuple[str, ...
     if resources:
         return ()
     return (
-        f"the set has no items: {ctx.set_root} holds no extensions/, skills/, prompts/ or "
-        "themes/ (check --set, or the folder you run ext in)",
+        f"the set has no items: no extension, skill, prompt or theme in {ctx.set_root} "
+        "(check --set, or the folder you run ext in)",
     )
 
 

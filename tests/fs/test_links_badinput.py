@@ -362,10 +362,12 @@ def test_a_set_with_no_items_is_said_by_list_and_install(tmp_path: Path, agent: 
     env = {"NO_COLOR": "1", "EXT_NO_UPDATE_CHECK": "1"}
     listed = CliRunner().invoke(app, [*at, "list"], env=env)
     assert listed.stdout.splitlines()[-1] == (
-        f"  (no items: {empty} holds no extensions/, skills/, prompts/ or themes/)"
+        f"  (no items: no extension, skill, prompt or theme in {empty})"
     )
     planned = CliRunner().invoke(app, [*at, "install", "--dry-run"], env=env)
-    assert f"warning: the set has no items: {empty} holds no extensions/" in planned.stderr
+    assert f"warning: the set has no items: no extension, skill, prompt or theme in {empty}" in (
+        planned.stderr
+    )
 
 
 def test_a_resource_folder_linked_into_the_set_is_made_real_and_empty_not_a_copy(

@@ -535,6 +535,10 @@ def test_doctor_on_a_named_dir_that_does_not_exist_says_so_in_every_row(
     rows = json.loads(done.stdout)["checks"]
     skipped = [r["message"] for r in rows if "agent dir" in r["message"] and r["id"] != "agent.dir"]
     assert skipped and all("does not exist (see agent.dir)" in m for m in skipped), skipped
+    (tmp_path / "a-file").write_text("x\n")
+    done = ext(set_root, "--agent-dir", str(tmp_path / "a-file"), "--json", "doctor")
+    rows = json.loads(done.stdout)["checks"]
+    assert any(r["message"].endswith("the agent dir is a file (see agent.dir)") for r in rows)
 
 
 def test_uninstall_of_a_set_not_installed_here_says_so(set_root: Path, fresh: Path) -> None:

@@ -83,7 +83,9 @@ def existing(s: Subject) -> Path:
     from installer.ground.errors import AgentDirMissing
 
     if s.agent_dir is None and isinstance(s.agent_error, AgentDirMissing):
-        raise Skip("the agent dir does not exist (see agent.dir)")  # named, and known
+        # Named, and known: missing, or a file where the folder should be.
+        what = "is a file" if "is a file" in s.agent_error.message else "does not exist"
+        raise Skip(f"the agent dir {what} (see agent.dir)")
     if s.agent_dir is None:
         raise Skip("the agent dir is unknown (see agent.dir)")
     if not s.agent_dir.is_dir():
