@@ -139,7 +139,7 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
     bad = 0
     for item in on:
         got = _match(item, loaded)
-        if got is not None and got.path and _match(item, loaded, by_name=False) is None:
+        if got is not None and _from_another_file(item, got, loaded):
             bad += 1  # its name, from another file: a copy the host reads first, or instead
             yield warn(
                 f"{item.resource.label}: {title} loads a {got.kind} of this name from "
@@ -205,6 +205,14 @@ def _match(item: Item, loaded: Sequence[Loaded], by_name: bool = True) -> Loaded
         if got.path and _is_of(got.path, real):
             return got
     return None
+
+
+def _from_another_file(item: Item, got: Loaded, loaded: Sequence[Loaded]) -> bool:
+    """The host loads the item's name, but only from a file that is not the set's (a command
+    ext writes, Gemini CLI's TOML, is read from the file written: not another)."""
+    if not got.path or item.resource.written:
+        return False
+    return _match(item, loaded, by_name=False) is None
 
 
 def _real(item: Item) -> str:
