@@ -215,8 +215,16 @@ def write_session_record(agent_dir: Path, argv: Sequence[str], writer: str = "la
     from installer.ground import atomic, own
 
     folder = sessions_dir(agent_dir)
-    own.ensure_dir(folder.parent)
-    own.ensure_dir(folder)
     path = folder / f"{pid}.json"
-    atomic.replace_own(path, json.dumps(record) + "\n")
+    for last in (False, True):
+        own.ensure_dir(folder.parent)
+        own.ensure_dir(folder)
+        try:
+            atomic.replace_own(path, json.dumps(record) + "\n")
+            break
+        except FileNotFoundError:
+            # The last set's uninstall took the empty folder between the two steps (it
+            # cleans ended sessions' records after its lock): made again, once.
+            if last:
+                raise
     return path

@@ -290,3 +290,28 @@ def test_doctor_reports_the_recorder_switched_off_in_pi_as_an_error(
     [finding] = only(doctor(tmp_path, ctx.set_root, ctx.agent_dir), "recorder")
     assert finding.level == "error"
     assert "-extensions/ext-sessions.ts" in finding.message and "pi config" in (finding.fix or "")
+
+
+def test_a_session_record_is_written_when_its_folder_goes_between_two_steps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review (helper-22): the last set's uninstall removes an empty sessions/ after its lock;
+    an `ext launch` that had just made the folder then failed to write its record."""
+    from installer.agent.sessions import sessions_dir
+    from installer.ground import own
+
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    real = own.ensure_dir
+    raced: list[Path] = []
+
+    def ensure_then_lose(path: Path, *args: Any, **kw: Any) -> Any:
+        made = real(path, *args, **kw)
+        if path == sessions_dir(agent) and not raced:
+            raced.append(path)
+            os.rmdir(path)  # the uninstall's rmdir lands here
+        return made
+
+    monkeypatch.setattr(own, "ensure_dir", ensure_then_lose)
+    written = write_session_record(agent, ["pi", "--print"])
+    assert raced and json.loads(written.read_text())["argv"] == ["pi", "--print"]
