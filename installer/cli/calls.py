@@ -441,6 +441,8 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
     if not options.dry_run and ctx.on.is_pi:
         warn(out, _move_old_consent_store(ctx))
     said = where_said(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
+    if said and options.dry_run and options.create and not os.path.isdir(ctx.agent_dir):
+        said = (*said, "it does not exist yet: the install makes it (--create)")
     prompt = Prompt(out, options.yes, before=said)
     from installer.ground.context import keep_made, unmake
 

@@ -550,3 +550,14 @@ def test_uninstall_of_a_set_not_installed_here_says_so(set_root: Path, fresh: Pa
     installed_in(set_root, fresh)
     done = ext(set_root, "--agent-dir", str(fresh), "uninstall", "--yes")
     assert "not installed" not in done.stderr
+
+
+def test_a_dry_run_of_create_says_the_dir_it_would_make(set_root: Path, fresh: Path) -> None:
+    """A trial: `install --dry-run --create` showed no word of the dir the install makes."""
+    done = ext(set_root, "--agent-dir", str(fresh), "install", "--create", "--dry-run")
+    assert done.exit_code == 0, done.stderr
+    assert done.stderr.splitlines()[:2] == [
+        f"agent dir {fresh} (from --agent-dir)",
+        "it does not exist yet: the install makes it (--create)",
+    ]
+    assert not fresh.exists()
