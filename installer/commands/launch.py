@@ -113,8 +113,21 @@ def prepare_launch(ctx: Context) -> tuple[HostInfo, list[str]]:
     ctx.agent_dir.mkdir(parents=True, exist_ok=True)
     host = find(ctx)
     refuse_old_node(ctx, host)
+    refuse_unreadable_settings(ctx)
     warning = drift_warning(ctx, host)
     return host, [warning] if warning else []
+
+
+def refuse_unreadable_settings(ctx: Context) -> None:
+    """An error instead of exec-ing pi into a settings.json it would hang on (a FIFO) or read
+    without end (/dev/zero): the agent dir's, or the project's here."""
+    from installer.settings.store import unreadable
+
+    for folder in (ctx.agent_dir, ctx.env.cwd / ".pi" if ctx.env.cwd else None):
+        path = folder / "settings.json" if folder is not None else None
+        why = unreadable(path) if path is not None else None
+        if why is not None:
+            raise ExtError(f"not starting pi: {why}", f"move it away: mv {path} {path}.bak")
 
 
 def refuse_old_node(ctx: Context, host: HostInfo) -> None:

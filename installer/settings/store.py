@@ -44,6 +44,21 @@ def read_text(path: Path) -> str | None:
     return _read_text(path)
 
 
+def unreadable(path: Path) -> str | None:
+    """Why pi could not read this settings file and go on (a FIFO it would wait on forever,
+    /dev/zero it would read until its memory ran out, a file over the cap), asked of its stat
+    alone; None for a regular file, or none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None  # missing, or a dangling link: pi reads it as no settings
+    if not stat.S_ISREG(info.st_mode):
+        return f"{path} is not a regular file: pi would wait on it, or read it without end"
+    if info.st_size > jsondoc.MAX_BYTES:
+        return f"{path} is larger than {jsondoc.MAX_BYTES // (1024 * 1024)} MiB"
+    return None
+
+
 def glance(path: Path, bom: bool = False) -> dict[str, Any]:
     """settings.json's data for a reader that only looks (no lock, no error): {} when it is
     missing, unreadable, not a regular file (a FIFO is never waited on), too large, or not a

@@ -55,8 +55,15 @@ def pi_node(s: Subject) -> Fit | None:
 
 
 def require_node(s: Subject) -> None:
-    """Skip a check that would start pi (or its loader) under a Node that cannot run it."""
+    """Skip a check that would start pi (or its loader) under a Node that cannot run it, or
+    with a settings.json pi would hang on (it would also leave its lock behind)."""
     found = pi_node(s)
     if found is not None and found.cannot_run:
         why = f"run on Node {found.version}" if found.node else f"start: no {found.missing}"
         raise Skip(f"{s.host_command} cannot {why} (see host.node)")
+    from installer.settings.store import unreadable
+
+    for folder in (s.agent_dir, s.env.cwd / ".pi" if s.env.cwd else None):
+        bad = unreadable(folder / "settings.json") if folder is not None else None
+        if bad is not None:
+            raise Skip(f"pi was not started: {bad} (see settings)")
