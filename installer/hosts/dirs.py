@@ -55,11 +55,21 @@ def _refuse_tilde(env: Env, host: Host, source: str) -> None:
         from installer.ground.errors import UsageError
 
         rest = value[1:] if value == "~" or value.startswith("~/") else None
-        full = f'export {source}="$HOME{rest}"' if rest is not None else "a full path"
+        meant = home_of(env) / rest.lstrip("/") if rest is not None else None
+        if meant is not None and host.var_names_home:  # the home its folder is in
+            meant = meant / host.default_dir.rpartition("/")[2]
+        if meant is not None and meant == default_dir(env, host):
+            # Set at the default, a variable can change what the host reads (Claude Code's
+            # ~/.claude.json): `ext env` unsets it there, and so does this fix.
+            fix = f"unset it: the default is that folder: unset {source}"
+        elif rest is not None:
+            fix = f'set it to the full path: export {source}="$HOME{rest}"'
+        else:
+            fix = f"set {source} to an absolute path"
         raise UsageError(
             f"{source} is {value!r}: {host.title} does not expand ~, so it would read a folder "
             "named `~` in the folder it starts in",
-            f"set it to the full path: {full}",
+            fix,
         )
 
 

@@ -101,20 +101,24 @@ def test_a_variable_that_names_the_home_of_the_dir_is_read_as_such(
 
 
 @pytest.mark.parametrize(
-    ("host", "var", "value"),
+    ("host", "var", "value", "fix"),
     [
-        ("claude", "CLAUDE_CONFIG_DIR", "~/.claude"),
-        ("codex", "CODEX_HOME", "~/.codex"),
-        ("gemini", "GEMINI_CLI_HOME", "~"),
-        ("opencode", "XDG_CONFIG_HOME", "~/.config"),
+        ("claude", "CLAUDE_CONFIG_DIR", "~/.claude", "unset CLAUDE_CONFIG_DIR"),
+        ("claude", "CLAUDE_CONFIG_DIR", "~/cc", 'export CLAUDE_CONFIG_DIR="$HOME/cc"'),
+        ("codex", "CODEX_HOME", "~/.codex", "unset CODEX_HOME"),
+        ("gemini", "GEMINI_CLI_HOME", "~", "unset GEMINI_CLI_HOME"),
+        ("opencode", "XDG_CONFIG_HOME", "~/.config", "unset XDG_CONFIG_HOME"),
+        ("claude", "CLAUDE_CONFIG_DIR", "~bob/cc", "set CLAUDE_CONFIG_DIR to an absolute path"),
     ],
 )
 def test_a_tilde_the_host_does_not_expand_is_refused_with_the_full_path(
-    set_root: Path, isolated_home: Path, host: str, var: str, value: str
+    set_root: Path, isolated_home: Path, host: str, var: str, value: str, fix: str
 ) -> None:
     """A trial: CLAUDE_CONFIG_DIR='~/.claude' (quoted, so the shell left the `~`) was read as
     ~/.claude by ext, by pi's rule, while Claude Code made `./~/.claude` and loaded nothing;
-    Codex CLI and Gemini CLI do not expand it either. Refused, with the path to set."""
+    Codex CLI and Gemini CLI do not expand it either. Refused, with what to set; at the
+    host's default, to unset it (as `ext env` does: set, Claude Code reads ~/.claude.json from
+    inside it)."""
     made(isolated_home, ".claude")
     made(isolated_home, ".codex")
     made(isolated_home, ".config/opencode")
@@ -123,7 +127,7 @@ def test_a_tilde_the_host_does_not_expand_is_refused_with_the_full_path(
     assert result.exit_code == 2, result.stderr
     assert f"{var} is '{value}'" in result.stderr
     assert "does not expand ~" in result.stderr
-    assert f'export {var}="$HOME{value[1:]}"' in result.stderr
+    assert result.stderr.rstrip().endswith(fix)
     assert not os.path.lexists(Path.cwd() / "~")
     other_host = "claude" if host != "claude" else "codex"
     other = ext("--set", str(set_root), "--host", other_host, "list", env={var: value})
