@@ -1036,3 +1036,20 @@ def test_a_host_variable_is_read_with_no_working_folder(
     monkeypatch.setattr(Path, "cwd", staticmethod(gone))
     env = Env(environ={"CLAUDE_CONFIG_DIR": str(tmp_path / "cc"), "HOME": str(tmp_path)}, cwd=None)
     assert host_dir(env, HOSTS["claude"]) == (tmp_path / "cc", "CLAUDE_CONFIG_DIR")
+
+
+def test_doctor_for_another_host_names_that_host_in_the_command_for_a_name_another_set_took(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    """A trial (helper-23): under Claude Code's heading, doctor's fix for a skill another
+    set of the user's installed first was `ext --set OTHER --agent-dir ~/.claude uninstall`,
+    which without --host takes ~/.claude for a pi dir."""
+    made(isolated_home, ".claude")
+    other = build_tree(tmp_path / "other", {**SET, "extset.toml": '[set]\nname = "other"\n'})
+    assert ext("--set", str(other), "--host", "claude", "install", "--yes").exit_code == 0
+    skip = ("--skip", "review,prompt:fix")
+    mine = ext("--set", str(set_root), "--host", "claude", "install", "--yes", *skip)
+    assert mine.exit_code == 0, mine.stderr  # the other set's review stays
+    data = json.loads(ext("--set", str(set_root), "--host", "claude", "--json", "doctor").stdout)
+    [row] = [c for c in data["checks"] if "another set ext installed here" in c["message"]][:1]
+    assert f"`ext --set {other} --host claude --agent-dir ~/.claude uninstall`" in row["fix"]

@@ -120,7 +120,7 @@ def host_items(s: Subject) -> Iterator[Finding]:
             unwritable.append(i)
         else:
             rest.append(i)
-    found = [*refused, *item_findings(tuple(rest), sv.agent, s.on.title, install)]
+    found = [*refused, *item_findings(tuple(rest), sv.agent, s.on.title, install, s.on.name)]
     if s.ctx is not None:
         from installer.hosts.shared import found_twice
 
@@ -154,15 +154,21 @@ def _why_unwritten(i: Item) -> str | None:
 
 
 def item_findings(
-    items: tuple[Item, ...], agent: AgentState, host: str = "pi", install: str = INSTALL
+    items: tuple[Item, ...],
+    agent: AgentState,
+    host: str = "pi",
+    install: str = INSTALL,
+    host_name: str = "pi",
 ) -> Iterator[Finding]:
-    """Link mode: one finding per item that needs attention, then a count of the healthy ones."""
+    """Link mode: one finding per item that needs attention, then a count of the healthy ones
+    (`host`: the host's title, in words; `host_name`: its --host, in commands)."""
     missing = [i.resource.label for i in items if i.state == "not-installed"]
     for item in items:
         if item.pi is not None and item.state != "not-installed":
             yield from _pi_says(item)
         if item.state in ("conflict", "foreign"):
-            yield _in_the_way(item, agent.entries[item.path], host, install, agent.agent_dir)
+            entry = agent.entries[item.path]
+            yield _in_the_way(item, entry, host, install, agent.agent_dir, host_name)
         elif item.state == "stale":
             yield _stale(item, agent.entries[item.path], install)
     if missing:
@@ -195,13 +201,19 @@ def _pi_says(item: Item) -> Iterator[Finding]:
 
 
 def _in_the_way(
-    item: Item, e: Entry, host: str = "pi", install: str = INSTALL, agent_dir: Path | None = None
+    item: Item,
+    e: Entry,
+    host: str = "pi",
+    install: str = INSTALL,
+    agent_dir: Path | None = None,
+    host_name: str = "pi",
 ) -> Finding:
     label = item.resource.label
     if e.kind == "link" and e.owner == "other":
         # Not a fault: two sets of the user's hold one name, and the first one installed won.
         # Keeping it needs nothing (a skip is not recorded in link mode, so it cannot be told).
-        here = f" --agent-dir {shell_word(agent_dir)}" if agent_dir is not None else ""
+        here = f" --host {host_name}" if host_name != "pi" else ""
+        here += f" --agent-dir {shell_word(agent_dir)}" if agent_dir is not None else ""
         return info(
             f"{label}: {item.path} is the {label} of another set ext installed here ({e.root}), "
             f"so this set's {label} is not installed; {host} loads the other one",
