@@ -254,11 +254,25 @@ def _check_set(env: Env, path: Path, source: str) -> Path:
     path = path.expanduser()
     if not path.is_dir():
         raise UsageError(f"{source}: {path} is not a folder", "name the folder that holds the set")
+    if (
+        not (path / MANIFEST_NAME).is_file()
+        and _agent_dir_above(env, path.resolve()) == path.resolve()
+    ):
+        raise UsageError(  # its extensions/ made it look like a set: pi's ~/.pi/agent, say
+            f"{path} is an agent dir, not a set: ext installs from a set into it",
+            "point --set at your set's folder (the one with your extensions/, skills/…)",
+        )
     if not _is_set(path):
         not_a_set = (
             f"{path} is not a set: it has no {MANIFEST_NAME}, no extensions/ folder "
             "and no package.json with a pi manifest"
         )
+        inside = _agent_dir_above(env, path.resolve())
+        if inside is not None:  # `--set .` in ~/.pi/agent/extensions: not a set's folder
+            raise UsageError(
+                f"{path} is in the agent dir {inside}, not a set: ext installs from a set into it",
+                "point --set at your set's folder (the one with your extensions/, skills/…)",
+            )
         # `--set .` typed in the set's extensions/ (or a skill's folder): the set is above.
         above = _set_above(path.resolve())
         if above is not None:
@@ -279,6 +293,16 @@ def _is_set(path: Path) -> bool:
     if (path / MANIFEST_NAME).is_file() or _pi_package(path):
         return True
     return any((path / d).is_dir() for d in RESOURCE_DIRS)
+
+
+def _agent_dir_above(env: Env, path: Path) -> Path | None:
+    """The agent dir a folder is in: the one pi reads here, ext's isolated one, or one where
+    ext keeps its records (`.extset/`); None when it is in none."""
+    known = {os.path.realpath(pi_agent_dir(env)), os.path.realpath(data_dir(env) / "agent")}
+    for folder in (path, *path.parents):
+        if str(folder) in known or (folder / ".extset").is_dir():
+            return folder
+    return None
 
 
 def _set_above(path: Path) -> Path | None:

@@ -196,7 +196,7 @@ def test_two_skills_of_one_frontmatter_name_are_a_warning(
         (
             "warn",
             "skills/a and skills/b both name their skill 'same' in their frontmatter: pi loads "
-            "one of them, with a collision warning",
+            "one of them, and warns of a collision",
         )
     ]
 

@@ -384,3 +384,39 @@ def test_a_resource_folder_linked_into_the_set_is_made_real_and_empty_not_a_copy
         f"replace it with a real folder: rm {agent / 'extensions'} && "
         f"mkdir {agent / 'extensions'}, then run ext again"
     )
+
+
+@pytest.mark.parametrize("agent_kind", ["pi's own", "ext's records"])
+def test_a_folder_inside_an_agent_dir_is_said_as_one(
+    tmp_path: Path, isolated_home: Path, agent: Path, agent_kind: str
+) -> None:
+    """A trial (helper-23): in ~/.pi/agent/extensions (no settings.json yet) `--set .` was
+    told to point at ~/.pi/agent; in an installed agent dir's extensions/, to `ext init` it."""
+    if agent_kind == "pi's own":
+        folder = build_tree(isolated_home / ".pi/agent/extensions", {"x.ts": "export {}\n"})
+        where = isolated_home / ".pi/agent"
+    else:
+        where = build_tree(tmp_path / "other-agent", {".extset/state.json": "{}\n"})
+        folder = build_tree(where / "skills", {"README.md": "hi\n"})
+    with pytest.raises(ExtError) as err:
+        context(folder, agent)
+    assert err.value.message == (
+        f"{folder} is in the agent dir {where}, not a set: ext installs from a set into it"
+    )
+    assert (
+        err.value.fix
+        == "point --set at your set's folder (the one with your extensions/, skills/…)"
+    )
+
+
+def test_an_agent_dir_named_as_the_set_is_refused(
+    tmp_path: Path, isolated_home: Path, agent: Path
+) -> None:
+    """A trial (helper-23): `--set ~/.pi/agent` took pi's agent dir for a set (it has an
+    extensions/), and said its extensions/ was inside the set."""
+    pi_dir = build_tree(isolated_home / ".pi/agent", {"extensions/x.ts": "export {}\n"})
+    with pytest.raises(ExtError) as err:
+        context(pi_dir, agent)
+    assert (
+        err.value.message == f"{pi_dir} is an agent dir, not a set: ext installs from a set into it"
+    )

@@ -67,7 +67,7 @@ def resources(s: Subject) -> Iterator[Finding]:
         return
     problems += _unknown_names(s, {r.name for r in found if r.kind == "extension"})
     problems += _declarations(s.set_root, found)
-    problems += _one_name_twice(s.set_root, found)
+    problems += _one_name_twice(s, found)
     yield from problems
     if not found and read_manifest(str(s.set_root), s.pi_line()) is not None:
         yield warn(
@@ -140,11 +140,15 @@ def _unmarked(root: Path, pi: PiLine) -> Iterator[Finding]:
                 )
 
 
-def _one_name_twice(root: Path, found: tuple[Resource, ...]) -> list[Finding]:
+def _one_name_twice(s: Subject, found: tuple[Resource, ...]) -> list[Finding]:
     """Two skills of the set whose frontmatter gives one name: pi (and OpenCode, Gemini CLI)
-    load one of them and warn of a collision; which one, ext cannot say."""
+    load one of them and warn of a collision; which one, ext cannot say. (Claude Code names a
+    skill by its folder: no collision there.)"""
     from installer.sets.shared_skills import skill_name
 
+    if s.on.skill_named_by == "folder" or s.set_root is None:
+        return []
+    root = s.set_root
     by_name: dict[str, list[str]] = {}
     for r in found:
         if r.kind == "skill" and r.entries():
@@ -154,7 +158,7 @@ def _one_name_twice(root: Path, found: tuple[Resource, ...]) -> list[Finding]:
     return [
         warn(
             f"{' and '.join(sorted(places))} both name their skill {name!r} in their "
-            "frontmatter: pi loads one of them, with a collision warning",
+            f"frontmatter: {s.on.title} loads one of them, and warns of a collision",
             "give each its own `name:` in its SKILL.md",
         )
         for name, places in sorted(by_name.items())
