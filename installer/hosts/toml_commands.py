@@ -42,10 +42,11 @@ def split_frontmatter(text: str) -> tuple[str, str]:
 
 def description_of(head: str) -> str | None:
     """The frontmatter's `description` as YAML reads it (quotes, escapes, a folded block), as
-    Gemini CLI would have read it from the markdown; None when there is none that is text."""
+    Gemini CLI would have read it from the markdown, less the line break a block ends with (a
+    one-line description in Gemini's list); None when there is none that is text."""
     from installer.sets.yamltext import text_of
 
-    return text_of(head, "description") or None
+    return (text_of(head, "description") or "").rstrip("\n") or None
 
 
 def command_text(r: Resource, text: str) -> str:

@@ -62,6 +62,7 @@ class CheckResult:
             "label": self.label,
             "installation": self.installation,
             "unanswered": self.unanswered,
+            "fix": self.fix,  # what text output says after `;` (null unless unanswered)
         }
 
     @classmethod

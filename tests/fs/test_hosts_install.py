@@ -315,7 +315,7 @@ def test_a_description_is_read_as_yaml_reads_it_for_gemini_and_codex(
         {
             "prompts/staged.md": '---\ndescription: "Review the \\"staged\\" changes"\n---\nGo.\n',
             "prompts/fine.md": "---\ndescription: 'it''s fine'\n---\nGo.\n",
-            "prompts/folded.md": "---\ndescription: >-\n  one\n  line\n---\nGo.\n",
+            "prompts/folded.md": "---\ndescription: >\n  one\n  line\n---\nGo.\n",
             "skills/block/SKILL.md": "---\nname: block\ndescription:\n  below its key\n---\nx\n",
         },
     )

@@ -274,6 +274,7 @@ def test_a_check_with_no_answer_says_what_to_check_and_json_says_unknown(
     )
     assert "; check the network, or the registry npm asks" in said[1]
     assert report.to_json()["updates_available"] is None
+    assert report.to_json()["checks"][0]["fix"] == said[0].split("; ", 1)[1]  # in JSON too
     fixes = {f.id: f.fix for f in doctor_findings(report)}
     assert fixes["update.ext"] and fixes["update.ext"].startswith("check the network")
 
@@ -378,6 +379,7 @@ def test_report_json(server: Server, tmp_path: Path) -> None:
         "label": "ext",
         "installation": str(pipx_facts(tmp_path).prefix),
         "unanswered": False,
+        "fix": None,
     }
 
 
