@@ -448,8 +448,10 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
 
     try:
         result = verb(ctx, options, prompt)
-    except BaseException:  # declined or refused: a dir --create made goes too (one a run
-        unmake()  # rolled back holds its journal now, and stays)
+    except BaseException as exc:  # declined or refused: a dir --create made goes too (one a
+        unmake()  # run rolled back holds its journal now, and stays)
+        if isinstance(exc, ExtError) and len(said) > 1 and not prompt.said:
+            prompt.say_before()  # refused before its plan: the set's other dirs, first
         raise
     keep_made()
     if not result.dry_run:  # a no-op too: an install made before ext kept that record

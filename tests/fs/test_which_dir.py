@@ -561,3 +561,16 @@ def test_a_dry_run_of_create_says_the_dir_it_would_make(set_root: Path, fresh: P
         "it does not exist yet: the install makes it (--create)",
     ]
     assert not fresh.exists()
+
+
+def test_an_install_refused_before_its_plan_still_says_where_the_set_is(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """A trial (helper-20): an install into the isolated dir, refused for a clash with
+    another set there, said nothing of the dir the set is installed in; with --skip, it did."""
+    installed_in(set_root, fresh)
+    theirs = build_tree(tmp_path / "theirs", {**SET, "extset.toml": '[set]\nname = "theirs"\n'})
+    assert ext(theirs, "install", "--yes").exit_code == 0  # into the isolated dir
+    done = ext(set_root, "install", "--dry-run")
+    assert done.exit_code == 3, done.stderr
+    assert f"the set is installed in {fresh} too; for that dir: " in done.stderr
