@@ -121,13 +121,12 @@ def prepare_launch(ctx: Context) -> tuple[HostInfo, list[str]]:
 def refuse_unreadable_settings(ctx: Context) -> None:
     """An error instead of exec-ing pi into a settings.json it would hang on (a FIFO) or read
     without end (/dev/zero): the agent dir's, or the project's here."""
-    from installer.settings.store import unreadable
+    from installer.settings.files import pi_would_hang
 
-    for folder in (ctx.agent_dir, ctx.env.cwd / ".pi" if ctx.env.cwd else None):
-        path = folder / "settings.json" if folder is not None else None
-        why = unreadable(path) if path is not None else None
-        if why is not None:
-            raise ExtError(f"not starting pi: {why}", f"move it away: mv {path} {path}.bak")
+    found = pi_would_hang(ctx.agent_dir, ctx.env.cwd)
+    if found is not None:
+        path, why = found
+        raise ExtError(f"not starting pi: {why}", f"move it away: mv {path} {path}.bak")
 
 
 def refuse_old_node(ctx: Context, host: HostInfo) -> None:

@@ -254,27 +254,22 @@ def _check_set(env: Env, path: Path, source: str) -> Path:
     path = path.expanduser()
     if not path.is_dir():
         raise UsageError(f"{source}: {path} is not a folder", "name the folder that holds the set")
-    if (
-        not (path / MANIFEST_NAME).is_file()
-        and _agent_dir_above(env, path.resolve()) == path.resolve()
-    ):
-        raise UsageError(  # its extensions/ made it look like a set: pi's ~/.pi/agent, say
-            f"{path} is an agent dir, not a set: ext installs from a set into it",
-            "point --set at your set's folder (the one with your extensions/, skills/…)",
-        )
+    real = path.resolve()
+    agent = _agent_dir_above(env, real)
+    if agent == real and not (path / MANIFEST_NAME).is_file():
+        # Its extensions/ made it look like a set: pi's ~/.pi/agent, say.
+        raise UsageError(f"{path} is an agent dir, not a set: {_INTO_IT}", _YOUR_SET)
     if not _is_set(path):
         not_a_set = (
             f"{path} is not a set: it has no {MANIFEST_NAME}, no extensions/ folder "
             "and no package.json with a pi manifest"
         )
-        inside = _agent_dir_above(env, path.resolve())
-        if inside is not None:  # `--set .` in ~/.pi/agent/extensions: not a set's folder
+        if agent is not None:  # `--set .` in ~/.pi/agent/extensions: not a set's folder
             raise UsageError(
-                f"{path} is in the agent dir {inside}, not a set: ext installs from a set into it",
-                "point --set at your set's folder (the one with your extensions/, skills/…)",
+                f"{path} is in the agent dir {agent}, not a set: {_INTO_IT}", _YOUR_SET
             )
         # `--set .` typed in the set's extensions/ (or a skill's folder): the set is above.
-        above = _set_above(path.resolve())
+        above = _set_above(real)
         if above is not None:
             named = _for_shell(env, above)
             as_typed = f"--set {named}" if source == "--set" else f"{source}={named}"
@@ -286,6 +281,10 @@ def _check_set(env: Env, path: Path, source: str) -> Path:
             not_a_set, f"create one with `ext init {path}`, or point --set at your set"
         )
     return path.resolve()
+
+
+_INTO_IT = "ext installs from a set into it"
+_YOUR_SET = "point --set at your set's folder (the one with your extensions/, skills/…)"
 
 
 def _is_set(path: Path) -> bool:
@@ -308,14 +307,13 @@ def _agent_dir_above(env: Env, path: Path) -> Path | None:
 def _set_above(path: Path) -> Path | None:
     """The set a folder is inside: the nearest folder above with a manifest or a pi package;
     or, for the path of a resource folder (extensions/, skills/…) or of one item in it, the
-    folder that holds it, unless that is an agent dir (its settings.json or .extset/): pi's
-    own ~/.pi/agent/extensions is no set's."""
+    folder that holds it, unless it holds a settings.json: an agent dir ext does not know of
+    (those it knows, _agent_dir_above has said before this is asked)."""
     for inner, folder in zip((path, *path.parents), path.parents, strict=False):
         if (folder / MANIFEST_NAME).is_file() or _pi_package(folder):
             return folder
         near = inner in (path, path.parent)
-        agent = (folder / "settings.json").exists() or (folder / ".extset").exists()
-        if near and inner.name in RESOURCE_DIRS and not agent:
+        if near and inner.name in RESOURCE_DIRS and not (folder / "settings.json").exists():
             return folder
     return None
 

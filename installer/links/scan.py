@@ -73,21 +73,19 @@ def _check_folder(path: Path, own: Iterable[Path] = ()) -> None:
         where = os.readlink(path)
         real = Path(os.path.realpath(path))
         into_set = any(real == d or real.is_relative_to(d) for d in own)
-        # Into the set (a hand-made install's link): copying the set in would only have ext
-        # back up every copy next run; an empty folder is what ext fills.
-        fix = (
-            f"replace it with a real folder: rm {path} && mkdir {path}, then run ext again"
-            if into_set
-            else real_folder_fix(path, "run ext again")
-        )
+        fix = real_folder_fix(path, "run ext again", into_set)
         raise ExtError(f"{path} is a symlink (to {where}); ext never writes through it", fix)
     if path.exists() and not path.is_dir():
         raise ExtError(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
 
 
-def real_folder_fix(path: Path, then: str) -> str:
+def real_folder_fix(path: Path, then: str, into_set: bool = False) -> str:
     """Replace a linked folder with a real one, and keep what the link led to: removing the
-    link alone would leave the agent without the files kept there (a dotfiles folder)."""
+    link alone would leave the agent without the files kept there (a dotfiles folder). Into
+    the set (a hand-made install's link), an empty folder: copying the set in would only have
+    ext back up every copy on the next run."""
+    if into_set:
+        return f"replace it with a real folder: rm {path} && mkdir {path}, then {then}"
     from installer.ground.shellword import shell_word
 
     here, there = shell_word(path), shell_word(Path(os.path.realpath(path)))

@@ -8,8 +8,8 @@ from typing import Any
 
 from installer.ground.errors import ExtError
 from installer.ground.records import NamedTuple
+from installer.settings.files import MAX_BYTES  # one cap: a read's, a stat's
 
-MAX_BYTES = 10 * 1024 * 1024
 MAX_DEPTH = 64
 
 # Only strings and the bytes that open, close or separate containers matter for depth and keys.

@@ -12,6 +12,7 @@ from installer.ground import atomic
 from installer.ground.errors import ExtError
 from installer.ground.records import NamedTuple
 from installer.settings import jsondoc
+from installer.settings.files import MAX_BYTES
 from installer.settings.lock import WAIT_SECONDS, settings_lock
 
 Change = Callable[[dict[str, Any]], "dict[str, Any] | None"]
@@ -42,21 +43,6 @@ class SettingsUpdate(NamedTuple):
 def read_text(path: Path) -> str | None:
     """The file's text without pi's lock (doctor reads only), capped in size; None if absent."""
     return _read_text(path)
-
-
-def unreadable(path: Path) -> str | None:
-    """Why pi could not read this settings file and go on (a FIFO it would wait on forever,
-    /dev/zero it would read until its memory ran out, a file over the cap), asked of its stat
-    alone; None for a regular file, or none."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None  # missing, or a dangling link: pi reads it as no settings
-    if not stat.S_ISREG(info.st_mode):
-        return f"{path} is not a regular file: pi would wait on it, or read it without end"
-    if info.st_size > jsondoc.MAX_BYTES:
-        return f"{path} is larger than {jsondoc.MAX_BYTES // (1024 * 1024)} MiB"
-    return None
 
 
 def glance(path: Path, bom: bool = False) -> dict[str, Any]:
@@ -92,10 +78,10 @@ def _read_text(path: Path) -> str | None:
             fix=f"Move {path} away; pi expects a JSON file there.",
         )
     with os.fdopen(fd, "rb") as handle:
-        raw = handle.read(jsondoc.MAX_BYTES + 1)
-    if max(info.st_size, len(raw)) > jsondoc.MAX_BYTES:
+        raw = handle.read(MAX_BYTES + 1)
+    if max(info.st_size, len(raw)) > MAX_BYTES:
         raise ExtError(
-            f"{path} is larger than {jsondoc.MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
+            f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
             fix=f"Check {path}: a settings file is normally a few kilobytes.",
         )
     return jsondoc.decode(raw, str(path))

@@ -23,7 +23,8 @@ DOMAIN = {
     "agent",
     "hosts",
 }
-ENGINE_FILES = {"settings/store.py", "settings/lock.py"}  # settings.json's writer and pi's lock
+# settings.json's writer, pi's lock, and the file's stat before either (or pi) reads it.
+ENGINE_FILES = {"settings/store.py", "settings/lock.py", "settings/files.py"}
 
 # (importing module, imported module): why it may go up.
 UPWARD = {

@@ -136,10 +136,9 @@ def _folder(s: Subject, agent: Path, name: str, kind: str) -> Iterator[Finding]:
             )
             from installer.links.scan import real_folder_fix
 
-            fix = f"replace it with a real folder: rm {path} && mkdir {path}, then `ext install`"
             yield error(
                 f"{path} is a symlink (to {os.readlink(path)}): {why}",
-                fix if into_set else real_folder_fix(path, "`ext install`"),
+                real_folder_fix(path, "`ext install`", into_set),
             )
             return
         if path.exists() and not path.is_dir():

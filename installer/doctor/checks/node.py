@@ -61,9 +61,8 @@ def require_node(s: Subject) -> None:
     if found is not None and found.cannot_run:
         why = f"run on Node {found.version}" if found.node else f"start: no {found.missing}"
         raise Skip(f"{s.host_command} cannot {why} (see host.node)")
-    from installer.settings.store import unreadable
+    from installer.settings.files import pi_would_hang
 
-    for folder in (s.agent_dir, s.env.cwd / ".pi" if s.env.cwd else None):
-        bad = unreadable(folder / "settings.json") if folder is not None else None
-        if bad is not None:
-            raise Skip(f"pi was not started: {bad} (see settings)")
+    hangs = pi_would_hang(s.agent_dir, s.env.cwd)
+    if hangs is not None:
+        raise Skip(f"pi was not started: {hangs[1]} (see settings)")
