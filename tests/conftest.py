@@ -31,6 +31,7 @@ settings.register_profile(
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
 REPO = Path(__file__).resolve().parents[1]
+NODE_COMPILE_CACHE = REPO / ".cache" / "node-compile-cache"
 _CLEARED = (
     "EXT_SET",
     "EXT_AGENT_DIR",
@@ -86,6 +87,9 @@ def isolated_home(
         monkeypatch.setenv(var, str(home / sub))
     for var in _CLEARED:
         monkeypatch.delenv(var, raising=False)
+    # Node's compiled code, shared by every test's Node runs (pi, its loader, the hosts): a
+    # cache V8 checks against each source, so only the time to start changes.
+    monkeypatch.setenv("NODE_COMPILE_CACHE", str(NODE_COMPILE_CACHE))
     monkeypatch.chdir(tmp_path)
     yield home
     seen, write_guard.seen, write_guard.extra = write_guard.seen, [], []

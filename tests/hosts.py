@@ -101,7 +101,7 @@ BY_NAME = {host.name: host for host in HOSTS}
 
 def environment(home: Path, **extra: str) -> dict[str, str]:
     """HOME and the XDG dirs in `home`, PATH with the cached Node first, and `extra`."""
-    keep = ("PATH", "LANG", "LC_ALL")
+    keep = ("PATH", "LANG", "LC_ALL", "NODE_COMPILE_CACHE")
     env = {k: v for k, v in os.environ.items() if k in keep}
     node = node_dir()
     if node is not None:

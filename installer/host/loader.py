@@ -122,8 +122,8 @@ def ask(
 ) -> tuple[View, ...] | Unavailable:
     """pi's view of each (agent dir, cwd) in `jobs`, in one Node start; or why it cannot say."""
     from installer.host.pi import (
-        NO_COMPILE_CACHE,
         _run,  # one way to run a child with a timeout and a killed group
+        no_compile_cache,
     )
 
     environ = dict(os.environ if env is None else env)
@@ -139,7 +139,7 @@ def ask(
         "jobs": [{"agentDir": os.path.abspath(a), "cwd": os.path.abspath(c)} for a, c in jobs]
     }
     environ["PI_OFFLINE"] = "1"  # never install a missing settings package while asking
-    environ.update(NO_COMPILE_CACHE)  # nor leave compiled code in the temp folder
+    environ = no_compile_cache(environ)  # nor leave compiled code in the temp folder
     with _request_file(request) as path:
         try:
             out = _run([str(node.path), str(SCRIPT), str(package), path], environ, timeout)

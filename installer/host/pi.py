@@ -225,17 +225,23 @@ def _scope_of(package: str | None) -> str | None:
     return package.partition("/")[0]
 
 
-# A check leaves nothing behind: pi's extension loader (jiti) would keep each extension it
-# compiles in <tmp>/jiti, and Node its compiled code in <tmp>/node-compile-cache (pi's start
-# turns it on), for every user of that folder, and never clean them.
-NO_COMPILE_CACHE = {"JITI_FS_CACHE": "false", "NODE_DISABLE_COMPILE_CACHE": "1"}
+def no_compile_cache(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` for a check's Node run, which leaves nothing behind: pi's extension loader (jiti)
+    would keep each extension it compiles in <tmp>/jiti, and Node its compiled code in
+    <tmp>/node-compile-cache (pi 1.x's start turns it on), for every user of that folder, and
+    never clean them. A folder the user named for Node's cache (NODE_COMPILE_CACHE) is theirs
+    to fill: their choice holds."""
+    quiet = {**env, "JITI_FS_CACHE": "false"}
+    if not env.get("NODE_COMPILE_CACHE"):
+        quiet["NODE_DISABLE_COMPILE_CACHE"] = "1"
+    return quiet
 
 
 def _version_from_run(
     path: Path, env: Mapping[str, str] | None, timeout: float
 ) -> tuple[str | None, bool]:
     """`<bin> --version` and whether it hung; the version is None when it fails or prints none."""
-    quiet = {**(os.environ if env is None else env), **NO_COMPILE_CACHE}  # nothing left in temp
+    quiet = no_compile_cache(os.environ if env is None else env)  # nothing left in temp
     try:
         out = _run([str(path), "--version"], quiet, timeout)
     except OSError:
@@ -393,7 +399,7 @@ def offline_load_check(
     from installer.host.startfiles import absent, take_back
 
     argv = [str(host.path), "-p", "x", "--offline", "--no-session", "--model", _NO_MODEL]
-    run_env = {**launch_env(agent_dir, os.environ if env is None else env), **NO_COMPILE_CACHE}
+    run_env = no_compile_cache(launch_env(agent_dir, os.environ if env is None else env))
     new = absent(
         agent_dir
     )  # what pi's start makes for itself, taken back after: a check writes nothing

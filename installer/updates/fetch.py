@@ -180,12 +180,12 @@ def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> Complete
     import shutil
     import tempfile
 
-    from installer.host.pi import NO_COMPILE_CACHE
+    from installer.host.pi import no_compile_cache
 
     npm = shutil.which("npm", path=env.get("PATH", ""))
     if npm is None:
         return None
-    quiet = {**env, "npm_config_update_notifier": "false", **NO_COMPILE_CACHE}
+    quiet = no_compile_cache({**env, "npm_config_update_notifier": "false"})
     with tempfile.TemporaryDirectory(prefix="extset-npm-", ignore_cleanup_errors=True) as cache:
         flags = [f"--cache={cache}", "--logs-max=0", "--no-update-notifier"]
         return completed([npm, *args, *flags], quiet, timeout)

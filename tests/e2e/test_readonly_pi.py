@@ -23,6 +23,7 @@ def test_read_only_commands_leave_the_agent_dir_and_npm_folders_as_they_were(
     temp = tmp_path / "temp"  # pi's extension loader would keep what it compiles in temp/jiti
     temp.mkdir()
     env = {**e2e_env, "EXT_INDEX_URL": dead, "npm_config_registry": dead, "TMPDIR": str(temp)}
+    del env["NODE_COMPILE_CACHE"]  # the suite's shared one (tests/conftest.py): none named here
 
     deep = ext(*at, "--json", "doctor", "--deep", env=env)  # every check: the loader's too
     for args in (("list",), ("history",), ("update", "--check")):

@@ -8,6 +8,8 @@ import stat
 import time
 from pathlib import Path
 
+import pytest
+
 from installer.host.pi import find_host
 from tests.helpers import build_tree
 
@@ -187,18 +189,29 @@ def test_a_version_on_stderr_is_read_too(tmp_path: Path) -> None:
     assert host is not None and host.version == "0.74.0"
 
 
-def test_a_version_asked_of_the_host_leaves_no_compile_cache(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("named", "seen"), [(None, "1 false"), ("/somewhere/ncc", " false /somewhere/ncc")]
+)
+def test_a_version_asked_of_the_host_leaves_no_compile_cache(
+    named: str | None, seen: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """pi's start turns Node's compile cache on (<tmp>/node-compile-cache); asked for its
-    version, it runs with that cache (and jiti's) off: a read leaves nothing in temp."""
+    version, it runs with that cache (and jiti's) off: a read leaves nothing in temp. A
+    folder the user named for Node's cache is theirs, and left on."""
+    if named is None:
+        monkeypatch.delenv("NODE_COMPILE_CACHE", raising=False)
+    else:
+        monkeypatch.setenv("NODE_COMPILE_CACHE", named)
     said = tmp_path / "env.txt"
-    body = f'echo "$NODE_DISABLE_COMPILE_CACHE $JITI_FS_CACHE" > "{said}"\necho 1.6.0'
+    echo = "$NODE_DISABLE_COMPILE_CACHE $JITI_FS_CACHE" + (" $NODE_COMPILE_CACHE" if named else "")
+    body = f'echo "{echo}" > "{said}"\necho 1.6.0'
     build_tree(tmp_path, {"bin/pi": script(body)})
     make_executable(tmp_path / "bin" / "pi")
 
     host = find_host("pi", path_env=str(tmp_path / "bin"))
 
     assert host is not None and host.version == "1.6.0"
-    assert said.read_text() == "1 false\n"
+    assert said.read_text() == seen + "\n"
 
 
 def test_not_found_is_none(tmp_path: Path) -> None:

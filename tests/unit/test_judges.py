@@ -225,3 +225,18 @@ def test_an_unknown_host_is_an_error_naming_the_hosts() -> None:
 def test_judged_names_by_kind() -> None:
     found = Judged((Loaded("skill", "a", None), Loaded("command", "a", "/c/a.md")))
     assert found.names("skill") == found.names("command") == {"a"}
+
+
+def test_a_sandbox_keeps_the_users_node_compile_cache_and_nothing_else_of_theirs() -> None:
+    """A judge's host runs on the sandbox's HOME, XDG dirs and temp folder; of the user's own
+    environment it keeps PATH, the locale and a folder they named for Node's compile cache
+    (theirs to fill: a Node host starts faster from the second run)."""
+    from installer.hosts.judges.sandbox import Sandbox
+
+    user = {"PATH": "/bin", "LANG": "C.UTF-8", "NODE_COMPILE_CACHE": "/c", "SECRET": "x"}
+    with Sandbox() as box:
+        env = box.env(user, EXTRA="1")
+        assert env["NODE_COMPILE_CACHE"] == "/c" and env["PATH"] == "/bin"
+        assert env["HOME"] == str(box.home) and env["TMPDIR"] == str(box.root)
+        assert "SECRET" not in env and env["EXTRA"] == "1"
+        assert "NODE_COMPILE_CACHE" not in box.env({"PATH": "/bin"})

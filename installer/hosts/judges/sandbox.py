@@ -90,8 +90,11 @@ class Sandbox:
         return path
 
     def env(self, environ: Mapping[str, str], **extra: str) -> dict[str, str]:
-        """HOME and the XDG dirs in the sandbox, PATH (and locale) from `environ`, and `extra`."""
-        env = {k: environ[k] for k in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT") if k in environ}
+        """HOME and the XDG dirs in the sandbox, PATH (and locale) from `environ`, and `extra`.
+        A folder the user named for Node's compile cache is theirs, and kept: a Node host
+        starts faster from its second run."""
+        kept = ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "NODE_COMPILE_CACHE")
+        env = {k: environ[k] for k in kept if k in environ}
         env["HOME"] = str(self.home)
         env["TMPDIR"] = str(self.root)
         for var, rel in XDG.items():
