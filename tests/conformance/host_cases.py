@@ -12,7 +12,7 @@ import json
 import os
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,12 +175,18 @@ class Case:
         return f"[{self.host.name} {self.set_name} {self.chain}] steps: {' -> '.join(self.log)}"
 
 
-def build(tmp: Path, host: RealHost, sets: dict[str, Files]) -> list[Case]:
-    """Every set once under `tmp`, and a case (with its HOME and config dir) per chain."""
+def build(
+    tmp: Path,
+    host: RealHost,
+    sets: dict[str, Files],
+    chains: Mapping[str, Iterable[str]] | None = None,
+) -> list[Case]:
+    """Every set once under `tmp`, and a case (with its HOME and config dir) per chain: every
+    chain, or those `chains` names for the set."""
     cases = []
     for set_name, files in sets.items():
         root = build_tree(tmp / set_name / "set", dict(files))
-        for chain in CHAINS:
+        for chain in (chains or {}).get(set_name, CHAINS):
             home = tmp / set_name / chain / "home"
             (home / CONFIG[host.name]).mkdir(parents=True)
             cases.append(Case(host, set_name, chain, root, home))
