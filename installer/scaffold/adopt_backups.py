@@ -1,8 +1,10 @@
 """What `ext adopt --clean-backups` deletes: the backups adoption kept, once they are redundant.
 
-A backup goes only while its bytes are still exactly what was copied into the set (as the
-adoption's journal recorded them) or what the set holds now. Anything else (the agent dir's
-version that `--prefer set` displaced, a backup edited since) is listed and kept.
+A backup goes only while the set holds its bytes now: at the copy the adoption made (its
+journal names it) or where the adopted link points. Anything else is listed and kept: the
+agent dir's version that `--prefer set` displaced, a backup edited since, and a backup whose
+copy in the set was edited, deleted or lost with the set's folder, which is then the only
+copy of the original.
 """
 
 from __future__ import annotations
@@ -66,12 +68,24 @@ def backups(agent_dir: Path) -> list[Backup]:
 
 def _judge(agent_dir: Path, rel: str, copy: dict[str, Any] | None, target: str) -> Backup:
     backup = agent_dir / rel
-    if copy is not None and trees.matches(backup, copy["entries"], trees.LEFT_OUT):
-        return Backup(rel, True, f"what was copied into the set, {copy['file']}")
+    copied = Path(copy["file"]) if copy is not None else None
+    for place in dict.fromkeys(p for p in (copied, Path(target)) if p is not None):
+        if _same(backup, place):
+            if place == copied:
+                return Backup(rel, True, f"what was copied into the set, {place}")
+            return Backup(rel, True, f"the same bytes as the set's {place}")
+    if copy is None or not trees.matches(backup, copy["entries"], trees.LEFT_OUT):
+        return Backup(rel, False, "not a copy of anything in the set; delete it yourself when sure")
+    if copied is not None and os.path.lexists(copied):
+        why = f"the set's copy was changed since ({copied}): this is the only copy of the original"
+    else:
+        why = f"the set no longer holds it ({copied} is gone): this is the only copy"
+    return Backup(rel, False, why)
+
+
+def _same(backup: Path, place: Path) -> bool:
+    """True when `place` in the set holds exactly the backup's entries (bytes, link texts)."""
     try:
-        same = trees.entries(backup, trees.LEFT_OUT) == trees.entries(Path(target), trees.LEFT_OUT)
+        return trees.entries(backup, trees.LEFT_OUT) == trees.entries(place, trees.LEFT_OUT)
     except (OSError, ExtError):
-        same = False
-    if same:
-        return Backup(rel, True, f"the same bytes as the set's {target}")
-    return Backup(rel, False, "not a copy of anything in the set; delete it yourself when sure")
+        return False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,30 @@ def test_a_backup_changed_since_is_kept(ctx: Context) -> None:
     result = clean_backups(ctx, False, yes)
     assert result.plan.is_empty
     assert _backups(ctx.agent_dir) == {backup}
+
+
+@pytest.mark.parametrize("change", ["deleted", "edited", "set gone"])
+def test_a_backup_the_set_no_longer_holds_is_kept(ctx: Context, change: str) -> None:
+    """A backup goes only while the set holds its bytes now: once the set's copy is gone or
+    edited (the set deleted and made again, a `git rm`), the backup is the only copy."""
+    adopt_items(ctx, ["alpha"], False, None, False, yes)
+    (backup,) = _backups(ctx.agent_dir)
+    copy = ctx.set_root / "extensions/alpha.ts"
+    if change == "deleted":
+        copy.unlink()
+    elif change == "edited":
+        copy.write_text("// edited in the set\n")
+    else:
+        shutil.rmtree(ctx.set_root)
+        build_tree(ctx.set_root, {"extset.toml": '[set]\nname = "mine"\n'})
+
+    result = clean_backups(ctx, False, yes)
+
+    assert result.plan.is_empty
+    assert (ctx.agent_dir / backup).read_text() == "// alpha\n"
+    (kept,) = result.plan.warnings
+    said = "the set's copy was changed since" if change == "edited" else "the set no longer holds"
+    assert backup in kept and said in kept and "the only copy" in kept, kept
 
 
 def test_an_undone_adoption_has_no_backups_to_clean(ctx: Context) -> None:
