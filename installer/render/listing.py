@@ -30,6 +30,6 @@ def show(out: Output, result: Items) -> int:
     width = max((len(i.resource.label) for i in result.items), default=4)
     for i in result.items:
         line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
-        line += f"  ({i.note})" if i.note else ""
+        line += f"  ({out.runnable(i.note)})" if i.note else ""  # a note is ext's words
         out.out(line + (f"  [{i.pi.describe()}]" if i.pi is not None else ""))
     return 0

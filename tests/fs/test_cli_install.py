@@ -278,8 +278,12 @@ def test_list_shows_links_whose_target_left_the_set_as_stale_until_install_prune
         ("gamma", "extension", "dir", "extensions/.off/gamma"),
         ("notify", "extension", "file", "extensions/notify.ts"),
     ]
-    assert all("`ext install` prunes it" in i["note"] for i in stale)
-    assert re.search(r"^  stale +notify +extensions/notify\.ts  \(.*ext .*install", text, re.M)
+    assert all("`ext install` prunes it" in i["note"] for i in stale)  # JSON: as the docs say
+    # The note's command, shown, works pasted: with the set and the dir this run was given.
+    pasted = f"`ext --set {set_root} --agent-dir {agent} install` prunes it)"
+    assert re.search(
+        rf"^  stale +notify +extensions/notify\.ts  \(.*{re.escape(pasted)}$", text, re.M
+    )
     assert re.search(r"^  stale +gamma +extensions/\.off/gamma  ", text, re.M)
     ext(set_root, agent, "install", "--yes")
     after = as_json(ext(set_root, agent, "--json", "list"))
