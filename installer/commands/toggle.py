@@ -281,6 +281,8 @@ def apply_switch(
         refuse_same_names_here(ctx, [r for r, on in want.items() if on])
         view = read_view(ctx, mode, resources)
         sw = plan_switch(view, want, str(ctx.set_root), ctx.manifest.switch)
+        if named and sw.blocked:
+            raise _blocked(ctx, sw.blocked)
         guard_warnings = check_guards(ctx, view, sw, force, clean=not dry_run)
         sp = SettingsPlan((), None, None, ())
         if sw.flips:  # an enable that empties a settings.json ext made takes the file too
@@ -303,6 +305,18 @@ def apply_switch(
 
     result = run_plan(ctx, prepare, confirm, dry_run, new_state if mode == "register" else None)
     return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1], ctx.on)))
+
+
+def _blocked(ctx: Context, blocked: Sequence[tuple[str, str]]) -> Refused:
+    """A switch asked for by name that an entry not ours stands in the way of: refused as a
+    whole (exit 3, nothing written), as a guard refuses, so that a script sees it undone."""
+    said = "; ".join(f"{label} ({why})" for label, why in blocked)
+    what = ctx.agent_dir / blocked[0][1].split(" ", 1)[0] if len(blocked) == 1 else "each"
+    return Refused(
+        f"not switched, nothing written: {said}",
+        f"move {what} out of the agent dir (ext never moves a file of yours to switch an "
+        "item), then run this again",
+    )
 
 
 def _skips(ctx: Context, want: Mapping[Resource, bool]) -> list[str]:

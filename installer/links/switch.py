@@ -169,6 +169,8 @@ class Switch:
     turned_on: tuple[Resource, ...]
     turned_off: tuple[Resource, ...]
     flips: tuple[Flip, ...]  # pi's own patterns to switch (the entry, or the top-level array)
+    # Items left as they are because something not ours holds their place: (label, why).
+    blocked: tuple[tuple[str, str], ...] = ()
 
 
 def plan_switch(
@@ -183,6 +185,7 @@ def plan_switch(
     on: list[Resource] = []
     off: list[Resource] = []
     flips: list[Flip] = []
+    blocked: list[tuple[str, str]] = []
     for r, enable in want.items():
         item = view.items[r]
         word = "enabled" if enable else "disabled"
@@ -197,6 +200,8 @@ def plan_switch(
         elif not item.switchable:
             actions.append(Action("skip", item.path, detail=item.note or item.state))
             warnings.append(_not_switched(item, word))
+            if item.state in ("conflict", "foreign"):
+                blocked.append((r.label, f"{item.path} is not ours"))
         elif view.mode == "register":
             flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
             shown = item.pi.pattern if item.pi is not None else ""
@@ -221,13 +226,20 @@ def plan_switch(
                     f"{r.label} was not {word}: {mine[0].target} is in the way and is not "
                     "ours; move it aside, then run this again"
                 )
+                blocked.append((r.label, f"{mine[0].target} is in the way and is not ours"))
                 continue
             if enable and item.pi is not None and not item.pi.on:
                 flips.append(Flip(False, KEYS[r.kind], path_of(r), True))
                 actions.append(filter_line(r, True, "", top_level(r), pattern=item.pi.pattern))
             (on if enable else off).append(r)
     return Switch(
-        tuple(actions), tuple(warnings), tuple(notes), tuple(on), tuple(off), tuple(flips)
+        tuple(actions),
+        tuple(warnings),
+        tuple(notes),
+        tuple(on),
+        tuple(off),
+        tuple(flips),
+        tuple(blocked),
     )
 
 

@@ -149,21 +149,32 @@ def test_a_foreign_entry_of_that_name_is_reported_not_touched(
     value: Any = elsewhere / "alpha.ts" if kind == "foreign-link" else "// mine\n"
     build_tree(agent, {"extensions/alpha.ts": value})
     tree = snapshot(agent)
-    result = off(ctx, "alpha")
-    assert not result.applied
-    assert "alpha was not disabled: the entry of that name is not ours" in result.plan.warnings[0]
+    with pytest.raises(Refused) as err:
+        off(ctx, "alpha")
+    assert err.value.exit_code == ExitCode.REFUSED
+    assert err.value.message == (
+        "not switched, nothing written: alpha (extensions/alpha.ts is not ours)"
+    )
     assert snapshot(agent) == tree
 
 
-def test_a_foreign_entry_at_the_disabled_name_blocks(set_root: Path, agent: Path) -> None:
+def test_a_foreign_entry_at_the_disabled_name_refuses_the_whole_switch(
+    set_root: Path, agent: Path
+) -> None:
+    """A trial: a file of the user's at alpha's `.off` name left alpha on, and `ext disable
+    alpha beta` exited 0 having disabled beta alone; a script took alpha for off. The switch
+    is refused as a guard's is (exit 3, nothing written), naming the file to move."""
     ctx = installed(set_root, agent)
     build_tree(agent, {"extensions/alpha.ts.off": "// someone's\n"})
     tree = snapshot(agent)
-    result = off(ctx, "alpha", "beta")
-    assert [(a.action, a.path) for a in result.plan.changes] == [("disable", "extensions/beta.ts")]
-    assert any("extensions/alpha.ts.off is in the way" in w for w in result.plan.warnings)
-    assert snapshot(agent)["extensions/alpha.ts.off"] == tree["extensions/alpha.ts.off"]
-    assert "extensions/alpha.ts" in set_links(agent)
+    with pytest.raises(Refused) as err:
+        off(ctx, "alpha", "beta")
+    assert err.value.message == (
+        "not switched, nothing written: alpha (extensions/alpha.ts.off is in the way and is "
+        "not ours)"
+    )
+    assert f"move {agent}/extensions/alpha.ts.off out of the agent dir" in (err.value.fix or "")
+    assert snapshot(agent) == tree
 
 
 def test_an_unknown_name_is_a_usage_error(set_root: Path, agent: Path) -> None:
