@@ -333,6 +333,33 @@ def test_a_dir_that_holds_another_set_names_it_with_the_command_for_it(
     )
 
 
+def test_doctor_from_another_set_offers_no_install_of_that_set_into_a_dir_holding_one(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """helper-24: from a folder without a set (so the bundled set, or another one), doctor on
+    a dir that holds the user's set said `not installed: …` with `ext install` as its fix,
+    which pasted puts that other set beside the user's. The row says the dir holds another
+    set; with no set there, the install fix stays (a new dir's first install)."""
+    installed_in(set_root, fresh)
+    other = build_tree(
+        tmp_path / "other",
+        {"extset.toml": '[set]\nname = "other"\n', "extensions/x.ts": "export default 1\n"},
+    )
+
+    done = ext(other, "--agent-dir", str(fresh), "--json", "doctor", "--check", "items")
+    (tmp_path / "new").mkdir()
+    empty = ext(other, "--agent-dir", str(tmp_path / "new"), "--json", "doctor", "--check", "items")
+
+    [row] = [c for c in json.loads(done.stdout)["checks"] if c["id"] == "items"]
+    assert row == {
+        "id": "items",
+        "level": "info",
+        "message": "not installed: x (this dir holds the set mine, not this one: see agent.dir)",
+    }
+    [row] = [c for c in json.loads(empty.stdout)["checks"] if c["id"] == "items"]
+    assert row["message"] == "not installed: x" and row["fix"] == "ext install"
+
+
 def test_a_set_that_is_installed_here_names_no_other(
     set_root: Path, fresh: Path, tmp_path: Path
 ) -> None:

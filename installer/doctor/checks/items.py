@@ -84,11 +84,27 @@ def _host_survey(
 def each_item(s: Subject) -> Iterator[Finding]:
     """Enabled and disabled are fine; missing is news; in the way, stale or moved need a fix."""
     sv = survey(s)
-    found = [*(_registered(s, sv) if sv.mode == "register" else item_findings(sv.items, sv.agent))]
+    held = _held_instead(sv.ctx)
+    found = [
+        *(
+            _registered(s, sv)
+            if sv.mode == "register"
+            else item_findings(sv.items, sv.agent, held=held)
+        )
+    ]
     found += _skipped_by_pi(s, sv)
     found += _orphans(sv)
     # What needs doing first, then the count of what is fine.
     yield from sorted(found, key=lambda f: f.level == "ok")
+
+
+def _held_instead(ctx: Context) -> str:
+    """The sets of this host the agent dir holds when it does not hold this one ("" when it
+    holds this one, or none): doctor run from the wrong folder, whose items are not news."""
+    from installer.ground.installs import placed
+
+    found = placed(ctx.set_root, ctx.manifest.name, ctx.agent_dir, ctx.on.name)
+    return ", ".join(f"the set {r.name}" for r in found.held)
 
 
 def _skipped_by_pi(s: Subject, sv: Survey) -> list[Finding]:
@@ -159,9 +175,11 @@ def item_findings(
     host: str = "pi",
     install: str = INSTALL,
     host_name: str = "pi",
+    held: str = "",
 ) -> Iterator[Finding]:
     """Link mode: one finding per item that needs attention, then a count of the healthy ones
-    (`host`: the host's title, in words; `host_name`: its --host, in commands)."""
+    (`host`: the host's title, in words; `host_name`: its --host, in commands; `held`: the
+    sets the dir holds instead of this one, whose install here is no fix)."""
     missing = [i.resource.label for i in items if i.state == "not-installed"]
     for item in items:
         if item.pi is not None and item.state != "not-installed":
@@ -171,7 +189,10 @@ def item_findings(
             yield _in_the_way(item, entry, host, install, agent.agent_dir, host_name)
         elif item.state == "stale":
             yield _stale(item, agent.entries[item.path], install)
-    if missing:
+    if missing and held:
+        said = f"this dir holds {held}, not this one: see agent.dir"
+        yield info(f"not installed: {', '.join(missing)} ({said})")
+    elif missing:
         yield info(f"not installed: {', '.join(missing)}", install)
     live = [i for i in items if i.state in ("enabled", "disabled")]
     if live:
