@@ -64,6 +64,13 @@ class Placed(NamedTuple):
     held: list[SetRecord]
 
 
+# Said of a set an agent dir holds whose folder is gone: a command naming it would fail.
+MOVED = (
+    "that folder is gone; if you moved the set, run ext from its new folder "
+    "(an install there relinks it)"
+)
+
+
 def placed(set_root: Path, name: str | None, agent_dir: Path, host: str = "pi") -> Placed:
     """The other dirs of this host that hold this set, by their own state records, when
     agent_dir does not (a host's install records its name, none for pi, so a Gemini CLI dir is

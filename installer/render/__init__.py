@@ -11,6 +11,7 @@ primitives they share: the streams, escaping, colour, the plan lines and the y/N
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from importlib import import_module
@@ -122,11 +123,12 @@ def instead_lines(held: list[SetRecord], again: Callable[[Path], str]) -> tuple[
     """Each set the agent dir holds when it does not hold this one, with the command for it."""
     from pathlib import Path
 
+    from installer.ground.installs import MOVED
     from installer.render.ui import tilde
 
     return tuple(
         f"this dir holds the set {s.name} ({tilde(Path(s.root))}), not this one: "
-        f"{again(Path(s.root))}"
+        + (f"{again(Path(s.root))}" if os.path.isdir(s.root) else MOVED)
         for s in held
     )
 

@@ -360,6 +360,28 @@ def test_doctor_from_another_set_offers_no_install_of_that_set_into_a_dir_holdin
     assert row["message"] == "not installed: x" and row["fix"] == "ext install"
 
 
+def test_a_dir_whose_set_moved_away_offers_no_command_naming_the_old_folder(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """helper-24: after `mv ~/dotfiles/pi ~/src/pi-set`, list and doctor from elsewhere said
+    `ext --set ~/dotfiles/pi …`, which pasted fails (not a folder)."""
+    installed_in(set_root, fresh)
+    set_root.rename(tmp_path / "moved")
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+
+    listed = ext(other, "--agent-dir", str(fresh), "list")
+    doctor = ext(other, "--agent-dir", str(fresh), "--json", "doctor", "--check", "agent.dir")
+
+    moved = (
+        "that folder is gone; if you moved the set, run ext from its new folder "
+        "(an install there relinks it)"
+    )
+    said = f"this dir holds the set mine ({set_root}), not this one"
+    assert listed.stderr.splitlines() == [f"{said}: {moved}"]
+    [row] = [c for c in json.loads(doctor.stdout)["checks"] if "holds the set" in c["message"]]
+    assert (row["message"], row["fix"]) == (said, moved)
+
+
 def test_a_set_that_is_installed_here_names_no_other(
     set_root: Path, fresh: Path, tmp_path: Path
 ) -> None:

@@ -10,6 +10,7 @@ from installer.doctor.checks.perms import listed, owned_by_others, writable_by_o
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.errors import ExtError
+from installer.ground.installs import MOVED
 from installer.links.scan import PARKED
 
 
@@ -57,7 +58,9 @@ def _elsewhere(s: Subject) -> list[Finding]:
         info(
             f"this dir holds the set {r.name} ({r.root}), not this one",
             f"check that set: `ext{host} --set {shell_word(Path(r.root))} --agent-dir {place} "
-            "doctor`",
+            "doctor`"
+            if os.path.isdir(r.root)
+            else MOVED,
         )
         for r in found.held
     ]
