@@ -122,6 +122,11 @@ def adopt_items(
     return result
 
 
+def _link(c: Candidate, dest: Path) -> Action:
+    """The link back in the adopted entry's place; at its `.off` name when it was off."""
+    return Action("link", c.rel, target=str(dest), detail="off, as you had it" if c.off else None)
+
+
 def _npm_installs(ctx: Context, plan: Plan) -> tuple[str, ...]:
     """For each extension folder copied into the set whose package.json names npm packages
     that are now nowhere to be found (node_modules/ stays out of a copy), the install to run."""
@@ -163,7 +168,9 @@ def _plan_all(
         if first is not c:
             # Two of one name (alpha.ts and alpha/) would make the set refuse to load.
             detail = f"{first.filename} is adopted as {c.label} already; rename one of them"
-            out.append(Adoption(c, (Action("skip", c.rel, detail=detail),), ctx.set_root / c.rel))
+            out.append(
+                Adoption(c, (Action("skip", c.rel, detail=detail),), ctx.set_root / c.in_set)
+            )
             continue
         out.append(_plan_one(ctx, c, own.get((c.kind, c.name)), prefer, namer))
     return out
@@ -177,7 +184,7 @@ def _plan_one(
     namer: backups.Namer,
 ) -> Adoption:
     source = ctx.agent_dir / c.rel
-    dest = ctx.set_root / c.rel
+    dest = ctx.set_root / c.in_set
     try:
         trees.entries(source, trees.LEFT_OUT)  # all readable: files, folders and links only
     except (OSError, ExtError) as exc:
@@ -194,7 +201,7 @@ def _plan_one(
                 backup=backup,
                 detail=f"your {_word(c)}, kept until `ext adopt --clean-backups`",
             ),
-            Action("link", c.rel, target=str(dest)),
+            _link(c, dest),
         )
         return Adoption(c, actions, dest, backup)
     return _conflict(c, source, existing, dest, prefer, namer)
@@ -216,7 +223,7 @@ def _conflict(
         backup = _agent_backup(namer, c)
         actions: tuple[Action, ...] = (
             Action("backup", c.rel, backup=backup, detail=f"your {_word(c)}; {why}"),
-            Action("link", c.rel, target=str(dest)),
+            _link(c, dest),
         )
         return Adoption(c, actions, dest, backup, copy=False)
     text = diff(existing, source, c.rel)
@@ -232,7 +239,7 @@ def _conflict(
         Action("backup", str(dest), backup=str(set_backup), detail="the set's version"),
         Action("copy", c.rel, target=str(dest), detail=_copy_detail(source, dest)),
         Action("backup", c.rel, backup=backup, detail=f"your {_word(c)}"),
-        Action("link", c.rel, target=str(dest)),
+        _link(c, dest),
     )
     return Adoption(c, actions, dest, backup, set_backup=set_backup, diff=text)
 

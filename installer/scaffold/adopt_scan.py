@@ -24,11 +24,17 @@ class Candidate:
     name: str
     filename: str
     layout: Layout
+    off: bool = False  # a file switched off by hand (`notify.ts.off`), adopted off
 
     @property
     def rel(self) -> str:
-        """Where it is, relative to the agent dir (the same place it takes in the set)."""
+        """Where it is, relative to the agent dir (where its link goes)."""
         return f"{FOLDER[self.kind]}/{self.filename}"
+
+    @property
+    def in_set(self) -> str:
+        """Where it goes in the set: its place, less a `.off` it was switched off by."""
+        return self.rel.removesuffix(".off") if self.off else self.rel
 
     @property
     def label(self) -> str:
@@ -43,9 +49,12 @@ def candidates(agent: AgentState) -> tuple[list[Candidate], list[str]]:
         for name in sorted(agent.taken(folder)):
             rel = f"{folder}/{name}"
             entry = agent.entries.get(rel)
-            if entry is None or name.startswith(".") or _parked(name):
+            if entry is None or name.startswith(".") or backups.parse(name) is not None:
                 continue
-            c = _classify(agent.agent_dir / rel, kind, name, entry)
+            if name.endswith(".off"):  # switched off by hand: a file's, as ext's own is
+                c = _switched_off(agent.agent_dir / rel, kind, name, entry)
+            else:
+                c = _classify(agent.agent_dir / rel, kind, name, entry)
             if c is None:
                 continue
             if entry.kind == "link":
@@ -64,9 +73,13 @@ def _ext_own(agent_dir: Path, target: str | None) -> bool:
     return target is not None and is_copy(agent_dir / target)
 
 
-def _parked(name: str) -> bool:
-    """Disabled, or a backup ext (or install.sh) made: never a resource."""
-    return name.endswith(".off") or backups.parse(name) is not None
+def _switched_off(path: Path, kind: Kind, name: str, entry: Entry) -> Candidate | None:
+    """A file `<name>.off` (pi passes it over: off, by pi's rule and install.sh's) that is
+    a resource with the `.off` taken away; a folder so named is not (pi loads `foo.off/`)."""
+    if entry.to_dir:
+        return None
+    c = _classify(path, kind, name.removesuffix(".off"), entry)
+    return Candidate(c.kind, c.name, name, c.layout, off=True) if c is not None else None
 
 
 def _classify(path: Path, kind: Kind, name: str, entry: Entry) -> Candidate | None:

@@ -238,7 +238,7 @@ def test_what_is_not_adoptable(ctx: Context) -> None:
         {
             "extensions/gone.ts.bak.20240101-120000": "// a backup",
             "extensions/.bak/old.bak.20240101-120000/index.ts": "// parked",
-            "extensions/off.ts.off": "// disabled",
+            "extensions/off.off/index.ts": "// a folder so named: pi loads it, not ours to take",
             "extensions/notes.txt": "not an extension",
             "extensions/empty/readme.md": "no index",
             "extensions/foreign.ts": Path("/elsewhere/foreign.ts"),
@@ -503,3 +503,39 @@ def test_uninstall_after_cleaned_backups_leaves_no_empty_bak_folder(ctx: Context
     uninstall(ctx, Uninstall(yes=True), yes)
     assert not (ctx.agent_dir / "skills/.bak").exists()
     assert not (ctx.agent_dir / "extensions/.bak").exists()
+
+
+@pytest.mark.parametrize("names", [(), ("todo",)])
+def test_a_file_switched_off_by_hand_is_adopted_switched_off(
+    ctx: Context, names: tuple[str, ...]
+) -> None:
+    """helper-24: `todo.ts.off`, the off form the README and install.sh use, was passed over
+    by `adopt --all`, and `adopt todo` said there was nothing named todo. It is adopted as
+    the set's `todo.ts`, linked back at its `.off` name: off, as the person had it."""
+    build_tree(ctx.agent_dir, {"extensions/todo.ts.off": "// todo, off\n", "prompts/x.md.off": "x"})
+
+    plan = _adopt(ctx, *names)
+
+    assert (ctx.set_root / "extensions/todo.ts").read_text() == "// todo, off\n"
+    link = ctx.agent_dir / "extensions/todo.ts.off"
+    assert link.is_symlink() and Path(os.readlink(link)) == ctx.set_root / "extensions/todo.ts"
+    assert not os.path.lexists(ctx.agent_dir / "extensions/todo.ts")
+    assert [a.detail for a in plan.actions if a.action == "link" and "todo" in a.path] == [
+        "off, as you had it"
+    ]
+    backup = next(ctx.agent_dir.glob("extensions/todo.ts.off.bak.*"))
+    assert backup.read_text() == "// todo, off\n"
+    from installer.links.states import items
+
+    states = {i.resource.label: i.state for i in items(ctx)[1]}
+    assert states["todo"] == "disabled"
+    assert ("prompt:x" in states) == (not names)
+
+
+def test_an_adoption_switched_off_is_undone_exactly(ctx: Context) -> None:
+    build_tree(ctx.agent_dir, {"extensions/todo.ts.off": "// todo, off\n"})
+    before = _mine(snapshot(ctx.agent_dir))
+    _adopt(ctx, "todo")
+    undo(ctx, Undo(), yes)
+    assert _mine(snapshot(ctx.agent_dir)) == before
+    assert not (ctx.set_root / "extensions/todo.ts").exists()
