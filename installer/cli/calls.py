@@ -210,6 +210,8 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     of_set = command.call != "undo"
     says = command.call in _SAY_WHERE
     said = where_said(g, out, ctx, command, args, of_the_set=of_set) if says else ()
+    if command.call == "adopt":  # it brings the set here: which dir, no word of the others
+        said = said[:1]
     first = said[:1] if command.call == "undo" else said
     prompt = Prompt(out, getattr(options, "yes", True), color=not g.no_color, before=first)
     try:
@@ -230,7 +232,7 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
 
 # The writers of an agent dir that say which (and from where) before their plan; install says
 # it in `_install`, the others of `asks` work on a set folder or on consent's store.
-_SAY_WHERE = frozenset({"uninstall", "enable", "disable", "toggle", "undo"})
+_SAY_WHERE = frozenset({"uninstall", "enable", "disable", "toggle", "undo", "adopt"})
 
 
 # The readers of an agent dir whose output does not name it (list's table does).

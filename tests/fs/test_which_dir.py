@@ -51,12 +51,15 @@ def installed_in(set_root: Path, agent: Path) -> None:
         ["uninstall", "--yes"],
         ["undo", "--dry-run"],
         ["undo", "--yes"],
+        ["adopt", "--all", "--dry-run"],  # helper-24: adopt named no dir
     ],
 )
 def test_each_writer_says_the_agent_dir_and_its_source_before_its_plan(
     set_root: Path, fresh: Path, args: list[str]
 ) -> None:
     installed_in(set_root, fresh)
+    if args[0] == "adopt":
+        build_tree(fresh, {"extensions/mine.ts": "export default function mine() {}\n"})
     done = ext(set_root, "--agent-dir", str(fresh), *args)
     assert done.exit_code == 0, done.output
     first = done.stderr.splitlines()[0]
