@@ -307,15 +307,20 @@ def apply_switch(
     return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1], ctx.on)))
 
 
-def _blocked(ctx: Context, blocked: Sequence[tuple[str, str]]) -> Refused:
+def _blocked(ctx: Context, blocked: Sequence[tuple[str, str, str | None]]) -> Refused:
     """A switch asked for by name that an entry not ours stands in the way of: refused as a
     whole (exit 3, nothing written), as a guard refuses, so that a script sees it undone."""
-    said = "; ".join(f"{label} ({why})" for label, why in blocked)
-    what = ctx.agent_dir / blocked[0][1].split(" ", 1)[0] if len(blocked) == 1 else "each"
+    said = "; ".join(f"{label} ({why})" for label, why, _ in blocked)
+    paths = [p for _, _, p in blocked if p is not None]
+    if len(paths) == len(blocked) == 1:
+        fix = f"move {ctx.agent_dir / paths[0]} out of the agent dir"
+    elif len(paths) == len(blocked):
+        fix = "move each out of the agent dir"
+    else:
+        fix = "do what each reason says"
     return Refused(
         f"not switched, nothing written: {said}",
-        f"move {what} out of the agent dir (ext never moves a file of yours to switch an "
-        "item), then run this again",
+        f"{fix} (ext never moves a file of yours to switch an item), then run this again",
     )
 
 

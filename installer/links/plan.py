@@ -77,7 +77,10 @@ def _resource_actions(
     if parked:
         return _park(r, disabled, names)
     if enabled is None:
-        return [Action("link", r.dest, target=source)]
+        # A file of the user's switched off by hand at the item's off name is theirs and stays
+        # (it is no link of ours to keep off): the plan says that pi loads the set's now.
+        beside = f"the set's, on; your {r.disabled_dest} stays, off" if disabled else None
+        return [Action("link", r.dest, target=source, detail=beside)]
     backup = names.pick(r.home, r.filename, enabled.to_dir)
     what = _describe(enabled)
     return [

@@ -169,8 +169,9 @@ class Switch:
     turned_on: tuple[Resource, ...]
     turned_off: tuple[Resource, ...]
     flips: tuple[Flip, ...]  # pi's own patterns to switch (the entry, or the top-level array)
-    # Items left as they are because something not ours holds their place: (label, why).
-    blocked: tuple[tuple[str, str], ...] = ()
+    # Items left as they are because something not ours holds their place: (label, why,
+    # the path to move out of the way, or None where the why says what to do instead).
+    blocked: tuple[tuple[str, str, str | None], ...] = ()
 
 
 def plan_switch(
@@ -185,7 +186,7 @@ def plan_switch(
     on: list[Resource] = []
     off: list[Resource] = []
     flips: list[Flip] = []
-    blocked: list[tuple[str, str]] = []
+    blocked: list[tuple[str, str, str | None]] = []
     for r, enable in want.items():
         item = view.items[r]
         word = "enabled" if enable else "disabled"
@@ -201,7 +202,7 @@ def plan_switch(
             actions.append(Action("skip", item.path, detail=item.note or item.state))
             warnings.append(_not_switched(item, word))
             if item.state in ("conflict", "foreign"):
-                blocked.append((r.label, f"{item.path} is not ours"))
+                blocked.append((r.label, f"{item.path}: {item.note or 'not ours'}", None))
         elif view.mode == "register":
             flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
             shown = item.pi.pattern if item.pi is not None else ""
@@ -226,7 +227,8 @@ def plan_switch(
                     f"{r.label} was not {word}: {mine[0].target} is in the way and is not "
                     "ours; move it aside, then run this again"
                 )
-                blocked.append((r.label, f"{mine[0].target} is in the way and is not ours"))
+                target = mine[0].target
+                blocked.append((r.label, f"{target} is in the way and is not ours", target))
                 continue
             if enable and item.pi is not None and not item.pi.on:
                 flips.append(Flip(False, KEYS[r.kind], path_of(r), True))

@@ -399,3 +399,21 @@ def test_skip_beside_only_is_said_to_be_unused(set_root: Path, agent: Path) -> N
     assert done.exit_code == 0
     assert "warning: --skip is not used: --only names what this install leaves in" in done.stderr
     assert "+ link       extensions/notify.ts" in done.stdout
+
+
+def test_a_file_switched_off_by_hand_at_an_items_off_name_is_said_beside_its_link(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """helper-24: with the user's own extensions/notify.ts.off (switched off by hand) in the
+    agent dir, the install linked the set's notify.ts with no word: pi then loads a notify
+    the person had turned off. It still links it (the file is theirs, and no switch of
+    ext's), and the plan line says so."""
+    agent = build_tree(tmp_path / "own", {"extensions/notify.ts.off": "// mine, off\n"})
+    done = ext(set_root, agent, "install", "--yes")
+    assert done.exit_code == 0, done.output
+    assert re.search(
+        r"\+ link +extensions/notify\.ts  \(the set's, on; your extensions/notify\.ts\.off "
+        r"stays, off\)",
+        done.stdout,
+    ), done.stdout
+    assert (agent / "extensions/notify.ts.off").read_text() == "// mine, off\n"

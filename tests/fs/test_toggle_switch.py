@@ -152,9 +152,14 @@ def test_a_foreign_entry_of_that_name_is_reported_not_touched(
     with pytest.raises(Refused) as err:
         off(ctx, "alpha")
     assert err.value.exit_code == ExitCode.REFUSED
-    assert err.value.message == (
-        "not switched, nothing written: alpha (extensions/alpha.ts is not ours)"
+    what = (
+        f"a link to {elsewhere / 'alpha.ts'}" if kind == "foreign-link" else "a file is in the way"
     )
+    assert err.value.message == (
+        f"not switched, nothing written: alpha (extensions/alpha.ts: {what}; `ext install` "
+        "backs it up)"
+    )
+    assert (err.value.fix or "").startswith("do what each reason says")
     assert snapshot(agent) == tree
 
 

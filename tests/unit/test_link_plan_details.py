@@ -74,13 +74,17 @@ def test_uninstall_names_the_target_of_each_link_it_removes() -> None:
 
 def test_a_file_of_the_user_at_the_disabled_name_is_left_and_the_item_linked_enabled() -> None:
     plan = install({NOTIFY.disabled_dest: Entry("file")}, selected=(NOTIFY,))
-    assert list(plan.changes) == [Action("link", NOTIFY.dest, target=NOTIFY.source)]
+    assert list(plan.changes) == [Action("link", NOTIFY.dest, target=NOTIFY.source, detail=BESIDE)]
 
 
 def test_a_foreign_link_at_the_disabled_name_is_not_relinked() -> None:
     theirs = Entry("link", "/elsewhere/notify.ts", "/elsewhere/notify.ts", True, owner="foreign")
     plan = install({NOTIFY.disabled_dest: theirs}, selected=(NOTIFY,))
-    assert list(plan.changes) == [Action("link", NOTIFY.dest, target=NOTIFY.source)]
+    assert list(plan.changes) == [Action("link", NOTIFY.dest, target=NOTIFY.source, detail=BESIDE)]
+
+
+# The plan says it: pi loads the set's now, where the person had switched theirs off by hand.
+BESIDE = "the set's, on; your extensions/notify.ts.off stays, off"
 
 
 def test_our_live_link_at_the_enabled_name_wins_over_our_disabled_one() -> None:
