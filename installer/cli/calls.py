@@ -340,10 +340,12 @@ def _adoption(g: Globals, options: Any) -> Any:
         raise UsageError("--from and --agent-dir name different folders", "give one of them")
     _own_set(g)
     try:
-        return resolve(Env.from_process(), g.set_dir, from_dir or g.agent_dir)
+        ctx = resolve(Env.from_process(), g.set_dir, from_dir or g.agent_dir)
     except AgentDirMissing as exc:
         # Adopt reads the dir: the flag typed is named, and creating an empty one is no fix.
         raise AgentDirMissing(*_nothing_to_adopt(exc, from_dir)) from None
+    # The dir is said as it was typed: `agent dir ~/.pi/agent (from --from)`.
+    return ctx._replace(agent_dir_source="--from") if from_dir is not None else ctx
 
 
 def _nothing_to_adopt(exc: Any, from_dir: Path | None) -> tuple[str, str]:

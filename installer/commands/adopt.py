@@ -274,7 +274,7 @@ def _with_notes(result: PlanResult, notes: tuple[str, ...]) -> PlanResult:
 
 
 def _next_steps(ctx: Context) -> tuple[str, ...]:
-    named = ctx.agent_dir_source == "--agent-dir"
+    named = ctx.agent_dir_source in ("--agent-dir", "--from")
     ext = f"ext --agent-dir {ctx.agent_dir.resolve()}" if named else "ext"
     lines = [
         f"the originals are kept as backups; once all is well: {ext} adopt --clean-backups",
