@@ -68,6 +68,11 @@ def backups(agent_dir: Path) -> list[Backup]:
 
 def _judge(agent_dir: Path, rel: str, copy: dict[str, Any] | None, target: str) -> Backup:
     backup = agent_dir / rel
+    # A clone's .git and node_modules stay out of the set's copy: the backup keeps them alone.
+    kept_out = trees.left_out(backup, trees.LEFT_OUT)
+    if kept_out:
+        why = f"it holds {', '.join(kept_out[:3])}, which the set's copy leaves out: the only copy"
+        return Backup(rel, False, why)
     copied = Path(copy["file"]) if copy is not None else None
     for place in dict.fromkeys(p for p in (copied, Path(target)) if p is not None):
         if _same(backup, place):

@@ -151,3 +151,23 @@ def test_an_undo_failing_part_way_puts_the_copies_back(
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_now)
     assert snapshot(ctx.set_root) == set_now  # beta's copy, already taken out, is back
     assert not [p for p in ctx.set_root.iterdir() if p.name.startswith(".ext-undone-")]
+
+
+def test_a_backup_holding_a_clones_git_is_kept(ctx: Context) -> None:
+    """helper-26: adopt leaves a cloned folder's .git and node_modules out of the set's copy,
+    and the backup keeps them; clean-backups compared the two without them and pruned the
+    backup, unpushed commits and all."""
+    build_tree(
+        ctx.agent_dir,
+        {"extensions/ssh/index.ts": "// ssh\n", "extensions/ssh/.git/HEAD": "ref: main\n"},
+    )
+    adopt_items(ctx, ["ssh"], False, None, False, yes)
+    assert not (ctx.set_root / "extensions/ssh/.git").exists()
+
+    result = clean_backups(ctx, False, yes)
+
+    assert result.plan.is_empty
+    (kept,) = result.plan.warnings
+    assert "holds .git, which the set's copy leaves out: the only copy" in kept
+    (backup,) = ctx.agent_dir.glob("extensions/.bak/ssh.bak.*")
+    assert (backup / ".git/HEAD").read_text() == "ref: main\n"
