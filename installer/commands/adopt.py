@@ -164,6 +164,16 @@ def _plan_all(
     seen: dict[tuple[str, str], Candidate] = {}
     out = []
     for c in chosen:
+        on = agent.entries.get(c.in_set) if c.off else None
+        if on is not None and on.kind == "link":  # the item is linked here, on
+            detail = (
+                f"{c.label} is linked here, on ({c.in_set}): your file stays; "
+                f"`ext disable {c.label}` switches it off"
+            )
+            out.append(
+                Adoption(c, (Action("skip", c.rel, detail=detail),), ctx.set_root / c.in_set)
+            )
+            continue
         first = seen.setdefault((c.kind, c.name), c)
         if first is not c:
             # Two of one name (alpha.ts and alpha/) would make the set refuse to load.
@@ -226,7 +236,7 @@ def _conflict(
             _link(c, dest),
         )
         return Adoption(c, actions, dest, backup, copy=False)
-    text = diff(existing, source, c.rel)
+    text = diff(existing, source, c.in_set, c.rel)
     if existing != dest:
         detail = f"the set has {c.label} as {existing.name}: a different layout; merge by hand"
         return Adoption(c, (Action("skip", c.rel, detail=detail),), dest, diff=text)

@@ -127,6 +127,7 @@ def adopt_hint(pi_dir: Path | None, root: Path) -> tuple[str, ...]:
         found, _ = candidates(scan(pi_dir, root))
     except (OSError, ExtError):  # a dir ext would refuse to work in: adopt says why, not init
         return ()
+    found = list({(c.kind, c.name): c for c in found}.values())  # alpha.ts and alpha.ts.off: one
     if not found:
         return ()
     where = str(pi_dir)  # shown with `~`, as the renderer shows every path under HOME

@@ -68,8 +68,9 @@ def backups(agent_dir: Path) -> list[Backup]:
 
 def _judge(agent_dir: Path, rel: str, copy: dict[str, Any] | None, target: str) -> Backup:
     backup = agent_dir / rel
-    # A clone's .git and node_modules stay out of the set's copy: the backup keeps them alone.
-    kept_out = trees.left_out(backup, trees.LEFT_OUT)
+    # A clone's .git stays out of the set's copy: the backup keeps its history (unpushed
+    # commits too) alone. Its node_modules is no loss: `npm install` makes it again.
+    kept_out = [p for p in trees.left_out(backup, trees.LEFT_OUT) if Path(p).name == ".git"]
     if kept_out:
         why = f"it holds {', '.join(kept_out[:3])}, which the set's copy leaves out: the only copy"
         return Backup(rel, False, why)

@@ -122,13 +122,14 @@ def _listing(labels: list[str]) -> str:
     return f"adoptable: {', '.join(labels)}"
 
 
-def diff(ours: Path, theirs: Path, label: str) -> str:
-    """The set's version against the agent dir's, as a unified diff (folders file by file)."""
+def diff(ours: Path, theirs: Path, label: str, agent_label: str | None = None) -> str:
+    """The set's version against the agent dir's, as a unified diff (folders file by file);
+    `agent_label`: the agent dir's name for it, where it differs (`todo.ts.off`)."""
     lines: list[str] = []
     if ours.is_dir() != theirs.is_dir():
         lines.append(f"{label}: a {_layout(ours)} in the set, a {_layout(theirs)} in the agent dir")
     elif not ours.is_dir():
-        lines.extend(_file_diff(ours, theirs, f"set/{label}", f"agent/{label}"))
+        lines.extend(_file_diff(ours, theirs, f"set/{label}", f"agent/{agent_label or label}"))
     else:
         a = {rel: (k, v) for rel, k, v in trees.entries(ours)}
         b = {rel: (k, v) for rel, k, v in trees.entries(theirs)}

@@ -4,6 +4,7 @@ conflicts are diffs; one `ext undo` puts the agent dir and the set back exactly.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -366,7 +367,10 @@ def test_a_git_clone_is_adopted_without_its_git_and_node_modules(ctx: Context) -
     assert "git clone" in copy.detail and "npm install" in copy.detail
     assert (ctx.agent_dir / "extensions/clone").resolve() == dest
     (backup,) = (ctx.agent_dir / "extensions/.bak").glob("clone.bak.*")
-    assert (backup / ".git/HEAD").is_file()  # the original, whole, until the backups go
+    assert (backup / ".git/HEAD").is_file()  # the original, whole
+    cleaned = clean_backups(ctx, False, yes)  # its .git is in the backup alone: it stays
+    assert not cleaned.plan.changes and (backup / ".git/HEAD").is_file()
+    shutil.rmtree(backup / ".git")  # node_modules alone is no loss (npm install): it goes
     cleaned = clean_backups(ctx, False, yes)
     assert any(a.path.endswith(backup.name) for a in cleaned.plan.actions)
     assert not backup.exists()
@@ -539,3 +543,45 @@ def test_an_adoption_switched_off_is_undone_exactly(ctx: Context) -> None:
     undo(ctx, Undo(), yes)
     assert _mine(snapshot(ctx.agent_dir)) == before
     assert not (ctx.set_root / "extensions/todo.ts").exists()
+
+
+def test_a_file_switched_off_by_hand_beside_the_sets_link_is_not_adopted_as_off(
+    ctx: Context,
+) -> None:
+    """helper-26: with the set's alpha linked here (on), adopting a hand-made alpha.ts.off
+    linked it at the .off name too, said "off, as you had it", and alpha stayed on."""
+    install(ctx, Install(), yes)
+    build_tree(ctx.set_root, {"extensions/todo.ts": "// todo\n"})
+    install(ctx, Install(), yes)
+    build_tree(ctx.agent_dir, {"extensions/todo.ts.off": "// todo\n"})
+
+    plan = _adopt(ctx, "todo")
+
+    (skip,) = plan.actions
+    assert (skip.action, skip.path) == ("skip", "extensions/todo.ts.off")
+    assert skip.detail == (
+        "todo is linked here, on (extensions/todo.ts): your file stays; "
+        "`ext disable todo` switches it off"
+    )
+    assert (ctx.agent_dir / "extensions/todo.ts.off").read_text() == "// todo\n"
+
+
+def test_a_file_switched_off_by_hand_differing_from_the_sets_is_diffed_by_its_names(
+    ctx: Context,
+) -> None:
+    build_tree(ctx.set_root, {"extensions/todo.ts": "// the set's\n"})
+    build_tree(ctx.agent_dir, {"extensions/todo.ts.off": "// mine\n"})
+    result = adopt_items(ctx, ["todo"], False, None, True, yes)
+    (text,) = result.diffs
+    assert "--- set/extensions/todo.ts\n+++ agent/extensions/todo.ts.off" in text
+
+
+def test_inits_hint_counts_an_item_and_its_off_copy_once(ctx: Context, tmp_path: Path) -> None:
+    from installer.commands.init import adopt_hint
+
+    pi_dir = build_tree(
+        tmp_path / "pi",
+        {"extensions/todo.ts": "// on\n", "extensions/todo.ts.off": "// off\n"},
+    )
+    (line,) = adopt_hint(pi_dir, tmp_path / "new-set")
+    assert "the 1 item you placed by hand" in line
