@@ -31,7 +31,7 @@ from installer.ground.records import NamedTuple
 from installer.ground.state import State, load_state
 from installer.hosts.placing import set_items
 from installer.links.shared import refuse_same_names_here
-from installer.links.switch import Switch, View, filter_of, plan_switch, read_view
+from installer.links.switch import Blocked, Switch, View, filter_of, plan_switch, read_view
 from installer.links.twins import hinted
 from installer.sets.modes import install_mode
 from installer.sets.resources import Resource, resolve_name
@@ -281,8 +281,10 @@ def apply_switch(
         refuse_same_names_here(ctx, [r for r, on in want.items() if on])
         view = read_view(ctx, mode, resources)
         sw = plan_switch(view, want, str(ctx.set_root), ctx.manifest.switch)
-        if named and sw.blocked:
-            raise _blocked(ctx, sw.blocked)
+        # By name from a shell (a script reads the exit code); toggle's batches (the picker,
+        # /ext inside pi) apply the rest and say what was left, row by row.
+        if named and command in ("enable", "disable") and sw.blocked:
+            raise _blocked(sw.blocked)
         guard_warnings = check_guards(ctx, view, sw, force, clean=not dry_run)
         sp = SettingsPlan((), None, None, ())
         if sw.flips:  # an enable that empties a settings.json ext made takes the file too
@@ -307,21 +309,12 @@ def apply_switch(
     return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1], ctx.on)))
 
 
-def _blocked(ctx: Context, blocked: Sequence[tuple[str, str, str | None]]) -> Refused:
-    """A switch asked for by name that an entry not ours stands in the way of: refused as a
+def _blocked(blocked: Sequence[Blocked]) -> Refused:
+    """An enable or disable by name that an entry not ours stands in the way of: refused as a
     whole (exit 3, nothing written), as a guard refuses, so that a script sees it undone."""
-    said = "; ".join(f"{label} ({why})" for label, why, _ in blocked)
-    paths = [p for _, _, p in blocked if p is not None]
-    if len(paths) == len(blocked) == 1:
-        fix = f"move {ctx.agent_dir / paths[0]} out of the agent dir"
-    elif len(paths) == len(blocked):
-        fix = "move each out of the agent dir"
-    else:
-        fix = "do what each reason says"
-    return Refused(
-        f"not switched, nothing written: {said}",
-        f"{fix} (ext never moves a file of yours to switch an item), then run this again",
-    )
+    said = "; ".join(f"{b.label} ({b.why})" for b in blocked)
+    fix = blocked[0].fix if len(blocked) == 1 else "; ".join(f"{b.label}: {b.fix}" for b in blocked)
+    return Refused(f"not switched, nothing written: {said}", fix)
 
 
 def _skips(ctx: Context, want: Mapping[Resource, bool]) -> list[str]:

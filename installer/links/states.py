@@ -202,6 +202,8 @@ def left_out(found: list[Item], skips: tuple[str, ...]) -> list[Item]:
 
 LEFT_OUT = "an install's --only/--skip left it out"
 # Link mode keeps no record of a --skip: an item not linked may be new in the set too.
+# How an item whose place holds another set's link is said (switch.py tells it by this).
+OTHER_SETS = "a link of another set ext installed here"
 LEFT_OUT_OR_NEW = f"{LEFT_OUT}, or it is new in the set"
 
 
@@ -249,7 +251,7 @@ def classify(agent: AgentState, r: Resource) -> Item:
         why = f"link mode cannot install it: {r.unlinkable}" if r.unlinkable else None
         return Item(r, "not-installed", r.dest, why)
     if e.kind == "link" and e.owner == "other":
-        note = f"a link of another set ext installed here ({e.root}); `ext install` refuses"
+        note = f"{OTHER_SETS} ({e.root}); `ext install` refuses"
         return Item(r, "foreign", r.dest, note)
     if e.kind == "link":
         return Item(r, "foreign", r.dest, f"a link to {e.target}; `ext install` backs it up")

@@ -22,8 +22,8 @@ from installer.ground.records import NamedTuple
 from installer.ground.state import load_state
 from installer.links.put_in import filter_line, is_left_out, put_in, top_level
 from installer.links.scan import AgentState, scan
+from installer.links.states import OTHER_SETS, classify
 from installer.links.states import Item as Listed
-from installer.links.states import classify
 from installer.sets.resources import Resource
 from installer.settings.plan import Flip
 from installer.settings.switches import KEYS, PiSwitch, package_paths, path_of
@@ -159,6 +159,14 @@ def filter_of(r: Resource) -> tuple[str, ...]:
     return r.filters
 
 
+class Blocked(NamedTuple):
+    """An item a switch leaves as it is, for an entry not ours in its place; and the fix."""
+
+    label: str
+    why: str
+    fix: str
+
+
 @dataclass(frozen=True)
 class Switch:
     """The pure outcome of planning a switch."""
@@ -169,9 +177,7 @@ class Switch:
     turned_on: tuple[Resource, ...]
     turned_off: tuple[Resource, ...]
     flips: tuple[Flip, ...]  # pi's own patterns to switch (the entry, or the top-level array)
-    # Items left as they are because something not ours holds their place: (label, why,
-    # the path to move out of the way, or None where the why says what to do instead).
-    blocked: tuple[tuple[str, str, str | None], ...] = ()
+    blocked: tuple[Blocked, ...] = ()  # items left as they are: an entry not ours is there
 
 
 def plan_switch(
@@ -186,7 +192,7 @@ def plan_switch(
     on: list[Resource] = []
     off: list[Resource] = []
     flips: list[Flip] = []
-    blocked: list[tuple[str, str, str | None]] = []
+    blocked: list[Blocked] = []
     for r, enable in want.items():
         item = view.items[r]
         word = "enabled" if enable else "disabled"
@@ -202,7 +208,7 @@ def plan_switch(
             actions.append(Action("skip", item.path, detail=item.note or item.state))
             warnings.append(_not_switched(item, word))
             if item.state in ("conflict", "foreign"):
-                blocked.append((r.label, f"{item.path}: {item.note or 'not ours'}", None))
+                blocked.append(_held_by_another(item))
         elif view.mode == "register":
             flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
             shown = item.pi.pattern if item.pi is not None else ""
@@ -228,7 +234,11 @@ def plan_switch(
                     "ours; move it aside, then run this again"
                 )
                 target = mine[0].target
-                blocked.append((r.label, f"{target} is in the way and is not ours", target))
+                fix = (
+                    f"move {target} out of the agent dir (ext never moves a file of yours); "
+                    "then run this again"
+                )
+                blocked.append(Blocked(r.label, f"{target} is in the way and is not ours", fix))
                 continue
             if enable and item.pi is not None and not item.pi.on:
                 flips.append(Flip(False, KEYS[r.kind], path_of(r), True))
@@ -242,6 +252,19 @@ def plan_switch(
         tuple(off),
         tuple(flips),
         tuple(blocked),
+    )
+
+
+def _held_by_another(item: Item) -> Blocked:
+    """An item whose place holds another set's link, a link elsewhere, or a file of the
+    user's (the item's note says which): what its switch waits for."""
+    r = item.resource
+    if (item.note or "").startswith(OTHER_SETS):
+        fix = "switch it with the set named there (`--set` its folder)"
+    else:
+        fix = f"`ext install` backs it up and links the set's {r.label} in its place"
+    return Blocked(
+        r.label, f"{item.path}: {item.note or 'not ours'}", f"{fix}; then run this again"
     )
 
 

@@ -159,7 +159,9 @@ def test_a_foreign_entry_of_that_name_is_reported_not_touched(
         f"not switched, nothing written: alpha (extensions/alpha.ts: {what}; `ext install` "
         "backs it up)"
     )
-    assert (err.value.fix or "").startswith("do what each reason says")
+    assert err.value.fix == (
+        "`ext install` backs it up and links the set's alpha in its place; then run this again"
+    )
     assert snapshot(agent) == tree
 
 
@@ -178,8 +180,24 @@ def test_a_foreign_entry_at_the_disabled_name_refuses_the_whole_switch(
         "not switched, nothing written: alpha (extensions/alpha.ts.off is in the way and is "
         "not ours)"
     )
-    assert f"move {agent}/extensions/alpha.ts.off out of the agent dir" in (err.value.fix or "")
+    assert err.value.fix == (
+        "move extensions/alpha.ts.off out of the agent dir (ext never moves a file of yours); "
+        "then run this again"
+    )
     assert snapshot(agent) == tree
+
+
+def test_a_toggle_batch_applies_the_rest_and_says_what_an_entry_not_ours_kept(
+    set_root: Path, agent: Path
+) -> None:
+    """helper-26: /ext inside pi sends its staged rows as one `toggle --on … --off …`; one row
+    blocked must not sink the others (only by-name enable and disable refuse as a whole)."""
+    ctx = installed(set_root, agent)
+    build_tree(agent, {"extensions/alpha.ts.off": "// someone's\n"})
+    result = switch_both(ctx, [], ["alpha", "beta"], False, yes)
+    assert [(a.action, a.path) for a in result.plan.changes] == [("disable", "extensions/beta.ts")]
+    assert any("extensions/alpha.ts.off is in the way" in w for w in result.plan.warnings)
+    assert states(ctx)["beta"] == "disabled" and states(ctx)["alpha"] == "enabled"
 
 
 def test_an_unknown_name_is_a_usage_error(set_root: Path, agent: Path) -> None:
