@@ -66,8 +66,8 @@ class Placed(NamedTuple):
 
 # Said of a set an agent dir holds whose folder is gone: a command naming it would fail.
 MOVED = (
-    "that folder is gone; if you moved the set, run ext from its new folder "
-    "(an install there relinks it)"
+    "that folder is gone; if you moved the set, run this again with `--set` naming its new "
+    "folder, and the agent dir as here (an install so relinks it)"
 )
 
 

@@ -128,7 +128,7 @@ def instead_lines(held: list[SetRecord], again: Callable[[Path], str]) -> tuple[
 
     return tuple(
         f"this dir holds the set {s.name} ({tilde(Path(s.root))}), not this one: "
-        + (f"{again(Path(s.root))}" if os.path.isdir(s.root) else MOVED)
+        + (again(Path(s.root)) if os.path.isdir(s.root) else MOVED)
         for s in held
     )
 

@@ -1,6 +1,6 @@
 """ext's `--host H --json list` equals what each host's own binary loads, for a corpus and
 generated sets, after each of install, `install --only`, `install --skip`, disable, enable
-and uninstall (host_cases.py; a generated set after those that leave it part on, part off).
+and uninstall (host_cases.py; a generated set after install, --only, disable and enable).
 
 The oracle is each host's judge (installer.hosts.judges), run on the real binary
 (tests/hosts.py: in CI a missing one fails), offline, on a HOME of the case's own. What ext
@@ -36,9 +36,10 @@ pytestmark = pytest.mark.conformance
 
 # Drawn for variety: nested and renamed skills, several prompts with $1 and $ARGUMENTS.
 SEEDS = (6, 7)
-# A generated set plays the chains that leave some of it on and some off; the corpus plays
-# every chain (a judge run costs 1-3 s: an uninstall or a skip of a generated set would take
-# ext's code where the corpus has taken it, for a host that loads nothing new).
+# A generated set plays the chains that install it and switch parts of it (--only, disable,
+# enable); the corpus plays every chain (a judge run costs 1-3 s: an uninstall or a skip of a
+# generated set would take ext's code where the corpus has taken it, for a host that then
+# loads nothing new).
 GENERATED_CHAINS = ("install", "only", "disable", "enable")
 
 

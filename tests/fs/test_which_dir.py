@@ -376,8 +376,8 @@ def test_a_dir_whose_set_moved_away_offers_no_command_naming_the_old_folder(
     doctor = ext(other, "--agent-dir", str(fresh), "--json", "doctor", "--check", "agent.dir")
 
     moved = (
-        "that folder is gone; if you moved the set, run ext from its new folder "
-        "(an install there relinks it)"
+        "that folder is gone; if you moved the set, run this again with `--set` naming its new "
+        "folder, and the agent dir as here (an install so relinks it)"
     )
     said = f"this dir holds the set mine ({set_root}), not this one"
     assert listed.stderr.splitlines() == [f"{said}: {moved}"]

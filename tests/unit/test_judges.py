@@ -240,3 +240,5 @@ def test_a_sandbox_keeps_the_users_node_compile_cache_and_nothing_else_of_theirs
         assert env["HOME"] == str(box.home) and env["TMPDIR"] == str(box.root)
         assert "SECRET" not in env and env["EXTRA"] == "1"
         assert "NODE_COMPILE_CACHE" not in box.env({"PATH": "/bin"})
+        off = {"NODE_COMPILE_CACHE": "/c", "NODE_DISABLE_COMPILE_CACHE": "1"}
+        assert box.env(off)["NODE_DISABLE_COMPILE_CACHE"] == "1"  # their choice holds

@@ -91,9 +91,10 @@ class Sandbox:
 
     def env(self, environ: Mapping[str, str], **extra: str) -> dict[str, str]:
         """HOME and the XDG dirs in the sandbox, PATH (and locale) from `environ`, and `extra`.
-        A folder the user named for Node's compile cache is theirs, and kept: a Node host
-        starts faster from its second run."""
-        kept = ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "NODE_COMPILE_CACHE")
+        A folder the user named for Node's compile cache is theirs, and kept (a Node host
+        starts faster from its second run), as is their choice to keep that cache off."""
+        node = ("NODE_COMPILE_CACHE", "NODE_DISABLE_COMPILE_CACHE")
+        kept = ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", *node)
         env = {k: environ[k] for k in kept if k in environ}
         env["HOME"] = str(self.home)
         env["TMPDIR"] = str(self.root)
