@@ -19,7 +19,9 @@ from tests.helpers import build_tree
 README = Path(__file__).resolve().parents[2] / "README.md"
 DEAD = "http://127.0.0.1:9/"  # nothing listens: a check asks and gets no answer at once
 SET = {
-    "extset.toml": '[set]\nname = "tools"\n',
+    # A guard, and a skill an install leaves out: list then prints `guard`, `left_out` and
+    # `note`, keys the README marks as optional, which an empty run would never check.
+    "extset.toml": '[set]\nname = "tools"\n\n[guards.notify]\nreason = "keeps pings"\n',
     "extensions/notify.ts": "export default function notify() {}\n",
     "skills/review/SKILL.md": "---\ndescription: reviews a change\n---\n# review\n",
 }
@@ -66,12 +68,13 @@ def _object(text: str) -> tuple[Shape, str]:
     return shape, text[1:]
 
 
-def documented(lead: str) -> Shape:
-    """The shape the README's JSON bullet starting with `lead` gives first."""
+def documented(lead: str, first_key: str = "") -> Shape:
+    """The shape the README's JSON bullet starting with `lead` gives first (or the first
+    whose first key is `first_key`: a nested object the bullet gives in its prose)."""
     section = README.read_text(encoding="utf-8").split("\n## JSON\n", 1)[1].split("\n## ", 1)[0]
     bullets = re.split(r"\n- ", section)
     (bullet,) = [b for b in bullets if b.startswith(lead)]
-    code = re.search(r"`(\{.*?\})`", " ".join(bullet.split()))
+    code = re.search(rf'`(\{{"{first_key}.*?\}})`', " ".join(bullet.split()))
     assert code, bullet
     return parse(code.group(1))
 
@@ -136,5 +139,11 @@ def test_each_document_has_the_keys_the_readme_gives(
     lead: str, args: tuple[str, ...], run: Any
 ) -> None:
     if args[0] != "install":
-        run("install", "--create", "--yes")
-    assert held(run(*args), documented(lead)) == []
+        run("install", "--create", "--yes", "--skip", "skill:review")
+    doc = run(*args)
+    assert held(doc, documented(lead)) == []
+    if args == ("list",):  # the optional keys this set makes list print: checked, not skipped
+        keys = {k for item in doc["items"] for k in item}
+        assert {"guard", "left_out", "note"} <= keys, keys
+        guard = documented(lead, first_key="process")
+        assert [p for i in doc["items"] if "guard" in i for p in held(i["guard"], guard)] == []
