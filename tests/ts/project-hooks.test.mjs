@@ -10,7 +10,8 @@ const consent = await load("project-hooks/consent.ts");
 const hooks = await load("project-hooks/hooks.ts");
 const run = await load("project-hooks/run.ts");
 const screen = await load("project-hooks/screen.ts");
-const extension = (await load("project-hooks/index.ts")).default;
+const index = await load("project-hooks/index.ts");
+const extension = index.default;
 
 const VECTORS = JSON.parse(readFileSync(join(REPO, "tests", "consent-vectors.json"), "utf8")).vectors;
 const STORES = JSON.parse(readFileSync(join(REPO, "tests", "consent-store-vectors.json"), "utf8"));
@@ -414,6 +415,30 @@ describe("consent in the session", { skip: NO_EXT }, () => {
 		assert.ok(!existsSync(join(where.agent, "hooks")));
 	});
 
+	test("hooks too long for the screen are not asked about in pi: none is approved unseen", async () => {
+		// helper-27: pi 1.x clipped a preview taller than the screen, its cursor on Yes, and one
+		// Enter approved (and ran) 30 hooks of which 11 were shown.
+		const where = project("touch ran; exit 2");
+		const many = Array.from({ length: 30 }, (_, i) => ({ type: "command", command: `echo hook${i} >> ran.log` }));
+		writeFileSync(join(where.proj, ".claude", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: many }] } }));
+		const tty = { isTTY: process.stdout.isTTY, columns: process.stdout.columns, rows: process.stdout.rows };
+		Object.assign(process.stdout, { isTTY: true, columns: 100, rows: 40 });
+		const s = await session(where, { hasUI: true, confirm: true });
+		try {
+			assert.equal(await s.call(), undefined);
+			assert.equal(await s.call(), undefined);
+		} finally {
+			Object.assign(process.stdout, tty);
+			s.restore();
+		}
+		assert.equal(s.ctx.ui.calls.filter((c) => c[0] === "confirm").length, 0);
+		const told = s.ctx.ui.calls.filter((c) => c[0] === "notify" && c[1].includes("hooks too long to show here whole"));
+		assert.equal(told.length, 1, JSON.stringify(s.ctx.ui.calls));
+		assert.match(told[0][1], /Review and approve them in a shell: ext consent approve /);
+		assert.ok(!existsSync(join(where.proj, "ran.log")));
+		assert.ok(!existsSync(consent.storePath(where.agent)));
+	});
+
 	test("declined: nothing runs, nothing is recorded, and the session does not ask again", async () => {
 		const where = project("touch ran; exit 2");
 		const s = await session(where, { hasUI: true, confirm: false });
@@ -649,5 +674,21 @@ describe("every event, once approved", { skip: NO_EXT }, () => {
 		assert.equal(sent.length, 3);
 		assert.match(sent[0], /finish the tests/);
 		assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1].includes("3 times in a row")));
+	});
+});
+
+describe("fitsScreen: a preview pi's dialog shows whole", () => {
+	const hook = ["", "  PreToolUse  matcher \"Bash\"  (.claude/settings.json)", "    $ ./check.sh"];
+	const head = ["Hooks in /home/u/proj (0123456789ab), from .claude/settings.json.", "They run as you, on this machine, whenever the agent acts in this project:"];
+	test("one hook fits an everyday terminal; thirty do not", () => {
+		assert.equal(index.fitsScreen([...head, ...hook, "", index.COVERS], 100, 40), true);
+		const thirty = Array.from({ length: 30 }, () => hook).flat();
+		assert.equal(index.fitsScreen([...head, ...thirty, "", index.COVERS], 100, 40), false);
+	});
+	test("a long line counts as the rows it wraps to, a wide character as two columns", () => {
+		assert.equal(index.fitsScreen(["x".repeat(6000)], 100, 40), false);
+		assert.equal(index.fitsScreen(["x".repeat(94 * 26)], 100, 40), true);
+		assert.equal(index.fitsScreen(["x".repeat(94 * 26 + 1)], 100, 40), false);
+		assert.equal(index.fitsScreen(["漢".repeat(47 * 26 + 1)], 100, 40), false);
 	});
 });
