@@ -130,8 +130,8 @@ def list_approvals(agent_dir: Path) -> ListResult:
     entries = []
     for key in sorted(store.approvals):
         approval = store.approvals[key]
-        state = _state(key, approval, warnings)
-        entries.append(ListEntry(key, approval.approved_at, approval.sha256, state))
+        state, fix = _state(key, approval, warnings)
+        entries.append(ListEntry(key, approval.approved_at, approval.sha256, state, fix))
     return ListResult(
         str(store.path), tuple(entries), tuple(warnings), runner=find_runner(agent_dir)
     )
@@ -146,18 +146,19 @@ def _put(approvals: dict[str, Approval], key: str, entry: Approval) -> bool:
     return True
 
 
-def _state(key: str, approval: Approval, warnings: list[str]) -> ListState:
+def _state(key: str, approval: Approval, warnings: list[str]) -> tuple[ListState, str | None]:
+    """The approval's state, and for one whose hooks cannot be read, what makes them readable."""
     project = Path(key)
     if not project.is_dir():
-        return "missing"
+        return "missing", None
     if os.path.realpath(key) != key:
-        return "not-real-path"  # pi keys a project by its realpath: it never runs these
+        return "not-real-path", None  # pi keys a project by its realpath: it never runs these
     try:
         config = read_project(project)
     except ExtError as exc:
         warnings.append(exc.message)
-        return "changed"
-    return "current" if config.sha256 == approval.sha256 else "changed"
+        return "unreadable", exc.fix
+    return ("current" if config.sha256 == approval.sha256 else "changed"), None
 
 
 def _read_config(project: Path) -> HookConfig:

@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 
 CheckStatus = Literal["approved", "never-approved", "changed", "nothing-to-approve"]
 # "not-real-path": the key is not the folder's realpath (a link, `..`), which pi never looks up.
-ListState = Literal["current", "changed", "missing", "not-real-path"]
+# "unreadable": the project's hook files cannot be read (not a regular file, too big, a link
+# out of it), so no hooks of it run, in pi either; `fix` says what to do.
+ListState = Literal["current", "changed", "missing", "not-real-path", "unreadable"]
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,7 @@ class ListEntry:
     approved_at: str
     sha256: str
     state: ListState
+    fix: str | None = None  # for an unreadable one: what makes it readable (ExtError's fix)
 
     def to_json(self) -> dict[str, Any]:
         """The entry as data."""

@@ -18,10 +18,13 @@ def approvals(s: Subject) -> Iterator[Finding]:
     agent = existing(s)
     result = list_approvals(agent)
     fix = unsafe_fix(store_path(agent))
+    unreadable = {e.project: e for e in result.entries if e.state == "unreadable"}
     for line in result.warnings:
-        # An unsafe store's warning ends with its fix: a doctor row says it on its fix line.
+        # An unsafe store's warning ends with its fix: a doctor row says it on its fix line;
+        # a project's hooks that cannot be read, with the fix for that.
         found = line.endswith(fix)
-        yield warn(line.removesuffix(fix).rstrip(), fix) if found else warn(line)
+        fixes = [e.fix for p, e in unreadable.items() if p in line and e.fix]
+        yield warn(line.removesuffix(fix).rstrip(), fix) if found else warn(line, *fixes[:1])
     for entry in result.entries:
         if entry.state == "changed":
             yield warn(
