@@ -18,7 +18,12 @@ from installer.host.drift import drift_warning
 from installer.links.plan import linked_now, plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
-from installer.sets.modes import install_mode, refuse_lost_imports, refuse_unlinkable
+from installer.sets.modes import (
+    install_mode,
+    refuse_lost_imports,
+    refuse_unlinkable,
+    refuse_unloadable_entries,
+)
 from installer.sets.piskill import warnings as pi_skips
 from installer.sets.resources import (
     Resource,
@@ -230,7 +235,9 @@ def _link_plan(
     left_out = tuple(r for r in resources if r not in picked)
     off_now = off_as_linked(ctx, agent, left_out) if left_out else []
     links = plan_install(agent, resources, chosen, ctx.env.now, () if by_pi else parked, off_now)
-    refuse_lost_imports(ctx, linked_now(links.actions, chosen))
+    now = linked_now(links.actions, chosen)
+    refuse_unloadable_entries(now)  # before the import scan, which would read them too
+    refuse_lost_imports(ctx, now)
     flips = _carried_to_top(ctx, resources, parked, by_pi)
     if not by_pi:
         return links, flips, _carried(parked, "off as `.off` links (pi's entry filter goes)")

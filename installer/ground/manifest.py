@@ -141,6 +141,7 @@ def load_manifest(root: Path) -> Manifest:
     validated here all the same, so a cached manifest warns and fails as the file does.
     """
     from installer.ground import manifest_cache
+    from installer.ground.readfile import NotReadable, read_bytes
 
     path = root / MANIFEST_NAME
     seen_at = time.time_ns()
@@ -149,9 +150,11 @@ def load_manifest(root: Path) -> Manifest:
         data = manifest_cache.cached(path, st)
         if data is not None:
             return _validate(data, path)
-        raw = path.read_bytes()
+        raw = read_bytes(path)
     except FileNotFoundError:
         return default_manifest(root)
+    except NotReadable as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror}", "make it a regular file") from None
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror}", "check its permissions") from None
     data = _parse(raw, path)

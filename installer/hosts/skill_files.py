@@ -26,9 +26,10 @@ def refusal(host: Host, skill_md: str) -> str | None:
     missing, or there is no frontmatter), or None when it would."""
     if not host.skill_needs and host.skill_name_max is None:
         return None
+    from installer.ground.readfile import read_head
+
     try:
-        with open(skill_md, encoding="utf-8", errors="replace") as f:
-            text = f.read(_HEAD)
+        text = read_head(skill_md, _HEAD)
     except OSError:
         return None  # a missing file is the link engine's to report (stale)
     from installer.hosts.toml_commands import split_frontmatter

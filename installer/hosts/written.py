@@ -41,11 +41,11 @@ class Wanted(NamedTuple):
 
 def wanted(r: Resource) -> Wanted:
     """The text ext writes for `r` in its host's format, from the set's file as it is now."""
+    from installer.ground.readfile import read_head
     from installer.hosts.toml_commands import Unwritable, command_text
 
     try:
-        with open(r.source, encoding="utf-8") as f:
-            source = f.read(MAX_BYTES + 1)
+        source = read_head(r.source, 4 * (MAX_BYTES + 1), errors="strict")[: MAX_BYTES + 1]
     except (OSError, UnicodeDecodeError) as exc:
         return Wanted(None, f"cannot read {r.source}: {getattr(exc, 'strerror', None) or exc}")
     if len(source) > MAX_BYTES:

@@ -9,6 +9,7 @@ import json
 import os
 from pathlib import Path
 
+from installer.ground.readfile import read_text
 from installer.ground.records import NamedTuple
 from installer.host.lines import PiLine
 from installer.sets.link_imports import ALIASED, package_above
@@ -38,7 +39,7 @@ def missing(entry: Path, set_root: Path, pi: PiLine | None = None) -> Missing | 
     if manifest is None:
         return None
     try:
-        declared = json.loads(manifest.read_text(encoding="utf-8")).get("dependencies")
+        declared = json.loads(read_text(manifest)).get("dependencies")
     except (OSError, ValueError, AttributeError):
         return None  # set.resources and pi's own loader say what is wrong with it
     if not isinstance(declared, dict):

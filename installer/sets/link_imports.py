@@ -104,9 +104,10 @@ def resolves_from(file: Path, module: str) -> Path | None:
 def _value_imports(path: str) -> list[tuple[str, int]]:
     """(module, line) of each import that loads at run time (types and unused ones are erased);
     a file whose every module is one no link can lose is not lexed at all."""
+    from installer.ground.readfile import read_text
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+        text = read_text(path, errors="replace")
     except OSError:
         return []
     if not any(_may_be_lost(m.group("spec")) for m in _CANDIDATE.finditer(text)):

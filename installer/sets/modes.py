@@ -49,6 +49,37 @@ def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
     )
 
 
+def refuse_unloadable_entries(linked: Sequence[Resource]) -> None:
+    """Refuse to link an extension folder whose entry (`index.ts`, a manifest's file) is not
+    a regular file: pi would wait on a FIFO forever, and read a link to /dev/zero until it
+    runs out of memory (pi 1.6 aborts). A top-level file so made is no item to begin with."""
+    import stat
+
+    bad = []
+    for r in linked:
+        if r.kind != "extension" or r.layout != "dir":
+            continue
+        for entry in r.entries():
+            try:
+                mode = os.stat(entry).st_mode
+            except OSError:
+                continue  # missing: the engine and doctor say so
+            if not stat.S_ISREG(mode):
+                what = "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+                inside = entry.startswith(os.path.realpath(r.source) + os.sep)
+                shown = os.path.relpath(entry, r.source) if inside else f"its entry, {entry},"
+                bad.append((r.label, f"{shown} is {what}"))
+                break
+    if not bad:
+        return
+    said = "; ".join(f"{label}: {why}" for label, why in bad)
+    raise UsageError(
+        f"pi cannot load {', '.join(label for label, _ in bad)} ({said}): it would hang or "
+        "run out of memory starting; nothing was changed",
+        f"make each a regular file, or leave them out with --skip {','.join(b[0] for b in bad)}",
+    )
+
+
 def refuse_lost_imports(ctx: Context, linked: Sequence[Resource]) -> None:
     """On a pi that resolves a linked extension's imports from the link (0.73), refuse to link
     one whose imports the link would lose: pi could not load it. No pi found: nothing to ask."""

@@ -182,9 +182,10 @@ class Ignore:
         for name in IGNORE_FILES:
             if name not in names:
                 continue
+            from installer.ground.readfile import read_text  # rare: only with an ignore file
+
             try:
-                with open(f"{folder}/{name}", encoding="utf-8") as f:
-                    lines = f.read().splitlines()
+                lines = read_text(f"{folder}/{name}").splitlines()
             except (OSError, ValueError):
                 continue
             self.add_lines(lines, prefix)

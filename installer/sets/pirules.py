@@ -80,9 +80,10 @@ def read_pi_key(root: str) -> Any:
     """The `pi` value of root's package.json as pi 0.73 reads it, whatever it holds; None
     when there is none (or it is null, false, 0 or "")."""
     path = os.path.join(root, "package.json")
+    from installer.ground.readfile import read_text
+
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f, parse_constant=_not_json)
+        data = json.loads(read_text(path), parse_constant=_not_json)
     except (OSError, ValueError):
         return None
     manifest = data.get("pi") if isinstance(data, dict) else None

@@ -58,9 +58,10 @@ def warnings(resources: Iterable[Resource], line: PiLine) -> list[str]:
 def refusal(path: str, strips_bom: bool = True) -> str | None:
     """Why pi skips the skill whose file is `path`, or None when it loads it (or the file
     cannot be read, a missing file being the link engine's to report, or ext cannot tell)."""
+    from installer.ground.readfile import read_head
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read(_MAX)
+        text = read_head(path, _MAX)
     except OSError:
         return None
     why = _why_not(text, strips_bom, whole=len(text) < _MAX)

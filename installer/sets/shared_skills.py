@@ -74,9 +74,10 @@ class Twin(NamedTuple):
 
 def skill_name(path: str) -> str:
     """pi's name for a skill file: its frontmatter `name`, else its folder's name."""
+    from installer.ground.readfile import read_head
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read(8192)
+        text = read_head(path, 8192)
     except OSError:
         text = ""
     from installer.sets.yamltext import text_of

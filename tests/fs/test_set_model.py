@@ -7,6 +7,7 @@ same layout; tests/conformance does that automatically.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -376,7 +377,14 @@ def test_a_conventional_set_reads_no_package_json(
         {**tree, "extensions/c/package.json": json.dumps({"pi": {"extensions": ["./c.ts"]}}),
          "extensions/c/c.ts": EXT},
     )  # fmt: skip
+    real_os_open = os.open
+
+    def watching_os(path: object, *args: object, **kw: object) -> int:
+        opened.append(str(path))  # the readers of a set's files open with os.open (readfile.py)
+        return real_os_open(path, *args, **kw)  # type: ignore[call-overload,no-any-return]
+
     monkeypatch.setattr(builtins, "open", watching)
+    monkeypatch.setattr(os, "open", watching_os)
     discover(conventional)
     assert not [p for p in opened if p.endswith("package.json")]
     discover(declared)  # and the watch does see a package.json that is there

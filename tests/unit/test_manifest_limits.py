@@ -38,11 +38,13 @@ def test_tables_to_the_limit_are_read() -> None:
 
 
 def test_a_manifest_that_cannot_be_read_says_why_and_where(tmp_path: Path) -> None:
-    (tmp_path / "extset.toml").mkdir()  # a folder: read_bytes fails with EISDIR
+    (tmp_path / "extset.toml").mkdir()  # a folder: never read, as a FIFO or a device is not
     with pytest.raises(UsageError) as err:
         load_manifest(tmp_path)
-    assert err.value.message == f"{tmp_path}/extset.toml: cannot read: Is a directory"
-    assert err.value.fix == "check its permissions"
+    assert err.value.message == (
+        f"{tmp_path}/extset.toml: cannot read: not a regular file (a folder)"
+    )
+    assert err.value.fix == "make it a regular file"
 
 
 def test_a_broken_manifest_on_disk_is_named_by_its_path(tmp_path: Path) -> None:

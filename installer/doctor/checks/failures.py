@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from installer.doctor.finding import Finding, warn
+from installer.ground.readfile import read_text
 from installer.ground.records import NamedTuple
 from installer.host.lines import SCOPES
 from installer.sets.link_imports import package_name, resolves_from
@@ -117,7 +118,7 @@ def _lost_by_link(shown: str, module: str, reason: str) -> str | None:
 def _declares(folder: Path, package: str) -> bool:
     """True when the folder's package.json lists `package` as a dependency."""
     try:
-        data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+        data = json.loads(read_text(folder / "package.json"))
     except (OSError, ValueError):
         return False
     keys = ("dependencies", "optionalDependencies", "peerDependencies", "devDependencies")

@@ -125,7 +125,10 @@ def is_typescript(path: Path) -> bool:
 
 
 def read_source(path: Path) -> str | None:
+    """The source's text; None for what cannot be read (a FIFO, a device, over the cap)."""
+    from installer.ground.readfile import read_text
+
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_text(path, errors="replace")
     except OSError:
         return None

@@ -1,0 +1,111 @@
+"""A set's files as a hostile (or careless) repository commits them: a FIFO, a link to
+/dev/zero, a sparse file of gigabytes, where ext reads a source, a manifest, a package.json
+or an ignore file. helper-25's trial: ext hung on each FIFO, read /dev/zero until the machine
+ran out of memory (`ext doctor` on a folder extension whose index.ts was one), and linked
+that extension without a word, which then took pi down. Each ext run here is a process of
+its own, bounded in time and memory: a hang or a runaway read fails the test, not the run."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import build_tree
+
+EXT = Path(sys.executable).with_name("ext")
+BOUND = 30  # seconds; each command here answers in well under one
+MEMORY = 2 * 2**30  # bytes of address space: a read of /dev/zero would pass it at once
+
+
+def _bounded() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def ext(set_root: Path, agent: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "EXT_NO_UPDATE_CHECK": "1", "NO_COLOR": "1"}
+    return subprocess.run(
+        [str(EXT), "--set", str(set_root), "--agent-dir", str(agent), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=BOUND,
+        preexec_fn=_bounded,  # sets the limit in the child, before exec
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+
+
+def spoil(path: Path, how: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() or path.is_symlink():
+        path.unlink()
+    if how == "fifo":
+        os.mkfifo(path)
+    elif how == "zero":
+        path.symlink_to("/dev/zero")
+    else:  # sparse: 40 MB of nothing, over the readers' cap
+        with open(path, "wb") as f:
+            f.truncate(40 * 2**20)
+
+
+@pytest.fixture
+def set_root(tmp_path: Path) -> Path:
+    return build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "odd"\n',
+            "extensions/fine.ts": "export default function fine() {}\n",
+            "extensions/d/index.ts": "export default function d() {}\n",
+        },
+    )
+
+
+@pytest.fixture
+def agent(tmp_path: Path) -> Path:
+    return build_tree(tmp_path / "agent", {"extensions/.keep": ""})
+
+
+@pytest.mark.parametrize("how", ["fifo", "zero"])
+def test_a_folder_extension_whose_entry_is_no_file_is_refused_and_doctor_answers(
+    set_root: Path, agent: Path, how: str
+) -> None:
+    spoil(set_root / "extensions/d/index.ts", how)
+
+    done = ext(set_root, agent, "install", "--yes")
+    doctor = ext(set_root, agent, "doctor")
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "pi cannot load d (" in done.stderr and "nothing was changed" in done.stderr
+    assert "--skip d" in done.stderr
+    assert not os.path.lexists(agent / "extensions/fine.ts")  # nothing was changed
+    assert "Traceback" not in doctor.stderr + doctor.stdout
+    assert ext(set_root, agent, "install", "--yes", "--skip", "d").returncode == 0
+
+
+@pytest.mark.parametrize("how", ["fifo", "zero", "sparse"])
+@pytest.mark.parametrize(
+    "where",
+    ["package.json", "extensions/.gitignore", "extensions/fine.ts", "extensions/d/package.json"],
+)
+def test_a_set_file_ext_reads_never_hangs_nor_runs_away(
+    set_root: Path, agent: Path, where: str, how: str
+) -> None:
+    spoil(set_root / where, how)
+    for args in (("list",), ("install", "--dry-run"), ("doctor",)):
+        done = ext(set_root, agent, *args)
+        assert "Traceback" not in done.stderr, (args, done.stderr)
+        assert done.returncode in (0, 1, 2), (args, done.returncode, done.stderr)
+
+
+@pytest.mark.parametrize("how", ["fifo", "zero", "sparse"])
+def test_a_manifest_that_is_no_file_is_said_at_once(set_root: Path, agent: Path, how: str) -> None:
+    spoil(set_root / "extset.toml", how)
+    done = ext(set_root, agent, "list")
+    assert done.returncode == 2, done.stderr
+    said = "not a regular file" if how != "sparse" else "bigger than"
+    assert f"extset.toml: cannot read: {said}" in done.stderr
