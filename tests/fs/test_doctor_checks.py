@@ -471,7 +471,8 @@ def test_register_mode_is_loaded_once(tmp_path: Path, set_root: Path) -> None:
     assert only(found, "items")[0].message.startswith("registered in settings.json as a package")
     assert level(found, "flags") == "ok"  # the package's flags are counted, not doubled
     # two of the package's, and ext's /ext (which registers none)
-    assert only(found, "flags")[0].message.startswith("2 flags from 3 extensions")
+    said = only(found, "flags")[0].message
+    assert said.startswith("2 flags across the 3 extensions pi loads here")
 
 
 # ---- settings.json ----------------------------------------------------------
@@ -621,7 +622,7 @@ def test_an_extension_pi_config_switched_off_registers_no_flag(
 
     assert finding.level == "ok", finding.message
     # the set's two, and ext's /ext (which registers none); theirs.ts is not counted
-    assert finding.message.startswith("2 flags from 3 extensions")
+    assert finding.message.startswith("2 flags across the 3 extensions pi loads here")
 
 
 def test_a_folder_extension_off_by_a_glob_or_its_entry_registers_no_flag(

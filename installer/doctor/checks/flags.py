@@ -61,6 +61,6 @@ def unique(s: Subject) -> Iterator[Finding]:
     if not clashes:
         names = {f.flag for f in found}
         yield ok(
-            f"{count(len(names), 'flag')} from {count(len(extensions), 'extension')}, "
-            "no name registered twice"
+            f"{count(len(names), 'flag')} across the {count(len(extensions), 'extension')} pi "
+            "loads here (ext's own included), no name registered twice"
         )
