@@ -18,7 +18,7 @@ import pytest
 from tests.e2e.conftest import EXT, Run
 from tests.e2e.faux import FauxModel
 from tests.e2e.test_bundled_ts import Rpc
-from tests.e2e.test_project_hooks_pi import WROTE, alive, hooks_agent_dir
+from tests.e2e.test_project_hooks_pi import WROTE, alive, hooks_agent_dir, pi_in_a_terminal
 from tests.pis import RealPi
 
 pytestmark = pytest.mark.e2e
@@ -155,15 +155,7 @@ def test_hooks_too_long_for_the_screen_are_not_asked_about_and_none_runs(
     (proj / ".claude/settings.json").write_text(
         json.dumps({"hooks": {"SessionStart": [{"hooks": many}]}})
     )
-    child = pexpect.spawn(
-        str(pi_bin),
-        ["--offline", "--no-session"],
-        cwd=str(proj),
-        env={**e2e_env, "PI_CODING_AGENT_DIR": str(agent), "TERM": "xterm-256color"},
-        encoding="utf-8",
-        dimensions=(30, 100),
-        timeout=BOUND,
-    )
+    child = pi_in_a_terminal(pi_bin, agent, e2e_env, proj, BOUND)
     try:
         seen = child.expect(["Run this project's hooks", "hooks too long to show here whole"])
         child.send("\r")

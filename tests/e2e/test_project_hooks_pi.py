@@ -65,6 +65,21 @@ def alive(pid: int) -> bool:
     return stat.rsplit(") ", 1)[1][0] != "Z"
 
 
+def pi_in_a_terminal(
+    pi_bin: Path, agent: Path, env: dict[str, str], proj: Path, timeout: float = 60
+) -> pexpect.spawn:
+    """pi's interactive screen in a 30 x 100 terminal, offline, started in `proj`."""
+    return pexpect.spawn(
+        str(pi_bin),
+        ["--offline", "--no-session"],
+        cwd=str(proj),
+        env={**env, "PI_CODING_AGENT_DIR": str(agent), "TERM": "xterm-256color"},
+        encoding="utf-8",
+        dimensions=(30, 100),
+        timeout=timeout,
+    )
+
+
 def hooks_agent_dir(root: Path) -> Path:
     """An agent dir with project-hooks alone linked in (each pi start compiles less)."""
     (root / "agent" / "extensions").mkdir(parents=True)
@@ -198,15 +213,7 @@ def test_after_an_approval_pi_starts_without_the_hooks_folder_warning_and_runs_t
     (proj / ".claude/settings.json").write_text(json.dumps({"hooks": hooks}))
 
     def start() -> tuple[int, str]:
-        child = pexpect.spawn(
-            str(pi_bin),
-            ["--offline", "--no-session"],
-            cwd=str(proj),
-            env={**e2e_env, "PI_CODING_AGENT_DIR": str(agent), "TERM": "xterm-256color"},
-            encoding="utf-8",
-            dimensions=(30, 100),
-            timeout=60,
-        )
+        child = pi_in_a_terminal(pi_bin, agent, e2e_env, proj)
         try:
             seen = child.expect(["Press any key", "Run this project's hooks", "─"])
             if seen == 2:  # the editor's border: started; the SessionStart hook has its turn
