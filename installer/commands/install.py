@@ -323,7 +323,9 @@ def _shared(
 def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resource, ...]) -> None:
     if mode == "link":
         refuse_unlinkable(chosen)
-    elif loads_as_one_extension(ctx.set_root, ctx.pi_line()):
+        return
+    refuse_unloadable_entries(chosen)  # loaded in place, a FIFO entry hangs pi as a link's does
+    if loads_as_one_extension(ctx.set_root, ctx.pi_line()):
         raise UsageError(
             f"{ctx.set_root} has nothing pi would load (no extensions/, skills/, prompts/ or "
             "themes/, no pi manifest): registered, pi would take the folder itself for one "

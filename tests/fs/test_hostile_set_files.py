@@ -70,13 +70,14 @@ def agent(tmp_path: Path) -> Path:
     return build_tree(tmp_path / "agent", {"extensions/.keep": ""})
 
 
+@pytest.mark.parametrize("mode", ["link", "register"])
 @pytest.mark.parametrize("how", ["fifo", "zero"])
 def test_a_folder_extension_whose_entry_is_no_file_is_refused_and_doctor_answers(
-    set_root: Path, agent: Path, how: str
+    set_root: Path, agent: Path, how: str, mode: str
 ) -> None:
     spoil(set_root / "extensions/d/index.ts", how)
 
-    done = ext(set_root, agent, "install", "--yes")
+    done = ext(set_root, agent, "install", "--yes", "--mode", mode)
     doctor = ext(set_root, agent, "doctor")
 
     assert done.returncode == 2, done.stdout + done.stderr
@@ -84,7 +85,7 @@ def test_a_folder_extension_whose_entry_is_no_file_is_refused_and_doctor_answers
     assert "--skip d" in done.stderr
     assert not os.path.lexists(agent / "extensions/fine.ts")  # nothing was changed
     assert "Traceback" not in doctor.stderr + doctor.stdout
-    assert ext(set_root, agent, "install", "--yes", "--skip", "d").returncode == 0
+    assert ext(set_root, agent, "install", "--yes", "--skip", "d", "--mode", mode).returncode == 0
 
 
 @pytest.mark.parametrize("how", ["fifo", "zero", "sparse"])
