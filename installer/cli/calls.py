@@ -210,7 +210,7 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     of_set = command.call != "undo"
     says = command.call in _SAY_WHERE
     said = where_said(g, out, ctx, command, args, of_the_set=of_set) if says else ()
-    if command.call == "adopt":  # it brings the set here: which dir, no word of the others
+    if command.call in _SAY_ONLY_WHERE:
         said = said[:1]
     first = said[:1] if command.call == "undo" else said
     prompt = Prompt(out, getattr(options, "yes", True), color=not g.no_color, before=first)
@@ -233,6 +233,9 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
 # The writers of an agent dir that say which (and from where) before their plan; install says
 # it in `_install`, the others of `asks` work on a set folder or on consent's store.
 _SAY_WHERE = frozenset({"uninstall", "enable", "disable", "toggle", "undo", "adopt"})
+# Of those, the ones that say the dir alone: adopt brings the set into it, so the set's
+# other dirs, or the sets this one holds, are no wrong folder to point out.
+_SAY_ONLY_WHERE = frozenset({"adopt"})
 
 
 # The readers of an agent dir whose output does not name it (list's table does).

@@ -8,7 +8,7 @@ backed up before ext writes its own (install), left where it is (uninstall).
 
 from __future__ import annotations
 
-import os
+import errno
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,15 +41,17 @@ class Wanted(NamedTuple):
 
 def wanted(r: Resource) -> Wanted:
     """The text ext writes for `r` in its host's format, from the set's file as it is now."""
-    from installer.ground.readfile import read_head
+    from installer.ground.readfile import read_text
     from installer.hosts.toml_commands import Unwritable, command_text
 
     try:
-        source = read_head(r.source, 4 * (MAX_BYTES + 1), errors="strict")[: MAX_BYTES + 1]
-    except (OSError, UnicodeDecodeError) as exc:
-        return Wanted(None, f"cannot read {r.source}: {getattr(exc, 'strerror', None) or exc}")
-    if len(source) > MAX_BYTES:
-        return Wanted(None, f"{r.source} is over {MAX_BYTES >> 10} KiB")
+        source = read_text(r.source, cap=MAX_BYTES)
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            return Wanted(None, f"{r.source} is over {MAX_BYTES >> 10} KiB")
+        return Wanted(None, f"cannot read {r.source}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        return Wanted(None, f"cannot read {r.source}: {exc}")
     try:
         return Wanted(command_text(r, source))
     except Unwritable as why:
@@ -58,22 +60,11 @@ def wanted(r: Resource) -> Wanted:
 
 def read_real(path: Path) -> str | None:
     """A real file's text (never through a link); None for anything else or unreadable."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        import stat
+    from installer.ground.readfile import read_bytes
 
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
-            return None
-        data = os.read(fd, MAX_BYTES + 1)
-    finally:
-        os.close(fd)
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
+        return read_bytes(path, MAX_BYTES, follow=False).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         return None
 
 

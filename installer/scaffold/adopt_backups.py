@@ -74,13 +74,14 @@ def _judge(agent_dir: Path, rel: str, copy: dict[str, Any] | None, target: str) 
     if kept_out:
         why = f"it holds {', '.join(kept_out[:3])}, which the set's copy leaves out: the only copy"
         return Backup(rel, False, why)
+    mine = _entries(backup)  # read once: held against the copy, the link's target, the journal
     copied = Path(copy["file"]) if copy is not None else None
     for place in dict.fromkeys(p for p in (copied, Path(target)) if p is not None):
-        if _same(backup, place):
+        if mine is not None and _entries(place) == mine:
             if place == copied:
                 return Backup(rel, True, f"what was copied into the set, {place}")
             return Backup(rel, True, f"the same bytes as the set's {place}")
-    if copy is None or not trees.matches(backup, copy["entries"], trees.LEFT_OUT):
+    if copy is None or mine != copy["entries"]:
         return Backup(rel, False, "not a copy of anything in the set; delete it yourself when sure")
     if copied is not None and os.path.lexists(copied):
         why = f"the set's copy was changed since ({copied}): this is the only copy of the original"
@@ -89,9 +90,10 @@ def _judge(agent_dir: Path, rel: str, copy: dict[str, Any] | None, target: str) 
     return Backup(rel, False, why)
 
 
-def _same(backup: Path, place: Path) -> bool:
-    """True when `place` in the set holds exactly the backup's entries (bytes, link texts)."""
+def _entries(path: Path) -> trees.Entries | None:
+    """Every entry at and under `path` (bytes, link texts; .git and node_modules left out), or
+    None when it cannot be read."""
     try:
-        return trees.entries(backup, trees.LEFT_OUT) == trees.entries(place, trees.LEFT_OUT)
+        return trees.entries(path, trees.LEFT_OUT)
     except (OSError, ExtError):
-        return False
+        return None

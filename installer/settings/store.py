@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from installer.ground import atomic
 from installer.ground.errors import ExtError
+from installer.ground.readfile import NotReadable, read_bytes
 from installer.ground.records import NamedTuple
 from installer.settings import jsondoc
 from installer.settings.files import MAX_BYTES
@@ -60,30 +61,26 @@ def glance(path: Path, bom: bool = False) -> dict[str, Any]:
 
 
 def _read_text(path: Path) -> str | None:
-    """The file's text, capped in size, or None when it does not exist."""
+    """The file's text, capped in size, or None when it does not exist (a FIFO planted at
+    settings.json is refused at once, never waited on: installer/ground/readfile.py)."""
     try:
-        # O_NONBLOCK: a FIFO planted at settings.json must not hang ext; it is refused below.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        raw = read_bytes(path, MAX_BYTES)
     except FileNotFoundError:
         return None
+    except NotReadable as err:
+        if err.errno == errno.EFBIG:
+            raise ExtError(
+                f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
+                fix=f"Check {path}: a settings file is normally a few kilobytes.",
+            ) from None
+        raise ExtError(
+            f"{path} is not a regular file",
+            fix=f"Move {path} away; pi expects a JSON file there.",
+        ) from None
     except OSError as err:
         raise ExtError(
             f"cannot read {path}: {err.strerror}", fix=f"Check the permissions of {path}."
         ) from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise ExtError(
-            f"{path} is not a regular file",
-            fix=f"Move {path} away; pi expects a JSON file there.",
-        )
-    with os.fdopen(fd, "rb") as handle:
-        raw = handle.read(MAX_BYTES + 1)
-    if max(info.st_size, len(raw)) > MAX_BYTES:
-        raise ExtError(
-            f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
-            fix=f"Check {path}: a settings file is normally a few kilobytes.",
-        )
     return jsondoc.decode(raw, str(path))
 
 
