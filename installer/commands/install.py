@@ -27,6 +27,7 @@ from installer.sets.modes import (
 from installer.sets.piskill import warnings as pi_skips
 from installer.sets.resources import (
     Resource,
+    broken_links,
     discover,
     loads_as_one_extension,
     select,
@@ -105,6 +106,10 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         *ctx.manifest.warnings,
         *selection_warnings(options.only, options.skip),
         *_nothing_in(ctx, resources),
+        *(
+            f"{b.why}: not installed, pi cannot load it ({b.fix})"
+            for b in broken_links(ctx.set_root)
+        ),
     )
     skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
 

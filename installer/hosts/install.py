@@ -33,7 +33,7 @@ from installer.links.plan import linked_now, plan_install
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import Selection, refuse_other_sets
 from installer.sets.modes import refuse_unlinkable
-from installer.sets.resources import select, selection_warnings
+from installer.sets.resources import broken_links, select, selection_warnings
 
 if TYPE_CHECKING:
     from installer.engine.result import PlanResult
@@ -110,6 +110,11 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         warnings = (
             *ctx.manifest.warnings,
             *selection_warnings(options.only, options.skip),
+            *(
+                b.left_out(host.title)
+                for b in broken_links(ctx.set_root)
+                if host.place(b.kind) is not None
+            ),
             *files.warnings,
             *_absent_warnings(host, where, picked),
             *_refused_warnings(host, linked_now(links.actions, here)),

@@ -327,6 +327,59 @@ def folder_is_item(path: Path, kind: str) -> bool:
     return kind == "skill" and (path / "SKILL.md").is_file()
 
 
+class Broken(NamedTuple):
+    """A link among a set's items that leads nowhere: pi skips it, and so does an install."""
+
+    kind: Kind
+    rel: str  # `extensions/notify.ts`
+    path: str
+    target: str | None  # where it points; None for a loop (the kernel's ELOOP)
+
+    @property
+    def why(self) -> str:
+        if self.target is None:
+            return f"{self.rel} in the set is a link that leads back to itself (a loop)"
+        return f"{self.rel} in the set is a link to {self.target}, which does not exist"
+
+    @property
+    def fix(self) -> str:
+        if self.target is None:
+            return f"remove the link, or point it at the item: rm {self.path}"
+        return f"restore its target, or remove the link: rm {self.path}"
+
+    def left_out(self, by: str) -> str:
+        """An install's warning: `by` (pi, Claude Code) loads nothing from it either."""
+        return f"{self.why}: not installed, {by} cannot load it ({self.fix})"
+
+
+def broken_links(root: Path) -> list[Broken]:
+    """The links in the set's kind folders (extensions/, skills/, …) whose target is missing
+    or loops, by name: what neither pi nor an install can load."""
+    import errno
+
+    out = []
+    for kind in KINDS:
+        folder = FOLDER[kind]
+        try:
+            with os.scandir(root / folder) as it:
+                links = sorted(e.name for e in it if e.is_symlink() and e.name[0] != ".")
+        except OSError:
+            continue
+        for name in links:
+            path = f"{root}/{folder}/{name}"
+            try:
+                os.stat(path)
+                continue
+            except OSError as exc:
+                loops = exc.errno == errno.ELOOP
+            try:
+                target = None if loops else os.readlink(path)
+            except OSError:  # gone since the listing
+                continue
+            out.append(Broken(kind, f"{folder}/{name}", path, target))
+    return out
+
+
 def _check_unique(found: list[Resource], root: str) -> None:
     """Two items of a kind with one name, or one place in the agent dir, cannot both be had."""
     _first_twin(found, root, lambda r: (r.kind, r.name), "are named {r.name!r}")

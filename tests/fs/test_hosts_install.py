@@ -156,6 +156,25 @@ def test_an_extensions_folder_pi_would_refuse_does_not_stop_another_host(
     assert for_pi.exit_code != 0
 
 
+def test_a_link_of_the_set_that_leads_nowhere_is_said_for_the_kinds_the_host_takes(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """Session 49: such a link was left out in silence, as for pi; an extension's is not the
+    concern of a host that takes no extension."""
+    (set_root / "skills/old").symlink_to("../archive/old")
+    (set_root / "extensions/loop.ts").symlink_to("loop.ts")
+    made(isolated_home, ".claude")
+    result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+    assert result.exit_code == 0, result.stderr
+    said = " ".join(result.stderr.split())
+    assert (
+        "skills/old in the set is a link to ../archive/old, which does not exist: not "
+        "installed, Claude Code cannot load it (restore its target, or remove the link: rm "
+        f"{set_root}/skills/old)"
+    ) in said
+    assert "extensions/loop.ts" not in said
+
+
 def test_a_missing_host_dir_is_exit_4_naming_the_host_and_the_fix(set_root: Path) -> None:
     result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
     assert result.exit_code == 4

@@ -370,6 +370,27 @@ def test_a_set_with_no_items_is_said_by_list_and_install(tmp_path: Path, agent: 
     )
 
 
+def test_an_install_says_which_links_of_the_set_lead_nowhere(tmp_path: Path, agent: Path) -> None:
+    """Session 49: a link of the set that loops or whose target is gone was left out of an
+    install without a word, while `ext doctor` called it an error; pi skips it too. The plan
+    now says it, with doctor's fix, and installs the rest."""
+    root = build_tree(tmp_path / "set", SET)
+    (root / "extensions/loop.ts").symlink_to("loop.ts")
+    (root / "prompts").mkdir()
+    (root / "prompts/gone.md").symlink_to("../drafts/gone.md")
+    result = install(context(root, agent), Install(), yes)
+    assert [w for w in result.plan.warnings if " in the set is a link" in w] == [
+        "extensions/loop.ts in the set is a link that leads back to itself (a loop): not "
+        f"installed, pi cannot load it (remove the link, or point it at the item: rm "
+        f"{root}/extensions/loop.ts)",
+        "prompts/gone.md in the set is a link to ../drafts/gone.md, which does not exist: not "
+        f"installed, pi cannot load it (restore its target, or remove the link: rm "
+        f"{root}/prompts/gone.md)",
+    ]
+    assert (agent / "extensions/notify.ts").is_symlink()
+    assert not os.path.lexists(agent / "extensions/loop.ts")
+
+
 def test_a_resource_folder_linked_into_the_set_is_made_real_and_empty_not_a_copy(
     tmp_path: Path, set_root: Path
 ) -> None:

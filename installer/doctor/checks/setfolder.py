@@ -12,7 +12,7 @@ from installer.doctor.subject import Subject
 from installer.ground.errors import ExtError
 from installer.ground.manifest import MANIFEST_NAME
 from installer.host.lines import PiLine
-from installer.sets.resources import FOLDER, KINDS, Resource, folder_is_item
+from installer.sets.resources import FOLDER, KINDS, Resource, broken_links, folder_is_item
 
 # Per folder: the kind, what makes a folder an item, and the file the fix names.
 _MARKERS = {
@@ -85,33 +85,8 @@ def resources(s: Subject) -> Iterator[Finding]:
 
 
 def _dangling(root: Path) -> Iterator[Finding]:
-    for folder in FOLDER.values():
-        for entry in _listing(root / folder):
-            if entry.is_symlink() and not os.path.exists(entry.path):
-                rel = f"{folder}/{entry.name}"
-                if _loops(entry.path):
-                    yield error(
-                        f"{rel} in the set is a link that leads back to itself (a loop): the "
-                        "item cannot be installed",
-                        f"remove the link, or point it at the item: rm {entry.path}",
-                    )
-                    continue
-                yield error(
-                    f"{rel} in the set is a link to {os.readlink(entry.path)}, which does not "
-                    "exist: the item cannot be installed",
-                    f"restore its target, or remove the link: rm {entry.path}",
-                )
-
-
-def _loops(path: str) -> bool:
-    """Whether a link's chain comes back on itself (the kernel's ELOOP)."""
-    import errno
-
-    try:
-        os.stat(path)
-    except OSError as exc:
-        return exc.errno == errno.ELOOP
-    return False
+    for b in broken_links(root):
+        yield error(f"{b.why}: the item cannot be installed", b.fix)
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
