@@ -8,6 +8,7 @@ links, pi's own `-path` patterns; link mode writes a `-path` with `[set] switch 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -176,11 +177,18 @@ def _refuse_stale(ctx: Context, name: str) -> None:
 
     for item in items(ctx)[1]:
         r = item.resource
-        if item.state == "stale" and name in (r.name, r.label, r.filename):
+        if item.state != "stale" or name not in (r.name, r.label, r.filename):
+            continue
+        if os.path.exists(ctx.agent_dir / item.path):  # its file stays; the set dropped it
             raise UsageError(
-                f"{r.label} is gone from the set: its link in the agent dir is stale ({item.path})",
-                f"run `ext install` to prune it, or put {r.source or item.path} back",
+                f"{r.label} is no item of the set now, yet its link in the agent dir loads "
+                f"({item.path})",
+                "run `ext install` to prune it",
             )
+        raise UsageError(
+            f"{r.label} is gone from the set: its link in the agent dir is stale ({item.path})",
+            f"run `ext install` to prune it, or put {r.source or item.path} back",
+        )
 
 
 def switch(

@@ -32,6 +32,7 @@ from installer.hosts.written import KEY, WrittenPlan, plan_written, recorded
 from installer.links.plan import linked_now, plan_install
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import Selection, refuse_other_sets
+from installer.links.states import kinds_of
 from installer.sets.modes import refuse_unlinkable
 from installer.sets.resources import broken_links, select, selection_warnings
 
@@ -96,7 +97,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         left_out = [r for r in where.items if r not in here]
         off = parked(agent, left_out)
         now = cache(ctx.env.now)  # read once, and only if something is backed up
-        links = plan_install(agent, where.items, here, now, (), off)
+        links = plan_install(agent, where.items, here, now, (), off, kinds_of(ctx))
         links = links._replace(actions=kept_for_other_dirs(ctx, links.actions))
         hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
         names = Namer(agent.taken, lambda: stamp(now()))

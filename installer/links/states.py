@@ -14,7 +14,7 @@ from installer.ground.state import load_state
 from installer.hosts.placing import set_items
 from installer.links.scan import AgentState, Entry, scan, seen
 from installer.sets.pirules import Layout
-from installer.sets.resources import FOLDER, KINDS, Kind, Resource
+from installer.sets.resources import FOLDER, KIND_OF, Kind, Resource
 
 if TYPE_CHECKING:
     from installer.settings.switches import PiSwitch
@@ -174,7 +174,7 @@ def classify_here(ctx: Context, agent: AgentState, resources: Iterable[Resource]
     ]
 
 
-PI_KINDS: Mapping[str, Kind] = {FOLDER[k]: k for k in KINDS}
+PI_KINDS: Mapping[str, Kind] = KIND_OF
 
 
 def kinds_of(ctx: Context) -> dict[str, Kind]:
@@ -265,14 +265,20 @@ def gone(
     """Links of ours whose target left the set (no item accounts for them): stale, and
     `ext install` prunes them. `kinds`: the host's folders and what each holds."""
     known = {p for r in resources for p in (r.dest, r.disabled_dest)}
-    return [
-        Item(resource_at(path, e.target or "", kinds), "stale", path, _GONE)
-        for path, e in sorted(agent.entries.items())
+    dead = [
+        (path, e, _GONE)
+        for path, e in agent.entries.items()
         if e.kind == "link" and e.owner in ("ours", "moved") and not e.exists and path not in known
+    ]
+    live = [(path, e, _NO_ITEM) for path, e in agent.strays(known, kinds)]
+    return [
+        Item(resource_at(path, e.target or "", kinds), "stale", path, why)
+        for path, e, why in sorted(dead + live)
     ]
 
 
 _GONE = "its target is gone from the set; `ext install` prunes it"
+_NO_ITEM = "no item of the set goes here now, yet its link loads; `ext install` prunes it"
 
 
 def resource_at(path: str, source: str, kinds: Mapping[str, Kind] = PI_KINDS) -> Resource:

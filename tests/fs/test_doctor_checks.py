@@ -380,6 +380,26 @@ def test_a_deleted_set_file_is_an_error_naming_the_item(
     assert err.fix is not None and err.fix.startswith("ext install")
 
 
+def test_a_link_of_ours_where_no_item_goes_now_is_a_warning_only_where_pi_loads_it(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    """Session 49: an item dropped from the set while its file stays (a pi package's manifest
+    edited) was info, `links into the set, which is not an item`, while pi loaded it."""
+    (agent / "extensions/notify.ts").rename(agent / "extensions/alias.ts")
+    (agent / "extensions/README.md").symlink_to(set_root / "extensions/notify.ts")
+
+    found = only(doctor(tmp_path, set_root, agent), "items")
+
+    [warned] = [f for f in found if f.level == "warn"]
+    assert warned.message == (
+        f"alias: extensions/alias.ts links into the set, to {set_root}/extensions/notify.ts, "
+        "which is no item of it now; pi loads it all the same"
+    )
+    assert warned.fix == "ext install (prunes it)"
+    [noted] = [f for f in found if f.level == "info" and "README.md" in f.message]
+    assert noted.message.endswith("which is not an item")
+
+
 def test_a_link_to_an_older_location_of_the_set_is_an_error(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:

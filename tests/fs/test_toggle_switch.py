@@ -505,3 +505,20 @@ def test_an_item_gone_from_the_set_is_said_stale_with_its_fix(
         f"{label} is gone from the set: its link in the agent dir is stale ({gone})"
     )
     assert err.value.fix == f"run `ext install` to prune it, or put {set_root / gone} back"
+
+
+@pytest.mark.parametrize("enable", [True, False])
+def test_an_item_the_set_dropped_while_its_file_stays_is_said_so(
+    set_root: Path, agent: Path, enable: bool
+) -> None:
+    """Session 49: a pi package's manifest no longer naming beta left beta.ts in the set, so
+    its link still loaded; the fix said to put back a file that was there."""
+    ctx = installed(set_root, agent)
+    kept = {"extensions": ["./extensions/alpha.ts", "./extensions/gamma"]}
+    (set_root / "package.json").write_text(json.dumps({"name": "tools", "pi": kept}))
+    with pytest.raises(UsageError) as err:
+        switch(ctx, ["beta"], enable, False, False, yes)
+    assert err.value.message == (
+        "beta is no item of the set now, yet its link in the agent dir loads (extensions/beta.ts)"
+    )
+    assert err.value.fix == "run `ext install` to prune it"

@@ -278,7 +278,10 @@ def _stale(item: Item, e: Entry, install: str = INSTALL) -> Finding:
 
 def _orphans(sv: Survey) -> Iterator[Finding]:
     """Links of ours that no item of the set accounts for: a deleted or renamed resource."""
+    from installer.links.states import kinds_of
+
     known = {p for i in sv.items for p in (i.resource.dest, i.resource.disabled_dest)}
+    loaded = dict(sv.agent.strays(known, kinds_of(sv.ctx)))  # what an install prunes
     for path, e in sorted(sv.agent.entries.items()):
         if e.kind != "link" or e.owner not in ("ours", "moved") or path in known:
             continue
@@ -288,6 +291,13 @@ def _orphans(sv: Survey) -> Iterator[Finding]:
                 f"{path} is a backup of a link into this set (to {e.target}), set aside by an "
                 "install of another set; pi does not load it",
                 f"rm {sv.agent.agent_dir / path}",
+            )
+            continue
+        if path in loaded:
+            yield warn(
+                f"{_label(path)}: {path} links into the set, to {e.target}, which is no item "
+                f"of it now; {sv.ctx.on.title} loads it all the same",
+                f"{INSTALL} (prunes it)",
             )
             continue
         if e.exists:
