@@ -255,8 +255,21 @@ def _statuses(root: Path, steps: list[JournalStep], cut_short: bool = False) -> 
             status = "not-done"
         if status == "done":
             view.reverse(s)
+        elif status == "not-done" and s["op"] == "rename":
+            _put_back_already(out, s, view.node(s["path"]))
         out.append(Reversal(s, status))
     return out
+
+
+def _put_back_already(newer: list[Reversal], rename: JournalStep, there: Node) -> None:
+    """A backup's rename found undone, what it moved back in place: the link the run then
+    made there is gone, so it is undone too, not changed. An undo killed part-way got that
+    far (the run linked after the rename; an undo takes back the link, then the rename)."""
+    if not _as_moved(there, rename):
+        return
+    for i, r in enumerate(newer):
+        if r.status == "changed" and r.step["op"] == "symlink" and r.step["path"] == rename["path"]:
+            newer[i] = Reversal(r.step, "not-done")
 
 
 def _status(view: _View, s: JournalStep) -> str:

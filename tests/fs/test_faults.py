@@ -433,8 +433,15 @@ def test_sigkill_from_outside_while_it_works(tmp_path: Path) -> None:
     pytest.fail("the install finished before it could be killed, five times")
 
 
-def forked_and_killed(set_root: Path, agent: Path, nth: int, when: str) -> int:
-    """Install in a forked child that SIGKILLs itself at its nth write; its exit status."""
+def forked_and_killed(
+    set_root: Path,
+    agent: Path,
+    nth: int,
+    when: str,
+    do: Callable[[Path, Path], object] = run,
+) -> int:
+    """Install (or `do`) in a forked child that SIGKILLs itself at its nth write; its exit
+    status."""
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child never returns to pytest
         code = 0
@@ -458,7 +465,7 @@ def forked_and_killed(set_root: Path, agent: Path, nth: int, when: str) -> int:
 
             for name in WRITES:
                 setattr(os, name, wrap(getattr(os, name)))
-            run(set_root, agent)
+            do(set_root, agent)
         except BaseException:
             code = 3
         finally:
@@ -494,6 +501,40 @@ def test_sigkill_at_every_write_of_a_realistic_install(tmp_path: Path, when: str
         assert os.readlink(agent / f"themes/dark.json.bak.{STAMP}") == str(base / "theirs.json")
         assert not [p for p in snapshot(agent) if p.endswith(".ext-tmp")]
     assert crashes >= 15, crashes
+
+
+def _undo(set_root: Path, agent: Path) -> PlanResult:
+    return undo(context(set_root, agent), Undo(), yes)
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_sigkill_at_every_write_of_an_undo_then_the_next_undo_finishes_it(
+    tmp_path: Path, when: str
+) -> None:
+    """A trial (helper-29): an undo killed after it had put back a file the install had
+    backed up could never be finished: the next undo judged the install's link at that path
+    "changed since it ran", and the user's files stayed in their backups."""
+    crashes = 0
+    for nth in range(1, 200):
+        base = tmp_path / f"{when}-{nth}"
+        set_root, agent = realistic(base)
+        before = {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")}
+        run(set_root, agent)
+        code = forked_and_killed(set_root, agent, nth, when, _undo)
+        if code == 0:
+            break  # past the undo's last write: it finished
+        assert code == -signal.SIGKILL
+        crashes += 1
+        cut_short = incomplete(agent) is not None
+        again = _undo(set_root, agent)
+        said = [w for w in again.plan.warnings if "interrupted" in w]
+        assert said == ([said[0]] if cut_short else []), nth
+        assert all(w.startswith("an earlier `ext undo`") for w in said), said
+        assert all(w.endswith("; this run finishes it") for w in said), said
+        after = {k: v for k, v in snapshot(agent).items() if not k.startswith(".extset")}
+        assert after == before, nth
+        assert _undo(set_root, agent).plan.is_empty, nth
+    assert crashes >= 10, crashes
 
 
 def test_links_killed_halfway_through_one_journal_write_undo_only_what_was_made(
