@@ -152,7 +152,10 @@ def _move(ctx: Context, old: Path, keep_folder: bool, text: str, keep_new: bool 
     if not keep_folder:  # its lock, an empty file, goes with it
         lock = FileText(None, None, strays=(f".{FILENAME}.lock",))
         actions.append(Action("rmdir", LEGACY_FOLDER, payload=lock))
-    execute(ctx, Plan("consent move", tuple(actions), of_set=False))
+    from installer.engine.lock import agent_lock
+
+    with agent_lock(ctx.agent_dir):  # a journal is written under the lock: it says who works
+        execute(ctx, Plan("consent move", tuple(actions), of_set=False))
 
 
 def _unsafe(folder: Path, info: os.stat_result) -> str | None:

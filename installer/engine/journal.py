@@ -268,6 +268,18 @@ def incomplete(agent_dir: Path) -> Record | None:
     return None
 
 
+def at_work(agent_dir: Path) -> Record | None:
+    """The newest unfinished journal whose ext is alive: the run that holds the lock."""
+    for path in _paths(agent_dir):
+        pid = _pid(path)
+        if pid is None or pid == os.getpid() or _closed(path) or not _alive(pid):
+            continue
+        rec = read(path)
+        if rec is not None and rec.status is None:
+            return rec
+    return None
+
+
 def _closed(path: Path, tail: int = 4096) -> bool:
     """Whether the journal's closing line is among its last bytes (only `undone` follows it)."""
     try:
@@ -283,21 +295,35 @@ def running(path: Path) -> int | None:
     """The pid of the ext that writes this journal while it is still at work, else None.
 
     The pid is in the journal's name. An unfinished journal of a live process is a run in
-    progress, not one that was killed.
+    progress, not one that was killed; but a run at work holds the agent dir's lock, so with
+    the lock free the pid is a process that died unreaped, or another that took its number.
     """
+    pid = _pid(path)
+    if pid is None or pid == os.getpid():
+        return None
+    from installer.engine.lock import free
+
+    if free(path.parent.parent.parent):  # <agent>/.extset/journal/<name>
+        return None
+    return pid if _alive(pid) else None
+
+
+def _pid(path: Path) -> int | None:
+    """The pid a journal's name carries: `<when>-<pid>-<command>.jsonl`."""
     try:
-        pid = int(path.stem.split("-")[1])
+        return int(path.stem.split("-")[1])
     except (IndexError, ValueError):
         return None
-    if pid == os.getpid():
-        return None
+
+
+def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
-        return None
+        return False
     except PermissionError:  # alive, another user's
-        return pid
-    return pid
+        return True
+    return True
 
 
 def mark(path: Path, status: str) -> None:

@@ -24,6 +24,7 @@ if sys.platform != "win32":
     import fcntl
 
 WAIT_SECONDS = 30.0
+_HELD: set[str] = set()  # the agent dirs whose lock this process holds
 NOTE_AFTER_SECONDS = 1.0  # a longer wait is said, once
 POLL_SECONDS = 0.05
 
@@ -53,10 +54,35 @@ def agent_lock(agent_dir: Path, timeout: float = WAIT_SECONDS) -> Iterator[None]
         with _filelock(path, agent_dir, timeout):
             yield
         return
+    _HELD.add(str(agent_dir))
     try:
         yield
     finally:
+        _HELD.discard(str(agent_dir))
         os.close(fd)  # releases the flock
+
+
+def free(agent_dir: Path) -> bool:
+    """Whether no ext holds the agent dir's lock now: this process's own hold counts as free
+    (it is at work, no other), as does a lock file not there. False where it cannot tell
+    (no flock here): a run that holds the lock is at work, and one that died let it go."""
+    if str(agent_dir) in _HELD:
+        return True
+    if sys.platform == "win32":
+        return False
+    try:
+        fd = os.open(agent_dir / ".extset" / "lock", os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:  # held (BlockingIOError), or no flock on this file system
+        return False
+    finally:
+        os.close(fd)  # and with it the shared lock, if taken
+    return True
 
 
 def _open(path: Path) -> tuple[int, bool]:
@@ -108,7 +134,7 @@ def _flock(fd: int, path: Path, agent_dir: Path, timeout: float) -> bool:
         if not told and waited > NOTE_AFTER_SECONDS:
             from installer.ground.notices import note
 
-            note(f"waiting for another ext working on {agent_dir} (it holds {path})")
+            note(f"waiting for {_holder(agent_dir)} working on {agent_dir} (it holds {path})")
             told = True
         time.sleep(POLL_SECONDS)
 
@@ -130,6 +156,19 @@ def _filelock(path: Path, agent_dir: Path, timeout: float) -> Iterator[None]:
 
 def _busy(agent_dir: Path, timeout: float) -> ExtError:
     return ExtError(
-        f"another ext is working on {agent_dir} and held its lock for {timeout:.0f} s",
+        f"{_holder(agent_dir)} is working on {agent_dir} and held its lock for {timeout:.0f} s; "
+        "nothing was written",
         "wait for it to finish, then run this again",
     )
+
+
+def _holder(agent_dir: Path) -> str:
+    """Who holds the lock, as its journal names it: `ext install` (pid 4805, started …);
+    a run that is still planning has written none yet."""
+    from installer.engine.journal import at_work
+
+    rec = at_work(agent_dir)
+    if rec is None:
+        return "another ext"
+    pid = rec.path.stem.split("-")[1]
+    return f"`ext {rec.command}` (pid {pid}, started {rec.started[:19]})"

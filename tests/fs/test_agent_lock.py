@@ -37,7 +37,9 @@ def _busy(agent: Path) -> ExtError:
 def test_a_second_ext_is_refused_with_what_to_do(tmp_path: Path) -> None:
     with agent_lock(tmp_path):
         err = _busy(tmp_path)
-    assert err.message == f"another ext is working on {tmp_path} and held its lock for 0 s"
+    assert err.message == (
+        f"another ext is working on {tmp_path} and held its lock for 0 s; nothing was written"
+    )
     assert err.fix == "wait for it to finish, then run this again"
     with agent_lock(tmp_path, timeout=0):  # released on the way out
         pass
@@ -134,3 +136,25 @@ def test_a_lock_the_file_system_refuses_says_where_to_go(
         pass
     assert err.value.message == f"cannot lock {tmp_path}/.extset/lock: No locks available"
     assert err.value.fix == "put the agent dir on a local file system, or pass --agent-dir to one"
+
+
+def test_the_refusal_names_the_run_that_holds_the_lock(tmp_path: Path) -> None:
+    """A trial (helper-29): a second install waited 30 s, then said only "another ext"; the
+    journal of the run at work names its command and pid, as undo's refusal does."""
+    journal = tmp_path / ".extset" / "journal"
+    journal.mkdir(parents=True)
+    with subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as holder:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        (journal / f"20261205T090000.000000-{holder.pid}-install.jsonl").write_text(
+            '{"journal": 1, "command": "install", "started": "2026-12-05T09:00:00.000000"}\n'
+        )
+        err = _busy(tmp_path)
+        holder.communicate("")
+    assert err.message.startswith(
+        f"`ext install` (pid {holder.pid}, started 2026-12-05T09:00:00) is working on {tmp_path}"
+    )

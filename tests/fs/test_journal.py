@@ -285,8 +285,11 @@ def test_a_journal_of_another_user_s_live_process_is_not_incomplete(
     def not_allowed(pid: int, sig: int) -> None:
         raise PermissionError(1, "Operation not permitted")
 
+    from installer.engine import lock
+
     write(tmp_path, "20261129T120000.000000-1-install.jsonl", HEAD, {"op": "mkdir", "path": "x"})
     monkeypatch.setattr(os, "kill", not_allowed)
+    monkeypatch.setattr(lock, "free", lambda agent_dir: False)  # held, by that process
     assert journal.incomplete(tmp_path) is None
 
 

@@ -156,7 +156,21 @@ def test_a_symlinked_bookkeeping_folder_is_refused(ctx: Context, tmp_path: Path)
     assert list(elsewhere.iterdir()) == []
 
 
-def test_a_journal_of_a_live_run_is_not_reported_as_interrupted(ctx: Context) -> None:
+_HOLDS = """
+import sys
+from pathlib import Path
+from installer.engine.lock import agent_lock
+with agent_lock(Path(sys.argv[1])):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("locked", [True, False])
+def test_a_journal_of_a_live_run_is_not_reported_as_interrupted(ctx: Context, locked: bool) -> None:
+    """A run at work holds the lock; a live pid without it is a process that took a killed
+    run's number (helper-29: pids repeat in containers), or one that died unreaped: that
+    run was interrupted, and undo must not wait for it."""
     import subprocess
     import sys
 
@@ -164,13 +178,20 @@ def test_a_journal_of_a_live_run_is_not_reported_as_interrupted(ctx: Context) ->
 
     folder = journal.journal_dir(ctx.agent_dir)
     folder.mkdir(parents=True)
-    with subprocess.Popen([sys.executable, "-c", "input()"], stdin=subprocess.PIPE) as live:
+    code = _HOLDS if locked else "import sys; print('held', flush=True); sys.stdin.read()"
+    with subprocess.Popen(
+        [sys.executable, "-c", code, str(ctx.agent_dir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as live:
+        assert live.stdout is not None and live.stdout.readline() == "held\n"
         name = f"20261129T120000.000000-{live.pid}-install.jsonl"
         (folder / name).write_text(
             '{"journal": 1, "command": "install"}\n{"op": "mkdir", "path": "x"}\n'
         )
-        assert journal.incomplete(ctx.agent_dir) is None
-        live.communicate(b"\n")
+        assert (journal.incomplete(ctx.agent_dir) is None) == locked
+        live.communicate("")
     assert live.returncode == 0  # asked whether it runs (signal 0), never sent a signal
     assert journal.incomplete(ctx.agent_dir) is not None
 
