@@ -197,3 +197,31 @@ def settle_manifest(root: Path) -> None:
     path = root / "extset.toml"
     data = tomllib.loads(path.read_bytes().decode("utf-8"))  # as ext reads it: no newline turned
     manifest_cache.remember(path, path.stat(), data, time.time_ns() + manifest_cache.SETTLED_NS)
+
+
+# A process that holds ext's lock on the agent dir argv[1] until its stdin closes: a run at
+# work, as journal.running and the lock's refusals tell one.
+HOLDS_LOCK = """
+import sys
+from pathlib import Path
+from installer.engine.lock import agent_lock
+with agent_lock(Path(sys.argv[1])):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+def holding_lock(agent_dir: Path, locked: bool = True) -> subprocess.Popen[str]:
+    """Start a process that holds ext's lock on agent_dir (or, `locked` False, one that only
+    lives), once it says so; the caller ends it with `.communicate("")`."""
+    import sys
+
+    code = HOLDS_LOCK if locked else "import sys; print('held', flush=True); sys.stdin.read()"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(agent_dir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == "held\n"
+    return proc

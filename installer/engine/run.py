@@ -70,7 +70,9 @@ def run_plan(
         again = first if fingerprint(ctx.agent_dir, ctx.folders) == seen else prepare()
         fresh = again.plan
         if fresh.is_empty:  # another run did the job while this one asked: nothing to do
-            shown = fresh.shown._replace(warnings=plan.warnings)
+            # ... or the disk read otherwise now: the re-plan's own warnings say how.
+            said = tuple(dict.fromkeys((*plan.warnings, *fresh.warnings)))
+            shown = fresh.shown._replace(warnings=said)
             return PlanResult(shown, changed=False, dry_run=False)
         if not fresh.same_steps(plan):
             raise ExtError(

@@ -184,10 +184,11 @@ def read_scopes(
     (only when `trusted()` says pi reads it: pi 1.x gates it behind project trust).
 
     Read without pi's lock, as doctor reads: a view for `list` and the plans (a write
-    re-reads under the lock); a file that does not parse counts as empty, as pi runs on."""
+    re-reads under the lock); a file that does not parse counts as empty, as pi runs on. One
+    that pi is writing (empty, or cut short, while pi holds its lock) is read once pi is done:
+    read as empty, a switch planned from it was "nothing to do" (helper-30)."""
     from installer.ground.errors import ExtError
-    from installer.settings import jsondoc
-    from installer.settings.store import read_text
+    from installer.settings.store import read_settings
 
     out = []
     places = [("user", agent_dir / "settings.json", agent_dir)]
@@ -197,8 +198,7 @@ def read_scopes(
             places.append(("project", project, cwd / ".pi"))
     for name, path, base in places:
         try:
-            text = read_text(path)
-            data = jsondoc.parse(text, path.name) if text is not None else {}
+            data = read_settings(path).data
         except ExtError:
             data = {}  # doctor's settings check says why
         out.append(Scope(name, path, base, data))

@@ -6,8 +6,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import filelock
@@ -17,15 +15,7 @@ from installer.engine import lock as lock_module
 from installer.engine.lock import agent_lock
 from installer.ground import notices
 from installer.ground.errors import ExtError
-
-HOLD = """
-import sys
-from pathlib import Path
-from installer.engine.lock import agent_lock
-with agent_lock(Path(sys.argv[1])):
-    print("held", flush=True)
-    sys.stdin.read()
-"""
+from tests.helpers import holding_lock
 
 
 def _busy(agent: Path) -> ExtError:
@@ -55,15 +45,8 @@ def test_it_excludes_filelock_both_ways(tmp_path: Path) -> None:
 
 
 def test_a_holder_that_dies_frees_it(tmp_path: Path) -> None:
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(tmp_path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    holder = holding_lock(tmp_path)
     try:
-        assert holder.stdout is not None
-        assert holder.stdout.readline() == "held\n"
         _busy(tmp_path)
         holder.kill()  # no cleanup runs: the kernel drops its flock
         holder.wait(timeout=30)
@@ -143,13 +126,7 @@ def test_the_refusal_names_the_run_that_holds_the_lock(tmp_path: Path) -> None:
     journal of the run at work names its command and pid, as undo's refusal does."""
     journal = tmp_path / ".extset" / "journal"
     journal.mkdir(parents=True)
-    with subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(tmp_path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as holder:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    with holding_lock(tmp_path) as holder:
         (journal / f"20261205T090000.000000-{holder.pid}-install.jsonl").write_text(
             '{"journal": 1, "command": "install", "started": "2026-12-05T09:00:00.000000"}\n'
         )

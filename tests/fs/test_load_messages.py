@@ -9,8 +9,6 @@ The races are made deterministic by doing the other run's part at the moment it 
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,7 +20,7 @@ from installer.engine import journal
 from installer.ground import bundled_copy
 from installer.ground.bundled_copy import stable_copy
 from installer.ground.errors import ExtError, Refused
-from tests.helpers import build_tree, context, yes
+from tests.helpers import build_tree, context, holding_lock, yes
 
 SET = {
     "extset.toml": '[set]\nname = "b"\n[settings.seed]\nquietStartup = true\n',
@@ -102,11 +100,11 @@ def test_undo_meeting_a_run_still_at_work_says_so_not_that_it_was_killed(
     agent = build_tree(tmp_path / "agent", {"extensions": None})
     ctx = context(root, agent)
     install(ctx, Install(), yes)
-    with subprocess.Popen([sys.executable, "-c", "input()"], stdin=subprocess.PIPE) as live:
+    with holding_lock(agent) as live:
         cut_at_settings(agent, live.pid)
         with pytest.raises(Refused) as caught:
             undo(ctx, Undo(dry_run=True), yes)
-        live.communicate(b"\n")
+        live.communicate("")
     message = caught.value.message
     assert message.startswith(f"`ext install` (pid {live.pid}, started ")
     assert "is still at work on" in message and "killed" not in message

@@ -253,6 +253,38 @@ def test_register_mode_filters_and_the_state_record(set_root: Path, agent: Path)
     assert settings(agent)["packages"] == [str(set_root)]
 
 
+@pytest.mark.parametrize("midway", ["", '{\n  "packages": ['])
+def test_a_switch_planned_while_pi_writes_settings_waits_for_pi(
+    set_root: Path, agent: Path, monkeypatch: pytest.MonkeyPatch, midway: str
+) -> None:
+    """A trial (helper-30): with pi mid-write (its lock held, the file empty or cut short),
+    `ext disable alpha` in register mode read the file as empty, said alpha "is not
+    installed" and "nothing to do", and exited 0: alpha stayed on. The view waits for pi's
+    lock, as an install's read does; here pi is done once ext starts to wait."""
+    from installer.settings import store
+
+    ctx = installed(set_root, agent, mode="register")
+    path = agent / "settings.json"
+    whole = path.read_text()
+    path.write_text(midway)
+    (agent / "settings.json.lock").mkdir()
+    waited: list[Path] = []
+
+    def pi_finishes(at: Path, wait: float) -> bool:
+        waited.append(at)
+        path.write_text(whole)
+        (agent / "settings.json.lock").rmdir()
+        return True
+
+    monkeypatch.setattr(store, "_wait_unlocked", pi_finishes)
+    result = off(ctx, "alpha")
+    assert waited == [path]
+    assert [a.action for a in result.plan.changes] == ["filter"]
+    assert settings(agent)["packages"] == [
+        {"source": str(set_root), "extensions": ["-extensions/alpha.ts"]}
+    ]
+
+
 def test_register_mode_no_ops_and_a_skill_switched_by_its_filter(
     set_root: Path, agent: Path
 ) -> None:

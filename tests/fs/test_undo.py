@@ -12,7 +12,7 @@ from installer.commands.install import Install, install
 from installer.commands.undo import History, Undo, history, undo
 from installer.ground.context import Context, Env, resolve
 from installer.ground.errors import ExtError
-from tests.helpers import build_tree, snapshot, yes
+from tests.helpers import build_tree, holding_lock, snapshot, yes
 
 MANIFEST = "[settings.seed]\nquietStartup = true\n"
 
@@ -156,36 +156,16 @@ def test_a_symlinked_bookkeeping_folder_is_refused(ctx: Context, tmp_path: Path)
     assert list(elsewhere.iterdir()) == []
 
 
-_HOLDS = """
-import sys
-from pathlib import Path
-from installer.engine.lock import agent_lock
-with agent_lock(Path(sys.argv[1])):
-    print("held", flush=True)
-    sys.stdin.read()
-"""
-
-
 @pytest.mark.parametrize("locked", [True, False])
 def test_a_journal_of_a_live_run_is_not_reported_as_interrupted(ctx: Context, locked: bool) -> None:
     """A run at work holds the lock; a live pid without it is a process that took a killed
     run's number (helper-29: pids repeat in containers), or one that died unreaped: that
     run was interrupted, and undo must not wait for it."""
-    import subprocess
-    import sys
-
     from installer.engine import journal
 
     folder = journal.journal_dir(ctx.agent_dir)
     folder.mkdir(parents=True)
-    code = _HOLDS if locked else "import sys; print('held', flush=True); sys.stdin.read()"
-    with subprocess.Popen(
-        [sys.executable, "-c", code, str(ctx.agent_dir)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as live:
-        assert live.stdout is not None and live.stdout.readline() == "held\n"
+    with holding_lock(ctx.agent_dir, locked) as live:
         name = f"20261129T120000.000000-{live.pid}-install.jsonl"
         (folder / name).write_text(
             '{"journal": 1, "command": "install"}\n{"op": "mkdir", "path": "x"}\n'
