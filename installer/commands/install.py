@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from installer.agent.recorder import plan_agent_files, recorded
 from installer.consent.set_plan import plan_set_hooks, recorded_hooks
@@ -35,6 +35,7 @@ from installer.sets.resources import (
 )
 from installer.settings.plan import (
     SKIPPED,
+    WROTE,
     Flip,
     Intent,
     plan_settings,
@@ -182,23 +183,43 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             *sp.warnings,
         )
         plan = Plan("install", actions, warnings, mode)
+        wrote[:] = [a.data["key"] for a in sp.actions if a.action == "seed" and a.data]
         return Prepared(plan, (sp.diff,) if sp.diff else ())
+
+    wrote: list[str] = []  # the seed keys this run writes: the set's, not the user's own
 
     def new_state(state: State) -> State:
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         extra = recorded(ctx.agent_dir, previous.extra if previous else {})
         extra = recorded_hooks(ctx.set_root, extra, ctx.env.now)
-        # Switches live where pi reads them (`.off` links, the entry's and top-level patterns);
-        # the record keeps only the filters ext wrote for --only/--skip, which it may drop.
-        extra.pop("disabled", None)
-        extra.pop(SKIPPED, None)
-        if mode == "register" and skipped:
-            extra[SKIPPED] = list(skipped)
-        extra["seeded"] = _seeded(ctx, options.reseed, previous)
+        extra = _filters_record(extra, mode, skipped)
+        extra.update(_seeds_record(ctx, options.reseed, previous, wrote))
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+
+
+def _filters_record(extra: dict[str, Any], mode: str, skipped: list[str]) -> dict[str, Any]:
+    """Switches live where pi reads them (`.off` links, the entry's and top-level patterns);
+    the record keeps only the filters ext wrote for --only/--skip, which it may drop."""
+    out = {k: v for k, v in extra.items() if k not in ("disabled", SKIPPED)}
+    if mode == "register" and skipped:
+        out[SKIPPED] = list(skipped)
+    return out
+
+
+def _seeds_record(
+    ctx: Context, reseed: bool, previous: SetRecord | None, wrote: list[str]
+) -> dict[str, list[str]]:
+    """The record's seed keys: each written once or found there (`seeded`: never written
+    again), and of those the ones an install of the set wrote (`wrote`: not the user's)."""
+    before = previous.extra.get(WROTE) if previous is not None else None
+    earlier = [k for k in before if isinstance(k, str)] if isinstance(before, list) else []
+    out = {"seeded": _seeded(ctx, reseed, previous)}
+    if earlier or wrote:  # kept only once there is one: a record of an older ext stays as is
+        out[WROTE] = sorted({*earlier, *wrote})
+    return out
 
 
 def _seeded(ctx: Context, reseed: bool, previous: SetRecord | None) -> list[str]:

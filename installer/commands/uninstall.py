@@ -39,6 +39,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
 
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)
+        record = state.record_of(ctx.set_root, ctx.manifest.name)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         others = [Path(o.root) for o in state.others(ctx.set_root, ctx.manifest.name)]
         agent = scan(ctx.agent_dir, ctx.set_root, old, other_sets=others, folders=ctx.folders)
@@ -54,7 +55,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
             own = plan_agent_files(
                 ctx.agent_dir, agent, state, ctx.set_root, None, name=ctx.manifest.name
             ).actions
-            if state.record_of(ctx.set_root, ctx.manifest.name) is None:  # not this set's
+            if record is None:  # not this set's
                 own = tuple(a for a in own if a.action != "keep")
             actions += own
         has_settings = pi and settings_path(ctx).exists()
@@ -73,6 +74,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
             stale = _switches_of(made, links.actions)  # ext's `-path` of a link that goes
             intent = Intent(
                 unregister=True,
+                registered=record is not None and record.mode == "register",
                 drop_packages=drop,
                 drop_file=ours,
                 unswitched=stale,
@@ -80,7 +82,6 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
             )
             sp = plan_settings(ctx, intent)
         if has_settings and last:
-            record = state.record_of(ctx.set_root, ctx.manifest.name)
             kept_seeds[:] = _seeds_kept(ctx, record)
         warnings = sp.warnings
         if not pi:  # another agent may read the folder a skill is unlinked from
@@ -134,7 +135,7 @@ def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:
     the user's since the first install (a seed is written once, never taken back)."""
     from installer.ground.errors import ExtError
     from installer.settings import dotted, read_settings
-    from installer.settings.plan import seeded_before
+    from installer.settings.plan import WROTE, seeded_before
 
     try:
         data = read_settings(settings_path(ctx)).data
@@ -142,10 +143,16 @@ def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:
         return []
     if not isinstance(data, dict):
         return []
-    held = [k for k in sorted(seeded_before(record, ctx)) if dotted.lookup(data, k).found]
+    # The keys the set's installs wrote, when the record says; else (nothing written, or a
+    # record of an older ext) the seed keys it found there, which may have been the user's.
+    wrote = record.extra.get(WROTE) if record is not None else None
+    keys = wrote if isinstance(wrote, list) else seeded_before(record, ctx)
+    held = [k for k in sorted(keys) if isinstance(k, str) and dotted.lookup(data, k).found]
     if not held:
         return []
-    return [f"settings.json stays, with {', '.join(held)}: the set seeded them once; yours now"]
+    if isinstance(wrote, list):
+        return [f"settings.json stays, with {', '.join(held)}: the set seeded them once; yours now"]
+    return [f"settings.json stays, with {', '.join(held)}: keys the set seeds; ext takes none back"]
 
 
 def _switches_of(made: Made, unlinked: tuple[Action, ...]) -> tuple[tuple[str, str], ...]:

@@ -37,6 +37,7 @@ class Intent(NamedTuple):
     seeded: frozenset[str] = frozenset()  # seed keys written once already: never again
     register: bool = False
     unregister: bool = False
+    registered: bool = False  # with unregister: the set's entry is what installed it (register)
     excluded: tuple[str, ...] | None = None  # `-path` filters ext wants, None = keep as is
     old_roots: tuple[Path, ...] = ()  # folders the set was moved from: their entries go
     released: tuple[str, ...] = ()  # ext's own earlier filters it may drop (pi's stay)
@@ -88,6 +89,9 @@ def seed_keys(ctx: Context) -> frozenset[str]:
     from installer.settings import dotted
 
     return frozenset(dotted.flatten(ctx.manifest.seeds))
+
+
+WROTE = "wrote"  # the record's key: of the seed keys, those the set's installs wrote
 
 
 def seeded_before(record: SetRecord | None, ctx: Context) -> frozenset[str]:
@@ -212,6 +216,7 @@ def _must_write(ctx: Context, intent: Intent) -> bool:
     """Whether the intent has something of the set's own to write, beyond tidying up: a switch
     ext would report done must not be dropped because settings.json could not be read."""
     wants = intent.register or intent.excluded is not None or bool(intent.flips)
+    wants = wants or (intent.unregister and intent.registered)  # uninstall in register mode
     return bool(intent.seed and ctx.manifest.seeds) or wants
 
 

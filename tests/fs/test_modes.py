@@ -189,6 +189,27 @@ def test_register_to_link_refuses_while_settings_json_cannot_be_read(tmp_path: P
     assert snapshot(tmp_path / "agent") == tree
 
 
+def test_uninstall_in_register_mode_refuses_while_settings_json_cannot_be_read(
+    tmp_path: Path,
+) -> None:
+    """A trial (helper-30): it said `done`, exit 0, and dropped the set from ext's record,
+    while the entry that installed the set stayed: pi loaded the set once the file was
+    mended, and ext took it for a set pi loads that ext did not link."""
+    from installer.commands.uninstall import Uninstall, uninstall
+
+    root = build_tree(tmp_path / "set", dict(SET))
+    ctx = _ctx(tmp_path, root)
+    install(ctx, Install(mode="register"), yes)
+    settings = tmp_path / "agent" / "settings.json"
+    settings.write_text(settings.read_text().replace('"packages"', '"packages",'))
+    tree = snapshot(tmp_path / "agent")
+    with pytest.raises(ExtError) as err:
+        uninstall(ctx, Uninstall(), yes)
+    assert "not valid JSON" in err.value.message
+    assert err.value.fix is not None and "line 2" in err.value.fix
+    assert snapshot(tmp_path / "agent") == tree
+
+
 def test_a_skip_in_register_mode_is_no_switch_to_carry_into_link_mode(tmp_path: Path) -> None:
     """--skip holds for its run in both modes: the filter ext wrote for it is not the user's
     switch, so register -> link links the item on; what the user switched off stays off."""

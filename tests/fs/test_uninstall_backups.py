@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from installer.commands.install import Install, install
 from installer.commands.uninstall import Uninstall, uninstall
 from tests.helpers import build_tree, context, yes
@@ -81,3 +83,36 @@ def test_the_settings_the_set_seeded_stay_and_the_last_uninstall_says_so(tmp_pat
     )
     assert uninstall(context(root, agent), Uninstall(), yes).notes == result.notes
     assert (agent / "settings.json").read_text() == '{\n  "quietStartup": true\n}\n'
+
+
+@pytest.mark.parametrize("older", [False, True])
+def test_a_key_the_user_had_before_the_set_seeds_it_is_not_called_seeded(
+    tmp_path: Path, older: bool
+) -> None:
+    """A trial (helper-29): `quietStartup: false` was the user's own, and the set, which seeds
+    it, left it so; the uninstall said the set had seeded it. The record now keeps the keys
+    the set wrote; a record of an older ext, which does not, is said without that claim."""
+    import json
+
+    seeds = "[settings.seed]\nquietStartup = true\ncollapseChangelog = true\n"
+    root = build_tree(tmp_path / "set", {**SET, "extset.toml": SET["extset.toml"] + seeds})
+    agent = build_tree(tmp_path / "agent", {"settings.json": '{\n  "quietStartup": false\n}\n'})
+    install(context(root, agent), Install(), yes)
+    state = agent / ".extset/state.json"
+    if older:
+        data = json.loads(state.read_text())
+        for record in data["sets"]:
+            record["extra"].pop("wrote")
+        state.write_text(json.dumps(data))
+
+    result = uninstall(context(root, agent), Uninstall(), yes)
+
+    if older:
+        assert result.notes == (
+            "settings.json stays, with collapseChangelog, quietStartup: keys the set seeds; "
+            "ext takes none back",
+        )
+    else:
+        assert result.notes == (
+            "settings.json stays, with collapseChangelog: the set seeded them once; yours now",
+        )
