@@ -8,6 +8,7 @@ from typing import Any
 
 from installer.ground.errors import ExtError
 from installer.ground.records import NamedTuple
+from installer.ground.shellword import shell_word
 from installer.settings.files import MAX_BYTES  # one cap: a read's, a stat's
 
 MAX_DEPTH = 64
@@ -93,6 +94,13 @@ def parse(text: str, name: str = "settings.json") -> dict[str, Any]:
         )
     if not text.strip():
         return {}
+    if text.startswith("\ufeff"):  # a Windows editor's; pi 1.x skips it, 0.73 refuses it
+        raise ExtError(
+            f"{name} starts with a byte-order mark (U+FEFF), which ext does not edit and pi "
+            "0.73 does not read; nothing was changed",
+            fix=f"Remove it: sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(name)}, or save the "
+            "file as UTF-8 without BOM, then run the command again.",
+        )
     _check_structure(text, name)
     try:
         data = json.loads(text, parse_constant=_not_json)
