@@ -15,7 +15,14 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from installer.cli.options import Globals
-from installer.ground.errors import ExitCode, ExtError, RolledBack, UsageError, write_fix
+from installer.ground.errors import (
+    ExitCode,
+    ExtError,
+    RolledBack,
+    Terminated,
+    UsageError,
+    write_fix,
+)
 
 
 def _output(g: Globals) -> Any:
@@ -130,6 +137,12 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
             if isinstance(exc, RolledBack)
             else "nothing was written"
         )
+        by = exc.__cause__ if isinstance(exc.__cause__, Terminated) else exc
+        if isinstance(by, Terminated):  # the shell's code for a signal's death: 128 + its number
+            import signal
+
+            out.err(f"stopped by {signal.Signals(by.signum).name}; {done}")
+            raise SystemExit(128 + by.signum) from None
         out.err(f"interrupted; {done}")
         raise SystemExit(int(ExitCode.REFUSED)) from None
     except BrokenPipeError:  # `ext list | head`: the reader is gone, nothing to say

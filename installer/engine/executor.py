@@ -12,7 +12,7 @@ from installer.engine import journal
 from installer.engine.plan import Plan
 from installer.engine.transaction import Transaction
 from installer.ground.context import Context
-from installer.ground.errors import ExtError, RolledBack, write_fix
+from installer.ground.errors import ExtError, RolledBack, Terminated, write_fix
 
 
 def execute(ctx: Context, plan: Plan) -> None:
@@ -32,8 +32,9 @@ def execute(ctx: Context, plan: Plan) -> None:
         ) from None
     tx = Transaction(ctx.agent_dir, log)
     try:
-        apply_plan(plan, tx)
-        tx.purge()  # what the run only moved aside (undo's copies, deleted backups) goes now
+        with _stops_as_ctrl_c():
+            apply_plan(plan, tx)
+            tx.purge()  # what the run only moved aside (undo's copies, deleted backups) goes now
     except BaseException as exc:
         with _no_ctrl_c():  # a second Ctrl-C must not leave the rollback half done
             failures = tx.rollback()
@@ -50,20 +51,49 @@ def execute(ctx: Context, plan: Plan) -> None:
     journal.trim(ctx.agent_dir)
 
 
+_STOPS = ("SIGINT", "SIGTERM", "SIGHUP")  # what stops a run: rolled back, never half done
+
+
 @contextlib.contextmanager
-def _no_ctrl_c() -> Iterator[None]:
-    """SIGINT ignored while the rollback runs (in the main thread, where Python handles it)."""
+def _stops_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise, as SIGINT does, while the steps are taken (main thread only,
+    where Python handles signals): the rollback then reverses them."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def stop(signum: int, _frame: object) -> None:
+        raise Terminated(signum)
+
+    stops = [getattr(signal, name) for name in _STOPS[1:] if hasattr(signal, name)]
+    before = {s: signal.signal(s, stop) for s in stops}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+@contextlib.contextmanager
+def _no_ctrl_c() -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP ignored while the rollback runs (in the main thread, where
+    Python handles them): a second stop must not leave it half done."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    stops = [getattr(signal, name) for name in _STOPS if hasattr(signal, name)]
+    before = {s: signal.signal(s, signal.SIG_IGN) for s in stops}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
 
 
 def _failure(exc: BaseException, failures: list[str]) -> ExtError:

@@ -49,6 +49,15 @@ class RolledBack(KeyboardInterrupt):
     """Ctrl-C arrived while a plan was being applied; its steps were reversed."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (`timeout`, `docker stop`, a closed terminal) while a plan was being
+    applied: taken as Ctrl-C is, so its steps are reversed, not left half done."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 class AgentDirMissing(ExtError):
     """A named agent dir that does not exist (exit 4). With `how`, its fix is `how` naming the
     install that makes the dir (`{command}` in it): `command`, or, from the command line that

@@ -278,6 +278,7 @@ def _rebased(view: dict[str, tuple[str, str]], base: Path) -> dict[str, tuple[st
 KILLER = r"""
 import os, signal, sys
 kill_at, when = int(sys.argv[1]), sys.argv[2]
+sig = getattr(signal, os.environ.get("KILL_WITH", "SIGKILL"))
 calls = 0
 def wrap(real):
     def op(*args, **kw):
@@ -285,12 +286,12 @@ def wrap(real):
         writes = not (real.__name__ == "mkdir" and os.path.isdir(args[0]))
         calls += writes
         if writes and when == "before" and calls == kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)
+            os.kill(os.getpid(), sig)
         try:
             return real(*args, **kw)
         finally:
             if writes and when == "after" and calls == kill_at:
-                os.kill(os.getpid(), signal.SIGKILL)
+                os.kill(os.getpid(), sig)
     return op
 for name in ("symlink", "rename", "replace", "unlink", "mkdir"):
     setattr(os, name, wrap(getattr(os, name)))
@@ -309,19 +310,29 @@ def _ext(set_root: Path, agent: Path, *args: str) -> list[str]:
     return ["--set", str(set_root), "--agent-dir", str(agent), "install", "--yes", *args]
 
 
-def killed_at(tmp_path: Path, set_root: Path, agent: Path, nth: int, when: str) -> int:
-    """Run `ext install --yes`, SIGKILLed by itself at its nth write (before or after it)."""
+def killed_at(
+    tmp_path: Path, set_root: Path, agent: Path, nth: int, when: str, sig: str = "SIGKILL"
+) -> int:
+    """Run `ext install --yes`, SIGKILLed (or `sig`) by itself at its nth write (before or
+    after it); its exit status."""
+    return _signalled(tmp_path, nth, when, sig, _ext(set_root, agent)).returncode
+
+
+def _signalled(
+    tmp_path: Path, nth: int, when: str, sig: str, args: list[str]
+) -> subprocess.CompletedProcess[str]:
     proc = subprocess.run(
-        [sys.executable, "-c", KILLER, str(nth), when, *_ext(set_root, agent)],
+        [sys.executable, "-c", KILLER, str(nth), when, *args],
         capture_output=True,
         text=True,
-        env=_env(tmp_path),
+        env={**_env(tmp_path), "KILL_WITH": sig},
         timeout=120,
         check=False,
         stdin=subprocess.DEVNULL,
     )
-    assert proc.returncode in (0, -signal.SIGKILL), proc.stderr
-    return proc.returncode
+    if sig == "SIGKILL":
+        assert proc.returncode in (0, -signal.SIGKILL), proc.stderr
+    return proc
 
 
 def ext(
@@ -501,6 +512,24 @@ def test_sigkill_at_every_write_of_a_realistic_install(tmp_path: Path, when: str
         assert os.readlink(agent / f"themes/dark.json.bak.{STAMP}") == str(base / "theirs.json")
         assert not [p for p in snapshot(agent) if p.endswith(".ext-tmp")]
     assert crashes >= 15, crashes
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_sigterm_while_writing_rolls_back_as_ctrl_c_does(tmp_path: Path, sig: str) -> None:
+    """A trial (helper-29): SIGTERM (`timeout`'s, `docker stop`'s, a cancelled CI job's) at
+    the 100th link left 100 links, pi's settings lock and a temp file: a hard crash. It is
+    taken as Ctrl-C is now: every step reversed, the journal closed, exit 128 + its number."""
+    set_root, agent = realistic(tmp_path)
+    before = snapshot(agent)
+    for nth in (3, 9):
+        proc = _signalled(tmp_path, nth, "after", sig, _ext(set_root, agent))
+        assert proc.returncode == 128 + getattr(signal, sig), proc.stderr
+        assert f"stopped by {sig}; what it had written was rolled back" in proc.stderr
+        ext_own = (".extset/journal", ".extset/lock")  # the run's journal, its lock file
+        after = {k: v for k, v in snapshot(agent).items() if not k.startswith(ext_own)}
+        assert after == before
+        assert incomplete(agent) is None
+        assert not (agent / "settings.json.lock").exists()
 
 
 def _undo(set_root: Path, agent: Path) -> PlanResult:
