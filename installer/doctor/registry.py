@@ -87,6 +87,12 @@ CHECKS: tuple[Check, ...] = (
         hosts=EVERY,
     ),
     Check("agent.folders", "extensions/, skills/, … are real folders", agent.folders, hosts=EVERY),
+    Check(
+        "agent.interrupted",
+        "no run of ext cut short part-way (its journal never closed)",
+        agent.interrupted,
+        hosts=EVERY,
+    ),
     Check("items", "each item of the set: enabled, disabled, missing, stale", items.each_item),
     Check(
         "host.items",

@@ -400,6 +400,31 @@ def test_a_link_of_ours_where_no_item_goes_now_is_a_warning_only_where_pi_loads_
     assert noted.message.endswith("which is not an item")
 
 
+@pytest.mark.parametrize("command", ["install", "undo"])
+def test_a_run_cut_short_is_a_warning_with_the_command_that_finishes_it(
+    tmp_path: Path, set_root: Path, agent: Path, command: str
+) -> None:
+    """A trial (helper-29): after a killed run `ext history` said `interrupted`, while doctor
+    exited 0 without a word: half of the run was on disk."""
+    folder = agent / ".extset" / "journal"
+    name = f"20261205T090000.000000-{2**22 + 1}-{command}.jsonl"  # a pid no process has
+    head = {"journal": 1, "command": command, "started": "2026-12-05T09:00:00.000000"}
+    (folder / name).write_text(json.dumps(head) + '\n{"op": "mkdir", "path": "x"}\n')
+
+    [found] = only(doctor(tmp_path, set_root, agent), "agent.interrupted")
+
+    assert (found.level, found.message) == (
+        "warn",
+        f"`ext {command}` of 2026-12-05T09:00:00 was interrupted part-way (1 step(s) "
+        "journaled): what it did is half done",
+    )
+    assert found.fix == (
+        "ext undo (finishes it)"
+        if command == "undo"
+        else "ext install (finishes it), or ext undo (reverses it)"
+    )
+
+
 def test_a_link_to_an_older_location_of_the_set_is_an_error(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:

@@ -127,6 +127,29 @@ def folders(s: Subject) -> Iterator[Finding]:
         yield ok("resource folders are real folders (or not made yet)")
 
 
+def interrupted(s: Subject) -> Iterator[Finding]:
+    """A run of ext killed part-way (its journal never closed): half its plan may be on disk.
+    The next run of the same command finishes it (`ext history` lists it)."""
+    from installer.engine.journal import incomplete
+
+    agent = existing(s)
+    try:
+        rec = incomplete(agent)
+    except ExtError as err:  # .extset/journal a symlink: agent.folders' and the writers' to say
+        raise Skip(err.message) from None
+    if rec is None:
+        yield ok("no run of ext was cut short here")
+        return
+    said = (
+        f"`ext {rec.command}` of {rec.started[:19]} was interrupted part-way "
+        f"({len(rec.steps)} step(s) journaled): what it did is half done"
+    )
+    if rec.command == "undo":  # an undo is finished by another, not reversed
+        yield warn(said, "ext undo (finishes it)")
+    else:
+        yield warn(said, f"ext {rec.command} (finishes it), or ext undo (reverses it)")
+
+
 def _folder(s: Subject, agent: Path, name: str, kind: str) -> Iterator[Finding]:
     for sub in (name, *(f"{name}/{p}" for p in PARKED)):
         path = agent / sub
