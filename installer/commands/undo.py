@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -32,12 +33,14 @@ class Reversal:
 
 def target_record(agent_dir: Path) -> journal.Record | None:
     """The run `ext undo` reverses: the newest one not yet undone, interrupted ones included."""
+    return next(_targets(agent_dir), None)
+
+
+def _targets(agent_dir: Path) -> Iterator[journal.Record]:
+    """The runs undo would reverse one by one, newest first."""
     for rec in journal.records(agent_dir):
-        if rec.command == "undo" or rec.undone or rec.status == "rolled-back":
-            continue
-        if rec.steps:
-            return rec
-    return None
+        if rec.command != "undo" and not rec.undone and rec.status != "rolled-back" and rec.steps:
+            yield rec
 
 
 class Undo(NamedTuple):
@@ -81,7 +84,26 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         undone = Action("undone", str(rec.path), payload=MarkUndone(rec.path, ctx.env.now()))
         return Prepared(Plan("undo", (*actions, undone)))
 
-    return run_plan(ctx, prepare, confirm, options.dry_run)
+    result = run_plan(ctx, prepare, confirm, options.dry_run)
+    return result._replace(notes=(*result.notes, *_finished_before(root, result)))
+
+
+def _finished_before(root: Path, result: PlanResult) -> tuple[str, ...]:
+    """A run that finished an interrupted one reverses alone: the interrupted run's steps stay
+    on disk until the next undo (helper-29 found a dir half undone, said nowhere)."""
+    if not (result.applied or result.dry_run) or result.plan.is_empty:
+        return ()
+    ahead = _targets(root)
+    if result.dry_run:  # the one this dry run would reverse is still first
+        next(ahead, None)
+    rec = next(ahead, None)
+    if rec is None or rec.status != "finished-by-next-run":
+        return ()
+    return (
+        f"`ext {rec.command}` of {rec.started[:19]}, cut short and finished by the run this "
+        f"{'would reverse' if result.dry_run else 'reversed'}, is still in place: "
+        "`ext undo` again takes it back",
+    )
 
 
 def _sets_in(record: str | None) -> bool:

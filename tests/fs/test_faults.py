@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -564,6 +565,31 @@ def test_sigkill_at_every_write_of_an_undo_then_the_next_undo_finishes_it(
         assert after == before, nth
         assert _undo(set_root, agent).plan.is_empty, nth
     assert crashes >= 10, crashes
+
+
+def test_undo_of_the_run_that_finished_a_killed_one_says_the_killed_one_is_next(
+    tmp_path: Path,
+) -> None:
+    """A trial (helper-29): killed, then finished by the next install, then one undo: the
+    killed run's links and backups stayed, and doctor and list said only "not installed".
+    Each run is undone alone; the undo now says the one it finished is still in place."""
+    set_root, agent = realistic(tmp_path)
+    before = snapshot(agent)
+    assert forked_and_killed(set_root, agent, 6, "after") == -signal.SIGKILL
+    later = datetime(2026, 11, 29, 10, 16, 0)  # the next run's journal comes after its own
+    install(context(set_root, agent, later), Install(), yes)
+
+    first = _undo(set_root, agent)
+
+    [said] = first.notes
+    assert said.startswith("`ext install` of ")
+    assert said.endswith(
+        ", cut short and finished by the run this reversed, is still in place: `ext undo` "
+        "again takes it back"
+    )
+    assert _undo(set_root, agent).notes == ()
+    ext_own = (".extset/journal", ".extset/lock", ".extset/agent")  # the record names a set
+    assert {k: v for k, v in snapshot(agent).items() if not k.startswith(ext_own)} == before
 
 
 def test_links_killed_halfway_through_one_journal_write_undo_only_what_was_made(
