@@ -24,6 +24,7 @@ from installer.hosts.placing import Placed, placed
 from installer.hosts.shared import (
     found_twice,
     kept_for_other_dirs,
+    lost_elsewhere,
     parked_but_read,
     read_elsewhere,
     shared_reads,
@@ -122,6 +123,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *found_twice(ctx, host, linked),
             *_twins(ctx, host, linked_now(links.actions, here), selection),
             *parked_but_read(ctx, links.actions),  # a backup another host still loads
+            *lost_elsewhere(ctx, links.actions),  # a --skip unlinks what another host reads
             *(
                 f"{r.label}: not linked here: {host.title} reads it from {folder}, where ext "
                 "linked it"

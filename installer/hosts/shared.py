@@ -156,22 +156,32 @@ def _reads_home(ctx: Context, host: Host) -> Path:
 def lost_elsewhere(
     ctx: Context, actions: tuple[Action, ...], but: tuple[str, ...] = ()
 ) -> list[str]:
-    """A warning per skill this uninstall unlinks from a folder another host reads too
-    (`~/.agents/skills`, `~/.claude/skills`), where that host has this set installed and so
-    did not link the skill into its own folder: it loses the skill, until its install is run
-    again (which then links it there), named with its dir. `but`: the hosts the same run
-    uninstalls from too, which lose nothing they keep."""
+    """A warning per skill this run unlinks (an uninstall, an install's --skip) or parks (a
+    disable) in a folder another host reads too (`~/.agents/skills`, `~/.claude/skills`),
+    where that host has this set installed and so did not link the skill into its own
+    folder: it loses the skill, until its install is run again (which then links it there),
+    named with its dir. A parked link stays loaded by a host that reads hidden folders
+    (parked_but_read says so). `but`: the hosts the same run uninstalls from too, which lose
+    nothing they keep."""
     from installer.hosts.table import HOSTS
 
     # a HOME folder's path is absolute in the plan (profile.folder_of): the join keeps it
-    gone = [ctx.agent_dir / a.path for a in actions if a.action == "unlink"]
+    gone = [
+        (ctx.agent_dir / a.path, a.action == "disable")
+        for a in actions
+        if a.action in ("unlink", "disable")
+    ]
     readers: dict[Path, list[tuple[Host, str]]] = {}
     for h in HOSTS.values():
         for folder, there in (
             _read_folders(ctx, h) if h.name != ctx.on.name and h.name not in but else ()
         ):
             readers.setdefault(there, []).append((h, folder))
-    hit = [(path, readers[path.parent]) for path in gone if path.parent in readers]
+    hit = [
+        (path, [(h, f) for h, f in readers[path.parent] if not (parked and h.reads_hidden)])
+        for path, parked in gone
+        if path.parent in readers
+    ]
     if not hit:
         return []
     from installer.ground.installs import holding

@@ -241,6 +241,31 @@ def test_a_skill_already_read_from_a_shared_folder_is_not_linked_twice(
     assert (opencode / "commands/fix.md").is_symlink()
 
 
+@pytest.mark.parametrize(
+    "how", [("install", "--skip", "skill:review", "--yes"), ("disable", "skill:review", "--yes")]
+)
+def test_a_skip_or_a_disable_in_a_shared_folder_says_which_host_loses_the_skill(
+    set_root: Path, isolated_home: Path, how: tuple[str, ...]
+) -> None:
+    """A trial (helper-28): Codex's `--skip` or `disable` of a skill took it from Gemini CLI,
+    which reads it from `~/.agents/skills`, and only the uninstall said so. OpenCode reads
+    the hidden `.off/` too: a disable is said of it by the warning that it still loads it."""
+    made(isolated_home, ".codex")
+    made(isolated_home, ".gemini")
+    for host in ("codex", "gemini"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+
+    result = ext("--set", str(set_root), "--host", "codex", *how)
+
+    assert result.exit_code == 0, result.stderr
+    said = " ".join(result.stderr.split())
+    assert (
+        "skill:review: Gemini CLI (~/.gemini) reads it from ~/.agents/skills and loses it; to "
+        "link it into Gemini CLI's own folder, run "
+        f"`ext --set {set_root} --host gemini --agent-dir ~/.gemini install` after this"
+    ) in said
+
+
 def test_uninstall_from_a_shared_folder_says_which_host_loses_the_skill_and_how_to_keep_it(
     set_root: Path, isolated_home: Path
 ) -> None:
