@@ -268,5 +268,23 @@ def shared_places(
         owner = owner_of(folder)
         how = f"`ext --host {owner} enable/disable {r.label}`" if owner else "that folder's host"
         note = f"{host.title} reads it from {folder}, where ext linked it: switch it with {how}"
+        if owner and host.reads_hidden:  # a parked link loads all the same
+            note = (
+                f"{host.title} reads it from {folder}, where ext linked it, hidden folders "
+                f"too: {switched_off_by(host, folder, r.label)} takes it away"
+            )
         out[r] = (f"{folder}/{r.filename}", note)
     return out
+
+
+def switched_off_by(host: Host, folder: str, label: str) -> str | None:
+    """The command that takes from `host` an item it reads from `folder`, where ext linked it
+    for another agent, whose disable it is; a host that reads hidden folders (OpenCode) loads
+    a parked link all the same, so there it is leaving the item out of that agent's installs.
+    None when no agent owns the folder."""
+    owner = owner_of(folder)
+    if owner is None:
+        return None
+    if host.reads_hidden:
+        return f"`ext --host {owner} install --skip {label}`"
+    return f"`ext --host {owner} disable {label}`"

@@ -43,6 +43,8 @@ class Item:
     # Link mode: not linked (or parked), yet loaded by a packages entry of the set, which no
     # rename of ext's stops. Register mode never: there the entry is ext's switch.
     from_package: bool = False
+    # Another agent's folder holds it (state "shared"): the command that takes it from here.
+    switched_by: str | None = None
 
     @property
     def switchable(self) -> bool:
@@ -135,16 +137,18 @@ def _twins(agent: AgentState, resources: Sequence[Resource]) -> frozenset[Resour
 def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
     """An item the host reads from a shared folder where ext linked it for another host:
     switched there, by that host's command, not here (an enable here would load it twice)."""
-    from installer.hosts.shared import shared_places
+    from installer.hosts.shared import shared_places, switched_off_by
 
     missing = tuple(i.resource for i in items if i.state == "not-installed")
     places = shared_places(ctx, ctx.on, missing)
-    return [
-        replace(i, state="shared", path=places[i.resource][0], note=places[i.resource][1])
-        if i.resource in places
-        else i
-        for i in items
-    ]
+    out = []
+    for i in items:
+        if i.resource in places:
+            path, note = places[i.resource]
+            by = switched_off_by(ctx.on, path.rpartition("/")[0], i.resource.label)
+            i = replace(i, state="shared", path=path, note=note, switched_by=by)  # noqa: PLW2901
+        out.append(i)
+    return out
 
 
 def _item(found: Listed, linked: bool = False) -> Item:
@@ -205,10 +209,10 @@ def plan_switch(
             flips.extend(put.flips)
             (on if enable else off).append(r)
         elif not item.switchable:
-            actions.append(Action("skip", item.path, detail=item.note or item.state))
-            warnings.append(_not_switched(item, word))
-            if item.state in ("conflict", "foreign"):
-                blocked.append(_held_by_another(item))
+            left = _left_as_is(item, enable)
+            actions.append(left.action)
+            (notes if left.fine else warnings).append(left.said)
+            blocked.extend(left.blocked)
         elif view.mode == "register":
             flips.extend(Flip(True, KEYS[r.kind], p, enable) for p in package_paths(r))
             shown = item.pi.pattern if item.pi is not None else ""
@@ -266,6 +270,41 @@ def _held_by_another(item: Item) -> Blocked:
     return Blocked(
         r.label, f"{item.path}: {item.note or 'not ours'}", f"{fix}; then run this again"
     )
+
+
+class Left(NamedTuple):
+    """An item a switch cannot switch here: its plan line, what is said, and why a switch by
+    name is refused (none when there is nothing to switch: `fine`)."""
+
+    action: Action
+    said: str
+    blocked: tuple[Blocked, ...] = ()
+    fine: bool = False
+
+
+def _left_as_is(item: Item, enable: bool) -> Left:
+    r = item.resource
+    word = "enabled" if enable else "disabled"
+    if item.state == "shared" and enable:  # loaded here from another agent's folder: on
+        keep = Action("keep", item.path, detail=f"{r.label} already {word}")
+        return Left(keep, f"{r.label} is already {word} ({item.note}); nothing to do", fine=True)
+    skip = Action("skip", item.path, detail=item.note or item.state)
+    said = _not_switched(item, word)
+    if item.state in ("conflict", "foreign"):
+        return Left(skip, said, (_held_by_another(item),))
+    if item.state == "shared":
+        return Left(skip, said, (_read_elsewhere(item),))
+    return Left(skip, said)
+
+
+def _read_elsewhere(item: Item) -> Blocked:
+    """An item the host loads from a folder ext linked it into for another agent: switched
+    off there, which takes it from both (helper-28: a disable here wrote nothing and exited
+    0; the agent that reads hidden folders kept even a parked one)."""
+    folder = item.path.rpartition("/")[0]
+    how = item.switched_by or f"leave it out of the install that links it into {folder}"
+    fix = f"switch it off where it is linked, which takes it from that agent too: {how}"
+    return Blocked(item.resource.label, f"it loads here from {folder}, where ext linked it", fix)
 
 
 def _link_switch(view: View, item: Item, enable: bool) -> list[Action]:

@@ -266,6 +266,32 @@ def test_a_skip_or_a_disable_in_a_shared_folder_says_which_host_loses_the_skill(
     ) in said
 
 
+@pytest.mark.parametrize(("host", "how"), [("gemini", "disable"), ("opencode", "install --skip")])
+def test_a_disable_of_a_skill_read_from_another_agent_s_folder_is_refused_with_the_fix(
+    set_root: Path, isolated_home: Path, host: str, how: str
+) -> None:
+    """A trial (helper-28): `ext --host opencode disable skill:X` of a skill OpenCode reads
+    from `~/.agents/skills` (Codex's) wrote nothing and exited 0, and the command it named
+    parked the link, which OpenCode, reading hidden folders, loaded all the same."""
+    made(isolated_home, ".codex")
+    made(isolated_home, ".gemini")
+    made(isolated_home, ".config/opencode")
+    for each in ("codex", host):
+        assert ext("--set", str(set_root), "--host", each, "install", "--yes").exit_code == 0
+
+    refused = ext("--set", str(set_root), "--host", host, "disable", "skill:review", "--yes")
+    on = ext("--set", str(set_root), "--host", host, "enable", "skill:review", "--yes")
+
+    assert refused.exit_code == 3, refused.stderr
+    said = " ".join(refused.stderr.split())
+    assert "it loads here from ~/.agents/skills, where ext linked it" in said
+    assert (
+        "fix: switch it off where it is linked, which takes it from that agent too: "
+        f"`ext --set {set_root} --host codex {how} skill:review`"
+    ) in said
+    assert on.exit_code == 0 and "skill:review is already enabled" in on.stderr
+
+
 def test_uninstall_from_a_shared_folder_says_which_host_loses_the_skill_and_how_to_keep_it(
     set_root: Path, isolated_home: Path
 ) -> None:
@@ -848,9 +874,9 @@ def test_a_skill_read_from_a_shared_folder_is_switched_by_its_owner_not_linked_h
     assert ext("--set", str(set_root), "--host", "opencode", "install", "--yes").exit_code == 0
     off = ext("--set", str(set_root), "--host", "opencode", "disable", "review", "--yes")
     on = ext("--set", str(set_root), "--host", "opencode", "enable", "review", "--yes")
-    assert "skill:review was not disabled: it is not linked here" in off.stderr
-    assert f"`ext --set {set_root} --host codex enable/disable skill:review`" in off.stderr
-    assert "was not enabled" in on.stderr
+    assert off.exit_code == 3 and "skill:review was not disabled" not in off.stdout
+    assert f"`ext --set {set_root} --host codex install --skip skill:review`" in off.stderr
+    assert on.exit_code == 0 and "skill:review is already enabled" in on.stderr
     assert not (opencode / "skills/review").exists(), "an enable here would load it twice"
 
 
