@@ -90,7 +90,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
             warnings = (*warnings, *lost_elsewhere(ctx, actions, but=options.along))
         everything = actions + sp.actions
         plan = Plan("uninstall", everything, (*warnings, *_not_here(state, ctx, everything)))
-        kept[:] = _kept_backups(ctx.agent_dir, links.actions)
+        kept[:] = _kept_backups(ctx.agent_dir, links.actions, ctx.on.title)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
@@ -170,9 +170,10 @@ def _switches_of(made: Made, unlinked: tuple[Action, ...]) -> tuple[tuple[str, s
     return tuple(sorted((k, p) for k, p in made.patterns if names_a_place(p, places)))
 
 
-def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...]) -> list[str]:
+def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...], host: str = "pi") -> list[str]:
     """For each link that goes, the newest backup of what was there before ext (an install's
-    backup, or adopt's original): the user's own, which stays, and which pi does not load."""
+    backup, or adopt's original): the user's own, which stays, and which the host (`host`,
+    its title) does not load."""
     import os
 
     from installer.ground import backups
@@ -199,7 +200,7 @@ def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...]) -> list[str]:
         if found:
             newest = max(found)[2]
             said.append(
-                f"{a.path}: what was there before ext stays as {newest} (pi does not load it; "
+                f"{a.path}: what was there before ext stays as {newest} ({host} does not load it; "
                 f"rename it back to {place} to use it)"
             )
     return said

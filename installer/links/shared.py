@@ -88,8 +88,8 @@ def refuse_clashes(
     names = {str(Path(o.root)): o.name for o in others}
     root = found[0][1]
     other = names.get(root, root)
-    items = ", ".join(sorted({x.label for x, _ in found}))
-    skip = skip_them([x for x, _ in found], picked)
+    items = _few(sorted({x.label for x, _ in found}))
+    skip = skip_them([x for x, _ in found], picked) if len(found) <= _MANY else ""
     raise Refused(
         f"{items}: the agent dir already has {'this item' if len(found) == 1 else 'these items'} "
         f"from another set ext installed here, {other!r} ({root}), which this set "
@@ -129,18 +129,30 @@ def refuse_same_names(
         return
     names = {str(Path(o.root)): o.name for o in others}
     root = found[0][1]
-    labels = ",".join(sorted({r.label for r, _ in found}))
+    labels = _few(sorted({r.label for r, _ in found}))
     one = len(found) == 1
     them = "it" if one else "them"
     first = f"leave {them} off, " if keep_off else skip_them([r for r, _ in found], picked)
+    first = first if len(found) <= _MANY else ""  # two copies of one set: the uninstall is it
     raise Refused(
-        f"{labels.replace(',', ', ')}: another set ext installed here, {names.get(root, root)!r} "
+        f"{labels}: another set ext installed here, {names.get(root, root)!r} "
         f"({root}), has a skill of {'this name' if one else 'these names'}; pi would load "
         f"only one of the two and report a collision, so this set {this_set!r} does not add "
         f"{them}; nothing was written",
         f"{first}rename one of the two, or uninstall the other set first "
         f"(`ext --set {root} uninstall`)",
     )
+
+
+_MANY = 8  # more items than this in the way: two copies of one set, said in short
+
+
+def _few(labels: list[str]) -> str:
+    """The labels, or the first few of many and how many more (helper-29: a refusal named
+    320 items, twice)."""
+    if len(labels) <= _MANY:
+        return ", ".join(labels)
+    return f"{', '.join(labels[:5])} and {len(labels) - 5} more"
 
 
 def skip_them(found: list[Resource], picked: Selection) -> str:

@@ -1123,3 +1123,21 @@ def test_doctor_for_another_host_names_that_host_in_the_command_for_a_name_anoth
     data = json.loads(ext("--set", str(set_root), "--host", "claude", "--json", "doctor").stdout)
     [row] = [c for c in data["checks"] if "another set ext installed here" in c["message"]][:1]
     assert f"`ext --set {other} --host claude --agent-dir ~/.claude uninstall`" in row["fix"]
+
+
+def test_an_uninstall_names_the_agent_that_does_not_load_the_backup_it_leaves(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """A trial (helper-28): Claude Code's uninstall said of the user's backed-up skill that
+    "pi does not load it"."""
+    claude = made(isolated_home, ".claude")
+    (claude / "skills/review").mkdir(parents=True)
+    (claude / "skills/review/SKILL.md").write_text("---\ndescription: Mine.\n---\nMine.\n")
+    assert ext("--set", str(set_root), "--host", "claude", "install", "--yes").exit_code == 0
+
+    gone = ext("--set", str(set_root), "--host", "claude", "uninstall", "--yes")
+
+    assert gone.exit_code == 0, gone.stderr
+    said = " ".join(gone.stdout.split() + gone.stderr.split())
+    assert "(Claude Code does not load it; rename it back to skills/review to use it)" in said
+    assert "pi does not load" not in said

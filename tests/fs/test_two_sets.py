@@ -221,3 +221,21 @@ def test_enable_refuses_what_install_refused(tmp_path: Path, mode: str) -> None:
     assert "'alpha'" in refused.output and "collision" in refused.output
     assert "fix: leave it off, rename one of the two" in refused.output
     assert snapshot(agent) == before
+
+
+def test_a_copy_of_a_set_in_the_way_is_said_in_short(tmp_path: Path) -> None:
+    """A trial (helper-29): a second copy of a 320-item set was refused with every name of
+    it, twice (the message, then the --skip of the fix)."""
+    items = {f"extensions/e{i:03}.ts": "// e\n" for i in range(12)}
+    a = build_tree(tmp_path / "a", {"extset.toml": '[set]\nname = "big"\n', **items})
+    b = build_tree(tmp_path / "b", {"extset.toml": '[set]\nname = "big"\n', **items})
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    assert ext(a, agent, "install", "--yes").exit_code == 0
+
+    refused = ext(b, agent, "install", "--yes")
+
+    assert refused.exit_code == 3
+    said = " ".join(refused.output.split())
+    assert "e000, e001, e002, e003, e004 and 7 more: the agent dir already has" in said
+    assert "--skip" not in said and "e011" not in said
+    assert f"uninstall the other set first (`ext --agent-dir {agent} --set {a} uninstall`)" in said
