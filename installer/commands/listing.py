@@ -44,7 +44,11 @@ def list_items(ctx: Context, options: Listing) -> Items:
 
 
 def with_shared(ctx: Context, mode: str, found: list[Item]) -> list[Item]:
-    """A note on each skill that pi would meet twice: the set's and a shared folder's."""
+    """A note on each skill that pi would meet twice: the set's and a shared folder's. Not
+    another host's list (helper-28): those read shared folders by rules of their own, which
+    their install and doctor say (installer.hosts.shared)."""
+    if not ctx.on.is_pi:
+        return found
     from installer.sets.shared_skills import twins_here
 
     live = [i.resource for i in found if i.state in ("enabled", "not-installed")]

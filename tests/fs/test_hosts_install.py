@@ -1141,3 +1141,24 @@ def test_an_uninstall_names_the_agent_that_does_not_load_the_backup_it_leaves(
     said = " ".join(gone.stdout.split() + gone.stderr.split())
     assert "(Claude Code does not load it; rename it back to skills/review to use it)" in said
     assert "pi does not load" not in said
+
+
+def test_another_host_s_list_carries_no_note_of_pi_s_shared_folders(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """A trial (helper-28): Claude Code's list said of a skill that pi loads the set's copy,
+    "warns of a collision" with the one in ~/.agents/skills, and to disable it there: pi's
+    rules, for an agent that names skills by folder and does not read that folder."""
+    for twin in ("twin-a", "twin-b"):
+        build_tree(
+            set_root / "skills" / twin, {"SKILL.md": "---\nname: twin\ndescription: T.\n---\n"}
+        )
+    made(isolated_home, ".codex")
+    made(isolated_home, ".claude")
+    for host in ("codex", "claude"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+
+    listed = ext("--set", str(set_root), "--host", "claude", "list")
+
+    assert listed.exit_code == 0, listed.stderr
+    assert "pi loads" not in listed.stdout and "collision" not in listed.stdout
