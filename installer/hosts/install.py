@@ -35,9 +35,11 @@ from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import Selection, refuse_other_sets
 from installer.links.states import kinds_of
 from installer.sets.modes import refuse_unlinkable
-from installer.sets.resources import broken_links, select, selection_warnings
+from installer.sets.resources import broken_links, links_round, select, selection_warnings
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from installer.engine.result import PlanResult
     from installer.hosts.profile import Host
     from installer.sets.resources import Resource
@@ -117,6 +119,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
                 for b in broken_links(ctx.set_root)
                 if host.place(b.kind) is not None
             ),
+            *_round(linked_now(links.actions, here)),
             *files.warnings,
             *_absent_warnings(host, where, picked),
             *_refused_warnings(host, linked_now(links.actions, here)),
@@ -218,6 +221,21 @@ def _refused_warnings(host: Host, linked: tuple[Resource, ...]) -> list[str]:
         for r in linked
         if r.kind == "skill" and (why := refusal(host, os.path.join(r.source, "SKILL.md")))
     ]
+
+
+def _round(skills: Iterable[Resource]) -> list[str]:
+    """A warning per link inside a skill folder that leads back up (helper-28: OpenCode, which
+    follows links, hung on one, or found the skill 33 times over)."""
+    out = []
+    for r in skills:
+        if r.kind == "skill" and r.layout == "dir":
+            for rel in links_round(r.source):
+                out.append(
+                    f"{r.label}: {r.dest}/{rel} is a link back to a folder above it: an agent "
+                    "that follows links (OpenCode) walks it round and round; remove it or "
+                    f"point it elsewhere: rm {r.source}/{rel}"
+                )
+    return out
 
 
 def _absent_warnings(host: Host, where: Placed, picked: frozenset[tuple[str, str]]) -> list[str]:

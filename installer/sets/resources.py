@@ -381,6 +381,28 @@ def broken_links(root: Path) -> list[Broken]:
     return out
 
 
+def links_round(folder: str, cap: int = 2000) -> list[str]:
+    """The links inside `folder` that lead back to it or to a folder above it (`up -> ..`),
+    relative to it: an agent that follows links while it looks for SKILL.md files walks them
+    round and round (OpenCode hangs, or finds the skill at every turn); pi stops at a skill's
+    folder. At most `cap` entries are looked at."""
+    out: list[str] = []
+    seen = 0
+    for here, dirs, files in os.walk(folder):
+        real_here = os.path.realpath(here)
+        for name in (*dirs, *files):
+            seen += 1
+            path = os.path.join(here, name)
+            if not os.path.islink(path):
+                continue
+            leads = os.path.realpath(path)
+            if real_here == leads or real_here.startswith(leads.rstrip(os.sep) + os.sep):
+                out.append(os.path.relpath(path, folder))
+        if seen >= cap:
+            break
+    return sorted(out)
+
+
 def _check_unique(found: list[Resource], root: str) -> None:
     """Two items of a kind with one name, or one place in the agent dir, cannot both be had."""
     _first_twin(found, root, lambda r: (r.kind, r.name), "are named {r.name!r}")

@@ -1162,3 +1162,28 @@ def test_another_host_s_list_carries_no_note_of_pi_s_shared_folders(
 
     assert listed.exit_code == 0, listed.stderr
     assert "pi loads" not in listed.stdout and "collision" not in listed.stdout
+
+
+def test_a_link_back_up_inside_a_skill_folder_is_said_when_the_skill_is_linked(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """A trial (helper-28): `skills/loopy/up -> ..` was linked into Claude Code without a
+    word; OpenCode, which reads ~/.claude/skills and follows links, then hung (or found the
+    skill 33 times). pi stops at a skill's folder (its loader, asked, loads it once)."""
+    (set_root / "skills/review/up").symlink_to("..")
+    (set_root / "skills/review/refs").mkdir()
+    (set_root / "skills/review/refs/self").symlink_to(".")
+    (set_root / "skills/review/refs/sibling").symlink_to("../SKILL.md")  # no loop: a file
+    made(isolated_home, ".claude")
+
+    result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
+
+    assert result.exit_code == 0, result.stderr
+    said = " ".join(result.stderr.split())
+    for rel in ("refs/self", "up"):
+        assert (
+            f"skill:review: skills/review/{rel} is a link back to a folder above it: an agent "
+            "that follows links (OpenCode) walks it round and round; remove it or point it "
+            f"elsewhere: rm {set_root}/skills/review/{rel}"
+        ) in said
+    assert "refs/sibling is a link back" not in said
