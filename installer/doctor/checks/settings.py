@@ -133,11 +133,12 @@ def lock_finding(state: str, path: str) -> Finding:
             f"{path} is a file: pi cannot lock settings.json and runs as if it had no packages",
             f"rm {path}",
         )
-    if state == "stale":
+    if state == "stale":  # over 10 s old, or its ext's owner file names a process gone
         return error(
-            f"{path} is a lock folder over 10 s old, left by a pi or ext that stopped while "
-            "writing; while pi cannot take it over, it runs as if settings.json had no packages",
-            f"rmdir {path}  (if no pi or ext is running)",
+            f"{path} is a lock folder left by a pi or ext that stopped while writing; while "
+            "pi cannot take it over, it runs as if settings.json had no packages",
+            f"rmdir {path} if no pi or ext is running (ext's next write of settings.json "
+            "takes it over too)",
         )
     if state == "held":
         return info(f"{path} is held right now by a running pi or ext")
