@@ -67,7 +67,13 @@ def _there(
     names = _named_items(command, args)
     if names and not _holds(ctx.set_root, names):
         return lambda d: typed(g, BY_CALL["list_items"], {}, d)
-    return lambda d: typed(g, command, args, d, passed=passed)
+    return lambda d: typed(g, command, _asking(args), d, passed=passed)
+
+
+def _asking(args: dict[str, Any]) -> dict[str, Any]:
+    """The command for another dir asks before it writes there (no `--yes`): the person has
+    not seen that dir's plan (helper-29: `undo --yes` was offered for another dir)."""
+    return {k: v for k, v in args.items() if k != "yes"}
 
 
 def _placed(ctx: Any) -> Any:
@@ -96,7 +102,7 @@ def _instead(
     def again(root: Path) -> str:
         if names and not _holds(root, names):
             return typed(g._replace(set_dir=root), BY_CALL["list_items"], {}, here)
-        return typed(g._replace(set_dir=root), command, args, here, passed=passed)
+        return typed(g._replace(set_dir=root), command, _asking(args), here, passed=passed)
 
     return instead_lines(held, again)
 
