@@ -130,7 +130,11 @@ def _of_set(rec: journal.Record, ctx: Context) -> str:
     if rec.set_of is None:  # an older ext's journal does not say
         return ""
     name, root = rec.set_of
-    return f" for {name}" if root == str(ctx.set_root) else f" for {name} at {root}, not this set"
+    if root == str(ctx.set_root):
+        return f" for {name}"
+    if name == ctx.manifest.name and not os.path.isdir(root):  # this set, moved since
+        return f" for {name}, at {root} then"
+    return f" for {name} at {root}, not this set"
 
 
 def _refuse_a_run_in_progress(rec: journal.Record, root: Path) -> None:

@@ -194,6 +194,25 @@ def test_undo_from_another_set_names_the_set_whose_run_it_reverses(
     assert [r["set"] for r in history(ctx, History()).to_json()["history"]] == [ctx.manifest.name]
 
 
+def test_undo_after_the_set_moved_names_it_as_this_set_where_it_was(
+    ctx: Context, tmp_path: Path
+) -> None:
+    """A trial (helper-29): the set's folder moved since the install; the undo's plan said
+    the run was "for big at <old folder>, not this set"."""
+    from installer.ground.context import Env, resolve
+
+    (ctx.set_root / "extset.toml").write_text('[set]\nname = "big"\n')
+    ctx = context(ctx.set_root, ctx.agent_dir)
+    install(ctx, Install(), yes)
+    moved = tmp_path / "moved"
+    ctx.set_root.rename(moved)
+    here = resolve(Env(cwd=tmp_path), moved, ctx.agent_dir)
+    plan = undo(here, Undo(dry_run=True), yes).plan
+    assert plan.changes[0].detail == (
+        f"reverses `ext install` of 2026-11-29T10:15:00 for big, at {ctx.set_root} then"
+    )
+
+
 def test_a_consent_run_is_journaled_for_no_set(ctx: Context, tmp_path: Path) -> None:
     """An approval is the agent dir's, whichever set the command ran from: undo and history
     name no set for it."""
