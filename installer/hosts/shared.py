@@ -133,6 +133,29 @@ def _reading_hidden(ctx: Context, folder: Path) -> list[tuple[Host, str]]:
     ]
 
 
+def hidden_but_read(ctx: Context, host: Host) -> list[tuple[str, str]]:
+    """For a host that reads hidden folders (OpenCode): each skill in a `.bak/` (ext's
+    backups) or `.off/` (ext's parked links) of a skills folder it reads, its own or a shared
+    one, which it loads all the same (helper-28: OpenCode loaded a backup of the user's own
+    `deep` in place of the set's, at random); as (the skill's folder, how it reads there)."""
+    if not host.reads_hidden:
+        return []
+    own = [(str(ctx.agent_dir / p.folder), ctx.agent_dir / p.folder) for p in host.places]
+    out = []
+    for named, folder in [*own, *_read_folders(ctx, host)]:
+        for hidden in (".bak", ".off"):
+            try:
+                names = sorted(os.listdir(folder / hidden))
+            except OSError:
+                continue
+            out += [
+                (f"{named}/{hidden}/{name}", named)
+                for name in names
+                if os.path.isfile(folder / hidden / name / "SKILL.md")
+            ]
+    return out
+
+
 def _present(ctx: Context, host: Host) -> bool:
     """Whether the host is in use here: its dir (where it reads its config from) exists."""
     from installer.hosts.dirs import host_dir

@@ -1187,3 +1187,29 @@ def test_a_link_back_up_inside_a_skill_folder_is_said_when_the_skill_is_linked(
             f"elsewhere: rm {set_root}/skills/review/{rel}"
         ) in said
     assert "refs/sibling is a link back" not in said
+
+
+def test_opencode_s_doctor_names_the_backups_and_parked_skills_it_loads(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """A trial (helper-28): Codex's install backed the user's own ~/.agents/skills/review up
+    into ~/.agents/skills/.bak/, where OpenCode, reading hidden folders, loaded it in place
+    of the set's four runs in five; `doctor --deep` said so only when OpenCode happened to
+    pick it. doctor, not deep, now names each such backup or parked skill with the mv."""
+    build_tree(isolated_home / ".agents/skills/review", {"SKILL.md": "---\nname: review\n---\n"})
+    made(isolated_home, ".codex")
+    made(isolated_home, ".config/opencode")
+    assert ext("--set", str(set_root), "--host", "codex", "install", "--yes").exit_code == 0
+    [backup] = (isolated_home / ".agents/skills/.bak").iterdir()
+
+    found = json.loads(ext("--set", str(set_root), "--host", "opencode", "--json", "doctor").stdout)
+
+    said = [c for c in found["checks"] if c["id"] == "host.items" and c["level"] == "warn"]
+    shown = f"~/.agents/skills/.bak/{backup.name}"
+    assert [(c["message"], c["fix"]) for c in said if ".bak/" in c["message"]] == [
+        (
+            f"{shown}: a backup, which OpenCode loads all the same: it reads hidden folders of "
+            "~/.agents/skills",
+            f"move it out of ~/.agents/skills: mv {shown} ~/.agents/",
+        )
+    ]

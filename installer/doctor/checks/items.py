@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
@@ -17,6 +17,9 @@ from installer.ground.shellword import shell_word
 from installer.links.scan import AgentState, Entry
 from installer.links.states import Item
 from installer.sets.resources import Resource
+
+if TYPE_CHECKING:
+    from installer.hosts.profile import Host
 
 INSTALL = "ext install"
 
@@ -144,6 +147,7 @@ def host_items(s: Subject) -> Iterator[Finding]:
         for twice in found_twice(s.ctx, s.on, skills):
             what, _, fix = twice.rpartition(": ")
             found.append(warn(what, fix) if s.on.shared_twice_fix else warn(twice))
+        found += _hidden_but_read(s.ctx, s.on)
     if unwritable:
         labels = ", ".join(i.resource.label for i in unwritable)
         whys = "; ".join(f"{i.resource.label}: {_why_unwritten(i)}" for i in unwritable)
@@ -155,6 +159,23 @@ def host_items(s: Subject) -> Iterator[Finding]:
             )
         )
     yield from sorted(found, key=lambda f: f.level == "ok")
+
+
+def _hidden_but_read(ctx: Context, host: Host) -> list[Finding]:
+    """Backups and parked skills in folders the host reads hidden folders of: loaded."""
+    from installer.hosts.shared import hidden_but_read
+
+    out = []
+    for path, folder in hidden_but_read(ctx, host):
+        what = "a backup" if "/.bak/" in path else "a skill switched off (parked)"
+        out.append(
+            warn(
+                f"{path}: {what}, which {host.title} loads all the same: it reads hidden "
+                f"folders of {folder}",
+                f"move it out of {folder}: mv {path} {folder.rpartition('/')[0]}/",
+            )
+        )
+    return out
 
 
 def _give(i: Item) -> str:
