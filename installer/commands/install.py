@@ -161,6 +161,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
                 skipped=tuple(skipped),
             )
             mode_warnings = _carried(carried, "off as filters of the packages entry")
+            mode_warnings += _taken_over(ctx, state)
         sp = plan_settings(ctx, intent)
         # ext's own agent files: /ext, and the session recorder where a process guard needs it.
         rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, ctx.manifest, resources)
@@ -387,6 +388,29 @@ def _carried_to_top(
         elif r not in parked and off_at_top and entry:
             out.append(Flip(False, KEYS[r.kind], path_of(r), True))
     return tuple(out)
+
+
+def _taken_over(ctx: Context, state: State) -> tuple[str, ...]:
+    """Register mode: a packages entry for the set that ext did not write (`pi install` of
+    the set's folder, by hand) becomes the set's, which `ext uninstall` removes: said, since
+    the plan has no line for an entry it leaves as it is (helper-30)."""
+    previous = state.record_of(ctx.set_root, ctx.manifest.name)
+    if previous is not None and previous.mode == "register":
+        return ()
+    from installer.settings import SetPackage, find_entries
+    from installer.settings.store import glance
+
+    path = settings_path(ctx)
+    data = glance(path)
+    found = find_entries(data, SetPackage.of(ctx.set_root, path)) if "packages" in data else []
+    if not found:
+        return ()
+    entry = data["packages"][found[0]]
+    source = entry.get("source") if isinstance(entry, dict) else entry
+    return (
+        f"settings.json already registers the set ({source!r}, not written by ext): ext keeps "
+        "it as the set's entry from now on, and `ext uninstall` removes it",
+    )
 
 
 def _carried(off: list[Resource], how: str) -> tuple[str, ...]:

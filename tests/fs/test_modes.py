@@ -210,6 +210,25 @@ def test_uninstall_in_register_mode_refuses_while_settings_json_cannot_be_read(
     assert snapshot(tmp_path / "agent") == tree
 
 
+def test_register_mode_says_it_takes_over_an_entry_of_the_user_s(tmp_path: Path) -> None:
+    """A trial (helper-30): `pi install ../set` by hand, with a filter of its own; register
+    mode adopted the entry with no line of the plan saying so, and uninstall removed it."""
+    root = build_tree(tmp_path / "set", dict(SET))
+    entry = {"source": "../set", "extensions": ["-extensions/one.ts"]}
+    build_tree(tmp_path / "agent", {"settings.json": json.dumps({"packages": [entry]})})
+    ctx = _ctx(tmp_path, root)
+
+    first = install(ctx, Install(mode="register"), yes)
+    again = install(ctx, Install(mode="register"), yes)
+
+    assert (
+        "settings.json already registers the set ('../set', not written by ext): ext keeps it "
+        "as the set's entry from now on, and `ext uninstall` removes it"
+    ) in first.plan.warnings
+    assert not any("already registers" in w for w in again.plan.warnings)
+    assert _packages(tmp_path) == [entry]
+
+
 def test_a_skip_in_register_mode_is_no_switch_to_carry_into_link_mode(tmp_path: Path) -> None:
     """--skip holds for its run in both modes: the filter ext wrote for it is not the user's
     switch, so register -> link links the item on; what the user switched off stays off."""
