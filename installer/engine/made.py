@@ -128,3 +128,27 @@ def _made_file(step: JournalStep) -> bool | None:
     """True: the write made the file; False: it removed it; None: it found one and left one."""
     before, after = step.get("before"), step.get("after")
     return None if (before is None) == (after is None) else before is None
+
+
+def links_made(agent_dir: Path, links: Iterable[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    """Of the links asked about ((path, target as written)), the ones ext made: the newest
+    journaled step about the path made that link there (a symlink or a relink to the
+    target, or a rename that moved a link to it there, as a disable or an enable does). Any
+    other step about the path, or none kept (journals are trimmed), means someone else's."""
+    pending = dict(links)
+    made: set[tuple[str, str]] = set()
+    for rec in journal.records(agent_dir):
+        if not pending:
+            break
+        if rec.status == "rolled-back":
+            continue
+        for step in reversed(rec.steps):
+            moved_in = step["op"] == "rename" and step.get("to") in pending
+            path = step.get("to") if moved_in else step.get("path")
+            if path not in pending:
+                continue
+            target = pending.pop(path)
+            making = moved_in or step["op"] in ("symlink", "relink")
+            if making and step.get("target") == target:
+                made.add((path, target))
+    return frozenset(made)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from installer.engine.plan import Action, Plan
 from installer.ground.backups import Namer, stamp
 from installer.links.scan import AgentState, Entry
-from installer.sets.resources import KIND_OF, Resource
+from installer.sets.resources import Resource
+
+NO_ITEM = "no item of the set goes here now"
 
 
 def plan_install(
@@ -18,16 +20,16 @@ def plan_install(
     now: datetime | Callable[[], datetime],
     parked: Iterable[Resource] = (),
     off_now: Iterable[Resource] = (),
-    kinds: Mapping[str, str] = KIND_OF,
+    strays: Iterable[tuple[str, Entry]] = (),
 ) -> Plan:
     """Link every selected resource; unlink ours of the others; back up what is in the way;
-    prune our dangling links.
+    prune our dangling links, and `strays` (installer/links/strays.py: links ext made for an
+    item the set no longer has, which the host loads all the same).
 
     The selection is what is installed: an item --only/--skip leaves out loses its link of
     ours, unless it is off (`off_now`: parked, or pi's `-path`), which is the user's switch and
     stays, since install never re-enables. `parked` are resources the user switched off in
     register mode: a new link of theirs is made in its disabled form, selected or not.
-    `kinds`: the host's folders and the kind each holds (pi's by default).
     """
     chosen = {(r.kind, r.filename) for r in selected}  # cheap keys; a set names each once
     off = {(r.kind, r.filename) for r in parked}
@@ -36,7 +38,6 @@ def plan_install(
     names = Namer(state.taken, (lambda: stamp(now())) if callable(now) else stamp(now))
     actions: list[Action] = []
     handled: set[str] = set()
-    resources = tuple(resources)
     for r in resources:
         key = (r.kind, r.filename)
         if key not in chosen and key not in off:
@@ -51,15 +52,8 @@ def plan_install(
         handled.update(a.path for a in mine)
         actions.extend(mine)
     actions.extend(_prunes(state, handled))
-    known = {p for r in resources for p in (r.dest, r.disabled_dest)}
-    actions.extend(
-        Action("prune", path, target=e.target, detail=NO_ITEM)
-        for path, e in state.strays(known, kinds)
-    )
+    actions.extend(Action("prune", p, target=e.target, detail=NO_ITEM) for p, e in strays)
     return Plan("install", tuple(actions))
-
-
-NO_ITEM = "no item of the set goes here now"
 
 
 def _left_out(state: AgentState, r: Resource, off: bool) -> Action:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
@@ -42,35 +42,6 @@ class AgentState(NamedTuple):
 
     def taken(self, folder: str) -> frozenset[str]:
         return self.names.get(folder, frozenset())
-
-    def strays(self, known: Collection[str], kinds: Mapping[str, str]) -> list[tuple[str, Entry]]:
-        """Live links of ours that the host loads (`kinds`: its folders and what each holds)
-        at a place no item of the set has (`known`: each item's two forms), such as an item
-        a manifest no longer names. Not one to ext's own agent files (an agent dir inside the
-        set), nor a backup, nor a file of a name its folder does not load (a README.md)."""
-        out = [
-            (path, e)
-            for path, e in sorted(self.entries.items())
-            if e.kind == "link" and e.owner == "ours" and e.exists and path not in known
-        ]
-        if not out:
-            return out
-        from installer.ground.backups import parse
-        from installer.sets.pirules import SUFFIXES
-        from installer.sets.resources import FOLDER
-
-        inside = os.path.realpath(self.agent_dir) + os.sep
-        loaded = []
-        for path, e in out:
-            folder, _, name = path.rpartition("/")
-            kind = kinds.get(folder)
-            if kind is None or name[0] == "." or parse(name) is not None:
-                continue
-            if (e.to_dir or name.endswith(SUFFIXES[FOLDER[kind]])) and not (
-                e.real or ""
-            ).startswith(inside):
-                loaded.append((path, e))
-        return loaded
 
 
 def check_folders(

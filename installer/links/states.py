@@ -14,7 +14,7 @@ from installer.ground.state import load_state
 from installer.hosts.placing import set_items
 from installer.links.scan import AgentState, Entry, scan, seen
 from installer.sets.pirules import Layout
-from installer.sets.resources import FOLDER, KIND_OF, Kind, Resource
+from installer.sets.resources import FOLDER, PI_KINDS, Kind, Resource
 
 if TYPE_CHECKING:
     from installer.settings.switches import PiSwitch
@@ -174,9 +174,6 @@ def classify_here(ctx: Context, agent: AgentState, resources: Iterable[Resource]
     ]
 
 
-PI_KINDS: Mapping[str, Kind] = KIND_OF
-
-
 def kinds_of(ctx: Context) -> dict[str, Kind]:
     """The kind each of the host's folders holds, as the engine names them (`skills`)."""
     from installer.ground.context import home_of
@@ -264,13 +261,15 @@ def gone(
 ) -> list[Item]:
     """Links of ours whose target left the set (no item accounts for them): stale, and
     `ext install` prunes them. `kinds`: the host's folders and what each holds."""
+    from installer.links.strays import strays
+
     known = {p for r in resources for p in (r.dest, r.disabled_dest)}
     dead = [
         (path, e, _GONE)
         for path, e in agent.entries.items()
         if e.kind == "link" and e.owner in ("ours", "moved") and not e.exists and path not in known
     ]
-    live = [(path, e, _NO_ITEM) for path, e in agent.strays(known, kinds)]
+    live = [(path, e, _NO_ITEM) for path, e in strays(agent, known, kinds)]
     return [
         Item(resource_at(path, e.target or "", kinds), "stale", path, why)
         for path, e, why in sorted(dead + live)

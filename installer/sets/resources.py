@@ -29,7 +29,7 @@ FOLDER: dict[str, str] = {
     "prompt": "prompts",
     "theme": "themes",
 }
-KIND_OF: dict[str, Kind] = {FOLDER[k]: k for k in KINDS}  # pi's folder -> the kind it holds
+PI_KINDS: dict[str, Kind] = {FOLDER[k]: k for k in KINDS}  # pi's folder -> the kind it holds
 _WHAT = {kind: f"{kind} name" for kind in KINDS}
 _BAD_CHARS = frozenset("/\\\0")
 _REFUSED = _BAD_CHARS | {chr(c) for c in (*range(32), 127)}

@@ -384,15 +384,17 @@ def test_a_link_of_ours_where_no_item_goes_now_is_a_warning_only_where_pi_loads_
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:
     """Session 49: an item dropped from the set while its file stays (a pi package's manifest
-    edited) was info, `links into the set, which is not an item`, while pi loaded it."""
-    (agent / "extensions/notify.ts").rename(agent / "extensions/alias.ts")
+    edited) was info, `links into the set, which is not an item`, while pi loaded it. A link
+    the user made into the set stays info (helper-31: it is theirs)."""
+    pi = {"extensions": ["./extensions/gamma"], "skills": ["./skills"], "prompts": ["./prompts"]}
+    (set_root / "package.json").write_text(json.dumps({"name": "tools", "pi": pi}))
     (agent / "extensions/README.md").symlink_to(set_root / "extensions/notify.ts")
 
     found = only(doctor(tmp_path, set_root, agent), "items")
 
     [warned] = [f for f in found if f.level == "warn"]
     assert warned.message == (
-        f"alias: extensions/alias.ts links into the set, to {set_root}/extensions/notify.ts, "
+        f"notify: extensions/notify.ts links into the set, to {set_root}/extensions/notify.ts, "
         "which is no item of it now; pi loads it all the same"
     )
     assert warned.fix == "ext install (prunes it)"

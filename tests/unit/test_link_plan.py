@@ -237,42 +237,16 @@ def test_our_link_that_still_resolves_is_not_pruned() -> None:
     assert plan.is_empty
 
 
-@pytest.mark.parametrize(
-    ("path", "target", "to_dir"),
-    [
-        ("extensions/dropped.ts", "/s/extensions/dropped.ts", False),
-        ("extensions/dropped", "/s/extensions/dropped", True),
-        ("skills/dropped", "/s/skills/dropped", True),
-        ("prompts/dropped.md", "/s/prompts/dropped.md", False),
-        ("themes/dropped.json", "/s/themes/dropped.json", False),
-    ],
-)
-def test_our_live_link_where_pi_loads_and_no_item_goes_is_pruned(
-    path: str, target: str, to_dir: bool
-) -> None:
-    """Session 49: an item a pi package's manifest stops naming keeps its file in the set, so
-    its link resolved and stayed: pi loaded it while `ext list` did not show it."""
-    entry = Entry("link", target, target, True, to_dir=to_dir, owner="ours", root=str(SET))
-    plan = install({**{r.dest: ours(r) for r in ALL}, path: entry})
-    assert [(a.action, a.path, a.detail) for a in plan.changes] == [
-        ("prune", path, "no item of the set goes here now")
-    ]
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        "extensions/notify.ts.bak.20261129-101500",  # a backup: the user's to keep
-        "extensions/dropped.ts.off",  # off: pi does not load it
-        "extensions/.off/dropped",
-        "prompts/notes.txt",  # a name its folder does not load
-        "extensions/.hidden.ts",
-    ],
-)
-def test_our_live_link_pi_does_not_load_stays(path: str) -> None:
+def test_the_strays_it_is_given_are_pruned_with_why() -> None:
+    """Which links are strays is installer/links/strays.py's (journals, the disk): the planner
+    prunes what it is given, saying why."""
     target = "/s/extensions/dropped.ts"
     entry = Entry("link", target, target, True, owner="ours", root=str(SET))
-    assert install({**{r.dest: ours(r) for r in ALL}, path: entry}).is_empty
+    state = agent_state({**{r.dest: ours(r) for r in ALL}, "extensions/dropped.ts": entry})
+    plan = plan_install(state, ALL, ALL, NOW, strays=[("extensions/dropped.ts", entry)])
+    assert [(a.action, a.path, a.detail) for a in plan.changes] == [
+        ("prune", "extensions/dropped.ts", "no item of the set goes here now")
+    ]
 
 
 def test_a_dangling_duplicate_of_ours_beside_the_enabled_link_is_pruned() -> None:

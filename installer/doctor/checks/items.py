@@ -300,9 +300,10 @@ def _stale(item: Item, e: Entry, install: str = INSTALL) -> Finding:
 def _orphans(sv: Survey) -> Iterator[Finding]:
     """Links of ours that no item of the set accounts for: a deleted or renamed resource."""
     from installer.links.states import kinds_of
+    from installer.links.strays import strays
 
     known = {p for i in sv.items for p in (i.resource.dest, i.resource.disabled_dest)}
-    loaded = dict(sv.agent.strays(known, kinds_of(sv.ctx)))  # what an install prunes
+    loaded = dict(strays(sv.agent, known, kinds_of(sv.ctx)))  # what an install prunes
     for path, e in sorted(sv.agent.entries.items()):
         if e.kind != "link" or e.owner not in ("ours", "moved") or path in known:
             continue
