@@ -6,6 +6,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from installer import __version__
 from installer.engine import journal
@@ -31,12 +32,14 @@ def execute(ctx: Context, plan: Plan) -> None:
             f"cannot start the journal: {_describe(exc)}; nothing was written", fix_for(exc)
         ) from None
     tx = Transaction(ctx.agent_dir, log)
+    held = _handlers()  # the stops' handlers now: put back once the run is over
     try:
         with _stops_as_ctrl_c():
             apply_plan(plan, tx)
-            tx.purge()  # what the run only moved aside (undo's copies, deleted backups) goes now
+        tx.purge()  # what the run only moved aside (undo's copies, deleted backups) goes now
     except BaseException as exc:
-        with _no_ctrl_c():  # a second Ctrl-C must not leave the rollback half done
+        _ignore_stops()  # a second Ctrl-C must not leave the rollback half done
+        try:
             failures = tx.rollback()
             try:
                 log.close("rolled-back" if not failures else "rollback-failed")
@@ -44,6 +47,8 @@ def execute(ctx: Context, plan: Plan) -> None:
                 if not failures:  # all taken back: an open-ended journal would mislead undo
                     with contextlib.suppress(OSError):
                         os.unlink(log.path)
+        finally:
+            _put_back(held)
         if isinstance(exc, KeyboardInterrupt) and not failures:
             raise RolledBack from exc
         raise _failure(exc, failures) from exc
@@ -57,43 +62,63 @@ _STOPS = ("SIGINT", "SIGTERM", "SIGHUP")  # what stops a run: rolled back, never
 @contextlib.contextmanager
 def _stops_as_ctrl_c() -> Iterator[None]:
     """SIGTERM and SIGHUP raise, as SIGINT does, while the steps are taken (main thread only,
-    where Python handles signals): the rollback then reverses them."""
+    where Python handles signals), so that the rollback reverses them. From the first stop,
+    or any failure, all three are ignored: the rollback and the cleanups that unwind before
+    it are not cut short by a second one (execute puts the handlers back after it). One
+    ignored when ext started (`nohup ext install`) stays ignored (helper-31)."""
     import signal
-    import threading
 
-    if threading.current_thread() is not threading.main_thread():
+    if not _in_main_thread():
         yield
         return
 
     def stop(signum: int, _frame: object) -> None:
+        _ignore_stops()
         raise Terminated(signum)
 
-    stops = [getattr(signal, name) for name in _STOPS[1:] if hasattr(signal, name)]
+    stops = [s for s in _signals()[1:] if signal.getsignal(s) is not signal.SIG_IGN]
     before = {s: signal.signal(s, stop) for s in stops}
     try:
         yield
-    finally:
-        for s, handler in before.items():
-            signal.signal(s, handler)
+    except BaseException:
+        _ignore_stops()
+        raise
+    for s, handler in before.items():
+        signal.signal(s, handler)
 
 
-@contextlib.contextmanager
-def _no_ctrl_c() -> Iterator[None]:
-    """SIGINT, SIGTERM and SIGHUP ignored while the rollback runs (in the main thread, where
-    Python handles them): a second stop must not leave it half done."""
+def _signals() -> list[int]:
     import signal
+
+    return [getattr(signal, name) for name in _STOPS if hasattr(signal, name)]
+
+
+def _in_main_thread() -> bool:
     import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    stops = [getattr(signal, name) for name in _STOPS if hasattr(signal, name)]
-    before = {s: signal.signal(s, signal.SIG_IGN) for s in stops}
-    try:
-        yield
-    finally:
-        for s, handler in before.items():
-            signal.signal(s, handler)
+    return threading.current_thread() is threading.main_thread()
+
+
+def _handlers() -> dict[int, Any]:
+    """The stops' handlers now (none outside the main thread, where none can be set)."""
+    import signal
+
+    return {s: signal.getsignal(s) for s in _signals()} if _in_main_thread() else {}
+
+
+def _ignore_stops() -> None:
+    import signal
+
+    if _in_main_thread():
+        for s in _signals():
+            signal.signal(s, signal.SIG_IGN)
+
+
+def _put_back(held: dict[int, Any]) -> None:
+    import signal
+
+    for s, handler in held.items():
+        signal.signal(s, signal.SIG_DFL if handler is None else handler)
 
 
 def _failure(exc: BaseException, failures: list[str]) -> ExtError:
