@@ -280,6 +280,34 @@ def at_work(agent_dir: Path) -> Record | None:
     return None
 
 
+# Commands whose journal a run that takes no names repeats whole (`ext install` again); the
+# others' (`disable NAME`) only as typed; the rest are no command of their own to run again.
+_WHOLE = ("install", "uninstall", "settings migrate")
+_NAMED = ("enable", "disable", "toggle", "adopt", "consent approve")
+
+
+_UNDO_SETTLED = (
+    "`ext undo` finishes it",  # doctor
+    "this run finishes it",  # the next undo
+    # any other run marks the undo superseded: the next undo reverses that run instead
+    "`ext undo` would have finished it; this run goes on from where it stopped",
+)
+
+
+def settling(rec: Record, running: str | None = None) -> str:
+    """How a run cut short is finished or reversed, said once for every reader: the warning
+    of the run `running` now (which goes on), or doctor's fix (None)."""
+    if rec.command == "undo":  # an undo is finished by another, not reversed
+        return _UNDO_SETTLED[{None: 0, "undo": 1}.get(running, 2)]
+    if running == rec.command:
+        return "this run finishes the job (`ext undo` reverses it instead)"
+    if rec.command in _WHOLE:
+        return f"`ext {rec.command}` finishes it, `ext undo` reverses it"
+    if rec.command in _NAMED:
+        return f"`ext {rec.command}` again, as you typed it, finishes it; `ext undo` reverses it"
+    return "`ext undo` reverses it"
+
+
 def _closed(path: Path, tail: int = 4096) -> bool:
     """Whether the journal's closing line is among its last bytes (only `undone` follows it)."""
     try:

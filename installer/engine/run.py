@@ -180,13 +180,7 @@ def _interrupted(ctx: Context, command: str) -> tuple[str, ...]:
         f"an earlier `ext {rec.command}` (started {rec.started[:19]}) was interrupted part-way "
         f"({len(rec.steps)} step(s) journaled)"
     )
-    if rec.command == command == "undo":
-        return (f"{head}; this run finishes it",)
-    if rec.command == command:
-        return (f"{head}; this run finishes the job (`ext undo` reverses it instead)",)
-    if rec.command == "undo":  # an undo is finished by another, not reversed
-        return (f"{head}; `ext undo` finishes it",)
-    return (f"{head}; `ext {rec.command}` finishes it, `ext undo` reverses it",)
+    return (f"{head}; {journal.settling(rec, command)}",)
 
 
 def _close_interrupted(ctx: Context, command: str | None) -> None:

@@ -402,7 +402,7 @@ def test_a_link_of_ours_where_no_item_goes_now_is_a_warning_only_where_pi_loads_
     assert noted.message.endswith("which is not an item")
 
 
-@pytest.mark.parametrize("command", ["install", "undo"])
+@pytest.mark.parametrize("command", ["install", "undo", "disable"])
 def test_a_run_cut_short_is_a_warning_with_the_command_that_finishes_it(
     tmp_path: Path, set_root: Path, agent: Path, command: str
 ) -> None:
@@ -420,10 +420,14 @@ def test_a_run_cut_short_is_a_warning_with_the_command_that_finishes_it(
         f"`ext {command}` of 2026-12-05T09:00:00 was interrupted part-way (1 step(s) "
         "journaled): what it did is half done",
     )
-    assert found.fix == (
-        "ext undo (finishes it)"
-        if command == "undo"
-        else "ext install (finishes it), or ext undo (reverses it)"
+    assert (
+        found.fix
+        == {
+            "undo": "`ext undo` finishes it",
+            "install": "`ext install` finishes it, `ext undo` reverses it",
+            # helper-31: `ext disable` alone is a usage error
+            "disable": "`ext disable` again, as you typed it, finishes it; `ext undo` reverses it",
+        }[command]
     )
 
 

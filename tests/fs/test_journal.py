@@ -355,3 +355,31 @@ def test_trim_reads_the_setting_when_not_told(tmp_path: Path) -> None:
     assert [p.name for p in folder(tmp_path).iterdir()] == [
         "20261122T120000.000000-1-install.jsonl"
     ]
+
+
+@pytest.mark.parametrize(
+    ("command", "running", "said"),
+    [
+        ("install", "install", "this run finishes the job (`ext undo` reverses it instead)"),
+        ("install", "disable", "`ext install` finishes it, `ext undo` reverses it"),
+        ("undo", "undo", "this run finishes it"),
+        # helper-31: such a run marks the undo superseded, so no undo finishes it after it
+        (
+            "undo",
+            "install",
+            "`ext undo` would have finished it; this run goes on from where it stopped",
+        ),
+        ("undo", None, "`ext undo` finishes it"),
+        (
+            "disable",
+            None,
+            "`ext disable` again, as you typed it, finishes it; `ext undo` reverses it",
+        ),
+        ("consent move", None, "`ext undo` reverses it"),  # no command of that name
+    ],
+)
+def test_how_a_run_cut_short_is_settled_is_said_once_for_every_reader(
+    command: str, running: str | None, said: str
+) -> None:
+    rec = journal.Record(Path("/a/.extset/journal/x.jsonl"), command, "2026-12-05T09", None, ())
+    assert journal.settling(rec, running) == said

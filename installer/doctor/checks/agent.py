@@ -140,14 +140,13 @@ def interrupted(s: Subject) -> Iterator[Finding]:
     if rec is None:
         yield ok("no run of ext was cut short here")
         return
+    from installer.engine.journal import settling
+
     said = (
         f"`ext {rec.command}` of {rec.started[:19]} was interrupted part-way "
         f"({len(rec.steps)} step(s) journaled): what it did is half done"
     )
-    if rec.command == "undo":  # an undo is finished by another, not reversed
-        yield warn(said, "ext undo (finishes it)")
-    else:
-        yield warn(said, f"ext {rec.command} (finishes it), or ext undo (reverses it)")
+    yield warn(said, settling(rec))
 
 
 def _folder(s: Subject, agent: Path, name: str, kind: str) -> Iterator[Finding]:
