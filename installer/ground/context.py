@@ -221,18 +221,22 @@ def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:
             if (folder / "package.json").is_file():
                 if _pi_package(folder):
                     return folder.resolve(), "cwd"
-                _refuse_broken_pi_package(folder / "package.json")
+                refuse_broken_pi_package(folder / "package.json")
     return bundled_set(env), "bundled"
 
 
-def _refuse_broken_pi_package(path: Path) -> None:
+def refuse_broken_pi_package(path: Path, looked_for: bool = True) -> None:
     """A package.json that is not JSON but names a `pi` key: pi reads no manifest from it,
-    yet it is likely the set meant here; going on to the bundled set would be silent."""
+    yet it is likely the set meant here; going on to the bundled set would be silent. Of a
+    set found otherwise (`looked_for` False: extset.toml, --set), ext could tell none of its
+    items: every link would read as stale (helper-32)."""
     import json
     import re
 
+    from installer.ground.readfile import read_text
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(str(path))  # a FIFO or /dev/zero there is no JSON: never waited on
     except (OSError, UnicodeDecodeError):
         return
     try:
@@ -242,7 +246,7 @@ def _refuse_broken_pi_package(path: Path) -> None:
             raise UsageError(
                 f'{path} is not valid JSON ({exc}), and it names a "pi" key: pi reads no '
                 "manifest from it, so ext cannot tell this pi package's items",
-                "fix its JSON, or name the set with --set",
+                "fix its JSON, or name the set with --set" if looked_for else "fix its JSON",
             ) from None
 
 

@@ -162,6 +162,10 @@ def discover(
     # Read only when present: a conventional set pays one stat for being one.
     has_json = os.path.exists(f"{real_root}/package.json")
     manifest = pirules.read_manifest(real_root, pi) if has_json else None
+    if has_json and manifest is None:  # helper-32: a typo made every item of the set stale
+        from installer.ground.context import refuse_broken_pi_package
+
+        refuse_broken_pi_package(Path(real_root, "package.json"), looked_for=False)
     found: list[Resource] = []
     for kind in kinds:
         key = FOLDER[kind]

@@ -441,3 +441,28 @@ def test_an_agent_dir_named_as_the_set_is_refused(
     assert (
         err.value.message == f"{pi_dir} is an agent dir, not a set: ext installs from a set into it"
     )
+
+
+def test_a_pi_package_json_that_is_not_json_stops_a_set_named_by_extset_toml(
+    tmp_path: Path, agent: Path
+) -> None:
+    """A trial (helper-32): a comma too many in package.json, in a set that has an extset.toml
+    too, made ext read the set as conventional, with no items: `ext list` said every item
+    stale and `ext install --yes` pruned all eight, exit 0."""
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "pkg"\n',
+            "package.json": '{"name": "pkg", "pi": {"extensions": ["./src/a.ts"]}}',
+            "src/a.ts": "export default function a() {}\n",
+        },
+    )
+    install(context(root, agent), Install(), yes)
+    assert (agent / "extensions/a.ts").is_symlink()
+    (root / "package.json").write_text('{"name": "pkg", "pi": {"extensions": ["./src/a.ts",]}}')
+
+    err = refused(ExitCode.USAGE, root, agent)
+
+    assert err.message.startswith(f"{root}/package.json is not valid JSON (")
+    assert err.fix == "fix its JSON"
+    assert (agent / "extensions/a.ts").is_symlink()

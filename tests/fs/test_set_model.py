@@ -117,10 +117,13 @@ def test_a_pi_value_javascript_calls_false_leaves_the_conventional_layout(
 
 
 def test_a_package_json_json_parse_refuses_has_no_manifest(tmp_path: Path) -> None:
-    """Python reads NaN; pi's JSON.parse throws, and pi then sees no manifest at all."""
+    """Python reads NaN; pi's JSON.parse throws, and pi then sees no manifest at all. ext
+    says so and stops (helper-32: read as a set without a manifest, a typo made every link
+    of it stale, and an install pruned them all)."""
     text = '{"pi": {"extensions": ["./src"]}, "n": NaN}'
     root = build_tree(tmp_path / "set", {"package.json": text, "extensions/a.ts": EXT})
-    assert list(found(root)) == ["a"]
+    with pytest.raises(UsageError, match="pi reads no manifest from it"):
+        list(found(root))
 
 
 def test_a_manifest_file_without_its_kind_s_suffix_is_no_skill_prompt_or_theme(
