@@ -47,6 +47,7 @@ from installer.settings.plan import (
 )
 from installer.settings.selection import (
     entry_filters,
+    moved_off,
     off_as_linked,
     off_in_entry,
     recorded_skips,
@@ -109,10 +110,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         *ctx.manifest.warnings,
         *selection_warnings(options.only, options.skip),
         *_nothing_in(ctx, resources),
-        *(
-            f"{b.why}: not installed, pi cannot load it ({b.fix})"
-            for b in broken_links(ctx.set_root)
-        ),
+        *(b.left_out("pi") for b in broken_links(ctx.set_root)),
     )
     skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
 
@@ -149,20 +147,9 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             )
         else:
             links = plan_uninstall(agent)
-            carried = off_as_linked(ctx, agent, resources)
-            picked = frozenset(chosen)
-            left_out = tuple(r for r in resources if r not in picked)
-            skipped[:] = skip_filters(ctx, left_out, mine, carried)
-            excluded = entry_filters(ctx, resources, old, (*left_out, *carried), skipped)
-            intent = Intent(
-                seed=True,
-                seeded=done,
-                excluded=excluded,
-                old_roots=tuple(old),
-                released=mine,
-                skipped=tuple(skipped),
-            )
-            mode_warnings = _carried(carried, "off as filters of the packages entry")
+            intent, mode_warnings = _register_intent(ctx, agent, resources, chosen, old, mine)
+            intent = intent._replace(seeded=done)
+            skipped[:] = intent.skipped
             mode_warnings += _taken_over(ctx, state)
         sp = plan_settings(ctx, intent)
         # ext's own agent files: /ext, and the session recorder where a process guard needs it.
@@ -393,6 +380,32 @@ def _carried_to_top(
         elif r not in parked and off_at_top and entry:
             out.append(Flip(False, KEYS[r.kind], path_of(r), True))
     return tuple(out)
+
+
+def _register_intent(
+    ctx: Context,
+    agent: AgentState,
+    resources: tuple[Resource, ...],
+    chosen: tuple[Resource, ...],
+    old: list[Path],
+    mine: tuple[str, ...],
+) -> tuple[Intent, tuple[str, ...]]:
+    """Register mode's settings intent: the entry with the filters of what is left out or
+    switched off (as linked before, or in the entry at a path the set no longer has), and
+    the warning that says which switches came along."""
+    moved, dead = moved_off(ctx, resources)
+    carried = [*off_as_linked(ctx, agent, resources), *moved]
+    picked = frozenset(chosen)
+    left_out = tuple(r for r in resources if r not in picked)
+    skipped = skip_filters(ctx, left_out, mine, carried)
+    intent = Intent(
+        seed=True,
+        excluded=entry_filters(ctx, resources, old, (*left_out, *carried), skipped),
+        old_roots=tuple(old),
+        released=(*mine, *dead),
+        skipped=tuple(skipped),
+    )
+    return intent, _carried(carried, "off as filters of the packages entry")
 
 
 def _taken_over(ctx: Context, state: State) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ user switched off, in the set's packages entry or as linked, which every install
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from installer.ground.context import Context
@@ -79,3 +80,45 @@ def off_as_linked(
         for before, i in zip(items, found, strict=True)
         if "disabled" in (i.state, before.state)
     ]
+
+
+def moved_off(ctx: Context, resources: tuple[Resource, ...]) -> tuple[list[Resource], list[str]]:
+    """Items the set's packages entry kept off at a path the set no longer has, on now at
+    another path of the same name and kind (a package's author moved the file), and those
+    dead filters: in link mode the parked link is relinked and the item stays off; register
+    mode carries the switch to the new path so, in place of the dead one (helper-32:
+    `-src/lib/gamma.ts` stayed, naming nothing, and gamma came back on)."""
+    from installer.settings.packages import tag
+    from installer.settings.switches import KEYS, package_entries, scopes_of
+
+    entries = [e for _, e in package_entries(scopes_of(ctx), ctx.set_root) if isinstance(e, dict)]
+    if not entries:
+        return [], []
+    off = set(off_in_entry(ctx, resources, []))
+    by_name: dict[tuple[str, str], Resource] = {
+        (r.kind, r.name): r for r in resources if r not in off
+    }
+    moved: dict[Resource, None] = {}
+    dead: list[str] = []
+    for entry in entries:
+        for kind, key in KEYS.items():
+            patterns = entry.get(key)
+            for p in patterns if isinstance(patterns, list) else ():
+                if not isinstance(p, str) or not p.startswith("-") or any(c in p for c in "*?["):
+                    continue
+                if os.path.lexists(ctx.set_root / p[1:]):
+                    continue  # it names a file still there: a switch of that item
+                r = by_name.get((kind, _named(p[1:])))
+                if r is not None:
+                    moved[r] = None
+                    dead.append(tag(key, p))
+    return list(moved), dead
+
+
+def _named(rel: str) -> str:
+    """The item a path of the set names: `src/lib/gamma.ts` and `x/gamma/index.ts` gamma."""
+    parts = rel.rstrip("/").split("/")
+    last = parts[-1]
+    if last in ("index.ts", "index.js", "SKILL.md") and len(parts) > 1:
+        return parts[-2]
+    return last.rpartition(".")[0] or last

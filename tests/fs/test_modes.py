@@ -229,6 +229,38 @@ def test_register_mode_says_it_takes_over_an_entry_of_the_user_s(tmp_path: Path)
     assert _packages(tmp_path) == [entry]
 
 
+def test_register_mode_keeps_off_an_extension_whose_file_moved_in_the_package(
+    tmp_path: Path,
+) -> None:
+    """A trial (helper-32): disabled in register mode (`-src/lib/gamma.ts`), then moved by the
+    package's author to src/util/: the dead filter stayed and gamma came back on, while link
+    mode relinked its parked link and kept it off. The switch moves with the file, in place
+    of the dead one, so a later enable is not undone by it."""
+    files = {
+        "extset.toml": '[set]\nname = "pkg"\n',
+        "package.json": json.dumps({"name": "pkg", "pi": {"extensions": ["./src/**/*.ts"]}}),
+        "src/lib/alpha.ts": "// alpha",
+        "src/lib/gamma.ts": "// gamma",
+    }
+    root = build_tree(tmp_path / "set", files)
+    ctx = _ctx(tmp_path, root)
+    install(ctx, Install(mode="register"), yes)
+    switch(ctx, ["gamma"], False, False, False, yes)
+    (root / "src/util").mkdir()
+    (root / "src/lib/gamma.ts").rename(root / "src/util/gamma.ts")
+
+    moved = install(ctx, Install(), yes)
+
+    assert "switched off before, so gamma stays off as filters of the packages entry" in (
+        moved.plan.warnings
+    )
+    assert _packages(tmp_path) == [{"source": str(root), "extensions": ["-src/util/gamma.ts"]}]
+    assert _states(ctx)["gamma"] == "disabled"
+    switch(ctx, ["gamma"], True, False, False, yes)
+    assert install(ctx, Install(), yes).plan.is_empty
+    assert _states(ctx)["gamma"] == "enabled"
+
+
 def test_a_skip_in_register_mode_is_no_switch_to_carry_into_link_mode(tmp_path: Path) -> None:
     """--skip holds for its run in both modes: the filter ext wrote for it is not the user's
     switch, so register -> link links the item on; what the user switched off stays off."""
