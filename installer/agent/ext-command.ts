@@ -245,6 +245,11 @@ export function resultLines(data: Record<string, any>): string[] {
 	return lines;
 }
 
+/** A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
+export function shellWord(word: string): string {
+	return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 /** A line with the home folder shown as `~`, as ext shows paths (people paste these). */
 export function tilde(text: string, home: string | undefined = process.env.HOME): string {
 	const h = (home ?? "").replace(/\/+$/, "");
@@ -495,7 +500,13 @@ export class ExtPanel {
 			if (held.length > 0) {
 				for (const r of held) lines.push(`✗ refused: ${r.name} stays on: ${r.why}`);
 				const names = held.map((r) => r.name);
-				lines.push(`  fix: stop what needs it first, or in a shell: ext disable ${names.join(" ")} --force`);
+				// ext's own fix (the recorder switched off, say), and the disable as a shell runs it
+				// here: this dir, this set (helper-32: `ext disable x --force` from pi's cwd found
+				// no such item, or another set).
+				const first = (got.problem?.fix ?? "").split(", or pass --force")[0] || "stop what needs it first";
+				const where = ["--agent-dir", this.deps.agentDir, "--set", b.set.root];
+				const shell = [ext, ...where, "disable", ...names, "--force"].map(shellWord).join(" ");
+				lines.push(`  fix: ${first}, or in a shell: ${shell}`);
 				b = { ...b, off: b.off.filter((n) => !names.includes(n)) };
 				continue;
 			}

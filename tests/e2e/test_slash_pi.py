@@ -252,7 +252,8 @@ def test_an_item_another_session_needs_is_refused_by_ext_and_the_rest_applies(
     flat = " ".join(shown.split())
     assert "refused: confirm-destructive stays on: a live session (pid" in flat
     assert f"{other.child.pid}:" in flat and "was started with --confirm-destructive-block" in flat
-    assert "ext disable confirm-destructive --force" in flat
+    # pasteable from any folder: this dir and this set named (helper-32)
+    assert "--agent-dir" in flat and "disable confirm-destructive --force" in flat
     assert "nothing was written" not in flat
     assert "- disabled extensions/session-timer.ts" in shown
 

@@ -334,7 +334,15 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		);
 		const shown = screen();
 		assert.match(shown, /✗ refused: guarded stays on: a live session \(pid 7: pi --block\)/);
-		assert.match(shown, /fix: stop what needs it first, or in a shell: ext disable guarded --force/);
+		// pasted into a shell from anywhere, it names this dir and this set (helper-32)
+		assert.ok(
+			shown
+				.replace(/\s+/g, " ")
+				.includes(
+					`fix: stop what needs it first, or in a shell: ${SET.ext} --agent-dir /agent --set ${SET.root} disable guarded --force`,
+				),
+			shown,
+		);
 		assert.doesNotMatch(shown, /nothing was written/);
 		assert.match(shown, /- disabled extensions\/notify\.ts/);
 		p.handleInput("\r");
@@ -350,6 +358,21 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		assert.match(alone.screen(), /✗ refused: guarded stays on/);
 		alone.p.handleInput("\r");
 		assert.deepEqual(alone.closed, [false]);
+	});
+
+	test("a refusal's own fix is kept: the recorder switched off is said as ext says it", async () => {
+		// helper-32: /ext said "stop what needs it first" when no session needed it
+		const why = "ext cannot see pi's sessions: its session recorder is switched off";
+		const fix = "switch ext's session recorder back on in pi config, or pass --force to disable it anyway";
+		const toggle = () => ({ problem: { message: `refusing: ${why}`, fix, refused: [{ name: "guarded", why }] } });
+		const { p, screen } = panel({ answers: { toggle } });
+		await p.load();
+		p.handleInput(" ");
+		p.handleInput("\r");
+		await settle();
+		const shown = screen().replace(/\s+/g, " ");
+		assert.ok(shown.includes("fix: switch ext's session recorder back on in pi config, or in a shell:"), shown);
+		assert.ok(!shown.includes("stop what needs it first"), shown);
 	});
 
 	test("only a refused item staged: ext is not run, the refusal is shown, nothing reloads", async () => {
