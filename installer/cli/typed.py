@@ -70,10 +70,15 @@ def _there(
     return lambda d: typed(g, command, _asking(args), d, passed=passed)
 
 
+_THIS_DIR_ONLY = frozenset({"yes", "only", "skip", "mode", "create", "reseed"})
+
+
 def _asking(args: dict[str, Any]) -> dict[str, Any]:
-    """The command for another dir asks before it writes there (no `--yes`): the person has
-    not seen that dir's plan (helper-29: `undo --yes` was offered for another dir)."""
-    return {k: v for k, v in args.items() if k != "yes"}
+    """The command for another dir, without what decides this run's dir alone: it asks
+    before it writes there (no `--yes`: that dir's plan was not seen; helper-29), and keeps
+    that dir's selection and mode (an install's `--only`, `--skip`, `--mode` would replace
+    them there; helper-32)."""
+    return {k: v for k, v in args.items() if k not in _THIS_DIR_ONLY}
 
 
 def _placed(ctx: Any) -> Any:

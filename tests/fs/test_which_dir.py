@@ -134,9 +134,10 @@ def test_install_into_a_second_dir_says_where_the_set_already_is(
 ) -> None:
     installed_in(set_root, fresh)
     done = ext(set_root, "install", "--dry-run", "--skip", "hello")
+    # Without --skip (helper-32): an install's selection is that dir's whole, not this one's.
     assert done.stderr.splitlines()[1] == (
         f"the set is installed in {fresh} too; for that dir: "
-        f"ext --set {set_root} --agent-dir {fresh} install --skip hello"
+        f"ext --set {set_root} --agent-dir {fresh} install"
     )
 
 
@@ -627,3 +628,31 @@ def test_an_install_refused_before_its_plan_still_says_where_the_set_is(
     done = ext(set_root, "install", "--dry-run")
     assert done.exit_code == 3, done.stderr
     assert f"the set is installed in {fresh} too; for that dir: " in done.stderr
+
+
+def test_the_install_offered_for_another_dir_keeps_that_dir_s_selection_and_mode(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """A trial (helper-32): a deliberate install into a new dir offered, for the dir that
+    holds the set, `install --only gamma` and `install --mode register`: pasted, they would
+    unlink the rest there, or switch that install's mode."""
+    installed_in(set_root, fresh)
+    new = tmp_path / "new"
+    done = ext(
+        set_root,
+        "--agent-dir",
+        str(new),
+        "install",
+        "--only",
+        "hello",
+        "--mode",
+        "register",
+        "--create",
+        "--dry-run",
+    )
+    assert done.exit_code == 0, done.output
+    said = [line for line in done.stderr.splitlines() if "for that dir:" in line]
+    assert said == [
+        f"the set is installed in {fresh} too; for that dir: "
+        f"ext --set {set_root} --agent-dir {fresh} install"
+    ]
