@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from installer.ground.atomic import alive
 from installer.ground.records import NamedTuple
 
 KEEP_DEFAULT = 50
@@ -271,8 +272,8 @@ def incomplete(agent_dir: Path) -> Record | None:
 def at_work(agent_dir: Path) -> Record | None:
     """The newest unfinished journal whose ext is alive: the run that holds the lock."""
     for path in _paths(agent_dir):
-        pid = _pid(path)
-        if pid is None or pid == os.getpid() or _closed(path) or not _alive(pid):
+        pid = pid_of(path)
+        if pid is None or pid == os.getpid() or _closed(path) or not alive(pid):
             continue
         rec = read(path)
         if rec is not None and rec.status is None:
@@ -326,32 +327,22 @@ def running(path: Path) -> int | None:
     progress, not one that was killed; but a run at work holds the agent dir's lock, so with
     the lock free the pid is a process that died unreaped, or another that took its number.
     """
-    pid = _pid(path)
+    pid = pid_of(path)
     if pid is None or pid == os.getpid():
         return None
     from installer.engine.lock import free
 
     if free(path.parent.parent.parent):  # <agent>/.extset/journal/<name>
         return None
-    return pid if _alive(pid) else None
+    return pid if alive(pid) else None
 
 
-def _pid(path: Path) -> int | None:
+def pid_of(path: Path) -> int | None:
     """The pid a journal's name carries: `<when>-<pid>-<command>.jsonl`."""
     try:
         return int(path.stem.split("-")[1])
     except (IndexError, ValueError):
         return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, another user's
-        return True
-    return True
 
 
 def mark(path: Path, status: str) -> None:

@@ -165,10 +165,9 @@ def _busy(agent_dir: Path, timeout: float) -> ExtError:
 def _holder(agent_dir: Path) -> str:
     """Who holds the lock, as its journal names it: `ext install` (pid 4805, started …);
     a run that is still planning has written none yet."""
-    from installer.engine.journal import at_work
+    from installer.engine.journal import at_work, pid_of
 
     rec = at_work(agent_dir)
     if rec is None:
         return "another ext"
-    pid = rec.path.stem.split("-")[1]
-    return f"`ext {rec.command}` (pid {pid}, started {rec.started[:19]})"
+    return f"`ext {rec.command}` (pid {pid_of(rec.path)}, started {rec.started[:19]})"

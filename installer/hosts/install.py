@@ -19,6 +19,7 @@ from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.backups import Namer, stamp
 from installer.ground.context import Context, home_of
 from installer.ground.errors import UsageError
+from installer.ground.shellword import shell_word
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
 from installer.hosts.shared import (
@@ -236,7 +237,7 @@ def _round(skills: Iterable[Resource]) -> list[str]:
                 out.append(
                     f"{r.label}: {r.dest}/{rel} is a link back to a folder above it: an agent "
                     "that follows links (OpenCode) walks it round and round; remove it or "
-                    f"point it elsewhere: rm {r.source}/{rel}"
+                    f"point it elsewhere: rm {shell_word(f'{r.source}/{rel}')}"
                 )
     return out
 

@@ -308,6 +308,9 @@ def switched_off_by(host: Host, folder: str, label: str) -> str | None:
     owner = owner_of(folder)
     if owner is None:
         return None
-    if host.reads_hidden:
-        return f"`ext --host {owner} install --skip {label}`"
+    if host.reads_hidden:  # the install's whole selection: its earlier --only/--skip too
+        return (
+            f"`ext --host {owner} install --skip {label}` (with the --only or --skip that "
+            "install had)"
+        )
     return f"`ext --host {owner} disable {label}`"

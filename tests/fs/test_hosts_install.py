@@ -874,7 +874,7 @@ def test_a_skill_read_from_a_shared_folder_is_switched_by_its_owner_not_linked_h
     assert ext("--set", str(set_root), "--host", "opencode", "install", "--yes").exit_code == 0
     off = ext("--set", str(set_root), "--host", "opencode", "disable", "review", "--yes")
     on = ext("--set", str(set_root), "--host", "opencode", "enable", "review", "--yes")
-    assert off.exit_code == 3 and "skill:review was not disabled" not in off.stdout
+    assert off.exit_code == 3 and "not switched, nothing written: skill:review" in off.stderr
     assert f"`ext --set {set_root} --host codex install --skip skill:review`" in off.stderr
     assert on.exit_code == 0 and "skill:review is already enabled" in on.stderr
     assert not (opencode / "skills/review").exists(), "an enable here would load it twice"
