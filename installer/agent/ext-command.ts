@@ -464,8 +464,11 @@ export class ExtPanel {
 		if (needs.length) why.push(`needed by ${needs.join(", ")}`);
 		const flag = row.item.guard?.process;
 		if (flag) why.push(`kept on while a session started with ${flag} runs`);
-		if (why.length) return `guarded: ${why.join("; ")}`;
-		return row.item.note === undefined ? undefined : tilde(row.item.note);
+		// A row ext cannot switch (stale, in conflict) says why first: its guard is for later.
+		const note = row.item.note === undefined ? undefined : tilde(row.item.note);
+		const guarded = why.length ? `guarded: ${why.join("; ")}` : undefined;
+		if (!row.switchable && note !== undefined) return guarded ? `${note}; ${guarded}` : note;
+		return guarded ?? note;
 	}
 
 	/** Enter: apply each set's batch as one ext plan, then show what happened. */

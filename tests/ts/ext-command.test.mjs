@@ -251,6 +251,17 @@ describe("the overlay, key by key, on pi's SettingsList", () => {
 		assert.match(shown, /Space stages · Enter applies · Esc cancels/);
 	});
 
+	test("a row ext cannot switch says why first, its guard after (helper-32)", async () => {
+		const needed = { required_by: ["gamma"] };
+		const items = [
+			{ name: "single", kind: "extension", state: "conflict", guard: needed, note: "a file is in the way; `ext install` backs it up" },
+		];
+		const { p, screen } = panel({ answers: { list: { data: { ...LISTED, items } } } });
+		await p.load();
+		const shown = screen().replace(/\s+/g, " ");
+		assert.ok(shown.includes("a file is in the way; `ext install` backs it up; guarded: needed by gamma"), shown);
+	});
+
 	test("Space stages, Enter applies every staged change as one ext plan, then reloads", async () => {
 		const toggle = {
 			data: { changed: true, actions: [{ action: "disable", path: "extensions/notify.ts" }], warnings: [] },
