@@ -393,7 +393,7 @@ def _register_intent(
     """Register mode's settings intent: the entry with the filters of what is left out or
     switched off (as linked before, or in the entry at a path the set no longer has), and
     the warning that says which switches came along."""
-    moved, dead = moved_off(ctx, resources)
+    moved, dead = moved_off(ctx, resources, mine)
     carried = [*off_as_linked(ctx, agent, resources), *moved]
     picked = frozenset(chosen)
     left_out = tuple(r for r in resources if r not in picked)

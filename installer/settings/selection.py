@@ -82,12 +82,17 @@ def off_as_linked(
     ]
 
 
-def moved_off(ctx: Context, resources: tuple[Resource, ...]) -> tuple[list[Resource], list[str]]:
+def moved_off(
+    ctx: Context, resources: tuple[Resource, ...], mine: tuple[str, ...] = ()
+) -> tuple[list[Resource], list[str]]:
     """Items the set's packages entry kept off at a path the set no longer has, on now at
-    another path of the same name and kind (a package's author moved the file), and those
-    dead filters: in link mode the parked link is relinked and the item stays off; register
-    mode carries the switch to the new path so, in place of the dead one (helper-32:
-    `-src/lib/gamma.ts` stayed, naming nothing, and gamma came back on)."""
+    another path (a package's author moved the file), and those dead filters: in link mode
+    the parked link is relinked and the item stays off; register mode carries the switch to
+    the new path so, in place of the dead one (helper-32: `-src/lib/gamma.ts` stayed, naming
+    nothing, and gamma came back on). A dead path is matched to an item only when exactly
+    one item of its kind has the same last one or two parts there (`gamma.ts`; `box/main.ts`
+    of a folder whose entry is main.ts), and not for ext's own filters of a --skip (`mine`)
+    nor for an item the entry switches on by a `+path` (helper-33)."""
     from installer.settings.packages import tag
     from installer.settings.switches import KEYS, package_entries, scopes_of
 
@@ -95,30 +100,50 @@ def moved_off(ctx: Context, resources: tuple[Resource, ...]) -> tuple[list[Resou
     if not entries:
         return [], []
     off = set(off_in_entry(ctx, resources, []))
-    by_name: dict[tuple[str, str], Resource] = {
-        (r.kind, r.name): r for r in resources if r not in off
-    }
     moved: dict[Resource, None] = {}
     dead: list[str] = []
     for entry in entries:
         for kind, key in KEYS.items():
             patterns = entry.get(key)
-            for p in patterns if isinstance(patterns, list) else ():
-                if not isinstance(p, str) or not p.startswith("-") or any(c in p for c in "*?["):
+            listed = [p for p in patterns or () if isinstance(p, str)]
+            for p in listed if isinstance(patterns, list) else ():
+                if not p.startswith("-") or any(c in p for c in "*?[") or tag(key, p) in mine:
                     continue
                 if os.path.lexists(ctx.set_root / p[1:]):
                     continue  # it names a file still there: a switch of that item
-                r = by_name.get((kind, _named(p[1:])))
-                if r is not None:
-                    moved[r] = None
-                    dead.append(tag(key, p))
+                r = _was_there(p[1:], [r for r in resources if r.kind == kind])
+                if r is None or r in off or any(f"+{q}" in listed for q in _paths(r)):
+                    continue  # none, or off already, or on by name there (pi config's `+`)
+                moved[r] = None
+                dead.append(tag(key, p))
     return list(moved), dead
 
 
-def _named(rel: str) -> str:
-    """The item a path of the set names: `src/lib/gamma.ts` and `x/gamma/index.ts` gamma."""
+def _paths(r: Resource) -> list[str]:
+    """The paths of the set its filters name (`src/util/gamma.ts`)."""
+    from installer.settings.packages import untag
+
+    return [untag(f)[1].removeprefix("-") for f in r.filters]
+
+
+def _was_there(rel: str, candidates: list[Resource]) -> Resource | None:
+    """The one item whose entry file `rel` (a path the set no longer has) most likely was:
+    the most trailing parts in common (`lib/gamma.ts` ~ `util/gamma.ts`: 1; `box/main.ts` of
+    a folder item ~ `tools/box/main.ts`: 2), a folder item needing its folder's name too;
+    None when none shares the file name, or two share the most."""
     parts = rel.rstrip("/").split("/")
-    last = parts[-1]
-    if last in ("index.ts", "index.js", "SKILL.md") and len(parts) > 1:
-        return parts[-2]
-    return last.rpartition(".")[0] or last
+    scored = []
+    for r in candidates:
+        best = max((_common_tail(parts, now.split("/")) for now in _paths(r)), default=0)
+        if best >= (2 if r.layout == "dir" else 1):
+            scored.append((best, r))
+    top = max((n for n, _ in scored), default=0)
+    found = [r for n, r in scored if n == top]
+    return found[0] if len(found) == 1 else None
+
+
+def _common_tail(a: list[str], b: list[str]) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n

@@ -261,6 +261,64 @@ def test_register_mode_keeps_off_an_extension_whose_file_moved_in_the_package(
     assert _states(ctx)["gamma"] == "enabled"
 
 
+def test_a_moved_folder_extension_is_matched_by_its_folder_not_a_file_of_one_name(
+    tmp_path: Path,
+) -> None:
+    """helper-33: `-src/box/main.ts` (box's entry) was read as the item `main`: box came
+    back on and `main`, at src/main.ts all along, went off."""
+    files = {
+        "extset.toml": '[set]\nname = "p"\n',
+        "package.json": json.dumps(
+            {"name": "p", "pi": {"extensions": ["./src/box", "./src/main.ts"]}}
+        ),
+        "src/main.ts": "// main",
+        "src/box/main.ts": "// box",
+        "src/box/package.json": json.dumps({"name": "box", "pi": {"extensions": ["./main.ts"]}}),
+    }
+    root = build_tree(tmp_path / "set", files)
+    ctx = _ctx(tmp_path, root)
+    install(ctx, Install(mode="register"), yes)
+    switch(ctx, ["box"], False, False, False, yes)
+    (root / "src/tools").mkdir()
+    (root / "src/box").rename(root / "src/tools/box")
+    pi = {"extensions": ["./src/tools/box", "./src/main.ts"]}
+    (root / "package.json").write_text(json.dumps({"name": "p", "pi": pi}))
+
+    install(ctx, Install(), yes)
+
+    assert _states(ctx) == {"box": "disabled", "main": "enabled"}
+
+
+def test_a_skip_or_a_plus_path_is_no_switch_to_carry_to_a_moved_file(tmp_path: Path) -> None:
+    """helper-33: ext's own filter of a --skip was carried as if the user had switched the
+    item off (the selection is the run's), and so was a filter pi config's `+path` undoes."""
+    files = {
+        "extset.toml": '[set]\nname = "pkg"\n',
+        "package.json": json.dumps({"name": "pkg", "pi": {"extensions": ["./src/**/*.ts"]}}),
+        "src/lib/alpha.ts": "// alpha",
+        "src/lib/gamma.ts": "// gamma",
+    }
+    root = build_tree(tmp_path / "set", files)
+    ctx = _ctx(tmp_path, root)
+    install(ctx, Install(mode="register", skip=("gamma",)), yes)
+    (root / "src/util").mkdir()
+    (root / "src/lib/gamma.ts").rename(root / "src/util/gamma.ts")
+    assert not any("stays off" in w for w in install(ctx, Install(), yes).plan.warnings)
+    assert _states(ctx)["gamma"] == "enabled"
+
+    (root / "src/util/gamma.ts").rename(root / "src/lib/gamma.ts")
+    install(ctx, Install(), yes)
+    switch(ctx, ["gamma"], False, False, False, yes)  # -src/lib/gamma.ts
+    (root / "src/lib/gamma.ts").rename(root / "src/util/gamma.ts")
+    settings = tmp_path / "agent" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["packages"][0]["extensions"].append("+src/util/gamma.ts")  # pi config: on by name
+    settings.write_text(json.dumps(data))
+    assert _states(ctx)["gamma"] == "enabled"
+    install(ctx, Install(), yes)
+    assert _states(ctx)["gamma"] == "enabled"
+
+
 def test_a_skip_in_register_mode_is_no_switch_to_carry_into_link_mode(tmp_path: Path) -> None:
     """--skip holds for its run in both modes: the filter ext wrote for it is not the user's
     switch, so register -> link links the item on; what the user switched off stays off."""
