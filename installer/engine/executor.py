@@ -19,7 +19,7 @@ from installer.ground.errors import ExtError, RolledBack, Terminated, write_fix
 def execute(ctx: Context, plan: Plan) -> None:
     """Carry out the plan's actions through installer/engine/apply.py's table, inside a
     journaled transaction; on an exception, reverse it and exit 1."""
-    from installer.engine.apply import apply_plan, check_payloads
+    from installer.engine.apply import check_payloads
 
     check_payloads(plan)  # before the journal: a plan the table cannot carry out writes nothing
     try:
@@ -32,28 +32,37 @@ def execute(ctx: Context, plan: Plan) -> None:
             f"cannot start the journal: {_describe(exc)}; nothing was written", fix_for(exc)
         ) from None
     tx = Transaction(ctx.agent_dir, log)
-    held = _handlers()  # the stops' handlers now: put back once the run is over
+    held = _handlers()  # the stops' handlers now: put back once the run is over, either way
+    try:
+        _apply_or_roll_back(plan, tx, log)
+        _ignore_stops()  # the purge is past the point of no return: a stop must not cut it
+        tx.purge()  # what the run only moved aside (undo's copies, deleted backups) goes now
+        log.close("ok")
+    finally:
+        _put_back(held)
+    journal.trim(ctx.agent_dir)
+
+
+def _apply_or_roll_back(plan: Plan, tx: Transaction, log: journal.Journal) -> None:
+    """Take the plan's steps; on any exception (a stop included), take them back and raise:
+    RolledBack for a stop whose steps all came back, else the failure, with what did not."""
+    from installer.engine.apply import apply_plan
+
     try:
         with _stops_as_ctrl_c():
             apply_plan(plan, tx)
-        tx.purge()  # what the run only moved aside (undo's copies, deleted backups) goes now
     except BaseException as exc:
         _ignore_stops()  # a second Ctrl-C must not leave the rollback half done
+        failures = tx.rollback()
         try:
-            failures = tx.rollback()
-            try:
-                log.close("rolled-back" if not failures else "rollback-failed")
-            except OSError:  # a full disk; the error the user sees is the one that stopped it
-                if not failures:  # all taken back: an open-ended journal would mislead undo
-                    with contextlib.suppress(OSError):
-                        os.unlink(log.path)
-        finally:
-            _put_back(held)
+            log.close("rolled-back" if not failures else "rollback-failed")
+        except OSError:  # a full disk; the error the user sees is the one that stopped it
+            if not failures:  # all taken back: an open-ended journal would mislead undo
+                with contextlib.suppress(OSError):
+                    os.unlink(log.path)
         if isinstance(exc, KeyboardInterrupt) and not failures:
             raise RolledBack from exc
         raise _failure(exc, failures) from exc
-    log.close("ok")
-    journal.trim(ctx.agent_dir)
 
 
 _STOPS = ("SIGINT", "SIGTERM", "SIGHUP")  # what stops a run: rolled back, never half done

@@ -558,21 +558,53 @@ def test_nohup_keeps_sighup_ignored_and_the_run_finishes(tmp_path: Path) -> None
     assert install(context(set_root, agent), Install(dry_run=True), yes).plan.is_empty
 
 
-def test_a_rolled_back_run_leaves_the_signal_handlers_as_they_were(
+@pytest.mark.parametrize("stop", ["a failure", "SIGTERM", "none"])
+def test_a_run_leaves_the_signal_handlers_as_they_were(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str
+) -> None:
+    """In-process callers (the tests, /ext's ext) keep their handlers: a stop's handler
+    ignores every stop at once, SIGINT too (helper-31), and the run puts them all back, on
+    every way out (helper-33)."""
+    set_root, agent = realistic(tmp_path)
+    stops = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    handlers = {s: signal.getsignal(s) for s in stops}
+    real = os.symlink
+
+    def stopped(src: str, dst: str) -> None:
+        if stop == "a failure":
+            raise PermissionError(errno.EACCES, "Permission denied", dst)
+        real(src, dst)
+        if stop == "SIGTERM":
+            os.kill(os.getpid(), signal.SIGTERM)  # the handler raises at the next bytecode
+
+    monkeypatch.setattr(os, "symlink", stopped)
+    if stop == "none":
+        run(set_root, agent)
+    else:
+        with pytest.raises((ExtError, KeyboardInterrupt)):
+            run(set_root, agent)
+    assert {s: signal.getsignal(s) for s in stops} == handlers
+
+
+def test_ctrl_c_during_the_purge_does_not_roll_a_finished_run_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """helper-33: a Ctrl-C while the purge deleted what the run had moved aside rolled the
+    run back, which then failed on what was already gone (exit 1, and an undo refused)."""
+    from installer.engine.transaction import Transaction
+
     set_root, agent = realistic(tmp_path)
-    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    real = Transaction.purge
 
-    def refused(src: str, dst: str) -> None:
-        raise PermissionError(errno.EACCES, "Permission denied", dst)
+    def interrupted(self: Transaction) -> list[str]:
+        os.kill(os.getpid(), signal.SIGINT)  # Python's handler would raise at once
+        return real(self)
 
-    monkeypatch.setattr(os, "symlink", refused)
-    with pytest.raises(ExtError):
-        run(set_root, agent)
-    monkeypatch.undo()
+    monkeypatch.setattr(Transaction, "purge", interrupted)
     run(set_root, agent)
-    assert {s: signal.getsignal(s) for s in handlers} == handlers
+    monkeypatch.undo()
+    assert incomplete(agent) is None
+    assert run(set_root, agent).plan.is_empty
 
 
 def _undo(set_root: Path, agent: Path) -> PlanResult:
