@@ -245,8 +245,12 @@ export function resultLines(data: Record<string, any>): string[] {
 	return lines;
 }
 
-/** A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
-export function shellWord(word: string): string {
+/** A word as a POSIX shell reads it back: bare when safe, else in single quotes; a path
+ * under the home as `~/…`, the `~/` outside the quotes so the shell expands it (as ext's
+ * ground/shellword.py: `~/'my agent'`, never `'~/my agent'`, which a later tilde() made). */
+export function shellWord(word: string, home: string | undefined = process.env.HOME): string {
+	const h = (home ?? "").replace(/\/+$/, "");
+	if (h && word.startsWith(`${h}/`)) return `~/${shellWord(word.slice(h.length + 1), "")}`;
 	return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
@@ -508,7 +512,7 @@ export class ExtPanel {
 				// no such item, or another set).
 				const first = (got.problem?.fix ?? "").split(", or pass --force")[0] || "stop what needs it first";
 				const where = ["--agent-dir", this.deps.agentDir, "--set", b.set.root];
-				const shell = [ext, ...where, "disable", ...names, "--force"].map(shellWord).join(" ");
+				const shell = [ext, ...where, "disable", ...names, "--force"].map((w) => shellWord(w)).join(" ");
 				lines.push(`  fix: ${first}, or in a shell: ${shell}`);
 				b = { ...b, off: b.off.filter((n) => !names.includes(n)) };
 				continue;

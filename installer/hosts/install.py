@@ -237,7 +237,7 @@ def _round(skills: Iterable[Resource]) -> list[str]:
                 out.append(
                     f"{r.label}: {r.dest}/{rel} is a link back to a folder above it: an agent "
                     "that follows links (OpenCode) walks it round and round; remove it or "
-                    f"point it elsewhere: rm {shell_word(f'{r.source}/{rel}')}"
+                    f"point it elsewhere: rm {shell_word(Path(r.source, rel))}"
                 )
     return out
 

@@ -351,8 +351,8 @@ class Broken(NamedTuple):
         from installer.ground.shellword import shell_word
 
         if self.target is None:
-            return f"remove the link, or point it at the item: rm {shell_word(self.path)}"
-        return f"restore its target, or remove the link: rm {shell_word(self.path)}"
+            return f"remove the link, or point it at the item: rm {shell_word(Path(self.path))}"
+        return f"restore its target, or remove the link: rm {shell_word(Path(self.path))}"
 
     def left_out(self, by: str) -> str:
         """An install's warning: `by` (pi, Claude Code) loads nothing from it either."""

@@ -466,3 +466,25 @@ def test_a_pi_package_json_that_is_not_json_stops_a_set_named_by_extset_toml(
     assert err.message.startswith(f"{root}/package.json is not valid JSON (")
     assert err.fix == "fix its JSON"
     assert (agent / "extensions/a.ts").is_symlink()
+
+
+def test_the_rm_of_a_broken_link_under_home_pastes_as_one_word(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    """helper-33: the rm was quoted, then shortened to `~/` inside the quotes ('~/my sets/…'),
+    which a shell does not expand."""
+    from click.testing import CliRunner
+
+    from installer.cli.app import app
+
+    root = build_tree(isolated_home / "my sets" / "s1", dict(SET))
+    (root / "extensions/broke.ts").symlink_to("gone.ts")
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    done = CliRunner().invoke(
+        app,
+        ["--set", str(root), "--agent-dir", str(agent), "install", "--dry-run"],
+        env={"NO_COLOR": "1", "EXT_NO_UPDATE_CHECK": "1", "HOME": str(isolated_home)},
+    )
+    said = " ".join(done.stderr.split())
+    assert "remove the link: rm ~/'my sets/s1/extensions/broke.ts')" in said, said

@@ -238,6 +238,17 @@ describe("what /ext makes of ext's list and this session", () => {
 	});
 });
 
+describe("a command to paste into a shell", () => {
+	test("each word quoted; a path under the home as ~/ outside the quotes (helper-33)", () => {
+		assert.equal(mod.shellWord("/usr/bin/ext", "/home/me"), "/usr/bin/ext");
+		assert.equal(mod.shellWord("/home/me/pi agents/work", "/home/me"), "~/'pi agents/work'");
+		assert.equal(mod.shellWord("/home/me/set", "/home/me/"), "~/set");
+		assert.equal(mod.shellWord("it's", "/home/me"), "'it'\\''s'");
+		// what tilde() does to a line later finds no home left inside the quotes
+		assert.equal(mod.tilde(mod.shellWord("/home/me/my set", "/home/me"), "/home/me"), "~/'my set'");
+	});
+});
+
 describe("the overlay, key by key, on pi's SettingsList", () => {
 	test("it lists the items with their state as ext reports it", async () => {
 		const { p, calls, screen } = panel();
