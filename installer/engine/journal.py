@@ -295,12 +295,18 @@ _UNDO_SETTLED = (
 )
 
 
+def finishes(rec: Record, running: str | None) -> bool:
+    """Whether a run of `running` is the interrupted one run again: the same command, one
+    that takes no names (a `disable b` is no second try of a killed `disable a`; helper-33)."""
+    return running == rec.command and rec.command not in _NAMED
+
+
 def settling(rec: Record, running: str | None = None) -> str:
     """How a run cut short is finished or reversed, said once for every reader: the warning
     of the run `running` now (which goes on), or doctor's fix (None)."""
     if rec.command == "undo":  # an undo is finished by another, not reversed
         return _UNDO_SETTLED[{None: 0, "undo": 1}.get(running, 2)]
-    if running == rec.command:
+    if finishes(rec, running):
         return "this run finishes the job (`ext undo` reverses it instead)"
     if rec.command in _WHOLE:
         return f"`ext {rec.command}` finishes it, `ext undo` reverses it"

@@ -187,5 +187,5 @@ def _close_interrupted(ctx: Context, command: str | None) -> None:
     """Close the interrupted journal: finished by a run of the same command, else superseded."""
     rec = journal.incomplete(ctx.agent_dir)
     if rec is not None:
-        same = command is None or rec.command == command
+        same = command is None or journal.finishes(rec, command)
         journal.mark(rec.path, "finished-by-next-run" if same else "superseded")

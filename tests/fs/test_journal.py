@@ -376,6 +376,12 @@ def test_trim_reads_the_setting_when_not_told(tmp_path: Path) -> None:
             "`ext disable` again, as you typed it, finishes it; `ext undo` reverses it",
         ),
         ("consent move", None, "`ext undo` reverses it"),  # no command of that name
+        # helper-33: a `disable b` after a killed `disable a` is no second try of it
+        (
+            "disable",
+            "disable",
+            "`ext disable` again, as you typed it, finishes it; `ext undo` reverses it",
+        ),
     ],
 )
 def test_how_a_run_cut_short_is_settled_is_said_once_for_every_reader(
