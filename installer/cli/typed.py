@@ -67,7 +67,11 @@ def _there(
     names = _named_items(command, args)
     if names and not _holds(ctx.set_root, names):
         return lambda d: typed(g, BY_CALL["list_items"], {}, d)
-    return lambda d: typed(g, command, _asking(args), d, passed=passed)
+    # An install's selection is its whole: one made there with --only/--skip needs them again
+    # (link mode keeps no record of them), which only the person knows (helper-33).
+    again = " (with the --only or --skip of that dir's install, if it had any)"
+    tail = again if command.path == ("install",) else ""
+    return lambda d: typed(g, command, _asking(args), d, passed=passed) + tail
 
 
 _THIS_DIR_ONLY = frozenset({"yes", "only", "skip", "mode", "create", "reseed"})
@@ -75,9 +79,9 @@ _THIS_DIR_ONLY = frozenset({"yes", "only", "skip", "mode", "create", "reseed"})
 
 def _asking(args: dict[str, Any]) -> dict[str, Any]:
     """The command for another dir, without what decides this run's dir alone: it asks
-    before it writes there (no `--yes`: that dir's plan was not seen; helper-29), and keeps
-    that dir's selection and mode (an install's `--only`, `--skip`, `--mode` would replace
-    them there; helper-32)."""
+    before it writes there (no `--yes`: that dir's plan was not seen; helper-29), and does
+    not bring this run's selection and mode there (an install's `--only`, `--skip`, `--mode`
+    would replace that dir's; helper-32)."""
     return {k: v for k, v in args.items() if k not in _THIS_DIR_ONLY}
 
 

@@ -134,10 +134,12 @@ def test_install_into_a_second_dir_says_where_the_set_already_is(
 ) -> None:
     installed_in(set_root, fresh)
     done = ext(set_root, "install", "--dry-run", "--skip", "hello")
-    # Without --skip (helper-32): an install's selection is that dir's whole, not this one's.
+    # Without --skip (helper-32): an install's selection is that dir's whole, not this one's;
+    # and its own, if it had one, is for the person to give again (helper-33).
     assert done.stderr.splitlines()[1] == (
         f"the set is installed in {fresh} too; for that dir: "
-        f"ext --set {set_root} --agent-dir {fresh} install"
+        f"ext --set {set_root} --agent-dir {fresh} install (with the --only or --skip of that "
+        "dir's install, if it had any)"
     )
 
 
@@ -654,5 +656,6 @@ def test_the_install_offered_for_another_dir_keeps_that_dir_s_selection_and_mode
     said = [line for line in done.stderr.splitlines() if "for that dir:" in line]
     assert said == [
         f"the set is installed in {fresh} too; for that dir: "
-        f"ext --set {set_root} --agent-dir {fresh} install"
+        f"ext --set {set_root} --agent-dir {fresh} install (with the --only or --skip of "
+        "that dir's install, if it had any)"
     ]
