@@ -22,18 +22,12 @@ def strays(
     """The live links of ours that ext made for an item, at a place no item of the set has
     now (`known`: each item's two forms), that the host loads (`kinds`: its folders and the
     kind each holds). Not a backup, not a parked form, not one to ext's own files."""
-    from installer.ground.backups import parse
-
     own = os.path.realpath(agent.agent_dir / ".extset") + os.sep  # /ext, the recorder
     found = []
     for path, e in sorted(agent.entries.items()):
         if e.kind != "link" or e.owner != "ours" or not e.exists or path in known:
             continue
-        folder, _, name = path.rpartition("/")
-        kind = kinds.get(folder)
-        if kind is None or name[0] == "." or parse(name) is not None:
-            continue  # parked (`.off/`, `.off`), hidden, or a backup
-        if (e.real or "").startswith(own) or not _loads(kind, name, e):
+        if (e.real or "").startswith(own) or not loads_here(path, e, kinds):
             continue
         found.append((path, e))
     if not found:
@@ -44,12 +38,18 @@ def strays(
     return [(p, e) for p, e in found if (p, e.target or "") in made]
 
 
-def _loads(kind: str, name: str, e: Entry) -> bool:
-    """Whether the host loads this entry of its `kind` folder as an item: a file of the
-    kind's suffix, an extension folder with an entry file, a skill folder with SKILL.md."""
+def loads_here(path: str, e: Entry, kinds: Mapping[str, str]) -> bool:
+    """Whether the host loads this entry of one of its folders as an item: a file of the
+    kind's suffix, an extension folder with an entry file, a skill folder with SKILL.md;
+    not a parked form (`.off/`, `.off`), a hidden name, nor a backup."""
+    from installer.ground.backups import parse
     from installer.sets.pirules import SUFFIXES
     from installer.sets.resources import FOLDER
 
+    folder, _, name = path.rpartition("/")
+    kind = kinds.get(folder)
+    if kind is None or name[0] == "." or parse(name) is not None:
+        return False
     real = e.real or ""
     if not e.to_dir:
         return name.endswith(SUFFIXES[FOLDER[kind]])

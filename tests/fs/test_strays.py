@@ -98,3 +98,34 @@ def test_a_set_kept_inside_the_agent_dir_has_its_dropped_items_pruned(tmp_path: 
     install(context(root, agent), Install(), yes)
     dropped(root, extensions=["./extensions/keep.ts", "./extensions/box"])
     assert pruned(root, agent) == ["extensions/drop.ts"]
+
+
+def test_a_dropped_item_whose_journal_is_gone_is_said_by_doctor_not_pruned(
+    installed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """helper-33: once the journals of its link are trimmed, ext cannot tell its link from
+    one the user made: no install prunes it, and doctor says that pi loads it, with the rm."""
+    import shutil
+
+    from installer.doctor import resolve_subject, run_checks
+    from installer.ground.context import Env
+    from installer.host.pi import HostInfo
+
+    root, agent = installed
+    shutil.rmtree(agent / ".extset" / "journal")
+    dropped(root, extensions=["./extensions/keep.ts", "./extensions/box"])
+    assert pruned(root, agent) == []
+
+    env = Env(environ=dict(os.environ), cwd=tmp_path)
+    pi = Path("/opt/pi/bin/pi")
+    scope = "@earendil-works"
+    host = HostInfo("pi", pi, pi, "1.6.0", f"{scope}/pi-coding-agent", scope, "package.json")
+    found = run_checks(resolve_subject(env, root, agent, lambda _c, _p: host))
+    [said] = [f for f in found if f.id == "items" and "drop.ts" in f.message]
+    assert said.message == (
+        f"extensions/drop.ts links into the set, to {root}/extensions/drop.ts, which is not an "
+        "item; pi loads it"
+    )
+    assert said.fix == (
+        f"if ext linked it for an item the set dropped: rm {agent}/extensions/drop.ts"
+    )

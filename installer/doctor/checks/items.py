@@ -300,10 +300,11 @@ def _stale(item: Item, e: Entry, install: str = INSTALL) -> Finding:
 def _orphans(sv: Survey) -> Iterator[Finding]:
     """Links of ours that no item of the set accounts for: a deleted or renamed resource."""
     from installer.links.states import kinds_of
-    from installer.links.strays import strays
+    from installer.links.strays import loads_here, strays
 
     known = {p for i in sv.items for p in (i.resource.dest, i.resource.disabled_dest)}
-    loaded = dict(strays(sv.agent, known, kinds_of(sv.ctx)))  # what an install prunes
+    kinds = kinds_of(sv.ctx)
+    loaded = dict(strays(sv.agent, known, kinds))  # what an install prunes
     for path, e in sorted(sv.agent.entries.items()):
         if e.kind != "link" or e.owner not in ("ours", "moved") or path in known:
             continue
@@ -320,6 +321,14 @@ def _orphans(sv: Survey) -> Iterator[Finding]:
                 f"{_label(path)}: {path} links into the set, to {e.target}, which is no item "
                 f"of it now; {sv.ctx.on.title} loads it all the same",
                 f"{INSTALL} (prunes it)",
+            )
+            continue
+        if e.exists and loads_here(path, e, kinds):  # a link of the user's, or one ext made
+            yield info(  # whose journal is gone (trimmed): said, never pruned (helper-33)
+                f"{path} links into the set, to {e.target}, which is not an item; "
+                f"{sv.ctx.on.title} loads it",
+                "if ext linked it for an item the set dropped: "
+                f"rm {shell_word(sv.agent.agent_dir / path)}",
             )
             continue
         if e.exists:
