@@ -136,7 +136,26 @@ def plan_written(
                 )
                 actions.append(Action("backup", r.dest, backup=backup, detail=what))
             actions.append(_write(r.dest, None, want.text))
-    return WrittenPlan(tuple(actions), kept, tuple(warnings))
+    gone = _orphans(agent, {r.dest for r in items}, hashes, "its template is gone from the set")
+    return WrittenPlan((*actions, *gone), kept, tuple(warnings))
+
+
+def _orphans(
+    agent: AgentState, known: set[str], hashes: Mapping[str, str], why: str
+) -> list[Action]:
+    """ext's files (either form) of an item the set no longer has: the record's hashes name
+    them (helper-33: a dropped prompt's TOML stayed, loaded by Gemini CLI and listed nowhere);
+    a file the user changed since is theirs and stays."""
+    out = []
+    for path, digest in sorted(hashes.items()):
+        if path in known:
+            continue
+        for place in (path, f"{path}.off"):
+            if place in agent.entries:
+                text = read_real(agent.agent_dir / place)
+                if text is not None and sha(text) == digest:
+                    out.append(_remove(place, text, why))
+    return out
 
 
 def _write(path: str, there: str | None, text: str, note: str = "") -> Action:
@@ -155,8 +174,10 @@ def _remove(path: str, text: str | None, why: str) -> Action:
 def plan_unwrite(
     agent: AgentState, items: Iterable[Resource], hashes: Mapping[str, str]
 ) -> list[Action]:
-    """Uninstall: ext's files go (either form); a file the user changed stays."""
-    out = []
+    """Uninstall: ext's files go (either form), an item's the set dropped since too; a file
+    the user changed stays."""
+    items = tuple(items)
+    out = _orphans(agent, {r.dest for r in items}, hashes, "ext wrote it")
     for r in items:
         for path in (r.dest, r.disabled_dest):
             if path in agent.entries:

@@ -1213,3 +1213,27 @@ def test_opencode_s_doctor_names_the_backups_and_parked_skills_it_loads(
             f"move it out of ~/.agents/skills: mv {shown} ~/.agents/",
         )
     ]
+
+
+def test_a_written_command_of_a_prompt_the_set_dropped_is_removed(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """A review (helper-33): after prompts/fix.md left the set, Gemini CLI's
+    commands/fix.toml, written by ext, stayed: loaded by Gemini, listed nowhere, and left by
+    an uninstall too. One the user edited since is theirs and stays."""
+    gemini = made(isolated_home, ".gemini")
+    (set_root / "prompts/keep.md").write_text("Keep it.\n")
+    assert ext("--set", str(set_root), "--host", "gemini", "install", "--yes").exit_code == 0
+    assert (gemini / "commands/fix.toml").is_file()
+    (set_root / "prompts/fix.md").unlink()
+    (set_root / "prompts/keep.md").unlink()
+    (gemini / "commands/keep.toml").write_text('prompt = "mine now"\n')
+
+    again = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+
+    assert again.exit_code == 0, again.stderr
+    assert not (gemini / "commands/fix.toml").exists()
+    assert (gemini / "commands/keep.toml").read_text() == 'prompt = "mine now"\n'
+    assert ext("--set", str(set_root), "--host", "gemini", "install").stdout.startswith(
+        "nothing to do"
+    )
