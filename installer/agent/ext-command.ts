@@ -257,7 +257,11 @@ export function shellWord(word: string, home: string | undefined = process.env.H
 /** A line with the home folder shown as `~`, as ext shows paths (people paste these). */
 export function tilde(text: string, home: string | undefined = process.env.HOME): string {
 	const h = (home ?? "").replace(/\/+$/, "");
-	return h ? text.split(`${h}/`).join("~/") : text;
+	if (!h) return text;
+	// Only where a path starts (helper-34: `/data/home/me/x` became `/data~/x`), and never
+	// inside quotes: a quoted word keeps its `~/` outside them (shellWord), or stays whole.
+	const escaped = h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+	return text.replace(new RegExp(`(^|[\\s(=\`])${escaped}/`, "g"), "$1~/");
 }
 
 export function problemLines(p: Problem): string[] {

@@ -67,11 +67,7 @@ def _there(
     names = _named_items(command, args)
     if names and not _holds(ctx.set_root, names):
         return lambda d: typed(g, BY_CALL["list_items"], {}, d)
-    # An install's selection is its whole: one made there with --only/--skip needs them again
-    # (link mode keeps no record of them), which only the person knows (helper-33).
-    again = " (with the --only or --skip of that dir's install, if it had any)"
-    tail = again if command.path == ("install",) else ""
-    return lambda d: typed(g, command, _asking(args), d, passed=passed) + tail
+    return lambda d: typed(g, command, _asking(args), d, passed=passed)
 
 
 _THIS_DIR_ONLY = frozenset({"yes", "only", "skip", "mode", "create", "reseed"})

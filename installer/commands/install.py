@@ -391,10 +391,9 @@ def _register_intent(
     mine: tuple[str, ...],
 ) -> tuple[Intent, tuple[str, ...]]:
     """Register mode's settings intent: the entry with the filters of what is left out or
-    switched off (as linked before, or in the entry at a path the set no longer has), and
-    the warning that says which switches came along."""
-    moved, dead = moved_off(ctx, resources, mine)
-    carried = [*off_as_linked(ctx, agent, resources), *moved]
+    switched off (as linked before), and the warnings that say which switches came along,
+    and which of the entry's name a file the set no longer has (the item may have moved)."""
+    carried = off_as_linked(ctx, agent, resources)
     picked = frozenset(chosen)
     left_out = tuple(r for r in resources if r not in picked)
     skipped = skip_filters(ctx, left_out, mine, carried)
@@ -402,10 +401,16 @@ def _register_intent(
         seed=True,
         excluded=entry_filters(ctx, resources, old, (*left_out, *carried), skipped),
         old_roots=tuple(old),
-        released=(*mine, *dead),
+        released=mine,
         skipped=tuple(skipped),
     )
-    return intent, _carried(carried, "off as filters of the packages entry")
+    moved = [
+        f"{pattern} in the set's packages entry names no file of the set now; if it switched "
+        f"{r.label} off, which is at {r.declared[0] if r.declared else r.dest} now and on, "
+        f"`ext disable {r.label}` keeps it off"
+        for r, pattern in moved_off(ctx, resources, mine)
+    ]
+    return intent, (*_carried(carried, "off as filters of the packages entry"), *moved)
 
 
 def _taken_over(ctx: Context, state: State) -> tuple[str, ...]:

@@ -86,14 +86,12 @@ def _stops_as_ctrl_c() -> Iterator[None]:
         raise Terminated(signum)
 
     stops = [s for s in _signals()[1:] if signal.getsignal(s) is not signal.SIG_IGN]
-    before = {s: signal.signal(s, stop) for s in stops}
+    for s in stops:
+        signal.signal(s, stop)
     try:
         yield
-    except BaseException:
-        _ignore_stops()
-        raise
-    for s, handler in before.items():
-        signal.signal(s, handler)
+    finally:  # either way the purge or the rollback is next: nothing may cut it short
+        _ignore_stops()  # execute puts the handlers as they were back after it (helper-34)
 
 
 def _signals() -> list[int]:

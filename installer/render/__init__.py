@@ -101,7 +101,13 @@ def where_lines(
 
     if installing:
         named, more = _few(others)
-        said = [f"the set is installed in {tilde(d)} too; for that dir: {again(d)}" for d in named]
+        # An install's selection is its whole: one made there with --only/--skip needs them
+        # again (link mode keeps no record of them), which only the person knows (helper-33).
+        said = [
+            f"the set is installed in {tilde(d)} too (give its own --only or --skip again, if "
+            f"its install had any); for that dir: {again(d)}"
+            for d in named
+        ]
         said += [f"the set is installed in {more} more dirs too"] if more else []
     else:
         said = list(elsewhere_lines(others, again))

@@ -84,24 +84,22 @@ def off_as_linked(
 
 def moved_off(
     ctx: Context, resources: tuple[Resource, ...], mine: tuple[str, ...] = ()
-) -> tuple[list[Resource], list[str]]:
-    """Items the set's packages entry kept off at a path the set no longer has, on now at
-    another path (a package's author moved the file), and those dead filters: in link mode
-    the parked link is relinked and the item stays off; register mode carries the switch to
-    the new path so, in place of the dead one (helper-32: `-src/lib/gamma.ts` stayed, naming
-    nothing, and gamma came back on). A dead path is matched to an item only when exactly
-    one item of its kind has the same last one or two parts there (`gamma.ts`; `box/main.ts`
-    of a folder whose entry is main.ts), and not for ext's own filters of a --skip (`mine`)
-    nor for an item the entry switches on by a `+path` (helper-33)."""
+) -> list[tuple[Resource, str]]:
+    """The `-path`s of the set's packages entry that name a file the set no longer has, each
+    with the one item it most likely switched off, which is on now at another path (a
+    package's author moved the file): said, not carried. In link mode the parked link is
+    relinked and the item stays off; here no record tells which item a dead path was, and
+    two reviews found a guess switching off an item the user never had (helper-33,
+    helper-34), so the install warns with the disable that keeps it off (helper-32). Not
+    ext's own filters of a --skip (`mine`), nor an item the entry switches on by a `+path`."""
     from installer.settings.packages import tag
     from installer.settings.switches import KEYS, package_entries, scopes_of
 
     entries = [e for _, e in package_entries(scopes_of(ctx), ctx.set_root) if isinstance(e, dict)]
     if not entries:
-        return [], []
+        return []
     off = set(off_in_entry(ctx, resources, []))
-    moved: dict[Resource, None] = {}
-    dead: list[str] = []
+    out: list[tuple[Resource, str]] = []
     for entry in entries:
         for kind, key in KEYS.items():
             patterns = entry.get(key)
@@ -114,9 +112,8 @@ def moved_off(
                 r = _was_there(p[1:], [r for r in resources if r.kind == kind])
                 if r is None or r in off or any(f"+{q}" in listed for q in _paths(r)):
                     continue  # none, or off already, or on by name there (pi config's `+`)
-                moved[r] = None
-                dead.append(tag(key, p))
-    return list(moved), dead
+                out.append((r, p))
+    return out
 
 
 def _paths(r: Resource) -> list[str]:

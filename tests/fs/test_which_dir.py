@@ -137,9 +137,8 @@ def test_install_into_a_second_dir_says_where_the_set_already_is(
     # Without --skip (helper-32): an install's selection is that dir's whole, not this one's;
     # and its own, if it had one, is for the person to give again (helper-33).
     assert done.stderr.splitlines()[1] == (
-        f"the set is installed in {fresh} too; for that dir: "
-        f"ext --set {set_root} --agent-dir {fresh} install (with the --only or --skip of that "
-        "dir's install, if it had any)"
+        f"the set is installed in {fresh} too (give its own --only or --skip again, if its "
+        f"install had any); for that dir: ext --set {set_root} --agent-dir {fresh} install"
     )
 
 
@@ -156,13 +155,13 @@ def test_past_three_other_dirs_two_are_named_and_the_rest_counted(
         elsewhere = ext(set_root, "disable", "hello")
         said = done.stderr.splitlines()[1:]
         if n < 3:
-            assert [line.split(" too;")[0] for line in said] == [
+            assert [line.split(" too (")[0] for line in said] == [
                 f"the set is installed in {d}" for d in dirs[: n + 1]
             ], done.stderr
             assert len(elsewhere.stderr.splitlines()) == n + 3  # where, n + 1 dirs, the error
         else:
             assert said[2:] == ["the set is installed in 2 more dirs too"], done.stderr
-            assert said[1].startswith(f"the set is installed in {dirs[1]} too; for that dir: ")
+            assert said[1].startswith(f"the set is installed in {dirs[1]} too (give its own ")
             assert elsewhere.stderr.splitlines()[3] == "and in 2 more dirs", elsewhere.stderr
 
 
@@ -629,10 +628,10 @@ def test_an_install_refused_before_its_plan_still_says_where_the_set_is(
     assert ext(theirs, "install", "--yes").exit_code == 0  # into the isolated dir
     done = ext(set_root, "install", "--dry-run")
     assert done.exit_code == 3, done.stderr
-    assert f"the set is installed in {fresh} too; for that dir: " in done.stderr
+    assert f"the set is installed in {fresh} too (give its own --only" in done.stderr
 
 
-def test_the_install_offered_for_another_dir_keeps_that_dir_s_selection_and_mode(
+def test_the_install_offered_for_another_dir_brings_no_selection_or_mode_of_this_run(
     set_root: Path, fresh: Path, tmp_path: Path
 ) -> None:
     """A trial (helper-32): a deliberate install into a new dir offered, for the dir that
@@ -655,7 +654,6 @@ def test_the_install_offered_for_another_dir_keeps_that_dir_s_selection_and_mode
     assert done.exit_code == 0, done.output
     said = [line for line in done.stderr.splitlines() if "for that dir:" in line]
     assert said == [
-        f"the set is installed in {fresh} too; for that dir: "
-        f"ext --set {set_root} --agent-dir {fresh} install (with the --only or --skip of "
-        "that dir's install, if it had any)"
+        f"the set is installed in {fresh} too (give its own --only or --skip again, if its "
+        f"install had any); for that dir: ext --set {set_root} --agent-dir {fresh} install"
     ]

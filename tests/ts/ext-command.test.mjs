@@ -246,6 +246,9 @@ describe("a command to paste into a shell", () => {
 		assert.equal(mod.shellWord("it's", "/home/me"), "'it'\\''s'");
 		// what tilde() does to a line later finds no home left inside the quotes
 		assert.equal(mod.tilde(mod.shellWord("/home/me/my set", "/home/me"), "/home/me"), "~/'my set'");
+		// nor a home in the middle of a path (helper-34: `/data/home/me/x` became `/data~/x`)
+		assert.equal(mod.tilde("rm '/data/home/me/my set' /data/home/me/x", "/home/me"), "rm '/data/home/me/my set' /data/home/me/x");
+		assert.equal(mod.tilde("at /home/me/a (`/home/me/b`)", "/home/me"), "at ~/a (`~/b`)");
 	});
 });
 
