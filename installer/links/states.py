@@ -243,7 +243,16 @@ def classify(agent: AgentState, r: Resource) -> Item:
         if e.owner == "ours" and e.exists and e.real == real:
             return Item(r, live, path)
         return Item(r, "stale", path, _stale_note(e))
-    e = agent.entries.get(r.dest)
+    return _not_ours(r, agent.entries.get(r.dest), agent.entries.get(r.disabled_dest))
+
+
+def _not_ours(r: Resource, e: Entry | None, parked: Entry | None) -> Item:
+    """An item with no link of ours in either form: not installed, or what holds its place."""
+    if e is None and parked is not None and parked.kind == "link" and parked.owner == "other":
+        # Another set's, switched off: it holds the place all the same (helper-35: said
+        # not installed, an enable exited 0, and doctor's fix, `ext install`, refused).
+        note = f"{OTHER_SETS} ({parked.root}), switched off there; `ext install` refuses"
+        return Item(r, "foreign", r.disabled_dest, note)
     if e is None:
         why = f"link mode cannot install it: {r.unlinkable}" if r.unlinkable else None
         return Item(r, "not-installed", r.dest, why)

@@ -259,17 +259,27 @@ def plan_switch(
     )
 
 
-def _held_by_another(item: Item) -> Blocked:
+def _held_by_another(item: Item, enable: bool) -> Blocked:
     """An item whose place holds another set's link, a link elsewhere, or a file of the
     user's (the item's note says which): what its switch waits for."""
     r = item.resource
-    if (item.note or "").startswith(OTHER_SETS):
-        fix = "switch it with the set named there (`--set` its folder)"
+    note = item.note or ""
+    if note.startswith(OTHER_SETS):
+        # `… (ROOT)…`: the set whose link it is, named so that the fix pastes (helper-35).
+        from installer.ground.shellword import shell_word
+
+        root = shell_word(Path(note[len(OTHER_SETS) + 2 :].partition(")")[0]))
+        if enable:
+            fix = (
+                f"that set's {r.label} holds the place, on or off: uninstall it first (`ext "
+                f"--set {root} uninstall`), or leave this one out (`ext install --skip "
+                f"{r.label}`)"
+            )
+            return Blocked(r.label, f"{item.path}: {note}", fix)
+        fix = f"switch it with that set: `ext --set {root} disable {r.label}`"
     else:
         fix = f"`ext install` backs it up and links the set's {r.label} in its place"
-    return Blocked(
-        r.label, f"{item.path}: {item.note or 'not ours'}", f"{fix}; then run this again"
-    )
+    return Blocked(r.label, f"{item.path}: {note or 'not ours'}", f"{fix}; then run this again")
 
 
 class Left(NamedTuple):
@@ -291,7 +301,7 @@ def _left_as_is(item: Item, enable: bool) -> Left:
     skip = Action("skip", item.path, detail=item.note or item.state)
     said = _not_switched(item, word)
     if item.state in ("conflict", "foreign"):
-        return Left(skip, said, (_held_by_another(item),))
+        return Left(skip, said, (_held_by_another(item, enable),))
     if item.state == "shared":
         return Left(skip, said, (_read_elsewhere(item),))
     return Left(skip, said)

@@ -239,3 +239,23 @@ def test_a_copy_of_a_set_in_the_way_is_said_in_short(tmp_path: Path) -> None:
     assert "e000, e001, e002, e003, e004 and 7 more: the agent dir already has" in said
     assert "--skip" not in said and "e011" not in said
     assert f"uninstall the other set first (`ext --agent-dir {agent} --set {a} uninstall`)" in said
+
+
+def test_another_set_s_item_switched_off_still_holds_its_place(
+    two: tuple[Path, Path, Path],
+) -> None:
+    """A trial (helper-35): with alpha's notify disabled (parked), beta's list said its notify
+    was not installed, `ext enable notify` exited 0 ("it is not installed"), and doctor's
+    fix, `ext install`, was refused for the parked link."""
+    a, b, agent = two
+    assert ext(b, agent, "install", "--skip", "notify", "--yes").exit_code == 0
+    assert ext(a, agent, "disable", "notify", "--yes").exit_code == 0
+
+    listed = ext(b, agent, "--json", "list")
+    [notify] = [i for i in json.loads(listed.stdout)["items"] if i["name"] == "notify"]
+    enabled = ext(b, agent, "enable", "notify", "--yes")
+
+    assert notify["state"] == "foreign" and "switched off there" in notify["note"]
+    assert enabled.exit_code == 3, enabled.output
+    said = " ".join(enabled.stderr.split())
+    assert f"uninstall it first (`ext --agent-dir {agent} --set {a} uninstall`)" in said, said
