@@ -150,13 +150,17 @@ def _recorder_blind(ctx: Context) -> str | None:
     return blind_spot(ctx.agent_dir, ctx.env.cwd)
 
 
-def _named(ctx: Context, resources: Sequence[Resource], name: str) -> list[Resource]:
+def _named(
+    ctx: Context, resources: Sequence[Resource], name: str, verb: str = "enable"
+) -> list[Resource]:
     """The items a name means here; for another host, a name of a kind it takes none of is
-    said as such (`hello` is a pi extension), not as a name the set does not have."""
+    said as such (`hello` is a pi extension), not as a name the set does not have; a name of
+    another set installed in this dir, with the command for that set (`verb`: the switch)."""
     try:
         return resolve_name(tuple(resources), name)
     except UsageError:
         _refuse_stale(ctx, name)
+        _in_another_set(ctx, name, verb)
         if ctx.on.is_pi:
             raise
         from installer.hosts.placing import placed
@@ -168,6 +172,30 @@ def _named(ctx: Context, resources: Sequence[Resource], name: str) -> list[Resou
                     f"switch it in pi: `ext disable {r.label}` (without --host)",
                 ) from None
         raise
+
+
+def _in_another_set(ctx: Context, name: str, verb: str) -> None:
+    """A name this set lacks that another set installed in this dir has: said, with that
+    set's command (helper-35: "no item named 'notify'", and `ext list` showed none)."""
+    from pathlib import Path
+
+    from installer.ground.errors import ExtError
+    from installer.ground.shellword import shell_word
+    from installer.ground.state import load_state
+    from installer.sets.resources import discover
+
+    for other in load_state(ctx.agent_dir).others(ctx.set_root, ctx.manifest.name):
+        root = Path(other.root)
+        try:
+            found = resolve_name(discover(root, ctx.pi_line()), name) if root.is_dir() else []
+        except ExtError:
+            continue
+        if found:
+            raise UsageError(
+                f"{name!r} is no item of this set ({ctx.manifest.name}) but of "
+                f"{other.name!r}, which ext installed here from {root}",
+                f"switch it with that set: ext --set {shell_word(root)} {verb} {name}",
+            )
 
 
 def _refuse_stale(ctx: Context, name: str) -> None:
@@ -198,9 +226,9 @@ def switch(
     if not names:
         raise UsageError("name at least one item", "run `ext list` to see the names")
     resources = set_items(ctx)
-    chosen = dict.fromkeys(r for n in names for r in _named(ctx, resources, n))
-    want = dict.fromkeys(chosen, enable)
     command = "enable" if enable else "disable"
+    chosen = dict.fromkeys(r for n in names for r in _named(ctx, resources, n, command))
+    want = dict.fromkeys(chosen, enable)
     return apply_switch(ctx, command, resources, want, force, dry_run, confirm, names)
 
 
@@ -209,8 +237,8 @@ def switch_both(
 ) -> PlanResult:
     """`ext toggle --on NAME… --off NAME…`: both directions as one plan (what `/ext` applies)."""
     resources = set_items(ctx)
-    want = {r: True for n in on for r in _named(ctx, resources, n)}
-    for r in (r for n in off for r in _named(ctx, resources, n)):
+    want = {r: True for n in on for r in _named(ctx, resources, n, "toggle --on")}
+    for r in (r for n in off for r in _named(ctx, resources, n, "toggle --off")):
         if want.get(r):
             raise UsageError(f"{r.label} is named by both --on and --off", "name it once")
         want[r] = False

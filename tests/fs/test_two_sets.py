@@ -259,3 +259,25 @@ def test_another_set_s_item_switched_off_still_holds_its_place(
     assert enabled.exit_code == 3, enabled.output
     said = " ".join(enabled.stderr.split())
     assert f"uninstall it first (`ext --agent-dir {agent} --set {a} uninstall`)" in said, said
+
+
+def test_a_name_only_another_set_here_has_is_said_with_that_set_s_command(
+    two: tuple[Path, Path, Path],
+) -> None:
+    """A trial (helper-35): `ext disable alpha-only` from beta said "the set has no item named
+    'alpha-only'", with `ext list` as the fix, which showed no such item."""
+    a, b, agent = two
+    assert ext(b, agent, "install", "--skip", "notify", "--yes").exit_code == 0
+
+    refused = ext(b, agent, "disable", "alpha-only", "--yes")
+
+    assert refused.exit_code == 2
+    said = " ".join(refused.stderr.split())
+    assert (
+        "'alpha-only' is no item of this set (beta) but of 'alpha', which ext installed here "
+        f"from {a}"
+    ) in said
+    assert (
+        f"fix: switch it with that set: ext --agent-dir {agent} --set {a} disable alpha-only"
+        in said
+    )

@@ -415,7 +415,10 @@ def test_an_error_about_a_set_this_dir_does_not_hold_says_which_set_it_holds_fir
         f"this dir holds the set mine ({set_root}), not this one: "
         f"ext --set {set_root} --agent-dir {fresh} disable hello",
     ]
-    assert lines[2] == "error: the set has no item named 'hello'"
+    assert lines[2] == (  # helper-35: it names the set that has it, too
+        f"error: 'hello' is no item of this set (other) but of 'mine', which ext installed "
+        f"here from {set_root}"
+    )
 
 
 def test_history_of_a_dir_that_does_not_hold_the_set_points_to_the_one_that_does(
