@@ -160,8 +160,8 @@ def _named(
         return resolve_name(tuple(resources), name)
     except UsageError:
         _refuse_stale(ctx, name)
-        _in_another_set(ctx, name, verb)
-        if ctx.on.is_pi:
+        if ctx.on.is_pi:  # another host's sets read by its kinds: see placed() (helper-36)
+            _in_another_set(ctx, name, verb)
             raise
         from installer.hosts.placing import placed
 

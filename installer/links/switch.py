@@ -259,6 +259,16 @@ def plan_switch(
     )
 
 
+def _other_root(note: str) -> str:
+    """The folder of the set a note of states.classify names: `OTHER_SETS (ROOT)…`, read up
+    to the note's own next words, so that a `)` in the folder's name stays (helper-36)."""
+    rest = note[len(OTHER_SETS) + 2 :]
+    for end in ("), switched off there", "); `ext install`"):
+        if end in rest:
+            return rest[: rest.index(end)]
+    return rest.rpartition(")")[0]
+
+
 def _held_by_another(item: Item, enable: bool) -> Blocked:
     """An item whose place holds another set's link, a link elsewhere, or a file of the
     user's (the item's note says which): what its switch waits for."""
@@ -268,7 +278,7 @@ def _held_by_another(item: Item, enable: bool) -> Blocked:
         # `… (ROOT)…`: the set whose link it is, named so that the fix pastes (helper-35).
         from installer.ground.shellword import shell_word
 
-        root = shell_word(Path(note[len(OTHER_SETS) + 2 :].partition(")")[0]))
+        root = shell_word(Path(_other_root(note)))
         if enable:
             fix = (
                 f"that set's {r.label} holds the place, on or off: uninstall it first (`ext "
@@ -300,6 +310,11 @@ def _left_as_is(item: Item, enable: bool) -> Left:
         return Left(keep, f"{r.label} is already {word} ({item.note}); nothing to do", fine=True)
     skip = Action("skip", item.path, detail=item.note or item.state)
     said = _not_switched(item, word)
+    parked = item.path == r.disabled_dest and (item.note or "").startswith(OTHER_SETS)
+    if parked and not enable:  # another set's, off there; this set's not in: off already
+        keep = Action("keep", item.path, detail=f"{r.label}: another set's, off there")
+        said = f"{r.label} is off here: another set's {r.label} is switched off, this set's not in"
+        return Left(keep, f"{said}; nothing to do", fine=True)
     if item.state in ("conflict", "foreign"):
         return Left(skip, said, (_held_by_another(item, enable),))
     if item.state == "shared":

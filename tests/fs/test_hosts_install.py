@@ -1237,3 +1237,26 @@ def test_a_written_command_of_a_prompt_the_set_dropped_is_removed(
     assert ext("--set", str(set_root), "--host", "gemini", "install").stdout.startswith(
         "nothing to do"
     )
+
+
+def test_another_host_says_an_extension_is_pi_s_even_with_another_set_here(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    """helper-36: with two sets in Claude Code's dir, each said of the extension `notify`
+    that it was the other set's; it is a pi extension, which Claude Code takes none of."""
+    other = build_tree(
+        tmp_path / "other",
+        {
+            "extset.toml": '[set]\nname = "other"\n',
+            "extensions/notify.ts": "export default function () {}\n",
+            "prompts/other-fix.md": "Fix.\n",
+        },
+    )
+    made(isolated_home, ".claude")
+    for s in (set_root, other):
+        assert ext("--set", str(s), "--host", "claude", "install", "--yes").exit_code == 0
+
+    said = ext("--set", str(other), "--host", "claude", "disable", "notify", "--yes")
+
+    assert said.exit_code == 2
+    assert "notify is not installed into Claude Code" in said.stderr, said.stderr

@@ -281,3 +281,43 @@ def test_a_name_only_another_set_here_has_is_said_with_that_set_s_command(
         f"fix: switch it with that set: ext --agent-dir {agent} --set {a} disable alpha-only"
         in said
     )
+
+
+def test_a_disable_of_an_item_another_set_has_switched_off_is_a_no_op(tmp_path: Path) -> None:
+    """helper-36: with alpha's notify parked, beta's `disable notify` was refused with
+    alpha's disable as the fix, which found it off already: a loop. Neither loads: off."""
+    a = a_set(tmp_path / "a", "alpha")
+    b = a_set(tmp_path / "b (copy)", "beta")  # a `)` in the folder the fix names
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    assert ext(a, agent, "install", "--yes").exit_code == 0
+    assert ext(b, agent, "install", "--skip", "notify", "--yes").exit_code == 0
+
+    on = ext(a, agent, "enable", "notify", "--yes")  # a's is on: nothing to do there
+    held = ext(b, agent, "enable", "notify", "--yes")
+    assert ext(a, agent, "disable", "notify", "--yes").exit_code == 0
+    off = ext(b, agent, "disable", "notify", "--yes")
+
+    assert on.exit_code == 0
+    assert held.exit_code == 3
+    assert f"--set {a} uninstall" in " ".join(held.stderr.split())
+    assert off.exit_code == 0, off.output
+    assert "notify is off here: another set's notify is switched off" in off.stderr
+    checks = json.loads(ext(b, agent, "--json", "doctor", "--check", "items").stdout)["checks"]
+    [said] = [c["message"] for c in checks if "notify" in c["message"]]
+    assert said.endswith(
+        "so this set's notify is not installed; pi loads neither (it is off there)"
+    )
+
+
+def test_the_fix_names_a_set_whose_folder_has_a_parenthesis(tmp_path: Path) -> None:
+    """helper-36: the folder was read back from the note up to its first `)`."""
+    a = a_set(tmp_path / "c (copy)", "gamma")
+    b = a_set(tmp_path / "b", "beta")
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    assert ext(a, agent, "install", "--yes").exit_code == 0
+    assert ext(b, agent, "install", "--skip", "notify", "--yes").exit_code == 0
+
+    held = ext(b, agent, "enable", "notify", "--yes")
+
+    assert held.exit_code == 3
+    assert f"--set '{a}' uninstall" in " ".join(held.stderr.split()), held.stderr

@@ -256,9 +256,11 @@ def _in_the_way(
         # Keeping it needs nothing (a skip is not recorded in link mode, so it cannot be told).
         here = f" --host {host_name}" if host_name != "pi" else ""
         here += f" --agent-dir {shell_word(agent_dir)}" if agent_dir is not None else ""
+        parked = item.path == item.resource.disabled_dest  # that set's, switched off there
+        loads = "neither (it is off there)" if parked else "the other one"
         return info(
             f"{label}: {item.path} is the {label} of another set ext installed here ({e.root}), "
-            f"so this set's {label} is not installed; {host} loads the other one",
+            f"so this set's {label} is not installed; {host} loads {loads}",
             f"nothing to do to keep it; for this set's, uninstall the other set here first "
             f"(`ext --set {shell_word(Path(e.root or '.'))}{here} uninstall`), then `{install}`",
         )
