@@ -35,7 +35,7 @@ from installer.links.plan import linked_now, plan_install
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import Selection, refuse_other_sets
 from installer.links.states import kinds_of
-from installer.links.strays import strays
+from installer.links.strays import places, strays
 from installer.sets.modes import refuse_unlinkable
 from installer.sets.resources import broken_links, links_round, select, selection_warnings
 
@@ -102,8 +102,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         left_out = [r for r in where.items if r not in here]
         off = parked(agent, left_out)
         now = cache(ctx.env.now)  # read once, and only if something is backed up
-        known = {p for r in where.items for p in (r.dest, r.disabled_dest)}
-        gone = strays(agent, known, kinds_of(ctx))
+        gone = strays(agent, places(where.items), kinds_of(ctx))
         links = plan_install(agent, where.items, here, now, (), off, gone)
         links = links._replace(actions=kept_for_other_dirs(ctx, links.actions))
         hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)

@@ -37,6 +37,7 @@ class Item(NamedTuple):
     # Not installed, in a set installed here: what an install's --only/--skip left out (or
     # new in the set), which an enable puts in, and a disable puts in switched off.
     left_out: bool = False
+    held_by: str | None = None  # the folder of another set ext installed here whose link it is
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -252,13 +253,13 @@ def _not_ours(r: Resource, e: Entry | None, parked: Entry | None) -> Item:
         # Another set's, switched off: it holds the place all the same (helper-35: said
         # not installed, an enable exited 0, and doctor's fix, `ext install`, refused).
         note = f"{OTHER_SETS} ({parked.root}), switched off there; `ext install` refuses"
-        return Item(r, "foreign", r.disabled_dest, note)
+        return Item(r, "foreign", r.disabled_dest, note, held_by=parked.root)
     if e is None:
         why = f"link mode cannot install it: {r.unlinkable}" if r.unlinkable else None
         return Item(r, "not-installed", r.dest, why)
     if e.kind == "link" and e.owner == "other":
         note = f"{OTHER_SETS} ({e.root}); `ext install` refuses"
-        return Item(r, "foreign", r.dest, note)
+        return Item(r, "foreign", r.dest, note, held_by=e.root)
     if e.kind == "link":
         return Item(r, "foreign", r.dest, f"a link to {e.target}; `ext install` backs it up")
     what = "a folder" if e.kind == "dir" else "a file"
@@ -270,9 +271,9 @@ def gone(
 ) -> list[Item]:
     """Links of ours whose target left the set (no item accounts for them): stale, and
     `ext install` prunes them. `kinds`: the host's folders and what each holds."""
-    from installer.links.strays import strays
+    from installer.links.strays import places, strays
 
-    known = {p for r in resources for p in (r.dest, r.disabled_dest)}
+    known = places(resources)
     dead = [
         (path, e, _GONE)
         for path, e in agent.entries.items()

@@ -11,9 +11,15 @@ the set (`extensions/wip.ts -> set/lib/wip.ts`), or one no host loads (a folder 
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from installer.links.scan import AgentState, Entry
+from installer.sets.resources import Resource
+
+
+def places(resources: Iterable[Resource]) -> set[str]:
+    """Each item's two places in the agent dir: in place and parked (what `known` is)."""
+    return {p for r in resources for p in (r.dest, r.disabled_dest)}
 
 
 def strays(

@@ -22,8 +22,8 @@ from installer.ground.records import NamedTuple
 from installer.ground.state import load_state
 from installer.links.put_in import filter_line, is_left_out, put_in, top_level
 from installer.links.scan import AgentState, scan
-from installer.links.states import OTHER_SETS, classify
 from installer.links.states import Item as Listed
+from installer.links.states import classify
 from installer.sets.resources import Resource
 from installer.settings.plan import Flip
 from installer.settings.switches import KEYS, PiSwitch, package_paths, path_of
@@ -45,6 +45,7 @@ class Item:
     from_package: bool = False
     # Another agent's folder holds it (state "shared"): the command that takes it from here.
     switched_by: str | None = None
+    held_by: str | None = None  # another set's link holds its place: that set's folder
 
     @property
     def switchable(self) -> bool:
@@ -155,7 +156,15 @@ def _item(found: Listed, linked: bool = False) -> Item:
     # In link mode a packages entry's switch is only ever read for an item that is not linked
     # in place (installer/settings/switches.view_linked): on, it is what loads the item.
     by_entry = linked and found.state == "enabled" and found.pi is not None and found.pi.package
-    return Item(found.resource, found.state, found.path, found.note, found.pi, by_entry)
+    return Item(
+        found.resource,
+        found.state,
+        found.path,
+        found.note,
+        found.pi,
+        by_entry,
+        held_by=found.held_by,
+    )
 
 
 def filter_of(r: Resource) -> tuple[str, ...]:
@@ -259,26 +268,16 @@ def plan_switch(
     )
 
 
-def _other_root(note: str) -> str:
-    """The folder of the set a note of states.classify names: `OTHER_SETS (ROOT)…`, read up
-    to the note's own next words, so that a `)` in the folder's name stays (helper-36)."""
-    rest = note[len(OTHER_SETS) + 2 :]
-    for end in ("), switched off there", "); `ext install`"):
-        if end in rest:
-            return rest[: rest.index(end)]
-    return rest.rpartition(")")[0]
-
-
 def _held_by_another(item: Item, enable: bool) -> Blocked:
     """An item whose place holds another set's link, a link elsewhere, or a file of the
     user's (the item's note says which): what its switch waits for."""
     r = item.resource
     note = item.note or ""
-    if note.startswith(OTHER_SETS):
-        # `… (ROOT)…`: the set whose link it is, named so that the fix pastes (helper-35).
+    if item.held_by is not None:
+        # The set whose link it is, named so that the fix pastes (helper-35, helper-36).
         from installer.ground.shellword import shell_word
 
-        root = shell_word(Path(_other_root(note)))
+        root = shell_word(Path(item.held_by))
         if enable:
             fix = (
                 f"that set's {r.label} holds the place, on or off: uninstall it first (`ext "
@@ -310,7 +309,7 @@ def _left_as_is(item: Item, enable: bool) -> Left:
         return Left(keep, f"{r.label} is already {word} ({item.note}); nothing to do", fine=True)
     skip = Action("skip", item.path, detail=item.note or item.state)
     said = _not_switched(item, word)
-    parked = item.path == r.disabled_dest and (item.note or "").startswith(OTHER_SETS)
+    parked = item.path == r.disabled_dest and item.held_by is not None
     if parked and not enable:  # another set's, off there; this set's not in: off already
         keep = Action("keep", item.path, detail=f"{r.label}: another set's, off there")
         said = f"{r.label} is off here: another set's {r.label} is switched off, this set's not in"

@@ -302,9 +302,9 @@ def _stale(item: Item, e: Entry, install: str = INSTALL) -> Finding:
 def _orphans(sv: Survey) -> Iterator[Finding]:
     """Links of ours that no item of the set accounts for: a deleted or renamed resource."""
     from installer.links.states import kinds_of
-    from installer.links.strays import loads_here, strays
+    from installer.links.strays import loads_here, places, strays
 
-    known = {p for i in sv.items for p in (i.resource.dest, i.resource.disabled_dest)}
+    known = places(i.resource for i in sv.items)
     kinds = kinds_of(sv.ctx)
     loaded = dict(strays(sv.agent, known, kinds))  # what an install prunes
     for path, e in sorted(sv.agent.entries.items()):
