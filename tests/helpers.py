@@ -211,6 +211,12 @@ with agent_lock(Path(sys.argv[1])):
 """
 
 
+def unwrapped(text: str) -> str:
+    """Text as one line of single spaces: ext wraps a long message at any space on screen,
+    so a test looks for a sentence in this."""
+    return " ".join(text.split())
+
+
 def holding_lock(agent_dir: Path, locked: bool = True) -> subprocess.Popen[str]:
     """Start a process that holds ext's lock on agent_dir (or, `locked` False, one that only
     lives), once it says so; the caller ends it with `.communicate("")`."""

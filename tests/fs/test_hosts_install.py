@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from installer.cli.app import app
-from tests.helpers import build_tree
+from tests.helpers import build_tree, unwrapped
 
 SET = {
     "extset.toml": '[set]\nname = "tools"\n',
@@ -166,7 +166,7 @@ def test_a_link_of_the_set_that_leads_nowhere_is_said_for_the_kinds_the_host_tak
     made(isolated_home, ".claude")
     result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
     assert result.exit_code == 0, result.stderr
-    said = " ".join(result.stderr.split())
+    said = unwrapped(result.stderr)
     assert (
         "skills/old in the set is a link to ../archive/old, which does not exist: not "
         "installed, Claude Code cannot load it (restore its target, or remove the link: rm "
@@ -258,7 +258,7 @@ def test_a_skip_or_a_disable_in_a_shared_folder_says_which_host_loses_the_skill(
     result = ext("--set", str(set_root), "--host", "codex", *how)
 
     assert result.exit_code == 0, result.stderr
-    said = " ".join(result.stderr.split())
+    said = unwrapped(result.stderr)
     assert (
         "skill:review: Gemini CLI (~/.gemini) reads it from ~/.agents/skills and loses it; to "
         "link it into Gemini CLI's own folder, run "
@@ -283,7 +283,7 @@ def test_a_disable_of_a_skill_read_from_another_agent_s_folder_is_refused_with_t
     on = ext("--set", str(set_root), "--host", host, "enable", "skill:review", "--yes")
 
     assert refused.exit_code == 3, refused.stderr
-    said = " ".join(refused.stderr.split())
+    said = unwrapped(refused.stderr)
     assert "it loads here from ~/.agents/skills, where ext linked it" in said
     assert (
         "fix: switch it off where it is linked, which takes it from that agent too: "
@@ -1179,7 +1179,7 @@ def test_a_link_back_up_inside_a_skill_folder_is_said_when_the_skill_is_linked(
     result = ext("--set", str(set_root), "--host", "claude", "install", "--yes")
 
     assert result.exit_code == 0, result.stderr
-    said = " ".join(result.stderr.split())
+    said = unwrapped(result.stderr)
     for rel in ("refs/self", "up"):
         assert (
             f"skill:review: skills/review/{rel} is a link back to a folder above it: an agent "

@@ -17,7 +17,7 @@ from installer.commands.install import Install, install
 from installer.commands.uninstall import Uninstall, uninstall
 from installer.ground.context import Context, Env, resolve
 from installer.ground.errors import ExitCode, ExtError
-from tests.helpers import build_tree, snapshot, yes
+from tests.helpers import build_tree, snapshot, unwrapped, yes
 
 EXT = Path(sys.executable).with_name("ext")
 SET = {
@@ -486,5 +486,5 @@ def test_the_rm_of_a_broken_link_under_home_pastes_as_one_word(
         ["--set", str(root), "--agent-dir", str(agent), "install", "--dry-run"],
         env={"NO_COLOR": "1", "EXT_NO_UPDATE_CHECK": "1", "HOME": str(isolated_home)},
     )
-    said = " ".join(done.stderr.split())
+    said = unwrapped(done.stderr)
     assert "remove the link: rm ~/'my sets/s1/extensions/broke.ts')" in said, said

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from installer.cli.app import app
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, snapshot, unwrapped
 
 
 @pytest.fixture(autouse=True)
@@ -148,7 +148,7 @@ def test_disable_of_another_sets_link_says_whose_it_is(two: tuple[Path, Path, Pa
 
     refused = ext(b, agent, "disable", "notify", "--yes")
 
-    said = " ".join(refused.output.split())
+    said = unwrapped(refused.output)
     assert str(a) in said and "install` refuses" in said
     assert "backs it up" not in said
     assert (agent / "extensions" / "notify.ts").resolve() == a / "extensions" / "notify.ts"
@@ -182,7 +182,7 @@ def test_a_second_sets_skill_of_the_same_name_is_refused_in_either_mode(
     refused = ext(b, agent, "install", "--yes", "--mode", second)
 
     assert refused.exit_code == 3, refused.output
-    out = " ".join(refused.output.split())
+    out = unwrapped(refused.output)
     assert f"'alpha' ({a})" in out and "'beta'" in out and "collision" in out
     assert f"`ext --set {b} --agent-dir {agent} install --skip skill:review`" in out
     assert f"`ext --agent-dir {agent} --set {a} uninstall`" in out
@@ -235,7 +235,7 @@ def test_a_copy_of_a_set_in_the_way_is_said_in_short(tmp_path: Path) -> None:
     refused = ext(b, agent, "install", "--yes")
 
     assert refused.exit_code == 3
-    said = " ".join(refused.output.split())
+    said = unwrapped(refused.output)
     assert "e000, e001, e002, e003, e004 and 7 more: the agent dir already has" in said
     assert "--skip" not in said and "e011" not in said
     assert f"uninstall the other set first (`ext --agent-dir {agent} --set {a} uninstall`)" in said
@@ -257,7 +257,7 @@ def test_another_set_s_item_switched_off_still_holds_its_place(
 
     assert notify["state"] == "foreign" and "switched off there" in notify["note"]
     assert enabled.exit_code == 3, enabled.output
-    said = " ".join(enabled.stderr.split())
+    said = unwrapped(enabled.stderr)
     assert f"uninstall it first (`ext --agent-dir {agent} --set {a} uninstall`)" in said, said
 
 
@@ -272,7 +272,7 @@ def test_a_name_only_another_set_here_has_is_said_with_that_set_s_command(
     refused = ext(b, agent, "disable", "alpha-only", "--yes")
 
     assert refused.exit_code == 2
-    said = " ".join(refused.stderr.split())
+    said = unwrapped(refused.stderr)
     assert (
         "'alpha-only' is no item of this set (beta) but of 'alpha', which ext installed here "
         f"from {a}"
@@ -299,7 +299,7 @@ def test_a_disable_of_an_item_another_set_has_switched_off_is_a_no_op(tmp_path: 
 
     assert on.exit_code == 0
     assert held.exit_code == 3
-    assert f"--set {a} uninstall" in " ".join(held.stderr.split())
+    assert f"--set {a} uninstall" in unwrapped(held.stderr)
     assert off.exit_code == 0, off.output
     assert "notify is off here: another set's notify is switched off" in off.stderr
     checks = json.loads(ext(b, agent, "--json", "doctor", "--check", "items").stdout)["checks"]
@@ -320,4 +320,4 @@ def test_the_fix_names_a_set_whose_folder_has_a_parenthesis(tmp_path: Path) -> N
     held = ext(b, agent, "enable", "notify", "--yes")
 
     assert held.exit_code == 3
-    assert f"--set '{a}' uninstall" in " ".join(held.stderr.split()), held.stderr
+    assert f"--set '{a}' uninstall" in unwrapped(held.stderr), held.stderr
