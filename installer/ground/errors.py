@@ -36,6 +36,10 @@ class Refused(ExtError):
     exit_code = ExitCode.REFUSED
 
 
+class Declined(Refused):
+    """The person answered no at the prompt (exit 3): their choice, said without "error:"."""
+
+
 class GuardRefused(Refused):
     """A disable guard refused (exit 3). `refused` names each item kept on and why, so a
     caller (`/ext`) can keep those on and apply the rest of its batch."""

@@ -211,7 +211,7 @@ def plan_switch(
         word = "enabled" if enable else "disabled"
         if item.state == word:
             actions.append(Action("keep", item.path, detail=f"{r.label} already {word}"))
-            notes.append(f"{r.label} is already {word}; nothing to do for it")
+            notes.append(f"{r.label} is already {word}")
         elif r in view.left_out or is_left_out(view, item):
             put = put_in(view, item, enable, set_root, style)
             actions.extend(put.actions)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from installer.ground import screen
-from installer.ground.errors import ExtError, GuardRefused, Refused
+from installer.ground.errors import Declined, ExtError, GuardRefused, Refused
 from installer.ground.streams import STDOUT_GONE, let_go, reader_gone
 
 if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
@@ -215,6 +215,9 @@ class Output:
                 body["refused"] = [{"name": n, "why": w} for n, w in exc.refused.items()]
             self.data(body)
             return
+        if isinstance(exc, Declined):  # the person's own answer, not something gone wrong
+            self.err(exc.message)
+            return
         self.err(self.paint("error:", "31") + f" {self.runnable(exc.message)}")
         if exc.fix:
             self.err(f"  fix: {self.runnable(exc.fix)}")
@@ -255,7 +258,11 @@ class Output:
             self.ask("Apply these changes?", stdin_tty)
 
     def ask(
-        self, question: str, stdin_tty: bool, done: str = "written", fix: str = "pass --yes"
+        self,
+        question: str,
+        stdin_tty: bool,
+        done: str = "written",
+        fix: str = "run the command again with --yes",
     ) -> None:
         """Ask y/N on stderr; no TTY, or any answer but yes, is a refusal (exit 3)."""
         if not stdin_tty:
@@ -264,7 +271,7 @@ class Output:
         self.write_err(f"{escape(question)} [y/N] ")
         answer = sys.stdin.readline().strip().lower()
         if answer not in ("y", "yes"):
-            raise Refused(f"declined; nothing was {done}")
+            raise Declined(f"declined; nothing was {done}")
 
 
 def use_color(no_color: bool, environ: dict[str, str], stream: TextIO) -> bool:

@@ -127,7 +127,7 @@ def test_without_yes_and_without_a_terminal_it_refuses_with_exit_3(
     result = ext(set_root, agent, "install")
     assert result.exit_code == 3
     assert "no terminal to ask on" in result.stderr
-    assert "fix: pass --yes" in result.stderr
+    assert "fix: run the command again with --yes" in result.stderr
     assert snapshot(agent) == before
 
 

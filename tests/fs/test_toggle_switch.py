@@ -118,9 +118,9 @@ def test_already_disabled_is_a_no_op_that_says_so(set_root: Path, agent: Path) -
     count = len(journals(agent))
     again = off(ctx, "alpha")
     assert not again.changed and not again.applied
-    assert again.notes == ("alpha is already disabled; nothing to do for it",)
+    assert again.notes == ("alpha is already disabled",)
     assert snapshot(agent) == tree and len(journals(agent)) == count
-    assert on(ctx, "beta").notes == ("beta is already enabled; nothing to do for it",)
+    assert on(ctx, "beta").notes == ("beta is already enabled",)
 
 
 def test_dry_run_writes_nothing(set_root: Path, agent: Path) -> None:
@@ -293,7 +293,7 @@ def test_register_mode_no_ops_and_a_skill_switched_by_its_filter(
     text = (agent / "settings.json").read_text()
     again = off(ctx, "alpha")
     assert not again.applied
-    assert again.notes == ("alpha is already disabled; nothing to do for it",)
+    assert again.notes == ("alpha is already disabled",)
     assert (agent / "settings.json").read_text() == text
     assert off(ctx, "skill:review").applied
     entry = settings(agent)["packages"][0]

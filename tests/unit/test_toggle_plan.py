@@ -56,8 +56,8 @@ def test_already_in_the_wanted_state_is_a_no_op_that_says_so() -> None:
     sw = plan_switch(link_view(off(ALPHA), on(GAMMA)), {ALPHA: False, GAMMA: True}, ROOT)
     assert [a.action for a in sw.actions] == ["keep", "keep"]
     assert sw.notes == (
-        "alpha is already disabled; nothing to do for it",
-        "gamma is already enabled; nothing to do for it",
+        "alpha is already disabled",
+        "gamma is already enabled",
     )
     assert not sw.turned_on and not sw.turned_off and not sw.warnings
 
@@ -117,7 +117,7 @@ def test_register_mode_switches_every_kind_as_pi_config_does() -> None:
 def test_register_mode_no_ops_and_what_it_cannot_switch() -> None:
     sw = plan_switch(reg_view(reg(ALPHA, "disabled")), {ALPHA: False}, ROOT)
     assert [a.action for a in sw.actions] == ["keep"]
-    assert sw.notes == ("alpha is already disabled; nothing to do for it",)
+    assert sw.notes == ("alpha is already disabled",)
     assert sw.flips == ()
     unregistered = plan_switch(reg_view(reg(ALPHA, "not-installed")), {ALPHA: False}, ROOT)
     assert [a.action for a in unregistered.actions] == ["skip"]
