@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from installer.agent.recorder import plan_agent_files, recorded
 from installer.consent.set_plan import plan_set_hooks, recorded_hooks
-from installer.engine.plan import Plan
+from installer.engine.plan import Action, Plan
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground.context import Context
@@ -173,10 +173,12 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             *sp.warnings,
         )
         plan = Plan("install", actions, warnings, mode)
+        kept[:] = _kept(ctx, links.actions)
         wrote[:] = [a.data["key"] for a in sp.actions if a.action == "seed" and a.data]
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     wrote: list[str] = []  # the seed keys this run writes: the set's, not the user's own
+    kept: list[str] = []  # a user's file a pruned link had replaced: its backup, named
 
     def new_state(state: State) -> State:
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
@@ -187,7 +189,17 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
-    return run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+    result = run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+    return result._replace(notes=(*result.notes, *kept)) if kept else result
+
+
+def _kept(ctx: Context, links: tuple[Action, ...]) -> list[str]:
+    """Where the user's own file is that a link this run removes had replaced."""
+    if not any(a.action in ("prune", "unlink") for a in links):
+        return []  # a no-op or a fresh install: nothing to look for
+    from installer.links.kept import kept_backups
+
+    return kept_backups(ctx.agent_dir, links, ctx.on.title)
 
 
 def _filters_record(extra: dict[str, Any], mode: str, skipped: list[str]) -> dict[str, Any]:

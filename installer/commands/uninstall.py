@@ -17,6 +17,7 @@ from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
 from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State, load_state
+from installer.links.kept import kept_backups
 from installer.links.leftovers import plan_leftovers, what_ext_made
 from installer.links.plan import plan_uninstall
 from installer.links.scan import AgentState, scan
@@ -90,7 +91,7 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
             warnings = (*warnings, *lost_elsewhere(ctx, actions, but=options.along))
         everything = actions + sp.actions
         plan = Plan("uninstall", everything, (*warnings, *_not_here(state, ctx, everything)))
-        kept[:] = _kept_backups(ctx.agent_dir, links.actions, ctx.on.title)
+        kept[:] = kept_backups(ctx.agent_dir, links.actions, ctx.on.title)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:
@@ -168,42 +169,6 @@ def _switches_of(made: Made, unlinked: tuple[Action, ...]) -> tuple[tuple[str, s
             folder, _, name = a.path.rpartition("/")
             places.append(f"{folder.removesuffix('/.off')}/{name.removesuffix('.off')}")
     return tuple(sorted((k, p) for k, p in made.patterns if names_a_place(p, places)))
-
-
-def _kept_backups(agent_dir: Path, unlinked: tuple[Action, ...], host: str = "pi") -> list[str]:
-    """For each link that goes, the newest backup of what was there before ext (an install's
-    backup, or adopt's original): the user's own, which stays, and which the host (`host`,
-    its title) does not load."""
-    import os
-
-    from installer.ground import backups
-
-    said = []
-    for a in unlinked:
-        if a.action != "unlink" or "/" not in a.path:
-            continue
-        folder, _, name = a.path.rpartition("/")
-        # A parked link (`notify.ts.off`, `skills/.off/review`) stands where the item goes.
-        folder, name = folder.removesuffix("/.off"), name.removesuffix(".off")
-        place = f"{folder}/{name}"
-        found = []
-        for where in (folder, f"{folder}/{backups.FOLDER}"):  # a file beside, a folder in .bak/
-            try:
-                names = os.listdir(agent_dir / where)
-            except OSError:
-                continue
-            found += [
-                (b.when, b.n, f"{where}/{n}")
-                for n in names
-                if (b := backups.parse(n)) is not None and b.original == name
-            ]
-        if found:
-            newest = max(found)[2]
-            said.append(
-                f"{a.path}: what was there before ext stays as {newest} ({host} does not load it; "
-                f"rename it back to {place} to use it)"
-            )
-    return said
 
 
 def _written(ctx: Context, agent: AgentState) -> tuple[Action, ...]:

@@ -131,10 +131,17 @@ def _relink(path: str, entry: Entry, source: str) -> Action:
 
 def _prunes(state: AgentState, handled: set[str]) -> list[Action]:
     return [
-        Action("prune", path, target=e.target, detail="its target is gone")
+        Action("prune", path, target=e.target, detail=_gone(path))
         for path, e in sorted(state.entries.items())
         if path not in handled and _owned(e) and not e.exists
     ]
+
+
+def _gone(path: str) -> str:
+    """A parked link says it was off: an item the set renamed comes in under its new name
+    switched on (install never guesses that two names are one item), so the person knows."""
+    parked = path.endswith(".off") or "/.off/" in path
+    return "its target is gone; it was switched off" if parked else "its target is gone"
 
 
 def plan_uninstall(state: AgentState) -> Plan:

@@ -116,3 +116,44 @@ def test_a_key_the_user_had_before_the_set_seeds_it_is_not_called_seeded(
         assert result.notes == (
             "settings.json stays, with collapseChangelog: the set seeded them once; yours now",
         )
+
+
+@pytest.mark.parametrize("switched_off", [False, True], ids=["enabled", "switched-off"])
+def test_a_prune_of_a_link_that_replaced_a_users_file_names_its_backup(
+    tmp_path: Path, switched_off: bool
+) -> None:
+    """A trial (helper-39): the set renamed notify, the next install pruned its link, and the
+    user's own notify.ts, backed up by the first install, was never named again (nor by the
+    uninstall after, with no link left at its place). The prune says where it is."""
+    from installer.commands.toggle import switch
+
+    root = build_tree(tmp_path / "set", dict(SET))
+    agent = build_tree(tmp_path / "agent", {"extensions/notify.ts": "mine\n"})
+    install(context(root, agent), Install(), yes)
+    if switched_off:
+        switch(context(root, agent), ["notify"], False, False, False, yes)
+    [backup] = [n for n in os.listdir(agent / "extensions") if n.startswith("notify.ts.bak.")]
+    (root / "extensions/notify.ts").rename(root / "extensions/notice.ts")
+
+    result = install(context(root, agent), Install(), yes)
+
+    link = "extensions/notify.ts.off" if switched_off else "extensions/notify.ts"
+    assert [a.path for a in result.plan.actions if a.action == "prune"] == [link]
+    assert result.notes == (
+        f"{link}: what was there before ext stays as extensions/{backup} "
+        "(pi does not load it; rename it back to extensions/notify.ts to use it)",
+    )
+    assert (agent / "extensions" / backup).read_text() == "mine\n"
+
+
+def test_a_prune_with_no_backup_says_nothing_more(tmp_path: Path) -> None:
+    root = build_tree(tmp_path / "set", dict(SET))
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    install(context(root, agent), Install(), yes)
+    (root / "extensions/notify.ts").unlink()
+
+    result = install(context(root, agent), Install(), yes)
+
+    assert [a.action for a in result.plan.actions if a.path == "extensions/notify.ts"] == ["prune"]
+    assert result.notes == ()

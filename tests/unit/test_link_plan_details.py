@@ -49,6 +49,20 @@ def test_a_prune_says_its_target_is_gone() -> None:
     )
 
 
+def test_a_prune_of_a_parked_link_says_the_item_was_switched_off() -> None:
+    """A trial (helper-39): the set renamed an item the person had switched off; the new name
+    came in switched on and nothing said the old one had been off."""
+    gone = {
+        "extensions/old.ts.off": ours("/s/extensions/old.ts", exists=False),
+        "skills/.off/gone": ours("/s/skills/gone", exists=False),
+    }
+    plan = install({NOTIFY.dest: ours(NOTIFY.source), **gone})
+    assert {a.path: a.detail for a in plan.changes if a.action == "prune"} == {
+        "extensions/old.ts.off": "its target is gone; it was switched off",
+        "skills/.off/gone": "its target is gone; it was switched off",
+    }
+
+
 def test_a_folder_in_the_way_is_backed_up_as_a_folder() -> None:
     plan = install({GAMMA.dest: Entry("dir", to_dir=True)}, selected=(GAMMA,))
     assert plan.changes[0] == Action(
