@@ -18,7 +18,7 @@ import { delimiter, join } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { type Approval, agentDir, canonical, type HookConfig, hookHash, projectConfig, projectKey, readStore } from "./consent.js";
 import { claudeToolName, describe, type EventName, lineDiff, select, type Verdict, verdict } from "./hooks.js";
-import { escape, visible } from "./screen.js";
+import { escape, shellWord, visible } from "./screen.js";
 import { DEFAULT_TIMEOUT_S, runHook } from "./run.js";
 
 const RECORD_TIMEOUT_MS = 60_000;
@@ -88,7 +88,7 @@ export default function (pi: ExtensionAPI) {
 		if (held?.sha256 === hash) return true;
 		if (!ctx.hasUI) {
 			const state = held ? "changed since they were approved" : "have never been approved";
-			say(ctx, `project-hooks: the hooks in ${key} ${state}, so they do not run. Review and approve them with: ext consent approve ${key}`);
+			say(ctx, `project-hooks: the hooks in ${key} ${state}, so they do not run. Review and approve them with: ${approveCommand(key)}`);
 			return false;
 		}
 		let pending = asking.get(hash);
@@ -115,14 +115,14 @@ export default function (pi: ExtensionAPI) {
 		if (screen && !fitsScreen(lines, screen.columns, screen.rows)) {
 			// pi 1.x clips a message taller than the screen, its cursor on Yes: one Enter would
 			// approve hooks never shown. Not asked here, so none is approved unseen.
-			say(ctx, `project-hooks: hooks too long to show here whole, so they do not run: those in ${key}. Review and approve them in a shell: ext consent approve ${key}`);
+			say(ctx, `project-hooks: hooks too long to show here whole, so they do not run: those in ${key}. Review and approve them in a shell: ${approveCommand(key)}`);
 			return false;
 		}
 		const yes = await ctx.ui.confirm("Run this project's hooks?", lines.join("\n"));
 		const failed = yes ? await record(key, hash) : undefined;
 		if (!yes || failed !== undefined) decided.set(hash, yes);
 		if (failed !== undefined) {
-			say(ctx, `project-hooks: approved for this session only; recording it failed (${failed}). Record it with: ext consent approve ${key}`);
+			say(ctx, `project-hooks: approved for this session only; recording it failed (${failed}). Record it with: ${approveCommand(key)}`);
 		}
 		return yes;
 	};
@@ -295,3 +295,11 @@ function findExt(): string | undefined {
 	}
 	return undefined;
 }
+
+/** The command that approves a project's hooks in a shell, for this pi's agent dir (an ext run
+ * elsewhere resolves its own), each path one word however it is named (helper-38: a project
+ * at `r $(touch PWNED)` ran the `touch` when pasted). */
+export function approveCommand(key: string, dir: string = agentDir()): string {
+	return `ext --agent-dir ${shellWord(dir)} consent approve ${shellWord(key)}`;
+}
+

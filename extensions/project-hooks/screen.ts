@@ -33,3 +33,24 @@ function escaped(c: string): string {
 function hex(code: number, width: number): string {
 	return code.toString(16).padStart(width, "0");
 }
+
+/** A value as one word to paste into a POSIX shell, as ext's fixes write it
+ * (installer/ground/shellword.py): bare when plain, in single quotes, or as `$'…'` when it holds
+ * a character `escape` would show as an escape (in quotes that escape would be pasted as is). */
+export function shellWord(text: string): string {
+	if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text;
+	if (escape(text) === text && !text.includes("\t")) return `'${text.replaceAll("'", "'\\''")}'`;
+	const inner = [...text]
+		.map((c) => {
+			if (c === "\\" || c === "'") return `\\${c}`;
+			if (c === "\t") return "\\t";
+			if (c === " ") return c;
+			const shown = escape(c);
+			if (shown === c) return c;
+			const code = c.codePointAt(0) ?? 0;
+			if (code < 0x20 || code === 0x7f) return shown; // \n, \r, \x1b, \xNN: bash reads them so
+			return code < 0x10000 ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`;
+		})
+		.join("");
+	return `$'${inner}'`;
+}

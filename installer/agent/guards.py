@@ -150,5 +150,9 @@ def missing_requirements(
     for name in enabling:
         for need in manifest.requires.get(name, ()):
             if need in known and need not in enabled_after:
-                out.append(f"{name} requires {need}, which stays disabled: `ext enable {need}`")
+                from installer.ground.shellword import shell_word
+
+                out.append(
+                    f"{name} requires {need}, which stays disabled: `ext enable {shell_word(need)}`"
+                )
     return tuple(out)

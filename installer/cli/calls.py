@@ -362,8 +362,10 @@ def _nothing_to_adopt(exc: Any, from_dir: Path | None) -> tuple[str, str]:
         message = f"{exc.message}: there is nothing to adopt there"
     pi_dir = _pi_dir()
     if pi_dir is not None:  # where pi reads, which holds what was placed by hand
-        shown = tilde(pi_dir)
-        return message, f"pi's agent dir is {shown}: ext adopt --all --from {shown}"
+        from installer.ground.shellword import shell_word
+
+        fix = f"pi's agent dir is {tilde(pi_dir)}: ext adopt --all --from {shell_word(pi_dir)}"
+        return message, fix
     where = "ext adopt --all --from DIR"
     return message, f"name the agent dir that holds the extensions you placed by hand: {where}"
 

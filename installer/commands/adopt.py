@@ -18,6 +18,7 @@ from installer.ground import backups, trees
 from installer.ground.context import Context, same_path
 from installer.ground.errors import ExtError, UsageError
 from installer.ground.records import NamedTuple
+from installer.ground.shellword import shell_word
 from installer.ground.state import State, load_state
 from installer.links.scan import AgentState, scan
 from installer.scaffold.adopt_scan import Candidate, candidates, diff, pick
@@ -168,7 +169,7 @@ def _plan_all(
         if on is not None and on.kind == "link":  # the item is linked here, on
             detail = (
                 f"{c.label} is linked here, on ({c.in_set}): your file stays; "
-                f"`ext disable {c.label}` switches it off"
+                f"`ext disable {shell_word(c.label)}` switches it off"
             )
             out.append(
                 Adoption(c, (Action("skip", c.rel, detail=detail),), ctx.set_root / c.in_set)
@@ -285,7 +286,7 @@ def _with_notes(result: PlanResult, notes: tuple[str, ...]) -> PlanResult:
 
 def _next_steps(ctx: Context) -> tuple[str, ...]:
     named = ctx.agent_dir_source in ("--agent-dir", "--from")
-    ext = f"ext --agent-dir {ctx.agent_dir.resolve()}" if named else "ext"
+    ext = f"ext --agent-dir {shell_word(ctx.agent_dir.resolve())}" if named else "ext"
     lines = [
         f"the originals are kept as backups; once all is well: {ext} adopt --clean-backups",
         f"changed your mind? `{ext} undo` puts the agent dir and the set back as they were",

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from installer.ground.records import NamedTuple
+from installer.ground.shellword import shell_word
 
 if TYPE_CHECKING:
     from installer.consent.preview import ApprovalPreview
@@ -130,7 +131,7 @@ def _expected(preview: ApprovalPreview, expect: str | None) -> None:
     raise Refused(
         f"the hooks in {preview.project} are not the ones that were shown ({expect}); "
         "nothing was approved",
-        f"review them again: ext consent approve {preview.project}",
+        f"review them again: ext consent approve {shell_word(Path(preview.project))}",
     )
 
 

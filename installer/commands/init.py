@@ -130,7 +130,7 @@ def adopt_hint(pi_dir: Path | None, root: Path) -> tuple[str, ...]:
     found = list({(c.kind, c.name): c for c in found}.values())  # alpha.ts and alpha.ts.off: one
     if not found:
         return ()
-    where = str(pi_dir)  # shown with `~`, as the renderer shows every path under HOME
+    where = shell_word(pi_dir)  # `~/…`, as the renderer shows every path under HOME
     what = f"{len(found)} item{'s' if len(found) > 1 else ''} you placed by hand in {where}"
     go = "" if same_path(root, Path.cwd()) else f"cd {shell_word(root)} && "  # as next: says
     return (f"  or move the {what} into it: {go}ext adopt --all --from {where}",)

@@ -416,10 +416,12 @@ def _register_intent(
         released=mine,
         skipped=tuple(skipped),
     )
+    from installer.ground.shellword import shell_word as word
+
     moved = [
         f"{pattern} in the set's packages entry names no file of the set now; if it switched "
         f"{r.label} off, which is at {r.declared[0] if r.declared else r.dest} now and on, "
-        f"`ext disable {r.label}` keeps it off"
+        f"`ext disable {word(r.label)}` keeps it off"
         for r, pattern in moved_off(ctx, resources, mine)
     ]
     return intent, (*_carried(carried, "off as filters of the packages entry"), *moved)

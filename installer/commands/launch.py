@@ -126,7 +126,9 @@ def refuse_unreadable_settings(ctx: Context) -> None:
     found = pi_would_hang(ctx.agent_dir, ctx.env.cwd)
     if found is not None:
         path, why = found
-        raise ExtError(f"not starting pi: {why}", f"move it away: mv {path} {path}.bak")
+        from installer.ground.shellword import aside
+
+        raise ExtError(f"not starting pi: {why}", aside(path))
 
 
 def refuse_old_node(ctx: Context, host: HostInfo) -> None:

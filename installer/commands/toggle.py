@@ -167,9 +167,11 @@ def _named(
 
         for r, why in placed(ctx).absent:
             if name in (r.name, r.label, r.filename):
+                from installer.ground.shellword import shell_word
+
                 raise UsageError(
                     f"{r.label} is not installed into {ctx.on.title}: {why}",
-                    f"switch it in pi: `ext disable {r.label}` (without --host)",
+                    f"switch it in pi: `ext disable {shell_word(r.label)}` (without --host)",
                 ) from None
         raise
 

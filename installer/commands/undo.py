@@ -360,7 +360,10 @@ def _linked_store(s: JournalStep) -> Reversal:
     through or remove (a dangling one would read as "no file" and be written through)."""
     link = s["file"]
     why = f"{link} is a symlink now (to {os.readlink(link)}), not the file ext left there"
-    return Reversal(s, "changed", why, f"remove the link (rm {link}: only the link goes)")
+    from installer.ground.shellword import shell_word
+
+    fix = f"remove the link (rm {shell_word(Path(link))}: only the link goes)"
+    return Reversal(s, "changed", why, fix)
 
 
 def _copy_status(view: _View, s: JournalStep) -> str:

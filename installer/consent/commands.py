@@ -84,9 +84,12 @@ def approve(
         raise UsageError(f"The preview is of {preview.project}, not of {key}.")
     config = _read_config(project)
     if config.sha256 != preview.config.sha256:
+        from installer.ground.shellword import shell_word
+
         raise Refused(
             f"The hooks in {key} changed after they were shown; nothing was approved.",
-            fix=f"Run `ext consent approve {key}` again to review the current hooks.",
+            fix=f"Run `ext consent approve {shell_word(Path(key))}` again to review the current "
+            "hooks.",
         )
     count = len(preview.commands)
     if config.sha256 is None:

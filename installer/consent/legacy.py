@@ -95,10 +95,12 @@ def only_old(agent_dir: Path, found: HooksFolder) -> list[str] | None:
 
 def settle_fix(found: HooksFolder, projects: list[str] | None) -> str:
     """How to settle an old store that holds what the new one lacks (or cannot be read)."""
-    aside = f"mv {found.path} ~/pi-hooks.old"
+    from installer.ground.shellword import shell_word
+
+    aside = f"mv {shell_word(Path(found.path))} ~/pi-hooks.old"
     if not projects:
         return f"compare it with ext consent list, then {aside}"
-    again = "; ".join(f"ext consent approve {p}" for p in projects)
+    again = "; ".join(f"ext consent approve {shell_word(Path(p))}" for p in projects)
     return (
         f"to keep them, review and approve them again ({again}: the next ext consent "
         f"command then retires the old store); to drop them, {aside}"

@@ -212,9 +212,12 @@ def _parse(path: Path) -> dict[str, Approval]:
         reason = f"unreadable ({getattr(exc, 'strerror', None) or exc})"
     except CorruptRecord as exc:
         reason = f"corrupt: {exc}"
+    from installer.ground.shellword import shell_word
+
+    bad = shell_word(Path(f"{path}.bad"))
     raise ExtError(
         f"The approvals store {path} is {reason}; it was left as it is.",
-        fix=f"Move it aside (mv {path} {path}.bad) to start with no approvals, "
+        fix=f"Move it aside (mv {shell_word(Path(path))} {bad}) to start with no approvals, "
         "or restore it from a backup.",
     )
 

@@ -105,9 +105,11 @@ def _open(path: Path) -> tuple[int, bool]:
                 f"cannot create ext's lock {path}: no space left on the device",
                 f"free some space on the disk that holds {path.parent}, then run ext again",
             ) from None
+        from installer.ground.shellword import shell_word
+
         raise ExtError(
             f"cannot open ext's lock {path}: {err.strerror}",
-            f"make it a plain file you can write, or remove it: rm {path}",
+            f"make it a plain file you can write, or remove it: rm {shell_word(path)}",
         ) from None
 
 

@@ -281,9 +281,8 @@ def _check_set(env: Env, path: Path, source: str) -> Path:
                 f"{path} is not a set but a folder inside the set {above}",
                 f"point {source} at that folder: {as_typed}",
             )
-        raise UsageError(
-            not_a_set, f"create one with `ext init {path}`, or point --set at your set"
-        )
+        init = f"ext init {_for_shell(env, path)}"
+        raise UsageError(not_a_set, f"create one with `{init}`, or point --set at your set")
     return path.resolve()
 
 

@@ -46,10 +46,12 @@ def _kind(mode: int) -> str:
 
 def refused(path: Path, what: str) -> ExtError:
     """The error for an entry among ext's files that ext did not make."""
+    from installer.ground.shellword import shell_word
+
     return ExtError(
         f"{path} is {what}; ext never reads or writes its own files through it",
-        fix=f"remove it (rm {path}: only that entry goes, not what it points to), then run "
-        "ext again",
+        fix=f"remove it (rm {shell_word(path)}: only that entry goes, not what it points to), "
+        "then run ext again",
     )
 
 

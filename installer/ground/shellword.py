@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -14,31 +15,42 @@ def shell_word(value: object, home: str | None = None) -> str:
     home = (os.environ.get("HOME", "") if home is None else home).rstrip("/")
     if isinstance(value, Path) and home and text.startswith(home + "/"):
         return "~/" + _quote(text[len(home) + 1 :])
+    if text.startswith("~/"):  # shown with `~` already: the home stays the shell's to expand
+        return "~/" + _quote(text[2:])
     return _quote(text)
 
 
+def skip_flag(labels: Iterable[str]) -> str:
+    """`--skip a,b` as one word: a name may hold a space or a `$` (pi loads `my ext.ts`)."""
+    return f"--skip {shell_word(','.join(labels))}"
+
+
+def aside(path: object) -> str:
+    """The fix that moves an entry out of ext's way: `move it aside: mv P P.bak`, pasteable."""
+    return f"move it aside: mv {shell_word(Path(str(path)))} {shell_word(Path(f'{path}.bak'))}"
+
+
 def _quote(text: str) -> str:
-    """shlex's single quotes; `$'…'` for text with a control character or a byte its name
-    could not decode: in single quotes those are printed as escapes (a newline as `\\n`, on
-    screen) that the shell would then take as two characters, naming another path."""
-    if not any(_unprintable(c) for c in text):
+    """shlex's single quotes; `$'…'` for text with a character the screen shows as an escape
+    (installer.ground.screen: a control, a bidi or zero-width one, a byte its name could not
+    decode): in single quotes it would be printed as that escape (a newline as `\\n`, U+202E
+    as `\\u202e`), which the shell would then take as that many characters, naming another
+    path."""
+    if text.isprintable():
         return shlex.quote(text)
     return "$'" + "".join(_ansi_c(c) for c in text) + "'"
 
 
-def _unprintable(c: str) -> bool:
-    o = ord(c)
-    return o < 0x20 or 0x7F <= o < 0xA0 or 0xDC80 <= o <= 0xDCFF
-
-
 def _ansi_c(c: str) -> str:
+    """One character as bash's `$'…'` writes it."""
     o = ord(c)
     if c in "\\'":
         return "\\" + c
+    if c.isprintable():
+        return c
     if 0xDC80 <= o <= 0xDCFF:  # an undecodable byte (surrogateescape): the byte itself
         return f"\\x{o - 0xDC00:02x}"
     if o < 0x20 or o == 0x7F:
         return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(c, f"\\x{o:02x}")
-    if 0x80 <= o < 0xA0:
-        return f"\\u{o:04x}"
-    return c
+    # `\x80` would be the byte 0x80, not the character: from U+0080 on, by code point
+    return f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"

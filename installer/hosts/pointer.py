@@ -10,6 +10,7 @@ from pathlib import Path
 
 from installer.ground.errors import UsageError
 from installer.ground.records import NamedTuple
+from installer.ground.shellword import shell_word
 from installer.hosts.profile import Host
 
 
@@ -41,7 +42,7 @@ def pointer(host: Host, config_dir: Path, default: Path | None = None) -> Pointe
         raise UsageError(
             f"{host.title} reads the folder {leaf} inside {var}, and {config_dir} is named "
             f"{config_dir.name}: no {var} points it there",
-            f"name a dir called {leaf}: --agent-dir {config_dir.parent / leaf}",
+            f"name a dir called {leaf}: --agent-dir {shell_word(config_dir.parent / leaf)}",
         )
     return Pointer(var, str(config_dir.parent))
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from installer.engine.plan import Action
 from installer.ground.context import Context, home_of
+from installer.ground.shellword import shell_word
 
 if TYPE_CHECKING:
     from installer.hosts.profile import Host
@@ -110,9 +111,10 @@ def parked_but_read(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
                 f"skill:{name}: {h.title} reads {read}, hidden folders too, and still loads "
                 f"it from {read}/{kept}"
                 + (
-                    f"; for {h.title} to lose it, remove that link (`rm {read}/{kept}`: only the "
-                    f"link goes) and leave it out of {ctx.on.title}'s installs from then on "
-                    f"(`ext --host {ctx.on.name} install --skip skill:{name}`)"
+                    f"; for {h.title} to lose it, remove that link "
+                    f"(`rm {shell_word(Path(read) / kept)}`: only the link goes) and leave it "
+                    f"out of {ctx.on.title}'s installs from then on "
+                    f"(`ext --host {ctx.on.name} install --skip {shell_word(f'skill:{name}')}`)"
                     if a.action == "disable"
                     else ": move that backup out of the folder"
                 )
@@ -216,7 +218,7 @@ def lost_elsewhere(
             for dir_, name in installed:
                 if name != host.name:
                     continue
-                where = str(dir_)  # the text output shortens it to ~/
+                where = shell_word(Path(dir_))  # `~/…` (the text output shortens a bare one)
                 out.append(
                     f"skill:{path.name}: {host.title} ({where}) reads it from {folder} and loses "
                     f"it; to link it into {host.title}'s own folder, run "
@@ -289,7 +291,11 @@ def shared_places(
     out = {}
     for r, folder in shared.items():
         owner = owner_of(folder)
-        how = f"`ext --host {owner} enable/disable {r.label}`" if owner else "that folder's host"
+        how = (
+            f"`ext --host {owner} enable/disable {shell_word(r.label)}`"
+            if owner
+            else "that folder's host"
+        )
         note = f"{host.title} reads it from {folder}, where ext linked it: switch it with {how}"
         if owner and host.reads_hidden:  # a parked link loads all the same
             note = (
@@ -310,7 +316,7 @@ def switched_off_by(host: Host, folder: str, label: str) -> str | None:
         return None
     if host.reads_hidden:  # the install's whole selection: its earlier --only/--skip too
         return (
-            f"`ext --host {owner} install --skip {label}` (with the --only or --skip that "
-            "install had)"
+            f"`ext --host {owner} install --skip {shell_word(label)}` (with the --only or --skip "
+            "that install had)"
         )
-    return f"`ext --host {owner} disable {label}`"
+    return f"`ext --host {owner} disable {shell_word(label)}`"

@@ -76,7 +76,9 @@ def _check_folder(path: Path, own: Iterable[Path] = ()) -> None:
         fix = real_folder_fix(path, "run ext again", into_set)
         raise ExtError(f"{path} is a symlink (to {where}); ext never writes through it", fix)
     if path.exists() and not path.is_dir():
-        raise ExtError(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
+        from installer.ground.shellword import aside
+
+        raise ExtError(f"{path} is a file, not a folder", aside(path))
 
 
 def real_folder_fix(path: Path, then: str, into_set: bool = False) -> str:
@@ -84,10 +86,11 @@ def real_folder_fix(path: Path, then: str, into_set: bool = False) -> str:
     link alone would leave the agent without the files kept there (a dotfiles folder). Into
     the set (a hand-made install's link), an empty folder: copying the set in would only have
     ext back up every copy on the next run."""
-    if into_set:
-        return f"replace it with a real folder: rm {path} && mkdir {path}, then {then}"
     from installer.ground.shellword import shell_word
 
+    if into_set:
+        here = shell_word(path)
+        return f"replace it with a real folder: rm {here} && mkdir {here}, then {then}"
     here, there = shell_word(path), shell_word(Path(os.path.realpath(path)))
     return (
         f"make it a real folder holding the same files: rm {here} && mkdir {here} && "

@@ -90,11 +90,13 @@ def refuse_clashes(
     other = names.get(root, root)
     items = _few(sorted({x.label for x, _ in found}))
     skip = skip_them([x for x, _ in found], picked) if len(found) <= _MANY else ""
+    from installer.ground.shellword import shell_word
+
     raise Refused(
         f"{items}: the agent dir already has {'this item' if len(found) == 1 else 'these items'} "
         f"from another set ext installed here, {other!r} ({root}), which this set "
         f"{this_set!r} would replace; nothing was written",
-        f"{skip}uninstall the other set first (`ext --set {root} uninstall`)",
+        f"{skip}uninstall the other set first (`ext --set {shell_word(Path(root))} uninstall`)",
     )
 
 
@@ -134,13 +136,15 @@ def refuse_same_names(
     them = "it" if one else "them"
     first = f"leave {them} off, " if keep_off else skip_them([r for r, _ in found], picked)
     first = first if len(found) <= _MANY else ""  # two copies of one set: the uninstall is it
+    from installer.ground.shellword import shell_word
+
     raise Refused(
         f"{labels}: another set ext installed here, {names.get(root, root)!r} "
         f"({root}), has a skill of {'this name' if one else 'these names'}; pi would load "
         f"only one of the two and report a collision, so this set {this_set!r} does not add "
         f"{them}; nothing was written",
         f"{first}rename one of the two, or uninstall the other set first "
-        f"(`ext --set {root} uninstall`)",
+        f"(`ext --set {shell_word(Path(root))} uninstall`)",
     )
 
 
@@ -171,14 +175,16 @@ def skip_them(found: list[Resource], picked: Selection) -> str:
             return False
 
     them = "it" if len(found) == 1 else "them"
+    from installer.ground.shellword import shell_word, skip_flag
+
     rest = [n for n in only if not names_one(n)]
     if only and not rest:
         return ""
     labels = sorted({r.label for r in found})
     words = (
-        f"--only {','.join(rest)}"
+        f"--only {shell_word(','.join(rest))}"
         if rest
-        else f"--skip {','.join(dict.fromkeys([*skip, *labels]))}"
+        else skip_flag(dict.fromkeys([*skip, *labels]))
     )
     return f"skip {them} (`ext install {words}`), or "
 

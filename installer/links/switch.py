@@ -282,10 +282,10 @@ def _held_by_another(item: Item, enable: bool) -> Blocked:
             fix = (
                 f"that set's {r.label} holds the place, on or off: uninstall it first (`ext "
                 f"--set {root} uninstall`), or leave this one out (`ext install --skip "
-                f"{r.label}`)"
+                f"{shell_word(r.label)}`)"
             )
             return Blocked(r.label, f"{item.path}: {note}", fix)
-        fix = f"switch it with that set: `ext --set {root} disable {r.label}`"
+        fix = f"switch it with that set: `ext --set {root} disable {shell_word(r.label)}`"
     else:
         fix = f"`ext install` backs it up and links the set's {r.label} in its place"
     return Blocked(r.label, f"{item.path}: {note or 'not ours'}", f"{fix}; then run this again")

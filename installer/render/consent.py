@@ -52,11 +52,20 @@ def lines(result: Result, runnable: Callable[[str], str] = str) -> list[str]:
     return revoke_lines(result)
 
 
+def _word(result: CheckResult) -> str:
+    """The project as the command's argument: `my proj` pasted bare would be two words."""
+    from pathlib import Path
+
+    from installer.ground.shellword import shell_word
+
+    return shell_word(Path(result.project))
+
+
 def check_lines(result: CheckResult, runnable: Callable[[str], str] = str) -> list[str]:
     """One line for people, with the next step when consent is missing."""
     where = visible(result.project)
     current = short_hash(result.sha256 or "")
-    review = f"Review and approve them with: {runnable('ext consent approve')} {where}"
+    review = f"Review and approve them with: {runnable('ext consent approve')} {_word(result)}"
     if result.status == "nothing-to-approve":
         return [f"{where} has no hooks: nothing to approve."]
     if result.status == "never-approved" or result.approved is None:

@@ -42,10 +42,12 @@ def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
     if not bad:
         return
     why = "; ".join(f"{r.label}: {r.unlinkable}" for r in bad)
+    from installer.ground.shellword import skip_flag
+
     raise UsageError(
         f"link mode cannot install what pi loads from this set ({why}); nothing was changed",
         "install it with `ext install --mode register` (pi then loads the set as a package), "
-        f"or leave these out with --skip {','.join(r.label for r in bad)}",
+        f"or leave these out with {skip_flag(r.label for r in bad)}",
     )
 
 
@@ -73,10 +75,12 @@ def refuse_unloadable_entries(linked: Sequence[Resource]) -> None:
     if not bad:
         return
     said = "; ".join(f"{label}: {why}" for label, why in bad)
+    from installer.ground.shellword import skip_flag
+
     raise UsageError(
         f"pi cannot load {', '.join(label for label, _ in bad)} ({said}): it would hang or "
         "run out of memory starting; nothing was changed",
-        f"make each a regular file, or leave them out with --skip {','.join(b[0] for b in bad)}",
+        f"make each a regular file, or leave them out with {skip_flag(b[0] for b in bad)}",
     )
 
 
@@ -102,12 +106,14 @@ def refuse_lost_imports(ctx: Context, linked: Sequence[Resource]) -> None:
             names.append(r.label)
     if not lost:
         return
+    from installer.ground.shellword import skip_flag
+
     raise UsageError(
         f"link mode cannot install {', '.join(names)} for {pi}, which resolves a linked "
         f"extension's imports from its link in the agent dir: {'; '.join(lost)}; "
         "nothing was changed",
         "install it with `ext install --mode register` (pi then loads the set in place), "
-        f"or leave these out with --skip {','.join(names)}",
+        f"or leave these out with {skip_flag(names)}",
     )
 
 

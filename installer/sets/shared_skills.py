@@ -58,7 +58,9 @@ class Twin(NamedTuple):
 
     @property
     def fix(self) -> str:
-        keep = f"`ext disable {self.resource.label}` keeps the shared one"
+        from installer.ground.shellword import shell_word
+
+        keep = f"`ext disable {shell_word(self.resource.label)}` keeps the shared one"
         return f"remove or rename one of them ({keep})"
 
     @property

@@ -164,10 +164,13 @@ def _dead_holder(path: Path) -> bool:
 
 
 def _not_a_lock_dir(path: Path) -> ExtError:
+    from installer.ground.shellword import shell_word
+
     return ExtError(
         f"{path} is not a directory; pi cannot lock settings.json while it is there "
         "and runs as if settings.json had no packages",
-        fix=f"Remove it (rm {path}) if no pi is starting right now, then run the command again.",
+        fix=f"Remove it (rm {shell_word(path)}) if no pi is starting right now, then run the "
+        "command again.",
     )
 
 

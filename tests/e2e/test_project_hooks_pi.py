@@ -122,7 +122,7 @@ def test_print_mode_runs_only_approved_hooks_and_they_block(
     assert (proj / "out.txt").exists()
     assert not (proj / "pre.json").exists() and not (proj / "stop.log").exists()
     assert stderr.count("have never been approved") == 1, stderr
-    assert f"ext consent approve {proj.resolve()}" in stderr
+    assert f"ext --agent-dir {agent} consent approve {proj.resolve()}" in stderr
     (proj / "out.txt").unlink()
 
     # Approved: the guard blocks with its reason, its forked child dies with its group,

@@ -198,6 +198,23 @@ describe("the diff in the dialog", () => {
 	});
 });
 
+describe("the approve command a notice names pastes as itself (helper-38)", () => {
+	const NAMES = ["plain", "my proj", "r $(touch PWNED)", "it's `id`", "new\nline", "esc\u001b[31m", "bidi\u202edir", "tab\there"];
+	for (const name of NAMES) {
+		test(JSON.stringify(name), () => {
+			const project = `/tmp/x/${name}`;
+			const agent = `/tmp/a/${name}`;
+			const command = index.approveCommand(project, agent);
+			assert.equal(screen.escape(command), command); // what the screen shows is what is pasted
+			const words = execFileSync("bash", ["-c", `printf '%s\\0' ${command}`], { env: { LC_ALL: "C.UTF-8" } })
+				.toString("utf8")
+				.split("\0")
+				.slice(0, -1);
+			assert.deepEqual(words, ["ext", "--agent-dir", agent, "consent", "approve", project]);
+		});
+	}
+});
+
 describe("the one escaping rule, shared with ext (tests/escape-vectors.json)", () => {
 	for (const vector of ESCAPES) {
 		test(vector.name, () => {
@@ -434,7 +451,7 @@ describe("consent in the session", { skip: NO_EXT }, () => {
 		assert.equal(s.ctx.ui.calls.filter((c) => c[0] === "confirm").length, 0);
 		const told = s.ctx.ui.calls.filter((c) => c[0] === "notify" && c[1].includes("hooks too long to show here whole"));
 		assert.equal(told.length, 1, JSON.stringify(s.ctx.ui.calls));
-		assert.match(told[0][1], /Review and approve them in a shell: ext consent approve /);
+		assert.match(told[0][1], /Review and approve them in a shell: ext --agent-dir \S+ consent approve /);
 		assert.ok(!existsSync(join(where.proj, "ran.log")));
 		assert.ok(!existsSync(consent.storePath(where.agent)));
 	});

@@ -200,11 +200,24 @@ def test_a_path_under_the_home_keeps_its_tilde_outside_the_quotes(
     assert word(tmp_path / "my agent") == "~/'my agent'"
     assert word(tmp_path / "plain") == "~/plain"
     assert word(Path("/elsewhere/my agent")) == "'/elsewhere/my agent'"
+    assert word(Path("~/.claude/skills/.off/my skill")) == "~/'.claude/skills/.off/my skill'"
+    assert word("~/shown") == "~/shown"  # a path ext shortened already
 
 
 @pytest.mark.parametrize(
     "name",
-    ["new\nline", "tab\there", "it's \\ back", "bad\udcffbyte", "c1\x85", "del\x7f", "agënt 日本"],
+    [
+        "new\nline",
+        "tab\there",
+        "it's \\ back",
+        "bad\udcffbyte",
+        "c1\x85",
+        "del\x7f",
+        "agënt 日本",
+        "bidi\u202edir",  # helper-38: U+202E stayed in quotes, shown as six characters
+        "zero\u200bwidth\ufeff",
+        "tag\U000e0041",
+    ],
 )
 def test_a_path_with_a_control_character_or_a_raw_byte_pastes_as_itself(name: str) -> None:
     """A hint's path in single quotes showed a newline as `\\n` (the screen's escape), which

@@ -167,7 +167,9 @@ def _folder(s: Subject, agent: Path, name: str, kind: str) -> Iterator[Finding]:
             )
             return
         if path.exists() and not path.is_dir():
-            yield error(f"{path} is a file, not a folder", f"move it aside: mv {path} {path}.bak")
+            from installer.ground.shellword import aside
+
+            yield error(f"{path} is a file, not a folder", aside(path))
             return
     if s.set_root is not None and _inside(agent / name, s.set_root / kind):
         yield error(

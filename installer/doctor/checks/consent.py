@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, count, info, ok, warn
 from installer.doctor.subject import Subject
+from installer.ground.shellword import shell_word
 
 
 def approvals(s: Subject) -> Iterator[Finding]:
@@ -30,12 +32,12 @@ def approvals(s: Subject) -> Iterator[Finding]:
             yield warn(
                 f"the hooks of {entry.project} changed since you approved them "
                 f"({entry.approved_at}); they will not run until approved again",
-                f"ext consent approve {entry.project}",
+                f"ext consent approve {shell_word(Path(entry.project))}",
             )
         elif entry.state == "missing":
             yield info(
                 f"{entry.project} (approved {entry.approved_at}) no longer exists",
-                f"ext consent revoke {entry.project}",
+                f"ext consent revoke {shell_word(Path(entry.project))}",
             )
     current = sum(e.state == "current" for e in result.entries)
     if current == len(result.entries) and not result.warnings:
@@ -73,7 +75,7 @@ def hooks_folder(s: Subject) -> Iterator[Finding]:
             "ext consent list (moves the approvals to .extset/consent/ and removes hooks/)",
         )
     elif not found.others:
-        yield warn(f"{warning}; it holds nothing", f"rmdir {found.path}")
+        yield warn(f"{warning}; it holds nothing", f"rmdir {shell_word(Path(found.path))}")
     else:
         yield warn(f"{warning}; it holds {', '.join(found.others)}", _aside(found.path))
 
@@ -81,7 +83,7 @@ def hooks_folder(s: Subject) -> Iterator[Finding]:
 def _aside(path: object) -> str:
     return (
         f"move what should load into extensions/, then move {path} out of the agent dir "
-        f"(mv {path} ~/pi-hooks.old)"
+        f"(mv {shell_word(Path(str(path)))} ~/pi-hooks.old)"
     )
 
 

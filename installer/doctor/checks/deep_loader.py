@@ -17,6 +17,7 @@ from installer.doctor.checks.failures import Clash, conflict_finding, failure_fi
 from installer.doctor.checks.node import require_node
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
+from installer.ground.shellword import shell_word
 from installer.host.loader import Failure, Unavailable, View
 
 
@@ -110,6 +111,7 @@ def _item(
     view: View,
 ) -> Iterator[Finding]:
     """The item's entries against what pi loads: enabled and not loaded, or off and loaded."""
+    off = f"`ext disable {shell_word(label)}`"
     if state == "enabled":
         missing = sorted(p for p in entries if p not in loaded and p not in failed)
         winner = _winner(view, missing)
@@ -117,23 +119,23 @@ def _item(
             yield warn(
                 f"ext says {label} is enabled, pi loads {winner} instead, another of its name "
                 "(a collision)",
-                f"remove or rename one of them (`ext disable {label}` keeps the other one)",
+                f"remove or rename one of them ({off} keeps the other one)",
             )
         elif missing:
             why = _diagnostic(view, missing)
             yield error(
                 f"ext says {label} is enabled, pi does not load {', '.join(missing)}"
                 + (f": {why}" if why else ""),
-                f"fix the file as pi says, or `ext disable {label}`"
+                f"fix the file as pi says, or {off}"
                 if why
-                else f"ext install (relinks it); if pi still skips it, `ext disable {label}`",
+                else f"ext install (relinks it); if pi still skips it, {off}",
             )
     elif state in ("disabled", "not-installed"):
         loading = sorted(p for p in entries if p in loaded)
         if loading:
             yield error(
                 f"ext says {label} is {state}, and pi loads {', '.join(loading)}",
-                f"ext disable {label}" if state == "disabled" else "ext install, then check again",
+                off.strip("`") if state == "disabled" else "ext install, then check again",
             )
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from installer.doctor.finding import Finding, warn
 from installer.ground.readfile import read_text
 from installer.ground.records import NamedTuple
+from installer.ground.shellword import shell_word
 from installer.host.lines import SCOPES
 from installer.sets.link_imports import package_name, resolves_from
 
@@ -75,9 +76,9 @@ def failure_fix(real: Path, reason: str, label: str | None, shown: str, set_root
         package = package_name(module.group(1))
         folder = _package_folder(real, set_root)
         todo = "" if _declares(folder, package) else f" {package}"
-        return f"cd {folder} && npm install{todo}"
+        return f"cd {shell_word(Path(folder))} && npm install{todo}"
     if label:
-        return f"fix the extension, or `ext disable {label}` until it loads"
+        return f"fix the extension, or `ext disable {shell_word(label)}` until it loads"
     return f"fix or remove {shown}"
 
 

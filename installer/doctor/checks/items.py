@@ -155,7 +155,7 @@ def host_items(s: Subject) -> Iterator[Finding]:
         found.append(
             info(
                 f"not written for {s.on.title}: {labels} ({whys})",
-                f"change the template, or leave it out: `{install} --skip {skip}`",
+                f"change the template, or leave it out: `{install} --skip {shell_word(skip)}`",
             )
         )
     yield from sorted(found, key=lambda f: f.level == "ok")
@@ -172,7 +172,8 @@ def _hidden_but_read(ctx: Context, host: Host) -> list[Finding]:
             warn(
                 f"{path}: {what}, which {host.title} loads all the same: it reads hidden "
                 f"folders of {folder}",
-                f"move it out of {folder}: mv {path} {folder.rpartition('/')[0]}/",
+                f"move it out of {folder}: mv {shell_word(path)} "
+                f"{shell_word(folder.rpartition('/')[0])}/",
             )
         )
     return out
@@ -238,7 +239,7 @@ def _pi_says(item: Item) -> Iterator[Finding]:
     elif not pi.on and item.path == item.resource.dest:
         yield info(
             f"{label}: {pi.describe()}, so pi does not load it",
-            f"`ext enable {name}` or `pi config` switches it back on",
+            f"`ext enable {shell_word(name)}` or `pi config` switches it back on",
         )
 
 
@@ -315,7 +316,7 @@ def _orphans(sv: Survey) -> Iterator[Finding]:
             yield info(
                 f"{path} is a backup of a link into this set (to {e.target}), set aside by an "
                 "install of another set; pi does not load it",
-                f"rm {sv.agent.agent_dir / path}",
+                f"rm {shell_word(sv.agent.agent_dir / path)}",
             )
             continue
         if path in loaded:
@@ -418,7 +419,7 @@ def dangling_foreign(s: Subject) -> Iterator[Finding]:
         parked = path.endswith(".off") or "/.off/" in path
         yield (info if parked else warn)(
             f"{path} is a link to {e.target}, which does not exist (not ext's, so left alone)",
-            f"rm {agent_dir / path}",
+            f"rm {shell_word(agent_dir / path)}",
         )
     if not found:
         yield ok("no dangling links")

@@ -11,6 +11,7 @@ from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.context import home_of
+from installer.ground.shellword import shell_word
 from installer.hosts.binary import Binary, binary_of, install_hint
 
 if TYPE_CHECKING:
@@ -170,7 +171,8 @@ def compare(listed: Sequence[Item], loaded: Sequence[Loaded], host: Host) -> Ite
             yield error(
                 f"{item.resource.label}: ext lists it disabled ({item.path}), yet {title} "
                 f"loads it{where}",
-                f"remove the other copy{where}, or `ext --host {host.name} enable {r.name}`"
+                f"remove the other copy{where}, or `ext --host {host.name} enable "
+                f"{shell_word(r.name)}`"
                 if where
                 else f"report it: {title} loads a disabled item",
             )

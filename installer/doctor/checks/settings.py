@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.manifest import Manifest
+from installer.ground.shellword import shell_word
 
 _NOTHING_CHANGED = "; nothing was changed"
 
@@ -131,14 +133,14 @@ def lock_finding(state: str, path: str) -> Finding:
     if state == "file":
         return error(
             f"{path} is a file: pi cannot lock settings.json and runs as if it had no packages",
-            f"rm {path}",
+            f"rm {shell_word(Path(path))}",
         )
     if state == "stale":  # over 10 s old, or its ext's owner file names a process gone
         return error(
             f"{path} is a lock folder left by a pi or ext that stopped while writing; while "
             "pi cannot take it over, it runs as if settings.json had no packages",
-            f"rmdir {path} if no pi or ext is running (ext's next write of settings.json "
-            "takes it over too)",
+            f"rmdir {shell_word(Path(path))} if no pi or ext is running (ext's next write of "
+            "settings.json takes it over too)",
         )
     if state == "held":
         return info(f"{path} is held right now by a running pi or ext")
