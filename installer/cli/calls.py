@@ -356,7 +356,9 @@ def _nothing_to_adopt(exc: Any, from_dir: Path | None) -> tuple[str, str]:
     from installer.render.ui import tilde
 
     if from_dir is not None:
-        shown = tilde(from_dir.expanduser().absolute())
+        from installer.ground.home import expand_home
+
+        shown = tilde(expand_home(from_dir).absolute())
         message = f"{shown} (--from) does not exist: there is nothing to adopt there"
     else:
         message = f"{exc.message}: there is nothing to adopt there"

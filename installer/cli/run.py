@@ -43,7 +43,9 @@ def _given(g: Globals) -> tuple[tuple[str, str], ...]:
     dirs = (("--set", g.set_dir), ("--agent-dir", g.agent_dir))
     # `--agent-dir=~/a` reaches ext unexpanded (the shell expands `~` only at a word's start);
     # ext expands it, and so must the hint.
-    given = [(flag, os.path.abspath(os.path.expanduser(value))) for flag, value in dirs if value]
+    from installer.ground.home import expand_home
+
+    given = [(flag, os.path.abspath(expand_home(value))) for flag, value in dirs if value]
     return (*given, ("--host", str(g.host))) if g.host else tuple(given)
 
 

@@ -17,6 +17,7 @@ from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground import backups, trees
 from installer.ground.context import Context, same_path
 from installer.ground.errors import ExtError, UsageError
+from installer.ground.home import expand_home
 from installer.ground.records import NamedTuple
 from installer.ground.shellword import shell_word
 from installer.ground.state import State, load_state
@@ -65,7 +66,7 @@ def adopt(ctx: Context, options: Adopt, confirm: Confirm) -> PlanResult:
     if not o.names and not o.every and o.from_dir is not None:  # the fix keeps --from
         from installer.ground.shellword import shell_word
 
-        where = shell_word(o.from_dir.expanduser().absolute())
+        where = shell_word(expand_home(o.from_dir).absolute())
         raise UsageError(
             "name what to adopt, or pass --all", f"ext adopt --all --from {where} --dry-run"
         )
@@ -292,7 +293,7 @@ def _next_steps(ctx: Context) -> tuple[str, ...]:
         f"changed your mind? `{ext} undo` puts the agent dir and the set back as they were",
     ]
     target = ctx.manifest.agent_dir
-    if named and not (target is not None and same_path(target.expanduser(), ctx.agent_dir)):
+    if named and not (target is not None and same_path(expand_home(target), ctx.agent_dir)):
         lines.append(
             f"ext finds this agent dir by itself once extset.toml has [target] "
             f'agent_dir = "{ctx.agent_dir.resolve()}"'

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from installer.ground.home import expand_home
 from installer.ground.records import NamedTuple
 from installer.ground.shellword import shell_word
 
@@ -139,4 +140,4 @@ def _folder(ctx: Context, project: Path | None) -> Path:
     """The DIR argument with `~` expanded, as the global path options are; else the cwd."""
     from installer.ground.context import here
 
-    return project.expanduser() if project is not None else here(ctx.env)
+    return expand_home(project) if project is not None else here(ctx.env)

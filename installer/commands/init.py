@@ -12,6 +12,7 @@ from pathlib import Path
 from installer.engine.result import PlanResult
 from installer.ground.context import require_utf8, same_path
 from installer.ground.errors import ExtError, UsageError
+from installer.ground.home import expand_home
 from installer.ground.manifest import MANIFEST_NAME
 from installer.ground.records import NamedTuple
 from installer.ground.shellword import shell_word
@@ -150,7 +151,7 @@ def from_install_sh(
     `prompts/`, `themes/`) beside it, or above it in its repository (`scripts/install.sh`),
     matter.
     """
-    path = script.expanduser().absolute()
+    path = expand_home(script).absolute()
     if not path.is_file():
         raise UsageError(
             f"{script} is not a file", "name the install script: --from-install-sh PATH"
@@ -265,7 +266,7 @@ def _folder(target: Path) -> Path:
     `~/proj/sub/../newset` on every line; `nosuch/../set2` failed making `nosuch/..`)."""
     from installer.ground.context import without_dotdot
 
-    root = without_dotdot(target.expanduser().absolute())
+    root = without_dotdot(expand_home(target).absolute())
     if os.path.lexists(root) and not root.is_dir():
         raise UsageError(f"{root} exists and is not a folder", "name a new or existing folder")
     return root

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from installer.ground.home import expand_home
+
 NAME = "project-hooks"
 ENTRY = f"extensions/{NAME}/index.ts"
 
@@ -93,9 +95,9 @@ def _registered(settings: dict[str, Any]) -> Runner | None:
     found = None
     for entry in packages if isinstance(packages, list) else []:
         source = entry if isinstance(entry, str) else _get(entry, "source")
-        if not isinstance(source, str) or not (Path(source).expanduser() / ENTRY).is_file():
+        if not isinstance(source, str) or not (expand_home(source) / ENTRY).is_file():
             continue
-        index = Path(source).expanduser() / ENTRY
+        index = expand_home(source) / ENTRY
         off = _switched_off(_get(entry, "extensions"), index, package=True)
         if off is None:
             return Runner("enabled", f"settings.json package {source}")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from installer.ground.errors import AgentDirMissing, ExtError, UsageError
+from installer.ground.home import expand_home
 from installer.ground.manifest import MANIFEST_NAME, Manifest, load_manifest
 from installer.ground.records import NamedTuple
 from installer.ground.userdirs import user_dir
@@ -179,7 +180,7 @@ def _from_cwd(env: Env, path: Path, as_host: bool = False) -> Path:
     into, which both broke once the set's folder moved. `as_host`: a host's own variable
     (PI_CODING_AGENT_DIR), which the host joins onto as written, taking `..` lexically: ext
     names the dir the host reads."""
-    path = path.expanduser()
+    path = expand_home(path, str(home_of(env)))
     path = path if env.cwd is None else env.cwd / path
     if not path.is_absolute():
         return path
@@ -255,7 +256,7 @@ def _js_rejects(word: str) -> object:
 
 
 def _check_set(env: Env, path: Path, source: str) -> Path:
-    path = path.expanduser()
+    path = expand_home(path, str(home_of(env)))
     if not path.is_dir():
         raise UsageError(f"{source}: {path} is not a folder", "name the folder that holds the set")
     real = path.resolve()

@@ -309,7 +309,9 @@ def _check_range(r: _Reader, tested: str, where: str = "[host] tested") -> None:
 def _agent_dir(value: str | None, root: Path) -> Path | None:
     if not value:
         return None
-    return (root / Path(value).expanduser()).absolute()
+    from installer.ground.home import expand_home
+
+    return (root / expand_home(value)).absolute()
 
 
 def _seeds(r: _Reader, table: dict[str, Any]) -> dict[str, Any]:

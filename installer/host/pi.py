@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NoReturn
 
+from installer.ground.home import expand_home
 from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def find_host(
     """
     from installer.ground.which import which
 
-    found = which(os.path.expanduser(command), path=path_env)
+    found = which(os.fspath(expand_home(command)), path=path_env)
     if found is None:
         return None
     withheld = False
@@ -127,7 +128,7 @@ def package_here(
     (a set's own host command included); None when nothing is found."""
     from installer.ground.which import which
 
-    found = which(os.path.expanduser(command), path=path_env)
+    found = which(os.fspath(expand_home(command)), path=path_env)
     if found is None:
         return None
     try:

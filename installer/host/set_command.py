@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from installer.ground.home import expand_home
+
 
 def untrusted_root(
     set_root: Path | None,
@@ -43,7 +45,7 @@ def names_set_path(command: str, found: str, set_root: Path) -> bool:
     is the user's own program, unless PATH found it through a relative entry (the cwd's
     again) or inside the set.
     """
-    if "/" in os.path.expanduser(command) or not os.path.isabs(found):
+    if "/" in os.fspath(expand_home(command)) or not os.path.isabs(found):
         return True
     root = os.path.realpath(set_root)
     return any(

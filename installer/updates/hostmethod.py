@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from installer.ground.home import expand_home
 from installer.host.lines import line_of
 from installer.host.npmroot import is_global, node_modules_root
 from installer.updates.method import InstallMethod, homebrew_formula
@@ -133,7 +134,7 @@ def self_update_argv(env: Mapping[str, str]) -> tuple[str, ...] | None:
 
     named = env.get("PI_CODING_AGENT_DIR")
     home = Path(env.get("HOME") or Path.home())
-    agent = Path(named).expanduser() if named else home / ".pi" / "agent"
+    agent = expand_home(named, str(home)) if named else home / ".pi" / "agent"
     setting = glance(agent / "settings.json", bom=True).get("selfUpdateCommand")
     if isinstance(setting, list) and setting and all(isinstance(a, str) for a in setting):
         return tuple(setting)
@@ -146,7 +147,7 @@ def npm_global_prefix(
     """npm's global prefix from the environment, or from `npm prefix -g` when `run` (slow)."""
     value = env.get("npm_config_prefix") or env.get("NPM_CONFIG_PREFIX")
     if value:
-        return Path(value).expanduser()
+        return expand_home(value)
     if not run:
         return None
     from installer.updates.fetch import run_npm

@@ -11,6 +11,7 @@ from installer.doctor.checks.failures import clash, conflict_finding, failure_fi
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.context import same_path
+from installer.ground.home import expand_home
 from installer.host.pi import AGENT_DIR_VAR, HostInfo, LoadReport
 
 
@@ -78,7 +79,7 @@ def env_finding(environ: Mapping[str, str], agent_dir: Path, ext: str = "ext") -
             fix,
         )
     if value:
-        if same_path(Path(value).expanduser(), agent_dir):
+        if same_path(expand_home(value), agent_dir):
             return ok(f"{AGENT_DIR_VAR} names the agent dir: pi in this shell sees the install")
         return warn(
             f"{AGENT_DIR_VAR} is {value}: pi in this shell reads that dir, not {agent_dir}, "
