@@ -32,7 +32,7 @@ FOLDER: dict[str, str] = {
 PI_KINDS: dict[str, Kind] = {FOLDER[k]: k for k in KINDS}  # pi's folder -> the kind it holds
 _WHAT = {kind: f"{kind} name" for kind in KINDS}
 _BAD_CHARS = frozenset("/\\\0")
-_REFUSED = _BAD_CHARS | {chr(c) for c in (*range(32), 127)}
+_REFUSED = _BAD_CHARS | {",", *(chr(c) for c in (*range(32), 127))}
 
 
 class Resource(NamedTuple):
@@ -110,6 +110,7 @@ def check_name(name: str, what: str = "name") -> str:
     """Refuse a name that could address anything but one entry of one folder."""
     plain = _REFUSED.isdisjoint(name) and ".." not in name and not name.startswith("-")
     plain = plain and name.isprintable()  # no C1 control, bidi override, zero-width character
+    plain = plain and name == name.strip()
     if plain and name not in ("", "."):
         return name  # every name of a set comes through here: keep the common case cheap
     problem = None
@@ -119,10 +120,14 @@ def check_name(name: str, what: str = "name") -> str:
         problem = "contains '/', '\\', '..' or NUL"
     elif name.startswith("-"):
         problem = "starts with '-'"
+    elif "," in name:  # `--only a,b` would name a and b (helper-38)
+        problem = "contains ',', which separates the names of --only and --skip"
     elif any(ord(c) < 32 or ord(c) == 127 for c in name):
         problem = "contains a control character"
     elif not name.isprintable():
         problem = _unprintable(next(c for c in name if not c.isprintable()))
+    elif name != name.strip():  # ` x` is shown as `x`, and `--only ' x'` named x
+        problem = "starts or ends with a space, which a screen does not show"
     if problem:
         raise UsageError(f"{what} {name!r} {problem}", "use a plain name like 'notify'")
     return name

@@ -68,7 +68,7 @@ def test_add_never_overwrites(root: Path) -> None:
         ("-x", "extension", False, "starts with"),
         (".hidden", "extension", False, "hidden"),
         ("bad name", "extension", False, "a space or a comma"),
-        ("a,b", "prompt", False, "a space or a comma"),
+        ("a,b", "prompt", False, "contains ','"),
         ("Bad_Name", "skill", False, "lowercase"),
         ("x", "prompt", True, "--dir"),
         ("x", "plugin", False, "unknown kind"),
