@@ -283,8 +283,28 @@ def _statuses(root: Path, steps: list[JournalStep], cut_short: bool = False) -> 
             view.reverse(s)
         elif status == "not-done" and s["op"] == "rename":
             _put_back_already(out, s, view.node(s["path"]))
+        elif status == "changed" and s["op"] == "rename":
+            out.append(_taken_again(root, view, s))
+            continue
         out.append(Reversal(s, status))
     return out
+
+
+def _taken_again(root: Path, view: _View, s: JournalStep) -> Reversal:
+    """A rename whose destination still holds what it moved, while its source is taken again
+    (another installer made the link anew: helper-41, dotbot after `ext disable`): what is in
+    the way is the source, named with the command that clears it."""
+    there = view.node(s["path"])
+    if there is None or not _as_moved(view.node(s["to"]), s):
+        return Reversal(s, "changed")
+    from installer.ground.shellword import shell_word
+
+    path = shell_word(root / s["path"])
+    what = f"a link to {there[1]}" if there[0] == "link" else f"a {there[0]}"
+    why = f"{s['path']} is taken again, by {what} (ext had moved what was there to {s['to']})"
+    aside = shell_word(root / f"{s['path']}.mine")
+    fix = f"rm {path}" if there[0] == "link" else f"move it aside: mv {path} {aside}"
+    return Reversal(s, "changed", why, fix)
 
 
 def _put_back_already(newer: list[Reversal], rename: JournalStep, there: Node) -> None:

@@ -298,3 +298,34 @@ def test_undo_through_another_name_of_the_same_dir_moves_nothing(ctx: Context) -
 
     assert undo(resolve(Env(cwd=other.parent), ctx.set_root, other), Undo(), yes).applied
     assert os.readlink(link) == made
+
+
+def test_undo_of_a_disable_names_the_link_another_installer_made_again(
+    ctx: Context, tmp_path: Path
+) -> None:
+    """A trial (helper-41): dotbot made `alpha.ts` again after `ext disable alpha`; undo named
+    `alpha.ts.off`, which had not changed, and its fix was 'undo by hand'. It names the place
+    taken again, with the `rm` that clears it; pasted, the next undo goes through."""
+    import subprocess
+
+    from installer.commands.toggle import switch
+
+    install(ctx, Install(), yes)
+    switch(ctx, ["alpha"], False, False, False, yes)
+    off = ctx.agent_dir / "extensions" / "alpha.ts.off"
+    os.symlink(os.readlink(off), ctx.agent_dir / "extensions" / "alpha.ts")  # the other tool
+
+    with pytest.raises(ExtError) as refused:
+        undo(ctx, Undo(), yes)
+
+    assert "extensions/alpha.ts is taken again, by a link to " in refused.value.message
+    assert "alpha.ts.off (ext moved" not in refused.value.message
+    fix = refused.value.fix or ""
+    assert fix.startswith(f"nothing was written; rm {ctx.agent_dir}/extensions/alpha.ts")
+    command = fix.removeprefix("nothing was written; ").split(", then run `ext undo`")[0]
+    subprocess.run(["bash", "-c", command], check=True, cwd=tmp_path)
+    undo(ctx, Undo(), yes)
+    assert os.readlink(ctx.agent_dir / "extensions" / "alpha.ts") == str(
+        ctx.set_root / "extensions" / "alpha.ts"
+    )
+    assert not os.path.lexists(off)
