@@ -203,6 +203,9 @@ def _plan_one(
         why = exc.message if isinstance(exc, ExtError) else f"{exc.strerror}: {exc.filename}"
         return Adoption(c, (Action("skip", c.rel, detail=f"cannot be copied: {why}"),), dest)
     existing = Path(theirs.source) if theirs is not None else dest
+    inward = _links_into(source, ctx.set_root)
+    if inward:
+        return _linked_back(c, source, existing, dest, inward, namer)
     if not os.path.lexists(existing):
         backup = _agent_backup(namer, c)
         actions = (
@@ -217,6 +220,56 @@ def _plan_one(
         )
         return Adoption(c, actions, dest, backup)
     return _conflict(c, source, existing, dest, prefer, namer)
+
+
+def _links_into(source: Path, set_root: Path) -> list[str]:
+    """The links in an agent dir's folder that lead into the set: GNU Stow's `--no-folding`
+    makes a real folder of links to the set's files (helper-41)."""
+    real_root = os.path.realpath(set_root)
+    out = []
+    for rel, kind, _ in trees.entries(source, trees.LEFT_OUT):
+        if kind == "link":
+            real = os.path.realpath(source / rel)
+            if real == real_root or real.startswith(real_root + os.sep):
+                out.append(rel or ".")
+    return out
+
+
+def _linked_back(
+    c: Candidate, source: Path, existing: Path, dest: Path, inward: list[str], namer: backups.Namer
+) -> Adoption:
+    """A folder holding links into the set. Each leading to the set's own file at its place
+    is the set's item already: backed up and linked, as an identical one. Any other is
+    skipped: copied into the set, such a link would lead the set back into itself (with
+    `--prefer agent`, to itself once the set's version was moved aside)."""
+    mirror = existing == dest and _mirrors(source, dest)
+    if not mirror:
+        shown = ", ".join(inward[:3]) + (f" and {len(inward) - 3} more" if len(inward) > 3 else "")
+        detail = f"holds links into the set ({shown}); copied, the set would lead to itself"
+        return Adoption(c, (Action("skip", c.rel, detail=f"{detail}; merge by hand"),), dest)
+    backup = _agent_backup(namer, c)
+    why = "links to the set's own files (as GNU Stow's --no-folding makes)"
+    actions: tuple[Action, ...] = (
+        Action("backup", c.rel, backup=backup, detail=f"your {_word(c)}: {why}"),
+        _link(c, dest),
+    )
+    return Adoption(c, actions, dest, backup, copy=False)
+
+
+def _mirrors(source: Path, dest: Path) -> bool:
+    """Whether `source` is `dest` over again in links: the same folders, and for each file of
+    `dest` a link at the same place in `source` that leads to it."""
+    theirs = trees.entries(source, trees.LEFT_OUT)
+    ours = {rel: kind for rel, kind, _ in trees.entries(dest, trees.LEFT_OUT)}
+    if {rel for rel, _, _ in theirs} != set(ours):
+        return False
+    for rel, kind, _ in theirs:
+        if kind == "dir":
+            if ours[rel] != "dir":
+                return False
+        elif kind != "link" or os.path.realpath(source / rel) != os.path.realpath(dest / rel):
+            return False
+    return True
 
 
 def _conflict(

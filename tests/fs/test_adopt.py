@@ -585,3 +585,51 @@ def test_inits_hint_counts_an_item_and_its_off_copy_once(ctx: Context, tmp_path:
     )
     (line,) = adopt_hint(pi_dir, tmp_path / "new-set")
     assert "the 1 item you placed by hand" in line
+
+
+def _stowed(ctx: Context, extra: dict[str, str] | None = None) -> None:
+    """The set's `tools` folder, and in the agent dir a real folder of relative links to each
+    of its files, as `stow --no-folding` makes (plus `extra`, real files of the user)."""
+    build_tree(
+        ctx.set_root, {"extensions/tools/index.ts": "// i\n", "extensions/tools/a/h.ts": "1"}
+    )
+    for rel in ("index.ts", "a/h.ts"):
+        link = ctx.agent_dir / "extensions/tools" / rel
+        link.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(os.path.relpath(ctx.set_root / "extensions/tools" / rel, link.parent), link)
+    build_tree(ctx.agent_dir / "extensions/tools", dict(extra or {}))
+
+
+@pytest.mark.parametrize("prefer", [None, "agent", "set"])
+def test_a_folder_of_links_to_the_sets_own_files_is_the_sets_item(
+    ctx: Context, prefer: str | None
+) -> None:
+    """A trial (helper-41): with --prefer agent, adopt copied stow's links into the set in
+    place of the set's folder (moved to .bak/): each led back to itself, and pi dropped the
+    extension. Such a folder is the set's item already: backed up and linked, nothing copied."""
+    _stowed(ctx)
+    set_before = snapshot(ctx.set_root)
+
+    plan = _adopt(ctx, "tools", prefer=prefer)
+
+    assert [a.action for a in plan.changes] == ["backup", "link"]
+    assert "GNU Stow's --no-folding" in (plan.changes[0].detail or "")
+    assert snapshot(ctx.set_root) == set_before
+    assert os.readlink(ctx.agent_dir / "extensions/tools") == str(ctx.set_root / "extensions/tools")
+    assert (ctx.agent_dir / "extensions/tools/index.ts").read_text() == "// i\n"
+
+
+def test_a_folder_with_links_into_the_set_and_files_of_its_own_is_skipped(ctx: Context) -> None:
+    _stowed(ctx, {"mine.ts": "// the user's\n"})
+    set_before, agent_before = snapshot(ctx.set_root), snapshot(ctx.agent_dir)
+
+    plan = _adopt(ctx, "tools", prefer="agent")
+
+    [skip] = [a for a in plan.actions if a.path == "extensions/tools"]
+    assert skip.action == "skip"
+    assert skip.detail == (
+        "holds links into the set (index.ts, a/h.ts); copied, the set would lead to itself; "
+        "merge by hand"
+    )
+    assert snapshot(ctx.set_root) == set_before
+    assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
