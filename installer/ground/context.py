@@ -215,6 +215,7 @@ def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:
         above = (env.cwd, *env.cwd.parents)
         for folder in above:
             if (folder / MANIFEST_NAME).is_file():
+                _refuse_a_linked_manifest(env, folder)
                 return folder.resolve(), "cwd"
         # A pi package is a set without an extset.toml; asked only when no manifest is above,
         # so a folder extension's own package.json inside a set never takes the set's place.
@@ -224,6 +225,24 @@ def find_set(env: Env, explicit: Path | None) -> tuple[Path, str]:
                     return folder.resolve(), "cwd"
                 refuse_broken_pi_package(folder / "package.json")
     return bundled_set(env), "bundled"
+
+
+def _refuse_a_linked_manifest(env: Env, folder: Path) -> None:
+    """An extset.toml here that is a link to another folder's: a link farm (GNU Stow, dotbot)
+    put the set's files here, in the agent dir most often (helper-41: `ext list` there took the
+    agent dir for the set, and its fix would have copied the set's files into it)."""
+    manifest = folder / MANIFEST_NAME
+    if not manifest.is_symlink():
+        return
+    real = Path(os.path.realpath(manifest)).parent
+    if real == folder.resolve():
+        return
+    set_at = _for_shell(env, real)
+    raise UsageError(
+        f"{manifest} is a link to {real / MANIFEST_NAME}: the set is {real}, not {folder}",
+        f"run ext there (cd {set_at}), or pass --set {set_at}; a link farm such as GNU Stow "
+        f"links {MANIFEST_NAME} too unless told to leave it out (.stow-local-ignore)",
+    )
 
 
 def refuse_broken_pi_package(path: Path, looked_for: bool = True) -> None:

@@ -56,6 +56,29 @@ def test_set_flag_beats_ext_set_beats_cwd(tmp_path: Path, sets: dict[str, Path])
     assert (ctx.set_root, ctx.set_source, ctx.manifest.name) == (sets["cwd"], "cwd", "cwd")
 
 
+def test_a_manifest_linked_in_from_another_folder_names_that_folder(tmp_path: Path) -> None:
+    """A trial (helper-41): stow linked extset.toml into ~/.pi/agent with the set's items;
+    `ext list` there took the agent dir for the set. It names the set the link leads to."""
+    real = a_set(tmp_path / "dotfiles" / "pi set", "mine")
+    farm = build_tree(tmp_path / "agent", {"extensions/a.ts": real / "extensions/a.ts"})
+    (farm / "extset.toml").symlink_to(os.path.relpath(real / "extset.toml", farm))
+
+    with pytest.raises(UsageError) as refused:
+        resolve(env(farm / "extensions"), None, tmp_path / "elsewhere")
+
+    assert refused.value.message == (
+        f"{farm}/extset.toml is a link to {real}/extset.toml: the set is {real}, not {farm}"
+    )
+    assert refused.value.fix is not None
+    assert refused.value.fix.startswith(f"run ext there (cd '{real}'), or pass --set '{real}'; ")
+    # a manifest linked from its own folder, or a set reached through a linked folder: fine
+    (real / "extset.toml").rename(real / "real.toml")
+    (real / "extset.toml").symlink_to("real.toml")
+    assert resolve(env(real), None, tmp_path).set_root == real
+    (tmp_path / "via").symlink_to(real)
+    assert resolve(env(tmp_path / "via"), None, tmp_path).set_root == real
+
+
 def test_without_any_set_nearby_the_bundled_set_is_used(tmp_path: Path) -> None:
     ctx = resolve(env(tmp_path), None, tmp_path)
     assert ctx.set_source == "bundled"
