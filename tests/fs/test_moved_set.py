@@ -44,7 +44,8 @@ def test_a_registered_set_whose_folder_moved_is_stale_until_install_registers_it
 ) -> None:
     """A trial: link mode said "points at an older location of the set"; register mode said
     only "not-installed" (list) and "not in packages" (doctor, info) while pi failed on the
-    entry naming the gone folder."""
+    entry naming the gone folder. An error, as in link mode (helper-39: a warning let a
+    fleet's `doctor --json` pass a host where pi loads nothing of the set)."""
     from installer.commands.listing import Listing, list_items
     from installer.doctor import resolve_subject, run_checks
 
@@ -62,7 +63,7 @@ def test_a_registered_set_whose_folder_moved_is_stale_until_install_registers_it
     )
     subject = resolve_subject(Env(cwd=tmp_path), moved, agent, lambda _c, _p: None)
     [row] = run_checks(subject, ["items"])
-    assert row.level == "warn" and f"older location of the set ({root})" in row.message
+    assert row.level == "error" and f"older location of the set ({root})" in row.message
 
     install(ctx, Install(), yes)
     assert [i.state for i in list_items(ctx, Listing()).items] == ["enabled"]

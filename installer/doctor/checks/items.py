@@ -355,7 +355,9 @@ def _label(path: str) -> str:
 def _registered(s: Subject, sv: Survey) -> Iterator[Finding]:
     entries = _entries(s)
     if not entries and (old := _registered_before_a_move(sv)) is not None:
-        yield warn(
+        # An error, as a link of ext's to the older location is in link mode: pi loads
+        # nothing of the set (helper-39: a fleet's `doctor --json` passed such a host).
+        yield error(
             f"not loaded: registered from an older location of the set ({old}), a folder "
             "that is gone (register mode)",
             INSTALL,
