@@ -82,7 +82,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
             actions += _copies_left(root, [a.path for a in actions])
         # Bookkeeping, never shown: the reversed run's journal marked, the set's copies purged.
         undone = Action("undone", str(rec.path), payload=MarkUndone(rec.path, ctx.env.now()))
-        return Prepared(Plan("undo", (*actions, undone)))
+        return Prepared(Plan("undo", (*actions, undone), _dead_ends(actions, root)))
 
     result = run_plan(ctx, prepare, confirm, options.dry_run)
     return result._replace(notes=(*result.notes, *_finished_before(root, result)))
@@ -475,6 +475,28 @@ def _action(s: JournalStep, detail: str | None, root: Path) -> Action:
     # the table takes such a step back by it (Transaction.reverse).
     payload = Reverse(s) if op in _BY_STEP else None
     return Action(action, str(path), target=target, detail=detail, payload=payload)
+
+
+def _dead_ends(actions: tuple[Action, ...], root: Path) -> tuple[str, ...]:
+    """The links the undo puts back that lead nowhere now: the run it reverses relinked them
+    from a folder that is gone (the set moved: helper-39). Faithful, and said before it."""
+    dead = [
+        a
+        for a in actions
+        if a.action in ("link", "relink") and a.target and not os.path.exists(root / a.target)
+    ]
+    if not dead:
+        return ()
+    gone = Path(root / str(dead[0].target))
+    while not os.path.exists(gone.parent) and gone.parent != gone:
+        gone = gone.parent  # the folder that went: the set's older location, most often
+    paths = ", ".join(a.path for a in dead[:3]) + (
+        f" and {len(dead) - 3} more" if len(dead) > 3 else ""
+    )
+    return (
+        f"{paths}: put back as links into {gone}, which no longer exists: pi will not load "
+        "them until `ext install` links them from where the set is now",
+    )
 
 
 def _shown(file: str, root: Path) -> str:

@@ -83,3 +83,24 @@ def test_the_last_uninstall_in_an_agent_dir_moved_since_takes_the_settings_ext_m
 
     assert uninstall(resolve(Env(cwd=tmp_path), root, moved), Uninstall(), yes).applied
     assert not (moved / "settings.json").exists()
+
+
+def test_an_undo_that_puts_back_links_to_a_folder_gone_says_so_before_it(tmp_path: Path) -> None:
+    """A trial (helper-39): after the set moved and an install relinked it, undo put the
+    links back to the old folder (faithfully) and said nothing: pi then loaded none of it."""
+    from installer.commands.undo import Undo, undo
+
+    root = build_tree(tmp_path / "set", {**SET, "prompts/fix.md": "fix\n"})
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    install(resolve(Env(cwd=tmp_path), root, agent), Install(), yes)
+    moved = root.rename(tmp_path / "set2")
+    ctx = resolve(Env(cwd=tmp_path), moved, agent)
+    install(ctx, Install(), yes)
+
+    result = undo(ctx, Undo(dry_run=True), yes)
+
+    assert result.plan.warnings == (
+        f"prompts/fix.md, extensions/notify.ts: put back as links into {root}, which no longer "
+        "exists: pi will not load them until `ext install` links them from where the set is now",
+    )

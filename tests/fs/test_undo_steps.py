@@ -391,8 +391,8 @@ def test_steps_of_a_cut_short_run_that_were_changed_since_are_refused(ctx: Conte
         closed=False,
     )
     assert changed_since(refusal(ctx)) == (
-        "extensions/mv.ts.bak (ext moved extensions/mv.ts there); "
-        "extensions/un.ts (ext removed a link there)"
+        "extensions/mv.ts is taken again, by a file (ext had moved what was there to "
+        "extensions/mv.ts.bak); extensions/un.ts (ext removed a link there)"
     )
 
 
