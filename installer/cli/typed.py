@@ -25,11 +25,15 @@ def where_said(
     """The agent dir and where it came from; and the other dirs the set is installed in, when
     it is not installed in this one, each with this command for that dir; and (`of_the_set`:
     a command about the set, not the whole dir) the sets this dir holds instead."""
-    if g.quiet or out.json:
+    if g.quiet or (out.json and installing):
         return ()
-    from installer.render import where_lines
+    from installer.render import elsewhere_lines, where_lines
 
     found = _placed(ctx)
+    if out.json:  # no heading (the document names the dir); a command aimed at the wrong dir
+        # is said on stderr, as every message of a --json run is (helper-42: it was lost)
+        said = elsewhere_lines(found.others, _there(g, ctx, command, args))
+        return (*said, *_instead(g, ctx, command, args, found.held)) if of_the_set else said
     said = where_lines(ctx, found.others, _there(g, ctx, command, args), installing)
     # An install adds a set to a dir that holds others: no wrong folder to point out.
     if installing or not of_the_set:
@@ -48,7 +52,7 @@ def elsewhere_said(
     """The other dirs the set is installed in when it is not in this one, each with this
     command for that dir (a reader's hint: the command shows the agent dir itself);
     `passed`: the words after `--` that go to the host (launch's)."""
-    if g.quiet or out.json:
+    if g.quiet:
         return ()
     from installer.render import elsewhere_lines
 

@@ -84,6 +84,25 @@ def test_a_set_installed_elsewhere_is_named_with_the_command_for_that_dir(
     assert (fresh / "extensions/hello.ts").is_symlink()  # untouched
 
 
+@pytest.mark.parametrize(
+    "args", [("disable", "hello", "--yes"), ("list",)], ids=["disable", "list"]
+)
+def test_with_json_the_other_dir_is_said_on_stderr_too(
+    set_root: Path, fresh: Path, args: tuple[str, ...]
+) -> None:
+    """A trial (helper-42): a fleet script aimed at the wrong dir got exit 0, a document, and
+    no word of the dir that holds the set. The hint goes to stderr, as every message of a
+    --json run does; stdout stays the one document, with no heading."""
+    installed_in(set_root, fresh)
+    done = ext(set_root, "--json", *args)
+    assert done.exit_code == 0
+    json.loads(done.stdout)
+    assert done.stderr.splitlines() == [
+        f"the set is not installed here but in {fresh}: "
+        f"ext --set {set_root} --agent-dir {fresh} {' '.join(a for a in args if a != '--yes')}"
+    ]
+
+
 def test_a_set_moved_after_its_install_is_pointed_to_the_dir_that_holds_it(
     set_root: Path, fresh: Path, tmp_path: Path
 ) -> None:
