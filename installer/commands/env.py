@@ -36,6 +36,7 @@ def host_env(ctx: Context, options: EnvLine) -> DataResult:
     What the variable also moves (OpenCode's XDG_CONFIG_HOME is every XDG app's) is a
     warning on stderr: `eval "$(ext env)"` reads stdout only, so the note reaches the person
     who typed it, where a `#` line would vanish into the eval unseen."""
+    from installer.ground.shellword import shell_word
     from installer.hosts.dirs import default_dir
     from installer.hosts.pointer import moves_others, pointer
 
@@ -55,7 +56,9 @@ def host_env(ctx: Context, options: EnvLine) -> DataResult:
         "variable": point.name,
         "line": line,
     }
-    launch = f"`ext --host {host.name} launch` sets it for {host.title} alone"
+    # The dir named too: a command with --host gets none of this run's flags (helper-42).
+    at = f" --agent-dir {shell_word(ctx.agent_dir)}" if point.value else ""
+    launch = f"`ext --host {host.name}{at} launch` sets it for {host.title} alone"
     warnings = (f"{note}; {launch}",) if note else ()
     return DataResult(data, (line,), warnings, verbatim=True)
 

@@ -123,7 +123,10 @@ def test_env_for_opencode_elsewhere_says_it_moves_every_xdg_apps_config(
     assert result.exit_code == 0
     assert result.stdout == f"export XDG_CONFIG_HOME={tmp_path / 'oc'}\n"  # eval reads only this
     assert "XDG_CONFIG_HOME is every XDG app's, not OpenCode's alone" in result.stderr
-    assert "--host opencode launch` sets it for OpenCode alone" in result.stderr
+    # helper-42: the launch named no dir (a command with --host gets none of this run's)
+    assert f"--host opencode --agent-dir {elsewhere} launch` sets it for OpenCode alone" in (
+        result.stderr
+    )
 
 
 def test_env_refuses_a_gemini_dir_its_variable_cannot_name(set_root: Path, tmp_path: Path) -> None:

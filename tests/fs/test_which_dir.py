@@ -287,6 +287,10 @@ def test_readers_point_to_the_dir_the_set_is_installed_in(set_root: Path, fresh:
         doctor.stdout
     )
     assert "not installed here" not in here.stderr
+    # --json's fix is not completed with this run's flags: it names the set itself
+    rows = json.loads(ext(set_root, "--json", "doctor").stdout)["checks"]
+    [row] = [r for r in rows if r["message"].startswith("the set is not installed in this dir")]
+    assert row["fix"] == f"check that dir: `ext --set {set_root} --agent-dir {fresh} doctor`"
 
 
 def test_history_says_which_dir_it_lists(set_root: Path, fresh: Path) -> None:

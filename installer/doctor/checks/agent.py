@@ -51,7 +51,9 @@ def _elsewhere(s: Subject) -> list[Finding]:
     return [
         info(
             f"the set is not installed in this dir but in {d}",
-            f"check that dir: `ext{host} --agent-dir {shell_word(d)} doctor`",
+            # --set too: a --json fix is not completed with this run's flags (helper-42)
+            f"check that dir: `ext{host} --set {shell_word(s.set_root)} --agent-dir "
+            f"{shell_word(d)} doctor`",
         )
         for d in found.others
     ] + [
