@@ -201,7 +201,7 @@ def resolve_subject(
 
     `host`: --host's value (else EXT_HOST; else pi); a name ext does not know is a usage
     error, as for every other command."""
-    from installer.ground.context import find_agent_dir, find_set
+    from installer.ground.context import find_agent_dir, find_set, require_utf8
     from installer.ground.manifest import default_manifest, load_manifest
     from installer.hosts.table import host_named
 
@@ -209,8 +209,9 @@ def resolve_subject(
     s = Subject(env, host_named(named_host, source), host_finder=host_finder)
     try:
         s.set_root, s.set_source = find_set(env, set_dir)
+        require_utf8(s.set_root, "the set's folder")  # as every other command refuses it
     except ExtError as exc:
-        s.set_error = exc
+        s.set_root, s.set_error = None, exc
     if s.set_root is not None:
         try:
             s.manifest = load_manifest(s.set_root)
@@ -240,6 +241,8 @@ def resolve_subject(
             s.agent_dir, s.agent_source = find_host_dir(
                 env, s.on, agent_dir, False, named_set, manifest
             )
+        # helper-42: doctor said ok of a dir every other command refuses (exit 2)
+        require_utf8(s.agent_dir, "the agent dir")
     except ExtError as exc:
-        s.agent_error = exc
+        s.agent_dir, s.agent_error = None, exc
     return s

@@ -6,7 +6,8 @@ U+202E, U+2066), zero-width and format characters (U+200B, U+2060, U+FEFF, U+00A
 tags U+E0000-U+E007F), line and paragraph separators (U+2028, U+2029), and the rest
 of Unicode's "Other" and "Separator" classes. The project-hooks extension implements
 the same rule (extensions/project-hooks/screen.ts); tests/escape-vectors.json holds
-them to it, in both test suites.
+them to it, in both test suites. A byte a file name could not decode (Python's
+surrogateescape, U+DC80-U+DCFF) is shown as that byte, `\\xff`: Node never has one.
 """
 
 from __future__ import annotations
@@ -32,4 +33,6 @@ def _escaped(c: str) -> str:
         return _NAMED[c]
     if code < 0x100:
         return f"\\x{code:02x}"
+    if 0xDC80 <= code <= 0xDCFF:  # a byte a file name could not decode (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

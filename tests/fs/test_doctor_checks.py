@@ -1034,3 +1034,21 @@ def test_a_folder_that_is_not_an_item_names_the_file_that_makes_it_one(
     assert not [
         f for f in only(doctor(tmp_path, set_root, None), "set.resources") if "half" in f.message
     ]
+
+
+def test_an_agent_dir_whose_path_is_not_utf8_is_an_error_as_every_command_refuses_it(
+    tmp_path: Path, set_root: Path
+) -> None:
+    """A trial (helper-42): doctor said ok of a dir that install, list and env refuse (exit 2),
+    and showed its byte as `\\udcff`."""
+    agent = Path(os.fsdecode(os.fsencode(str(tmp_path)) + b"/\xff"))
+    agent.mkdir()
+
+    found = doctor(tmp_path, set_root, agent)
+
+    [row] = only(found, "agent.dir")
+    assert row.level == "error"
+    assert "is not UTF-8" in row.message
+    from installer.render.ui import escape
+
+    assert escape(row.message).count("\\xff") == 1
