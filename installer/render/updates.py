@@ -29,10 +29,11 @@ def lines(report: Report) -> list[str]:
     found = []
     for result in report.results:
         line = result.line()
-        if result.status == "up-to-date":  # the words doctor uses too
+        if result.status == "up-to-date":  # the words doctor uses too, with what else is out
             from installer.updates.words import up_to_date
 
             line = up_to_date(result.label or result.name, result.current)
+            line += f"; {result.detail}" if result.detail else ""  # helper-40: it was dropped
         if result.status == "not-configured" and result.name in UNCONFIGURED:
             line += f"; {UNCONFIGURED[result.name]}"
         elif result.fix:

@@ -33,3 +33,20 @@ def test_doctor_calls_pi_pi_when_it_was_not_checked() -> None:
     found = {f.id: f.message for f in doctor_findings(_report())}
     assert found["update.host"] == "pi: not checked yet"
     assert not any("the host" in m for m in found.values())
+
+
+def test_what_is_out_beyond_the_tested_range_is_said_by_both() -> None:
+    """A trial (helper-40): with pi 0.73.1 at the old package's last release, the check's text
+    said only 'up to date', dropping 'pi moved …; 1.6.0 is out, outside the tested range …'
+    that doctor and --json had (and the README's sample shows)."""
+    beyond = (
+        f"pi moved to {PACKAGE} (it needs Node >=22.19.0); 1.6.0 is out, outside the tested "
+        "range (~0.73.0): check its changelog before widening [host] tested"
+    )
+    old = "@mariozechner/pi-coding-agent"
+    report = _report(CheckResult("host", "0.73.1", "0.73.1", None, "up-to-date", beyond, label=old))
+
+    [said] = lines(report)
+
+    assert said == f"{old} is up to date (0.73.1); {beyond}"
+    assert {f.id: f.message for f in doctor_findings(report)}["update.host"] == said
