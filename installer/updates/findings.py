@@ -41,7 +41,8 @@ def cached_report(
     where = installations(host.resolved if host else None, set_dir, facts.prefix if facts else None)
     found = cache.results if cache else ()
     # The last check of what is installed here: several pis (or sets) may have been checked.
-    fresh = {r.name: r for r in found if not is_stale(r, current, where)}
+    tested = host.tested if host else None
+    fresh = {r.name: r for r in found if not is_stale(r, current, where, tested)}
     results = tuple(fresh.values())
     config = load_config(package=host.package if host else None)
     checked = cache.checked_at if cache and cache.checked_at is not None else 0.0

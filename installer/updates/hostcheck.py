@@ -54,6 +54,7 @@ def check_host(
         detail="no registry configured, and no npm on PATH to ask",
         method=detect_host_method(host.resolved, host.package, env, prefix).name,
         label=host.package,
+        tested=host.tested,
     )
     answer, source = _ask(config, host.package, env, limits)
     if answer is None and config.registry is None:

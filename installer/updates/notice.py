@@ -101,7 +101,7 @@ def _passive(
     from installer.updates.results import installations
 
     where = installations(host.resolved if host else None, set_dir)
-    due = due_notices(cache, now, current, where)
+    due = due_notices(cache, now, current, where, host.tested if host else None)
     from installer.ground.replay import bound
     from installer.updates.policy import quiet_until
 

@@ -46,15 +46,23 @@ def refresh_due(cache: CacheState | None, now: float) -> bool:
     return started is None or not 0 <= now - started < REFRESH_RETRY
 
 
+ANY_RANGE = object()  # is_stale's `tested` when the reader has no range to hold a result to
+
+
 def is_stale(
     result: CheckResult,
     current: Mapping[str, str | None],
     installed: Mapping[str, str | None] | None = None,
+    tested: object = ANY_RANGE,
 ) -> bool:
     """True when what was checked is no longer what is installed: the user upgraded since, or
-    this is another installation than the one checked (`installed`: name -> installation)."""
+    this is another installation than the one checked (`installed`: name -> installation),
+    or (`tested`: the set's [host] tested) the host was judged by another range (helper-40:
+    doctor gave advice for a range the set no longer had)."""
     have = current.get(result.name)
     if have is not None and have != result.current:
+        return True
+    if result.name == "host" and tested is not ANY_RANGE and result.tested != tested:
         return True
     here = (installed or {}).get(result.name)
     # A result cached before installations were recorded speaks for whoever reads it.
@@ -66,6 +74,7 @@ def due_notices(
     now: float,
     current: Mapping[str, str | None],
     installed: Mapping[str, str | None] | None = None,
+    tested: object = ANY_RANGE,
 ) -> tuple[CheckResult, ...]:
     """The cached updates worth telling now.
 
@@ -81,7 +90,7 @@ def due_notices(
     for result in cache.results:
         if not result.newer:
             continue
-        if is_stale(result, current, installed):
+        if is_stale(result, current, installed, tested):
             continue
         if result.method == "homebrew":
             seen = cache.seen_at(result.name, result.latest)

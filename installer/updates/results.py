@@ -36,6 +36,9 @@ class CheckResult:
     # "unavailable" for want of an answer (offline, most often), not an answer ext could not
     # use (no release in the tested range, not on the index, a refusal): the network's fix.
     unanswered: bool = False
+    # The host's: the set's [host] tested it was judged by (its hint, what is out beyond it);
+    # another set's range, or another range of this set since, is another question.
+    tested: str | None = None
 
     @property
     def fix(self) -> str | None:
@@ -62,6 +65,7 @@ class CheckResult:
             "label": self.label,
             "installation": self.installation,
             "unanswered": self.unanswered,
+            "tested": self.tested,
             "fix": self.fix,  # what text output says after `;` (null unless unanswered)
         }
 
@@ -85,6 +89,7 @@ class CheckResult:
                 label=_text(data, "label") or "",
                 installation=_text(data, "installation"),
                 unanswered=data.get("unanswered") is True,
+                tested=_text(data, "tested"),
             )
         except TypeError:
             return None

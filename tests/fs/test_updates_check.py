@@ -379,6 +379,7 @@ def test_report_json(server: Server, tmp_path: Path) -> None:
         "label": "ext",
         "installation": str(pipx_facts(tmp_path).prefix),
         "unanswered": False,
+        "tested": None,
         "fix": None,
     }
 

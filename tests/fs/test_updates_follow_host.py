@@ -53,6 +53,22 @@ def test_doctor_reports_the_check_of_the_pi_found_now(tmp_path: Path) -> None:
     assert "@mariozechner" in host_row(old, cache)[1]  # the old pi's check is still its own
 
 
+def test_a_check_judged_by_another_tested_range_is_not_reported(tmp_path: Path) -> None:
+    """A trial (helper-40): checked with `tested = "~0.73.0"`, then the set's range widened to
+    "~1.6.0": doctor gave the first range's advice (what is out beyond it, the hint in it)
+    beside a drift row saying the opposite. A pi's check stands for the range it was judged
+    by; another range is `not checked yet` until `ext update --check`."""
+    from dataclasses import replace
+
+    cache = tmp_path / "updates.json"
+    old = replace(pi(tmp_path, "@mariozechner/pi-coding-agent", "0.73.1"), tested="~0.73.0")
+    refresh(host=old, cache_path=cache, env=ENV, limits=Limits(timeout=0.5))
+
+    assert "not checked yet" not in host_row(old, cache)[1]
+    level, message, fix = host_row(replace(old, tested="~1.6.0"), cache)
+    assert (level, message, fix) == ("info", "pi: not checked yet", "ext update --check")
+
+
 def report_of(result: CheckResult) -> Report:
     return Report((result,), InstallMethod("pip", "pip install -U extset", "pip"), 0.0)
 

@@ -21,7 +21,8 @@ def cached(s: Subject) -> Iterator[Finding]:
     except (ImportError, AttributeError):  # an ext without the update checks
         yield info(NO_CACHE)
         return
-    report = cached_report(host=HostFacts.from_info(s.host()), set_dir=s.set_root)
+    tested = s.manifest.host_tested if s.manifest is not None else None
+    report = cached_report(host=HostFacts.from_info(s.host(), tested), set_dir=s.set_root)
     for found in doctor_findings(report):
         # One row per thing (`updates.method`, `updates.ext`, …): ids stay unique in --json.
         row = "updates." + found.id.split(".", 1)[-1]
