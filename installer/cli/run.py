@@ -211,7 +211,8 @@ def notice(g: Globals, ctx: Any) -> tuple[str, ...]:
     from installer.commands.updates import notice as due
 
     text = due(ctx)
-    return (text,) if text and not g.quiet else ()
+    # One line each: a line is shown escaped, so a newline in it read `\n` (helper-40).
+    return tuple(text.split("\n")) if text and not g.quiet else ()
 
 
 def as_run(argv0: str | None = None, path: str | None = None) -> str:

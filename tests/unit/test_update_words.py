@@ -50,3 +50,26 @@ def test_what_is_out_beyond_the_tested_range_is_said_by_both() -> None:
 
     assert said == f"{old} is up to date (0.73.1); {beyond}"
     assert {f.id: f.message for f in doctor_findings(report)}["update.host"] == said
+
+
+def test_the_notice_is_said_a_line_at_a_time() -> None:
+    """A trial (helper-40): the notice's two lines were one line with a newline in it, which
+    the screen's escape showed as `\\n`."""
+    import io
+
+    import pytest
+
+    from installer.cli.options import Globals
+    from installer.cli.run import notice
+    from installer.render.ui import Output
+    from installer.updates.notice import SILENCE, Notice
+
+    item = CheckResult("host", "1.6.0", "1.6.1", "npm install -g x", "update-available")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("installer.commands.updates.notice", lambda _ctx: Notice((item,)).text())
+        said = notice(Globals(), None)
+    stderr = io.StringIO()
+    out = Output(stderr=stderr, stdout=io.StringIO())
+    for line in said:
+        out.said(line)
+    assert stderr.getvalue().splitlines() == [item.line(), SILENCE]
