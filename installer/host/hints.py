@@ -35,6 +35,8 @@ def install_tested(
 
     mine = line_of(version, package)
     having = [line for line in LINES if _has_releases_in(line, tested)]
+    if not having and where(TODAY.tested, tested) == "older":
+        return _newer_than_known(mine, package, tested, resolved)
     if not having:
         return f"no release of pi ext knows of is in that range: {RETEST}"
     line = mine if mine in having else having[-1]
@@ -47,6 +49,26 @@ def install_tested(
     least = mine.node.removeprefix(">=")
     node = f" (it needs Node {line.node})" if where(least, line.node) != "in" else ""
     return f"only {line.package} has those versions{node}: {remove} && {install}, or {RETEST}"
+
+
+def _newer_than_known(mine: PiLine, package: str | None, tested: str, resolved: Path | None) -> str:
+    """A range above every release ext knows of: today's package goes on, so the set may be
+    tested with one out since (helper-40: `~1.7.0` with 1.7.0 on the registry was told to
+    widen its range). npm says whether such a release is out; ext, offline, cannot."""
+    from installer.host.npmroot import npm_command
+    from installer.host.versions import where
+
+    install = npm_command("install", install_spec(TODAY, tested), resolved, package)
+    node = ""
+    if mine.package != TODAY.package:
+        remove = npm_command("uninstall", package or mine.package, resolved, package)
+        install = f"{remove} && {install}"
+        least = mine.node.removeprefix(">=")
+        node = f" (it needs Node {TODAY.node})" if where(least, TODAY.node) != "in" else ""
+    return (
+        f"that range is newer than pi {TODAY.tested}, the newest ext knows of: if a release in "
+        f"it is out (npm view {TODAY.package} versions){node}, {install}; else {RETEST}"
+    )
 
 
 def _has_releases_in(line: PiLine, tested: str) -> bool:

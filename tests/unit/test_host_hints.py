@@ -73,12 +73,32 @@ def test_a_range_the_pis_own_package_has_releases_in_keeps_that_package(
     )
 
 
-@pytest.mark.parametrize("tested", [">=9.0.0", ">1.6.0 <2.0.0"])
-def test_a_range_beyond_every_release_ext_knows_names_no_install(tested: str) -> None:
-    for version, package in (("0.73.1", OLD_PACKAGE), ("1.6.0", NEW_PACKAGE)):
-        assert install_tested(version, package, tested) == (
-            f"no release of pi ext knows of is in that range: {RETEST}"
-        )
+@pytest.mark.parametrize("tested", [">=9.0.0", ">1.6.0 <2.0.0", "~1.7.0"])
+def test_a_range_beyond_every_release_ext_knows_names_todays_package_if_one_is_out(
+    tested: str,
+) -> None:
+    """A trial (helper-40): `~1.7.0` with 1.7.0 on the registry was told to widen its range,
+    the set author's job, while the person's pi was only too old. Today's package goes on:
+    ext, offline, cannot know whether a release is out in the range; npm can."""
+    spec = f"'{NEW_PACKAGE}@{tested}'"
+    head = (
+        "that range is newer than pi 1.6.0, the newest ext knows of: if a release in it is out "
+        f"(npm view {NEW_PACKAGE} versions)"
+    )
+    assert install_tested("1.6.0", NEW_PACKAGE, tested) == (
+        f"{head}, npm install -g {spec}; else {RETEST}"
+    )
+    assert install_tested("0.73.1", OLD_PACKAGE, tested) == (
+        f"{head} (it needs Node >=22.19.0), npm uninstall -g {OLD_PACKAGE} && "
+        f"npm install -g {spec}; else {RETEST}"
+    )
+
+
+def test_a_range_between_the_lines_names_no_install() -> None:
+    """Above the old package's last release, below the new one's first: no release is."""
+    assert install_tested("1.6.0", NEW_PACKAGE, ">0.73.1 <0.74.0") == (
+        f"no release of pi ext knows of is in that range: {RETEST}"
+    )
 
 
 def test_a_pi_of_unknown_package_is_placed_by_its_version() -> None:
