@@ -16,7 +16,6 @@ from installer.updates.fetch import (
     Limits,
     ask_pip,
     ask_uv,
-    latest_from_index,
 )
 from installer.updates.hostcheck import check_host
 from installer.updates.method import (
@@ -132,13 +131,13 @@ def check_ext(
     python: str | None = None,
     env: Mapping[str, str] | None = None,
 ) -> CheckResult:
-    """ext against `<index>/pypi/extset/json`, else against what pip would install."""
+    """ext against the index configured (its JSON API, else its Simple API), else against
+    what pip would install."""
     unasked = CheckResult(
         "ext", current, None, None, "not-configured", "no index configured", method.name, "ext"
     )
     if config.index is not None:
-        latest = latest_from_index(config.index, limits)
-        return versioned(unasked, latest, method, f"from {config.index_source}")
+        return _from_index(unasked, config, method, limits)
     if python is None:
         return unasked
     env = os.environ if env is None else env
@@ -157,6 +156,22 @@ def check_ext(
         detail = f"{unreached} could not be reached"
         return replace(unasked, status="unavailable", detail=detail, unanswered=True)
     return unasked
+
+
+def _from_index(
+    unasked: CheckResult, config: UpdateConfig, method: InstallMethod, limits: Limits
+) -> CheckResult:
+    """ext against the index configured (installer.updates.pyindex)."""
+    from installer.updates.pyindex import latest_on_index
+
+    listed = latest_on_index(str(config.index), limits)
+    source = config.index_source
+    if listed.missing:  # as pip's "No matching distribution": configured, not on it
+        return replace(unasked, detail=f"not on the index of {source}")
+    if listed.answered and listed.latest is None:  # an answer, not the network's fault
+        detail = f"the index of {source} lists no release of extset ext can read"
+        return replace(unasked, status="unavailable", detail=detail)
+    return versioned(unasked, listed.latest, method, f"from {source}")
 
 
 def check_set(

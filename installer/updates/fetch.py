@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from installer.ground.records import NamedTuple
-from installer.updates.config import DIST, index_json_url, registry_json_url
+from installer.updates.config import DIST, registry_json_url
 
 TIMEOUT = 3.0
 MAX_BYTES = 1 << 20
@@ -24,11 +24,24 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+class Fetched(NamedTuple):
+    """What a GET got: the status (None: no answer at all, in time or ever) and a 200's body
+    (None for any other status, or one past the size cap)."""
+
+    status: int | None
+    body: bytes | None = None
+
+
+def fetch(url: str, limits: Limits = DEFAULT_LIMITS, accept: str = "application/json") -> Fetched:
+    """GET `url` within `limits`, telling no answer from an answer ext cannot use."""
+    return _within_deadline(url, limits, accept)
+
+
 def fetch_json(
     url: str, limits: Limits = DEFAULT_LIMITS, accept: str = "application/json"
 ) -> object | None:
     """GET `url` and parse its JSON; None on any failure (status, size, time, encoding, syntax)."""
-    body = _within_deadline(url, limits, accept)
+    body = _within_deadline(url, limits, accept).body
     if body is None:
         return None
     import json
@@ -40,8 +53,8 @@ def fetch_json(
     return data
 
 
-def _within_deadline(url: str, limits: Limits, accept: str) -> bytes | None:
-    """The body, or None once `limits.timeout` has passed in all: connect, headers and body.
+def _within_deadline(url: str, limits: Limits, accept: str) -> Fetched:
+    """The answer, or none once `limits.timeout` has passed in all: connect, headers and body.
 
     httpx's timeouts bound each socket read, so a server that sends its header a byte a
     second never ends a request. The request runs in a daemon thread instead and is
@@ -49,21 +62,21 @@ def _within_deadline(url: str, limits: Limits, accept: str) -> bytes | None:
     """
     import threading
 
-    box: list[bytes | None] = []
+    box: list[Fetched] = []
 
     def work() -> None:
         try:
             box.append(_fetch_bytes(url, limits, accept))
         except Exception:  # an update check must never break or trace the command it rides on
-            box.append(None)
+            box.append(Fetched(None))
 
     worker = threading.Thread(target=work, name="ext-update-fetch", daemon=True)
     worker.start()
     worker.join(limits.timeout)
-    return box[0] if box else None
+    return box[0] if box else Fetched(None)
 
 
-def _fetch_bytes(url: str, limits: Limits, accept: str) -> bytes | None:
+def _fetch_bytes(url: str, limits: Limits, accept: str) -> Fetched:
     import httpx
 
     from installer import __version__
@@ -74,25 +87,20 @@ def _fetch_bytes(url: str, limits: Limits, accept: str) -> bytes | None:
         httpx.Client(timeout=limits.timeout, follow_redirects=True, headers=headers) as client,
         client.stream("GET", url) as resp,
     ):
-        if resp.status_code != 200:
-            return None
+        status = resp.status_code
+        if status != 200:
+            return Fetched(status)
         length = resp.headers.get("content-length", "")
         if length.isdigit() and int(length) > limits.max_bytes:
-            return None
+            return Fetched(status)
         body = bytearray()
         for chunk in resp.iter_bytes():  # decoded bytes, so a compressed bomb is capped too
             body += chunk
-            if len(body) > limits.max_bytes or time.monotonic() > deadline:
-                return None
-        return bytes(body)
-
-
-def latest_from_index(base: str, limits: Limits = DEFAULT_LIMITS, dist: str = DIST) -> str | None:
-    """`info.version` from `<base>/pypi/<dist>/json`, if it is semver."""
-    data = fetch_json(index_json_url(base, dist), limits)
-    info = data.get("info") if isinstance(data, dict) else None
-    version = info.get("version") if isinstance(info, dict) else None
-    return _semver_text(version)
+            if len(body) > limits.max_bytes:
+                return Fetched(status)
+            if time.monotonic() > deadline:
+                return Fetched(None)
+        return Fetched(status, bytes(body))
 
 
 class Releases(NamedTuple):

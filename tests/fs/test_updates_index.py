@@ -1,0 +1,93 @@
+"""ext's own release on a package index without PyPI's JSON API: the Simple API every index
+serves (PEP 691 JSON, PEP 503 HTML), as pip reads it (helper-40: a PEP 503 index was told
+"no valid answer; check the network" while pip listed 0.2.0)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from installer.updates import UpdateConfig
+from installer.updates.check import check_ext
+from installer.updates.method import InstallMethod
+from installer.updates.pyindex import IndexAnswer, files, latest_on_index
+from tests.fs.test_updates_check import OK, Server, send, server  # noqa: F401 (the fixture)
+
+PIPX = InstallMethod("pipx", ("pipx", "upgrade", "extset"))
+
+HTML = b"""<!DOCTYPE html><html><body>
+<a href="../../packages/extset-0.1.0.tar.gz#sha256=aa">extset-0.1.0.tar.gz</a>
+<a href="x">extset-0.2.0-py3-none-any.whl</a>
+<a href="x" data-yanked="broken">extset-0.9.0-py3-none-any.whl</a>
+<a href="x">extset-1.0.0rc1-py3-none-any.whl</a>
+<a href="x">other_project-5.0.0-py3-none-any.whl</a>
+<a href="x">Extset-0.1.5.zip</a>
+</body></html>"""
+
+
+def test_a_pep_503_page_gives_the_newest_release_not_yanked_nor_pre_release() -> None:
+    assert sorted(files(HTML)) == ["0.1.0", "0.1.5", "0.2.0", "1.0.0rc1"]  # no yanked one
+
+
+def test_a_pep_691_document_gives_the_same() -> None:
+    doc = {
+        "files": [
+            {"filename": "extset-0.2.0-py3-none-any.whl"},
+            {"filename": "extset-0.3.0.tar.gz", "yanked": True},
+            {"filename": "extset-0.1.0.tar.gz", "yanked": False},
+        ]
+    }
+    assert sorted(files(json.dumps(doc).encode())) == ["0.1.0", "0.2.0"]
+
+
+@pytest.mark.parametrize("base", ["/simple", "/simple/"])
+def test_an_index_with_only_the_simple_api_is_read(server: Server, base: str) -> None:  # noqa: F811
+    server.routes["/simple/extset/"] = send(200, HTML)
+
+    assert latest_on_index(server.base + base, OK) == IndexAnswer("0.2.0", True)
+    found = check_ext(
+        UpdateConfig(index=server.base + base, index_source="EXT_INDEX_URL"), PIPX, "0.1.0", OK
+    )
+    assert (found.status, found.latest, found.hint) == (
+        "update-available",
+        "0.2.0",
+        "pipx upgrade extset",
+    )
+
+
+def test_an_index_without_extset_is_said_as_that_not_as_the_network(server: Server) -> None:  # noqa: F811
+    found = check_ext(
+        UpdateConfig(index=server.base, index_source="EXT_INDEX_URL"), PIPX, "0.1.0", OK
+    )
+
+    assert (found.status, found.detail, found.unanswered) == (
+        "not-configured",
+        "not on the index of EXT_INDEX_URL",
+        False,
+    )
+
+
+@pytest.mark.parametrize("body", [b"<html>no links</html>", b"\xff\xfe garbage", b"{}"])
+def test_an_answer_with_nothing_readable_is_not_sent_to_the_network(
+    server: Server,  # noqa: F811
+    body: bytes,
+) -> None:
+    server.routes["/pypi/extset/json"] = send(500, b"")
+    server.routes["/extset/"] = send(200, body)
+
+    found = check_ext(
+        UpdateConfig(index=server.base, index_source="EXT_INDEX_URL"), PIPX, "0.1.0", OK
+    )
+
+    assert (found.status, found.unanswered, found.fix) == ("unavailable", False, None)
+    assert found.detail == "the index of EXT_INDEX_URL lists no release of extset ext can read"
+
+
+def test_an_index_that_does_not_answer_is_asked_once() -> None:
+    from installer.updates.fetch import Limits
+
+    dead = "http://127.0.0.1:9/simple/"  # nothing listens there
+    assert latest_on_index(dead, Limits(timeout=0.5)) == IndexAnswer(None, False)
+    found = check_ext(UpdateConfig(index=dead, index_source="EXT_INDEX_URL"), PIPX, "0.1.0", OK)
+    assert (found.status, found.unanswered) == ("unavailable", True)
