@@ -111,7 +111,10 @@ def _in_range(
     latest = answer.latest if answer else None
     tested = host.tested
     if tested is None or latest is None or where(latest, tested) == "in":
-        return versioned(unasked, latest, method_for(host, env, prefix, "latest"), source)
+        # Pinned inside a range: a cached hint must not reach past it once `latest` moves on
+        # (helper-40: `@latest` was named for `^1.6.0`, and doctor reuses hints a day).
+        pin = latest if tested is not None and latest is not None else "latest"
+        return versioned(unasked, latest, method_for(host, env, prefix, pin), source)
     if compare(unasked.current, latest) is False:
         return replace(unasked, latest=latest, status="up-to-date", detail="")  # nothing is out
     best = newest_in(list(answer.versions), tested) if answer else None
