@@ -127,6 +127,9 @@ CHECKS: tuple[Check, ...] = (
         other_host.tested,
         hosts=OTHERS,
     ),
+    Check(
+        "host.moved", "which package the pi found is published as (it moved at 0.74)", host.moved
+    ),
     Check("host.node", "the Node on PATH can run the pi found (its engines.node)", node.runs),
     Check("host.drift", "pi's version is within [host] tested", host.drift),
     Check("host.scope", "no value import from the pi scope this pi lacks", source.scope),

@@ -386,3 +386,34 @@ def test_which_checks_run_for_a_host_is_each_checks_own_data() -> None:
     assert {"host.found", "host.tested", "host.items", "host.loaded"} <= claude - pi
     assert {"set", "agent.dir", "agent.permissions", "agent.folders"} <= pi & claude
     assert all(c.hosts for c in CHECKS)
+
+
+def test_the_old_package_is_said_to_have_moved_with_the_switch_offline() -> None:
+    """A trial (helper-37): on pi 0.73.1 offline, doctor never said pi had moved nor how to
+    switch (only the update check, online, did); ext's table of pi lines knows it."""
+    from installer.doctor.checks.host import moved
+
+    class Seen:
+        host_command = "pi"
+
+        def __init__(self, info: HostInfo) -> None:
+            self._info = info
+
+        def host(self) -> HostInfo:
+            return self._info
+
+    [old] = list(moved(Seen(host())))  # type: ignore[arg-type]
+    assert old.level == "info"
+    assert old.message.startswith(
+        "pi moved: from 0.74.0 it is published as @earendil-works/pi-coding-agent (it needs "
+        "Node 22.19.0 or newer); this pi is of @mariozechner/pi-coding-agent, whose last "
+        "release is 0.73.1"
+    )
+    assert old.fix is not None and old.fix.endswith(
+        "npm uninstall -g @mariozechner/pi-coding-agent && "
+        "npm install -g @earendil-works/pi-coding-agent"
+    )
+    today = HostInfo(
+        "pi", Path("/p"), Path("/p"), "1.6.0", "@earendil-works/pi-coding-agent", "@earendil-works"
+    )
+    assert [f.level for f in moved(Seen(today))] == ["ok"]  # type: ignore[arg-type]

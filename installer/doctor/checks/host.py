@@ -32,6 +32,31 @@ def found(s: Subject) -> Iterator[Finding]:
     yield ok(f"{command} {host.version} at {host.path} (from {host.version_source}{package})")
 
 
+def moved(s: Subject) -> Iterator[Finding]:
+    """Which package the pi found is published as: the old one ended at its last release
+    (helper-37: on pi 0.73 offline, doctor never said pi had moved, nor how to switch; ext
+    knows it from its table of pi lines, without the network)."""
+    from installer.host.lines import TODAY, line_of
+
+    host = s.host()
+    if host is None or host.version is None:
+        raise Skip(f"{s.host_command} was not found, or its version is unknown (see host)")
+    line = line_of(host.version, host.package)
+    if line.package == TODAY.package:
+        yield ok(f"{s.host_command} is published as {TODAY.package}, today's package")
+        return
+    from installer.host.npmroot import npm_command
+
+    remove = npm_command("uninstall", host.package or line.package, host.resolved, host.package)
+    install = npm_command("install", TODAY.package, host.resolved, host.package)
+    yield info(
+        f"pi moved: from {TODAY.first} it is published as {TODAY.package} (it needs Node "
+        f"{TODAY.node.removeprefix('>=')} or newer); this pi is of {line.package}, whose last "
+        f"release is {line.tested}; ext supports both",
+        f"to switch, once the set's tested range admits today's pi: {remove} && {install}",
+    )
+
+
 def drift(s: Subject) -> Iterator[Finding]:
     """The host version against the versions the set was tested with."""
     if s.manifest is None:
