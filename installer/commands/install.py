@@ -88,6 +88,11 @@ def _nothing_in(ctx: Context, resources: tuple[Resource, ...]) -> tuple[str, ...
     only ext's own /ext in place."""
     if resources:
         return ()
+    from installer.sets.resources import none_named
+
+    why = none_named(ctx.set_root, ctx.pi_line())
+    if why is not None:
+        return (f"the set has no items pi loads: {why}",)
     return (
         f"the set has no items: no extension, skill, prompt or theme in {ctx.set_root} "
         "(check --set, or the folder you run ext in)",

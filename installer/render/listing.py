@@ -25,8 +25,11 @@ def show(out: Output, result: Items) -> int:
     out.out(f"{dir_word:<{width}}  {tilde(ctx.agent_dir)} ({ctx.agent_dir_source})")
     out.out(f"{'mode':<{width}}  {result.mode}")
     if not result.items:  # a folder taken for a set by mistake reads as one installed empty
+        from installer.sets.resources import none_named
+
+        why = none_named(ctx.set_root, ctx.pi_line()) if ctx.on.is_pi else None
         kinds = "no extension, skill, prompt or theme"
-        out.out(f"  (no items: {kinds} in {tilde(ctx.set_root)})")
+        out.out(f"  (no items: {why or f'{kinds} in {tilde(ctx.set_root)}'})")
     width = max((len(i.resource.label) for i in result.items), default=4)
     for i in result.items:
         line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"

@@ -315,6 +315,21 @@ def undeclared_kinds(root: Path, pi: PiLine = TODAY) -> tuple[str, ...]:
     )
 
 
+def none_named(root: Path, pi: PiLine = TODAY) -> str | None:
+    """Why a set with kind folders has no items: its package.json's `pi` manifest names none
+    of them (on pi 0.73 `"pi": {}` names nothing), with the edit that names them; None when
+    that is not why (helper-37: install and list said to check --set)."""
+    kinds = undeclared_kinds(root, pi)
+    if not kinds:
+        return None
+    folders = ", ".join(f"{k}/" for k in kinds)
+    named = ", ".join(f'"{k}": ["./{k}"]' for k in kinds)
+    return (
+        f"package.json's `pi` manifest names none of {folders}, so pi loads none of it: add "
+        f'{named} to "pi" in package.json'
+    )
+
+
 def loads_as_one_extension(root: Path, pi: PiLine = TODAY) -> bool:
     """pi takes a registered folder with no manifest and no kind folder for one extension.
 

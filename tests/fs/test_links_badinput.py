@@ -370,6 +370,29 @@ def test_a_set_with_no_items_is_said_by_list_and_install(tmp_path: Path, agent: 
     )
 
 
+def test_a_pi_package_whose_manifest_names_none_of_its_folders_is_told_the_edit(
+    tmp_path: Path, agent: Path
+) -> None:
+    """A trial (helper-37): `"pi": {}` on pi 0.73 names nothing, so pi loads none of
+    extensions/; list and install said to check --set, while doctor named the edit."""
+    from click.testing import CliRunner
+
+    from installer.cli.app import app
+
+    package = '{"name": "pkgx", "pi": {"prompts": ["./prompts"]}}'
+    root = build_tree(tmp_path / "pkg", {"package.json": package, "extensions/a.ts": "// a\n"})
+    at = ["--set", str(root), "--agent-dir", str(agent)]
+    env = {"NO_COLOR": "1", "EXT_NO_UPDATE_CHECK": "1"}
+    edit = (
+        "package.json's `pi` manifest names none of extensions/, so pi loads none of it: add "
+        '"extensions": ["./extensions"] to "pi" in package.json'
+    )
+    listed = CliRunner().invoke(app, [*at, "list"], env=env)
+    assert listed.stdout.splitlines()[-1] == f"  (no items: {edit})"
+    planned = CliRunner().invoke(app, [*at, "install", "--dry-run"], env=env)
+    assert f"warning: the set has no items pi loads: {edit}" in planned.stderr
+
+
 def test_an_install_says_which_links_of_the_set_lead_nowhere(tmp_path: Path, agent: Path) -> None:
     """Session 49: a link of the set that loops or whose target is gone was left out of an
     install without a word, while `ext doctor` called it an error; pi skips it too. The plan
