@@ -32,6 +32,9 @@ FOLDER: dict[str, str] = {
 PI_KINDS: dict[str, Kind] = {FOLDER[k]: k for k in KINDS}  # pi's folder -> the kind it holds
 _WHAT = {kind: f"{kind} name" for kind in KINDS}
 _BAD_CHARS = frozenset("/\\\0")
+# A name's bytes at most: a file extension's name with its suffix (`.json`), `.off` and a
+# backup's `.bak.YYYYMMDD-HHMMSS-NN` stays within NAME_MAX (255) on every Linux file system.
+_LONGEST = 200
 _REFUSED = _BAD_CHARS | {",", *(chr(c) for c in (*range(32), 127))}
 
 
@@ -111,6 +114,7 @@ def check_name(name: str, what: str = "name") -> str:
     plain = _REFUSED.isdisjoint(name) and ".." not in name and not name.startswith("-")
     plain = plain and name.isprintable()  # no C1 control, bidi override, zero-width character
     plain = plain and name == name.strip()
+    plain = plain and (len(name) <= _LONGEST // 4 or len(os.fsencode(name)) <= _LONGEST)
     if plain and name not in ("", "."):
         return name  # every name of a set comes through here: keep the common case cheap
     problem = None
@@ -128,6 +132,11 @@ def check_name(name: str, what: str = "name") -> str:
         problem = _unprintable(next(c for c in name if not c.isprintable()))
     elif name != name.strip():  # ` x` is shown as `x`, and `--only ' x'` named x
         problem = "starts or ends with a space, which a screen does not show"
+    elif len(os.fsencode(name)) > _LONGEST:  # helper-38: linked, then no disable nor backup
+        problem = (
+            f"is longer than {_LONGEST} bytes: with its suffix, `.off` and a backup's "
+            "`.bak.YYYYMMDD-HHMMSS-N`, it passes the file system's limit of 255"
+        )
     if problem:
         raise UsageError(f"{what} {name!r} {problem}", "use a plain name like 'notify'")
     return name

@@ -35,7 +35,9 @@ def test_labels_name_extensions_bare_and_other_kinds_with_their_kind() -> None:
     assert [r.label for r in ALL] == ["notify", "gamma", "skill:review", "prompt:fix", "theme:dark"]
 
 
-@pytest.mark.parametrize("name", ["notify", "git-checkpoint", "a.b", "x_1", "ünïcode", "my ext"])
+@pytest.mark.parametrize(
+    "name", ["notify", "git-checkpoint", "a.b", "x_1", "ünïcode", "my ext", "L" * 200, "日" * 66]
+)
 def test_plain_names_pass(name: str) -> None:
     assert check_name(name) == name
 
@@ -46,6 +48,9 @@ def test_plain_names_pass(name: str) -> None:
         *("", ".", "..", "a/b", "../x", "a\\b", "a..b", "nul\0", "-rf", "tab\there", "del\x7f"),
         # helper-38: `--only a,b` named a and b, `--only ' x'` named x; neither could be named
         *("a,b", " x", "y ", "\u00a0nbsp"),
+        # helper-38: linked, but no `.off` nor backup name fits in 255 bytes
+        "L" * 201,
+        "日" * 67,
     ],
 )
 def test_names_that_could_address_anything_else_are_refused(name: str) -> None:
