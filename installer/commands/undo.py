@@ -64,7 +64,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
             return Prepared(Plan("undo"))
         _refuse_a_run_in_progress(rec, root)
         seen = _statuses(root, _moved_here(_steps(rec), rec, root), cut_short=rec.status is None)
-        changed = [r for r in seen if r.status == "changed"]
+        changed = _cleaned(root, rec, [r for r in seen if r.status == "changed"])
         if changed:
             where = "; ".join(r.why or _expected(r.step) for r in changed)
             fixes = [r.fix for r in changed if r.fix]
@@ -287,6 +287,36 @@ def _statuses(root: Path, steps: list[JournalStep], cut_short: bool = False) -> 
             out.append(_taken_again(root, view, s))
             continue
         out.append(Reversal(s, status))
+    return out
+
+
+def _cleaned(root: Path, rec: journal.Record, changed: list[Reversal]) -> list[Reversal]:
+    """The backups of an adopt that `ext adopt --clean-backups` deleted since: said as that,
+    with the copy that puts each back from the set (helper-41: undo blamed a change of the
+    person's and said 'undo by hand'). The refusal stays: the README says so."""
+    cleaned = next(
+        (r for r in journal.records(root) if r.command == "clean-backups" and r.path > rec.path),
+        None,
+    )
+    if cleaned is None:
+        return changed
+    from installer.ground import backups
+    from installer.ground.shellword import shell_word
+
+    copies = {s["from"]: s["file"] for s in rec.steps if s["op"] == "copy"}
+    out = []
+    for r in changed:
+        s = r.step
+        gone = s["op"] == "rename" and not os.path.lexists(root / s["to"])
+        if not gone or backups.parse(Path(s["to"]).name) is None or s["path"] not in copies:
+            out.append(r)
+            continue
+        why = (
+            f"{s['to']} was deleted by `ext adopt --clean-backups` of {cleaned.started[:19]}: "
+            f"the set's copy, {copies[s['path']]}, is the original now"
+        )
+        back = f"cp -a {shell_word(Path(copies[s['path']]))} {shell_word(root / s['to'])}"
+        out.append(Reversal(s, "changed", why, f"to undo the adopt, put it back: {back}"))
     return out
 
 

@@ -110,6 +110,33 @@ def test_after_cleaning_undo_refuses_rather_than_lose_the_original(ctx: Context)
     assert snapshot(ctx.set_root) == set_now
 
 
+def test_undo_after_cleaning_names_the_clean_and_the_copy_that_puts_it_back(
+    ctx: Context, tmp_path: Path
+) -> None:
+    """A trial (helper-41): undo blamed a change 'since it ran' and said 'undo by hand' for
+    the backups ext's own clean deleted. It names the clean, and the copy from the set that
+    puts each back; pasted, the next undo takes the adoption back whole."""
+    import subprocess
+
+    before = _mine(snapshot(ctx.agent_dir))
+    adopt_items(ctx, ["alpha", "beta"], False, None, False, yes)
+    clean_backups(ctx, False, yes)
+
+    with pytest.raises(ExtError) as refused:
+        undo(ctx, Undo(), yes)
+
+    said = refused.value.message
+    assert said.count("was deleted by `ext adopt --clean-backups` of ") == 2
+    assert f"the set's copy, {ctx.set_root}/extensions/alpha.ts, is the original now" in said
+    fix = (refused.value.fix or "").removeprefix("nothing was written; ")
+    commands = fix.split(", then run `ext undo` again")[0].split("; ")
+    assert [c.split(": ", 1)[0] for c in commands] == ["to undo the adopt, put it back"] * 2
+    for command in commands:
+        subprocess.run(["bash", "-c", command.split(": ", 1)[1]], check=True, cwd=tmp_path)
+    undo(ctx, Undo(), yes)
+    assert _mine(snapshot(ctx.agent_dir)) == before
+
+
 def test_a_failing_clean_puts_every_backup_back(
     ctx: Context, monkeypatch: pytest.MonkeyPatch
 ) -> None:
