@@ -164,7 +164,7 @@ def _from_index(
     """ext against the index configured (installer.updates.pyindex)."""
     from installer.updates.pyindex import latest_on_index
 
-    listed = latest_on_index(str(config.index), limits)
+    listed = latest_on_index(str(config.index), limits, config.index_url)
     source = config.index_source
     if listed.missing:  # as pip's "No matching distribution": configured, not on it
         return replace(unasked, detail=f"not on the index of {source}")

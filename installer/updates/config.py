@@ -21,8 +21,11 @@ DIST = "extset"
 class UpdateConfig:
     """The resolved update settings; `*_source` names where each value came from."""
 
-    index: str | None = None
+    index: str | None = None  # the index's base: its URL without a trailing `/simple`
     index_source: str | None = None
+    # The URL as configured, pip's index-url: the root of its Simple API (PEP 503), which a
+    # base does not always name (`…/simple` stripped from it). None: the base is that root.
+    index_url: str | None = None
     registry: str | None = None
     registry_source: str | None = None
     check: bool = True
@@ -74,6 +77,7 @@ def load_config(
     return UpdateConfig(
         index=strip_simple(index) if index else None,
         index_source=index_source,
+        index_url=index.strip().rstrip("/") if index else None,
         registry=registry.rstrip("/") if registry else None,
         registry_source=registry_source,
         check=table.get("check") is not False,

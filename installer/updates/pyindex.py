@@ -31,18 +31,22 @@ class IndexAnswer(NamedTuple):
     missing: bool = False
 
 
-def latest_on_index(base: str, limits: Limits = DEFAULT_LIMITS, dist: str = DIST) -> IndexAnswer:
-    """What `base` says is the newest release of `dist` (strict semver, no pre-release)."""
+def latest_on_index(
+    base: str, limits: Limits = DEFAULT_LIMITS, simple: str | None = None, dist: str = DIST
+) -> IndexAnswer:
+    """What the index says is the newest release of `dist` (strict semver, no pre-release):
+    `base` its root (the JSON API's), `simple` the URL pip takes (its Simple API's; default
+    `base`)."""
     api = fetch(index_json_url(base, dist), limits)
     latest = _from_json_api(api.body)
     if latest is not None:
         return IndexAnswer(latest, True)
     if api.status is None:
         return IndexAnswer(None, False)  # no answer (offline): not a second wait
-    simple = fetch(simple_url(base, dist), limits, SIMPLE_ACCEPT)
-    if simple.status == 404 and api.status == 404:
+    page = fetch(simple_url(simple or base, dist), limits, SIMPLE_ACCEPT)
+    if page.status == 404 and api.status == 404:
         return IndexAnswer(None, True, missing=True)
-    return IndexAnswer(_newest(files(simple.body, dist)) if simple.body else None, True)
+    return IndexAnswer(_newest(files(page.body, dist)) if page.body else None, True)
 
 
 def simple_url(base: str, dist: str = DIST) -> str:

@@ -5,6 +5,7 @@ serves (PEP 691 JSON, PEP 503 HTML), as pip reads it (helper-40: a PEP 503 index
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -41,14 +42,22 @@ def test_a_pep_691_document_gives_the_same() -> None:
     assert sorted(files(json.dumps(doc).encode())) == ["0.1.0", "0.2.0"]
 
 
-@pytest.mark.parametrize("base", ["/simple", "/simple/"])
-def test_an_index_with_only_the_simple_api_is_read(server: Server, base: str) -> None:  # noqa: F811
-    server.routes["/simple/extset/"] = send(200, HTML)
+@pytest.mark.parametrize("url", ["/simple", "/simple/", "/root/pypi/+simple/"])
+def test_an_index_with_only_the_simple_api_is_read(
+    server: Server,  # noqa: F811
+    url: str,
+    tmp_path: Path,
+) -> None:
+    """EXT_INDEX_URL as pip's index-url is written: the Simple API's root."""
+    from installer.updates.config import load_config
 
-    assert latest_on_index(server.base + base, OK) == IndexAnswer("0.2.0", True)
-    found = check_ext(
-        UpdateConfig(index=server.base + base, index_source="EXT_INDEX_URL"), PIPX, "0.1.0", OK
+    server.routes[f"{url.rstrip('/')}/extset/"] = send(200, HTML)
+    env = {"EXT_INDEX_URL": server.base + url}
+    config = load_config(
+        env, config_path=tmp_path / "none.toml", pip_files=(), npmrc=tmp_path / "x"
     )
+
+    found = check_ext(config, PIPX, "0.1.0", OK)
     assert (found.status, found.latest, found.hint) == (
         "update-available",
         "0.2.0",
