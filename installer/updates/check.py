@@ -120,7 +120,9 @@ def check_now(
         results = tuple(_settle(job.result, name) for job, name in zip(jobs, names, strict=True))
     where = installations(host.resolved if host else None, set_dir, facts.prefix if facts else None)
     results = tuple(replace(r, installation=where[r.name]) for r in results)
-    return Report(results=results, method=method, checked_at=clock(), config=config)
+    return Report(
+        results=results, method=method, checked_at=clock(), config=config, warnings=config.warnings
+    )
 
 
 def check_ext(

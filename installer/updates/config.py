@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from installer.updates.paths import atomic_write, read_user_config, user_config_path
+from installer.updates.paths import atomic_write, read_user_config_said, user_config_path
 
 DIST = "extset"
 
@@ -29,6 +29,9 @@ class UpdateConfig:
     registry: str | None = None
     registry_source: str | None = None
     check: bool = True
+    # What in the user's config file was passed over, and why: said, never silently used
+    # as if absent (helper-40: `index = 5` fell back to pip's index without a word).
+    warnings: tuple[str, ...] = ()
 
 
 def write_user_option(key: str, value: str | bool, path: Path | None = None) -> Path:
@@ -63,7 +66,13 @@ def load_config(
 ) -> UpdateConfig:
     """Resolve the index (EXT_INDEX_URL > config.toml > pip) and the host's npm registry."""
     env = os.environ if env is None else env
-    table = read_user_config(config_path)
+    table, unread = read_user_config_said(config_path)
+    said = [f"{unread}: its [updates] settings are not used"] if unread else []
+    for key, kind in (("index", str), ("check", bool)):
+        if key in table and not isinstance(table[key], kind):
+            want = "a string (an index URL)" if kind is str else "true or false"
+            said.append(f"[updates] {key} in {config_path or user_config_path()} is not {want}: "
+                        "it is not used")  # fmt: skip
     index, index_source = _first(
         (env.get("EXT_INDEX_URL"), "EXT_INDEX_URL"),
         (_str(table.get("index")), "config.toml [updates] index"),
@@ -81,6 +90,7 @@ def load_config(
         registry=registry.rstrip("/") if registry else None,
         registry_source=registry_source,
         check=table.get("check") is not False,
+        warnings=tuple(said),
     )
 
 

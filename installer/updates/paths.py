@@ -23,18 +23,27 @@ def default_cache_path() -> Path:
 
 def read_user_config(path: Path | None = None) -> dict[str, object]:
     """The `[updates]` table of the user's config file; {} when absent or unreadable."""
+    return read_user_config_said(path)[0]
+
+
+def read_user_config_said(path: Path | None = None) -> tuple[dict[str, object], str | None]:
+    """The `[updates]` table, and why a file that is there could not be read (else None)."""
     path = path or user_config_path()
     try:
         raw = path.read_bytes()
-    except OSError:
-        return {}
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        return {}, f"{path} cannot be read ({exc.strerror})"
     import tomllib
 
     try:
         table = tomllib.loads(raw.decode("utf-8")).get("updates", {})
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return {}
-    return table if isinstance(table, dict) else {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        return {}, f"{path} is not valid TOML ({exc})"
+    if not isinstance(table, dict):
+        return {}, f"{path}: [updates] is not a table"
+    return table, None
 
 
 def passive_checks_enabled(path: Path | None = None) -> bool:

@@ -187,3 +187,27 @@ def test_write_refuses_a_broken_file(tmp_path: Path) -> None:
         write_user_option("check", False, path)
     assert err.value.fix
     assert path.read_text() == "[updates\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[updates]\nindex = 5\n", "[updates] index in {path} is not a string (an index URL)"),
+        ('[updates]\ncheck = "no"\n', "[updates] check in {path} is not true or false"),
+        ("[updates\nindex = 'x'\n", "{path} is not valid TOML ("),
+        ("updates = 3\n", "{path}: [updates] is not a table"),
+    ],
+)
+def test_a_setting_ext_cannot_use_is_said_not_passed_over(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    """A trial (helper-40): `[updates] index = 5` fell back to pip's index, and a config file
+    that was not TOML was read as empty, with no word either time."""
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+
+    config = load_config({}, config_path=path, pip_files=(), npmrc=tmp_path / "npmrc")
+
+    [warning] = config.warnings
+    assert warning.startswith(said.format(path=path))
+    assert config.index is None
