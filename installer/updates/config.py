@@ -7,9 +7,10 @@ No index or registry host is written in this code: an unconfigured check reports
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from installer.updates.paths import atomic_write, read_user_config_said, user_config_path
@@ -28,10 +29,21 @@ class UpdateConfig:
     index_url: str | None = None
     registry: str | None = None
     registry_source: str | None = None
+    # ~/.npmrc's `//host/path/:_authToken` lines, as npm keeps them (never printed): the
+    # token of the registry asked is sent with the question, as npm sends it.
+    tokens: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     check: bool = True
     # What in the user's config file was passed over, and why: said, never silently used
     # as if absent (helper-40: `index = 5` fell back to pip's index without a word).
     warnings: tuple[str, ...] = ()
+
+    def token_for(self, registry: str) -> str | None:
+        """The _authToken npm would send to `registry`: the longest `//host/path/` of the
+        .npmrc that the registry's URL (without its scheme) starts with."""
+        _, _, rest = registry.partition("://")
+        here = f"//{rest.rstrip('/')}/"
+        found = [(len(k), t) for k, t in self.tokens if here.startswith(k.rstrip("/") + "/")]
+        return max(found)[1] if found else None
 
 
 def write_user_option(key: str, value: str | bool, path: Path | None = None) -> Path:
@@ -89,6 +101,7 @@ def load_config(
         index_url=index.strip().rstrip("/") if index else None,
         registry=registry.rstrip("/") if registry else None,
         registry_source=registry_source,
+        tokens=_npmrc_tokens(env, npmrc),
         check=table.get("check") is not False,
         warnings=tuple(said),
     )
@@ -168,9 +181,7 @@ def _pip_conf_value(file: Path) -> str | None:
 def _npmrc_registry(
     env: Mapping[str, str], npmrc: Path | None, package: str | None
 ) -> list[tuple[str | None, str]]:
-    if npmrc is None:
-        user = env.get("npm_config_userconfig") or env.get("NPM_CONFIG_USERCONFIG")
-        npmrc = Path(user) if user else Path(env.get("HOME") or Path.home()) / ".npmrc"
+    npmrc = _npmrc_path(env, npmrc)
     values = _read_npmrc(npmrc)
     scope = package.split("/")[0] if package and package.startswith("@") else None
     source = str(npmrc)
@@ -178,6 +189,23 @@ def _npmrc_registry(
         (values.get(f"{scope}:registry") if scope else None, source),
         (values.get("registry"), source),
     ]
+
+
+def _npmrc_path(env: Mapping[str, str], npmrc: Path | None) -> Path:
+    if npmrc is not None:
+        return npmrc
+    user = env.get("npm_config_userconfig") or env.get("NPM_CONFIG_USERCONFIG")
+    return Path(user) if user else Path(env.get("HOME") or Path.home()) / ".npmrc"
+
+
+def _npmrc_tokens(env: Mapping[str, str], npmrc: Path | None) -> tuple[tuple[str, str], ...]:
+    """Each `//host/path/:_authToken=…` of the user's .npmrc, `${VAR}` filled from env."""
+    out = []
+    for key, value in _read_npmrc(_npmrc_path(env, npmrc)).items():
+        if key.startswith("//") and key.endswith(":_authToken"):
+            filled = re.sub(r"\$\{([^}]+)\}", lambda m: env.get(m.group(1), ""), value)
+            out.append((key.removesuffix(":_authToken"), filled))
+    return tuple(out)
 
 
 def _read_npmrc(path: Path) -> dict[str, str]:

@@ -32,16 +32,22 @@ class Fetched(NamedTuple):
     body: bytes | None = None
 
 
-def fetch(url: str, limits: Limits = DEFAULT_LIMITS, accept: str = "application/json") -> Fetched:
-    """GET `url` within `limits`, telling no answer from an answer ext cannot use."""
-    return _within_deadline(url, limits, accept)
+def fetch(
+    url: str,
+    limits: Limits = DEFAULT_LIMITS,
+    accept: str = "application/json",
+    token: str | None = None,
+) -> Fetched:
+    """GET `url` within `limits` (with `token` as a bearer, as npm sends a registry's
+    _authToken), telling no answer from an answer ext cannot use."""
+    return _within_deadline(url, limits, accept, token)
 
 
 def fetch_json(
     url: str, limits: Limits = DEFAULT_LIMITS, accept: str = "application/json"
 ) -> object | None:
     """GET `url` and parse its JSON; None on any failure (status, size, time, encoding, syntax)."""
-    body = _within_deadline(url, limits, accept).body
+    body = _within_deadline(url, limits, accept, None).body
     if body is None:
         return None
     import json
@@ -53,7 +59,7 @@ def fetch_json(
     return data
 
 
-def _within_deadline(url: str, limits: Limits, accept: str) -> Fetched:
+def _within_deadline(url: str, limits: Limits, accept: str, token: str | None) -> Fetched:
     """The answer, or none once `limits.timeout` has passed in all: connect, headers and body.
 
     httpx's timeouts bound each socket read, so a server that sends its header a byte a
@@ -66,7 +72,7 @@ def _within_deadline(url: str, limits: Limits, accept: str) -> Fetched:
 
     def work() -> None:
         try:
-            box.append(_fetch_bytes(url, limits, accept))
+            box.append(_fetch_bytes(url, limits, accept, token))
         except Exception:  # an update check must never break or trace the command it rides on
             box.append(Fetched(None))
 
@@ -76,13 +82,15 @@ def _within_deadline(url: str, limits: Limits, accept: str) -> Fetched:
     return box[0] if box else Fetched(None)
 
 
-def _fetch_bytes(url: str, limits: Limits, accept: str) -> Fetched:
+def _fetch_bytes(url: str, limits: Limits, accept: str, token: str | None) -> Fetched:
     import httpx
 
     from installer import __version__
 
     deadline = time.monotonic() + limits.timeout
     headers = {"Accept": accept, "User-Agent": f"extset/{__version__}"}
+    if token:  # httpx drops it on a redirect to another origin, as npm does
+        headers["Authorization"] = f"Bearer {token}"
     with (
         httpx.Client(timeout=limits.timeout, follow_redirects=True, headers=headers) as client,
         client.stream("GET", url) as resp,
@@ -114,12 +122,26 @@ class Releases(NamedTuple):
 
 
 def releases_from_registry(
-    registry: str, package: str, limits: Limits = DEFAULT_LIMITS
+    registry: str, package: str, limits: Limits = DEFAULT_LIMITS, token: str | None = None
 ) -> Releases | None:
-    """`dist-tags.latest` and the versions from an npm-style registry's package document."""
-    data = fetch_json(registry_json_url(registry, package), limits, accept=_NPM_ABBREVIATED)
-    if not isinstance(data, dict):
+    """`dist-tags.latest` and the versions from an npm-style registry's package document;
+    None when the registry gave no answer, and why it gave none ext can use (helper-40: a
+    401 was said as a network fault)."""
+    got = fetch(registry_json_url(registry, package), limits, _NPM_ABBREVIATED, token)
+    if got.status is None:
         return None
+    if got.status == 404:
+        return NOT_ON_INDEX
+    if got.status != 200 or got.body is None:
+        return Releases(None, (), f"http:{got.status}")
+    import json
+
+    try:
+        data = json.loads(got.body)
+    except ValueError:
+        return UNREADABLE
+    if not isinstance(data, dict):
+        return UNREADABLE
     tags = data.get("dist-tags")
     latest = _semver_text(tags.get("latest") if isinstance(tags, dict) else None)
     versions = data.get("versions")

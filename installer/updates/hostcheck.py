@@ -60,7 +60,7 @@ def check_host(
     if answer is None and config.registry is None:
         return unasked  # no npm to ask
     if answer is not None and answer.none_because is not None:
-        why = _unanswered(answer, host.package)
+        why = _unanswered(answer, host.package, config.registry_source)
         return replace(unasked, status="unavailable", detail=why, unanswered=answer == UNREACHED)
     found = _in_range(unasked, answer, host, env, prefix, source)
     moved = moved_to(host)
@@ -70,15 +70,20 @@ def check_host(
     return _moved(found, news, moved, host, env, prefix)
 
 
-def _unanswered(answer: Releases, package: str) -> str:
-    """Why npm gave no releases, in words."""
+def _unanswered(answer: Releases, package: str, asked: str | None = None) -> str:
+    """Why the registry gave no releases, in words: npm's, or the one `asked` names."""
+    who = f"the registry of {asked}" if asked else "npm's registry"  # asked: ext asked it
     if answer == UNREACHED:  # npm has a registry (its own default at least): offline
         return "npm got no answer from its registry"
     if answer == NOT_ON_INDEX:
-        return f"{package} is not on npm's registry"
+        return f"{package} is not on {who}"
     why = answer.none_because or ""
-    refused = why.startswith("npm:")
-    return f"npm's registry answered {why[4:]}" if refused else "npm's answer was unreadable"
+    code = why.partition(":")[2] if why.startswith(("npm:", "http:")) else None
+    if code is None:
+        return f"the answer of {who} was unreadable" if asked else "npm's answer was unreadable"
+    login = code.removeprefix("E") in ("401", "403")
+    need = " (it asks for a login: npm login, or an _authToken for it in ~/.npmrc)"
+    return f"{who} answered {code}" + (need if login else "")
 
 
 def moved_to(host: HostFacts) -> str | None:
@@ -92,7 +97,8 @@ def _ask(
 ) -> tuple[Releases | None, str]:
     """What the configured registry (else npm itself) says is published of `package`."""
     if config.registry is not None:
-        answer = releases_from_registry(config.registry, package, limits)
+        token = config.token_for(config.registry)
+        answer = releases_from_registry(config.registry, package, limits, token)
         return answer, f"from {config.registry_source}"
     return ask_npm(package, env, timeout=limits.timeout * 3), "from npm's registry"
 

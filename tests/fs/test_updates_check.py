@@ -118,9 +118,14 @@ def index_doc(version: object) -> Route:
 
 
 def registry_doc(version: object, *published: str) -> Route:
+    return send(200, registry_bytes(version, *published))
+
+
+def registry_bytes(version: object, *published: str) -> bytes:
     versions = {v: {"version": v} for v in published}
-    doc = {"name": PKG, "dist-tags": {"latest": version}, "versions": versions}
-    return send(200, json.dumps(doc).encode())
+    return json.dumps(
+        {"name": PKG, "dist-tags": {"latest": version}, "versions": versions}
+    ).encode()
 
 
 def fake_tool(folder: Path, name: str, stdout: str, code: int = 0) -> Path:
@@ -259,13 +264,12 @@ def test_a_check_with_no_answer_says_what_to_check_and_json_says_unknown(
     from installer.render.updates import lines
     from installer.updates.findings import doctor_findings
 
-    server.routes[HOST_PATH] = send(404, b"{}")
-    dead = "http://127.0.0.1:9/"  # nothing listens there: the index gives no answer at all
+    dead = "http://127.0.0.1:9/"  # nothing listens there: no answer at all
     report = check_now(
         host=host_facts(tmp_path),
         env={},
         limits=OK,
-        config=UpdateConfig(index=dead, index_source="EXT_INDEX_URL", registry=server.base),
+        config=UpdateConfig(index=dead, index_source="EXT_INDEX_URL", registry=dead),
         facts=pipx_facts(tmp_path),
         current="0.1.0",
         npm_prefix=tmp_path / "npm",
@@ -696,4 +700,41 @@ def test_with_no_index_configured_a_uv_tool_asks_uv(tmp_path: Path) -> None:
         "update-available",
         "0.3.0",
         "uv tool upgrade extset",
+    )
+
+
+def test_a_registry_of_the_npmrc_is_asked_with_its_auth_token(
+    server: Server, tmp_path: Path
+) -> None:
+    """A trial (helper-40): a registry that needs the token ~/.npmrc gives it was asked
+    without it, and its 401 said as 'check the network'. The token goes with the question,
+    as npm sends it; without one, the refusal is said as a login to give."""
+    from installer.updates.config import load_config
+
+    doc = registry_bytes("0.73.1", "0.73.1")
+
+    def needs_token(handler: BaseHTTPRequestHandler) -> None:
+        ok = handler.headers.get("Authorization") == "Bearer s3cret"
+        send(200, doc)(handler) if ok else send(401, b'{"error": "login"}')(handler)
+
+    server.routes[f"/auth{HOST_PATH}"] = needs_token
+    npmrc = tmp_path / "npmrc"
+    host = server.base.removeprefix("http:")
+    npmrc.write_text(
+        f"registry={server.base}/auth/\n{host}/auth/:_authToken=${{NPM_TOKEN}}\n"
+        f"{host}/other/:_authToken=wrong\n"
+    )
+
+    def asked(env: dict[str, str]) -> CheckResult:
+        config = load_config(env, config_path=tmp_path / "c.toml", pip_files=(), npmrc=npmrc)
+        assert "s3cret" not in repr(config)  # never shown
+        return check_host(config, host_facts(tmp_path), env, tmp_path / "npm", OK)
+
+    found = asked({"NPM_TOKEN": "s3cret"})
+    assert (found.status, found.latest) == ("update-available", "0.73.1")
+    refused = asked({})
+    assert (refused.status, refused.unanswered) == ("unavailable", False)
+    assert refused.detail == (
+        f"the registry of {npmrc} answered 401 (it asks for a login: npm login, or an "
+        "_authToken for it in ~/.npmrc)"
     )

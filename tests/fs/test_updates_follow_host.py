@@ -154,7 +154,11 @@ NPM_401 = "#!/bin/sh\necho 'npm error code E401' >&2\nexit 1\n"  # a private reg
         (NPM_404, "@earendil-works/pi-coding-agent is not on npm's registry"),
         (NPM_OFFLINE, "npm got no answer from its registry"),
         (HANGS, "npm got no answer from its registry"),
-        (NPM_401, "npm's registry answered E401"),
+        (
+            NPM_401,
+            "npm's registry answered E401 (it asks for a login: npm login, or an _authToken "
+            "for it in ~/.npmrc)",
+        ),
         ("#!/bin/sh\necho not json\n", "npm's answer was unreadable"),
     ],
     ids=["E404", "offline", "timed out", "E401", "unreadable"],
