@@ -49,7 +49,8 @@ export function shellWord(text: string): string {
 			if (shown === c) return c;
 			const code = c.codePointAt(0) ?? 0;
 			if (code < 0x20 || code === 0x7f) return shown; // \n, \r, \x1b, \xNN: bash reads them so
-			return code < 0x10000 ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`;
+			// Its UTF-8 bytes: bash reads `\u200b` only in a UTF-8 locale, `\xe2\x80\x8b` in any.
+			return [...Buffer.from(c, "utf8")].map((b) => `\\x${hex(b, 2)}`).join("");
 		})
 		.join("");
 	return `$'${inner}'`;

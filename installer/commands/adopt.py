@@ -64,8 +64,6 @@ def adopt(ctx: Context, options: Adopt, confirm: Confirm) -> PlanResult:
             raise UsageError("--clean-backups takes no names", "ext adopt --clean-backups")
         return clean_backups(ctx, o.dry_run, confirm)
     if not o.names and not o.every and o.from_dir is not None:  # the fix keeps --from
-        from installer.ground.shellword import shell_word
-
         where = shell_word(expand_home(o.from_dir).absolute())
         raise UsageError(
             "name what to adopt, or pass --all", f"ext adopt --all --from {where} --dry-run"

@@ -332,8 +332,9 @@ def _taken_again(root: Path, view: _View, s: JournalStep) -> Reversal:
     path = shell_word(root / s["path"])
     what = f"a link to {there[1]}" if there[0] == "link" else f"a {there[0]}"
     why = f"{s['path']} is taken again, by {what} (ext had moved what was there to {s['to']})"
-    aside = shell_word(root / f"{s['path']}.mine")
-    fix = f"rm {path}" if there[0] == "link" else f"move it aside: mv {path} {aside}"
+    from installer.ground.shellword import aside
+
+    fix = f"rm {path}" if there[0] == "link" else aside(root / s["path"])
     return Reversal(s, "changed", why, fix)
 
 

@@ -276,6 +276,8 @@ def _js_rejects(word: str) -> object:
 
 def _check_set(env: Env, path: Path, source: str) -> Path:
     path = expand_home(path, str(home_of(env)))
+    if (path / MANIFEST_NAME).is_file():  # --set and EXT_SET too (helper-43)
+        _refuse_a_linked_manifest(env, path)
     if not path.is_dir():
         raise UsageError(f"{source}: {path} is not a folder", "name the folder that holds the set")
     real = path.resolve()

@@ -18,4 +18,6 @@ def expand_home(path: str | Path, home: str | None = None) -> Path:
     if text != "~" and not text.startswith("~/"):
         return Path(text)
     base = home if home is not None else os.environ.get("HOME") or os.path.expanduser("~")
-    return Path(base) / text[2:] if text != "~" else Path(base)
+    # Joined as Node's path.join does (`~//x` is the home's x, never /x); `..` is left to the
+    # caller, which takes it as the kernel or the host does.
+    return Path(f"{base}/{text[2:]}") if text != "~" else Path(base)

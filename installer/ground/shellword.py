@@ -52,5 +52,6 @@ def _ansi_c(c: str) -> str:
         return f"\\x{o - 0xDC00:02x}"
     if o < 0x20 or o == 0x7F:
         return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(c, f"\\x{o:02x}")
-    # `\x80` would be the byte 0x80, not the character: from U+0080 on, by code point
-    return f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
+    # Its UTF-8 bytes: bash reads `\u200b` only in a UTF-8 locale (under LC_ALL=C it stays
+    # six characters, naming another path: helper-43); `\xe2\x80\x8b` is the same in any.
+    return "".join(f"\\x{b:02x}" for b in c.encode("utf-8"))

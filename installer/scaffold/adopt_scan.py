@@ -42,7 +42,8 @@ class Candidate:
 
 
 def candidates(agent: AgentState) -> tuple[list[Candidate], list[str]]:
-    """Every adoptable entry, and a line for each link that looks like a resource (not adopted)."""
+    """Every adoptable entry, and a line for each that looks like a resource and is not
+    adopted: a link, or a name the set would refuse."""
     found, links = [], []
     for kind in KINDS:
         folder = FOLDER[kind]
@@ -57,12 +58,26 @@ def candidates(agent: AgentState) -> tuple[list[Candidate], list[str]]:
                 c = _classify(agent.agent_dir / rel, kind, name, entry)
             if c is None:
                 continue
+            refused = _refused(c)
+            if refused is not None:  # adopted, it would stop every command on the set
+                links.append(f"{rel}: {refused}; rename it, then adopt it")
+                continue
             if entry.kind == "link":
                 if entry.owner == "foreign" and not _ext_own(agent.agent_dir, entry.target):
                     links.append(f"{rel} is a link to {entry.target}: adopt takes only real files")
                 continue
             found.append(c)
     return found, links
+
+
+def _refused(c: Candidate) -> str | None:
+    """Why the set would refuse this name (helper-43: `adopt --all` took in `my, ext.ts`,
+    and then every command on the set refused it); None for a name it takes."""
+    try:
+        check_name(c.name, f"{c.kind} name")
+    except UsageError as exc:
+        return exc.message
+    return None
 
 
 def _ext_own(agent_dir: Path, target: str | None) -> bool:

@@ -633,3 +633,22 @@ def test_a_folder_with_links_into_the_set_and_files_of_its_own_is_skipped(ctx: C
     )
     assert snapshot(ctx.set_root) == set_before
     assert _mine(snapshot(ctx.agent_dir)) == _mine(agent_before)
+
+
+def test_adopt_all_leaves_a_name_the_set_would_refuse_and_says_why(ctx: Context) -> None:
+    """A review (helper-43): `adopt --all` copied in `my, ext.ts`, after which every command
+    on the set refused the name. It is left where it is, with the reason and the rename."""
+    build_tree(ctx.agent_dir, {"extensions/my, ext.ts": "// mine\n"})
+    set_before = snapshot(ctx.set_root)
+
+    result = adopt_items(ctx, [], True, None, False, yes)
+
+    assert not (ctx.set_root / "extensions/my, ext.ts").exists()
+    assert (ctx.agent_dir / "extensions/my, ext.ts").read_text() == "// mine\n"
+    assert any(
+        w.startswith("extensions/my, ext.ts: extension name 'my, ext' contains ','")
+        and w.endswith("; rename it, then adopt it")
+        for w in result.plan.warnings
+    ), result.plan.warnings
+    assert snapshot(ctx.set_root) != set_before  # the rest was adopted
+    discover(ctx.set_root)  # and the set still loads

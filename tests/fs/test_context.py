@@ -71,6 +71,10 @@ def test_a_manifest_linked_in_from_another_folder_names_that_folder(tmp_path: Pa
     )
     assert refused.value.fix is not None
     assert refused.value.fix.startswith(f"run ext there (cd '{real}'), or pass --set '{real}'; ")
+    # named with --set or EXT_SET, the same (helper-43)
+    for named, environ in ((farm, {}), (None, {"EXT_SET": str(farm)})):
+        with pytest.raises(UsageError, match="the set is "):
+            resolve(env(tmp_path, **environ), named, tmp_path / "elsewhere")
     # a manifest linked from its own folder, or a set reached through a linked folder: fine
     (real / "extset.toml").rename(real / "real.toml")
     (real / "extset.toml").symlink_to("real.toml")

@@ -206,11 +206,13 @@ describe("the approve command a notice names pastes as itself (helper-38)", () =
 			const agent = `/tmp/a/${name}`;
 			const command = index.approveCommand(project, agent);
 			assert.equal(screen.escape(command), command); // what the screen shows is what is pasted
-			const words = execFileSync("bash", ["-c", `printf '%s\\0' ${command}`], { env: { LC_ALL: "C.UTF-8" } })
-				.toString("utf8")
-				.split("\0")
-				.slice(0, -1);
-			assert.deepEqual(words, ["ext", "--agent-dir", agent, "consent", "approve", project]);
+			for (const locale of ["C.UTF-8", "C"]) {
+				const words = execFileSync("bash", ["-c", `printf '%s\\0' ${command}`], { env: { LC_ALL: locale } })
+					.toString("utf8")
+					.split("\0")
+					.slice(0, -1);
+				assert.deepEqual(words, ["ext", "--agent-dir", agent, "consent", "approve", project], locale);
+			}
 		});
 	}
 });

@@ -411,7 +411,7 @@ def test_the_old_package_is_said_to_have_moved_with_the_switch_offline() -> None
     )
     assert old.fix is not None and old.fix.endswith(
         "npm uninstall -g @mariozechner/pi-coding-agent && "
-        "npm install -g @earendil-works/pi-coding-agent"
+        "npm install -g @earendil-works/pi-coding-agent@1.6.0"  # pinned: helper-43
     )
     today = HostInfo(
         "pi", Path("/p"), Path("/p"), "1.6.0", "@earendil-works/pi-coding-agent", "@earendil-works"

@@ -45,15 +45,19 @@ def moved(s: Subject) -> Iterator[Finding]:
     if line.package == TODAY.package:
         yield ok(f"{s.host_command} is published as {TODAY.package}, today's package")
         return
+    from installer.host.lines import install_spec
     from installer.host.npmroot import npm_command
 
     remove = npm_command("uninstall", host.package or line.package, host.resolved, host.package)
-    install = npm_command("install", TODAY.package, host.resolved, host.package)
+    # The release ext is tested with, not the newest (helper-43: unpinned, it could install
+    # one outside the set's range, which the update hint never names).
+    spec = install_spec(TODAY, TODAY.tested)
+    install = npm_command("install", spec, host.resolved, host.package)
     yield info(
         f"pi moved: from {TODAY.first} it is published as {TODAY.package} (it needs Node "
         f"{TODAY.node.removeprefix('>=')} or newer); this pi is of {line.package}, whose last "
         f"release is {line.tested}; ext supports both",
-        f"to switch, once the set's tested range admits today's pi: {remove} && {install}",
+        f"to switch, once the set's [host] tested admits pi {TODAY.tested}: {remove} && {install}",
     )
 
 
