@@ -97,7 +97,9 @@ class Picker:
         head = [
             ("class:head", "space/enter/escape" if small else f"Switch items on or off ({keys})")
         ]
-        name_w = max((len(r.label) for r in self.rows), default=0)
+        # One long name must not push every row past the edge (helper-44: at 80 columns each
+        # row wrapped in two): the name column is capped, and a longer name cut in its middle.
+        name_w = min(max((len(r.label) for r in self.rows), default=0), max(12, width - _STATE_W))
         if small:  # one row a line, cut at the edge; the refusal is said, wrapped, in the foot
             blocks = [[_cut(self._small_row(i, r, name_w), width)] for i, r in enumerate(self.rows)]
             head = [_cut(h, width) for h in head]
@@ -111,12 +113,18 @@ class Picker:
             head = [line for h in head for line in _wrap(h, width, 2)]
             foot = _wrap(("class:foot", self.summary()), width, 2)
         room = max(1, height - len(head) - len(foot))
-        return head + _visible(blocks, self.cursor, room) + foot
+        first, last = _window(blocks, self.cursor, room)
+        if (first, last) != (0, len(blocks)):  # scrolled: a line says that more rows are there
+            room = max(1, room - 1)
+            first, last = _window(blocks, self.cursor, room)
+            foot = [("class:foot", f"rows {first + 1}-{last} of {len(blocks)}"), *foot]
+        shown = [line for block in blocks[first:last] for line in block][:room]
+        return head + shown + foot
 
     def _row(self, i: int, r: Row, name_w: int) -> tuple[str, str]:
         pointer = "»" if i == self.cursor else " "
         if r.locked is not None:
-            return ("class:locked", f"{pointer} -  {r.label:<{name_w}}  {r.locked}")
+            return ("class:locked", f"{pointer} -  {_fit(r.label, name_w):<{name_w}}  {r.locked}")
         box = "[x]" if self.after[r.label] else "[ ]"
         now = "enabled" if r.on else "disabled"
         after = "enabled" if self.after[r.label] else "disabled"
@@ -124,7 +132,7 @@ class Picker:
         note = f"  refused: {self.notes[r.label]}" if r.label in self.notes else ""
         mark = f"  {r.mark}" if r.mark else ""
         style = "class:changed" if now != after else ("class:refused" if note else "")
-        return (style, f"{pointer} {box} {r.label:<{name_w}}  {state}{mark}{note}")
+        return (style, f"{pointer} {box} {_fit(r.label, name_w):<{name_w}}  {state}{mark}{note}")
 
     def _small_row(self, i: int, r: Row, name_w: int) -> tuple[str, str]:
         """A row for a terminal too small for columns: now → after first, then the name,
@@ -137,7 +145,8 @@ class Picker:
         style = (
             "class:changed" if now != after else ("class:refused" if r.label in self.notes else "")
         )
-        return (style, f"{pointer} {state:<6} {r.label}")
+        mark = f" {r.mark}" if r.mark else ""  # helper-44: compact rows lost `[guarded]`
+        return (style, f"{pointer} {state:<6} {r.label}{mark}")
 
     def _refused(self) -> str | None:
         """The guard's reason for the row under the cursor, if its last switch was refused."""
@@ -169,16 +178,38 @@ def _wrap(line: tuple[str, str], width: int, indent: int) -> list[tuple[str, str
     return [(style, part) for part in parts]
 
 
-def _visible(blocks: list[list[tuple[str, str]]], cursor: int, room: int) -> list[tuple[str, str]]:
-    """The lines of the rows that fit in room, the cursor's row (all its lines) among them."""
-    flat = [line for block in blocks for line in block]
+# What a row takes beside its name: pointer, box and spaces (8), and `disabled → enabled` (18).
+_STATE_W = 26
+
+
+def _fit(label: str, width: int) -> str:
+    """A label in `width` columns, cut in its middle (`an-extra…-columns`) when longer: both
+    ends stay, as /ext shows a long name."""
+    if len(label) <= width:
+        return label
+    head = (width - 1) // 2
+    return f"{label[:head]}…{label[len(label) - (width - 1 - head) :]}"
+
+
+def _window(blocks: list[list[tuple[str, str]]], cursor: int, room: int) -> tuple[int, int]:
+    """The rows [first, last) shown whole in `room` lines, the cursor's among them, as
+    centred on it as the ends allow (helper-44: lines were cut anywhere, a row's half left)."""
     if not blocks:
-        return []
-    start = sum(len(b) for b in blocks[:cursor])
-    end = start + len(blocks[cursor])
-    first = min(max(0, start - room // 2), max(0, len(flat) - room))
-    first = max(first, end - room) if end - first > room else first
-    return flat[first : first + room]
+        return 0, 0
+    first, last, used = cursor, cursor + 1, len(blocks[cursor])
+    grow_up = True
+    while True:
+        up = first > 0 and used + len(blocks[first - 1]) <= room
+        down = last < len(blocks) and used + len(blocks[last]) <= room
+        if not (up or down):
+            return first, last
+        if up and (grow_up or not down):
+            first -= 1
+            used += len(blocks[first])
+        else:
+            used += len(blocks[last])
+            last += 1
+        grow_up = not grow_up
 
 
 STYLE = {

@@ -7,6 +7,8 @@ import os
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from installer.render.picker import Picker, Row, run
 
@@ -215,3 +217,46 @@ def test_escape_with_nothing_staged_returns_the_list_unchanged(
     assert err == ""
     staged, _, _ = on_a_terminal(" \x1b", capsys)  # a change staged: Escape cancels it
     assert staged is None
+
+
+LONG_NAME = "an-extraordinarily-long-extension-name-that-keeps-going-and-going-past-eighty-columns"
+MANY = [Row(LONG_NAME, True, "enabled"), *(Row(f"item-{i:02}", True, "enabled") for i in range(14))]
+
+
+def test_one_long_name_does_not_push_every_row_past_the_edge() -> None:
+    """A trial (helper-44): at 80 columns every row was padded to an 87-character name and
+    wrapped onto two lines. The name column is capped; a longer name is cut in its middle."""
+    shown = text(Picker(list(MANY), lambda _: None), 80, 30)
+
+    rows = shown[1:-1]
+    assert len(rows) == len(MANY)  # one line each
+    assert all(len(line) <= 80 for line in shown)
+    assert rows[0] == "» [x] an-extraordinarily-long-ex…d-going-past-eighty-columns  enabled"
+    assert rows[1].startswith("  [x] item-00 ") and rows[1].rstrip().endswith("enabled")
+
+
+@given(st.integers(40, 200), st.integers(5, 40), st.integers(0, len(MANY) - 1))
+def test_the_list_shows_whole_rows_and_says_when_there_are_more(
+    width: int, height: int, cursor: int
+) -> None:
+    """helper-44: scrolling cut the list's lines anywhere, leaving half a row at the top,
+    and nothing said that rows were off screen."""
+    p = Picker(list(MANY), lambda on: LONG if LONG_NAME not in on else None)
+    p.flip()  # refused: the first row has a long reason, wrapped
+    p.cursor = cursor
+
+    shown = text(p, width, height)
+
+    assert all(len(line) <= width for line in shown)
+    starts = [line for line in shown if re.match(r"(» |  \S)", line)]  # a row's first line
+    assert any(line.startswith("» ") for line in starts)  # the cursor's row is there
+    more = [line for line in shown if re.fullmatch(r"rows \d+-\d+ of 15", line)]
+    if len(starts) < len(MANY):
+        assert more, shown
+    # the list begins with a row's first line, never with the rest of a row cut above
+    assert re.match(r"(» |  \S)", shown[1]), shown
+
+
+def test_a_compact_row_keeps_its_guard_mark() -> None:
+    rows = [Row("watchdog", True, "enabled", mark="[guarded]"), *ROWS]
+    assert text(Picker(rows, lambda _: None), 50, 15)[1] == "» on     watchdog [guarded]"
