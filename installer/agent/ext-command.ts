@@ -191,9 +191,12 @@ export function batches(rows: readonly Row[], staged: ReadonlySet<string>): Batc
 	for (let changed = true; changed; ) {
 		changed = false;
 		for (const row of rows.filter(goesOff)) {
-			const needs = (row.item.guard?.required_by ?? []).find((name) => onAfter(row.set, name));
-			if (needs !== undefined) {
-				kept.set(row.id, `${needs} is enabled and needs it`);
+			// Every one that needs it, and the manifest's reason, as ext says it (helper-44).
+			const needing = (row.item.guard?.required_by ?? []).filter((name) => onAfter(row.set, name));
+			if (needing.length > 0) {
+				const need = needing.length === 1 ? "is enabled and needs it" : "are enabled and need it";
+				const reason = row.item.guard?.reason ? ` (${row.item.guard.reason})` : "";
+				kept.set(row.id, `${andList(needing)} ${need}${reason}`);
 				changed = true;
 			}
 		}
@@ -208,6 +211,11 @@ export function batches(rows: readonly Row[], staged: ReadonlySet<string>): Batc
 		else b.off.push(name);
 	}
 	return [...out.values()];
+}
+
+/** `a`, `a and b`, `a, b and c`, as ext joins names. */
+export function andList(names: readonly string[]): string {
+	return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 /** A label as ext picks exactly that item: a bare name may also be a skill's (`uv`), and a bare

@@ -86,17 +86,20 @@ def blockers(
                 for s in sessions
                 if s.has_flag(flag)
             )
-        out.extend(
-            Blocker(
-                name,
-                f"{other} is enabled and needs it",
-                f"{other} may fail to load or misbehave without {name}",
-                reason,
-            )
-            for other in dependents(manifest, name)
-            if other in enabled_after
-        )
+        # One refusal naming every item that needs it, the manifest's reason said once
+        # (helper-44: one per dependent, the reason repeated under each).
+        needing = [other for other in dependents(manifest, name) if other in enabled_after]
+        if needing:
+            who = _and(needing)
+            need = "is enabled and needs" if len(needing) == 1 else "are enabled and need"
+            fail = "may fail to load or misbehave" if len(needing) == 1 else "may fail to load"
+            out.append(Blocker(name, f"{who} {need} it", f"{who} {fail} without {name}", reason))
     return out
+
+
+def _and(names: Sequence[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def unseen(manifest: Manifest, disabling: Iterable[str], why: str) -> list[Blocker]:

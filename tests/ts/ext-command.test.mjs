@@ -202,6 +202,19 @@ describe("what /ext makes of ext's list and this session", () => {
 		assert.deepEqual([both.off, both.refused], [["base", "notify"], []]); // both off: fine
 	});
 
+	test("a refusal names every item that needs it and the manifest's reason, as ext does", () => {
+		// helper-44: `/ext` named the first dependent only and dropped the reason
+		const needed = { process: undefined, required_by: ["notify", "timer"], reason: "they import its helpers" };
+		const items = [
+			{ name: "base", kind: "extension", state: "enabled", guard: needed },
+			{ name: "notify", kind: "extension", state: "enabled" },
+			{ name: "timer", kind: "extension", state: "enabled" },
+		];
+		const rows = mod.rowsOf([{ set: SET, items }], ["node", "pi"]);
+		const [b] = mod.batches(rows, new Set([rows[0].id]));
+		assert.deepEqual(b.refused, ["base stays on: notify and timer are enabled and need it (they import its helpers)"]);
+	});
+
 	test("ext's plan reads back as one line per switch, its warnings, or that nothing changed", () => {
 		const data = {
 			changed: true,
