@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, realpathSync } from "node:fs";
 import { join, sep } from "node:path";
-import { LIMITS, readCapped } from "./files.js";
+import { LIMITS, readCapped, tooDeep } from "./files.js";
 
 export { LIMITS, tooDeep } from "./files.js";
 export { type Approval, agentDir, parseStore, readStore, type StoreView, storePath } from "./store.js";
@@ -63,6 +63,10 @@ export function projectConfig(project: string): HookConfig {
 	const texts: [string, string][] = [];
 	for (const name of SOURCES) {
 		const text = readHookFile(join(project, name), root);
+		// ext's cap, here too (helper-45: pi asked, and on a yes ran hooks ext refuses to record)
+		if (text !== undefined && tooDeep(text)) {
+			throw new Error(`${join(project, name)} nests arrays or objects more than ${LIMITS.MAX_NESTING} levels deep`);
+		}
 		if (text !== undefined) texts.push([name, text]);
 	}
 	const config = buildConfig(texts);

@@ -41,6 +41,57 @@ export interface Selection {
 	skipped: string[];
 }
 
+/** The longest a hook runs, whatever its `timeout` says (Node's timer overflows past 2^31 ms
+ * and would fire at once: helper-45). ext's preview says the same (installer/consent/hooks.py). */
+export const MAX_TIMEOUT_S = 3600;
+
+/** Why a matcher is not run, or undefined for one that is: a pattern that could take unbounded
+ * time on a short subject (a repeated group that repeats or alternates inside, a back-reference,
+ * too many open-ended repeats, too long). JavaScript's regular expressions cannot be stopped once
+ * started, and a project's matcher is tried before its hooks are approved: one such pattern froze
+ * pi at start (helper-45). The same rule as ext's (installer/consent/hooks.py), held to
+ * tests/hooks-run-vectors.json by both test suites. */
+export function unsafeMatcher(matcher: string): string | undefined {
+	if (matcher.length > 256) return "is longer than 256 characters";
+	const groups: boolean[] = []; // per open group: whether it repeats or alternates inside
+	let repeats = 0;
+	for (let i = 0; i < matcher.length; i++) {
+		const c = matcher[i];
+		if (c === "\\") {
+			if (/[1-9k]/.test(matcher[i + 1] ?? "")) return "refers back to a group";
+			i++;
+		} else if (c === "[") {
+			i++;
+			while (i < matcher.length && matcher[i] !== "]") i += matcher[i] === "\\" ? 2 : 1;
+		} else if (c === "(") {
+			groups.push(false);
+		} else if (c === ")") {
+			const inner = groups.pop() ?? false;
+			const open = openRepeat(matcher, i + 1);
+			if (open && inner) return "repeats a group that repeats or alternates inside it";
+			if ((open || inner) && groups.length > 0) groups[groups.length - 1] = true;
+		} else if (c === "|") {
+			if (groups.length > 0) groups[groups.length - 1] = true;
+		} else if (openRepeat(matcher, i)) {
+			repeats++;
+			if (groups.length > 0) groups[groups.length - 1] = true;
+		}
+	}
+	return repeats > 10 ? "repeats open-endedly more than 10 times" : undefined;
+}
+
+/** Whether `text[at]` starts an open-ended repeat: `*`, `+`, `{n,}`. */
+function openRepeat(text: string, at: number): boolean {
+	const c = text[at];
+	return c === "*" || c === "+" || (c === "{" && /^\{\d*,\}/.test(text.slice(at)));
+}
+
+/** Why a hook's `timeout` is not run, or undefined: absent, or a positive number. */
+export function badTimeout(timeout: unknown): string | undefined {
+	if (timeout === undefined || timeout === null) return undefined;
+	return typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0 ? undefined : "its timeout is not a positive number";
+}
+
 /** Claude Code's name for a pi tool (unknown tools keep their own name). */
 export function claudeToolName(piName: string): string {
 	return TOOL_NAMES[piName] ?? piName;
@@ -64,11 +115,17 @@ export function select(config: HookConfig, event: EventName, subject: string | u
 			continue;
 		}
 		for (const group of groups as { matcher?: unknown; hooks?: unknown }[]) {
-			const matcher = typeof group?.matcher === "string" ? group.matcher : "";
 			if (!Array.isArray(group?.hooks)) {
 				skipped.push(`${source}: a ${event} group has no "hooks" list`);
 				continue;
 			}
+			const whyNot = groupNotRun(group.matcher);
+			if (whyNot !== undefined) {
+				// helper-45: a matcher that was no string ran for everything, one that backtracks froze pi
+				skipped.push(`${source}: ${event} hooks whose matcher ${whyNot}`);
+				continue;
+			}
+			const matcher = typeof group.matcher === "string" ? group.matcher : "";
 			if (subject !== undefined) {
 				let hit: boolean;
 				try {
@@ -85,12 +142,25 @@ export function select(config: HookConfig, event: EventName, subject: string | u
 					skipped.push(`${source}: a ${event} hook of type ${JSON.stringify(kind)} (project-hooks runs only "command" hooks)`);
 					continue;
 				}
-				const timeoutS = typeof hook.timeout === "number" && hook.timeout > 0 ? hook.timeout : undefined;
+				const timeoutWhy = badTimeout(hook.timeout);
+				if (timeoutWhy !== undefined) {
+					skipped.push(`${source}: a ${event} hook whose timeout is not a positive number (${JSON.stringify(hook.timeout)})`);
+					continue;
+				}
+				const timeoutS = typeof hook.timeout === "number" ? Math.min(hook.timeout, MAX_TIMEOUT_S) : undefined;
 				hooks.push({ source, event, matcher, command: hook.command, timeoutS });
 			}
 		}
 	}
 	return { hooks, skipped };
+}
+
+/** Why a group's hooks are not run for its matcher (not a pattern, or one that could take
+ * unbounded time), or undefined for an absent or runnable one. */
+export function groupNotRun(matcher: unknown): string | undefined {
+	if (matcher === undefined || matcher === null) return undefined;
+	if (typeof matcher !== "string") return "is not a pattern";
+	return unsafeMatcher(matcher);
 }
 
 /** What one hook said. */
@@ -168,14 +238,15 @@ export function describe(config: HookConfig): string[] {
 				const listed = Array.isArray(group?.hooks) ? (group.hooks as unknown[]) : undefined;
 				const named = listed ? group.matcher : undefined;
 				const matcher = named === undefined || named === null ? undefined : typeof named === "string" ? named : JSON.stringify(named);
-				for (const hook of listed ?? [group]) lines.push("", ...describeHook(source, event, matcher, hook));
+				const notRun = listed ? groupNotRun(named) : undefined;
+				for (const hook of listed ?? [group]) lines.push("", ...describeHook(source, event, matcher, hook, notRun && `its matcher ${notRun}`));
 			}
 		}
 	}
 	return lines;
 }
 
-function describeHook(source: string, event: string, matcher: string | undefined, hook: unknown): string[] {
+function describeHook(source: string, event: string, matcher: string | undefined, hook: unknown, notRun?: string): string[] {
 	const when = [escape(event), ...(matcher === undefined ? [] : [`matcher "${escape(matcher)}"`])];
 	const notes = [escape(source)];
 	const h = (typeof hook === "object" && hook !== null ? hook : {}) as Record<string, unknown>;
@@ -189,14 +260,25 @@ function describeHook(source: string, event: string, matcher: string | undefined
 		marker = ">";
 	} else {
 		shown = text;
-		if (typeof h.timeout === "number") notes.push(`timeout ${h.timeout} s`);
+		if (typeof h.timeout === "number") notes.push(`timeout ${shownTimeout(h.timeout)} s`);
 		if (h.type !== "command") {
 			notes.push(`${escape(h.type)} hook, not run here`);
+			marker = ">";
+		}
+		// What select() passes over is shown as not run, never as a hook that runs (helper-45).
+		const why = notRun ?? (h.type === "command" ? badTimeout(h.timeout) : undefined);
+		if (why !== undefined && marker === "$") {
+			notes.push(`not run: ${escape(why)}`);
 			marker = ">";
 		}
 	}
 	const [first, ...rest] = visible(shown).split("\n");
 	return [`  ${when.join("  ")}  (${notes.join(", ")})`, `    ${marker} ${first}`, ...rest.map((line) => `      ${line}`)];
+}
+
+/** A timeout as it is used: at most MAX_TIMEOUT_S. */
+function shownTimeout(timeout: number): string {
+	return timeout > MAX_TIMEOUT_S ? `${MAX_TIMEOUT_S} (of ${timeout})` : String(timeout);
 }
 
 const MAX_DIFF_CELLS = 4_000_000;

@@ -8,8 +8,9 @@ not fit is still listed, as its raw JSON, so a review never hides a hook.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from installer.ground.screen import visible
@@ -17,6 +18,9 @@ from installer.ground.screen import visible
 __all__ = ["UNRECOGNISED", "HookCommand", "list_commands", "visible"]
 
 UNRECOGNISED = "unrecognised"
+# The longest the project-hooks extension runs a hook, whatever its `timeout` says (its twin:
+# MAX_TIMEOUT_S in extensions/project-hooks/hooks.ts).
+MAX_TIMEOUT_S = 3600
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,9 @@ class HookCommand:
     command: str
     kind: str = "command"
     timeout: int | float | None = None
+    # Why pi's project-hooks passes this hook over (its matcher, its timeout), else None: a
+    # review shows it as not run, as pi's own dialog does (helper-45).
+    not_run: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The hook as a JSON object."""
@@ -39,6 +46,7 @@ class HookCommand:
             "type": self.kind,
             "command": self.command,
             "timeout": self.timeout,
+            "not_run": self.not_run,
         }
 
 
@@ -60,7 +68,12 @@ def _event_commands(source: str, event: str, groups: Any) -> list[HookCommand]:
             found.append(_raw(source, event, None, group))
             continue
         matcher = _matcher(group.get("matcher"))
-        found.extend(_hook(source, event, matcher, hook) for hook in group["hooks"])
+        why = group_not_run(group.get("matcher"))
+        for hook in group["hooks"]:
+            command = _hook(source, event, matcher, hook)
+            if why is not None and command.kind == "command":
+                command = replace(command, not_run=f"its matcher {why}")
+            found.append(command)
     return found
 
 
@@ -72,7 +85,76 @@ def _hook(source: str, event: str, matcher: str | None, hook: Any) -> HookComman
     timeout = hook.get("timeout")
     if not isinstance(kind, str) or not isinstance(text, str) or not _is_number(timeout):
         return _raw(source, event, matcher, hook)
-    return HookCommand(source, event, matcher, text, kind, timeout)
+    bad = timeout is not None and not timeout > 0  # a number, and not a positive one
+    not_run = "its timeout is not a positive number" if bad and kind == "command" else None
+    return HookCommand(source, event, matcher, text, kind, timeout, not_run)
+
+
+def group_not_run(matcher: Any) -> str | None:
+    """Why a group's hooks are not run for its matcher, or None: absent, or a pattern that
+    cannot take unbounded time (the twin of groupNotRun in project-hooks/hooks.ts)."""
+    if matcher is None:
+        return None
+    if not isinstance(matcher, str):
+        return "is not a pattern"
+    return unsafe_matcher(matcher)
+
+
+def unsafe_matcher(matcher: str) -> str | None:
+    """Why a matcher could take unbounded time on a short subject, or None: JavaScript cannot
+    stop a regular expression once started, and pi tries a project's matchers before its
+    hooks are approved (helper-45: one froze pi at start). The rule of unsafeMatcher in
+    project-hooks/hooks.ts, held to tests/hooks-run-vectors.json."""
+    if len(matcher) > 256:
+        return "is longer than 256 characters"
+    groups: list[bool] = []  # per open group: whether it repeats or alternates inside
+    repeats = 0
+    for part, at in _tokens(matcher):
+        if part == "backref":
+            return "refers back to a group"
+        if part == "(":
+            groups.append(False)
+        elif part == ")":
+            inner = groups.pop() if groups else False
+            if _open_repeat(matcher, at + 1) and inner:
+                return "repeats a group that repeats or alternates inside it"
+            if groups and (inner or _open_repeat(matcher, at + 1)):
+                groups[-1] = True
+        elif part in ("|", "repeat"):
+            repeats += part == "repeat"
+            if groups:
+                groups[-1] = True
+    return "repeats open-endedly more than 10 times" if repeats > 10 else None
+
+
+def _tokens(matcher: str) -> Iterator[tuple[str, int]]:
+    """The parts of a pattern the rule reads, with where each is: `(`, `)`, `|`, an
+    open-ended `repeat`, a `backref`; escapes and `[…]` classes are passed over whole."""
+    i = 0
+    while i < len(matcher):
+        c = matcher[i]
+        if c == "\\":
+            if matcher[i + 1 : i + 2] and matcher[i + 1] in "123456789k":
+                yield "backref", i
+            i += 1
+        elif c == "[":
+            i += 1
+            while i < len(matcher) and matcher[i] != "]":
+                i += 2 if matcher[i] == "\\" else 1
+        elif c in "()|":
+            yield c, i
+        elif _open_repeat(matcher, i):
+            yield "repeat", i
+        i += 1
+
+
+_OPEN_BRACES = re.compile(r"\{\d*,\}")
+
+
+def _open_repeat(text: str, at: int) -> bool:
+    """Whether `text[at]` starts an open-ended repeat: `*`, `+`, `{n,}`."""
+    c = text[at : at + 1]
+    return c in ("*", "+") or (c == "{" and _OPEN_BRACES.match(text, at) is not None)
 
 
 def _matcher(value: Any) -> str | None:

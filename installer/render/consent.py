@@ -157,18 +157,32 @@ def describe(command: HookCommand) -> list[str]:
         when.append(f'matcher "{visible(command.matcher)}"')
     notes = [visible(command.source)]
     if command.timeout is not None:
-        notes.append(f"timeout {command.timeout} s")
+        notes.append(f"timeout {_used(command.timeout)} s")
     if command.kind == UNRECOGNISED:
         notes.append("not in the usual hooks format; shown as written")
     elif command.kind != "command":
-        notes.append(f"{visible(command.kind)} hook")
+        notes.append(f"{visible(command.kind)} hook, not run here")
+    elif command.not_run is not None:  # pi passes it over: never shown as one that runs
+        notes.append(f"not run: {visible(command.not_run)}")
     first, *rest = visible(command.command).split("\n")
-    marker = "$" if command.kind == "command" else ">"
+    marker = "$" if command.kind == "command" and command.not_run is None else ">"
     return [
         f"  {'  '.join(when)}  ({', '.join(notes)})",
         f"    {marker} {first}",
         *(f"      {line}" for line in rest),
     ]
+
+
+def _used(timeout: float) -> str:
+    """A timeout as pi's project-hooks uses it: at most MAX_TIMEOUT_S (helper-45: 1e10 was
+    shown, and Node's timer, overflowing, fired at once)."""
+    from installer.consent.hooks import MAX_TIMEOUT_S
+
+    # As JavaScript writes a number (pi's dialog says the same): 5 and 5.0 as 5, 1e10 whole.
+    shown = (
+        str(int(timeout)) if float(timeout).is_integer() and abs(timeout) < 1e21 else str(timeout)
+    )
+    return f"{MAX_TIMEOUT_S} (of {shown})" if timeout > MAX_TIMEOUT_S else shown
 
 
 # Diff lines are indented by two spaces in preview_lines.

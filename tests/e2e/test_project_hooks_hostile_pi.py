@@ -165,3 +165,24 @@ def test_hooks_too_long_for_the_screen_are_not_asked_about_and_none_runs(
     assert seen == 1, child.before
     assert not (proj / "ran.log").exists()
     assert not (agent / ".extset/consent/project-approvals.json").exists()
+
+
+def test_a_matcher_that_backtracks_without_end_neither_freezes_pi_nor_runs(
+    pi_bin: Path, e2e_env: dict[str, str], setup: tuple[Path, Path]
+) -> None:
+    """helper-45: an unapproved project's `(.*.*…)*X` matcher froze pi at start (tried on
+    `startup` before any consent; SIGTERM never handled). It is passed over and said."""
+    agent, proj = setup
+    frozen = f"({'.*' * 24})*X"
+    hooks = {
+        "SessionStart": [{"matcher": frozen, "hooks": [{"type": "command", "command": "touch s"}]}],
+        "PreToolUse": [{"matcher": frozen, "hooks": [{"type": "command", "command": "touch p"}]}],
+    }
+    (proj / ".claude/settings.json").write_text(json.dumps({"hooks": hooks}))
+
+    stderr, seconds = turn(pi_bin, agent, e2e_env, proj)
+
+    assert (proj / "out.txt").exists()
+    assert not (proj / "s").exists() and not (proj / "p").exists()
+    assert "matcher repeats a group that repeats or alternates inside it" in stderr, stderr
+    assert seconds < 30, seconds

@@ -15,6 +15,7 @@ const extension = index.default;
 
 const VECTORS = JSON.parse(readFileSync(join(REPO, "tests", "consent-vectors.json"), "utf8")).vectors;
 const STORES = JSON.parse(readFileSync(join(REPO, "tests", "consent-store-vectors.json"), "utf8"));
+const RUNS = JSON.parse(readFileSync(join(REPO, "tests", "hooks-run-vectors.json"), "utf8")).vectors;
 const ESCAPES = JSON.parse(readFileSync(join(REPO, "tests", "escape-vectors.json"), "utf8")).vectors;
 const EXT = process.env.EXTSET_EXT ?? join(REPO, ".venv", "bin", "ext");
 // Without ext the consent tests cannot record anything; in CI that is a failure, not a skip.
@@ -80,6 +81,11 @@ describe("hook files and the store, read without waiting or following", () => {
 		writeFileSync(w.file, `{"hooks": {"Stop": ${"[".repeat(100000)}${"]".repeat(100000)}}}`);
 		assert.ok(consent.tooDeep(readFileSync(w.file, "utf8")));
 	});
+	// helper-45: pi read a file ext refuses (65 levels), asked, and on a yes ran its hooks
+	test("a file one level past ext's cap is refused by pi too", refused((w) => {
+		const deep = `${"[".repeat(59)}1${"]".repeat(59)}`; // 65 levels in all, as ext counts them
+		writeFileSync(w.file, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "x": ${deep}}]}]}}`);
+	}, /nests arrays or objects more than 64 levels deep/));
 	test("a link to a regular file inside the project is read, and hashes as its target", () => {
 		const w = made();
 		writeFileSync(join(w.proj, "hooks.json"), HOOKS);
@@ -195,6 +201,28 @@ describe("the diff in the dialog", () => {
 		assert.deepEqual(hooks.lineDiff(long("a"), long("b")), [hooks.TOO_LONG]);
 		assert.ok(Date.now() - started < 1000);
 		assert.deepEqual(hooks.lineDiff("x\ny", "x\nz"), ["  x", "+ z", "- y"]);
+	});
+});
+
+describe("the shared run vectors: pi runs what ext's review shows as run, and shows it the same", () => {
+	for (const vector of RUNS) {
+		test(vector.name, () => {
+			assert.deepEqual(hooks.describe(vector.config).slice(1), vector.lines);
+			const runs = vector.lines[1].startsWith("    $ ");
+			const picked = hooks.select(vector.config, "PreToolUse", undefined);
+			assert.equal(picked.hooks.length, runs ? 1 : 0, JSON.stringify(picked));
+			if (!runs) assert.equal(picked.skipped.length, 1);
+		});
+	}
+	test("a matcher that backtracks without end is never tried (it would freeze pi)", () => {
+		const config = { ".claude/settings.json": { SessionStart: [{ matcher: `(${".*".repeat(24)})*X`, hooks: [{ type: "command", command: "true" }] }] } };
+		const started = Date.now();
+		assert.deepEqual(hooks.select(config, "SessionStart", "startup").hooks, []);
+		assert.ok(Date.now() - started < 1000);
+	});
+	test("a timeout is used as at most an hour (a larger one overflowed Node's timer and fired at once)", () => {
+		const config = { ".claude/settings.json": { Stop: [{ hooks: [{ type: "command", command: "true", timeout: 1e10 }] }] } };
+		assert.equal(hooks.select(config, "Stop", undefined).hooks[0].timeoutS, hooks.MAX_TIMEOUT_S);
 	});
 });
 
