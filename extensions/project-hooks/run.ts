@@ -8,6 +8,9 @@
  * whose /proc/<pid>/environ holds the mark is killed too (Linux; elsewhere, and
  * for a process that clears its environment, SECURITY.md says it as a limit).
  * A pipe held open by a survivor does not keep the hook running past its exit.
+ * A hook does not outlive pi either: a watcher in its group reads a socket only pi holds
+ * the other end of, and kills the group when pi is gone, however it went (helper-45: killed
+ * by `timeout` or a closed terminal, pi left the hook running with no timeout at all).
  *
  * Pure Node: imports nothing from pi, so tests import it directly.
  */
@@ -21,6 +24,10 @@ export const OUTPUT_CAP = 1024 * 1024;
 export const DEFAULT_TIMEOUT_S = 60;
 /** The environment variable each hook's processes carry, so the ones that leave its group are found. */
 export const MARK = "PROJECT_HOOKS_RUN";
+/** The first line of every hook's shell: in the background, a watcher that waits on fd 3 (a
+ * socket whose other end only this pi holds) and kills the hook's whole group once it reads
+ * the end, which comes when pi exits or is killed; the hook itself runs without fd 3. */
+export const WATCHER = "( read -r _ <&3; kill -KILL 0 ) 2>/dev/null & exec 3<&-";
 /** How long output may still come after the hook exits, from a process that outlived it. */
 const AFTER_EXIT_MS = 500;
 
@@ -49,12 +56,14 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 		let settled = false;
 		let exitCode: number | undefined;
 		const mark = randomUUID();
-		const child = spawn(SHELL, ["-c", command], {
+		const child = spawn(SHELL, ["-c", `${WATCHER}\n${command}`], {
 			cwd: options.cwd,
 			env: { ...options.env, [MARK]: mark },
 			detached: true, // its own process group: killed as one
-			stdio: ["pipe", "pipe", "pipe"],
+			stdio: ["pipe", "pipe", "pipe", "pipe"], // fd 3: the watcher's, never written
 		});
+		const lifeline = child.stdio[3] as import("node:net").Socket | null;
+		lifeline?.on("error", () => {}); // the group killed: its end is gone, nothing to say
 		const bornSince = startTicks(child.pid); // whatever the hook starts is born after this
 		// Kill the whole group, and stop waiting for pipes that a process outside it may hold.
 		const killGroup = (why: string) => {
@@ -88,6 +97,7 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 			if (settled) return;
 			settled = true;
 			clearTimeout(timer);
+			lifeline?.destroy();
 			resolve({
 				code: failure ? undefined : exitCode,
 				stdout: Buffer.concat(out).toString("utf8"),

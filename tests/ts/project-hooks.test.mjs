@@ -375,6 +375,22 @@ describe("running a hook", () => {
 		assert.match(out.failure, /more than 1048576 bytes/);
 		assert.ok(out.stdout.length <= run.OUTPUT_CAP);
 	});
+	// helper-45: pi killed by `timeout` (or a closed terminal) left its hook running, untimed
+	for (const signal of ["SIGKILL", "SIGTERM"]) {
+		test(`a hook dies with the pi that runs it, killed by ${signal}`, async () => {
+			const pidFile = join(dir, `orphan-${signal}.pid`);
+			const script = [
+				`const run = await (await import(${JSON.stringify(join(REPO, "tests", "ts", "helpers.mjs"))})).load("project-hooks/run.ts");`,
+				`run.runHook(${JSON.stringify(`sleep 60 & echo $! > ${pidFile}; wait`)}, "", { cwd: ${JSON.stringify(dir)}, env: process.env, timeoutS: 600 });`,
+			].join("\n");
+			const pi = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore", env: process.env });
+			await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000);
+			const sleeper = Number(readFileSync(pidFile, "utf8"));
+			assert.ok(alive(sleeper));
+			pi.kill(signal);
+			await waitFor(() => !alive(sleeper));
+		});
+	}
 });
 
 function alive(pid) {
