@@ -234,8 +234,10 @@ export function describe(config: HookConfig): string[] {
 	const lines: string[] = [];
 	for (const [source, events] of Object.entries(config)) {
 		for (const [event, groups] of Object.entries(events)) {
-			for (const group of Array.isArray(groups) ? (groups as { matcher?: unknown; hooks?: unknown }[]) : [groups]) {
-				const listed = Array.isArray(group?.hooks) ? (group.hooks as unknown[]) : undefined;
+			// An event that is not a list of groups is shown whole, as not run (select() skips it).
+			const listOf = Array.isArray(groups);
+			for (const group of listOf ? (groups as { matcher?: unknown; hooks?: unknown }[]) : [groups as { matcher?: unknown; hooks?: unknown }]) {
+				const listed = listOf && Array.isArray(group?.hooks) ? (group.hooks as unknown[]) : undefined;
 				const named = listed ? group.matcher : undefined;
 				const matcher = named === undefined || named === null ? undefined : typeof named === "string" ? named : JSON.stringify(named);
 				const notRun = listed ? groupNotRun(named) : undefined;

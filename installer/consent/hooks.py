@@ -168,5 +168,6 @@ def _is_number(value: Any) -> bool:
 
 
 def _raw(source: str, event: str, matcher: str | None, value: Any) -> HookCommand:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    # As JSON.stringify writes it, so that pi's dialog shows the same line (helper-45)
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return HookCommand(source, event, matcher, text, UNRECOGNISED)

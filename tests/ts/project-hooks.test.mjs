@@ -209,7 +209,8 @@ describe("the shared run vectors: pi runs what ext's review shows as run, and sh
 		test(vector.name, () => {
 			assert.deepEqual(hooks.describe(vector.config).slice(1), vector.lines);
 			const runs = vector.lines[1].startsWith("    $ ");
-			const picked = hooks.select(vector.config, "PreToolUse", undefined);
+			const event = Object.keys(Object.values(vector.config)[0])[0];
+			const picked = hooks.select(vector.config, event, undefined);
 			assert.equal(picked.hooks.length, runs ? 1 : 0, JSON.stringify(picked));
 			if (!runs) assert.equal(picked.skipped.length, 1);
 		});

@@ -47,8 +47,8 @@ def test_what_does_not_fit_the_format_is_still_listed_as_written() -> None:
     assert [c.command for c in listed] == [
         '"echo not-a-list"',
         '"echo not-a-group"',
-        '{"command": "no type"}',
-        '{"command": "t", "timeout": "5", "type": "command"}',
+        '{"command":"no type"}',
+        '{"type":"command","command":"t","timeout":"5"}',  # as written, as pi shows it
     ]
     assert [c.matcher for c in listed] == [None, None, "x", "y"]
 
