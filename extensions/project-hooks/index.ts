@@ -79,7 +79,12 @@ export default function (pi: ExtensionAPI) {
 		let held: Approval | undefined;
 		try {
 			const store = readStore(agentDir());
-			if (store.unsafe) say(ctx, `project-hooks: ${store.unsafe}, so the approvals store holds no approvals. Run \`ext consent list\` for the fix.`);
+			if (store.unsafe) {
+				// No approval can be read or recorded until the store is safe: not asked, nor told
+				// to approve (helper-45: the approve it named failed while the store was unsafe).
+				say(ctx, `project-hooks: ${store.unsafe}, so the approvals store holds no approvals; no hooks run. Run \`ext consent list\` for the fix.`);
+				return false;
+			}
 			held = store.approvals[key];
 		} catch (error) {
 			say(ctx, `project-hooks: cannot read the approvals store (${(error as Error).message}); no hooks run. Run \`ext consent list\` for the fix.`);

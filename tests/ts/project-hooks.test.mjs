@@ -659,6 +659,8 @@ describe("the store's word, and only a safe store's", { skip: NO_EXT }, () => {
 			assert.equal(lines.length, 1, stderr);
 			assert.match(lines[0], said);
 			assert.match(lines[0], /ext consent list/);
+			// helper-45: no "approve them with" either: an approve fails while the store is unsafe
+			assert.ok(!stderr.includes("approve them"), stderr);
 		});
 	}
 });
