@@ -39,4 +39,4 @@ def test_doctor_deep_and_launch_do_not_start_pi_on_a_settings_json_it_would_hang
 
     launched = ext(*at, "launch", "--", "--version")
     assert launched.returncode == 1
-    assert "not starting pi:" in launched.stderr and "fix: move it away: mv" in launched.stderr
+    assert "not starting pi:" in launched.stderr and "fix: move it aside: mv" in launched.stderr
