@@ -237,15 +237,16 @@ def _same(path: Path, content: bytes) -> bool:
         return False
 
 
-def write_copy(path: Path, content: bytes) -> None:
-    """Write the recorder's copy atomically, unless it is already there."""
+def write_copy(path: Path, content: bytes) -> bool:
+    """Write the recorder's copy atomically, unless it is already there; whether it wrote."""
     if _same(path, content):
-        return
+        return False
     from installer.ground import atomic, own
 
     own.ensure_dir(path.parent.parent)
     own.ensure_dir(path.parent)
     atomic.replace_own(path, content)
+    return True
 
 
 def recorded(agent_dir: Path, extra: Mapping[str, Any]) -> dict[str, Any]:

@@ -102,23 +102,24 @@ def _each(op: Callable[[Transaction, Action], None]) -> Apply:
     return run
 
 
-def _copy_first(a: Action) -> None:
-    """An agent file's copy is written before its link points at it (content-addressed: a copy
-    left by a rolled-back run is the one the next run would write)."""
+def _copy_first(tx: Transaction, a: Action) -> None:
+    """An agent file's copy is written before its link points at it; one this run wrote goes
+    if the run rolls back (helper-42: a failed first install left it in `.extset/agent/`)."""
     if isinstance(a.payload, AgentCopy):
         from installer.agent.recorder import write_copy
 
-        write_copy(a.payload.path, a.payload.content)
+        if write_copy(a.payload.path, a.payload.content):
+            tx.wrote_copy(a.payload.path)
 
 
 def _links(tx: Transaction, actions: Sequence[Action]) -> None:
     for a in actions:
-        _copy_first(a)
+        _copy_first(tx, a)
     tx.symlinks([(a.path, _target(a)) for a in actions])
 
 
 def _relink(tx: Transaction, a: Action) -> None:
-    _copy_first(a)
+    _copy_first(tx, a)
     tx.relink(a.path, _target(a))
 
 

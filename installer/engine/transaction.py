@@ -28,6 +28,9 @@ class Transaction:
         self._made: set[str] = set()  # folders (as journaled) known to exist; rollback may remove
         self._swept: set[Path] = set()  # folders cleared of a killed run's temp links
         self._trash: list[str] = []  # what `discard` moved aside, in `.extset/trash-<pid>/`
+        # ext's agent-file copies this run wrote (content-addressed, not journaled): a
+        # rollback takes them back, and the folders they made while empty.
+        self._copies: list[Path] = []
         # Journaled, not yet in `done`: a Ctrl-C is raised just after the system call it came
         # during, so a step's act may be taken when its append is not (rollback asks the disk).
         self._pending: Sequence[JournalStep] = ()
@@ -52,6 +55,10 @@ class Transaction:
     def _rel(self, path: Path) -> str:
         """A path as journaled: relative inside the agent dir, absolute outside it (the set)."""
         return str(path.relative_to(self.root)) if path.is_relative_to(self.root) else str(path)
+
+    def wrote_copy(self, path: Path) -> None:
+        """An agent file's copy this run wrote (installer.agent.recorder.write_copy)."""
+        self._copies.append(path)
 
     def mkdirs(self, rel: str) -> None:
         """Create a folder and its missing parents, each one a step of its own."""
@@ -347,6 +354,12 @@ class Transaction:
                 reverse(self.root, step)
             except (OSError, ExtError) as exc:
                 failures.append(f"{step['op']} {step.get('path') or step.get('file')}: {exc}")
+        while self._copies:
+            copy = self._copies.pop()
+            with contextlib.suppress(OSError):  # another run's link may need it: then it stays
+                copy.unlink()
+                for folder in (copy.parent, copy.parent.parent):  # .extset/agent/<kind>, agent
+                    folder.rmdir()
         return failures
 
 

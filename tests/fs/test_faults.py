@@ -776,3 +776,20 @@ def test_a_second_ctrl_c_during_the_rollback_does_not_stop_it(
             run(set_root, agent)
     assert user_view(agent) == before
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_failed_first_install_takes_back_the_agent_file_copies_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trial (helper-42): a first install that failed and rolled back left ext's copies of
+    its agent files (/ext's command, the recorder) in `.extset/agent/`, which nothing used."""
+    set_root = build_tree(tmp_path / "set", {"extensions/a.ts": "// a\n"})
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    monkeypatch.setattr(os, "symlink", failing("symlink", 1))
+
+    with pytest.raises(ExtError, match="rolled back"):
+        run(set_root, agent)
+
+    assert not (agent / ".extset" / "agent").exists()
+    assert user_view(agent) == {}
