@@ -173,6 +173,10 @@ def _from_index(
     if listed.answered and listed.latest is None:  # an answer, not the network's fault
         detail = f"the index of {source} lists no release of extset ext can read"
         return replace(unasked, status="unavailable", detail=detail)
+    if source in ("EXT_INDEX_URL", "config.toml [updates] index"):  # not pip's own
+        from installer.updates.method import with_index
+
+        method = with_index(method, str(config.index_url or config.index))
     return versioned(unasked, listed.latest, method, f"from {source}")
 
 

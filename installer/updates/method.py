@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 DIST = "extset"
@@ -96,6 +96,23 @@ def detect_install_method(facts: InstallFacts) -> InstallMethod:
         # `pip install -U extset` would quietly swap a git or folder install for the index build.
         return InstallMethod("direct-url", None, f"installed from {direct['url']}")
     return _by_installer(facts)
+
+
+def with_index(method: InstallMethod, url: str) -> InstallMethod:
+    """`method`'s upgrade asking `url`, the index the check asked (helper-40: the hint ran
+    with pip's own index, which may hold another extset than the one announced)."""
+    if method.command is None:
+        return method
+    cmd = list(method.command)
+    if method.name in ("pip", "uv"):  # `… install [--user] -U extset`
+        cmd[-1:-1] = ["--index-url", url]
+    elif method.name == "pipx":
+        cmd[-1:-1] = ["--pip-args", f"--index-url {url}"]
+    elif method.name == "uv-tool":
+        cmd[-1:-1] = ["--index-url", url]
+    else:
+        return method
+    return replace(method, command=tuple(cmd))
 
 
 def _by_installer(facts: InstallFacts) -> InstallMethod:

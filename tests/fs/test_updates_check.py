@@ -128,6 +128,11 @@ def registry_bytes(version: object, *published: str) -> bytes:
     ).encode()
 
 
+def pipx_from(index: str) -> str:
+    """pipx's upgrade asking the index the check asked (EXT_INDEX_URL), not pip's own."""
+    return f"pipx upgrade --pip-args '--index-url {index}' extset"
+
+
 def fake_tool(folder: Path, name: str, stdout: str, code: int = 0) -> Path:
     """An executable `name` in `folder` that prints `stdout` and exits with `code`."""
     tool = folder / name
@@ -465,7 +470,7 @@ def test_refresh_then_passive_notice_once_a_day(
     shown = notice(now + 2)
     assert isinstance(shown, Notice)
     assert shown.lines() == (
-        f"ext 99.0.0 is available (you have {__version__}); run: pipx upgrade extset",
+        f"ext 99.0.0 is available (you have {__version__}); run: {pipx_from(server.base)}",
     )
     assert notice(now + 3600) is None
     assert notice(now + 86400 + 3) is not None
@@ -541,7 +546,7 @@ def test_doctor_findings_from_cache(
         "installed by pipx (pipx upgrade extset)",
     )
     assert found["update.ext"].level == "info"  # news, not a fault: --strict must not fail
-    assert found["update.ext"].fix == "pipx upgrade extset"
+    assert found["update.ext"].fix == pipx_from(server.base)  # the index asked (helper-40)
     assert found["update.host"].level == "info"
 
 
@@ -626,7 +631,8 @@ def test_a_cached_result_speaks_only_for_the_installation_it_checked(
     other_facts = replace(pipx_facts(tmp_path), prefix=tmp_path / "elsewhere")
     other = cached_report(host=npm_pi, cache_path=cache, facts=other_facts)
 
-    assert same["host"].hint == "brew upgrade pi" and same["ext"].hint == "pipx upgrade extset"
+    assert same["host"].hint == "brew upgrade pi"
+    assert same["ext"].hint == pipx_from(server.base)
     # neither the brew fix nor the pipx one is offered to them
     assert [r.name for r in other.results] == ["set"]
 

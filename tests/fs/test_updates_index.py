@@ -58,10 +58,11 @@ def test_an_index_with_only_the_simple_api_is_read(
     )
 
     found = check_ext(config, PIPX, "0.1.0", OK)
+    # the upgrade asks the index the check asked, not pip's own (helper-40)
     assert (found.status, found.latest, found.hint) == (
         "update-available",
         "0.2.0",
-        "pipx upgrade extset",
+        f"pipx upgrade --pip-args '--index-url {server.base}{url.rstrip('/')}' extset",
     )
 
 
@@ -100,3 +101,23 @@ def test_an_index_that_does_not_answer_is_asked_once() -> None:
     assert latest_on_index(dead, Limits(timeout=0.5)) == IndexAnswer(None, False)
     found = check_ext(UpdateConfig(index=dead, index_source="EXT_INDEX_URL"), PIPX, "0.1.0", OK)
     assert (found.status, found.unanswered) == ("unavailable", True)
+
+
+@pytest.mark.parametrize(
+    ("method", "hint"),
+    [
+        (InstallMethod("pip", ("py", "-m", "pip", "install", "-U", "extset")),
+         "py -m pip install -U --index-url http://i/simple extset"),
+        (InstallMethod("uv", ("uv", "pip", "install", "--python", "py", "-U", "extset")),
+         "uv pip install --python py -U --index-url http://i/simple extset"),
+        (PIPX, "pipx upgrade --pip-args '--index-url http://i/simple' extset"),
+        (InstallMethod("uv-tool", ("uv", "tool", "upgrade", "extset")),
+         "uv tool upgrade --index-url http://i/simple extset"),
+        (InstallMethod("homebrew", ("brew", "upgrade", "extset")), "brew upgrade extset"),
+        (InstallMethod("editable", None), None),
+    ],
+)  # fmt: skip
+def test_an_upgrade_asks_the_index_the_check_asked(method: InstallMethod, hint: str) -> None:
+    from installer.updates.method import with_index
+
+    assert with_index(method, "http://i/simple").hint == hint
