@@ -511,10 +511,16 @@ def _action(s: JournalStep, detail: str | None, root: Path) -> Action:
 def _dead_ends(actions: tuple[Action, ...], root: Path) -> tuple[str, ...]:
     """The links the undo puts back that lead nowhere now: the run it reverses relinked them
     from a folder that is gone (the set moved: helper-39). Faithful, and said before it."""
+    # What this very plan puts back (ext's copy of an agent file, in `.extset/`) is not gone
+    # (helper-48: undo of an uninstall warned of /ext's copy, which it restores).
+    back = {str(root / a.path) for a in actions if a.action == "restore"}
     dead = [
         a
         for a in actions
-        if a.action in ("link", "relink") and a.target and not os.path.exists(root / a.target)
+        if a.action in ("link", "relink")
+        and a.target
+        and not os.path.exists(root / a.target)
+        and str(root / a.target) not in back
     ]
     if not dead:
         return ()

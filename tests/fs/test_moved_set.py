@@ -104,3 +104,24 @@ def test_an_undo_that_puts_back_links_to_a_folder_gone_says_so_before_it(tmp_pat
         f"prompts/fix.md, extensions/notify.ts: put back as links into {root}, which no longer "
         "exists: pi will not load them until `ext install` links them from where the set is now",
     )
+
+
+def test_an_undo_of_the_last_uninstall_does_not_warn_of_the_copy_it_puts_back(
+    tmp_path: Path,
+) -> None:
+    """helper-48: undo of the last uninstall warned that /ext's link would lead into
+    `.extset/agent/`, 'which no longer exists', though the same plan puts the copy back."""
+    from installer.commands.undo import Undo, undo
+
+    root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    ctx = resolve(Env(cwd=tmp_path), root, agent)
+    install(ctx, Install(), yes)
+    uninstall(ctx, Uninstall(), yes)
+    assert not (agent / ".extset/agent").exists()  # the last uninstall took the copy
+
+    result = undo(ctx, Undo(dry_run=True), yes)
+
+    assert "extensions/ext-command.ts" in [a.path for a in result.plan.actions]
+    assert result.plan.warnings == ()
