@@ -136,9 +136,14 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
                 for r, folder in shared.items()
             ),
         )
+        if any(a.action in ("prune", "unlink") for a in links.actions):
+            from installer.links.kept import kept_backups
+
+            kept[:] = kept_backups(ctx.agent_dir, links.actions, host.title)
         return Prepared(Plan("install", actions, warnings, "link"))
 
     written: list[WrittenPlan] = []
+    kept: list[str] = []  # a user's entry a pruned link had replaced: its backup, named
 
     def new_state(state: State) -> State:
         extra: dict[str, object] = {"host": host.name}
@@ -147,7 +152,8 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             extra[KEY] = hashes
         return state.with_set(set_record(ctx, "link", extra))
 
-    return run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+    result = run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+    return result._replace(notes=(*result.notes, *kept)) if kept else result
 
 
 def parked(agent: AgentState, resources: list[Resource]) -> list[Resource]:

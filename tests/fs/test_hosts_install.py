@@ -1260,3 +1260,25 @@ def test_another_host_says_an_extension_is_pi_s_even_with_another_set_here(
 
     assert said.exit_code == 2
     assert "notify is not installed into Claude Code" in said.stderr, said.stderr
+
+
+def test_a_prune_in_another_agent_names_the_backup_of_the_users_skill(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-48: the set renamed a skill whose install into Claude Code had backed up the
+    user's own; the prune said nothing of it, nor did anything after."""
+    claude = made(isolated_home, ".claude")
+    build_tree(claude, {"skills/review/SKILL.md": "---\nname: review\ndescription: mine\n---\n"})
+    at = ("--set", str(set_root), "--host", "claude")
+    assert ext(*at, "install", "--yes").exit_code == 0
+    [backup] = os.listdir(claude / "skills/.bak")
+    (set_root / "skills/review").rename(set_root / "skills/reviewer")
+
+    pruned = ext(*at, "install", "--yes")
+
+    assert pruned.exit_code == 0, pruned.stderr
+    assert "- prune      skills/review" in pruned.stdout
+    assert (
+        f"skills/review: what was there before ext stays as skills/.bak/{backup} (Claude Code "
+        "does not load it; rename it back to skills/review to use it)"
+    ) in unwrapped(pruned.stdout + pruned.stderr)
