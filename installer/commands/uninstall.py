@@ -91,7 +91,8 @@ def uninstall(ctx: Context, options: Uninstall, confirm: Confirm) -> PlanResult:
             warnings = (*warnings, *lost_elsewhere(ctx, actions, but=options.along))
         everything = actions + sp.actions
         plan = Plan("uninstall", everything, (*warnings, *_not_here(state, ctx, everything)))
-        kept[:] = kept_backups(ctx.agent_dir, links.actions, ctx.on.title)
+        # A link's, a file ext wrote (Gemini CLI's TOML: helper-48), an agent file's link.
+        kept[:] = kept_backups(ctx.agent_dir, actions, ctx.on.title)
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 
     def new_state(state: State) -> State:

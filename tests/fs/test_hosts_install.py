@@ -1282,3 +1282,23 @@ def test_a_prune_in_another_agent_names_the_backup_of_the_users_skill(
         f"skills/review: what was there before ext stays as skills/.bak/{backup} (Claude Code "
         "does not load it; rename it back to skills/review to use it)"
     ) in unwrapped(pruned.stdout + pruned.stderr)
+
+
+def test_the_uninstall_names_the_backup_of_a_gemini_command_the_user_had(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-48: the user's own commands/fix.toml, backed up by the install, was not named by
+    the uninstall (pi's and OpenCode's backups were)."""
+    gemini = made(isolated_home, ".gemini")
+    build_tree(gemini, {"commands/fix.toml": 'prompt = "mine"\n'})
+    at = ("--set", str(set_root), "--host", "gemini")
+    assert ext(*at, "install", "--yes").exit_code == 0
+    [backup] = [n for n in os.listdir(gemini / "commands") if n.startswith("fix.toml.bak.")]
+
+    gone = ext(*at, "uninstall", "--yes")
+
+    assert gone.exit_code == 0, gone.stderr
+    assert f"commands/fix.toml: what was there before ext stays as commands/{backup}" in (
+        unwrapped(gone.stdout + gone.stderr)
+    )
+    assert (gemini / "commands" / backup).read_text() == 'prompt = "mine"\n'
