@@ -136,15 +136,15 @@ def _reading_hidden(ctx: Context, folder: Path) -> list[tuple[Host, str]]:
 
 
 def hidden_but_read(ctx: Context, host: Host) -> list[tuple[str, str]]:
-    """For a host that reads hidden folders (OpenCode): each skill in a `.bak/` (ext's
-    backups) or `.off/` (ext's parked links) of a skills folder it reads, its own or a shared
-    one, which it loads all the same (helper-28: OpenCode loaded a backup of the user's own
-    `deep` in place of the set's, at random); as (the skill's folder, how it reads there)."""
+    """For a host that reads hidden folders of the shared skills folders (OpenCode): each
+    skill in a `.bak/` (ext's backups) or `.off/` (ext's parked links) of one, which it loads
+    all the same (helper-28: OpenCode loaded a backup of the user's own `deep` in place of the
+    set's, at random); as (the skill's folder, how it reads there). Its own folder's hidden
+    ones it skips (tests/e2e/test_host_facts.py; helper-48: doctor said otherwise)."""
     if not host.reads_hidden:
         return []
-    own = [(str(ctx.agent_dir / p.folder), ctx.agent_dir / p.folder) for p in host.places]
     out = []
-    for named, folder in [*own, *_read_folders(ctx, host)]:
+    for named, folder in _read_folders(ctx, host):
         for hidden in (".bak", ".off"):
             try:
                 names = sorted(os.listdir(folder / hidden))

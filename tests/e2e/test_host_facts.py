@@ -271,6 +271,10 @@ def test_opencode_reads_its_config_dir_and_skips_the_disabled_forms(
             "commands/hello.md": set_dir / "commands/hello.md",
             "commands/bye.md.off": set_dir / "commands/bye.md",
             "commands/git": set_dir / "commands/git",
+            # a backup ext made of the user's own skill, a real folder: skipped too (helper-48)
+            "skills/.bak/delta.bak.20261205-120000/SKILL.md": (
+                "---\nname: delta\ndescription: The user's own.\n---\nMine.\n"
+            ),
         },
     )
     found = _judge("opencode", isolated_home, config, tmp_path)
