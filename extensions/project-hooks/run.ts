@@ -26,8 +26,10 @@ export const DEFAULT_TIMEOUT_S = 60;
 export const MARK = "PROJECT_HOOKS_RUN";
 /** The first line of every hook's shell: in the background, a watcher that waits on fd 3 (a
  * socket whose other end only this pi holds) and kills the hook's whole group once it reads
- * the end, which comes when pi exits or is killed; the hook itself runs without fd 3. */
-export const WATCHER = "( read -r _ <&3; kill -KILL 0 ) 2>/dev/null & exec 3<&-";
+ * the end, which comes when pi exits or is killed; the hook itself runs without fd 3. Forked
+ * twice, so it is no job of the hook's shell: a hook's `wait` or `jobs` does not see it
+ * (helper-46); on the hook's own first line, so a syntax error names the hook's line. */
+export const WATCHER = "( ( read -r _ <&3; kill -KILL 0 ) & ) 2>/dev/null; exec 3<&-";
 /** How long output may still come after the hook exits, from a process that outlived it. */
 const AFTER_EXIT_MS = 500;
 
@@ -56,7 +58,7 @@ export function runHook(command: string, input: string, options: RunOptions): Pr
 		let settled = false;
 		let exitCode: number | undefined;
 		const mark = randomUUID();
-		const child = spawn(SHELL, ["-c", `${WATCHER}\n${command}`], {
+		const child = spawn(SHELL, ["-c", `${WATCHER}; ${command}`], {
 			cwd: options.cwd,
 			env: { ...options.env, [MARK]: mark },
 			detached: true, // its own process group: killed as one

@@ -105,7 +105,7 @@ def unsafe_matcher(matcher: str) -> str | None:
     stop a regular expression once started, and pi tries a project's matchers before its
     hooks are approved (helper-45: one froze pi at start). The rule of unsafeMatcher in
     project-hooks/hooks.ts, held to tests/hooks-run-vectors.json."""
-    if len(matcher) > 256:
+    if len(matcher.encode("utf-16-le", "surrogatepass")) // 2 > 256:  # UTF-16 units, as JS
         return "is longer than 256 characters"
     groups: list[bool] = []  # per open group: whether it repeats or alternates inside
     repeats = 0
@@ -115,16 +115,22 @@ def unsafe_matcher(matcher: str) -> str | None:
         if part == "(":
             groups.append(False)
         elif part == ")":
-            inner = groups.pop() if groups else False
-            if _open_repeat(matcher, at + 1) and inner:
+            if not groups:  # it would close the `^(?:…)$` pi tries it in (helper-46)
+                return "is not a balanced pattern"
+            inner = groups.pop()
+            # any repeat of the group counts, `{30}` too: `(.*){30}x` backtracks as `(.*)*x`
+            repeated = _open_repeat(matcher, at + 1) or matcher[at + 1 : at + 2] == "{"
+            if repeated and inner:
                 return "repeats a group that repeats or alternates inside it"
-            if groups and (inner or _open_repeat(matcher, at + 1)):
+            if groups and (inner or repeated):
                 groups[-1] = True
         elif part in ("|", "repeat"):
             repeats += part == "repeat"
             if groups:
                 groups[-1] = True
-    return "repeats open-endedly more than 10 times" if repeats > 10 else None
+    if groups:
+        return "is not a balanced pattern"
+    return "repeats open-endedly more than 5 times" if repeats > 5 else None
 
 
 def _tokens(matcher: str) -> Iterator[tuple[str, int]]:
@@ -148,7 +154,7 @@ def _tokens(matcher: str) -> Iterator[tuple[str, int]]:
         i += 1
 
 
-_OPEN_BRACES = re.compile(r"\{\d*,\}")
+_OPEN_BRACES = re.compile(r"\{[0-9]*,\}")  # ASCII digits, as JavaScript's `\d`
 
 
 def _open_repeat(text: str, at: int) -> bool:

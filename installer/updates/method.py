@@ -101,8 +101,10 @@ def detect_install_method(facts: InstallFacts) -> InstallMethod:
 def with_index(method: InstallMethod, url: str) -> InstallMethod:
     """`method`'s upgrade asking `url`, the index the check asked (helper-40: the hint ran
     with pip's own index, which may hold another extset than the one announced)."""
-    if method.command is None:
-        return method
+    from urllib.parse import urlsplit
+
+    if method.command is None or urlsplit(url).password is not None:
+        return method  # a hint is printed and cached: never a password (helper-46)
     cmd = list(method.command)
     if method.name in ("pip", "uv"):  # `… install [--user] -U extset`
         cmd[-1:-1] = ["--index-url", url]

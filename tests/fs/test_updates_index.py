@@ -121,3 +121,12 @@ def test_an_upgrade_asks_the_index_the_check_asked(method: InstallMethod, hint: 
     from installer.updates.method import with_index
 
     assert with_index(method, "http://i/simple").hint == hint
+
+
+def test_an_index_url_holding_a_password_is_left_out_of_the_hint() -> None:
+    """helper-46: the hint (printed, cached, in --json and every notice) carried
+    `--index-url http://alice:SECRET@…`."""
+    from installer.updates.method import with_index
+
+    assert with_index(PIPX, "http://alice:SECRET@i/simple").hint == "pipx upgrade extset"
+    assert "SECRET" not in str(with_index(PIPX, "http://__token__:SECRET@i/simple"))

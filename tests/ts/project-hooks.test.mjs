@@ -138,7 +138,7 @@ describe("matchers and hook types", () => {
 		const skipped = pick("NotebookEdit").skipped.join("\n");
 		assert.match(skipped, /type "http"/);
 		assert.match(skipped, /type "prompt"/);
-		assert.match(skipped, /"\(" is not a valid pattern/);
+		assert.match(skipped, /matcher is not a balanced pattern/); // "(", before it is tried
 	});
 	test("pi's tools go by Claude Code's names", () => {
 		assert.equal(hooks.claudeToolName("bash"), "Bash");
@@ -375,6 +375,14 @@ describe("running a hook", () => {
 		const out = await run.runHook("yes xxxxxxxxxxxxxxxx", "", opts());
 		assert.match(out.failure, /more than 1048576 bytes/);
 		assert.ok(out.stdout.length <= run.OUTPUT_CAP);
+	});
+	// helper-46: the watcher was a job of the hook's shell, so a bare `wait` waited for pi
+	test("a hook's own `wait` waits for its own jobs only, and its line numbers are its own", async () => {
+		const started = Date.now();
+		const out = await run.runHook("sleep 0.1 & wait; echo waited\nsyntax error (", "", opts(20));
+		assert.deepEqual([out.code, out.stdout, out.failure], [2, "waited\n", undefined]);
+		assert.match(out.stderr, /: 2: Syntax error/); // the hook's second line, not the third
+		assert.ok(Date.now() - started < 10_000);
 	});
 	// helper-45: pi killed by `timeout` (or a closed terminal) left its hook running, untimed
 	for (const signal of ["SIGKILL", "SIGTERM"]) {
