@@ -99,7 +99,8 @@ class Picker:
         ]
         # One long name must not push every row past the edge (helper-44: at 80 columns each
         # row wrapped in two): the name column is capped, and a longer name cut in its middle.
-        name_w = min(max((len(r.label) for r in self.rows), default=0), max(12, width - _STATE_W))
+        longest = max((_width(r.label) for r in self.rows), default=0)
+        name_w = min(longest, max(12, width - _STATE_W))
         if small:  # one row a line, cut at the edge; the refusal is said, wrapped, in the foot
             blocks = [[_cut(self._small_row(i, r, name_w), width)] for i, r in enumerate(self.rows)]
             head = [_cut(h, width) for h in head]
@@ -114,8 +115,8 @@ class Picker:
             foot = _wrap(("class:foot", self.summary()), width, 2)
         room = max(1, height - len(head) - len(foot))
         first, last = _window(blocks, self.cursor, room)
-        if (first, last) != (0, len(blocks)):  # scrolled: a line says that more rows are there
-            room = max(1, room - 1)
+        if (first, last) != (0, len(blocks)) and room > 1:  # scrolled: a line says so
+            room -= 1
             first, last = _window(blocks, self.cursor, room)
             foot = [("class:foot", f"rows {first + 1}-{last} of {len(blocks)}"), *foot]
         shown = [line for block in blocks[first:last] for line in block][:room]
@@ -124,7 +125,7 @@ class Picker:
     def _row(self, i: int, r: Row, name_w: int) -> tuple[str, str]:
         pointer = "»" if i == self.cursor else " "
         if r.locked is not None:
-            return ("class:locked", f"{pointer} -  {_fit(r.label, name_w):<{name_w}}  {r.locked}")
+            return ("class:locked", f"{pointer} -  {_fit(r.label, name_w)}  {r.locked}")
         box = "[x]" if self.after[r.label] else "[ ]"
         now = "enabled" if r.on else "disabled"
         after = "enabled" if self.after[r.label] else "disabled"
@@ -132,7 +133,7 @@ class Picker:
         note = f"  refused: {self.notes[r.label]}" if r.label in self.notes else ""
         mark = f"  {r.mark}" if r.mark else ""
         style = "class:changed" if now != after else ("class:refused" if note else "")
-        return (style, f"{pointer} {box} {_fit(r.label, name_w):<{name_w}}  {state}{mark}{note}")
+        return (style, f"{pointer} {box} {_fit(r.label, name_w)}  {state}{mark}{note}")
 
     def _small_row(self, i: int, r: Row, name_w: int) -> tuple[str, str]:
         """A row for a terminal too small for columns: now → after first, then the name,
@@ -159,8 +160,22 @@ class Picker:
         return f"refused: {refused}" if refused else self.summary()
 
 
+def _width(text: str) -> int:
+    """The columns text takes on a terminal: a CJK character two (helper-46: names were
+    measured in characters, and a row of 40 of them took 109 columns of 80)."""
+    from prompt_toolkit.utils import get_cwidth
+
+    return get_cwidth(text)
+
+
 def _cut(line: tuple[str, str], width: int) -> tuple[str, str]:
-    return line[0], line[1][:width]
+    """A line cut at `width` columns."""
+    style, text = line
+    if _width(text) <= width:
+        return line
+    while _width(text) > width:
+        text = text[:-1]
+    return style, text
 
 
 def _wrap(line: tuple[str, str], width: int, indent: int) -> list[tuple[str, str]]:
@@ -183,12 +198,21 @@ _STATE_W = 26
 
 
 def _fit(label: str, width: int) -> str:
-    """A label in `width` columns, cut in its middle (`an-extra…-columns`) when longer: both
-    ends stay, as /ext shows a long name."""
-    if len(label) <= width:
-        return label
-    head = (width - 1) // 2
-    return f"{label[:head]}…{label[len(label) - (width - 1 - head) :]}"
+    """A label in exactly `width` columns: padded, or cut in its middle (`an-extra…-columns`)
+    when longer, both ends kept, as /ext shows a long name."""
+    used = _width(label)
+    if used <= width:
+        return label + " " * (width - used)
+    head, tail = "", ""
+    for c in label:  # the first half of the room from the front, the rest from the back
+        if _width(head + c) > (width - 1) // 2:
+            break
+        head += c
+    for c in reversed(label):
+        if _width(head) + 1 + _width(c + tail) > width:
+            break
+        tail = c + tail
+    return f"{head}…{tail}" + " " * (width - _width(head) - 1 - _width(tail))
 
 
 def _window(blocks: list[list[tuple[str, str]]], cursor: int, room: int) -> tuple[int, int]:

@@ -251,8 +251,8 @@ def test_the_list_shows_whole_rows_and_says_when_there_are_more(
     starts = [line for line in shown if re.match(r"(» |  \S)", line)]  # a row's first line
     assert any(line.startswith("» ") for line in starts)  # the cursor's row is there
     more = [line for line in shown if re.fullmatch(r"rows \d+-\d+ of 15", line)]
-    if len(starts) < len(MANY):
-        assert more, shown
+    if len(starts) < len(MANY):  # said, where a line is left for it (helper-46: not past it)
+        assert more or len(shown) >= height, shown
     # the list begins with a row's first line, never with the rest of a row cut above
     assert re.match(r"(» |  \S)", shown[1]), shown
 
@@ -260,3 +260,23 @@ def test_the_list_shows_whole_rows_and_says_when_there_are_more(
 def test_a_compact_row_keeps_its_guard_mark() -> None:
     rows = [Row("watchdog", True, "enabled", mark="[guarded]"), *ROWS]
     assert text(Picker(rows, lambda _: None), 50, 15)[1] == "» on     watchdog [guarded]"
+
+
+def test_a_wide_name_is_measured_in_columns() -> None:
+    """helper-46: a name of 40 CJK characters (80 columns) drew a 109-column row at 80."""
+    rows = [Row("日本語" * 14, True, "enabled"), *ROWS]
+    shown = text(Picker(rows, lambda _: None), 80, 30)
+    from prompt_toolkit.utils import get_cwidth
+
+    assert all(get_cwidth(line) <= 80 for line in shown), shown
+    assert "…" in shown[1]
+
+
+def test_a_list_that_scrolls_in_one_line_of_room_draws_no_line_more() -> None:
+    """helper-46: with one line of room, the 'rows a-b of n' line was drawn all the same."""
+    p = Picker(list(MANY), lambda on: LONG if LONG_NAME not in on else None)
+    p.flip()  # refused: its reason, wrapped, fills the foot
+    shown = text(p, 80, 4)
+    # the head, the cursor's row, then the reason it was refused, and no line more
+    assert shown[1].startswith("» ") and shown[2].startswith("refused: ")
+    assert not any(line.startswith("rows ") for line in shown)
