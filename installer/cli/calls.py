@@ -12,6 +12,7 @@ few, what is said around it (`_AROUND`).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
@@ -518,7 +519,26 @@ def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn
     elsewhere = elsewhere_said(g, out, ctx, BY_CALL["launch"], {}, passed=options.args)
     found = found._replace(warnings=(*found.warnings, *elsewhere))
     render(out, found, after=notice(g, ctx))
+    if isinstance(found, Exec) and found.warnings and _wiped_unsaid(ctx, options.args):
+        # helper-47: into a dir without the set (so without /ext to say them again as pi's
+        # notice) the warnings went with pi's first screen; in a terminal, ext waits first.
+        out.err("press Enter to start pi, or Ctrl-C to stop")
+        sys.stdin.readline()
     found.start(ctx.agent_dir, os.environ)
+
+
+_NO_SCREEN = frozenset({"-p", "--print", "-v", "--version", "-h", "--help", "--mode"})
+
+
+def _wiped_unsaid(ctx: Any, args: tuple[str, ...]) -> bool:
+    """Whether pi's screen would wipe the warnings with nothing to say them again: a terminal
+    on both sides, pi's full screen (not print mode, --version, --help, rpc), and no /ext in
+    the agent dir (ext-command.ts says them as pi's notice)."""
+    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stderr.isatty()):
+        return False
+    if any(a.partition("=")[0] in _NO_SCREEN for a in args):
+        return False
+    return not (ctx.agent_dir / "extensions" / "ext-command.ts").exists()
 
 
 def _with_notice(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
