@@ -249,11 +249,17 @@ def write_copy(path: Path, content: bytes) -> bool:
     return True
 
 
-def recorded(agent_dir: Path, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """`extra` with each installed agent file's sha256 (read from disk); the command's entry also
-    names the `ext` that `/ext` runs."""
+def recorded(
+    agent_dir: Path, extra: Mapping[str, Any], manifest: Manifest | None = None
+) -> dict[str, Any]:
+    """`extra` with each installed agent file's sha256 (read from disk) that the set needs
+    (the recorder only for a set with a process guard: helper-47, a set without one claimed
+    it, and the uninstall of the set that had one left it); the command's entry also names
+    the `ext` that `/ext` runs."""
     out = {k: v for k, v in extra.items() if k not in {f.key for f in FILES}}
     for file in FILES:
+        if file is SESSIONS and manifest is not None and not wants_recorder(manifest):
+            continue
         link = agent_dir / file.dest
         real = os.path.realpath(link)
         if link.is_symlink() and _is_copy(agent_dir, real) and os.path.isfile(real):

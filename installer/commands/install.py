@@ -187,7 +187,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
 
     def new_state(state: State) -> State:
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
-        extra = recorded(ctx.agent_dir, previous.extra if previous else {})
+        extra = recorded(ctx.agent_dir, previous.extra if previous else {}, ctx.manifest)
         extra = recorded_hooks(ctx.set_root, extra, ctx.env.now)
         extra = _filters_record(extra, mode, skipped)
         extra.update(_seeds_record(ctx, options.reseed, previous, wrote))

@@ -315,3 +315,22 @@ def test_a_session_record_is_written_when_its_folder_goes_between_two_steps(
     monkeypatch.setattr(own, "ensure_dir", ensure_then_lose)
     written = write_session_record(agent, ["pi", "--print"])
     assert raced and json.loads(written.read_text())["argv"] == ["pi", "--print"]
+
+
+def test_the_recorder_goes_with_the_last_set_that_needs_it(ctx: Context, tmp_path: Path) -> None:
+    """helper-47: a set without process guards, installed while the recorder was there,
+    claimed it; the uninstall of the set that needed it then left it loaded, and doctor said
+    no set needed it."""
+    plain = build_tree(
+        tmp_path / "plain", {"extset.toml": '[set]\nname = "plain"\n', "prompts/p.md": "p\n"}
+    )
+    other = resolve(Env(environ=dict(os.environ), cwd=tmp_path), plain, ctx.agent_dir)
+    install(other, Install(), yes)
+    recorder = ctx.agent_dir / "extensions/ext-sessions.ts"
+    assert recorder.is_symlink()
+
+    uninstall(ctx, Uninstall(), yes)
+
+    assert not os.path.lexists(recorder)
+    assert (ctx.agent_dir / "extensions/ext-command.ts").is_symlink()  # /ext serves plain
+    assert install(other, Install(), yes).plan.is_empty  # and nothing left to mend
