@@ -118,7 +118,7 @@ def test_each_failure_and_conflict_is_said_once_in_a_deep_doctor_with_its_fix(
             "flag --v is registered by both one and two",
             "rename the flag in one of them, or `ext disable` the one you do not need",
         ),
-        ("loader", "ok", "pi's loader loads what ext says", None),
+        ("loader", "ok", "pi's loader loads what ext says of the set", None),
     ]
     assert next(f for f in found if f.message.startswith("bad")).message.endswith(
         "/extensions/bad.ts: boom"

@@ -32,7 +32,7 @@ def test_every_item_loaded_as_ext_says_is_one_ok_row() -> None:
     ext += [("skill:review", "disabled", frozenset({"/set/skills/review/SKILL.md"}))]
     found = rows(view(("extension", "/set/extensions/notify.ts")), ext, "/set")
     assert [(f.level, f.message) for f in found] == [
-        ("ok", "pi's loader loads what ext says: 1 enabled item, nothing else")
+        ("ok", "pi's loader loads what ext says of the set: 1 enabled item, nothing else of it")
     ]
 
 
@@ -182,7 +182,7 @@ def test_a_failure_host_load_already_reported_is_not_said_again() -> None:
     assert [(f.level, f.message) for f in found] == [
         (
             "ok",
-            "pi's loader loads what ext says: 1 enabled item, nothing else "
+            "pi's loader loads what ext says of the set: 1 enabled item, nothing else of it "
             "(1 extension failed to load: see host.load)",
         )
     ]
@@ -197,7 +197,7 @@ def test_a_conflict_host_load_already_reported_is_counted_not_said_again() -> No
     assert [(f.level, f.message) for f in found] == [
         (
             "ok",
-            "pi's loader loads what ext says: 2 enabled items, nothing else "
+            "pi's loader loads what ext says of the set: 2 enabled items, nothing else of it "
             "(1 tool or flag conflict: see host.load)",
         )
     ]

@@ -97,8 +97,10 @@ def findings(
         also = [f"{count(len(said), 'extension')} failed to load"] if said else []
         also += [count(len(heard), "tool or flag conflict")] if heard else []
         yield ok(
-            f"pi's loader loads what ext says: {count(enabled, 'enabled item')}, nothing else"
-            + (f" ({', '.join(also)}: see host.load)" if also else "")
+            # "of the set": other sets' items load too (helper-39, helper-47: "nothing else"
+            # read as the whole dir's)
+            f"pi's loader loads what ext says of the set: {count(enabled, 'enabled item')}, "
+            "nothing else of it" + (f" ({', '.join(also)}: see host.load)" if also else "")
         )
 
 
