@@ -47,8 +47,9 @@ def lines(result: Result, runnable: Callable[[str], str] = str) -> list[str]:
         return approve_lines(result)
     if isinstance(result, ListResult):
         return list_lines(result)
-    if isinstance(result, ApprovalPreview):
-        return preview_lines(result)
+    if isinstance(result, ApprovalPreview):  # `approve --dry-run`: said as every dry run is
+        shown = preview_lines(result)
+        return [*shown, "dry run: nothing was approved"] if result.needs_approval else shown
     return revoke_lines(result)
 
 
