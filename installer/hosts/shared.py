@@ -31,11 +31,16 @@ def shared_reads(
     for r in skills:
         if r.kind != "skill":
             continue
+        real = r.real or r.source
         for folder, base in reads:
             there = base / r.filename
-            linked = os.path.islink(there) and os.path.realpath(there) == (r.real or r.source)
-            parked = os.path.lexists(there.parent / ".off" / r.filename)  # kept off there
-            if linked or (there.parent in ahead and not parked):
+            linked = os.path.islink(there) and os.path.realpath(there) == real
+            off = there.parent / ".off" / r.filename
+            parked = os.path.lexists(off)  # kept off there
+            # A host that reads hidden folders (OpenCode) loads a parked link all the same
+            # (helper-48: ext called it disabled there, and linked a third copy).
+            read_parked = host.reads_hidden and os.path.realpath(off) == real
+            if linked or read_parked or (there.parent in ahead and not parked):
                 found[r] = folder
                 break
     return found

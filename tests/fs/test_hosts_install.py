@@ -1302,3 +1302,30 @@ def test_the_uninstall_names_the_backup_of_a_gemini_command_the_user_had(
         unwrapped(gone.stdout + gone.stderr)
     )
     assert (gemini / "commands" / backup).read_text() == 'prompt = "mine"\n'
+
+
+def test_opencode_reads_a_skill_another_agent_parked_and_ext_says_so(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-48: once Claude Code's link was parked (skills/.off/, which OpenCode reads),
+    `ext --host opencode disable` said 'now disabled' and linked a third copy, while OpenCode
+    loaded the skill from Claude's folder. It is OpenCode's from Claude's folder: listed so,
+    and its disable refused with the command that takes it away."""
+    made(isolated_home, ".claude")
+    made(isolated_home, ".config/opencode")
+    claude = ("--set", str(set_root), "--host", "claude")
+    opencode = ("--set", str(set_root), "--host", "opencode")
+    assert ext(*claude, "install", "--yes").exit_code == 0
+    assert ext(*opencode, "install", "--yes").exit_code == 0
+    assert ext(*claude, "disable", "skill:review", "--yes").exit_code == 0
+    assert (isolated_home / ".claude/skills/.off/review").is_symlink()
+
+    listed = json.loads(ext(*opencode, "--json", "list").stdout)
+    refused = ext(*opencode, "disable", "skill:review", "--yes")
+
+    [item] = [i for i in listed["items"] if i["name"] == "review"]
+    assert item["state"] == "enabled", item
+    assert "~/.claude/skills" in item.get("note", ""), item
+    assert refused.exit_code == 3, refused.stderr
+    assert "install --skip skill:review" in unwrapped(refused.stderr)
+    assert not (isolated_home / ".config/opencode/skills/.off/review").exists()
