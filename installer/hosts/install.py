@@ -126,7 +126,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *files.warnings,
             *_absent_warnings(host, where, picked),
             *_refused_warnings(host, linked_now(links.actions, here)),
-            *found_twice(ctx, host, linked),
+            *found_twice(ctx, host, linked, _linked_ahead(ctx, options)),
             *_twins(ctx, host, linked_now(links.actions, here), selection),
             *parked_but_read(ctx, links.actions),  # a backup another host still loads
             *lost_elsewhere(ctx, links.actions),  # a --skip unlinks what another host reads

@@ -260,10 +260,13 @@ def owner_of(folder: str) -> str | None:
     return None
 
 
-def found_twice(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> list[str]:
+def found_twice(
+    ctx: Context, host: Host, skills: tuple[Resource, ...], ahead: frozenset[Path] = frozenset()
+) -> list[str]:
     """A warning per skill the host finds in two shared folders, each linked there by ext for
-    another host (OpenCode reads ~/.claude/skills and ~/.agents/skills), with the host's way
-    to read only one."""
+    another host (OpenCode reads ~/.claude/skills and ~/.agents/skills), or to be by a host
+    this run installs into first (`ahead`: helper-48, a served first install said nothing),
+    with the host's way to read only one."""
     reads = _read_folders(ctx, host)
     if len(reads) < 2:
         return []
@@ -275,7 +278,8 @@ def found_twice(ctx: Context, host: Host, skills: tuple[Resource, ...]) -> list[
         where = [
             folder
             for folder, base in reads
-            if os.path.islink(there := base / r.filename) and os.path.realpath(there) == real
+            if (os.path.islink(there := base / r.filename) and os.path.realpath(there) == real)
+            or (base in ahead and not os.path.lexists(base / ".off" / r.filename))
         ]
         if len(where) > 1:
             fix = f": {host.shared_twice_fix}" if host.shared_twice_fix else ""

@@ -1329,3 +1329,24 @@ def test_opencode_reads_a_skill_another_agent_parked_and_ext_says_so(
     assert refused.exit_code == 3, refused.stderr
     assert "install --skip skill:review" in unwrapped(refused.stderr)
     assert not (isolated_home / ".config/opencode/skills/.off/review").exists()
+
+
+def test_a_served_first_install_says_opencode_will_find_a_skill_twice(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-48: serving Claude Code and Codex CLI before OpenCode links each skill into
+    ~/.claude/skills and ~/.agents/skills, which OpenCode both reads: it reported duplicates
+    at once, while the first install said so only on the next run."""
+    (set_root / "extset.toml").write_text(
+        '[set]\nname = "tools"\n[hosts]\nserve = ["opencode", "claude", "codex"]\n'
+    )
+    for folder in (".config/opencode", ".claude", ".codex"):
+        made(isolated_home, folder)
+
+    first = ext("--set", str(set_root), "install", "--yes")
+    again = ext("--set", str(set_root), "install", "--dry-run")
+
+    said = "skill:review: OpenCode finds it in ~/.claude/skills and ~/.agents/skills"
+    assert first.exit_code == 0, first.stderr
+    assert said in unwrapped(first.stderr), first.stderr
+    assert said in unwrapped(again.stderr)
