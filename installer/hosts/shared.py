@@ -220,6 +220,8 @@ def lost_elsewhere(
     out = []
     for path, hosts in hit:
         for host, folder in hosts:
+            if _read_elsewhere_too(ctx, host, path):
+                continue  # helper-48: OpenCode reads ~/.claude/skills too, and keeps it there
             for dir_, name in installed:
                 if name != host.name:
                     continue
@@ -230,6 +232,22 @@ def lost_elsewhere(
                     f"`ext --host {host.name} --agent-dir {where} install` after this"
                 )
     return out
+
+
+def _read_elsewhere_too(ctx: Context, host: Host, path: Path) -> bool:
+    """Whether `host` reads the skill whose link at `path` this run takes away (planned, so
+    still there) from another folder it reads as well, where ext linked the same (a parked
+    one, for a host that reads hidden folders)."""
+    if not os.path.islink(path):
+        return False
+    real = os.path.realpath(path)
+    for _, base in _read_folders(ctx, host):
+        if base == path.parent:
+            continue
+        places = [base / path.name, *([base / ".off" / path.name] if host.reads_hidden else [])]
+        if any(os.path.islink(p) and os.path.realpath(p) == real for p in places):
+            return True
+    return False
 
 
 def read_elsewhere(

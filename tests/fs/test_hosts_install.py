@@ -1350,3 +1350,20 @@ def test_a_served_first_install_says_opencode_will_find_a_skill_twice(
     assert first.exit_code == 0, first.stderr
     assert said in unwrapped(first.stderr), first.stderr
     assert said in unwrapped(again.stderr)
+
+
+def test_an_uninstall_does_not_say_opencode_loses_a_skill_it_still_reads_elsewhere(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-48: uninstalling from Codex CLI warned that OpenCode 'reads it from
+    ~/.agents/skills and loses it', while OpenCode read it from ~/.claude/skills as well."""
+    for folder in (".config/opencode", ".claude", ".codex"):
+        made(isolated_home, folder)
+    for host in ("claude", "codex", "opencode"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+
+    gone = ext("--set", str(set_root), "--host", "codex", "uninstall", "--yes")
+
+    assert gone.exit_code == 0, gone.stderr
+    assert "OpenCode" not in gone.stderr or "loses it" not in gone.stderr, gone.stderr
+    assert (isolated_home / ".claude/skills/review").is_symlink()  # still read there
