@@ -109,11 +109,13 @@ def _enable_puts_in(why: str) -> str:
 
 
 def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
-    """A skill not installed here that the host loads from a shared folder where ext linked it
-    (~/.agents/skills, for Codex CLI): on, from there, and switched there."""
+    """A skill not installed here, or parked here, that the host loads from a shared folder
+    where ext linked it (~/.agents/skills, for Codex CLI): on, from there, and switched there
+    (helper-48: parked here and live there, it was listed off, and an enable linked a second
+    copy here)."""
     from installer.hosts.shared import shared_places
 
-    missing = tuple(i.resource for i in found if i.state == "not-installed")
+    missing = tuple(i.resource for i in found if i.state in ("not-installed", "disabled"))
     places = shared_places(ctx, ctx.on, missing)
     if not places:
         return found

@@ -140,7 +140,7 @@ def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
     switched there, by that host's command, not here (an enable here would load it twice)."""
     from installer.hosts.shared import shared_places, switched_off_by
 
-    missing = tuple(i.resource for i in items if i.state == "not-installed")
+    missing = tuple(i.resource for i in items if i.state in ("not-installed", "disabled"))
     places = shared_places(ctx, ctx.on, missing)
     out = []
     for i in items:

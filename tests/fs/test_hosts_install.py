@@ -1367,3 +1367,27 @@ def test_an_uninstall_does_not_say_opencode_loses_a_skill_it_still_reads_elsewhe
     assert gone.exit_code == 0, gone.stderr
     assert "OpenCode" not in gone.stderr or "loses it" not in gone.stderr, gone.stderr
     assert (isolated_home / ".claude/skills/review").is_symlink()  # still read there
+
+
+def test_a_skill_parked_here_and_live_in_a_shared_folder_is_on_and_an_enable_links_no_copy(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-48: Codex CLI and Gemini CLI both disabled skill:review, then Codex enabled it
+    again (live in ~/.agents/skills, which Gemini reads): Gemini's list said disabled, and
+    its enable linked a second copy into ~/.gemini/skills, which Gemini reported."""
+    made(isolated_home, ".codex")
+    gemini = made(isolated_home, ".gemini")
+    codex_at = ("--set", str(set_root), "--host", "codex")
+    gemini_at = ("--set", str(set_root), "--host", "gemini")
+    for at in (codex_at, gemini_at):
+        assert ext(*at, "install", "--yes").exit_code == 0
+    for at, verb in ((codex_at, "disable"), (gemini_at, "disable"), (codex_at, "enable")):
+        assert ext(*at, verb, "skill:review", "--yes").exit_code == 0, (at, verb)
+
+    listed = json.loads(ext(*gemini_at, "--json", "list").stdout)
+    enabled = ext(*gemini_at, "enable", "skill:review", "--yes")
+
+    [item] = [i for i in listed["items"] if i["name"] == "review"]
+    assert item["state"] == "enabled" and "~/.agents/skills" in (item.get("note") or ""), item
+    assert enabled.exit_code == 0 and "already enabled" in enabled.stderr, enabled.stderr
+    assert not os.path.lexists(gemini / "skills/review")  # no second copy
