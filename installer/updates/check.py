@@ -173,7 +173,9 @@ def _from_index(
     if listed.answered and listed.latest is None:  # an answer, not the network's fault
         detail = f"the index of {source} lists no release of extset ext can read"
         return replace(unasked, status="unavailable", detail=detail)
-    if source in ("EXT_INDEX_URL", "config.toml [updates] index"):  # not pip's own
+    # pip reads its own index settings, uv none of them (helper-49): ext's own index for pip,
+    # any index found for uv
+    if source in ("EXT_INDEX_URL", "config.toml [updates] index") or method.name.startswith("uv"):
         from installer.updates.method import with_index
 
         method = with_index(method, str(config.index_url or config.index))

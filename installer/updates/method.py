@@ -103,8 +103,9 @@ def with_index(method: InstallMethod, url: str) -> InstallMethod:
     with pip's own index, which may hold another extset than the one announced)."""
     from urllib.parse import urlsplit
 
-    if method.command is None or urlsplit(url).password is not None:
-        return method  # a hint is printed and cached: never a password (helper-46)
+    parts = urlsplit(url)
+    if method.command is None or parts.username or parts.password or parts.query:
+        return method  # a hint is printed and cached: never a secret (helper-46, helper-49)
     cmd = list(method.command)
     if method.name in ("pip", "uv"):  # `… install [--user] -U extset`
         cmd[-1:-1] = ["--index-url", url]

@@ -130,3 +130,21 @@ def test_an_index_url_holding_a_password_is_left_out_of_the_hint() -> None:
 
     assert with_index(PIPX, "http://alice:SECRET@i/simple").hint == "pipx upgrade extset"
     assert "SECRET" not in str(with_index(PIPX, "http://__token__:SECRET@i/simple"))
+    # a token as the user name (Gemfury's form) or in the query (helper-49)
+    assert with_index(PIPX, "https://SECRET@pypi.fury.io/me/").hint == "pipx upgrade extset"
+    assert with_index(PIPX, "https://i/simple?token=SECRET").hint == "pipx upgrade extset"
+
+
+def test_uv_is_told_the_index_pip_is_configured_with_as_uv_reads_no_pip_config(
+    server: Server,  # noqa: F811
+) -> None:
+    """helper-49: the index came from pip's settings, which uv does not read: `uv tool
+    upgrade extset` would have asked PyPI."""
+    server.routes["/pypi/extset/json"] = send(200, b'{"info": {"version": "0.2.0"}}')
+    uv_tool = InstallMethod("uv-tool", ("uv", "tool", "upgrade", "extset"))
+    config = UpdateConfig(index=server.base, index_source="PIP_INDEX_URL")
+
+    assert check_ext(config, uv_tool, "0.1.0", OK).hint == (
+        f"uv tool upgrade --index-url {server.base} extset"
+    )
+    assert check_ext(config, PIPX, "0.1.0", OK).hint == "pipx upgrade extset"  # pip reads it
