@@ -70,11 +70,12 @@ export function unsafeMatcher(matcher: string): string | undefined {
 			if (groups.length === 0) return "is not a balanced pattern";
 			const inner = groups.pop() ?? false;
 			// Any repeat of the group counts, `{30}` too: `(.*){30}x` backtracks as `(.*)*x` does.
-			const repeated = openRepeat(matcher, i + 1) || matcher[i + 1] === "{";
+			const repeated = openRepeat(matcher, i + 1) || manyBraces(matcher, i + 1);
 			if (repeated && inner) return "repeats a group that repeats or alternates inside it";
 			if ((repeated || inner) && groups.length > 0) groups[groups.length - 1] = true;
 		} else if (c === "|") {
 			if (groups.length > 0) groups[groups.length - 1] = true;
+			else repeats = 0; // a top-level alternative is tried on its own (helper-49)
 		} else if (openRepeat(matcher, i)) {
 			repeats++;
 			if (groups.length > 0) groups[groups.length - 1] = true;
@@ -83,6 +84,14 @@ export function unsafeMatcher(matcher: string): string | undefined {
 	if (groups.length > 0) return "is not a balanced pattern";
 	// Five: `.*` six times fails on a 48-character tool name in 0.15 s, eight times in 9 s.
 	return repeats > 5 ? "repeats open-endedly more than 5 times" : undefined;
+}
+
+/** Whether `text[at]` starts a brace repeat of more than once: `{2}`, `{1,3}`, `{2,}`. */
+function manyBraces(text: string, at: number): boolean {
+	const found = /^\{(\d*)(,(\d*))?\}/.exec(text.slice(at));
+	if (!found) return false;
+	const most = found[2] === undefined ? found[1] : found[3];
+	return most === "" || Number(most) > 1;
 }
 
 /** Whether `text[at]` starts an open-ended repeat: `*`, `+`, `{n,}`. */

@@ -119,7 +119,7 @@ def unsafe_matcher(matcher: str) -> str | None:
                 return "is not a balanced pattern"
             inner = groups.pop()
             # any repeat of the group counts, `{30}` too: `(.*){30}x` backtracks as `(.*)*x`
-            repeated = _open_repeat(matcher, at + 1) or matcher[at + 1 : at + 2] == "{"
+            repeated = _open_repeat(matcher, at + 1) or _many_braces(matcher, at + 1)
             if repeated and inner:
                 return "repeats a group that repeats or alternates inside it"
             if groups and (inner or repeated):
@@ -128,6 +128,8 @@ def unsafe_matcher(matcher: str) -> str | None:
             repeats += part == "repeat"
             if groups:
                 groups[-1] = True
+            elif part == "|":
+                repeats = 0  # a top-level alternative is tried on its own (helper-49)
     if groups:
         return "is not a balanced pattern"
     return "repeats open-endedly more than 5 times" if repeats > 5 else None
@@ -155,6 +157,18 @@ def _tokens(matcher: str) -> Iterator[tuple[str, int]]:
 
 
 _OPEN_BRACES = re.compile(r"\{[0-9]*,\}")  # ASCII digits, as JavaScript's `\d`
+
+
+_BRACES = re.compile(r"\{([0-9]*)(,([0-9]*))?\}")
+
+
+def _many_braces(text: str, at: int) -> bool:
+    """Whether `text[at]` starts a brace repeat of more than once: `{2}`, `{1,3}`, `{2,}`."""
+    found = _BRACES.match(text, at)
+    if found is None:
+        return False
+    most = found.group(1) if found.group(2) is None else found.group(3)
+    return most == "" or int(most) > 1
 
 
 def _open_repeat(text: str, at: int) -> bool:
