@@ -523,21 +523,32 @@ def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn
         # helper-47: into a dir without the set (so without /ext to say them again as pi's
         # notice) the warnings went with pi's first screen; in a terminal, ext waits first.
         out.err("press Enter to start pi, or Ctrl-C to stop")
-        sys.stdin.readline()
+        if not sys.stdin.readline():  # Ctrl-D: not a yes either
+            from installer.ground.errors import Declined
+
+            raise Declined("declined; pi was not started")
     found.start(ctx.agent_dir, os.environ)
 
 
-_NO_SCREEN = frozenset({"-p", "--print", "-v", "--version", "-h", "--help", "--mode"})
+# pi's options that draw no full screen (helper-49: its `list`, `install`, `update`, … are
+# words, which a launch that waits never has either)
+_NO_SCREEN = frozenset(
+    {"-p", "--print", "-v", "--version", "-h", "--help", "--mode", "--list-models", "--export"}
+)
 
 
 def _wiped_unsaid(ctx: Any, args: tuple[str, ...]) -> bool:
-    """Whether pi's screen would wipe the warnings with nothing to say them again: a terminal
-    on both sides, pi's full screen (not print mode, --version, --help, rpc), and no /ext in
-    the agent dir (ext-command.ts says them as pi's notice)."""
-    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stderr.isatty()):
+    """Whether pi's screen would wipe the warnings with nothing to say them again: terminals
+    all round, pi's full screen (no word for a command of pi's, no print mode, --version,
+    --help, rpc, …), and no /ext to say them as pi's notice (none in the agent dir, or pi
+    told to load no extension)."""
+    ttys = [s is not None and s.isatty() for s in (sys.stdin, sys.stdout, sys.stderr)]
+    if not all(ttys):
         return False
-    if any(a.partition("=")[0] in _NO_SCREEN for a in args):
+    if any(a.partition("=")[0] in _NO_SCREEN or not a.startswith("-") for a in args):
         return False
+    if "-ne" in args or "--no-extensions" in args:
+        return True
     return not (ctx.agent_dir / "extensions" / "ext-command.ts").exists()
 
 

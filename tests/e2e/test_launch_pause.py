@@ -39,6 +39,20 @@ def test_a_launch_whose_warning_pi_would_wipe_waits_for_enter(
 
     assert "the set is not installed here but in" in said, said
     assert child.exitstatus != 0 or child.signalstatus is not None  # pi never started
+    # Ctrl-D is no yes either (helper-49: it started pi)
+    child = pexpect.spawn(
+        str(EXT),
+        ["--set", str(root), "--agent-dir", str(empty), "launch"],
+        env=e2e_env,
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect("press Enter to start pi")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 3 and "declined; pi was not started" in child.before
 
 
 def test_no_wait_where_pi_draws_no_screen_or_has_no_terminal(
@@ -49,8 +63,9 @@ def test_no_wait_where_pi_draws_no_screen_or_has_no_terminal(
         "--yes", check=True)  # fmt: skip
     (tmp_path / "empty").mkdir()
     at = ["--set", str(root), "--agent-dir", str(tmp_path / "empty"), "launch"]
-    child = pexpect.spawn(str(EXT), [*at, "--", "--version"], env=e2e_env, encoding="utf-8")
-    child.expect(pexpect.EOF, timeout=60)
-    assert "press Enter" not in child.before
+    for args in (["--version"], ["list"]):  # pi's own commands draw no screen (helper-49)
+        child = pexpect.spawn(str(EXT), [*at, "--", *args], env=e2e_env, encoding="utf-8")
+        child.expect(pexpect.EOF, timeout=60)
+        assert "press Enter" not in child.before, args
     piped = ext(*at, "--", "--version")  # no terminal: nothing to wait on
     assert piped.returncode == 0 and "press Enter" not in piped.stderr
