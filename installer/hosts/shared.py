@@ -315,9 +315,13 @@ def shared_places(
     linked it: its path there, and the note that says so, naming the command that switches
     it (the host whose folder it is). `ext list` shows it on; enable/disable leave it."""
     shared = shared_reads(ctx, host, missing) if missing else {}
+    bases = dict(_read_folders(ctx, host))
     out = {}
     for r, folder in shared.items():
         owner = owner_of(folder)
+        if not os.path.islink(bases[folder] / r.filename):  # parked there: read all the same
+            out[r] = parked_read(host, folder, r, owner)
+            continue
         how = (
             f"`ext --host {owner} enable/disable {shell_word(r.label)}`"
             if owner
@@ -331,6 +335,21 @@ def shared_places(
             )
         out[r] = (f"{folder}/{r.filename}", note)
     return out
+
+
+def parked_read(host: Host, folder: str, r: Resource, owner: str | None) -> tuple[str, str]:
+    """A skill another agent's link keeps parked in `folder`, which `host` reads, hidden
+    folders too: its path there, and the note naming what takes it away. Its agent's
+    `install --skip` leaves a parked link as it is, off (helper-49: that fix changed
+    nothing): the link goes by hand, and the skip keeps it out after."""
+    path = f"{folder}/.off/{r.filename}"
+    label = shell_word(r.label)
+    skip = f"; then keep it out: `ext --host {owner} install --skip {label}`" if owner else ""
+    note = (
+        f"{host.title} reads it from {folder}, where ext parked it, hidden folders too: "
+        f"`rm {shell_word(Path(path))}` (only the link goes) takes it away{skip}"
+    )
+    return path, note
 
 
 def switched_off_by(host: Host, folder: str, label: str) -> str | None:

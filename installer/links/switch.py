@@ -146,7 +146,9 @@ def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
     for i in items:
         if i.resource in places:
             path, note = places[i.resource]
-            by = switched_off_by(ctx.on, path.rpartition("/")[0], i.resource.label)
+            parked = "/.off/" in path  # the note names its own way: the rm, then the skip
+            by = note.partition("too: ")[2] if parked else None
+            by = by or switched_off_by(ctx.on, path.rpartition("/")[0], i.resource.label)
             i = replace(i, state="shared", path=path, note=note, switched_by=by)  # noqa: PLW2901
         out.append(i)
     return out

@@ -1325,10 +1325,16 @@ def test_opencode_reads_a_skill_another_agent_parked_and_ext_says_so(
 
     [item] = [i for i in listed["items"] if i["name"] == "review"]
     assert item["state"] == "enabled", item
-    assert "~/.claude/skills" in item.get("note", ""), item
+    assert item["path"] == "~/.claude/skills/.off/review", item
     assert refused.exit_code == 3, refused.stderr
-    assert "install --skip skill:review" in unwrapped(refused.stderr)
     assert not (isolated_home / ".config/opencode/skills/.off/review").exists()
+    # the fix pastes, and does it (helper-49: `install --skip` alone left the parked link)
+    fix = unwrapped(refused.stderr).split("`rm ", 1)[1].split("`", 1)[0]
+    import subprocess
+
+    subprocess.run(["bash", "-c", f"rm {fix}"], check=True, env={"HOME": str(isolated_home)})
+    assert not os.path.lexists(isolated_home / ".claude/skills/.off/review")
+    assert "install --skip skill:review" in unwrapped(refused.stderr)
 
 
 def test_a_served_first_install_says_opencode_will_find_a_skill_twice(
