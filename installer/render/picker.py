@@ -184,13 +184,39 @@ def _wrap(line: tuple[str, str], width: int, indent: int) -> list[tuple[str, str
     import textwrap
 
     style, text = line
-    if len(text) <= width:
+    used = _width(text)
+    if used <= width:
         return [line]
     pad = " " * min(indent, width // 2)
-    parts = textwrap.wrap(
-        text, width, subsequent_indent=pad, drop_whitespace=True, break_on_hyphens=False
-    )
-    return [(style, part) for part in parts]
+    if used == len(text):  # one column a character: textwrap's count is the screen's
+        parts = textwrap.wrap(
+            text, width, subsequent_indent=pad, drop_whitespace=True, break_on_hyphens=False
+        )
+        return [(style, part) for part in parts]
+    return [(style, part) for part in _wrap_columns(text, width, pad)]
+
+
+def _wrap_columns(text: str, width: int, pad: str) -> list[str]:
+    """textwrap's greedy wrap, by terminal columns (helper-49: a wide name or reason wrapped
+    by characters drew a 90-column row at 80); a word wider than a line is cut by columns."""
+    lines: list[str] = []
+    now = ""
+    for word in text.split():
+        room = width - (_width(pad) if lines else 0)
+        joined = f"{now} {word}" if now else word
+        if _width(joined) <= room:
+            now = joined
+            continue
+        if now:
+            lines.append(now)
+        rest = word
+        while _width(rest) > width - _width(pad):  # cut what no line holds whole
+            head = _cut(("", rest), width - _width(pad))[1] or rest[:1]
+            lines.append(head)
+            rest = rest[len(head) :]
+        now = rest
+    lines.append(now)
+    return [lines[0], *(pad + line for line in lines[1:])]
 
 
 # What a row takes beside its name: pointer, box and spaces (8), and `disabled → enabled` (18).

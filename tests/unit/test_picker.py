@@ -280,3 +280,17 @@ def test_a_list_that_scrolls_in_one_line_of_room_draws_no_line_more() -> None:
     # the head, the cursor's row, then the reason it was refused, and no line more
     assert shown[1].startswith("» ") and shown[2].startswith("refused: ")
     assert not any(line.startswith("rows ") for line in shown)
+
+
+@given(st.integers(30, 120))
+def test_a_wide_reason_wraps_by_columns_too(width: int) -> None:
+    """helper-49: a CJK name with a refusal drew rows of 90 and 88 columns at 80."""
+    from prompt_toolkit.utils import get_cwidth
+
+    wide = "日本語の名前" * 7
+    rows = [Row(wide, True, "enabled"), *ROWS]
+    p = Picker(rows, lambda on: f"拒否された理由 {LONG}" if wide not in on else None)
+    p.flip()
+    shown = text(p, width, 40)
+    assert all(get_cwidth(line) <= width for line in shown), shown
+    assert "refused:" in " ".join(shown)
