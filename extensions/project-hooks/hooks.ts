@@ -46,15 +46,18 @@ export interface Selection {
 export const MAX_TIMEOUT_S = 3600;
 
 /** Why a matcher is not run, or undefined for one that is: a pattern that could take unbounded
- * time on a short subject (a repeated group that repeats or alternates inside, a back-reference,
- * more than 5 open-ended repeats, too long). JavaScript's regular expressions cannot be stopped once
- * started, and a project's matcher is tried before its hooks are approved: one such pattern froze
- * pi at start (helper-45). The same rule as ext's (installer/consent/hooks.py), held to
- * tests/hooks-run-vectors.json by both test suites. */
+ * time on a short subject. A group repeated more than once that holds a repeat or a choice;
+ * more than 5 repeats and choices (`*`, `+`, `?`, `{n,m}`, a `|` inside a group) in one
+ * top-level alternative, or 12 in all; a back-reference; unbalanced parentheses; over 256
+ * UTF-16 units. JavaScript's regular expressions cannot be stopped once started (helper-45:
+ * one froze pi at start; helper-50: each bound alone let some by), so the rule is kept
+ * narrow, and no matcher is tried before its hooks are approved (index.ts). The same rule
+ * as ext's (installer/consent/hooks.py), held to tests/hooks-run-vectors.json by both. */
 export function unsafeMatcher(matcher: string): string | undefined {
 	if (matcher.length > 256) return "is longer than 256 characters"; // UTF-16 units, as ext counts
-	const groups: boolean[] = []; // per open group: whether it repeats or alternates inside
-	let repeats = 0;
+	const groups: boolean[] = []; // per open group: whether it repeats or chooses inside
+	let here = 0; // repeats and choices in this top-level alternative
+	let total = 0; // and in all
 	for (let i = 0; i < matcher.length; i++) {
 		const c = matcher[i];
 		if (c === "\\") {
@@ -69,35 +72,36 @@ export function unsafeMatcher(matcher: string): string | undefined {
 			// A `)` with no `(` would close the `^(?:…)$` it is tried in (helper-46).
 			if (groups.length === 0) return "is not a balanced pattern";
 			const inner = groups.pop() ?? false;
-			// Any repeat of the group counts, `{30}` too: `(.*){30}x` backtracks as `(.*)*x` does.
-			const repeated = openRepeat(matcher, i + 1) || manyBraces(matcher, i + 1);
-			if (repeated && inner) return "repeats a group that repeats or alternates inside it";
-			if ((repeated || inner) && groups.length > 0) groups[groups.length - 1] = true;
-		} else if (c === "|") {
+			if (inner && quantifier(matcher, i + 1) === "repeat") return "repeats a group that repeats or chooses inside it";
+			if (inner && groups.length > 0) groups[groups.length - 1] = true;
+		} else if (c === "|" && groups.length === 0) {
+			here = 0; // a top-level alternative is tried on its own (helper-49)
+		} else if (c === "|" || (quantifier(matcher, i) !== undefined && !modifies(matcher, i))) {
+			here++;
+			total++;
 			if (groups.length > 0) groups[groups.length - 1] = true;
-			else repeats = 0; // a top-level alternative is tried on its own (helper-49)
-		} else if (openRepeat(matcher, i)) {
-			repeats++;
-			if (groups.length > 0) groups[groups.length - 1] = true;
+			if (here > 5 || total > 12) return "repeats or chooses more than 5 times in one alternative, or 12 in all";
 		}
 	}
-	if (groups.length > 0) return "is not a balanced pattern";
-	// Five: `.*` six times fails on a 48-character tool name in 0.15 s, eight times in 9 s.
-	return repeats > 5 ? "repeats open-endedly more than 5 times" : undefined;
+	return groups.length > 0 ? "is not a balanced pattern" : undefined;
 }
 
-/** Whether `text[at]` starts a brace repeat of more than once: `{2}`, `{1,3}`, `{2,}`. */
-function manyBraces(text: string, at: number): boolean {
-	const found = /^\{(\d*)(,(\d*))?\}/.exec(text.slice(at));
-	if (!found) return false;
-	const most = found[2] === undefined ? found[1] : found[3];
-	return most === "" || Number(most) > 1;
-}
-
-/** Whether `text[at]` starts an open-ended repeat: `*`, `+`, `{n,}`. */
-function openRepeat(text: string, at: number): boolean {
+/** What `text[at]` starts: a "repeat" (more than once), a "choice" (once or not), or undefined
+ * (not a quantifier, or `{1}`). */
+function quantifier(text: string, at: number): "repeat" | "choice" | undefined {
 	const c = text[at];
-	return c === "*" || c === "+" || (c === "{" && /^\{\d*,\}/.test(text.slice(at)));
+	if (c === "*" || c === "+") return "repeat";
+	if (c === "?") return "choice";
+	const found = c === "{" ? /^\{(\d*)(,(\d*))?\}/.exec(text.slice(at)) : null;
+	if (!found) return undefined;
+	const most = found[2] === undefined ? found[1] : found[3];
+	if (most === "" || Number(most) > 1) return "repeat";
+	return Number(found[1] || 0) === 0 && most !== "0" ? "choice" : undefined;
+}
+
+/** Whether a `?` at `at` is syntax, not a choice: `(?:`, `(?=`, or a lazy `*?`. */
+function modifies(text: string, at: number): boolean {
+	return text[at] === "?" && at > 0 && "(*+?}".includes(text[at - 1]);
 }
 
 /** Why a hook's `timeout` is not run, or undefined: absent, or a positive number. */

@@ -142,15 +142,21 @@ export default function (pi: ExtensionAPI) {
 			say(ctx, `project-hooks: cannot read the hooks of ${ctx.cwd} (${(error as Error).message}); none run. \`ext consent check\` says more.`);
 			return undefined;
 		}
-		const { hooks, skipped } = select(config, event, subject);
-		for (const why of skipped) say(ctx, `project-hooks: skipped ${why}`);
-		if (hooks.length === 0) return undefined;
+		// No matcher of a project is tried before its hooks are approved: a pattern can run
+		// without end, and JavaScript cannot stop it (helper-45, helper-50). Consent is asked
+		// for the event's hooks whatever they match; the matchers, once approved, choose.
+		const found = select(config, event, undefined);
+		for (const why of found.skipped) say(ctx, `project-hooks: skipped ${why}`);
+		if (found.hooks.length === 0) return undefined;
 		if (distrusted(ctx)) {
 			say(ctx, `project-hooks: pi does not trust ${ctx.cwd}, so its hooks do not run (not asked about). Trust it with /trust, or start pi with --approve.`);
 			return undefined;
 		}
 		if (!(await consented(ctx, config))) return undefined;
-		return hooks;
+		if (subject === undefined) return found.hooks;
+		const { hooks, skipped } = select(config, event, subject);
+		for (const why of skipped) if (!found.skipped.includes(why)) say(ctx, `project-hooks: skipped ${why}`);
+		return hooks.length > 0 ? hooks : undefined;
 	};
 
 	/** Run the hooks of an event in order; the verdicts, stopping at the first block. */

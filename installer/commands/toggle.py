@@ -36,7 +36,14 @@ from installer.links.switch import Blocked, Switch, View, filter_of, plan_switch
 from installer.links.twins import hinted
 from installer.sets.modes import install_mode
 from installer.sets.resources import Resource, resolve_name
-from installer.settings.plan import Intent, SettingsPlan, claimed, file_goes, plan_settings
+from installer.settings.plan import (
+    Intent,
+    SettingsPlan,
+    claimed,
+    file_goes,
+    plan_settings,
+    still_written,
+)
 
 if TYPE_CHECKING:
     from installer.hosts.profile import Host
@@ -341,7 +348,7 @@ def apply_switch(
     mine = [f for r in want for f in filter_of(r)]
 
     def new_state(state: State) -> State:
-        return claimed(state, ctx.set_root, mine)
+        return still_written(claimed(state, ctx.set_root, mine), ctx)
 
     result = run_plan(ctx, prepare, confirm, dry_run, new_state if mode == "register" else None)
     return result._replace(notes=(*last[-1].notes, *_summary(result, last[-1], ctx.on)))

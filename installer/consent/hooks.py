@@ -102,13 +102,16 @@ def group_not_run(matcher: Any) -> str | None:
 
 def unsafe_matcher(matcher: str) -> str | None:
     """Why a matcher could take unbounded time on a short subject, or None: JavaScript cannot
-    stop a regular expression once started, and pi tries a project's matchers before its
-    hooks are approved (helper-45: one froze pi at start). The rule of unsafeMatcher in
-    project-hooks/hooks.ts, held to tests/hooks-run-vectors.json."""
+    stop a regular expression once started (helper-45: one froze pi at start). The rule of
+    unsafeMatcher in project-hooks/hooks.ts, held to tests/hooks-run-vectors.json: a group
+    repeated more than once that holds a repeat or a choice; more than 5 repeats and choices
+    (`*`, `+`, `?`, `{n,m}`, a `|` inside a group) in one top-level alternative, or 12 in
+    all (helper-50: each bound alone let `(.|.)` x25 and 21 alternatives of five `.*` by);
+    a back-reference; unbalanced parentheses; over 256 UTF-16 units."""
     if len(matcher.encode("utf-16-le", "surrogatepass")) // 2 > 256:  # UTF-16 units, as JS
         return "is longer than 256 characters"
-    groups: list[bool] = []  # per open group: whether it repeats or alternates inside
-    repeats = 0
+    groups: list[bool] = []  # per open group: whether it repeats or chooses inside
+    here = total = 0  # repeats and choices: in this top-level alternative, and in all
     for part, at in _tokens(matcher):
         if part == "backref":
             return "refers back to a group"
@@ -118,26 +121,25 @@ def unsafe_matcher(matcher: str) -> str | None:
             if not groups:  # it would close the `^(?:…)$` pi tries it in (helper-46)
                 return "is not a balanced pattern"
             inner = groups.pop()
-            # any repeat of the group counts, `{30}` too: `(.*){30}x` backtracks as `(.*)*x`
-            repeated = _open_repeat(matcher, at + 1) or _many_braces(matcher, at + 1)
-            if repeated and inner:
-                return "repeats a group that repeats or alternates inside it"
-            if groups and (inner or repeated):
+            if inner and _quantifier(matcher, at + 1) == "repeat":  # `{30}` too
+                return "repeats a group that repeats or chooses inside it"
+            if groups and inner:
                 groups[-1] = True
-        elif part in ("|", "repeat"):
-            repeats += part == "repeat"
+        elif part == "|" and not groups:
+            here = 0  # a top-level alternative is tried on its own (helper-49)
+        else:  # a repeat, a choice, or a `|` inside a group
+            here, total = here + 1, total + 1
             if groups:
                 groups[-1] = True
-            elif part == "|":
-                repeats = 0  # a top-level alternative is tried on its own (helper-49)
-    if groups:
-        return "is not a balanced pattern"
-    return "repeats open-endedly more than 5 times" if repeats > 5 else None
+            if here > 5 or total > 12:
+                return "repeats or chooses more than 5 times in one alternative, or 12 in all"
+    return "is not a balanced pattern" if groups else None
 
 
 def _tokens(matcher: str) -> Iterator[tuple[str, int]]:
-    """The parts of a pattern the rule reads, with where each is: `(`, `)`, `|`, an
-    open-ended `repeat`, a `backref`; escapes and `[…]` classes are passed over whole."""
+    """The parts of a pattern the rule reads, with where each is: `(`, `)`, `|`, a `repeat`
+    (`*`, `+`, `{2}`, `{1,3}`, `{2,}`), a `choice` (`?`, `{0,1}`), a `backref`; escapes and
+    `[…]` classes are passed over whole, `(?:` and a lazy `*?` are no choice."""
     i = 0
     while i < len(matcher):
         c = matcher[i]
@@ -151,30 +153,34 @@ def _tokens(matcher: str) -> Iterator[tuple[str, int]]:
                 i += 2 if matcher[i] == "\\" else 1
         elif c in "()|":
             yield c, i
-        elif _open_repeat(matcher, i):
-            yield "repeat", i
+        elif (kind := _quantifier(matcher, i)) is not None and not _modifies(matcher, i):
+            yield kind, i
         i += 1
 
 
-_OPEN_BRACES = re.compile(r"\{[0-9]*,\}")  # ASCII digits, as JavaScript's `\d`
-
-
-_BRACES = re.compile(r"\{([0-9]*)(,([0-9]*))?\}")
-
-
-def _many_braces(text: str, at: int) -> bool:
-    """Whether `text[at]` starts a brace repeat of more than once: `{2}`, `{1,3}`, `{2,}`."""
-    found = _BRACES.match(text, at)
-    if found is None:
-        return False
-    most = found.group(1) if found.group(2) is None else found.group(3)
-    return most == "" or int(most) > 1
-
-
-def _open_repeat(text: str, at: int) -> bool:
-    """Whether `text[at]` starts an open-ended repeat: `*`, `+`, `{n,}`."""
+def _quantifier(text: str, at: int) -> str | None:
+    """What `text[at]` starts: a `repeat` (more than once), a `choice` (once or not), else
+    None (not a quantifier, or `{1}`)."""
     c = text[at : at + 1]
-    return c in ("*", "+") or (c == "{" and _OPEN_BRACES.match(text, at) is not None)
+    if c in ("*", "+"):
+        return "repeat"
+    if c == "?":
+        return "choice"
+    found = _BRACES.match(text, at) if c == "{" else None
+    if found is None:
+        return None
+    most = found.group(1) if found.group(2) is None else found.group(3)
+    if most == "" or int(most) > 1:
+        return "repeat"
+    return "choice" if int(found.group(1) or 0) == 0 and most != "0" else None
+
+
+def _modifies(text: str, at: int) -> bool:
+    """Whether a `?` at `at` is syntax, not a choice: `(?:`, `(?=`, or a lazy `*?`."""
+    return text[at] == "?" and at > 0 and text[at - 1] in "(*+?}"
+
+
+_BRACES = re.compile(r"\{([0-9]*)(,([0-9]*))?\}")  # ASCII digits, as JavaScript's `\d`
 
 
 def _matcher(value: Any) -> str | None:

@@ -353,6 +353,26 @@ def registered(ctx: Context) -> list[Any]:
         return []
 
 
+def still_written(state: State, ctx: Context) -> State:
+    """The state record without those of ext's own --skip filters the set's entry no longer
+    holds: pi config took one out (its `+path` stood in its place), so what is there now is
+    the user's (helper-51: a later toggle of theirs in pi config was undone by an install)."""
+    record = state.for_root(ctx.set_root)
+    skips = list(record.extra.get(SKIPPED, ())) if record is not None else []
+    if not skips:
+        return state
+    there = {
+        pattern
+        for entry in registered(ctx)
+        if isinstance(entry, dict)
+        for patterns in entry.values()
+        if isinstance(patterns, list)
+        for pattern in patterns
+        if isinstance(pattern, str)
+    }
+    return claimed(state, ctx.set_root, [f for f in skips if f not in there])
+
+
 def claimed(state: State, set_root: Path, filters: Iterable[str]) -> State:
     """The state record without these filters among ext's own --skip ones: the user has now
     switched the item themselves, so a later install keeps whatever they chose."""

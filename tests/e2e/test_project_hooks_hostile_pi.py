@@ -184,5 +184,5 @@ def test_a_matcher_that_backtracks_without_end_neither_freezes_pi_nor_runs(
 
     assert (proj / "out.txt").exists()
     assert not (proj / "s").exists() and not (proj / "p").exists()
-    assert "matcher repeats a group that repeats or alternates inside it" in stderr, stderr
+    assert "SessionStart hooks whose matcher repeats or chooses more than" in stderr, stderr
     assert seconds < 30, seconds
