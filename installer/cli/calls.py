@@ -530,23 +530,27 @@ def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn
     found.start(ctx.agent_dir, os.environ)
 
 
-# pi's options that draw no full screen (helper-49: its `list`, `install`, `update`, … are
-# words, which a launch that waits never has either)
+# pi's options that draw no full screen (helper-49), and its commands that draw none
+# (`pi --help`'s Commands; `config` is a screen of its own, which wipes as pi's does)
 _NO_SCREEN = frozenset(
     {"-p", "--print", "-v", "--version", "-h", "--help", "--mode", "--list-models", "--export"}
 )
+_PI_COMMANDS = frozenset({"install", "remove", "uninstall", "update", "list", "auth", "mcp"})
 
 
 def _wiped_unsaid(ctx: Any, args: tuple[str, ...]) -> bool:
     """Whether pi's screen would wipe the warnings with nothing to say them again: terminals
-    all round, pi's full screen (no word for a command of pi's, no print mode, --version,
-    --help, rpc, …), and no /ext to say them as pi's notice (none in the agent dir, or pi
-    told to load no extension)."""
+    all round, pi's full screen (not one of pi's commands, print mode, --version, --help,
+    rpc, …), and no /ext to say them as pi's notice (none in the agent dir, or pi told to
+    load no extension)."""
     ttys = [s is not None and s.isatty() for s in (sys.stdin, sys.stdout, sys.stderr)]
     if not all(ttys):
         return False
-    if any(a.partition("=")[0] in _NO_SCREEN or not a.startswith("-") for a in args):
+    if any(a.partition("=")[0] in _NO_SCREEN for a in args):
         return False
+    words = [a for a in args if not a.startswith("-")]
+    if words and words[0] in _PI_COMMANDS:  # a message, an @file or an option's value is
+        return False  # no command: pi opens its screen with it (helper-50)
     if "-ne" in args or "--no-extensions" in args:
         return True
     return not (ctx.agent_dir / "extensions" / "ext-command.ts").exists()

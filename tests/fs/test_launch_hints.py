@@ -75,3 +75,35 @@ def test_the_warnings_go_to_pi_for_its_notice_and_an_outer_launch_s_do_not(
 
     assert env[NOTICE_VAR] == warnings[0] and env["PATH"] == "/bin"
     assert NOTICE_VAR not in Exec(host, (), ()).env(outer)
+
+
+@pytest.mark.parametrize(
+    ("args", "waits"),
+    [
+        ((), True),
+        (("-c",), True),
+        (("--model", "sonnet"), True),  # helper-50: an option's value is no command of pi's
+        (("fix the tests",), True),  # an opening message: pi's screen all the same
+        (("@notes.md",), True),
+        (("list",), False),
+        (("install", "npm:x"), False),
+        (("--version",), False),
+        (("-p", "hi"), False),
+        (("--mode", "rpc"), False),
+    ],
+)
+def test_launch_waits_before_pis_full_screen_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], waits: bool
+) -> None:
+    from types import SimpleNamespace
+
+    from installer.cli import calls
+
+    class Tty:
+        def isatty(self) -> bool:
+            return True
+
+    for name in ("stdin", "stdout", "stderr"):
+        monkeypatch.setattr(f"sys.{name}", Tty())
+    ctx = SimpleNamespace(agent_dir=tmp_path)  # no /ext in it
+    assert calls._wiped_unsaid(ctx, args) is waits
