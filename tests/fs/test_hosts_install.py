@@ -1397,3 +1397,24 @@ def test_a_skill_parked_here_and_live_in_a_shared_folder_is_on_and_an_enable_lin
     assert item["state"] == "enabled" and "~/.agents/skills" in (item.get("note") or ""), item
     assert enabled.exit_code == 0 and "already enabled" in enabled.stderr, enabled.stderr
     assert not os.path.lexists(gemini / "skills/review")  # no second copy
+
+
+def test_an_uninstall_of_a_parked_skill_says_opencode_loses_it(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-50: Claude Code's parked link is one OpenCode loads (hidden folders too); its
+    uninstall took the skill from OpenCode without a word."""
+    made(isolated_home, ".claude")
+    made(isolated_home, ".config/opencode")
+    claude = ("--set", str(set_root), "--host", "claude")
+    for host in ("claude", "opencode"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+    assert ext(*claude, "disable", "skill:review", "--yes").exit_code == 0
+
+    gone = ext(*claude, "uninstall", "--yes")
+
+    assert gone.exit_code == 0, gone.stderr
+    assert (
+        "skill:review: OpenCode (~/.config/opencode) reads it from ~/.claude/skills and "
+        "loses it" in unwrapped(gone.stderr)
+    ), gone.stderr
