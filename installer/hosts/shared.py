@@ -354,10 +354,11 @@ def parked_read(host: Host, folder: str, r: Resource, owner: str | None) -> tupl
     nothing): the link goes by hand, and the skip keeps it out after."""
     path = f"{folder}/.off/{r.filename}"
     label = shell_word(r.label)
-    skip = f"; then keep it out: `ext --host {owner} install --skip {label}`" if owner else ""
+    # a --skip holds for its run only (README): each install after needs it (helper-50)
+    skip = f", and pass --skip {label} to each `ext --host {owner} install` after" if owner else ""
     note = (
         f"{host.title} reads it from {folder}, where ext parked it, hidden folders too: "
-        f"`rm {shell_word(Path(path))}` (only the link goes) takes it away{skip}"
+        f"`rm {shell_word(Path(path))}` (only the link goes){skip}"
     )
     return path, note
 

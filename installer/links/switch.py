@@ -329,6 +329,11 @@ def _read_elsewhere(item: Item) -> Blocked:
     0; the agent that reads hidden folders kept even a parked one)."""
     folder = item.path.rpartition("/")[0]
     how = item.switched_by or f"leave it out of the install that links it into {folder}"
+    if folder.endswith("/.off"):  # off there already, and loaded all the same (helper-50)
+        fix = f"remove the link parked there, which it loads all the same: {how}"
+        return Blocked(
+            item.resource.label, f"it loads here from {folder}, where ext parked it", fix
+        )
     fix = f"switch it off where it is linked, which takes it from that agent too: {how}"
     return Blocked(item.resource.label, f"it loads here from {folder}, where ext linked it", fix)
 

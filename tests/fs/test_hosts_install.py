@@ -1334,7 +1334,11 @@ def test_opencode_reads_a_skill_another_agent_parked_and_ext_says_so(
 
     subprocess.run(["bash", "-c", f"rm {fix}"], check=True, env={"HOME": str(isolated_home)})
     assert not os.path.lexists(isolated_home / ".claude/skills/.off/review")
-    assert "install --skip skill:review" in unwrapped(refused.stderr)
+    said = unwrapped(refused.stderr)
+    assert "loads here from ~/.claude/skills/.off, where ext parked it" in said
+    assert (
+        "pass --skip skill:review to each `ext" in said and "--host claude install` after" in said
+    )
 
 
 def test_a_served_first_install_says_opencode_will_find_a_skill_twice(
