@@ -321,6 +321,32 @@ def test_register_mode_disabling_what_install_skipped_keeps_it_off_for_good(
     assert not again.notes  # ext's record was as installed: nothing "written again"
 
 
+def test_register_mode_a_skip_pi_config_undid_is_the_users_from_then_on(
+    set_root: Path, agent: Path
+) -> None:
+    """helper-51: install --skip gamma; pi config turned gamma on (its `+path` in place of
+    ext's `-path`), a disable of alpha in ext, then pi config turned gamma off again. The
+    next install took that `-path` for ext's old --skip and dropped it: the user's switch,
+    undone. The disable records that ext's --skip filter is gone, so the `-path` is theirs."""
+    ctx = installed(set_root, agent, mode="register", skip=["gamma"])
+
+    def pi_config(old: str, new: str) -> None:
+        data = settings(agent)
+        patterns = data["packages"][0]["extensions"]
+        patterns[patterns.index(old)] = new
+        (agent / "settings.json").write_text(json.dumps(data, indent=2))
+
+    pi_config("-extensions/gamma/index.ts", "+extensions/gamma/index.ts")
+    assert states(ctx)["gamma"] == "enabled"
+    off(ctx, "alpha")
+    pi_config("+extensions/gamma/index.ts", "-extensions/gamma/index.ts")
+
+    install(ctx, Install(), yes)
+
+    assert states(ctx)["gamma"] == "disabled"
+    assert "-extensions/gamma/index.ts" in settings(agent)["packages"][0]["extensions"]
+
+
 def test_register_mode_disables_what_pi_config_switched_back_on(
     set_root: Path, agent: Path
 ) -> None:
