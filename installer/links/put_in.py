@@ -95,7 +95,7 @@ def filter_line(
         detail = f"disable {r.label}: adds -{path} to {where}; {why}"
     elif enable and pattern.startswith("-") and pattern != f"-{path}":
         detail = f"enable {r.label}: drops {pattern} from {where} (pi reads it as this item)"
-    elif enable and pattern.startswith("!"):
+    elif enable and pattern and not pattern.startswith("-"):  # `!glob`, `only x`, `[]`
         detail = f"enable {r.label}: adds +{path} to {where}, over {pattern}, as pi config would"
     elif enable:
         detail = f"enable {r.label}: drops -{path} from {where}, as pi config would"

@@ -114,6 +114,24 @@ def test_register_mode_switches_every_kind_as_pi_config_does() -> None:
     assert sw.turned_on == (ALPHA,) and sw.turned_off == (GAMMA, SKILL)
 
 
+@pytest.mark.parametrize("pattern", ["!extensions/*.ts", "only extensions/gamma/index.ts", "[]"])
+def test_register_mode_enable_past_a_pattern_that_is_no_minus_path_says_it_adds(
+    pattern: str,
+) -> None:
+    """helper-51: with the entry's `"extensions": ["extensions/gamma/index.ts"]` (include
+    only), the line said "drops -extensions/alpha.ts" while the diff below it added
+    `+extensions/alpha.ts`, as pi config does past any pattern that is no `-path`."""
+    by_pi = PiSwitch(False, pattern, 'settings.json packages entry /set "extensions"', "user", True)
+    sw = plan_switch(
+        reg_view(Item(ALPHA, "disabled", "settings.json", None, by_pi)), {ALPHA: True}, ROOT
+    )
+    assert sw.actions[0].detail == (
+        f"enable alpha: adds +extensions/alpha.ts to its packages entry, over {pattern}, "
+        "as pi config would"
+    )
+    assert sw.flips == (Flip(True, "extensions", "extensions/alpha.ts", True),)
+
+
 def test_register_mode_no_ops_and_what_it_cannot_switch() -> None:
     sw = plan_switch(reg_view(reg(ALPHA, "disabled")), {ALPHA: False}, ROOT)
     assert [a.action for a in sw.actions] == ["keep"]
