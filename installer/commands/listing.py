@@ -16,11 +16,13 @@ class Listing(NamedTuple):
 
 
 class Items(NamedTuple):
-    """The set, the agent dir, the install mode and each item's state."""
+    """The set, the agent dir, the install mode, each item's state, and what the states rest
+    on that the person should know (a settings file pi reads as empty)."""
 
     ctx: Context
     mode: str
     items: tuple[Item, ...]
+    warnings: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         from installer.links.states import with_guard
@@ -32,6 +34,7 @@ class Items(NamedTuple):
             "agent_dir": str(ctx.agent_dir),
             "mode": self.mode,
             "items": [with_guard(i.to_json(), ctx.manifest) for i in self.items],
+            "warnings": list(self.warnings),
         }
 
 
@@ -40,7 +43,23 @@ def list_items(ctx: Context, options: Listing) -> Items:
     from installer.links.states import items
 
     mode, found = items(ctx)
-    return Items(ctx, mode, tuple(with_shared(ctx, mode, found)))
+    return Items(ctx, mode, tuple(with_shared(ctx, mode, found)), unread(ctx))
+
+
+def unread(ctx: Context) -> tuple[str, ...]:
+    """A settings file pi reads as empty, said once: each state it would set reads as if it
+    were not there, as pi has it, and without a word it looked like a set not installed
+    (helper-51)."""
+    if not ctx.on.is_pi:
+        return ()
+    from installer.settings.switches import scopes_of
+
+    return tuple(
+        f"{s.label} does not parse, so pi reads it as empty and so does this list: "
+        "`ext doctor` says why and the fix"
+        for s in scopes_of(ctx)
+        if s.unread
+    )
 
 
 def with_shared(ctx: Context, mode: str, found: list[Item]) -> list[Item]:

@@ -16,7 +16,7 @@ def show(out: Output, result: Items) -> int:
     from installer.render.ui import tilde
 
     ctx = result.ctx
-    for w in ctx.manifest.warnings:
+    for w in (*ctx.manifest.warnings, *result.warnings):
         out.warn(w)
     # pi's dir is "agent dir"; another host's is named by the host: `Claude Code  ~/.claude`.
     dir_word = "agent dir" if ctx.on.is_pi else ctx.on.title

@@ -171,6 +171,7 @@ class Scope(NamedTuple):
     path: Path
     base: Path  # the agent dir, or <cwd>/.pi
     data: Mapping[str, Any]
+    unread: str | None = None  # why pi reads it as empty (it does not parse), or None
 
     @property
     def label(self) -> str:
@@ -178,15 +179,20 @@ class Scope(NamedTuple):
 
 
 def read_scopes(
-    agent_dir: Path, cwd: Path | None, trusted: Callable[[], bool] | None = None
+    agent_dir: Path,
+    cwd: Path | None,
+    trusted: Callable[[], bool] | None = None,
+    strips_bom: bool = True,
 ) -> tuple[Scope, ...]:
     """The user settings.json and, when ext runs where one is, the project `.pi/settings.json`
     (only when `trusted()` says pi reads it: pi 1.x gates it behind project trust).
 
     Read without pi's lock, as doctor reads: a view for `list` and the plans (a write
-    re-reads under the lock); a file that does not parse counts as empty, as pi runs on. One
-    that pi is writing (empty, or cut short, while pi holds its lock) is read once pi is done:
-    read as empty, a switch planned from it was "nothing to do" (helper-30)."""
+    re-reads under the lock); a file that does not parse counts as empty, as pi runs on, with
+    why in `unread`. A leading byte-order mark is read past when the pi does (`strips_bom`:
+    pi 1.x; ext still edits no such file). One that pi is writing (empty, or cut short, while
+    pi holds its lock) is read once pi is done: read as empty, a switch planned from it was
+    "nothing to do" (helper-30)."""
     from installer.ground.errors import ExtError
     from installer.settings.store import read_settings
 
@@ -198,11 +204,27 @@ def read_scopes(
             places.append(("project", project, cwd / ".pi"))
     for name, path, base in places:
         try:
-            data = read_settings(path).data
-        except ExtError:
-            data = {}  # doctor's settings check says why
-        out.append(Scope(name, path, base, data))
+            out.append(Scope(name, path, base, read_settings(path).data))
+        except ExtError as err:
+            out.append(_as_pi_reads(Scope(name, path, base, {}, err.message), strips_bom))
     return tuple(out)
+
+
+def _as_pi_reads(scope: Scope, strips_bom: bool) -> Scope:
+    """A settings file ext's reader refused, as pi reads it: past a byte-order mark when the
+    pi strips one (helper-51: `ext list` said a set pi 1.6 loads was not installed), else
+    empty, with why."""
+    from installer.ground.errors import ExtError
+    from installer.settings.jsondoc import parse
+    from installer.settings.store import read_text
+
+    try:
+        text = read_text(scope.path)
+        if strips_bom and text is not None and text.startswith("\ufeff"):
+            return scope._replace(data=parse(text[1:], str(scope.path)), unread=None)
+    except ExtError as err:
+        return scope._replace(unread=err.message)
+    return scope
 
 
 def scopes_of(ctx: Context) -> tuple[Scope, ...]:
@@ -217,7 +239,7 @@ def scopes_of(ctx: Context) -> tuple[Scope, ...]:
         home = Path(ctx.env.environ.get("HOME") or Path.home())
         return cwd is None or project_trust(ctx.pi_line(), ctx.agent_dir, cwd, home).trusted
 
-    return read_scopes(ctx.agent_dir, ctx.env.cwd, trusted)
+    return read_scopes(ctx.agent_dir, ctx.env.cwd, trusted, ctx.pi_line().strips_bom)
 
 
 def package_entries(scopes: Iterable[Scope], set_root: Path) -> list[tuple[Scope, Any]]:

@@ -470,3 +470,46 @@ def test_with_switch_pi_register_to_link_carries_the_entrys_switches_as_paths(
     listed = pi_config_lists(agent, set_root, e2e_env)
     for name, on in (("a.ts", True), ("b.ts", False), ("g/index.ts", False)):
         assert listed[os.path.realpath(set_root / "extensions" / name)] is on, name
+
+
+@pytest.mark.parametrize("mode", ["link", "register"])
+def test_a_settings_file_with_a_bom_or_that_does_not_parse_is_read_as_each_pi_reads_it(
+    ext: Run, pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path, mode: str
+) -> None:
+    """helper-51: a byte-order mark before settings.json (a Windows editor's) made `ext list`
+    say a registered set was not installed, pi 1.6 loading it (pi 1.x reads past the mark,
+    0.73 reads the file as empty). Each state is the pi's; a file pi reads as empty is said."""
+    set_root = build_tree(tmp_path / "set", SET)
+    agent = tmp_path / "agent"
+    settings = agent / "settings.json"
+    install(ext, agent, set_root, "--create", "--mode", mode)
+    pi_config(
+        settings, "extensions/a.ts", False, package=str(set_root) if mode == "register" else None
+    )
+    whole = settings.read_text()
+
+    settings.write_text("\ufeff" + whole)
+    states = agree(ext, agent, set_root, e2e_env)
+    listed = ext("list", "--agent-dir", str(agent), cwd=set_root, check=True)
+    if pi_strips_bom(e2e_env):
+        assert states["a"] == "disabled" and states["b"] == "enabled"
+        assert "does not parse" not in listed.stderr
+    else:
+        assert "settings.json does not parse, so pi reads it as empty" in listed.stderr
+        assert states["a"] == "enabled" if mode == "link" else states["a"] == "not-installed"
+
+    settings.write_text(whole[:-3])  # cut short, as no pi is writing it (no lock)
+    states = agree(ext, agent, set_root, e2e_env)
+    listed = ext("--json", "list", "--agent-dir", str(agent), cwd=set_root, check=True)
+    assert json.loads(listed.stdout)["warnings"] == [
+        "settings.json does not parse, so pi reads it as empty and so does this list: "
+        "`ext doctor` says why and the fix"
+    ]
+    assert states["a"] == ("enabled" if mode == "link" else "not-installed")
+
+
+def pi_strips_bom(env: dict[str, str]) -> bool:
+    """Whether the pi on env's PATH is of a line that reads settings.json past a BOM."""
+    from installer.host.pi import line_here
+
+    return line_here("pi", env["PATH"]).strips_bom

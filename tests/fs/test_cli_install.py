@@ -236,8 +236,8 @@ def test_list_json_is_the_items_shape(set_root: Path, agent: Path) -> None:
     result = ext(set_root, agent, "--json", "list")
     assert result.exit_code == 0
     data = as_json(result)
-    assert list(data) == ["set", "host", "agent_dir", "mode", "items"]
-    assert data["host"] == "pi"
+    assert list(data) == ["set", "host", "agent_dir", "mode", "items", "warnings"]
+    assert data["host"] == "pi" and data["warnings"] == []
     assert (data["set"], data["agent_dir"], data["mode"]) == (str(set_root), str(agent), "link")
     for item in data["items"]:
         assert {"name", "kind", "layout", "state", "path"} <= set(item)
