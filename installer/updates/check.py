@@ -178,7 +178,7 @@ def _from_index(
     if source in ("EXT_INDEX_URL", "config.toml [updates] index") or method.name.startswith("uv"):
         from installer.updates.method import with_index
 
-        method = with_index(method, str(config.index_url or config.index))
+        method = with_index(method, str(config.index_url or config.index), source or "")
     return versioned(unasked, listed.latest, method, f"from {source}")
 
 

@@ -25,10 +25,8 @@ class InstallMethod:
         """The command (after the one before it) as one shell-quoted line."""
         if self.command is None:
             return None
-        import shlex
-
         steps = [self.before, self.command] if self.before else [self.command]
-        return " && ".join(shlex.join(step) for step in steps)
+        return " && ".join(" ".join(map(_shell_word, step)) for step in steps)
 
     def to_json(self) -> dict[str, object]:
         """This method as plain JSON data."""
@@ -98,14 +96,27 @@ def detect_install_method(facts: InstallFacts) -> InstallMethod:
     return _by_installer(facts)
 
 
-def with_index(method: InstallMethod, url: str) -> InstallMethod:
+# The variables an index URL can come from, named in a hint in its place: `"$PIP_INDEX_URL"`.
+_INDEX_VARIABLES = ("EXT_INDEX_URL", "PIP_INDEX_URL")
+
+
+def with_index(method: InstallMethod, url: str, source: str = "") -> InstallMethod:
     """`method`'s upgrade asking `url`, the index the check asked (helper-40: the hint ran
-    with pip's own index, which may hold another extset than the one announced)."""
+    with pip's own index, which may hold another extset than the one announced), found in
+    `source`. A hint is printed and cached, so a URL with a user name, password or query
+    (a credential, helper-46, helper-49) is never in it: the variable it came from is, for
+    the shell to expand; from a file, no hint, and why (helper-50: without the flag, uv asked
+    PyPI, where another extset may be)."""
     from urllib.parse import urlsplit
 
+    if method.command is None:
+        return method
     parts = urlsplit(url)
-    if method.command is None or parts.username or parts.password or parts.query:
-        return method  # a hint is printed and cached: never a secret (helper-46, helper-49)
+    if parts.username or parts.password or parts.query:
+        if source not in _INDEX_VARIABLES:
+            why = f"the index in {source or 'its settings'} holds a credential ext does not print"
+            return replace(method, command=None, before=None, detail=f"{method.detail}; {why}")
+        url = f"${source}"
     cmd = list(method.command)
     if method.name in ("pip", "uv"):  # `… install [--user] -U extset`
         cmd[-1:-1] = ["--index-url", url]
@@ -116,6 +127,16 @@ def with_index(method: InstallMethod, url: str) -> InstallMethod:
     else:
         return method
     return replace(method, command=tuple(cmd))
+
+
+def _shell_word(word: str) -> str:
+    """A word of a hint as the shell reads it: quoted, but for the variable with_index puts
+    in place of an index URL, which the shell is to expand (`"$PIP_INDEX_URL"`)."""
+    import shlex
+
+    if any(word in (f"${name}", f"--index-url ${name}") for name in _INDEX_VARIABLES):
+        return f'"{word}"'
+    return shlex.quote(word)
 
 
 def _by_installer(facts: InstallFacts) -> InstallMethod:

@@ -123,16 +123,57 @@ def test_an_upgrade_asks_the_index_the_check_asked(method: InstallMethod, hint: 
     assert with_index(method, "http://i/simple").hint == hint
 
 
-def test_an_index_url_holding_a_password_is_left_out_of_the_hint() -> None:
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://alice:SECRET@i/simple",
+        "http://__token__:SECRET@i/simple",
+        "https://SECRET@pypi.fury.io/me/",  # a token as the user name (Gemfury's form)
+        "https://i/simple?token=SECRET",  # or in the query (helper-49)
+    ],
+)
+def test_an_index_url_holding_a_credential_is_named_by_its_variable_never_printed(
+    url: str,
+) -> None:
     """helper-46: the hint (printed, cached, in --json and every notice) carried
-    `--index-url http://alice:SECRET@…`."""
+    `--index-url http://alice:SECRET@…`; helper-50: left out, the hint asked another index
+    without a word (uv reads no pip setting: PyPI). The variable it came from goes in its
+    place, for the shell to expand; from a file, there is no hint, and the detail says why."""
     from installer.updates.method import with_index
 
-    assert with_index(PIPX, "http://alice:SECRET@i/simple").hint == "pipx upgrade extset"
-    assert "SECRET" not in str(with_index(PIPX, "http://__token__:SECRET@i/simple"))
-    # a token as the user name (Gemfury's form) or in the query (helper-49)
-    assert with_index(PIPX, "https://SECRET@pypi.fury.io/me/").hint == "pipx upgrade extset"
-    assert with_index(PIPX, "https://i/simple?token=SECRET").hint == "pipx upgrade extset"
+    uv_tool = InstallMethod("uv-tool", ("uv", "tool", "upgrade", "extset"), "a uv tool")
+    by_env = with_index(uv_tool, url, "PIP_INDEX_URL")
+    assert by_env.hint == 'uv tool upgrade --index-url "$PIP_INDEX_URL" extset'
+    assert with_index(PIPX, url, "EXT_INDEX_URL").hint == (
+        'pipx upgrade --pip-args "--index-url $EXT_INDEX_URL" extset'
+    )
+    by_file = with_index(uv_tool, url, "/home/me/.config/pip/pip.conf")
+    assert by_file.hint is None
+    assert by_file.detail == (
+        "a uv tool; the index in /home/me/.config/pip/pip.conf holds a credential ext does "
+        "not print"
+    )
+    assert "SECRET" not in str(by_env) + str(by_file) + str(with_index(PIPX, url))
+
+
+def test_a_hint_naming_the_variable_runs_in_a_shell_as_the_index_it_holds(
+    tmp_path: Path,
+) -> None:
+    """The hint pasted into sh gives the command the URL itself, whatever it holds."""
+    import subprocess
+
+    from installer.updates.method import with_index
+
+    uv = InstallMethod("uv-tool", (str(tmp_path / "uv"), "tool", "upgrade", "extset"))
+    (tmp_path / "uv").write_text('#!/bin/sh\nprintf "%s\\n" "$@"\n')
+    (tmp_path / "uv").chmod(0o755)
+    url = "https://u:p w'$x@i/simple?t=1"
+    hint = with_index(uv, url, "PIP_INDEX_URL").hint
+    assert hint is not None
+    ran = subprocess.run(
+        ["sh", "-c", hint], env={"PIP_INDEX_URL": url}, capture_output=True, text=True, check=True
+    )
+    assert ran.stdout.splitlines() == ["tool", "upgrade", "--index-url", url, "extset"]
 
 
 def test_uv_is_told_the_index_pip_is_configured_with_as_uv_reads_no_pip_config(
@@ -148,3 +189,8 @@ def test_uv_is_told_the_index_pip_is_configured_with_as_uv_reads_no_pip_config(
         f"uv tool upgrade --index-url {server.base} extset"
     )
     assert check_ext(config, PIPX, "0.1.0", OK).hint == "pipx upgrade extset"  # pip reads it
+    secret = server.base.replace("http://", "http://__token__:SECRET@")
+    config = UpdateConfig(index=secret, index_source="PIP_INDEX_URL")
+    found = check_ext(config, uv_tool, "0.1.0", OK)
+    assert found.hint == 'uv tool upgrade --index-url "$PIP_INDEX_URL" extset'
+    assert "SECRET" not in str(found)
