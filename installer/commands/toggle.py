@@ -337,9 +337,13 @@ def apply_switch(
             sp = plan_settings(ctx, Intent(flips=sw.flips, drop_file=ours))
         warnings = (*guard_warnings, *sw.warnings, *sp.warnings, *_skips(ctx, want))
         if not ctx.on.is_pi:  # a host that reads this host's folder, hidden folders too
-            from installer.hosts.shared import lost_elsewhere, parked_but_read
+            from installer.hosts.shared import doubled_elsewhere, lost_elsewhere, parked_but_read
 
-            warnings += (*parked_but_read(ctx, sw.actions), *lost_elsewhere(ctx, sw.actions))
+            warnings += (
+                *parked_but_read(ctx, sw.actions),
+                *lost_elsewhere(ctx, sw.actions),
+                *doubled_elsewhere(ctx, sw.actions),
+            )
         actions = hinted(_carrying(sw.actions, sp), ctx, view, want, named)
         plan = Plan(command, actions, warnings)
         last[:] = [sw]

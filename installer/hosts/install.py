@@ -23,6 +23,7 @@ from installer.ground.shellword import shell_word
 from installer.ground.state import State, load_state
 from installer.hosts.placing import Placed, placed
 from installer.hosts.shared import (
+    doubled_elsewhere,
     found_twice,
     kept_for_other_dirs,
     lost_elsewhere,
@@ -130,6 +131,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *_twins(ctx, host, linked_now(links.actions, here), selection),
             *parked_but_read(ctx, links.actions),  # a backup another host still loads
             *lost_elsewhere(ctx, links.actions),  # a --skip unlinks what another host reads
+            *doubled_elsewhere(ctx, links.actions),  # a link another host now reads twice
             *(
                 f"{r.label}: not linked here: {host.title} reads it from {folder}, where ext "
                 "linked it"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from installer.engine.plan import Action
 from installer.ground.context import Context, home_of
 from installer.ground.shellword import shell_word
+from installer.hosts.profile import folder_of
 
 if TYPE_CHECKING:
     from installer.hosts.profile import Host
@@ -241,6 +242,57 @@ def lost_elsewhere(
                     f"`ext --host {host.name} --agent-dir {where} install` after this"
                 )
     return out
+
+
+def doubled_elsewhere(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
+    """A warning per skill this run links into a folder another host reads too
+    (`~/.agents/skills`), where that host has this set installed and its own link of the same
+    skill in its own folder: from now on it finds the skill twice (helper-50: Gemini CLI
+    installed first, then Codex CLI). That host's next install drops its own link
+    (read_elsewhere), so the warning names that command."""
+    from installer.hosts.table import HOSTS
+
+    made = [_made(ctx, a) for a in actions if a.action in ("link", "relink", "enable")]
+    if not made:
+        return []
+    from installer.ground.installs import holding
+
+    installed = holding(ctx.set_root, ctx.agent_dir)
+    home = home_of(ctx.env)
+    out = []
+    for h in HOSTS.values():
+        place = h.place("skill")
+        dirs = [Path(d) for d, name in installed if name == h.name]
+        if h.name == ctx.on.name or place is None or not dirs:
+            continue
+        reads = {there: folder for folder, there in _read_folders(ctx, h)}
+        for path, real in made:
+            if path.parent not in reads:
+                continue
+            for dir_ in dirs:
+                own = Path(dir_, folder_of(place, home), path.name)
+                if own.parent == path.parent or not os.path.islink(own):
+                    continue
+                if os.path.realpath(own) != real:
+                    continue
+                where = shell_word(dir_)
+                out.append(
+                    f"skill:{path.name}: {h.title} ({where}) reads it from "
+                    f"{reads[path.parent]} too and finds it twice, with its own link; run "
+                    f"`ext --host {h.name} --agent-dir {where} install` after this, which "
+                    "drops that link"
+                )
+    return out
+
+
+def _made(ctx: Context, a: Action) -> tuple[Path, str]:
+    """Where a link of this plan goes live, and the real path it names (an enable renames
+    its parked link into place). A HOME folder's path is absolute in the plan
+    (profile.folder_of): the join keeps it."""
+    if a.action == "enable":
+        return ctx.agent_dir / (a.target or a.path), os.path.realpath(ctx.agent_dir / a.path)
+    live = ctx.agent_dir / a.path
+    return live, os.path.realpath(live.parent / (a.target or ""))  # a relative target too
 
 
 def _read_elsewhere_too(ctx: Context, host: Host, path: Path) -> bool:

@@ -459,6 +459,25 @@ def test_gemini_clash_agents_skills_wins_and_is_reported(
     assert str(config / "skills/alpha/SKILL.md") in problem
 
 
+def test_gemini_reports_one_skill_linked_in_both_folders_as_a_clash(
+    isolated_home: Path, set_dir: Path, tmp_path: Path
+) -> None:
+    """The fact behind installer.hosts.shared.doubled_elsewhere: the same skill, linked into
+    ~/.gemini/skills and ~/.agents/skills (Gemini CLI's install first, then Codex CLI's),
+    is found twice by Gemini CLI, which reports it (helper-50)."""
+    config = isolated_home / ".gemini"
+    build_tree(
+        isolated_home,
+        {
+            ".gemini/skills/alpha": set_dir / "skills/alpha",
+            ".agents/skills/alpha": set_dir / "skills/alpha",
+        },
+    )
+    found = _judge("gemini", isolated_home, config, tmp_path)
+    (problem,) = found.problems
+    assert problem.startswith("Skill conflict detected")
+
+
 def test_gemini_writes_into_its_home_at_start(isolated_home: Path, tmp_path: Path) -> None:
     """Why its judge gives it a sandbox GEMINI_CLI_HOME."""
     config = build_tree(isolated_home / ".gemini", {"skills": None})

@@ -241,6 +241,46 @@ def test_a_skill_already_read_from_a_shared_folder_is_not_linked_twice(
     assert (opencode / "commands/fix.md").is_symlink()
 
 
+@pytest.mark.parametrize("how", ["install", "enable"])
+def test_a_link_into_a_shared_folder_says_which_host_now_finds_the_skill_twice(
+    set_root: Path, isolated_home: Path, how: str
+) -> None:
+    """helper-50: Gemini CLI installed first keeps its own link of a skill; Codex CLI's
+    install then links it into ~/.agents/skills, which Gemini CLI reads too: it found the
+    skill twice, and nothing said so. The warning names Gemini's install, which drops its own
+    link; after it, one link is left for Gemini to read."""
+    made(isolated_home, ".codex")
+    gemini = made(isolated_home, ".gemini")
+    assert ext("--set", str(set_root), "--host", "gemini", "install", "--yes").exit_code == 0
+    if how == "enable":
+        codex = ("--set", str(set_root), "--host", "codex")
+        assert ext(*codex, "install", "--skip", "skill:review", "--yes").exit_code == 0
+        assert ext(*codex, "disable", "skill:review", "--yes").exit_code == 0
+
+    result = ext(
+        "--set",
+        str(set_root),
+        "--host",
+        "codex",
+        how,
+        *(("skill:review",) if how == "enable" else ()),
+        "--yes",
+    )
+
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "skill:review: Gemini CLI (~/.gemini) reads it from ~/.agents/skills too and finds it "
+        f"twice, with its own link; run `ext --set {set_root} --host gemini --agent-dir "
+        "~/.gemini install` after this, which drops that link"
+    ) in unwrapped(result.stderr)
+    again = ext("--set", str(set_root), "--host", "gemini", "install", "--yes")
+    assert again.exit_code == 0, again.stderr
+    assert not os.path.lexists(gemini / "skills/review")
+    assert (isolated_home / ".agents/skills/review").is_symlink()
+    quiet = ext("--set", str(set_root), "--host", "codex", "install", "--yes")
+    assert "twice" not in quiet.stderr
+
+
 @pytest.mark.parametrize(
     "how", [("install", "--skip", "skill:review", "--yes"), ("disable", "skill:review", "--yes")]
 )
