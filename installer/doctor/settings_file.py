@@ -30,7 +30,7 @@ def _read_once(path: Path) -> SettingsRead:
     if text is None:
         return SettingsRead(path, None, {})
     try:
-        return SettingsRead(path, text, jsondoc.parse(text, path.name))
+        return SettingsRead(path, text, jsondoc.parse(text, path.name, str(path)))
     except ExtError as exc:
         return SettingsRead(path, text, None, exc)
 

@@ -82,11 +82,11 @@ def _constant_at(text: str) -> int:
     return found.start() if found else 0
 
 
-def parse(text: str, name: str = "settings.json") -> dict[str, Any]:
+def parse(text: str, name: str = "settings.json", where: str | None = None) -> dict[str, Any]:
     """Parse settings text into a dict, or raise ExtError naming the line and column.
 
-    Empty (or blank) text is an empty object, as pi reads an empty file.
-    """
+    Empty (or blank) text is an empty object, as pi reads an empty file. `where`: the file's
+    path for a command in a fix, when `name` is short (doctor's)."""
     if len(text) > MAX_BYTES:
         raise ExtError(
             f"{name} is larger than {MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
@@ -98,7 +98,7 @@ def parse(text: str, name: str = "settings.json") -> dict[str, Any]:
         raise ExtError(
             f"{name} starts with a byte-order mark (U+FEFF), which ext does not edit and pi "
             "0.73 does not read; nothing was changed",
-            fix=f"Remove it: sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(name)}, or save the "
+            fix=f"Remove it: sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(where or name)}, or save the "
             "file as UTF-8 without BOM, then run the command again.",
         )
     _check_structure(text, name)

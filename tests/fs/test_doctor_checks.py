@@ -544,6 +544,22 @@ def test_unparseable_settings_is_an_error_with_line_and_column(
     assert only(found, "settings.keys")[0].message.startswith("not checked")
 
 
+def test_a_settings_file_with_a_bom_has_a_fix_that_works_from_any_folder(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    """helper-51: the fix said `sed -i … settings.json`, a path only the agent dir resolves."""
+    import subprocess
+
+    (agent / "settings.json").write_bytes(b'\xef\xbb\xbf{"a": 1}\n')
+
+    [finding] = only(doctor(tmp_path, set_root, agent), "settings.json")
+
+    assert finding.level == "error" and finding.fix is not None
+    command = finding.fix.removeprefix("Remove it: ").partition(", or save")[0]
+    subprocess.run(["sh", "-c", command], cwd=tmp_path, check=True)
+    assert (agent / "settings.json").read_bytes() == b'{"a": 1}\n'
+
+
 def test_retired_and_renamed_keys_are_warnings(tmp_path: Path, set_root: Path, agent: Path) -> None:
     (agent / "settings.json").write_text('{"quietStartup": false, "apiKeys": {}, "queueMode": 1}')
 
