@@ -98,8 +98,8 @@ def parse(text: str, name: str = "settings.json", where: str | None = None) -> d
         raise ExtError(
             f"{name} starts with a byte-order mark (U+FEFF), which ext does not edit and pi "
             "0.73 does not read; nothing was changed",
-            fix=f"Remove it: sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(where or name)}, or save the "
-            "file as UTF-8 without BOM, then run the command again.",
+            fix=f"Remove it: sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(where or name)}, or "
+            "save the file as UTF-8 without BOM, then run the command again.",
         )
     _check_structure(text, name)
     try:
