@@ -159,7 +159,6 @@ def _ask_once(
     have a change to make.
 
     A host with nothing to do says so here and is not run again; declining writes nothing."""
-    import sys
 
     from installer.ground.errors import AgentDirMissing
     from installer.render import PlanShown
@@ -519,41 +518,11 @@ def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn
     elsewhere = elsewhere_said(g, out, ctx, BY_CALL["launch"], {}, passed=options.args)
     found = found._replace(warnings=(*found.warnings, *elsewhere))
     render(out, found, after=notice(g, ctx))
-    if isinstance(found, Exec) and found.warnings and _wiped_unsaid(ctx, options.args):
+    if isinstance(found, Exec) and found.warnings and found.wait:
         # helper-47: into a dir without the set (so without /ext to say them again as pi's
         # notice) the warnings went with pi's first screen; in a terminal, ext waits first.
-        out.err("press Enter to start pi, or Ctrl-C to stop")
-        if not sys.stdin.readline():  # Ctrl-D: not a yes either
-            from installer.ground.errors import Declined
-
-            raise Declined("declined; pi was not started")
+        out.press_enter("start pi", "pi was not started")
     found.start(ctx.agent_dir, os.environ)
-
-
-# pi's options that draw no full screen (helper-49), and its commands that draw none
-# (`pi --help`'s Commands; `config` is a screen of its own, which wipes as pi's does)
-_NO_SCREEN = frozenset(
-    {"-p", "--print", "-v", "--version", "-h", "--help", "--mode", "--list-models", "--export"}
-)
-_PI_COMMANDS = frozenset({"install", "remove", "uninstall", "update", "list", "auth", "mcp"})
-
-
-def _wiped_unsaid(ctx: Any, args: tuple[str, ...]) -> bool:
-    """Whether pi's screen would wipe the warnings with nothing to say them again: terminals
-    all round, pi's full screen (not one of pi's commands, print mode, --version, --help,
-    rpc, …), and no /ext to say them as pi's notice (none in the agent dir, or pi told to
-    load no extension)."""
-    ttys = [s is not None and s.isatty() for s in (sys.stdin, sys.stdout, sys.stderr)]
-    if not all(ttys):
-        return False
-    if any(a.partition("=")[0] in _NO_SCREEN for a in args):
-        return False
-    words = [a for a in args if not a.startswith("-")]
-    if words and words[0] in _PI_COMMANDS:  # a message, an @file or an option's value is
-        return False  # no command: pi opens its screen with it (helper-50)
-    if "-ne" in args or "--no-extensions" in args:
-        return True
-    return not (ctx.agent_dir / "extensions" / "ext-command.ts").exists()
 
 
 def _with_notice(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:

@@ -34,6 +34,7 @@ class Exec(NamedTuple):
     host: HostInfo
     args: tuple[str, ...]
     warnings: tuple[str, ...]
+    wait: bool = False  # pi's screen would wipe warnings printed before it (wiped_unsaid)
 
     def env(self, base: Mapping[str, str]) -> dict[str, str]:
         """pi's environment: base, with the warnings for pi to show (and no older ones)."""
@@ -76,7 +77,34 @@ def launch(ctx: Context, options: Launch) -> Exec | HostExec:
         return launch_host(ctx, options)
     host, warnings = prepare_launch(ctx)
     record_session(ctx, host, list(options.args))
-    return Exec(host, options.args, tuple(warnings))
+    return Exec(host, options.args, tuple(warnings), wiped_unsaid(ctx, options.args))
+
+
+# pi's options that draw no full screen (helper-49), and its commands that draw none
+# (`pi --help`'s Commands; `config` is a screen of its own, which wipes as pi's does)
+_NO_SCREEN = frozenset(
+    {"-p", "--print", "-v", "--version", "-h", "--help", "--mode", "--list-models", "--export"}
+)
+_PI_COMMANDS = frozenset({"install", "remove", "uninstall", "update", "list", "auth", "mcp"})
+
+
+def wiped_unsaid(ctx: Context, args: tuple[str, ...]) -> bool:
+    """Whether pi's screen would wipe warnings printed before it, with nothing to say them
+    again: terminals all round, pi's full screen (not one of pi's commands, print mode,
+    --version, --help, rpc, …), and no /ext to say them as pi's notice (none in the agent
+    dir, or pi told to load no extension). pi takes a command only as its first argument
+    (package-manager-cli.js, main.js): `pi -c update` opens its screen with the message
+    "update" (helper-52)."""
+    env = ctx.env
+    if not (env.stdin_tty and env.stdout_tty and env.stderr_tty):
+        return False
+    if any(a.partition("=")[0] in _NO_SCREEN for a in args):
+        return False
+    if args and args[0] in _PI_COMMANDS:
+        return False
+    if "-ne" in args or "--no-extensions" in args:
+        return True
+    return not (ctx.agent_dir / "extensions" / "ext-command.ts").exists()
 
 
 def launch_host(ctx: Context, options: Launch) -> HostExec:

@@ -273,6 +273,14 @@ class Output:
         if answer not in ("y", "yes"):
             raise Declined(f"declined; nothing was {done}")
 
+    def press_enter(self, to: str, declined: str) -> None:
+        """Wait for Enter on a terminal before what is about `to` happen (what was printed
+        would be wiped); Ctrl-D is a refusal (exit 3), as Ctrl-C stops ext."""
+        self.flush_out()
+        self.write_err(f"press Enter to {to}, or Ctrl-C to stop\n")
+        if not sys.stdin.readline():
+            raise Declined(f"declined; {declined}")
+
 
 def use_color(no_color: bool, environ: dict[str, str], stream: TextIO) -> bool:
     """Colour only on a terminal, and never with NO_COLOR or --no-color."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,23 +88,21 @@ def test_the_warnings_go_to_pi_for_its_notice_and_an_outer_launch_s_do_not(
         (("@notes.md",), True),
         (("list",), False),
         (("install", "npm:x"), False),
+        (("-c", "update"), True),  # helper-52: pi takes a command only as its first argument
+        (("--verbose", "list"), True),
         (("--version",), False),
         (("-p", "hi"), False),
         (("--mode", "rpc"), False),
     ],
 )
 def test_launch_waits_before_pis_full_screen_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], waits: bool
+    tmp_path: Path, args: tuple[str, ...], waits: bool
 ) -> None:
     from types import SimpleNamespace
 
-    from installer.cli import calls
+    from installer.commands.launch import wiped_unsaid
+    from installer.ground.context import Env
 
-    class Tty:
-        def isatty(self) -> bool:
-            return True
-
-    for name in ("stdin", "stdout", "stderr"):
-        monkeypatch.setattr(f"sys.{name}", Tty())
-    ctx = SimpleNamespace(agent_dir=tmp_path)  # no /ext in it
-    assert calls._wiped_unsaid(ctx, args) is waits
+    ttys = Env(environ={}, cwd=tmp_path, stdin_tty=True, stdout_tty=True, stderr_tty=True)
+    ctx: Any = SimpleNamespace(agent_dir=tmp_path, env=ttys)  # no /ext in it
+    assert wiped_unsaid(ctx, args) is waits
