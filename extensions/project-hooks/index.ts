@@ -25,21 +25,63 @@ const RECORD_TIMEOUT_MS = 60_000;
 /** What a yes approves, as `ext consent approve` says it (installer/render/consent.py). */
 export const COVERS =
 	"The approval covers these definitions only, not the scripts they call, the environment they run with, or what PATH finds: a change to those is not asked about again.";
-/** The rows pi's dialog and screen take beside the message: title, Yes and No, borders, the
- * editor and footer below (counted high: a message that would not fit is never shown). */
-const DIALOG_ROWS = 14;
+/** The rows pi's dialog and screen take beside its title and message: Yes and No, borders,
+ * the editor and footer below (counted high: a message that would not fit is never shown). */
+const DIALOG_ROWS = 13;
+const TITLE = "Run this project's hooks?";
 
-/** Whether `lines` fit pi's confirm dialog whole on a terminal of `columns` x `rows`, each line
- * wrapped (a wide character taken as two columns). */
+/** Whether `lines` fit pi's confirm dialog whole on a terminal of `columns` x `rows`. */
 export function fitsScreen(lines: string[], columns: number, rows: number): boolean {
-	const width = Math.max(20, columns - 6);
+	const width = Math.max(1, columns - 6);
 	let used = 0;
-	for (const line of lines) {
-		let cells = 0;
-		for (const c of line) cells += (c.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1;
-		used += Math.max(1, Math.ceil(cells / width));
-	}
+	for (const line of [TITLE, ...lines]) used += wrappedRows(line, width);
 	return used <= rows - DIALOG_ROWS;
+}
+
+/** The rows pi-tui's Text takes for `line` at `width` cells, or more, never fewer: it wraps
+ * word by word (a run of spaces, U+0020 only, is where a row may end, dropped there; a word
+ * wider than a row is cut), so a line of words just over half a row wide takes a row per
+ * word, not cells / width (helper-54: a hook hid below the screen, Yes under the cursor).
+ * pi 1.x also ends a word at each CJK character, pi 0.73 does not: the larger of the two.
+ * A tab is three spaces, as pi-tui's Text draws it; widths are counted high: a character from
+ * U+1100 on as 2, a zero-width one as 1. Held to pi-tui's own Text on each pi by tests/ts/project-hooks.test.mjs. */
+export function wrappedRows(text: string, width: number): number {
+	const line = text.replace(/\t/g, "   "); // as pi-tui's Text draws a tab, before it wraps
+	return Math.max(rowsOf(line.match(/ +|[^ ]+/gu) ?? [], width), rowsOf(line.match(CJK_WORDS) ?? [], width));
+}
+
+/** pi 1.x's words (pi-tui's cjkBreakRegex): each CJK character one, spaces and the rest as above. */
+const CJK_WORDS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}]| +|[^ \p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}]+/gu;
+
+function rowsOf(tokens: string[], width: number): number {
+	let rows = 1;
+	let used = 0;
+	for (const token of tokens) {
+		const chars = [...token];
+		const cells = chars.reduce((sum, c) => sum + cellsOf(c), 0);
+		const space = token.startsWith(" ");
+		if (!space && cells > width) {
+			if (used > 0) rows += 1;
+			used = 0;
+			for (const c of chars) {
+				if (used + cellsOf(c) > width) {
+					rows += 1;
+					used = 0;
+				}
+				used += cellsOf(c);
+			}
+		} else if (used > 0 && used + cells > width) {
+			rows += 1;
+			used = space ? 0 : cells;
+		} else {
+			used += cells;
+		}
+	}
+	return rows;
+}
+
+function cellsOf(c: string): number {
+	return (c.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1;
 }
 
 /** Stop hooks may keep the agent going; this many times in a row at most. */
@@ -123,7 +165,7 @@ export default function (pi: ExtensionAPI) {
 			say(ctx, `project-hooks: hooks too long to show here whole, so they do not run: those in ${key}. Review and approve them in a shell: ${approveCommand(key)}`);
 			return false;
 		}
-		const yes = await ctx.ui.confirm("Run this project's hooks?", lines.join("\n"));
+		const yes = await ctx.ui.confirm(TITLE, lines.join("\n"));
 		const failed = yes ? await record(key, hash) : undefined;
 		if (!yes || failed !== undefined) decided.set(hash, yes);
 		if (failed !== undefined) {

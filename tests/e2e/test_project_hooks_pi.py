@@ -66,16 +66,16 @@ def alive(pid: int) -> bool:
 
 
 def pi_in_a_terminal(
-    pi_bin: Path, agent: Path, env: dict[str, str], proj: Path, timeout: float = 60
+    pi_bin: Path, agent: Path, env: dict[str, str], proj: Path, timeout: float = 60, rows: int = 30
 ) -> pexpect.spawn:
-    """pi's interactive screen in a 30 x 100 terminal, offline, started in `proj`."""
+    """pi's interactive screen in a `rows` x 100 terminal, offline, started in `proj`."""
     return pexpect.spawn(
         str(pi_bin),
         ["--offline", "--no-session"],
         cwd=str(proj),
         env={**env, "PI_CODING_AGENT_DIR": str(agent), "TERM": "xterm-256color"},
         encoding="utf-8",
-        dimensions=(30, 100),
+        dimensions=(rows, 100),
         timeout=timeout,
     )
 

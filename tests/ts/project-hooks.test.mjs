@@ -765,4 +765,37 @@ describe("fitsScreen: a preview pi's dialog shows whole", () => {
 		assert.equal(index.fitsScreen(["x".repeat(94 * 26 + 1)], 100, 40), false);
 		assert.equal(index.fitsScreen(["漢".repeat(47 * 26 + 1)], 100, 40), false);
 	});
+	test("a line of words just over half a row wide counts a row per word, as pi-tui wraps it", async () => {
+		// helper-54: 45 paths of 51 characters after `true` took 45 rows in pi's dialog, counted
+		// as 25; the hook after them, COVERS and Yes/No fell below a 100x50 screen.
+		const paths = Array.from({ length: 45 }, (_, i) => `/opt/tools/checks/lint-${String(i).padStart(2, "0")}/run-the-check.sh`.padEnd(51, "x"));
+		const line = `    $ true ${paths.join(" ")}`;
+		const tui = await piTui();
+		assert.equal(new tui.Text(line, 0, 0).render(94).length, 45); // pi's own wrap: a row per path
+		assert.equal(index.wrappedRows(line, 94), 45);
+		assert.equal(index.fitsScreen([...head, "", line, ...hook, "", index.COVERS], 100, 50), false);
+	});
+	test("never fewer rows than pi-tui's own Text draws, on any line (random, seeded)", async () => {
+		const tui = await piTui();
+		let seed = 54;
+		const next = () => {
+			seed = (seed + 0x6d2b79f5) | 0;
+			let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+			t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+			return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+		};
+		const parts = ["a", "bcd", "/opt/x/y.sh", "x".repeat(40), " ", "  ", "\t", "漢字", "é", "e\u0301", "😀", "\u200b", "-", "ｱ", "\u3000"];
+		for (let i = 0; i < 3000; i++) {
+			let line = "";
+			const count = Math.floor(next() * 60);
+			for (let j = 0; j < count; j++) line += parts[Math.floor(next() * parts.length)];
+			const columns = 20 + Math.floor(next() * 140);
+			const drawn = new tui.Text(line, 0, 0).render(columns).length;
+			assert.ok(index.wrappedRows(line, columns) >= drawn, JSON.stringify({ line, columns, drawn }));
+			// as the dialog has it: its title line, padding 1, and the margin fitsScreen keeps
+			const dialog = new tui.Text(`Run this project's hooks?\n${line}`, 1, 0).render(columns).length;
+			const counted = index.wrappedRows("Run this project's hooks?", Math.max(1, columns - 6)) + index.wrappedRows(line, Math.max(1, columns - 6));
+			assert.ok(counted >= dialog, JSON.stringify({ line, columns, dialog }));
+		}
+	});
 });
