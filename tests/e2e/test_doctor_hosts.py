@@ -96,6 +96,31 @@ def test_doctor_deep_says_the_host_loads_what_ext_installed_until_it_does_not(
     assert said in check["message"], check
 
 
+def test_doctor_deep_says_what_gemini_reports_of_a_skill_it_finds_twice(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    """helper-55: Gemini CLI installed first, then Codex CLI (its skills in ~/.agents/skills,
+    which Gemini reads too): Gemini reported "Skill conflict detected" for each skill, and
+    doctor --deep said it loads every item. Its own report is a warning, with the fix; the
+    fix pasted, the report is gone."""
+    host = BY_NAME["gemini"].require()
+    set_root = build_tree(tmp_path / "set", dict(SET))
+    for name in ("gemini", "codex"):
+        (isolated_home / CONFIG[name]).mkdir(parents=True)
+        _ext(isolated_home, set_root, name, "install", "--yes")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+
+    checks = _doctor(host, isolated_home, set_root, bin_dir)["checks"]
+
+    said = [c for c in checks if c["message"].startswith("Gemini CLI reports: Skill conflict")]
+    assert len(said) == 2 and all(c["level"] == "warn" for c in said), checks
+    assert said[0]["fix"].startswith("keep one copy: `ext --host gemini install` drops its own")
+    _ext(isolated_home, set_root, "gemini", "install", "--yes")
+    (check,) = _doctor(host, isolated_home, set_root, bin_dir)["checks"]
+    assert check["level"] == "ok", check
+
+
 def _disable_then_copy_back(home: Path, set_root: Path) -> None:
     """Claude Code loads any SKILL.md, so its break is the other way: the user disables a
     skill, then copies its folder back in by hand; ext lists it disabled, Claude loads it."""

@@ -213,6 +213,7 @@ class Loaded(NamedTuple):
 
 class Judged(NamedTuple):
     loaded: tuple[Loaded, ...]
+    problems: tuple[str, ...] = ()
 
 
 def judges(monkeypatch: pytest.MonkeyPatch, loaded: tuple[Loaded, ...]) -> list[dict[str, Any]]:

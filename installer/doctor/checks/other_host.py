@@ -117,6 +117,28 @@ def loaded(s: Subject) -> Iterator[Finding]:
         raise Skip("the set's resources could not be read (see set.resources)") from None
     says = _judge()(host.name, str(b.path), config_dir, home_of(s.env), s.env.environ)
     yield from compare(listed, says.loaded, host)
+    yield from reported(listed, says.problems, host)
+
+
+def reported(listed: Sequence[Item], problems: Sequence[str], host: Host) -> Iterator[Finding]:
+    """What the host itself reports of the skills it found: a warning when it names one of the
+    set's (helper-55: Gemini CLI's "Skill conflict detected" for a skill linked both in its
+    own folder and in ~/.agents/skills went unsaid), else a note."""
+    names = {
+        word
+        for i in listed
+        if i.resource.kind == "skill"
+        for word in (f'"{i.host_name or i.resource.name}"', f"={i.host_name or i.resource.name} ")
+    } | {i.resource.source for i in listed if i.resource.kind == "skill"}
+    fix = f"keep one copy: `ext --host {host.name} install` drops its own link of a skill"
+    fix += " a shared folder it reads holds" + (
+        f"; or {host.shared_twice_fix}" if host.shared_twice_fix else ""
+    )
+    for problem in problems:
+        if any(n in f"{problem} " for n in names):
+            yield warn(f"{host.title} reports: {problem}", fix)
+        else:
+            yield info(f"{host.title} reports, of a skill not in this set: {problem}")
 
 
 def _judge() -> Judge:
