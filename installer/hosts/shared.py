@@ -225,16 +225,20 @@ def lost_elsewhere(
     if not hit:
         return []
     from installer.ground.installs import holding
+    from installer.hosts.skill_files import refusal
 
     installed = holding(ctx.set_root, ctx.agent_dir)
+    home = home_of(ctx.env)
     out = []
     for path, hosts in hit:
         for host, folder in hosts:
             if _read_elsewhere_too(ctx, host, path):
                 continue  # helper-48: OpenCode reads ~/.claude/skills too, and keeps it there
+            if refusal(host, os.path.join(os.path.realpath(path), "SKILL.md")):
+                continue  # helper-55: it never loaded it, so it loses nothing
             for dir_, name in installed:
-                if name != host.name:
-                    continue
+                if name != host.name or _own_link(host, Path(dir_), path, home):
+                    continue  # helper-55: its own folder holds it too, which it keeps
                 where = shell_word(Path(dir_))  # `~/…` (the text output shortens a bare one)
                 out.append(
                     f"skill:{path.name}: {host.title} ({where}) reads it from {folder} and loses "
@@ -293,6 +297,16 @@ def _made(ctx: Context, a: Action) -> tuple[Path, str]:
         return ctx.agent_dir / (a.target or a.path), os.path.realpath(ctx.agent_dir / a.path)
     live = ctx.agent_dir / a.path
     return live, os.path.realpath(live.parent / (a.target or ""))  # a relative target too
+
+
+def _own_link(host: Host, dir_: Path, path: Path, home: Path) -> bool:
+    """Whether the host's own skills folder in `dir_` links the same skill as `path` (one
+    ext linked there before this shared folder held it: Gemini CLI's install first)."""
+    place = host.place("skill")
+    if place is None:
+        return False
+    own = Path(dir_, folder_of(place, home), path.name)
+    return own != path and os.path.islink(own) and os.path.realpath(own) == os.path.realpath(path)
 
 
 def _read_elsewhere_too(ctx: Context, host: Host, path: Path) -> bool:

@@ -241,6 +241,25 @@ def test_a_skill_already_read_from_a_shared_folder_is_not_linked_twice(
     assert (opencode / "commands/fix.md").is_symlink()
 
 
+def test_an_unlink_from_a_shared_folder_is_no_loss_to_a_host_with_its_own_link_or_its_refusal(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-55: Codex CLI's uninstall said Gemini CLI "loses" each skill, while Gemini kept
+    loading it from its own folder (its install came first); and said so of a skill Gemini
+    never loads (no description)."""
+    build_tree(set_root, {"skills/bare/SKILL.md": "---\nname: bare\n---\nNo description.\n"})
+    made(isolated_home, ".codex")
+    made(isolated_home, ".gemini")
+    for host in ("gemini", "codex"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+
+    result = ext("--set", str(set_root), "--host", "codex", "uninstall", "--yes")
+
+    assert result.exit_code == 0, result.stderr
+    assert "loses it" not in result.stderr, result.stderr
+    assert (isolated_home / ".gemini/skills/review").is_symlink()
+
+
 @pytest.mark.parametrize("how", ["install", "enable"])
 def test_a_link_into_a_shared_folder_says_which_host_now_finds_the_skill_twice(
     set_root: Path, isolated_home: Path, how: str
