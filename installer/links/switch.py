@@ -46,6 +46,9 @@ class Item:
     # Another agent's folder holds it (state "shared"): the command that takes it from here.
     switched_by: str | None = None
     held_by: str | None = None  # another set's link holds its place: that set's folder
+    # Linked here and live in a shared folder the host reads too (state "shared"): the host
+    # this dir is of, whose install drops the link here (helper-55).
+    doubled_on: str | None = None
 
     @property
     def switchable(self) -> bool:
@@ -140,8 +143,10 @@ def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
     switched there, by that host's command, not here (an enable here would load it twice)."""
     from installer.hosts.shared import shared_places, switched_off_by
 
-    missing = tuple(i.resource for i in items if i.state in ("not-installed", "disabled"))
-    places = shared_places(ctx, ctx.on, missing)
+    # Linked here too (enabled): the host finds it twice, and a disable here would leave it
+    # loaded from the shared folder (helper-55: Gemini CLI, its install before Codex CLI's).
+    states = ("not-installed", "disabled", "enabled")
+    places = shared_places(ctx, ctx.on, tuple(i.resource for i in items if i.state in states))
     out = []
     for i in items:
         if i.resource in places:
@@ -149,7 +154,10 @@ def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
             parked = "/.off/" in path  # the note names its own way: the rm, then the skip
             by = note.partition("too: ")[2] if parked else None
             by = by or switched_off_by(ctx.on, path.rpartition("/")[0], i.resource.label)
-            i = replace(i, state="shared", path=path, note=note, switched_by=by)  # noqa: PLW2901
+            doubled = ctx.on.name if i.state == "enabled" else None
+            i = replace(  # noqa: PLW2901
+                i, state="shared", path=path, note=note, switched_by=by, doubled_on=doubled
+            )
         out.append(i)
     return out
 
@@ -335,6 +343,10 @@ def _read_elsewhere(item: Item) -> Blocked:
             item.resource.label, f"it loads here from {folder}, where ext parked it", fix
         )
     fix = f"switch it off where it is linked, which takes it from that agent too: {how}"
+    if item.doubled_on:  # and from its own link here: two copies, said at install and doctor
+        fix = f"`ext --host {item.doubled_on} install` first, which drops its link here; then {fix}"
+        why = f"it loads here from {folder} too, where ext linked it: a second copy"
+        return Blocked(item.resource.label, why, fix)
     return Blocked(item.resource.label, f"it loads here from {folder}, where ext linked it", fix)
 
 

@@ -241,6 +241,35 @@ def test_a_skill_already_read_from_a_shared_folder_is_not_linked_twice(
     assert (opencode / "commands/fix.md").is_symlink()
 
 
+def test_a_disable_of_a_skill_linked_here_and_in_a_shared_folder_is_refused_with_the_fix(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-55: Gemini CLI's install, then Codex CLI's: `ext --host gemini disable` parked
+    Gemini's own link, said "now disabled", and Gemini loaded the skill all the same from
+    ~/.agents/skills. Refused (exit 3, nothing written); the fix, pasted, switches it off."""
+    made(isolated_home, ".codex")
+    gemini = made(isolated_home, ".gemini")
+    for host in ("gemini", "codex"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+
+    refused = ext("--set", str(set_root), "--host", "gemini", "disable", "skill:review", "--yes")
+
+    assert refused.exit_code == 3, refused.stderr
+    said = unwrapped(refused.stderr)
+    assert "skill:review (it loads here from ~/.agents/skills too, where ext linked it" in said
+    assert (
+        f"fix: `ext --set {set_root} --host gemini install` first, which drops its link here; "
+        "then switch it off where it is linked, which takes it from that agent too: "
+        f"`ext --set {set_root} --host codex disable skill:review`"
+    ) in said
+    assert (gemini / "skills/review").is_symlink()  # nothing written
+    for host, how in (("gemini", "install"), ("codex", "disable")):
+        args = ("skill:review",) if how == "disable" else ()
+        assert ext("--set", str(set_root), "--host", host, how, *args, "--yes").exit_code == 0
+    assert not os.path.lexists(gemini / "skills/review")
+    assert not os.path.lexists(isolated_home / ".agents/skills/review")
+
+
 def test_an_unlink_from_a_shared_folder_is_no_loss_to_a_host_with_its_own_link_or_its_refusal(
     set_root: Path, isolated_home: Path
 ) -> None:
