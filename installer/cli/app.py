@@ -203,12 +203,14 @@ def _not_written(err: OSError, script: Path) -> ExtError:
     import errno
 
     from installer.ground.errors import write_fix
+    from installer.ground.shellword import shell_word
     from installer.render.ui import tilde
 
     name = Path(err.filename) if err.filename else script
     folder = tilde(name.parent)
     if err.errno == errno.ENOENT:  # $ZDOTDIR naming a folder that is not there, say
-        fix = f"make the folder first (mkdir -p {folder}), or point the shell elsewhere"
+        mkdir = f"mkdir -p {shell_word(name.parent)}"
+        fix = f"make the folder first ({mkdir}), or point the shell elsewhere"
     else:
         fix = write_fix(err.errno, folder)
     return ExtError(f"cannot write {tilde(name)}: {err.strerror}", fix)

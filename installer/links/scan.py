@@ -142,8 +142,11 @@ def _scan_folder(
     except (FileNotFoundError, NotADirectoryError):
         return {}
     except PermissionError:
+        from installer.ground.shellword import shell_word
+
         raise ExtError(
-            f"cannot read {folder}", f"give yourself read access: chmod u+rx {folder}"
+            f"cannot read {folder}",
+            f"give yourself read access: chmod u+rx {shell_word(Path(folder))}",
         ) from None
     where = str(folder)
     return {e.name: _entry(e, where, roots, heads, known) for e in listing}

@@ -84,3 +84,29 @@ def test_consent_checks_approve_names_the_project_as_one_word(tmp_path: Path) ->
 
     command = line.split("with: ", 1)[1]
     assert shlex.split(command) == ["ext", "consent", "approve", str(project)]
+
+
+@pytest.mark.parametrize("name", ["my set", "x;touch PWNED"])
+def test_doctors_chmod_of_a_set_or_agent_dir_others_can_write_names_that_folder(
+    tmp_path: Path, name: str
+) -> None:
+    """helper-52: `chmod -R go-w /tmp/a/my set` pasted ran chmod -R on `set` in the folder
+    it was pasted in; the set's folder and the agent dir's stayed writable by others."""
+    root = build_tree(tmp_path / name, {"extset.toml": '[set]\nname = "s"\n', "prompts/p.md": "p"})
+    agent = tmp_path / f"agent {name}"
+    agent.mkdir()
+    install(resolve(env(tmp_path), root, agent), Install(), yes)
+    here = build_tree(tmp_path / "paste", {"set/x": "mine\n", "my/x": "mine\n"})
+    os.chmod(here / "set", 0o777)
+    for folder in (root, agent):
+        os.chmod(folder, 0o777)
+
+    found = doctor(tmp_path, root, agent)
+    fixes = [f.fix for f in [*only(found, "set.permissions"), *only(found, "agent.permissions")]]
+    assert len(fixes) == 2 and all(fix and fix.startswith("chmod") for fix in fixes), fixes
+    for fix in fixes:
+        pasted(str(fix), here)
+
+    assert not (root.stat().st_mode & 0o022) and not (agent.stat().st_mode & 0o022)
+    assert (here / "set").stat().st_mode & 0o777 == 0o777  # what the bare words named
+    assert sorted(os.listdir(here)) == ["my", "set"]  # nothing ran

@@ -11,6 +11,7 @@ from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.errors import ExtError
 from installer.ground.installs import MOVED
+from installer.ground.shellword import shell_word
 from installer.links.scan import PARKED
 
 
@@ -42,7 +43,6 @@ def _elsewhere(s: Subject) -> list[Finding]:
         return []
     host = "" if s.on.is_pi else f" --host {s.on.name}"
     name = s.manifest.name if s.manifest is not None else None
-    from installer.ground.shellword import shell_word
 
     found = placed(s.set_root, name, s.agent_dir, s.on.name)
     place = shell_word(s.agent_dir)
@@ -80,7 +80,7 @@ def _write_fix(agent_dir: Path) -> str:
         read_only = False
     if read_only:
         return write_fix(errno.EROFS, agent_dir)
-    return f"chmod u+rwx {agent_dir}"
+    return f"chmod u+rwx {shell_word(agent_dir)}"
 
 
 def existing(s: Subject) -> Path:
@@ -109,7 +109,7 @@ def perms(s: Subject) -> Iterator[Finding]:
         yield warn(
             f"writable by group or others: {listed(loose)}; anyone who can write there can "
             "add an extension that runs as you",
-            f"chmod go-w {' '.join(str(p) for p in loose)}",
+            f"chmod go-w {' '.join(shell_word(Path(p)) for p in loose)}",
         )
     strangers = owned_by_others(paths)
     if strangers:

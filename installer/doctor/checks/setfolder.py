@@ -11,6 +11,7 @@ from installer.doctor.finding import Finding, Skip, count, error, info, ok, warn
 from installer.doctor.subject import Subject
 from installer.ground.errors import ExtError
 from installer.ground.manifest import MANIFEST_NAME
+from installer.ground.shellword import shell_word
 from installer.host.lines import PiLine
 from installer.sets.resources import FOLDER, KINDS, Resource, broken_links, folder_is_item
 
@@ -203,7 +204,7 @@ def permissions(s: Subject) -> Iterator[Finding]:
         yield warn(
             f"writable by group or others: {listed(loose)}; extensions run with your full "
             "rights, so whoever can edit them can run code as you",
-            f"chmod -R go-w {s.set_root}",
+            f"chmod -R go-w {shell_word(s.set_root)}",
         )
     strangers = owned_by_others(paths)
     if strangers:

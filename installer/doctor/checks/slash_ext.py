@@ -17,6 +17,7 @@ from installer.doctor.checks.agent import existing
 from installer.doctor.checks.perms import owned_by_others, walk, writable_by_others
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
+from installer.ground.shellword import shell_word
 
 if TYPE_CHECKING:
     from installer.host.loader import Command
@@ -37,7 +38,8 @@ def binary(s: Subject) -> Iterator[Finding]:
     runs = "/ext runs it as you inside pi"
     if loose:
         shown = " ".join(str(p) for p in loose)
-        yield warn(f"writable by group or others: {shown}; {runs}", f"chmod go-w {shown}")
+        words = " ".join(shell_word(Path(p)) for p in loose)
+        yield warn(f"writable by group or others: {shown}; {runs}", f"chmod go-w {words}")
     if strangers:
         shown = " ".join(str(p) for p in strangers)
         yield warn(
