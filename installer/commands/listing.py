@@ -47,16 +47,17 @@ def list_items(ctx: Context, options: Listing) -> Items:
 
 
 def unread(ctx: Context) -> tuple[str, ...]:
-    """A settings file pi reads as empty, said once: each state it would set reads as if it
-    were not there, as pi has it, and without a word it looked like a set not installed
-    (helper-51)."""
+    """A settings file ext cannot read, said once with why: each state it would set reads as
+    if it were not there, as pi has one that does not parse, and without a word it looked like
+    a set not installed (helper-51; helper-52: a file too large or not a regular file is not
+    one that "does not parse")."""
     if not ctx.on.is_pi:
         return ()
     from installer.settings.switches import scopes_of
 
     return tuple(
-        f"{s.label} does not parse, so pi reads it as empty and so does this list: "
-        "`ext doctor` says why and the fix"
+        f"{s.unread.removesuffix('; nothing was changed')}: this list reads {s.label} as "
+        "empty, as pi does one that does not parse; `ext doctor` says the fix"
         for s in scopes_of(ctx)
         if s.unread
     )

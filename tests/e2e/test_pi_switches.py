@@ -495,16 +495,19 @@ def test_a_settings_file_with_a_bom_or_that_does_not_parse_is_read_as_each_pi_re
         assert states["a"] == "disabled" and states["b"] == "enabled"
         assert "does not parse" not in listed.stderr
     else:
-        assert "settings.json does not parse, so pi reads it as empty" in listed.stderr
+        assert "starts with a byte-order mark (U+FEFF)" in listed.stderr
+        assert "this list reads settings.json as empty, as pi does one" in listed.stderr
         assert states["a"] == "enabled" if mode == "link" else states["a"] == "not-installed"
 
     settings.write_text(whole[:-3])  # cut short, as no pi is writing it (no lock)
     states = agree(ext, agent, set_root, e2e_env)
     listed = ext("--json", "list", "--agent-dir", str(agent), cwd=set_root, check=True)
-    assert json.loads(listed.stdout)["warnings"] == [
-        "settings.json does not parse, so pi reads it as empty and so does this list: "
-        "`ext doctor` says why and the fix"
-    ]
+    [said] = json.loads(listed.stdout)["warnings"]
+    assert said.startswith(f"{settings}: not valid JSON (")
+    assert said.endswith(
+        ": this list reads settings.json as empty, as pi does one that does not parse; "
+        "`ext doctor` says the fix"
+    )
     assert states["a"] == ("enabled" if mode == "link" else "not-installed")
 
 
