@@ -194,6 +194,8 @@ def _is_number(value: Any) -> bool:
 
 
 def _raw(source: str, event: str, matcher: str | None, value: Any) -> HookCommand:
-    # As JSON.stringify writes it, so that pi's dialog shows the same line (helper-45)
+    # Compact JSON, as pi's dialog shows it with JSON.stringify (helper-45); the two may
+    # differ in a number's form (1.0 here, 1 there) or an integer-like key's place, never
+    # in what is approved: the hash is of the canonical form (helper-52)
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return HookCommand(source, event, matcher, text, UNRECOGNISED)

@@ -356,7 +356,7 @@ class Transaction:
                 failures.append(f"{step['op']} {step.get('path') or step.get('file')}: {exc}")
         while self._copies:
             copy = self._copies.pop()
-            with contextlib.suppress(OSError):  # another run's link may need it: then it stays
+            with contextlib.suppress(OSError):  # a folder that still holds another copy stays
                 copy.unlink()
                 for folder in (copy.parent, copy.parent.parent):  # .extset/agent/<kind>, agent
                     folder.rmdir()

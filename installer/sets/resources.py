@@ -135,7 +135,7 @@ def check_name(name: str, what: str = "name") -> str:
     elif len(os.fsencode(name)) > _LONGEST:  # helper-38: linked, then no disable nor backup
         problem = (
             f"is longer than {_LONGEST} bytes: with its suffix, `.off` and a backup's "
-            "`.bak.YYYYMMDD-HHMMSS-N`, it passes the file system's limit of 255"
+            "`.bak.YYYYMMDD-HHMMSS-NN`, it passes the file system's limit of 255"
         )
     if problem:
         raise UsageError(f"{what} {name!r} {problem}", "use a plain name like 'notify'")

@@ -196,6 +196,8 @@ def test_env_var_naming_another_dir_is_a_warning_with_the_eval_fix() -> None:
     same = env_finding({"PI_CODING_AGENT_DIR": "/data/agent", "HOME": "/h"}, agent)
     unset = env_finding({"HOME": "/h"}, agent, "ext --agent-dir /data/agent")
     default = env_finding({"HOME": "/h"}, Path("/h/.pi/agent"))
+    # `~` is the HOME of the environment pi starts with, not ext's own (helper-52)
+    tilde = env_finding({"PI_CODING_AGENT_DIR": "~/agent", "HOME": "/data"}, agent)
 
     assert (other.level, other.fix) == ("warn", 'eval "$(ext env)"')
     assert "/elsewhere" in other.message and "would not see this install" in other.message
@@ -206,6 +208,7 @@ def test_env_var_naming_another_dir_is_a_warning_with_the_eval_fix() -> None:
         "`ext --agent-dir /data/agent launch`"
     )
     assert default.level == "ok"
+    assert tilde.level == "ok", tilde.message
 
 
 def test_a_relative_env_var_is_a_warning_even_where_it_names_the_agent_dir() -> None:

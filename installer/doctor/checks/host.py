@@ -108,7 +108,7 @@ def env_finding(environ: Mapping[str, str], agent_dir: Path, ext: str = "ext") -
             fix,
         )
     if value:
-        if same_path(expand_home(value), agent_dir):
+        if same_path(expand_home(value, environ.get("HOME")), agent_dir):
             return ok(f"{AGENT_DIR_VAR} names the agent dir: pi in this shell sees the install")
         return warn(
             f"{AGENT_DIR_VAR} is {value}: pi in this shell reads that dir, not {agent_dir}, "
