@@ -17,6 +17,7 @@ from installer.engine.run import Confirm, Prepared, run_plan, set_record
 from installer.ground import backups, trees
 from installer.ground.context import Context, same_path
 from installer.ground.errors import ExtError, UsageError
+from installer.ground.few import few
 from installer.ground.home import expand_home
 from installer.ground.records import NamedTuple
 from installer.ground.shellword import shell_word
@@ -242,8 +243,7 @@ def _linked_back(
     `--prefer agent`, to itself once the set's version was moved aside)."""
     mirror = existing == dest and _mirrors(source, dest)
     if not mirror:
-        shown = ", ".join(inward[:3]) + (f" and {len(inward) - 3} more" if len(inward) > 3 else "")
-        detail = f"holds links into the set ({shown}); copied, the set would lead to itself"
+        detail = f"holds links into the set ({few(inward)}); copied, the set would lead to itself"
         return Adoption(c, (Action("skip", c.rel, detail=f"{detail}; merge by hand"),), dest)
     backup = _agent_backup(namer, c)
     why = "links to the set's own files (as GNU Stow's --no-folding makes)"

@@ -16,6 +16,7 @@ from installer.engine.run import Confirm, Prepared, run_plan
 from installer.engine.transaction import decode
 from installer.ground.context import Context
 from installer.ground.errors import Refused
+from installer.ground.few import few
 from installer.ground.records import NamedTuple
 
 
@@ -527,9 +528,7 @@ def _dead_ends(actions: tuple[Action, ...], root: Path) -> tuple[str, ...]:
     gone = Path(root / str(dead[0].target))
     while not os.path.exists(gone.parent) and gone.parent != gone:
         gone = gone.parent  # the folder that went: the set's older location, most often
-    paths = ", ".join(a.path for a in dead[:3]) + (
-        f" and {len(dead) - 3} more" if len(dead) > 3 else ""
-    )
+    paths = few([a.path for a in dead])
     return (
         f"{paths}: put back as links into {gone}, which no longer exists: pi will not load "
         "them until `ext install` links them from where the set is now",

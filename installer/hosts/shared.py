@@ -4,12 +4,13 @@ another host: left out of the host's own folder, so that no host finds one skill
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from installer.engine.plan import Action
 from installer.ground.context import Context, home_of
+from installer.ground.records import NamedTuple
 from installer.ground.shellword import shell_word
 from installer.hosts.profile import folder_of
 
@@ -384,13 +385,22 @@ def found_twice(
     return out
 
 
+class SharedPlace(NamedTuple):
+    """Where a host reads a skill of the set that ext linked for another agent: its path
+    there, the note that says so, and the command that takes it from the host (None: no
+    agent owns that folder)."""
+
+    path: str
+    note: str
+    switched_by: str | None
+
+
 def shared_places(
-    ctx: Context, host: Host, missing: tuple[Resource, ...]
-) -> dict[Resource, tuple[str, str]]:
-    """For each item not linked here that the host reads from a shared folder where ext
-    linked it: its path there, and the note that says so, naming the command that switches
-    it (the host whose folder it is). `ext list` shows it on; enable/disable leave it."""
-    shared = shared_reads(ctx, host, missing) if missing else {}
+    ctx: Context, host: Host, skills: tuple[Resource, ...]
+) -> dict[Resource, SharedPlace]:
+    """For each of `skills` that the host reads from a shared folder where ext linked it: its
+    place there (SharedPlace). `ext list` shows it on; enable/disable leave it."""
+    shared = shared_reads(ctx, host, skills) if skills else {}
     bases = dict(_read_folders(ctx, host))
     out = {}
     for r, folder in shared.items():
@@ -409,11 +419,30 @@ def shared_places(
                 f"{host.title} reads it from {folder}, where ext linked it, hidden folders "
                 f"too: {switched_off_by(host, folder, r.label)} takes it away"
             )
-        out[r] = (f"{folder}/{r.filename}", note)
+        by = switched_off_by(host, folder, r.label)
+        out[r] = SharedPlace(f"{folder}/{r.filename}", note, by)
     return out
 
 
-def parked_read(host: Host, folder: str, r: Resource, owner: str | None) -> tuple[str, str]:
+class _Stated(Protocol):
+    """An item of `ext list`'s or of a switch's view: what shared_items reads of it."""
+
+    @property
+    def resource(self) -> Resource: ...
+
+    @property
+    def state(self) -> str: ...
+
+
+def shared_items(
+    ctx: Context, items: Iterable[_Stated], states: tuple[str, ...]
+) -> dict[Resource, SharedPlace]:
+    """shared_places of the items in `states` (one step for `ext list` and the switches,
+    helper-52: it was written twice)."""
+    return shared_places(ctx, ctx.on, tuple(i.resource for i in items if i.state in states))
+
+
+def parked_read(host: Host, folder: str, r: Resource, owner: str | None) -> SharedPlace:
     """A skill another agent's link keeps parked in `folder`, which `host` reads, hidden
     folders too: its path there, and the note naming what takes it away. Its agent's
     `install --skip` leaves a parked link as it is, off (helper-49: that fix changed
@@ -422,11 +451,9 @@ def parked_read(host: Host, folder: str, r: Resource, owner: str | None) -> tupl
     label = shell_word(r.label)
     # a --skip holds for its run only (README): each install after needs it (helper-50)
     skip = f", and pass --skip {label} to each `ext --host {owner} install` after" if owner else ""
-    note = (
-        f"{host.title} reads it from {folder}, where ext parked it, hidden folders too: "
-        f"`rm {shell_word(Path(path))}` (only the link goes){skip}"
-    )
-    return path, note
+    by = f"`rm {shell_word(Path(path))}` (only the link goes){skip}"
+    note = f"{host.title} reads it from {folder}, where ext parked it, hidden folders too: {by}"
+    return SharedPlace(path, note, by)
 
 
 def switched_off_by(host: Host, folder: str, label: str) -> str | None:

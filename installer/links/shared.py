@@ -16,6 +16,7 @@ from pathlib import Path
 
 from installer.ground.context import Context
 from installer.ground.errors import Refused
+from installer.ground.few import few
 from installer.ground.state import SetRecord
 from installer.links.scan import AgentState
 from installer.sets.resources import Resource
@@ -88,7 +89,7 @@ def refuse_clashes(
     names = {str(Path(o.root)): o.name for o in others}
     root = found[0][1]
     other = names.get(root, root)
-    items = _few(sorted({x.label for x, _ in found}))
+    items = few(sorted({x.label for x, _ in found}), 5, _MANY)
     skip = skip_them([x for x, _ in found], picked) if len(found) <= _MANY else ""
     from installer.ground.shellword import shell_word
 
@@ -131,7 +132,7 @@ def refuse_same_names(
         return
     names = {str(Path(o.root)): o.name for o in others}
     root = found[0][1]
-    labels = _few(sorted({r.label for r, _ in found}))
+    labels = few(sorted({r.label for r, _ in found}), 5, _MANY)
     one = len(found) == 1
     them = "it" if one else "them"
     first = f"leave {them} off, " if keep_off else skip_them([r for r, _ in found], picked)
@@ -148,15 +149,7 @@ def refuse_same_names(
     )
 
 
-_MANY = 8  # more items than this in the way: two copies of one set, said in short
-
-
-def _few(labels: list[str]) -> str:
-    """The labels, or the first few of many and how many more (helper-29: a refusal named
-    320 items, twice)."""
-    if len(labels) <= _MANY:
-        return ", ".join(labels)
-    return f"{', '.join(labels[:5])} and {len(labels) - 5} more"
+_MANY = 8  # more items than this in the way: two copies of one set, said in short (few)
 
 
 def skip_them(found: list[Resource], picked: Selection) -> str:

@@ -113,14 +113,15 @@ def read_shared(ctx: Context, found: list[Item]) -> list[Item]:
     where ext linked it (~/.agents/skills, for Codex CLI): on, from there, and switched there
     (helper-48: parked here and live there, it was listed off, and an enable linked a second
     copy here)."""
-    from installer.hosts.shared import shared_places
+    from installer.hosts.shared import shared_items
 
-    missing = tuple(i.resource for i in found if i.state in ("not-installed", "disabled"))
-    places = shared_places(ctx, ctx.on, missing)
+    places = shared_items(ctx, found, ("not-installed", "disabled"))
     if not places:
         return found
     return [
-        Item(i.resource, "enabled", *places[i.resource]) if i.resource in places else i
+        Item(i.resource, "enabled", places[i.resource].path, places[i.resource].note)
+        if i.resource in places
+        else i
         for i in found
     ]
 

@@ -141,22 +141,23 @@ def _twins(agent: AgentState, resources: Sequence[Resource]) -> frozenset[Resour
 def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
     """An item the host reads from a shared folder where ext linked it for another host:
     switched there, by that host's command, not here (an enable here would load it twice)."""
-    from installer.hosts.shared import shared_places, switched_off_by
+    from installer.hosts.shared import shared_items
 
     # Linked here too (enabled): the host finds it twice, and a disable here would leave it
     # loaded from the shared folder (helper-55: Gemini CLI, its install before Codex CLI's).
-    states = ("not-installed", "disabled", "enabled")
-    places = shared_places(ctx, ctx.on, tuple(i.resource for i in items if i.state in states))
+    places = shared_items(ctx, items, ("not-installed", "disabled", "enabled"))
     out = []
     for i in items:
         if i.resource in places:
-            path, note = places[i.resource]
-            parked = "/.off/" in path  # the note names its own way: the rm, then the skip
-            by = note.partition("too: ")[2] if parked else None
-            by = by or switched_off_by(ctx.on, path.rpartition("/")[0], i.resource.label)
+            at = places[i.resource]
             doubled = ctx.on.name if i.state == "enabled" else None
             i = replace(  # noqa: PLW2901
-                i, state="shared", path=path, note=note, switched_by=by, doubled_on=doubled
+                i,
+                state="shared",
+                path=at.path,
+                note=at.note,
+                switched_by=at.switched_by,
+                doubled_on=doubled,
             )
         out.append(i)
     return out
