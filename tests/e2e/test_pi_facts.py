@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,3 +83,36 @@ def test_which_skill_and_prompt_forms_pi_loads(
     assert {"skill:live-skill", "skill:renamed-skill", "live-prompt"} <= names, names
     for hidden in ("skill:parked-skill", "skill:backed-skill", "off-prompt", "bak-prompt"):
         assert not any(n.startswith(hidden) for n in names), (hidden, names)
+
+
+TILDES = ["~", "~/", "~/agent", "~//agent", "~/a/../b", "~alice", "~alice/agent", "a/~/b", "./~"]
+
+
+def test_a_tilde_in_the_agent_dir_is_read_as_each_pi_reads_it(
+    real_pi: Any, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    """installer.ground.home.expand_home, held to each pi's own expandTildePath (config.js:
+    pi 0.73 joins the home and the rest as text, pi 1.x by its normalizePath), paths the
+    kernel reads alike (helper-52: the test compared expand_home with its own formula)."""
+    import os
+    import shutil
+
+    from installer.ground.home import expand_home
+
+    home = str(tmp_path / "home me")
+    config = json.dumps(str(real_pi.package_dir / "dist/config.js"))
+    script = (
+        f"import {{ expandTildePath }} from {config};"
+        "process.stdout.write(JSON.stringify(JSON.parse(process.argv[1]).map(expandTildePath)));"
+    )
+    node = shutil.which("node", path=e2e_env["PATH"])
+    assert node is not None
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", script, json.dumps(TILDES)],
+        env={**e2e_env, "HOME": home}, capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    for text, theirs in zip(TILDES, json.loads(done.stdout), strict=True):
+        ours = str(expand_home(text, home))
+        # `//` is one `/` to the kernel; `..` ext leaves to the kernel, as pi 0.73 does (pi 1.x
+        # folds it by the text: the two differ only past a folder that is a link or missing)
+        assert os.path.normpath(ours) == os.path.normpath(theirs), (text, ours, theirs)
