@@ -50,6 +50,11 @@ export interface RunOptions {
 
 /** Run `command` with `input` on stdin; never throws. */
 export function runHook(command: string, input: string, options: RunOptions): Promise<Outcome> {
+	// Node's spawn throws on a NUL byte in an argument: a command holding one cannot start, said
+	// as such (helper-54: the throw carried Node's own text, the watcher's shell line in it).
+	if (command.includes("\0")) {
+		return Promise.resolve({ code: undefined, stdout: "", stderr: "", failure: `could not start ${SHELL}: the command holds a NUL byte` });
+	}
 	return new Promise((resolve) => {
 		const out: Buffer[] = [];
 		const err: Buffer[] = [];

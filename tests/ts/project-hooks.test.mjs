@@ -288,6 +288,10 @@ describe("running a hook", () => {
 		const out = await run.runHook('cat; echo "$CLAUDE_PROJECT_DIR" >&2; exit 2', '{"x":1}', opts());
 		assert.deepEqual([out.code, out.stdout, out.stderr.trim(), out.failure], [2, '{"x":1}', dir, undefined]);
 	});
+	test("a command with a NUL byte could not start, said as such (no throw, no shell line)", async () => {
+		const out = await run.runHook("exit 2\u0000", "", opts());
+		assert.deepEqual([out.code, out.stdout, out.failure], [undefined, "", "could not start /bin/sh: the command holds a NUL byte"]);
+	});
 	test("a timeout kills the hook's whole group", async () => {
 		const pidFile = join(dir, "sleeper.pid");
 		const started = Date.now();
