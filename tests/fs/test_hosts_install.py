@@ -1303,6 +1303,30 @@ def test_opencode_s_doctor_names_the_backups_and_parked_skills_it_loads(
     ]
 
 
+def test_opencode_s_doctor_fix_for_a_skill_claude_code_keeps_parked_keeps_it_off(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-55: doctor's `mv ~/.claude/skills/.off/review ~/.claude/` took the user's
+    disable away: Claude Code's next install linked it again, on. The fix is list's: remove
+    the link, and leave it out of Claude Code's installs from then on."""
+    made(isolated_home, ".claude")
+    made(isolated_home, ".config/opencode")
+    claude = ("--set", str(set_root), "--host", "claude")
+    assert ext(*claude, "install", "--yes").exit_code == 0
+    assert ext(*claude, "disable", "skill:review", "--yes").exit_code == 0
+
+    found = json.loads(ext("--set", str(set_root), "--host", "opencode", "--json", "doctor").stdout)
+
+    [fix] = [c["fix"] for c in found["checks"] if "/.off/review" in c["message"]]
+    assert fix == (
+        "`rm ~/.claude/skills/.off/review` (only the link goes), and pass --skip skill:review "
+        "to each `ext --host claude install` after"
+    )
+    os.unlink(isolated_home / ".claude/skills/.off/review")
+    assert ext(*claude, "install", "--skip", "skill:review", "--yes").exit_code == 0
+    assert not os.path.lexists(isolated_home / ".claude/skills/review")
+
+
 def test_a_written_command_of_a_prompt_the_set_dropped_is_removed(
     set_root: Path, isolated_home: Path
 ) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from installer.doctor.checks.agent import existing
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
-from installer.ground.context import Context
+from installer.ground.context import Context, home_of
 from installer.ground.errors import ExtError
 from installer.ground.shellword import shell_word
 from installer.links.scan import AgentState, Entry
@@ -163,17 +163,29 @@ def host_items(s: Subject) -> Iterator[Finding]:
 
 def _hidden_but_read(ctx: Context, host: Host) -> list[Finding]:
     """Backups and parked skills in folders the host reads hidden folders of: loaded."""
-    from installer.hosts.shared import hidden_but_read
+    from installer.ground.home import expand_home
+    from installer.hosts.shared import hidden_but_read, owner_of
 
     out = []
     for path, folder in hidden_but_read(ctx, host):
         what = "a backup" if "/.bak/" in path else "a skill switched off (parked)"
+        above = shell_word(folder.rpartition("/")[0])
+        fix = f"move it out of {folder}: mv {shell_word(path)} {above}/"
+        owner = owner_of(folder)
+        real = expand_home(path, str(home_of(ctx.env)))
+        if "/.off/" in path and owner and os.path.islink(real):
+            # ext's parked link, another agent's switch: moved out, that agent's next install
+            # would link it again, on (helper-55); gone, its installs leave it out with a skip
+            label = shell_word(f"skill:{real.name}")
+            fix = (
+                f"`rm {shell_word(path)}` (only the link goes), and pass --skip {label} to each "
+                f"`ext --host {owner} install` after"
+            )
         out.append(
             warn(
                 f"{path}: {what}, which {host.title} loads all the same: it reads hidden "
                 f"folders of {folder}",
-                f"move it out of {folder}: mv {shell_word(path)} "
-                f"{shell_word(folder.rpartition('/')[0])}/",
+                fix,
             )
         )
     return out
