@@ -7,8 +7,9 @@
  * memory, keyed to the user message's session entry. On /fork it asks whether
  * to restore: your current changes are set aside with `git stash push`, then
  * the checkpoint is applied with `git stash apply`. Untracked files are
- * neither captured nor removed. Outside a git repository it does nothing and
- * says nothing. The footer shows how many checkpoints the session holds.
+ * neither captured nor removed. Outside a git repository, or with no UI (print
+ * mode), it does nothing and says nothing. The footer shows how many checkpoints
+ * the session holds.
  */
 
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
@@ -41,6 +42,11 @@ export default function (pi: ExtensionAPI) {
 		book.clear();
 		git = undefined;
 		if (pi.getFlag("no-git-checkpoint") === true) return;
+		// With no UI (print and json mode) there is no /fork to offer a checkpoint on, and the
+		// book lives only as long as this process: no snapshot is worth taking. On pi 0.73 one
+		// also held up its queue of extension events, so agent_end came after print mode had
+		// ended the session, and every extension's agent_end failed (helper-54: Stop hooks).
+		if (!ctx.hasUI) return;
 		const cwd = ctx.cwd;
 		const candidate: Git = (args) => pi.exec("git", args, { cwd, timeout: GIT_TIMEOUT_MS });
 		if (await isWorkTree(candidate)) git = candidate;

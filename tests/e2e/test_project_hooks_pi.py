@@ -235,3 +235,28 @@ def test_after_an_approval_pi_starts_without_the_hooks_folder_warning_and_runs_t
     assert seen == 2, before  # neither the warning nor a question
     assert "hooks/ directory found" not in before
     assert (proj / "started.txt").read_text() == "started\n"
+
+
+def test_a_stop_hook_runs_in_print_mode_in_a_git_project_beside_the_whole_bundled_set(
+    pi_bin: Path, ext: Run, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    """helper-54: on pi 0.73, in a git repository, git-checkpoint's snapshot at turn start
+    held up pi's queue of extension events; print mode ended the session before agent_end
+    came, so every extension's agent_end failed ("ctx is stale") and no Stop hook ran. With
+    no UI there is no /fork to offer a checkpoint on: no snapshot is taken."""
+    import subprocess
+
+    agent = tmp_path / "agent"
+    ext("--agent-dir", str(agent), "install", "--yes", "--create", cwd=REPO, check=True)
+    proj = tmp_path / "proj"
+    (proj / ".claude").mkdir(parents=True)
+    stop = [{"hooks": [{"type": "command", "command": "touch ran-stop"}]}]
+    (proj / ".claude/settings.json").write_text(json.dumps({"hooks": {"Stop": stop}}))
+    subprocess.run(["git", "init", "-q", str(proj)], check=True, env=e2e_env)
+    ext("--agent-dir", str(agent), "consent", "approve", str(proj), "--yes", check=True)
+
+    stderr, _, _ = print_run(pi_bin, agent, {**e2e_env, "EXTSET_EXT": str(EXT)}, proj)
+
+    assert (proj / "out.txt").exists()
+    assert "stale" not in stderr, stderr
+    assert (proj / "ran-stop").exists(), stderr

@@ -190,6 +190,15 @@ describe("the extension, driven like pi drives it", () => {
 		await pi.emit("agent_end", { messages: [] }, ctx);
 	}
 
+	test("with no UI (print mode) it runs no git at all: no /fork to offer a checkpoint on", async () => {
+		const dir = repo();
+		const { pi, calls } = start(dir);
+		const ctx = fakeCtx({ cwd: dir, hasUI: false, entries: [] });
+		await pi.emit("session_start", { reason: "startup" }, ctx);
+		await turn(pi, ctx, [], user("u1"));
+		assert.deepEqual(calls, []);
+	});
+
 	test("restores the code from before a message on /fork, keeping the newer changes in the stash", async () => {
 		const dir = repo();
 		const file = join(dir, "a.txt");
