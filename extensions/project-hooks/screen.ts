@@ -3,13 +3,16 @@
  * (installer/ground/screen.py), held to tests/escape-vectors.json by both test
  * suites. A character is shown as an escape unless it is printable (a tab is
  * kept): C0 and C1 controls, DEL, bidi controls, zero-width and format
- * characters, tags, line and paragraph separators, and the rest of Unicode's
- * "Other" and "Separator" classes but the space.
+ * characters, tags, line and paragraph separators, the rest of Unicode's
+ * "Other" and "Separator" classes but the space, and the characters that draw as
+ * nothing or a blank (variation selectors, Hangul fillers, the braille blank).
  *
  * Pure: imports nothing from pi, so tests import it directly.
  */
 
-const UNPRINTABLE = /[\p{C}\p{Z}]/gu;
+// Unicode's Other and Separator classes, and what draws as nothing or a blank though Python
+// calls it printable (installer/ground/screen.py's BLANKS; helper-54).
+const UNPRINTABLE = /[\p{C}\p{Z}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180D\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0\u{E0100}-\u{E01EF}]/gu;
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\u001b": "\\x1b" };
 
 /** text on one line, with every character a terminal could act on shown as an escape. */

@@ -8,6 +8,8 @@ import shlex
 from collections.abc import Iterable
 from pathlib import Path
 
+from installer.ground.screen import plain, shown
+
 
 def shell_word(value: object, home: str | None = None) -> str:
     """`value` quoted for a POSIX shell; a Path under `home` (default $HOME) as `~/…`."""
@@ -36,7 +38,7 @@ def _quote(text: str) -> str:
     decode): in single quotes it would be printed as that escape (a newline as `\\n`, U+202E
     as `\\u202e`), which the shell would then take as that many characters, naming another
     path."""
-    if text.isprintable():
+    if plain(text):
         return shlex.quote(text)
     return "$'" + "".join(_ansi_c(c) for c in text) + "'"
 
@@ -46,7 +48,7 @@ def _ansi_c(c: str) -> str:
     o = ord(c)
     if c in "\\'":
         return "\\" + c
-    if c.isprintable():
+    if shown(c):
         return c
     if 0xDC80 <= o <= 0xDCFF:  # an undecodable byte (surrogateescape): the byte itself
         return f"\\x{o - 0xDC00:02x}"

@@ -56,7 +56,7 @@ def escape(text: str, colors: bool = False) -> str:
     installer.ground.screen (which pi's side shares). With colours on, our own SGR
     sequences are kept and everything else is escaped.
     """
-    if text.isprintable():
+    if screen.plain(text):
         return text
     if colors:
         return "".join(p if _SGR.fullmatch(p) else screen.escape(p) for p in _SGR.split(text))
@@ -69,9 +69,9 @@ def _json_safe(text: str) -> str:
 
     json.dumps already escapes C0; anything else unprintable can only sit inside a string.
     """
-    if text.replace("\n", "").isprintable():
+    if screen.plain(text.replace("\n", "")):
         return text
-    return "".join(c if c.isprintable() or c == "\n" else _json_escape(c) for c in text)
+    return "".join(c if screen.shown(c) or c == "\n" else _json_escape(c) for c in text)
 
 
 def _json_escape(c: str) -> str:
