@@ -26,10 +26,19 @@ def shared_reads(
     (`~/.agents/skills`, linked there for Codex CLI), or will be by a host this run installs
     into first (`ahead`: their skill folders): linked into the host's own folder too, it would
     find each twice. Each maps to the shared folder, as a person reads it."""
+    return {r: folders[0] for r, folders in _all_reads(ctx, host, skills, ahead).items()}
+
+
+def _all_reads(
+    ctx: Context, host: Host, skills: tuple[Resource, ...], ahead: frozenset[Path] = frozenset()
+) -> dict[Resource, list[str]]:
+    """shared_reads, with every shared folder the host reads each skill from, in its order
+    (helper-55: OpenCode, reading ~/.claude/skills and ~/.agents/skills, kept a skill that a
+    fix naming one folder took from the other)."""
     reads = _read_folders(ctx, host)
     if not reads:
         return {}
-    found: dict[Resource, str] = {}
+    found: dict[Resource, list[str]] = {}
     for r in skills:
         if r.kind != "skill":
             continue
@@ -43,8 +52,7 @@ def shared_reads(
             # (helper-48: ext called it disabled there, and linked a third copy).
             read_parked = host.reads_hidden and os.path.realpath(off) == real
             if linked or read_parked or (there.parent in ahead and not parked):
-                found[r] = folder
-                break
+                found.setdefault(r, []).append(folder)
     return found
 
 
@@ -400,28 +408,36 @@ def shared_places(
 ) -> dict[Resource, SharedPlace]:
     """For each of `skills` that the host reads from a shared folder where ext linked it: its
     place there (SharedPlace). `ext list` shows it on; enable/disable leave it."""
-    shared = shared_reads(ctx, host, skills) if skills else {}
-    bases = dict(_read_folders(ctx, host))
+    shared = _all_reads(ctx, host, skills) if skills else {}
     out = {}
-    for r, folder in shared.items():
-        owner = owner_of(folder)
-        if not os.path.islink(bases[folder] / r.filename):  # parked there: read all the same
-            out[r] = parked_read(host, folder, r, owner)
-            continue
-        how = (
-            f"`ext --host {owner} enable/disable {shell_word(r.label)}`"
-            if owner
-            else "that folder's host"
-        )
-        note = f"{host.title} reads it from {folder}, where ext linked it: switch it with {how}"
-        if owner and host.reads_hidden:  # a parked link loads all the same
-            note = (
-                f"{host.title} reads it from {folder}, where ext linked it, hidden folders "
-                f"too: {switched_off_by(host, folder, r.label)} takes it away"
-            )
-        by = switched_off_by(host, folder, r.label)
-        out[r] = SharedPlace(f"{folder}/{r.filename}", note, by)
+    for r, folders in shared.items():
+        first, *more = (_place(ctx, host, folder, r) for folder in folders)
+        if more:  # each folder's own way: one alone leaves the skill loaded from the other
+            also = "; ".join(f"from {m.path} too: {m.switched_by or m.note}" for m in more)
+            ways = [p.switched_by for p in (first, *more)]
+            by = ", and ".join(w for w in ways if w) if all(ways) else None
+            first = SharedPlace(first.path, f"{first.note}; {also}", by)
+        out[r] = first
     return out
+
+
+def _place(ctx: Context, host: Host, folder: str, r: Resource) -> SharedPlace:
+    """The skill r as the host reads it from one shared folder, linked or parked there."""
+    owner = owner_of(folder)
+    if not os.path.islink(dict(_read_folders(ctx, host))[folder] / r.filename):
+        return parked_read(host, folder, r, owner)  # parked there: read all the same
+    how = (
+        f"`ext --host {owner} enable/disable {shell_word(r.label)}`"
+        if owner
+        else "that folder's host"
+    )
+    note = f"{host.title} reads it from {folder}, where ext linked it: switch it with {how}"
+    if owner and host.reads_hidden:  # a parked link loads all the same
+        note = (
+            f"{host.title} reads it from {folder}, where ext linked it, hidden folders "
+            f"too: {switched_off_by(host, folder, r.label)} takes it away"
+        )
+    return SharedPlace(f"{folder}/{r.filename}", note, switched_off_by(host, folder, r.label))
 
 
 class _Stated(Protocol):

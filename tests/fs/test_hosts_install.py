@@ -270,6 +270,30 @@ def test_a_disable_of_a_skill_linked_here_and_in_a_shared_folder_is_refused_with
     assert not os.path.lexists(isolated_home / ".agents/skills/review")
 
 
+def test_opencode_reading_a_skill_from_two_shared_folders_is_told_the_way_out_of_each(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-55: Claude Code's and Codex CLI's links of one skill, both read by OpenCode:
+    the refused disable named Claude Code's --skip alone, and pasted, OpenCode still loaded
+    the skill from ~/.agents/skills. Both are named; pasted, both links are gone."""
+    for folder in (".claude", ".codex", ".config/opencode"):
+        made(isolated_home, folder)
+    for host in ("claude", "codex", "opencode"):
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+
+    refused = ext("--set", str(set_root), "--host", "opencode", "disable", "skill:review")
+
+    assert refused.exit_code == 3, refused.stderr
+    said = unwrapped(refused.stderr)
+    for host in ("claude", "codex"):
+        assert f"`ext --set {set_root} --host {host} install --skip skill:review`" in said
+    for host in ("claude", "codex"):
+        skip = ("--set", str(set_root), "--host", host, "install", "--skip", "skill:review")
+        assert ext(*skip, "--yes").exit_code == 0
+    for folder in (".claude/skills", ".agents/skills"):
+        assert not os.path.lexists(isolated_home / folder / "review")
+
+
 def test_an_unlink_from_a_shared_folder_is_no_loss_to_a_host_with_its_own_link_or_its_refusal(
     set_root: Path, isolated_home: Path
 ) -> None:
