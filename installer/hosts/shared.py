@@ -122,9 +122,20 @@ def parked_but_read(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
         kept = str(place.relative_to(folder))
         name = Path(a.path).name
         for h, read in _reading_hidden(ctx, folder):
+            # helper-55: it may read the same skill from another shared folder as well
+            other = (
+                _read_elsewhere_too(ctx, h, ctx.agent_dir / a.path)
+                if a.action == "disable"
+                else None
+            )
+            elsewhere = ""
+            if other:
+                by = switched_off_by(h, other, f"skill:{name}") or "that folder's host"
+                elsewhere = f", and from {other} too, where ext linked it ({by} takes it "
+                elsewhere += "from there)"
             out.append(
                 f"skill:{name}: {h.title} reads {read}, hidden folders too, and still loads "
-                f"it from {read}/{kept}"
+                f"it from {read}/{kept}{elsewhere}"
                 + (
                     f"; for {h.title} to lose it, remove that link "
                     f"(`rm {shell_word(Path(read) / kept)}`: only the link goes) and leave it "
@@ -318,21 +329,22 @@ def _own_link(host: Host, dir_: Path, path: Path, home: Path) -> bool:
     return own != path and os.path.islink(own) and os.path.realpath(own) == os.path.realpath(path)
 
 
-def _read_elsewhere_too(ctx: Context, host: Host, path: Path) -> bool:
-    """Whether `host` reads the skill whose link at `path` this run takes away (planned, so
-    still there) from another folder it reads as well, where ext linked the same (a parked
-    one, for a host that reads hidden folders)."""
+def _read_elsewhere_too(ctx: Context, host: Host, path: Path) -> str | None:
+    """The other folder (as a person names it) `host` reads the skill from, whose link at
+    `path` this run takes away or parks (planned, so still there), where ext linked the same
+    (a parked one, for a host that reads hidden folders); None when it reads it nowhere
+    else."""
     if not os.path.islink(path):
-        return False
+        return None
     real = os.path.realpath(path)
     own = path.parent.parent if path.parent.name == ".off" else path.parent
-    for _, base in _read_folders(ctx, host):
+    for folder, base in _read_folders(ctx, host):
         if base == own:
             continue
         places = [base / path.name, *([base / ".off" / path.name] if host.reads_hidden else [])]
         if any(os.path.islink(p) and os.path.realpath(p) == real for p in places):
-            return True
-    return False
+            return folder
+    return None
 
 
 def read_elsewhere(

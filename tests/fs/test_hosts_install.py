@@ -287,6 +287,11 @@ def test_opencode_reading_a_skill_from_two_shared_folders_is_told_the_way_out_of
     said = unwrapped(refused.stderr)
     for host in ("claude", "codex"):
         assert f"`ext --set {set_root} --host {host} install --skip skill:review`" in said
+    parked = ext("--set", str(set_root), "--host", "claude", "disable", "skill:review", "--yes")
+    assert (
+        "still loads it from ~/.claude/skills/.off/review, and from ~/.agents/skills too, where "
+        f"ext linked it (`ext --set {set_root} --host codex install --skip skill:review`"
+    ) in unwrapped(parked.stderr)
     for host in ("claude", "codex"):
         skip = ("--set", str(set_root), "--host", host, "install", "--skip", "skill:review")
         assert ext(*skip, "--yes").exit_code == 0
@@ -1200,7 +1205,9 @@ def test_a_backup_in_a_folder_opencode_reads_is_said_and_a_codex_park_too(
         f"warning: skill:review: OpenCode reads ~/.claude/skills, hidden folders too, and still "
         f"loads it from ~/.claude/skills/.bak/{backup.name}: move that backup out of the folder"
     ) in claude.stderr.splitlines()
-    assert "loads it from ~/.agents/skills/.off/review; for OpenCode to lose it" in codex.stderr
+    said = unwrapped(codex.stderr)
+    assert "loads it from ~/.agents/skills/.off/review, and from ~/.claude/skills too" in said
+    assert "; for OpenCode to lose it" in said
 
 
 def test_a_host_variable_is_read_with_no_working_folder(
