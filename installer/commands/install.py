@@ -55,6 +55,8 @@ from installer.settings.selection import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from installer.engine.made import Made
 
 
@@ -164,6 +166,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         # A `-path` goes in before a link that it keeps off is put in place.
         by_pi = mode == "link" and ctx.manifest.switch == "pi"
         lines = sp.written_first().actions if by_pi else sp.actions
+        lines = _loads(lines, chosen) if mode == "register" else lines
         actions = links.actions + rec.actions + lines + hooks
         # The skills this run puts in place that pi will skip (their SKILL.md says why).
         now_in = (
@@ -196,6 +199,18 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
 
     result = run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
     return result._replace(notes=(*result.notes, *kept)) if kept else result
+
+
+def _loads(lines: tuple[Action, ...], chosen: Sequence[Resource]) -> tuple[Action, ...]:
+    """The register line, with the items pi then loads from the entry, as a link plan names
+    each link (helper-53: a switch from link mode said `packages` alone, while four items not
+    installed came on)."""
+    from installer.ground.few import few
+
+    labels = [r.label for r in chosen]
+    what = f"{len(labels)} item{'' if len(labels) == 1 else 's'}: {few(labels)}"
+    said = f"packages: pi loads {what}" if labels else "packages: pi loads no item of the set"
+    return tuple(a._replace(detail=said) if a.action == "register" else a for a in lines)
 
 
 def _kept(ctx: Context, links: tuple[Action, ...]) -> list[str]:

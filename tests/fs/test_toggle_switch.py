@@ -234,6 +234,23 @@ def settings(agent: Path) -> dict[str, Any]:
     return data
 
 
+def test_a_switch_to_register_mode_says_what_pi_loads_from_the_entry(
+    set_root: Path, agent: Path
+) -> None:
+    """helper-53: link -> register planned `+ register settings.json (packages)`, and items
+    an --only had left out came on without a word; a link plan names each link."""
+    ctx = installed(set_root, agent, only=["alpha"])
+
+    result = install(ctx, Install(mode="register", skip=("gamma",)), yes)
+
+    [line] = [a for a in result.plan.changes if a.action == "register"]
+    names = sorted(i.resource.label for i in items(ctx)[1] if i.state == "enabled")
+    assert "gamma" not in names and len(names) > 2
+    assert line.detail is not None and line.detail.startswith(
+        f"packages: pi loads {len(names)} items: "
+    )
+
+
 def test_register_mode_filters_and_the_state_record(set_root: Path, agent: Path) -> None:
     ctx = installed(set_root, agent, mode="register")
     assert settings(agent)["packages"] == [str(set_root)]
