@@ -292,9 +292,10 @@ def status(agent_dir: Path, file: AgentFile = SESSIONS) -> str:
     return "current" if _same(Path(real), source_bytes(file)) else "stale"
 
 
-def blind_spot(agent_dir: Path, cwd: Path | None) -> str | None:
+def blind_spot(agent_dir: Path, cwd: Path | None, strips_bom: bool) -> str | None:
     """Why the recorder cannot see pi's sessions now (parked, missing, or switched off in pi
-    by `pi config`), as words after "the recorder", or None when it can."""
+    by `pi config`), as words after "the recorder", or None when it can (`strips_bom`: the
+    pi's, for how it reads settings.json)."""
     if os.path.lexists(agent_dir / f"{RECORDER}.off"):
         return f"is parked as {RECORDER}.off"
     now = status(agent_dir)
@@ -302,7 +303,7 @@ def blind_spot(agent_dir: Path, cwd: Path | None) -> str | None:
         return f"is missing (no {RECORDER})"
     if now == "moved":  # its link leads nowhere: pi loads no recorder
         return f"is missing ({RECORDER} leads to where the agent dir was before it moved)"
-    off = switched_off_in_pi(agent_dir, cwd, RECORDER)
+    off = switched_off_in_pi(agent_dir, cwd, RECORDER, strips_bom)
     return None if off is None else f"is switched off ({off})"
 
 
@@ -322,9 +323,12 @@ def switched_on_in_pi(dest: str) -> str:
     )
 
 
-def switched_off_in_pi(agent_dir: Path, cwd: Path | None, dest: str) -> str | None:
-    """How `pi config`'s top-level pattern switches off one of ext's linked agent files."""
+def switched_off_in_pi(
+    agent_dir: Path, cwd: Path | None, dest: str, strips_bom: bool
+) -> str | None:
+    """How `pi config`'s top-level pattern switches off one of ext's linked agent files
+    (settings.json read as the pi reads it: `strips_bom`, its line's)."""
     from installer.settings.switches import linked_switch, read_scopes
 
-    found = linked_switch(read_scopes(agent_dir, cwd), "extension", dest)
+    found = linked_switch(read_scopes(agent_dir, cwd, None, strips_bom), "extension", dest)
     return None if found is None or found.on else found.describe()

@@ -47,17 +47,16 @@ def list_items(ctx: Context, options: Listing) -> Items:
 
 
 def unread(ctx: Context) -> tuple[str, ...]:
-    """A settings file ext cannot read, said once with why: each state it would set reads as
-    if it were not there, as pi has one that does not parse, and without a word it looked like
-    a set not installed (helper-51; helper-52: a file too large or not a regular file is not
-    one that "does not parse")."""
+    """A settings file pi reads as empty, or ext could not read, said once with why and the
+    fix: each state it would set reads as if it were not there, and without a word it looked
+    like a set not installed (helper-51; helper-56: "ext doctor says the fix" of a project's
+    file doctor does not check)."""
     if not ctx.on.is_pi:
         return ()
     from installer.settings.switches import scopes_of
 
     return tuple(
-        f"{s.unread.removesuffix('; nothing was changed')}: this list reads {s.label} as "
-        "empty, as pi does one that does not parse; `ext doctor` says the fix"
+        f"{s.unread}; so does this list" + (f" (fix: {s.fix})" if s.fix else "")
         for s in scopes_of(ctx)
         if s.unread
     )

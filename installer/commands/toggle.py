@@ -154,7 +154,7 @@ def _recorder_blind(ctx: Context) -> str | None:
 
     if load_state(ctx.agent_dir).for_root(ctx.set_root) is None:
         return None  # not installed by ext: only `ext launch` sessions exist to be seen
-    return blind_spot(ctx.agent_dir, ctx.env.cwd)
+    return blind_spot(ctx.agent_dir, ctx.env.cwd, ctx.pi_line().strips_bom)
 
 
 def _named(

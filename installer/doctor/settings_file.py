@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -30,7 +31,10 @@ def _read_once(path: Path) -> SettingsRead:
     if text is None:
         return SettingsRead(path, None, {})
     try:
-        return SettingsRead(path, text, jsondoc.parse(text, path.name, str(path)))
+        # the fix's sed edits the file a dotfiles link leads to: `sed -i` on the link would
+        # put a file in its place (helper-58)
+        real = os.path.realpath(path)
+        return SettingsRead(path, text, jsondoc.parse(text, path.name, real))
     except ExtError as exc:
         return SettingsRead(path, text, None, exc)
 

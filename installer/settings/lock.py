@@ -168,7 +168,7 @@ def _not_a_lock_dir(path: Path) -> ExtError:
 
     return ExtError(
         f"{path} is not a directory; pi cannot lock settings.json while it is there "
-        "and runs as if settings.json had no packages",
+        "and reads settings.json as empty (no packages, no switches)",
         fix=f"Remove it (rm {shell_word(path)}) if no pi is starting right now, then run the "
         "command again.",
     )

@@ -88,7 +88,8 @@ def _load(path: Path) -> SettingsDoc:
     text = _read_text(path)
     if text is None:
         return SettingsDoc(path, None, {}, jsondoc.NEW_FILE_FORMAT)
-    return SettingsDoc(path, text, jsondoc.parse(text, str(path)), jsondoc.detect_format(text))
+    data = jsondoc.parse(text, str(path), os.path.realpath(path))  # a fix's sed: the real file
+    return SettingsDoc(path, text, data, jsondoc.detect_format(text))
 
 
 def read_settings(path: Path, *, wait: float = WAIT_SECONDS) -> SettingsDoc:

@@ -171,7 +171,10 @@ class Scope(NamedTuple):
     path: Path
     base: Path  # the agent dir, or <cwd>/.pi
     data: Mapping[str, Any]
-    unread: str | None = None  # why pi reads it as empty (it does not parse), or None
+    # Why its data may not be what pi reads (pi reads it as empty, or ext could not read it),
+    # said whole, and the fix; None: read as pi reads it.
+    unread: str | None = None
+    fix: str | None = None
 
     @property
     def label(self) -> str:
@@ -181,21 +184,17 @@ class Scope(NamedTuple):
 def read_scopes(
     agent_dir: Path,
     cwd: Path | None,
-    trusted: Callable[[], bool] | None = None,
-    strips_bom: bool = True,
+    trusted: Callable[[], bool] | None,
+    strips_bom: bool,
 ) -> tuple[Scope, ...]:
     """The user settings.json and, when ext runs where one is, the project `.pi/settings.json`
     (only when `trusted()` says pi reads it: pi 1.x gates it behind project trust).
 
-    Read without pi's lock, as doctor reads: a view for `list` and the plans (a write
-    re-reads under the lock); a file that does not parse counts as empty, as pi runs on, with
-    why in `unread`. A leading byte-order mark is read past when the pi does (`strips_bom`:
-    pi 1.x; ext still edits no such file). One that pi is writing (empty, or cut short, while
-    pi holds its lock) is read once pi is done: read as empty, a switch planned from it was
-    "nothing to do" (helper-30)."""
-    from installer.ground.errors import ExtError
-    from installer.settings.store import read_settings
-
+    Read without pi's lock, as doctor reads: a view for `list` and the plans (a write re-reads
+    under the lock, and refuses a file it cannot edit). Each is read as pi reads it
+    (`_as_pi_reads`), with why when that is empty or unknown (`unread`). One that pi is
+    writing (empty, or cut short, while pi holds its lock) is read once pi is done: read as
+    empty, a switch planned from it was "nothing to do" (helper-30)."""
     out = []
     places = [("user", agent_dir / "settings.json", agent_dir)]
     if cwd is not None and (cwd / ".pi").resolve() != agent_dir.resolve():
@@ -203,28 +202,61 @@ def read_scopes(
         if os.path.lexists(project) and (trusted is None or trusted()):
             places.append(("project", project, cwd / ".pi"))
     for name, path, base in places:
-        try:
-            out.append(Scope(name, path, base, read_settings(path).data))
-        except ExtError as err:
-            out.append(_as_pi_reads(Scope(name, path, base, {}, err.message), strips_bom))
+        out.append(_as_pi_reads(Scope(name, path, base, {}), strips_bom))
     return tuple(out)
 
 
 def _as_pi_reads(scope: Scope, strips_bom: bool) -> Scope:
-    """A settings file ext's reader refused, as pi reads it: past a byte-order mark when the
-    pi strips one (helper-51: `ext list` said a set pi 1.6 loads was not installed), else
-    empty, with why."""
+    """A settings file's data as pi reads it. A file at its lock path: pi cannot lock it and
+    reads it as empty (helper-58; on both pis). What ext's reader refuses that JSON.parse
+    reads, pi reads: a duplicate key's last value (helper-58), a byte-order mark on a pi that
+    strips one (pi 1.x; helper-51). What neither reads, pi reads as empty; a file ext does not
+    read (over its size cap) may be read by pi: said so."""
     from installer.ground.errors import ExtError
-    from installer.settings.jsondoc import parse
-    from installer.settings.store import read_text
+    from installer.ground.shellword import shell_word
+    from installer.settings.store import read_settings, read_text
 
+    lock = Path(f"{scope.path}.lock")
+    if os.path.lexists(lock) and not os.path.isdir(lock):
+        why = f"{lock} is a file: pi cannot lock {scope.label} and reads it as empty"
+        return scope._replace(unread=why, fix=f"rm {shell_word(lock)}")
+    try:
+        return scope._replace(data=read_settings(scope.path).data)
+    except ExtError as err:
+        reason = err.message.removesuffix("; nothing was changed")
+        refused = scope._replace(unread=f"{reason}: pi reads it as empty", fix=err.fix)
     try:
         text = read_text(scope.path)
-        if strips_bom and text is not None and text.startswith("\ufeff"):
-            return scope._replace(data=parse(text[1:], str(scope.path)), unread=None)
-    except ExtError as err:
-        return scope._replace(unread=err.message)
-    return scope
+    except ExtError:  # over ext's cap (pi may read it), not a regular file, no permission
+        from installer.settings.files import MAX_BYTES
+
+        if os.path.getsize(scope.path) > MAX_BYTES:
+            why = f"{reason}: pi may read it, so what it switches may not be shown as pi has it"
+            return refused._replace(unread=why)
+        return refused
+    data = as_pi_parses(text or "", strips_bom)
+    return refused if data is None else scope._replace(data=data)
+
+
+def as_pi_parses(text: str, strips_bom: bool) -> dict[str, Any] | None:
+    """settings.json's text as pi reads it, when ext's reader refuses it: past a byte-order
+    mark on a pi that strips one, then as JSON.parse reads it (a duplicate key's last value; no
+    NaN), when it is an object; blank text as pi reads it, empty; else None."""
+    import json
+
+    if strips_bom and text.startswith("\ufeff"):
+        text = text[1:]
+
+    def no_constant(name: str) -> None:
+        raise ValueError(name)
+
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text, parse_constant=no_constant)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def scopes_of(ctx: Context) -> tuple[Scope, ...]:

@@ -493,10 +493,10 @@ def test_a_settings_file_with_a_bom_or_that_does_not_parse_is_read_as_each_pi_re
     listed = ext("list", "--agent-dir", str(agent), cwd=set_root, check=True)
     if pi_strips_bom(e2e_env):
         assert states["a"] == "disabled" and states["b"] == "enabled"
-        assert "does not parse" not in listed.stderr
+        assert "warning:" not in listed.stderr
     else:
         assert "starts with a byte-order mark (U+FEFF)" in listed.stderr
-        assert "this list reads settings.json as empty, as pi does one" in listed.stderr
+        assert ": pi reads it as empty; so does this list (fix: Remove it: sed" in listed.stderr
         assert states["a"] == "enabled" if mode == "link" else states["a"] == "not-installed"
 
     settings.write_text(whole[:-3])  # cut short, as no pi is writing it (no lock)
@@ -504,11 +504,23 @@ def test_a_settings_file_with_a_bom_or_that_does_not_parse_is_read_as_each_pi_re
     listed = ext("--json", "list", "--agent-dir", str(agent), cwd=set_root, check=True)
     [said] = json.loads(listed.stdout)["warnings"]
     assert said.startswith(f"{settings}: not valid JSON (")
-    assert said.endswith(
-        ": this list reads settings.json as empty, as pi does one that does not parse; "
-        "`ext doctor` says the fix"
-    )
+    assert ": pi reads it as empty; so does this list (fix: Edit " in said
     assert states["a"] == ("enabled" if mode == "link" else "not-installed")
+
+    # helper-58: a duplicate key is read by JSON.parse (its last value), and so by ext's list
+    data = json.loads(whole)
+    doubled = whole.rstrip()[:-1].rstrip() + ',\n  "theme": "dark",\n  "theme": "light"\n}\n'
+    settings.write_text(doubled)
+    assert agree(ext, agent, set_root, e2e_env)["a"] == "disabled"
+    assert json.loads(doubled) == {**data, "theme": "light"}
+
+    # helper-58: a file at the lock path: pi reads settings.json as empty, and so does ext
+    settings.write_text(whole)
+    (agent / "settings.json.lock").write_text("")
+    states = agree(ext, agent, set_root, e2e_env)
+    assert states["a"] == ("enabled" if mode == "link" else "not-installed")
+    listed = ext("list", "--agent-dir", str(agent), cwd=set_root, check=True)
+    assert "settings.json.lock is a file: pi cannot lock settings.json" in listed.stderr
 
 
 def pi_strips_bom(env: dict[str, str]) -> bool:

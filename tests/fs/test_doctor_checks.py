@@ -544,20 +544,58 @@ def test_unparseable_settings_is_an_error_with_line_and_column(
     assert only(found, "settings.keys")[0].message.startswith("not checked")
 
 
+@pytest.mark.parametrize("linked", [False, True], ids=["file", "dotfiles link"])
 def test_a_settings_file_with_a_bom_has_a_fix_that_works_from_any_folder(
-    tmp_path: Path, set_root: Path, agent: Path
+    tmp_path: Path, set_root: Path, agent: Path, linked: bool
 ) -> None:
-    """helper-51: the fix said `sed -i … settings.json`, a path only the agent dir resolves."""
+    """helper-51: the fix said `sed -i … settings.json`, a path only the agent dir resolves;
+    helper-58: on a dotfiles link, `sed -i` put a file in the link's place. The fix names the
+    file the link leads to."""
     import subprocess
 
-    (agent / "settings.json").write_bytes(b'\xef\xbb\xbf{"a": 1}\n')
+    real = agent / "settings.json"
+    if linked:
+        real = tmp_path / "dotfiles" / "pi-settings.json"
+        real.parent.mkdir()
+        (agent / "settings.json").unlink(missing_ok=True)
+        (agent / "settings.json").symlink_to(real)
+    real.write_bytes(b'\xef\xbb\xbf{"a": 1}\n')
 
     [finding] = only(doctor(tmp_path, set_root, agent), "settings.json")
 
     assert finding.level == "error" and finding.fix is not None
     command = finding.fix.removeprefix("Remove it: ").partition(", or save")[0]
     subprocess.run(["sh", "-c", command], cwd=tmp_path, check=True)
-    assert (agent / "settings.json").read_bytes() == b'{"a": 1}\n'
+    assert real.read_bytes() == b'{"a": 1}\n'
+    assert (agent / "settings.json").is_symlink() is linked
+
+
+@pytest.mark.parametrize(
+    ("text", "host", "said"),
+    [
+        (b'\xef\xbb\xbf{"apiKeys": {}}', ("1.6.0", "@earendil-works"), "byte-order mark"),
+        (
+            b'{"a": 1, "a": 2, "apiKeys": {}}',
+            ("0.73.1", "@mariozechner"),
+            'duplicate key "a"',
+        ),
+    ],
+    ids=["bom on pi 1.x", "duplicate key"],
+)
+def test_a_settings_file_the_pi_found_reads_is_a_warning_and_its_keys_are_checked(
+    tmp_path: Path, set_root: Path, agent: Path, text: bytes, host: tuple[str, str], said: str
+) -> None:
+    """helper-58: a duplicate key (JSON.parse keeps the last) and a BOM on pi 1.x (it strips
+    it) were errors, "pi cannot read", and the keys went unchecked: pi reads both files."""
+    (agent / "settings.json").write_bytes(text)
+
+    found = doctor(tmp_path, set_root, agent, fake_host(*host))
+
+    [row] = only(found, "settings.json")
+    assert row.level == "warn" and said in row.message, row
+    assert "reads it; ext edits it once that is fixed" in row.message
+    [keys] = only(found, "settings.keys")
+    assert keys.level == "warn" and "apiKeys" in keys.message, keys
 
 
 def test_retired_and_renamed_keys_are_warnings(tmp_path: Path, set_root: Path, agent: Path) -> None:
@@ -644,7 +682,7 @@ def test_a_lock_file_or_an_old_lock_dir_is_an_error(
     [stale] = only(doctor(tmp_path, set_root, agent), "settings.lock")
 
     assert (as_file.level, as_file.fix) == ("error", f"rm {lock}")
-    assert "runs as if it had no packages" in as_file.message
+    assert "reads it as empty (no packages, no switches, none of its settings)" in as_file.message
     assert fresh.level == "info"
     assert stale.level == "error" and stale.fix is not None and str(lock) in stale.fix
 

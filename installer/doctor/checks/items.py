@@ -558,7 +558,8 @@ def _recorder_off(s: Subject, agent_dir: Any) -> str | None:
     """The recorder switched off (not merely missing): parked, or by pi's own `-path`."""
     from installer.agent.recorder import blind_spot
 
-    why = blind_spot(agent_dir, s.ctx.env.cwd if s.ctx is not None else None)
+    cwd = s.ctx.env.cwd if s.ctx is not None else None
+    why = blind_spot(agent_dir, cwd, s.pi_line().strips_bom)
     return None if why is None or why.startswith("is missing") else why
 
 
@@ -592,7 +593,8 @@ def command(s: Subject) -> Iterator[Finding]:
             INSTALL,
         )
         return
-    off = switched_off_in_pi(agent_dir, s.ctx.env.cwd if s.ctx else None, COMMAND.dest)
+    cwd = s.ctx.env.cwd if s.ctx else None
+    off = switched_off_in_pi(agent_dir, cwd, COMMAND.dest, s.pi_line().strips_bom)
     if off is not None:
         yield info(
             f"/ext is not available in pi: {COMMAND.dest} is switched off ({off})",

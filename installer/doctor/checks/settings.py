@@ -21,7 +21,13 @@ def parses(s: Subject) -> Iterator[Finding]:
     existing(s)
     read = s.settings()
     if read.error is not None:
-        yield error(read.error.message.replace(_NOTHING_CHANGED, ""), read.error.fix)
+        said = read.error.message.replace(_NOTHING_CHANGED, "")
+        if _pi_reads(s) is not None:  # helper-58: a duplicate key, a BOM on pi 1.x
+            found = s.pi_line().name
+            said += f"; the pi found ({found}) reads it; ext edits it once that is fixed"
+            yield warn(said, read.error.fix)
+            return
+        yield error(said, read.error.fix)
         return
     if read.text is None:
         yield ok("no settings.json yet (pi and `ext install` create it when needed)")
@@ -39,8 +45,19 @@ def _data(s: Subject) -> tuple[Manifest, dict[str, Any]]:
         raise Skip("the set's manifest could not be read (see set.manifest)")
     read = s.settings()
     if read.error is not None or read.data is None:
-        raise Skip("settings.json does not parse (see settings.json)")
+        data = _pi_reads(s)
+        if data is None:
+            raise Skip("pi cannot read settings.json (see settings.json)")
+        return s.manifest, data
     return s.manifest, read.data
+
+
+def _pi_reads(s: Subject) -> dict[str, Any] | None:
+    """settings.json's data as the pi found reads it, when ext's reader refused the text."""
+    from installer.settings.switches import as_pi_parses
+
+    read = s.settings()
+    return None if read.text is None else as_pi_parses(read.text, s.pi_line().strips_bom)
 
 
 def keys(s: Subject) -> Iterator[Finding]:
@@ -132,13 +149,14 @@ def lock_finding(state: str, path: str) -> Finding:
     """The finding for a lock state from `inspect_lock`."""
     if state == "file":
         return error(
-            f"{path} is a file: pi cannot lock settings.json and runs as if it had no packages",
+            f"{path} is a file: pi cannot lock settings.json and reads it as empty (no packages, "
+            "no switches, none of its settings)",
             f"rm {shell_word(Path(path))}",
         )
     if state == "stale":  # over 10 s old, or its ext's owner file names a process gone
         return error(
             f"{path} is a lock folder left by a pi or ext that stopped while writing; while "
-            "pi cannot take it over, it runs as if settings.json had no packages",
+            "pi cannot take it over, it reads settings.json as empty",
             f"rmdir {shell_word(Path(path))} if no pi or ext is running (ext's next write of "
             "settings.json takes it over too)",
         )

@@ -149,7 +149,8 @@ def in_pi(s: Subject) -> Iterator[Finding]:
         yield info("this pi's SDK does not list its commands: /ext was not checked in pi")
         return
     found = pi_finding(view.commands, os.path.realpath(agent / COMMAND.dest), COMMAND.dest)
-    off = switched_off_in_pi(agent, s.ctx.env.cwd if s.ctx else None, COMMAND.dest)
+    cwd = s.ctx.env.cwd if s.ctx else None
+    off = switched_off_in_pi(agent, cwd, COMMAND.dest, s.pi_line().strips_bom)
     if found.level != "ok" and off is not None:  # the user's choice: `command` says so
         yield info(
             f"pi does not load ext's /ext: {COMMAND.dest} is switched off ({off})",
