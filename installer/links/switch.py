@@ -46,9 +46,9 @@ class Item:
     # Another agent's folder holds it (state "shared"): the command that takes it from here.
     switched_by: str | None = None
     held_by: str | None = None  # another set's link holds its place: that set's folder
-    # Linked here and live in a shared folder the host reads too (state "shared"): the host
-    # this dir is of, whose install drops the link here (helper-55).
-    doubled_on: str | None = None
+    # Linked here and live in a shared folder the host reads too (state "shared"): the install
+    # of this dir that drops the link here (helper-55), as a command.
+    drops_link: str | None = None
 
     @property
     def switchable(self) -> bool:
@@ -141,6 +141,7 @@ def _twins(agent: AgentState, resources: Sequence[Resource]) -> frozenset[Resour
 def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
     """An item the host reads from a shared folder where ext linked it for another host:
     switched there, by that host's command, not here (an enable here would load it twice)."""
+    from installer.ground.shellword import shell_word
     from installer.hosts.shared import shared_items
 
     # Linked here too (enabled): the host finds it twice, and a disable here would leave it
@@ -150,14 +151,15 @@ def _shared_here(ctx: Context, items: list[Item]) -> list[Item]:
     for i in items:
         if i.resource in places:
             at = places[i.resource]
-            doubled = ctx.on.name if i.state == "enabled" else None
+            place = f"--host {ctx.on.name} --agent-dir {shell_word(ctx.agent_dir)}"
+            doubled = f"ext {place} install" if i.state == "enabled" else None
             i = replace(  # noqa: PLW2901
                 i,
                 state="shared",
                 path=at.path,
                 note=at.note,
                 switched_by=at.switched_by,
-                doubled_on=doubled,
+                drops_link=doubled,
             )
         out.append(i)
     return out
@@ -344,8 +346,8 @@ def _read_elsewhere(item: Item) -> Blocked:
             item.resource.label, f"it loads here from {folder}, where ext parked it", fix
         )
     fix = f"switch it off where it is linked, which takes it from that agent too: {how}"
-    if item.doubled_on:  # and from its own link here: two copies, said at install and doctor
-        fix = f"`ext --host {item.doubled_on} install` first, which drops its link here; then {fix}"
+    if item.drops_link:  # and from its own link here: two copies, said at install and doctor
+        fix = f"`{item.drops_link}` first, which drops its link here; then {fix}"
         why = f"it loads here from {folder} too, where ext linked it: a second copy"
         return Blocked(item.resource.label, why, fix)
     return Blocked(item.resource.label, f"it loads here from {folder}, where ext linked it", fix)

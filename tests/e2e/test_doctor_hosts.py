@@ -115,7 +115,8 @@ def test_doctor_deep_says_what_gemini_reports_of_a_skill_it_finds_twice(
 
     said = [c for c in checks if c["message"].startswith("Gemini CLI reports: Skill conflict")]
     assert len(said) == 2 and all(c["level"] == "warn" for c in said), checks
-    assert said[0]["fix"].startswith("keep one copy: `ext --host gemini install` drops its own")
+    fix = said[0]["fix"]  # ext names itself as run: the test's ext is its full path
+    assert "--host gemini --agent-dir ~/.gemini install` drops its own link" in fix, fix
     _ext(isolated_home, set_root, "gemini", "install", "--yes")
     (check,) = _doctor(host, isolated_home, set_root, bin_dir)["checks"]
     assert check["level"] == "ok", check

@@ -383,3 +383,36 @@ def test_a_command_written_for_gemini_from_a_template_changed_since_says_so(
             "ext --host gemini install (writes it again)",
         )
     ]
+
+
+def test_what_a_host_reports_of_a_skill_is_said_with_the_fix_that_fits_where_it_is(
+    tmp_path: Path,
+) -> None:
+    """helper-56: OpenCode reporting a skill found in ~/.claude/skills and ~/.agents/skills
+    was told to run its own install, which does nothing (it has no link of its own there);
+    its own switch is the fix. With a link in its own folder, its install (that drops it) is
+    named, with --agent-dir."""
+    from installer.doctor.checks.other_host import reported
+    from installer.hosts.table import HOSTS
+    from installer.links.states import Item as Listed
+    from installer.sets.resources import Resource
+
+    review = Resource("skill", "review", "review", "dir", str(tmp_path / "set/skills/review"))
+    listed = [Listed(review, "enabled", "~/.agents/skills/review")]
+    problem = "duplicate skill name name=review existing=/h/.claude/skills/review"
+    own = tmp_path / "opencode/skills"
+    own.mkdir(parents=True)
+    opencode = HOSTS["opencode"]
+
+    [shared] = reported(listed, [problem], opencode, own, tmp_path / "opencode")
+    (own / "review").symlink_to(review.source)
+    [linked] = reported(listed, [problem], opencode, own, tmp_path / "opencode")
+    [other] = reported(listed, ["duplicate skill name name=notes "], opencode, own, tmp_path)
+
+    assert shared.level == "warn"
+    assert shared.fix == f"keep one copy: {opencode.shared_twice_fix}"
+    assert linked.fix is not None and linked.fix.startswith(
+        f"keep one copy: `ext --host opencode --agent-dir {tmp_path / 'opencode'} install` "
+        "drops its own link"
+    )
+    assert other.level == "info"

@@ -258,7 +258,8 @@ def test_a_disable_of_a_skill_linked_here_and_in_a_shared_folder_is_refused_with
     said = unwrapped(refused.stderr)
     assert "skill:review (it loads here from ~/.agents/skills too, where ext linked it" in said
     assert (
-        f"fix: `ext --set {set_root} --host gemini install` first, which drops its link here; "
+        f"fix: `ext --set {set_root} --host gemini --agent-dir ~/.gemini install` first, which "
+        "drops its link here; "
         "then switch it off where it is linked, which takes it from that agent too: "
         f"`ext --set {set_root} --host codex disable skill:review`"
     ) in said

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from installer.doctor.checks.agent import existing
@@ -13,10 +14,10 @@ from installer.doctor.subject import Subject
 from installer.ground.context import home_of
 from installer.ground.shellword import shell_word
 from installer.hosts.binary import Binary, binary_of, install_hint
+from installer.hosts.profile import folder_of
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from pathlib import Path
 
     from installer.hosts.profile import Host
     from installer.links.states import Item
@@ -117,28 +118,44 @@ def loaded(s: Subject) -> Iterator[Finding]:
         raise Skip("the set's resources could not be read (see set.resources)") from None
     says = _judge()(host.name, str(b.path), config_dir, home_of(s.env), s.env.environ)
     yield from compare(listed, says.loaded, host)
-    yield from reported(listed, says.problems, host)
+    place = host.place("skill")
+    own = Path(config_dir, folder_of(place, home_of(s.env))) if place else None
+    yield from reported(listed, says.problems, host, own, config_dir)
 
 
-def reported(listed: Sequence[Item], problems: Sequence[str], host: Host) -> Iterator[Finding]:
+def reported(
+    listed: Sequence[Item], problems: Sequence[str], host: Host, own: Path | None, dir_: Path
+) -> Iterator[Finding]:
     """What the host itself reports of the skills it found: a warning when it names one of the
     set's (helper-55: Gemini CLI's "Skill conflict detected" for a skill linked both in its
-    own folder and in ~/.agents/skills went unsaid), else a note."""
-    names = {
-        word
-        for i in listed
-        if i.resource.kind == "skill"
-        for word in (f'"{i.host_name or i.resource.name}"', f"={i.host_name or i.resource.name} ")
-    } | {i.resource.source for i in listed if i.resource.kind == "skill"}
-    fix = f"keep one copy: `ext --host {host.name} install` drops its own link of a skill"
-    fix += " a shared folder it reads holds" + (
-        f"; or {host.shared_twice_fix}" if host.shared_twice_fix else ""
-    )
+    own folder and in ~/.agents/skills went unsaid), else a note. The fix: the host's install
+    (which drops its own link of a skill a shared folder holds) when its own folder links it,
+    else the host's own switch for reading one folder (helper-56: the install did nothing)."""
+    skills = [i for i in listed if i.resource.kind == "skill"]
     for problem in problems:
-        if any(n in f"{problem} " for n in names):
-            yield warn(f"{host.title} reports: {problem}", fix)
-        else:
+        named = [i for i in skills if _names(problem, i)]
+        if not named:
             yield info(f"{host.title} reports, of a skill not in this set: {problem}")
+            continue
+        linked_here = own is not None and any(
+            os.path.islink(own / i.resource.filename) for i in named
+        )
+        ways = []
+        if linked_here:
+            install = f"ext --host {host.name} --agent-dir {shell_word(dir_)} install"
+            ways.append(f"`{install}` drops its own link, as the other folder has the set's")
+        if host.shared_twice_fix:
+            ways.append(host.shared_twice_fix)
+        fix = "; or ".join(ways) or "remove one of the two copies from the folders it reads"
+        yield warn(f"{host.title} reports: {problem}", f"keep one copy: {fix}")
+
+
+def _names(problem: str, item: Item) -> bool:
+    """Whether the host's report names the item: by its name, quoted or as `name=`, or by
+    its folder in the set."""
+    name = item.host_name or item.resource.name
+    said = f"{problem} "
+    return f'"{name}"' in said or f"={name} " in said or item.resource.source in said
 
 
 def _judge() -> Judge:
