@@ -129,10 +129,15 @@ def parked_but_read(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
                 else None
             )
             elsewhere = ""
-            if other:
-                by = switched_off_by(h, other, f"skill:{name}") or "that folder's host"
-                elsewhere = f", and from {other} too, where ext linked it ({by} takes it "
-                elsewhere += "from there)"
+            if other:  # linked there, or parked (helper-56: a skip leaves a parked link)
+                there = dict(_read_folders(ctx, h))[other] / name
+                if os.path.islink(there):
+                    by = switched_off_by(h, other, f"skill:{name}") or "that folder's host"
+                    by += " takes it from there"
+                    elsewhere = f", and from {other}/{name} too, where ext linked it ({by})"
+                else:
+                    by = parked_read(h, other, name, owner_of(other)).switched_by or ""
+                    elsewhere = f", and from {other}/.off/{name} too, where ext parked it ({by})"
             out.append(
                 f"skill:{name}: {h.title} reads {read}, hidden folders too, and still loads "
                 f"it from {read}/{kept}{elsewhere}"
@@ -437,7 +442,7 @@ def _place(ctx: Context, host: Host, folder: str, r: Resource) -> SharedPlace:
     """The skill r as the host reads it from one shared folder, linked or parked there."""
     owner = owner_of(folder)
     if not os.path.islink(dict(_read_folders(ctx, host))[folder] / r.filename):
-        return parked_read(host, folder, r, owner)  # parked there: read all the same
+        return parked_read(host, folder, r.filename, owner)  # parked there: read all the same
     how = (
         f"`ext --host {owner} enable/disable {shell_word(r.label)}`"
         if owner
@@ -470,13 +475,13 @@ def shared_items(
     return shared_places(ctx, ctx.on, tuple(i.resource for i in items if i.state in states))
 
 
-def parked_read(host: Host, folder: str, r: Resource, owner: str | None) -> SharedPlace:
+def parked_read(host: Host, folder: str, filename: str, owner: str | None) -> SharedPlace:
     """A skill another agent's link keeps parked in `folder`, which `host` reads, hidden
     folders too: its path there, and the note naming what takes it away. Its agent's
     `install --skip` leaves a parked link as it is, off (helper-49: that fix changed
     nothing): the link goes by hand, and the skip keeps it out after."""
-    path = f"{folder}/.off/{r.filename}"
-    label = shell_word(r.label)
+    path = f"{folder}/.off/{filename}"
+    label = shell_word(f"skill:{filename}")
     # a --skip holds for its run only (README): each install after needs it (helper-50)
     skip = f", and pass --skip {label} to each `ext --host {owner} install` after" if owner else ""
     by = f"`rm {shell_word(Path(path))}` (only the link goes){skip}"

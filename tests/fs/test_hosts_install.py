@@ -290,14 +290,35 @@ def test_opencode_reading_a_skill_from_two_shared_folders_is_told_the_way_out_of
         assert f"`ext --set {set_root} --host {host} install --skip skill:review`" in said
     parked = ext("--set", str(set_root), "--host", "claude", "disable", "skill:review", "--yes")
     assert (
-        "still loads it from ~/.claude/skills/.off/review, and from ~/.agents/skills too, where "
-        f"ext linked it (`ext --set {set_root} --host codex install --skip skill:review`"
+        "still loads it from ~/.claude/skills/.off/review, and from ~/.agents/skills/review too, "
+        f"where ext linked it (`ext --set {set_root} --host codex install --skip skill:review`"
     ) in unwrapped(parked.stderr)
     for host in ("claude", "codex"):
         skip = ("--set", str(set_root), "--host", host, "install", "--skip", "skill:review")
         assert ext(*skip, "--yes").exit_code == 0
     for folder in (".claude/skills", ".agents/skills"):
         assert not os.path.lexists(isolated_home / folder / "review")
+
+
+def test_a_park_opencode_still_reads_says_the_way_out_of_the_other_folders_park_too(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-56: with the skill parked by Codex CLI too, the warning called that copy linked
+    and named Codex's `install --skip`, which leaves a parked link as it is."""
+    for folder in (".claude", ".codex", ".config/opencode"):
+        made(isolated_home, folder)
+    for host in ("codex", "claude"):
+        run = ("--set", str(set_root), "--host", host)
+        assert ext(*run, "install", "--yes").exit_code == 0
+        parked = ext(*run, "disable", "skill:review", "--yes")
+        assert parked.exit_code == 0, parked.stderr
+
+    said = unwrapped(parked.stderr)
+    assert (
+        "and from ~/.agents/skills/.off/review too, where ext parked it (`rm "
+        "~/.agents/skills/.off/review` (only the link goes), and pass --skip skill:review to "
+        f"each `ext --set {set_root} --host codex install` after)"
+    ) in said, said
 
 
 def test_an_unlink_from_a_shared_folder_is_no_loss_to_a_host_with_its_own_link_or_its_refusal(
@@ -1207,7 +1228,7 @@ def test_a_backup_in_a_folder_opencode_reads_is_said_and_a_codex_park_too(
         f"loads it from ~/.claude/skills/.bak/{backup.name}: move that backup out of the folder"
     ) in claude.stderr.splitlines()
     said = unwrapped(codex.stderr)
-    assert "loads it from ~/.agents/skills/.off/review, and from ~/.claude/skills too" in said
+    assert "loads it from ~/.agents/skills/.off/review, and from ~/.claude/skills/review" in said
     assert "; for OpenCode to lose it" in said
 
 

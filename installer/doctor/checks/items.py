@@ -164,7 +164,7 @@ def host_items(s: Subject) -> Iterator[Finding]:
 def _hidden_but_read(ctx: Context, host: Host) -> list[Finding]:
     """Backups and parked skills in folders the host reads hidden folders of: loaded."""
     from installer.ground.home import expand_home
-    from installer.hosts.shared import hidden_but_read, owner_of
+    from installer.hosts.shared import hidden_but_read, owner_of, parked_read
 
     out = []
     for path, folder in hidden_but_read(ctx, host):
@@ -176,11 +176,7 @@ def _hidden_but_read(ctx: Context, host: Host) -> list[Finding]:
         if "/.off/" in path and owner and os.path.islink(real):
             # ext's parked link, another agent's switch: moved out, that agent's next install
             # would link it again, on (helper-55); gone, its installs leave it out with a skip
-            label = shell_word(f"skill:{real.name}")
-            fix = (
-                f"`rm {shell_word(path)}` (only the link goes), and pass --skip {label} to each "
-                f"`ext --host {owner} install` after"
-            )
+            fix = str(parked_read(host, folder, real.name, owner).switched_by)
         out.append(
             warn(
                 f"{path}: {what}, which {host.title} loads all the same: it reads hidden "
