@@ -88,17 +88,18 @@ def filter_line(
     and why (`why`: an item put in), else as pi config does it; `pattern`: the one that keeps
     it off now (pi's view), when it is written another way than pi config writes it."""
     paths = package_paths(r) if set_root else (path_of(r),)
-    path = ", -".join(paths)
+    off = ", ".join(f"-{p}" for p in paths)  # a folder extension's files, each with its sign
+    on = ", ".join(f"+{p}" for p in paths)
     if enable and why:  # ext's own filter of an install's --skip: no switch of pi config's
-        detail = f"enable {r.label}: drops -{path} from {where} ({why})"
+        detail = f"enable {r.label}: drops {off} from {where} ({why})"
     elif why:  # a `-path` for an item put in switched off
-        detail = f"disable {r.label}: adds -{path} to {where}; {why}"
-    elif enable and pattern.startswith("-") and pattern != f"-{path}":
+        detail = f"disable {r.label}: adds {off} to {where}; {why}"
+    elif enable and pattern.startswith("-") and pattern != off:
         detail = f"enable {r.label}: drops {pattern} from {where} (pi reads it as this item)"
     elif enable and pattern and not pattern.startswith("-"):  # `!glob`, `only x`, `[]`
-        detail = f"enable {r.label}: adds +{path} to {where}, over {pattern}, as pi config would"
+        detail = f"enable {r.label}: adds {on} to {where}, over {pattern}, as pi config would"
     elif enable:
-        detail = f"enable {r.label}: drops -{path} from {where}, as pi config would"
+        detail = f"enable {r.label}: drops {off} from {where}, as pi config would"
     else:
-        detail = f"disable {r.label}: adds -{path} to {where}, as pi config does"
+        detail = f"disable {r.label}: adds {off} to {where}, as pi config does"
     return Action("filter", "settings.json", target=set_root or None, detail=detail)

@@ -132,6 +132,29 @@ def test_register_mode_enable_past_a_pattern_that_is_no_minus_path_says_it_adds(
     assert sw.flips == (Flip(True, "extensions", "extensions/alpha.ts", True),)
 
 
+def test_a_folder_extension_of_several_files_is_said_with_each_files_sign() -> None:
+    """helper-56: `", -".join(paths)` after a `+` said "adds +extensions/two/a.ts,
+    -extensions/two/b.ts" of an enable past a `!glob`, the plan line naming one file off."""
+    two = Resource(
+        "extension", "two", "two", "dir", "/set/extensions/two",
+        declared=("extensions/two/a.ts", "extensions/two/b.ts"),
+    )  # fmt: skip
+    by_pi = PiSwitch(False, "!extensions/**", 'settings.json packages entry /set "extensions"')
+    up = plan_switch(
+        reg_view(Item(two, "disabled", "settings.json", None, by_pi)), {two: True}, ROOT
+    )
+    down = plan_switch(reg_view(reg(two, "enabled")), {two: False}, ROOT)
+
+    assert up.actions[0].detail == (
+        "enable two: adds +extensions/two/a.ts, +extensions/two/b.ts to its packages entry, "
+        "over !extensions/**, as pi config would"
+    )
+    assert down.actions[0].detail == (
+        "disable two: adds -extensions/two/a.ts, -extensions/two/b.ts to its packages entry, "
+        "as pi config does"
+    )
+
+
 def test_register_mode_no_ops_and_what_it_cannot_switch() -> None:
     sw = plan_switch(reg_view(reg(ALPHA, "disabled")), {ALPHA: False}, ROOT)
     assert [a.action for a in sw.actions] == ["keep"]
