@@ -19,6 +19,7 @@ class InstallMethod:
     command: tuple[str, ...] | None = None
     detail: str = ""
     before: tuple[str, ...] | None = None  # run first: removing a package pi moved away from
+    by_hand: str = ""  # with no command: what the person adds to theirs (a credential's index)
 
     @property
     def hint(self) -> str | None:
@@ -113,9 +114,10 @@ def with_index(method: InstallMethod, url: str, source: str = "") -> InstallMeth
         return method
     parts = urlsplit(url)
     if parts.username or parts.password or parts.query:
-        if source not in _INDEX_VARIABLES:
-            why = f"the index in {source or 'its settings'} holds a credential ext does not print"
-            return replace(method, command=None, before=None, detail=f"{method.detail}; {why}")
+        if source not in _INDEX_VARIABLES:  # the upgrade as installed would ask another index
+            how = f"{_joined(method.command)} with --index-url and the index in "
+            how += f"{source or 'its settings'} (it holds a credential, which ext does not print)"
+            return replace(method, command=None, before=None, by_hand=how)
         url = f"${source}"
     cmd = list(method.command)
     if method.name in ("pip", "uv"):  # `… install [--user] -U extset`
@@ -127,6 +129,11 @@ def with_index(method: InstallMethod, url: str, source: str = "") -> InstallMeth
     else:
         return method
     return replace(method, command=tuple(cmd))
+
+
+def _joined(command: tuple[str, ...]) -> str:
+    """A command as one shell line, in backquotes."""
+    return f"`{' '.join(map(_shell_word, command))}`"
 
 
 def _shell_word(word: str) -> str:

@@ -124,6 +124,9 @@ def versioned(
         return replace(unasked, latest=latest, status="up-to-date", detail="")
     hint = method.hint
     detail = "" if hint else f"{method.detail}: upgrade it the way you installed it"
+    if method.by_hand:  # helper-56: "the way you installed it" asked another index (uv)
+        detail = f"{method.detail}: " if method.detail else ""
+        detail += f"upgrade it by {method.by_hand}"
     return replace(unasked, latest=latest, hint=hint, status="update-available", detail=detail)
 
 

@@ -149,9 +149,9 @@ def test_an_index_url_holding_a_credential_is_named_by_its_variable_never_printe
     )
     by_file = with_index(uv_tool, url, "/home/me/.config/pip/pip.conf")
     assert by_file.hint is None
-    assert by_file.detail == (
-        "a uv tool; the index in /home/me/.config/pip/pip.conf holds a credential ext does "
-        "not print"
+    assert by_file.by_hand == (
+        "`uv tool upgrade extset` with --index-url and the index in "
+        "/home/me/.config/pip/pip.conf (it holds a credential, which ext does not print)"
     )
     assert "SECRET" not in str(by_env) + str(by_file) + str(with_index(PIPX, url))
 
@@ -194,3 +194,12 @@ def test_uv_is_told_the_index_pip_is_configured_with_as_uv_reads_no_pip_config(
     found = check_ext(config, uv_tool, "0.1.0", OK)
     assert found.hint == 'uv tool upgrade --index-url "$PIP_INDEX_URL" extset'
     assert "SECRET" not in str(found)
+    # from a file: no hint, and the detail says what to add (helper-56: it said "the way you
+    # installed it", which for uv asks PyPI)
+    config = UpdateConfig(index=secret, index_source="/etc/pip.conf")
+    found = check_ext(config, uv_tool, "0.1.0", OK)
+    assert found.hint is None and "SECRET" not in str(found)
+    assert found.detail == (
+        "upgrade it by `uv tool upgrade extset` with --index-url and the index in "
+        "/etc/pip.conf (it holds a credential, which ext does not print)"
+    )
