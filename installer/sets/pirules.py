@@ -181,14 +181,19 @@ def _name(e: os.DirEntry[str]) -> str:
 
 def skill_files(folder: str, top: str | None = None) -> list[str]:
     """collectSkillEntries in "pi" mode: SKILL.md stops the search; top-level .md files count."""
-    walk = _Walk(folder if top is None else top, Ignore())
+    walk = _Walk(folder if top is None else top, Ignore(), entered={})
     return [p for p, _ in walk.skills(folder, False)]
 
 
 def agents_skill_files(folder: str) -> list[str]:
     """collectSkillEntries in "agents" mode (a `.agents/skills` folder): SKILL.md stops the
     search; .md files count below the top, not at it."""
-    return [p for p, _ in _Walk(folder, Ignore(), agents=True).skills(folder, False)]
+    walk = _Walk(folder, Ignore(), agents=True, entered={})
+    return [p for p, _ in walk.skills(folder, False)]
+
+
+_KERNEL = ("/proc/", "/sys/", "/dev/")
+_MAX_ENTRIES = 16  # times one real folder may be entered through links in one walk
 
 
 class _Walk(NamedTuple):
@@ -197,6 +202,7 @@ class _Walk(NamedTuple):
     root: str
     ig: Ignore
     agents: bool = False  # "agents" mode: .md files count below the top instead of at it
+    entered: dict[str, int] | None = None  # real folders entered through a link: how often
 
     def skills(self, folder: str, linked: bool, depth: int = 0) -> list[tuple[str, bool]]:
         self.deep_enough(folder, depth)
@@ -210,6 +216,7 @@ class _Walk(NamedTuple):
             if loose and is_file and path.endswith(SUFFIXES["skills"]):
                 out.append((path, linked or is_link))
             elif is_dir:
+                self.may_enter(path, is_link)
                 out.extend(self.skills(path, linked or is_link, depth + 1))
         return out
 
@@ -221,10 +228,37 @@ class _Walk(NamedTuple):
         out = []
         for path, is_dir, is_file, is_link in _children(folder, self.ig, self.root):
             if is_dir:
+                self.may_enter(path, is_link)
                 out.extend(self.files(path, suffixes, linked or is_link, depth + 1))
             elif is_file and path.endswith(suffixes):
                 out.append((path, linked or is_link))
         return out
+
+    def may_enter(self, path: str, is_link: bool) -> None:
+        """Refuse a linked folder the walk would never end in or would take seconds over
+        (helper-57): one above the walk (a link to `/`, to `..`), one of the kernel's
+        (/proc, /sys, /dev), or one entered through links more than _MAX_ENTRIES times
+        (folders linked to the next three times over: 3^40 paths). Pi walks them too, and
+        would hang or run out of memory: a usage error (exit 2)."""
+        if not is_link:
+            return
+        from installer.ground.errors import UsageError
+
+        real = os.path.realpath(path)
+        top = os.path.realpath(self.root)
+        # the link where it is, not the path through other links the walk took to it
+        link = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
+        rel = os.path.relpath(link, top) if link.startswith(f"{top}/") else link
+        fix = f"remove the link {rel}, or leave it out with a line `{rel}` in {self.root}/.ignore"
+        if f"{top}/".startswith(f"{real.rstrip('/')}/") or f"{real}/".startswith(_KERNEL):
+            raise UsageError(
+                f"{self.root}: {rel} is a link to {real}, above the set or the kernel's", fix
+            )
+        entered = self.entered if self.entered is not None else {}
+        entered[real] = entered.get(real, 0) + 1
+        if entered[real] > _MAX_ENTRIES:
+            times = f"more than {_MAX_ENTRIES} times ({rel})"
+            raise UsageError(f"{self.root}: {real} is reached through links {times}", fix)
 
     def deep_enough(self, folder: str, depth: int) -> None:
         """Refuse a folder deeper than MAX_DEPTH below the walk's root: a usage error (exit 2)."""
@@ -246,7 +280,7 @@ def folder_items(folder: str, key: str) -> list[Found]:
     """collectResourceFiles, grouped into items: what pi loads from one folder of a kind."""
     if key == "extensions":
         return extension_items(folder)
-    walk = _Walk(folder, Ignore())
+    walk = _Walk(folder, Ignore(), entered={})
     if key == "skills":
         return [_skill(p, linked) for p, linked in walk.skills(folder, False)]
     return [Found(p, "file", (p,), linked=ln) for p, ln in walk.files(folder, SUFFIXES[key], False)]
