@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from installer.sets.globmatch import Builder, Glob, Part, any_char, not_slash
+
 # How deep a walk goes below the folder it searches: pi has no limit, but a set this deep is
 # a mistake (or a link loop), and Python's stack would end the walk (os.walk recurses, and so
 # do pi's own walks in installer/sets/pirules.py) with a traceback.
@@ -59,50 +61,74 @@ def _matches_exact(path: str, patterns: list[str], base: str) -> bool:
 
 def minimatch(path: str, pattern: str) -> bool:
     """minimatch with its defaults, for the patterns a manifest or a filter uses."""
-    return _regex(pattern).fullmatch(path) is not None
+    return _regex(pattern).fullmatch(path)
 
 
-def _regex(pattern: str, gitignore: bool = False) -> Any:
+def _regex(pattern: str, gitignore: bool = False) -> Glob:
     """minimatch's reading of a glob; gitignore's (no braces, dot names too) when asked."""
+    b = Builder()
+    return b.finish(_parts(b, pattern, gitignore))
+
+
+def _parts(b: Builder, pattern: str, gitignore: bool) -> Part:
+    """The glob as states: `*` is `[^/]*`, not at a dot at a segment's start (minimatch's
+    `dot: false`; gitignore's reading matches dot names too), `**/` any folders, `**` any
+    path, `?` one character but `/`, `{a,b}` either, `[…]` a class, `\\x` (gitignore) x."""
     import re
 
-    nodot = "" if gitignore else r"(?!\.)"
-    out = []
+    def no_dot() -> list[Part]:
+        return [] if gitignore else [b.no_dot()]
+
+    def name() -> Part:  # `{nodot}[^/]*`
+        return b.seq([*no_dot(), b.many(b.char(not_slash))])
+
+    out: list[Part] = []
     i = 0
     while i < len(pattern):
         c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append(rf"(?:{nodot}[^/]*/)*")
+        if pattern.startswith("**/", i):  # `(?:{nodot}[^/]*/)*`
+            out.append(b.many(b.seq([name(), b.char("/".__eq__)])))
             i += 3
             continue
-        if pattern.startswith("**", i):
-            out.append(rf"(?:{nodot}[^/]*(?:/{nodot}[^/]*)*)?")
+        if pattern.startswith("**", i):  # `(?:{nodot}[^/]*(?:/{nodot}[^/]*)*)?`
+            more = b.many(b.seq([b.char("/".__eq__), name()]))
+            out.append(b.maybe(b.seq([name(), more])))
             i += 2
             continue
         if c == "*":
             at_start = i == 0 or pattern[i - 1] == "/"
-            out.append(rf"{nodot}[^/]*" if at_start else r"[^/]*")
+            out.append(name() if at_start else b.many(b.char(not_slash)))
         elif c == "?":
-            out.append(r"[^/]")
+            out.append(b.char(not_slash))
         elif c == "\\" and gitignore and i + 1 < len(pattern):
-            out.append(re.escape(pattern[i + 1]))
+            out.append(b.char(pattern[i + 1].__eq__))
             i += 2
             continue
         elif c == "{" and "}" in pattern[i:] and not gitignore:
             end = pattern.index("}", i)
             alts = pattern[i + 1 : end].split(",")
-            out.append("(?:" + "|".join(_regex(a).pattern for a in alts) + ")")
+            out.append(b.either([_parts(b, a, gitignore) for a in alts]))
             i = end + 1
             continue
         elif c == "[" and "]" in pattern[_class_start(pattern, i) :]:
             end = pattern.index("]", _class_start(pattern, i))  # a leading `]` is literal
-            out.append(_class(pattern[i + 1 : end]))
+            one = re.compile(_class(pattern[i + 1 : end]))  # one character: no backtracking
+            out.append(b.char(_member(one)))
             i = end + 1
             continue
         else:
-            out.append(re.escape(c))
+            out.append(b.char(c.__eq__))
         i += 1
-    return re.compile("".join(out))
+    return b.seq(out)
+
+
+def _member(one: Any) -> Any:
+    """Whether a character is of the class `one` (a compiled one-character expression)."""
+
+    def ok(ch: str) -> bool:
+        return one.fullmatch(ch) is not None
+
+    return ok
 
 
 def _class_start(pattern: str, i: int) -> int:
@@ -222,8 +248,10 @@ def _rule(line: str, prefix: str) -> tuple[bool, bool, Any] | None:
     body = pattern.rstrip("/")
     if not body:
         return None
-    regex = _regex(body, gitignore=True).pattern
-    if "/" not in body:  # no slash: a name at any depth
-        regex = f"(?:.*/)?{regex}"
-    # A folder's rule also covers what is in it (the walk stops there, this is for files).
-    return negated, dirs_only, re.compile(f"{regex}(?:/.*)?" if not dirs_only else regex)
+    b = Builder()
+    parts = [_parts(b, body, gitignore=True)]
+    if "/" not in body:  # no slash: a name at any depth: `(?:.*/)?`
+        parts.insert(0, b.maybe(b.seq([b.many(b.char(any_char)), b.char("/".__eq__)])))
+    if not dirs_only:  # a folder's rule also covers what is in it: `(?:/.*)?`
+        parts.append(b.maybe(b.seq([b.char("/".__eq__), b.many(b.char(any_char))])))
+    return negated, dirs_only, b.finish(b.seq(parts))
