@@ -52,24 +52,33 @@ def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
 
 
 def refuse_unloadable_entries(linked: Sequence[Resource]) -> None:
-    """Refuse to link an extension folder whose entry (`index.ts`, a manifest's file) is not
-    a regular file: pi would wait on a FIFO forever, and read a link to /dev/zero until it
-    runs out of memory (pi 1.6 aborts). A top-level file so made is no item to begin with."""
+    """Refuse to link an extension whose entry (`index.ts`, a manifest's file, the file itself)
+    pi cannot load: not a regular file (pi would wait on a FIFO forever, and read a link to
+    /dev/zero until it runs out of memory; pi 1.6 aborts), or larger than ext reads a file
+    (helper-57: a 2 GB sparse one was linked, and pi's loader took 2.25 GB and failed). A
+    top-level file that is no regular file is no item to begin with."""
     import stat
+
+    from installer.ground.readfile import CAP
 
     bad = []
     for r in linked:
-        if r.kind != "extension" or r.layout != "dir":
+        if r.kind != "extension":
             continue
-        for entry in r.entries():
+        for entry in r.entries() if r.layout == "dir" else [r.real or r.source]:
             try:
-                mode = os.stat(entry).st_mode
+                st = os.stat(entry)
             except OSError:
                 continue  # missing: the engine and doctor say so
-            if not stat.S_ISREG(mode):
+            mode = st.st_mode
+            if not stat.S_ISREG(mode) or st.st_size > CAP:
                 what = "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+                if stat.S_ISREG(mode):
+                    what = f"{st.st_size // (1024 * 1024)} MiB, over {CAP // (1024 * 1024)} MiB"
                 inside = entry.startswith(os.path.realpath(r.source) + os.sep)
                 shown = os.path.relpath(entry, r.source) if inside else f"its entry, {entry},"
+                if r.layout == "file":
+                    shown = "it"
                 bad.append((r.label, f"{shown} is {what}"))
                 break
     if not bad:
@@ -80,7 +89,8 @@ def refuse_unloadable_entries(linked: Sequence[Resource]) -> None:
     raise UsageError(
         f"pi cannot load {', '.join(label for label, _ in bad)} ({said}): it would hang or "
         "run out of memory starting; nothing was changed",
-        f"make each a regular file, or leave them out with {skip_flag(b[0] for b in bad)}",
+        f"make each a regular file of at most {CAP // (1024 * 1024)} MiB, or leave them out with "
+        f"{skip_flag(b[0] for b in bad)}",
     )
 
 

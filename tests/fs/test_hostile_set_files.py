@@ -71,11 +71,24 @@ def agent(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("mode", ["link", "register"])
-@pytest.mark.parametrize("how", ["fifo", "zero"])
+@pytest.mark.parametrize(
+    ("how", "where"),
+    [
+        ("fifo", "extensions/d/index.ts"),
+        ("zero", "extensions/d/index.ts"),
+        ("sparse", "extensions/d/index.ts"),
+        ("sparse", "extensions/d.ts"),  # a top-level FIFO or device link is no item at all
+    ],
+)
 def test_a_folder_extension_whose_entry_is_no_file_is_refused_and_doctor_answers(
-    set_root: Path, agent: Path, how: str, mode: str
+    set_root: Path, agent: Path, how: str, mode: str, where: str
 ) -> None:
-    spoil(set_root / "extensions/d/index.ts", how)
+    """helper-57: a 2 GB sparse file was linked without a word, and pi's loader (doctor
+    --deep) took 2.25 GB and failed; past 32 MiB, as a FIFO, it is refused."""
+    if where == "extensions/d.ts":
+        os.unlink(set_root / "extensions/d/index.ts")
+        os.rmdir(set_root / "extensions/d")
+    spoil(set_root / where, how)
 
     done = ext(set_root, agent, "install", "--yes", "--mode", mode)
     doctor = ext(set_root, agent, "doctor")
