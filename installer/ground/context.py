@@ -476,6 +476,7 @@ def _check_named(
     missing_ok: bool = False,
 ) -> Path:
     _check_folder(path, f"agent dir {path} ({source})")  # a dangling link is not "missing"
+    _check_own_folder(env, path, source)
     if not path.exists() and create:
         try:
             make_dir(path)
@@ -490,6 +491,30 @@ def _check_named(
             command=_create(env, path, source, named_set),
         )
     return path
+
+
+def _check_own_folder(env: Env, path: Path, source: str) -> None:
+    """Refuse an agent dir that cannot be one: the home folder, the root, the kernel's
+    folders (helper-57: a set's `[target] agent_dir = "~"` spread extensions/, skills/ and
+    settings.json into the home; "/proc/self/cwd" named wherever ext ran)."""
+    real = os.path.realpath(path)
+    home = os.path.realpath(env.environ.get("HOME") or str(Path.home()))
+    text = os.path.normpath(path)
+    what = None
+    if real in (home, "/"):
+        what = "your home folder" if real == home else "the root folder"
+    elif f"{text}/".startswith(("/proc/", "/sys/", "/dev/")) or f"{real}/".startswith(
+        ("/proc/", "/sys/", "/dev/")
+    ):
+        what = "a folder of the kernel's"
+    if what is None:
+        return
+    raise UsageError(
+        f"agent dir {path} ({source}) is {what}: an agent dir is a folder of its own, which "
+        "ext fills with extensions/, skills/, settings.json",
+        "name the agent's own folder (pi reads ~/.pi/agent), or leave the setting out: ext "
+        "then installs into its isolated agent dir",
+    )
 
 
 def _create(env: Env, path: Path, source: str, named_set: Path | None) -> str:

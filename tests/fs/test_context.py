@@ -409,3 +409,26 @@ def test_a_broken_package_json_naming_pi_is_an_error_not_the_bundled_set(tmp_pat
     nan = build_tree(tmp_path / "nan", {"package.json": '{"pi": {"extensions": []}, "x": NaN}'})
     with pytest.raises(UsageError, match="NaN is not JSON"):  # Python reads it; pi does not
         resolve(env(nan), None, tmp_path)
+
+
+@pytest.mark.parametrize("named", ["~", "/", "/proc/self/cwd"])
+def test_an_agent_dir_that_cannot_be_one_is_refused_whoever_names_it(
+    tmp_path: Path, isolated_home: Path, named: str
+) -> None:
+    """helper-57: a set's `[target] agent_dir = "~"` made install spread extensions/, skills/
+    and settings.json into the home folder; "/proc/self/cwd" named wherever ext ran."""
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": f'[set]\nname = "s"\n[target]\nagent_dir = "{named}"\n',
+            "prompts/p.md": "p",
+        },
+    )
+    env = Env(environ={**os.environ, "HOME": str(isolated_home)}, cwd=tmp_path)
+
+    with pytest.raises(UsageError) as caught:
+        resolve(env, root)
+
+    assert "an agent dir is a folder of its own" in caught.value.message
+    assert "[target] agent_dir" in caught.value.message
+    assert not (isolated_home / "prompts").exists()
