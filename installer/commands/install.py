@@ -372,6 +372,7 @@ def _shared(
 
 
 def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resource, ...]) -> None:
+    _refuse_ext_s_own_names(chosen)
     if mode == "link":
         refuse_unlinkable(chosen)
         return
@@ -383,6 +384,25 @@ def _refuse_what_the_mode_cannot_do(ctx: Context, mode: str, chosen: tuple[Resou
             "extension and fail to load it; nothing was changed",
             "add an item first (`ext add`), or install it with --mode link",
         )
+
+
+def _refuse_ext_s_own_names(chosen: tuple[Resource, ...]) -> None:
+    """An extension named as one of ext's own agent files (`ext-command.ts`, /ext): linked,
+    it took ext's place and ext backed its own link up as a stranger's (helper-57);
+    registered, pi would load two /ext commands. Refused in both modes (exit 2)."""
+    from installer.agent.recorder import FILES
+
+    own = {f.dest: f for f in FILES}
+    taken = [(r, own[r.dest]) for r in chosen if r.kind == "extension" and r.dest in own]
+    if not taken:
+        return
+    from installer.ground.shellword import skip_flag
+
+    said = "; ".join(f"{r.label} ({r.source}) has the name of {f.what}" for r, f in taken)
+    raise UsageError(
+        f"{said}: ext puts its own file there; nothing was changed",
+        f"rename it in the set, or leave it out with {skip_flag(r.label for r, _ in taken)}",
+    )
 
 
 def _carried_to_top(

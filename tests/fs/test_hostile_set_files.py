@@ -123,3 +123,22 @@ def test_a_manifest_that_is_no_file_is_said_at_once(set_root: Path, agent: Path,
     assert done.returncode == 2, done.stderr
     said = "not a regular file" if how != "sparse" else "bigger than"
     assert f"extset.toml: cannot read: {said}" in done.stderr
+
+
+@pytest.mark.parametrize("mode", ["link", "register"])
+@pytest.mark.parametrize("name", ["ext-command.ts", "ext-sessions.ts"])
+def test_an_extension_named_as_one_of_ext_s_own_files_is_refused(
+    set_root: Path, agent: Path, mode: str, name: str
+) -> None:
+    """helper-57: a set's extensions/ext-command.ts took /ext's place in a shared agent dir,
+    and ext backed its own link up as if it were the user's file."""
+    (set_root / "extensions" / name).write_text("export default function fake() {}\n")
+    label = name.removesuffix(".ts")
+
+    done = ext(set_root, agent, "install", "--yes", "--mode", mode)
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "has the name of ext's" in done.stderr and "nothing was changed" in done.stderr
+    assert f"--skip {label}" in done.stderr
+    assert not os.path.lexists(agent / "extensions/fine.ts")
+    assert ext(set_root, agent, "install", "--yes", "--skip", label, "--mode", mode).returncode == 0
