@@ -42,7 +42,10 @@ def cached_report(
     found = cache.results if cache else ()
     # The last check of what is installed here: several pis (or sets) may have been checked.
     tested = host.tested if host else None
-    fresh = {r.name: r for r in found if not is_stale(r, current, where, tested)}
+    # A host not found here has no last check: a cached one is another's (helper-57: a set
+    # whose pi was not found showed another set's pi's row)
+    gone = "host" if host is None else None
+    fresh = {r.name: r for r in found if r.name != gone and not is_stale(r, current, where, tested)}
     results = tuple(fresh.values())
     config = load_config(package=host.package if host else None)
     checked = cache.checked_at if cache and cache.checked_at is not None else 0.0

@@ -637,6 +637,24 @@ def test_a_cached_result_speaks_only_for_the_installation_it_checked(
     assert [r.name for r in other.results] == ["set"]
 
 
+def test_with_no_host_found_no_cached_host_check_is_said(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-57: doctor on a set whose pi was not found said another set's pi's last check
+    (`updates.host canary: npm got no answer`), with its hint."""
+    cache = tmp_path / "cache" / "updates.json"
+    monkeypatch.setenv("EXT_INDEX_URL", server.base)
+    monkeypatch.setenv("EXT_NPM_REGISTRY", server.base)
+    server.routes[EXT_PATH] = index_doc("99.0.0")
+    server.routes[HOST_PATH] = registry_doc("0.73.1")
+    refresh(host=host_facts(tmp_path), cache_path=cache, facts=pipx_facts(tmp_path), limits=OK)
+
+    unfound = cached_report(host=None, cache_path=cache, facts=pipx_facts(tmp_path))
+
+    assert "host" not in [r.name for r in unfound.results]
+    assert "ext" in [r.name for r in unfound.results]
+
+
 def test_the_pi_hint_stays_inside_the_tested_range(server: Server, tmp_path: Path) -> None:
     server.routes[HOST_PATH] = registry_doc("0.75.0", "0.73.1", "0.73.4", "0.74.0", "0.75.0")
     host = replace(host_facts(tmp_path, "0.73.1"), tested="~0.73.0")
