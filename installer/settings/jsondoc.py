@@ -107,12 +107,24 @@ def parse(text: str, name: str = "settings.json", where: str | None = None) -> d
     except _NotJson as err:
         raise _refuse(name, text, _constant_at(text), f"{err} is not JSON") from None
     except json.JSONDecodeError as err:
-        raise _refuse(name, text, err.pos, f"not valid JSON ({err.msg})") from None
+        raise _refuse(name, text, err.pos, _invalid(text, err)) from None
     except RecursionError:  # pragma: no cover - _check_structure caps depth first
         raise _refuse(name, text, 0, "nesting too deep") from None
     if not isinstance(data, dict):
         raise _refuse(name, text, len(text) - len(text.lstrip()), "the top level is not an object")
     return data
+
+
+def _invalid(text: str, err: json.JSONDecodeError) -> str:
+    """Why the text is no JSON, in the words of what people write in a settings file by hand
+    (helper-58: a comment was said as "Expecting property name enclosed in double quotes")."""
+    at = text[err.pos : err.pos + 2]
+    if at in ("//", "/*"):
+        return "a comment, which JSON does not allow (pi reads JSON only)"
+    before = text[: err.pos].rstrip()
+    if before.endswith(",") and text[err.pos : err.pos + 1] in ("}", "]"):
+        return "a comma before the closing bracket, which JSON does not allow"
+    return f"not valid JSON ({err.msg})"
 
 
 def decode(raw: bytes, name: str = "settings.json") -> str:

@@ -46,7 +46,9 @@ def test_blank_text_is_an_empty_object() -> None:
 @pytest.mark.parametrize(
     ("text", "where", "what"),
     [
-        ('{\n  "a": 1,\n  "b": 2,\n}\n', "line 4, column 1", "not valid JSON"),
+        ('{\n  "a": 1,\n  "b": 2,\n}\n', "line 4, column 1", "a comma before the closing"),
+        ('{\n  // mine\n  "a": 1\n}', "line 2, column 3", "a comment, which JSON does not allow"),
+        ('{"a": [1, /* x */ 2]}', "line 1, column 11", "(pi reads JSON only)"),
         ('{\n  "a": 1\n  "b": 2\n}', "line 3, column 3", "not valid JSON"),
         ('{\n  "a": 1,\n  "a": 2\n}', "line 3, column 3", 'duplicate key "a"'),
         ('{"x": {"k": 1, "k": 2}}', "line 1, column 16", 'duplicate key "k"'),
