@@ -51,6 +51,17 @@ def made(home: Path, name: str) -> Path:
     return path
 
 
+DIRS = {"claude": ".claude", "codex": ".codex", "opencode": ".config/opencode", "gemini": ".gemini"}
+
+
+def installed_into(set_root: Path, home: Path, *hosts: str) -> None:
+    """Each host's dir made, then the set installed into each, in this order."""
+    for host in hosts:
+        made(home, DIRS[host])
+    for host in hosts:
+        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+
+
 def test_claude_gets_skills_and_commands_linked_and_is_told_why_not_the_rest(
     set_root: Path, isolated_home: Path
 ) -> None:
@@ -277,10 +288,7 @@ def test_opencode_reading_a_skill_from_two_shared_folders_is_told_the_way_out_of
     """helper-55: Claude Code's and Codex CLI's links of one skill, both read by OpenCode:
     the refused disable named Claude Code's --skip alone, and pasted, OpenCode still loaded
     the skill from ~/.agents/skills. Both are named; pasted, both links are gone."""
-    for folder in (".claude", ".codex", ".config/opencode"):
-        made(isolated_home, folder)
-    for host in ("claude", "codex", "opencode"):
-        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+    installed_into(set_root, isolated_home, "claude", "codex", "opencode")
 
     refused = ext("--set", str(set_root), "--host", "opencode", "disable", "skill:review")
 
@@ -1532,10 +1540,7 @@ def test_an_uninstall_does_not_say_opencode_loses_a_skill_it_still_reads_elsewhe
 ) -> None:
     """helper-48: uninstalling from Codex CLI warned that OpenCode 'reads it from
     ~/.agents/skills and loses it', while OpenCode read it from ~/.claude/skills as well."""
-    for folder in (".config/opencode", ".claude", ".codex"):
-        made(isolated_home, folder)
-    for host in ("claude", "codex", "opencode"):
-        assert ext("--set", str(set_root), "--host", host, "install", "--yes").exit_code == 0
+    installed_into(set_root, isolated_home, "claude", "codex", "opencode")
 
     gone = ext("--set", str(set_root), "--host", "codex", "uninstall", "--yes")
 
