@@ -307,6 +307,15 @@ def choices(manifest: Manifest, view: View) -> list[Choice]:
     return out
 
 
+def _refuse_unread_settings(ctx: Context) -> None:
+    """Register mode: settings.json, which holds the set's entry, as ext's writer reads it;
+    what it refuses (a comment, a byte-order mark, a lock file) is said as install says it."""
+    from installer.settings.plan import settings_path
+    from installer.settings.store import read_settings
+
+    read_settings(settings_path(ctx))
+
+
 def apply_switch(
     ctx: Context,
     command: str,
@@ -324,6 +333,8 @@ def apply_switch(
     def prepare() -> Prepared:
         # What install refuses, enable does not sneak in: another set's skill of one name.
         refuse_same_names_here(ctx, [r for r, on in want.items() if on])
+        if mode == "register":  # the entry is the switch: one ext cannot read is no "not
+            _refuse_unread_settings(ctx)  # registered" (helper-60: exit 0, nothing switched)
         view = read_view(ctx, mode, resources)
         sw = plan_switch(view, want, str(ctx.set_root), ctx.manifest.switch)
         # By name from a shell (a script reads the exit code); toggle's batches (the picker,

@@ -364,6 +364,29 @@ def test_register_mode_a_skip_pi_config_undid_is_the_users_from_then_on(
     assert "-extensions/gamma/index.ts" in settings(agent)["packages"][0]["extensions"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    ['{\n  // mine\n  "packages": []\n}\n', '\ufeff{"packages": []}\n'],
+    ids=["comment", "bom"],
+)
+def test_register_mode_a_settings_file_ext_cannot_edit_is_said_not_taken_for_no_entry(
+    set_root: Path, agent: Path, text: str
+) -> None:
+    """helper-60: with a comment (or a BOM) in settings.json, `ext disable` said "the set is
+    not registered: `ext install`", exit 0, nothing switched; that install then failed."""
+    ctx = installed(set_root, agent, mode="register")
+    entry = json.dumps(str(set_root))
+    (agent / "settings.json").write_text(text.replace("[]", f"[{entry}]"))
+    before = (agent / "settings.json").read_bytes()
+
+    with pytest.raises(ExtError) as caught:
+        off(ctx, "alpha")
+
+    assert "nothing was changed" in caught.value.message
+    assert "not registered" not in caught.value.message
+    assert (agent / "settings.json").read_bytes() == before
+
+
 def test_register_mode_disables_what_pi_config_switched_back_on(
     set_root: Path, agent: Path
 ) -> None:
