@@ -167,11 +167,16 @@ class Subject:
         from installer.settings import SetPackage, find_entries
 
         read = self.settings()
-        if read.error is not None:
-            raise read.error
-        if self.set_root is None or not read.data:
-            return []
         data = read.data
+        if read.error is not None:  # what pi reads all the same (a duplicate key, a BOM on 1.x)
+            from installer.settings.switches import as_pi_parses
+
+            pi_reads = as_pi_parses(read.text, self.pi_line().strips_bom) if read.text else None
+            if pi_reads is None:
+                raise read.error
+            data = pi_reads  # helper-60: `items` said "cannot be read" of a file list read
+        if self.set_root is None or not data:
+            return []
         ours = SetPackage.of(self.set_root, read.path)
         return [data["packages"][i] for i in find_entries(data, ours)]
 

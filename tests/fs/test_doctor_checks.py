@@ -598,6 +598,22 @@ def test_a_settings_file_the_pi_found_reads_is_a_warning_and_its_keys_are_checke
     assert keys.level == "warn" and "apiKeys" in keys.message, keys
 
 
+@pytest.mark.parametrize("mode", ["link", "register"])
+def test_the_items_of_a_settings_file_pi_reads_with_a_duplicate_key_are_checked(
+    tmp_path: Path, set_root: Path, agent: Path, mode: str
+) -> None:
+    """helper-60: doctor said `items: not checked: settings.json cannot be read` of a file
+    with a duplicate key, which pi reads (its last value) and ext list read as pi does."""
+    install(resolve(env(tmp_path), set_root, agent), Install(mode=mode), yes)
+    data = json.loads((agent / "settings.json").read_text())
+    text = json.dumps(data)[:-1] + ', "quietStartup": true, "quietStartup": false}'
+    (agent / "settings.json").write_text(text)
+
+    found = only(doctor(tmp_path, set_root, agent), "items")
+
+    assert found and not any(f.message.startswith("not checked") for f in found), found
+
+
 def test_retired_and_renamed_keys_are_warnings(tmp_path: Path, set_root: Path, agent: Path) -> None:
     (agent / "settings.json").write_text('{"quietStartup": false, "apiKeys": {}, "queueMode": 1}')
 
