@@ -39,15 +39,16 @@ def position(text: str, index: int) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-def _refuse(name: str, text: str, index: int, what: str) -> ExtError:
+def _refuse(name: str, text: str, index: int, what: str, where: str | None = None) -> ExtError:
     line, col = position(text, index)
     return ExtError(
         f"{name}: {what} at line {line}, column {col}; nothing was changed",
-        fix=f"Edit {name} at line {line}, column {col} by hand, then run the command again.",
+        fix=f"edit {where or name} at line {line}, column {col} by hand, then run the command "
+        "again",
     )
 
 
-def _check_structure(text: str, name: str) -> None:
+def _check_structure(text: str, name: str, where: str | None = None) -> None:
     """Refuse nesting deeper than MAX_DEPTH and duplicate keys, before any real parsing."""
     stack: list[set[str] | None] = []
     pending: re.Match[str] | None = None
@@ -56,13 +57,14 @@ def _check_structure(text: str, name: str) -> None:
         if lexeme == ":" and pending is not None and stack and stack[-1] is not None:
             key = json.loads(pending.group())
             if key in stack[-1]:
-                raise _refuse(name, text, pending.start(), f'duplicate key "{key}"')
+                raise _refuse(name, text, pending.start(), f'duplicate key "{key}"', where)
             stack[-1].add(key)
         pending = match if lexeme.startswith('"') else None
         if lexeme in "{[":
             stack.append(set() if lexeme == "{" else None)
             if len(stack) > MAX_DEPTH:
-                raise _refuse(name, text, match.start(), f"nesting deeper than {MAX_DEPTH} levels")
+                deeper = f"nesting deeper than {MAX_DEPTH} levels"
+                raise _refuse(name, text, match.start(), deeper, where)
         elif lexeme in "}]" and stack:
             stack.pop()
 
@@ -98,20 +100,21 @@ def parse(text: str, name: str = "settings.json", where: str | None = None) -> d
         raise ExtError(
             f"{name} starts with a byte-order mark (U+FEFF), which ext does not edit and pi "
             "0.73 does not read; nothing was changed",
-            fix=f"Remove it: sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(where or name)}, or "
-            "save the file as UTF-8 without BOM, then run the command again.",
+            fix=f"remove it: sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(where or name)}, or "
+            "save the file as UTF-8 without BOM, then run the command again",
         )
-    _check_structure(text, name)
+    _check_structure(text, name, where)
     try:
         data = json.loads(text, parse_constant=_not_json)
     except _NotJson as err:
-        raise _refuse(name, text, _constant_at(text), f"{err} is not JSON") from None
+        raise _refuse(name, text, _constant_at(text), f"{err} is not JSON", where) from None
     except json.JSONDecodeError as err:
-        raise _refuse(name, text, err.pos, _invalid(text, err)) from None
+        raise _refuse(name, text, err.pos, _invalid(text, err), where) from None
     except RecursionError:  # pragma: no cover - _check_structure caps depth first
-        raise _refuse(name, text, 0, "nesting too deep") from None
+        raise _refuse(name, text, 0, "nesting too deep", where) from None
     if not isinstance(data, dict):
-        raise _refuse(name, text, len(text) - len(text.lstrip()), "the top level is not an object")
+        top = len(text) - len(text.lstrip())
+        raise _refuse(name, text, top, "the top level is not an object", where)
     return data
 
 

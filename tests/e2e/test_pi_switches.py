@@ -496,7 +496,7 @@ def test_a_settings_file_with_a_bom_or_that_does_not_parse_is_read_as_each_pi_re
         assert "warning:" not in listed.stderr
     else:
         assert "starts with a byte-order mark (U+FEFF)" in listed.stderr
-        assert ": pi reads it as empty; so does this list (fix: Remove it: sed" in listed.stderr
+        assert ": pi reads it as empty; so does this list (fix: remove it: sed" in listed.stderr
         assert states["a"] == "enabled" if mode == "link" else states["a"] == "not-installed"
 
     settings.write_text(whole[:-3])  # cut short, as no pi is writing it (no lock)
@@ -504,7 +504,7 @@ def test_a_settings_file_with_a_bom_or_that_does_not_parse_is_read_as_each_pi_re
     listed = ext("--json", "list", "--agent-dir", str(agent), cwd=set_root, check=True)
     [said] = json.loads(listed.stdout)["warnings"]
     assert said.startswith(f"{settings}: not valid JSON (")
-    assert ": pi reads it as empty; so does this list (fix: Edit " in said
+    assert ": pi reads it as empty; so does this list (fix: edit " in said
     assert states["a"] == ("enabled" if mode == "link" else "not-installed")
 
     # helper-58: a duplicate key is read by JSON.parse (its last value), and so by ext's list

@@ -564,7 +564,7 @@ def test_a_settings_file_with_a_bom_has_a_fix_that_works_from_any_folder(
     [finding] = only(doctor(tmp_path, set_root, agent), "settings.json")
 
     assert finding.level == "error" and finding.fix is not None
-    command = finding.fix.removeprefix("Remove it: ").partition(", or save")[0]
+    command = finding.fix.removeprefix("remove it: ").partition(", or save")[0]
     subprocess.run(["sh", "-c", command], cwd=tmp_path, check=True)
     assert real.read_bytes() == b'{"a": 1}\n'
     assert (agent / "settings.json").is_symlink() is linked

@@ -28,7 +28,7 @@ def refusal(text: str, name: str = "settings.json") -> ExtError:
 def test_a_refusal_names_the_file_it_read(text: str) -> None:
     err = refusal(text, "project/.pi/settings.json")
     assert err.message.startswith("project/.pi/settings.json: ")
-    assert err.fix and err.fix.startswith("Edit project/.pi/settings.json at line ")
+    assert err.fix and err.fix.startswith("edit project/.pi/settings.json at line ")
 
 
 def test_the_default_name_is_settings_json() -> None:

@@ -154,6 +154,6 @@ def test_a_byte_order_mark_is_refused_with_the_command_that_removes_it(tmp_path:
     with pytest.raises(ExtError) as err:
         jsondoc.parse(path.read_text(encoding="utf-8"), str(path))
     assert err.value.message.startswith(f"{path} starts with a byte-order mark (U+FEFF)")
-    command = (err.value.fix or "").removeprefix("Remove it: ").partition(", or save")[0]
+    command = (err.value.fix or "").removeprefix("remove it: ").partition(", or save")[0]
     subprocess.run(["bash", "-c", command], check=True)  # pasted into a shell
     assert path.read_bytes() == b'{\n  "a": 1\n}\n'
