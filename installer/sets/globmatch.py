@@ -4,8 +4,9 @@ The globs of a manifest's `pi` key and of a set's ignore files were turned into 
 regular expressions (`*` as `[^/]*`, `**/` as `(?:[^/]*/)*`), which backtrack: a 60-byte
 `.gitignore` line `*a*a*a*a*a*a*a*a*a*a*b` held `ext list` past 20 s on one long file name
 (helper-57). Here the same expression is built as a set of states (Thompson's construction)
-and a path is read once, every state followed at each character; the sets of states met are
-remembered per glob, so a path costs a dictionary look-up per character after the first few.
+and a path is read once, every state followed at each character; the steps between sets of
+states are remembered per glob (at most _REMEMBERED), so a path of characters met before
+costs a dictionary look-up per character.
 
 The language is exactly the expression ext used before, which the conformance suite holds to
 pi's loader: `tests/fs/test_globmatch.py` keeps that expression and checks the two agree.
@@ -17,7 +18,8 @@ from collections.abc import Callable
 from itertools import pairwise
 
 Char = Callable[[str], bool]
-_REMEMBERED = 20_000  # sets of states whose steps are remembered, per glob
+_NONE: frozenset[int] = frozenset()  # before the first character: the start's table
+_REMEMBERED = 20_000  # steps remembered per glob (a set of states and a character each)
 
 
 def not_slash(c: str) -> bool:
@@ -38,7 +40,8 @@ class Glob:
         self.start = self.accept = 0
         # per set of states: the next one for a character (and the next, where it counts)
         self._steps: dict[frozenset[int], dict[str, frozenset[int]]] = {}
-        self._firsts: dict[str, frozenset[int]] = {}  # the start, per first character
+        self._sets: dict[frozenset[int], frozenset[int]] = {}  # each set of states, once
+        self._remembered = 0  # steps remembered, across all sets of states
         self._dotted = False  # whether a free edge looks ahead (set by Builder.finish)
 
     def state(self) -> int:
@@ -49,26 +52,35 @@ class Glob:
     def fullmatch(self, text: str) -> bool:
         """Whether the glob matches the whole of text."""
         dotted = self._dotted
-        first = self._firsts.get(text[:1])  # "" past the end
-        if first is None:
-            first = self._firsts[text[:1]] = frozenset(self._closure({self.start}, text[:1]))
-        now = first
         steps = self._steps
-        if len(steps) > _REMEMBERED:  # a set of many long names: start over
+        if self._remembered > _REMEMBERED:  # a set of many long names: start over
             steps.clear()
+            self._sets.clear()
+            self._remembered = 0
+        first = "." if dotted and text[:1] == "." else ""  # the start, closed
+        now = steps.get(_NONE, {}).get(first) or self._step(_NONE, "", first == ".")
         for i, c in enumerate(text):
+            # the character, and whether a dot comes next where a guard asks (helper-59: two
+            # characters as the key grew a table per pair of characters met)
+            key = c + "." if dotted and text[i + 1 : i + 2] == "." else c
             table = steps.get(now)
-            if table is None:
-                table = steps[now] = {}
-            key = text[i : i + 2] if dotted else c  # the character, and the next when it counts
-            step = table.get(key)
+            step = table.get(key) if table is not None else None
             if step is None:
-                moved = {t for s in now for ok, t in self.edges[s] if ok(c)}
-                step = table[key] = frozenset(self._closure(moved, key[1:]))
+                step = self._step(now, c, key != c)
             if not step:
                 return False
             now = step
         return self.accept in now
+
+    def _step(self, now: frozenset[int], c: str, dot_next: bool) -> frozenset[int]:
+        """The states after reading c from `now` (from nothing: the start), closed over free
+        edges with a dot next or not; remembered, each set of states kept once."""
+        moved = {t for s in now for ok, t in self.edges[s] if ok(c)} if c else {self.start}
+        closed = frozenset(self._closure(moved, "." if dot_next else ""))
+        step = self._sets.setdefault(closed, closed)
+        self._steps.setdefault(now, {})[c + "." if dot_next and self._dotted else c] = step
+        self._remembered += 1
+        return step
 
     def _closure(self, states: set[int], ahead: str) -> set[int]:
         """The states reached by free edges, a dot-guarded one only when `ahead` is no dot."""

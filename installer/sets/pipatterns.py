@@ -7,6 +7,7 @@ minimatch's defaults for the glob syntax.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -78,6 +79,7 @@ class _Expression:
         return self._fullmatch(text) is not None
 
 
+@functools.lru_cache(maxsize=512)  # a manifest's patterns, asked of each path (helper-59)
 def _regex(pattern: str, gitignore: bool = False) -> Glob | _Expression:
     """minimatch's reading of a glob; gitignore's (no braces, dot names too) when asked."""
     if _tame(pattern):
