@@ -96,9 +96,8 @@ def test_a_set_whose_ignore_file_would_backtrack_lists_at_once(tmp_path: Path) -
 def test_a_wild_glob_over_thousands_of_varied_names_stays_fast_and_small() -> None:
     """helper-59: `p/` + `**/` x50 + `*.md` over 3,000 names of 40 CJK characters took 6 s
     and 1 GB: the steps were keyed on two characters, each a set of states of its own."""
-    import tracemalloc
-
     import random
+    import tracemalloc
 
     pick = random.Random(59)
     glob = _regex("p/" + "**/" * 50 + "*.md")
