@@ -503,9 +503,7 @@ def _check_own_folder(env: Env, path: Path, source: str) -> None:
     what = None
     if real in (home, "/"):
         what = "your home folder" if real == home else "the root folder"
-    elif f"{text}/".startswith(("/proc/", "/sys/", "/dev/")) or f"{real}/".startswith(
-        ("/proc/", "/sys/", "/dev/")
-    ):
+    elif _through_kernel(text) or _kernel(real):
         what = "a folder of the kernel's"
     if what is None:
         return
@@ -513,8 +511,42 @@ def _check_own_folder(env: Env, path: Path, source: str) -> None:
         f"agent dir {path} ({source}) is {what}: an agent dir is a folder of its own, which "
         "ext fills with extensions/, skills/, settings.json",
         "name the agent's own folder (pi reads ~/.pi/agent), or leave the setting out: ext "
-        "then installs into its isolated agent dir",
+        "then takes the next in its order (--agent-dir, EXT_AGENT_DIR, PI_CODING_AGENT_DIR, "
+        "[target] agent_dir, its isolated agent dir)",
     )
+
+
+def _kernel(path: str) -> bool:
+    """Whether a path is in the kernel's folders (/dev/shm is a file system like another)."""
+    shm = "/dev/shm"  # noqa: S108 (a name compared, not a file made)
+    return f"{path}/".startswith(("/proc/", "/sys/", "/dev/")) and not path.startswith(shm)
+
+
+def _through_kernel(path: str) -> bool:
+    """Whether the path, resolved one link at a time, passes through the kernel's folders:
+    realpath follows `/proc/self/cwd` to the folder ext runs in (helper-59: a link to it
+    in a set named that folder as the agent dir)."""
+    todo = list(Path(os.path.abspath(path)).parts[1:])
+    at, hops = "/", 0
+    while todo:
+        part = todo.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            at = os.path.dirname(at)
+            continue
+        here = os.path.join(at, part)
+        if os.path.islink(here) and hops < 40:  # past 40, a loop: other checks say so
+            if _kernel(here):  # /proc/self, /proc/self/cwd: the kernel's own links
+                return True
+            hops += 1
+            target = os.readlink(here)
+            if os.path.isabs(target):
+                at = "/"
+            todo = list(Path(target).parts[1 if os.path.isabs(target) else 0 :]) + todo
+            continue
+        at = here
+    return _kernel(at)
 
 
 def _create(env: Env, path: Path, source: str, named_set: Path | None) -> str:

@@ -411,12 +411,16 @@ def test_a_broken_package_json_naming_pi_is_an_error_not_the_bundled_set(tmp_pat
         resolve(env(nan), None, tmp_path)
 
 
-@pytest.mark.parametrize("named", ["~", "/", "/proc/self/cwd"])
+@pytest.mark.parametrize("named", ["~", "/", "/proc/self/cwd", "here", "../here-too"])
 def test_an_agent_dir_that_cannot_be_one_is_refused_whoever_names_it(
     tmp_path: Path, isolated_home: Path, named: str
 ) -> None:
     """helper-57: a set's `[target] agent_dir = "~"` made install spread extensions/, skills/
-    and settings.json into the home folder; "/proc/self/cwd" named wherever ext ran."""
+    and settings.json into the home folder; "/proc/self/cwd" named wherever ext ran;
+    helper-59: so did a link to it in the set (`here`), or a link to that link."""
+    (tmp_path / "set").mkdir()
+    os.symlink("/proc/self/cwd", tmp_path / "set/here")
+    os.symlink(tmp_path / "set/here", tmp_path / "here-too")
     root = build_tree(
         tmp_path / "set",
         {
@@ -432,3 +436,11 @@ def test_an_agent_dir_that_cannot_be_one_is_refused_whoever_names_it(
     assert "an agent dir is a folder of its own" in caught.value.message
     assert "[target] agent_dir" in caught.value.message
     assert not (isolated_home / "prompts").exists()
+
+
+def test_an_agent_dir_on_dev_shm_is_a_folder_like_another() -> None:
+    """helper-59: /dev/shm is a tmpfs CI uses, not the kernel's devices."""
+    from installer.ground.context import _through_kernel
+
+    assert not _through_kernel("/dev/shm/agent")
+    assert _through_kernel("/dev/null/x") and _through_kernel("/proc/self/cwd/agent")
