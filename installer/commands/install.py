@@ -160,7 +160,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             mode_warnings += _taken_over(ctx, state)
         sp = plan_settings(ctx, intent)
         # ext's own agent files: /ext, and the session recorder where a process guard needs it.
-        rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, ctx.manifest, resources)
+        rec = plan_agent_files(ctx.agent_dir, agent, state, ctx.set_root, ctx.manifest, chosen)
         previous = state.record_of(ctx.set_root, ctx.manifest.name)
         hooks = plan_set_hooks(ctx.set_root, previous.extra if previous else {})
         # A `-path` goes in before a link that it keeps off is put in place.
