@@ -193,7 +193,7 @@ def agents_skill_files(folder: str) -> list[str]:
 
 
 _KERNEL = ("/proc/", "/sys/", "/dev/")
-_MAX_ENTRIES = 16  # times one real folder may be entered through links in one walk
+_THROUGH_LINKS = 10_000  # folders a walk may enter below links
 
 
 class _Walk(NamedTuple):
@@ -202,7 +202,8 @@ class _Walk(NamedTuple):
     root: str
     ig: Ignore
     agents: bool = False  # "agents" mode: .md files count below the top instead of at it
-    entered: dict[str, int] | None = None  # real folders entered through a link: how often
+    # {"": folders entered below links so far, folder: its real path} (made per walk)
+    entered: dict[str, Any] | None = None
 
     def skills(self, folder: str, linked: bool, depth: int = 0) -> list[tuple[str, bool]]:
         self.deep_enough(folder, depth)
@@ -216,7 +217,7 @@ class _Walk(NamedTuple):
             if loose and is_file and path.endswith(SUFFIXES["skills"]):
                 out.append((path, linked or is_link))
             elif is_dir:
-                self.may_enter(path, is_link)
+                self.may_enter(path, is_link, linked)
                 out.extend(self.skills(path, linked or is_link, depth + 1))
         return out
 
@@ -228,37 +229,47 @@ class _Walk(NamedTuple):
         out = []
         for path, is_dir, is_file, is_link in _children(folder, self.ig, self.root):
             if is_dir:
-                self.may_enter(path, is_link)
+                self.may_enter(path, is_link, linked)
                 out.extend(self.files(path, suffixes, linked or is_link, depth + 1))
             elif is_file and path.endswith(suffixes):
                 out.append((path, linked or is_link))
         return out
 
-    def may_enter(self, path: str, is_link: bool) -> None:
-        """Refuse a linked folder the walk would never end in or would take seconds over
-        (helper-57): one above the walk (a link to `/`, to `..`), one of the kernel's
-        (/proc, /sys, /dev), or one entered through links more than _MAX_ENTRIES times
-        (folders linked to the next three times over: 3^40 paths). Pi walks them too, and
-        would hang or run out of memory: a usage error (exit 2)."""
-        if not is_link:
+    def may_enter(self, path: str, is_link: bool, linked: bool) -> None:
+        """Refuse a folder the walk would never end in, or take seconds over, reached
+        through a link (helper-57, pi walks it too and would hang or run out of memory): a
+        link back to a folder it is in (a loop: `..`, `/`), one into the kernel's folders,
+        or more than _THROUGH_LINKS folders entered below links in one walk (folders linked
+        to the next three times over: 3^40 paths; a link to /usr). A folder many links lead
+        to is no loop (helper-59: 17 skill groups linking one shared folder were refused).
+        A usage error (exit 2), with the link to remove and the `.ignore` line that skips it."""
+        if not (is_link or linked):
             return
         from installer.ground.errors import UsageError
 
-        real = os.path.realpath(path)
-        top = os.path.realpath(self.root)
-        # the link where it is, not the path through other links the walk took to it
-        link = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
-        rel = os.path.relpath(link, top) if link.startswith(f"{top}/") else link
-        fix = f"remove the link {rel}, or leave it out with a line `{rel}` in {self.root}/.ignore"
-        if f"{top}/".startswith(f"{real.rstrip('/')}/") or f"{real}/".startswith(_KERNEL):
-            raise UsageError(
-                f"{self.root}: {rel} is a link to {real}, above the set or the kernel's", fix
-            )
+        rel = path[len(self.root) + 1 :]  # as the walk's ignore rules match it
+        fix = f"leave it out with a line `{rel}` in {self.root}/.ignore"
+        if is_link:
+            # the folder walked, resolved once; the link's target from there (realpath of a
+            # path through 40 links, for each, took a second a thousand folders)
+            reals = self.entered if self.entered is not None else {}
+            folder = os.path.dirname(path)
+            here = reals.get(folder) or reals.setdefault(folder, os.path.realpath(folder))
+            real = os.path.realpath(os.path.join(here, os.readlink(path)))
+            # the link where it is, not the path through other links the walk took to it
+            link = os.path.join(here, os.path.basename(path))
+            fix = f"remove the link {link}, or {fix}"
+            if f"{here}/".startswith(f"{real.rstrip('/')}/"):
+                raise UsageError(f"{self.root}: {rel} is a link back to {real}, a loop", fix)
+            if f"{real}/".startswith(_KERNEL):
+                raise UsageError(f"{self.root}: {rel} is a link into the kernel's {real}", fix)
         entered = self.entered if self.entered is not None else {}
-        entered[real] = entered.get(real, 0) + 1
-        if entered[real] > _MAX_ENTRIES:
-            times = f"more than {_MAX_ENTRIES} times ({rel})"
-            raise UsageError(f"{self.root}: {real} is reached through links {times}", fix)
+        entered[""] = entered.get("", 0) + 1
+        if is_link:
+            entered[path] = real  # what folders below it resolve from
+        if entered[""] > _THROUGH_LINKS:
+            why = f"more than {_THROUGH_LINKS:,} folders are reached through links ({rel})"
+            raise UsageError(f"{self.root}: {why}", fix)
 
     def deep_enough(self, folder: str, depth: int) -> None:
         """Refuse a folder deeper than MAX_DEPTH below the walk's root: a usage error (exit 2)."""

@@ -30,8 +30,8 @@ def test_folders_linked_to_the_next_three_times_over_are_refused_at_once(tmp_pat
         folder_items(str(tmp_path / "set/skills"), "skills")
 
     assert time.monotonic() - started < 5
-    assert "is reached through links more than 16 times" in caught.value.message
-    assert caught.value.fix is not None and "remove the link dag/d" in caught.value.fix
+    assert "more than 10,000 folders are reached through links" in caught.value.message
+    assert caught.value.fix is not None and "leave it out with a line `dag/d0/" in caught.value.fix
 
 
 @pytest.mark.parametrize("target", ["/", "/proc", "..", "../.."])
@@ -44,9 +44,11 @@ def test_a_link_to_a_folder_above_the_set_or_the_kernels_is_refused_at_once(
     with pytest.raises(UsageError) as caught:
         folder_items(str(tmp_path / "set/prompts"), "prompts")
 
-    assert "above the set or the kernel's" in caught.value.message
+    said = "into the kernel's" if target == "/proc" else "is a link back to"
+    assert said in caught.value.message
     assert caught.value.fix == (
-        f"remove the link up, or leave it out with a line `up` in {tmp_path}/set/prompts/.ignore"
+        f"remove the link {tmp_path}/set/prompts/up, or leave it out with a line `up` in "
+        f"{tmp_path}/set/prompts/.ignore"
     )
 
 
@@ -59,3 +61,34 @@ def test_one_folder_linked_under_two_names_is_walked_as_pi_walks_it(tmp_path: Pa
     found = folder_items(str(tmp_path / "set/skills"), "skills")
 
     assert sorted(os.path.basename(f.path) for f in found) == ["also", "review"]
+
+
+def test_many_skill_groups_linking_one_shared_folder_are_walked_as_pi_walks_them(
+    tmp_path: Path,
+) -> None:
+    """helper-59: 17 skill groups, each with `shared -> ../../shared`, were refused ("reached
+    through links more than 16 times"): a folder many links lead to is no loop."""
+    build_tree(tmp_path / "set/shared", {"template.txt": "t"})
+    for i in range(40):
+        build_tree(tmp_path / f"set/skills/g{i}/s", {"SKILL.md": f"---\nname: g{i}\n---\n"})
+        os.symlink("../../shared", tmp_path / f"set/skills/g{i}/shared")
+
+    found = folder_items(str(tmp_path / "set/skills"), "skills")
+
+    assert len(found) == 40
+
+
+def test_the_ignore_line_a_refusal_gives_is_the_one_that_skips_the_link(tmp_path: Path) -> None:
+    """helper-59: for a loop reached through another link, the line named the link's own
+    place outside the set, which an ignore file of the walk never matches."""
+    build_tree(tmp_path / "elsewhere/sk/inner", {"x.md": "x"})
+    os.symlink(tmp_path / "elsewhere", tmp_path / "elsewhere/sk/inner/up")
+    (tmp_path / "set/skills").mkdir(parents=True)
+    os.symlink(tmp_path / "elsewhere/sk", tmp_path / "set/skills/vendor")
+
+    with pytest.raises(UsageError) as caught:
+        folder_items(str(tmp_path / "set/skills"), "skills")
+
+    assert caught.value.fix is not None and "a line `vendor/inner/up` in" in caught.value.fix
+    (tmp_path / "set/skills/.ignore").write_text("vendor/inner/up\n")
+    assert folder_items(str(tmp_path / "set/skills"), "skills") == []
