@@ -210,11 +210,12 @@ def _as_pi_reads(scope: Scope, strips_bom: bool) -> Scope:
     """A settings file's data as pi reads it. A file at its lock path: pi cannot lock it and
     reads it as empty (helper-58; on both pis). What ext's reader refuses that JSON.parse
     reads, pi reads: a duplicate key's last value (helper-58), a byte-order mark on a pi that
-    strips one (pi 1.x; helper-51). What neither reads, pi reads as empty; a file ext does not
-    read (over its size cap) may be read by pi: said so."""
+    strips one (pi 1.x; helper-51), a byte that is no UTF-8 (pi reads it as U+FFFD). What
+    neither reads, pi reads as empty; a file ext does not read (over its size cap) may be read
+    by pi: said so."""
     from installer.ground.errors import ExtError
     from installer.ground.shellword import shell_word
-    from installer.settings.store import read_settings, read_text
+    from installer.settings.store import read_settings
 
     lock = Path(f"{scope.path}.lock")
     if os.path.lexists(lock) and not os.path.isdir(lock):
@@ -225,16 +226,17 @@ def _as_pi_reads(scope: Scope, strips_bom: bool) -> Scope:
     except ExtError as err:
         reason = err.message.removesuffix("; nothing was changed")
         refused = scope._replace(unread=f"{reason}: pi reads it as empty", fix=err.fix)
-    try:
-        text = read_text(scope.path)
-    except ExtError:  # over ext's cap (pi may read it), not a regular file, no permission
-        from installer.settings.files import MAX_BYTES
+    from installer.ground.readfile import NotReadable, read_bytes
+    from installer.settings.files import MAX_BYTES
 
-        if os.path.getsize(scope.path) > MAX_BYTES:
+    try:  # as pi reads it: a byte that is no UTF-8 as U+FFFD (helper-59: readFileSync's "utf-8")
+        text = read_bytes(scope.path, MAX_BYTES).decode("utf-8", "replace")
+    except (NotReadable, OSError):  # over ext's cap (pi may read it), no file, no permission
+        if os.path.isfile(scope.path) and os.path.getsize(scope.path) > MAX_BYTES:
             why = f"{reason}: pi may read it, so what it switches may not be shown as pi has it"
             return refused._replace(unread=why)
         return refused
-    data = as_pi_parses(text or "", strips_bom)
+    data = as_pi_parses(text, strips_bom)
     return refused if data is None else scope._replace(data=data)
 
 

@@ -514,6 +514,10 @@ def test_a_settings_file_with_a_bom_or_that_does_not_parse_is_read_as_each_pi_re
     assert agree(ext, agent, set_root, e2e_env)["a"] == "disabled"
     assert json.loads(doubled) == {**data, "theme": "light"}
 
+    # helper-59: a byte that is no UTF-8: pi reads it (as U+FFFD), and so does ext's list
+    settings.write_bytes(whole.encode().replace(b"{", b'{\n  "theme": "caf\xe9",', 1))
+    assert agree(ext, agent, set_root, e2e_env)["a"] == "disabled"
+
     # helper-58: a file at the lock path: pi reads settings.json as empty, and so does ext
     settings.write_text(whole)
     (agent / "settings.json.lock").write_text("")
