@@ -391,16 +391,28 @@ def test_which_checks_run_for_a_host_is_each_checks_own_data() -> None:
     assert all(c.hosts for c in CHECKS)
 
 
-def test_the_old_package_is_said_to_have_moved_with_the_switch_offline() -> None:
+def test_the_old_package_is_said_to_have_moved_with_the_switch_offline(tmp_path: Path) -> None:
     """A trial (helper-37): on pi 0.73.1 offline, doctor never said pi had moved nor how to
-    switch (only the update check, online, did); ext's table of pi lines knows it."""
+    switch (only the update check, online, did); ext's table of pi lines knows it. helper-60:
+    "once the set's [host] tested admits pi 1.6.0" was said of a set that admits it, and the
+    Node on PATH, too old for pi 1.6, was not."""
+    from types import SimpleNamespace
+
     from installer.doctor.checks.host import moved
+    from installer.ground.context import Env
+
+    node = tmp_path / "bin/node"
+    node.parent.mkdir()
+    node.write_text("#!/bin/sh\necho v20.20.2\n")
+    node.chmod(0o755)
 
     class Seen:
         host_command = "pi"
 
-        def __init__(self, info: HostInfo) -> None:
+        def __init__(self, info: HostInfo, tested: str | None = "1.6.0 || 0.73.1") -> None:
             self._info = info
+            self.manifest = SimpleNamespace(host_tested=tested)
+            self.env = Env(environ={"PATH": str(node.parent)}, cwd=tmp_path)
 
         def host(self) -> HostInfo:
             return self._info
@@ -412,10 +424,14 @@ def test_the_old_package_is_said_to_have_moved_with_the_switch_offline() -> None
         "Node 22.19.0 or newer); this pi is of @mariozechner/pi-coding-agent, whose last "
         "release is 0.73.1"
     )
-    assert old.fix is not None and old.fix.endswith(
-        "npm uninstall -g @mariozechner/pi-coding-agent && "
+    assert old.fix == (
+        "to switch: npm uninstall -g @mariozechner/pi-coding-agent && "
         "npm install -g @earendil-works/pi-coding-agent@1.6.0"  # pinned: helper-43
+        "; and put a Node 22.19.0 or newer first on PATH (the one there is 20.20.2)"
     )
+    [narrow] = list(moved(Seen(host(), "~0.73.0")))  # type: ignore[arg-type]
+    assert narrow.fix is not None
+    assert narrow.fix.startswith("to switch, once the set's [host] tested admits pi 1.6.0: ")
     today = HostInfo(
         "pi", Path("/p"), Path("/p"), "1.6.0", "@earendil-works/pi-coding-agent", "@earendil-works"
     )

@@ -53,12 +53,33 @@ def moved(s: Subject) -> Iterator[Finding]:
     # one outside the set's range, which the update hint never names).
     spec = install_spec(TODAY, TODAY.tested)
     install = npm_command("install", spec, host.resolved, host.package)
+    from installer.host.versions import where
+
+    tested = s.manifest.host_tested if s.manifest is not None else None
+    admits = tested is None or where(TODAY.tested, tested) == "in"
+    when = "" if admits else f", once the set's [host] tested admits pi {TODAY.tested}"
     yield info(
         f"pi moved: from {TODAY.first} it is published as {TODAY.package} (it needs Node "
         f"{TODAY.node.removeprefix('>=')} or newer); this pi is of {line.package}, whose last "
         f"release is {line.tested}; ext supports both",
-        f"to switch, once the set's [host] tested admits pi {TODAY.tested}: {remove} && {install}",
+        f"to switch{when}: {remove} && {install}{_node_too(s)}",
     )
+
+
+def _node_too(s: Subject) -> str:
+    """What the Node on PATH lacks for today's pi, said after the switch (helper-60: pasted,
+    the switch gave a pi that would not start on Node 20)."""
+    from installer.ground.which import which
+    from installer.host.lines import TODAY
+    from installer.host.node import node_version
+    from installer.host.versions import where
+
+    node = which("node", s.env.environ.get("PATH"))
+    version = node_version(Path(node)) if node is not None else None
+    if version is None or where(version, TODAY.node) != "older":
+        return ""
+    need = TODAY.node.removeprefix(">=")
+    return f"; and put a Node {need} or newer first on PATH (the one there is {version})"
 
 
 def drift(s: Subject) -> Iterator[Finding]:
