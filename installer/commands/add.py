@@ -72,7 +72,7 @@ def add_item(
     _check_free(folder, name, kind)
     path = _path(folder, name, kind, as_dir)
     piece = Piece(path, _text(name, kind, host), f"a new {kind}")
-    note = f"next: {install}   (links it with the rest of the set)"
+    note = f"next: {install}   (installs it with the rest of the set, linked or registered)"
     return run("add", lambda: [piece], said, dry_run, confirm, (note,))
 
 

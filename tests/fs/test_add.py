@@ -175,6 +175,8 @@ def test_the_next_step_after_add_installs_the_new_item_and_keeps_the_others(
     [note] = [ln for ln in done.output.splitlines() if ln.startswith("next: ")]
     command = shlex.split(note.removeprefix("next: ").partition("   (")[0])
     assert command[1:] == [*flags, "install"]  # the dir it was given, never the isolated one
+    # helper-60: "(links it …)" in register mode too, where nothing is linked
+    assert note.endswith("(installs it with the rest of the set, linked or registered)")
     again = runner.invoke(app, [*command[1:], "--yes"], env=env)
     assert again.exit_code == 0, again.output
     assert "+ link       extensions/greet.ts" in again.output
