@@ -192,7 +192,23 @@ def agents_skill_files(folder: str) -> list[str]:
     return [p for p, _ in walk.skills(folder, False)]
 
 
-_KERNEL = ("/proc/", "/sys/", "/dev/")
+def _kernel(path: str) -> bool:
+    """Whether a real path is in the kernel's folders (/dev/shm is a file system like any)."""
+    return f"{path}/".startswith(("/proc/", "/sys/", "/dev/")) and not f"{path}/".startswith(
+        "/dev/shm/"  # noqa: S108 (a name compared, not a file made)
+    )
+
+
+def ignore_line(rel: str) -> str:
+    """A path as an ignore file's line that matches it alone: `\\` before each character a
+    line reads otherwise (`*?[]\\`, a leading `#` or `!`, a trailing space; helper-61: `#up`
+    was read as a comment, `g1/[k]` as a class)."""
+    out = "".join(f"\\{c}" if c in "*?[]\\" else c for c in rel)
+    if out[:1] in ("#", "!"):
+        out = f"\\{out}"
+    return f"{out[:-1]}\\ " if out.endswith(" ") else out
+
+
 _THROUGH_LINKS = 10_000  # folders a walk may enter below links
 
 
@@ -248,7 +264,7 @@ class _Walk(NamedTuple):
         from installer.ground.errors import UsageError
 
         rel = path[len(self.root) + 1 :]  # as the walk's ignore rules match it
-        fix = f"leave it out with a line `{rel}` in {self.root}/.ignore"
+        fix = f"leave it out with a line `{ignore_line(rel)}` in {self.root}/.ignore"
         if is_link:
             # the folder walked, resolved once; the link's target from there (realpath of a
             # path through 40 links, for each, took a second a thousand folders)
@@ -259,9 +275,13 @@ class _Walk(NamedTuple):
             # the link where it is, not the path through other links the walk took to it
             link = os.path.join(here, os.path.basename(path))
             fix = f"remove the link {link}, or {fix}"
-            if f"{here}/".startswith(f"{real.rstrip('/')}/"):
+            top = reals.get(self.root) or reals.setdefault(self.root, os.path.realpath(self.root))
+            # back to a folder it is in, or to the walk's own folder or one above it (from a
+            # folder outside the set: helper-61)
+            loop = f"{here}/".startswith(f"{real.rstrip('/')}/")
+            if loop or f"{top}/".startswith(f"{real.rstrip('/')}/"):
                 raise UsageError(f"{self.root}: {rel} is a link back to {real}, a loop", fix)
-            if f"{real}/".startswith(_KERNEL):
+            if _kernel(real):
                 raise UsageError(f"{self.root}: {rel} is a link into the kernel's {real}", fix)
         entered = self.entered if self.entered is not None else {}
         entered[""] = entered.get("", 0) + 1
@@ -282,7 +302,8 @@ class _Walk(NamedTuple):
         top = rel.partition("/")[0]
         raise UsageError(
             f"{self.root}: folders nest deeper than {MAX_DEPTH} levels ({shown})",
-            f"flatten {top}/, or leave it out with a line `{top}/` in {self.root}/.ignore "
+            f"flatten {top}/, or leave it out with a line `{ignore_line(top)}/` in "
+            f"{self.root}/.ignore "
             "(pi skips it too)",
         )
 

@@ -92,3 +92,36 @@ def test_the_ignore_line_a_refusal_gives_is_the_one_that_skips_the_link(tmp_path
     assert caught.value.fix is not None and "a line `vendor/inner/up` in" in caught.value.fix
     (tmp_path / "set/skills/.ignore").write_text("vendor/inner/up\n")
     assert folder_items(str(tmp_path / "set/skills"), "skills") == []
+
+
+def test_a_loop_through_a_folder_outside_the_set_is_refused_as_a_loop(tmp_path: Path) -> None:
+    """helper-61: skills/a -> a folder outside, whose back -> skills: the walk went round
+    40 links deep and then said two skills had one name."""
+    build_tree(tmp_path / "set/skills/g1/real", {"SKILL.md": "---\nname: real\n---\n"})
+    (tmp_path / "out").mkdir()
+    os.symlink(tmp_path / "out", tmp_path / "set/skills/a")
+    os.symlink(tmp_path / "set/skills", tmp_path / "out/back")
+
+    with pytest.raises(UsageError) as caught:
+        folder_items(str(tmp_path / "set/skills"), "skills")
+
+    assert "a/back is a link back to" in caught.value.message and "a loop" in caught.value.message
+
+
+@pytest.mark.parametrize("name", ["#up", "g1/[k]", "!x", "sp "])
+def test_the_ignore_line_of_a_refusal_matches_a_name_an_ignore_file_reads_otherwise(
+    tmp_path: Path, name: str
+) -> None:
+    """helper-61: `#up` was read as a comment, `g1/[k]` as a class: pasted, nothing changed."""
+    build_tree(tmp_path / "set/skills/g1/real", {"SKILL.md": "---\nname: real\n---\n"})
+    os.symlink("/", tmp_path / "set/skills" / name)
+
+    with pytest.raises(UsageError) as caught:
+        folder_items(str(tmp_path / "set/skills"), "skills")
+
+    fix = caught.value.fix or ""
+    line = fix.split("a line `", 1)[1].split("` in ", 1)[0]
+    (tmp_path / "set/skills/.ignore").write_text(line + "\n")
+    assert [
+        os.path.basename(f.path) for f in folder_items(str(tmp_path / "set/skills"), "skills")
+    ] == ["real"]
