@@ -404,7 +404,9 @@ def find_agent_dir(
         path = _from_cwd(env, given, as_host=source == PI_AGENT_DIR_VAR)
         if source == PI_AGENT_DIR_VAR and same_path(path, isolated):
             break  # `eval "$(ext env)"` named the isolated dir: still ext's, made on demand
-        return _check_named(env, path, source, create, named_set, missing_ok), source
+        typed = given if env.cwd is None else env.cwd / expand_home(given, str(home_of(env)))
+        checked = _check_named(env, path, source, create, named_set, missing_ok, typed)
+        return checked, source
     _check_folder(isolated, "the isolated agent dir")
     return isolated, "isolated"
 
@@ -474,9 +476,10 @@ def _check_named(
     create: bool,
     named_set: Path | None,
     missing_ok: bool = False,
+    typed: Path | None = None,
 ) -> Path:
     _check_folder(path, f"agent dir {path} ({source})")  # a dangling link is not "missing"
-    _check_own_folder(env, path, source)
+    _check_own_folder(env, path, source, typed or path)
     if not path.exists() and create:
         try:
             make_dir(path)
@@ -493,13 +496,13 @@ def _check_named(
     return path
 
 
-def _check_own_folder(env: Env, path: Path, source: str) -> None:
+def _check_own_folder(env: Env, path: Path, source: str, typed: Path) -> None:
     """Refuse an agent dir that cannot be one: the home folder, the root, the kernel's
     folders (helper-57: a set's `[target] agent_dir = "~"` spread extensions/, skills/ and
     settings.json into the home; "/proc/self/cwd" named wherever ext ran)."""
     real = os.path.realpath(path)
     home = os.path.realpath(env.environ.get("HOME") or str(Path.home()))
-    text = os.path.normpath(path)
+    text = str(typed)  # as given, `..` and all: `link/..` is above where the link leads
     what = None
     if real in (home, "/"):
         what = "your home folder" if real == home else "the root folder"
@@ -518,15 +521,17 @@ def _check_own_folder(env: Env, path: Path, source: str) -> None:
 
 def _kernel(path: str) -> bool:
     """Whether a path is in the kernel's folders (/dev/shm is a file system like another)."""
-    shm = "/dev/shm"  # noqa: S108 (a name compared, not a file made)
-    return f"{path}/".startswith(("/proc/", "/sys/", "/dev/")) and not path.startswith(shm)
+    shm = "/dev/shm/"  # noqa: S108 (a name compared, not a file made)
+    return f"{path}/".startswith(("/proc/", "/sys/", "/dev/")) and not f"{path}/".startswith(shm)
 
 
 def _through_kernel(path: str) -> bool:
     """Whether the path, resolved one link at a time, passes through the kernel's folders:
     realpath follows `/proc/self/cwd` to the folder ext runs in (helper-59: a link to it
     in a set named that folder as the agent dir)."""
-    todo = list(Path(os.path.abspath(path)).parts[1:])
+    # not normalised: `link/..` is the folder above where the link leads (helper-61)
+    whole = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
+    todo = whole.split("/")[1:]
     at, hops = "/", 0
     while todo:
         part = todo.pop(0)

@@ -411,7 +411,9 @@ def test_a_broken_package_json_naming_pi_is_an_error_not_the_bundled_set(tmp_pat
         resolve(env(nan), None, tmp_path)
 
 
-@pytest.mark.parametrize("named", ["~", "/", "/proc/self/cwd", "here", "../here-too"])
+@pytest.mark.parametrize(
+    "named", ["~", "/", "/proc/self/cwd", "here", "../here-too", "here/..", "here/../x"]
+)
 def test_an_agent_dir_that_cannot_be_one_is_refused_whoever_names_it(
     tmp_path: Path, isolated_home: Path, named: str
 ) -> None:
