@@ -26,7 +26,7 @@ from installer.engine.plan import Action, Plan, SettingsWrite
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.ground.context import Context
-from installer.ground.errors import Refused, UsageError
+from installer.ground.errors import ExtError, Refused, UsageError
 from installer.ground.manifest import Manifest
 from installer.ground.records import NamedTuple
 from installer.ground.state import State, load_state
@@ -312,8 +312,13 @@ def _refuse_unread_settings(ctx: Context) -> None:
     what it refuses (a comment, a byte-order mark, a lock file) is said as install says it."""
     from installer.settings.plan import settings_path
     from installer.settings.store import read_settings
+    from installer.settings.switches import scopes_of
 
-    read_settings(settings_path(ctx))
+    path = settings_path(ctx)
+    read_settings(path)
+    user = next((sc for sc in scopes_of(ctx) if sc.path == path and sc.unread), None)
+    if user is not None:  # a file at its lock path (helper-61): pi reads it as empty
+        raise ExtError(f"{user.unread}; nothing was changed", user.fix)
 
 
 def apply_switch(

@@ -26,8 +26,10 @@ def _read_once(path: Path) -> SettingsRead:
 
     try:
         text = _read_text(path)
-    except ExtError as exc:
-        return SettingsRead(path, None, None, exc)
+    except ExtError as exc:  # with the text as pi reads it, when it has one (helper-61)
+        from installer.settings.store import text_as_pi_reads
+
+        return SettingsRead(path, text_as_pi_reads(path), None, exc)
     if text is None:
         return SettingsRead(path, None, {})
     try:

@@ -60,6 +60,15 @@ def glance(path: Path, bom: bool = False) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def text_as_pi_reads(path: Path) -> str | None:
+    """The file's text as pi reads it (readFileSync's "utf-8": a byte that is no UTF-8 as
+    U+FFFD), or None: not a regular file, over ext's size cap, unreadable (helper-59)."""
+    try:
+        return read_bytes(path, MAX_BYTES).decode("utf-8", "replace")
+    except (NotReadable, OSError):
+        return None
+
+
 def _read_text(path: Path) -> str | None:
     """The file's text, capped in size, or None when it does not exist (a FIFO planted at
     settings.json is refused at once, never waited on: installer/ground/readfile.py)."""

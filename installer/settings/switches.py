@@ -226,12 +226,11 @@ def _as_pi_reads(scope: Scope, strips_bom: bool) -> Scope:
     except ExtError as err:
         reason = err.message.removesuffix("; nothing was changed")
         refused = scope._replace(unread=f"{reason}: pi reads it as empty", fix=err.fix)
-    from installer.ground.readfile import NotReadable, read_bytes
     from installer.settings.files import MAX_BYTES
+    from installer.settings.store import text_as_pi_reads
 
-    try:  # as pi reads it: a byte that is no UTF-8 as U+FFFD (helper-59: readFileSync's "utf-8")
-        text = read_bytes(scope.path, MAX_BYTES).decode("utf-8", "replace")
-    except (NotReadable, OSError):  # over ext's cap (pi may read it), no file, no permission
+    text = text_as_pi_reads(scope.path)
+    if text is None:  # over ext's cap (pi may read it), no file, no permission
         if os.path.isfile(scope.path) and os.path.getsize(scope.path) > MAX_BYTES:
             why = f"{reason}: pi may read it, so what it switches may not be shown as pi has it"
             return refused._replace(unread=why)

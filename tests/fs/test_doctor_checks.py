@@ -599,15 +599,19 @@ def test_a_settings_file_the_pi_found_reads_is_a_warning_and_its_keys_are_checke
 
 
 @pytest.mark.parametrize("mode", ["link", "register"])
+@pytest.mark.parametrize("how", ["duplicate key", "no utf-8"])
 def test_the_items_of_a_settings_file_pi_reads_with_a_duplicate_key_are_checked(
-    tmp_path: Path, set_root: Path, agent: Path, mode: str
+    tmp_path: Path, set_root: Path, agent: Path, mode: str, how: str
 ) -> None:
     """helper-60: doctor said `items: not checked: settings.json cannot be read` of a file
-    with a duplicate key, which pi reads (its last value) and ext list read as pi does."""
+    with a duplicate key, which pi reads (its last value) and ext list read as pi does;
+    helper-61: the same of a byte that is no UTF-8 (pi reads U+FFFD)."""
     install(resolve(env(tmp_path), set_root, agent), Install(mode=mode), yes)
     data = json.loads((agent / "settings.json").read_text())
-    text = json.dumps(data)[:-1] + ', "quietStartup": true, "quietStartup": false}'
-    (agent / "settings.json").write_text(text)
+    extra = ', "quietStartup": true, "quietStartup": false}' if how == "duplicate key" else None
+    raw = (json.dumps(data)[:-1] + extra).encode() if extra else None
+    raw = raw or json.dumps(data).encode().replace(b"{", b'{"note": "caf\xe9", ', 1)
+    (agent / "settings.json").write_bytes(raw)
 
     found = only(doctor(tmp_path, set_root, agent), "items")
 

@@ -387,6 +387,21 @@ def test_register_mode_a_settings_file_ext_cannot_edit_is_said_not_taken_for_no_
     assert (agent / "settings.json").read_bytes() == before
 
 
+def test_register_mode_a_lock_file_is_said_not_taken_for_no_entry(
+    set_root: Path, agent: Path
+) -> None:
+    """helper-61: with a file at settings.json.lock (pi reads settings.json as empty), a
+    disable said "not registered", exit 0, and the install it named did nothing."""
+    ctx = installed(set_root, agent, mode="register")
+    (agent / "settings.json.lock").write_text("")
+
+    with pytest.raises(ExtError) as caught:
+        off(ctx, "alpha")
+
+    assert "settings.json.lock is a file" in caught.value.message
+    assert caught.value.fix == f"rm {agent}/settings.json.lock"
+
+
 def test_register_mode_disables_what_pi_config_switched_back_on(
     set_root: Path, agent: Path
 ) -> None:
