@@ -180,8 +180,20 @@ def _name(e: os.DirEntry[str]) -> str:
 
 
 def skill_files(folder: str, top: str | None = None) -> list[str]:
-    """collectSkillEntries in "pi" mode: SKILL.md stops the search; top-level .md files count."""
-    walk = _Walk(folder if top is None else top, Ignore(), entered={})
+    """collectSkillEntries in "pi" mode: SKILL.md stops the search; top-level .md files count.
+    `top`: where pi's walk begins, above `folder`: the ignore files of the folders between
+    count, as in pi's own walk (helper-61: doctor walked skills/g2 without skills/.ignore)."""
+    ig = Ignore()
+    if top is not None and top != folder:
+        between = os.path.relpath(os.path.dirname(folder), top).split(os.sep)
+        at = top
+        for part in ["", *between] if between != ["."] else [""]:
+            at = os.path.join(at, part) if part else at
+            try:
+                ig.add(at, top, set(os.listdir(at)))
+            except OSError:
+                break
+    walk = _Walk(folder if top is None else top, ig, entered={})
     return [p for p, _ in walk.skills(folder, False)]
 
 

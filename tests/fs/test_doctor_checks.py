@@ -1126,3 +1126,20 @@ def test_an_agent_dir_whose_path_is_not_utf8_is_an_error_as_every_command_refuse
     from installer.render.ui import escape
 
     assert escape(row.message).count("\\xff") == 1
+
+
+def test_the_ignore_line_a_walk_refusal_gives_quiets_doctor_too(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    """helper-61: pasted, the `.ignore` line made `ext list` pass, and doctor walked
+    skills/g2 without skills/.ignore and kept the same error."""
+    build_tree(set_root, {"skills/g1/real/SKILL.md": "---\nname: real\ndescription: r\n---\n"})
+    (set_root / "skills/g2").mkdir()
+    os.symlink("..", set_root / "skills/g2/up")
+    [before] = only(doctor(tmp_path, set_root, agent), "set.resources")
+    assert before.level == "error" and "g2/up is a link back to" in before.message
+
+    (set_root / "skills/.ignore").write_text("g2/up\n")
+
+    after = only(doctor(tmp_path, set_root, agent), "set.resources")
+    assert "error" not in [f.level for f in after], after
