@@ -562,10 +562,10 @@ def test_add_s_next_step_installs_into_the_dir_that_holds_the_set(
     installed_in(set_root, fresh)
     added = ext(set_root, "add", "foo", "--yes")
     assert added.exit_code == 0, added.output
-    assert f" --set {set_root} --agent-dir {fresh} install   (links it" in added.stderr
+    assert f" --set {set_root} --agent-dir {fresh} install   (installs it" in added.stderr
     assert ext(set_root, "install", "--yes").exit_code == 0  # now in the isolated dir too
     again = ext(set_root, "add", "bar", "--yes")
-    assert f" --set {set_root} install   (links it" in again.stderr  # ext install's own dir
+    assert f" --set {set_root} install   (installs it" in again.stderr  # ext install's own dir
 
 
 def test_one_dir_reached_by_two_names_is_one_dir(set_root: Path, fresh: Path) -> None:
