@@ -23,6 +23,9 @@ class EnvLine(NamedTuple):
 
 def env(ctx: Context, options: EnvLine) -> DataResult:
     """The line for the shell, as data and as the one line `eval` reads (printed as is)."""
+    from installer.host.set_command import refuse_strange_set
+
+    refuse_strange_set(ctx, "env")
     if not ctx.on.is_pi:
         return host_env(ctx, options)
     line = env_line(ctx.agent_dir, options.shell)

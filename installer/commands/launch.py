@@ -73,6 +73,9 @@ class HostExec(NamedTuple):
 
 def launch(ctx: Context, options: Launch) -> Exec | HostExec:
     """The host to exec, recorded as a session for the process guards, and the warnings."""
+    from installer.host.set_command import refuse_strange_set
+
+    refuse_strange_set(ctx, "launch")
     if not ctx.on.is_pi:
         return launch_host(ctx, options)
     host, warnings = prepare_launch(ctx)

@@ -1,4 +1,5 @@
-"""Whether ext may run the host command a set names: not before the set is installed here.
+"""Whether ext may run the host command a set names: not before the set is installed here;
+nor, for `launch` and `env`, let a set it found by itself choose the host or its dir.
 
 Inspecting a set (`install --dry-run`, `list`, `doctor`) must not run its code. The one
 place ext would is the host binary: `<bin> --version` when no package.json says the
@@ -10,8 +11,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from installer.ground.home import expand_home
+
+if TYPE_CHECKING:
+    from installer.ground.context import Context
 
 
 def untrusted_root(
@@ -60,3 +65,49 @@ def withheld_note(command: str) -> str:
         f"not run: {command} is the set's own and the set is not installed here "
         "(--trust-set runs it; so does every command once the set is installed)"
     )
+
+
+def refuse_strange_set(ctx: Context, verb: str) -> None:
+    """Refuse to let a set ext found by itself choose what the host runs or loads.
+
+    A set found by walking up from the working folder (a repository just cloned, say) that
+    ext has never installed chooses nothing for `launch` and `env` (helper-63: `ext launch`
+    there ran the folder's own `bin/pi`, and its `[target] agent_dir` had pi load the
+    folder's extensions, no consent asked). Naming the set (`--set`, `EXT_SET`) or installing
+    it is trusting it; an agent dir the set chose proves nothing by its own state record.
+    """
+    if ctx.set_source != "cwd":
+        return
+    risks = []
+    command = ctx.manifest.host_command
+    if verb == "launch" and ctx.on.is_pi:  # another host's binary is its own name on PATH
+        from installer.ground.which import which
+
+        found = which(os.fspath(expand_home(command)), path=ctx.env.environ.get("PATH"))
+        if found is not None and names_set_path(command, found, ctx.set_root):
+            risks.append(f"its [host] command {command} would run")
+    chosen = ctx.agent_dir_source == "[target] agent_dir"
+    if chosen:
+        risks.append(f"its [target] agent_dir would have {ctx.on.title} load {ctx.agent_dir}")
+    if not risks or _installed_by_ext(ctx, chosen):
+        return
+    from installer.ground.errors import Refused
+    from installer.ground.shellword import shell_word
+
+    root = shell_word(ctx.set_root)
+    raise Refused(
+        f"not using the set found from the working folder, {ctx.set_root}: ext never "
+        f"installed it, and {' and '.join(risks)}",
+        f"if you trust that set, name it: `ext --set {root} {verb}` (or install it first: "
+        f"`ext --set {root} install`); else run ext from a folder outside it",
+    )
+
+
+def _installed_by_ext(ctx: Context, chosen: bool) -> bool:
+    """Whether ext's own record (the user's state, which no set writes) has the set installed
+    somewhere; or the agent dir, when the set did not choose it, records it."""
+    from installer.ground.installs import holding
+
+    if holding(ctx.set_root):
+        return True
+    return not chosen and untrusted_root(ctx.set_root, ctx.agent_dir) is None
