@@ -13,12 +13,13 @@
  */
 
 import { execFile } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { accessSync, constants, fstatSync, realpathSync } from "node:fs";
+import { delimiter, isAbsolute, join, resolve as absolute, sep } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { type Approval, agentDir, canonical, type HookConfig, hookHash, projectConfig, projectKey, readStore } from "./consent.js";
 import { claudeToolName, describe, type EventName, lineDiff, select, type Verdict, verdict } from "./hooks.js";
 import { escape, shellWord, visible } from "./screen.js";
+import { readCapped } from "./files.js";
 import { DEFAULT_TIMEOUT_S, runHook } from "./run.js";
 
 const RECORD_TIMEOUT_MS = 60_000;
@@ -29,6 +30,7 @@ export const COVERS =
  * the editor and footer below (counted high: a message that would not fit is never shown). */
 const DIALOG_ROWS = 13;
 const TITLE = "Run this project's hooks?";
+const [NO, YES] = ["No", "Yes"];
 
 /** Whether `lines` fit pi's confirm dialog whole on a terminal of `columns` x `rows`. */
 export function fitsScreen(lines: string[], columns: number, rows: number): boolean {
@@ -165,7 +167,7 @@ export default function (pi: ExtensionAPI) {
 			say(ctx, `project-hooks: hooks too long to show here whole, so they do not run: those in ${key}. Review and approve them in a shell: ${approveCommand(key)}`);
 			return false;
 		}
-		const yes = await ctx.ui.confirm(TITLE, lines.join("\n"));
+		const yes = await asked(ctx, lines.join("\n"), screen !== undefined);
 		const failed = yes ? await record(key, hash) : undefined;
 		if (!yes || failed !== undefined) decided.set(hash, yes);
 		if (failed !== undefined) {
@@ -322,10 +324,19 @@ function diffOf(before: HookConfig, after: HookConfig): string[] {
 	}
 }
 
+/** The person's answer. pi's confirm opens on Yes, and keys typed for the editor go to it: an
+ * Enter meant to send the next message approved the hooks for good, unseen (helper-63, both
+ * pis: the Stop dialog opens as the agent finishes). In pi's terminal the same dialog (its
+ * confirm is this select, Yes first) opens on No; elsewhere (rpc) the client answers confirm. */
+async function asked(ctx: ExtensionContext, message: string, terminal: boolean): Promise<boolean> {
+	if (!terminal) return ctx.ui.confirm(TITLE, message);
+	return (await ctx.ui.select(`${TITLE}\n${message}`, [NO, YES])) === YES;
+}
+
 /** Record the approval through `ext`, which writes the store under its lock and journals it; an error text, or undefined. */
 function record(project: string, hash: string): Promise<string | undefined> {
-	const ext = findExt();
-	if (!ext) return Promise.resolve("`ext` is not on PATH");
+	const ext = findExt(project);
+	if (!ext) return Promise.resolve("no `ext` found: none recorded in this agent dir's .extset/state.json, none on PATH outside this project");
 	const args = ["--agent-dir", agentDir(), "consent", "approve", project, "--yes", "--expect", hash];
 	return new Promise((resolve) => {
 		execFile(ext, args, { cwd: project, timeout: RECORD_TIMEOUT_MS }, (error, _stdout, stderr) => {
@@ -334,19 +345,58 @@ function record(project: string, hash: string): Promise<string | undefined> {
 	});
 }
 
-/** `ext`: $EXTSET_EXT, else the first on PATH. */
-function findExt(): string | undefined {
-	if (process.env.EXTSET_EXT) return process.env.EXTSET_EXT;
-	for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-		if (!dir) continue;
+/** The `ext` that records a yes: $EXTSET_EXT; else the one that installed this agent dir (its
+ * state record names it, as /ext runs it); else the first on PATH from an absolute entry. Never
+ * one inside the project asked about (helper-63: a project's `node_modules/.bin/ext`, found
+ * through a relative PATH entry, ran on Yes, and the dialog had shown only `echo hello`). */
+export function findExt(project: string, env: NodeJS.ProcessEnv = process.env, dir: string = agentDir()): string | undefined {
+	if (env.EXTSET_EXT) return env.EXTSET_EXT;
+	const root = realOr(project);
+	const outside = (path: string) => {
+		const real = realOr(path);
+		return real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep);
+	};
+	const candidates = [recordedExt(dir), ...(env.PATH ?? "").split(delimiter).filter(isAbsolute).map((d) => join(d, "ext"))];
+	for (const candidate of candidates) {
+		if (!candidate || !outside(candidate)) continue;
 		try {
-			accessSync(join(dir, "ext"), constants.X_OK);
-			return join(dir, "ext");
+			accessSync(candidate, constants.X_OK);
+			return candidate;
 		} catch {
 			// not here
 		}
 	}
 	return undefined;
+}
+
+/** The ext an install of this agent dir recorded (`extra.command.ext` of its state record, the
+ * newest first), if the record is the user's own regular file that no one else could write. */
+function recordedExt(dir: string): string | undefined {
+	const path = join(dir, ".extset", "state.json");
+	let state: { sets?: Array<{ extra?: { command?: { ext?: unknown } } }> };
+	try {
+		state = JSON.parse(readCapped(path, 4 << 20, "a state record", path, (fd) => {
+			const info = fstatSync(fd);
+			const mine = typeof process.getuid !== "function" || info.uid === process.getuid();
+			if (!mine || info.mode & 0o022) throw new Error(`${path} could be written by another user`);
+		}));
+	} catch {
+		return undefined;
+	}
+	const sets = Array.isArray(state?.sets) ? state.sets : [];
+	for (const set of [...sets].reverse()) {
+		const ext = set?.extra?.command?.ext;
+		if (typeof ext === "string" && isAbsolute(ext)) return ext;
+	}
+	return undefined;
+}
+
+function realOr(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return absolute(path);
+	}
 }
 
 /** The command that approves a project's hooks in a shell, for this pi's agent dir (an ext run

@@ -186,6 +186,34 @@ def test_hooks_too_long_for_the_screen_are_not_asked_about_and_none_runs(
     assert not (agent / ".extset/consent/project-approvals.json").exists()
 
 
+def test_the_dialog_opens_on_no_so_an_enter_typed_ahead_approves_nothing(
+    pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    """helper-63: pi's confirm opens on Yes and takes the keys typed for the editor; an Enter
+    meant to send the next message approved the project's hooks for good, unseen, on both
+    pis. The dialog opens on No: that Enter runs and records nothing."""
+    import re
+
+    agent = hooks_agent_dir(tmp_path)
+    proj = tmp_path / "proj"
+    (proj / ".claude").mkdir(parents=True)
+    hook = [{"hooks": [{"type": "command", "command": "touch ran"}]}]
+    (proj / ".claude/settings.json").write_text(json.dumps({"hooks": {"SessionStart": hook}}))
+    child = pi_in_a_terminal(pi_bin, agent, e2e_env, proj, BOUND, 40)
+    try:
+        child.expect("Run this project's hooks")
+        cursor = child.expect([re.compile(r"→ (?:\x1b\[[0-9;]*m)*(No|Yes)")])
+        on = child.match.group(1)
+        child.send("\r")
+        child.send("typed-after")  # the editor has the keys again: the dialog has closed
+        child.expect("typed-after")
+    finally:
+        child.terminate(force=True)
+    assert (cursor, on) == (0, "No"), child.before
+    assert not (proj / "ran").exists()
+    assert not (agent / ".extset/consent/project-approvals.json").exists()
+
+
 def test_a_matcher_that_backtracks_without_end_neither_freezes_pi_nor_runs(
     pi_bin: Path, e2e_env: dict[str, str], setup: tuple[Path, Path]
 ) -> None:

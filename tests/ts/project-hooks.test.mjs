@@ -547,6 +547,95 @@ describe("consent in the session", { skip: NO_EXT }, () => {
 	});
 });
 
+describe("in pi's terminal the dialog opens on No (helper-63: a typed-ahead Enter approved)", { skip: NO_EXT }, () => {
+	async function inTerminal(where, answer) {
+		const tty = { isTTY: process.stdout.isTTY, columns: process.stdout.columns, rows: process.stdout.rows };
+		Object.assign(process.stdout, { isTTY: true, columns: 100, rows: 40 });
+		const s = await session(where, { hasUI: true });
+		s.ctx.ui.calls.length = 0;
+		const chose = [];
+		s.ctx.ui.select = async (title, options) => {
+			s.ctx.ui.calls.push(["select", title, options]);
+			chose.push(options);
+			return answer(options);
+		};
+		try {
+			return { result: await s.call(), calls: s.ctx.ui.calls };
+		} finally {
+			Object.assign(process.stdout, tty);
+			s.restore();
+		}
+	}
+
+	test("the first option, where the cursor starts, is No: an Enter runs and records nothing", async () => {
+		const where = project("touch ran; exit 2");
+		const { result, calls } = await inTerminal(where, (options) => options[0]);
+		assert.equal(result, undefined);
+		const [[, title, options]] = calls.filter((c) => c[0] === "select");
+		assert.deepEqual(options, ["No", "Yes"]);
+		assert.match(title, /^Run this project's hooks\?\nHooks in /);
+		assert.match(title, /\$ touch ran; exit 2/);
+		assert.equal(calls.filter((c) => c[0] === "confirm").length, 0);
+		assert.ok(!existsSync(join(where.proj, "ran")));
+		assert.ok(!existsSync(consent.storePath(where.agent)));
+	});
+
+	test("Yes chosen: recorded through ext, and the hook runs", async () => {
+		const where = project("echo 'guarded' >&2; exit 2");
+		const { result } = await inTerminal(where, () => "Yes");
+		assert.deepEqual(result, { block: true, reason: "guarded" });
+		const check = execFileSync(EXT, ["--agent-dir", where.agent, "--json", "consent", "check", where.proj], { encoding: "utf8", env: EXT_ENV });
+		assert.equal(JSON.parse(check).status, "approved");
+	});
+});
+
+describe("the ext that records a yes is never the project's (helper-63)", () => {
+	function layout() {
+		const root = realpathSync(mkdtempSync(join(tmpdir(), "find-ext-")));
+		const proj = join(root, "proj");
+		const agent = join(root, "agent");
+		const mine = join(root, "venv", "bin");
+		for (const dir of [join(proj, "node_modules", ".bin"), join(agent, ".extset"), mine]) mkdirSync(dir, { recursive: true });
+		for (const ext of [join(proj, "node_modules", ".bin", "ext"), join(mine, "ext")]) {
+			writeFileSync(ext, "#!/bin/sh\n");
+			chmodSync(ext, 0o755);
+		}
+		return { root, proj, agent, mine, theirs: join(proj, "node_modules", ".bin") };
+	}
+	const record = (agent, ext) => {
+		const path = join(agent, ".extset", "state.json");
+		writeFileSync(path, JSON.stringify({ sets: [{ root: "/s", extra: { command: { ext } } }] }));
+		chmodSync(path, 0o644);
+		return path;
+	};
+
+	test("PATH's relative entry, or an absolute one into the project, is passed over", () => {
+		const w = layout();
+		const cwd = process.cwd();
+		process.chdir(w.proj);
+		try {
+			assert.equal(index.findExt(w.proj, { PATH: "node_modules/.bin" }, w.agent), undefined);
+			assert.equal(index.findExt(w.proj, { PATH: `${w.theirs}:${w.mine}` }, w.agent), join(w.mine, "ext"));
+		} finally {
+			process.chdir(cwd);
+		}
+	});
+
+	test("the ext this agent dir's state record names comes before PATH", () => {
+		const w = layout();
+		record(w.agent, join(w.mine, "ext"));
+		assert.equal(index.findExt(w.proj, { PATH: "/nowhere" }, w.agent), join(w.mine, "ext"));
+		record(w.agent, join(w.theirs, "ext"));
+		assert.equal(index.findExt(w.proj, { PATH: "/nowhere" }, w.agent), undefined);
+	});
+
+	test("a state record others could write names no ext", () => {
+		const w = layout();
+		chmodSync(record(w.agent, join(w.mine, "ext")), 0o666);
+		assert.equal(index.findExt(w.proj, { PATH: "/nowhere" }, w.agent), undefined);
+	});
+});
+
 /** Capture what the extension writes to stderr (its voice with no UI) while `body` runs. */
 async function stderrOf(body) {
 	const writes = [];
