@@ -52,46 +52,59 @@ def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
 
 
 def refuse_unloadable_entries(linked: Sequence[Resource]) -> None:
-    """Refuse to link an extension whose entry (`index.ts`, a manifest's file, the file itself)
-    pi cannot load: not a regular file (pi would wait on a FIFO forever, and read a link to
-    /dev/zero until it runs out of memory; pi 1.6 aborts), or larger than ext reads a file
-    (helper-57: a 2 GB sparse one was linked, and pi's loader took 2.25 GB and failed). A
-    top-level file that is no regular file is no item to begin with."""
+    """Refuse to install an item pi cannot load (`unloadable`), naming each and the way out."""
+    bad = unloadable(linked)
+    if not bad:
+        return
+    from installer.ground.readfile import CAP
+    from installer.ground.shellword import skip_flag
+
+    raise UsageError(
+        f"pi cannot load {', '.join(label for label, _ in bad)} "
+        f"({'; '.join(f'{label}: {why}' for label, why in bad)}): {UNLOADABLE}; nothing was "
+        "changed",
+        f"make each a regular file of at most {CAP // (1024 * 1024)} MiB, or leave them out with "
+        f"{skip_flag(b[0] for b in bad)}",
+    )
+
+
+# Why an item `unloadable` names cannot be installed (doctor says it of one installed too).
+UNLOADABLE = "pi reads each whole when it starts, and would hang or run out of memory"
+
+
+def unloadable(linked: Sequence[Resource]) -> list[tuple[str, str]]:
+    """Each item (label, why) whose file pi reads whole when it starts (an extension's entry,
+    `index.ts` or a manifest's file; a prompt, a theme, a skill's SKILL.md) if pi cannot: not a
+    regular file (pi would wait on a FIFO forever, and read a link to /dev/zero until it runs
+    out of memory; pi 1.6 aborts), or larger than ext reads a file (helper-57: a 2 GB sparse
+    extension was linked, and pi's loader took 2.25 GB and failed; helper-63: a 400 MB prompt
+    took each pi start to 1 GB, a 3 GB one was dropped by pi with an error only `doctor --deep`
+    showed). A top-level file that is no regular file is no item to begin with."""
     import stat
 
     from installer.ground.readfile import CAP
 
     bad = []
     for r in linked:
-        if r.kind != "extension":
-            continue
-        for entry in r.entries() if r.layout == "dir" else [r.real or r.source]:
+        for entry in r.loaded():
             try:
-                st = os.stat(entry)
+                st = os.stat(entry)  # one call, the link followed: the common case costs no more
             except OSError:
                 continue  # missing: the engine and doctor say so
             mode = st.st_mode
-            if not stat.S_ISREG(mode) or st.st_size > CAP:
-                what = "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
-                if stat.S_ISREG(mode):
-                    what = f"{st.st_size // (1024 * 1024)} MiB, over {CAP // (1024 * 1024)} MiB"
-                inside = entry.startswith(os.path.realpath(r.source) + os.sep)
-                shown = os.path.relpath(entry, r.source) if inside else f"its entry, {entry},"
-                if r.layout == "file":
-                    shown = "it"
-                bad.append((r.label, f"{shown} is {what}"))
-                break
-    if not bad:
-        return
-    said = "; ".join(f"{label}: {why}" for label, why in bad)
-    from installer.ground.shellword import skip_flag
-
-    raise UsageError(
-        f"pi cannot load {', '.join(label for label, _ in bad)} ({said}): it would hang or "
-        "run out of memory starting; nothing was changed",
-        f"make each a regular file of at most {CAP // (1024 * 1024)} MiB, or leave them out with "
-        f"{skip_flag(b[0] for b in bad)}",
-    )
+            if stat.S_ISREG(mode) and st.st_size <= CAP:
+                continue
+            what = "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+            if stat.S_ISREG(mode):
+                what = f"{st.st_size // (1024 * 1024)} MiB, over {CAP // (1024 * 1024)} MiB"
+            real = os.path.realpath(entry)
+            inside = real.startswith(os.path.realpath(r.source) + os.sep)
+            shown = os.path.relpath(real, r.source) if inside else f"its entry, {real},"
+            if r.layout == "file":
+                shown = "it"
+            bad.append((r.label, f"{shown} is {what}"))
+            break
+    return bad
 
 
 def refuse_lost_imports(ctx: Context, linked: Sequence[Resource]) -> None:

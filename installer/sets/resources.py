@@ -94,15 +94,17 @@ class Resource(NamedTuple):
             return self.dest
         return f"{self.dest}/{self.entry if self.kind == 'extension' else 'SKILL.md'}"
 
+    def loaded(self) -> tuple[str, ...]:
+        """The paths of the files pi loads for it, as the set names them (links not resolved)."""
+        if self.loads:
+            return self.loads
+        if self.layout == "file":
+            return (self.source,)
+        return (f"{self.source}/{self._conventional().rpartition('/')[2]}",)
+
     def entries(self) -> list[str]:
         """The real paths of the files pi loads for it, sorted (links resolved: read the disk)."""
-        if self.loads:
-            loads = self.loads
-        elif self.layout == "file":
-            loads = (self.source,)
-        else:
-            loads = (f"{self.source}/{self._conventional().rpartition('/')[2]}",)
-        return sorted({os.path.realpath(p) for p in loads})
+        return sorted({os.path.realpath(p) for p in self.loaded()})
 
     @property
     def label(self) -> str:

@@ -7,6 +7,7 @@ its own, bounded in time and memory: a hang or a runaway read fails the test, no
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -99,6 +100,47 @@ def test_a_folder_extension_whose_entry_is_no_file_is_refused_and_doctor_answers
     assert not os.path.lexists(agent / "extensions/fine.ts")  # nothing was changed
     assert "Traceback" not in doctor.stderr + doctor.stdout
     assert ext(set_root, agent, "install", "--yes", "--skip", "d", "--mode", mode).returncode == 0
+
+
+@pytest.mark.parametrize("mode", ["link", "register"])
+@pytest.mark.parametrize(
+    ("how", "where", "label", "shown"),
+    [
+        ("sparse", "prompts/huge.md", "prompt:huge", "it is 40 MiB, over 32 MiB"),
+        ("sparse", "themes/dark.json", "theme:dark", "it is 40 MiB, over 32 MiB"),
+        ("sparse", "skills/s/SKILL.md", "skill:s", "SKILL.md is 40 MiB, over 32 MiB"),
+    ],  # a FIFO SKILL.md makes no skill, to ext as to pi
+)
+def test_a_prompt_theme_or_skill_pi_reads_whole_is_refused_as_an_extension_is(
+    set_root: Path, agent: Path, mode: str, how: str, where: str, label: str, shown: str
+) -> None:
+    """helper-63: a 400 MB prompt installed without a word and took each pi start to 1 GB; a
+    3 GB one pi dropped with an error only `doctor --deep` showed."""
+    spoil(set_root / where, how)
+
+    done = ext(set_root, agent, "install", "--yes", "--mode", mode)
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"pi cannot load {label} ({label}: {shown}): pi reads each whole" in done.stderr
+    assert f"--skip {label}" in done.stderr
+    assert not os.path.lexists(agent / "extensions/fine.ts")  # nothing was changed
+    assert ext(set_root, agent, "install", "--yes", "--skip", label, "--mode", mode).returncode == 0
+
+
+def test_doctor_says_an_installed_prompt_that_grew_past_what_pi_reads(
+    set_root: Path, agent: Path
+) -> None:
+    build_tree(set_root, {"prompts/huge.md": "Say hello.\n"})
+    assert ext(set_root, agent, "install", "--yes").returncode == 0
+    spoil(set_root / "prompts/huge.md", "sparse")
+
+    done = ext(set_root, agent, "--json", "doctor")
+
+    rows = [r for r in json.loads(done.stdout)["checks"] if r["id"] == "set.resources"]
+    assert done.returncode == 1, done.stderr
+    assert [r["level"] for r in rows] == ["error"]
+    assert rows[0]["message"].startswith("pi cannot load prompt:huge (it is 40 MiB, over 32 MiB)")
+    assert "install --skip prompt:huge" in rows[0]["fix"]
 
 
 @pytest.mark.parametrize("how", ["fifo", "zero", "sparse"])
