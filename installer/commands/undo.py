@@ -83,7 +83,11 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
             actions += _copies_left(root, [a.path for a in actions])
         # Bookkeeping, never shown: the reversed run's journal marked, the set's copies purged.
         undone = Action("undone", str(rec.path), payload=MarkUndone(rec.path, ctx.env.now()))
-        return Prepared(Plan("undo", (*actions, undone), _dead_ends(actions, root)))
+        # Journaled for the set whose run it reverses (helper-62: run from another set's
+        # folder, history said the undo was for that set).
+        steps, dead_ends = (*actions, undone), _dead_ends(actions, root)
+        of_set, set_of = rec.set_of is not None, rec.set_of
+        return Prepared(Plan("undo", steps, dead_ends, of_set=of_set, set_of=set_of))
 
     result = run_plan(ctx, prepare, confirm, options.dry_run)
     return result._replace(notes=(*result.notes, *_finished_before(root, result)))

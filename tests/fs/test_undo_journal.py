@@ -227,3 +227,20 @@ def test_a_consent_run_is_journaled_for_no_set(ctx: Context, tmp_path: Path) -> 
 
     [row] = history(ctx, History()).to_json()["history"]
     assert (row["command"], row["set"]) == ("consent approve", None)
+
+
+def test_an_undo_run_from_another_sets_folder_is_journaled_for_the_set_it_reverses(
+    tmp_path: Path,
+) -> None:
+    """helper-62: `ext undo` from another set's folder reversed the right run, and history
+    then said the undo was for the set it ran from."""
+    mine = build_tree(tmp_path / "mine", {"extset.toml": '[set]\nname = "mine"\n',
+                                          "extensions/a.ts": "// a"})  # fmt: skip
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    install(context(mine, agent), Install(yes=True), yes)
+
+    undo(context(other, agent), Undo(), yes)
+
+    rows = history(context(other, agent), History()).to_json()["history"]
+    assert [(r["command"], r["set"]) for r in rows] == [("undo", "mine"), ("install", "mine")]
