@@ -85,10 +85,11 @@ class Heading(str):
 
 def where(ctx: Context) -> str:
     """Where a command writes, and why there: `agent dir ~/.pi/agent (from --agent-dir)`."""
+    from installer.ground.context import said_source
     from installer.render.ui import tilde
 
     if ctx.on.is_pi:
-        return f"agent dir {tilde(ctx.agent_dir)} (from {ctx.agent_dir_source})"
+        return f"agent dir {tilde(ctx.agent_dir)} (from {said_source(ctx)})"
     source = "its default" if ctx.agent_dir_source == "default" else ctx.agent_dir_source
     return f"{ctx.on.title}'s dir {tilde(ctx.agent_dir)} (from {source})"
 

@@ -13,6 +13,7 @@ def show(out: Output, result: Items) -> int:
     if out.json:
         out.data(result.to_json())
         return 0
+    from installer.ground.context import said_source
     from installer.render.ui import tilde
 
     ctx = result.ctx
@@ -22,7 +23,7 @@ def show(out: Output, result: Items) -> int:
     dir_word = "agent dir" if ctx.on.is_pi else ctx.on.title
     width = max(len(dir_word), 9)
     out.out(f"{'set':<{width}}  {tilde(ctx.set_root)} ({ctx.manifest.name})")
-    out.out(f"{dir_word:<{width}}  {tilde(ctx.agent_dir)} ({ctx.agent_dir_source})")
+    out.out(f"{dir_word:<{width}}  {tilde(ctx.agent_dir)} ({said_source(ctx)})")
     out.out(f"{'mode':<{width}}  {result.mode}")
     if not result.items:  # a folder taken for a set by mistake reads as one installed empty
         from installer.sets.resources import none_named

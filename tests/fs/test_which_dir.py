@@ -683,3 +683,27 @@ def test_the_install_offered_for_another_dir_brings_no_selection_or_mode_of_this
         f"the set is installed in {fresh} too (give its own --only or --skip again, if its "
         f"install had any); for that dir: ext --set {set_root} --agent-dir {fresh} install"
     ]
+
+
+def test_the_isolated_dir_named_by_pis_variable_is_said_as_that_variable_and_over_target(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """helper-62: after `eval "$(ext env)"`, a set whose `[target] agent_dir` names another dir
+    was installed into the isolated one, said `(from isolated)`: nothing told why."""
+    from installer.ground.userdirs import user_dir
+
+    (set_root / "extset.toml").write_text(
+        '[set]\nname = "mine"\n[target]\nagent_dir = "../target-agent"\n'
+    )
+    (tmp_path / "target-agent").mkdir()
+    isolated = user_dir("data") / "agent"
+    env = {**ENV, "PI_CODING_AGENT_DIR": str(isolated)}
+
+    planned = CliRunner().invoke(app, ["--set", str(set_root), "install", "--dry-run"], env=env)
+    listed = CliRunner().invoke(app, ["--set", str(set_root), "list"], env=env)
+    unset = ext(set_root, "install", "--dry-run")
+
+    said = "(from PI_CODING_AGENT_DIR, ext's isolated dir, before the set's [target] agent_dir)"
+    assert said in planned.stderr, planned.output
+    assert said.replace("(from ", "(") in listed.stdout, listed.output
+    assert "(from [target] agent_dir)" in unset.stderr, unset.output
