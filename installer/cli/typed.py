@@ -33,12 +33,12 @@ def where_said(
     if out.json:  # no heading (the document names the dir); a command aimed at the wrong dir
         # is said on stderr, as every message of a --json run is (helper-42: it was lost)
         said = elsewhere_lines(found.others, _there(g, ctx, command, args))
-        return (*said, *_instead(g, ctx, command, args, found.held)) if of_the_set else said
+        return (*said, *_instead(g, ctx, command, args, found)) if of_the_set else said
     said = where_lines(ctx, found.others, _there(g, ctx, command, args), installing)
     # An install adds a set to a dir that holds others: no wrong folder to point out.
     if installing or not of_the_set:
         return said
-    return (*said, *_instead(g, ctx, command, args, found.held))
+    return (*said, *_instead(g, ctx, command, args, found))
 
 
 def elsewhere_said(
@@ -59,7 +59,7 @@ def elsewhere_said(
     found = _placed(ctx)
     return (
         *elsewhere_lines(found.others, _there(g, ctx, command, args, passed)),
-        *_instead(g, ctx, command, args, found.held, passed),
+        *_instead(g, ctx, command, args, found, passed),
     )
 
 
@@ -96,15 +96,20 @@ def _instead(
     ctx: Any,
     command: Command,
     args: dict[str, Any],
-    held: list[Any],
+    found: Any,
     passed: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
     """The sets the agent dir holds when it does not hold this one (the right dir, run from
     another set's folder), each with this command for it; for a set that lacks an item the
-    command names (this set's, by another name), that set's `list` instead."""
+    command names (this set's, by another name), that set's `list` instead, unless this set
+    is installed in another dir, whose command is said above (helper-62: beside it, `list`
+    of another set read as a second, unrelated way)."""
     from installer.render import instead_lines
 
     names = _named_items(command, args)
+    held = found.held
+    if found.others and names:
+        held = [r for r in held if _holds(Path(r.root), names)]
     # The dir by name: resolved for that set, a default could be another dir ([target]).
     here = ctx.agent_dir
 

@@ -707,3 +707,20 @@ def test_the_isolated_dir_named_by_pis_variable_is_said_as_that_variable_and_ove
     assert said in planned.stderr, planned.output
     assert said.replace("(from ", "(") in listed.stdout, listed.output
     assert "(from [target] agent_dir)" in unset.stderr, unset.output
+
+
+def test_a_set_installed_elsewhere_is_not_also_sent_to_list_another_set(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """helper-62: `disable hello` from a set installed in another dir named that dir's command,
+    then offered `list` of the set the resolved dir holds, which has no hello."""
+    installed_in(set_root, fresh)
+    theirs = build_tree(tmp_path / "theirs", {"extset.toml": '[set]\nname = "theirs"\n',
+                                              "extensions/other.ts": ""})  # fmt: skip
+    held = tmp_path / "held"
+    installed_in(theirs, held)
+
+    done = ext(set_root, "--agent-dir", str(held), "disable", "hello")
+
+    assert f"the set is not installed here but in {fresh}: " in done.stderr
+    assert "this dir holds the set theirs" not in done.stderr, done.stderr
