@@ -9,7 +9,6 @@ installer.cli.calls.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import sys
 from pathlib import Path
@@ -316,14 +315,11 @@ def main() -> None:
 
 def _reader_gone_from_clicks_own_output(stdout: TextIO) -> NoReturn:
     """click's own output (help) met a reader that is gone: click wraps stdout and exits 1. The
-    help was all there was to do, so this is met as every command of ext meets it
-    (installer.ground.streams): the note on stderr, exit 0. ext's commands write through an
-    Output, which never lets the fault reach click."""
-    from installer.ground.streams import STDOUT_GONE, let_go
+    help was all there was to do, so this is met as every read-only command of ext meets it
+    (installer.ground.streams): nothing said, exit 0. ext's commands write through an Output,
+    which never lets the fault reach click."""
+    from installer.ground.streams import let_go
 
     sys.stdout = stdout
-    let_go(1)  # the flush at exit goes nowhere
-    with contextlib.suppress(OSError):
-        sys.stderr.write(STDOUT_GONE.format(code=0) + "\n")
-        sys.stderr.flush()
+    let_go(1)  # the flush at exit goes nowhere; a reader that read enough is not told so
     sys.exit(0)

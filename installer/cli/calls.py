@@ -199,6 +199,7 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
         # The install that makes it is this one as typed (--mode, --only…), with --create.
         raise exc.with_command(typed(g, command, {**args, "create": True})) from None
     verb = _load(command.verb)
+    out.writes = command.asks  # a reader gone is said of a command that may write (Output)
     if around is not None:
         return around(g, out, ctx, options, verb)
     if not command.asks:

@@ -204,7 +204,8 @@ def replay(argv: list[str]) -> Recorder | None:
         if _in_window(window) and _holds(checks):
             if os.environ.get("EXT_REPLAY_DEBUG"):
                 err += "ext: replay: replayed\n"
-            _replayed(out, err, code)  # returns only when stdout failed: run as usual
+            # returns only when stdout failed: run as usual; `list` and `env` write nothing
+            _replayed(out, err, code, writes="install" in argv)
     return Recorder(key, path, folder)
 
 
@@ -256,9 +257,10 @@ def bound(since: float, until: float | None) -> None:
         recorder.bounded(since, until)
 
 
-def _replayed(out: str, err: str, code: int) -> None:
+def _replayed(out: str, err: str, code: int, writes: bool) -> None:
     """Print what the run printed and exit with its code; a reader that is gone is met as a
-    real run meets it (installer.render.ui.Output): the note on stderr, the same exit code.
+    real run meets it (installer.render.ui.Output): the note on stderr for a command that
+    `writes`, the same exit code.
 
     Any other fault of stdout (`> /dev/full`) returns instead, and the command runs as usual:
     it meets the same fault and says it as a real run does (an error, exit 1), not as a
@@ -271,7 +273,8 @@ def _replayed(out: str, err: str, code: int) -> None:
 
         if not reader_gone(fault):
             return
-        err += STDOUT_GONE.format(code=code) + "\n"
+        if writes:
+            err += STDOUT_GONE.format(code=code) + "\n"
     try:  # noqa: SIM105 - no contextlib on a replay (docs/performance.md)
         _put(2, sys.stderr, err)
     except OSError:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import errno
 import os
 
-# What a run whose stdout's reader left says on stderr.
+# What a run that may write says on stderr when its stdout's reader left (a read-only one says
+# nothing: its reader had read enough, as with `ls | head`).
 STDOUT_GONE = (
     "note: stdout was closed before ext finished writing to it; the command ran to the end "
     "all the same (exit {code})"

@@ -114,6 +114,7 @@ class Output:
         # Every plan first, then one question: `ext install` over the hosts a set serves.
         self.collecting = False
         self.stdout_lost = False
+        self.writes = True  # a command that may write: a reader gone is said (see finish)
         self._home = os.environ.get("HOME", "")  # read once: a plan of 1,000 lines shortens each
         # `ext install` in a hint, as the person can run it (installer.cli.run.ext_as_run).
         self.typed: Callable[[str], str] = _same
@@ -177,9 +178,11 @@ class Output:
             self.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the Output
 
     def finish(self, code: int) -> None:
-        """Flush stdout; if its reader left, say on stderr that the command still ran through."""
+        """Flush stdout; if its reader left, say on stderr that the command still ran through:
+        a command that writes only (a reader leaves a listing when it has read enough, `ext
+        list | head`, as it leaves `ls`; helper-62)."""
         self.flush_out()
-        if self.stdout_lost:
+        if self.stdout_lost and self.writes:
             self.err(STDOUT_GONE.format(code=code))
 
     def said(self, line: str) -> None:
