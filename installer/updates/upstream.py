@@ -35,8 +35,12 @@ class UpstreamState:
             return f"{self.behind} commit{'s' if self.behind != 1 else ''} behind"
         return {
             "up-to-date": "up to date with its upstream",
-            "not-a-checkout": "not a git checkout on a branch",
-            "no-upstream": "its branch has no upstream",
+            "not-a-checkout": "not a git checkout on a branch, so not checked",
+            # helper-62: said with no way on, it read as a fault to fix
+            "no-upstream": (
+                "its branch tracks no upstream, so there is nothing to check it against "
+                "(`git branch --set-upstream-to REMOTE/BRANCH` in it sets one)"
+            ),
         }.get(self.state, "could not reach its upstream")
 
 

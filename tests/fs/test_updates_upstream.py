@@ -137,6 +137,11 @@ def test_no_upstream(tmp_path: Path) -> None:
     commit(repo, "a")
     assert upstream_state(repo).state == "no-upstream"
     assert check_set(repo).status == "not-applicable"
+    # helper-62: "its branch has no upstream" came with no way on
+    assert check_set(repo).line() == (
+        "the set: its branch tracks no upstream, so there is nothing to check it against "
+        "(`git branch --set-upstream-to REMOTE/BRANCH` in it sets one)"
+    )
 
 
 def test_not_a_checkout(tmp_path: Path) -> None:
