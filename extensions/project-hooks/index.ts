@@ -13,6 +13,7 @@
  */
 
 import { execFile } from "node:child_process";
+import { randomInt } from "node:crypto";
 import { accessSync, constants, fstatSync, realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve as absolute, sep } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
@@ -26,11 +27,11 @@ const RECORD_TIMEOUT_MS = 60_000;
 /** What a yes approves, as `ext consent approve` says it (installer/render/consent.py). */
 export const COVERS =
 	"The approval covers these definitions only, not the scripts they call, the environment they run with, or what PATH finds: a change to those is not asked about again.";
-/** The rows pi's dialog and screen take beside its title and message: Yes and No, borders,
- * the editor and footer below (counted high: a message that would not fit is never shown). */
+/** The rows pi's dialog and screen take beside its title and message: Yes and No (or the
+ * input line), borders, the editor and footer below (counted high: a message that would not
+ * fit is never shown). */
 const DIALOG_ROWS = 13;
 const TITLE = "Run this project's hooks?";
-const [NO, YES] = ["No", "Yes"];
 
 /** Whether `lines` fit pi's confirm dialog whole on a terminal of `columns` x `rows`. */
 export function fitsScreen(lines: string[], columns: number, rows: number): boolean {
@@ -161,15 +162,18 @@ export default function (pi: ExtensionAPI) {
 			lines.push(...diffOf(held.config, config));
 		}
 		const screen = process.stdout.isTTY ? { columns: process.stdout.columns, rows: process.stdout.rows } : undefined;
+		const code = screen ? String(randomInt(1000, 10000)) : undefined;
+		if (code) lines.push("", `To run them, type ${code} and press Enter. Anything else, or Esc, and they do not run in this session.`);
 		if (screen && !fitsScreen(lines, screen.columns, screen.rows)) {
-			// pi 1.x clips a message taller than the screen, its cursor on Yes: one Enter would
-			// approve hooks never shown. Not asked here, so none is approved unseen.
+			// pi 1.x clips a message taller than the screen: an answer would approve hooks never
+			// shown. Not asked here, so none is approved unseen.
 			say(ctx, `project-hooks: hooks too long to show here whole, so they do not run: those in ${key}. Review and approve them in a shell: ${approveCommand(key)}`);
 			return false;
 		}
-		const yes = await asked(ctx, lines.join("\n"), screen !== undefined);
+		const yes = await asked(ctx, lines.join("\n"), code);
 		const failed = yes ? await record(key, hash) : undefined;
 		if (!yes || failed !== undefined) decided.set(hash, yes);
+		if (!yes) say(ctx, `project-hooks: not approved, so the hooks in ${key} do not run in this session. To approve them: ${approveCommand(key)}`);
 		if (failed !== undefined) {
 			say(ctx, `project-hooks: approved for this session only; recording it failed (${failed}). Record it with: ${approveCommand(key)}`);
 		}
@@ -324,13 +328,14 @@ function diffOf(before: HookConfig, after: HookConfig): string[] {
 	}
 }
 
-/** The person's answer. pi's confirm opens on Yes, and keys typed for the editor go to it: an
- * Enter meant to send the next message approved the hooks for good, unseen (helper-63, both
- * pis: the Stop dialog opens as the agent finishes). In pi's terminal the same dialog (its
- * confirm is this select, Yes first) opens on No; elsewhere (rpc) the client answers confirm. */
-async function asked(ctx: ExtensionContext, message: string, terminal: boolean): Promise<boolean> {
-	if (!terminal) return ctx.ui.confirm(TITLE, message);
-	return (await ctx.ui.select(`${TITLE}\n${message}`, [NO, YES])) === YES;
+/** The person's answer. pi's yes-or-no takes the keys typed for the editor: an Enter meant to
+ * send the next message approved the hooks for good, unseen (helper-63, both pis: the Stop
+ * dialog opens as the agent finishes), and with No first a `j` in the text moved to Yes
+ * (helper-65). In pi's terminal the answer is a code of four digits, new each time, typed
+ * whole: no text typed ahead is it. Elsewhere (rpc) the client answers pi's confirm itself. */
+async function asked(ctx: ExtensionContext, message: string, code: string | undefined): Promise<boolean> {
+	if (!code) return ctx.ui.confirm(TITLE, message);
+	return (await ctx.ui.input(`${TITLE}\n${message}`, code))?.trim() === code;
 }
 
 /** Record the approval through `ext`, which writes the store under its lock and journals it; an error text, or undefined. */
@@ -347,14 +352,18 @@ function record(project: string, hash: string): Promise<string | undefined> {
 
 /** The `ext` that records a yes: $EXTSET_EXT; else the one that installed this agent dir (its
  * state record names it, as /ext runs it); else the first on PATH from an absolute entry. Never
- * one inside the project asked about (helper-63: a project's `node_modules/.bin/ext`, found
- * through a relative PATH entry, ran on Yes, and the dialog had shown only `echo hello`). */
+ * one inside the project asked about, nor in a node_modules folder (helper-63: a project's
+ * `node_modules/.bin/ext`, found through a relative PATH entry, ran on Yes, and the dialog had
+ * shown only `echo hello`). */
 export function findExt(project: string, env: NodeJS.ProcessEnv = process.env, dir: string = agentDir()): string | undefined {
 	if (env.EXTSET_EXT) return env.EXTSET_EXT;
 	const root = realOr(project);
 	const outside = (path: string) => {
 		const real = realOr(path);
-		return real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep);
+		const inside = real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+		// nor a package's bin, in any node_modules (`npm run` puts those of every folder above
+		// the project on PATH, absolute: helper-64); ext is no npm package
+		return !inside && !real.split(sep).includes("node_modules");
 	};
 	const candidates = [recordedExt(dir), ...(env.PATH ?? "").split(delimiter).filter(isAbsolute).map((d) => join(d, "ext"))];
 	for (const candidate of candidates) {

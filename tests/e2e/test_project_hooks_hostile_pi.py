@@ -186,12 +186,14 @@ def test_hooks_too_long_for_the_screen_are_not_asked_about_and_none_runs(
     assert not (agent / ".extset/consent/project-approvals.json").exists()
 
 
-def test_the_dialog_opens_on_no_so_an_enter_typed_ahead_approves_nothing(
-    pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+@pytest.mark.parametrize("ahead", ["\r", "fix the json parser\r"], ids=["Enter", "a message"])
+def test_keys_typed_ahead_into_the_dialog_approve_nothing_and_the_code_does(
+    pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path, ahead: str
 ) -> None:
-    """helper-63: pi's confirm opens on Yes and takes the keys typed for the editor; an Enter
+    """helper-63: pi's yes-or-no opens on Yes and takes the keys typed for the editor; an Enter
     meant to send the next message approved the project's hooks for good, unseen, on both
-    pis. The dialog opens on No: that Enter runs and records nothing."""
+    pis; helper-65: with No first, the `j` of "json" moved to Yes. The answer is a code typed
+    whole: text typed ahead runs and records nothing, the code approves."""
     import re
 
     agent = hooks_agent_dir(tmp_path)
@@ -202,16 +204,20 @@ def test_the_dialog_opens_on_no_so_an_enter_typed_ahead_approves_nothing(
     child = pi_in_a_terminal(pi_bin, agent, e2e_env, proj, BOUND, 40)
     try:
         child.expect("Run this project's hooks")
-        cursor = child.expect([re.compile(r"→ (?:\x1b\[[0-9;]*m)*(No|Yes)")])
-        on = child.match.group(1)
-        child.send("\r")
-        child.send("typed-after")  # the editor has the keys again: the dialog has closed
-        child.expect("typed-after")
+        child.expect(re.compile(r"type (\d{4}) and press Enter"))
+        child.send(ahead)
+        child.expect("not approved, so the hooks in")
+        assert not (proj / "ran").exists()
+        assert not (agent / ".extset/consent/project-approvals.json").exists()
     finally:
         child.terminate(force=True)
-    assert (cursor, on) == (0, "No"), child.before
-    assert not (proj / "ran").exists()
-    assert not (agent / ".extset/consent/project-approvals.json").exists()
+    child = pi_in_a_terminal(pi_bin, agent, e2e_env, proj, BOUND, 40)
+    try:
+        child.expect(re.compile(r"type (\d{4}) and press Enter"))
+        child.send(child.match.group(1) + "\r")
+        child.expect("approved for this session only")  # no ext here to record it: the code worked
+    finally:
+        child.terminate(force=True)
 
 
 def test_a_matcher_that_backtracks_without_end_neither_freezes_pi_nor_runs(

@@ -547,17 +547,15 @@ describe("consent in the session", { skip: NO_EXT }, () => {
 	});
 });
 
-describe("in pi's terminal the dialog opens on No (helper-63: a typed-ahead Enter approved)", { skip: NO_EXT }, () => {
+describe("in pi's terminal the answer is a code typed whole (helper-63, helper-65: keys typed ahead approved)", { skip: NO_EXT }, () => {
 	async function inTerminal(where, answer) {
 		const tty = { isTTY: process.stdout.isTTY, columns: process.stdout.columns, rows: process.stdout.rows };
 		Object.assign(process.stdout, { isTTY: true, columns: 100, rows: 40 });
 		const s = await session(where, { hasUI: true });
 		s.ctx.ui.calls.length = 0;
-		const chose = [];
-		s.ctx.ui.select = async (title, options) => {
-			s.ctx.ui.calls.push(["select", title, options]);
-			chose.push(options);
-			return answer(options);
+		s.ctx.ui.input = async (title, placeholder) => {
+			s.ctx.ui.calls.push(["input", title, placeholder]);
+			return answer(title.match(/type (\d{4}) and press Enter/)?.[1]);
 		};
 		try {
 			return { result: await s.call(), calls: s.ctx.ui.calls };
@@ -567,25 +565,34 @@ describe("in pi's terminal the dialog opens on No (helper-63: a typed-ahead Ente
 		}
 	}
 
-	test("the first option, where the cursor starts, is No: an Enter runs and records nothing", async () => {
-		const where = project("touch ran; exit 2");
-		const { result, calls } = await inTerminal(where, (options) => options[0]);
-		assert.equal(result, undefined);
-		const [[, title, options]] = calls.filter((c) => c[0] === "select");
-		assert.deepEqual(options, ["No", "Yes"]);
-		assert.match(title, /^Run this project's hooks\?\nHooks in /);
-		assert.match(title, /\$ touch ran; exit 2/);
-		assert.equal(calls.filter((c) => c[0] === "confirm").length, 0);
-		assert.ok(!existsSync(join(where.proj, "ran")));
-		assert.ok(!existsSync(consent.storePath(where.agent)));
-	});
+	for (const ahead of ["", "fix the json parser", "y", "yes", "kj\n"]) {
+		test(`text typed ahead (${JSON.stringify(ahead)}) runs and records nothing, and says how to approve`, async () => {
+			const where = project("touch ran; exit 2");
+			const { result, calls } = await inTerminal(where, () => ahead);
+			assert.equal(result, undefined);
+			const [[, title]] = calls.filter((c) => c[0] === "input");
+			assert.match(title, /^Run this project's hooks\?\nHooks in /);
+			assert.match(title, /\$ touch ran; exit 2/);
+			assert.match(title, /To run them, type \d{4} and press Enter\. Anything else, or Esc, and they do not run in this session\.$/);
+			assert.equal(calls.filter((c) => c[0] === "confirm" || c[0] === "select").length, 0);
+			assert.equal(calls.filter((c) => c[0] === "notify" && /not approved, so the hooks in .* do not run in this session\. To approve them: ext --agent-dir /.test(c[1])).length, 1, JSON.stringify(calls));
+			assert.ok(!existsSync(join(where.proj, "ran")));
+			assert.ok(!existsSync(consent.storePath(where.agent)));
+		});
+	}
 
-	test("Yes chosen: recorded through ext, and the hook runs", async () => {
+	test("the code typed: recorded through ext, and the hook runs", async () => {
 		const where = project("echo 'guarded' >&2; exit 2");
-		const { result } = await inTerminal(where, () => "Yes");
+		const { result } = await inTerminal(where, (code) => ` ${code} `);
 		assert.deepEqual(result, { block: true, reason: "guarded" });
 		const check = execFileSync(EXT, ["--agent-dir", where.agent, "--json", "consent", "check", where.proj], { encoding: "utf8", env: EXT_ENV });
 		assert.equal(JSON.parse(check).status, "approved");
+	});
+
+	test("each dialog asks a code of its own", async () => {
+		const codes = new Set();
+		for (let i = 0; i < 8; i++) await inTerminal(project("exit 0"), (code) => (codes.add(code), ""));
+		assert.ok(codes.size > 1, [...codes].join(","));
 	});
 });
 
@@ -619,6 +626,15 @@ describe("the ext that records a yes is never the project's (helper-63)", () => 
 		} finally {
 			process.chdir(cwd);
 		}
+	});
+
+	test("an ext in any node_modules, a folder above the project's too, is passed over (helper-64)", () => {
+		const w = layout();
+		const above = join(w.root, "node_modules", ".bin");
+		mkdirSync(above, { recursive: true });
+		writeFileSync(join(above, "ext"), "#!/bin/sh\n");
+		chmodSync(join(above, "ext"), 0o755);
+		assert.equal(index.findExt(w.proj, { PATH: `${above}:${w.mine}` }, w.agent), join(w.mine, "ext"));
 	});
 
 	test("the ext this agent dir's state record names comes before PATH", () => {
