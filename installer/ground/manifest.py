@@ -243,7 +243,7 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
         name=r.string(set_, "name", "set") or path.parent.name,
         mode=mode,
         switch=switch,
-        host_command=r.string(host, "command", "host") or "pi",
+        host_command=_host_command(r.string(host, "command", "host"), path.parent),
         host_tested=tested,
         agent_dir=_agent_dir(agent_dir, path.parent),
         seeds=_seeds(r, r.table(settings, "seed", "settings.seed")),
@@ -304,6 +304,17 @@ def _check_range(r: _Reader, tested: str, where: str = "[host] tested") -> None:
     why = range_error(tested)
     if why is not None:
         raise r.fail(where, f"{tested!r}: {why}", f"write an npm range, e.g. {EXAMPLES}")
+
+
+def _host_command(value: str | None, root: Path) -> str:
+    """A relative path is the set's own file, wherever ext runs (helper-65: `bin/pi` was looked
+    up from the working folder, and from a cloned repository's ran its `bin/pi`); a bare
+    name is looked up on PATH, `~/` is the home."""
+    if not value:
+        return "pi"
+    if "/" in value and not value.startswith("~") and not os.path.isabs(value):
+        return str(root / value)
+    return value
 
 
 def _agent_dir(value: str | None, root: Path) -> Path | None:

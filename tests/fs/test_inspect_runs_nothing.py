@@ -71,7 +71,7 @@ def test_install_dry_run_does_not_run_the_sets_host_command_and_says_so(
     result = ext(root, agent, "install", "--dry-run")
     assert result.exit_code == 0, result.output
     assert not marker.exists()
-    assert "not run: bin/pi is the set's own" in result.stderr
+    assert f"not run: {root}/bin/pi is the set's own" in result.stderr
     assert "--trust-set runs it" in result.stderr
 
 
@@ -92,27 +92,34 @@ def test_doctor_does_not_run_it_even_deep_and_says_what_would(
     assert not marker.exists()
     host = doctor_row(result, "host")
     assert host["level"] == "info"
-    assert "version unknown (not run: bin/pi is the set's own" in host["message"]
+    assert f"version unknown (not run: {root}/bin/pi is the set's own" in host["message"]
     for check in ("host.node", "host.load", "loader"):
         row = doctor_row(result, check)
-        assert row["message"].startswith("not checked: not run: bin/pi is the set's own"), row
+        said = f"not checked: not run: {root}/bin/pi is the set's own"
+        assert row["message"].startswith(said), row
 
 
 def test_doctor_trust_set_runs_it(inside: tuple[Path, Path, Path]) -> None:
     root, agent, marker = inside
     result = ext(root, agent, "--json", "doctor", "--check", "host", "--trust-set")
     assert marker.read_text() == "ran\n"
-    assert doctor_row(result, "host")["message"].startswith("bin/pi 0.73.1 at ")
+    assert doctor_row(result, "host")["message"].startswith(f"{root}/bin/pi 0.73.1 (from")
 
 
 def test_once_installed_here_the_set_is_trusted(inside: tuple[Path, Path, Path]) -> None:
+    """A relative `[host] command` is the set's own file, from the set's folder wherever ext
+    runs (helper-65: from another folder, that folder's `bin/pi` ran)."""
     root, agent, marker = inside
     done = ext(root, agent, "install", "--yes")
     assert done.exit_code == 0, done.output
     assert not marker.exists()  # the install's plan was shown before the yes: not run either
+    elsewhere = root.parent / "elsewhere"
+    build_tree(elsewhere, {"bin/pi": "#!/bin/sh\necho 9.9.9\n"})
+    (elsewhere / "bin/pi").chmod(0o755)
+    os.chdir(elsewhere)
     result = ext(root, agent, "--json", "doctor", "--check", "host")
     assert marker.read_text() == "ran\n"
-    assert doctor_row(result, "host")["message"].startswith("bin/pi 0.73.1 at ")
+    assert doctor_row(result, "host")["message"].startswith(f"{root}/bin/pi 0.73.1 (from")
 
 
 def test_a_bare_name_found_through_a_relative_path_entry_is_the_sets_too(
@@ -174,7 +181,7 @@ def test_the_installed_ext_says_not_run_and_takes_trust_set(
 
     plain = run()
     assert plain.returncode == 0, plain.stderr
-    assert "not run: bin/pi is the set's own" in plain.stderr
+    assert f"not run: {root}/bin/pi is the set's own" in plain.stderr
     assert not marker.exists()
     trusted = run("--trust-set")
     assert trusted.returncode == 0, trusted.stderr

@@ -63,7 +63,7 @@ def test_launch_refuses_the_host_command_of_a_set_found_from_the_working_folder(
     assert not marker.exists()
     assert raised.value.message == (
         f"not using the set found from the working folder, {root}: ext never installed it, "
-        "and its [host] command bin/pi would run"
+        f"and its [host] command {root}/bin/pi would run"
     )
     assert raised.value.fix == (
         f"if you trust that set, name it: `ext --set {root} launch` (or install it first: "

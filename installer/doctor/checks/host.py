@@ -25,11 +25,13 @@ def found(s: Subject) -> Iterator[Finding]:
         yield warn(f"{command} was not found on PATH: nothing will load the set", missing_fix())
         return
     package = f", {host.package}" if host.package else ""
+    # A set's own path (made absolute from its folder) is where it is: said once.
+    at = "" if command == str(host.path) else f" at {host.path}"
     if host.version is None:
         why = f" ({host.note})" if host.note else ""
-        yield info(f"{command} at {host.path}: version unknown{package}{why}")
+        yield info(f"{command}{at}: version unknown{package}{why}")
         return
-    yield ok(f"{command} {host.version} at {host.path} (from {host.version_source}{package})")
+    yield ok(f"{command} {host.version}{at} (from {host.version_source}{package})")
 
 
 def moved(s: Subject) -> Iterator[Finding]:
