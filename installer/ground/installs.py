@@ -1,11 +1,13 @@
 """Where ext has installed each set: the agent dirs, in ext's own user state (not in a set).
 
 `<user state dir>/extset/installs.json` maps an agent dir to the set roots its state record
-listed when ext last installed or uninstalled there. It only points the way: a command whose
+listed when ext last installed or uninstalled there. It points the way: a command whose
 agent dir does not hold the set names the dirs that do, each checked against its own state
-record first, so an entry gone stale misleads no one. Only install, uninstall and undo write
-it; a missing or unreadable file reads as empty, and one that cannot be written costs only
-the hint.
+record first, so an entry gone stale misleads no one. And it is what ext trusts: `launch`
+and `env` let a set found from the working folder choose the host or its dir only if this
+record (which no set writes) has it installed somewhere (installer.host.set_command). Only
+install, uninstall and undo write it; a missing or unreadable file reads as empty, and one
+that cannot be written costs the hint and that trust (naming the set with --set still works).
 """
 
 from __future__ import annotations

@@ -73,22 +73,17 @@ def refuse_strange_set(ctx: Context, verb: str) -> None:
     A set found by walking up from the working folder (a repository just cloned, say) that
     ext has never installed chooses nothing for `launch` and `env` (helper-63: `ext launch`
     there ran the folder's own `bin/pi`, and its `[target] agent_dir` had pi load the
-    folder's extensions, no consent asked). Naming the set (`--set`, `EXT_SET`) or installing
-    it is trusting it; an agent dir the set chose proves nothing by its own state record.
+    folder's extensions, no consent asked; helper-65: `[host] command = "make"` ran its
+    Makefile, `[hosts.claude] agent_dir` pointed Claude Code at its hooks). Naming the set
+    (`--set`, `EXT_SET`) or installing it is trusting it; an agent dir the set chose proves
+    nothing by its own state record.
     """
     if ctx.set_source != "cwd":
         return
-    risks = []
-    command = ctx.manifest.host_command
-    if verb == "launch" and ctx.on.is_pi:  # another host's binary is its own name on PATH
-        from installer.ground.which import which
-
-        found = which(os.fspath(expand_home(command)), path=ctx.env.environ.get("PATH"))
-        if found is not None and names_set_path(command, found, ctx.set_root):
-            risks.append(f"its [host] command {command} would run")
-    chosen = ctx.agent_dir_source == "[target] agent_dir"
+    risks = _program_risks(ctx) if verb == "launch" else []
+    chosen = ctx.agent_dir_source.startswith("[")  # [target] or [hosts.NAME] agent_dir
     if chosen:
-        risks.append(f"its [target] agent_dir would have {ctx.on.title} load {ctx.agent_dir}")
+        risks.append(f"its {ctx.agent_dir_source} would have {ctx.on.title} load {ctx.agent_dir}")
     if not risks or _installed_by_ext(ctx, chosen):
         return
     from installer.ground.errors import Refused
@@ -96,11 +91,27 @@ def refuse_strange_set(ctx: Context, verb: str) -> None:
 
     root = shell_word(ctx.set_root)
     raise Refused(
-        f"not using the set found from the working folder, {ctx.set_root}: ext never "
+        f"not using the set found in or above the working folder, {ctx.set_root}: ext never "
         f"installed it, and {' and '.join(risks)}",
         f"if you trust that set, name it: `ext --set {root} {verb}` (or install it first: "
         f"`ext --set {root} install`); else run ext from a folder outside it",
     )
+
+
+def _program_risks(ctx: Context) -> list[str]:
+    """What `launch` would run that the set chose: pi's `[host] command` other than pi itself
+    (a path, or a bare name such as `make`, which reads the folder it runs in), or the host's
+    binary as PATH finds it here when that is inside the set or through a relative entry."""
+    from installer.ground.which import which
+
+    command = ctx.manifest.host_command if ctx.on.is_pi else ctx.on.binary
+    if ctx.on.is_pi and command != "pi":
+        return [f"its [host] command {command} would run"]
+    found = which(os.fspath(expand_home(command)), path=ctx.env.environ.get("PATH"))
+    if found is None or not names_set_path(command, found, ctx.set_root):
+        return []
+    return [f"the {command} PATH finds here, {found}, is the set's own (inside it, or found "
+            "through a relative PATH entry)"]  # fmt: skip
 
 
 def _installed_by_ext(ctx: Context, chosen: bool) -> bool:

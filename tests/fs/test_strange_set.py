@@ -62,7 +62,7 @@ def test_launch_refuses_the_host_command_of_a_set_found_from_the_working_folder(
 
     assert not marker.exists()
     assert raised.value.message == (
-        f"not using the set found from the working folder, {root}: ext never installed it, "
+        f"not using the set found in or above the working folder, {root}: ext never installed it, "
         f"and its [host] command {root}/bin/pi would run"
     )
     assert raised.value.fix == (
@@ -107,11 +107,92 @@ def test_a_set_ext_installed_is_trusted_from_its_folder(tmp_path: Path) -> None:
 def test_a_set_with_nothing_to_choose_is_used_as_before(tmp_path: Path) -> None:
     root, _ = repository(tmp_path, "")
     agent = build_tree(tmp_path / "agent", {"extensions": None})
-    ctx = resolve(found_here(root), None, agent)
+    pi = build_tree(tmp_path / "ubin", {"pi": "#!/bin/sh\necho 1.6.0\n"})
+    (pi / "pi").chmod(0o755)
+    env = Env(environ={**os.environ, "PATH": str(pi)}, cwd=root)
 
-    with pytest.raises(Exception) as raised:  # no pi on this PATH, or one: not a refusal
-        launch(ctx._replace(env=Env(environ={"PATH": str(tmp_path)}, cwd=root)), Launch())
-    assert not isinstance(raised.value, Refused)
+    ran = launch(resolve(env, None, agent), Launch(("--version",)))
+
+    assert isinstance(ran, Exec) and ran.host.path == pi / "pi"
+
+
+def test_a_bare_command_other_than_pi_is_the_sets_choice_too(tmp_path: Path) -> None:
+    """helper-65: `[host] command = "make"` ran the repository's Makefile."""
+    root, _ = repository(tmp_path, '[host]\ncommand = "make"\n')
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+
+    with pytest.raises(Refused) as raised:
+        launch(resolve(found_here(root), None, agent), Launch())
+
+    assert raised.value.message.endswith("and its [host] command make would run")
+
+
+def test_pi_through_a_relative_path_entry_is_said_as_that(tmp_path: Path) -> None:
+    root, _ = repository(tmp_path, "")
+    build_tree(root, {"pi": "#!/bin/sh\ntouch ran\n"})
+    (root / "pi").chmod(0o755)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    env = Env(environ={**os.environ, "PATH": f".:{os.environ['PATH']}"}, cwd=root)
+
+    with pytest.raises(Refused) as raised:
+        launch(resolve(env, None, agent), Launch())
+
+    assert raised.value.message.endswith(
+        "and the pi PATH finds here, ./pi, is the set's own (inside it, or found through a "
+        "relative PATH entry)"
+    )
+
+
+@pytest.mark.parametrize("verb", ["env", "launch"])
+def test_another_hosts_dir_the_found_set_chose_is_refused_too(tmp_path: Path, verb: str) -> None:
+    """helper-64, helper-65: `[hosts.claude] agent_dir` pointed Claude Code (and Codex's,
+    OpenCode's variable) at the repository's own hooks."""
+    from installer.commands.env import EnvLine, env
+
+    root, _ = repository(tmp_path, '[hosts.claude]\nagent_dir = "cdir"\n')
+    (root / "cdir").mkdir()
+    ctx = resolve(found_here(root), None, None, host="claude")
+    assert ctx.agent_dir_source == "[hosts.claude] agent_dir"
+
+    with pytest.raises(Refused) as raised:
+        env(ctx, EnvLine()) if verb == "env" else launch(ctx, Launch())
+
+    assert f"its [hosts.claude] agent_dir would have Claude Code load {root / 'cdir'}" in (
+        raised.value.message
+    )
+
+
+def test_another_hosts_binary_through_a_relative_path_entry_is_refused(tmp_path: Path) -> None:
+    root, _ = repository(tmp_path, "")
+    build_tree(root, {"claude": "#!/bin/sh\ntouch ran\n"})
+    (root / "claude").chmod(0o755)
+    env = Env(environ={**os.environ, "PATH": f".:{os.environ['PATH']}"}, cwd=root)
+    (tmp_path / "claude-dir").mkdir()
+
+    with pytest.raises(Refused) as raised:
+        launch(resolve(env, None, tmp_path / "claude-dir", host="claude"), Launch())
+
+    assert "the claude PATH finds here, ./claude, is the set's own" in raised.value.message
+
+
+def test_the_set_named_by_ext_set_is_trusted(tmp_path: Path) -> None:
+    root, _ = repository(tmp_path, '[host]\ncommand = "bin/pi"\n')
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    env = Env(environ={**os.environ, "EXT_SET": str(root)}, cwd=root)
+
+    ran = launch(resolve(env, None, agent), Launch(("--version",)))
+
+    assert isinstance(ran, Exec) and ran.host.path == root / "bin" / "pi"
+
+
+def test_a_dir_the_user_named_that_holds_the_set_trusts_it(tmp_path: Path) -> None:
+    """The agent dir came from the user (`--agent-dir`), not the set: its record counts."""
+    root, _ = repository(tmp_path, '[host]\ncommand = "bin/pi"\n')
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    ctx = resolve(found_here(root), None, agent)
+    install(ctx, Install(yes=True), yes)  # no sync: ext's own record does not name it
+
+    assert isinstance(launch(ctx, Launch(("--version",))), Exec)
 
 
 def test_env_prints_no_line_for_the_found_sets_own_dir(
