@@ -96,9 +96,29 @@ def each_item(s: Subject) -> Iterator[Finding]:
         )
     ]
     found += _skipped_by_pi(s, sv)
+    found += _unloadable(sv)
     found += _orphans(sv)
     # What needs doing first, then the count of what is fine.
     yield from sorted(found, key=lambda f: f.level == "ok")
+
+
+def _unloadable(sv: Survey) -> list[Finding]:
+    """An item pi loads here whose file it can no longer read whole at its start (a FIFO, a
+    device, over 32 MiB): it became so after its install, which refuses one (helper-63). One
+    left out, or switched off, pi does not read (helper-64: a prompt `--skip` left out was an
+    error, and its fix was the --skip given)."""
+    from installer.ground.readfile import CAP
+    from installer.ground.shellword import skip_flag
+    from installer.sets.modes import UNLOADABLE, unloadable
+
+    return [
+        error(
+            f"pi cannot load {label} ({why}): {UNLOADABLE}",
+            f"make it a regular file of at most {CAP // (1024 * 1024)} MiB, or leave it out "
+            f"with `ext install {skip_flag([label])}`",
+        )
+        for label, why in unloadable([i.resource for i in sv.items if i.state == "enabled"])
+    ]
 
 
 def _held_instead(ctx: Context) -> str:

@@ -67,7 +67,6 @@ def resources(s: Subject) -> Iterator[Finding]:
         yield from problems
         return
     problems += _unknown_names(s, {r.name for r in found if r.kind == "extension"})
-    problems += _unloadable(found)
     problems += _declarations(s.set_root, found)
     problems += _one_name_twice(s, found)
     yield from problems
@@ -84,23 +83,6 @@ def resources(s: Subject) -> Iterator[Finding]:
         per_kind = [(sum(r.kind == k for r in found), k) for k in KINDS]
         counts = ", ".join(count(n, kind) for n, kind in per_kind if n)
         yield ok(f"{count(len(found), 'resource')} ({counts}), names unique")
-
-
-def _unloadable(found: tuple[Resource, ...]) -> list[Finding]:
-    """An item whose file pi cannot read whole at its start (a FIFO, a device, over 32 MiB):
-    install refuses it; one that grew so after its install is said here (helper-63)."""
-    from installer.ground.readfile import CAP
-    from installer.ground.shellword import skip_flag
-    from installer.sets.modes import UNLOADABLE, unloadable
-
-    return [
-        error(
-            f"pi cannot load {label} ({why}): {UNLOADABLE}",
-            f"make it a regular file of at most {CAP // (1024 * 1024)} MiB, or leave it out "
-            f"with `ext install {skip_flag([label])}`",
-        )
-        for label, why in unloadable(found)
-    ]
 
 
 def _dangling(root: Path) -> Iterator[Finding]:
