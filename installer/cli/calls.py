@@ -199,7 +199,7 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
         # The install that makes it is this one as typed (--mode, --only…), with --create.
         raise exc.with_command(typed(g, command, {**args, "create": True})) from None
     verb = _load(command.verb)
-    out.writes = command.asks  # a reader gone is said of a command that may write (Output)
+    _say_if_it_writes(out, command, options)
     if around is not None:
         return around(g, out, ctx, options, verb)
     if not command.asks:
@@ -248,6 +248,16 @@ _READS_A_DIR = frozenset({"history"})
 # gives. Outside the verb's transaction, since a write of it that fails costs only that hint
 # and leaves nothing to roll back.
 _RECORDS = frozenset({"uninstall", "undo", "adopt"})
+
+
+def _say_if_it_writes(out: Any, command: Command, options: Any) -> None:
+    """A reader gone is said of a run that may write (Output.writes), not of a listing or a
+    dry run, and a replay of it says the same (helper-62, helper-64)."""
+    out.writes = command.asks and not getattr(options, "dry_run", False)
+    if not out.writes:
+        from installer.ground.replay import reads_only
+
+        reads_only()
 
 
 def _remember(ctx: Any) -> None:

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TextIO
 
-FORMAT = 3
+FORMAT = 4
 COMMANDS = frozenset({"install", "list", "env"})  # argv words worth a look for a replay
 CALLS = frozenset({"install", "list_items", "env"})  # the grammar's calls that are recorded
 _VOLATILE = frozenset(
@@ -179,7 +179,7 @@ def _load(path: str, key: str) -> tuple[Any, ...] | None:
         entry = marshal.loads(b"".join(chunks))  # noqa: S302 (the user's own 0600 file)
     except (EOFError, ValueError, TypeError):
         return None
-    if not (isinstance(entry, tuple) and len(entry) == 6 and entry[0] == key):
+    if not (isinstance(entry, tuple) and len(entry) == 7 and entry[0] == key):
         return None
     return entry
 
@@ -200,12 +200,11 @@ def replay(argv: list[str]) -> Recorder | None:
     path = _file(folder, key)
     entry = _load(path, key)
     if entry is not None:
-        _, checks, out, err, code, window = entry
+        _, checks, out, err, code, window, writes = entry
         if _in_window(window) and _holds(checks):
             if os.environ.get("EXT_REPLAY_DEBUG"):
                 err += "ext: replay: replayed\n"
-            # returns only when stdout failed: run as usual; `list` and `env` write nothing
-            _replayed(out, err, code, writes="install" in argv)
+            _replayed(out, err, code, writes)  # returns only when stdout failed: run as usual
     return Recorder(key, path, folder)
 
 
@@ -248,6 +247,13 @@ def stop(why: str) -> None:
     before it reads its trees): stop recording it now rather than at its first write."""
     for recorder in list(_RECORDING):
         recorder.spoil(why)
+
+
+def reads_only() -> None:
+    """This run writes nothing (a listing, a dry run): its replay, like it, says nothing when
+    stdout's reader left (installer.render.ui.Output.writes)."""
+    for recorder in _RECORDING:
+        recorder.writes = False
 
 
 def bound(since: float, until: float | None) -> None:
@@ -403,6 +409,7 @@ class Recorder:
         self.err: list[str] = []
         self._time = time
         self.started = time.time_ns()
+        self.writes = True  # what the run's Output says (reads_only): a reader gone is said
         # Tests make trees and change them within the window: they may narrow it.
         self.settle_ns = int(os.environ.get("EXT_REPLAY_WINDOW_NS") or _FINE_NS)
         self._saved: list[tuple[Any, str, Any]] = []
@@ -659,7 +666,7 @@ class Recorder:
             else:
                 checks.append((kind, path, seen))
         out, err = "".join(self.out), "".join(self.err)
-        entry = (self.key, tuple(checks), out, err, code, self.window)
+        entry = (self.key, tuple(checks), out, err, code, self.window, self.writes)
         try:
             os.makedirs(self.folder, mode=0o700, exist_ok=True)
             if not _ours(os.stat(self.folder), True):
