@@ -414,19 +414,6 @@ def find_agent_dir(
 PI_AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"  # host.AGENT_DIR_VAR, without importing host here
 
 
-def said_source(ctx: Context) -> str:
-    """Where the agent dir came from, as a person reads it (helper-62): the isolated dir that
-    `eval "$(ext env)"` named is said as the variable that named it, and a variable that put
-    the set's own `[target] agent_dir` aside says so."""
-    source = ctx.agent_dir_source
-    environ = ctx.env.environ
-    if source == "isolated" and environ.get(PI_AGENT_DIR_VAR):
-        source = f"{PI_AGENT_DIR_VAR}, ext's isolated dir"
-    if ctx.manifest.agent_dir is not None and source.startswith(("EXT_", "PI_")):
-        source += ", before the set's [target] agent_dir"
-    return source
-
-
 def pi_agent_dir(env: Env) -> Path:
     """The agent dir pi itself reads in this shell: PI_CODING_AGENT_DIR, else ~/.pi/agent."""
     named = _env_path(env, PI_AGENT_DIR_VAR, home_tilde=True)

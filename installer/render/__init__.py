@@ -85,13 +85,28 @@ class Heading(str):
 
 def where(ctx: Context) -> str:
     """Where a command writes, and why there: `agent dir ~/.pi/agent (from --agent-dir)`."""
-    from installer.ground.context import said_source
     from installer.render.ui import tilde
 
     if ctx.on.is_pi:
         return f"agent dir {tilde(ctx.agent_dir)} (from {said_source(ctx)})"
     source = "its default" if ctx.agent_dir_source == "default" else ctx.agent_dir_source
     return f"{ctx.on.title}'s dir {tilde(ctx.agent_dir)} (from {source})"
+
+
+def said_source(ctx: Context) -> str:
+    """Where the agent dir came from, as a person reads it (helper-62): the isolated dir that
+    `eval "$(ext env)"` named is said as the variable that named it, and a variable that put
+    another dir of the set's own `[target] agent_dir` aside says so."""
+    from installer.ground.context import PI_AGENT_DIR_VAR, same_path
+
+    source = ctx.agent_dir_source
+    if source == "isolated" and ctx.env.environ.get(PI_AGENT_DIR_VAR):
+        source = f"{PI_AGENT_DIR_VAR}, which names ext's isolated dir"
+    target = ctx.manifest.agent_dir
+    put_aside = target is not None and source.startswith(("EXT_", "PI_"))
+    if put_aside and not same_path(target, ctx.agent_dir):
+        source += "; the set's [target] agent_dir is not used"
+    return source
 
 
 def where_lines(

@@ -13,7 +13,7 @@ def show(out: Output, result: Items) -> int:
     if out.json:
         out.data(result.to_json())
         return 0
-    from installer.ground.context import said_source
+    from installer.render import said_source
     from installer.render.ui import tilde
 
     ctx = result.ctx

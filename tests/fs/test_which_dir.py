@@ -703,7 +703,10 @@ def test_the_isolated_dir_named_by_pis_variable_is_said_as_that_variable_and_ove
     listed = CliRunner().invoke(app, ["--set", str(set_root), "list"], env=env)
     unset = ext(set_root, "install", "--dry-run")
 
-    said = "(from PI_CODING_AGENT_DIR, ext's isolated dir, before the set's [target] agent_dir)"
+    said = (
+        "(from PI_CODING_AGENT_DIR, which names ext's isolated dir; the set's [target] "
+        "agent_dir is not used)"
+    )
     assert said in planned.stderr, planned.output
     assert said.replace("(from ", "(") in listed.stdout, listed.output
     assert "(from [target] agent_dir)" in unset.stderr, unset.output
