@@ -103,8 +103,8 @@ def said_source(ctx: Context) -> str:
     if source == "isolated" and ctx.env.environ.get(PI_AGENT_DIR_VAR):
         source = f"{PI_AGENT_DIR_VAR}, which names ext's isolated dir"
     target = ctx.manifest.agent_dir
-    put_aside = target is not None and source.startswith(("EXT_", "PI_"))
-    if put_aside and not same_path(target, ctx.agent_dir):
+    by_variable = source.startswith(("EXT_", "PI_"))
+    if target is not None and by_variable and not same_path(target, ctx.agent_dir):
         source += "; the set's [target] agent_dir is not used"
     return source
 
