@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from installer.cli.grammar import BY_CALL, Command
 from installer.cli.options import Globals
 from installer.cli.run import as_run
+
+if TYPE_CHECKING:
+    from installer.ground.installs import Placed
 
 
 def where_said(
@@ -96,7 +99,7 @@ def _instead(
     ctx: Any,
     command: Command,
     args: dict[str, Any],
-    found: Any,
+    found: Placed,
     passed: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
     """The sets the agent dir holds when it does not hold this one (the right dir, run from

@@ -87,7 +87,7 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
         # folder, history said the undo was for that set).
         steps, dead_ends = (*actions, undone), _dead_ends(actions, root)
         of_set, set_of = rec.set_of is not None, rec.set_of
-        return Prepared(Plan("undo", steps, dead_ends, of_set=of_set, set_of=set_of))
+        return Prepared(Plan("undo", steps, dead_ends, of_set=of_set, undone_set=set_of))
 
     result = run_plan(ctx, prepare, confirm, options.dry_run)
     return result._replace(notes=(*result.notes, *_finished_before(root, result)))

@@ -23,7 +23,8 @@ def execute(ctx: Context, plan: Plan) -> None:
 
     check_payloads(plan)  # before the journal: a plan the table cannot carry out writes nothing
     try:
-        set_of = plan.set_of or ((ctx.manifest.name, str(ctx.set_root)) if plan.of_set else None)
+        this_set = (ctx.manifest.name, str(ctx.set_root)) if plan.of_set else None
+        set_of = plan.undone_set or this_set
         log = journal.Journal(
             ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode, set_of
         )

@@ -207,7 +207,7 @@ class Plan(NamedTuple):
     warnings: tuple[str, ...] = ()
     mode: str | None = None  # install: the mode it installs in (journaled, for a re-run)
     of_set: bool = True  # a run for the set (journaled as such); consent's are the dir's own
-    set_of: tuple[str, str] | None = None  # (name, root) when not the command's set: undo's
+    undone_set: tuple[str, str] | None = None  # undo's: the (name, root) of the run it reverses
 
     @property
     def changes(self) -> tuple[Action, ...]:
