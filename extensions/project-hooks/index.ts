@@ -332,7 +332,9 @@ function diffOf(before: HookConfig, after: HookConfig): string[] {
  * send the next message approved the hooks for good, unseen (helper-63, both pis: the Stop
  * dialog opens as the agent finishes), and with No first a `j` in the text moved to Yes
  * (helper-65). In pi's terminal the answer is a code of four digits, new each time, typed
- * whole: no text typed ahead is it. Elsewhere (rpc) the client answers pi's confirm itself. */
+ * whole: no text typed ahead is it. Elsewhere (rpc) the client answers pi's confirm itself.
+ * pi 1.x reports an open dialog's title to the terminal (OSC 7501, a "question", cut short):
+ * here that title holds the hooks' first lines, where its confirm would say only TITLE. */
 async function asked(ctx: ExtensionContext, message: string, code: string | undefined): Promise<boolean> {
 	if (!code) return ctx.ui.confirm(TITLE, message);
 	return (await ctx.ui.input(`${TITLE}\n${message}`, code))?.trim() === code;

@@ -62,7 +62,7 @@ def data_result(out: Output, result: DataResult) -> None:
         out.data(result.to_json())
         return
     for line in result.lines:
-        if result.verbatim:
-            out.stdout.write(line + "\n")
+        if result.verbatim:  # as it is (no escape, no ~), but through the Output (helper-64:
+            out.write_out(line + "\n")  # written past it, a reader gone made env exit 1)
         else:
             out.out(line)

@@ -459,6 +459,8 @@ def test_a_reader_gone_from_stdout_and_stderr_stops_nothing_and_a_replay_meets_i
     assert "ran to the end" not in err, err
     real, said_by_real = gone("list", both=False, EXT_NO_REPLAY="1")
     assert (real, said_by_real) == (0, ""), said_by_real
+    # helper-64: env's line, written past the Output, exited 1 when each write is flushed
+    assert gone("env", both=False, EXT_NO_REPLAY="1", PYTHONUNBUFFERED="1") == (0, "")
     # a dry run writes nothing either, replayed or not (helper-64)
     for more in ({}, {"EXT_NO_REPLAY": "1"}):
         code, err = gone("install", "--dry-run", both=False, **more)
