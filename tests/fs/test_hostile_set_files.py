@@ -127,11 +127,12 @@ def test_a_prompt_theme_or_skill_pi_reads_whole_is_refused_as_an_extension_is(
     assert ext(set_root, agent, "install", "--yes", "--skip", label, "--mode", mode).returncode == 0
 
 
+@pytest.mark.parametrize("mode", ["link", "register"])
 def test_doctor_says_an_installed_prompt_that_grew_past_what_pi_reads(
-    set_root: Path, agent: Path
+    set_root: Path, agent: Path, mode: str
 ) -> None:
     build_tree(set_root, {"prompts/huge.md": "Say hello.\n"})
-    assert ext(set_root, agent, "install", "--yes").returncode == 0
+    assert ext(set_root, agent, "install", "--yes", "--mode", mode).returncode == 0
     spoil(set_root / "prompts/huge.md", "sparse")
 
     done = ext(set_root, agent, "--json", "doctor")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,17 +96,17 @@ def each_item(s: Subject) -> Iterator[Finding]:
         )
     ]
     found += _skipped_by_pi(s, sv)
-    found += _unloadable(sv)
+    found += _unloadable(_registered_states(s, sv) if sv.mode == "register" else sv.items)
     found += _orphans(sv)
     # What needs doing first, then the count of what is fine.
     yield from sorted(found, key=lambda f: f.level == "ok")
 
 
-def _unloadable(sv: Survey) -> list[Finding]:
+def _unloadable(items: Iterable[Item]) -> list[Finding]:
     """An item pi loads here whose file it can no longer read whole at its start (a FIFO, a
-    device, over 32 MiB): it became so after its install, which refuses one (helper-63). One
-    left out, or switched off, pi does not read (helper-64: a prompt `--skip` left out was an
-    error, and its fix was the --skip given)."""
+    device, over 32 MiB): it became so after its install, which refuses one (helper-63); in
+    either mode (helper-67). One left out, or switched off, pi does not read (helper-64: a
+    prompt `--skip` left out was an error, and its fix was the --skip given)."""
     from installer.ground.readfile import CAP
     from installer.ground.shellword import skip_flag
     from installer.sets.modes import UNLOADABLE, unloadable
@@ -117,7 +117,7 @@ def _unloadable(sv: Survey) -> list[Finding]:
             f"make it a regular file of at most {CAP // (1024 * 1024)} MiB, or leave it out "
             f"with `ext install {skip_flag([label])}`",
         )
-        for label, why in unloadable([i.resource for i in sv.items if i.state == "enabled"])
+        for label, why in unloadable([i.resource for i in items if i.state == "enabled"])
     ]
 
 
