@@ -129,13 +129,13 @@ def launch_host(ctx: Context, options: Launch) -> HostExec:
 
 def find(ctx: Context) -> HostInfo:
     """The manifest's host command, found on PATH or as a path; an error names the fix."""
-    from installer.host.hints import missing_fix
+    from installer.host.hints import not_found
     from installer.host.pi import find_host
 
     command = ctx.manifest.host_command
     host = find_host(command, ctx.env.environ.get("PATH"))
     if host is None:
-        raise ExtError(f"{command} was not found on PATH", missing_fix())
+        raise ExtError(*not_found(command))
     return host
 
 

@@ -312,8 +312,11 @@ def _host_command(value: str | None, root: Path) -> str:
     name is looked up on PATH, `~/` is the home."""
     if not value:
         return "pi"
-    if "/" in value and not value.startswith("~") and not os.path.isabs(value):
-        return str(root / value)
+    # `~` and `~/` are the home, as pi reads its agent dir (installer.ground.home); `~x/pi`
+    # is a folder named `~x` (helper-67)
+    home = value == "~" or value.startswith("~/")
+    if "/" in value and not home and not os.path.isabs(value):
+        return str((root / value).absolute())
     return value
 
 

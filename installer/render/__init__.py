@@ -100,6 +100,8 @@ def said_source(ctx: Context) -> str:
     from installer.ground.context import PI_AGENT_DIR_VAR, same_path
 
     source = ctx.agent_dir_source
+    if not ctx.on.is_pi:  # `[target]` and pi's variable are pi's (helper-67)
+        return source
     if source == "isolated" and ctx.env.environ.get(PI_AGENT_DIR_VAR):
         source = f"{PI_AGENT_DIR_VAR}, which names ext's isolated dir"
     target = ctx.manifest.agent_dir

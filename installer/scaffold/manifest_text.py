@@ -102,7 +102,8 @@ def manifest_text(name: str, pi_version: str | None, origin: str | None = None) 
     doc.add("set", _table(("The name `ext list` and `ext doctor` show.", "name", name),
                           (_MODE, "mode", "link"), (_SWITCH, "switch", "rename")))  # fmt: skip
     tested = tested_range(pi_version)
-    host = _table(("The agent that loads the set: a command on PATH, or a path to it.",
+    host = _table(("The agent that loads the set: a command on PATH, or a path to it (a\n"
+                   "relative path is taken from this folder, wherever ext runs).",
                    "command", "pi"))  # fmt: skip
     if tested:
         _comments(host, _TESTED)

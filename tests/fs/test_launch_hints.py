@@ -106,3 +106,41 @@ def test_launch_waits_before_pis_full_screen_only(
     ttys = Env(environ={}, cwd=tmp_path, stdin_tty=True, stdout_tty=True, stderr_tty=True)
     ctx: Any = SimpleNamespace(agent_dir=tmp_path, env=ttys)  # no /ext in it
     assert wiped_unsaid(ctx, args) is waits
+
+
+def test_a_sets_own_host_path_that_is_missing_is_said_as_that(tmp_path: Path) -> None:
+    """helper-67: a missing `bin/pi` of the set read "not found on PATH", with "set [host]
+    command to its path" as the fix."""
+    manifest = '[set]\nname = "probe"\n[host]\ncommand = "bin/pi"\n'
+    root = build_tree(tmp_path / "set", {"extset.toml": manifest, "extensions/a.ts": ""})
+    (tmp_path / "agent").mkdir()
+    ctx = resolve(Env(environ=dict(os.environ), cwd=tmp_path), root, tmp_path / "agent")
+
+    with pytest.raises(ExtError) as raised:
+        prepare_launch(ctx)
+
+    said = f"{root}/bin/pi, the set's [host] command, is not an executable file"
+    assert raised.value.message == said
+    assert raised.value.fix is not None and "[host] command in extset.toml" in raised.value.fix
+
+
+@pytest.mark.parametrize(
+    ("command", "taken"),
+    [
+        ("pi", "pi"),
+        ("bin/pi", "{root}/bin/pi"),
+        ("./bin/../bin/pi", "{root}/bin/../bin/pi"),
+        ("~/bin/pi", "~/bin/pi"),  # the home, as pi reads `~/`
+        ("~x/pi", "{root}/~x/pi"),  # a folder named `~x`, as pi reads it (helper-67)
+        ("/opt/pi/bin/pi", "/opt/pi/bin/pi"),
+    ],
+)
+def test_a_relative_host_command_is_taken_from_the_sets_folder(
+    tmp_path: Path, command: str, taken: str
+) -> None:
+    from installer.ground.manifest import parse_manifest
+
+    root = tmp_path / "set"
+    text = f'[set]\nname = "probe"\n[host]\ncommand = "{command}"\n'.encode()
+    manifest = parse_manifest(text, root / "extset.toml")
+    assert manifest.host_command == taken.format(root=root)

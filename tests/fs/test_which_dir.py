@@ -727,3 +727,21 @@ def test_a_set_installed_elsewhere_is_not_also_sent_to_list_another_set(
 
     assert f"the set is not installed here but in {fresh}: " in done.stderr
     assert str(theirs) not in done.stderr, done.stderr  # no command for the other set
+
+
+def test_another_hosts_dir_source_says_nothing_of_pis_target(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """helper-67: `EXT_AGENT_DIR=… ext --host claude list` said the set's [target] agent_dir,
+    pi's, was not used: it never applies to Claude Code."""
+    (set_root / "extset.toml").write_text(
+        '[set]\nname = "mine"\n[target]\nagent_dir = "../target-agent"\n'
+    )
+    claude = tmp_path / "claude-dir"
+    claude.mkdir()
+    env = {**ENV, "EXT_AGENT_DIR": str(claude)}
+
+    listed = CliRunner().invoke(app, ["--set", str(set_root), "--host", "claude", "list"], env=env)
+
+    assert "(EXT_AGENT_DIR)" in listed.stdout, listed.output
+    assert "[target]" not in listed.output

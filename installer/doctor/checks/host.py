@@ -20,9 +20,10 @@ def found(s: Subject) -> Iterator[Finding]:
     host = s.host()
     command = s.host_command
     if host is None:
-        from installer.host.hints import missing_fix
+        from installer.host.hints import not_found
 
-        yield warn(f"{command} was not found on PATH: nothing will load the set", missing_fix())
+        said, fix = not_found(command)
+        yield warn(f"{said}: nothing will load the set", fix)
         return
     package = f", {host.package}" if host.package else ""
     # A set's own path (made absolute from its folder) is where it is: said once.
