@@ -211,11 +211,12 @@ def test_keys_typed_ahead_into_the_dialog_approve_nothing_and_the_code_does(
         assert not (agent / ".extset/consent/project-approvals.json").exists()
     finally:
         child.terminate(force=True)
-    child = pi_in_a_terminal(pi_bin, agent, e2e_env, proj, BOUND, 40)
+    no_ext = {**e2e_env, "EXTSET_EXT": str(tmp_path / "no-ext")}  # whatever PATH holds
+    child = pi_in_a_terminal(pi_bin, agent, no_ext, proj, BOUND, 40)
     try:
         child.expect(re.compile(r"type (\d{4}) and press Enter"))
         child.send(child.match.group(1) + "\r")
-        child.expect("approved for this session only")  # no ext here to record it: the code worked
+        child.expect("approved for this session only")  # no ext to record it: the code worked
     finally:
         child.terminate(force=True)
 

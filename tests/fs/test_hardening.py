@@ -461,10 +461,14 @@ def test_a_reader_gone_from_stdout_and_stderr_stops_nothing_and_a_replay_meets_i
     assert (real, said_by_real) == (0, ""), said_by_real
     # helper-64: env's line, written past the Output, exited 1 when each write is flushed
     assert gone("env", both=False, EXT_NO_REPLAY="1", PYTHONUNBUFFERED="1") == (0, "")
-    # a dry run writes nothing either, replayed or not (helper-64)
-    for more in ({}, {"EXT_NO_REPLAY": "1"}):
+    # a dry run writes nothing either, replayed or not (helper-64, helper-67)
+    dry = [*flags, "install", "--dry-run"]
+    recorded = subprocess.run(dry, env=debug, capture_output=True, check=True)
+    assert b"ext: replay: recorded" in recorded.stderr, recorded.stderr
+    for more in ({"EXT_REPLAY_DEBUG": "1"}, {"EXT_NO_REPLAY": "1"}):
         code, err = gone("install", "--dry-run", both=False, **more)
         assert code == 0 and "ran to the end" not in err, err
+        assert ("ext: replay: replayed" in err) == ("EXT_REPLAY_DEBUG" in more), err
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["install", "--help"]], ids=" ".join)

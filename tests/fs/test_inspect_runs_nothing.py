@@ -106,7 +106,9 @@ def test_doctor_trust_set_runs_it(inside: tuple[Path, Path, Path]) -> None:
     assert doctor_row(result, "host")["message"].startswith(f"{root}/bin/pi 0.73.1 (from")
 
 
-def test_once_installed_here_the_set_is_trusted(inside: tuple[Path, Path, Path]) -> None:
+def test_once_installed_here_the_set_is_trusted(
+    inside: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A relative `[host] command` is the set's own file, from the set's folder wherever ext
     runs (helper-65: from another folder, that folder's `bin/pi` ran)."""
     root, agent, marker = inside
@@ -116,7 +118,7 @@ def test_once_installed_here_the_set_is_trusted(inside: tuple[Path, Path, Path])
     elsewhere = root.parent / "elsewhere"
     build_tree(elsewhere, {"bin/pi": "#!/bin/sh\necho 9.9.9\n"})
     (elsewhere / "bin/pi").chmod(0o755)
-    os.chdir(elsewhere)
+    monkeypatch.chdir(elsewhere)
     result = ext(root, agent, "--json", "doctor", "--check", "host")
     assert marker.read_text() == "ran\n"
     assert doctor_row(result, "host")["message"].startswith(f"{root}/bin/pi 0.73.1 (from")
