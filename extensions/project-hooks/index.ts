@@ -152,7 +152,7 @@ export default function (pi: ExtensionAPI) {
 	const ask = async (ctx: ExtensionContext, key: string, config: HookConfig, hash: string, held: Approval | undefined) => {
 		const lines = [
 			`Hooks in ${escape(key)} (${hash.slice(7, 19)}), from ${Object.keys(config).map(escape).join(", ")}.`,
-			"They run as you, on this machine, whenever the agent acts in this project:",
+			"They run as you, whenever the agent acts in this project:",
 			...describe(config),
 			"",
 			COVERS,
@@ -161,13 +161,17 @@ export default function (pi: ExtensionAPI) {
 			lines.push("", `Changed since the approval on ${held.approved_at}:`);
 			lines.push(...diffOf(held.config, config));
 		}
+		// pi's full screen takes the keys whenever its input is a terminal, its output piped too
+		// (pi 0.73 then draws into the pipe: helper-66); rpc reads its input from a pipe.
+		const interactive = process.stdin.isTTY === true || process.stdout.isTTY === true;
 		const screen = process.stdout.isTTY ? { columns: process.stdout.columns, rows: process.stdout.rows } : undefined;
-		const code = screen ? String(randomInt(1000, 10000)) : undefined;
-		if (code) lines.push("", `To run them, type ${code} and press Enter. Anything else, or Esc, and they do not run in this session.`);
-		if (screen && !fitsScreen(lines, screen.columns, screen.rows)) {
-			// pi 1.x clips a message taller than the screen: an answer would approve hooks never
-			// shown. Not asked here, so none is approved unseen.
-			say(ctx, `project-hooks: hooks too long to show here whole, so they do not run: those in ${key}. Review and approve them in a shell: ${approveCommand(key)}`);
+		const code = interactive ? String(randomInt(1000, 10000)) : undefined;
+		if (code) lines.push(`To run them, type ${code}, then Enter (anything else: no).`);
+		if (interactive && !(screen && fitsScreen(lines, screen.columns, screen.rows))) {
+			// pi 1.x clips a message taller than the screen; piped, its size is unknown: an answer
+			// could approve hooks never shown. Not asked here, so none is approved unseen.
+			const why = screen ? "hooks too long to show here whole" : "pi's output is no terminal, so its hooks cannot be shown whole here";
+			say(ctx, `project-hooks: ${why}, so they do not run: those in ${key}. Review and approve them in a shell: ${approveCommand(key)}`);
 			return false;
 		}
 		const yes = await asked(ctx, lines.join("\n"), code);
@@ -333,8 +337,10 @@ function diffOf(before: HookConfig, after: HookConfig): string[] {
  * dialog opens as the agent finishes), and with No first a `j` in the text moved to Yes
  * (helper-65). In pi's terminal the answer is a code of four digits, new each time, typed
  * whole: no text typed ahead is it. Elsewhere (rpc) the client answers pi's confirm itself.
- * pi 1.x reports an open dialog's title to the terminal (OSC 7501, a "question", cut short):
- * here that title holds the hooks' first lines, where its confirm would say only TITLE. */
+ * pi 1.x reports an open dialog's title to a terminal that asks for it (OSC 7501, a
+ * "question", cut past 2 KiB): here that title holds the hooks and, for most, the code, where
+ * its confirm would say only TITLE. The terminal is the person's own; the project cannot read
+ * it, and a typed-ahead key cannot be the code (helper-66). */
 async function asked(ctx: ExtensionContext, message: string, code: string | undefined): Promise<boolean> {
 	if (!code) return ctx.ui.confirm(TITLE, message);
 	return (await ctx.ui.input(`${TITLE}\n${message}`, code))?.trim() === code;

@@ -204,7 +204,7 @@ def test_keys_typed_ahead_into_the_dialog_approve_nothing_and_the_code_does(
     child = pi_in_a_terminal(pi_bin, agent, e2e_env, proj, BOUND, 40)
     try:
         child.expect("Run this project's hooks")
-        child.expect(re.compile(r"type (\d{4}) and press Enter"))
+        child.expect(re.compile(r"type (\d{4}), then Enter"))
         child.send(ahead)
         child.expect("not approved, so the hooks in")
         assert not (proj / "ran").exists()
@@ -214,11 +214,42 @@ def test_keys_typed_ahead_into_the_dialog_approve_nothing_and_the_code_does(
     no_ext = {**e2e_env, "EXTSET_EXT": str(tmp_path / "no-ext")}  # whatever PATH holds
     child = pi_in_a_terminal(pi_bin, agent, no_ext, proj, BOUND, 40)
     try:
-        child.expect(re.compile(r"type (\d{4}) and press Enter"))
+        child.expect(re.compile(r"type (\d{4}), then Enter"))
         child.send(child.match.group(1) + "\r")
         child.expect("approved for this session only")  # no ext to record it: the code worked
     finally:
         child.terminate(force=True)
+
+
+def test_pi_with_its_output_piped_asks_nothing_and_runs_nothing(
+    pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    """helper-66: `pi | tee log` on pi 0.73 still drew its full screen into the pipe, and the
+    dialog was pi's yes-or-no, on Yes, never measured: one Enter approved for good. Its size
+    unknown, the hooks are not asked about; pi 1.6 piped has no dialog at all."""
+    import shlex
+
+    import pexpect
+
+    agent = hooks_agent_dir(tmp_path)
+    proj = tmp_path / "proj"
+    (proj / ".claude").mkdir(parents=True)
+    hook = [{"hooks": [{"type": "command", "command": "touch ran"}]}]
+    (proj / ".claude/settings.json").write_text(json.dumps({"hooks": {"SessionStart": hook}}))
+    pi = shlex.join([str(pi_bin), "--offline", "--no-session"])
+    env = {**e2e_env, "PI_CODING_AGENT_DIR": str(agent), "TERM": "xterm-256color"}
+    child = pexpect.spawn(
+        "bash", ["-c", f"{pi} | cat"], cwd=str(proj), env=env, encoding="utf-8",
+        dimensions=(40, 100), timeout=BOUND,
+    )  # fmt: skip
+    try:
+        said = child.expect(["pi's output is no terminal", "have never been approved"])
+        child.send("\r")
+    finally:
+        child.terminate(force=True)
+    assert said in (0, 1)
+    assert not (proj / "ran").exists()
+    assert not (agent / ".extset/consent/project-approvals.json").exists()
 
 
 def test_a_matcher_that_backtracks_without_end_neither_freezes_pi_nor_runs(

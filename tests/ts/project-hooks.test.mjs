@@ -441,6 +441,8 @@ function project(commandOf) {
 
 async function session(where, { hasUI, confirm, trusted }) {
 	const previous = process.env.PI_CODING_AGENT_DIR;
+	const stdinTTY = process.stdin.isTTY;
+	process.stdin.isTTY = false; // rpc's, whatever runs the tests: no terminal unless a test says so
 	process.env.PI_CODING_AGENT_DIR = where.agent;
 	process.env.EXTSET_EXT = EXT;
 	const pi = fakePi();
@@ -451,7 +453,12 @@ async function session(where, { hasUI, confirm, trusted }) {
 	if (trusted !== undefined) ctx.isProjectTrusted = () => trusted; // pi 1.x's project trust
 	await pi.emit("session_start", { reason: "startup" }, ctx);
 	const call = () => pi.emit("tool_call", { toolCallId: "t", toolName: "bash", input: { command: "ls" } }, ctx);
-	return { pi, ctx, call, restore: () => (previous === undefined ? delete process.env.PI_CODING_AGENT_DIR : (process.env.PI_CODING_AGENT_DIR = previous)) };
+	const restore = () => {
+		process.stdin.isTTY = stdinTTY;
+		if (previous === undefined) delete process.env.PI_CODING_AGENT_DIR;
+		else process.env.PI_CODING_AGENT_DIR = previous;
+	};
+	return { pi, ctx, call, restore };
 }
 
 describe("consent in the session", { skip: NO_EXT }, () => {
@@ -555,7 +562,7 @@ describe("in pi's terminal the answer is a code typed whole (helper-63, helper-6
 		s.ctx.ui.calls.length = 0;
 		s.ctx.ui.input = async (title, placeholder) => {
 			s.ctx.ui.calls.push(["input", title, placeholder]);
-			return answer(title.match(/type (\d{4}) and press Enter/)?.[1]);
+			return answer(title.match(/type (\d{4}), then Enter/)?.[1]);
 		};
 		try {
 			return { result: await s.call(), calls: s.ctx.ui.calls };
@@ -573,7 +580,7 @@ describe("in pi's terminal the answer is a code typed whole (helper-63, helper-6
 			const [[, title]] = calls.filter((c) => c[0] === "input");
 			assert.match(title, /^Run this project's hooks\?\nHooks in /);
 			assert.match(title, /\$ touch ran; exit 2/);
-			assert.match(title, /To run them, type \d{4} and press Enter\. Anything else, or Esc, and they do not run in this session\.$/);
+			assert.match(title, /\nTo run them, type \d{4}, then Enter \(anything else: no\)\.$/);
 			assert.equal(calls.filter((c) => c[0] === "confirm" || c[0] === "select").length, 0);
 			assert.equal(calls.filter((c) => c[0] === "notify" && /not approved, so the hooks in .* do not run in this session\. To approve them: ext --agent-dir /.test(c[1])).length, 1, JSON.stringify(calls));
 			assert.ok(!existsSync(join(where.proj, "ran")));
@@ -587,6 +594,23 @@ describe("in pi's terminal the answer is a code typed whole (helper-63, helper-6
 		assert.deepEqual(result, { block: true, reason: "guarded" });
 		const check = execFileSync(EXT, ["--agent-dir", where.agent, "--json", "consent", "check", where.proj], { encoding: "utf8", env: EXT_ENV });
 		assert.equal(JSON.parse(check).status, "approved");
+	});
+
+	test("pi's keys a terminal, its output piped (pi 0.73 draws its screen there): not asked, its size unknown", async () => {
+		const where = project("touch ran; exit 2");
+		const tty = { stdout: process.stdout.isTTY };
+		process.stdout.isTTY = false;
+		const s = await session(where, { hasUI: true, confirm: true });
+		process.stdin.isTTY = true;
+		try {
+			assert.equal(await s.call(), undefined);
+		} finally {
+			process.stdout.isTTY = tty.stdout;
+			s.restore();
+		}
+		assert.equal(s.ctx.ui.calls.filter((c) => c[0] === "confirm" || c[0] === "input").length, 0);
+		assert.ok(s.ctx.ui.calls.some((c) => c[0] === "notify" && c[1].includes("pi's output is no terminal")), JSON.stringify(s.ctx.ui.calls));
+		assert.ok(!existsSync(join(where.proj, "ran")));
 	});
 
 	test("each dialog asks a code of its own", async () => {
@@ -862,7 +886,12 @@ describe("every event, once approved", { skip: NO_EXT }, () => {
 
 describe("fitsScreen: a preview pi's dialog shows whole", () => {
 	const hook = ["", "  PreToolUse  matcher \"Bash\"  (.claude/settings.json)", "    $ ./check.sh"];
-	const head = ["Hooks in /home/u/proj (0123456789ab), from .claude/settings.json.", "They run as you, on this machine, whenever the agent acts in this project:"];
+	const head = ["Hooks in /home/u/proj (0123456789ab), from .claude/settings.json.", "They run as you, whenever the agent acts in this project:"];
+	test("one short hook fits 80x24, with the code's line (helper-66: none ever did)", () => {
+		const one = ["", "  SessionStart  (.claude/settings.json)", "    $ touch ran"];
+		const code = "To run them, type 1234, then Enter (anything else: no).";
+		assert.equal(index.fitsScreen([...head, ...one.slice(1), "", index.COVERS, code], 80, 24), true);
+	});
 	test("one hook fits an everyday terminal; thirty do not", () => {
 		assert.equal(index.fitsScreen([...head, ...hook, "", index.COVERS], 100, 40), true);
 		const thirty = Array.from({ length: 30 }, () => hook).flat();
