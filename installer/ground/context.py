@@ -357,7 +357,7 @@ def bundled_set(env: Env, checkout: Path | None = None, prefix: Path | None = No
     In a checkout (an editable install) it is the checkout itself; from a wheel it is the
     copy under `<prefix>/share/extset/bundled`, which an upgrade replaces.
     """
-    checkout = checkout or Path(__file__).resolve().parents[2]
+    checkout = checkout or ext_checkout()
     if (checkout / MANIFEST_NAME).is_file() and (checkout / "extensions").is_dir():
         return checkout
     shipped = (prefix or Path(sys.prefix)) / "share" / "extset" / "bundled"
@@ -369,6 +369,12 @@ def bundled_set(env: Env, checkout: Path | None = None, prefix: Path | None = No
     from installer.ground.bundled_copy import stable_copy
 
     return stable_copy(shipped, data_dir(env) / "bundled")
+
+
+def ext_checkout() -> Path:
+    """The folder ext's own code is in: a checkout's root (an editable install), whose set is
+    the bundled one; site-packages for a wheel."""
+    return Path(__file__).resolve().parents[2]
 
 
 def data_dir(env: Env) -> Path:

@@ -73,9 +73,9 @@ def find_host(
         return None
     withheld = False
     if untrusted is not None:
-        from installer.host.set_command import names_set_path
+        from installer.host.set_command import set_chooses
 
-        withheld = names_set_path(command, found, untrusted)
+        withheld = set_chooses(command, found, untrusted)
     path = Path(os.path.abspath(found))
     try:
         resolved = path.resolve(strict=True)

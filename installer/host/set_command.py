@@ -59,10 +59,18 @@ def names_set_path(command: str, found: str, set_root: Path) -> bool:
     )
 
 
+def set_chooses(command: str, found: str, set_root: Path) -> bool:
+    """True when running `found` for the set's `command` runs what the set chose: any command
+    but pi itself (a path; or a bare name such as `cargo` or `make`, which read the folder
+    they run in: helper-65, helper-66), or pi as PATH finds it inside the set or through a
+    relative entry (`names_set_path`)."""
+    return command != "pi" or names_set_path(command, found, set_root)
+
+
 def withheld_note(command: str) -> str:
-    """What is said instead of running the set's own host command, and how to run it."""
+    """What is said instead of running the host command a set chose, and how to run it."""
     return (
-        f"not run: {command} is the set's own and the set is not installed here "
+        f"not run: {command} is what the set runs, and the set is not installed here "
         "(--trust-set runs it; so does every command once the set is installed)"
     )
 
@@ -78,7 +86,7 @@ def refuse_strange_set(ctx: Context, verb: str) -> None:
     (`--set`, `EXT_SET`) or installing it is trusting it; an agent dir the set chose proves
     nothing by its own state record.
     """
-    if ctx.set_source != "cwd":
+    if ctx.set_source != "cwd" or _ext_s_own(ctx.set_root):
         return
     risks = _program_risks(ctx) if verb == "launch" else []
     chosen = ctx.agent_dir_source.startswith("[")  # [target] or [hosts.NAME] agent_dir
@@ -98,6 +106,15 @@ def refuse_strange_set(ctx: Context, verb: str) -> None:
     )
 
 
+def _ext_s_own(root: Path) -> bool:
+    """Whether the set is the one ext ships, found by walking up in ext's own checkout (its
+    `.cache` holds the pi the README puts on PATH: helper-66); trusting ext is trusting it,
+    as `untrusted_root` has it for the bundled set."""
+    from installer.ground.context import ext_checkout
+
+    return os.path.realpath(root) == str(ext_checkout())
+
+
 def _program_risks(ctx: Context) -> list[str]:
     """What `launch` would run that the set chose: pi's `[host] command` other than pi itself
     (a path, or a bare name such as `make`, which reads the folder it runs in), or the host's
@@ -107,11 +124,16 @@ def _program_risks(ctx: Context) -> list[str]:
     command = ctx.manifest.host_command if ctx.on.is_pi else ctx.on.binary
     if ctx.on.is_pi and command != "pi":
         return [f"its [host] command {command} would run"]
-    found = which(os.fspath(expand_home(command)), path=ctx.env.environ.get("PATH"))
-    if found is None or not names_set_path(command, found, ctx.set_root):
-        return []
-    return [f"the {command} PATH finds here, {found}, is the set's own (inside it, or found "
-            "through a relative PATH entry)"]  # fmt: skip
+    path = ctx.env.environ.get("PATH")
+    # pi's `#!/usr/bin/env node` runs the node PATH finds: from the set too (helper-66)
+    programs = (command, "node") if ctx.on.is_pi else (command,)
+    return [
+        f"the {name} PATH finds here, {found}, is the set's own (inside it, or found through "
+        "a relative PATH entry)"
+        for name in programs
+        if (found := which(name, path=path)) is not None
+        and names_set_path(name, found, ctx.set_root)
+    ]
 
 
 def _installed_by_ext(ctx: Context, chosen: bool) -> bool:

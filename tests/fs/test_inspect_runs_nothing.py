@@ -71,7 +71,7 @@ def test_install_dry_run_does_not_run_the_sets_host_command_and_says_so(
     result = ext(root, agent, "install", "--dry-run")
     assert result.exit_code == 0, result.output
     assert not marker.exists()
-    assert f"not run: {root}/bin/pi is the set's own" in result.stderr
+    assert f"not run: {root}/bin/pi is what the set runs" in result.stderr
     assert "--trust-set runs it" in result.stderr
 
 
@@ -92,10 +92,10 @@ def test_doctor_does_not_run_it_even_deep_and_says_what_would(
     assert not marker.exists()
     host = doctor_row(result, "host")
     assert host["level"] == "info"
-    assert f"version unknown (not run: {root}/bin/pi is the set's own" in host["message"]
+    assert f"version unknown (not run: {root}/bin/pi is what the set runs" in host["message"]
     for check in ("host.node", "host.load", "loader"):
         row = doctor_row(result, check)
-        said = f"not checked: not run: {root}/bin/pi is the set's own"
+        said = f"not checked: not run: {root}/bin/pi is what the set runs"
         assert row["message"].startswith(said), row
 
 
@@ -134,7 +134,7 @@ def test_a_bare_name_found_through_a_relative_path_entry_is_the_sets_too(
     result = ext(root, agent, "install", "--dry-run")
     assert result.exit_code == 0, result.output
     assert not marker.exists()
-    assert "not run: pi is the set's own" in result.stderr
+    assert "not run: pi is what the set runs" in result.stderr
 
 
 def test_the_update_check_does_not_run_it(inside: tuple[Path, Path, Path]) -> None:
@@ -183,7 +183,7 @@ def test_the_installed_ext_says_not_run_and_takes_trust_set(
 
     plain = run()
     assert plain.returncode == 0, plain.stderr
-    assert f"not run: {root}/bin/pi is the set's own" in plain.stderr
+    assert f"not run: {root}/bin/pi is what the set runs" in plain.stderr
     assert not marker.exists()
     trusted = run("--trust-set")
     assert trusted.returncode == 0, trusted.stderr
@@ -198,3 +198,27 @@ def test_the_bundled_set_is_ext_own_and_trusted(tmp_path: Path) -> None:
     root, agent = tmp_path / "ext-checkout", tmp_path / "agent"
     assert untrusted_root(root, agent, source="bundled") is None
     assert untrusted_root(root, agent, source="--set") == root
+
+
+def test_a_bare_command_other_than_pi_is_not_run_either(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-66: `[host] command = "cargo"` and a rust-toolchain.toml pointing into the set:
+    doctor ran the set's own cargo through the user's rustup."""
+    marker = tmp_path / "ran"
+    tools = build_tree(tmp_path / "tools", {"fakecargo": f'#!/bin/sh\necho ran >> "{marker}"\n'})
+    (tools / "fakecargo").chmod(0o755)
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "c"\n[host]\ncommand = "fakecargo"\n',
+            "extensions/a.ts": "",
+        },
+    )
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+
+    result = ext(root, agent, "--json", "doctor", "--check", "host")
+
+    assert not marker.exists()
+    assert "not run: fakecargo is what the set runs" in doctor_row(result, "host")["message"]

@@ -211,3 +211,43 @@ def test_env_prints_no_line_for_the_found_sets_own_dir(
     named = CliRunner().invoke(app, ["--set", str(root), "env"])
     assert named.exit_code == 0, named.output
     assert named.stdout.strip().endswith(str(root / "agentdir"))
+
+
+def test_node_through_a_relative_path_entry_is_refused_too(tmp_path: Path) -> None:
+    """helper-66: pi's `#!/usr/bin/env node` ran the repository's `bin/node`, PATH holding
+    `../../bin`."""
+    root, _ = repository(tmp_path, "")
+    build_tree(root, {"node": "#!/bin/sh\ntouch ran\n"})
+    (root / "node").chmod(0o755)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    ubin = build_tree(tmp_path / "ubin", {"pi": "#!/bin/sh\necho 1.6.0\n"})
+    (ubin / "pi").chmod(0o755)
+    env = Env(environ={**os.environ, "PATH": f"{ubin}:."}, cwd=root)
+
+    with pytest.raises(Refused) as raised:
+        launch(resolve(env, None, agent), Launch())
+
+    assert raised.value.message.endswith(
+        "and the node PATH finds here, ./node, is the set's own (inside it, or found through a "
+        "relative PATH entry)"
+    )
+
+
+def test_ext_s_own_checkout_found_from_its_folder_is_ext_s_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-66: `cd` into ext's checkout, with the README's `.cache` pi on PATH: `ext launch`
+    was refused, that pi being inside the set."""
+    import installer.ground.context as context_module
+    from installer.host.set_command import refuse_strange_set
+
+    root, _ = repository(tmp_path, "")
+    build_tree(root, {".cache/bin/pi": "#!/bin/sh\necho 1.6.0\n"})
+    (root / ".cache/bin/pi").chmod(0o755)
+    env = Env(environ={**os.environ, "PATH": str(root / ".cache/bin")}, cwd=root)
+    ctx = resolve(env, None, build_tree(tmp_path / "agent", {"extensions": None}))
+    with pytest.raises(Refused):
+        refuse_strange_set(ctx, "launch")
+
+    monkeypatch.setattr(context_module, "ext_checkout", root.resolve)
+    refuse_strange_set(ctx, "launch")  # ext's own: no refusal
