@@ -115,12 +115,28 @@ class Subject:
             raise Skip(withheld_note(self.host_command))
         return host
 
+    def loading_host(self) -> HostInfo:
+        """The host, for a check that starts it on the agent dir (loading what is there): Skip
+        as `runnable_host`, and when that dir is the choice of a set nothing trusts: its
+        extensions are the set's code (helper-68: a cloned repository's `agentdir/` ran)."""
+        from installer.doctor.finding import Skip
+
+        host = self.runnable_host()
+        chosen = (self.agent_source or "").startswith("[")  # [target] or [hosts.NAME] agent_dir
+        if chosen and self._strange():
+            raise Skip(
+                f"not started: the agent dir is the set's own choice ({self.agent_source}), and "
+                "the set is not installed (--trust-set starts pi on it; so does every command "
+                "once the set is installed)"
+            )
+        return host
+
     def loader_view(self, agent: Path) -> Any:
         """pi's loader on the agent dir (also its cwd), asked once per run: a View, or
         Unavailable; Skip when the host is not found or is withheld."""
         from installer.host.loader import Unavailable, ask
 
-        host = self.runnable_host()
+        host = self.loading_host()
 
         def make() -> Any:
             # The agent dir as the cwd: a project's .pi/extensions is code doctor may not run.
@@ -128,6 +144,16 @@ class Subject:
             return answer if isinstance(answer, Unavailable) else answer[0]
 
         return self.memo("loader", make)
+
+    def _strange(self) -> bool:
+        """Whether the set is trusted by nothing: not named with --trust-set, not ext's own, and
+        installed nowhere by ext's own record (installer.ground.installs), the only one that
+        counts for an agent dir the set chose (its state record is the set's to forge)."""
+        from installer.ground.installs import holding
+        from installer.host.set_command import untrusted_root
+
+        root = untrusted_root(self.set_root, None, self.trust_set, self.set_source)
+        return root is not None and not holding(root)
 
     def resources(self) -> tuple[Resource, ...]:
         """The set's resources; raises the ExtError that discovery raised."""

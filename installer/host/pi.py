@@ -75,7 +75,7 @@ def find_host(
     if untrusted is not None:
         from installer.host.set_command import set_chooses
 
-        withheld = set_chooses(command, found, untrusted)
+        withheld = set_chooses(command, found, untrusted, path_env)
     path = Path(os.path.abspath(found))
     try:
         resolved = path.resolve(strict=True)

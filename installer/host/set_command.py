@@ -19,6 +19,15 @@ if TYPE_CHECKING:
     from installer.ground.context import Context
 
 
+def ext_s_own(root: Path) -> bool:
+    """Whether the set is the one ext ships, found by walking up in ext's own checkout (its
+    `.cache` holds the pi the README puts on PATH: helper-66); trusting ext is trusting it,
+    as `untrusted_root` has it for the bundled set."""
+    from installer.ground.context import ext_checkout
+
+    return os.path.realpath(root) == str(ext_checkout())
+
+
 def untrusted_root(
     set_root: Path | None,
     agent_dir: Path | None,
@@ -32,7 +41,7 @@ def untrusted_root(
     bundled set (`source` "bundled") is ext's own: trusting ext is trusting it (a checkout of
     ext holds the pi its tests run, in `.cache/`).
     """
-    if trusted or set_root is None or source == "bundled":
+    if trusted or set_root is None or source == "bundled" or ext_s_own(set_root):
         return None
     if agent_dir is not None:
         from installer.ground.state import load_state
@@ -59,12 +68,18 @@ def names_set_path(command: str, found: str, set_root: Path) -> bool:
     )
 
 
-def set_chooses(command: str, found: str, set_root: Path) -> bool:
+def set_chooses(command: str, found: str, set_root: Path, path_env: str | None = None) -> bool:
     """True when running `found` for the set's `command` runs what the set chose: any command
     but pi itself (a path; or a bare name such as `cargo` or `make`, which read the folder
-    they run in: helper-65, helper-66), or pi as PATH finds it inside the set or through a
-    relative entry (`names_set_path`)."""
-    return command != "pi" or names_set_path(command, found, set_root)
+    they run in: helper-65, helper-66), pi as PATH finds it inside the set or through a
+    relative entry (`names_set_path`), or the node its `#!/usr/bin/env node` would find so
+    (helper-68)."""
+    if command != "pi" or names_set_path(command, found, set_root):
+        return True
+    from installer.ground.which import which
+
+    node = which("node", path=path_env)
+    return node is not None and names_set_path("node", node, set_root)
 
 
 def withheld_note(command: str) -> str:
@@ -86,7 +101,7 @@ def refuse_strange_set(ctx: Context, verb: str) -> None:
     (`--set`, `EXT_SET`) or installing it is trusting it; an agent dir the set chose proves
     nothing by its own state record.
     """
-    if ctx.set_source != "cwd" or _ext_s_own(ctx.set_root):
+    if ctx.set_source != "cwd" or ext_s_own(ctx.set_root):
         return
     risks = _program_risks(ctx) if verb == "launch" else []
     chosen = ctx.agent_dir_source.startswith("[")  # [target] or [hosts.NAME] agent_dir
@@ -106,15 +121,6 @@ def refuse_strange_set(ctx: Context, verb: str) -> None:
     )
 
 
-def _ext_s_own(root: Path) -> bool:
-    """Whether the set is the one ext ships, found by walking up in ext's own checkout (its
-    `.cache` holds the pi the README puts on PATH: helper-66); trusting ext is trusting it,
-    as `untrusted_root` has it for the bundled set."""
-    from installer.ground.context import ext_checkout
-
-    return os.path.realpath(root) == str(ext_checkout())
-
-
 def _program_risks(ctx: Context) -> list[str]:
     """What `launch` would run that the set chose: pi's `[host] command` other than pi itself
     (a path, or a bare name such as `make`, which reads the folder it runs in), or the host's
@@ -125,8 +131,9 @@ def _program_risks(ctx: Context) -> list[str]:
     if ctx.on.is_pi and command != "pi":
         return [f"its [host] command {command} would run"]
     path = ctx.env.environ.get("PATH")
-    # pi's `#!/usr/bin/env node` runs the node PATH finds: from the set too (helper-66)
-    programs = (command, "node") if ctx.on.is_pi else (command,)
+    # pi's `#!/usr/bin/env node` runs the node PATH finds: from the set too (helper-66); so do
+    # Gemini CLI's and Codex's (helper-68)
+    programs = (command, "node")
     return [
         f"the {name} PATH finds here, {found}, is the set's own (inside it, or found through "
         "a relative PATH entry)"

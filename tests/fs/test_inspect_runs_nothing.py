@@ -222,3 +222,72 @@ def test_a_bare_command_other_than_pi_is_not_run_either(
 
     assert not marker.exists()
     assert "not run: fakecargo is what the set runs" in doctor_row(result, "host")["message"]
+
+
+def test_doctor_deep_starts_no_pi_on_an_agent_dir_the_set_chose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-68: `ext doctor --deep` in a cloned repository whose `[target] agent_dir` holds an
+    extension started pi's loader there, and the extension ran."""
+    from tests.fs.test_launch_hints import npm_global_pi
+
+    bin_dir = npm_global_pi(tmp_path / "npm", "@earendil-works/pi-coding-agent", "1.6.0")
+    root = build_tree(
+        tmp_path / "repo",
+        {
+            "extset.toml": '[set]\nname = "r"\n[target]\nagent_dir = "agentdir"\n',
+            "agentdir/extensions/evil.ts": "export default function () {}\n",
+            "extensions/a.ts": "",
+        },
+    )
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    monkeypatch.delenv("PI_CODING_AGENT_DIR", raising=False)
+    monkeypatch.delenv("EXT_SET", raising=False)
+
+    result = CliRunner().invoke(app, ["--json", "doctor", "--deep", "--check", "host.load,loader"])
+
+    for check in ("host.load", "loader"):
+        row = doctor_row(result, check)
+        assert row["message"].startswith(
+            "not checked: not started: the agent dir is the set's own choice ([target] agent_dir)"
+        ), row
+
+
+def test_a_pi_whose_node_path_finds_in_the_set_is_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-68: a wrapper pi (`#!/usr/bin/env node`, no package.json) was asked its version
+    with PATH's relative entry finding the set's own `./node`."""
+    marker = tmp_path / "ran"
+    ubin = build_tree(tmp_path / "ubin", {"pi": "#!/usr/bin/env node\n"})
+    (ubin / "pi").chmod(0o755)
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "n"\n',
+            "node": f'#!/bin/sh\necho ran >> "{marker}"\necho 1.6.0\n',
+            "extensions/a.ts": "",
+        },
+    )
+    (root / "node").chmod(0o755)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PATH", f"{ubin}:.:{os.environ['PATH']}")
+
+    result = ext(root, agent, "--json", "doctor", "--check", "host")
+
+    assert not marker.exists()
+    assert "not run: pi is what the set runs" in doctor_row(result, "host")["message"]
+
+
+def test_ext_s_own_checkout_is_trusted_as_the_bundled_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import installer.ground.context as context_module
+    from installer.host.set_command import untrusted_root
+
+    root = build_tree(tmp_path / "checkout", {"extset.toml": '[set]\nname = "b"\n'})
+    assert untrusted_root(root, None, source="cwd") == root
+    monkeypatch.setattr(context_module, "ext_checkout", root.resolve)
+    assert untrusted_root(root, None, source="cwd") is None

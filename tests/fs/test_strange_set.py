@@ -251,3 +251,19 @@ def test_ext_s_own_checkout_found_from_its_folder_is_ext_s_set(
 
     monkeypatch.setattr(context_module, "ext_checkout", root.resolve)
     refuse_strange_set(ctx, "launch")  # ext's own: no refusal
+
+
+def test_another_hosts_node_through_a_relative_path_entry_is_refused(tmp_path: Path) -> None:
+    """helper-68: Gemini CLI's `#!/usr/bin/env node` ran the repository's `./node`."""
+    root, _ = repository(tmp_path, "")
+    build_tree(root, {"node": "#!/bin/sh\ntouch ran\n"})
+    (root / "node").chmod(0o755)
+    ubin = build_tree(tmp_path / "ubin", {"gemini": "#!/bin/sh\n"})
+    (ubin / "gemini").chmod(0o755)
+    (tmp_path / "gemini-dir").mkdir()
+    env = Env(environ={**os.environ, "PATH": f"{ubin}:."}, cwd=root)
+
+    with pytest.raises(Refused) as raised:
+        launch(resolve(env, None, tmp_path / "gemini-dir", host="gemini"), Launch())
+
+    assert "the node PATH finds here, ./node, is the set's own" in raised.value.message

@@ -166,7 +166,7 @@ def load(s: Subject) -> Iterator[Finding]:
     from installer.host.pi import offline_load_check
 
     agent_dir = existing(s)
-    host = s.runnable_host()  # never the set's own binary before the set is installed
+    host = s.loading_host()  # never the set's own binary, nor a dir it chose, before install
     require_node(s)  # else every extension would seem to fail, in pi's SyntaxError
     report = offline_load_check(host, agent_dir, s.env.environ)
     root = os.path.realpath(s.set_root) if s.set_root is not None else os.sep
