@@ -32,6 +32,13 @@ export const COVERS =
  * fit is never shown). */
 const DIALOG_ROWS = 13;
 const TITLE = "Run this project's hooks?";
+/** pi started for a program (`--mode rpc` or `json`): its client answers pi's confirm, even with
+ * pi's input a terminal (`pi --mode rpc | jq`: helper-68). */
+const SCRIPTED = ((argv: string[]) => {
+	const at = argv.indexOf("--mode");
+	const mode = at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith("--mode="))?.slice(7);
+	return mode === "rpc" || mode === "json";
+})(process.argv);
 
 /** Whether `lines` fit pi's confirm dialog whole on a terminal of `columns` x `rows`. */
 export function fitsScreen(lines: string[], columns: number, rows: number): boolean {
@@ -151,7 +158,7 @@ export default function (pi: ExtensionAPI) {
 
 	const ask = async (ctx: ExtensionContext, key: string, config: HookConfig, hash: string, held: Approval | undefined) => {
 		const lines = [
-			`Hooks in ${escape(key)} (${hash.slice(7, 19)}), from ${Object.keys(config).map(escape).join(", ")}.`,
+			`Hooks in ${escape(key)} (${hash.slice(7, 19)}).`, // each hook's line names its file
 			"They run as you, whenever the agent acts in this project:",
 			...describe(config),
 			"",
@@ -163,7 +170,7 @@ export default function (pi: ExtensionAPI) {
 		}
 		// pi's full screen takes the keys whenever its input is a terminal, its output piped too
 		// (pi 0.73 then draws into the pipe: helper-66); rpc reads its input from a pipe.
-		const interactive = process.stdin.isTTY === true || process.stdout.isTTY === true;
+		const interactive = !SCRIPTED && (process.stdin.isTTY === true || process.stdout.isTTY === true);
 		const screen = process.stdout.isTTY ? { columns: process.stdout.columns, rows: process.stdout.rows } : undefined;
 		const code = interactive ? String(randomInt(1000, 10000)) : undefined;
 		if (code) lines.push(`To run them, type ${code}, then Enter (anything else: no).`);

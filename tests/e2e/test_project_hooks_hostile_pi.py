@@ -222,7 +222,7 @@ def test_keys_typed_ahead_into_the_dialog_approve_nothing_and_the_code_does(
 
 
 def test_pi_with_its_output_piped_asks_nothing_and_runs_nothing(
-    pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+    real_pi: RealPi, e2e_env: dict[str, str], tmp_path: Path
 ) -> None:
     """helper-66: `pi | tee log` on pi 0.73 still drew its full screen into the pipe, and the
     dialog was pi's yes-or-no, on Yes, never measured: one Enter approved for good. Its size
@@ -236,20 +236,48 @@ def test_pi_with_its_output_piped_asks_nothing_and_runs_nothing(
     (proj / ".claude").mkdir(parents=True)
     hook = [{"hooks": [{"type": "command", "command": "touch ran"}]}]
     (proj / ".claude/settings.json").write_text(json.dumps({"hooks": {"SessionStart": hook}}))
-    pi = shlex.join([str(pi_bin), "--offline", "--no-session"])
+    pi = shlex.join([str(real_pi.bin), "--offline", "--no-session"])
     env = {**e2e_env, "PI_CODING_AGENT_DIR": str(agent), "TERM": "xterm-256color"}
     child = pexpect.spawn(
         "bash", ["-c", f"{pi} | cat"], cwd=str(proj), env=env, encoding="utf-8",
         dimensions=(40, 100), timeout=BOUND,
     )  # fmt: skip
+    # pi 0.73 draws its screen into the pipe: not asked; pi 1.x piped has no UI: not run
+    old_pi = real_pi.version.startswith("0.")
+    says = "pi's output is no terminal" if old_pi else "never been approved"
     try:
-        said = child.expect(["pi's output is no terminal", "have never been approved"])
+        child.expect(says)
         child.send("\r")
     finally:
         child.terminate(force=True)
-    assert said in (0, 1)
     assert not (proj / "ran").exists()
     assert not (agent / ".extset/consent/project-approvals.json").exists()
+
+
+def test_pi_in_rpc_mode_asks_its_client_even_with_a_terminal_for_input(
+    real_pi: RealPi, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    """helper-68: `pi --mode rpc | jq` typed in a terminal (its input a terminal, its output
+    piped) asked nothing: its client answers pi's confirm, as in any rpc run."""
+    import shlex
+
+    import pexpect
+
+    agent = hooks_agent_dir(tmp_path)
+    proj = tmp_path / "proj"
+    (proj / ".claude").mkdir(parents=True)
+    hook = [{"hooks": [{"type": "command", "command": "touch ran"}]}]
+    (proj / ".claude/settings.json").write_text(json.dumps({"hooks": {"SessionStart": hook}}))
+    pi = shlex.join([str(real_pi.bin), "--mode", "rpc", "--offline", "--no-session"])
+    env = {**e2e_env, "PI_CODING_AGENT_DIR": str(agent)}
+    child = pexpect.spawn(
+        "bash", ["-c", f"{pi} | cat"], cwd=str(proj), env=env, encoding="utf-8", timeout=BOUND
+    )
+    try:
+        child.expect('"method":"confirm"')
+    finally:
+        child.terminate(force=True)
+    assert not (proj / "ran").exists()
 
 
 def test_a_matcher_that_backtracks_without_end_neither_freezes_pi_nor_runs(

@@ -886,11 +886,13 @@ describe("every event, once approved", { skip: NO_EXT }, () => {
 
 describe("fitsScreen: a preview pi's dialog shows whole", () => {
 	const hook = ["", "  PreToolUse  matcher \"Bash\"  (.claude/settings.json)", "    $ ./check.sh"];
-	const head = ["Hooks in /home/u/proj (0123456789ab), from .claude/settings.json.", "They run as you, whenever the agent acts in this project:"];
-	test("one short hook fits 80x24, with the code's line (helper-66: none ever did)", () => {
-		const one = ["", "  SessionStart  (.claude/settings.json)", "    $ touch ran"];
-		const code = "To run them, type 1234, then Enter (anything else: no).";
-		assert.equal(index.fitsScreen([...head, ...one.slice(1), "", index.COVERS, code], 80, 24), true);
+	const head = ["Hooks in /home/u/proj (0123456789ab).", "They run as you, whenever the agent acts in this project:"];
+	test("one short hook fits 80x24, with the code's line, a project path of 49 characters (helper-66: none ever did)", () => {
+		const config = { SessionStart: [{ hooks: [{ type: "command", command: "touch ran" }] }] };
+		const built = hooks.describe(consent.buildConfig([[".claude/settings.json", JSON.stringify({ hooks: config })]]));
+		const lines = (path) => [`Hooks in ${path} (0123456789ab).`, "They run as you, whenever the agent acts in this project:", ...built, "", index.COVERS, "To run them, type 1234, then Enter (anything else: no)."];
+		assert.equal(index.fitsScreen(lines(`/home/${"u".repeat(38)}/proj`), 80, 24), true);
+		assert.equal(index.fitsScreen(lines(`/home/${"u".repeat(60)}/proj`), 80, 24), false);
 	});
 	test("one hook fits an everyday terminal; thirty do not", () => {
 		assert.equal(index.fitsScreen([...head, ...hook, "", index.COVERS], 100, 40), true);
