@@ -190,6 +190,7 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     try:
         ctx = _CONTEXTS.get(command.call, _agent)(g, options)
     except AgentDirMissing as exc:
+        _refuse_a_missing_choice(g, command.call, exc)
         if exc.how is None:
             raise
         if command.call in _WORKS_ON_WHAT_IS_INSTALLED:  # nothing there: no install is the fix
@@ -248,6 +249,21 @@ _READS_A_DIR = frozenset({"history"})
 # gives. Outside the verb's transaction, since a write of it that fails costs only that hint
 # and leaves nothing to roll back.
 _RECORDS = frozenset({"uninstall", "undo", "adopt"})
+
+
+def _refuse_a_missing_choice(g: Globals, verb: str, exc: AgentDirMissing) -> None:
+    """A found set's own agent dir that does not exist: refused as launch and env refuse such
+    a set's choices, before a fix that would install (and so trust) it (helper-66)."""
+    if verb not in ("launch", "env"):
+        return
+    from installer.ground.context import Env, find_set
+    from installer.host.set_command import refuse_a_missing_choice
+
+    try:
+        root, source = find_set(Env.from_process(), g.set_dir)
+    except ExtError:
+        return
+    refuse_a_missing_choice(root, source, exc.chosen, verb)
 
 
 def _say_if_it_writes(out: Any, command: Command, options: Any) -> None:

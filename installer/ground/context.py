@@ -498,6 +498,7 @@ def _check_named(
             f"agent dir {path} ({source}) does not exist",
             how=_missing_fix(env, path, source),
             command=_create(env, path, source, named_set),
+            chosen=(source, str(path)),
         )
     return path
 

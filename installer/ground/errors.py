@@ -70,14 +70,20 @@ class AgentDirMissing(ExtError):
     exit_code = ExitCode.NO_AGENT_DIR
 
     def __init__(
-        self, message: str, fix: str | None = None, how: str | None = None, command: str = ""
+        self,
+        message: str,
+        fix: str | None = None,
+        how: str | None = None,
+        command: str = "",
+        chosen: tuple[str, str] = ("", ""),  # (source, path): where the dir was named
     ) -> None:
         super().__init__(message, how.format(command=command) if how is not None else fix)
         self.how = how
+        self.chosen = chosen
 
     def with_command(self, command: str) -> AgentDirMissing:
         """The same error, its fix naming `command` as the install that makes the dir."""
-        return AgentDirMissing(self.message, self.fix, self.how, command)
+        return AgentDirMissing(self.message, self.fix, self.how, command, self.chosen)
 
 
 def write_fix(code: int | None, folder: object) -> str:

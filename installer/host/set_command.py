@@ -109,12 +109,30 @@ def refuse_strange_set(ctx: Context, verb: str) -> None:
         risks.append(f"its {ctx.agent_dir_source} would have {ctx.on.title} load {ctx.agent_dir}")
     if not risks or _installed_by_ext(ctx, chosen):
         return
+    raise _refusal(ctx.set_root, risks, verb)
+
+
+def refuse_a_missing_choice(
+    set_root: Path, set_source: str, chosen: tuple[str, str], verb: str
+) -> None:
+    """The same refusal when the agent dir such a set chose does not exist yet: its fix would
+    be an install with `--create`, trusting the set before the risk was said (helper-66)."""
+    source, path = chosen
+    if set_source != "cwd" or not source.startswith("[") or ext_s_own(set_root):
+        return
+    from installer.ground.installs import holding
+
+    if not holding(set_root):
+        raise _refusal(set_root, [f"its {source} would have the agent load {path}"], verb)
+
+
+def _refusal(set_root: Path, risks: list[str], verb: str) -> Exception:
     from installer.ground.errors import Refused
     from installer.ground.shellword import shell_word
 
-    root = shell_word(ctx.set_root)
-    raise Refused(
-        f"not using the set found in or above the working folder, {ctx.set_root}: ext never "
+    root = shell_word(set_root)
+    return Refused(
+        f"not using the set found in or above the working folder, {set_root}: ext never "
         f"installed it, and {' and '.join(risks)}",
         f"if you trust that set, name it: `ext --set {root} {verb}` (or install it first: "
         f"`ext --set {root} install`); else run ext from a folder outside it",

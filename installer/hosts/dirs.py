@@ -118,5 +118,6 @@ def find_host_dir(
             f"{what} does not exist",
             how=f"start {host.title} once so it makes it, or run `{{command}}`",
             command=f"ext {flags}install --create",
+            chosen=(source, str(path)),
         )
     return path, source

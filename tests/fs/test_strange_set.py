@@ -267,3 +267,24 @@ def test_another_hosts_node_through_a_relative_path_entry_is_refused(tmp_path: P
         launch(resolve(env, None, tmp_path / "gemini-dir", host="gemini"), Launch())
 
     assert "the node PATH finds here, ./node, is the set's own" in raised.value.message
+
+
+@pytest.mark.parametrize("verb", ["env", "launch"])
+def test_a_missing_dir_the_found_set_chose_is_refused_before_any_install_is_offered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, verb: str
+) -> None:
+    """helper-66: its `[target] agent_dir` missing, `ext launch` said exit 4 with `ext install
+    --create` as the fix: an install trusts the set before the risk was said."""
+    root, _ = repository(tmp_path, '[target]\nagent_dir = "not-yet"\n')
+    monkeypatch.chdir(root)
+    for name in ("PI_CODING_AGENT_DIR", "EXT_AGENT_DIR", "EXT_SET"):
+        monkeypatch.delenv(name, raising=False)
+
+    done = CliRunner().invoke(app, [verb])
+
+    assert done.exit_code == 3, done.output
+    assert "ext never installed it, and its [target] agent_dir would have the agent load" in (
+        done.stderr
+    )
+    assert "install --create" not in done.stderr
+    assert not (root / "not-yet").exists()
