@@ -200,30 +200,6 @@ def test_the_bundled_set_is_ext_own_and_trusted(tmp_path: Path) -> None:
     assert untrusted_root(root, agent, source="--set") == root
 
 
-def test_a_bare_command_other_than_pi_is_not_run_either(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """helper-66: `[host] command = "cargo"` and a rust-toolchain.toml pointing into the set:
-    doctor ran the set's own cargo through the user's rustup."""
-    marker = tmp_path / "ran"
-    tools = build_tree(tmp_path / "tools", {"fakecargo": f'#!/bin/sh\necho ran >> "{marker}"\n'})
-    (tools / "fakecargo").chmod(0o755)
-    root = build_tree(
-        tmp_path / "set",
-        {
-            "extset.toml": '[set]\nname = "c"\n[host]\ncommand = "fakecargo"\n',
-            "extensions/a.ts": "",
-        },
-    )
-    agent = build_tree(tmp_path / "agent", {"extensions": None})
-    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
-
-    result = ext(root, agent, "--json", "doctor", "--check", "host")
-
-    assert not marker.exists()
-    assert "not run: fakecargo is what the set runs" in doctor_row(result, "host")["message"]
-
-
 def test_doctor_deep_starts_no_pi_on_an_agent_dir_the_set_chose(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -254,31 +230,33 @@ def test_doctor_deep_starts_no_pi_on_an_agent_dir_the_set_chose(
         ), row
 
 
-def test_a_pi_whose_node_path_finds_in_the_set_is_not_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("command", "program", "path"),
+    [
+        ("fakecargo", "tools/fakecargo", "{tools}"),  # helper-66: rustup ran the set's cargo
+        ("pi", "set/node", "{tools}:."),  # helper-68: a wrapper pi's node, found through `.`
+    ],
+)
+def test_a_program_the_set_chooses_is_not_run_while_inspecting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, program: str, path: str
 ) -> None:
-    """helper-68: a wrapper pi (`#!/usr/bin/env node`, no package.json) was asked its version
-    with PATH's relative entry finding the set's own `./node`."""
+    """A bare command other than pi (`cargo` with a rust-toolchain.toml pointing into the set)
+    and a pi whose `#!/usr/bin/env node` PATH finds in the set: doctor ran either."""
     marker = tmp_path / "ran"
-    ubin = build_tree(tmp_path / "ubin", {"pi": "#!/usr/bin/env node\n"})
-    (ubin / "pi").chmod(0o755)
-    root = build_tree(
-        tmp_path / "set",
-        {
-            "extset.toml": '[set]\nname = "n"\n',
-            "node": f'#!/bin/sh\necho ran >> "{marker}"\necho 1.6.0\n',
-            "extensions/a.ts": "",
-        },
-    )
-    (root / "node").chmod(0o755)
-    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    manifest = f'[set]\nname = "c"\n[host]\ncommand = "{command}"\n'
+    build_tree(tmp_path, {"set/extset.toml": manifest, "set/extensions/a.ts": ""})
+    build_tree(tmp_path, {"tools/pi": "#!/usr/bin/env node\n"})  # a wrapper: no package.json
+    build_tree(tmp_path, {program: f'#!/bin/sh\necho ran >> "{marker}"\necho 1.6.0\n'})
+    for tool in (tmp_path / "tools/pi", tmp_path / program):
+        tool.chmod(0o755)
+    root, agent = tmp_path / "set", build_tree(tmp_path / "agent", {"extensions": None})
     monkeypatch.chdir(root)
-    monkeypatch.setenv("PATH", f"{ubin}:.:{os.environ['PATH']}")
+    monkeypatch.setenv("PATH", f"{path.format(tools=tmp_path / 'tools')}:{os.environ['PATH']}")
 
     result = ext(root, agent, "--json", "doctor", "--check", "host")
 
     assert not marker.exists()
-    assert "not run: pi is what the set runs" in doctor_row(result, "host")["message"]
+    assert f"not run: {command} is what the set runs" in doctor_row(result, "host")["message"]
 
 
 def test_ext_s_own_checkout_is_trusted_as_the_bundled_set(

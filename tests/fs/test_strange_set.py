@@ -127,22 +127,6 @@ def test_a_bare_command_other_than_pi_is_the_sets_choice_too(tmp_path: Path) -> 
     assert raised.value.message.endswith("and its [host] command make would run")
 
 
-def test_pi_through_a_relative_path_entry_is_said_as_that(tmp_path: Path) -> None:
-    root, _ = repository(tmp_path, "")
-    build_tree(root, {"pi": "#!/bin/sh\ntouch ran\n"})
-    (root / "pi").chmod(0o755)
-    agent = build_tree(tmp_path / "agent", {"extensions": None})
-    env = Env(environ={**os.environ, "PATH": f".:{os.environ['PATH']}"}, cwd=root)
-
-    with pytest.raises(Refused) as raised:
-        launch(resolve(env, None, agent), Launch())
-
-    assert raised.value.message.endswith(
-        "and the pi PATH finds here, ./pi, is the set's own (inside it, or found through a "
-        "relative PATH entry)"
-    )
-
-
 @pytest.mark.parametrize("verb", ["env", "launch"])
 def test_another_hosts_dir_the_found_set_chose_is_refused_too(tmp_path: Path, verb: str) -> None:
     """helper-64, helper-65: `[hosts.claude] agent_dir` pointed Claude Code (and Codex's,
@@ -213,23 +197,27 @@ def test_env_prints_no_line_for_the_found_sets_own_dir(
     assert named.stdout.strip().endswith(str(root / "agentdir"))
 
 
-def test_node_through_a_relative_path_entry_is_refused_too(tmp_path: Path) -> None:
-    """helper-66: pi's `#!/usr/bin/env node` ran the repository's `bin/node`, PATH holding
-    `../../bin`."""
+@pytest.mark.parametrize("program", ["pi", "node"])
+def test_pi_or_its_node_through_a_relative_path_entry_is_refused(
+    tmp_path: Path, program: str
+) -> None:
+    """A bare `pi` (the set chose nothing) that PATH's `.` finds in the repository; helper-66:
+    pi's `#!/usr/bin/env node` ran the repository's `node`, PATH holding `../../bin`."""
     root, _ = repository(tmp_path, "")
-    build_tree(root, {"node": "#!/bin/sh\ntouch ran\n"})
-    (root / "node").chmod(0o755)
-    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    build_tree(root, {program: "#!/bin/sh\ntouch ran\n"})
+    (root / program).chmod(0o755)
     ubin = build_tree(tmp_path / "ubin", {"pi": "#!/bin/sh\necho 1.6.0\n"})
     (ubin / "pi").chmod(0o755)
-    env = Env(environ={**os.environ, "PATH": f"{ubin}:."}, cwd=root)
+    path = f".:{ubin}" if program == "pi" else f"{ubin}:."
+    env = Env(environ={**os.environ, "PATH": path}, cwd=root)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
 
     with pytest.raises(Refused) as raised:
         launch(resolve(env, None, agent), Launch())
 
     assert raised.value.message.endswith(
-        "and the node PATH finds here, ./node, is the set's own (inside it, or found through a "
-        "relative PATH entry)"
+        f"and the {program} PATH finds here, ./{program}, is the set's own (inside it, or "
+        "found through a relative PATH entry)"
     )
 
 
