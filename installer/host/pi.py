@@ -261,7 +261,9 @@ class _Output(NamedTuple):  # private, and a NamedTuple is cheaper to define at 
     timed_out: bool
 
 
-def _run(argv: list[str], env: Mapping[str, str] | None, timeout: float) -> _Output:
+def _run(
+    argv: list[str], env: Mapping[str, str] | None, timeout: float, cwd: Path | None = None
+) -> _Output:
     """Run argv in its own process group; on timeout kill the whole group (node, shells)."""
     import signal
     import subprocess
@@ -272,6 +274,7 @@ def _run(argv: list[str], env: Mapping[str, str] | None, timeout: float) -> _Out
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        cwd=cwd,
         start_new_session=True,
         encoding="utf-8",
         errors="replace",
@@ -397,6 +400,8 @@ def offline_load_check(
     timeout: float = LOAD_CHECK_TIMEOUT,
 ) -> LoadReport:
     """Start the host offline on `agent_dir` and collect every extension that failed to load."""
+    import tempfile
+
     from installer.host.startfiles import absent, take_back
 
     argv = [str(host.path), "-p", "x", "--offline", "--no-session", "--model", _NO_MODEL]
@@ -405,7 +410,12 @@ def offline_load_check(
         agent_dir
     )  # what pi's start makes for itself, taken back after: a check writes nothing
     try:
-        out = _run(argv, run_env, timeout)
+        # The agent dir as the cwd, as the loader has it (an empty folder when it is not yet):
+        # pi 0.73 loads the `.pi/extensions` of the folder it starts in, unasked (helper-69: a
+        # cloned repository's ran).
+        with tempfile.TemporaryDirectory(prefix="extset-pi-") as empty:
+            here = agent_dir if agent_dir.is_dir() else Path(empty)
+            out = _run(argv, run_env, timeout, cwd=here)
     except OSError as exc:
         raise _cannot_start(host, exc) from exc
     finally:

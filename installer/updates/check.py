@@ -99,8 +99,10 @@ def check_now(
     current: str | None = None,
     npm_prefix: Path | None = None,
     clock: Callable[[], float] = time.time,
+    set_withheld: str | None = None,
 ) -> Report:
-    """Run the three checks concurrently (so the wait is the slowest, not the sum); never raises."""
+    """Run the three checks concurrently (so the wait is the slowest, not the sum); never raises.
+    `set_withheld`: why the set's checkout is not asked (no git runs in it)."""
     from concurrent.futures import ThreadPoolExecutor
 
     env = dict(os.environ if env is None else env)
@@ -114,7 +116,7 @@ def check_now(
         jobs = [
             pool.submit(check_ext, config, method, current, limits, _python(facts), env),
             pool.submit(check_host, config, host, env, npm_prefix, limits),
-            pool.submit(check_set, set_dir, git_timeout, env),
+            pool.submit(check_set, set_dir, git_timeout, env, set_withheld),
         ]
         names = ("ext", "host", "set")
         results = tuple(_settle(job.result, name) for job, name in zip(jobs, names, strict=True))
@@ -183,11 +185,15 @@ def _from_index(
 
 
 def check_set(
-    set_dir: Path | None, timeout: float = GIT_TIMEOUT, env: Mapping[str, str] | None = None
+    set_dir: Path | None,
+    timeout: float = GIT_TIMEOUT,
+    env: Mapping[str, str] | None = None,
+    withheld: str | None = None,
 ) -> CheckResult:
-    """The set checkout against its upstream branch."""
-    if set_dir is None:
-        return CheckResult("set", None, None, None, "not-applicable", "no set", label="the set")
+    """The set checkout against its upstream branch; `withheld`: why git is not run in it."""
+    if set_dir is None or withheld is not None:
+        said = withheld or "no set"
+        return CheckResult("set", None, None, None, "not-applicable", said, label="the set")
     up = upstream_state(set_dir, timeout=timeout, env=env)
     status: Status = "not-applicable"
     if up.state == "behind":

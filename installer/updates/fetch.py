@@ -218,7 +218,7 @@ def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> Complete
     quiet = no_compile_cache({**env, "npm_config_update_notifier": "false"})
     with tempfile.TemporaryDirectory(prefix="extset-npm-", ignore_cleanup_errors=True) as cache:
         flags = [f"--cache={cache}", "--logs-max=0", "--no-update-notifier"]
-        return completed([npm, *args, *flags], quiet, timeout)
+        return completed([npm, *args, *flags], quiet, timeout, cwd=cache)
 
 
 # Releases of nothing: the installer answered, and the index has no such distribution.
@@ -241,9 +241,14 @@ def ask_pip(
         return None  # pip is told to use no index: there is none to ask, nothing is missing
     # One retry, not pip's five (backing off to 4 s): offline they outlived the time allowed.
     # Its `Retrying … connection` line is what tells an index unreached from one without ext.
-    argv = [python, "-m", "pip", "index", "versions", dist, "--disable-pip-version-check"]
+    # -P, and a folder of its own: `-m pip` in the folder ext runs in imported a `pip/` of that
+    # folder first (helper-69: a cloned repository's ran).
+    argv = [python, "-P", "-m", "pip", "index", "versions", dist, "--disable-pip-version-check"]
     argv += ["--retries", "1"]
-    done = completed(argv, _without_rustc(env), timeout)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="extset-pip-", ignore_cleanup_errors=True) as here:
+        done = completed(argv, _without_rustc(env), timeout, cwd=here)
     if done is None:
         return None
     if done.timed_out:  # offline, pip retries each index past the time allowed
@@ -289,7 +294,12 @@ def ask_uv(
     if uv is None:
         return None
     argv = [uv, "pip", "compile", "-", "--no-deps", "--no-header", "--no-annotate", "--quiet"]
-    done = completed([*argv, "--python", python], env, timeout, stdin=f"{dist}\n")
+    import tempfile
+
+    # a folder of its own: uv reads the working folder's uv.toml and pyproject.toml
+    with tempfile.TemporaryDirectory(prefix="extset-uv-", ignore_cleanup_errors=True) as here:
+        argv += ["--python", python]
+        done = completed(argv, env, timeout, stdin=f"{dist}\n", cwd=here)
     if done is None:
         return None
     if done.timed_out:
@@ -312,16 +322,22 @@ class Completed(NamedTuple):
 
 
 def completed(
-    argv: list[str], env: Mapping[str, str], timeout: float, stdin: str | None = None
+    argv: list[str],
+    env: Mapping[str, str],
+    timeout: float,
+    stdin: str | None = None,
+    cwd: str | None = None,
 ) -> Completed | None:
     """How a command ended (`timed_out` once it outlives `timeout`: killed), or None when it
-    cannot start."""
+    cannot start. `cwd`: a folder of ext's, where no project's config is read (npm reads the
+    working folder's `.npmrc`: helper-69)."""
     import subprocess
 
     try:
         done = subprocess.run(
             argv,
             env=dict(env),
+            cwd=cwd,
             capture_output=True,
             text=True,
             timeout=timeout,

@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# A ref file holds a line; packed-refs, a line a ref. Past this, or no regular file (a FIFO
+# would hold the read, /dev/zero fill memory: helper-69), it is no checkout ext reads.
+_CAP = 16 * 1024 * 1024
+
+
+def _text(path: Path) -> str:
+    from installer.ground.readfile import read_text
+
+    return read_text(path, cap=_CAP)
+
 
 def head_sha(set_dir: Path) -> str | None:
     """The checkout's HEAD commit read from `.git` files directly (no subprocess; hot path)."""
@@ -11,7 +21,7 @@ def head_sha(set_dir: Path) -> str | None:
     if git_dir is None:
         return None
     try:
-        head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+        head = _text(git_dir / "HEAD").strip()
         if not head.startswith("ref: "):
             return head or None
         ref = head[5:]
@@ -19,8 +29,8 @@ def head_sha(set_dir: Path) -> str | None:
         for folder in (git_dir, common):
             loose = folder / ref
             if loose.is_file():
-                return loose.read_text(encoding="utf-8").strip() or None
-        for line in (common / "packed-refs").read_text(encoding="utf-8").splitlines():
+                return _text(loose).strip() or None
+        for line in _text(common / "packed-refs").splitlines():
             sha, _, name = line.partition(" ")
             if name == ref:
                 return sha
@@ -36,7 +46,7 @@ def _git_dir(start: Path) -> Path | None:
             return dot
         if dot.is_file():  # a worktree or submodule: "gitdir: <path>"
             try:
-                text = dot.read_text(encoding="utf-8").strip()
+                text = _text(dot).strip()
             except (OSError, UnicodeDecodeError):
                 return None
             if text.startswith("gitdir: "):
@@ -47,7 +57,7 @@ def _git_dir(start: Path) -> Path | None:
 
 def _common_dir(git_dir: Path) -> Path:
     try:
-        text = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except OSError:
+        text = _text(git_dir / "commondir").strip()
+    except (OSError, UnicodeDecodeError):
         return git_dir
     return (git_dir / text).resolve()

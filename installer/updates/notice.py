@@ -124,7 +124,9 @@ def spawn_refresh(
     """
     import subprocess
 
-    args = [sys.executable, "-m", "installer.updates", "refresh", "--cache", str(cache_path)]
+    # -P and ext's own cache folder as its cwd: `-m` would import an `installer/` of the
+    # folder ext runs in before ext's own (helper-69: a cloned repository's ran)
+    args = [sys.executable, "-P", "-m", "installer.updates", "refresh", "--cache", str(cache_path)]
     if set_dir is not None:
         args += ["--set", str(set_dir)]
     if host is not None:
@@ -145,6 +147,7 @@ def spawn_refresh(
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # not killed with the terminal, never holds it
             close_fds=True,
+            cwd=cache_path.parent if cache_path.parent.is_dir() else "/",
         )
     except OSError:
         return None  # no refresh this time; the next command retries after REFRESH_RETRY
@@ -159,6 +162,7 @@ def refresh(
     limits: Limits | None = None,
     facts: InstallFacts | None = None,
     clock: Callable[[], float] = time.time,
+    set_withheld: str | None = None,
 ) -> Report:
     """Check now and merge the results into the cache (what the background process runs)."""
     from installer.updates.cache import load_cache, merge_results, save_cache
@@ -173,6 +177,7 @@ def refresh(
         limits=limits or DEFAULT_LIMITS,
         facts=facts,
         clock=clock,
+        set_withheld=set_withheld,
     )
     path = cache_path or default_cache_path()
     try:

@@ -262,3 +262,23 @@ def test_the_bundled_set_freshly_installed_is_all_ok(ext: Run) -> None:
     ]
     by_id = {c["id"]: c for c in found}
     assert by_id["items"]["level"] == "ok" and by_id["host.drift"]["level"] == "ok"
+
+
+def test_doctor_deep_in_a_repository_loads_none_of_its_project_extensions(
+    ext: Run, real_pi: RealPi, tmp_path: Path
+) -> None:
+    """helper-69: `ext doctor --deep` started pi 0.73 in the folder ext ran in, and pi 0.73
+    loads that folder's `.pi/extensions` unasked: a cloned repository's ran."""
+    marker = tmp_path / "ran"
+    repo = build_tree(
+        tmp_path / "repo",
+        {".pi/extensions/proj.ts": f'import {{ writeFileSync }} from "node:fs";\n'
+                                   f'writeFileSync({json.dumps(str(marker))}, "x");\n'
+                                   "export default function () {}\n"},
+    )  # fmt: skip
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+
+    done = ext("--agent-dir", str(agent), "doctor", "--deep", "--check", "host.load", cwd=repo)
+
+    assert "Traceback" not in done.stderr, done.stderr
+    assert not marker.exists(), done.stdout

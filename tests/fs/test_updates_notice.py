@@ -268,9 +268,29 @@ def test_spawned_refresh_fills_the_cache(cache: Path, monkeypatch: pytest.Monkey
     proc = spawn_refresh(HostFacts(None, "0.70.0", None), None, cache)
     assert time.monotonic() - start < 1.0
     assert proc is not None
-    assert list(proc.args)[:4] == [sys.executable, "-m", "installer.updates", "refresh"]  # type: ignore[arg-type]
+    assert list(proc.args)[:5] == [sys.executable, "-P", "-m", "installer.updates", "refresh"]  # type: ignore[arg-type]
     assert proc.wait(timeout=60) == 0
     state = load_cache(cache)
     assert state is not None and state.checked_at is not None
     ext = next(r for r in state.results if r.name == "ext")
     assert (ext.status, ext.latest) == ("unavailable", None)
+
+
+def test_a_refresh_started_in_a_repository_imports_nothing_of_it(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-69: `python -m installer.updates` started in a cloned repository imported the
+    repository's own `installer/` first, on `ext list` in a terminal."""
+    marker = tmp_path / "ran"
+    repo = tmp_path / "repo"
+    for package in ("installer", "installer/updates"):
+        (repo / package).mkdir(parents=True)
+        (repo / package / "__init__.py").write_text(f"open({str(marker)!r}, 'a').write('x')\n")
+    (repo / "installer/updates/__main__.py").write_text("")
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("EXT_INDEX_URL", "http://127.0.0.1:9")
+
+    proc = spawn_refresh(HostFacts(None, "0.70.0", None), None, cache)
+
+    assert proc is not None and proc.wait(timeout=60) == 0
+    assert not marker.exists()
