@@ -41,31 +41,13 @@ def _host_facts(ctx: Context) -> Any:
 def check(ctx: Context) -> Any:
     """Check ext, the host and the set now (each with its own timeout), and cache the results
     so doctor and the passive notices see them; never raises."""
+    from installer.host.set_command import SET_WITHHELD, checkout_trusted
     from installer.updates import refresh
 
-    withheld = None if _set_trusted(ctx) else SET_WITHHELD
+    trusted = checkout_trusted(ctx.set_root, ctx.set_source, ctx.agent_dir, ctx.agent_dir_source)
+    withheld = None if trusted else SET_WITHHELD
     host, env = _host_facts(ctx), ctx.env.environ
     return refresh(host=host, set_dir=ctx.set_root, env=env, set_withheld=withheld)
-
-
-# Why the set's checkout is not asked: git reads the repository's own config, which can name
-# commands to run (`remote.origin.uploadpack`, `core.sshCommand`: helper-69).
-SET_WITHHELD = (
-    "not checked: the set is not installed, and git would run with its repository's own "
-    "config (installed, it is checked)"
-)
-
-
-def _set_trusted(ctx: Context) -> bool:
-    """Whether git may run in the set's checkout: the set is ext's own, or installed (ext's
-    record, or this agent dir's when the set did not choose it)."""
-    from installer.ground.installs import holding
-    from installer.host.set_command import untrusted_root
-
-    chosen = ctx.agent_dir_source.startswith("[")
-    agent = None if chosen else ctx.agent_dir
-    root = untrusted_root(ctx.set_root, agent, source=ctx.set_source)
-    return root is None or bool(holding(root))
 
 
 def notice(ctx: Context) -> str | None:
@@ -73,8 +55,10 @@ def notice(ctx: Context) -> str | None:
     tty = ctx.env.stdout_tty and ctx.env.stderr_tty
     if not ctx.manifest.update_check or not tty:
         return None  # decided before finding the host: scripts and CI pay nothing
+    from installer.host.set_command import checkout_trusted
     from installer.updates import passive_notice
 
-    set_dir = ctx.set_root if _set_trusted(ctx) else None  # no git in a set not installed
+    trusted = checkout_trusted(ctx.set_root, ctx.set_source, ctx.agent_dir, ctx.agent_dir_source)
+    set_dir = ctx.set_root if trusted else None  # no git in a set not installed
     found = passive_notice(host=_host_facts(ctx), set_dir=set_dir, env=ctx.env.environ, tty=tty)
     return found.text() if found is not None else None

@@ -112,7 +112,7 @@ class Subject:
         if host is None:
             raise Skip(f"{self.host_command} was not found (see host)")
         if host.withheld:
-            raise Skip(withheld_note(self.host_command))
+            raise Skip(withheld_note(self.host_command, said=""))
         return host
 
     def loading_host(self) -> HostInfo:

@@ -82,12 +82,33 @@ def set_chooses(command: str, found: str, set_root: Path, path_env: str | None =
     return node is not None and names_set_path("node", node, set_root)
 
 
-def withheld_note(command: str) -> str:
-    """What is said instead of running the host command a set chose, and how to run it."""
+def withheld_note(command: str, said: str = "not run: ") -> str:
+    """What is said instead of running the host command a set chose, and how to run it
+    (`said`: what goes first; a check already says "not checked: ": helper-70)."""
     return (
-        f"not run: {command} is what the set runs, and the set is not installed here "
+        f"{said}{command} is what the set runs, and the set is not installed here "
         "(--trust-set runs it; so does every command once the set is installed)"
     )
+
+
+# Why a set's checkout is not asked of its upstream: git reads the repository's own config,
+# which can name commands to run (`remote.origin.uploadpack`, `core.sshCommand`: helper-69).
+SET_WITHHELD = (
+    "not checked: ext has not installed this set, and git would read its repository's "
+    "config, which can run commands; it is checked once the set is installed"
+)
+
+
+def checkout_trusted(
+    set_root: Path | None, set_source: str | None, agent_dir: Path | None, agent_source: str
+) -> bool:
+    """Whether git may run in the set's checkout: the set is ext's own, or installed (ext's
+    record, or this agent dir's when the set did not choose it)."""
+    from installer.ground.installs import holding
+
+    chosen = agent_source.startswith("[")  # an agent dir the set chose proves nothing
+    root = untrusted_root(set_root, None if chosen else agent_dir, source=set_source)
+    return root is None or bool(holding(root))
 
 
 def refuse_strange_set(ctx: Context, verb: str) -> None:
@@ -121,21 +142,32 @@ def refuse_a_missing_choice(
     if set_source != "cwd" or not source.startswith("[") or ext_s_own(set_root):
         return
     from installer.ground.installs import holding
+    from installer.hosts.table import HOSTS
 
     if not holding(set_root):
-        raise _refusal(set_root, [f"its {source} would have the agent load {path}"], verb)
+        host = source.removeprefix("[hosts.").partition("]")[0] if "hosts." in source else "pi"
+        title = HOSTS[host].title if host in HOSTS else "the agent"
+        risk = f"its {source} would have {title} load {path}"
+        raise _refusal(set_root, [risk], verb, missing=True)
 
 
-def _refusal(set_root: Path, risks: list[str], verb: str) -> Exception:
+def _refusal(set_root: Path, risks: list[str], verb: str, missing: bool = False) -> Exception:
     from installer.ground.errors import Refused
     from installer.ground.shellword import shell_word
 
     root = shell_word(set_root)
+    if missing:  # naming it would fail on the dir (exit 4): the install makes it (helper-70)
+        fix = f"if you trust that set, install it, which makes that dir: `ext --set {root} "
+        fix += "install --create`; else run ext from a folder outside it"
+    else:
+        fix = (
+            f"if you trust that set, name it: `ext --set {root} {verb}` (or install it first: "
+            f"`ext --set {root} install`); else run ext from a folder outside it"
+        )
     return Refused(
         f"not using the set found in or above the working folder, {set_root}: ext never "
         f"installed it, and {' and '.join(risks)}",
-        f"if you trust that set, name it: `ext --set {root} {verb}` (or install it first: "
-        f"`ext --set {root} install`); else run ext from a folder outside it",
+        fix,
     )
 
 

@@ -142,6 +142,7 @@ def spawn_refresh(
     try:
         return subprocess.Popen(
             args,
+            env=_finding_ext(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -151,6 +152,19 @@ def spawn_refresh(
         )
     except OSError:
         return None  # no refresh this time; the next command retries after REFRESH_RETRY
+
+
+def _finding_ext() -> dict[str, str]:
+    """The environment, with the folder ext's own `installer` package is in first on
+    PYTHONPATH and every relative entry made absolute: with -P and another cwd, a source tree
+    run as `PYTHONPATH=.` (or `python -c` in it) found no ext (helper-71)."""
+    import os
+
+    import installer
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(installer.__file__)))
+    given = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([here, *given])}
 
 
 def refresh(

@@ -281,4 +281,5 @@ def test_doctor_deep_in_a_repository_loads_none_of_its_project_extensions(
     done = ext("--agent-dir", str(agent), "doctor", "--deep", "--check", "host.load", cwd=repo)
 
     assert "Traceback" not in done.stderr, done.stderr
+    assert "pi loaded every extension" in done.stdout, done.stdout  # it ran, in the agent dir
     assert not marker.exists(), done.stdout

@@ -271,8 +271,9 @@ def test_a_missing_dir_the_found_set_chose_is_refused_before_any_install_is_offe
     done = CliRunner().invoke(app, [verb])
 
     assert done.exit_code == 3, done.output
-    assert "ext never installed it, and its [target] agent_dir would have the agent load" in (
-        done.stderr
-    )
-    assert "install --create" not in done.stderr
+    said, _, fix = done.stderr.partition("fix: ")
+    assert "ext never installed it, and its [target] agent_dir would have pi load" in said
+    # helper-70: the risk said first, the fix that works pasted (naming it fails on the dir)
+    assert fix.startswith("if you trust that set, install it, which makes that dir: `ext --set ")
+    assert "install --create`" in fix and f"{verb}`" not in fix
     assert not (root / "not-yet").exists()
