@@ -177,14 +177,19 @@ export default function (pi: ExtensionAPI) {
 		if (interactive && !(screen && fitsScreen(lines, screen.columns, screen.rows))) {
 			// pi 1.x clips a message taller than the screen; piped, its size is unknown: an answer
 			// could approve hooks never shown. Not asked here, so none is approved unseen.
-			const why = screen ? "hooks too long to show here whole" : "pi's output is no terminal, so its hooks cannot be shown whole here";
+			// the terminal is too small, not the hooks too long (helper-70: three one-line hooks)
+			const why = screen ? `hooks too many or too long to show whole in this ${screen.columns}x${screen.rows} terminal` : "pi's output is no terminal, so its hooks cannot be shown whole here";
 			say(ctx, `project-hooks: ${why}, so they do not run: those in ${key}. Review and approve them in a shell: ${approveCommand(key)}`);
 			return false;
 		}
-		const yes = await asked(ctx, lines.join("\n"), code);
+		const answer = await asked(ctx, lines.join("\n"), code);
+		const yes = answer === true;
 		const failed = yes ? await record(key, hash) : undefined;
 		if (!yes || failed !== undefined) decided.set(hash, yes);
-		if (!yes) say(ctx, `project-hooks: not approved, so the hooks in ${key} do not run in this session. To approve them: ${approveCommand(key)}`);
+		// a typo reads otherwise as a no (helper-70); what was typed is not repeated
+		const typo = answer === "typed" ? " (what was typed is not the code)" : "";
+		if (!yes) say(ctx, `project-hooks: not approved${typo}, so the hooks in ${key} do not run in this session. To approve them: ${approveCommand(key)}`);
+		if (yes && failed === undefined && code) ctx.ui.notify(`project-hooks: approved, so the hooks in ${key} run from now on (\`ext consent revoke\` ends it)`, "info");
 		if (failed !== undefined) {
 			say(ctx, `project-hooks: approved for this session only; recording it failed (${failed}). Record it with: ${approveCommand(key)}`);
 		}
@@ -348,9 +353,10 @@ function diffOf(before: HookConfig, after: HookConfig): string[] {
  * "question", cut past 2 KiB): here that title holds the hooks and, for most, the code, where
  * its confirm would say only TITLE. The terminal is the person's own; the project cannot read
  * it, and a typed-ahead key cannot be the code (helper-66). */
-async function asked(ctx: ExtensionContext, message: string, code: string | undefined): Promise<boolean> {
+async function asked(ctx: ExtensionContext, message: string, code: string | undefined): Promise<boolean | "typed"> {
 	if (!code) return ctx.ui.confirm(TITLE, message);
-	return (await ctx.ui.input(`${TITLE}\n${message}`, code))?.trim() === code;
+	const typed = (await ctx.ui.input(`${TITLE}\n${message}`, code))?.trim();
+	return typed === code || (typed ? "typed" : false);
 }
 
 /** Record the approval through `ext`, which writes the store under its lock and journals it; an error text, or undefined. */

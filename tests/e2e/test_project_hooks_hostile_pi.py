@@ -176,7 +176,7 @@ def test_hooks_too_long_for_the_screen_are_not_asked_about_and_none_runs(
     )
     child = pi_in_a_terminal(pi_bin, agent, e2e_env, proj, BOUND, rows)
     try:
-        seen = child.expect(["Run this project's hooks", "hooks too long to show here whole"])
+        seen = child.expect(["Run this project's hooks", "to show whole in this 100x"])
         child.send("\r")
         child.expect([pexpect.TIMEOUT, pexpect.EOF], timeout=2)  # time for a hook to run
     finally:
@@ -206,7 +206,7 @@ def test_keys_typed_ahead_into_the_dialog_approve_nothing_and_the_code_does(
         child.expect("Run this project's hooks")
         child.expect(re.compile(r"type (\d{4}), then Enter"))
         child.send(ahead)
-        child.expect("not approved, so the hooks in")
+        child.expect("project-hooks: not approved")
         assert not (proj / "ran").exists()
         assert not (agent / ".extset/consent/project-approvals.json").exists()
     finally:

@@ -515,7 +515,7 @@ describe("consent in the session", { skip: NO_EXT }, () => {
 			s.restore();
 		}
 		assert.equal(s.ctx.ui.calls.filter((c) => c[0] === "confirm").length, 0);
-		const told = s.ctx.ui.calls.filter((c) => c[0] === "notify" && c[1].includes("hooks too long to show here whole"));
+		const told = s.ctx.ui.calls.filter((c) => c[0] === "notify" && c[1].includes("hooks too many or too long to show whole in this 100x40 terminal"));
 		assert.equal(told.length, 1, JSON.stringify(s.ctx.ui.calls));
 		assert.match(told[0][1], /Review and approve them in a shell: ext --agent-dir \S+ consent approve /);
 		assert.ok(!existsSync(join(where.proj, "ran.log")));
@@ -582,7 +582,9 @@ describe("in pi's terminal the answer is a code typed whole (helper-63, helper-6
 			assert.match(title, /\$ touch ran; exit 2/);
 			assert.match(title, /\nTo run them, type \d{4}, then Enter \(anything else: no\)\.$/);
 			assert.equal(calls.filter((c) => c[0] === "confirm" || c[0] === "select").length, 0);
-			assert.equal(calls.filter((c) => c[0] === "notify" && /not approved, so the hooks in .* do not run in this session\. To approve them: ext --agent-dir /.test(c[1])).length, 1, JSON.stringify(calls));
+			const typo = ahead.trim() ? " \\(what was typed is not the code\\)" : "";
+			const said = new RegExp(`not approved${typo}, so the hooks in .* do not run in this session\\. To approve them: ext --agent-dir `);
+			assert.equal(calls.filter((c) => c[0] === "notify" && said.test(c[1])).length, 1, JSON.stringify(calls));
 			assert.ok(!existsSync(join(where.proj, "ran")));
 			assert.ok(!existsSync(consent.storePath(where.agent)));
 		});
@@ -590,8 +592,9 @@ describe("in pi's terminal the answer is a code typed whole (helper-63, helper-6
 
 	test("the code typed: recorded through ext, and the hook runs", async () => {
 		const where = project("echo 'guarded' >&2; exit 2");
-		const { result } = await inTerminal(where, (code) => ` ${code} `);
+		const { result, calls } = await inTerminal(where, (code) => ` ${code} `);
 		assert.deepEqual(result, { block: true, reason: "guarded" });
+		assert.ok(calls.some((c) => c[0] === "notify" && /^project-hooks: approved, so the hooks in .* run from now on/.test(c[1])), JSON.stringify(calls));
 		const check = execFileSync(EXT, ["--agent-dir", where.agent, "--json", "consent", "check", where.proj], { encoding: "utf8", env: EXT_ENV });
 		assert.equal(JSON.parse(check).status, "approved");
 	});
