@@ -258,12 +258,16 @@ def _refuse_a_missing_choice(g: Globals, verb: str, exc: AgentDirMissing) -> Non
         return
     from installer.ground.context import Env, find_set
     from installer.host.set_command import refuse_a_missing_choice
+    from installer.hosts.table import HOSTS
 
     try:
         root, source = find_set(Env.from_process(), g.set_dir)
     except ExtError:
         return
-    refuse_a_missing_choice(root, source, exc.chosen, verb)
+    where = exc.chosen[0]  # "[target] agent_dir" (pi's) or "[hosts.NAME] agent_dir"
+    host = where.removeprefix("[hosts.").partition("]")[0] if "hosts." in where else "pi"
+    title = HOSTS[host].title if host in HOSTS else "the agent"
+    refuse_a_missing_choice(root, source, exc.chosen, verb, title)
 
 
 def _say_if_it_writes(out: Any, command: Command, options: Any) -> None:

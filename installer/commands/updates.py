@@ -33,7 +33,9 @@ def _host_facts(ctx: Context) -> Any:
     from installer.host.set_command import untrusted_root
     from installer.updates import HostFacts
 
-    untrusted = untrusted_root(ctx.set_root, ctx.agent_dir, source=ctx.set_source)
+    untrusted = untrusted_root(
+        ctx.set_root, ctx.agent_dir, source=ctx.set_source, agent_source=ctx.agent_dir_source
+    )
     info = find_host(ctx.manifest.host_command, ctx.env.environ.get("PATH"), untrusted=untrusted)
     return HostFacts.from_info(info, ctx.manifest.host_tested) if info is not None else None
 

@@ -99,7 +99,10 @@ class Subject:
         from installer.host.set_command import untrusted_root
 
         path = self.env.environ.get("PATH")
-        untrusted = untrusted_root(self.set_root, self.agent_dir, self.trust_set, self.set_source)
+        source = self.agent_source or ""
+        untrusted = untrusted_root(
+            self.set_root, self.agent_dir, self.trust_set, self.set_source, source
+        )
         finder = self.host_finder or (lambda c, p: _find_host(c, p, untrusted))
         return self.memo("host", lambda: finder(self.host_command, path))
 

@@ -23,7 +23,9 @@ def drift_warning(
     from installer.host.set_command import untrusted_root
 
     if host is None:
-        untrusted = untrusted_root(ctx.set_root, ctx.agent_dir, trusted, ctx.set_source)
+        untrusted = untrusted_root(
+            ctx.set_root, ctx.agent_dir, trusted, ctx.set_source, ctx.agent_dir_source
+        )
         path = ctx.env.environ.get("PATH")
         host = find_host(ctx.manifest.host_command, path, untrusted=untrusted)
     if host is None:

@@ -33,6 +33,7 @@ def untrusted_root(
     agent_dir: Path | None,
     trusted: bool = False,
     source: str | None = None,
+    agent_source: str = "",
 ) -> Path | None:
     """The set root whose paths must not run here; None once the set is installed or trusted.
 
@@ -43,6 +44,10 @@ def untrusted_root(
     """
     if trusted or set_root is None or source == "bundled" or ext_s_own(set_root):
         return None
+    if agent_source.startswith("["):  # a dir the set chose: its record is the set's to forge,
+        from installer.ground.installs import holding  # ext's own record counts (helper-71)
+
+        return None if holding(set_root) else set_root
     if agent_dir is not None:
         from installer.ground.state import load_state
 
@@ -134,19 +139,17 @@ def refuse_strange_set(ctx: Context, verb: str) -> None:
 
 
 def refuse_a_missing_choice(
-    set_root: Path, set_source: str, chosen: tuple[str, str], verb: str
+    set_root: Path, set_source: str, chosen: tuple[str, str], verb: str, title: str
 ) -> None:
     """The same refusal when the agent dir such a set chose does not exist yet: its fix would
-    be an install with `--create`, trusting the set before the risk was said (helper-66)."""
+    be an install with `--create`, trusting the set before the risk was said (helper-66).
+    `title`: the agent's, as a person reads it."""
     source, path = chosen
     if set_source != "cwd" or not source.startswith("[") or ext_s_own(set_root):
         return
     from installer.ground.installs import holding
-    from installer.hosts.table import HOSTS
 
     if not holding(set_root):
-        host = source.removeprefix("[hosts.").partition("]")[0] if "hosts." in source else "pi"
-        title = HOSTS[host].title if host in HOSTS else "the agent"
         risk = f"its {source} would have {title} load {path}"
         raise _refusal(set_root, [risk], verb, missing=True)
 

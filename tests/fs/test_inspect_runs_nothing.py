@@ -269,3 +269,27 @@ def test_ext_s_own_checkout_is_trusted_as_the_bundled_set(
     assert untrusted_root(root, None, source="cwd") == root
     monkeypatch.setattr(context_module, "ext_checkout", root.resolve)
     assert untrusted_root(root, None, source="cwd") is None
+
+
+def test_a_record_in_an_agent_dir_the_set_chose_trusts_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-71: doctor and `update --check` counted the state record of an agent dir the set
+    itself chose ([target] agent_dir), which the set can write: its own `bin/pi` then ran."""
+    import json
+
+    root, marker = evil_set(tmp_path)
+    with (root / "extset.toml").open("a") as manifest:
+        manifest.write('[target]\nagent_dir = "agentdir"\n')
+    forged = {"sets": [{"root": str(root), "name": "evil", "mode": "link", "ext_version": "0"}]}
+    build_tree(
+        root, {"agentdir/.extset/state.json": json.dumps(forged), "agentdir/extensions": None}
+    )
+    monkeypatch.chdir(root)
+    for name in ("PI_CODING_AGENT_DIR", "EXT_AGENT_DIR", "EXT_SET"):
+        monkeypatch.delenv(name, raising=False)
+
+    result = CliRunner().invoke(app, ["--json", "doctor", "--check", "host"])
+
+    assert not marker.exists()
+    assert "is what the set runs" in doctor_row(result, "host")["message"]
