@@ -43,10 +43,10 @@ def _host_facts(ctx: Context) -> Any:
 def check(ctx: Context) -> Any:
     """Check ext, the host and the set now (each with its own timeout), and cache the results
     so doctor and the passive notices see them; never raises."""
-    from installer.host.set_command import SET_WITHHELD, checkout_trusted
+    from installer.host.set_command import SET_WITHHELD, set_trusted
     from installer.updates import refresh
 
-    trusted = checkout_trusted(ctx.set_root, ctx.set_source, ctx.agent_dir, ctx.agent_dir_source)
+    trusted = set_trusted(ctx.set_root, ctx.set_source, ctx.agent_dir, ctx.agent_dir_source)
     withheld = None if trusted else SET_WITHHELD
     host, env = _host_facts(ctx), ctx.env.environ
     return refresh(host=host, set_dir=ctx.set_root, env=env, set_withheld=withheld)
@@ -57,10 +57,10 @@ def notice(ctx: Context) -> str | None:
     tty = ctx.env.stdout_tty and ctx.env.stderr_tty
     if not ctx.manifest.update_check or not tty:
         return None  # decided before finding the host: scripts and CI pay nothing
-    from installer.host.set_command import checkout_trusted
+    from installer.host.set_command import set_trusted
     from installer.updates import passive_notice
 
-    trusted = checkout_trusted(ctx.set_root, ctx.set_source, ctx.agent_dir, ctx.agent_dir_source)
+    trusted = set_trusted(ctx.set_root, ctx.set_source, ctx.agent_dir, ctx.agent_dir_source)
     set_dir = ctx.set_root if trusted else None  # no git in a set not installed
     found = passive_notice(host=_host_facts(ctx), set_dir=set_dir, env=ctx.env.environ, tty=tty)
     return found.text() if found is not None else None

@@ -149,14 +149,13 @@ class Subject:
         return self.memo("loader", make)
 
     def _strange(self) -> bool:
-        """Whether the set is trusted by nothing: not named with --trust-set, not ext's own, and
-        installed nowhere by ext's own record (installer.ground.installs), the only one that
-        counts for an agent dir the set chose (its state record is the set's to forge)."""
-        from installer.ground.installs import holding
-        from installer.host.set_command import untrusted_root
+        """Whether nothing trusts the set (installer.host.set_command.set_trusted)."""
+        from installer.host.set_command import set_trusted
 
-        root = untrusted_root(self.set_root, None, self.trust_set, self.set_source)
-        return root is not None and not holding(root)
+        source = self.agent_source or ""
+        return not set_trusted(
+            self.set_root, self.set_source, self.agent_dir, source, self.trust_set
+        )
 
     def resources(self) -> tuple[Resource, ...]:
         """The set's resources; raises the ExtError that discovery raised."""

@@ -104,15 +104,20 @@ SET_WITHHELD = (
 )
 
 
-def checkout_trusted(
-    set_root: Path | None, set_source: str | None, agent_dir: Path | None, agent_source: str
+def set_trusted(
+    set_root: Path | None,
+    set_source: str | None,
+    agent_dir: Path | None,
+    agent_source: str,
+    trusted: bool = False,
 ) -> bool:
-    """Whether git may run in the set's checkout: the set is ext's own, or installed (ext's
-    record, or this agent dir's when the set did not choose it)."""
+    """Whether anything trusts the set: --trust-set, being ext's own, or an install, by ext's
+    own record (which no set writes) or by the agent dir's state record when the set did not
+    choose that dir (`untrusted_root`). The one answer launch, env, doctor and the update
+    checks ask."""
     from installer.ground.installs import holding
 
-    chosen = agent_source.startswith("[")  # an agent dir the set chose proves nothing
-    root = untrusted_root(set_root, None if chosen else agent_dir, source=set_source)
+    root = untrusted_root(set_root, agent_dir, trusted, set_source, agent_source)
     return root is None or bool(holding(root))
 
 
@@ -130,10 +135,11 @@ def refuse_strange_set(ctx: Context, verb: str) -> None:
     if ctx.set_source != "cwd" or ext_s_own(ctx.set_root):
         return
     risks = _program_risks(ctx) if verb == "launch" else []
-    chosen = ctx.agent_dir_source.startswith("[")  # [target] or [hosts.NAME] agent_dir
-    if chosen:
+    if ctx.agent_dir_source.startswith("["):  # [target] or [hosts.NAME] agent_dir
         risks.append(f"its {ctx.agent_dir_source} would have {ctx.on.title} load {ctx.agent_dir}")
-    if not risks or _installed_by_ext(ctx, chosen):
+    if not risks:
+        return
+    if set_trusted(ctx.set_root, ctx.set_source, ctx.agent_dir, ctx.agent_dir_source):
         return
     raise _refusal(ctx.set_root, risks, verb)
 
@@ -145,11 +151,9 @@ def refuse_a_missing_choice(
     be an install with `--create`, trusting the set before the risk was said (helper-66).
     `title`: the agent's, as a person reads it."""
     source, path = chosen
-    if set_source != "cwd" or not source.startswith("[") or ext_s_own(set_root):
+    if set_source != "cwd" or not source.startswith("["):
         return
-    from installer.ground.installs import holding
-
-    if not holding(set_root):
+    if not set_trusted(set_root, set_source, None, source):
         risk = f"its {source} would have {title} load {path}"
         raise _refusal(set_root, [risk], verb, missing=True)
 
@@ -194,13 +198,3 @@ def _program_risks(ctx: Context) -> list[str]:
         if (found := which(name, path=path)) is not None
         and names_set_path(name, found, ctx.set_root)
     ]
-
-
-def _installed_by_ext(ctx: Context, chosen: bool) -> bool:
-    """Whether ext's own record (the user's state, which no set writes) has the set installed
-    somewhere; or the agent dir, when the set did not choose it, records it."""
-    from installer.ground.installs import holding
-
-    if holding(ctx.set_root):
-        return True
-    return not chosen and untrusted_root(ctx.set_root, ctx.agent_dir) is None

@@ -21,12 +21,12 @@ def cached(s: Subject) -> Iterator[Finding]:
     except (ImportError, AttributeError):  # an ext without the update checks
         yield info(NO_CACHE)
         return
-    from installer.host.set_command import SET_WITHHELD, checkout_trusted
+    from installer.host.set_command import SET_WITHHELD, set_trusted
 
     tested = s.manifest.host_tested if s.manifest is not None else None
     report = cached_report(host=HostFacts.from_info(s.host(), tested), set_dir=s.set_root)
     source = s.agent_source or ""
-    trusted = checkout_trusted(s.set_root, s.set_source, s.agent_dir, source)
+    trusted = set_trusted(s.set_root, s.set_source, s.agent_dir, source)
     for found in doctor_findings(report):
         # One row per thing (`updates.method`, `updates.ext`, …): ids stay unique in --json.
         row = "updates." + found.id.split(".", 1)[-1]
