@@ -351,15 +351,6 @@ def completed(
     return Completed(done.returncode, done.stdout, done.stderr)
 
 
-def output_of(
-    argv: list[str], env: Mapping[str, str], timeout: float, stdin: str | None = None
-) -> str | None:
-    """A command's stdout, or None when it cannot start, fails or outlives `timeout`."""
-    done = completed(argv, env, timeout, stdin)
-    ok = done is not None and done.returncode == 0 and not done.timed_out
-    return done.stdout if done is not None and ok else None
-
-
 def compare(current: str | None, latest: str | None) -> bool | None:
     """True when `latest` is newer than `current`; None when either is not semver."""
     from installer.host.versions import newer

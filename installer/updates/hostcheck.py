@@ -38,11 +38,13 @@ def check_host(
     """The host's npm package against its registry: the newest release inside the set's
     tested range, and whether a newer one is out beyond it (of the package pi moved to, when
     this pi's package is an old one)."""
+    if host is not None and not host.package:
+        host = _wrapped(host)
     if host is None or not host.package:
         label = host.command if host else "host"
         version = host.version if host else None
         return CheckResult(
-            "host", version, None, None, "not-applicable", "host package unknown", label=label
+            "host", version, None, None, "not-applicable", _unknown(host), label=label
         )
     prefix = npm_prefix or npm_global_prefix(env, run=True)
     unasked = CheckResult(
@@ -52,7 +54,7 @@ def check_host(
         hint=None,
         status="not-configured",
         detail="no registry configured, and no npm on PATH to ask",
-        method=detect_host_method(host.resolved, host.package, env, prefix).name,
+        method=method_for(host, env, prefix, "latest").name,
         label=host.package,
         tested=host.tested,
     )
@@ -68,6 +70,27 @@ def check_host(
     if moved is None or news is None or news.latest is None:
         return found
     return _moved(found, news, moved, host, env, prefix)
+
+
+def _wrapped(host: HostFacts) -> HostFacts:
+    """A host command that is no npm install of pi (`[host] command = "~/bin/mypi"`, a script
+    that starts pi): each release of pi is of one package (`installer.host.lines`, as doctor's
+    host.moved says), so its version names the package to ask; how that pi was installed stays
+    unknown (`resolved` None: `method_for`). Unchanged when the version is no release."""
+    from installer.host.versions import parse_version
+
+    if parse_version(host.version) is None:
+        return host
+    return replace(host, package=line_of(host.version).package, resolved=None)
+
+
+def _unknown(host: HostFacts | None) -> str:
+    """Why the host is not checked; said after its name (`mypi: not checked: …`)."""
+    if host is None:
+        return "not checked: no host was found"
+    if host.version is None:
+        return "not checked: it printed no version, so its pi package is unknown"
+    return f"not checked: {host.version} is no release of pi's, so its package is unknown"
 
 
 def _unanswered(answer: Releases, package: str, asked: str | None = None) -> str:
@@ -197,4 +220,8 @@ def method_for(
 ) -> InstallMethod:
     """The host's install method, its command installing `version` (a pin, or "latest") of
     its own package, or of `to`."""
+    if host.resolved is None and host.package:  # a wrapper's pi (`_wrapped`)
+        return InstallMethod(
+            "unknown", None, f"{host.command} starts a pi ext cannot trace to its install"
+        )
     return detect_host_method(host.resolved, host.package, env, prefix, version, to)

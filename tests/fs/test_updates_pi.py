@@ -101,6 +101,29 @@ def test_on_the_old_package_pi_moved_names_the_new_package_its_latest_and_the_sw
     assert both.requests.count("/@earendil-works%2fpi-coding-agent") == 1
 
 
+def test_a_wrapper_of_pi_is_checked_by_its_version_and_updated_by_hand(
+    both: Server, tmp_path: Path
+) -> None:
+    """`[host] command = "~/bin/mypi"`, a script that starts pi: no npm package lies behind its
+    path, but each release of pi is of one package (doctor's host.moved says which), so the
+    version it prints is asked about; how the pi it starts was installed is not known."""
+    wrapper = HostFacts(package=None, version="0.73.1", resolved=tmp_path / "bin" / "mypi")
+    found = check(both, replace(wrapper, command="mypi"), tmp_path / "npm")
+
+    assert (found.status, found.current, found.latest) == ("update-available", "0.73.1", "1.6.0")
+    assert (found.label, found.hint) == (NEW_PACKAGE, None)
+    assert "mypi starts a pi ext cannot trace to its install" in found.detail
+    assert "switch to it by hand" in found.detail
+    newest = check(both, replace(wrapper, version="1.6.0"), tmp_path / "npm")
+    assert (newest.status, newest.label) == ("up-to-date", NEW_PACKAGE)
+    # A version that is no release of pi's says nothing of its package: not checked, and why.
+    unknown = check(both, replace(wrapper, version=None, command="mypi"), tmp_path / "npm")
+    assert (unknown.status, unknown.label) == ("not-applicable", "mypi")
+    assert (
+        unknown.line() == "mypi: not checked: it printed no version, so its pi package is unknown"
+    )
+
+
 def test_a_local_prefix_switches_in_that_prefix(both: Server, tmp_path: Path) -> None:
     project = tmp_path / "proj"
     found = check(both, facts(fake_pi(project, OLD_PACKAGE, "0.73.1")), tmp_path / "npm")
