@@ -162,18 +162,23 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
+# The rows a check names after their thing (installer.doctor.checks.updates), each selecting
+# the check that makes it; any other id is a check's own (helper-72: a typo's first part, as
+# `set` of `set.manfest`, ran another check and passed).
+ROWS = {f"updates.{thing}": "updates" for thing in ("method", "ext", "host", "set")}
+
+
 def select_checks(ids: Sequence[str], deep: bool, host: str | None = None) -> tuple[Check, ...]:
     """The checks to run: the named ones (deep or not), else every one --deep allows; with
     `host`, of those only the ones for that host (a named one for another host is kept, and
     run_checks says why it is not run)."""
     known = {c.id: c for c in CHECKS}
-    # A row's own id (`updates.ext`) selects the check that makes it (`updates`).
-    ids = [w if w in known else w.split(".")[0] for w in ids]
     for wanted in ids:
-        if wanted not in known:
-            close = difflib.get_close_matches(wanted, known, n=1, cutoff=0.5)
+        if wanted not in known and wanted not in ROWS:
+            close = difflib.get_close_matches(wanted, [*known, *ROWS], n=1, cutoff=0.5)
             hint = f"did you mean {close[0]!r}?" if close else "see `ext doctor --list-checks`"
             raise UsageError(f"doctor has no check named {wanted!r}", hint)
+    ids = [ROWS.get(w, w) for w in ids]
     if ids:
         return tuple(c for c in CHECKS if c.id in ids)
     return tuple(c for c in CHECKS if (deep or not c.deep) and (host is None or host in c.hosts))

@@ -81,6 +81,35 @@ def test_findings_get_their_checks_id() -> None:
     assert [f.id for f in run_one(Check("two", "", two), subject())] == ["two", "two"]
 
 
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("set.manfest", "set.manifest"),
+        ("host.drfit", "host.drift"),
+        ("items.foriegn", "items.foreign"),
+        ("updates.hots", "updates.host"),
+    ],
+)
+def test_a_mistyped_dotted_id_is_refused_not_taken_as_its_first_part(
+    typed: str, meant: str
+) -> None:
+    """helper-72: `--check set.manfest` ran the `set` check and passed (exit 0): a CI gate
+    with a typo checked something else. Only the rows the updates check names after their
+    thing (`updates.ext`) select a check by their first part."""
+    with pytest.raises(UsageError) as caught:
+        select_checks([typed], deep=False)
+    assert (caught.value.message, caught.value.fix) == (
+        f"doctor has no check named {typed!r}",
+        f"did you mean {meant!r}?",
+    )
+    rows = [
+        c.id
+        for w in ("updates.method", "updates.ext", "updates.host", "updates.set")
+        for c in select_checks([w], deep=False)
+    ]
+    assert rows == ["updates"] * 4
+
+
 def test_unknown_check_names_the_closest_and_deep_checks_need_deep_or_a_name() -> None:
     with pytest.raises(UsageError) as caught:
         select_checks(["itemz"], deep=False)
