@@ -118,6 +118,10 @@ def render(
         message, fix = f"{where}: no command given", f"see `{where} --help`"
     else:
         message, fix = describe(exc, command, argv)
+        if fix.startswith("ext ") and not as_json:  # a command line: pasted off PATH it runs
+            from installer.cli.run import ext_as_run
+
+            fix = ext_as_run(fix)
     return print_error(_as_ext_error(message, fix, code), as_json, no_color)
 
 

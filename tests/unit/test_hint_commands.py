@@ -238,3 +238,19 @@ def test_a_path_with_a_control_character_or_a_raw_byte_pastes_as_itself(name: st
                 env={"HOME": "/tmp", "LC_ALL": locale},
             ).stdout
             assert said == os.fsencode(path), (word, locale, said)
+
+
+def test_a_usage_errors_fix_names_ext_as_run(  # type: ignore[no-untyped-def]
+    ran_as, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """helper-72: `.venv/bin/ext --yes install` said `fix: ext install --yes`, which pasted
+    off PATH is "command not found"; the errors of the parser go through the same rewriting
+    as every other fix."""
+    from installer.cli import app
+
+    ext = ran_as(on_path=False)
+    monkeypatch.setattr(sys, "argv", [str(ext), "--yes", "install"])
+    with pytest.raises(SystemExit) as done:
+        app.main()
+    assert done.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"  fix: {ext} install --yes"
