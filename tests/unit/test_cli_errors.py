@@ -26,7 +26,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     ("argv", "message", "fix"),
     [
         (["install", "--nope"], "error: ext install: no such option: --nope", "  fix: "),
-        (["instal"], "error: ext: no such command 'instal'", "  fix: did you mean 'install'"),
+        (["instal"], "error: ext: no such command 'instal'", "  fix: ext install"),
         (["list", "extra"], "error: ext list: got unexpected extra", "  fix: see `ext list"),
         (["doctor", "--check"], "error: ", "  fix: see `ext"),
         (["consent", "approve", "--bogus"], "error: ext consent approve: no such option", "  fix:"),
@@ -213,6 +213,25 @@ def test_an_option_of_another_command_names_the_command_that_owns_it(
     code, _, err = run(argv, capsys)
     assert code == 2
     assert err.splitlines() == lines
+
+
+@pytest.mark.parametrize(
+    ("argv", "fix"),
+    [
+        (["instal", "--yes"], "ext install --yes"),
+        (["--agent-dir", "/h/my agent", "instal"], "ext --agent-dir '/h/my agent' install"),
+        (["consent", "aprove"], "ext consent approve"),
+        (["install", "--dryrun"], "ext install --dry-run"),
+        (["install", "--dryrun=1"], "ext install --dry-run=1"),
+        (["install", "--yse"], "did you mean --reseed or --yes?"),  # two meanings: both said
+    ],
+)
+def test_a_typo_with_one_meaning_is_fixed_by_the_command_line_with_it(
+    argv: list[str], fix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """helper-72: `fix: did you mean 'install'?` cannot be pasted; the line it means can."""
+    code, _, err = run(argv, capsys)
+    assert (code, err.splitlines()[-1]) == (2, f"  fix: {fix}")
 
 
 @pytest.mark.parametrize(
