@@ -73,9 +73,9 @@ NOT_SELECTED = "not selected: --only/--skip leave it out, so it is not installed
 def _resource_actions(
     state: AgentState, r: Resource, names: Namer, parked: bool = False
 ) -> list[Action]:
-    source = r.source
-    enabled = state.entries.get(r.dest)
-    disabled = state.entries.get(r.disabled_dest)
+    source, dest, off = r.source, r.dest, r.disabled_dest
+    enabled = state.entries.get(dest)
+    disabled = state.entries.get(off)
     ours = _already_ours(r, enabled, disabled, source)
     if ours is not None:
         return [ours]
@@ -84,13 +84,13 @@ def _resource_actions(
     if enabled is None:
         # A file of the user's switched off by hand at the item's off name is theirs and stays
         # (it is no link of ours to keep off): the plan says that pi loads the set's now.
-        beside = f"the set's, on; your {r.disabled_dest} stays, off" if disabled else None
-        return [Action("link", r.dest, target=source, detail=beside)]
+        beside = f"the set's, on; your {off} stays, off" if disabled else None
+        return [Action("link", dest, target=source, detail=beside)]
     backup = names.pick(r.home, r.filename, enabled.to_dir)
     what = _describe(enabled)
     return [
-        Action("backup", r.dest, backup=backup, detail=what),
-        Action("link", r.dest, target=source),
+        Action("backup", dest, backup=backup, detail=what),
+        Action("link", dest, target=source),
     ]
 
 

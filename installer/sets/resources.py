@@ -58,17 +58,19 @@ class Resource(NamedTuple):
         """The folder of the agent dir it goes in: pi's for its kind, else the host's."""
         return self.folder or FOLDER[self.kind]
 
+    # dest and disabled_dest are asked ten times an item in a plan: no property calls another
     @property
     def dest(self) -> str:
         """Where it goes, relative to the agent dir."""
-        return f"{self.home}/{self.filename}"
+        return f"{self.folder or FOLDER[self.kind]}/{self.filename}"
 
     @property
     def disabled_dest(self) -> str:
         """Its disabled form: a `.off` suffix for files, parked in `.off/` for folders."""
+        home = self.folder or FOLDER[self.kind]
         if self.layout == "file":
-            return f"{self.dest}.off"
-        return f"{self.home}/.off/{self.filename}"
+            return f"{home}/{self.filename}.off"
+        return f"{home}/.off/{self.filename}"
 
     @property
     def entry(self) -> str:
