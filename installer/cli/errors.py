@@ -34,7 +34,7 @@ def describe(
         options = sorted(getattr(exc, "possibilities", None) or ())
         fix = f"did you mean {' or '.join(options)}?" if options else help_fix
         if len(options) == 1:  # one meaning: the command line with it, to paste (helper-72)
-            fix = _corrected(argv, exc.option_name, options[0]) or fix
+            fix = corrected(argv, exc.option_name, options[0]) or fix
         return f"{where}: no such option: {exc.option_name}", fix
     text = exc.format_message().strip()
     hint = _DID_YOU_MEAN.search(text)
@@ -46,7 +46,7 @@ def describe(
         fix = fix if fix.endswith("?") else f"{fix}?"
         typo, meant = _COMMAND_TYPO.search(text), _ONE_COMMAND.fullmatch(fix)
         if typo is not None and meant is not None:
-            fix = _corrected(argv, typo.group(1), meant.group(1)) or fix
+            fix = corrected(argv, typo.group(1), meant.group(1)) or fix
     else:
         fix = help_fix
     text = text.rstrip(".")
@@ -58,16 +58,23 @@ _COMMAND_TYPO = re.compile(r"^No such command '(.+)'", re.IGNORECASE)
 _ONE_COMMAND = re.compile(r"did you mean '([^']+)'\?")
 
 
-def _corrected(argv: list[str] | None, typed: str, meant: str) -> str | None:
-    """argv with its first `typed` word (an option's, `=value` kept) made `meant`, as a
-    command line; None when argv does not hold the word."""
+def corrected(argv: list[str] | None, typed: str, meant: str) -> str | None:
+    """argv with its first `typed` word made `meant`, as a command line: a whole word, an
+    option's (`--dryrun=1`), or a name of a list (`--only=a,notfy`); None when argv does not
+    hold it."""
     import shlex
 
     words = list(argv or [])
     for i, word in enumerate(words):
         name, eq, value = word.partition("=")
         if word == typed or (eq and name == typed and typed.startswith("--")):
-            words[i] = f"{meant}{eq}{value}"
+            words[i] = f"{meant}{eq}{value}" if word != typed else meant
+            return "ext " + shlex.join(words)
+        head, values = (f"{name}=", value) if eq and name.startswith("--") else ("", word)
+        names = values.split(",")
+        if typed in names and ("," in values or head):
+            names[names.index(typed)] = meant
+            words[i] = head + ",".join(names)
             return "ext " + shlex.join(words)
     return None
 

@@ -20,6 +20,7 @@ from installer.ground.errors import (
     ExtError,
     RolledBack,
     Terminated,
+    Typo,
     UsageError,
     write_fix,
 )
@@ -126,6 +127,10 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
     try:
         code = fn(out) or 0
     except ExtError as exc:
+        if isinstance(exc, Typo) and not g.json and os.path.basename(sys.argv[0]) == "ext":
+            from installer.cli.errors import corrected
+
+            exc.fix = corrected(sys.argv[1:], exc.typed, exc.meant) or exc.fix
         out.error(exc)
         if g.debug:
             raise

@@ -30,6 +30,15 @@ class UsageError(ExtError):
     exit_code = ExitCode.USAGE
 
 
+class Typo(UsageError):
+    """A name typed that means nothing, and the one it is closest to: the command line
+    layer, which knows what was typed, makes the fix that line with `meant` in it."""
+
+    def __init__(self, message: str, typed: str, meant: str) -> None:
+        super().__init__(message, f"did you mean {meant!r}?")
+        self.typed, self.meant = typed, meant
+
+
 class Refused(ExtError):
     """Declined at the prompt, no TTY without --yes, a guard, missing consent (exit 3)."""
 

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from installer.ground.errors import ExtError, UsageError
+from installer.ground.errors import ExtError, Typo, UsageError
 from installer.ground.records import NamedTuple
 from installer.host.lines import TODAY, PiLine
 
@@ -492,8 +492,10 @@ def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
         return hits
     labels = sorted({r.label for r in resources})
     close = difflib.get_close_matches(name, labels, n=1, cutoff=0.5)
-    fix = f"did you mean {close[0]!r}?" if close else "run `ext list` to see the names"
-    raise UsageError(f"the set has no item named {name!r}", fix)
+    message = f"the set has no item named {name!r}"
+    if close:
+        raise Typo(message, name, close[0])
+    raise UsageError(message, "run `ext list` to see the names")
 
 
 def twins(resources: Sequence[Resource], names: Iterable[str]) -> dict[Resource, str]:

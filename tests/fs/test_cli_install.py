@@ -140,6 +140,48 @@ def test_an_unknown_name_is_exit_2_naming_the_closest(set_root: Path, agent: Pat
     assert snapshot(agent) == before
 
 
+@pytest.mark.parametrize(
+    ("words", "fixed"),
+    [
+        (["disable", "notfy"], ["disable", "notify"]),
+        (["install", "--yes", "--only=gamma,notfy"], ["install", "--yes", "--only=gamma,notify"]),
+    ],
+)
+def test_an_unknown_name_with_a_close_one_is_fixed_by_the_command_line_with_it(
+    set_root: Path,
+    agent: Path,
+    words: list[str],
+    fixed: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """helper-72: `fix: did you mean 'notify'?` cannot be pasted; the line it means can, as
+    ext was run and with what was given (PATH finds this ext: named `ext`)."""
+    from installer.cli.app import main
+
+    ext_bin = set_root.parent / "bin" / "ext"
+    ext_bin.parent.mkdir()
+    ext_bin.write_text("#!/bin/sh\n")
+    ext_bin.chmod(0o755)
+    monkeypatch.setenv("PATH", str(ext_bin.parent))
+    given = ["--set", str(set_root), "--agent-dir", str(agent)]
+    monkeypatch.setattr(sys, "argv", [str(ext_bin), *given, *words])
+    run_ext_commands_cache_clear()
+    before = snapshot(agent)
+    with pytest.raises(SystemExit) as done:
+        main()
+    run_ext_commands_cache_clear()
+    assert done.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"  fix: ext {shlex.join([*given, *fixed])}"
+    assert snapshot(agent) == before
+
+
+def run_ext_commands_cache_clear() -> None:
+    from installer.cli.run import _ext_commands
+
+    _ext_commands.cache_clear()  # ext as run is worked out once per process
+
+
 def test_only_and_skip_take_comma_lists(set_root: Path, agent: Path) -> None:
     result = ext(set_root, agent, "--json", "install", "--yes", "--only", "gamma,skill:review")
     linked = {a["path"] for a in as_json(result)["actions"] if a["action"] == "link"}
