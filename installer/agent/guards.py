@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from installer.agent.sessions import SessionRecord
+from installer.ground.context import Context
 from installer.ground.errors import GuardRefused
 from installer.ground.manifest import Manifest
 from installer.ground.records import NamedTuple
@@ -119,26 +120,27 @@ def unseen(manifest: Manifest, disabling: Iterable[str], why: str) -> list[Block
     ]
 
 
-def enforce(found: Sequence[Blocker], force: bool) -> tuple[str, ...]:
-    """Refuse (exit 3) with every reason; with --force, the warnings that name each risk."""
+def enforce(
+    found: Sequence[Blocker],
+    force: bool,
+    verb: str = "disable",
+    anyway: str = "pass --force to disable it anyway",
+) -> tuple[str, ...]:
+    """Refuse (exit 3) with every reason; with --force, the warnings that name each risk.
+    `verb` and `anyway`: what is refused and how to do it regardless (an install's --skip
+    leaves an item out: `ext disable --force` first)."""
     if not found:
         return ()
     if not force:
-        lines = [_refusal(b) for b in found]
+        lines = [f"refusing to {verb} {b.name}: {_why(b)}" for b in found]
         refused: dict[str, str] = {}
         for b in found:
             refused[b.name] = f"{refused[b.name]}; {_why(b)}" if b.name in refused else _why(b)
         first = next((b.fix for b in found if b.fix), "stop what needs it first")
         raise GuardRefused(
-            "; ".join(lines) + "; nothing was written",
-            f"{first}, or pass --force to disable it anyway",
-            refused,
+            "; ".join(lines) + "; nothing was written", f"{first}, or {anyway}", refused
         )
     return tuple(f"--force: disabling {b.name} although {b.why}: {b.risk}" for b in found)
-
-
-def _refusal(b: Blocker) -> str:
-    return f"refusing to disable {b.name}: {_why(b)}"
 
 
 def _why(b: Blocker) -> str:
@@ -159,3 +161,29 @@ def missing_requirements(
                     f"{name} requires {need}, which stays disabled: `ext enable {shell_word(need)}`"
                 )
     return tuple(out)
+
+
+def blockers_here(ctx: Context, off: list[str], after: set[str], clean: bool) -> list[Blocker]:
+    """What refuses switching `off` (each on now) off, with `after` enabled afterwards: a live
+    session started with a guard's flag (read only where a flag guards one), or sessions ext
+    cannot see, or an item that stays on and needs one. `ext disable` and an install's
+    --only/--skip ask the same."""
+    from installer.agent.sessions import live_sessions
+
+    if not needs_sessions(ctx.manifest, off):
+        return blockers(ctx.manifest, off, after, [])
+    found = blockers(ctx.manifest, off, after, live_sessions(ctx.agent_dir, clean))
+    why = _recorder_blind(ctx)
+    if why is not None and not any(b.why.startswith("a live session") for b in found):
+        found += unseen(ctx.manifest, off, why)
+    return found
+
+
+def _recorder_blind(ctx: Context) -> str | None:
+    """Why the process guards cannot see pi's sessions, once ext has installed the set here."""
+    from installer.agent.recorder import blind_spot
+    from installer.ground.state import load_state
+
+    if load_state(ctx.agent_dir).for_root(ctx.set_root) is None:
+        return None  # not installed by ext: only `ext launch` sessions exist to be seen
+    return blind_spot(ctx.agent_dir, ctx.env.cwd, ctx.pi_line().strips_bom)

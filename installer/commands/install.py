@@ -101,6 +101,35 @@ def _nothing_in(ctx: Context, resources: tuple[Resource, ...]) -> tuple[str, ...
     )
 
 
+def _refuse_guarded_left_out(
+    ctx: Context,
+    state: State,
+    resources: Sequence[Resource],
+    chosen: Sequence[Resource],
+    clean: bool,
+) -> None:
+    """An install whose --only/--skip takes out an item on now that a guard holds refuses, as
+    `ext disable` would (helper-73: `--skip confirm-destructive` unlinked it under a live
+    session started with its flag, which lost it at its next /reload). What is off already
+    stays off: nothing to refuse."""
+    from installer.agent.guards import blockers_here, enforce, guarded
+
+    picked = set(chosen)
+    left = [r for r in resources if r not in picked and guarded(ctx.manifest, r.label)]
+    record = state.record_of(ctx.set_root, ctx.manifest.name)
+    if not left or record is None:
+        return  # nothing guarded left out, or nothing of the set on here yet
+    from installer.links.switch import read_view
+
+    view = read_view(ctx, record.mode, resources)
+    now = {r.label for r, it in view.items.items() if it.state == "enabled"}
+    off = [r.label for r in left if r.label in now]
+    after = now - set(off) | {r.label for r in chosen if view.items[r].state == "not-installed"}
+    found = blockers_here(ctx, off, after, clean)
+    names = " ".join(dict.fromkeys(b.name for b in found))
+    enforce(found, False, "leave out", f"switch it off anyway: ext disable --force {names}")
+
+
 def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     """Plan the links (or the package entry) and seeds, show them, and apply once confirmed.
 
@@ -128,6 +157,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             if options.reseed
             else seeded_before(state.record_of(ctx.set_root, ctx.manifest.name), ctx)
         )
+        _refuse_guarded_left_out(ctx, state, resources, chosen, clean=not options.dry_run)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         others = state.others(ctx.set_root, ctx.manifest.name)
         agent = scan(
@@ -197,7 +227,11 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
-    result = run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True)
+    return _telling(run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True), kept)
+
+
+def _telling(result: PlanResult, kept: list[str]) -> PlanResult:
+    """The result, with where each user's file is that a removed link had replaced."""
     return result._replace(notes=(*result.notes, *kept)) if kept else result
 
 

@@ -13,15 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from installer.agent.guards import (
-    blockers,
-    enforce,
-    guarded,
-    missing_requirements,
-    needs_sessions,
-    unseen,
-)
-from installer.agent.sessions import live_sessions
+from installer.agent.guards import blockers_here, enforce, guarded, missing_requirements
 from installer.engine.plan import Action, Plan, SettingsWrite
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
@@ -134,27 +126,9 @@ def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool)
     off = [r.label for r in sw.turned_off if r.label in now]
     on = [r.label for r in sw.turned_on]
     after = (now - set(off)) | set(on)
-    found = []
-    if needs_sessions(ctx.manifest, off):
-        sessions = live_sessions(ctx.agent_dir, clean)
-        found = blockers(ctx.manifest, off, after, sessions)
-        why = _recorder_blind(ctx)
-        if why is not None and not any(b.why.startswith("a live session") for b in found):
-            found += unseen(ctx.manifest, off, why)
-    else:
-        found = blockers(ctx.manifest, off, after, [])
-    warnings = enforce(found, force)
+    warnings = enforce(blockers_here(ctx, off, after, clean), force)
     known = {r.label for r in view.items}
     return warnings + missing_requirements(ctx.manifest, on, after, known)
-
-
-def _recorder_blind(ctx: Context) -> str | None:
-    """Why the process guards cannot see pi's sessions, once ext has installed the set here."""
-    from installer.agent.recorder import blind_spot
-
-    if load_state(ctx.agent_dir).for_root(ctx.set_root) is None:
-        return None  # not installed by ext: only `ext launch` sessions exist to be seen
-    return blind_spot(ctx.agent_dir, ctx.env.cwd, ctx.pi_line().strips_bom)
 
 
 def _named(
@@ -190,7 +164,6 @@ def _in_another_set(ctx: Context, name: str, verb: str) -> None:
 
     from installer.ground.errors import ExtError
     from installer.ground.shellword import shell_word
-    from installer.ground.state import load_state
     from installer.sets.resources import discover
 
     for other in load_state(ctx.agent_dir).others(ctx.set_root, ctx.manifest.name):

@@ -334,3 +334,39 @@ def test_the_recorder_goes_with_the_last_set_that_needs_it(ctx: Context, tmp_pat
     assert not os.path.lexists(recorder)
     assert (ctx.agent_dir / "extensions/ext-command.ts").is_symlink()  # /ext serves plain
     assert install(other, Install(), yes).plan.is_empty  # and nothing left to mend
+
+
+@pytest.mark.parametrize("mode", ["link", "register"])
+@pytest.mark.parametrize(
+    ("selection", "refused"),
+    [
+        (Install(skip=("alpha",)), "alpha"),  # a live session was started with --alpha-on
+        (Install(only=("beta", "gamma")), "alpha"),  # --only leaves alpha out
+        (Install(skip=("beta",)), "beta"),  # gamma stays in and needs it
+    ],
+)
+def test_install_leaving_out_what_a_guard_holds_is_refused_as_a_disable_is(
+    ctx: Context, mode: str, selection: Install, refused: str
+) -> None:
+    """helper-73: --skip/--only take an installed item out (issue 31's one meaning), and so
+    went round the guards `ext disable` keeps: a live session started with its flag lost it
+    at its next /reload. The install refuses (exit 3) as disable does, and names the way to
+    take it out anyway; what the selection leaves out unguarded, or already off, goes."""
+    install(ctx, Install(mode=mode), yes)
+    write_session_record(ctx.agent_dir, ["pi", "--alpha-on"])
+    before = snapshot(ctx.agent_dir)
+    with pytest.raises(Refused) as err:
+        install(ctx, selection._replace(mode=mode), yes)
+    assert err.value.exit_code == ExitCode.REFUSED
+    assert err.value.message.startswith(f"refusing to leave out {refused}: ")
+    assert err.value.fix is not None and f"ext disable --force {refused}" in err.value.fix
+    assert snapshot(ctx.agent_dir) == before
+    off(ctx, refused, force=True)  # switched off by hand: the same selection then goes through
+    assert not install(ctx, selection._replace(mode=mode), yes).changed  # off already: no-op
+
+
+def test_install_leaving_out_an_unguarded_item_is_not_refused(ctx: Context) -> None:
+    write_session_record(ctx.agent_dir, ["pi", "--alpha-on"])
+    result = install(ctx, Install(skip=("gamma",)), yes)
+    assert result.applied
+    assert not (ctx.agent_dir / "extensions/gamma").exists()
