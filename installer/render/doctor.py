@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +55,7 @@ def table(
     indent = " " * (_LEVEL_WIDTH + 1 + width + 1)
     lines = []
     for f in findings:
-        if quiet and f.level == "ok":
+        if quiet and (f.level == "ok" or _for_a_cause_shown(f)):
             continue
         level = f"{f.level:<{_LEVEL_WIDTH}}"
         if paint is not None:
@@ -63,6 +64,19 @@ def table(
         if f.fix:
             lines.append(f"{indent}fix: {runnable(f.fix)}")
     return lines
+
+
+def _for_a_cause_shown(f: Finding) -> bool:
+    """A row not checked because of what another row says (`… (see agent.dir)`): -q leaves
+    it to that row, which it shows (an `ok` row is no cause of a skip)."""
+    return (
+        f.level == "info"
+        and f.message.startswith("not checked: ")
+        and _SEE.search(f.message) is not None
+    )
+
+
+_SEE = re.compile(r"\(see [a-z.-]+\)$")
 
 
 def summary(findings: Sequence[Finding], strict: bool) -> str:

@@ -197,6 +197,26 @@ def test_table_puts_the_fix_under_the_message_and_quiet_drops_ok_rows() -> None:
     assert summary(found, strict=False) == "1 ok, 0 info, 0 warnings, 1 error: exit 1"
 
 
+def test_quiet_drops_the_rows_not_checked_for_a_cause_another_row_shows() -> None:
+    """helper-72: `ext --agent-dir MISSING doctor -q` printed the one error, then 20 rows of
+    `not checked: the agent dir does not exist (see agent.dir)`. A skip of its own (the
+    network, a set not installed) is still said."""
+    found = [
+        Finding("agent.dir", "error", "agent dir ~/a (--agent-dir) does not exist", "ext install"),
+        Finding("items", "info", "not checked: the agent dir does not exist (see agent.dir)"),
+        Finding("host.drift", "info", "not checked: pi was not found (see host)"),
+        Finding("host.load", "info", "not checked: needs the network (--no-network)"),
+    ]
+
+    assert [line.split()[1] for line in table(found, quiet=True)] == [
+        "agent.dir",
+        "ext",  # its fix's line
+        "host.load",
+    ]
+    assert len(table(found)) == 5
+    assert summary(found, strict=False) == "0 ok, 3 info, 0 warnings, 1 error: exit 1"
+
+
 # ---- pure findings ----------------------------------------------------------
 
 
