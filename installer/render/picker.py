@@ -127,12 +127,13 @@ class Picker:
         if r.locked is not None:
             return ("class:locked", f"{pointer} -  {_fit(r.label, name_w)}  {r.locked}")
         box = "[x]" if self.after[r.label] else "[ ]"
-        now = "enabled" if r.on else "disabled"
-        after = "enabled" if self.after[r.label] else "disabled"
-        state = now if now == after else f"{now} → {after}"
+        # An item off is said as `ext list` says it (not-installed: --skip left it out).
+        now = "enabled" if r.on else (r.state or "disabled")
+        after = self.after[r.label]
+        state = now if after == r.on else f"{now} → {'enabled' if after else 'disabled'}"
         note = f"  refused: {self.notes[r.label]}" if r.label in self.notes else ""
         mark = f"  {r.mark}" if r.mark else ""
-        style = "class:changed" if now != after else ("class:refused" if note else "")
+        style = "class:changed" if after != r.on else ("class:refused" if note else "")
         return (style, f"{pointer} {box} {_fit(r.label, name_w)}  {state}{mark}{note}")
 
     def _small_row(self, i: int, r: Row, name_w: int) -> tuple[str, str]:

@@ -42,6 +42,20 @@ def test_a_row_shows_now_and_after() -> None:
     assert p.picked() == ["alpha"]
 
 
+def test_an_item_left_out_is_shown_as_ext_list_says_it_not_as_disabled() -> None:
+    """helper-73: after `install --skip notify`, `ext list` and `/ext` said not installed and
+    the checklist said `[ ] notify  disabled`."""
+    p = Picker(
+        [Row("alpha", True, "enabled"), Row("notify", False, "not-installed")], lambda _: None
+    )
+    [row] = [line for line in text(p) if "] notify " in line]
+    assert row.rstrip().endswith("notify  not-installed")
+    p.move(1)
+    p.flip()  # on: an enable puts it in
+    [row] = [line for line in text(p) if "] notify " in line]
+    assert row.rstrip().endswith("not-installed → enabled")
+
+
 def test_a_refused_toggle_stays_as_it_was_and_the_batch_is_kept() -> None:
     p = Picker(ROWS, gamma_needs_beta)
     p.move(1)
