@@ -35,7 +35,9 @@ def lines(report: Report) -> list[str]:
             line = up_to_date(result.label or result.name, result.current)
             line += f"; {result.detail}" if result.detail else ""  # helper-40: it was dropped
         if result.status == "not-configured" and result.name in UNCONFIGURED:
-            line += f"; {UNCONFIGURED[result.name]}"
+            from installer.updates.findings import elsewhere_fix
+
+            line += f"; {elsewhere_fix(result.detail) or UNCONFIGURED[result.name]}"
         elif result.fix:
             line += f"; {result.fix}"
         found.append(line)

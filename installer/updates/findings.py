@@ -95,13 +95,24 @@ def _finding(name: str, result: CheckResult) -> Finding:
         beyond = f"; {result.detail}" if result.detail else ""  # a release past [host] tested
         return Finding(check_id, "ok", up_to_date(label, result.current) + beyond)
     if result.status == "not-configured":
-        return Finding(check_id, "info", f"{label}: {result.detail}", _configure_fix(name))
+        fix = elsewhere_fix(result.detail) or _configure_fix(name)
+        return Finding(check_id, "info", f"{label}: {result.detail}", fix)
     return Finding(check_id, "info", f"{label}: {result.detail or result.status}", result.fix)
 
 
 def _unchecked(name: str) -> Finding:
     message = f"{_NAMES[name]}: not checked yet"
     return Finding(f"update.{name}", "info", message, "ext update --check")
+
+
+def elsewhere_fix(detail: str | None) -> str | None:
+    """The fix when the index ext was told of answered that extset is not on it: to name
+    another (helper-73: with EXT_INDEX_URL set, the fix said to set EXT_INDEX_URL); None for
+    any other detail."""
+    configured = (detail or "").removeprefix("not on the index of ")
+    if configured == detail or not configured:
+        return None
+    return f"if extset is published on another index, name that index in {configured}"
 
 
 def _configure_fix(name: str) -> str | None:

@@ -62,7 +62,7 @@ def check_host(
     if answer is None and config.registry is None:
         return unasked  # no npm to ask
     if answer is not None and answer.none_because is not None:
-        why = _unanswered(answer, host.package, config.registry_source)
+        why = _unanswered(answer, config.registry_source)
         return replace(unasked, status="unavailable", detail=why, unanswered=answer == UNREACHED)
     found = _in_range(unasked, answer, host, env, prefix, source)
     moved = moved_to(host)
@@ -93,13 +93,13 @@ def _unknown(host: HostFacts | None) -> str:
     return f"not checked: {host.version} is no release of pi's, so its package is unknown"
 
 
-def _unanswered(answer: Releases, package: str, asked: str | None = None) -> str:
+def _unanswered(answer: Releases, asked: str | None = None) -> str:
     """Why the registry gave no releases, in words: npm's, or the one `asked` names."""
     who = f"the registry of {asked}" if asked else "npm's registry"  # asked: ext asked it
     if answer == UNREACHED:  # npm has a registry (its own default at least): offline
         return "npm got no answer from its registry"
     if answer == NOT_ON_INDEX:
-        return f"{package} is not on {who}"
+        return f"not on {who}"  # said after the package's name: `<package>: not on …`
     why = answer.none_because or ""
     code = why.partition(":")[2] if why.startswith(("npm:", "http:")) else None
     if code is None:

@@ -151,7 +151,7 @@ NPM_401 = "#!/bin/sh\necho 'npm error code E401' >&2\nexit 1\n"  # a private reg
 @pytest.mark.parametrize(
     ("npm", "detail"),
     [
-        (NPM_404, "@earendil-works/pi-coding-agent is not on npm's registry"),
+        (NPM_404, "not on npm's registry"),
         (NPM_OFFLINE, "npm got no answer from its registry"),
         (HANGS, "npm got no answer from its registry"),
         (
@@ -176,6 +176,8 @@ def test_npm_s_answer_is_said_as_it_came(tmp_path: Path, npm: str, detail: str) 
     found = check_host(UpdateConfig(), host, {"PATH": str(bin_dir)}, tmp_path, limit)
 
     assert (found.status, found.detail) == ("unavailable", detail)
+    # helper-73: the package was said twice (`<package>: <package> is not on …`)
+    assert found.line() == f"@earendil-works/pi-coding-agent: {detail}"
 
 
 def test_a_pip_that_outlives_its_time_could_not_reach_its_index(tmp_path: Path) -> None:

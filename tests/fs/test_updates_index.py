@@ -76,6 +76,15 @@ def test_an_index_without_extset_is_said_as_that_not_as_the_network(server: Serv
         "not on the index of EXT_INDEX_URL",
         False,
     )
+    # helper-73: the fix, in doctor and update --check, said to set EXT_INDEX_URL, as set
+    from installer.render.updates import lines
+    from installer.updates.check import Report
+    from installer.updates.findings import doctor_findings
+
+    another = "if extset is published on another index, name that index in EXT_INDEX_URL"
+    report = Report((found,), PIPX, checked_at=0.0)
+    assert lines(report) == [f"ext: not on the index of EXT_INDEX_URL; {another}"]
+    assert [f.fix for f in doctor_findings(report) if f.id == "update.ext"] == [another]
 
 
 @pytest.mark.parametrize("body", [b"<html>no links</html>", b"\xff\xfe garbage", b"{}"])
