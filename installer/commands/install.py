@@ -34,6 +34,7 @@ from installer.sets.resources import (
     loads_as_one_extension,
     select,
     selection_warnings,
+    twin_warnings,
 )
 from installer.settings.plan import (
     SKIPPED,
@@ -145,6 +146,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         *((drift,) if drift else ()),
         *ctx.manifest.warnings,
         *selection_warnings(options.only, options.skip),
+        *twin_warnings(resources, options.only, options.skip),
         *_nothing_in(ctx, resources),
         *(b.left_out("pi") for b in broken_links(ctx.set_root)),
     )

@@ -498,6 +498,22 @@ def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     raise UsageError(message, "run `ext list` to see the names")
 
 
+def twin_warnings(
+    resources: Sequence[Resource], only: Sequence[str], skip: Sequence[str]
+) -> tuple[str, ...]:
+    """An install's --only/--skip of a bare name that means items of two kinds (`uv`): what
+    it takes in or out is both, said before the plan with the names that pick one."""
+    said = []
+    flag, names = ("--only", only) if only else ("--skip", skip)  # --only wins (select)
+    for name in dict.fromkeys(n for n in names if ":" not in n):
+        kinds = sorted({r.kind for r in resources if _matches(r, [name])})
+        if len(kinds) > 1:
+            what = " and ".join(f"{'an' if k[0] in 'aeiou' else 'a'} {k}" for k in kinds)
+            picks = " or ".join(f"`{k}:{name}`" for k in kinds)
+            said.append(f"{flag} {name} names {what}, both: {picks} names one")
+    return tuple(said)
+
+
 def twins(resources: Sequence[Resource], names: Iterable[str]) -> dict[Resource, str]:
     """For each bare name that means items of two kinds (`uv`: an extension and a skill), the
     hint each of them gets in the plan: the prefixed name that picks it alone."""
