@@ -83,6 +83,7 @@ def refuse_clashes(
     picked: Selection = ((), ()),
 ) -> None:
     """Refuse (exit 3) when a selected item's place holds a link of another set ext manages."""
+    selected = list(selected)
     found = clashes(state, selected)
     if not found:
         return
@@ -90,14 +91,22 @@ def refuse_clashes(
     root = found[0][1]
     other = names.get(root, root)
     items = few(sorted({x.label for x, _ in found}), 5, _MANY)
-    skip = skip_them([x for x, _ in found], picked) if len(found) <= _MANY else ""
+    # Skipping every item it installs is no install (helper-72: a copy of the bundled set was
+    # told to --skip all eight): the uninstall is the way, or another agent dir.
+    every = len({x for x, _ in found}) == len(selected)
+    skip = skip_them([x for x, _ in found], picked) if len(found) <= _MANY and not every else ""
+    whose = (  # the name alone would not tell the two apart (helper-72)
+        f"another copy of this set ext installed here ({root}), which this one"
+        if other == this_set
+        else f"another set ext installed here, {other!r} ({root}), which this set {this_set!r}"
+    )
     from installer.ground.shellword import shell_word
 
     raise Refused(
         f"{items}: the agent dir already has {'this item' if len(found) == 1 else 'these items'} "
-        f"from another set ext installed here, {other!r} ({root}), which this set "
-        f"{this_set!r} would replace; nothing was written",
-        f"{skip}uninstall the other set first (`ext --set {shell_word(Path(root))} uninstall`)",
+        f"from {whose} would replace; nothing was written",
+        f"{skip}uninstall the other set first (`ext --set {shell_word(Path(root))} uninstall`)"
+        + (", or install this one into another agent dir (--agent-dir)" if every else ""),
     )
 
 

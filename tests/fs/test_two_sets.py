@@ -59,7 +59,8 @@ def test_a_second_set_refuses_to_replace_the_firsts_link(two: tuple[Path, Path, 
 @pytest.mark.parametrize(
     ("selection", "fix"),
     [
-        (["--skip", "beta-only"], "--skip beta-only,notify"),  # the run's --skip, and notify
+        # the run's --skip and notify would leave nothing to install (helper-72): none said
+        (["--skip", "beta-only"], None),
         (["--only", "notify.ts,beta-only"], "--only beta-only"),  # --only decides: less notify
         (["--only", "notify"], None),  # nothing left to install: no install to suggest
     ],
@@ -239,6 +240,27 @@ def test_a_copy_of_a_set_in_the_way_is_said_in_short(tmp_path: Path) -> None:
     assert "e000, e001, e002, e003, e004 and 7 more: the agent dir already has" in said
     assert "--skip" not in said and "e011" not in said
     assert f"uninstall the other set first (`ext --agent-dir {agent} --set {a} uninstall`)" in said
+
+
+@pytest.mark.parametrize("args", [(), ("--only", "e001")])
+def test_a_copy_whose_every_item_is_in_the_way_is_not_told_to_skip_them_all(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """A trial (helper-72): a copy of the bundled set (eight items) was told to --skip all
+    eight, an install of nothing, and the two sets were told apart by their one name."""
+    items = {f"extensions/e{i:03}.ts": "// e\n" for i in range(3)}
+    a = build_tree(tmp_path / "a", {"extset.toml": '[set]\nname = "big"\n', **items})
+    b = build_tree(tmp_path / "b", {"extset.toml": '[set]\nname = "big"\n', **items})
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    assert ext(a, agent, "install", "--yes").exit_code == 0
+
+    refused = ext(b, agent, "install", "--yes", *args)
+
+    assert refused.exit_code == 3
+    said = unwrapped(refused.output)
+    assert f"from another copy of this set ext installed here ({a}), which this one would" in said
+    assert "--skip" not in said
+    assert said.rstrip().endswith("or install this one into another agent dir (--agent-dir)")
 
 
 def test_another_set_s_item_switched_off_still_holds_its_place(
