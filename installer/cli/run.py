@@ -118,6 +118,23 @@ def _ext_commands() -> tuple[str, Any, Any, Any]:
     return ran, pattern, command_end, cd
 
 
+def _as_typed(exc: ExtError, argv: list[str]) -> str | None:
+    """The fix as the command line it means, where it is one (helper-72: `did you mean
+    'notify'?` and `run the command again with --yes` cannot be pasted); else as it is."""
+    import shlex
+
+    from installer.cli.errors import corrected
+
+    if isinstance(exc, Typo):
+        return corrected(argv, exc.typed, exc.meant) or exc.fix
+    again = "run the command again with --yes"
+    if exc.fix is None or not exc.fix.endswith(again) or "--" in argv:
+        return exc.fix
+    line = "ext " + shlex.join([*argv, "--yes"])
+    first = exc.fix.removesuffix(again)
+    return f"{first}run `{line}`" if first else line
+
+
 def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
     """Call a command with the Output; map an ExtError to its message, fix and exit code."""
     out = _output(g)
@@ -127,10 +144,8 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
     try:
         code = fn(out) or 0
     except ExtError as exc:
-        if isinstance(exc, Typo) and not g.json and os.path.basename(sys.argv[0]) == "ext":
-            from installer.cli.errors import corrected
-
-            exc.fix = corrected(sys.argv[1:], exc.typed, exc.meant) or exc.fix
+        if not g.json and os.path.basename(sys.argv[0]) == "ext":
+            exc.fix = _as_typed(exc, sys.argv[1:])
         out.error(exc)
         if g.debug:
             raise

@@ -145,9 +145,11 @@ def test_an_unknown_name_is_exit_2_naming_the_closest(set_root: Path, agent: Pat
     [
         (["disable", "notfy"], ["disable", "notify"]),
         (["install", "--yes", "--only=gamma,notfy"], ["install", "--yes", "--only=gamma,notify"]),
+        # no terminal to ask on: the line again with --yes (it was "run the command again …")
+        (["install", "--skip", "notify"], ["install", "--skip", "notify", "--yes"]),
     ],
 )
-def test_an_unknown_name_with_a_close_one_is_fixed_by_the_command_line_with_it(
+def test_a_fix_that_means_a_command_line_is_that_line(
     set_root: Path,
     agent: Path,
     words: list[str],
@@ -171,7 +173,7 @@ def test_an_unknown_name_with_a_close_one_is_fixed_by_the_command_line_with_it(
     with pytest.raises(SystemExit) as done:
         main()
     run_ext_commands_cache_clear()
-    assert done.value.code == 2
+    assert done.value.code == (3 if "--yes" not in words and "--yes" in fixed else 2)
     assert capsys.readouterr().err.splitlines()[-1] == f"  fix: ext {shlex.join([*given, *fixed])}"
     assert snapshot(agent) == before
 
