@@ -88,10 +88,11 @@ def _misplaced(flag: str, where: str, argv: list[str]) -> tuple[str, str] | None
     if not owners:
         return None
     typed = next((c for c in owners if _at(c.path, argv) is not None), None)
-    if typed is None:
+    if typed is None:  # the command typed has no such option: the line without it (helper-72)
         names = " or ".join(f"`ext {c.name}`" for c in owners[:3])
         more = " and others" if len(owners) > 3 else ""
-        return f"{where}: no such option: {flag}", f"it is an option of {names}{more}"
+        message = f"{where}: no such option: {flag} (an option of {names}{more})"
+        return message, _without(flag, owners[0], argv) or f"see `{where} --help`"
     message = f"{where}: {flag} is an option of `ext {typed.name}`: it goes after `{typed.name}`"
     return message, _moved(flag, typed, argv)
 
@@ -101,6 +102,19 @@ def _at(path: tuple[str, ...], argv: list[str]) -> int | None:
     for i in range(len(argv) - len(path) + 1):
         if tuple(argv[i : i + len(path)]) == path:
             return i + len(path)
+    return None
+
+
+def _without(flag: str, owner: Any, argv: list[str]) -> str | None:
+    """argv less the option (and its value, as its owner takes one), as a command line; None
+    when it is not there as typed."""
+    import shlex
+
+    option = next(o for o in owner.options if flag in o.flags)
+    for i, word in enumerate(argv):
+        if word.partition("=")[0] == flag:
+            taken = 1 if option.kind == "flag" or "=" in word else 2
+            return "ext " + shlex.join(argv[:i] + argv[i + taken :])
     return None
 
 

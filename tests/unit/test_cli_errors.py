@@ -201,8 +201,16 @@ def test_usage_lines_say_how_many_arguments_a_command_takes(
         (
             ["list", "--create"],
             [
-                "error: ext list: no such option: --create",
-                "  fix: it is an option of `ext install`",
+                "error: ext list: no such option: --create (an option of `ext install`)",
+                "  fix: ext list",
+            ],
+        ),
+        (  # helper-72: "fix: it is an option of `ext install` or …" was no fix
+            ["--agent-dir", "/a", "doctor", "--dry-run", "--check=items"],
+            [
+                "error: ext doctor: no such option: --dry-run (an option of `ext install` or "
+                "`ext uninstall` or `ext enable` and others)",
+                "  fix: ext --agent-dir /a doctor --check=items",
             ],
         ),
     ],
