@@ -125,10 +125,19 @@ def _refuse_guarded_left_out(
     view = read_view(ctx, record.mode, resources)
     now = {r.label for r, it in view.items.items() if it.state == "enabled"}
     off = [r.label for r in left if r.label in now]
-    after = now - set(off) | {r.label for r in chosen if view.items[r].state == "not-installed"}
+    # On after: what is on now and stays in (helper-74: an item that needs the guarded one
+    # and goes with it needs nothing), and what this install puts in.
+    put_in = {r.label for r in chosen if view.items[r].state == "not-installed"}
+    after = {label for label in now if label in {r.label for r in chosen}} | put_in
     found = blockers_here(ctx, off, after, clean)
-    names = " ".join(dict.fromkeys(b.name for b in found))
-    enforce(found, False, "leave out", f"switch it off anyway: ext disable --force {names}")
+    from installer.ground.shellword import shell_word
+
+    names = list(dict.fromkeys(b.name for b in found))
+    them = "it" if len(names) == 1 else "them"
+    anyway = f"switch {them} off anyway, then install again: ext disable --force " + " ".join(
+        shell_word(n) for n in names
+    )
+    enforce(found, False, "leave out", anyway)
 
 
 def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:

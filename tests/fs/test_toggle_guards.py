@@ -359,14 +359,27 @@ def test_install_leaving_out_what_a_guard_holds_is_refused_as_a_disable_is(
         install(ctx, selection._replace(mode=mode), yes)
     assert err.value.exit_code == ExitCode.REFUSED
     assert err.value.message.startswith(f"refusing to leave out {refused}: ")
-    assert err.value.fix is not None and f"ext disable --force {refused}" in err.value.fix
+    assert err.value.fix is not None
+    assert err.value.fix.endswith(
+        f"switch it off anyway, then install again: ext disable --force {refused}"
+    )
     assert snapshot(ctx.agent_dir) == before
     off(ctx, refused, force=True)  # switched off by hand: the same selection then goes through
     assert not install(ctx, selection._replace(mode=mode), yes).changed  # off already: no-op
 
 
-def test_install_leaving_out_an_unguarded_item_is_not_refused(ctx: Context) -> None:
-    write_session_record(ctx.agent_dir, ["pi", "--alpha-on"])
-    result = install(ctx, Install(skip=("gamma",)), yes)
+@pytest.mark.parametrize(
+    "selection",
+    [
+        Install(skip=("gamma",)),  # unguarded
+        Install(skip=("beta", "gamma")),  # beta with the one that needs it (helper-74)
+        Install(only=("alpha",)),  # the same, by --only
+    ],
+)
+def test_install_leaving_out_an_unguarded_item_or_what_needs_it_too_is_not_refused(
+    ctx: Context, selection: Install
+) -> None:
+    write_session_record(ctx.agent_dir, ["pi", "--other"])
+    result = install(ctx, selection, yes)
     assert result.applied
     assert not (ctx.agent_dir / "extensions/gamma").exists()
