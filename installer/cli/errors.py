@@ -59,24 +59,52 @@ _ONE_COMMAND = re.compile(r"did you mean '([^']+)'\?")
 
 
 def corrected(argv: list[str] | None, typed: str, meant: str) -> str | None:
-    """argv with its first `typed` word made `meant`, as a command line: a whole word, an
-    option's (`--dryrun=1`), or a name of a list (`--only=a,notfy`); None when argv does not
-    hold it."""
-    import shlex
-
+    """argv with each `typed` word made `meant`, as a command line: a whole word, an option's
+    (`--dryrun=1`), or a name of a list (`--only=a,notfy`). Never a value of --set,
+    --agent-dir or --host (helper-74: `--agent-dir=notfy disable notfy` named another dir),
+    nor a word after `--`. None when argv holds no such word."""
     words = list(argv or [])
+    values = _global_values(words)
+    changed = False
     for i, word in enumerate(words):
+        if word == "--":
+            break
+        if i in values:
+            continue
         name, eq, value = word.partition("=")
         if word == typed or (eq and name == typed and typed.startswith("--")):
-            words[i] = f"{meant}{eq}{value}" if word != typed else meant
-            return "ext " + shlex.join(words)
-        head, values = (f"{name}=", value) if eq and name.startswith("--") else ("", word)
-        names = values.split(",")
-        if typed in names and ("," in values or head):
-            names[names.index(typed)] = meant
-            words[i] = head + ",".join(names)
-            return "ext " + shlex.join(words)
-    return None
+            words[i], changed = (meant if word == typed else f"{meant}{eq}{value}"), True
+            continue
+        head, listed = (f"{name}=", value) if eq and name.startswith("--") else ("", word)
+        names = listed.split(",")
+        if typed in names and ("," in listed or head):
+            words[i] = head + ",".join(meant if n == typed else n for n in names)
+            changed = True
+    return line(words) if changed else None
+
+
+def line(words: list[str]) -> str:
+    """`ext` and argv as one command line to paste: each word as one shell word (`$'…'` for a
+    control character, which plain quotes would show as an escape naming another path)."""
+    from installer.ground.shellword import shell_word
+
+    return " ".join(["ext", *(shell_word(w) for w in words)])
+
+
+def _global_values(argv: list[str]) -> set[int]:
+    """Where argv holds the value of a global option that takes one (a folder, a host)."""
+    from installer.cli.grammar import GLOBALS
+
+    valued = {f for o in GLOBALS if o.kind != "flag" for f in o.flags}
+    found = set()
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word in valued:
+            found.add(i + 1)
+        elif word.partition("=")[0] in valued:
+            found.add(i)
+    return found
 
 
 def _misplaced(flag: str, where: str, argv: list[str]) -> tuple[str, str] | None:
@@ -92,7 +120,9 @@ def _misplaced(flag: str, where: str, argv: list[str]) -> tuple[str, str] | None
         names = " or ".join(f"`ext {c.name}`" for c in owners[:3])
         more = " and others" if len(owners) > 3 else ""
         message = f"{where}: no such option: {flag} (an option of {names}{more})"
-        return message, _without(flag, owners[0], argv) or f"see `{where} --help`"
+        mine = next((c for c in COMMANDS if f"ext {c.name}" == where), None)
+        asks = mine is None or mine.asks  # a command that writes keeps its --dry-run
+        return message, _without(flag, owners[0], argv, asks) or f"see `{where} --help`"
     message = f"{where}: {flag} is an option of `ext {typed.name}`: it goes after `{typed.name}`"
     return message, _moved(flag, typed, argv)
 
@@ -105,23 +135,23 @@ def _at(path: tuple[str, ...], argv: list[str]) -> int | None:
     return None
 
 
-def _without(flag: str, owner: Any, argv: list[str]) -> str | None:
-    """argv less the option (and its value, as its owner takes one), as a command line; None
-    when it is not there as typed."""
-    import shlex
-
+def _without(flag: str, owner: Any, argv: list[str], writes: bool) -> str | None:
+    """argv less the option (and its value, where one follows it), as a command line; None
+    when it is not there as typed, or is the --dry-run of a command that `writes`: pasted
+    without it, the preview would write (helper-74: `consent revoke --dry-run --yes`)."""
+    if flag == "--dry-run" and writes:
+        return None
     option = next(o for o in owner.options if flag in o.flags)
     for i, word in enumerate(argv):
         if word.partition("=")[0] == flag:
-            taken = 1 if option.kind == "flag" or "=" in word else 2
-            return "ext " + shlex.join(argv[:i] + argv[i + taken :])
+            after = argv[i + 1] if i + 1 < len(argv) else "-"
+            valued = option.kind != "flag" and "=" not in word and not after.startswith("-")
+            return line(argv[:i] + argv[i + (2 if valued else 1) :])
     return None
 
 
 def _moved(flag: str, command: Any, argv: list[str]) -> str:
     """argv with the option (and its value) moved to just after the command's words."""
-    import shlex
-
     option = next(o for o in command.options if flag in o.flags)
     start = next(i for i, word in enumerate(argv) if word.partition("=")[0] == flag)
     taken = 1 if option.kind == "flag" or "=" in argv[start] else 2
@@ -129,7 +159,7 @@ def _moved(flag: str, command: Any, argv: list[str]) -> str:
     rest = argv[:start] + argv[start + taken :]
     end = _at(command.path, rest)
     fixed = rest[:end] + words + rest[end:] if end is not None else rest + words
-    return "ext " + shlex.join(fixed)
+    return line(fixed)
 
 
 def _no_command(exc: Any) -> str | None:

@@ -121,18 +121,18 @@ def _ext_commands() -> tuple[str, Any, Any, Any]:
 def _as_typed(exc: ExtError, argv: list[str]) -> str | None:
     """The fix as the command line it means, where it is one (helper-72: `did you mean
     'notify'?` and `run the command again with --yes` cannot be pasted); else as it is."""
-    import shlex
+    import re
 
-    from installer.cli.errors import corrected
+    from installer.cli.errors import corrected, line
 
     if isinstance(exc, Typo):
         return corrected(argv, exc.typed, exc.meant) or exc.fix
-    again = "run the command again with --yes"
-    if exc.fix is None or not exc.fix.endswith(again) or "--" in argv:
+    again = re.fullmatch(r"(.*)run the command again with ((?:\S+ )*--yes)", exc.fix or "")
+    if again is None or "--" in argv:
         return exc.fix
-    line = "ext " + shlex.join([*argv, "--yes"])
-    first = exc.fix.removesuffix(again)
-    return f"{first}run `{line}`" if first else line
+    first, flags = again.groups()
+    pasted = line([*argv, *flags.split()])
+    return f"{first}run `{pasted}`" if first else pasted
 
 
 def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:

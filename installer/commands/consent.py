@@ -48,7 +48,7 @@ class Asks(Protocol):
 
     def preview(self, preview: ApprovalPreview) -> None: ...
 
-    def ask(self, question: str, done: str, first: str = "") -> None: ...
+    def ask(self, question: str, done: str, first: str = "", pin: str = "") -> None: ...
 
 
 def check(ctx: Context, options: ConsentCheck) -> CheckResult:
@@ -71,7 +71,9 @@ def approve(ctx: Context, options: ConsentApprove, prompt: Asks) -> ApprovalPrev
         return preview
     if preview.needs_approval:
         prompt.preview(preview)
-        prompt.ask(preview.question(), "approved", "review the hooks above, then ")
+        # Pasted, the fix approves these hooks only: changed since, they are refused (_expected).
+        pin = f"--expect {preview.config.sha256}"
+        prompt.ask(preview.question(), "approved", "review the hooks above, then ", pin)
         if ctx.agent_dir_source == "isolated":
             # The isolated agent dir is ext's own and made on demand (DESIGN.md).
             ctx.agent_dir.mkdir(parents=True, exist_ok=True)

@@ -222,6 +222,6 @@ def method_for(
     its own package, or of `to`."""
     if host.resolved is None and host.package:  # a wrapper's pi (`_wrapped`)
         return InstallMethod(
-            "unknown", None, f"{host.command} starts a pi ext cannot trace to its install"
+            "unknown", None, f"{host.command} is no npm install of pi that ext can read"
         )
     return detect_host_method(host.resolved, host.package, env, prefix, version, to)

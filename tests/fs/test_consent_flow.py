@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -289,3 +290,32 @@ def test_a_check_s_hint_approves_in_the_agent_dir_the_check_read(
     checked = CliRunner().invoke(app, ["--agent-dir", str(agent), "consent", "check", str(proj)])
     assert checked.exit_code == ExitCode.REFUSED
     assert f"ext --agent-dir {agent} consent approve {proj}" in checked.stdout
+
+
+def test_with_no_terminal_the_fix_approves_only_the_hooks_shown(
+    agent: Path, proj: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """helper-74: pasted, `ext consent approve DIR --yes` approved whatever hooks were there
+    by then; the fix pins the ones shown (--expect), which a change since is refused by."""
+    import sys
+
+    from installer.cli import run as cli_run
+    from installer.cli.app import main
+
+    ext_bin = build_tree(agent.parent / "bin", {"ext": "#!/bin/sh\n"}) / "ext"
+    ext_bin.chmod(0o755)
+    monkeypatch.setenv("PATH", str(ext_bin.parent))
+    argv = ["--agent-dir", str(agent), "consent", "approve", str(proj)]
+    monkeypatch.setattr(sys, "argv", [str(ext_bin), *argv])
+    cli_run._ext_commands.cache_clear()
+    with pytest.raises(SystemExit) as done:
+        main()
+    cli_run._ext_commands.cache_clear()
+    sha = commands.describe_approval(agent, proj).config.sha256
+    assert done.value.code == 3
+    pinned = shlex.join(["ext", *argv, "--expect", sha, "--yes"])
+    assert (
+        capsys.readouterr().err.splitlines()[-1]
+        == f"  fix: review the hooks above, then run `{pinned}`"
+    )
+    assert commands.check(agent, proj).status == "never-approved"

@@ -112,7 +112,7 @@ def test_a_wrapper_of_pi_is_checked_by_its_version_and_updated_by_hand(
 
     assert (found.status, found.current, found.latest) == ("update-available", "0.73.1", "1.6.0")
     assert (found.label, found.hint) == (NEW_PACKAGE, None)
-    assert "mypi starts a pi ext cannot trace to its install" in found.detail
+    assert "mypi is no npm install of pi that ext can read" in found.detail
     assert "switch to it by hand" in found.detail
     newest = check(both, replace(wrapper, version="1.6.0"), tmp_path / "npm")
     assert (newest.status, newest.label) == ("up-to-date", NEW_PACKAGE)

@@ -224,6 +224,64 @@ def test_an_option_of_another_command_names_the_command_that_owns_it(
 
 
 @pytest.mark.parametrize(
+    ("argv", "typed", "meant", "fixed"),
+    [
+        # a value of --agent-dir that is the typo names a folder: kept (helper-74)
+        (
+            ["--agent-dir=notfy", "disable", "notfy"],
+            "notfy",
+            "notify",
+            "ext --agent-dir=notfy disable notify",
+        ),
+        (
+            ["--agent-dir", "notfy", "disable", "notfy"],
+            "notfy",
+            "notify",
+            "ext --agent-dir notfy disable notify",
+        ),
+        # every place the name is given, --only's as well as --skip's
+        (
+            ["install", "--skip=notfy", "--only", "a,notfy"],
+            "notfy",
+            "notify",
+            "ext install --skip=notify --only a,notify",
+        ),
+        # a word after `--` is the host's
+        (["launch", "--", "notfy"], "notfy", "notify", None),
+        # one word to paste, a newline written as the shell reads it back
+        (
+            ["--agent-dir", "/tmp/a\nb", "instal"],
+            "instal",
+            "install",
+            "ext --agent-dir $'/tmp/a\\nb' install",
+        ),
+    ],
+)
+def test_a_corrected_line_changes_only_what_was_mistyped(
+    argv: list[str], typed: str, meant: str, fixed: str | None
+) -> None:
+    from installer.cli.errors import corrected
+
+    assert corrected(argv, typed, meant) == fixed
+
+
+@pytest.mark.parametrize(
+    ("argv", "fix"),
+    [
+        # without --dry-run, a preview of a command that writes would write (helper-74)
+        (["consent", "revoke", "--dry-run", "--yes"], "see `ext consent revoke --help`"),
+        # a flag where another command takes a value: the next option is not its value
+        (["history", "--check", "--quiet"], "ext --quiet history"),
+    ],
+)
+def test_the_line_without_an_option_never_drops_a_dry_run_or_another_option(
+    argv: list[str], fix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(argv, capsys)
+    assert (code, err.splitlines()[-1]) == (2, f"  fix: {fix}")
+
+
+@pytest.mark.parametrize(
     ("argv", "fix"),
     [
         (["instal", "--yes"], "ext install --yes"),
