@@ -52,10 +52,12 @@ def table(
     """One row per finding (level, check id, message), the fix indented under its message;
     `runnable` names each ext command in them as the person can run it (Output.runnable)."""
     width = max([_ID_WIDTH, *(len(f.id) + 1 for f in findings)])
+    # The rows -q shows that a skip may point at as its cause (`… (see agent.dir)`).
+    causes = {f.id for f in findings if f.level != "ok" and not _causes(f)}
     indent = " " * (_LEVEL_WIDTH + 1 + width + 1)
     lines = []
     for f in findings:
-        if quiet and (f.level == "ok" or _for_a_cause_shown(f)):
+        if quiet and (f.level == "ok" or causes.intersection(_causes(f))):
             continue
         level = f"{f.level:<{_LEVEL_WIDTH}}"
         if paint is not None:
@@ -66,17 +68,17 @@ def table(
     return lines
 
 
-def _for_a_cause_shown(f: Finding) -> bool:
-    """A row not checked because of what another row says (`… (see agent.dir)`): -q leaves
-    it to that row, which it shows (an `ok` row is no cause of a skip)."""
-    return (
-        f.level == "info"
-        and f.message.startswith("not checked: ")
-        and _SEE.search(f.message) is not None
-    )
+def _causes(f: Finding) -> list[str]:
+    """The rows a skip names as its cause (`not checked: … (see set, agent.dir)`); none for
+    any other row. -q leaves a skip to a cause it shows (helper-72: twenty rows of `(see
+    agent.dir)` under the one error), never to one it does not (helper-74)."""
+    if f.level != "info" or not f.message.startswith("not checked: "):
+        return []
+    found = _SEE.search(f.message)
+    return found.group(1).split(", ") if found else []
 
 
-_SEE = re.compile(r"\(see [a-z.-]+\)$")
+_SEE = re.compile(r"\(see ([a-z.-]+(?:, [a-z.-]+)*)\)$")
 
 
 def summary(findings: Sequence[Finding], strict: bool) -> str:

@@ -211,9 +211,14 @@ def test_quiet_drops_the_rows_not_checked_for_a_cause_another_row_shows() -> Non
     assert [line.split()[1] for line in table(found, quiet=True)] == [
         "agent.dir",
         "ext",  # its fix's line
+        "host.drift",  # its cause, host, is not shown: the skip is all -q says of it
         "host.load",
     ]
     assert len(table(found)) == 5
+    both = Finding(
+        "items", "info", "not checked: the set or the agent dir was not found (see set, agent.dir)"
+    )
+    assert table([*found, both], quiet=True) == table(found, quiet=True)
     assert summary(found, strict=False) == "0 ok, 3 info, 0 warnings, 1 error: exit 1"
 
 
