@@ -26,7 +26,7 @@ from installer.doctor.checks import (
 )
 from installer.doctor.finding import Finding, Skip
 from installer.doctor.subject import Subject
-from installer.ground.errors import ExtError, UsageError
+from installer.ground.errors import ExtError, Typo, UsageError
 from installer.hosts.table import HOSTS
 
 Run = Callable[[Subject], Iterable[Finding]]
@@ -176,8 +176,10 @@ def select_checks(ids: Sequence[str], deep: bool, host: str | None = None) -> tu
     for wanted in ids:
         if wanted not in known and wanted not in ROWS:
             close = difflib.get_close_matches(wanted, [*known, *ROWS], n=1, cutoff=0.5)
-            hint = f"did you mean {close[0]!r}?" if close else "see `ext doctor --list-checks`"
-            raise UsageError(f"doctor has no check named {wanted!r}", hint)
+            message = f"doctor has no check named {wanted!r}"
+            if close:  # the command line with it, where ext knows what was typed
+                raise Typo(message, wanted, close[0])
+            raise UsageError(message, "see `ext doctor --list-checks`")
     ids = [ROWS.get(w, w) for w in ids]
     if ids:
         return tuple(c for c in CHECKS if c.id in ids)

@@ -247,7 +247,8 @@ def test_list_checks_and_an_unknown_check(ext: Run) -> None:
     assert any(
         line.startswith("host.load ") and "--deep" in line for line in listed.stdout.splitlines()
     )
-    assert unknown.returncode == 2 and "did you mean 'items'?" in unknown.stderr
+    assert unknown.returncode == 2 and "doctor has no check named 'itemz'" in unknown.stderr
+    assert unknown.stderr.rstrip().endswith("ext doctor --check items")  # to paste, ext as run
 
 
 def test_the_bundled_set_freshly_installed_is_all_ok(ext: Run) -> None:
