@@ -248,6 +248,13 @@ def test_an_option_of_another_command_names_the_command_that_owns_it(
         ),
         # a word after `--` is the host's
         (["launch", "--", "notfy"], "notfy", "notify", None),
+        # the name meant is a set's: one quoted word, whatever it holds
+        (
+            ["install", "--skip", "a,notfy"],
+            "notfy",
+            "n $(touch PWNED)",
+            "ext install --skip 'a,n $(touch PWNED)'",
+        ),
         # one word to paste, a newline written as the shell reads it back
         (
             ["--agent-dir", "/tmp/a\nb", "instal"],
