@@ -54,6 +54,19 @@ def test_the_ext_that_only_you_can_change_is_ok(
     assert (row.level, row.message) == ("ok", f"only you can change the ext /ext runs ({ext_bin})")
 
 
+def test_an_ext_gone_since_the_install_is_not_checked_and_said_plainly(
+    tmp_path: Path, installed: tuple[Path, Path, Path]
+) -> None:
+    """helper-72: the row read `not checked: no ext recorded for /ext is there`."""
+    root, agent, ext_bin = installed
+    ext_bin.unlink()
+    [row] = findings(tmp_path, root, agent, "command.ext")
+    assert (row.level, row.message) == (
+        "info",
+        "not checked: the ext /ext runs is not recorded, or is gone (see command)",
+    )
+
+
 @pytest.mark.parametrize("loose", ["file", "folder"])
 def test_a_world_writable_ext_or_folder_warns_naming_it(
     tmp_path: Path, installed: tuple[Path, Path, Path], loose: str

@@ -58,7 +58,7 @@ def _recorded_ext(s: Subject) -> str:
     record = command_record(load_state(existing(s)), s.set_root)
     ext = (record.extra.get(COMMAND.key) or {}).get("ext") if record else None
     if not isinstance(ext, str) or not os.path.isabs(ext) or not os.path.isfile(ext):
-        raise Skip("no ext recorded for /ext is there (see command)")
+        raise Skip("the ext /ext runs is not recorded, or is gone (see command)")
     return ext
 
 
