@@ -23,9 +23,11 @@ def lines(result: Journals) -> list[str]:
     sw = max((len(r["status"]) for r in rows), default=0)
     nw = max((len(str(r["steps"])) for r in rows), default=0)
     return [
-        f"{r['started'][:19]}  {r['command']:<{cw}}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
-        + ("step" if r["steps"] == 1 else "steps")
-        + (f"  for {r['set']}" if r.get("set") else "")
-        + ("  (undone)" if r["undone"] else "")
+        (
+            f"{r['started'][:19]}  {r['command']:<{cw}}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
+            + ("step " if r["steps"] == 1 else "steps")  # what follows stays in one column
+            + (f"  for {r['set']}" if r.get("set") else "")
+            + ("  (undone)" if r["undone"] else "")
+        ).rstrip()
         for r in rows
     ] or ["no history yet"]

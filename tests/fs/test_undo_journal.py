@@ -68,6 +68,9 @@ def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
         "2026-11-28T09:00:00  settings migrate  ok           12 steps  (undone)",
         "2026-11-29T10:00:00  install           ok            1 step",
     ]
+    # helper-72: what follows the steps stays in one column, `1 step` or `16 steps`
+    one = result._replace(rows=[{**r, "set": "tools"} for r in result.rows])
+    assert [line.index("for tools") for line in lines(one)] == [62] * 3
     rows = result.to_json()["history"]
     assert rows[1] == {
         "journal": "20261128T000000.000000-1-settings-migrate",
