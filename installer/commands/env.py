@@ -81,7 +81,10 @@ def env_line(agent_dir: Path, shell: str, var: str = "PI_CODING_AGENT_DIR") -> s
         if shell in OTHERS:
             raise UsageError(
                 f"{shell} is not a shell ext writes lines for",
-                f"{fix}, and write the {shell} line for what it prints by hand",
+                f"{fix}: `ext env --shell sh` prints the dir in an `export` line, which"
+                f" {shell} writes as `setenv {var} <dir>`"
+                if shell in ("csh", "tcsh")
+                else f"{fix}, and write the {shell} line for what it prints by hand",
             )
         close = difflib.get_close_matches(shell, SHELLS, n=1, cutoff=0.5)
         raise UsageError(

@@ -219,6 +219,8 @@ def test_a_shell_of_another_syntax_is_not_taken_for_a_typo(set_root: Path) -> No
     assert tcsh.exit_code == 2
     assert "tcsh is not a shell ext writes lines for" in tcsh.stderr
     assert "did you mean" not in tcsh.stderr
+    # helper-72: "write the tcsh line for what it prints by hand" said not what that line is
+    assert "writes as `setenv PI_CODING_AGENT_DIR <dir>`" in " ".join(tcsh.stderr.split())
     typo = ext(set_root, "env", "--shell", "bsh")
     assert "did you mean 'bash'?" in typo.stderr or "did you mean 'sh'?" in typo.stderr
 
