@@ -136,30 +136,36 @@ def _at(path: tuple[str, ...], argv: list[str]) -> int | None:
 
 
 def _without(flag: str, owner: Any, argv: list[str], writes: bool) -> str | None:
-    """argv less the option (and its value, where one follows it), as a command line; None
-    when it is not there as typed, or is the --dry-run of a command that `writes`: pasted
-    without it, the preview would write (helper-74: `consent revoke --dry-run --yes`)."""
-    if flag == "--dry-run" and writes:
+    """argv less the option (and its value), as a command line; None when it is not there as
+    typed, or is the --dry-run of a command that `writes`: pasted without it, the preview
+    would write (helper-74: `consent revoke --dry-run --yes`)."""
+    span = _span(flag, owner, argv)
+    if span is None or (flag == "--dry-run" and writes):
         return None
-    option = next(o for o in owner.options if flag in o.flags)
-    for i, word in enumerate(argv):
-        if word.partition("=")[0] == flag:
-            after = argv[i + 1] if i + 1 < len(argv) else "-"
-            valued = option.kind != "flag" and "=" not in word and not after.startswith("-")
-            return line(argv[:i] + argv[i + (2 if valued else 1) :])
-    return None
+    start, taken = span
+    return line(argv[:start] + argv[start + taken :])
 
 
 def _moved(flag: str, command: Any, argv: list[str]) -> str:
     """argv with the option (and its value) moved to just after the command's words."""
-    option = next(o for o in command.options if flag in o.flags)
-    start = next(i for i, word in enumerate(argv) if word.partition("=")[0] == flag)
-    taken = 1 if option.kind == "flag" or "=" in argv[start] else 2
+    start, taken = _span(flag, command, argv) or (len(argv), 0)
     words = argv[start : start + taken]
     rest = argv[:start] + argv[start + taken :]
     end = _at(command.path, rest)
     fixed = rest[:end] + words + rest[end:] if end is not None else rest + words
     return line(fixed)
+
+
+def _span(flag: str, owner: Any, argv: list[str]) -> tuple[int, int] | None:
+    """Where `flag` stands in argv and how many words it is: with its value when `owner`
+    takes one and it follows as a word of its own (not another option: helper-74)."""
+    option = next(o for o in owner.options if flag in o.flags)
+    for i, word in enumerate(argv):
+        if word.partition("=")[0] == flag:
+            after = argv[i + 1] if i + 1 < len(argv) else "-"
+            valued = option.kind != "flag" and "=" not in word and not after.startswith("-")
+            return i, 2 if valued else 1
+    return None
 
 
 def _no_command(exc: Any) -> str | None:

@@ -18,6 +18,7 @@ from installer.cli.options import Globals
 from installer.ground.errors import (
     ExitCode,
     ExtError,
+    NoTerminal,
     RolledBack,
     Terminated,
     Typo,
@@ -121,18 +122,14 @@ def _ext_commands() -> tuple[str, Any, Any, Any]:
 def _as_typed(exc: ExtError, argv: list[str]) -> str | None:
     """The fix as the command line it means, where it is one (helper-72: `did you mean
     'notify'?` and `run the command again with --yes` cannot be pasted); else as it is."""
-    import re
-
     from installer.cli.errors import corrected, line
 
     if isinstance(exc, Typo):
         return corrected(argv, exc.typed, exc.meant) or exc.fix
-    again = re.fullmatch(r"(.*)run the command again with ((?:\S+ )*--yes)", exc.fix or "")
-    if again is None or "--" in argv:
+    if not isinstance(exc, NoTerminal) or "--" in argv:
         return exc.fix
-    first, flags = again.groups()
-    pasted = line([*argv, *flags.split()])
-    return f"{first}run `{pasted}`" if first else pasted
+    pasted = line([*argv, *exc.again])
+    return f"{exc.first}run `{pasted}`" if exc.first else pasted
 
 
 def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:

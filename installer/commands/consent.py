@@ -48,7 +48,7 @@ class Asks(Protocol):
 
     def preview(self, preview: ApprovalPreview) -> None: ...
 
-    def ask(self, question: str, done: str, first: str = "", pin: str = "") -> None: ...
+    def ask(self, question: str, done: str, first: str = "", pin: tuple[str, ...] = ()) -> None: ...
 
 
 def check(ctx: Context, options: ConsentCheck) -> CheckResult:
@@ -72,7 +72,8 @@ def approve(ctx: Context, options: ConsentApprove, prompt: Asks) -> ApprovalPrev
     if preview.needs_approval:
         prompt.preview(preview)
         # Pasted, the fix approves these hooks only: changed since, they are refused (_expected).
-        pin = f"--expect {preview.config.sha256}"
+        sha = preview.config.sha256
+        pin = ("--expect", sha) if sha else ()
         prompt.ask(preview.question(), "approved", "review the hooks above, then ", pin)
         if ctx.agent_dir_source == "isolated":
             # The isolated agent dir is ext's own and made on demand (DESIGN.md).

@@ -113,6 +113,8 @@ def _refuse_guarded_left_out(
     `ext disable` would (helper-73: `--skip confirm-destructive` unlinked it under a live
     session started with its flag, which lost it at its next /reload). What is off already
     stays off: nothing to refuse."""
+    if len(chosen) == len(resources):
+        return  # no --only/--skip left anything out (a plain install: nothing more to read)
     from installer.agent.guards import blockers_here, enforce, guarded
 
     picked = set(chosen)
@@ -128,7 +130,7 @@ def _refuse_guarded_left_out(
     # On after: what is on now and stays in (helper-74: an item that needs the guarded one
     # and goes with it needs nothing), and what this install puts in.
     put_in = {r.label for r in chosen if view.items[r].state == "not-installed"}
-    after = {label for label in now if label in {r.label for r in chosen}} | put_in
+    after = (now & {r.label for r in chosen}) | put_in
     found = blockers_here(ctx, off, after, clean)
     from installer.ground.shellword import shell_word
 

@@ -45,6 +45,17 @@ class Refused(ExtError):
     exit_code = ExitCode.REFUSED
 
 
+class NoTerminal(Refused):
+    """No terminal to ask on, and no --yes: the fix is the command again with `again` (`--yes`
+    last), after `first`; the command line layer, which knows what was typed, writes it as
+    that line."""
+
+    def __init__(self, done: str, first: str = "", again: tuple[str, ...] = ("--yes",)) -> None:
+        fix = f"{first}run the command again with {' '.join(again)}"
+        super().__init__(f"nothing was {done}: there is no terminal to ask on", fix)
+        self.first, self.again = first, again
+
+
 class Declined(Refused):
     """The person answered no at the prompt (exit 3): their choice, said without "error:"."""
 

@@ -201,14 +201,13 @@ class Prompt:
         self.say_before()
         self.out.confirm(plan, True, self.stdin_tty, diffs)
 
-    def ask(self, question: str, done: str, first: str = "", pin: str = "") -> None:
+    def ask(self, question: str, done: str, first: str = "", pin: tuple[str, ...] = ()) -> None:
         """A y/N of its own (consent's); skipped with --yes. `pin`: what the fix's command line
         adds so that it does only what was shown (`--expect SHA`)."""
         from installer.render.ui import shorten
 
         if not self.yes:
-            fix = f"{first}run the command again with {pin + ' ' if pin else ''}--yes"
-            self.out.ask(shorten(question), self.stdin_tty, done, fix)
+            self.out.ask(shorten(question), self.stdin_tty, done, first, (*pin, "--yes"))
 
     def preview(self, preview: ApprovalPreview) -> None:
         """The hooks `ext consent approve` is about to trust, before it asks."""

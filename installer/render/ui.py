@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from installer.ground import screen
-from installer.ground.errors import Declined, ExtError, GuardRefused, Refused
+from installer.ground.errors import Declined, ExtError, GuardRefused, NoTerminal
 from installer.ground.streams import STDOUT_GONE, let_go, reader_gone
 
 if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
@@ -265,11 +265,13 @@ class Output:
         question: str,
         stdin_tty: bool,
         done: str = "written",
-        fix: str = "run the command again with --yes",
+        first: str = "",
+        again: tuple[str, ...] = ("--yes",),
     ) -> None:
-        """Ask y/N on stderr; no TTY, or any answer but yes, is a refusal (exit 3)."""
+        """Ask y/N on stderr; no TTY, or any answer but yes, is a refusal (exit 3): with no
+        TTY, the command again with `again` is the fix (NoTerminal)."""
         if not stdin_tty:
-            raise Refused(f"nothing was {done}: there is no terminal to ask on", fix)
+            raise NoTerminal(done, first, again)
         self.flush_out()  # the plan (stdout, maybe a pipe) before the question about it
         self.write_err(f"{escape(question)} [y/N] ")
         answer = sys.stdin.readline().strip().lower()
