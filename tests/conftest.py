@@ -71,13 +71,23 @@ def write_guard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Guard]:
         yield guard
 
 
+@pytest.fixture(scope="session")
+def children_temp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temp folder of the tests' children (ext, pi, its loader, npm), in this run's temp
+    root, not the system's: jiti kept each extension pi compiled in /tmp/jiti (~190 files a
+    run). Shared by a worker's tests, as the system's was, so an extension of the repo's (the
+    bundled set) is compiled once; jiti checks each kept file against its source."""
+    return tmp_path_factory.mktemp("temp", numbered=False)
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_guard: Guard
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_guard: Guard, children_temp: Path
 ) -> Iterator[Path]:
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("TMPDIR", str(children_temp))  # this process's tempfile keeps its own
     for var, sub in (
         ("XDG_DATA_HOME", ".local/share"),
         ("XDG_CONFIG_HOME", ".config"),
@@ -90,6 +100,10 @@ def isolated_home(
     # Node's compiled code, shared by every test's Node runs (pi, its loader, the hosts): a
     # cache V8 checks against each source, so only the time to start changes.
     monkeypatch.setenv("NODE_COMPILE_CACHE", str(NODE_COMPILE_CACHE))
+    # jiti's cache of each extension it compiles, on in the loader ext asks as it is in pi's own
+    # start: an extension loaded again by the same path (the judge's jobs) is compiled once.
+    # It goes to $TMPDIR/jiti (children_temp).
+    monkeypatch.setenv("JITI_FS_CACHE", "true")
     monkeypatch.chdir(tmp_path)
     yield home
     seen, write_guard.seen, write_guard.extra = write_guard.seen, [], []

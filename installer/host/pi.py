@@ -230,9 +230,11 @@ def no_compile_cache(env: Mapping[str, str]) -> dict[str, str]:
     """`env` for a check's Node run, which leaves nothing behind: pi's extension loader (jiti)
     would keep each extension it compiles in <tmp>/jiti, and Node its compiled code in
     <tmp>/node-compile-cache (pi 1.x's start turns it on), for every user of that folder, and
-    never clean them. A folder the user named for Node's cache (NODE_COMPILE_CACHE) is theirs
-    to fill: their choice holds."""
-    quiet = {**env, "JITI_FS_CACHE": "false"}
+    never clean them. A cache the user asked for by name (NODE_COMPILE_CACHE, JITI_FS_CACHE)
+    is theirs to fill: their choice holds."""
+    quiet = dict(env)
+    if not env.get("JITI_FS_CACHE"):
+        quiet["JITI_FS_CACHE"] = "false"
     if not env.get("NODE_COMPILE_CACHE"):
         quiet["NODE_DISABLE_COMPILE_CACHE"] = "1"
     return quiet

@@ -37,6 +37,7 @@ def e2e_env(isolated_home: Path, tmp_path: Path, request: pytest.FixtureRequest)
     """A process environment whose HOME and XDG dirs are the test's own, with the test's pi
     (its `real_pi`, else today's) and the Node it needs first on PATH."""
     keep = ("PATH", "LANG", "LC_ALL", "TERM", "SYSTEMROOT", "TMPDIR", "NODE_COMPILE_CACHE")
+    keep += ("JITI_FS_CACHE",)
     env = {k: v for k, v in os.environ.items() if k in keep}
     env["HOME"] = str(isolated_home)
     for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):

@@ -24,6 +24,7 @@ def test_read_only_commands_leave_the_agent_dir_and_npm_folders_as_they_were(
     temp.mkdir()
     env = {**e2e_env, "EXT_INDEX_URL": dead, "npm_config_registry": dead, "TMPDIR": str(temp)}
     del env["NODE_COMPILE_CACHE"]  # the suite's shared one (tests/conftest.py): none named here
+    del env["JITI_FS_CACHE"]  # nor a jiti cache asked for
 
     deep = ext(*at, "--json", "doctor", "--deep", env=env)  # every check: the loader's too
     for args in (("list",), ("history",), ("update", "--check")):

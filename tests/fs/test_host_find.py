@@ -190,18 +190,25 @@ def test_a_version_on_stderr_is_read_too(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("named", "seen"), [(None, "1 false"), ("/somewhere/ncc", " false /somewhere/ncc")]
+    ("named", "jiti", "seen"),
+    [
+        (None, None, "1 false"),
+        ("/somewhere/ncc", None, " false /somewhere/ncc"),
+        (None, "true", "1 true"),
+    ],
 )
 def test_a_version_asked_of_the_host_leaves_no_compile_cache(
-    named: str | None, seen: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    named: str | None, jiti: str | None, seen: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """pi's start turns Node's compile cache on (<tmp>/node-compile-cache); asked for its
     version, it runs with that cache (and jiti's) off: a read leaves nothing in temp. A
-    folder the user named for Node's cache is theirs, and left on."""
-    if named is None:
-        monkeypatch.delenv("NODE_COMPILE_CACHE", raising=False)
-    else:
-        monkeypatch.setenv("NODE_COMPILE_CACHE", named)
+    folder the user named for Node's cache is theirs, and left on; so is jiti's cache when
+    the user asked for it."""
+    for var, value in (("NODE_COMPILE_CACHE", named), ("JITI_FS_CACHE", jiti)):
+        if value is None:
+            monkeypatch.delenv(var, raising=False)
+        else:
+            monkeypatch.setenv(var, value)
     said = tmp_path / "env.txt"
     echo = "$NODE_DISABLE_COMPILE_CACHE $JITI_FS_CACHE" + (" $NODE_COMPILE_CACHE" if named else "")
     body = f'echo "{echo}" > "{said}"\necho 1.6.0'
