@@ -247,8 +247,14 @@ class Output:
             self.warn(w)
         if plan.is_empty or (self.quiet and not asking):
             return
+        said: set[str] = set()
         for a in plan.changes:
-            self.out(f"  {self.action_line(a)}")
+            shown = a
+            if a.detail and a.detail in said:  # said whole once: its first words now
+                shown = a._replace(detail=a.detail.partition(": ")[0])  # `not selected`
+            elif a.detail:
+                said.add(a.detail)
+            self.out(f"  {self.action_line(shown)}")
         for diff in diffs:  # as written, not shortened: the user confirms these very bytes
             for line in diff.splitlines():
                 self.write_out(f"    {escape(line)}\n")
