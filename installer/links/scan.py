@@ -117,6 +117,9 @@ def scan(
     labelled: list[tuple[str, Owner]] = [(str(set_root.resolve()), "ours")]
     labelled += [(str(r), "moved") for r in old_roots]
     labelled += [(str(r), "other") for r in other_sets]
+    # The agent dir is no set's, even inside a set's folder (`--agent-dir ./try` from the
+    # set's own): a link into it (to ext's /ext copy) is nobody's, as it is anywhere else.
+    labelled.append((str(agent_dir.resolve()), "foreign"))
     roots = [(root, label, root + os.sep) for root, label in labelled]  # (root, owner, prefix)
     entries: dict[str, Entry] = {}
     names: dict[str, frozenset[str]] = {}
@@ -174,7 +177,7 @@ def _entry(
     for candidate, label, inside in roots:
         if (real == candidate or real.startswith(inside)) and len(candidate) > len(root or ""):
             owner, root = label, candidate
-    return Entry("link", target, real, exists, to_dir, owner, root)
+    return Entry("link", target, real, exists, to_dir, owner, None if owner == "foreign" else root)
 
 
 def _follow(path: str, heads: dict[str, str], known: Mapping[str, bool]) -> tuple[str, bool, bool]:

@@ -79,6 +79,17 @@ def test_what_pi_loads_from_the_set_unknown_to_ext_is_named_and_the_rest_is_left
     ]
 
 
+def test_what_pi_loads_from_an_agent_dir_in_the_sets_folder_is_not_the_sets() -> None:
+    """`--agent-dir ./try` from the set's folder: ext's /ext copy in try/.extset is loaded
+    from inside the set's folder, and was said to be a file of the set ext does not know."""
+    ours = "/set/try/.extset/agent/ext-command-3e1fef84225a.ts"
+    v = view(("extension", ours), ("prompt", "/set/prompts/git/rebase.md"))
+    found = list(findings(v, [], "/set", agent_dir="/set/try"))
+    assert [(f.level, f.message) for f in found] == [
+        ("warn", "pi loads prompts/git/rebase.md from the set; ext does not know it")
+    ]
+
+
 def test_a_missing_npm_module_names_the_install_to_run_in_the_extensions_folder(
     tmp_path: Path,
 ) -> None:

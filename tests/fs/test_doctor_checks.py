@@ -101,6 +101,20 @@ def test_a_healthy_install_is_all_ok(tmp_path: Path, set_root: Path, agent: Path
     assert "host.load" not in ids  # only with --deep
 
 
+def test_an_agent_dir_inside_the_sets_folder_is_all_ok(tmp_path: Path, set_root: Path) -> None:
+    """`ext install --agent-dir ./try` from the set's own folder (a trial): the links to ext's
+    own agent files (/ext, the session recorder) lead into the set's folder, where the agent
+    dir is, and were said to be links into the set that are no item, with `rm` as the fix."""
+    agent = set_root / "try"
+    agent.mkdir(mode=0o755)
+    install(resolve(env(tmp_path), set_root, agent), Install(), yes)
+
+    found = doctor(tmp_path, set_root, agent, PI_CODING_AGENT_DIR=str(agent))
+
+    assert [(f.level, f.message) for f in only(found, "items")] == [("ok", "4 enabled, 0 disabled")]
+    assert not [f for f in found if f.level not in ("ok", "info")], found
+
+
 # ---- the set ----------------------------------------------------------------
 
 

@@ -41,7 +41,8 @@ def compare(s: Subject) -> Iterator[Finding]:
     _, listed = items(ctx)
     ext = [(i.resource.label, i.state, frozenset(i.resource.entries())) for i in listed]
     root = os.path.realpath(ctx.set_root)
-    yield from findings(answer, ext, root, frozenset(s.load_failures), frozenset(s.clashes))
+    reported, clashes = frozenset(s.load_failures), frozenset(s.clashes)
+    yield from findings(answer, ext, root, reported, clashes, os.path.realpath(agent))
 
 
 def findings(
@@ -50,11 +51,13 @@ def findings(
     set_root: str,
     reported: frozenset[str] = frozenset(),
     clashes: frozenset[tuple[str, str, str]] = frozenset(),
+    agent_dir: str = "",
 ) -> Iterator[Finding]:
     """Each difference between ext's items (label, state, entries) and pi's view, as a finding.
 
     A load failure in `reported` (real paths) or a conflict in `clashes` ((real path, tool or
-    flag, name)), both host.load's in the same run, is not said again.
+    flag, name)), both host.load's in the same run, is not said again. What pi loads from
+    `agent_dir` (real) is not the set's, even in the set's folder (ext's /ext copy).
     """
     if view.error:
         yield warn(
@@ -75,7 +78,8 @@ def findings(
     ]
     for label, state, entries in ext:
         out += _item(label, state, entries, loaded, failed, view)
-    for path in sorted(p for p in loaded if inside(p, set_root) and p not in label_of):
+    unknown = (p for p in loaded if inside(p, set_root) and p not in label_of)
+    for path in sorted(p for p in unknown if not (agent_dir and inside(p, agent_dir))):
         out.append(
             warn(
                 f"pi loads {os.path.relpath(path, set_root)} from the set; ext does not know it",
