@@ -86,6 +86,14 @@ def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     return install_into_pi(ctx, options, confirm)
 
 
+def _asked(options: Install) -> tuple[str, ...]:
+    """How an install was asked, for its journal: its selection, and a reseed."""
+    from installer.sets.resources import selection_words
+
+    asked = selection_words(options.only, options.skip)
+    return (*asked, "--reseed") if options.reseed else asked
+
+
 def _nothing_in(ctx: Context, resources: tuple[Resource, ...]) -> tuple[str, ...]:
     """A set with no items: most often a folder named by mistake, where an install would put
     only ext's own /ext in place."""
@@ -223,7 +231,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             *rec.warnings,
             *sp.warnings,
         )
-        plan = Plan("install", actions, warnings, mode)
+        plan = Plan("install", actions, warnings, mode, asked=_asked(options))
         kept[:] = _kept(ctx, links.actions)
         wrote[:] = [a.data["key"] for a in sp.actions if a.action == "seed" and a.data]
         return Prepared(plan, (sp.diff,) if sp.diff else ())

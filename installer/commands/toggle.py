@@ -257,6 +257,14 @@ def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResu
     return apply_switch(ctx, "toggle", resources, want, force, False, confirm)
 
 
+def _asked(command: str, want: Mapping[Resource, bool]) -> tuple[str, ...]:
+    """The items a switch was asked for, as its command line names them (`--on a --off b` for
+    toggle's, the picker's included), for its journal."""
+    if command != "toggle":
+        return tuple(r.label for r in want)
+    return tuple(w for r, on in want.items() for w in ("--on" if on else "--off", r.label))
+
+
 def _wanted(view: View, on_after: frozenset[str]) -> dict[Resource, bool]:
     """Each item the checklist changes: on or off (a box of an item left out, ticked: on)."""
     return {
@@ -334,7 +342,7 @@ def apply_switch(
                 *doubled_elsewhere(ctx, sw.actions),
             )
         actions = hinted(_carrying(sw.actions, sp), ctx, view, want, named)
-        plan = Plan(command, actions, warnings)
+        plan = Plan(command, actions, warnings, asked=_asked(command, want))
         last[:] = [sw]
         return Prepared(plan, (sp.diff,) if sp.diff else ())
 

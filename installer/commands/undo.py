@@ -70,12 +70,12 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
             where = "; ".join(r.why or _expected(r.step) for r in changed)
             fixes = [r.fix for r in changed if r.fix]
             raise Refused(
-                f"cannot undo `ext {rec.command}` of {rec.started[:19]}: changed since it ran: "
+                f"cannot undo `ext {rec.asked_as}` of {rec.started[:19]}: changed since it ran: "
                 f"{where}",
                 "nothing was written; " + (_then_undo(fixes) if fixes else _FIX),
             )
         todo = [r.step for r in seen if r.status == "done"]
-        detail = f"reverses `ext {rec.command}` of {rec.started[:19]}{_of_set(rec, ctx)}"
+        detail = f"reverses `ext {rec.asked_as}` of {rec.started[:19]}{_of_set(rec, ctx)}"
         actions = tuple(_action(s, detail if i == 0 else None, root) for i, s in enumerate(todo))
         if not actions:
             return Prepared(Plan("undo"))
@@ -566,6 +566,7 @@ def history(ctx: Context, options: History) -> Journals:
         {
             "journal": rec.name,
             "command": rec.command,
+            "asked": list(rec.asked),
             "started": rec.started,
             "status": rec.status or "interrupted",
             "steps": len(rec.steps),

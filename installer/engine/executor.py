@@ -26,7 +26,7 @@ def execute(ctx: Context, plan: Plan) -> None:
         this_set = (ctx.manifest.name, str(ctx.set_root)) if plan.of_set else None
         set_of = plan.undone_set or this_set
         log = journal.Journal(
-            ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode, set_of
+            ctx.agent_dir, plan.command, ctx.env.now(), __version__, plan.mode, set_of, plan.asked
         )
     except OSError as exc:
         raise ExtError(

@@ -89,6 +89,7 @@ class Journal:
         ext_version: str,
         mode: str | None = None,
         set_of: tuple[str, str] | None = None,  # the set the run was for: (name, root)
+        asked: tuple[str, ...] = (),  # the words it was asked with (`--skip notify`)
     ) -> None:
         from installer.ground import own
 
@@ -110,6 +111,8 @@ class Journal:
             head["mode"] = mode
         if set_of is not None:
             head["set"], head["root"] = set_of
+        if asked:
+            head["asked"] = list(asked)
         self._write(head)
 
     def record(self, step: JournalStep) -> None:
@@ -156,6 +159,14 @@ class Record(NamedTuple):
     mode: str | None = None  # the mode an install ran in
     set_of: tuple[str, str] | None = None  # the set it ran for (name, root); older ext: None
     agent: str | None = None  # the agent dir it ran in, as then named; older ext: None
+    asked: tuple[str, ...] = ()  # the words it was asked with (`--skip notify`); older ext: ()
+
+    @property
+    def asked_as(self) -> str:
+        """The run as its command line asked for it: `install --skip notify`."""
+        from installer.ground.shellword import words
+
+        return f"{self.command} {words(*self.asked)}".rstrip()
 
     @property
     def name(self) -> str:
@@ -222,7 +233,10 @@ def read(path: Path) -> Record | None:
     name, root = head.get("set"), head.get("root")
     set_of = (name, root) if isinstance(name, str) and isinstance(root, str) else None
     agent = head.get("agent") if isinstance(head.get("agent"), str) else None
-    return Record(path, command, started, status, steps, undone, head.get("mode"), set_of, agent)
+    words = head.get("asked")
+    asked = tuple(w for w in words if isinstance(w, str)) if isinstance(words, list) else ()
+    mode = head.get("mode")
+    return Record(path, command, started, status, steps, undone, mode, set_of, agent, asked)
 
 
 def records(agent_dir: Path) -> Iterator[Record]:

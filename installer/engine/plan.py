@@ -208,6 +208,9 @@ class Plan(NamedTuple):
     mode: str | None = None  # install: the mode it installs in (journaled, for a re-run)
     of_set: bool = True  # a run for the set (journaled as such); consent's are the dir's own
     undone_set: tuple[str, str] | None = None  # undo's: the (name, root) of the run it reverses
+    # The words a run was asked with, as a command line says them (`--skip notify`): its
+    # journal keeps them, for `ext history`.
+    asked: tuple[str, ...] = ()
 
     @property
     def changes(self) -> tuple[Action, ...]:

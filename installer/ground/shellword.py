@@ -22,6 +22,11 @@ def shell_word(value: object, home: str | None = None) -> str:
     return _quote(text)
 
 
+def words(*parts: str) -> str:
+    """Words as a command line gives them, each quoted where it needs it (`disable 'my ext'`)."""
+    return " ".join(map(shell_word, parts))
+
+
 def skip_flag(labels: Iterable[str]) -> str:
     """`--skip a,b` as one word: a name may hold a space or a `$` (pi loads `my ext.ts`)."""
     return f"--skip {shell_word(','.join(labels))}"

@@ -38,7 +38,13 @@ from installer.links.shared import Selection, refuse_other_sets
 from installer.links.states import kinds_of
 from installer.links.strays import places, strays
 from installer.sets.modes import refuse_unlinkable
-from installer.sets.resources import broken_links, links_round, select, selection_warnings
+from installer.sets.resources import (
+    broken_links,
+    links_round,
+    select,
+    selection_warnings,
+    selection_words,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -142,7 +148,8 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             from installer.links.kept import kept_backups
 
             kept[:] = kept_backups(ctx.agent_dir, links.actions, host.title)
-        return Prepared(Plan("install", actions, warnings, "link"))
+        asked = selection_words(options.only, options.skip)
+        return Prepared(Plan("install", actions, warnings, "link", asked=asked))
 
     written: list[WrittenPlan] = []
     kept: list[str] = []  # a user's entry a pruned link had replaced: its backup, named

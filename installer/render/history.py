@@ -17,17 +17,20 @@ def show(out: Output, result: Journals) -> int:
 
 def lines(result: Journals) -> list[str]:
     """Columns as wide as their longest entry: `settings migrate` or `interrupted` keep them
-    aligned."""
+    aligned. A run is named as it was asked: `install --skip notify`, `disable notify`."""
+    from installer.ground.shellword import words
+
     rows = result.rows
-    cw = max((len(r["command"]) for r in rows), default=0)
+    asked = [f"{r['command']} {words(*r['asked'])}".rstrip() for r in rows]
+    cw = max((len(a) for a in asked), default=0)
     sw = max((len(r["status"]) for r in rows), default=0)
     nw = max((len(str(r["steps"])) for r in rows), default=0)
     return [
         (
-            f"{r['started'][:19]}  {r['command']:<{cw}}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
+            f"{r['started'][:19]}  {a:<{cw}}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
             + ("step " if r["steps"] == 1 else "steps")  # what follows stays in one column
             + (f"  for {r['set']}" if r.get("set") else "")
             + ("  (undone)" if r["undone"] else "")
         ).rstrip()
-        for r in rows
+        for r, a in zip(rows, asked, strict=True)
     ] or ["no history yet"]

@@ -475,6 +475,13 @@ def select(
     return tuple(r for r in resources if not _matches(r, skip))
 
 
+def selection_words(only: Sequence[str], skip: Sequence[str]) -> tuple[str, ...]:
+    """A selection as a command line gives it (`--only a,b --skip c`), for a run's journal:
+    link mode records it nowhere else."""
+    given = (("--only", only), ("--skip", skip))
+    return tuple(w for flag, names in given if names for w in (flag, ",".join(names)))
+
+
 def selection_warnings(only: Sequence[str], skip: Sequence[str]) -> tuple[str, ...]:
     """What `select` does that the command line does not show: --skip beside --only."""
     return (

@@ -43,7 +43,8 @@ SAMPLES = (
     Sample(
         "README.md",
         "ext history",
-        "ext install --yes && ext disable notify git-checkpoint --yes && ext enable notify --yes",
+        "ext install --skip session-timer --yes && ext disable notify git-checkpoint --yes"
+        " && ext enable notify --yes",
     ),
     Sample(
         "README.md",

@@ -75,6 +75,7 @@ def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
     assert rows[1] == {
         "journal": "20261128T000000.000000-1-settings-migrate",
         "command": "settings migrate",
+        "asked": [],  # a run asked with no words of its own, or by an older ext
         "started": "2026-11-28T09:00:00",
         "status": "ok",
         "steps": 12,
@@ -82,6 +83,37 @@ def test_history_is_one_aligned_line_a_run_newest_first(tmp_path: Path) -> None:
         "set": None,  # a journal of an older ext does not name it
     }
     assert result.to_json()["agent_dir"] == str(agent)
+
+
+def test_history_names_each_run_as_it_was_asked(tmp_path: Path) -> None:
+    """A selection leaves no other record in link mode (helper-72: history said `install  ok
+    2 steps`, not which items the run left out); nor did a switch say what it switched."""
+    from datetime import UTC, datetime
+
+    from installer.commands.toggle import switch, switch_both
+
+    root = build_tree(tmp_path / "set", {f"extensions/{n}.ts": "// x" for n in ("a", "b", "c")})
+    agent = tmp_path / "agent"
+    agent.mkdir()
+
+    def at(minute: int) -> Context:
+        return context(root, agent, datetime(2026, 11, 29, 10, minute, tzinfo=UTC))
+
+    install(at(0), Install(), yes)
+    install(at(1), Install(skip=("c",)), yes)
+    install(at(2), Install(only=("a", "c"), reseed=True), yes)
+    switch(at(3), ["c"], False, False, False, yes)
+    switch_both(at(4), ["c"], ["a"], False, yes)
+
+    result = history(at(5), History())
+    assert [line[21:].split("  ok")[0].rstrip() for line in lines(result)] == [
+        "toggle --on c --off a",
+        "disable c",
+        "install --only a,c --reseed",
+        "install --skip c",
+        "install",
+    ]
+    assert result.to_json()["history"][1]["asked"] == ["c"]
 
 
 def test_undo_takes_the_newest_run_not_undone_rolled_back_or_empty(tmp_path: Path) -> None:
