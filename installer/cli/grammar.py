@@ -358,7 +358,7 @@ COMMANDS = (
         "ext does not upgrade anything itself: it names the command that fits how each thing "
         "was installed. Exit 0 whether or not updates exist; only a failure of ext itself is "
         "non-zero.",
-        (Option("check", ("--check",), "flag", "Check for newer versions now."),),
+        (Option("check", ("--check",), "flag", "Check for newer versions now."), _TRUST_SET),
         verb="updates:update",
         takes="updates:Update",
     ),
@@ -366,6 +366,7 @@ COMMANDS = (
         ("outdated",),
         "outdated",
         "The same as `ext update --check`.",
+        (_TRUST_SET,),
         verb="updates:outdated",
         takes="updates:Outdated",
     ),

@@ -38,6 +38,7 @@ class HostFacts:
     resolved: Path | None
     command: str = "pi"
     tested: str | None = None  # the set's [host] tested: the hint stays inside it
+    withheld: str | None = None  # the set's own command as it says it, not run: not trusted
 
     @classmethod
     def from_info(cls, info: object, tested: str | None = None) -> HostFacts | None:
@@ -52,6 +53,7 @@ class HostFacts:
             resolved=Path(resolved) if isinstance(resolved, (str, Path)) else None,
             command=Path(command).name if isinstance(command, (str, Path)) else "pi",
             tested=tested,
+            withheld=str(command) if getattr(info, "withheld", False) is True else None,
         )
 
 

@@ -88,6 +88,10 @@ def _unknown(host: HostFacts | None) -> str:
     """Why the host is not checked; said after its name (`mypi: not checked: …`)."""
     if host is None:
         return "not checked: no host was found"
+    if host.version is None and host.withheld is not None:
+        from installer.host.set_command import withheld_note
+
+        return withheld_note(host.withheld, "not checked: ")
     if host.version is None:
         return "not checked: it printed no version, so its pi package is unknown"
     return f"not checked: {host.version} is no release of pi's, so its package is unknown"

@@ -119,6 +119,34 @@ def test_git_runs_in_no_set_ext_has_not_installed(
     assert [(r["message"], r.get("fix")) for r in rows] == [(f"the set: {SET_WITHHELD}", None)]
 
 
+@pytest.mark.parametrize("trusted", [False, True], ids=["withheld", "--trust-set"])
+def test_the_sets_own_pi_runs_only_with_trust_set(
+    trusted: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A set not installed here whose `[host] command` is its own file: `update --check`
+    never ran it, yet said `it printed no version`, and its fix named --trust-set, which
+    `ext update` refused as no option of its own."""
+    log = tmp_path / "ran"
+    repo = build_tree(
+        tmp_path / "repo",
+        {"extset.toml": '[set]\nname = "r"\n[host]\ncommand = "bin/pi"\n', "extensions": None},
+    )
+    recorder(repo / "bin", "pi", log)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("EXT_INDEX_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("npm_config_registry", "http://127.0.0.1:9")
+    flags = ["--trust-set"] if trusted else []
+
+    done = CliRunner().invoke(app, ["--agent-dir", str(agent), "update", "--check", *flags])
+
+    assert done.exit_code == 0, done.output
+    assert log.exists() == trusted
+    said = f"pi: not checked: {repo / 'bin' / 'pi'} is what the set runs, and the set is not "
+    assert (said in done.output) != trusted, done.output
+    assert "printed no version" not in done.output or trusted
+
+
 def test_the_refresh_finds_ext_from_any_folder(monkeypatch: pytest.MonkeyPatch) -> None:
     """helper-71: with -P and ext's cache folder as its cwd, a source tree run as
     `PYTHONPATH=.` found no ext, and the refresh failed unseen."""
