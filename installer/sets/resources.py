@@ -497,11 +497,15 @@ def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     hits = [r for r in resources if _matches(r, [name])]
     if hits:
         return hits
-    labels = sorted({r.label for r in resources})
-    close = difflib.get_close_matches(name, labels, n=1, cutoff=0.5)
+    # The name alone is compared, among the kind given: a shared `skill:` made any two skill
+    # names look alike (helper-75: `skill:nosuch` was offered `skill:helper`, with --yes).
+    kind, _, bare = name.rpartition(":")
+    names = sorted({r.name for r in resources if not kind or r.kind == kind})
+    close = difflib.get_close_matches(bare, names, n=1, cutoff=0.5)
     message = f"the set has no item named {name!r}"
     if close:
-        raise Typo(message, name, close[0])
+        meant = next(r for r in resources if r.name == close[0] and (not kind or r.kind == kind))
+        raise Typo(message, name, f"{kind}:{meant.name}" if kind else meant.label)
     raise UsageError(message, "run `ext list` to see the names")
 
 

@@ -86,6 +86,33 @@ def test_an_unknown_name_says_the_set_has_no_such_item() -> None:
     assert err.value.fix == "did you mean 'notify'?"
 
 
+HELPER = Resource("skill", "helper", "helper", "dir", "/s/skills/helper")
+JAPAN = Resource("prompt", "日本", "日本.md", "file", "/s/prompts/日本.md")
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("skill:nosuch", None),  # was skill:helper: the shared `skill:` made them alike
+        ("prompt:zzz", None),  # was prompt:日本
+        ("nosuch", None),
+        ("skill:helpr", "skill:helper"),
+        ("helpr", "skill:helper"),
+        ("prompt:reviw", "prompt:review"),
+        ("skill:notfy", None),  # notify is an extension: the kind given is kept
+    ],
+)
+def test_a_near_name_is_offered_only_when_the_name_itself_is_near(
+    name: str, meant: str | None
+) -> None:
+    """helper-75: `ext disable skill:nosuch --yes` offered `ext disable skill:helper --yes`,
+    a command that switches off an item never named, without asking."""
+    with pytest.raises(UsageError) as err:
+        resolve_name((*ALL, HELPER, JAPAN), name)
+    listed = "run `ext list` to see the names"
+    assert err.value.fix == (f"did you mean {meant!r}?" if meant else listed)
+
+
 def test_a_name_shared_by_two_kinds_means_both_unless_the_kind_is_given() -> None:
     assert resolve_name(ALL, "review") == [REVIEW, NOTES]
     assert resolve_name(ALL, "prompt:review") == [NOTES]
