@@ -39,6 +39,17 @@ class Typo(UsageError):
         self.typed, self.meant = typed, meant
 
 
+class Rerun(UsageError):
+    """A usage error whose ways out are this command again with one option changed: each way
+    is (what goes before it, the option, its value, what follows it). The command line layer,
+    which knows what was typed, writes each as that line: the option in place of the one of
+    that name typed (`--mode`), or added to them (`--skip`)."""
+
+    def __init__(self, message: str, fix: str, ways: tuple[tuple[str, str, str, str], ...]):
+        super().__init__(message, fix)
+        self.ways = ways
+
+
 class Refused(ExtError):
     """Declined at the prompt, no TTY without --yes, a guard, missing consent (exit 3)."""
 

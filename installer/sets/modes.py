@@ -8,7 +8,7 @@ from pathlib import Path
 
 from installer.engine import journal
 from installer.ground.context import Context
-from installer.ground.errors import UsageError
+from installer.ground.errors import Rerun, UsageError
 from installer.ground.manifest import MODES
 from installer.ground.state import load_state
 from installer.sets.resources import Resource
@@ -42,13 +42,26 @@ def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
     if not bad:
         return
     why = "; ".join(f"{r.label}: {r.unlinkable}" for r in bad)
+    raise _register_or_skip(
+        f"link mode cannot install what pi loads from this set ({why}); nothing was changed",
+        "pi then loads the set as a package",
+        [r.label for r in bad],
+    )
+
+
+def _register_or_skip(message: str, then: str, labels: Sequence[str]) -> Rerun:
+    """Link mode cannot take these items: install in register mode, or without them."""
     from installer.ground.shellword import skip_flag
 
-    raise UsageError(
-        f"link mode cannot install what pi loads from this set ({why}); nothing was changed",
-        "install it with `ext install --mode register` (pi then loads the set as a package), "
-        f"or leave these out with {skip_flag(r.label for r in bad)}",
+    fix = (
+        f"install it with `ext install --mode register` ({then}), "
+        f"or leave these out with {skip_flag(labels)}"
     )
+    ways = (
+        ("install it with", "--mode", "register", f" ({then})"),
+        ("leave these out with", "--skip", ",".join(labels), ""),
+    )
+    return Rerun(message, fix, ways)
 
 
 def refuse_unloadable_entries(linked: Sequence[Resource]) -> None:
@@ -129,14 +142,12 @@ def refuse_lost_imports(ctx: Context, linked: Sequence[Resource]) -> None:
             names.append(r.label)
     if not lost:
         return
-    from installer.ground.shellword import skip_flag
-
-    raise UsageError(
+    raise _register_or_skip(
         f"link mode cannot install {', '.join(names)} for {pi}, which resolves a linked "
         f"extension's imports from its link in the agent dir: {'; '.join(lost)}; "
         "nothing was changed",
-        "install it with `ext install --mode register` (pi then loads the set in place), "
-        f"or leave these out with {skip_flag(names)}",
+        "pi then loads the set in place",
+        names,
     )
 
 

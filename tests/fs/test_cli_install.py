@@ -141,6 +141,66 @@ def test_an_unknown_name_is_exit_2_naming_the_closest(set_root: Path, agent: Pat
 
 
 @pytest.mark.parametrize(
+    ("words", "ways"),
+    [
+        (
+            ["install", "--create", "--yes"],
+            [
+                ["install", "--create", "--yes", "--mode", "register"],
+                ["install", "--create", "--yes", "--skip", "b"],
+            ],
+        ),
+        (
+            ["install", "--mode=link", "--skip", "a", "--create", "--yes"],
+            [
+                ["install", "--skip", "a", "--create", "--yes", "--mode", "register"],
+                ["install", "--mode=link", "--skip", "a", "--create", "--yes", "--skip", "b"],
+            ],
+        ),
+        (["install", "--only", "b", "--create", "--yes"], None),
+    ],
+)
+def test_a_refusal_of_link_mode_names_the_lines_that_get_past_it(
+    tmp_path: Path,
+    words: list[str],
+    ways: list[list[str]] | None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """helper-75: `install --create --yes`, refused in link mode, named `ext --agent-dir A
+    install --mode register`, which, pasted, failed: the agent dir does not exist (the
+    --create typed was dropped)."""
+    from installer.cli.app import main
+
+    manifest = json.dumps({"pi": {"extensions": ["./src/*"]}})
+    code = "export default function (pi) {}\n"
+    files = {"package.json": manifest, "src/a.ts": code, "src/b.mjs": code}
+    set_root = build_tree(tmp_path / "set", {**files, "extset.toml": SET["extset.toml"]})
+    agent = tmp_path / "agent"  # not there yet: --create makes it
+    ext_bin = build_tree(tmp_path / "bin", {"ext": "#!/bin/sh\n"}) / "ext"
+    ext_bin.chmod(0o755)
+    monkeypatch.setenv("PATH", str(ext_bin.parent))
+    given = ["--set", str(set_root), "--agent-dir", str(agent)]
+    monkeypatch.setattr(sys, "argv", [str(ext_bin), *given, *words])
+    run_ext_commands_cache_clear()
+    with pytest.raises(SystemExit) as done:
+        main()
+    run_ext_commands_cache_clear()
+
+    assert done.value.code == 2
+    fix = capsys.readouterr().err.splitlines()[-1]
+    pasted = [f"`ext {shlex.join([*given, *way])}`" for way in ways or []]
+    if ways is None:  # a --skip beside --only takes nothing out
+        assert fix.endswith("or leave b out of your --only"), fix
+    else:
+        assert fix == (
+            f"  fix: install it with {pasted[0]} (pi then loads the set as a package), "
+            f"or leave these out with {pasted[1]}"
+        )
+    assert not agent.exists()
+
+
+@pytest.mark.parametrize(
     ("words", "fixed"),
     [
         (["disable", "notfy"], ["disable", "notify"]),
