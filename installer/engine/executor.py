@@ -63,7 +63,7 @@ def _apply_or_roll_back(plan: Plan, tx: Transaction, log: journal.Journal) -> No
                     os.unlink(log.path)
         if isinstance(exc, KeyboardInterrupt) and not failures:
             raise RolledBack from exc
-        raise _failure(exc, failures) from exc
+        raise _failure(exc, failures, tx.root) from exc
 
 
 _STOPS = ("SIGINT", "SIGTERM", "SIGHUP")  # what stops a run: rolled back, never half done
@@ -132,7 +132,7 @@ def _put_back(held: dict[int, Any]) -> None:
         signal.signal(s, signal.SIG_DFL if handler is None else handler)
 
 
-def _failure(exc: BaseException, failures: list[str]) -> ExtError:
+def _failure(exc: BaseException, failures: list[str], agent_dir: Path) -> ExtError:
     cause = "interrupted" if isinstance(exc, KeyboardInterrupt) else None
     cause = cause or (exc.message if isinstance(exc, ExtError) else _describe(exc))
     if failures:
@@ -140,16 +140,21 @@ def _failure(exc: BaseException, failures: list[str]) -> ExtError:
             f"{cause}; rolling back failed for: {'; '.join(failures)}",
             "see the journal in .extset/journal/ of the agent dir; `ext undo` can finish it",
         )
-    return ExtError(f"{cause}; every change of this run was rolled back", fix_for(exc))
+    fix = fix_for(exc, agent_dir)
+    return ExtError(f"{cause}; every change of this run was rolled back", fix)
 
 
-def fix_for(exc: BaseException) -> str:
-    """The fix for what stopped a write, by its cause: space, a read-only mount, access."""
+def fix_for(exc: BaseException, agent_dir: Path | None = None) -> str:
+    """The fix for what stopped a write, by its cause: space, a read-only mount, access.
+    Another --agent-dir is a way out only of a write into `agent_dir` (helper-75: adopt's
+    copy into a read-only set was told to use another)."""
     if isinstance(exc, ExtError) and exc.fix:
         return exc.fix
     where = _failed_path(exc)
     if isinstance(exc, OSError) and where:
-        return write_fix(exc.errno, Path(where).parent)
+        folder = Path(where).parent
+        elsewhere = agent_dir is None or folder.is_relative_to(agent_dir)
+        return write_fix(exc.errno, folder, elsewhere)
     return "fix the cause and run it again"
 
 

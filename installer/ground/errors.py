@@ -117,16 +117,15 @@ class AgentDirMissing(ExtError):
         return AgentDirMissing(self.message, self.fix, self.how, command, self.chosen)
 
 
-def write_fix(code: int | None, folder: object) -> str:
+def write_fix(code: int | None, folder: object, agent_dir: bool = True) -> str:
     """The fix for a write into `folder` that failed with errno `code`: space, a read-only
-    mount, access; never one that could lose something (removing a lock, say)."""
+    mount, access; never one that could lose something (removing a lock, say). `agent_dir`:
+    the folder is the agent dir's, so another --agent-dir is a way out too."""
     import errno
 
     if code == errno.EROFS:
-        return (
-            f"{folder} is on a read-only file system: remount it read-write, or use another "
-            "--agent-dir"
-        )
+        other = ", or use another --agent-dir" if agent_dir else ""
+        return f"{folder} is on a read-only file system: remount it read-write{other}"
     if code == errno.ENOSPC:
         return f"free some space on the disk that holds {folder}, then run it again"
     if code in (errno.EACCES, errno.EPERM):

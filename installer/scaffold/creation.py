@@ -186,6 +186,12 @@ def _describe(exc: BaseException) -> str:
 
 
 def _fix(exc: BaseException) -> str:
+    """The fix by the cause (a read-only mount, space, access), as an install says it, for
+    the set's folder: no other --agent-dir helps here (helper-75: `fix the cause`)."""
     if isinstance(exc, ExtError) and exc.fix:
         return exc.fix
+    if isinstance(exc, OSError) and exc.filename is not None:
+        from installer.ground.errors import write_fix
+
+        return write_fix(exc.errno, Path(os.fsdecode(exc.filename)).parent, agent_dir=False)
     return "fix the cause and run it again"

@@ -207,3 +207,30 @@ def test_a_new_prompt_is_one_every_agent_can_take(root: Path) -> None:
     [r] = discover(root)
     toml = command_text(r, (root / "prompts" / "todo.md").read_text())
     assert "{{args}}" in toml
+
+
+def test_a_set_on_a_read_only_mount_gets_the_fix_for_that(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-75: `ext add` into a set on a read-only mount showed its plan, then `fix: fix
+    the cause and run it again`."""
+    import errno
+    import os
+
+    from installer.ground.errors import ExtError
+
+    real_open = os.open
+
+    def read_only(path: str, flags: int, *args: int, **kw: object) -> int:
+        if flags & os.O_CREAT:
+            raise OSError(errno.EROFS, "Read-only file system", path)
+        return real_open(path, flags, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", read_only)
+    before = snapshot(root)
+    with pytest.raises(ExtError) as err:
+        add_item(root, "deploy", "extension", False, False, yes, None)
+    assert err.value.fix == (
+        f"{root / 'extensions'} is on a read-only file system: remount it read-write"
+    )
+    assert snapshot(root) == before

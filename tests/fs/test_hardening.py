@@ -591,3 +591,20 @@ def test_a_file_where_a_folder_is_needed_is_named_in_the_fix(tmp_path: Path) -> 
     argv = [str(EXT), "--agent-dir", long, "list"]
     too_long = subprocess.run(argv, capture_output=True, text=True, env=env, cwd="/", check=False)
     assert "fix: the path is longer than the file system takes" in too_long.stderr
+
+
+@pytest.mark.parametrize(
+    ("where", "other"), [("set/extensions/mine.ts", False), ("agent/extensions/x.ts", True)]
+)
+def test_a_read_only_mount_names_another_agent_dir_only_for_the_agent_dirs_writes(
+    tmp_path: Path, where: str, other: bool
+) -> None:
+    """helper-75: `ext adopt` into a set on a read-only mount was told to remount it `or use
+    another --agent-dir`, which writes the set all the same."""
+    from installer.engine.executor import fix_for
+
+    failed = OSError(errno.EROFS, "Read-only file system", str(tmp_path / where))
+    fix = fix_for(failed, tmp_path / "agent")
+    folder = (tmp_path / where).parent
+    assert fix.startswith(f"{folder} is on a read-only file system: remount it read-write")
+    assert ("another --agent-dir" in fix) == other
