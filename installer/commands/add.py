@@ -60,6 +60,13 @@ def add_item(
     The note names a whole install, never `--only NAME`: a selection is what is installed, so
     that would take the set's other items out."""
     if kind not in KINDS:
+        import difflib
+
+        from installer.ground.errors import Typo
+
+        close = difflib.get_close_matches(kind.lower(), KINDS, n=1, cutoff=0.6)  # skills, Skill
+        if close:
+            raise Typo(f"unknown kind {kind!r}", kind, close[0])
         raise UsageError(f"unknown kind {kind!r}", f"use --kind {' | '.join(KINDS)}")
     name = _bare(check_name(name), kind)
     if kind == "extension" and name == "index" and not as_dir:

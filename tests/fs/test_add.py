@@ -234,3 +234,14 @@ def test_a_set_on_a_read_only_mount_gets_the_fix_for_that(
         f"{root / 'extensions'} is on a read-only file system: remount it read-write"
     )
     assert snapshot(root) == before
+
+
+@pytest.mark.parametrize("typed", ["skills", "Skill", "skil"])
+def test_a_kind_near_one_is_offered_it(root: Path, typed: str) -> None:
+    """helper-75: `--kind skills` and `--kind Skill` said `unknown kind` and listed them all."""
+    with pytest.raises(UsageError) as err:
+        add_item(root, "review", typed, False, False, yes, None)
+    assert (err.value.message, err.value.fix) == (
+        f"unknown kind {typed!r}",
+        "did you mean 'skill'?",
+    )
