@@ -31,7 +31,7 @@ def describe(
         placed = _misplaced(exc.option_name, where, argv or [])
         if placed is not None:
             return placed
-        options = sorted(getattr(exc, "possibilities", None) or ())
+        options = sorted(getattr(exc, "possibilities", None) or ()) or _global(exc.option_name)
         fix = f"did you mean {' or '.join(options)}?" if options else help_fix
         if len(options) == 1:  # one meaning: the command line with it, to paste (helper-72)
             fix = corrected(argv, exc.option_name, options[0]) or fix
@@ -52,6 +52,17 @@ def describe(
     text = text.rstrip(".")
     text = text[:1].lower() + text[1:]
     return f"{where}: {text}", fix
+
+
+def _global(typed: str) -> list[str]:
+    """ext's own options near `typed`: they go after a command too (`ext list --json`), where
+    click looks among the command's alone."""
+    import difflib
+
+    from installer.cli.grammar import GLOBALS
+
+    flags = [f for o in GLOBALS for f in o.flags if f.startswith("--")]
+    return difflib.get_close_matches(typed, flags, n=1, cutoff=0.6)
 
 
 _COMMAND_TYPO = re.compile(r"^No such command '(.+)'", re.IGNORECASE)
