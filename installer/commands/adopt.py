@@ -93,7 +93,7 @@ def adopt_items(
         state = load_state(ctx.agent_dir)
         agent = scan(ctx.agent_dir, ctx.set_root, state.old_roots(ctx.set_root, ctx.manifest.name))
         found, links = candidates(agent)
-        chosen = pick(found, names, every)
+        chosen = pick(found, names, every, links)
         plans = _plan_all(ctx, agent, chosen, prefer)
         actions = tuple(a for p in plans for a in p.actions)
         skipped = [
@@ -102,7 +102,7 @@ def adopt_items(
             for p in plans
             if p.backup is None and p.diff is not None
         ]
-        warnings = (*ctx.manifest.warnings, *(links if every else ()), *skipped)
+        warnings = (*ctx.manifest.warnings, *(links.values() if every else ()), *skipped)
         plan = Plan("adopt", actions, warnings)
         diffs = tuple(p.diff for p in plans if p.diff)
         return Prepared(plan, diffs)

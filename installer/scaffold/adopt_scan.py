@@ -41,10 +41,11 @@ class Candidate:
         return self.name if self.kind == "extension" else f"{self.kind}:{self.name}"
 
 
-def candidates(agent: AgentState) -> tuple[list[Candidate], list[str]]:
-    """Every adoptable entry, and a line for each that looks like a resource and is not
-    adopted: a link, or a name the set would refuse."""
-    found, links = [], []
+def candidates(agent: AgentState) -> tuple[list[Candidate], dict[Candidate, str]]:
+    """Every adoptable entry, and for each that looks like a resource and is not adopted (a
+    link, or a name the set would refuse), the line that says why."""
+    found: list[Candidate] = []
+    links: dict[Candidate, str] = {}
     for kind in KINDS:
         folder = FOLDER[kind]
         for name in sorted(agent.taken(folder)):
@@ -60,14 +61,34 @@ def candidates(agent: AgentState) -> tuple[list[Candidate], list[str]]:
                 continue
             refused = _refused(c)
             if refused is not None:  # adopted, it would stop every command on the set
-                links.append(f"{rel}: {refused}; rename it, then adopt it")
+                links[c] = f"{rel}: {refused}; rename it, then adopt it"
                 continue
             if entry.kind == "link":
                 if entry.owner == "foreign" and not _ext_own(agent.agent_dir, entry.target):
-                    links.append(f"{rel} is a link to {entry.target}: adopt takes only real files")
+                    links[c] = _not_adopted(rel, entry, kind)
                 continue
             found.append(c)
     return found, links
+
+
+def _not_adopted(rel: str, entry: Entry, kind: Kind) -> str:
+    """Why a link is not adopted, and the way on (helper-75: a hand-written install.sh's
+    links into ~/dotfiles had none): the folder above the resource folder it leads into is a
+    set, or can be made one; a link that leads nowhere is said to."""
+    said = f"{rel} is a link to {entry.target}"
+    if not entry.exists or entry.real is None:
+        return f"{said}, which is gone: adopt takes only real files"
+    said += ": adopt takes only real files"
+    folder = Path(entry.real).parent
+    if folder.name != FOLDER[kind]:
+        return said
+    from installer.ground.shellword import shell_word
+
+    root = folder.parent
+    here = shell_word(root)
+    if (root / "extset.toml").is_file():
+        return f"{said}; it is an item of the set at {root}: ext --set {here} install"
+    return f"{said}; its folder {root} can be a set of its own: ext init {here}, then install it"
 
 
 def _refused(c: Candidate) -> str | None:
@@ -109,19 +130,21 @@ def _classify(path: Path, kind: Kind, name: str, entry: Entry) -> Candidate | No
     return Candidate(kind, stem, name, "file")
 
 
-def pick(found: list[Candidate], names: list[str], every: bool) -> list[Candidate]:
-    """The candidates named (`notify`, `notify.ts`, `skill:review`), or all of them."""
+def pick(
+    found: list[Candidate], names: list[str], every: bool, links: dict[Candidate, str] | None = None
+) -> list[Candidate]:
+    """The candidates named (`notify`, `notify.ts`, `skill:review`), or all of them; a name of
+    one of `links` (what is not adopted, by label) is refused with its line."""
     if every:
         return found
     chosen: list[Candidate] = []
     for raw in names:
         kind, _, bare = raw.rpartition(":")
         check_name(bare)
-        hits = [
-            c
-            for c in found
-            if (not kind or kind == c.kind) and bare in (c.name, c.filename) and c not in chosen
-        ]
+        hits = [c for c in found if _named(c, kind, bare) and c not in chosen]
+        why = [line for c, line in (links or {}).items() if _named(c, kind, bare)]
+        if not hits and why:
+            raise UsageError(why[0], "adopt what is yours (`ext adopt --all --dry-run` lists it)")
         if not hits:
             labels = sorted({c.label for c in found})
             close = difflib.get_close_matches(raw, labels, n=1, cutoff=0.5)
@@ -129,6 +152,11 @@ def pick(found: list[Candidate], names: list[str], every: bool) -> list[Candidat
             raise UsageError(f"the agent dir has no file or folder of yours named {raw!r}", fix)
         chosen.extend(hits)
     return chosen
+
+
+def _named(c: Candidate, kind: str, bare: str) -> bool:
+    """Whether a name typed (`kind:bare`, the kind optional) names `c`."""
+    return (not kind or kind == c.kind) and bare in (c.name, c.filename)
 
 
 def _listing(labels: list[str]) -> str:

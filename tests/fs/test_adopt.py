@@ -272,10 +272,48 @@ def test_bad_selections_are_usage_errors(
     assert snapshot(ctx.agent_dir) == before
 
 
-def test_a_link_by_name_is_not_adopted(ctx: Context) -> None:
+def test_a_link_by_name_is_not_adopted_and_says_why(ctx: Context) -> None:
+    """helper-75: `ext adopt linked` said the agent dir had nothing of that name."""
     build_tree(ctx.agent_dir, {"extensions/foreign.ts": Path("/elsewhere/foreign.ts")})
-    with pytest.raises(UsageError, match="no file or folder of yours named 'foreign'"):
+    with pytest.raises(UsageError) as err:
         adopt_items(ctx, ["foreign"], False, None, False, yes)
+    assert err.value.message == (
+        "extensions/foreign.ts is a link to /elsewhere/foreign.ts, which is gone: adopt takes "
+        "only real files"
+    )
+
+
+def test_a_link_made_by_hand_names_the_folder_to_make_a_set_of(tmp_path: Path) -> None:
+    """helper-75: a hand-written install.sh's links into ~/dotfiles were each said to be `a
+    link to …: adopt takes only real files`, with no way on; a dangling one the same."""
+    skill = "---\nname: rev\ndescription: r\n---\n"
+    dots = build_tree(
+        tmp_path / "dotfiles/pi", {"extensions/linked.ts": "", "skills/rev/SKILL.md": skill}
+    )
+    done = build_tree(tmp_path / "done", {"extset.toml": '[set]\nname = "done"\n'})
+    build_tree(done, {"prompts/p.md": "p\n"})
+    agent = build_tree(
+        tmp_path / "agent",
+        {
+            "extensions/linked.ts": dots / "extensions/linked.ts",
+            "extensions/gone.ts": tmp_path / "nowhere.ts",
+            "skills/rev": dots / "skills/rev",
+            "prompts/p.md": done / "prompts/p.md",
+        },
+    )
+    root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
+    _, links = candidates(scan(agent, root))
+    make = f"its folder {dots} can be a set of its own: ext init {dots}, then install it"
+    assert {c.label: line for c, line in links.items()} == {
+        "gone": f"extensions/gone.ts is a link to {tmp_path}/nowhere.ts, which is gone: adopt "
+        "takes only real files",
+        "linked": f"extensions/linked.ts is a link to {dots}/extensions/linked.ts: adopt takes "
+        f"only real files; {make}",
+        "prompt:p": f"prompts/p.md is a link to {done}/prompts/p.md: adopt takes only real "
+        f"files; it is an item of the set at {done}: ext --set {done} install",
+        "skill:rev": f"skills/rev is a link to {dots}/skills/rev: adopt takes only real files; "
+        f"{make}",
+    }
 
 
 def test_dry_run_writes_nothing(ctx: Context) -> None:
@@ -474,7 +512,7 @@ def test_a_link_to_ext_s_own_agent_file_copy_is_not_named_as_a_foreign_link(
     root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
     found, links = candidates(scan(agent, root))
     assert [c.rel for c in found] == ["extensions/mine.ts"]
-    assert [line.split(" is a link")[0] for line in links] == ["extensions/theirs.ts"]
+    assert [line.split(" is a link")[0] for line in links.values()] == ["extensions/theirs.ts"]
 
 
 def test_the_target_hint_is_left_out_once_extset_toml_names_the_dir(ctx: Context) -> None:
