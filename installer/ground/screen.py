@@ -57,3 +57,23 @@ def _escaped(c: str) -> str:
     if 0xDC80 <= code <= 0xDCFF:  # a byte a file name could not decode (surrogateescape)
         return f"\\x{code - 0xDC00:02x}"
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def cells(text: str) -> int:
+    """How many columns `text` takes on a terminal: two for a wide character (日), none for a
+    combining one (the accent of `é` spelled in two), one for the rest; what pads a column."""
+    if text.isascii():
+        return len(text)
+    import unicodedata
+
+    def width(c: str) -> int:
+        if unicodedata.combining(c):
+            return 0
+        return 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+
+    return sum(map(width, text))
+
+
+def pad(text: str, columns: int) -> str:
+    """`text` with spaces after it to fill `columns` as a terminal draws it (`f"{x:<n}"`)."""
+    return text + " " * max(columns - cells(text), 0)

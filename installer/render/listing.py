@@ -31,9 +31,11 @@ def show(out: Output, result: Items) -> int:
         why = none_named(ctx.set_root, ctx.pi_line()) if ctx.on.is_pi else None
         kinds = "no extension, skill, prompt or theme"
         out.out(f"  (no items: {why or f'{kinds} in {tilde(ctx.set_root)}'})")
-    width = max((len(i.resource.label) for i in result.items), default=4)
+    from installer.ground.screen import cells, pad
+
+    width = max((cells(i.resource.label) for i in result.items), default=4)
     for i in result.items:
-        line = f"  {i.state:<13} {i.resource.label:<{width}}  {i.path}"
+        line = f"  {i.state:<13} {pad(i.resource.label, width)}  {i.path}"
         line += f"  ({out.runnable(i.note)})" if i.note else ""  # a note is ext's words
         out.out(line + (f"  [{i.pi.describe()}]" if i.pi is not None else ""))
     return 0

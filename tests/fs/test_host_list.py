@@ -89,3 +89,16 @@ def test_a_switch_says_when_the_host_reads_it(
     lines = (result.stdout + result.stderr).splitlines()
     assert said in lines
     assert "running sessions pick this up at their next /reload" not in lines
+
+
+def test_the_list_keeps_its_columns_with_a_wide_name(set_root: Path, tmp_path: Path) -> None:
+    """helper-75: `prompt:日本` was padded by its characters, two columns short of the rest."""
+    from installer.ground.screen import cells
+
+    build_tree(set_root, {"prompts/日本.md": "Japan\n", "extensions/notify.ts": "// n\n"})
+    agent = tmp_path / "agent"
+    assert ext(set_root, "--agent-dir", str(agent), "install", "--create", "--yes").exit_code == 0
+    done = ext(set_root, "--agent-dir", str(agent), "list")
+    rows = [line for line in done.output.splitlines() if line.startswith("  enabled")]
+    paths_at = {cells(line[: line.rindex(" ") + 1]) for line in rows}  # the path is last
+    assert len(rows) == 4 and len(paths_at) == 1, done.output

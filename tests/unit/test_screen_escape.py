@@ -102,3 +102,21 @@ def test_colour_on_a_terminal_unless_asked_not_to(
 
     assert use_color(no_color, environ, Terminal()) is colour
     assert use_color(no_color, environ, io.StringIO()) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "columns"),
+    [
+        ("notify", 6),
+        ("prompt:日本", 11),
+        ("café", 4),
+        ("cafe\u0301", 4),
+        ("\uff46\uff55\uff4c\uff4c", 8),
+    ],
+)
+def test_a_column_is_padded_by_what_a_terminal_draws(text: str, columns: int) -> None:
+    """helper-75: `ext list` padded `prompt:日本` by its characters, two columns short."""
+    from installer.ground.screen import cells, pad
+
+    assert cells(text) == columns
+    assert cells(pad(text, 12)) == 12
