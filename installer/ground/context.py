@@ -418,6 +418,13 @@ def find_agent_dir(
 
 
 PI_AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"  # host.AGENT_DIR_VAR, without importing host here
+ISOLATED = "ext's isolated default"  # the isolated dir's source, said (`from isolated` read odd)
+
+
+def from_where(source: str) -> str:
+    """Where an agent dir came from, as its line says it: `from --agent-dir`, or the isolated
+    default as that (the words, not `from isolated`)."""
+    return ISOLATED if source in ("isolated", ISOLATED) else f"from {source}"
 
 
 def pi_agent_dir(env: Env) -> Path:

@@ -88,7 +88,9 @@ def where(ctx: Context) -> str:
     from installer.render.ui import tilde
 
     if ctx.on.is_pi:
-        return f"agent dir {tilde(ctx.agent_dir)} (from {said_source(ctx)})"
+        from installer.ground.context import from_where
+
+        return f"agent dir {tilde(ctx.agent_dir)} ({from_where(said_source(ctx))})"
     source = "its default" if ctx.agent_dir_source == "default" else ctx.agent_dir_source
     return f"{ctx.on.title}'s dir {tilde(ctx.agent_dir)} (from {source})"
 
@@ -97,13 +99,15 @@ def said_source(ctx: Context) -> str:
     """Where the agent dir came from, as a person reads it (helper-62): the isolated dir that
     `eval "$(ext env)"` named is said as the variable that named it, and a variable that put
     another dir of the set's own `[target] agent_dir` aside says so."""
-    from installer.ground.context import PI_AGENT_DIR_VAR, same_path
+    from installer.ground.context import ISOLATED, PI_AGENT_DIR_VAR, same_path
 
     source = ctx.agent_dir_source
     if not ctx.on.is_pi:  # `[target]` and pi's variable are pi's (helper-67)
         return source
     if source == "isolated" and ctx.env.environ.get(PI_AGENT_DIR_VAR):
         source = f"{PI_AGENT_DIR_VAR}, which names ext's isolated dir"
+    elif source == "isolated":
+        source = ISOLATED
     target = ctx.manifest.agent_dir
     by_variable = source.startswith(("EXT_", "PI_"))
     if target is not None and by_variable and not same_path(target, ctx.agent_dir):

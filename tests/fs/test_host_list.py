@@ -61,7 +61,7 @@ def test_list_for_pi_keeps_its_header_and_says_pi(set_root: Path) -> None:
     text = ext(set_root, "list").stdout.splitlines()
     data = json.loads(ext(set_root, "--json", "list").stdout)
 
-    assert text[1] == "agent dir  ~/.local/share/extset/agent (isolated)"
+    assert text[1] == "agent dir  ~/.local/share/extset/agent (ext's isolated default)"
     assert data["host"] == "pi"
 
 

@@ -648,7 +648,7 @@ def test_a_served_run_heads_each_agents_results_on_stdout(
     made(isolated_home, ".claude"), made(isolated_home, ".codex")
     heads = [  # Codex CLI first: its skill folder is one others read
         "Codex CLI's dir ~/.codex (from its default)",
-        "agent dir ~/.local/share/extset/agent (from isolated)",
+        "agent dir ~/.local/share/extset/agent (ext's isolated default)",
         "Claude Code's dir ~/.claude (from its default)",
     ]
     # each agent's plan, then each one's `done:` (a no-op: its `nothing to do` alone)

@@ -75,7 +75,7 @@ def test_a_set_installed_elsewhere_is_named_with_the_command_for_that_dir(
     done = ext(set_root, "disable", "hello")
     assert done.exit_code == 0  # as before: nothing to do here
     lines = done.stderr.splitlines()
-    assert lines[0] == "agent dir ~/.local/share/extset/agent (from isolated)"
+    assert lines[0] == "agent dir ~/.local/share/extset/agent (ext's isolated default)"
     assert lines[1] == (
         f"the set is not installed here but in {fresh}: "
         f"ext --set {set_root} --agent-dir {fresh} disable hello"
@@ -450,7 +450,7 @@ def test_history_of_a_dir_that_does_not_hold_the_set_points_to_the_one_that_does
     installed_in(set_root, fresh)
     done = ext(set_root, "history")
     assert done.stderr.splitlines() == [
-        "agent dir ~/.local/share/extset/agent (from isolated)",
+        "agent dir ~/.local/share/extset/agent (ext's isolated default)",
         f"the set is not installed here but in {fresh}: "
         f"ext --set {set_root} --agent-dir {fresh} history",
     ]

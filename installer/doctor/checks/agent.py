@@ -21,7 +21,9 @@ def exists(s: Subject) -> Iterator[Finding]:
         err = s.agent_error or ExtError("the agent dir is unknown")
         yield error(err.message, err.fix)
         return
-    where = f"{s.agent_dir} (from {s.agent_source})"
+    from installer.ground.context import from_where
+
+    where = f"{s.agent_dir} ({from_where(str(s.agent_source))})"
     elsewhere = _elsewhere(s)
     if not s.agent_dir.exists() and elsewhere:  # `ext install` here would be a second copy
         yield info(f"{where} does not exist yet; the set is installed in another dir (below)")
