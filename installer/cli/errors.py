@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 _DID_YOU_MEAN = re.compile(r"\s*\(?(Did you mean .*?|Possible options: .*?)\)?\s*$", re.DOTALL)
@@ -31,7 +32,7 @@ def describe(
         placed = _misplaced(exc.option_name, where, argv or [])
         if placed is not None:
             return placed
-        options = sorted(getattr(exc, "possibilities", None) or ()) or _global(exc.option_name)
+        options = _near(exc.option_name, getattr(exc, "possibilities", None) or ())
         fix = f"did you mean {' or '.join(options)}?" if options else help_fix
         if len(options) == 1:  # one meaning: the command line with it, to paste (helper-72)
             fix = corrected(argv, exc.option_name, options[0]) or fix
@@ -54,15 +55,26 @@ def describe(
     return f"{where}: {text}", fix
 
 
-def _global(typed: str) -> list[str]:
-    """ext's own options near `typed`: they go after a command too (`ext list --json`), where
-    click looks among the command's alone."""
+def _near(typed: str, found: Iterable[str]) -> list[str]:
+    """The options `typed` may mean: click's near ones of the command (`found`) and ext's own
+    near it, which go after a command too (`ext list --json`) where click does not look. One
+    clearly nearer than the rest is the meaning (helper-76: `uninstall --jsn` had only
+    click's `--yes`, a line that removes all without asking); else all are said, sorted."""
     import difflib
 
     from installer.cli.grammar import GLOBALS
 
+    def ratio(option: str) -> float:
+        return difflib.SequenceMatcher(None, typed, option).ratio()
+
     flags = [f for o in GLOBALS for f in o.flags if f.startswith("--")]
-    return difflib.get_close_matches(typed, flags, n=1, cutoff=0.6)
+    near = max(map(ratio, found), default=0.0)  # one of ext's, only as near as click's best
+    ours = [f for f in difflib.get_close_matches(typed, flags, n=2, cutoff=0.6) if ratio(f) >= near]
+    pool = {*found, *ours}
+    best = sorted(pool, key=lambda o: (-ratio(o), o))
+    if len(best) > 1 and ratio(best[0]) - ratio(best[1]) >= 0.2:
+        return best[:1]
+    return sorted(pool)
 
 
 _COMMAND_TYPO = re.compile(r"^No such command '(.+)'", re.IGNORECASE)

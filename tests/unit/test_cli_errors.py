@@ -296,10 +296,13 @@ def test_the_line_without_an_option_never_drops_a_dry_run_or_another_option(
         (["consent", "aprove"], "ext consent approve"),
         (["install", "--dryrun"], "ext install --dry-run"),
         (["install", "--dryrun=1"], "ext install --dry-run=1"),
-        (["install", "--yse"], "did you mean --reseed or --yes?"),  # two meanings: both said
+        (["install", "--yse"], "did you mean --reseed or --set or --yes?"),  # all said
         # ext's own options go after a command too (helper-75: `see ext list --help`)
         (["list", "--jsn"], "ext list --json"),
         (["doctor", "--agent-dri", "/a"], "ext doctor --agent-dir /a"),
+        # helper-76: click offered only `--yes`, a line that uninstalls without asking
+        (["uninstall", "--jsn"], "ext uninstall --json"),
+        (["install", "--jsn"], "ext install --json"),
     ],
 )
 def test_a_typo_with_one_meaning_is_fixed_by_the_command_line_with_it(
