@@ -24,6 +24,7 @@ from installer.ground.errors import (
     Terminated,
     Typo,
     UsageError,
+    Way,
     write_fix,
 )
 
@@ -128,19 +129,20 @@ def _as_typed(exc: ExtError, argv: list[str]) -> str | None:
     if isinstance(exc, Typo):
         return corrected(argv, exc.typed, exc.meant) or exc.fix
     if isinstance(exc, Rerun) and "--" not in argv:
-        return ", or ".join(_way(argv, *way) for way in exc.ways)
+        return ", or ".join(_way(argv, way) for way in exc.ways)
     if not isinstance(exc, NoTerminal) or "--" in argv:
         return exc.fix
     pasted = line([*argv, *exc.again])
     return f"{exc.first}run `{pasted}`" if exc.first else pasted
 
 
-def _way(argv: list[str], lead: str, flag: str, value: str, tail: str) -> str:
+def _way(argv: list[str], way: Way) -> str:
     """One way out of a Rerun, as the line that takes it: argv with `flag value` in place of
     a `flag` typed, or, for --skip, beside those typed. A --skip beside an --only does
     nothing (the selection is the --only): that way is said as words."""
     from installer.cli.errors import line
 
+    lead, flag, value, tail = way
     if flag == "--skip" and any(w.partition("=")[0] == "--only" for w in argv):
         return f"leave {value} out of your --only{tail}"
     kept: list[str] = []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from installer.ground.records import NamedTuple
+
 
 class ExitCode(IntEnum):
     OK = 0
@@ -39,13 +41,21 @@ class Typo(UsageError):
         self.typed, self.meant = typed, meant
 
 
-class Rerun(UsageError):
-    """A usage error whose ways out are this command again with one option changed: each way
-    is (what goes before it, the option, its value, what follows it). The command line layer,
-    which knows what was typed, writes each as that line: the option in place of the one of
-    that name typed (`--mode`), or added to them (`--skip`)."""
+class Way(NamedTuple):
+    """One way out of a Rerun: the command again with `flag value`, said after `lead`."""
 
-    def __init__(self, message: str, fix: str, ways: tuple[tuple[str, str, str, str], ...]):
+    lead: str  # `install it with`
+    flag: str  # `--mode`: in place of the one typed; `--skip`: beside those typed
+    value: str
+    tail: str = ""  # what follows the line: ` (pi then loads the set as a package)`
+
+
+class Rerun(UsageError):
+    """A usage error whose ways out are this command again with one option changed. The
+    command line layer, which knows what was typed, writes each way as that line; `fix` is
+    what is said where it cannot (--json, ext run by another name)."""
+
+    def __init__(self, message: str, fix: str, ways: tuple[Way, ...]) -> None:
         super().__init__(message, fix)
         self.ways = ways
 

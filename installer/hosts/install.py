@@ -88,7 +88,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
     chosen = select(everything, list(options.only), list(options.skip))
     picked = frozenset((r.kind, r.filename) for r in chosen)
     linked = tuple(r for r in where.items if (r.kind, r.filename) in picked)
-    refuse_unlinkable(linked)
+    refuse_unlinkable(linked, registers=False)  # a host of links alone: --skip is the way
 
     def prepare() -> Prepared:
         state = load_state(ctx.agent_dir)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from installer.engine import journal
 from installer.ground.context import Context
-from installer.ground.errors import Rerun, UsageError
+from installer.ground.errors import Rerun, UsageError, Way
 from installer.ground.manifest import MODES
 from installer.ground.state import load_state
 from installer.sets.resources import Resource
@@ -36,32 +36,33 @@ def install_mode(ctx: Context, explicit: str | None) -> str:
     return record.mode if record else ctx.manifest.mode
 
 
-def refuse_unlinkable(chosen: tuple[Resource, ...]) -> None:
-    """Link mode installs only what a link in the agent dir makes pi load exactly as the set."""
+def refuse_unlinkable(chosen: tuple[Resource, ...], registers: bool = True) -> None:
+    """Link mode installs only what a link in the agent dir makes pi load exactly as the set.
+    `registers`: register mode is a way out (pi's; another host has links alone)."""
     bad = [r for r in chosen if r.unlinkable]
     if not bad:
         return
     why = "; ".join(f"{r.label}: {r.unlinkable}" for r in bad)
     raise _register_or_skip(
         f"link mode cannot install what pi loads from this set ({why}); nothing was changed",
-        "pi then loads the set as a package",
+        "pi then loads the set as a package" if registers else None,
         [r.label for r in bad],
     )
 
 
-def _register_or_skip(message: str, then: str, labels: Sequence[str]) -> Rerun:
-    """Link mode cannot take these items: install in register mode, or without them."""
+def _register_or_skip(message: str, then: str | None, labels: Sequence[str]) -> Rerun:
+    """Link mode cannot take these items: install in register mode (`then`: what pi does
+    then; None: no register mode here), or without them."""
     from installer.ground.shellword import skip_flag
 
+    skip = Way("leave these out with", "--skip", ",".join(labels))
+    if then is None:
+        return Rerun(message, f"leave these out with {skip_flag(labels)}", (skip,))
     fix = (
         f"install it with `ext install --mode register` ({then}), "
         f"or leave these out with {skip_flag(labels)}"
     )
-    ways = (
-        ("install it with", "--mode", "register", f" ({then})"),
-        ("leave these out with", "--skip", ",".join(labels), ""),
-    )
-    return Rerun(message, fix, ways)
+    return Rerun(message, fix, (Way("install it with", "--mode", "register", f" ({then})"), skip))
 
 
 def refuse_unloadable_entries(linked: Sequence[Resource]) -> None:

@@ -157,6 +157,13 @@ def test_an_unknown_name_is_exit_2_naming_the_closest(set_root: Path, agent: Pat
                 ["install", "--mode=link", "--skip", "a", "--create", "--yes", "--skip", "b"],
             ],
         ),
+        (
+            ["install", "--mode", "link", "--create", "--yes"],
+            [
+                ["install", "--create", "--yes", "--mode", "register"],
+                ["install", "--mode", "link", "--create", "--yes", "--skip", "b"],
+            ],
+        ),
         (["install", "--only", "b", "--create", "--yes"], None),
     ],
 )
@@ -521,3 +528,18 @@ def test_a_file_switched_off_by_hand_at_an_items_off_name_is_said_beside_its_lin
         done.stdout,
     ), done.stdout
     assert (agent / "extensions/notify.ts.off").read_text() == "// mine, off\n"
+
+
+def test_a_host_of_links_alone_is_offered_no_register_mode(tmp_path: Path) -> None:
+    """helper-76: `ext --host claude install` was offered a line with --mode register, which
+    that host refuses (it has no packages)."""
+    from installer.ground.errors import Rerun
+    from installer.sets.modes import refuse_unlinkable
+    from installer.sets.resources import discover
+
+    manifest = json.dumps({"pi": {"extensions": ["./src/*"]}})
+    root = build_tree(tmp_path / "set", {"package.json": manifest, "src/b.mjs": ""})
+    with pytest.raises(Rerun) as err:
+        refuse_unlinkable(discover(root), registers=False)
+    assert [w.flag for w in err.value.ways] == ["--skip"]
+    assert err.value.fix == "leave these out with --skip b"
