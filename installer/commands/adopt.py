@@ -102,7 +102,8 @@ def adopt_items(
             for p in plans
             if p.backup is None and p.diff is not None
         ]
-        warnings = (*ctx.manifest.warnings, *(links.values() if every else ()), *skipped)
+        not_taken = [n.line for n in links.values()] if every else []
+        warnings = (*ctx.manifest.warnings, *not_taken, *skipped)
         plan = Plan("adopt", actions, warnings)
         diffs = tuple(p.diff for p in plans if p.diff)
         return Prepared(plan, diffs)

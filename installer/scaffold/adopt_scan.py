@@ -9,6 +9,7 @@ from pathlib import Path
 
 from installer.ground import backups, trees
 from installer.ground.errors import UsageError
+from installer.ground.records import NamedTuple
 from installer.links.scan import AgentState, Entry
 from installer.sets.pirules import SUFFIXES, Layout
 from installer.sets.resources import FOLDER, KINDS, Kind, check_name, folder_is_item
@@ -41,11 +42,22 @@ class Candidate:
         return self.name if self.kind == "extension" else f"{self.kind}:{self.name}"
 
 
-def candidates(agent: AgentState) -> tuple[list[Candidate], dict[Candidate, str]]:
+class NotAdopted(NamedTuple):
+    """Why an entry that looks like a resource is not adopted, and the way on, if any."""
+
+    why: str
+    way: str | None = None
+
+    @property
+    def line(self) -> str:
+        return f"{self.why}; {self.way}" if self.way else self.why
+
+
+def candidates(agent: AgentState) -> tuple[list[Candidate], dict[Candidate, NotAdopted]]:
     """Every adoptable entry, and for each that looks like a resource and is not adopted (a
-    link, or a name the set would refuse), the line that says why."""
+    link, or a name the set would refuse), why."""
     found: list[Candidate] = []
-    links: dict[Candidate, str] = {}
+    links: dict[Candidate, NotAdopted] = {}
     for kind in KINDS:
         folder = FOLDER[kind]
         for name in sorted(agent.taken(folder)):
@@ -61,7 +73,7 @@ def candidates(agent: AgentState) -> tuple[list[Candidate], dict[Candidate, str]
                 continue
             refused = _refused(c)
             if refused is not None:  # adopted, it would stop every command on the set
-                links[c] = f"{rel}: {refused}; rename it, then adopt it"
+                links[c] = NotAdopted(f"{rel}: {refused}", "rename it, then adopt it")
                 continue
             if entry.kind == "link":
                 if entry.owner == "foreign" and not _ext_own(agent.agent_dir, entry.target):
@@ -71,24 +83,38 @@ def candidates(agent: AgentState) -> tuple[list[Candidate], dict[Candidate, str]
     return found, links
 
 
-def _not_adopted(rel: str, entry: Entry, kind: Kind) -> str:
+def _not_adopted(rel: str, entry: Entry, kind: Kind) -> NotAdopted:
     """Why a link is not adopted, and the way on (helper-75: a hand-written install.sh's
     links into ~/dotfiles had none): the folder above the resource folder it leads into is a
     set, or can be made one; a link that leads nowhere is said to."""
     said = f"{rel} is a link to {entry.target}"
     if not entry.exists or entry.real is None:
-        return f"{said}, which is gone: adopt takes only real files"
-    said += ": adopt takes only real files"
+        return NotAdopted(f"{said}, which is gone: adopt takes only real files or folders")
+    said += ": adopt takes only real files or folders"
     folder = Path(entry.real).parent
+    root = folder.parent
     if folder.name != FOLDER[kind]:
-        return said
+        return NotAdopted(said)
     from installer.ground.shellword import shell_word
 
-    root = folder.parent
     here = shell_word(root)
     if (root / "extset.toml").is_file():
-        return f"{said}; it is an item of the set at {root}: ext --set {here} install"
-    return f"{said}; its folder {root} can be a set of its own: ext init {here}, then install it"
+        return NotAdopted(said, f"it is an item of the set at {root}: ext --set {here} install")
+    if not _may_be_a_set(root):
+        return NotAdopted(said)
+    way = f"its folder can be a set of its own: ext init {here} && ext --set {here} install"
+    return NotAdopted(said, way)
+
+
+def _may_be_a_set(root: Path) -> bool:
+    """Whether a folder a link leads into may be offered as a set: not `/`, nor the home or
+    above it, nor a hidden folder of the home's (helper-76: a skill linked from ~/.claude was
+    told `ext init ~/.claude`; ~/.agents, ~/.codex, ~/.config/opencode alike)."""
+    home = Path.home()
+    if root == Path(root.anchor) or home.is_relative_to(root):
+        return False
+    inside = root.relative_to(home).parts if root.is_relative_to(home) else ()
+    return not any(part.startswith(".") for part in inside)
 
 
 def _refused(c: Candidate) -> str | None:
@@ -131,7 +157,10 @@ def _classify(path: Path, kind: Kind, name: str, entry: Entry) -> Candidate | No
 
 
 def pick(
-    found: list[Candidate], names: list[str], every: bool, links: dict[Candidate, str] | None = None
+    found: list[Candidate],
+    names: list[str],
+    every: bool,
+    links: dict[Candidate, NotAdopted] | None = None,
 ) -> list[Candidate]:
     """The candidates named (`notify`, `notify.ts`, `skill:review`), or all of them; a name of
     one of `links` (what is not adopted, by label) is refused with its line."""
@@ -142,9 +171,10 @@ def pick(
         kind, _, bare = raw.rpartition(":")
         check_name(bare)
         hits = [c for c in found if _named(c, kind, bare) and c not in chosen]
-        why = [line for c, line in (links or {}).items() if _named(c, kind, bare)]
+        why = [n for c, n in (links or {}).items() if _named(c, kind, bare)]
         if not hits and why:
-            raise UsageError(why[0], "adopt what is yours (`ext adopt --all --dry-run` lists it)")
+            listed = "adopt what is yours (`ext adopt --all --dry-run` lists it)"
+            raise UsageError(why[0].why, why[0].way or listed)
         if not hits:
             labels = sorted({c.label for c in found})
             close = difflib.get_close_matches(raw, labels, n=1, cutoff=0.5)

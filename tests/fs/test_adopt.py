@@ -277,19 +277,22 @@ def test_a_link_by_name_is_not_adopted_and_says_why(ctx: Context) -> None:
     build_tree(ctx.agent_dir, {"extensions/foreign.ts": Path("/elsewhere/foreign.ts")})
     with pytest.raises(UsageError) as err:
         adopt_items(ctx, ["foreign"], False, None, False, yes)
-    assert err.value.message == (
+    assert (err.value.message, err.value.fix) == (
         "extensions/foreign.ts is a link to /elsewhere/foreign.ts, which is gone: adopt takes "
-        "only real files"
+        "only real files or folders",
+        "adopt what is yours (`ext adopt --all --dry-run` lists it)",
     )
 
 
 def test_a_link_made_by_hand_names_the_folder_to_make_a_set_of(tmp_path: Path) -> None:
     """helper-75: a hand-written install.sh's links into ~/dotfiles were each said to be `a
-    link to …: adopt takes only real files`, with no way on; a dangling one the same."""
+    link to …: adopt takes only real files`, with no way on; a dangling one the same. A
+    host's own folder is never offered as a set (helper-76: `ext init ~/.claude`)."""
     skill = "---\nname: rev\ndescription: r\n---\n"
     dots = build_tree(
         tmp_path / "dotfiles/pi", {"extensions/linked.ts": "", "skills/rev/SKILL.md": skill}
     )
+    claude = build_tree(Path.home() / ".claude", {"skills/cl/SKILL.md": skill})
     done = build_tree(tmp_path / "done", {"extset.toml": '[set]\nname = "done"\n'})
     build_tree(done, {"prompts/p.md": "p\n"})
     agent = build_tree(
@@ -298,21 +301,21 @@ def test_a_link_made_by_hand_names_the_folder_to_make_a_set_of(tmp_path: Path) -
             "extensions/linked.ts": dots / "extensions/linked.ts",
             "extensions/gone.ts": tmp_path / "nowhere.ts",
             "skills/rev": dots / "skills/rev",
+            "skills/cl": claude / "skills/cl",
             "prompts/p.md": done / "prompts/p.md",
         },
     )
     root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
     _, links = candidates(scan(agent, root))
-    make = f"its folder {dots} can be a set of its own: ext init {dots}, then install it"
-    assert {c.label: line for c, line in links.items()} == {
-        "gone": f"extensions/gone.ts is a link to {tmp_path}/nowhere.ts, which is gone: adopt "
-        "takes only real files",
-        "linked": f"extensions/linked.ts is a link to {dots}/extensions/linked.ts: adopt takes "
-        f"only real files; {make}",
-        "prompt:p": f"prompts/p.md is a link to {done}/prompts/p.md: adopt takes only real "
-        f"files; it is an item of the set at {done}: ext --set {done} install",
-        "skill:rev": f"skills/rev is a link to {dots}/skills/rev: adopt takes only real files; "
-        f"{make}",
+    only = "adopt takes only real files or folders"
+    make = f"its folder can be a set of its own: ext init {dots} && ext --set {dots} install"
+    assert {c.label: n.line for c, n in links.items()} == {
+        "gone": f"extensions/gone.ts is a link to {tmp_path}/nowhere.ts, which is gone: {only}",
+        "linked": f"extensions/linked.ts is a link to {dots}/extensions/linked.ts: {only}; {make}",
+        "prompt:p": f"prompts/p.md is a link to {done}/prompts/p.md: {only}; it is an item of "
+        f"the set at {done}: ext --set {done} install",
+        "skill:cl": f"skills/cl is a link to {claude}/skills/cl: {only}",
+        "skill:rev": f"skills/rev is a link to {dots}/skills/rev: {only}; {make}",
     }
 
 
@@ -512,7 +515,7 @@ def test_a_link_to_ext_s_own_agent_file_copy_is_not_named_as_a_foreign_link(
     root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "mine"\n'})
     found, links = candidates(scan(agent, root))
     assert [c.rel for c in found] == ["extensions/mine.ts"]
-    assert [line.split(" is a link")[0] for line in links.values()] == ["extensions/theirs.ts"]
+    assert [n.why.split(" is a link")[0] for n in links.values()] == ["extensions/theirs.ts"]
 
 
 def test_the_target_hint_is_left_out_once_extset_toml_names_the_dir(ctx: Context) -> None:
