@@ -500,6 +500,8 @@ def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     # The name alone is compared, among the kind given: a shared `skill:` made any two skill
     # names look alike (helper-75: `skill:nosuch` was offered `skill:helper`, with --yes).
     kind, _, bare = name.rpartition(":")
+    if kind and kind not in KINDS:  # `skills:review`: the kind is mistyped, not the name
+        kind = next(iter(difflib.get_close_matches(kind.lower(), KINDS, n=1, cutoff=0.6)), kind)
     names = sorted({r.name for r in resources if not kind or r.kind == kind})
     close = difflib.get_close_matches(bare, names, n=1, cutoff=0.5)
     message = f"the set has no item named {name!r}"

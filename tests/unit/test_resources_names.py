@@ -100,6 +100,8 @@ JAPAN = Resource("prompt", "日本", "日本.md", "file", "/s/prompts/日本.md"
         ("helpr", "skill:helper"),
         ("prompt:reviw", "prompt:review"),
         ("skill:notfy", None),  # notify is an extension: the kind given is kept
+        ("skills:review", "skill:review"),  # helper-76: a mistyped kind, the name right
+        ("Prompt:reviw", "prompt:review"),
     ],
 )
 def test_a_near_name_is_offered_only_when_the_name_itself_is_near(
