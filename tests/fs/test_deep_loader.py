@@ -88,6 +88,13 @@ def test_what_pi_loads_from_an_agent_dir_in_the_sets_folder_is_not_the_sets() ->
     assert [(f.level, f.message) for f in found] == [
         ("warn", "pi loads prompts/git/rebase.md from the set; ext does not know it")
     ]
+    # helper-76: a set kept in the agent dir's folder, or the agent dir itself, is the set's
+    for agent in ("/", "/set"):
+        theirs = view(("extension", "/set/extensions/x.ts"))
+        found = list(findings(theirs, [], "/set", agent_dir=agent))
+        assert [f.message for f in found] == [
+            "pi loads extensions/x.ts from the set; ext does not know it"
+        ]
 
 
 def test_a_missing_npm_module_names_the_install_to_run_in_the_extensions_folder(
