@@ -276,12 +276,14 @@ def _wanted(view: View, on_after: frozenset[str]) -> dict[Resource, bool]:
 
 def choices(manifest: Manifest, view: View) -> list[Choice]:
     """One checkbox per item: checked = enabled, its state, and `[guarded]` where one applies."""
-    width = max((len(r.label) for r in view.items), default=4)
+    from installer.ground.screen import cells, pad
+
+    width = max((cells(r.label) for r in view.items), default=4)
     out = []
     for r, it in view.items.items():
         mark = "  [guarded]" if r.kind == "extension" and guarded(manifest, r.name) else ""
         by_pi = f"  [{it.pi.describe()}]" if it.pi is not None else ""
-        title = f"{r.label:<{width}}  {it.state}{mark}{by_pi}"
+        title = f"{pad(r.label, width)}  {it.state}{mark}{by_pi}"
         disabled = None if it.switchable or view.puttable(r) else (it.note or it.state)
         marks = f"{mark}{by_pi}".strip()
         out.append(Choice(r.label, title, it.state == "enabled", disabled, it.state, marks))

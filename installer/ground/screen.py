@@ -67,7 +67,7 @@ def cells(text: str) -> int:
     import unicodedata
 
     def width(c: str) -> int:
-        if unicodedata.combining(c):
+        if unicodedata.category(c) in ("Mn", "Me"):  # a mark drawn on the one before
             return 0
         return 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
 

@@ -100,7 +100,8 @@ def withheld_note(command: str, said: str = "not run: ") -> str:
 # which can name commands to run (`remote.origin.uploadpack`, `core.sshCommand`: helper-69).
 SET_WITHHELD = (
     "not checked: ext has not installed this set, and git would read its repository's "
-    "config, which can run commands; it is checked once the set is installed"
+    "config, which can run commands; it is checked once the set is installed (or with "
+    "--trust-set)"
 )
 
 

@@ -279,3 +279,20 @@ def test_an_undo_run_from_another_sets_folder_is_journaled_for_the_set_it_revers
 
     rows = history(context(other, agent), History()).to_json()["history"]
     assert [(r["command"], r["set"]) for r in rows] == [("undo", "mine"), ("install", "mine")]
+
+
+def test_history_keeps_its_columns_with_a_long_selection_or_a_wide_name() -> None:
+    """helper-76: the column was as wide as its longest run, by characters: one install of
+    200 names pushed every row right, and `disable prompt:日本` stood a column short."""
+    from installer.commands.undo import Journals
+    from installer.ground.screen import cells
+
+    def row(command: str, asked: list[str]) -> dict[str, object]:
+        at = "2026-11-29T10:00:00"
+        return {"command": command, "asked": asked, "started": at, "status": "ok", "steps": 1}
+
+    many = ",".join(f"item{n}" for n in range(200))
+    rows = (row("disable", ["prompt:日本"]), row("install", ["--only", many]), row("undo", []))
+    shown = lines(Journals(Path("/a"), tuple({**r, "undone": None} for r in rows)))
+    assert "install --only item0,item1,…(200 names)  ok" in shown[1]
+    assert len({cells(line.split("  ok")[0]) for line in shown}) == 1, shown

@@ -111,6 +111,7 @@ def test_colour_on_a_terminal_unless_asked_not_to(
         ("prompt:日本", 11),
         ("café", 4),
         ("cafe\u0301", 4),
+        ("\u0e01\u0e31", 1),
         ("\uff46\uff55\uff4c\uff4c", 8),
     ],
 )
