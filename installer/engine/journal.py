@@ -322,9 +322,11 @@ def settling(rec: Record, running: str | None = None) -> str:
         return _UNDO_SETTLED[{None: 0, "undo": 1}.get(running, 2)]
     if finishes(rec, running):
         return "this run finishes the job (`ext undo` reverses it instead)"
-    if rec.command in _WHOLE:
-        return f"`ext {rec.command}` finishes it, `ext undo` reverses it"
-    if rec.command in _NAMED:
+    if rec.command in _WHOLE:  # the selection it was asked with, from its journal, if any
+        return f"`ext {rec.asked_as}` finishes it, `ext undo` reverses it"
+    if rec.command in _NAMED and rec.asked:
+        return f"`ext {rec.asked_as}` again finishes it; `ext undo` reverses it"
+    if rec.command in _NAMED:  # a journal of an older ext: what was asked is not in it
         return f"`ext {rec.command}` again, as you typed it, finishes it; `ext undo` reverses it"
     return "`ext undo` reverses it"
 

@@ -389,3 +389,23 @@ def test_how_a_run_cut_short_is_settled_is_said_once_for_every_reader(
 ) -> None:
     rec = journal.Record(Path("/a/.extset/journal/x.jsonl"), command, "2026-12-05T09", None, ())
     assert journal.settling(rec, running) == said
+
+
+@pytest.mark.parametrize(
+    ("command", "asked", "said"),
+    [
+        ("disable", ("notify",), "`ext disable notify` again finishes it; `ext undo` reverses it"),
+        (
+            "install",
+            ("--skip", "notify"),
+            "`ext install --skip notify` finishes it, `ext undo` reverses it",
+        ),
+    ],
+)
+def test_a_run_cut_short_is_named_as_it_was_asked(
+    command: str, asked: tuple[str, ...], said: str
+) -> None:
+    """helper-76: its journal keeps what it was asked; `as you typed it` asked the person."""
+    path = Path("/a/.extset/journal/x.jsonl")
+    rec = journal.Record(path, command, "2026-12-05T09", None, (), asked=asked)
+    assert journal.settling(rec) == said
