@@ -87,7 +87,9 @@ def isolated_home(
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("TMPDIR", str(children_temp))  # this process's tempfile keeps its own
+    # This process's tempfile keeps the system's: it settled its folder when pytest's temp root
+    # was made (tmp_path_factory calls gettempdir), before any test set TMPDIR.
+    monkeypatch.setenv("TMPDIR", str(children_temp))
     for var, sub in (
         ("XDG_DATA_HOME", ".local/share"),
         ("XDG_CONFIG_HOME", ".config"),

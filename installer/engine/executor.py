@@ -13,7 +13,7 @@ from installer.engine import journal
 from installer.engine.plan import Plan
 from installer.engine.transaction import Transaction
 from installer.ground.context import Context
-from installer.ground.errors import ExtError, RolledBack, Terminated, write_fix
+from installer.ground.errors import ExtError, RolledBack, Terminated, failed_path, write_fix
 
 
 def execute(ctx: Context, plan: Plan) -> None:
@@ -150,7 +150,7 @@ def fix_for(exc: BaseException, agent_dir: Path | None = None) -> str:
     copy into a read-only set was told to use another)."""
     if isinstance(exc, ExtError) and exc.fix:
         return exc.fix
-    where = _failed_path(exc)
+    where = failed_path(exc)
     if isinstance(exc, OSError) and where:
         folder = Path(where).parent
         elsewhere = agent_dir is None or folder.is_relative_to(agent_dir)
@@ -158,20 +158,8 @@ def fix_for(exc: BaseException, agent_dir: Path | None = None) -> str:
     return "fix the cause and run it again"
 
 
-def _failed_path(exc: BaseException) -> str | None:
-    """The path an OSError is about: for symlink(target, link) and rename(src, dst), the second.
-
-    os.symlink reports the link's target as filename: blaming it would send the user to
-    the set, when it is the link's folder that could not be written.
-    """
-    if not isinstance(exc, OSError):
-        return None
-    where = exc.filename2 or exc.filename
-    return None if where is None else str(where)
-
-
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
-        where = _failed_path(exc)
+        where = failed_path(exc)
         return f"{exc.strerror}: {where}" if where else exc.strerror
     return f"{type(exc).__name__}: {exc}"

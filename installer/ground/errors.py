@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from enum import IntEnum
 
 from installer.ground.records import NamedTuple
@@ -127,14 +128,26 @@ class AgentDirMissing(ExtError):
         return AgentDirMissing(self.message, self.fix, self.how, command, self.chosen)
 
 
-def write_fix(code: int | None, folder: object, agent_dir: bool = True) -> str:
+def failed_path(exc: BaseException) -> str | None:
+    """The path an OSError is about: for symlink(target, link) and rename(src, dst), the second.
+
+    os.symlink reports the link's target as filename: blaming it would send the user to
+    the set, when it is the link's folder that could not be written.
+    """
+    if not isinstance(exc, OSError):
+        return None
+    where = exc.filename2 or exc.filename
+    return None if where is None else os.fsdecode(where)
+
+
+def write_fix(code: int | None, folder: object, in_agent_dir: bool = True) -> str:
     """The fix for a write into `folder` that failed with errno `code`: space, a read-only
-    mount, access; never one that could lose something (removing a lock, say). `agent_dir`:
-    the folder is the agent dir's, so another --agent-dir is a way out too."""
+    mount, access; never one that could lose something (removing a lock, say).
+    `in_agent_dir`: the folder is the agent dir's, so another --agent-dir is a way out too."""
     import errno
 
     if code == errno.EROFS:
-        other = ", or use another --agent-dir" if agent_dir else ""
+        other = ", or use another --agent-dir" if in_agent_dir else ""
         return f"{folder} is on a read-only file system: remount it read-write{other}"
     if code == errno.ENOSPC:
         return f"free some space on the disk that holds {folder}, then run it again"

@@ -190,8 +190,9 @@ def _fix(exc: BaseException) -> str:
     the set's folder: no other --agent-dir helps here (helper-75: `fix the cause`)."""
     if isinstance(exc, ExtError) and exc.fix:
         return exc.fix
-    if isinstance(exc, OSError) and exc.filename is not None:
-        from installer.ground.errors import write_fix
+    from installer.ground.errors import failed_path, write_fix
 
-        return write_fix(exc.errno, Path(os.fsdecode(exc.filename)).parent, agent_dir=False)
+    where = failed_path(exc)
+    if isinstance(exc, OSError) and where is not None:
+        return write_fix(exc.errno, Path(where).parent, in_agent_dir=False)
     return "fix the cause and run it again"

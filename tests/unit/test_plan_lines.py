@@ -36,12 +36,12 @@ def test_reasons_that_differ_or_have_no_first_words_are_said_each_time() -> None
     lines = _shown(
         Action("unlink", "skills/a", detail="not written for codex: its warning says why"),
         Action("unlink", "skills/b", detail="not written for gemini: its warning says why"),
-        Action("unlink", "extensions/p.ts", detail="parked"),
-        Action("unlink", "extensions/q.ts", detail="parked"),
+        Action("unlink", "extensions/p.ts", detail="off already; left as it is"),
+        Action("unlink", "extensions/q.ts", detail="off already; left as it is"),
     )
     assert [line.partition("(")[2] for line in lines[:4]] == [
         "not written for codex: its warning says why)",
         "not written for gemini: its warning says why)",
-        "parked)",
-        "parked)",
+        "off already; left as it is)",  # no `: `, so no first words to say it by
+        "off already; left as it is)",
     ]
