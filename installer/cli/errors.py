@@ -68,8 +68,11 @@ def _near(typed: str, found: Iterable[str]) -> list[str]:
         return difflib.SequenceMatcher(None, typed, option).ratio()
 
     flags = [f for o in GLOBALS for f in o.flags if f.startswith("--")]
-    near = max(map(ratio, found), default=0.0)  # one of ext's, only as near as click's best
-    ours = [f for f in difflib.get_close_matches(typed, flags, n=2, cutoff=0.6) if ratio(f) >= near]
+    # One of ext's, only as near as click's best, and near enough on its own: short flags
+    # share their `--` (helper-76: `install --bogus` was fixed to `install --host`, 0.62).
+    near = max(map(ratio, found), default=0.0)
+    close = difflib.get_close_matches(typed, flags, n=2, cutoff=0.75)
+    ours = [f for f in close if ratio(f) >= near]
     pool = {*found, *ours}
     best = sorted(pool, key=lambda o: (-ratio(o), o))
     if len(best) > 1 and ratio(best[0]) - ratio(best[1]) >= 0.2:

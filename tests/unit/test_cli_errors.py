@@ -303,6 +303,7 @@ def test_the_line_without_an_option_never_drops_a_dry_run_or_another_option(
         # helper-76: click offered only `--yes`, a line that uninstalls without asking
         (["uninstall", "--jsn"], "ext uninstall --json"),
         (["install", "--jsn"], "ext install --json"),
+        (["install", "--bogus"], "see `ext install --help`"),  # not --host: nothing is near
     ],
 )
 def test_a_typo_with_one_meaning_is_fixed_by_the_command_line_with_it(
