@@ -13,7 +13,7 @@ from installer.engine import journal
 from installer.engine.plan import Plan
 from installer.engine.transaction import Transaction
 from installer.ground.context import Context
-from installer.ground.errors import ExtError, RolledBack, Terminated, failed_path, write_fix
+from installer.ground.errors import ExtError, RolledBack, Terminated, failed_path, fix_for
 
 
 def execute(ctx: Context, plan: Plan) -> None:
@@ -30,7 +30,8 @@ def execute(ctx: Context, plan: Plan) -> None:
         )
     except OSError as exc:
         raise ExtError(
-            f"cannot start the journal: {_describe(exc)}; nothing was written", fix_for(exc)
+            f"cannot start the journal: {_describe(exc)}; nothing was written",
+            fix_for(exc, ctx.agent_dir),
         ) from None
     tx = Transaction(ctx.agent_dir, log)
     held = _handlers()  # the stops' handlers now: put back once the run is over, either way
@@ -142,20 +143,6 @@ def _failure(exc: BaseException, failures: list[str], agent_dir: Path) -> ExtErr
         )
     fix = fix_for(exc, agent_dir)
     return ExtError(f"{cause}; every change of this run was rolled back", fix)
-
-
-def fix_for(exc: BaseException, agent_dir: Path | None = None) -> str:
-    """The fix for what stopped a write, by its cause: space, a read-only mount, access.
-    Another --agent-dir is a way out only of a write into `agent_dir` (helper-75: adopt's
-    copy into a read-only set was told to use another)."""
-    if isinstance(exc, ExtError) and exc.fix:
-        return exc.fix
-    where = failed_path(exc)
-    if isinstance(exc, OSError) and where:
-        folder = Path(where).parent
-        elsewhere = agent_dir is None or folder.is_relative_to(agent_dir)
-        return write_fix(exc.errno, folder, elsewhere)
-    return "fix the cause and run it again"
 
 
 def _describe(exc: BaseException) -> str:

@@ -160,10 +160,11 @@ def _check_writable(ctx: Context) -> None:
         isolated = ctx.agent_dir_source == "isolated"
         (ctx.agent_dir / ".extset").mkdir(mode=0o700, parents=isolated, exist_ok=True)
     except OSError as exc:
-        from installer.engine.executor import fix_for
+        from installer.ground.errors import fix_for
 
         raise ExtError(
-            f"cannot write to {ctx.agent_dir}: {exc.strerror}; nothing was written", fix_for(exc)
+            f"cannot write to {ctx.agent_dir}: {exc.strerror}; nothing was written",
+            fix_for(exc, ctx.agent_dir),
         ) from None
 
 

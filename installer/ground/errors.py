@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from installer.ground.records import NamedTuple
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class ExitCode(IntEnum):
@@ -138,6 +142,22 @@ def failed_path(exc: BaseException) -> str | None:
         return None
     where = exc.filename2 or exc.filename
     return None if where is None else os.fsdecode(where)
+
+
+def fix_for(exc: BaseException, agent_dir: Path | None = None) -> str:
+    """The fix for what stopped a write, by its cause: space, a read-only mount, access.
+    Another --agent-dir is a way out only of a write into `agent_dir` (helper-75: adopt's
+    copy into a read-only set was told to use another; None: no agent dir's, as `add`'s)."""
+    if isinstance(exc, ExtError) and exc.fix:
+        return exc.fix
+    where = failed_path(exc)
+    if isinstance(exc, OSError) and where:
+        from pathlib import Path
+
+        folder = Path(where).parent
+        ours = agent_dir is not None and folder.is_relative_to(agent_dir)
+        return write_fix(exc.errno, folder, ours)
+    return "fix the cause and run it again"
 
 
 def write_fix(code: int | None, folder: object, in_agent_dir: bool = True) -> str:

@@ -105,7 +105,9 @@ def make(pieces: Sequence[Piece]) -> None:
                 f"{cause}; could not remove what this run made: {', '.join(left)}",
                 "remove those by hand",
             ) from exc
-        raise ExtError(f"{cause}; everything this run made was removed", _fix(exc)) from exc
+        from installer.ground.errors import fix_for  # the set's folder: no --agent-dir helps
+
+        raise ExtError(f"{cause}; everything this run made was removed", fix_for(exc)) from exc
 
 
 class Made:
@@ -183,16 +185,3 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
     return f"{type(exc).__name__}: {exc}"
-
-
-def _fix(exc: BaseException) -> str:
-    """The fix by the cause (a read-only mount, space, access), as an install says it, for
-    the set's folder: no other --agent-dir helps here (helper-75: `fix the cause`)."""
-    if isinstance(exc, ExtError) and exc.fix:
-        return exc.fix
-    from installer.ground.errors import failed_path, write_fix
-
-    where = failed_path(exc)
-    if isinstance(exc, OSError) and where is not None:
-        return write_fix(exc.errno, Path(where).parent, in_agent_dir=False)
-    return "fix the cause and run it again"

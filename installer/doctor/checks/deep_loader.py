@@ -51,7 +51,7 @@ def findings(
     set_root: str,
     reported: frozenset[str] = frozenset(),
     clashes: frozenset[tuple[str, str, str]] = frozenset(),
-    agent_dir: str = "/",
+    agent_dir: str | None = None,
 ) -> Iterator[Finding]:
     """Each difference between ext's items (label, state, entries) and pi's view, as a finding.
 
@@ -81,8 +81,10 @@ def findings(
     unknown = (p for p in loaded if inside(p, set_root) and p not in label_of)
     # The deepest root wins (installer.links.scan): an agent dir in the set's folder is not the
     # set's, a set in the agent dir's folder (or the agent dir itself) is.
-    nested = agent_dir != set_root and inside(agent_dir, set_root)
-    for path in sorted(p for p in unknown if not (nested and inside(p, agent_dir))):
+    nested = (
+        agent_dir if agent_dir and agent_dir != set_root and inside(agent_dir, set_root) else None
+    )
+    for path in sorted(p for p in unknown if not (nested and inside(p, nested))):
         out.append(
             warn(
                 f"pi loads {os.path.relpath(path, set_root)} from the set; ext does not know it",
