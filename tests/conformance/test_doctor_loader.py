@@ -126,3 +126,22 @@ def test_each_failure_and_conflict_is_said_once_in_a_deep_doctor_with_its_fix(
     assert found[-1].message.endswith(
         "(2 extensions failed to load, 1 tool or flag conflict: see host.load)"
     )
+
+
+@pytest.mark.parametrize("mode", ["link", "register"])
+def test_an_agent_dir_in_the_sets_folder_is_not_the_set_to_pis_loader(
+    tmp_path: Path, pi_host: HostInfo, mode: str
+) -> None:
+    """`ext install --agent-dir ./try` from the set's folder: pi's own loader loads ext's /ext
+    copy from try/.extset, inside the set's folder; doctor --deep said `pi loads
+    try/.extset/agent/ext-command-….ts from the set; ext does not know it`."""
+    root = build_tree(
+        tmp_path / "set", {"extset.toml": '[set]\nname = "d"\n', "extensions/one.ts": FLAG_V}
+    )
+    agent = root / "try"
+    agent.mkdir()
+    env = Env(environ={**os.environ, "PATH": f"{pi_host.path.parent}:{os.environ['PATH']}"})
+    install(resolve(env, root, agent), Install(mode=mode), yes)
+    found = run_checks(resolve_subject(env, root, agent), ["loader", "items"], deep=True)
+    assert [(f.level, f.message) for f in found if f.level != "ok"] == []
+    assert {f.id for f in found} == {"loader", "items"}
