@@ -309,18 +309,21 @@ _UNDO_SETTLED = (
 )
 
 
-def finishes(rec: Record, running: str | None) -> bool:
-    """Whether a run of `running` is the interrupted one run again: the same command, one
-    that takes no names (a `disable b` is no second try of a killed `disable a`; helper-33)."""
-    return running == rec.command and rec.command not in _NAMED
+def finishes(rec: Record, running: str | None, asked: tuple[str, ...] = ()) -> bool:
+    """Whether a run of `running`, asked with the words `asked`, is the interrupted one run
+    again: the same command, one that takes no names (a `disable b` is no second try of a
+    killed `disable a`; helper-33), asked the same (a plain `install` is no second try of a
+    killed `install --skip notify`, which it would undo in part: helper-76)."""
+    return running == rec.command and rec.command not in _NAMED and rec.asked == asked
 
 
-def settling(rec: Record, running: str | None = None) -> str:
+def settling(rec: Record, running: str | None = None, asked: tuple[str, ...] = ()) -> str:
     """How a run cut short is finished or reversed, said once for every reader: the warning
-    of the run `running` now (which goes on), or doctor's fix (None)."""
+    of the run `running` now, asked with the words `asked` (it goes on), or doctor's fix
+    (None)."""
     if rec.command == "undo":  # an undo is finished by another, not reversed
         return _UNDO_SETTLED[{None: 0, "undo": 1}.get(running, 2)]
-    if finishes(rec, running):
+    if finishes(rec, running, asked):
         return "this run finishes the job (`ext undo` reverses it instead)"
     if rec.command in _WHOLE:  # the selection it was asked with, from its journal, if any
         return f"`ext {rec.asked_as}` finishes it, `ext undo` reverses it"

@@ -49,7 +49,7 @@ def run_plan(
     check_bookkeeping(ctx.agent_dir)  # before anything reads .extset/: a FIFO there would hang
     seen = fingerprint(ctx.agent_dir, ctx.folders)
     first = prepare()
-    warnings = _interrupted(ctx, first.plan.command) if settles else ()
+    warnings = _interrupted(ctx, first.plan) if settles else ()
     plan = first.plan._replace(warnings=(*warnings, *first.plan.warnings))
     if dry_run or plan.is_empty:
         lag = _lags(ctx, new_state) if mends and plan.is_empty else None
@@ -81,7 +81,7 @@ def run_plan(
             )
         execute(ctx, _with_record(fresh, new_state))
         if settles:
-            _close_interrupted(ctx, fresh.command)
+            _close_interrupted(ctx, fresh)
     return PlanResult(
         fresh.shown._replace(warnings=plan.warnings), changed=True, dry_run=False, applied=True
     )
@@ -173,7 +173,7 @@ def set_record(ctx: Context, mode: str, extra: dict[str, Any] | None = None) -> 
     return SetRecord(str(ctx.set_root), ctx.manifest.name, mode, __version__, dict(extra or {}))
 
 
-def _interrupted(ctx: Context, command: str) -> tuple[str, ...]:
+def _interrupted(ctx: Context, plan: Plan) -> tuple[str, ...]:
     rec = journal.incomplete(ctx.agent_dir)
     if rec is None:
         return ()
@@ -181,12 +181,13 @@ def _interrupted(ctx: Context, command: str) -> tuple[str, ...]:
         f"an earlier `ext {rec.command}` (started {rec.started[:19]}) was interrupted part-way "
         f"({len(rec.steps)} step(s) journaled)"
     )
-    return (f"{head}; {journal.settling(rec, command)}",)
+    return (f"{head}; {journal.settling(rec, plan.command, plan.asked)}",)
 
 
-def _close_interrupted(ctx: Context, command: str | None) -> None:
-    """Close the interrupted journal: finished by a run of the same command, else superseded."""
+def _close_interrupted(ctx: Context, plan: Plan | None) -> None:
+    """Close the interrupted journal: finished by the same run again (or by `plan` None, a run
+    that had only its record left to write), else superseded."""
     rec = journal.incomplete(ctx.agent_dir)
     if rec is not None:
-        same = command is None or journal.finishes(rec, command)
+        same = plan is None or journal.finishes(rec, plan.command, plan.asked)
         journal.mark(rec.path, "finished-by-next-run" if same else "superseded")

@@ -329,3 +329,28 @@ def test_undo_of_a_disable_names_the_link_another_installer_made_again(
         ctx.set_root / "extensions" / "alpha.ts"
     )
     assert not os.path.lexists(off)
+
+
+@pytest.mark.parametrize(
+    ("asked", "said", "end"),
+    [
+        (("alpha",), "this run finishes the job", "finished-by-next-run"),
+        # helper-76: a plain install would put back what the killed run took out
+        ((), "`ext install --skip alpha` finishes it, `ext undo` reverses it", "superseded"),
+    ],
+)
+def test_a_run_cut_short_is_finished_only_by_the_same_run_asked_the_same(
+    ctx: Context, asked: tuple[str, ...], said: str, end: str
+) -> None:
+    from installer.engine import journal
+
+    folder = journal.journal_dir(ctx.agent_dir)
+    folder.mkdir(parents=True)
+    killed = folder / "20261129T120000.000000-999999-install.jsonl"  # its lock is free: dead
+    head = {"journal": 1, "command": "install", "asked": ["--skip", "alpha"]}
+    steps = [head, {"op": "mkdir", "path": "extensions/.off"}]
+    killed.write_text("".join(json.dumps(o) + "\n" for o in steps))
+    result = install(ctx, Install(skip=asked), yes)
+    assert any(said in w for w in result.plan.warnings), result.plan.warnings
+    assert result.applied
+    assert json.loads(killed.read_text().splitlines()[-1]) == {"end": end}
