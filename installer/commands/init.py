@@ -80,7 +80,7 @@ def start_set(
         warnings.append(git_note)
     want_git = git and git_note is None and git_bin is not None
 
-    hello = root / "extensions" / "hello.ts"
+    hello = root / "extensions" / templates.example_file(name)
     example = os.path.lexists(hello) or not _has_entries(root / "extensions")
     if not example:
         warnings.append("extensions/ already holds extensions of yours: no example added")

@@ -14,7 +14,7 @@ DEFAULT_PACKAGE = "@mariozechner/pi-coding-agent"
 
 EXAMPLE = """\
 /**
- * hello: the example extension of {name}. It registers one flag and does
+ * {flag}: the example extension of {name}. It registers one flag and does
  * nothing unless that flag is given: `pi --{flag}` greets you when the
  * session starts.
  *
@@ -129,6 +129,12 @@ def flag_prefix(name: str) -> str:
     """A flag-safe form of a set name: `My Set!` -> `my-set`."""
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
     return slug or "my-set"
+
+
+def example_file(name: str) -> str:
+    """The example extension's file name: the set's own, as its flag is, so that the examples
+    of two sets made by `ext init` can be installed into one agent dir side by side."""
+    return f"{flag_prefix(name)}-hello.ts"
 
 
 def example(name: str, package: str) -> str:

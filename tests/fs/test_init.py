@@ -51,7 +51,7 @@ def test_init_makes_a_complete_set(tmp_path: Path, host: HostInfo) -> None:
     root = tmp_path / "myset"
     result = start_set(root, None, True, False, yes, host, GIT)
     assert result.applied
-    assert {"extset.toml", "extensions", "extensions/hello.ts", "README.md", ".gitignore",
+    assert {"extset.toml", "extensions", "extensions/myset-hello.ts", "README.md", ".gitignore",
             "tsconfig.json"} <= _files(root)  # fmt: skip
     manifest = load_manifest(root)
     assert manifest.name == "myset"
@@ -60,7 +60,7 @@ def test_init_makes_a_complete_set(tmp_path: Path, host: HostInfo) -> None:
     tsconfig = json.loads((root / "tsconfig.json").read_text())
     pkg = tmp_path / "nm" / "node_modules" / PACKAGE
     assert tsconfig["compilerOptions"]["paths"] == {PACKAGE: [str(pkg)]}
-    hello = (root / "extensions" / "hello.ts").read_text()
+    hello = (root / "extensions" / "myset-hello.ts").read_text()
     assert f'import type {{ ExtensionAPI }} from "{PACKAGE}"' in hello
     assert '"myset-hello"' in hello
     if GIT:
@@ -92,7 +92,7 @@ def test_the_plan_lists_every_file_before_writing(tmp_path: Path, host: HostInfo
 
     start_set(root, "named", False, False, look, host, GIT)
     planned = {Path(a.path).relative_to(root).as_posix() for a in seen[0].changes}
-    assert planned == {".", "extset.toml", "extensions", "extensions/hello.ts", "README.md",
+    assert planned == {".", "extset.toml", "extensions", "extensions/named-hello.ts", "README.md",
                        ".gitignore", "tsconfig.json"}  # fmt: skip
     assert _files(root) == planned - {"."}
     assert load_manifest(root).name == "named"
@@ -206,7 +206,7 @@ def test_without_pi_it_says_so_and_writes_no_paths(tmp_path: Path) -> None:
     tsconfig = json.loads((root / "tsconfig.json").read_text())
     assert "paths" not in tsconfig["compilerOptions"]
     assert load_manifest(root).host_tested is None
-    assert PACKAGE in (root / "extensions" / "hello.ts").read_text()
+    assert PACKAGE in (root / "extensions" / "myset-hello.ts").read_text()
 
 
 def test_a_file_where_the_folder_should_be_is_a_usage_error(tmp_path: Path) -> None:
@@ -403,3 +403,22 @@ def test_from_install_sh_never_climbs_out_of_its_repository_nor_takes_the_home(
     loose = build_tree(tmp_path / "loose", {"sub/install.sh": "", "extensions/a.ts": ""})
     with pytest.raises(UsageError, match="no extensions/, skills/"):  # no .git: no climbing
         from_install_sh(loose / "sub/install.sh", None, False, yes, None)
+
+
+def test_the_examples_of_two_sets_install_side_by_side(tmp_path: Path, host: HostInfo) -> None:
+    """helper-75: every set `ext init` made held `extensions/hello.ts`, so a second set's
+    install into the same agent dir was refused (hello came from the first)."""
+    from installer.commands.install import Install, install
+    from installer.ground.context import Env, resolve
+
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    for name in ("mine", "work"):
+        start_set(tmp_path / name, None, False, False, yes, host, None)
+        ctx = resolve(Env(cwd=tmp_path), tmp_path / name, agent)
+        assert install(ctx, Install(), yes).applied
+    linked = sorted(p.name for p in (agent / "extensions").iterdir())
+    assert [n for n in linked if not n.startswith("ext-command")] == [
+        "mine-hello.ts",
+        "work-hello.ts",
+    ]
