@@ -290,7 +290,15 @@ COMMANDS = (
             _DRY_RUN,
             _YES,
         ),
-        (Argument("name", "text", "The new item's name, e.g. notify.", "NAME", required=True),),
+        (
+            Argument(
+                "name",
+                "text",
+                "The new item's name, e.g. notify (skill:review is --kind skill).",
+                "NAME",
+                required=True,
+            ),
+        ),
         verb="add:add",
         takes="add:Add",
         asks=True,

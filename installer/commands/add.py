@@ -41,8 +41,36 @@ class Add(NamedTuple):
 def add(bench: Bench, options: Add, confirm: Confirm) -> PlanResult:
     """The new item in the set (bench.folder), from its kind's template."""
     o = options
-    host = bench.host() if o.kind in ("extension", "theme") else None  # pi's types, a theme's
-    return add_item(bench.folder, o.name, o.kind, o.as_dir, o.dry_run, confirm, host, bench.install)
+    kind, name = kind_and_name(o.name, o.kind)
+    host = bench.host() if kind in ("extension", "theme") else None  # pi's types, a theme's
+    return add_item(bench.folder, name, kind, o.as_dir, o.dry_run, confirm, host, bench.install)
+
+
+def kind_and_name(typed: str, kind: str) -> tuple[str, str]:
+    """The kind and name of `ext add skill:review`, as every other command reads that label
+    (it made an extension named `skill:review.ts`); `--kind` says the kind of a bare name."""
+    prefix, colon, bare = typed.rpartition(":")
+    if not colon:
+        return kind, typed
+    if prefix not in KINDS:
+        import difflib
+
+        from installer.ground.errors import Typo
+
+        close = difflib.get_close_matches(prefix.lower(), KINDS, n=1, cutoff=0.6)  # skills:
+        if close:
+            raise Typo(f"unknown kind {prefix!r} in {typed!r}", typed, f"{close[0]}:{bare}")
+        raise UsageError(
+            f"name {typed!r} has a ':', which ext's commands read as KIND:NAME "
+            f"({' | '.join(KINDS)}); nothing was written",
+            "use a plain name like 'notify' (hyphens are fine)",
+        )
+    if kind not in ("extension", prefix):  # extension is --kind's default: the label says more
+        raise UsageError(
+            f"{typed!r} names a {prefix}, --kind says {kind}; nothing was written",
+            f"give the kind once: `ext add {typed}` or `ext add --kind {kind} {bare}`",
+        )
+    return prefix, bare
 
 
 def add_item(

@@ -245,3 +245,40 @@ def test_a_kind_near_one_is_offered_it(root: Path, typed: str) -> None:
         f"unknown kind {typed!r}",
         "did you mean 'skill'?",
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "made"),
+    [
+        (["skill:review"], "skills/review/SKILL.md"),
+        (["prompt:fix", "--kind", "prompt"], "prompts/fix.md"),
+        (["extension:deploy"], "extensions/deploy.ts"),
+    ],
+)
+def test_a_kind_label_names_the_kind_as_in_every_other_command(
+    root: Path, args: list[str], made: str
+) -> None:
+    """`ext add skill:review` made extensions/skill:review.ts, an extension no label can name."""
+    env = {"EXT_NO_UPDATE_CHECK": "1", "NO_COLOR": "1"}
+    done = CliRunner().invoke(app, ["--set", str(root), "add", *args, "--yes"], env=env)
+    assert done.exit_code == 0, done.output
+    assert [p for p in snapshot(root) if p != "extset.toml" and "." in p.rpartition("/")[2]] == [
+        made
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["skills:review"], "did you mean 'skill:review'?"),
+        (["a:b"], "which ext's commands read as KIND:NAME"),
+        (["skill:review", "--kind", "prompt"], "names a skill, --kind says prompt"),
+    ],
+)
+def test_a_colon_that_names_no_kind_is_refused(root: Path, args: list[str], said: str) -> None:
+    before = snapshot(root)
+    env = {"EXT_NO_UPDATE_CHECK": "1", "NO_COLOR": "1"}
+    done = CliRunner().invoke(app, ["--set", str(root), "add", *args, "--yes"], env=env)
+    assert done.exit_code == 2, done.output
+    assert said in done.output
+    assert snapshot(root) == before
