@@ -103,6 +103,7 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "items.foreign", "dangling links that are not ext's", items.dangling_foreign, hosts=EVERY
     ),
+    Check("items.by-hand", "items placed in the agent dir by hand, in no set", items.hand_placed),
     Check("loaded-twice", "the set linked and also a package (user or project scope)", items.twice),
     Check(
         "skills.shared",

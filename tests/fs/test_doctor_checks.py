@@ -492,6 +492,31 @@ def test_a_dangling_foreign_link_is_a_warning(tmp_path: Path, set_root: Path, ag
     assert found[0].fix == f"rm {agent / 'extensions' / 'theirs.ts'}"
 
 
+def test_items_placed_by_hand_are_named_with_adopt_as_the_fix(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    """helper-75: pi loads them beside the set's, and `ext list` (the set's items) never
+    shows them; nor ext's own links, a link of someone else's, or a file switched off."""
+    assert [f.level for f in only(doctor(tmp_path, set_root, agent), "items.by-hand")] == ["ok"]
+    build_tree(
+        agent,
+        {
+            "extensions/handmade.ts": "export default function () {}\n",
+            "extensions/parked.ts.off": "export default function () {}\n",
+            "skills/own/SKILL.md": "---\nname: own\ndescription: x\n---\n",
+        },
+    )
+    os.symlink(tmp_path / "elsewhere.md", agent / "prompts" / "theirs.md")
+
+    [found] = only(doctor(tmp_path, set_root, agent), "items.by-hand")
+
+    assert (found.level, found.message) == (
+        "info",
+        "pi also loads 2 items placed here by hand, in no set: handmade, skill:own",
+    )
+    assert found.fix is not None and found.fix.startswith("ext adopt --all --dry-run")
+
+
 def test_linked_and_registered_is_loaded_twice(tmp_path: Path, set_root: Path, agent: Path) -> None:
     data = json.loads((agent / "settings.json").read_text())
     data["packages"] = [str(set_root)]

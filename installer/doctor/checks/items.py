@@ -455,6 +455,30 @@ def dangling_foreign(s: Subject) -> Iterator[Finding]:
         yield ok("no dangling links")
 
 
+def hand_placed(s: Subject) -> Iterator[Finding]:
+    """Items in the agent dir that no set of ext's put there: pi loads them beside the set's,
+    and `ext list` (the set's items) never shows them (helper-75)."""
+    from installer.scaffold.adopt_scan import candidates
+
+    found, _ = candidates(survey(s).agent)
+    on = sorted({c.label for c in found if not c.off})  # a hand-made `.off` loads nothing
+    if not on:
+        yield ok("nothing placed by hand beside the sets' items")
+        return
+    shown = ", ".join(on[:_SHOWN]) + (f" and {len(on) - _SHOWN} more" if len(on) > _SHOWN else "")
+    yield info(
+        f"pi also loads {_count(len(on), 'item')} placed here by hand, in no set: {shown}",
+        "ext adopt --all --dry-run (what bringing them into the set would do)",
+    )
+
+
+_SHOWN = 8  # names listed before "and N more"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def twice(s: Subject) -> Iterator[Finding]:
     """The set both linked and a package (user or project scope): what pi 0.73.1 does with it.
 
