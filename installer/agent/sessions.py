@@ -100,9 +100,12 @@ def _start_from_ps(pid: int) -> ProcessStart | None:
         pass  # alive, someone else's
     import subprocess  # here only: on Linux /proc answers, and `ext launch` imports this module
 
+    from installer.ground.which import for_children
+
     try:
         out = subprocess.run(
             ["ps", "-o", "etime=", "-p", str(pid)],
+            env=for_children(os.environ),  # `ps` looked up on it: never a `./ps` (helper-77)
             capture_output=True,
             text=True,
             timeout=5,

@@ -329,13 +329,12 @@ def _agent(g: Globals, options: Any) -> Any:
 
 def _bench_here(g: Globals, options: Any) -> Any:
     """`ext init`: the current folder, the installed pi, git, and the agent dir pi reads."""
-    import shutil
-
     from installer.ground.context import Env, here, pi_agent_dir
+    from installer.ground.which import which
     from installer.scaffold.creation import Bench
 
     env = Env.from_process()
-    return Bench(here(env), _find_host, shutil.which("git"), pi_agent_dir(env))
+    return Bench(here(env), _find_host, which("git"), pi_agent_dir(env))
 
 
 def _bench_of_set(g: Globals, options: Any) -> Any:

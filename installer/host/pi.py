@@ -270,12 +270,14 @@ def _run(
     import signal
     import subprocess
 
+    from installer.ground.which import for_children
+
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=env,
+        env=for_children(os.environ if env is None else env),  # its `env node` too: helper-77
         cwd=cwd,
         start_new_session=True,
         encoding="utf-8",

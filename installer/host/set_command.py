@@ -190,12 +190,13 @@ def _program_risks(ctx: Context) -> list[str]:
         return [f"its [host] command {command} would run"]
     path = ctx.env.environ.get("PATH")
     # pi's `#!/usr/bin/env node` runs the node PATH finds: from the set too (helper-66); so do
-    # Gemini CLI's and Codex's (helper-68)
-    programs = (command, "node")
+    # Gemini CLI's and Codex's (helper-68). ext itself looks the binary up in PATH's absolute
+    # entries only; the session it starts has the user's PATH as it is, relative entries too.
+    programs = ((command, False), ("node", True))
     return [
         f"the {name} PATH finds here, {found}, is the set's own (inside it, or found through "
         "a relative PATH entry)"
-        for name in programs
-        if (found := which(name, path=path)) is not None
+        for name, as_a_shell in programs
+        if (found := which(name, path=path, as_a_shell=as_a_shell)) is not None
         and names_set_path(name, found, ctx.set_root)
     ]

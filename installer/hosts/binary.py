@@ -48,7 +48,13 @@ def require_binary(host: Host, path_env: str | None) -> Path:
     """The binary, or exit 1 naming the install command."""
     found = find_binary(host, path_env)
     if found is None:
-        raise ExtError(f"{host.binary} ({host.title}) was not found on PATH", install_hint(host))
+        from installer.ground.which import only_relative
+
+        missing = f"{host.binary} ({host.title}) was not found on PATH"
+        relative = only_relative(host.binary, path_env) if host.binary else None
+        if relative is not None:  # a file of the folder ext runs in (helper-77)
+            missing += f" (only {relative}, through a relative entry, which ext never runs)"
+        raise ExtError(missing, install_hint(host))
     return found
 
 

@@ -207,12 +207,12 @@ def run_npm(args: list[str], env: Mapping[str, str], timeout: float) -> Complete
     removed after (npm makes `~/.npm` for its cache even when it logs nothing), and no Node
     compile cache in the temp folder (npm 10 turns it on). None when there is no npm, or it
     cannot start."""
-    import shutil
     import tempfile
 
+    from installer.ground.which import which
     from installer.host.pi import no_compile_cache
 
-    npm = shutil.which("npm", path=env.get("PATH", ""))
+    npm = which("npm", path=env.get("PATH", ""))
     if npm is None:
         return None
     quiet = no_compile_cache({**env, "npm_config_update_notifier": "false"})
@@ -288,9 +288,10 @@ def ask_uv(
     configured with: `uv pip compile` of `dist` alone, for the tool's Python; NOT_ON_INDEX
     when uv found no such package there."""
     import re
-    import shutil
 
-    uv = shutil.which("uv", path=env.get("PATH", ""))  # the user's uv, on the user's PATH
+    from installer.ground.which import which
+
+    uv = which("uv", path=env.get("PATH", ""))  # the user's uv, on the user's PATH
     if uv is None:
         return None
     argv = [uv, "pip", "compile", "-", "--no-deps", "--no-header", "--no-annotate", "--quiet"]
@@ -333,10 +334,12 @@ def completed(
     working folder's `.npmrc`: helper-69)."""
     import subprocess
 
+    from installer.ground.which import for_children
+
     try:
         done = subprocess.run(
             argv,
-            env=dict(env),
+            env=for_children(env),  # npm's `#!/usr/bin/env node` too (helper-77)
             cwd=cwd,
             capture_output=True,
             text=True,

@@ -106,7 +106,9 @@ class _Git:
         base = dict(os.environ if env is None else env)
         # Never prompt: a credential or passphrase prompt would hang a check with no terminal.
         base.update(GIT_TERMINAL_PROMPT="0", GCM_INTERACTIVE="never", LC_ALL="C")
-        self.env = base
+        from installer.ground.which import for_children
+
+        self.env = for_children(base)  # `git` is looked up on this PATH: no `./git` (helper-77)
 
     def __call__(self, *args: str, where: Path | None = None) -> str | None:
         import subprocess

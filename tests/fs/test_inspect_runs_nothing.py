@@ -134,7 +134,78 @@ def test_a_bare_name_found_through_a_relative_path_entry_is_the_sets_too(
     result = ext(root, agent, "install", "--dry-run")
     assert result.exit_code == 0, result.output
     assert not marker.exists()
-    assert "not run: pi is what the set runs" in result.stderr
+    # helper-77: ext looks programs up in PATH's absolute entries only; bin/pi is never found
+    assert f"{root}/bin/pi" not in result.output
+
+
+# Every program ext may start on its own, as a cloned repository could ship it.
+PLANTED = ("pi", "node", "npm", "git", "ps", "claude", "codex", "gemini", "opencode", "uv")
+
+
+@pytest.mark.parametrize("where", ["leading", "trailing"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--version"],
+        ["list"],
+        ["doctor"],
+        ["install", "--dry-run"],
+        ["--host", "claude", "--agent-dir", "{agent}", "doctor"],
+        ["--host", "gemini", "--agent-dir", "{agent}", "doctor", "--deep"],
+        ["update", "--check"],
+    ],
+)
+def test_no_program_of_the_working_folder_runs_through_an_empty_path_entry(
+    tmp_path: Path, where: str, args: list[str]
+) -> None:
+    """helper-77: with a `:` at either end of PATH (the current folder), `ext --version` ran
+    the `pi` a cloned set shipped, and `--host claude doctor` its `claude`: ext now looks
+    programs up in PATH's absolute entries, and starts them with no relative entry either."""
+    import subprocess
+    import sys
+
+    marker = tmp_path / "ran"
+    root = build_tree(
+        tmp_path / "clone",
+        {"extset.toml": '[set]\nname = "clone"\n', "extensions/a.ts": ""},
+    )
+    for name in PLANTED:
+        build_tree(root, {name: f'#!/bin/sh\necho {name} "$@" >> "{marker}"\necho 9.9.9\n'})
+        (root / name).chmod(0o755)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    path = os.environ["PATH"]
+    env = {
+        **os.environ,
+        "PATH": f":{path}" if where == "leading" else f"{path}:",
+        "EXT_NO_UPDATE_CHECK": "1",
+        "NO_COLOR": "1",
+        "npm_config_registry": "http://127.0.0.1:9/",  # offline, at once
+        "PIP_INDEX_URL": "http://127.0.0.1:9/simple",
+    }
+    argv = [str(Path(sys.executable).with_name("ext")), *(a.format(agent=agent) for a in args)]
+    done = subprocess.run(
+        argv, cwd=root, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert not marker.exists(), marker.read_text() + done.stdout + done.stderr
+    assert "9.9.9" not in done.stdout + done.stderr
+
+
+def test_a_pi_only_the_current_folder_holds_is_said_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "ran"
+    root = build_tree(
+        tmp_path / "clone",
+        {"extset.toml": '[set]\nname = "clone"\n', "pi": f'#!/bin/sh\necho ran >> "{marker}"\n'},
+    )
+    (root / "pi").chmod(0o755)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'nothing'}{os.pathsep}")  # the empty entry last
+    result = ext(root, build_tree(tmp_path / "agent", {"extensions": None}), "--json", "doctor")
+    assert doctor_row(result, "host")["message"].startswith(
+        "pi was not found on PATH (only ./pi, through a relative entry, which ext never runs)"
+    )
+    assert not marker.exists()
 
 
 def test_the_update_check_does_not_run_it(inside: tuple[Path, Path, Path]) -> None:
@@ -231,14 +302,22 @@ def test_doctor_deep_starts_no_pi_on_an_agent_dir_the_set_chose(
 
 
 @pytest.mark.parametrize(
-    ("command", "program", "path"),
+    ("command", "program", "path", "said"),
     [
-        ("fakecargo", "tools/fakecargo", "{tools}"),  # helper-66: rustup ran the set's cargo
-        ("pi", "set/node", "{tools}:."),  # helper-68: a wrapper pi's node, found through `.`
+        # helper-66: rustup ran the set's cargo
+        ("fakecargo", "tools/fakecargo", "{tools}", "not run: fakecargo is what the set runs"),
+        # helper-68: a wrapper pi's node, found through `.`; since helper-77 the pi ext starts
+        # has no relative PATH entry, so its `#!/usr/bin/env node` cannot reach the set's
+        ("pi", "set/node", "{tools}:.", "tools/pi: version unknown"),
     ],
 )
 def test_a_program_the_set_chooses_is_not_run_while_inspecting(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, program: str, path: str
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    program: str,
+    path: str,
+    said: str,
 ) -> None:
     """A bare command other than pi (`cargo` with a rust-toolchain.toml pointing into the set)
     and a pi whose `#!/usr/bin/env node` PATH finds in the set: doctor ran either."""
@@ -256,7 +335,7 @@ def test_a_program_the_set_chooses_is_not_run_while_inspecting(
     result = ext(root, agent, "--json", "doctor", "--check", "host")
 
     assert not marker.exists()
-    assert f"not run: {command} is what the set runs" in doctor_row(result, "host")["message"]
+    assert said in doctor_row(result, "host")["message"]
 
 
 def test_ext_s_own_checkout_is_trusted_as_the_bundled_set(

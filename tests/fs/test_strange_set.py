@@ -16,7 +16,7 @@ from installer.cli.app import app
 from installer.commands.install import Install, install
 from installer.commands.launch import Exec, Launch, launch
 from installer.ground.context import Env, resolve
-from installer.ground.errors import Refused
+from installer.ground.errors import ExtError, Refused
 from installer.ground.installs import sync
 from tests.helpers import build_tree, yes
 
@@ -153,10 +153,14 @@ def test_another_hosts_binary_through_a_relative_path_entry_is_refused(tmp_path:
     env = Env(environ={**os.environ, "PATH": f".:{os.environ['PATH']}"}, cwd=root)
     (tmp_path / "claude-dir").mkdir()
 
-    with pytest.raises(Refused) as raised:
+    with pytest.raises(ExtError) as raised:  # helper-77: looked up in absolute entries only
         launch(resolve(env, None, tmp_path / "claude-dir", host="claude"), Launch())
 
-    assert "the claude PATH finds here, ./claude, is the set's own" in raised.value.message
+    assert raised.value.message == (
+        "claude (Claude Code) was not found on PATH (only ./claude, through a relative entry, "
+        "which ext never runs)"
+    )
+    assert not (root / "ran").exists()
 
 
 def test_the_set_named_by_ext_set_is_trusted(tmp_path: Path) -> None:
@@ -201,8 +205,9 @@ def test_env_prints_no_line_for_the_found_sets_own_dir(
 def test_pi_or_its_node_through_a_relative_path_entry_is_refused(
     tmp_path: Path, program: str
 ) -> None:
-    """A bare `pi` (the set chose nothing) that PATH's `.` finds in the repository; helper-66:
-    pi's `#!/usr/bin/env node` ran the repository's `node`, PATH holding `../../bin`."""
+    """A bare `pi` (the set chose nothing) that PATH's `.` finds in the repository is never
+    run; helper-66: pi's `#!/usr/bin/env node` ran the repository's `node`, PATH holding
+    `../../bin`, and `ext launch` hands pi the user's PATH as it is: refused."""
     root, _ = repository(tmp_path, "")
     build_tree(root, {program: "#!/bin/sh\ntouch ran\n"})
     (root / program).chmod(0o755)
@@ -211,8 +216,12 @@ def test_pi_or_its_node_through_a_relative_path_entry_is_refused(
     path = f".:{ubin}" if program == "pi" else f"{ubin}:."
     env = Env(environ={**os.environ, "PATH": path}, cwd=root)
     agent = build_tree(tmp_path / "agent", {"extensions": None})
+    if program == "pi":  # helper-77: ext looks pi up in PATH's absolute entries: the user's
+        ran = launch(resolve(env, None, agent), Launch())
+        assert isinstance(ran, Exec) and ran.host.path == ubin / "pi"
+        return
 
-    with pytest.raises(Refused) as raised:
+    with pytest.raises(Refused) as raised:  # pi's `#!/usr/bin/env node` gets the PATH as it is
         launch(resolve(env, None, agent), Launch())
 
     assert raised.value.message.endswith(

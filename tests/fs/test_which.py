@@ -1,7 +1,9 @@
-"""installer.ground.which finds what shutil.which finds, on every PATH a user could have.
+"""installer.ground.which finds what shutil.which finds over PATH's absolute entries, on every
+PATH a user could have.
 
 ext writes shutil's POSIX lookup out to spare the import on a no-op install; this pins the
-two together on real files: a Python release that changes the rule fails here.
+two together on real files: a Python release that changes the rule fails here. A relative
+entry (``, `.`) is passed over: it names a folder of wherever ext runs (helper-77).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from installer.ground.which import which
+from installer.ground.which import children_path, for_children, only_relative, which
 
 # Each folder holds `pi` as something else: the lookup must pass over all but the first two.
 FOLDERS = {
@@ -63,7 +65,9 @@ def test_which_is_shutils_answer(
     path = None
     if entries is not None:
         path = os.pathsep.join(str(tmp_path / e) if absolute and e else e for e in entries)
-    assert which(cmd, path=path) == shutil.which(cmd, path=path)
+    absolute = None if path is None else children_path(path)
+    assert which(cmd, path=path) == shutil.which(cmd, path=absolute)
+    assert which(cmd, path=path, as_a_shell=True) == shutil.which(cmd, path=path)
 
 
 def test_which_reads_path_from_the_environment(
@@ -77,3 +81,38 @@ def test_which_reads_path_from_the_environment(
             monkeypatch.setenv("PATH", value)
         assert which("pi") == shutil.which("pi")
         assert which("sh") == shutil.which("sh")
+
+
+@pytest.mark.parametrize(
+    ("entries", "kept"),
+    [(["", "{exec}"], "{exec}"), ([".", "{exec}"], "{exec}"), (["{exec}", ""], "{exec}"),
+     (["exec"], "")],
+)  # fmt: skip
+def test_a_relative_entry_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entries: list[str], kept: str
+) -> None:
+    """A leading or trailing `:` is the current folder: a cloned repository's `pi` there is
+    never what ext runs, and the programs ext starts get no such entry either."""
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    exec2 = tmp_path / "exec2"
+    path = os.pathsep.join(e.format(exec=exec2) for e in entries)
+    assert which("pi", path=path) == (str(exec2 / "pi") if kept else None)
+    assert for_children({"PATH": path, "HOME": "/h"}) == {
+        "PATH": kept.format(exec=exec2),
+        "HOME": "/h",
+    }
+    assert for_children({"HOME": "/h"}) == {"HOME": "/h"}
+
+
+def test_a_program_only_a_relative_entry_holds_is_named_for_the_not_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    exec2 = str(tmp_path / "exec2")
+    assert only_relative("pi", f"/nowhere{os.pathsep}") == "./pi"  # the empty entry
+    assert only_relative("pi", f"exec{os.pathsep}/nowhere") == "exec/pi"
+    assert only_relative("pi", f"{exec2}{os.pathsep}") is None  # found where ext looks
+    assert only_relative("nope", os.pathsep) is None
+    assert only_relative("./pi", os.pathsep) is None  # a path is looked up as given

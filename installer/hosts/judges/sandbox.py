@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import NamedTuple
 
+from installer.ground.which import for_children
 from installer.hosts.judges import JudgeError
 
 TIMEOUT = 60.0
@@ -187,7 +188,7 @@ def _start(
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE if not stdin else subprocess.DEVNULL,
-            env=dict(env),
+            env=for_children(env),  # the host's `#!/usr/bin/env node` too (helper-77)
             cwd=cwd,
             start_new_session=True,
             encoding="utf-8",
