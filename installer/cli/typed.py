@@ -38,8 +38,10 @@ def where_said(
         said = elsewhere_lines(found.others, _there(g, ctx, command, args))
         return (*said, *_instead(g, ctx, command, args, found)) if of_the_set else said
     said = where_lines(ctx, found.others, _there(g, ctx, command, args), installing)
-    # An install adds a set to a dir that holds others: no wrong folder to point out.
-    if installing or not of_the_set:
+    # An install adds a set to a dir that holds others: no wrong folder to point out, unless
+    # the set is ext's bundled one, taken for want of a set in or above the working folder
+    # (helper-77: run from /tmp, it planned five extensions nobody chose beside the user's set).
+    if (installing and ctx.set_source != "bundled") or not of_the_set:
         return said
     return (*said, *_instead(g, ctx, command, args, found))
 

@@ -362,6 +362,28 @@ def test_a_dir_that_holds_another_set_names_it_with_the_command_for_it(
     )
 
 
+def test_an_install_of_the_bundled_set_taken_for_want_of_one_names_the_set_the_dir_holds(
+    set_root: Path, fresh: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-77: run from a folder with no set, `install` planned ext's bundled set into the
+    dir that holds the user's, without a word of it; a set named on purpose adds no line."""
+    installed_in(set_root, fresh)
+    monkeypatch.chdir(build_tree(tmp_path / "elsewhere", {"notes.txt": ""}))
+
+    bundled = CliRunner().invoke(app, ["--agent-dir", str(fresh), "install", "--dry-run"], env=ENV)
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+    named = ext(other, "--agent-dir", str(fresh), "install", "--dry-run")
+
+    assert bundled.exit_code == 0, bundled.output
+    assert bundled.stderr.splitlines()[:2] == [
+        f"agent dir {fresh} (from --agent-dir)",
+        f"this dir holds the set mine ({set_root}), not this one: "
+        f"ext --set {set_root} --agent-dir {fresh} install",  # it asks before it writes
+    ]
+    assert named.exit_code == 0, named.output
+    assert "this dir holds" not in named.output
+
+
 def test_doctor_from_another_set_offers_no_install_of_that_set_into_a_dir_holding_one(
     set_root: Path, fresh: Path, tmp_path: Path
 ) -> None:
