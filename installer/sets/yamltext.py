@@ -39,6 +39,15 @@ def text_of(head: str, key: str) -> str | None:
     return None
 
 
+def has_key(head: str, key: str) -> bool:
+    """Whether the frontmatter `head` has a top-level line for `key`, readable or not."""
+    text = head.replace("\r\n", "\n").replace("\r", "\n")
+    return any(
+        (found := _KEY_LINE.fullmatch(line)) is not None and found.group(1) == key
+        for line in text.split("\n")
+    )
+
+
 def _below(lines: list[str], i: int) -> list[str]:
     """The lines that go on with the value of the key on line i: indented, or blank."""
     out = []

@@ -152,3 +152,24 @@ def _gemini_toml(case: Case) -> list[str]:
         if got != want:
             out.append(f"{case}\n    {item['path']}: read back {got}, the template gives {want}")
     return out
+
+
+def test_a_frontmatter_yaml_cannot_read_is_left_to_the_host(host: RealHost, tmp_path: Path) -> None:
+    """helper-77: a description YAML cannot read (`description: "open`) was said to be no
+    description. Claude Code and Gemini CLI load the skill all the same, Codex CLI and
+    OpenCode skip it (pinned here, by host). ext has no parser of each host's: its list
+    claims no refusal for such a skill, never contradicting one that loads it, and
+    `doctor --deep` asks the host itself."""
+    broken = {
+        "extset.toml": '[set]\nname = "broken"\n',
+        "skills/badyaml/SKILL.md": '---\nname: badyaml\ndescription: "open\n---\nSteps.\n',
+        "skills/fine/SKILL.md": skill("fine", "A fine skill."),
+    }
+    (case,) = [c for c in build(tmp_path / "cases", host, {"b": broken}) if c.chain == "install"]
+    case.play()
+    loaded = {i.name for i in case.judge(tmp_path / "bin").loaded}
+    listed = {i["name"]: i for i in case.listing()}
+    loads_it = host.name in ("claude", "gemini")
+    assert loaded == ({"fine", "badyaml"} if loads_it else {"fine"})
+    assert "host_refuses" not in listed["badyaml"] and "host_kind" not in listed["badyaml"]
+    assert listed["badyaml"]["state"] == "enabled"

@@ -957,6 +957,8 @@ def test_list_says_which_skills_a_host_skips_or_takes_as_a_command(
         {
             "skills/draft/SKILL.md": "---\nname: draft\n---\nNo description.\n",
             "skills/plain/SKILL.md": "No frontmatter.\n",
+            # helper-77: a description YAML cannot read is no missing one; hosts differ on it
+            "skills/badyaml/SKILL.md": '---\nname: badyaml\ndescription: "open\n---\n',
         },
     )
     made(isolated_home, leaf)
@@ -968,6 +970,7 @@ def test_list_says_which_skills_a_host_skips_or_takes_as_a_command(
     for name in refuses | as_command:
         assert "SKILL.md has no" in by_name[name]["note"]
     assert "note" not in by_name["review"]
+    assert "note" not in by_name["badyaml"]
 
 
 def test_install_warns_of_a_skill_the_host_will_skip(set_root: Path, isolated_home: Path) -> None:
