@@ -227,18 +227,28 @@ def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]
 
 
 def _refused_warnings(host: Host, linked: tuple[Resource, ...]) -> list[str]:
-    """One line per skill linked that the host will skip (or take as a command only)."""
+    """One line per skill linked that the host will skip (or take as a command only), and
+    per command a skill linked with it hides (Claude Code: one slash name, the skill's)."""
     if not host.skill_needs and host.skill_name_max is None:
         return []
     import os
 
     from installer.hosts.skill_files import refusal
+    from installer.links.states import hidden_by
 
-    return [
-        f"{r.label}: {why}"
-        for r in linked
-        if r.kind == "skill" and (why := refusal(host, os.path.join(r.source, "SKILL.md")))
-    ]
+    said, loaded = [], {}
+    for r in linked:
+        if r.kind == "skill":
+            why = refusal(host, os.path.join(r.source, "SKILL.md"))
+            said += [f"{r.label}: {why}"] if why else []
+            loaded.update({} if why else {r.name: r.label})
+    if host.skill_hides_command:
+        said += [
+            f"{r.label}: {hidden_by(host, r.name, loaded[r.name])}"
+            for r in linked
+            if r.kind == "prompt" and r.name in loaded
+        ]
+    return said
 
 
 def _round(skills: Iterable[Resource]) -> list[str]:

@@ -85,6 +85,9 @@ class Host(NamedTuple):
     unset_at_default: bool = False
     # Claude Code does load a skill that lacks them, as a slash command only (no model use).
     lacking_as_command: bool = False
+    # Skills and commands share one slash name, and the skill's wins: a command named as a
+    # skill it loads is not offered (Claude Code; pinned in test_hosts_conformance.py).
+    skill_hides_command: bool = False
 
     def skill_folders(self) -> tuple[str, ...]:
         """Its skill folders as another host's `also_reads` names them, at its default dir

@@ -50,6 +50,7 @@ CLAUDE = Host(
     picks_up="Claude Code reads it at its next start",
     skill_named_by="folder",
     lacking_as_command=True,
+    skill_hides_command=True,
     unset_at_default=True,
 )
 

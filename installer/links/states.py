@@ -17,6 +17,7 @@ from installer.sets.pirules import Layout
 from installer.sets.resources import FOLDER, PI_KINDS, Kind, Resource
 
 if TYPE_CHECKING:
+    from installer.hosts.profile import Host
     from installer.settings.switches import PiSwitch
 
 
@@ -80,7 +81,8 @@ def items(ctx: Context) -> tuple[str, list[Item]]:
         return mode, [*pi_refusals(ctx, found), *gone(agent, resources, kinds)]
     if not ctx.on.is_pi:
         here = classify_here(ctx, agent, resources)
-        return mode, [*host_names(ctx, read_shared(ctx, here)), *gone(agent, resources, kinds)]
+        named = host_names(ctx, read_shared(ctx, here))
+        return mode, [*hidden_commands(ctx.on, named), *gone(agent, resources, kinds)]
     from installer.settings.switches import with_pi
 
     found = with_pi(ctx, [classify(agent, r) for r in resources])
@@ -166,6 +168,31 @@ def host_names(ctx: Context, found: list[Item]) -> list[Item]:
             )
         )
     return out
+
+
+def hidden_commands(host: Host, found: list[Item]) -> list[Item]:
+    """Each command the host does not offer because a skill it loads takes its slash name
+    (helper-77: Claude Code showed `/review` once, the skill's), with why."""
+    if not host.skill_hides_command:
+        return found
+    skills = {
+        i.host_name or i.resource.name: i.resource
+        for i in found
+        if i.resource.kind == "skill" and i.state == "enabled" and not i.refused
+    }
+    out = []
+    for i in found:
+        skill = skills.get(i.resource.name) if i.resource.kind == "prompt" else None
+        if skill is None or i.state != "enabled":
+            out.append(i)
+            continue
+        why = hidden_by(host, i.resource.name, skill.label)
+        out.append(i._replace(refused=why, note="; ".join(n for n in (why, i.note) if n)))
+    return out
+
+
+def hidden_by(host: Host, name: str, skill: str) -> str:
+    return f"{host.title} does not offer it: the {skill} takes /{name} (rename one of them)"
 
 
 def classify_here(ctx: Context, agent: AgentState, resources: Iterable[Resource]) -> list[Item]:

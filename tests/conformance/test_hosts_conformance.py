@@ -173,3 +173,24 @@ def test_a_frontmatter_yaml_cannot_read_is_left_to_the_host(host: RealHost, tmp_
     assert loaded == ({"fine", "badyaml"} if loads_it else {"fine"})
     assert "host_refuses" not in listed["badyaml"] and "host_kind" not in listed["badyaml"]
     assert listed["badyaml"]["state"] == "enabled"
+
+
+def test_a_command_and_a_skill_of_one_name(host: RealHost, tmp_path: Path) -> None:
+    """helper-77: Claude Code offers `/review` once, the skill's, when a set has both
+    `prompts/review.md` and `skills/review/`, and ext listed both as loaded; the other hosts
+    offer both. ext now says the command is not offered there, and why."""
+    both = {
+        "extset.toml": '[set]\nname = "both"\n',
+        "skills/review/SKILL.md": skill("review", "Review code."),
+        "prompts/review.md": "---\ndescription: Review a diff\n---\nReview $ARGUMENTS.\n",
+        "prompts/other.md": "---\ndescription: Other\n---\nDo $ARGUMENTS.\n",
+    }
+    cases = [c for c in build(tmp_path / "cases", host, {"both": both}) if c.chain == "install"]
+    _check(run_all(cases, tmp_path / "bin", lambda case: []), cases)
+    listed = {(i["kind"], i["name"]): i for i in cases[0].listing()}
+    hidden = listed[("prompt", "review")].get("host_refuses")
+    assert hidden == (
+        "Claude Code does not offer it: the skill:review takes /review (rename one of them)"
+        if host.name == "claude"
+        else None
+    )

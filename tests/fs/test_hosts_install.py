@@ -1595,3 +1595,32 @@ def test_an_uninstall_of_a_parked_skill_says_opencode_loses_it(
         "skill:review: OpenCode (~/.config/opencode) reads it from ~/.claude/skills and "
         "loses it" in unwrapped(gone.stderr)
     ), gone.stderr
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_a_command_a_skill_of_its_name_hides_is_said_at_install_and_in_list(
+    tmp_path: Path, isolated_home: Path, host: str
+) -> None:
+    """helper-77: Claude Code offers one `/review`, the skill's (pinned on the binary in
+    tests/conformance/test_hosts_conformance.py); Codex CLI offers both."""
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "skills/review/SKILL.md": "---\nname: review\ndescription: Review code\n---\n",
+            "prompts/review.md": "---\ndescription: Review a diff\n---\nReview it.\n",
+        },
+    )
+    made(isolated_home, DIRS[host])
+    why = "Claude Code does not offer it: the skill:review takes /review (rename one of them)"
+
+    done = ext("--set", str(root), "--host", host, "install", "--yes")
+    listed = json.loads(ext("--set", str(root), "--host", host, "--json", "list").stdout)
+
+    assert done.exit_code == 0, done.stderr
+    refused = {i["kind"]: i.get("host_refuses") for i in listed["items"]}
+    if host == "claude":
+        assert f"warning: prompt:review: {why}" in done.stderr
+        assert refused == {"skill": None, "prompt": why}
+    else:
+        assert "does not offer" not in done.stderr
+        assert refused == {"skill": None, "prompt": None}
