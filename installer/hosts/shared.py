@@ -132,11 +132,11 @@ def parked_but_read(ctx: Context, actions: tuple[Action, ...]) -> list[str]:
             if other:  # linked there, or parked (helper-56: a skip leaves a parked link)
                 there = dict(_read_folders(ctx, h))[other] / name
                 if os.path.islink(there):
-                    by = switched_off_by(h, other, f"skill:{name}") or "that folder's host"
+                    by = switched_off_by(ctx, h, other, f"skill:{name}") or "that folder's host"
                     by += " takes it from there"
                     elsewhere = f", and from {other}/{name} too, where ext linked it ({by})"
                 else:
-                    by = parked_read(h, other, name, owner_of(other)).switched_by or ""
+                    by = parked_read(ctx, h, other, name, owner_of(other)).switched_by or ""
                     elsewhere = f", and from {other}/.off/{name} too, where ext parked it ({by})"
             out.append(
                 f"skill:{name}: {h.title} reads {read}, hidden folders too, and still loads "
@@ -442,9 +442,9 @@ def _place(ctx: Context, host: Host, folder: str, r: Resource) -> SharedPlace:
     """The skill r as the host reads it from one shared folder, linked or parked there."""
     owner = owner_of(folder)
     if not os.path.islink(dict(_read_folders(ctx, host))[folder] / r.filename):
-        return parked_read(host, folder, r.filename, owner)  # parked there: read all the same
+        return parked_read(ctx, host, folder, r.filename, owner)  # parked: read all the same
     how = (
-        f"`ext --host {owner} enable/disable {shell_word(r.label)}`"
+        f"`{owner_run(ctx, owner)} enable/disable {shell_word(r.label)}`"
         if owner
         else "that folder's host"
     )
@@ -452,9 +452,9 @@ def _place(ctx: Context, host: Host, folder: str, r: Resource) -> SharedPlace:
     if owner and host.reads_hidden:  # a parked link loads all the same
         note = (
             f"{host.title} reads it from {folder}, where ext linked it, hidden folders "
-            f"too: {switched_off_by(host, folder, r.label)} takes it away"
+            f"too: {switched_off_by(ctx, host, folder, r.label)} takes it away"
         )
-    return SharedPlace(f"{folder}/{r.filename}", note, switched_off_by(host, folder, r.label))
+    return SharedPlace(f"{folder}/{r.filename}", note, switched_off_by(ctx, host, folder, r.label))
 
 
 class _Stated(Protocol):
@@ -475,7 +475,9 @@ def shared_items(
     return shared_places(ctx, ctx.on, tuple(i.resource for i in items if i.state in states))
 
 
-def parked_read(host: Host, folder: str, filename: str, owner: str | None) -> SharedPlace:
+def parked_read(
+    ctx: Context, host: Host, folder: str, filename: str, owner: str | None
+) -> SharedPlace:
     """A skill another agent's link keeps parked in `folder`, which `host` reads, hidden
     folders too: its path there, and the note naming what takes it away. Its agent's
     `install --skip` leaves a parked link as it is, off (helper-49: that fix changed
@@ -483,13 +485,33 @@ def parked_read(host: Host, folder: str, filename: str, owner: str | None) -> Sh
     path = f"{folder}/.off/{filename}"
     label = shell_word(f"skill:{filename}")
     # a --skip holds for its run only (README): each install after needs it (helper-50)
-    skip = f", and pass --skip {label} to each `ext --host {owner} install` after" if owner else ""
+    skip = (
+        f", and pass --skip {label} to each `{owner_run(ctx, owner)} install` after"
+        if owner
+        else ""
+    )
     by = f"`rm {shell_word(Path(path))}` (only the link goes){skip}"
     note = f"{host.title} reads it from {folder}, where ext parked it, hidden folders too: {by}"
     return SharedPlace(path, note, by)
 
 
-def switched_off_by(host: Host, folder: str, label: str) -> str | None:
+def owner_run(ctx: Context, owner: str) -> str:
+    """`ext --host codex`, the agent that linked a skill into a shared folder, with the
+    `--agent-dir` of its one dir that holds the set when that is not its default (helper-77:
+    the fix without it, pasted, asked for a `~/.codex` that was never made)."""
+    from installer.ground.context import same_path
+    from installer.ground.installs import holding
+    from installer.hosts.dirs import default_dir
+    from installer.hosts.table import HOSTS
+
+    dirs = [d for d, host in holding(ctx.set_root) if host == owner]
+    run = f"ext --host {owner}"
+    if len(dirs) == 1 and not same_path(dirs[0], default_dir(ctx.env, HOSTS[owner])):
+        run += f" --agent-dir {shell_word(dirs[0])}"
+    return run
+
+
+def switched_off_by(ctx: Context, host: Host, folder: str, label: str) -> str | None:
     """The command that takes from `host` an item it reads from `folder`, where ext linked it
     for another agent, whose disable it is; a host that reads hidden folders (OpenCode) loads
     a parked link all the same, so there it is leaving the item out of that agent's installs.
@@ -499,7 +521,7 @@ def switched_off_by(host: Host, folder: str, label: str) -> str | None:
         return None
     if host.reads_hidden:  # the install's whole selection: its earlier --only/--skip too
         return (
-            f"`ext --host {owner} install --skip {shell_word(label)}` (with the --only or --skip "
-            "that install had)"
+            f"`{owner_run(ctx, owner)} install --skip {shell_word(label)}` (with the --only or "
+            "--skip that install had)"
         )
-    return f"`ext --host {owner} disable {shell_word(label)}`"
+    return f"`{owner_run(ctx, owner)} disable {shell_word(label)}`"

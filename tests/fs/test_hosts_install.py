@@ -1624,3 +1624,24 @@ def test_a_command_a_skill_of_its_name_hides_is_said_at_install_and_in_list(
     else:
         assert "does not offer" not in done.stderr
         assert refused == {"skill": None, "prompt": None}
+
+
+def test_the_fix_for_a_skill_of_another_agent_s_folder_names_that_agent_s_own_dir(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    """helper-77: Codex CLI installed with `--agent-dir …/codex`; OpenCode's refused disable
+    named `ext --host codex install --skip …`, which, pasted, asked for a `~/.codex` that was
+    never made (exit 4)."""
+    codex = made(tmp_path, "codex-home")
+    made(isolated_home, ".config/opencode")
+    at = ("--set", str(set_root))
+    done = ext(*at, "--host", "codex", "--agent-dir", str(codex), "install", "--yes")
+    assert done.exit_code == 0, done.stderr
+    assert ext(*at, "--host", "opencode", "install", "--yes").exit_code == 0
+
+    refused = ext(*at, "--host", "opencode", "disable", "skill:review", "--yes")
+
+    assert refused.exit_code == 3, refused.stderr
+    assert (
+        f"`ext --set {set_root} --host codex --agent-dir {codex} install --skip skill:review`"
+    ) in unwrapped(refused.stderr)

@@ -196,7 +196,7 @@ def _hidden_but_read(ctx: Context, host: Host) -> list[Finding]:
         if "/.off/" in path and owner and os.path.islink(real):
             # ext's parked link, another agent's switch: moved out, that agent's next install
             # would link it again, on (helper-55); gone, its installs leave it out with a skip
-            fix = str(parked_read(host, folder, real.name, owner).switched_by)
+            fix = str(parked_read(ctx, host, folder, real.name, owner).switched_by)
         out.append(
             warn(
                 f"{path}: {what}, which {host.title} loads all the same: it reads hidden "
