@@ -205,11 +205,11 @@ def _bare(name: str, kind: str) -> str:
             "use a plain name like 'notify' (hyphens are fine)",
         )
     if kind == "skill" and (len(bare) > 64 or not re.fullmatch(_SKILL_NAME, bare)):
-        slug = templates.flag_prefix(bare)[:64]
-        raise UsageError(
-            f"skill name {bare!r}: pi wants lowercase letters, digits and single hyphens",
-            f"try {slug!r}",
-        )
+        slug = templates.flag_prefix(bare)[:64].rstrip("-")
+        wants = "lowercase letters, digits and single hyphens"
+        if re.fullmatch(_SKILL_NAME, bare):  # helper-77: the rule broken is the length
+            wants = f"at most 64 characters; this one has {len(bare)}"
+        raise UsageError(f"skill name {bare!r}: pi wants {wants}", f"try {slug!r}")
     return bare
 
 

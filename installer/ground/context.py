@@ -491,8 +491,9 @@ def _check_named(
     missing_ok: bool = False,
     typed: Path | None = None,
 ) -> Path:
-    _check_folder(path, f"agent dir {path} ({source})")  # a dangling link is not "missing"
+    _check_folder(path, f"agent dir {path} ({source})", source)  # a dangling link: not missing
     _check_own_folder(env, path, source, typed or path)
+    _check_not_under_a_file(path, source)
     if not path.exists() and create:
         try:
             make_dir(path)
@@ -593,8 +594,29 @@ def _for_shell(env: Env, path: Path) -> str:
     return shell_word(path, env.environ.get("HOME") or "")
 
 
-def _check_folder(path: Path, what: str) -> None:
+def _elsewhere(source: str) -> str:
+    """How to name another agent dir where `source` named this one (helper-77: a variable's
+    was fixed with --agent-dir, which the person had not typed)."""
+    if source.isupper():  # a variable: PI_CODING_AGENT_DIR, EXT_AGENT_DIR, CODEX_HOME…
+        return f"point {source} at a folder, or unset it"
+    return f"point {source if source.startswith(('--', '[')) else '--agent-dir'} at a folder"
+
+
+def _check_not_under_a_file(path: Path, source: str) -> None:
+    """A missing agent dir below a file can never be made: say so, not `--create`, which
+    then failed with "Not a directory" (helper-77)."""
+    if path.exists():
+        return
+    above = next((p for p in path.parents if os.path.lexists(p)), None)
+    if above is not None and not above.is_dir():
+        raise AgentDirMissing(
+            f"agent dir {path} ({source}) cannot be made: {above} is a file",
+            _elsewhere(source),
+        )
+
+
+def _check_folder(path: Path, what: str, source: str = "--agent-dir") -> None:
     if path.exists() and not path.is_dir():
-        raise AgentDirMissing(f"{what} is a file, not a folder", "point --agent-dir at a folder")
+        raise AgentDirMissing(f"{what} is a file, not a folder", _elsewhere(source))
     if path.is_symlink() and not path.exists():
         raise ExtError(f"{what} is a dangling symlink", f"remove it or fix its target: {path}")

@@ -70,6 +70,7 @@ def test_add_never_overwrites(root: Path) -> None:
         ("bad name", "extension", False, "a space or a comma"),
         ("a,b", "prompt", False, "contains ','"),
         ("Bad_Name", "skill", False, "lowercase"),
+        ("a" * 65, "skill", False, "at most 64 characters; this one has 65"),
         ("x", "prompt", True, "--dir"),
         ("x", "plugin", False, "unknown kind"),
     ],

@@ -252,6 +252,32 @@ def test_an_agent_dir_that_is_a_file_is_exit_4_even_with_create(tmp_path: Path) 
     assert path.read_text() == "a file\n"
 
 
+@pytest.mark.parametrize(
+    ("source", "fix"),
+    [
+        ("--agent-dir", "point --agent-dir at a folder"),
+        ("PI_CODING_AGENT_DIR", "point PI_CODING_AGENT_DIR at a folder, or unset it"),
+        ("EXT_AGENT_DIR", "point EXT_AGENT_DIR at a folder, or unset it"),
+    ],
+)
+@pytest.mark.parametrize("below", [False, True])
+def test_a_file_where_the_agent_dir_would_be_names_what_named_it(
+    tmp_path: Path, source: str, fix: str, below: bool
+) -> None:
+    """helper-77: a variable naming a file was fixed with `--agent-dir`, never typed; a dir
+    below a file was offered `--create`, which then failed with "Not a directory"."""
+    root = a_set(tmp_path / "s", "s")
+    file = build_tree(tmp_path, {"afile": "a file\n"}) / "afile"
+    path = file / "sub" if below else file
+    flag = path if source == "--agent-dir" else None
+    environ = {} if flag is not None else {source: str(path)}
+    with pytest.raises(AgentDirMissing) as err:
+        resolve(env(tmp_path, **environ), root, flag, create=True)
+    said = f"cannot be made: {file} is a file" if below else "is a file, not a folder"
+    assert (said in err.value.message, err.value.fix) == (True, fix)
+    assert file.read_text() == "a file\n"
+
+
 def test_an_agent_dir_reached_through_a_symlink_is_fine(tmp_path: Path) -> None:
     root = a_set(tmp_path / "s", "s")
     (tmp_path / "real-agent").mkdir()
