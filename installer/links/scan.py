@@ -62,8 +62,13 @@ def check_folders(
             _check_folder(agent_dir / sub, own)
         real = (agent_dir / folder).resolve()
         if any(real.is_relative_to(d) for d in own):
-            raise ExtError(
-                f"{agent_dir / folder} is inside the set ({real}); ext would write into the set",
+            from installer.ground.errors import UsageError
+
+            # helper-77: "A/extensions is inside the set (A/extensions)", exit 1, said one
+            # path twice and read as a failure rolled back; it is a dir that cannot be one
+            raise UsageError(
+                f"the agent dir {agent_dir} would put its {folder}/ in the set {set_root} "
+                f"(as {real}): ext would write into the set",
                 "point --agent-dir at a folder outside the set's resource folders",
             )
 

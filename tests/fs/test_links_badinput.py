@@ -181,9 +181,15 @@ def test_a_resource_folder_or_its_dot_folder_linked_elsewhere_is_refused(
 
 
 def test_an_agent_dir_that_is_the_set_itself_is_refused(set_root: Path) -> None:
+    """A usage error naming the agent dir and the set (helper-77: exit 1, as a failure
+    rolled back, and the resource folder said twice, as itself and as the set)."""
     before = snapshot(set_root)
-    err = refused(ExitCode.FAILED, set_root, set_root)
-    assert "inside the set" in err.message
+    err = refused(ExitCode.USAGE, set_root, set_root)
+    real = set_root.resolve()
+    assert err.message == (
+        f"the agent dir {set_root} would put its extensions/ in the set {set_root} "
+        f"(as {real / 'extensions'}): ext would write into the set"
+    )
     assert snapshot(set_root) == before
 
 
