@@ -127,24 +127,49 @@ def _yaml_error(lines: list[str], keys: list[tuple[int, str, str]]) -> str | Non
     """The first error the yaml package stops at in a frontmatter of key lines, or None."""
     seen: set[str] = set()
     for i, key, value in keys:
-        if key in seen:
-            return f"{key} is given twice"
-        seen.add(key)
-        error = _value_error(value)
+        error = f"{key} is given twice" if key in seen else _key_error(lines, i, key, value)
         if error is not None:
-            return f"{key}: {error}"
-        below = _below(lines, i)
-        if any(line.startswith("\t") for line in below if line.strip()):
-            return f"{key}: a tab indents the line below it"
-        plain = value and value[0] not in "\"'|>[{&!*"
-        if plain and any(": " in _uncommented(line.strip()) for line in below):
-            return f"{key}: a colon and a space in its value's next line"
-        inner = [m for m in map(_INNER_KEY.fullmatch, below) if m] if not value else []
-        for m in inner:  # a map below: each of its values is read as one on a key line
-            error = _value_error(_uncommented(m.group(2)))
-            if error:
-                return f"{key}.{m.group(1)}: {error}"
+            return error
+        seen.add(key)
     return None
+
+
+def _key_error(lines: list[str], i: int, key: str, value: str) -> str | None:
+    """Why the yaml package refuses the key on line i with `value`, or its lines below."""
+    below = _below(lines, i)
+    error = _value_error(value) or _below_error(value, below)
+    if error is not None:
+        return f"{key}: {error}"
+    inner = [m for m in map(_INNER_KEY.fullmatch, below) if m] if not value else []
+    for m in inner:  # a map below: each of its values is read as one on a key line
+        error = _value_error(_uncommented(m.group(2)))
+        if error:
+            return f"{key}.{m.group(1)}: {error}"
+    return None
+
+
+def _below_error(value: str, below: list[str]) -> str | None:
+    """Why the lines below a key's `value` are refused: a tab, a quote never closed, a colon
+    and a space where the value goes on in plain text."""
+    if any(line.startswith("\t") for line in below if line.strip()):
+        return "a tab indents the line below it"
+    plain = value and value[0] not in "\"'|>[{&!*"
+    if plain and any(": " in _uncommented(line.strip()) for line in below):
+        return "a colon and a space in its value's next line"
+    return _quote_below(value, below)
+
+
+def _quote_below(value: str, below: list[str]) -> str | None:
+    """Why a quoted value not closed on its key's line is refused: never closed (helper-77:
+    `description: "open` was found by doctor --deep alone), or text after its closing quote
+    on a line below; None when it is not such a value, or is closed well."""
+    if value[:1] not in ("'", '"') or _QUOTED.fullmatch(value) is not None:
+        return None
+    closed = _QUOTED.fullmatch("\n".join([value, *(line.strip() for line in below)]))
+    if closed is None:
+        return "a quoted value that is never closed"
+    after = closed.group(2)
+    return "text after the closing quote" if after and not after.startswith("#") else None
 
 
 def _value_error(value: str) -> str | None:

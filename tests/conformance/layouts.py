@@ -251,6 +251,11 @@ FRONTMATTERS: dict[str, tuple[bool, str]] = {
     "backtick": (False, "---\ndescription: `ext` helper for things\n---\nx\n"),
     "starred": (False, "---\ndescription: *very* useful skill\n---\nx\n"),
     "quotemore": (False, '---\ndescription: "Quoted" then more\n---\nx\n'),
+    # helper-77: a quote never closed; one closed on a line below, with and without text after
+    "openquote": (False, '---\nname: openquote\ndescription: "never closed\n---\nx\n'),
+    "openapos": (False, "---\ndescription: 'never closed\n---\nx\n"),
+    "quotedlines": (True, '---\ndescription: "first\n  second"\n---\nx\n'),
+    "quotedthen": (False, '---\ndescription: "first\n  second" more\n---\nx\n'),
     "emptytodo": (False, '---\ndescription: "" # todo\n---\nx\n'),
     "tabbed": (False, "---\ndescription:\n\tindented by tab\n---\nx\n"),
     "nextcolon": (False, "---\ndescription: first\n  second: line\n---\nx\n"),
