@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from installer.commands.install import Install, install
 from installer.doctor import resolve_subject, run_checks
 from installer.doctor.checks.deep_loader import findings
@@ -231,3 +233,21 @@ def test_a_missing_pi_package_is_the_other_scope_s_not_an_npm_install() -> None:
         'import from "@mariozechner/pi-tui" instead of "@earendil-works/pi-tui" '
         "(or use `import type` if only types are needed; see `ext doctor --check host.scope`)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        (
+            'Missing closing "quote at line 2, column 27:\n\n description: "open\n'
+            "                           ^\n",
+            'Missing closing "quote at line 2, column 27',
+        ),
+        ("Skill name too long\n(over 64)", "Skill name too long (over 64)"),
+    ],
+)
+def test_pi_s_message_is_one_line_without_the_yaml_code_frame(message: str, said: str) -> None:
+    """helper-77: the caret line of the yaml package's frame, squashed into the sentence."""
+    from installer.doctor.checks.deep_loader import _said
+
+    assert _said(message) == said

@@ -164,8 +164,17 @@ def _diagnostic(view: View, paths: list[str]) -> str | None:
     wanted = set(paths)
     for d in view.diagnostics:
         if d.path is not None and os.path.realpath(d.path) in wanted:
-            return d.message.replace("\n", " ").strip()
+            return _said(d.message)
     return None
+
+
+def _said(message: str) -> str:
+    """pi's message on one line, without the code frame the yaml package adds after a blank
+    line (helper-77: its caret line, squashed into the sentence, read as noise)."""
+    text = message.strip()
+    if "\n\n" in text:
+        text = text.split("\n\n", 1)[0].rstrip().removesuffix(":")
+    return " ".join(text.split())
 
 
 def _failure(failure: Failure, label: str | None, set_root: str) -> Finding:
