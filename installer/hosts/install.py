@@ -229,8 +229,6 @@ def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]
 def _refused_warnings(host: Host, linked: tuple[Resource, ...]) -> list[str]:
     """One line per skill linked that the host will skip (or take as a command only), and
     per command a skill linked with it hides (Claude Code: one slash name, the skill's)."""
-    if not host.skill_needs and host.skill_name_max is None:
-        return []
     import os
 
     from installer.hosts.skill_files import refusal

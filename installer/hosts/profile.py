@@ -74,7 +74,15 @@ class Host(NamedTuple):
     # The SKILL.md frontmatter fields without which the host does not load a skill (none
     # without frontmatter); it skips the skill, silently. Pinned on each real binary:
     # tests/e2e/test_host_facts.py and tests/conformance/test_hosts_conformance.py.
-    skill_needs: tuple[Literal["name", "description"], ...] = ()
+    skill_needs: tuple[Literal["name"], ...] = ()
+    # How the host takes a SKILL.md's `description` in each state ext reads it in: absent,
+    # null (`description:`, `~`), blank (`""`, `'  '`), unread (there, not null, yet no text
+    # YAML gives ext: `42`, a list, `"open`). A state in `description_refused` keeps the skill
+    # out; in `description_unknown` ext cannot tell (each host's parser decides; doctor
+    # --deep asks it); any other loads. Pinned on each binary (helper-78):
+    # tests/conformance/test_hosts_conformance.py.
+    description_refused: tuple[str, ...] = ()  # a tuple: the repr names pytest's ids, in order
+    description_unknown: tuple[str, ...] = ()
     # The longest frontmatter `name` the host loads a skill with (None: no limit it keeps).
     skill_name_max: int | None = None
     # How to make the host read one of two shared folders that both hold a skill ext linked

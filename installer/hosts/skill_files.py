@@ -22,20 +22,14 @@ def host_name(host: Host, skill_md: str, folder_name: str) -> str:
 
 
 def refusal(host: Host, skill_md: str) -> str | None:
-    """Why `host` would not load the skill of `skill_md` (a frontmatter field it needs is
-    missing, or there is no frontmatter), or None when it would, or ext cannot tell."""
-    judged = host.skill_needs or host.skill_name_max is not None
+    """Why `host` would not load the skill of `skill_md` (no frontmatter; a name it needs
+    missing or too long; a description in a state it refuses), or None when it would, or
+    ext cannot tell (a description whose value only the host's own parser can judge)."""
+    judged = host.skill_needs or host.skill_name_max is not None or host.description_refused
     read = _frontmatter_fields(skill_md) if judged else None
     if read is None:  # nothing to judge; or a missing file, the link engine's (stale)
         return None
     head, fields = read
-    from installer.sets.yamltext import has_key
-
-    if any(fields[f] is None and has_key(head, f) for f in host.skill_needs):
-        # A value ext cannot read as text (`description: "open`): each host's own parser
-        # decides, and they differ (helper-77: Claude Code and Gemini CLI load it, Codex CLI
-        # and OpenCode do not); said as "no description", it was wrong. doctor --deep asks.
-        return None
     does = (
         f"{host.title} offers it as a command only"
         if host.lacking_as_command
@@ -44,13 +38,37 @@ def refusal(host: Host, skill_md: str) -> str | None:
     name = (fields["name"] or "").strip()
     if host.skill_name_max is not None and len(name) > host.skill_name_max:
         return f"{does}: its name is {len(name)} characters long, over its {host.skill_name_max}"
-    missing = [f for f in host.skill_needs if not (fields[f] or "").strip()]
-    if not missing:
-        return None
-    lacks = f"no {' and '.join(missing)} in its frontmatter"
     if not head:
-        lacks = f"no frontmatter ({', '.join(host.skill_needs)})"
-    return f"{does}: its SKILL.md has {lacks}"
+        needs = [
+            *host.skill_needs,
+            *(["description"] if "absent" in host.description_refused else []),
+        ]
+        return f"{does}: its SKILL.md has no frontmatter ({', '.join(needs)})" if needs else None
+    state = _state(head, fields["description"])
+    if "name" in host.skill_needs and not name:
+        return f"{does}: its SKILL.md has no name in its frontmatter"
+    if state in host.description_unknown or state not in host.description_refused:
+        return None
+    return f"{does}: its SKILL.md {_DESCRIPTION[state]}"
+
+
+_DESCRIPTION = {
+    "absent": "has no description in its frontmatter",
+    "null": "has an empty description (null, as YAML reads it)",
+    "blank": "has a blank description",
+    "unread": "has a description that is not text",
+}
+
+
+def _state(head: str, text: str | None) -> str:
+    """The state of the frontmatter's `description` (see Host.description_refused)."""
+    from installer.sets.yamltext import has_key, is_null
+
+    if text is not None:
+        return "blank" if not text.strip() else "text"
+    if not has_key(head, "description"):
+        return "absent"
+    return "null" if is_null(head, "description") else "unread"
 
 
 def _frontmatter_fields(skill_md: str) -> tuple[str, dict[str, str | None]] | None:

@@ -46,7 +46,7 @@ CLAUDE = Host(
     package="@anthropic-ai/claude-code",
     why_not=_not_pi("Claude Code"),
     login="~/.claude/.credentials.json",
-    skill_needs=("description",),
+    description_refused=("absent", "null", "blank"),
     picks_up="Claude Code reads it at its next start",
     skill_named_by="folder",
     lacking_as_command=True,
@@ -65,7 +65,8 @@ CODEX = Host(
     package="@openai/codex",
     why_not=_not_pi("Codex CLI"),
     login="$CODEX_HOME/auth.json",
-    skill_needs=("description",),
+    description_refused=("absent", "null", "blank"),
+    description_unknown=("unread",),  # `42` loads, `"open` does not
     skill_name_max=64,
     picks_up="Codex CLI reads it at its next start",
 )
@@ -94,6 +95,7 @@ OPENCODE = Host(
     shared_twice_fix="set OPENCODE_DISABLE_CLAUDE_CODE_SKILLS=1 for OpenCode to read only "
     "~/.agents/skills (its own switch)",
     skill_needs=("name",),
+    description_refused=("null", "unread"),  # absent or blank: it loads
     picks_up="OpenCode reads it at its next start",
 )
 
@@ -110,7 +112,8 @@ GEMINI = Host(
     var_names_home=True,
     login="~/.gemini/oauth_creds.json",
     reads_home_var="GEMINI_CLI_HOME",
-    skill_needs=("name", "description"),
+    skill_needs=("name",),
+    description_refused=("absent",),  # there at all, even null: it loads
     # Gemini CLI has /skills reload and /commands reload (its bundle's slash commands).
     picks_up="running Gemini CLI sessions pick this up at /skills reload or /commands reload",
 )

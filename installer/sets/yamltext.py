@@ -48,6 +48,21 @@ def has_key(head: str, key: str) -> bool:
     )
 
 
+def is_null(head: str, key: str) -> bool:
+    """Whether top-level `key` of the frontmatter `head` is absent, or null as YAML reads it:
+    nothing after it but comments and blank lines, `~`, `null`, `Null` or `NULL`."""
+    text = head.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.removesuffix("\n").split("\n")
+    for i, line in enumerate(lines):
+        found = _KEY_LINE.fullmatch(line)
+        if found is not None and found.group(1) == key:
+            first = (found.group(2) or "").strip(_WS)
+            first = "" if first.startswith("#") else _uncommented(first).strip(_WS)
+            rest = [ln for ln in _below(lines, i) if ln.strip(_WS)[:1] not in ("", "#")]
+            return not rest and first in ("", "~", "null", "Null", "NULL")
+    return True
+
+
 def _below(lines: list[str], i: int) -> list[str]:
     """The lines that go on with the value of the key on line i: indented, or blank."""
     out = []

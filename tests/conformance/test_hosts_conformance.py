@@ -157,9 +157,10 @@ def _gemini_toml(case: Case) -> list[str]:
 def test_a_frontmatter_yaml_cannot_read_is_left_to_the_host(host: RealHost, tmp_path: Path) -> None:
     """helper-77: a description YAML cannot read (`description: "open`) was said to be no
     description. Claude Code and Gemini CLI load the skill all the same, Codex CLI and
-    OpenCode skip it (pinned here, by host). ext has no parser of each host's: its list
-    claims no refusal for such a skill, never contradicting one that loads it, and
-    `doctor --deep` asks the host itself."""
+    OpenCode skip it (pinned here, by host). OpenCode skips any description that is not
+    text (`42` too), and ext says so; Codex CLI loads `42` and skips `"open`, which ext
+    cannot tell apart without Codex's parser: it claims nothing there (doctor --deep asks
+    Codex), never contradicting a host that loads the skill."""
     broken = {
         "extset.toml": '[set]\nname = "broken"\n',
         "skills/badyaml/SKILL.md": '---\nname: badyaml\ndescription: "open\n---\nSteps.\n',
@@ -171,8 +172,24 @@ def test_a_frontmatter_yaml_cannot_read_is_left_to_the_host(host: RealHost, tmp_
     listed = {i["name"]: i for i in case.listing()}
     loads_it = host.name in ("claude", "gemini")
     assert loaded == ({"fine", "badyaml"} if loads_it else {"fine"})
-    assert "host_refuses" not in listed["badyaml"] and "host_kind" not in listed["badyaml"]
-    assert listed["badyaml"]["state"] == "enabled"
+    refused = listed["badyaml"].get("host_refuses")
+    assert (refused is not None) == (host.name == "opencode"), refused
+    assert "host_kind" not in listed["badyaml"] and listed["badyaml"]["state"] == "enabled"
+
+
+def test_an_empty_or_null_description_is_judged_as_none(host: RealHost, tmp_path: Path) -> None:
+    """`description:` and `description: ~` (null to YAML): Claude Code takes the skill as a
+    command only, Codex CLI and OpenCode skip it, Gemini CLI loads it; ext's list says each
+    (helper-78: a change for unreadable values had made them "cannot tell")."""
+    drafts = {
+        "extset.toml": '[set]\nname = "drafts"\n',
+        "skills/emptyval/SKILL.md": "---\nname: emptyval\ndescription:\n---\nSteps.\n",
+        "skills/tilde/SKILL.md": "---\nname: tilde\ndescription: ~\n---\nSteps.\n",
+        "skills/fine/SKILL.md": skill("fine", "A fine skill."),
+        "prompts/note.md": "---\ndescription: Note it\n---\nNote $ARGUMENTS.\n",
+    }
+    cases = [c for c in build(tmp_path / "cases", host, {"d": drafts}) if c.chain == "install"]
+    _check(run_all(cases, tmp_path / "bin", lambda case: []), cases)
 
 
 def test_a_command_and_a_skill_of_one_name(host: RealHost, tmp_path: Path) -> None:

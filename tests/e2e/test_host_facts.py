@@ -664,7 +664,7 @@ def test_the_frontmatter_fields_a_host_needs_to_load_a_skill(
     needs, most = set(HOSTS[name].skill_needs), HOSTS[name].skill_name_max
     by_folder = HOSTS[name].skill_named_by == "folder"
     expected = {"both", "edge" if by_folder else EDGE}
-    expected |= {"nodesc"} if "description" not in needs else set()
+    expected |= {"nodesc"} if "absent" not in HOSTS[name].description_refused else set()
     expected |= {"noname"} if "name" not in needs else set()
     expected |= set() if most is not None and len(LONG) > most else {"long" if by_folder else LONG}
     assert loaded == expected

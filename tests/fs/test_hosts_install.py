@@ -935,9 +935,9 @@ def test_list_gives_the_name_the_host_gives_a_renamed_skill(
 @pytest.mark.parametrize(
     ("host", "leaf", "refuses", "as_command"),
     [
-        ("claude", ".claude", set(), {"draft", "plain"}),
-        ("codex", ".codex", {"draft", "plain"}, set()),
-        ("opencode", ".config/opencode", {"plain"}, set()),
+        ("claude", ".claude", set(), {"draft", "plain", "emptyval", "tilde"}),
+        ("codex", ".codex", {"draft", "plain", "emptyval", "tilde"}, set()),
+        ("opencode", ".config/opencode", {"plain", "emptyval", "tilde", "badyaml"}, set()),
         ("gemini", ".gemini", {"draft", "plain"}, set()),
     ],
 )
@@ -951,7 +951,9 @@ def test_list_says_which_skills_a_host_skips_or_takes_as_a_command(
 ) -> None:
     """A SKILL.md with no description, or no frontmatter at all, is skipped by Codex CLI and
     Gemini CLI, by OpenCode when it has no frontmatter, and offered by Claude Code as a
-    slash command only (tests/conformance/test_hosts_conformance.py, on the real binaries)."""
+    slash command only; an empty or null one is no description to Claude Code and Codex
+    CLI, is one to Gemini CLI, and keeps OpenCode from loading it, as one YAML cannot read
+    does (tests/conformance/test_hosts_conformance.py, on the real binaries; helper-78)."""
     build_tree(
         set_root,
         {
@@ -959,6 +961,9 @@ def test_list_says_which_skills_a_host_skips_or_takes_as_a_command(
             "skills/plain/SKILL.md": "No frontmatter.\n",
             # helper-77: a description YAML cannot read is no missing one; hosts differ on it
             "skills/badyaml/SKILL.md": '---\nname: badyaml\ndescription: "open\n---\n',
+            # ... while an empty or null one is missing (helper-78)
+            "skills/emptyval/SKILL.md": "---\nname: emptyval\ndescription:\n---\n",
+            "skills/tilde/SKILL.md": "---\nname: tilde\ndescription: ~ # later\n---\n",
         },
     )
     made(isolated_home, leaf)
@@ -968,9 +973,10 @@ def test_list_says_which_skills_a_host_skips_or_takes_as_a_command(
     assert {n for n, i in by_name.items() if "host_refuses" in i} == refuses
     assert {n for n, i in by_name.items() if i.get("host_kind") == "command"} == as_command
     for name in refuses | as_command:
-        assert "SKILL.md has no" in by_name[name]["note"]
+        assert "its SKILL.md has " in by_name[name]["note"]
     assert "note" not in by_name["review"]
-    assert "note" not in by_name["badyaml"]
+    if "badyaml" not in refuses:  # loaded, or only the host can tell
+        assert "note" not in by_name["badyaml"]
 
 
 def test_install_warns_of_a_skill_the_host_will_skip(set_root: Path, isolated_home: Path) -> None:
