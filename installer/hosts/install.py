@@ -132,7 +132,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *_round(linked_now(links.actions, here)),
             *files.warnings,
             *_absent_warnings(host, where, picked),
-            *_refused_warnings(host, linked_now(links.actions, here)),
+            *_refused_warnings(host, linked_now(links.actions, here), linked),
             *found_twice(ctx, host, linked, _linked_ahead(ctx, options)),
             *_twins(ctx, host, linked_now(links.actions, here), selection),
             *parked_but_read(ctx, links.actions),  # a backup another host still loads
@@ -226,25 +226,29 @@ def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]
     return out
 
 
-def _refused_warnings(host: Host, linked: tuple[Resource, ...]) -> list[str]:
-    """One line per skill linked that the host will skip (or take as a command only), and
-    per command a skill linked with it hides (Claude Code: one slash name, the skill's)."""
+def _refused_warnings(
+    host: Host, linked: tuple[Resource, ...], selected: tuple[Resource, ...]
+) -> list[str]:
+    """One line per skill this run links that the host will skip (or take as a command
+    only), and per command of the selection a skill of it hides (Claude Code: one slash
+    name, the skill's), when this run links either (helper-78: a command added to a set
+    whose skill was installed before went unsaid)."""
     import os
 
     from installer.hosts.skill_files import refusal
     from installer.links.states import hidden_by
 
     said, loaded = [], {}
-    for r in linked:
+    for r in selected:
         if r.kind == "skill":
             why = refusal(host, os.path.join(r.source, "SKILL.md"))
-            said += [f"{r.label}: {why}"] if why else []
-            loaded.update({} if why else {r.name: r.label})
+            said += [f"{r.label}: {why}"] if why and r in linked else []
+            loaded.update({} if why else {r.name: r})
     if host.skill_hides_command:
         said += [
-            f"{r.label}: {hidden_by(host, r.name, loaded[r.name])}"
-            for r in linked
-            if r.kind == "prompt" and r.name in loaded
+            f"{r.label}: {hidden_by(host, r.name, loaded[r.name].label)}"
+            for r in selected
+            if r.kind == "prompt" and r.name in loaded and (r in linked or loaded[r.name] in linked)
         ]
     return said
 

@@ -175,10 +175,10 @@ def hidden_commands(host: Host, found: list[Item]) -> list[Item]:
     (helper-77: Claude Code showed `/review` once, the skill's), with why."""
     if not host.skill_hides_command:
         return found
-    skills = {
+    skills = {  # a skill taken as a command only is no skill there (not pinned to hide one)
         i.host_name or i.resource.name: i.resource
         for i in found
-        if i.resource.kind == "skill" and i.state == "enabled" and not i.refused
+        if i.resource.kind == "skill" and i.state == "enabled" and not i.refused and not i.host_kind
     }
     out = []
     for i in found:

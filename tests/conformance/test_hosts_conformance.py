@@ -195,7 +195,9 @@ def test_an_empty_or_null_description_is_judged_as_none(host: RealHost, tmp_path
 def test_a_command_and_a_skill_of_one_name(host: RealHost, tmp_path: Path) -> None:
     """helper-77: Claude Code offers `/review` once, the skill's, when a set has both
     `prompts/review.md` and `skills/review/`, and ext listed both as loaded; the other hosts
-    offer both. ext now says the command is not offered there, and why."""
+    offer both. ext now says the command is not offered there, and why. (Claude's judge
+    reads one name for both; that `/review` runs the skill is pinned by sending it to a fake
+    API: tests/e2e/test_host_facts.py.)"""
     both = {
         "extset.toml": '[set]\nname = "both"\n',
         "skills/review/SKILL.md": skill("review", "Review code."),

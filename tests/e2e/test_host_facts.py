@@ -552,6 +552,32 @@ def test_codex_exec_does_not_expand_prompts(
     assert "Say hello now" not in sent
 
 
+@pytest.mark.parametrize("both", [True, False], ids=["skill-and-command", "command-alone"])
+def test_claude_runs_the_skill_when_a_command_has_its_name(
+    isolated_home: Path, tmp_path: Path, both: bool
+) -> None:
+    """`/review now` with `skills/review/` and `commands/review.md` both in place sends the
+    skill's text, not the command's (a fake API on loopback, as for Gemini): the command is
+    not offered (the host's `skill_hides_command`, helper-77). Alone, the command runs."""
+    from installer.hosts.table import CLAUDE
+
+    files = {"commands/review.md": "---\ndescription: d\n---\nCommand text $ARGUMENTS\n"}
+    if both:
+        files["skills/review/SKILL.md"] = "---\nname: review\ndescription: d\n---\nSkill text\n"
+    config = build_tree(isolated_home / ".claude", files)
+    host = _host("claude")
+    with _FakeApi() as api:
+        env = environment(
+            isolated_home,
+            CLAUDE_CONFIG_DIR=str(config),
+            ANTHROPIC_API_KEY="not-a-key",
+            ANTHROPIC_BASE_URL=api.url,
+        )
+        sent = api.prompt([str(host.bin), "-p", "/review now"], env, tmp_path)
+    assert ("Skill text" in sent, "Command text now" in sent) == (both, not both), sent[-2000:]
+    assert CLAUDE.skill_hides_command
+
+
 class _FakeApi:
     """A model API on 127.0.0.1 that keeps the first request's body and answers nothing
     useful: the test stops the host as soon as that request (or the host's end) arrives."""

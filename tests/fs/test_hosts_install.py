@@ -1651,3 +1651,22 @@ def test_the_fix_for_a_skill_of_another_agent_s_folder_names_that_agent_s_own_di
     assert (
         f"`ext --set {set_root} --host codex --agent-dir {codex} install --skip skill:review`"
     ) in unwrapped(refused.stderr)
+
+
+def test_a_command_added_beside_an_installed_skill_of_its_name_is_said_hidden(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """helper-78: the warning came only when the skill and the command were linked in one run."""
+    root = build_tree(
+        tmp_path / "set",
+        {"skills/review/SKILL.md": "---\nname: review\ndescription: Review code\n---\n"},
+    )
+    made(isolated_home, ".claude")
+    first = ext("--set", str(root), "--host", "claude", "install", "--yes")
+    build_tree(root, {"prompts/review.md": "---\ndescription: d\n---\nReview it.\n"})
+    second = ext("--set", str(root), "--host", "claude", "install", "--yes")
+    third = ext("--set", str(root), "--host", "claude", "install", "--yes")  # a no-op
+
+    assert first.exit_code == second.exit_code == third.exit_code == 0, second.stderr
+    assert "warning: prompt:review: Claude Code does not offer it" in second.stderr
+    assert "does not offer" not in third.stderr
