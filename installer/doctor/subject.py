@@ -122,17 +122,25 @@ class Subject:
         """The host, for a check that starts it on the agent dir (loading what is there): Skip
         as `runnable_host`, and when that dir is the choice of a set nothing trusts: its
         extensions are the set's code (helper-68: a cloned repository's `agentdir/` ran)."""
-        from installer.doctor.finding import Skip
 
         host = self.runnable_host()
+        self.check_startable("pi")
+        return host
+
+    def check_startable(self, title: str) -> None:
+        """Skip a check that starts the host `title` on the agent dir when that dir is the
+        choice of a set nothing trusts: what is there is the set's (helper-68: a cloned
+        repository's `agentdir/` ran in pi; helper-79: its `settings.json` hooks, in Claude
+        Code)."""
+        from installer.doctor.finding import Skip
+
         chosen = (self.agent_source or "").startswith("[")  # [target] or [hosts.NAME] agent_dir
         if chosen and self._strange():
             raise Skip(
-                f"not started: the agent dir is the set's own choice ({self.agent_source}), and "
-                "the set is not installed (--trust-set starts pi on it; so does every command "
-                "once the set is installed)"
+                f"{title} is not started on the agent dir: it is the set's own choice "
+                f"({self.agent_source}), and the set is not installed (--trust-set starts "
+                f"{title} on it; so does every command once the set is installed)"
             )
-        return host
 
     def loader_view(self, agent: Path) -> Any:
         """pi's loader on the agent dir (also its cwd), asked once per run: a View, or

@@ -158,3 +158,46 @@ def test_doctor_writes_nothing_in_the_users_dirs(
         assert "host.found" in done.stdout, done.stderr
     after = {p: v for p, v in snapshot(isolated_home).items() if not p.startswith(".cache")}
     assert after == before
+
+
+@pytest.mark.parametrize("trusted", [False, True], ids=["cloned", "trust-set"])
+def test_doctor_deep_runs_nothing_of_a_cloned_set_s_agent_dir_in_claude(
+    isolated_home: Path, tmp_path: Path, trusted: bool
+) -> None:
+    """helper-79: a cloned set whose `[hosts.claude] agent_dir` holds a settings.json with a
+    SessionStart hook and an apiKeyHelper: `ext doctor --deep` started Claude Code on it, and
+    both ran. Not installed, that dir is not started on; trusted, the judge's copy of the
+    settings keeps no key that runs a program, and every hook is off."""
+    host = BY_NAME["claude"].require()
+    marker = tmp_path / "ran"
+    settings = {
+        "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": f"touch {marker}"}]}]},
+        "apiKeyHelper": f"touch {marker}-key; echo k",
+    }
+    manifest = (
+        '[set]\nname = "clone"\n[hosts]\nserve = ["claude"]\n[hosts.claude]\nagent_dir = "cl"\n'
+    )
+    root = build_tree(
+        tmp_path / "clone",
+        {
+            "extset.toml": manifest,
+            "prompts/p.md": "---\ndescription: x\n---\nhi\n",
+            "cl/settings.json": json.dumps(settings),
+        },
+    )
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    os.symlink(host.offline_bin(bin_dir / "real"), bin_dir / "claude")
+    env = environment(isolated_home, EXT_NO_UPDATE_CHECK="1", NO_COLOR="1")
+    env["PATH"] = os.pathsep.join([str(bin_dir), str(node_dir() or ""), env["PATH"]])
+    argv = [str(EXT), "--host", "claude", "--json", "doctor", "--deep", "--check", "host.loaded"]
+    done = subprocess.run(
+        [*argv, *(["--trust-set"] if trusted else [])],
+        cwd=root, env=env, capture_output=True, text=True, timeout=180, check=False,
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    (row,) = [c for c in json.loads(done.stdout)["checks"] if c["id"] == "host.loaded"]
+    assert not marker.exists() and not Path(f"{marker}-key").exists(), row
+    said = "not checked: Claude Code is not started on the agent dir: it is the set's own choice"
+    started = not row["message"].startswith(said)
+    assert started == trusted, row

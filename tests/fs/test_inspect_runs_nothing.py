@@ -297,7 +297,8 @@ def test_doctor_deep_starts_no_pi_on_an_agent_dir_the_set_chose(
     for check in ("host.load", "loader"):
         row = doctor_row(result, check)
         assert row["message"].startswith(
-            "not checked: not started: the agent dir is the set's own choice ([target] agent_dir)"
+            "not checked: pi is not started on the agent dir: it is the set's own choice "
+            "([target] agent_dir)"
         ), row
 
 

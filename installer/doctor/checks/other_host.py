@@ -106,6 +106,7 @@ def loaded(s: Subject) -> Iterator[Finding]:
 
     host = s.on
     config_dir = existing(s)
+    s.check_startable(host.title)
     b = binary(s)
     if b is None:
         raise Skip(f"{host.binary} was not found (see host.found), so it cannot be asked")

@@ -112,7 +112,9 @@ def _init(binary: str, environ: Mapping[str, str], config_dir: Path | None) -> d
         place.mkdir()
         if config_dir is not None:
             box.mirror(config_dir, ".claude", lambda name: name in RESOURCES)
-            box.copy(config_dir / "settings.json", ".claude/settings.json")
+            settings = quiet_settings(config_dir / "settings.json")
+            if settings is not None:
+                box.write(".claude/settings.json", settings)
         env = box.env(environ, CLAUDE_CONFIG_DIR=str(place), **OFFLINE)
         done = lambda ln: parse_init(ln) is not None  # noqa: E731
         seen = lines([binary, *ARGS], env, box.cwd, done, close=True)
@@ -124,6 +126,32 @@ def _init(binary: str, environ: Mapping[str, str], config_dir: Path | None) -> d
             "check that the claude binary is a version ext knows (ext doctor)",
         )
     return record
+
+
+# settings.json keys by which Claude Code runs a program, or sets what its programs run
+# with: none is about what it loads, and a check runs nothing of the user's, nor of a set's
+# (helper-79: a cloned set's `[hosts.claude] agent_dir` ran its SessionStart hook and
+# apiKeyHelper in `ext doctor --deep`).
+RUNS = (
+    "hooks", "apiKeyHelper", "statusLine", "awsAuthRefresh", "awsCredentialExport",
+    "otelHeadersHelper", "env", "mcpServers", "enabledPlugins", "extraKnownMarketplaces",
+)  # fmt: skip
+
+
+def quiet_settings(path: Path) -> str | None:
+    """The user's settings.json for the judge's run: without the keys that run programs, and
+    with every hook off; None when there is none that parses as an object (Claude reads
+    none then either)."""
+    from installer.ground.readfile import read_head
+
+    try:
+        data = json.loads(read_head(str(path), 1 << 20))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    kept = {k: v for k, v in data.items() if k not in RUNS}
+    return json.dumps({**kept, "disableAllHooks": True})
 
 
 def _names(record: dict[str, Any], key: str) -> list[str]:

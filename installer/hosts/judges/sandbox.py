@@ -83,6 +83,12 @@ class Sandbox:
             place.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(real, place)
 
+    def write(self, rel: str, text: str) -> None:
+        """`text` as the file at `rel` (a config file ext made from the user's)."""
+        place = self.home / rel
+        place.parent.mkdir(parents=True, exist_ok=True)
+        place.write_text(text, encoding="utf-8")
+
     def back(self, path: str) -> str:
         """`path` as the host reported it, with the sandbox's places mapped to the user's."""
         for place, real in sorted(self._back, key=lambda pair: -len(pair[0])):
