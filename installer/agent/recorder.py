@@ -98,10 +98,9 @@ def ext_executable() -> str | None:
         return str(beside)
     from installer.ground.which import which
 
-    found = which("ext")
-    # /ext runs this path as it is: one found through a relative PATH entry (`.`) would be
-    # whatever `ext` lies in pi's cwd.
-    return found if found is not None and os.path.isabs(found) else None
+    # /ext runs this path as it is: `which` passes over a relative PATH entry (`.`), whose
+    # `ext` would be whatever lies in pi's cwd.
+    return which("ext")
 
 
 class RecorderPlan(NamedTuple):

@@ -135,7 +135,7 @@ def find(ctx: Context) -> HostInfo:
     command = ctx.manifest.host_command
     host = find_host(command, ctx.env.environ.get("PATH"))
     if host is None:
-        raise ExtError(*not_found(command))
+        raise ExtError(*not_found(command, ctx.env.environ.get("PATH")))
     return host
 
 
@@ -166,7 +166,8 @@ def refuse_old_node(ctx: Context, host: HostInfo) -> None:
     """An error (exit 1, with the fix) instead of exec-ing pi into its own stack trace."""
     from installer.host.node import fit, refusal
 
-    problem = refusal(host, fit(host, ctx.env.environ.get("PATH")), ctx.manifest.host_tested)
+    path = ctx.env.environ.get("PATH")  # pi's session gets it as it is (its `env node` too)
+    problem = refusal(host, fit(host, path, as_a_shell=True), ctx.manifest.host_tested)
     if problem is not None:
         raise problem
 

@@ -41,9 +41,11 @@ def which(cmd: str, path: str | None = None, *, as_a_shell: bool = False) -> str
                 path = os.defpath
     if not path:
         return None
+    if not as_a_shell:
+        path = children_path(path)
     seen: set[str] = set()
     for folder in path.split(os.pathsep):
-        if folder not in seen and (as_a_shell or os.path.isabs(folder)):
+        if folder not in seen:
             seen.add(folder)
             name = os.path.join(folder, cmd)
             if _runnable(name):
@@ -55,21 +57,25 @@ def _runnable(name: str) -> bool:
     return os.path.exists(name) and os.access(name, os.X_OK) and not os.path.isdir(name)
 
 
-def only_relative(cmd: str, path: str | None = None) -> str | None:
-    """Where a shell would find the bare `cmd` when only a relative PATH entry holds it
-    (`./pi`), for a "not found" to say why; None otherwise."""
+def only_relative(cmd: str, path: str | None = None) -> str:
+    """What a "not found on PATH" of the bare `cmd` adds when only a relative PATH entry holds
+    it: ` (only ./pi, through a relative entry, which ext never runs)`; "" otherwise."""
     if os.path.dirname(cmd) or which(cmd, path) is not None:
-        return None
+        return ""
     found = which(cmd, path, as_a_shell=True)
     if found is None:
-        return None
-    return found if os.path.dirname(found) else f"./{found}"
+        return ""
+    shown = found if os.path.dirname(found) else f"./{found}"
+    return f" (only {shown}, through a relative entry, which ext never runs)"
 
 
 def children_path(path: str) -> str:
     """PATH without its relative entries: the PATH of a program ext starts on its own, so that
-    what it looks up (`#!/usr/bin/env node`) is never a file of the folder it runs in."""
-    return os.pathsep.join(e for e in path.split(os.pathsep) if os.path.isabs(e))
+    what it looks up (`#!/usr/bin/env node`) is never a file of the folder it runs in. With
+    none left, the system's default (`/bin:/usr/bin`): an empty PATH is the current folder to
+    execvp (helper-78)."""
+    kept = os.pathsep.join(e for e in path.split(os.pathsep) if os.path.isabs(e))
+    return kept or os.defpath
 
 
 def for_children(env: Mapping[str, str]) -> dict[str, str]:

@@ -23,14 +23,17 @@ def missing_fix() -> str:
     )
 
 
-def not_found(command: str) -> tuple[str, str]:
+def not_found(command: str, path: str | None = None) -> tuple[str, str]:
     """What to say of a host command that names nothing to run, and the fix: a bare name is not
-    on PATH; a path (the set's own file, from its folder) is no executable file (helper-67:
-    it was said "not found on PATH", with "set [host] command to its path" as the fix)."""
+    on PATH (`path`: with the program a relative entry alone holds, which ext never runs:
+    helper-77); a path (the set's own file, from its folder) is no executable file
+    (helper-67: it was said "not found on PATH", with "set [host] command to its path")."""
     from installer.ground.home import expand_home
 
     if "/" not in str(expand_home(command)):
-        return f"{command} was not found on PATH", missing_fix()
+        from installer.ground.which import only_relative
+
+        return f"{command} was not found on PATH{only_relative(command, path)}", missing_fix()
     return (
         f"{command}, the set's [host] command, is not an executable file",
         "make it one, or correct (or remove, for the pi on PATH) [host] command in extset.toml",

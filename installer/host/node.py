@@ -53,7 +53,7 @@ class Fit(NamedTuple):
 # ---- finding pi's Node -------------------------------------------------------
 
 
-def find_node(host: HostInfo, path_env: str | None) -> Node | None:
+def find_node(host: HostInfo, path_env: str | None, as_a_shell: bool = False) -> Node | None:
     """The Node that runs pi: the one its first line starts, else a stand-in for the loader.
 
     `#!/usr/bin/env node` is the first node on `path_env`; a first line naming node by path
@@ -64,13 +64,13 @@ def find_node(host: HostInfo, path_env: str | None) -> Node | None:
     if named is not None:
         kind, program = named
         if kind == "env":
-            on_path = _which(program, path_env)
+            on_path = _which(program, path_env, as_a_shell)
             if on_path is not None:
                 how = f"{program} on PATH, as {host.command}'s `#!/usr/bin/env {program}` finds it"
                 return Node(on_path, how)
         elif os.access(program, os.X_OK):
             return Node(Path(program), f"the node named by {host.command}'s first line")
-    on_path = _which("node", path_env)
+    on_path = _which("node", path_env, as_a_shell)
     if on_path is not None:
         return Node(on_path, "node on PATH", runs_pi=False)
     beside = host.path.parent / "node"
@@ -79,10 +79,10 @@ def find_node(host: HostInfo, path_env: str | None) -> Node | None:
     return None
 
 
-def _which(program: str, path_env: str | None) -> Path | None:
+def _which(program: str, path_env: str | None, as_a_shell: bool = False) -> Path | None:
     from installer.ground.which import which
 
-    found = which(program, path=path_env)
+    found = which(program, path=path_env, as_a_shell=as_a_shell)
     return Path(found) if found is not None else None
 
 
@@ -164,10 +164,17 @@ def needs(host: HostInfo) -> tuple[str | None, str]:
 
 
 def fit(
-    host: HostInfo, path_env: str | None, *, fresh: bool = False, timeout: float = NODE_TIMEOUT
+    host: HostInfo,
+    path_env: str | None,
+    *,
+    fresh: bool = False,
+    timeout: float = NODE_TIMEOUT,
+    as_a_shell: bool = False,
 ) -> Fit:
-    """The Node `host`'s first line would start on `path_env`, held against what pi needs."""
-    node = find_node(host, path_env)
+    """The Node `host`'s first line would start on `path_env`, held against what pi needs;
+    `as_a_shell`: with the user's PATH as it is (`ext launch`), relative entries too, not
+    the PATH of a check's child."""
+    node = find_node(host, path_env, as_a_shell)
     if node is None or not node.runs_pi:
         wanted, source = needs(host)
         return Fit(None, None, wanted, source, None, _missing(host))

@@ -50,10 +50,8 @@ def require_binary(host: Host, path_env: str | None) -> Path:
     if found is None:
         from installer.ground.which import only_relative
 
-        missing = f"{host.binary} ({host.title}) was not found on PATH"
-        relative = only_relative(host.binary, path_env) if host.binary else None
-        if relative is not None:  # a file of the folder ext runs in (helper-77)
-            missing += f" (only {relative}, through a relative entry, which ext never runs)"
+        relative = only_relative(host.binary, path_env) if host.binary else ""
+        missing = f"{host.binary} ({host.title}) was not found on PATH{relative}"
         raise ExtError(missing, install_hint(host))
     return found
 

@@ -149,8 +149,11 @@ class Made:
         root = piece.path.parent
         self._folders(root)
         self.done.append((piece.path, None, True))  # before the run: a failing init may leave some
+        from installer.ground.which import for_children
+
         proc = subprocess.run(
             [str(piece.git), "init", "-q", str(root)],
+            env=for_children(os.environ),
             capture_output=True,
             text=True,
             timeout=60,

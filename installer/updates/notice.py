@@ -124,6 +124,8 @@ def spawn_refresh(
     """
     import subprocess
 
+    from installer.ground.which import for_children
+
     # -P and ext's own cache folder as its cwd: `-m` would import an `installer/` of the
     # folder ext runs in before ext's own (helper-69: a cloned repository's ran)
     args = [sys.executable, "-P", "-m", "installer.updates", "refresh", "--cache", str(cache_path)]
@@ -142,7 +144,7 @@ def spawn_refresh(
     try:
         return subprocess.Popen(
             args,
-            env=_finding_ext(),
+            env=for_children(_finding_ext()),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

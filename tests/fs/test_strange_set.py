@@ -286,3 +286,24 @@ def test_a_missing_dir_the_found_set_chose_is_refused_before_any_install_is_offe
     assert fix.startswith("if you trust that set, install it, which makes that dir: `ext --set ")
     assert "install --create`" in fix and f"{verb}`" not in fix
     assert not (root / "not-yet").exists()
+
+
+def test_launch_names_a_pi_only_a_relative_entry_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-78: doctor said `only ./pi, through a relative entry`, launch "not found"."""
+    root, _ = repository(tmp_path, "")
+    build_tree(root, {"pi": "#!/bin/sh\ntouch ran\n"})
+    (root / "pi").chmod(0o755)
+    monkeypatch.chdir(root)  # the folder a relative entry names
+    path = f"{tmp_path / 'nothing'}:"
+    env = Env(environ={**os.environ, "PATH": path, "EXT_SET": str(root)}, cwd=root)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+
+    with pytest.raises(ExtError) as raised:
+        launch(resolve(env, None, agent), Launch())
+
+    assert raised.value.message == (
+        "pi was not found on PATH (only ./pi, through a relative entry, which ext never runs)"
+    )
+    assert not (root / "ran").exists()

@@ -86,7 +86,7 @@ def test_which_reads_path_from_the_environment(
 @pytest.mark.parametrize(
     ("entries", "kept"),
     [(["", "{exec}"], "{exec}"), ([".", "{exec}"], "{exec}"), (["{exec}", ""], "{exec}"),
-     (["exec"], "")],
+     (["exec"], os.defpath)],
 )  # fmt: skip
 def test_a_relative_entry_is_passed_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entries: list[str], kept: str
@@ -97,7 +97,8 @@ def test_a_relative_entry_is_passed_over(
     monkeypatch.chdir(tmp_path)
     exec2 = tmp_path / "exec2"
     path = os.pathsep.join(e.format(exec=exec2) for e in entries)
-    assert which("pi", path=path) == (str(exec2 / "pi") if kept else None)
+    assert which("pi", path=path) == (str(exec2 / "pi") if kept != os.defpath else None)
+    assert which("sh", path=path) == (shutil.which("sh", path=kept))  # /bin/sh, when kept is
     assert for_children({"PATH": path, "HOME": "/h"}) == {
         "PATH": kept.format(exec=exec2),
         "HOME": "/h",
@@ -111,8 +112,9 @@ def test_a_program_only_a_relative_entry_holds_is_named_for_the_not_found(
     _tree(tmp_path)
     monkeypatch.chdir(tmp_path)
     exec2 = str(tmp_path / "exec2")
-    assert only_relative("pi", f"/nowhere{os.pathsep}") == "./pi"  # the empty entry
-    assert only_relative("pi", f"exec{os.pathsep}/nowhere") == "exec/pi"
-    assert only_relative("pi", f"{exec2}{os.pathsep}") is None  # found where ext looks
-    assert only_relative("nope", os.pathsep) is None
-    assert only_relative("./pi", os.pathsep) is None  # a path is looked up as given
+    said = " (only {}, through a relative entry, which ext never runs)"
+    assert only_relative("pi", f"/nowhere{os.pathsep}") == said.format("./pi")  # the empty entry
+    assert only_relative("pi", f"exec{os.pathsep}/nowhere") == said.format("exec/pi")
+    assert only_relative("pi", f"{exec2}{os.pathsep}") == ""  # found where ext looks
+    assert only_relative("nope", os.pathsep) == ""
+    assert only_relative("./pi", os.pathsep) == ""  # a path is looked up as given

@@ -20,13 +20,9 @@ def found(s: Subject) -> Iterator[Finding]:
     host = s.host()
     command = s.host_command
     if host is None:
-        from installer.ground.which import only_relative
         from installer.host.hints import not_found
 
-        said, fix = not_found(command)
-        relative = only_relative(command, s.env.environ.get("PATH"))
-        if relative is not None:  # helper-77: a file of the folder ext runs in
-            said += f" (only {relative}, through a relative entry, which ext never runs)"
+        said, fix = not_found(command, s.env.environ.get("PATH"))
         yield warn(f"{said}: nothing will load the set", fix)
         return
     package = f", {host.package}" if host.package else ""
