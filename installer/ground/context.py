@@ -493,7 +493,7 @@ def _check_named(
 ) -> Path:
     _check_folder(path, f"agent dir {path} ({source})", source)  # a dangling link: not missing
     _check_own_folder(env, path, source, typed or path)
-    _check_not_under_a_file(path, source)
+    check_not_under_a_file(path, source)
     if not path.exists() and create:
         try:
             make_dir(path)
@@ -602,7 +602,7 @@ def _elsewhere(source: str) -> str:
     return f"point {source if source.startswith(('--', '[')) else '--agent-dir'} at a folder"
 
 
-def _check_not_under_a_file(path: Path, source: str) -> None:
+def check_not_under_a_file(path: Path, source: str, what: str | None = None) -> None:
     """A missing agent dir below a file can never be made: say so, not `--create`, which
     then failed with "Not a directory" (helper-77)."""
     if path.exists():
@@ -610,7 +610,7 @@ def _check_not_under_a_file(path: Path, source: str) -> None:
     above = next((p for p in path.parents if os.path.lexists(p)), None)
     if above is not None and not above.is_dir():
         raise AgentDirMissing(
-            f"agent dir {path} ({source}) cannot be made: {above} is a file",
+            f"{what or f'agent dir {path} ({source})'} cannot be made: {above} is a file",
             _elsewhere(source),
         )
 

@@ -16,6 +16,7 @@ from installer.ground.context import (
     _check_folder,
     _for_shell,
     _from_cwd,
+    check_not_under_a_file,
     home_of,
     make_dir,
 )
@@ -101,7 +102,8 @@ def find_host_dir(
             path, source = in_manifest, f"[hosts.{host.name}] agent_dir"
         _refuse_tilde(env, host, source)
     what = f"{host.title}'s dir {path} ({source})"
-    _check_folder(path, what)
+    _check_folder(path, what, source)  # the fix names what chose it (helper-78: CODEX_HOME)
+    check_not_under_a_file(path, source, what)
     if not path.exists() and create:
         try:
             make_dir(path)

@@ -1670,3 +1670,19 @@ def test_a_command_added_beside_an_installed_skill_of_its_name_is_said_hidden(
     assert first.exit_code == second.exit_code == third.exit_code == 0, second.stderr
     assert "warning: prompt:review: Claude Code does not offer it" in second.stderr
     assert "does not offer" not in third.stderr
+
+
+@pytest.mark.parametrize("below", [False, True])
+def test_another_agent_s_dir_named_as_a_file_or_below_one_says_what_named_it(
+    set_root: Path, isolated_home: Path, tmp_path: Path, below: bool
+) -> None:
+    """helper-78: CODEX_HOME naming a file was fixed with `--agent-dir`, and a dir below a
+    file was offered `install --create`, which then failed with "Not a directory"."""
+    file = build_tree(tmp_path, {"afile": "x\n"}) / "afile"
+    path = file / "codex" if below else file
+    done = ext("--set", str(set_root), "--host", "codex", "list", env={"CODEX_HOME": str(path)})
+    assert done.exit_code == 4, done.output
+    said = f"cannot be made: {file} is a file" if below else "is a file, not a folder"
+    assert said in done.stderr
+    assert "fix: point CODEX_HOME at a folder, or unset it" in done.stderr
+    assert "--create" not in done.stderr
