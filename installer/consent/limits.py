@@ -8,31 +8,12 @@ names them for both test suites.
 
 from __future__ import annotations
 
+from installer.ground.jsondepth import too_deep
+
+__all__ = ["too_deep"]  # a hook file's and the store's depth, scanned as any JSON's
+
 MAX_SOURCE_BYTES = 256 * 1024  # one hook file: Claude Code's settings are a few KiB
 MAX_NESTING = 64  # arrays and objects in a hook file or the store, one inside another
 MAX_CONFIG_BYTES = 64 * 1024  # the canonical config one approval records
 MAX_APPROVALS = 256  # projects in the store
 MAX_STORE_BYTES = 8 * 1024 * 1024  # the store file
-
-
-def too_deep(text: str, limit: int = MAX_NESTING) -> bool:
-    """Whether JSON text nests arrays or objects deeper than limit (a scan: no depth crashes it)."""
-    depth = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif char in "]}":
-            depth -= 1
-    return False

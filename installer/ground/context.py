@@ -259,9 +259,13 @@ def refuse_broken_pi_package(path: Path, looked_for: bool = True) -> None:
         text = read_text(str(path))  # a FIFO or /dev/zero there is no JSON: never waited on
     except (OSError, UnicodeDecodeError):
         return
+    from installer.ground.jsondepth import refused_deep, too_deep
+
+    if too_deep(text) and re.search(r'"pi"\s*:', text):
+        raise UsageError(*refused_deep(path))
     try:
         json.loads(text, parse_constant=_js_rejects)  # NaN, Infinity: JSON.parse throws
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         if re.search(r'"pi"\s*:', text):
             raise UsageError(
                 f'{path} is not valid JSON ({exc}), and it names a "pi" key: pi reads no '

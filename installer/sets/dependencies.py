@@ -38,8 +38,11 @@ def missing(entry: Path, set_root: Path, pi: PiLine | None = None) -> Missing | 
     manifest = _nearest(entry.parent, set_root)
     if manifest is None:
         return None
+    from installer.ground.jsondepth import too_deep
+
     try:
-        declared = json.loads(read_text(manifest)).get("dependencies")
+        text = read_text(manifest)
+        declared = None if too_deep(text) else json.loads(text).get("dependencies")
     except (OSError, ValueError, AttributeError):
         return None  # set.resources and pi's own loader say what is wrong with it
     if not isinstance(declared, dict):

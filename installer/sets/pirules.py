@@ -83,8 +83,18 @@ def read_pi_key(root: str) -> Any:
     from installer.ground.readfile import read_text
 
     try:
-        data = json.loads(read_text(path), parse_constant=_not_json)
+        text = read_text(path)
     except (OSError, ValueError):
+        return None
+    from installer.ground.jsondepth import refused_deep, too_deep
+
+    if too_deep(text):
+        from installer.ground.errors import UsageError
+
+        raise UsageError(*refused_deep(path))
+    try:
+        data = json.loads(text, parse_constant=_not_json)
+    except ValueError:
         return None
     manifest = data.get("pi") if isinstance(data, dict) else None
     # pi: `pkg.pi ?? null`, then `if (manifest)`: JavaScript's truth, where {} and [] are true

@@ -115,3 +115,31 @@ def test_brackets_inside_strings_do_not_count(tmp_path: Path) -> None:
     agent = build_tree(tmp_path / "agent", {"extensions": None})
     result = CliRunner().invoke(app, ["--agent-dir", str(agent), "consent", "check", str(project)])
     assert result.exit_code == 3, result.output  # not approved yet: read, not refused
+
+
+@pytest.mark.parametrize("where", ["package.json", "extensions/tool/package.json"])
+@pytest.mark.parametrize("args", [["list"], ["install", "--dry-run"], ["doctor"]])
+def test_a_package_json_of_a_thousand_nested_brackets_is_no_traceback(
+    tmp_path: Path, where: str, args: list[str]
+) -> None:
+    """helper-79: `json.loads` recursed into a set's package.json: a RecursionError
+    traceback from `ext list` and `install --dry-run`, nine doctor checks failed to run."""
+    deep = "[" * 1000 + "]" * 1000
+    text = '{"name": "x", "pi": {"prompts": ["./prompts"]}, "deep": ' + deep + "}"
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "deep"\n',
+            "prompts/p.md": "---\ndescription: x\n---\nhi\n",
+            "extensions/tool/index.ts": "export default function () {}\n",
+            where: text,
+        },
+    )
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    result = ext(root, agent, *args)
+    assert "Traceback" not in result.output and "RecursionError" not in result.output
+    assert not isinstance(result.exception, RecursionError), result.exception
+    assert "failed to run" not in result.output
+    if where == "package.json" and args[0] != "doctor":
+        assert result.exit_code == 2, result.output
+        assert "nests arrays or objects more than 64 levels deep" in result.stderr

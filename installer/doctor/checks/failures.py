@@ -118,8 +118,11 @@ def _lost_by_link(shown: str, module: str, reason: str) -> str | None:
 
 def _declares(folder: Path, package: str) -> bool:
     """True when the folder's package.json lists `package` as a dependency."""
+    from installer.ground.jsondepth import too_deep
+
     try:
-        data = json.loads(read_text(folder / "package.json"))
+        text = read_text(folder / "package.json")
+        data = None if too_deep(text) else json.loads(text)
     except (OSError, ValueError):
         return False
     keys = ("dependencies", "optionalDependencies", "peerDependencies", "devDependencies")
