@@ -267,7 +267,9 @@ export function describe(config: HookConfig): string[] {
 }
 
 function describeHook(source: string, event: string, matcher: string | undefined, hook: unknown, notRun?: string): string[] {
-	const when = [escape(event), ...(matcher === undefined ? [] : [`matcher "${escape(matcher)}"`])];
+	// The matcher in quotes as JSON writes it (a `"` or `\\` escaped): one of its own could
+	// otherwise close the quote and draw notes of its choosing after it (helper-79).
+	const when = [escape(event), ...(matcher === undefined ? [] : [`matcher "${escape(quoted(matcher))}"`])];
 	const notes = [escape(source)];
 	const h = (typeof hook === "object" && hook !== null ? hook : {}) as Record<string, unknown>;
 	const text = h.type === "command" ? h.command : h.prompt;
@@ -331,4 +333,9 @@ export function lineDiff(before: string, after: string): string[] {
 		}
 	}
 	return out;
+}
+
+/** `text` as the inside of a JSON string: `\\` and `"` escaped, as the settings file spells it. */
+function quoted(text: string): string {
+	return text.replace(/[\\"]/g, (c) => `\\${c}`);
 }

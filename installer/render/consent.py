@@ -155,7 +155,10 @@ def describe(command: HookCommand) -> list[str]:
     """One hook as indented text lines: when it fires, then what it runs."""
     when = [visible(command.event)]
     if command.matcher is not None:
-        when.append(f'matcher "{visible(command.matcher)}"')
+        # in quotes as JSON writes it: a `"` of its own could close the quote and draw notes
+        # of its choosing after it (helper-79); ext and pi's dialog show the same
+        quoted = command.matcher.replace("\\", "\\\\").replace('"', '\\"')
+        when.append(f'matcher "{visible(quoted)}"')
     notes = [visible(command.source)]
     if command.timeout is not None:
         notes.append(f"timeout {_used(command.timeout)} s")
