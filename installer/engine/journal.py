@@ -309,21 +309,47 @@ _UNDO_SETTLED = (
 )
 
 
-def finishes(rec: Record, running: str | None, asked: tuple[str, ...] = ()) -> bool:
-    """Whether a run of `running`, asked with the words `asked`, is the interrupted one run
-    again: the same command, one that takes no names (a `disable b` is no second try of a
-    killed `disable a`; helper-33), asked the same (a plain `install` is no second try of a
-    killed `install --skip notify`, which it would undo in part: helper-76)."""
-    return running == rec.command and rec.command not in _NAMED and rec.asked == asked
+def finishes(
+    rec: Record, running: str | None, asked: tuple[str, ...] = (), mode: str | None = None
+) -> bool:
+    """Whether a run of `running`, asked with the words `asked` in `mode`, is the interrupted
+    one run again: the same command, one that takes no names (a `disable b` is no second try
+    of a killed `disable a`; helper-33), asked the same (a plain `install` is no second try
+    of a killed `install --skip notify`, which it would undo in part: helper-76; `--skip b,a`
+    is `--skip a,b`: helper-78), in the same mode (a link install after a killed register
+    one changes how the set is installed)."""
+    if running != rec.command or rec.command in _NAMED or not _same_mode(rec.mode, mode):
+        return False
+    return _selection(rec.asked) == _selection(asked)
 
 
-def settling(rec: Record, running: str | None = None, asked: tuple[str, ...] = ()) -> str:
+def _same_mode(journaled: str | None, mode: str | None) -> bool:
+    return journaled is None or mode is None or journaled == mode
+
+
+def _selection(asked: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Words a run was asked with, in an order of their own: each flag once, with the names
+    it was given sorted (`--only b --only a` and `--only a,b` ask the same)."""
+    names: dict[str, set[str]] = {}
+    flag = ""
+    for word in asked:
+        if word.startswith("--"):
+            flag = word
+            names.setdefault(flag, set())
+        else:
+            names.setdefault(flag, set()).update(n for n in word.split(",") if n)
+    return tuple(sorted((f, tuple(sorted(ns))) for f, ns in names.items()))
+
+
+def settling(
+    rec: Record, running: str | None = None, asked: tuple[str, ...] = (), mode: str | None = None
+) -> str:
     """How a run cut short is finished or reversed, said once for every reader: the warning
     of the run `running` now, asked with the words `asked` (it goes on), or doctor's fix
     (None)."""
     if rec.command == "undo":  # an undo is finished by another, not reversed
         return _UNDO_SETTLED[{None: 0, "undo": 1}.get(running, 2)]
-    if finishes(rec, running, asked):
+    if finishes(rec, running, asked, mode):
         return "this run finishes the job (`ext undo` reverses it instead)"
     if rec.command in _WHOLE:  # the selection it was asked with, from its journal, if any
         return f"`ext {rec.asked_as}` finishes it, `ext undo` reverses it"

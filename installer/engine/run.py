@@ -181,7 +181,7 @@ def _interrupted(ctx: Context, plan: Plan) -> tuple[str, ...]:
         f"an earlier `ext {rec.command}` (started {rec.started[:19]}) was interrupted part-way "
         f"({len(rec.steps)} step(s) journaled)"
     )
-    return (f"{head}; {journal.settling(rec, plan.command, plan.asked)}",)
+    return (f"{head}; {journal.settling(rec, plan.command, plan.asked, plan.mode)}",)
 
 
 def _close_interrupted(ctx: Context, plan: Plan | None) -> None:
@@ -189,5 +189,5 @@ def _close_interrupted(ctx: Context, plan: Plan | None) -> None:
     that had only its record left to write), else superseded."""
     rec = journal.incomplete(ctx.agent_dir)
     if rec is not None:
-        same = plan is None or journal.finishes(rec, plan.command, plan.asked)
+        same = plan is None or journal.finishes(rec, plan.command, plan.asked, plan.mode)
         journal.mark(rec.path, "finished-by-next-run" if same else "superseded")

@@ -332,25 +332,29 @@ def test_undo_of_a_disable_names_the_link_another_installer_made_again(
 
 
 @pytest.mark.parametrize(
-    ("asked", "said", "end"),
+    ("asked", "mode", "said", "end"),
     [
-        (("alpha",), "this run finishes the job", "finished-by-next-run"),
+        (("alpha", "beta"), "link", "this run finishes the job", "finished-by-next-run"),
         # helper-76: a plain install would put back what the killed run took out
-        ((), "`ext install --skip alpha` finishes it, `ext undo` reverses it", "superseded"),
+        ((), "link", "`ext install --skip alpha,beta` finishes it", "superseded"),
+        # helper-78: the same names in another order; a killed run in another mode than the
+        # one this run is told (a plain install takes the killed run's mode, to finish it)
+        (("beta", "alpha"), "link", "this run finishes the job", "finished-by-next-run"),
+        (("alpha", "beta"), "register", "`ext install --skip alpha,beta` finishes", "superseded"),
     ],
 )
 def test_a_run_cut_short_is_finished_only_by_the_same_run_asked_the_same(
-    ctx: Context, asked: tuple[str, ...], said: str, end: str
+    ctx: Context, asked: tuple[str, ...], mode: str, said: str, end: str
 ) -> None:
     from installer.engine import journal
 
     folder = journal.journal_dir(ctx.agent_dir)
     folder.mkdir(parents=True)
     killed = folder / "20261129T120000.000000-999999-install.jsonl"  # its lock is free: dead
-    head = {"journal": 1, "command": "install", "asked": ["--skip", "alpha"]}
+    head = {"journal": 1, "command": "install", "asked": ["--skip", "alpha,beta"], "mode": mode}
     steps = [head, {"op": "mkdir", "path": "extensions/.off"}]
     killed.write_text("".join(json.dumps(o) + "\n" for o in steps))
-    result = install(ctx, Install(skip=asked), yes)
+    result = install(ctx, Install(skip=asked, mode="link"), yes)
     assert any(said in w for w in result.plan.warnings), result.plan.warnings
     assert result.applied
     assert json.loads(killed.read_text().splitlines()[-1]) == {"end": end}
