@@ -15,7 +15,7 @@ from installer.scaffold import templates
 from installer.scaffold.creation import Bench, Confirm, Piece, run
 from installer.scaffold.templates import host_package
 from installer.sets.pirules import SUFFIXES
-from installer.sets.resources import FOLDER, KINDS, check_name
+from installer.sets.resources import FOLDER, KINDS, check_name, nearest_kind
 
 # Where a resource of each kind could already be, by name: any of these is "taken".
 _TAKEN = {
@@ -41,36 +41,34 @@ class Add(NamedTuple):
 def add(bench: Bench, options: Add, confirm: Confirm) -> PlanResult:
     """The new item in the set (bench.folder), from its kind's template."""
     o = options
-    kind, name = kind_and_name(o.name, o.kind)
+    kind, name = kind_and_name(o.name, o.kind, o.as_dir)
     host = bench.host() if kind in ("extension", "theme") else None  # pi's types, a theme's
     return add_item(bench.folder, name, kind, o.as_dir, o.dry_run, confirm, host, bench.install)
 
 
-def kind_and_name(typed: str, kind: str) -> tuple[str, str]:
+def kind_and_name(typed: str, kind: str, as_dir: bool = False) -> tuple[str, str]:
     """The kind and name of `ext add skill:review`, as every other command reads that label
     (it made an extension named `skill:review.ts`); `--kind` says the kind of a bare name."""
-    prefix, colon, bare = typed.rpartition(":")
+    prefix, colon, bare = typed.partition(":")
     if not colon:
         return kind, typed
-    if prefix not in KINDS:
-        import difflib
-
-        from installer.ground.errors import Typo
-
-        close = difflib.get_close_matches(prefix.lower(), KINDS, n=1, cutoff=0.6)  # skills:
-        if close:
-            raise Typo(f"unknown kind {prefix!r} in {typed!r}", typed, f"{close[0]}:{bare}")
+    near = prefix.lower() if prefix.lower() in KINDS else nearest_kind(prefix)
+    if near is None or ":" in bare:  # `a:b`, `skill:a:b`: no kind, or a name with a colon
         raise UsageError(
-            f"name {typed!r} has a ':', which ext's commands read as KIND:NAME "
-            f"({' | '.join(KINDS)}); nothing was written",
+            f"name {typed!r} has a ':' that names no kind, where ext's commands read "
+            f"KIND:NAME ({' | '.join(KINDS)}); nothing was written",
             "use a plain name like 'notify' (hyphens are fine)",
         )
-    if kind not in ("extension", prefix):  # extension is --kind's default: the label says more
+    if near != prefix.lower():
+        from installer.ground.errors import Typo
+
+        raise Typo(f"unknown kind {prefix!r} in {typed!r}", typed, f"{near}:{bare}")
+    if kind not in ("extension", near):  # extension is --kind's default: the label says more
         raise UsageError(
-            f"{typed!r} names a {prefix}, --kind says {kind}; nothing was written",
-            f"give the kind once: `ext add {typed}` or `ext add --kind {kind} {bare}`",
+            f"{typed!r} names a {near}, --kind says {kind}; nothing was written",
+            f"name the kind once: `ext add {near}:{bare}{' --dir' if as_dir else ''}`",
         )
-    return prefix, bare
+    return near, bare
 
 
 def add_item(
@@ -88,13 +86,11 @@ def add_item(
     The note names a whole install, never `--only NAME`: a selection is what is installed, so
     that would take the set's other items out."""
     if kind not in KINDS:
-        import difflib
-
         from installer.ground.errors import Typo
 
-        close = difflib.get_close_matches(kind.lower(), KINDS, n=1, cutoff=0.6)  # skills, Skill
+        close = nearest_kind(kind)  # skills, Skill
         if close:
-            raise Typo(f"unknown kind {kind!r}", kind, close[0])
+            raise Typo(f"unknown kind {kind!r}", kind, close)
         raise UsageError(f"unknown kind {kind!r}", f"use --kind {' | '.join(KINDS)}")
     name = _bare(check_name(name), kind)
     if kind == "extension" and name == "index" and not as_dir:

@@ -489,6 +489,13 @@ def selection_warnings(only: Sequence[str], skip: Sequence[str]) -> tuple[str, .
     )
 
 
+def nearest_kind(typed: str) -> str | None:
+    """The kind a mistyped one means (`skills`, `Skill`), or None when none is near."""
+    import difflib
+
+    return next(iter(difflib.get_close_matches(typed.lower(), KINDS, n=1, cutoff=0.6)), None)
+
+
 def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     """The resources a user-given name means: `notify`, `notify.ts`, or `skill:review`."""
     import difflib
@@ -501,7 +508,7 @@ def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     # names look alike (helper-75: `skill:nosuch` was offered `skill:helper`, with --yes).
     kind, _, bare = name.rpartition(":")
     if kind and kind not in KINDS:  # `skills:review`: the kind is mistyped, not the name
-        kind = next(iter(difflib.get_close_matches(kind.lower(), KINDS, n=1, cutoff=0.6)), kind)
+        kind = nearest_kind(kind) or kind
     names = sorted({r.name for r in resources if not kind or r.kind == kind})
     close = difflib.get_close_matches(bare, names, n=1, cutoff=0.5)
     message = f"the set has no item named {name!r}"

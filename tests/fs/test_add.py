@@ -254,6 +254,7 @@ def test_a_kind_near_one_is_offered_it(root: Path, typed: str) -> None:
         (["skill:review"], "skills/review/SKILL.md"),
         (["prompt:fix", "--kind", "prompt"], "prompts/fix.md"),
         (["extension:deploy"], "extensions/deploy.ts"),
+        (["Skill:review"], "skills/review/SKILL.md"),  # a kind in capitals is the kind
     ],
 )
 def test_a_kind_label_names_the_kind_as_in_every_other_command(
@@ -272,8 +273,10 @@ def test_a_kind_label_names_the_kind_as_in_every_other_command(
     ("args", "said"),
     [
         (["skills:review"], "did you mean 'skill:review'?"),
-        (["a:b"], "which ext's commands read as KIND:NAME"),
+        (["a:b"], "has a ':' that names no kind"),
+        (["skill:a:b"], "has a ':' that names no kind"),  # never offered as skill:b (helper-78)
         (["skill:review", "--kind", "prompt"], "names a skill, --kind says prompt"),
+        (["skill:review", "--kind", "prompt"], "add skill:review`\n"),  # one line, pasteable
     ],
 )
 def test_a_colon_that_names_no_kind_is_refused(root: Path, args: list[str], said: str) -> None:
