@@ -767,3 +767,19 @@ def test_another_hosts_dir_source_says_nothing_of_pis_target(
 
     assert "(EXT_AGENT_DIR)" in listed.stdout, listed.output
     assert "[target]" not in listed.output
+
+
+def test_doctor_s_fix_for_items_placed_by_hand_works_from_a_folder_with_no_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-78: with ext's bundled set taken (no set here), `ext adopt --all --dry-run`, the
+    fix, exits 2: adopt takes nothing into ext's own set. The fix starts a set of one's own."""
+    agent = build_tree(tmp_path / "agent", {"extensions/handmade.ts": "export default 1\n"})
+    monkeypatch.chdir(build_tree(tmp_path / "elsewhere", {"notes.txt": ""}))
+    done = CliRunner().invoke(
+        app, ["--agent-dir", str(agent), "--json", "doctor", "--check", "items.by-hand"], env=ENV
+    )
+    (row,) = json.loads(done.stdout)["checks"]
+    assert row["fix"] == (
+        f"ext init ~/my-pi-set && ext --set ~/my-pi-set adopt --all --from {agent} --dry-run"
+    )

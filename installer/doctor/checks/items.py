@@ -460,15 +460,21 @@ def hand_placed(s: Subject) -> Iterator[Finding]:
     and `ext list` (the set's items) never shows them (helper-75)."""
     from installer.scaffold.adopt_scan import candidates
 
-    found, _ = candidates(survey(s).agent)
-    on = sorted({c.label for c in found if not c.off})  # a hand-made `.off` loads nothing
+    sv = survey(s)
+    found, not_taken = candidates(sv.agent)
+    # and the names adopt would refuse (`my, ext/`), which pi loads all the same (helper-78)
+    real = [c for c in not_taken if sv.agent.entries[c.rel].kind != "link"]
+    on = sorted({c.label for c in (*found, *real) if not c.off})  # a hand-made `.off`: none
     if not on:
         yield ok("nothing placed by hand beside the sets' items")
         return
     shown = ", ".join(on[:_SHOWN]) + (f" and {len(on) - _SHOWN} more" if len(on) > _SHOWN else "")
+    fix = "ext adopt --all --dry-run (what bringing them into the set would do)"
+    if sv.ctx.set_source == "bundled":  # adopt takes nothing into ext's own set (helper-78)
+        dir_ = shell_word(sv.ctx.agent_dir)
+        fix = f"ext init ~/my-pi-set && ext --set ~/my-pi-set adopt --all --from {dir_} --dry-run"
     yield info(
-        f"pi also loads {_count(len(on), 'item')} placed here by hand, in no set: {shown}",
-        "ext adopt --all --dry-run (what bringing them into the set would do)",
+        f"pi also loads {_count(len(on), 'item')} placed here by hand, in no set: {shown}", fix
     )
 
 
