@@ -147,15 +147,18 @@ def _few(others: list[Path]) -> tuple[list[Path], int]:
     return others[: _NAMED - 1], len(others) - (_NAMED - 1)
 
 
-def instead_lines(held: list[SetRecord], again: Callable[[Path], str]) -> tuple[str, ...]:
-    """Each set the agent dir holds when it does not hold this one, with the command for it."""
+def instead_lines(
+    held: list[SetRecord], again: Callable[[Path], str], this: str = "this one"
+) -> tuple[str, ...]:
+    """Each set the agent dir holds when it does not hold this one (`this`: how it is
+    named), with the command for it."""
     from pathlib import Path
 
     from installer.ground.installs import MOVED
     from installer.render.ui import tilde
 
     return tuple(
-        f"this dir holds the set {s.name} ({tilde(Path(s.root))}), not this one: "
+        f"this dir holds the set {s.name} ({tilde(Path(s.root))}), not {this}: "
         + (again(Path(s.root)) if os.path.isdir(s.root) else MOVED)
         for s in held
     )

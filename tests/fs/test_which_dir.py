@@ -377,8 +377,8 @@ def test_an_install_of_the_bundled_set_taken_for_want_of_one_names_the_set_the_d
     assert bundled.exit_code == 0, bundled.output
     assert bundled.stderr.splitlines()[:2] == [
         f"agent dir {fresh} (from --agent-dir)",
-        f"this dir holds the set mine ({set_root}), not this one: "
-        f"ext --set {set_root} --agent-dir {fresh} install",  # it asks before it writes
+        f"this dir holds the set mine ({set_root}), not ext's bundled set, taken as no set is "
+        f"in or above this folder: ext --set {set_root} --agent-dir {fresh} install",
     ]
     assert named.exit_code == 0, named.output
     assert "this dir holds" not in named.output
