@@ -186,7 +186,7 @@ _BRACES = re.compile(r"\{([0-9]*)(,([0-9]*))?\}")  # ASCII digits, as JavaScript
 def _matcher(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))  # as JSON.stringify
 
 
 def _is_number(value: Any) -> bool:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from installer.consent.canonical import short_hash
 from installer.consent.hooks import UNRECOGNISED, visible
 from installer.consent.preview import COVERS
+from installer.ground.screen import escape
 
 if TYPE_CHECKING:
     from installer.consent.hooks import HookCommand
@@ -153,21 +154,23 @@ def preview_lines(preview: ApprovalPreview) -> list[str]:
 
 def describe(command: HookCommand) -> list[str]:
     """One hook as indented text lines: when it fires, then what it runs."""
-    when = [visible(command.event)]
+    # One line each, a newline escaped too (helper-80: kept, it drew a heading of its own),
+    # as pi's dialog draws them (extensions/project-hooks/hooks.ts, describeHook).
+    when = [escape(command.event)]
     if command.matcher is not None:
         # in quotes as JSON writes it: a `"` of its own could close the quote and draw notes
         # of its choosing after it (helper-79); ext and pi's dialog show the same
         quoted = command.matcher.replace("\\", "\\\\").replace('"', '\\"')
-        when.append(f'matcher "{visible(quoted)}"')
-    notes = [visible(command.source)]
+        when.append(f'matcher "{escape(quoted)}"')
+    notes = [escape(command.source)]
     if command.timeout is not None:
         notes.append(f"timeout {_used(command.timeout)} s")
     if command.kind == UNRECOGNISED:
         notes.append("not in the usual hooks format; shown as written")
     elif command.kind != "command":
-        notes.append(f"{visible(command.kind)} hook, not run here")
+        notes.append(f"{escape(command.kind)} hook, not run here")
     elif command.not_run is not None:  # pi passes it over: never shown as one that runs
-        notes.append(f"not run: {visible(command.not_run)}")
+        notes.append(f"not run: {escape(command.not_run)}")
     first, *rest = visible(command.command).split("\n")
     marker = "$" if command.kind == "command" and command.not_run is None else ">"
     return [
