@@ -171,7 +171,12 @@ def package_json(folder: Path) -> object:
     if key in _PARSED:
         return _PARSED[key]
     with open(name, encoding="utf-8") as f:
-        data = json.loads(f.read())
+        text = f.read()
+    from installer.ground.jsondepth import too_deep
+
+    if too_deep(text):  # a set's own bin/pi beside a package.json of a thousand `[` (helper-80)
+        raise ValueError(f"{name} nests too deep")
+    data = json.loads(text)
     if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) >= SETTLED_NS:
         if len(_PARSED) >= 16:  # a run looks at one pi or two; a long test session, more
             _PARSED.clear()

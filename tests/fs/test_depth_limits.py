@@ -143,3 +143,35 @@ def test_a_package_json_of_a_thousand_nested_brackets_is_no_traceback(
     if where == "package.json" and args[0] != "doctor":
         assert result.exit_code == 2, result.output
         assert "nests arrays or objects more than 64 levels deep" in result.stderr
+
+
+def test_a_deep_package_json_that_names_no_pi_is_no_manifest_and_no_refusal(
+    tmp_path: Path,
+) -> None:
+    """helper-80: every folder above the set is asked for a pi package: one of a thousand
+    `[` that names no "pi" made ext refuse to run anywhere below it."""
+    deep = '{"name": "x", "deep": ' + "[" * 1000 + "]" * 1000 + "}"
+    root = build_tree(
+        tmp_path / "set",
+        {"extset.toml": '[set]\nname = "s"\n', "prompts/p.md": "hi\n", "package.json": deep},
+    )
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    result = ext(root, agent, "list")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_set_s_own_pi_beside_a_deep_package_json_is_no_traceback(tmp_path: Path) -> None:
+    """helper-80: `[host] command = "bin/pi"` reads the package.json above bin/pi for pi's
+    version before the set's manifest is read."""
+    deep = '{"name": "x", "pi": {}, "deep": ' + "[" * 1000 + "]" * 1000 + "}"
+    manifest = '[set]\nname = "s"\n[host]\ncommand = "bin/pi"\n'
+    root = build_tree(
+        tmp_path / "set",
+        {"extset.toml": manifest, "bin/pi": "#!/bin/sh\necho 1.6.0\n", "package.json": deep},
+    )
+    (root / "bin" / "pi").chmod(0o755)
+    agent = build_tree(tmp_path / "agent", {"extensions": None})
+    for args in (["list"], ["--json", "doctor"]):
+        result = ext(root, agent, *args)
+        assert not isinstance(result.exception, RecursionError), result.exception
+        assert "Traceback" not in result.output
