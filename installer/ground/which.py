@@ -39,10 +39,10 @@ def which(cmd: str, path: str | None = None, *, as_a_shell: bool = False) -> str
                 path = os.confstr("CS_PATH")
             except (AttributeError, ValueError):
                 path = os.defpath
+    if not as_a_shell:  # an empty PATH too: /bin:/usr/bin, as for a child (helper-80)
+        path = children_path(path or "")
     if not path:
         return None
-    if not as_a_shell:
-        path = children_path(path)
     seen: set[str] = set()
     for folder in path.split(os.pathsep):
         if folder not in seen:

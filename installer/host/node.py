@@ -83,7 +83,9 @@ def _which(program: str, path_env: str | None, as_a_shell: bool = False) -> Path
     from installer.ground.which import which
 
     found = which(program, path=path_env, as_a_shell=as_a_shell)
-    return Path(found) if found is not None else None
+    # a relative hit (`./node`, as_a_shell) made absolute: run by name, the check's own
+    # child would look it up again on another PATH (helper-80)
+    return Path(os.path.abspath(found)) if found is not None else None
 
 
 def _node_named(script: Path) -> tuple[str, str] | None:

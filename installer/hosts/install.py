@@ -132,7 +132,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
             *_round(linked_now(links.actions, here)),
             *files.warnings,
             *_absent_warnings(host, where, picked),
-            *_refused_warnings(host, linked_now(links.actions, here), linked),
+            *_refused_warnings(host, linked_now(links.actions, here), linked, agent),
             *found_twice(ctx, host, linked, _linked_ahead(ctx, options)),
             *_twins(ctx, host, linked_now(links.actions, here), selection),
             *parked_but_read(ctx, links.actions),  # a backup another host still loads
@@ -227,19 +227,23 @@ def _not_here(where: Placed, picked: frozenset[tuple[str, str]]) -> list[Action]
 
 
 def _refused_warnings(
-    host: Host, linked: tuple[Resource, ...], selected: tuple[Resource, ...]
+    host: Host, linked: tuple[Resource, ...], selected: tuple[Resource, ...], agent: AgentState
 ) -> list[str]:
     """One line per skill this run links that the host will skip (or take as a command
-    only), and per command of the selection a skill of it hides (Claude Code: one slash
+    only), and per command of the selection a skill on of it hides (Claude Code: one slash
     name, the skill's), when this run links either (helper-78: a command added to a set
-    whose skill was installed before went unsaid)."""
+    whose skill was installed before went unsaid; helper-80: a skill switched off hides
+    nothing, and a run that links nothing reads no SKILL.md)."""
+    if not linked:
+        return []
     import os
 
     from installer.hosts.skill_files import refusal
     from installer.links.states import hidden_by
 
     said, loaded = [], {}
-    for r in selected:
+    on = [r for r in selected if r in linked or r.dest in agent.entries]
+    for r in on:
         if r.kind == "skill":
             why = refusal(host, os.path.join(r.source, "SKILL.md"))
             said += [f"{r.label}: {why}"] if why and r in linked else []
@@ -247,7 +251,7 @@ def _refused_warnings(
     if host.skill_hides_command:
         said += [
             f"{r.label}: {hidden_by(host, r.name, loaded[r.name].label)}"
-            for r in selected
+            for r in on
             if r.kind == "prompt" and r.name in loaded and (r in linked or loaded[r.name] in linked)
         ]
     return said

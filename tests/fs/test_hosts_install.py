@@ -1686,3 +1686,19 @@ def test_another_agent_s_dir_named_as_a_file_or_below_one_says_what_named_it(
     assert said in done.stderr
     assert "fix: point CODEX_HOME at a folder, or unset it" in done.stderr
     assert "--create" not in done.stderr
+
+
+def test_a_skill_switched_off_hides_no_command(tmp_path: Path, isolated_home: Path) -> None:
+    """helper-80: install warned a command hidden by a skill the user had disabled."""
+    root = build_tree(
+        tmp_path / "set",
+        {"skills/review/SKILL.md": "---\nname: review\ndescription: Review code\n---\n"},
+    )
+    made(isolated_home, ".claude")
+    at = ("--set", str(root), "--host", "claude")
+    assert ext(*at, "install", "--yes").exit_code == 0
+    assert ext(*at, "disable", "skill:review", "--yes").exit_code == 0
+    build_tree(root, {"prompts/review.md": "---\ndescription: d\n---\nReview it.\n"})
+    done = ext(*at, "install", "--yes")
+    assert done.exit_code == 0, done.stderr
+    assert "does not offer" not in done.stderr

@@ -79,8 +79,9 @@ def test_which_reads_path_from_the_environment(
             monkeypatch.delenv("PATH", raising=False)
         else:
             monkeypatch.setenv("PATH", value)
-        assert which("pi") == shutil.which("pi")
-        assert which("sh") == shutil.which("sh")
+        absolute = None if value is None else children_path(value)  # "" too: /bin:/usr/bin
+        assert which("pi") == shutil.which("pi", path=absolute)
+        assert which("sh") == shutil.which("sh", path=absolute)
 
 
 @pytest.mark.parametrize(
