@@ -22,8 +22,9 @@ from collections.abc import Mapping
 
 
 def which(cmd: str, path: str | None = None, *, as_a_shell: bool = False) -> str | None:
-    """The executable `cmd` names, found as `shutil.which(cmd, path=children_path(path))`
-    finds it: a name with a `/` as given, a bare name in PATH's absolute entries. `as_a_shell`:
+    """The executable `cmd` names, found as `shutil.which` finds it in PATH's absolute
+    entries: a name with a `/` as given, a bare name in those entries (none: not found, as
+    an empty PATH finds nothing). `as_a_shell`:
     in every entry, as a shell (and `#!/usr/bin/env`) finds it, `shutil.which(cmd, path)`: what
     a program ext hands the user's PATH to would run (`ext launch` keeps it as it is)."""
     if os.name != "posix":
@@ -39,13 +40,11 @@ def which(cmd: str, path: str | None = None, *, as_a_shell: bool = False) -> str
                 path = os.confstr("CS_PATH")
             except (AttributeError, ValueError):
                 path = os.defpath
-    if not as_a_shell:  # an empty PATH too: /bin:/usr/bin, as for a child (helper-80)
-        path = children_path(path or "")
     if not path:
         return None
     seen: set[str] = set()
-    for folder in path.split(os.pathsep):
-        if folder not in seen:
+    for folder in path.split(os.pathsep):  # no usable entry at all: nothing found
+        if folder not in seen and (as_a_shell or os.path.isabs(folder)):
             seen.add(folder)
             name = os.path.join(folder, cmd)
             if _runnable(name):
