@@ -34,6 +34,9 @@ class Place(NamedTuple):
     word: str = ""  # what the host calls the kind: "command" for a prompt template
 
 
+DescriptionState = Literal["absent", "null", "blank", "unread"]
+
+
 class Host(NamedTuple):
     """One agent ext installs into.
 
@@ -78,11 +81,11 @@ class Host(NamedTuple):
     # How the host takes a SKILL.md's `description` in each state ext reads it in: absent,
     # null (`description:`, `~`), blank (`""`, `'  '`), unread (there, not null, yet no text
     # YAML gives ext: `42`, a list, `"open`). A state in `description_refused` keeps the skill
-    # out; in `description_unknown` ext cannot tell (each host's parser decides; doctor
-    # --deep asks it); any other loads. Pinned on each binary (helper-78):
+    # out; any other loads, as far as ext says (where the host's parser alone can tell, as
+    # Codex CLI's for unread, loading `42` and skipping `"open`, ext claims nothing and
+    # doctor --deep asks it). Pinned on each binary (helper-78):
     # tests/conformance/test_hosts_conformance.py.
-    description_refused: tuple[str, ...] = ()  # a tuple: the repr names pytest's ids, in order
-    description_unknown: tuple[str, ...] = ()
+    description_refused: tuple[DescriptionState, ...] = ()  # a tuple: pytest's ids, in order
     # The longest frontmatter `name` the host loads a skill with (None: no limit it keeps).
     skill_name_max: int | None = None
     # How to make the host read one of two shared folders that both hold a skill ext linked

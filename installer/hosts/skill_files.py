@@ -24,32 +24,30 @@ def host_name(host: Host, skill_md: str, folder_name: str) -> str:
 def refusal(host: Host, skill_md: str) -> str | None:
     """Why `host` would not load the skill of `skill_md` (no frontmatter; a name it needs
     missing or too long; a description in a state it refuses), or None when it would, or
-    ext cannot tell (a description whose value only the host's own parser can judge)."""
+    ext cannot tell (a value only the host's own parser can judge)."""
     judged = host.skill_needs or host.skill_name_max is not None or host.description_refused
     read = _frontmatter_fields(skill_md) if judged else None
-    if read is None:  # nothing to judge; or a missing file, the link engine's (stale)
+    why = _lacks(host, *read) if read is not None else None  # None read: a missing file
+    if why is None:
         return None
-    head, fields = read
-    does = (
-        f"{host.title} offers it as a command only"
-        if host.lacking_as_command
-        else f"{host.title} does not load it"
-    )
+    does = "offers it as a command only" if host.lacking_as_command else "does not load it"
+    return f"{host.title} {does}: {why}"
+
+
+def _lacks(host: Host, head: str, fields: dict[str, str | None]) -> str | None:
     name = (fields["name"] or "").strip()
     if host.skill_name_max is not None and len(name) > host.skill_name_max:
-        return f"{does}: its name is {len(name)} characters long, over its {host.skill_name_max}"
+        return f"its name is {len(name)} characters long, over its {host.skill_name_max}"
     if not head:
-        needs = [
-            *host.skill_needs,
-            *(["description"] if "absent" in host.description_refused else []),
-        ]
-        return f"{does}: its SKILL.md has no frontmatter ({', '.join(needs)})" if needs else None
-    state = _state(head, fields["description"])
+        absent = ["description"] if "absent" in host.description_refused else []
+        needs = [*host.skill_needs, *absent]
+        return f"its SKILL.md has no frontmatter ({', '.join(needs)})" if needs else None
     if "name" in host.skill_needs and not name:
-        return f"{does}: its SKILL.md has no name in its frontmatter"
-    if state in host.description_unknown or state not in host.description_refused:
-        return None
-    return f"{does}: its SKILL.md {_DESCRIPTION[state]}"
+        # `name: 42`: the host's parser decides (helper-80: it was said to be no name)
+        unread = _state(head, fields["name"], "name") == "unread"
+        return None if unread else "its SKILL.md has no name in its frontmatter"
+    state = _state(head, fields["description"])
+    return f"its SKILL.md {_DESCRIPTION[state]}" if state in host.description_refused else None
 
 
 _DESCRIPTION = {
@@ -60,15 +58,15 @@ _DESCRIPTION = {
 }
 
 
-def _state(head: str, text: str | None) -> str:
-    """The state of the frontmatter's `description` (see Host.description_refused)."""
+def _state(head: str, text: str | None, key: str = "description") -> str:
+    """The state of the frontmatter's `key` (see Host.description_refused), read as `text`."""
     from installer.sets.yamltext import has_key, is_null
 
     if text is not None:
         return "blank" if not text.strip() else "text"
-    if not has_key(head, "description"):
+    if not has_key(head, key):
         return "absent"
-    return "null" if is_null(head, "description") else "unread"
+    return "null" if is_null(head, key) else "unread"
 
 
 def _frontmatter_fields(skill_md: str) -> tuple[str, dict[str, str | None]] | None:

@@ -66,7 +66,7 @@ CODEX = Host(
     why_not=_not_pi("Codex CLI"),
     login="$CODEX_HOME/auth.json",
     description_refused=("absent", "null", "blank"),
-    description_unknown=("unread",),  # `42` loads, `"open` does not
+    # unread: `42` loads, `"open` does not; ext claims nothing (not refused)
     skill_name_max=64,
     picks_up="Codex CLI reads it at its next start",
 )

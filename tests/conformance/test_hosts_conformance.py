@@ -179,12 +179,16 @@ def test_a_frontmatter_yaml_cannot_read_is_left_to_the_host(host: RealHost, tmp_
 
 def test_an_empty_or_null_description_is_judged_as_none(host: RealHost, tmp_path: Path) -> None:
     """`description:` and `description: ~` (null to YAML): Claude Code takes the skill as a
-    command only, Codex CLI and OpenCode skip it, Gemini CLI loads it; ext's list says each
-    (helper-78: a change for unreadable values had made them "cannot tell")."""
+    command only, Codex CLI and OpenCode skip it, Gemini CLI loads it; `""` and `'   '`
+    (blank): Claude Code and Codex CLI as for null, Gemini CLI and OpenCode load it. ext's
+    list says each (helper-78: a change for unreadable values had made them "cannot tell")."""
     drafts = {
         "extset.toml": '[set]\nname = "drafts"\n',
         "skills/emptyval/SKILL.md": "---\nname: emptyval\ndescription:\n---\nSteps.\n",
         "skills/tilde/SKILL.md": "---\nname: tilde\ndescription: ~\n---\nSteps.\n",
+        # blank text, and text YAML reads as no string (helper-80: pinned here too)
+        "skills/quotedempty/SKILL.md": '---\nname: quotedempty\ndescription: ""\n---\nS.\n',
+        "skills/blank/SKILL.md": "---\nname: blank\ndescription: '   '\n---\nS.\n",
         "skills/fine/SKILL.md": skill("fine", "A fine skill."),
         "prompts/note.md": "---\ndescription: Note it\n---\nNote $ARGUMENTS.\n",
     }
@@ -213,3 +217,25 @@ def test_a_command_and_a_skill_of_one_name(host: RealHost, tmp_path: Path) -> No
         if host.name == "claude"
         else None
     )
+
+
+def test_a_name_or_description_yaml_reads_as_no_string(host: RealHost, tmp_path: Path) -> None:
+    """`description: 42` loads in Claude Code, Codex CLI and Gemini CLI, and OpenCode skips
+    it, as ext says; `name: 42` is the host's to judge (helper-80: it was said "no name"):
+    ext claims no refusal; Codex CLI and Gemini CLI load it as `42`, Claude Code by its
+    folder, OpenCode not at all."""
+    odd = {
+        "extset.toml": '[set]\nname = "odd"\n',
+        "skills/number/SKILL.md": "---\nname: number\ndescription: 42\n---\nS.\n",
+        "skills/numname/SKILL.md": "---\nname: 42\ndescription: A number name.\n---\nS.\n",
+        "skills/fine/SKILL.md": skill("fine", "A fine skill."),
+    }
+    (case,) = [c for c in build(tmp_path / "cases", host, {"o": odd}) if c.chain == "install"]
+    case.play()
+    loaded = {i.name for i in case.judge(tmp_path / "bin").loaded if i.kind == "skill"}
+    listed = {i["name"]: i for i in case.listing()}
+    number = host.name != "opencode"
+    assert ("number" in loaded, "host_refuses" not in listed["number"]) == (number, number)
+    numname = {"claude": "numname", "codex": "42", "gemini": "42"}.get(host.name)
+    assert (loaded - {"fine", "number"}) == ({numname} if numname else set())
+    assert "host_refuses" not in listed["numname"]
