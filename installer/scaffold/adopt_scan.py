@@ -12,7 +12,14 @@ from installer.ground.errors import UsageError
 from installer.ground.records import NamedTuple
 from installer.links.scan import AgentState, Entry
 from installer.sets.pirules import SUFFIXES, Layout
-from installer.sets.resources import FOLDER, KINDS, Kind, check_name, folder_is_item
+from installer.sets.resources import (
+    FOLDER,
+    KINDS,
+    Kind,
+    check_name,
+    folder_is_item,
+    split_label,
+)
 
 MAX_DIFF_LINES = 200
 
@@ -168,7 +175,7 @@ def pick(
         return found
     chosen: list[Candidate] = []
     for raw in names:
-        kind, _, bare = raw.rpartition(":")
+        kind, bare = split_label(raw)
         check_name(bare)
         hits = [c for c in found if _named(c, kind, bare) and c not in chosen]
         why = [n for c, n in (links or {}).items() if _named(c, kind, bare)]

@@ -489,6 +489,14 @@ def selection_warnings(only: Sequence[str], skip: Sequence[str]) -> tuple[str, .
     )
 
 
+def split_label(name: str) -> tuple[str, str]:
+    """(kind, bare name) of a label a person typed: `skill:review`, `notify`; a kind is the
+    word before the first colon, and only one of KINDS (helper-80: `skill:a:b` was split at
+    its last colon, and offered as `skill:b`): `a:b` is a bare name with a colon in it."""
+    kind, colon, bare = name.partition(":")
+    return (kind, bare) if colon and kind in KINDS else ("", name)
+
+
 def nearest_kind(typed: str) -> str | None:
     """The kind a mistyped one means (`skills`, `Skill`), or None when none is near."""
     import difflib
@@ -500,15 +508,17 @@ def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     """The resources a user-given name means: `notify`, `notify.ts`, or `skill:review`."""
     import difflib
 
-    check_name(name.rpartition(":")[2])
+    check_name(split_label(name)[1])
     hits = [r for r in resources if _matches(r, [name])]
     if hits:
         return hits
     # The name alone is compared, among the kind given: a shared `skill:` made any two skill
     # names look alike (helper-75: `skill:nosuch` was offered `skill:helper`, with --yes).
-    kind, _, bare = name.rpartition(":")
-    if kind and kind not in KINDS:  # `skills:review`: the kind is mistyped, not the name
-        kind = nearest_kind(kind) or kind
+    kind, bare = split_label(name)
+    typed, colon, rest = name.partition(":")
+    near = nearest_kind(typed) if colon and not kind else None
+    if near is not None:  # `skills:review`: the kind is mistyped, not the name
+        kind, bare = near, rest
     names = sorted({r.name for r in resources if not kind or r.kind == kind})
     close = difflib.get_close_matches(bare, names, n=1, cutoff=0.5)
     message = f"the set has no item named {name!r}"
@@ -555,7 +565,7 @@ def twins(resources: Sequence[Resource], names: Iterable[str]) -> dict[Resource,
 
 def _matches(r: Resource, names: list[str]) -> bool:
     for name in names:
-        kind, _, bare = name.rpartition(":")
+        kind, bare = split_label(name)
         if kind and kind != r.kind:
             continue
         if bare in (r.name, r.filename):

@@ -155,3 +155,11 @@ def test_a_short_name_half_like_an_item_still_gets_a_suggestion() -> None:
 def test_a_name_of_another_kind_does_not_hide_the_names_after_it() -> None:
     assert select(ALL, ["prompt:review", "notify"], []) == (NOTIFY, NOTES)
     assert select(ALL, [], ["prompt:review", "notify"]) == (REVIEW,)
+
+
+def test_a_name_with_a_colon_is_named_whole_and_after_its_kind() -> None:
+    """helper-80: a label was split at its last colon, so a prompt `a:b.md` (pi loads it) could
+    not be named at all: `a:b` read as kind `a`, `prompt:a:b` as kind `prompt:a`."""
+    colon = Resource("prompt", "a:b", "a:b.md", "file", "/s/prompts/a:b.md")
+    assert resolve_name((*ALL, colon), "a:b") == [colon]
+    assert resolve_name((*ALL, colon), "prompt:a:b") == [colon]
