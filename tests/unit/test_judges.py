@@ -242,3 +242,28 @@ def test_a_sandbox_keeps_the_users_node_compile_cache_and_nothing_else_of_theirs
         assert "NODE_COMPILE_CACHE" not in box.env({"PATH": "/bin"})
         off = {"NODE_COMPILE_CACHE": "/c", "NODE_DISABLE_COMPILE_CACHE": "1"}
         assert box.env(off)["NODE_DISABLE_COMPILE_CACHE"] == "1"  # their choice holds
+
+
+def test_claude_s_check_keeps_no_settings_key_but_its_permission_rules(tmp_path: Path) -> None:
+    """helper-79, helper-80: the judge's run of Claude Code starts with the user's (or a
+    set's) settings.json; only the keys that shape what loads are kept, every hook is off."""
+    from installer.hosts.judges.claude import quiet_settings
+
+    settings = {
+        "hooks": {"SessionStart": []},
+        "apiKeyHelper": "touch x",
+        "statusLine": {"type": "command", "command": "x"},
+        "env": {"NODE_OPTIONS": "--require ./x.js"},
+        "fileSuggestion": {"type": "command", "command": "x"},
+        "permissions": {"deny": ["Skill(secret)"]},
+    }
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps(settings))
+    assert json.loads(quiet_settings(path) or "") == {
+        "permissions": {"deny": ["Skill(secret)"]},
+        "disableAllHooks": True,
+    }
+    for text in ("[1]", "not json", ""):
+        path.write_text(text)
+        assert quiet_settings(path) is None
+    assert quiet_settings(tmp_path / "missing.json") is None

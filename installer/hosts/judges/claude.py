@@ -128,20 +128,17 @@ def _init(binary: str, environ: Mapping[str, str], config_dir: Path | None) -> d
     return record
 
 
-# settings.json keys by which Claude Code runs a program, or sets what its programs run
-# with: none is about what it loads, and a check runs nothing of the user's, nor of a set's
-# (helper-79: a cloned set's `[hosts.claude] agent_dir` ran its SessionStart hook and
-# apiKeyHelper in `ext doctor --deep`).
-RUNS = (
-    "hooks", "apiKeyHelper", "statusLine", "awsAuthRefresh", "awsCredentialExport",
-    "otelHeadersHelper", "env", "mcpServers", "enabledPlugins", "extraKnownMarketplaces",
-)  # fmt: skip
+# The settings.json keys the judge's run keeps: what may shape which skills and commands
+# Claude Code offers (its permission rules). Every other key is left out: many run a program
+# (`hooks`, `apiKeyHelper`, `statusLine`, `env`, `awsAuthRefresh`, …), and a list of those
+# would miss the next one Claude adds (helper-79: a cloned set's `[hosts.claude] agent_dir`
+# ran its SessionStart hook and apiKeyHelper in `ext doctor --deep`; helper-80).
+KEPT = ("permissions",)
 
 
 def quiet_settings(path: Path) -> str | None:
-    """The user's settings.json for the judge's run: without the keys that run programs, and
-    with every hook off; None when there is none that parses as an object (Claude reads
-    none then either)."""
+    """The user's settings.json for the judge's run: its KEPT keys alone, and every hook off;
+    None when there is none that parses as an object (Claude reads none then either)."""
     from installer.ground.readfile import read_head
 
     try:
@@ -150,7 +147,7 @@ def quiet_settings(path: Path) -> str | None:
         return None
     if not isinstance(data, dict):
         return None
-    kept = {k: v for k, v in data.items() if k not in RUNS}
+    kept = {k: v for k, v in data.items() if k in KEPT}
     return json.dumps({**kept, "disableAllHooks": True})
 
 
