@@ -409,3 +409,22 @@ def test_a_run_cut_short_is_named_as_it_was_asked(
     path = Path("/a/.extset/journal/x.jsonl")
     rec = journal.Record(path, command, "2026-12-05T09", None, (), asked=asked)
     assert journal.settling(rec) == said
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        (("--skip", "a,b"), ("--skip", "b,a"), True),
+        (("--skip", "a", "--skip", "b"), ("--skip", "a,b"), True),
+        (("--only", "a", "--reseed"), ("--reseed", "--only", "a"), True),
+        (("--skip", "a"), ("--only", "a"), False),
+        (("--skip", "a"), (), False),
+        (("--skip", "a,b"), ("--skip", "a"), False),
+    ],
+)
+def test_a_run_is_asked_the_same_whatever_the_order_of_its_words(
+    a: tuple[str, ...], b: tuple[str, ...], same: bool
+) -> None:
+    """helper-78, helper-80: `--skip b,a` after a killed `--skip a,b` finishes it."""
+    rec = journal.Record(Path("/a/.extset/journal/x.jsonl"), "install", "", None, (), asked=a)
+    assert journal.finishes(rec, "install", b) is same

@@ -8,6 +8,8 @@ import random
 import subprocess
 from typing import Any
 
+import pytest
+
 from installer.sets.yamltext import text_of
 from tests.pis import RealPi
 
@@ -144,3 +146,25 @@ def test_a_value_that_is_not_text_is_none() -> None:
     assert text_of('description: "never closed', "description") is None
     assert text_of('description: "\\ud800 half a pair"', "description") is None
     assert text_of('description: "\\U00110000"', "description") is None
+
+
+@pytest.mark.parametrize(
+    ("head", "null"),
+    [
+        ("name: x\n", True),  # absent
+        ("description:\n", True),
+        ("description: ~\n", True),
+        ("description: null # later\n", True),
+        ("description: # a comment\n  # and another\n", True),
+        ("description: NULL\n", True),
+        ('description: ""\n', False),  # blank text is text
+        ("description: 42\n", False),
+        ("description:\n  below\n", False),
+        ("description: nullish\n", False),
+    ],
+)
+def test_a_key_is_null_as_yaml_reads_it(head: str, null: bool) -> None:
+    """What ext tells apart from "no text": an agent refuses a null description (helper-78)."""
+    from installer.sets.yamltext import is_null
+
+    assert is_null(head, "description") is null
