@@ -123,9 +123,9 @@ def _instead(
             return typed(g._replace(set_dir=root), BY_CALL["list_items"], {}, here)
         return typed(g._replace(set_dir=root), command, _asking(args), here, passed=passed)
 
-    # helper-78: run from a folder with no set, "this one" was ext's bundled set, unsaid
-    bundled = "ext's bundled set, taken as no set is in or above this folder"
-    return instead_lines(held, again, bundled if ctx.set_source == "bundled" else "this one")
+    from installer.ground.context import this_set
+
+    return instead_lines(held, again, this_set(ctx.set_source))
 
 
 def _named_items(command: Command, args: dict[str, Any]) -> list[str]:

@@ -431,6 +431,14 @@ def from_where(source: str) -> str:
     return ISOLATED if source in ("isolated", ISOLATED) else f"from {source}"
 
 
+def this_set(set_source: str | None) -> str:
+    """How "this one" is said beside a set an agent dir holds instead: ext's bundled set, when
+    ext took it for want of a set in or above the working folder (helper-78, helper-80)."""
+    if set_source == "bundled":
+        return "ext's bundled set, taken as no set is in or above this folder"
+    return "this one"
+
+
 def pi_agent_dir(env: Env) -> Path:
     """The agent dir pi itself reads in this shell: PI_CODING_AGENT_DIR, else ~/.pi/agent."""
     named = _env_path(env, PI_AGENT_DIR_VAR, home_tilde=True)

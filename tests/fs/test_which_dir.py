@@ -783,3 +783,16 @@ def test_doctor_s_fix_for_items_placed_by_hand_works_from_a_folder_with_no_set(
     assert row["fix"] == (
         f"ext init ~/my-pi-set && ext --set ~/my-pi-set adopt --all --from {agent} --dry-run"
     )
+
+
+def test_doctor_from_a_folder_with_no_set_says_the_bundled_set_is_this_one(
+    set_root: Path, fresh: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-80: doctor's agent.dir and items rows still said "not this one" of it."""
+    installed_in(set_root, fresh)
+    monkeypatch.chdir(build_tree(tmp_path / "elsewhere", {"notes.txt": ""}))
+    done = CliRunner().invoke(app, ["--agent-dir", str(fresh), "--json", "doctor"], env=ENV)
+    rows = {(r["id"], r["message"]) for r in json.loads(done.stdout)["checks"]}
+    bundled = "not ext's bundled set, taken as no set is in or above this folder"
+    assert ("agent.dir", f"this dir holds the set mine ({set_root}), {bundled}") in rows
+    assert any(i == "items" and f"(this dir holds the set mine, {bundled}" in m for i, m in rows)

@@ -9,6 +9,7 @@ from pathlib import Path
 from installer.doctor.checks.perms import listed, owned_by_others, writable_by_others
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
+from installer.ground.context import this_set
 from installer.ground.errors import ExtError
 from installer.ground.installs import MOVED
 from installer.ground.shellword import shell_word
@@ -60,7 +61,8 @@ def _elsewhere(s: Subject) -> list[Finding]:
         for d in found.others
     ] + [
         info(
-            f"this dir holds the set {r.name} ({r.root}), not this one",
+            f"this dir holds the set {r.name} ({shell_word(Path(r.root))}), "
+            f"not {this_set(s.set_source)}",
             f"check that set: `ext{host} --set {shell_word(Path(r.root))} --agent-dir {place} "
             "doctor`"
             if os.path.isdir(r.root)

@@ -124,10 +124,12 @@ def _unloadable(items: Iterable[Item]) -> list[Finding]:
 def _held_instead(ctx: Context) -> str:
     """The sets of this host the agent dir holds when it does not hold this one ("" when it
     holds this one, or none): doctor run from the wrong folder, whose items are not news."""
+    from installer.ground.context import this_set
     from installer.ground.installs import placed
 
     found = placed(ctx.set_root, ctx.manifest.name, ctx.agent_dir, ctx.on.name)
-    return ", ".join(f"the set {r.name}" for r in found.held)
+    held = ", ".join(f"the set {r.name}" for r in found.held)
+    return f"{held}, not {this_set(ctx.set_source)}" if held else ""
 
 
 def _skipped_by_pi(s: Subject, sv: Survey) -> list[Finding]:
@@ -240,7 +242,7 @@ def item_findings(
         elif item.state == "stale":
             yield _stale(item, agent.entries[item.path], install)
     if missing and held:
-        said = f"this dir holds {held}, not this one: see agent.dir"
+        said = f"this dir holds {held}: see agent.dir"
         yield info(f"not installed: {', '.join(missing)} ({said})")
     elif missing:
         yield info(f"not installed: {', '.join(missing)}", install)
