@@ -8,12 +8,11 @@ names them for both test suites.
 
 from __future__ import annotations
 
-from installer.ground.jsondepth import too_deep
+from installer.ground.jsondepth import MAX_NESTING, too_deep
 
-__all__ = ["too_deep"]  # a hook file's and the store's depth, scanned as any JSON's
+__all__ = ["MAX_NESTING", "too_deep"]  # a hook file's and the store's depth, as any JSON's
 
 MAX_SOURCE_BYTES = 256 * 1024  # one hook file: Claude Code's settings are a few KiB
-MAX_NESTING = 64  # arrays and objects in a hook file or the store, one inside another
 MAX_CONFIG_BYTES = 64 * 1024  # the canonical config one approval records
 MAX_APPROVALS = 256  # projects in the store
 MAX_STORE_BYTES = 8 * 1024 * 1024  # the store file

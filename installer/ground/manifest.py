@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from installer.ground.errors import UsageError
+from installer.ground.jsondepth import MAX_NESTING  # settings.json and hook files too
 from installer.ground.records import NamedTuple
 
 MANIFEST_NAME = "extset.toml"
@@ -191,9 +192,6 @@ def _parse(raw: bytes, path: Path) -> dict[str, Any]:
             f"use keys with at most {MAX_NESTING - 1} dotted parts",
         )
     return data
-
-
-MAX_NESTING = 64  # settings.json is read to this depth (jsondoc.MAX_DEPTH); deeper is a mistake
 
 
 def _too_deep(data: dict[str, Any]) -> bool:

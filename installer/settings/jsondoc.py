@@ -7,11 +7,12 @@ import re
 from typing import Any
 
 from installer.ground.errors import ExtError
+from installer.ground.jsondepth import MAX_NESTING
 from installer.ground.records import NamedTuple
 from installer.ground.shellword import shell_word
 from installer.settings.files import MAX_BYTES  # one cap: a read's, a stat's
 
-MAX_DEPTH = 64
+MAX_DEPTH = MAX_NESTING  # one limit for every JSON ext reads (ground.jsondepth)
 
 # Only strings and the bytes that open, close or separate containers matter for depth and keys.
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:]')

@@ -513,7 +513,7 @@ def test_items_placed_by_hand_are_named_with_adopt_as_the_fix(
 
     assert (found.level, found.message) == (
         "info",
-        "pi also loads 3 items placed here by hand, in no set: handmade, my, ext, skill:own",
+        "pi also loads 3 items placed here by hand, in no set: handmade, 'my, ext', skill:own",
     )
     assert found.fix is not None and found.fix.startswith("ext adopt --all --dry-run")
 

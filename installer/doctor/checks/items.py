@@ -466,7 +466,8 @@ def hand_placed(s: Subject) -> Iterator[Finding]:
     found, not_taken = candidates(sv.agent)
     # and the names adopt would refuse (`my, ext/`), which pi loads all the same (helper-78)
     real = [c for c in not_taken if sv.agent.entries[c.rel].kind != "link"]
-    on = sorted({c.label for c in (*found, *real) if not c.off})  # a hand-made `.off`: none
+    # a hand-made `.off` loads nothing; a name with ", " is quoted (helper-80: `my, ext`)
+    on = [shell_word(n) for n in sorted({c.label for c in (*found, *real) if not c.off})]
     if not on:
         yield ok("nothing placed by hand beside the sets' items")
         return
