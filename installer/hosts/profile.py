@@ -86,6 +86,10 @@ class Host(NamedTuple):
     # doctor --deep asks it). Pinned on each binary (helper-78):
     # tests/conformance/test_hosts_conformance.py.
     description_refused: tuple[DescriptionState, ...] = ()  # a tuple: pytest's ids, in order
+    # Whether the host reads a SKILL.md that starts with a byte order mark (Claude Code and
+    # OpenCode skip it; Codex CLI and Gemini CLI see no frontmatter then). Pinned on each
+    # binary in tests/conformance/test_hosts_conformance.py.
+    skill_bom_read: bool = False
     # The longest frontmatter `name` the host loads a skill with (None: no limit it keeps).
     skill_name_max: int | None = None
     # How to make the host read one of two shared folders that both hold a skill ext linked

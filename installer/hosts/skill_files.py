@@ -26,7 +26,7 @@ def refusal(host: Host, skill_md: str) -> str | None:
     missing or too long; a description in a state it refuses), or None when it would, or
     ext cannot tell (a value only the host's own parser can judge)."""
     judged = host.skill_needs or host.skill_name_max is not None or host.description_refused
-    read = _frontmatter_fields(skill_md) if judged else None
+    read = _frontmatter_fields(skill_md, host.skill_bom_read) if judged else None
     why = _lacks(host, *read) if read is not None else None  # None read: a missing file
     if why is None:
         return None
@@ -69,9 +69,12 @@ def _state(head: str, text: str | None, key: str = "description") -> str:
     return "null" if is_null(head, key) else "unread"
 
 
-def _frontmatter_fields(skill_md: str) -> tuple[str, dict[str, str | None]] | None:
+def _frontmatter_fields(skill_md: str, bom_read: bool) -> tuple[str, dict[str, str | None]] | None:
     """The frontmatter of `skill_md` and its `name` and `description` as YAML reads them (a
-    description in a folded block below its key is there); None when it cannot be read."""
+    description in a folded block below its key is there); None when it cannot be read. Line
+    ends as every agent reads them (CRLF too), a byte order mark as this one does
+    (`bom_read`: skipped; else the file has no frontmatter). Pinned on each binary
+    (helper-80: a CRLF SKILL.md, which all four load, was said to have no frontmatter)."""
     from installer.ground.readfile import read_head
     from installer.hosts.toml_commands import split_frontmatter
     from installer.sets.yamltext import text_of
@@ -80,5 +83,8 @@ def _frontmatter_fields(skill_md: str) -> tuple[str, dict[str, str | None]] | No
         text = read_head(skill_md, _HEAD)
     except OSError:
         return None
+    text = text.replace("\r\n", "\n")
+    if bom_read:
+        text = text.removeprefix("\ufeff")
     head, _ = split_frontmatter(text)
     return head, {f: text_of(head, f) for f in ("name", "description")}

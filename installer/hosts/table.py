@@ -47,6 +47,7 @@ CLAUDE = Host(
     why_not=_not_pi("Claude Code"),
     login="~/.claude/.credentials.json",
     description_refused=("absent", "null", "blank"),
+    skill_bom_read=True,
     picks_up="Claude Code reads it at its next start",
     skill_named_by="folder",
     lacking_as_command=True,
@@ -96,6 +97,7 @@ OPENCODE = Host(
     "~/.agents/skills (its own switch)",
     skill_needs=("name",),
     description_refused=("null", "unread"),  # absent or blank: it loads
+    skill_bom_read=True,
     picks_up="OpenCode reads it at its next start",
 )
 

@@ -239,3 +239,23 @@ def test_a_name_or_description_yaml_reads_as_no_string(host: RealHost, tmp_path:
     numname = {"claude": "numname", "codex": "42", "gemini": "42"}.get(host.name)
     assert (loaded - {"fine", "number"}) == ({numname} if numname else set())
     assert "host_refuses" not in listed["numname"]
+
+
+def test_a_crlf_or_bom_skill_md_is_judged_as_each_host_reads_it(
+    host: RealHost, tmp_path: Path
+) -> None:
+    """helper-80: a CRLF SKILL.md, which all four load, was said to have no frontmatter; one
+    with a byte order mark loads in Claude Code and OpenCode, not in Codex CLI or Gemini
+    CLI. ext's list says each, as the binaries do."""
+    files = {
+        "extset.toml": '[set]\nname = "ends"\n',
+        "skills/crlf/SKILL.md": "---\r\nname: crlf\r\ndescription: windows\r\n---\r\nS.\r\n",
+        "skills/bom/SKILL.md": "\ufeff---\nname: bom\ndescription: with bom\n---\nS.\n",
+        "skills/fine/SKILL.md": skill("fine", "A fine skill."),
+        "prompts/note.md": "---\ndescription: Note it\n---\nNote $ARGUMENTS.\n",
+    }
+    cases = [c for c in build(tmp_path / "cases", host, {"e": files}) if c.chain == "install"]
+    _check(run_all(cases, tmp_path / "bin", lambda case: []), cases)
+    listed = {i["name"]: i for i in cases[0].listing()}
+    assert "host_refuses" not in listed["crlf"] and "host_kind" not in listed["crlf"]
+    assert ("host_refuses" in listed["bom"]) == (host.name in ("codex", "gemini"))
