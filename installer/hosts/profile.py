@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Literal
 from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
+    # a type alias made at import costs every run that loads this module (pi's too)
+    DescriptionState = Literal["absent", "null", "blank", "unread"]
     from installer.sets.resources import Kind
 
 # How an item lands in a host: a link to the set's own file or folder, or a file ext writes
@@ -32,9 +34,6 @@ class Place(NamedTuple):
     folder: str
     form: Form = "link"
     word: str = ""  # what the host calls the kind: "command" for a prompt template
-
-
-DescriptionState = Literal["absent", "null", "blank", "unread"]
 
 
 class Host(NamedTuple):
