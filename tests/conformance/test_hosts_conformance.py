@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from installer.hosts.toml_commands import description_of, split_frontmatter
-from tests.conformance.host_cases import Case, build, corpus, generated, run_all, skill
+from tests.conformance.host_cases import Case, Files, build, corpus, generated, run_all, skill
 from tests.hosts import BY_NAME, RealHost
 
 pytestmark = pytest.mark.conformance
@@ -182,18 +182,31 @@ def test_an_empty_or_null_description_is_judged_as_none(host: RealHost, tmp_path
     command only, Codex CLI and OpenCode skip it, Gemini CLI loads it; `""` and `'   '`
     (blank): Claude Code and Codex CLI as for null, Gemini CLI and OpenCode load it. ext's
     list says each (helper-78: a change for unreadable values had made them "cannot tell")."""
-    drafts = {
-        "extset.toml": '[set]\nname = "drafts"\n',
-        "skills/emptyval/SKILL.md": "---\nname: emptyval\ndescription:\n---\nSteps.\n",
-        "skills/tilde/SKILL.md": "---\nname: tilde\ndescription: ~\n---\nSteps.\n",
-        # blank text, and text YAML reads as no string (helper-80: pinned here too)
-        "skills/quotedempty/SKILL.md": '---\nname: quotedempty\ndescription: ""\n---\nS.\n',
-        "skills/blank/SKILL.md": "---\nname: blank\ndescription: '   '\n---\nS.\n",
+    _installed_as_the_host_says(
+        host,
+        tmp_path,
+        {
+            "skills/emptyval/SKILL.md": "---\nname: emptyval\ndescription:\n---\nSteps.\n",
+            "skills/tilde/SKILL.md": "---\nname: tilde\ndescription: ~\n---\nSteps.\n",
+            # blank text (helper-80: pinned here too)
+            "skills/quotedempty/SKILL.md": '---\nname: quotedempty\ndescription: ""\n---\nS.\n',
+            "skills/blank/SKILL.md": "---\nname: blank\ndescription: '   '\n---\nS.\n",
+        },
+    )
+
+
+def _installed_as_the_host_says(host: RealHost, tmp_path: Path, skills: Files) -> Case:
+    """A set of `skills`, a fine skill and a command, installed: what ext lists is what the
+    host loads (run_all's comparison); the case, for a test's own look at the listing."""
+    files = {
+        "extset.toml": '[set]\nname = "judged"\n',
+        **skills,
         "skills/fine/SKILL.md": skill("fine", "A fine skill."),
         "prompts/note.md": "---\ndescription: Note it\n---\nNote $ARGUMENTS.\n",
     }
-    cases = [c for c in build(tmp_path / "cases", host, {"d": drafts}) if c.chain == "install"]
+    cases = [c for c in build(tmp_path / "cases", host, {"j": files}) if c.chain == "install"]
     _check(run_all(cases, tmp_path / "bin", lambda case: []), cases)
+    return cases[0]
 
 
 def test_a_command_and_a_skill_of_one_name(host: RealHost, tmp_path: Path) -> None:
@@ -247,15 +260,11 @@ def test_a_crlf_or_bom_skill_md_is_judged_as_each_host_reads_it(
     """helper-80: a CRLF SKILL.md, which all four load, was said to have no frontmatter; one
     with a byte order mark loads in Claude Code and OpenCode, not in Codex CLI or Gemini
     CLI. ext's list says each, as the binaries do."""
-    files = {
-        "extset.toml": '[set]\nname = "ends"\n',
+    skills = {
         "skills/crlf/SKILL.md": "---\r\nname: crlf\r\ndescription: windows\r\n---\r\nS.\r\n",
         "skills/bom/SKILL.md": "\ufeff---\nname: bom\ndescription: with bom\n---\nS.\n",
-        "skills/fine/SKILL.md": skill("fine", "A fine skill."),
-        "prompts/note.md": "---\ndescription: Note it\n---\nNote $ARGUMENTS.\n",
     }
-    cases = [c for c in build(tmp_path / "cases", host, {"e": files}) if c.chain == "install"]
-    _check(run_all(cases, tmp_path / "bin", lambda case: []), cases)
-    listed = {i["name"]: i for i in cases[0].listing()}
+    case = _installed_as_the_host_says(host, tmp_path, skills)
+    listed = {i["name"]: i for i in case.listing()}
     assert "host_refuses" not in listed["crlf"] and "host_kind" not in listed["crlf"]
     assert ("host_refuses" in listed["bom"]) == (host.name in ("codex", "gemini"))
