@@ -74,6 +74,7 @@ def start_set(
             "pi's types) and extset.toml no tested versions; run `ext init` again once pi is "
             "installed, after removing tsconfig.json"
         )
+    warnings += _agent_dir_note(root)
     repo = _repository(root)
     git_note = _git_note(repo, git_bin, root) if git else None
     if git_note:
@@ -114,6 +115,23 @@ def start_set(
     go = "" if same_path(root, Path.cwd()) else f"cd {shell_word(root)} && "
     notes = (f"next: {go}ext install   (ext launch runs pi with the set)",)
     return run("init", pieces, warnings, dry_run, confirm, notes)
+
+
+def _agent_dir_note(root: Path) -> list[str]:
+    """A word when the folder is an agent dir (ext's record in it, or pi's own files): a set
+    there puts its extensions/ where the dir's are, and no install into that dir is taken
+    (helper-77: `ext init` inside an agent dir said nothing, the install then refused)."""
+    ext_s = (root / ".extset" / "state.json").is_file()
+    pi_s = (root / "settings.json").is_file() and any(
+        (root / name).exists() for name in ("sessions", "auth.json", "models.json")
+    )
+    if not (ext_s or pi_s):
+        return []
+    return [
+        f"{root} is an agent dir (it holds {'ext' if ext_s else 'pi'}'s own files): a set "
+        "there cannot be installed into it; make the set in a folder of its own, and adopt "
+        f"what is here with `ext adopt --all --from {shell_word(root)}`"
+    ]
 
 
 def adopt_hint(pi_dir: Path | None, root: Path) -> tuple[str, ...]:

@@ -422,3 +422,17 @@ def test_the_examples_of_two_sets_install_side_by_side(tmp_path: Path, host: Hos
         "mine-hello.ts",
         "work-hello.ts",
     ]
+
+
+@pytest.mark.parametrize(
+    "marks", [{".extset/state.json": "{}\n"}, {"settings.json": "{}\n", "sessions": None}]
+)
+def test_init_in_an_agent_dir_says_a_set_there_cannot_be_installed_into_it(
+    tmp_path: Path, host: HostInfo, marks: dict[str, Any]
+) -> None:
+    """helper-77: `ext init` inside an agent dir said nothing; the install then refused."""
+    agent = build_tree(tmp_path / "agent", marks)
+    result = start_set(agent, None, False, True, yes, host, None)
+    assert any(w.startswith(f"{agent} is an agent dir") for w in result.plan.warnings)
+    plain = start_set(tmp_path / "set", None, False, True, yes, host, None)
+    assert not any("is an agent dir" in w for w in plain.plan.warnings)
