@@ -250,8 +250,6 @@ def refuse_broken_pi_package(path: Path, looked_for: bool = True) -> None:
     yet it is likely the set meant here; going on to the bundled set would be silent. Of a
     set found otherwise (`looked_for` False: extset.toml, --set), ext could tell none of its
     items: every link would read as stale (helper-32)."""
-    import json
-    import re
 
     from installer.ground.readfile import read_text
 
@@ -259,14 +257,16 @@ def refuse_broken_pi_package(path: Path, looked_for: bool = True) -> None:
         text = read_text(str(path))  # a FIFO or /dev/zero there is no JSON: never waited on
     except (OSError, UnicodeDecodeError):
         return
-    from installer.ground.jsondepth import refused_deep, too_deep
+    from installer.ground.jsondepth import loads, refused_deep, too_deep
+    from installer.sets.pirules import NAMES_PI
 
-    if too_deep(text) and re.search(r'"pi"\s*:', text):
+    names_pi = NAMES_PI.search(text) is not None
+    if too_deep(text) and names_pi:
         raise UsageError(*refused_deep(path))
     try:
-        json.loads(text, parse_constant=_js_rejects)  # NaN, Infinity: JSON.parse throws
-    except (ValueError, RecursionError) as exc:
-        if re.search(r'"pi"\s*:', text):
+        loads(text, parse_constant=_js_rejects)  # NaN, Infinity: JSON.parse throws
+    except ValueError as exc:
+        if names_pi:
             raise UsageError(
                 f'{path} is not valid JSON ({exc}), and it names a "pi" key: pi reads no '
                 "manifest from it, so ext cannot tell this pi package's items",

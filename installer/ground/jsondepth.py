@@ -3,6 +3,8 @@ thousand `[` (a set's package.json, helper-79) ended `ext list` in a RecursionEr
 
 from __future__ import annotations
 
+from typing import Any
+
 MAX_NESTING = 64  # arrays and objects one inside another: no manifest or settings file nears it
 
 
@@ -27,6 +29,16 @@ def too_deep(text: str, limit: int = MAX_NESTING) -> bool:
         elif char in "]}":
             depth -= 1
     return False
+
+
+def loads(text: str, **options: Any) -> Any:
+    """`json.loads(text, **options)`, or ValueError when the text nests deeper than
+    MAX_NESTING (scanned first: the parser would recurse into it)."""
+    import json
+
+    if too_deep(text):
+        raise ValueError(f"arrays or objects nested more than {MAX_NESTING} levels deep")
+    return json.loads(text, **options)
 
 
 def refused_deep(path: object) -> tuple[str, str]:

@@ -24,9 +24,9 @@ from collections.abc import Mapping
 def which(cmd: str, path: str | None = None, *, as_a_shell: bool = False) -> str | None:
     """The executable `cmd` names, found as `shutil.which` finds it in PATH's absolute
     entries: a name with a `/` as given, a bare name in those entries (none: not found, as
-    an empty PATH finds nothing). `as_a_shell`:
-    in every entry, as a shell (and `#!/usr/bin/env`) finds it, `shutil.which(cmd, path)`: what
-    a program ext hands the user's PATH to would run (`ext launch` keeps it as it is)."""
+    an empty PATH finds nothing). `as_a_shell`: in every entry, as a shell and
+    `#!/usr/bin/env` find it: what a program handed the user's PATH as it is would run
+    (`ext launch`)."""
     if os.name != "posix":
         import shutil
 

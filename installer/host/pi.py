@@ -160,7 +160,6 @@ def package_json(folder: Path) -> object:
     parsed once per process while its stat says it is the same file (as the manifest cache
     does, not kept while under two seconds old, where a coarse clock hides a second edit).
     """
-    import json
     import time
 
     from installer.ground.manifest_cache import SETTLED_NS, stamp
@@ -170,13 +169,10 @@ def package_json(folder: Path) -> object:
     key = (name, *stamp(st))
     if key in _PARSED:
         return _PARSED[key]
-    with open(name, encoding="utf-8") as f:
-        text = f.read()
-    from installer.ground.jsondepth import too_deep
+    from installer.ground.jsondepth import loads
 
-    if too_deep(text):  # a set's own bin/pi beside a package.json of a thousand `[` (helper-80)
-        raise ValueError(f"{name} nests too deep")
-    data = json.loads(text)
+    with open(name, encoding="utf-8") as f:  # a set's own bin/pi beside a deep one: helper-80
+        data = loads(f.read())
     if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) >= SETTLED_NS:
         if len(_PARSED) >= 16:  # a run looks at one pi or two; a long test session, more
             _PARSED.clear()

@@ -443,18 +443,20 @@ def _place(ctx: Context, host: Host, folder: str, r: Resource) -> SharedPlace:
     owner = owner_of(folder)
     if not os.path.islink(dict(_read_folders(ctx, host))[folder] / r.filename):
         return parked_read(ctx, host, folder, r.filename, owner)  # parked: read all the same
-    how = (
-        f"`{owner_run(ctx, owner)} enable/disable {shell_word(r.label)}`"
-        if owner
-        else "that folder's host"
-    )
-    note = f"{host.title} reads it from {folder}, where ext linked it: switch it with {how}"
+    by = switched_off_by(ctx, host, folder, r.label)  # ext's record read once, not thrice
     if owner and host.reads_hidden:  # a parked link loads all the same
         note = (
             f"{host.title} reads it from {folder}, where ext linked it, hidden folders "
-            f"too: {switched_off_by(ctx, host, folder, r.label)} takes it away"
+            f"too: {by} takes it away"
         )
-    return SharedPlace(f"{folder}/{r.filename}", note, switched_off_by(ctx, host, folder, r.label))
+    else:
+        how = (
+            f"`{owner_run(ctx, owner)} enable/disable {shell_word(r.label)}`"
+            if owner
+            else "that folder's host"
+        )
+        note = f"{host.title} reads it from {folder}, where ext linked it: switch it with {how}"
+    return SharedPlace(f"{folder}/{r.filename}", note, by)
 
 
 class _Stated(Protocol):

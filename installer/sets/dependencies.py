@@ -5,7 +5,6 @@ pi then fails to load it with `Cannot find module`; this says so before pi is st
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -38,11 +37,10 @@ def missing(entry: Path, set_root: Path, pi: PiLine | None = None) -> Missing | 
     manifest = _nearest(entry.parent, set_root)
     if manifest is None:
         return None
-    from installer.ground.jsondepth import too_deep
+    from installer.ground.jsondepth import loads
 
     try:
-        text = read_text(manifest)
-        declared = None if too_deep(text) else json.loads(text).get("dependencies")
+        declared = loads(read_text(manifest)).get("dependencies")
     except (OSError, ValueError, AttributeError):
         return None  # set.resources and pi's own loader say what is wrong with it
     if not isinstance(declared, dict):

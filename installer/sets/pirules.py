@@ -22,8 +22,8 @@ lines: only its `extensions` counts, else index.ts, else index.js (`resolveExten
 
 from __future__ import annotations
 
-import json
 import os
+import re
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -76,6 +76,9 @@ def _strings(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
+NAMES_PI = re.compile(r'"pi"\s*:')  # a package.json that names a pi manifest, read or not
+
+
 def read_pi_key(root: str) -> Any:
     """The `pi` value of root's package.json as pi 0.73 reads it, whatever it holds; None
     when there is none (or it is null, false, 0 or "")."""
@@ -86,16 +89,14 @@ def read_pi_key(root: str) -> Any:
         text = read_text(path)
     except (OSError, ValueError):
         return None
-    from installer.ground.jsondepth import refused_deep, too_deep
+    from installer.ground.jsondepth import loads, refused_deep, too_deep
 
-    if too_deep(text):  # only one naming pi: any folder above is asked (helper-80)
-        if '"pi"' not in text:
-            return None
+    if too_deep(text) and NAMES_PI.search(text):  # any folder above is asked (helper-80)
         from installer.ground.errors import UsageError
 
         raise UsageError(*refused_deep(path))
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = loads(text, parse_constant=_not_json)
     except ValueError:
         return None
     manifest = data.get("pi") if isinstance(data, dict) else None

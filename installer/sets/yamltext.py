@@ -30,37 +30,37 @@ _BLOCK = re.compile(r"([|>])([+-]?)([1-9]?)([+-]?)[ \t]*(?:#.*)?\Z")
 def text_of(head: str, key: str) -> str | None:
     """The text of top-level `key` in the frontmatter `head` (the YAML between its `---`
     lines); None when the key is not there, or its value is not text ext can read."""
-    text = head.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.removesuffix("\n").split("\n")  # a final break ends a line: no line after
-    for i, line in enumerate(lines):
-        found = _KEY_LINE.fullmatch(line)
-        if found is not None and found.group(1) == key:
-            return _value(found.group(2) or "", _below(lines, i))
-    return None
+    lines, i, value = _key_line(head, key)
+    return None if i is None else _value(value, _below(lines, i))
 
 
 def has_key(head: str, key: str) -> bool:
     """Whether the frontmatter `head` has a top-level line for `key`, readable or not."""
-    text = head.replace("\r\n", "\n").replace("\r", "\n")
-    return any(
-        (found := _KEY_LINE.fullmatch(line)) is not None and found.group(1) == key
-        for line in text.split("\n")
-    )
+    return _key_line(head, key)[1] is not None
 
 
 def is_null(head: str, key: str) -> bool:
     """Whether top-level `key` of the frontmatter `head` is absent, or null as YAML reads it:
     nothing after it but comments and blank lines, `~`, `null`, `Null` or `NULL`."""
+    lines, i, value = _key_line(head, key)
+    if i is None:
+        return True
+    first = value.strip(_WS)
+    first = "" if first.startswith("#") else _uncommented(first).strip(_WS)
+    rest = [ln for ln in _below(lines, i) if ln.strip(_WS)[:1] not in ("", "#")]
+    return not rest and first in ("", "~", "null", "Null", "NULL")
+
+
+def _key_line(head: str, key: str) -> tuple[list[str], int | None, str]:
+    """The frontmatter's lines, the index of `key`'s top-level line (None: not there) and the
+    value written on it."""
     text = head.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.removesuffix("\n").split("\n")
+    lines = text.removesuffix("\n").split("\n")  # a final break ends a line: no line after
     for i, line in enumerate(lines):
         found = _KEY_LINE.fullmatch(line)
         if found is not None and found.group(1) == key:
-            first = (found.group(2) or "").strip(_WS)
-            first = "" if first.startswith("#") else _uncommented(first).strip(_WS)
-            rest = [ln for ln in _below(lines, i) if ln.strip(_WS)[:1] not in ("", "#")]
-            return not rest and first in ("", "~", "null", "Null", "NULL")
-    return True
+            return lines, i, found.group(2) or ""
+    return lines, None, ""
 
 
 def _below(lines: list[str], i: int) -> list[str]:

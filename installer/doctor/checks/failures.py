@@ -8,7 +8,6 @@ the first one's wins). The second is not a failure and is said as what it is.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -118,11 +117,10 @@ def _lost_by_link(shown: str, module: str, reason: str) -> str | None:
 
 def _declares(folder: Path, package: str) -> bool:
     """True when the folder's package.json lists `package` as a dependency."""
-    from installer.ground.jsondepth import too_deep
+    from installer.ground.jsondepth import loads
 
     try:
-        text = read_text(folder / "package.json")
-        data = None if too_deep(text) else json.loads(text)
+        data = loads(read_text(folder / "package.json"))
     except (OSError, ValueError):
         return False
     keys = ("dependencies", "optionalDependencies", "peerDependencies", "devDependencies")
