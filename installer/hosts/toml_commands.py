@@ -49,9 +49,10 @@ def description_of(head: str) -> str | None:
     return (text_of(head, "description") or "").rstrip("\n") or None
 
 
-def command_text(r: Resource, text: str) -> str:
-    """The TOML command for template `r` whose markdown is `text`; Unwritable when Gemini
-    would read it with another meaning."""
+def command_text(r: Resource, text: str, again: str = "ext --host gemini install") -> str:
+    """The TOML command for template `r` whose markdown is `text`, its header naming `again`,
+    the command that writes it again; Unwritable when Gemini would read it with another
+    meaning."""
     head, body = split_frontmatter(text)
     for mark, why in _GEMINI_ONLY:
         if mark in body:
@@ -66,7 +67,8 @@ def command_text(r: Resource, text: str) -> str:
     description = description_of(head)
     lines = [
         f"# Written by ext from the set's {r.declared[0] if r.declared else r.filename}: edit",
-        "# that file, and `ext --host gemini install` writes this one again.",
+        "# that file, then this writes this one again:",
+        f"# {again}",
     ]
     if description:
         lines.append(f"description = {_basic(description)}")

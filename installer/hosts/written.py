@@ -18,6 +18,7 @@ from installer.ground.backups import Namer
 from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
+    from installer.ground.context import Context
     from installer.links.scan import AgentState
     from installer.links.states import Item
     from installer.sets.resources import Resource
@@ -39,8 +40,19 @@ class Wanted(NamedTuple):
     why_not: str | None = None
 
 
-def wanted(r: Resource) -> Wanted:
-    """The text ext writes for `r` in its host's format, from the set's file as it is now."""
+def again(ctx: Context) -> str:
+    """The command that writes a set's files into this dir again, as a written file's header
+    says it (helper-80: `ext --host gemini install`, pasted, wrote into ~/.gemini from the set
+    of the folder it ran in, whatever set and dir had written the file)."""
+    from installer.ground.shellword import shell_word
+
+    where = f"--set {shell_word(ctx.set_root)} --agent-dir {shell_word(ctx.agent_dir)}"
+    return f"ext --host {ctx.on.name} {where} install"
+
+
+def wanted(r: Resource, again: str) -> Wanted:
+    """The text ext writes for `r` in its host's format, from the set's file as it is now;
+    `again` is the command its header names."""
     from installer.ground.readfile import read_text
     from installer.hosts.toml_commands import Unwritable, command_text
 
@@ -53,7 +65,7 @@ def wanted(r: Resource) -> Wanted:
     except UnicodeDecodeError as exc:
         return Wanted(None, f"cannot read {r.source}: {exc}")
     try:
-        return Wanted(command_text(r, source))
+        return Wanted(command_text(r, source, again))
     except Unwritable as why:
         return Wanted(None, str(why))
 
@@ -93,6 +105,7 @@ def plan_written(
     hashes: Mapping[str, str],
     names: Namer,
     host: str,
+    again: str,
 ) -> WrittenPlan:
     """Write each chosen item (new, or rewritten when the set's file changed); remove ext's
     file of an item the selection leaves out (unless off: then it stays off)."""
@@ -103,7 +116,7 @@ def plan_written(
     for r in items:
         on = read_real(root / r.dest) if r.dest in agent.entries else None
         off = read_real(root / r.disabled_dest) if r.disabled_dest in agent.entries else None
-        want = wanted(r) if (r.kind, r.filename) in chosen else Wanted(None)
+        want = wanted(r, again) if (r.kind, r.filename) in chosen else Wanted(None)
         on_mine, off_mine = mine(on, r, hashes, want.text), mine(off, r, hashes, want.text)
         if (r.kind, r.filename) not in chosen:
             if on_mine and not off_mine:
@@ -187,7 +200,7 @@ def plan_unwrite(
     return out
 
 
-def classify_written(agent: AgentState, r: Resource, hashes: Mapping[str, str]) -> Item:
+def classify_written(agent: AgentState, r: Resource, hashes: Mapping[str, str], again: str) -> Item:
     """`ext list`'s state of a written item: ext's file on or off, or what is in the way."""
     from installer.links.states import Item
 
@@ -198,7 +211,7 @@ def classify_written(agent: AgentState, r: Resource, hashes: Mapping[str, str]) 
         text = read_real(agent.agent_dir / path)
         if text is not None and sha(text) == hashes.get(r.dest):
             if now is None:
-                now = wanted(r).text
+                now = wanted(r, again).text
             if now is not None and text != now:
                 return Item(
                     r, "stale", path, "the set's template changed; `ext install` rewrites it"

@@ -72,7 +72,7 @@ SAMPLES = (
     ),
     Sample(
         "README.md",
-        "head -3 ~/.gemini/commands/review.toml",
+        "head -4 ~/.gemini/commands/review.toml",
         "mkdir -p ~/.gemini && ext --host gemini install --yes >/dev/null 2>&1",
     ),
 )

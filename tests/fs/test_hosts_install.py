@@ -521,6 +521,29 @@ def test_gemini_gets_commands_written_as_toml_with_the_arguments_mapped(
     assert (gemini / "skills/review").is_symlink()
 
 
+def test_a_written_commands_header_names_the_set_and_dir_that_write_it_again(
+    set_root: Path, isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-80: the header said `ext --host gemini install`, which, pasted anywhere but in
+    the set's folder with the default dir, wrote another set or into another dir."""
+    import shlex
+
+    dir_ = tmp_path / "a home" / ".gemini"
+    args = ("--set", str(set_root), "--host", "gemini", "--agent-dir", str(dir_))
+    assert ext(*args, "install", "--yes", "--create").exit_code == 0
+    header = (dir_ / "commands/fix.toml").read_text().splitlines()[2]
+    words = shlex.split(header.removeprefix("# "))
+    assert words[0] == "ext" and words[-1] == "install"
+    elsewhere = made(tmp_path, "elsewhere")
+    monkeypatch.chdir(elsewhere)
+    again = ext(*words[1:], "--dry-run")
+    assert again.exit_code == 0, again.stderr
+    assert again.stdout == "nothing to do: 2 skipped, 2 unchanged\n"
+    listed = ext(*words[1:-1], "--json", "list")
+    states = {i["name"]: i["state"] for i in json.loads(listed.stdout)["items"]}
+    assert states["fix"] == "enabled", "the header is part of what ext wrote: not stale"
+
+
 def test_a_description_is_read_as_yaml_reads_it_for_gemini_and_codex(
     set_root: Path, isolated_home: Path
 ) -> None:

@@ -218,7 +218,7 @@ def _why_unwritten(i: Item) -> str | None:
     """Why ext cannot write a host's file for this item now (Gemini CLI's TOML), or None."""
     from installer.hosts.written import wanted
 
-    return wanted(i.resource).why_not
+    return wanted(i.resource, "").why_not  # the header is not asked for
 
 
 def item_findings(
