@@ -147,6 +147,31 @@ export function readState(agentDir: string): StateRead {
 	};
 }
 
+// ---- what reaches the terminal -------------------------------------------------------------------
+
+// The one escaping rule for text shown on a terminal, ext's (installer/ground/screen.py) and the
+// project-hooks extension's (extensions/project-hooks/screen.ts): this file is copied alone into
+// the agent dir, so it carries its own, held to tests/escape-vectors.json by
+// tests/ts/ext-command.test.mjs. A set's text (its name, a guard's flag and reason, an item's
+// name, ext's notes and errors that quote them) reaches /ext raw in ext's JSON (helper-82: an
+// OSC 52 clipboard write in a guard's reason was drawn by pi's SettingsList as it was).
+const UNPRINTABLE = /[\p{C}\p{Z}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180D\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0\u{E0100}-\u{E01EF}]/gu;
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\u001b": "\\x1b" };
+
+/** text on one line, with every character a terminal could act on shown as an escape. */
+export function escape(text: string): string {
+	return text.replace(UNPRINTABLE, (c) => (c === " " || c === "\t" ? c : escapedChar(c)));
+}
+
+function escapedChar(c: string): string {
+	const named = NAMED[c];
+	if (named) return named;
+	const code = c.codePointAt(0) ?? 0;
+	const hex = (width: number) => code.toString(16).padStart(width, "0");
+	if (code < 0x100) return `\\x${hex(2)}`;
+	return code < 0x10000 ? `\\u${hex(4)}` : `\\U${hex(8)}`;
+}
+
 /** True when the session was started with `flag` (`--x` or `--x=value`), as ext's rule has it. */
 export function hasFlag(argv: readonly string[], flag: string): boolean {
 	return argv.slice(2).some((a) => a === flag || a.startsWith(`${flag}=`));
@@ -438,7 +463,7 @@ export class ExtPanel {
 		const { parts } = this.deps;
 		const items = this.rows.map((row) => ({
 			id: row.id,
-			label: fitLabel(row.label, this.width),
+			label: fitLabel(escape(row.label), this.width),
 			currentValue: this.value(row, false),
 			values: row.switchable ? [this.value(row, false), this.value(row, true)] : undefined,
 			description: this.described(row),
@@ -460,7 +485,7 @@ export class ExtPanel {
 
 	value(row: Row, staged: boolean): string {
 		const on = row.item.state === "enabled";
-		if (!row.switchable) return row.item.state;
+		if (!row.switchable) return escape(String(row.item.state));
 		if (!staged) return on ? ON : row.item.left_out ? LEFT_OUT : OFF;
 		if (on && row.blocked) return `${ON} (refused here)`; // it stays on: show what will be
 		return `${on ? OFF : ON} (on Enter)`;
@@ -469,8 +494,9 @@ export class ExtPanel {
 	/** What the selected row says below the list; a name cut to fit is said in full first. */
 	described(row: Row): string | undefined {
 		const why = this.describe(row);
-		if (fitLabel(row.label, this.width) === row.label) return why;
-		return why === undefined ? row.label : `${row.label}: ${why}`;
+		const label = escape(row.label);
+		const said = fitLabel(label, this.width) === label ? why : why === undefined ? row.label : `${row.label}: ${why}`;
+		return said === undefined ? undefined : escape(said);
 	}
 
 	describe(row: Row): string | undefined {
@@ -566,7 +592,7 @@ export class ExtPanel {
 		const lines = [rule, theme.label(" ext: switch the set's items", true), ""];
 		if (this.phase === "loading") lines.push(theme.hint("  asking ext…"));
 		if (this.list && this.phase !== "done") lines.push(...this.list.render(width));
-		const wrapped = this.messages.flatMap((m) => wrapTextWithAnsi(tilde(m), Math.max(10, width - 4)));
+		const wrapped = this.messages.flatMap((m) => wrapTextWithAnsi(escape(tilde(m)), Math.max(10, width - 4)));
 		if (wrapped.length) lines.push("", ...wrapped.map((m) => `  ${m}`));
 		if (this.phase === "done") {
 			const close = this.changed ? "Enter closes and reloads pi" : "Enter or Esc closes";
@@ -613,7 +639,7 @@ export function showLaunchNotice(ctx: any, env: Record<string, string | undefine
 	const text = env[LAUNCH_NOTICE];
 	delete env[LAUNCH_NOTICE];
 	if (!text || !ctx?.hasUI) return;
-	for (const line of text.split("\n")) if (line.trim()) ctx.ui.notify(`ext launch: ${tilde(line)}`, "warning");
+	for (const line of text.split("\n")) if (line.trim()) ctx.ui.notify(`ext launch: ${escape(tilde(line))}`, "warning");
 }
 
 function stateOf(read: StateRead): { sets: Installed[]; stateProblem?: Problem } {
@@ -652,7 +678,7 @@ export default function extCommand(pi: Host): void {
 					},
 				);
 			} catch (err) {
-				ctx.ui.notify(`/ext: ${err instanceof Error ? err.message : String(err)}`, "error");
+				ctx.ui.notify(`/ext: ${escape(err instanceof Error ? err.message : String(err))}`, "error");
 				return;
 			}
 			if (changed) await ctx.reload();

@@ -251,6 +251,46 @@ describe("what /ext makes of ext's list and this session", () => {
 	});
 });
 
+describe("a set's text on the screen (helper-82)", () => {
+	const ESCAPES = JSON.parse(readFileSync(new URL("../escape-vectors.json", import.meta.url), "utf8")).vectors;
+	for (const vector of ESCAPES) {
+		test(`the one escaping rule: ${vector.name}`, () => {
+			assert.equal(mod.escape(vector.text), vector.escaped);
+		});
+	}
+
+	test("a guard's flag and reason, a set's name, an item's name and ext's errors are drawn escaped", async () => {
+		const osc = "\x1b]52;c;ZWNobyBwd25lZA==\x07";
+		const guard = { process: `--x${osc}`, reason: "r\x1b[2J", required_by: [] };
+		const items = [
+			{ name: "e1", kind: "extension", state: "enabled", guard },
+			{ name: "bell\x07", kind: "extension", state: "weird\x1b[5m" },
+		];
+		const other = { root: "/sets/other", name: "n\x1b[31mRED", ext: EXT };
+		const list = { data: { ...LISTED, items } };
+		const toggle = { problem: { message: `refused: ${osc}`, fix: "fix \x1b[2J" } };
+		const { p, screen } = panel({ argv: ["node", "pi", `--x${osc}`], answers: { list, toggle }, sets: [SET, other] });
+		await p.load();
+		const drawn = [screen()];
+		for (let i = 0; i < 4; i++) {
+			p.handleInput(DOWN);
+			drawn.push(screen());
+		}
+		const unflagged = panel({ answers: { list, toggle }, sets: [SET, other] });
+		await unflagged.p.load();
+		unflagged.p.handleInput(" ");
+		unflagged.p.handleInput("\r");
+		await settle();
+		drawn.push(unflagged.screen());
+		const all = drawn.join("\n");
+		// The list's own cursor and colours are the theme's (plain here): no escape is the set's.
+		assert.ok(!/[\x00-\x08\x0b-\x1f\x7f]/.test(all.replaceAll(DOWN, "")), JSON.stringify(all));
+		assert.match(all, /n\\x1b\[31mRED: e1/);
+		assert.match(all, /--x\\x1b\]52;c;ZWNobyBwd25lZA==\\x07/);
+		assert.match(all, /refused: \\x1b\]52/);
+	});
+});
+
 describe("a command to paste into a shell", () => {
 	test("each word quoted; a path under the home as ~/ outside the quotes (helper-33)", () => {
 		assert.equal(mod.shellWord("/usr/bin/ext", "/home/me"), "/usr/bin/ext");
