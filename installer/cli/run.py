@@ -127,7 +127,8 @@ def _as_typed(exc: ExtError, argv: list[str]) -> str | None:
     from installer.cli.errors import corrected, line
 
     if isinstance(exc, Typo):
-        return corrected(argv, exc.typed, exc.meant) or exc.fix
+        asking = [w for w in argv if w not in ("--yes", "-y")] if exc.guess else argv
+        return corrected(asking, exc.typed, exc.meant) or exc.fix
     if isinstance(exc, Rerun) and "--" not in argv:
         return ", or ".join(_way(argv, way) for way in exc.ways)
     if not isinstance(exc, NoTerminal) or "--" in argv:

@@ -41,9 +41,13 @@ class Typo(UsageError):
     """A name typed that means nothing, and the one it is closest to: the command line
     layer, which knows what was typed, makes the fix that line with `meant` in it."""
 
-    def __init__(self, message: str, typed: str, meant: str) -> None:
+    def __init__(self, message: str, typed: str, meant: str, guess: bool = False) -> None:
         super().__init__(message, f"did you mean {meant!r}?")
         self.typed, self.meant = typed, meant
+        # `meant` is a guess at an item of the set, not a spelling of ext's own words: the line
+        # made of it asks first (helper-81: `--only greet --yes` was offered `--only
+        # prompt:review --yes`, which, pasted, took out seven items of eight unasked).
+        self.guess = guess
 
 
 class Way(NamedTuple):

@@ -524,7 +524,7 @@ def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     message = f"the set has no item named {name!r}"
     if close:
         meant = next(r for r in resources if r.name == close[0] and (not kind or r.kind == kind))
-        raise Typo(message, name, f"{kind}:{meant.name}" if kind else meant.label)
+        raise Typo(message, name, f"{kind}:{meant.name}" if kind else meant.label, guess=True)
     raise UsageError(message, "run `ext list` to see the names")
 
 

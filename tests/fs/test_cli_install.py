@@ -211,7 +211,12 @@ def test_a_refusal_of_link_mode_names_the_lines_that_get_past_it(
     ("words", "fixed"),
     [
         (["disable", "notfy"], ["disable", "notify"]),
-        (["install", "--yes", "--only=gamma,notfy"], ["install", "--yes", "--only=gamma,notify"]),
+        # a name ext guesses is pasted without --yes: the plan shows first (helper-81: `--only
+        # greet --yes` was offered `--only prompt:review --yes`, seven items of eight out)
+        (["install", "--yes", "--only=gamma,notfy"], ["install", "--only=gamma,notify"]),
+        (["disable", "-y", "notfy"], ["disable", "notify"]),
+        # a misspelt option is no guess at an item: the line keeps --yes
+        (["install", "--yes", "--dryrun"], ["install", "--yes", "--dry-run"]),
         # no terminal to ask on: the line again with --yes (it was "run the command again …")
         (["install", "--skip", "notify"], ["install", "--skip", "notify", "--yes"]),
     ],
