@@ -31,6 +31,7 @@ from installer.sets.resources import (
     Resource,
     broken_links,
     discover,
+    links_out,
     loads_as_one_extension,
     select,
     selection_warnings,
@@ -168,6 +169,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         *twin_warnings(resources, options.only, options.skip),
         *_nothing_in(ctx, resources),
         *(b.left_out("pi") for b in broken_links(ctx.set_root)),
+        *(out.said() for out in links_out(ctx.set_root, chosen)),
     )
     skipped: list[str] = []  # register mode: the filters of --only/--skip, ext's own
 

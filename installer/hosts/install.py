@@ -40,6 +40,7 @@ from installer.links.strays import places, strays
 from installer.sets.modes import refuse_unlinkable
 from installer.sets.resources import (
     broken_links,
+    links_out,
     links_round,
     select,
     selection_warnings,
@@ -129,6 +130,7 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
                 for b in broken_links(ctx.set_root)
                 if host.place(b.kind) is not None
             ),
+            *(out.said() for out in links_out(ctx.set_root, linked)),
             *_round(linked_now(links.actions, here)),
             *files.warnings,
             *_absent_warnings(host, where, picked),

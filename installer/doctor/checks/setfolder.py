@@ -13,7 +13,14 @@ from installer.ground.errors import ExtError
 from installer.ground.manifest import MANIFEST_NAME
 from installer.ground.shellword import shell_word
 from installer.host.lines import PiLine
-from installer.sets.resources import FOLDER, KINDS, Resource, broken_links, folder_is_item
+from installer.sets.resources import (
+    FOLDER,
+    KINDS,
+    Resource,
+    broken_links,
+    folder_is_item,
+    links_out,
+)
 
 # Per folder: the kind, what makes a folder an item, and the file the fix names.
 _MARKERS = {
@@ -69,6 +76,7 @@ def resources(s: Subject) -> Iterator[Finding]:
     problems += _unknown_names(s, {r.name for r in found if r.kind == "extension"})
     problems += _declarations(s.set_root, found)
     problems += _one_name_twice(s, found)
+    problems += _links_out(s.set_root, found)
     yield from problems
     if not found and read_manifest(str(s.set_root), s.pi_line()) is not None:
         yield warn(
@@ -114,6 +122,13 @@ def _unmarked(root: Path, pi: PiLine) -> Iterator[Finding]:
                     f"{folder}/{entry.name} has no {markers}: not an item, ignored",
                     f"add {marker} in it to make it one",
                 )
+
+
+def _links_out(root: Path, found: tuple[Resource, ...]) -> list[Finding]:
+    return [
+        warn(out.said(), f"copy what the skill needs into the set, or remove the link: {out.rm}")
+        for out in links_out(root, found)
+    ]
 
 
 def _one_name_twice(s: Subject, found: tuple[Resource, ...]) -> list[Finding]:
