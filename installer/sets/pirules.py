@@ -299,8 +299,10 @@ class _Walk(NamedTuple):
             real = os.path.realpath(os.path.join(here, os.readlink(path)))
             # the link where it is, not the path through other links the walk took to it
             link = os.path.join(here, os.path.basename(path))
-            fix = f"remove the link {link}, or {fix}"
             top = reals.get(self.root) or reals.setdefault(self.root, os.path.realpath(self.root))
+            if not f"{here}/".startswith(f"{top}/"):  # met out of the walk's folder, through
+                link = self.first_link(rel) or link  # a link of its own: that one is to name
+            fix = f"remove the link {link}, or {fix}"
             # back to a folder it is in, or to the walk's own folder or one above it (from a
             # folder outside the set: helper-61)
             loop = f"{here}/".startswith(f"{real.rstrip('/')}/")
@@ -315,6 +317,17 @@ class _Walk(NamedTuple):
         if entered[""] > _THROUGH_LINKS:
             why = f"more than {_THROUGH_LINKS:,} folders are reached through links ({rel})"
             raise UsageError(f"{self.root}: {why}", fix)
+
+    def first_link(self, rel: str) -> str | None:
+        """The first link on `rel` below the walk's own folder, and where it leads: the one to
+        remove for a refusal met beyond it (helper-82: through `col/usr -> /usr` the fix said
+        to remove /usr/bin/X11, a link of the system's)."""
+        parts = rel.split("/")
+        for n in range(1, len(parts)):
+            path = os.path.join(self.root, *parts[:n])
+            if os.path.islink(path):
+                return f"{path} (to {os.path.realpath(path)})"
+        return None
 
     def deep_enough(self, folder: str, depth: int) -> None:
         """Refuse a folder deeper than MAX_DEPTH below the walk's root: a usage error (exit 2)."""

@@ -108,6 +108,28 @@ def test_a_loop_through_a_folder_outside_the_set_is_refused_as_a_loop(tmp_path: 
     assert "a/back is a link back to" in caught.value.message and "a loop" in caught.value.message
 
 
+def test_a_refusal_met_out_of_the_set_names_the_sets_own_link(tmp_path: Path) -> None:
+    """helper-82: `skills/col/usr -> /usr` was walked into, and the fix said to remove
+    /usr/bin/X11 or to write /usr/.ignore: a system link, a system folder. It names the link
+    of the set's that leads there; the ignore line skips the loop alone, as before."""
+    build_tree(tmp_path / "set/skills/col/real", {"SKILL.md": "---\nname: real\n---\n"})
+    build_tree(tmp_path / "sys/bin", {"tool": ""})
+    os.symlink(tmp_path / "sys/bin", tmp_path / "sys/bin/X11")  # a loop of the system's
+    os.symlink(tmp_path / "sys", tmp_path / "set/skills/col/usr")
+
+    with pytest.raises(UsageError) as caught:
+        folder_items(str(tmp_path / "set/skills"), "skills")
+
+    skills = tmp_path / "set/skills"
+    assert caught.value.message == (
+        f"{skills}: col/usr/bin/X11 is a link back to {tmp_path}/sys/bin, a loop"
+    )
+    assert caught.value.fix == (
+        f"remove the link {skills}/col/usr (to {tmp_path}/sys), or leave it out with a line "
+        f"`col/usr/bin/X11` in {skills}/.ignore"
+    )
+
+
 @pytest.mark.parametrize("name", ["#up", "g1/[k]", "!x", "sp "])
 def test_the_ignore_line_of_a_refusal_matches_a_name_an_ignore_file_reads_otherwise(
     tmp_path: Path, name: str
