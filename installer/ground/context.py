@@ -535,6 +535,10 @@ def _check_own_folder(env: Env, path: Path, source: str, typed: Path) -> None:
         what = "your home folder" if real == home else "the root folder"
     elif _through_kernel(text) or _kernel(real):
         what = "a folder of the kernel's"
+    elif os.path.isfile(os.path.join(real, MANIFEST_NAME)):
+        # helper-81: `--agent-dir ~/my-set` put another set's links, settings.json and
+        # .extset/ into that set, and every command run there then failed on them
+        what = f"a set's folder (it holds {MANIFEST_NAME})"
     if what is None:
         return
     raise UsageError(

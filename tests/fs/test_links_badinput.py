@@ -182,7 +182,9 @@ def test_a_resource_folder_or_its_dot_folder_linked_elsewhere_is_refused(
 
 def test_an_agent_dir_that_is_the_set_itself_is_refused(set_root: Path) -> None:
     """A usage error naming the agent dir and the set (helper-77: exit 1, as a failure
-    rolled back, and the resource folder said twice, as itself and as the set)."""
+    rolled back, and the resource folder said twice, as itself and as the set); a set
+    without a manifest (a pi package, plain folders) is caught by its folders."""
+    (set_root / "extset.toml").unlink()
     before = snapshot(set_root)
     err = refused(ExitCode.USAGE, set_root, set_root)
     real = set_root.resolve()
@@ -191,6 +193,20 @@ def test_an_agent_dir_that_is_the_set_itself_is_refused(set_root: Path) -> None:
         f"(as {real / 'extensions'}): ext would write into the set"
     )
     assert snapshot(set_root) == before
+
+
+def test_an_agent_dir_that_is_any_sets_folder_is_refused(set_root: Path, tmp_path: Path) -> None:
+    """helper-81: `ext install --agent-dir ~/my-set` (the bundled set into the user's own set)
+    wrote its links, settings.json and .extset/ into that set, and every command run there
+    then failed on them. A folder holding an extset.toml is a set's, never an agent dir."""
+    mine = build_tree(tmp_path / "mine", {"extset.toml": '[set]\nname = "mine"\n'})
+    for agent in (mine, set_root):
+        before = snapshot(agent)
+        with pytest.raises(ExtError) as err:
+            context(set_root, agent)
+        assert err.value.exit_code == ExitCode.USAGE
+        assert err.value.message.startswith(f"agent dir {agent} (--agent-dir) is a set's folder")
+        assert snapshot(agent) == before
 
 
 def test_an_agent_dir_inside_the_set_is_fine(set_root: Path) -> None:
