@@ -263,6 +263,14 @@ def _resource(root: str, kind: Kind, f: Found, inside_only: bool, plain: bool) -
         check_name(name, _WHAT[kind])
     except UsageError as err:  # say which file: the name alone may be hard to find, or to type
         raise UsageError(err.message, f"rename {f.path} to a plain name like 'notify'") from None
+    if filename.endswith(".off"):
+        # helper-82: a folder `extensions/a.ts.off` took the place of a.ts's link switched off;
+        # each install then relinked it one way or the other, and `disable a` was refused
+        raise UsageError(
+            f"{_WHAT[kind]} {filename!r} ends with '.off', the name of a switched-off item's "
+            f"link ({filename.removesuffix('.off')} off): ext and pi would take one for the other",
+            f"rename {f.path} to a name without '.off'",
+        )
     if plain and not f.linked and f.layout == "file":  # the common case, kept cheap
         rel = f.path[len(root) + 1 :]  # below a real folder of the set: no link, no ..
         return Resource(kind, name, filename, "file", f.path, f.path, f.entries, (rel,))

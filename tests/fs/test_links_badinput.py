@@ -16,7 +16,7 @@ import pytest
 from installer.commands.install import Install, install
 from installer.commands.uninstall import Uninstall, uninstall
 from installer.ground.context import Context, Env, resolve
-from installer.ground.errors import ExitCode, ExtError
+from installer.ground.errors import ExitCode, ExtError, UsageError
 from tests.helpers import build_tree, snapshot, unwrapped, yes
 
 EXT = Path(sys.executable).with_name("ext")
@@ -533,3 +533,24 @@ def test_the_rm_of_a_broken_link_under_home_pastes_as_one_word(
     )
     said = unwrapped(done.stderr)
     assert "remove the link: rm ~/'my sets/s1/extensions/broke.ts')" in said, said
+
+
+@pytest.mark.parametrize("entry", ["extensions/a.ts.off/index.ts", "skills/review.off/SKILL.md"])
+def test_an_item_named_as_a_switched_off_link_is_refused(
+    set_root: Path, agent: Path, entry: str
+) -> None:
+    """helper-82: a folder `extensions/a.ts.off` of the set took the place of a.ts's link
+    switched off: each install relinked it one way or the other (never a no-op), pi loaded it
+    every other run, and `disable a` was refused as a link in the way."""
+    from installer.sets.resources import discover
+
+    build_tree(set_root, {entry: "export default function () {}\n"})
+    with pytest.raises(UsageError) as err:
+        discover(set_root)
+    folder, name, _ = entry.split("/")
+    kind = folder.removesuffix("s")
+    assert err.value.message.startswith(f"{kind} name {name!r} ends with '.off'")
+    assert err.value.fix == f"rename {set_root}/{folder}/{name} to a name without '.off'"
+    before = snapshot(agent)
+    refused(ExitCode.USAGE, set_root, agent)
+    assert snapshot(agent) == before
