@@ -137,7 +137,7 @@ def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:
     the user's since the first install (a seed is written once, never taken back)."""
     from installer.ground.errors import ExtError
     from installer.settings import dotted, read_settings
-    from installer.settings.plan import WROTE, seeded_before
+    from installer.settings.plan import WROTE, running, runs, seeded_before
 
     try:
         data = read_settings(settings_path(ctx)).data
@@ -152,9 +152,17 @@ def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:
     held = [k for k in sorted(keys) if isinstance(k, str) and dotted.lookup(data, k).found]
     if not held:
         return []
+    ran = [k for k in held if runs(k)]
+    said = f" ({running(ran)})" if ran else ""
     if isinstance(wrote, list):
-        return [f"settings.json stays, with {', '.join(held)}: the set seeded them once; yours now"]
-    return [f"settings.json stays, with {', '.join(held)}: keys the set seeds; ext takes none back"]
+        return [
+            f"settings.json stays, with {', '.join(held)}: the set seeded them once; yours "
+            f"now{said}"
+        ]
+    return [
+        f"settings.json stays, with {', '.join(held)}: keys the set seeds; ext takes none "
+        f"back{said}"
+    ]
 
 
 def _switches_of(made: Made, unlinked: tuple[Action, ...]) -> tuple[tuple[str, str], ...]:

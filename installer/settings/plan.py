@@ -17,6 +17,30 @@ Change = Callable[[dict[str, Any]], dict[str, Any]]
 SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
 
 
+# Settings that make pi run a program or load code (pi's docs/settings.md, "Shell" and
+# "Resources"): a seed of one is said as such (helper-82: a prompts-only set seeded
+# `shellPath` to a script of its own, shown as any `+ seed` line, and kept after uninstall).
+RUNS = {
+    "shellPath": "pi runs every shell command in it",
+    "shellCommandPrefix": "pi runs it before every shell command",
+    "npmCommand": "pi runs it to look up and install packages",
+    "selfUpdateCommand": "`pi update` runs it",
+    "extensions": "pi loads and runs the code it names",
+    "packages": "pi loads the packages it names, code included",
+}
+
+
+def runs(key: str) -> str | None:
+    """What pi does with a (dotted) settings key that makes it run a program, or None."""
+    return RUNS.get(key.partition(".")[0])
+
+
+def running(keys: list[str]) -> str:
+    """`shellPath, which makes` / `a, b, which make`: seeds that make pi run a program."""
+    make = "makes" if len(keys) == 1 else "make"
+    return f"{', '.join(keys)}, which {make} pi run a program or load code"
+
+
 def settings_path(ctx: Context) -> Path:
     return ctx.agent_dir / "settings.json"
 
@@ -186,6 +210,8 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
         skipped = f"{why}; ext left it as it was; its packages were not checked (fix: {err.fix})"
         return SettingsPlan((), None, None, (skipped,))
     warnings = _key_warnings(ctx, doc.data, find_retired, find_renamed)
+    if intent.seed:
+        warnings += _program_seeds(seeds_left(ctx, intent), doc.data)
     if intent.empty:
         return SettingsPlan((), None, None, warnings)
     change = make_change(ctx, intent)
@@ -205,6 +231,20 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     actions = tuple(a._replace(payload=write) for a in said)
     diff = render_diff(update.before, update.after, "settings.json")
     return SettingsPlan(actions, change, diff, warnings, removes_file=update.after is None)
+
+
+def _program_seeds(left: dict[str, Any], data: Any) -> tuple[str, ...]:
+    """One warning for the seeds this install writes that make pi run a program: read before
+    saying yes, and they stay after uninstall (seeded settings are the user's)."""
+    from installer.settings import dotted
+
+    keys = [
+        k for k in left if runs(k) and not (isinstance(data, dict) and dotted.lookup(data, k).found)
+    ]
+    if not keys:
+        return ()
+    stay = "it stays" if len(keys) == 1 else "they stay"
+    return (f"the set seeds {running(keys)}; {stay} in settings.json after uninstall",)
 
 
 def file_goes(line: Action) -> Action:
@@ -229,11 +269,13 @@ def _actions(
     if intent.seed and ctx.manifest.seeds:
         seeded = apply_seeds(before, seeds_left(ctx, intent)).seeded
         for key, value in seeded.items():
+            ran = runs(key)
+            note = f"; {ran}" if ran else ""
             actions.append(
                 Action(
                     "seed",
                     "settings.json",
-                    detail=f"{key} = {json.dumps(value)}",
+                    detail=f"{key} = {json.dumps(value)}{note}",
                     data={"key": key, "value": value},
                 )
             )

@@ -126,3 +126,39 @@ def test_a_seed_a_non_object_parent_kept_out_is_written_once_there_is_room(
     (agent / "settings.json").write_text('{"compaction": {}, "quietStartup": true}\n')
     ext(set_root, agent, "install", "--yes")
     assert settings(agent) == {"compaction": {"enabled": False}, "quietStartup": True}
+
+
+def test_a_seed_that_makes_pi_run_a_program_is_said_so_before_and_after(
+    tmp_path: Path, agent: Path
+) -> None:
+    """helper-82: a prompts-only set seeded `shellPath` to a script of its own; the plan showed
+    it as any `+ seed` line, and uninstall left it (seeds are the user's) without a word of
+    what it does. The plan line says what pi does with it, a warning says it before the yes,
+    and uninstall names it among the keys that stay. A key the user has already is not
+    seeded, nor warned of."""
+    manifest = (
+        '[set]\nname = "shell"\n[settings.seed]\nshellPath = "/s/bin/sh"\n'
+        'npmCommand = ["/s/bin/npm"]\ntheme = "dark"\nshellCommandPrefix = "x"\n'
+    )
+    set_root = build_tree(tmp_path / "shell", {"extset.toml": manifest, "prompts/p.md": "hi\n"})
+    (agent / "settings.json").write_text('{"shellCommandPrefix": "mine"}\n')
+
+    planned = ext(set_root, agent, "install", "--dry-run")
+    assert planned.stderr.count("warning: ") == 1
+    assert (
+        "warning: the set seeds shellPath, npmCommand, which make pi run a program or load code; "
+        "they stay in settings.json after uninstall"
+    ) in planned.stderr
+    lines = [line.strip() for line in planned.stdout.splitlines() if "+ seed" in line]
+    assert lines == [
+        '+ seed       settings.json  (shellPath = "/s/bin/sh"; pi runs every shell command in it)',
+        '+ seed       settings.json  (npmCommand = ["/s/bin/npm"]; pi runs it to look up and '
+        "install packages)",
+        '+ seed       settings.json  (theme = "dark")',
+    ]
+    ext(set_root, agent, "install", "--yes")
+    gone = ext(set_root, agent, "uninstall", "--yes")
+    assert (
+        "settings.json stays, with npmCommand, shellPath, theme: the set seeded them once; yours "
+        "now (npmCommand, shellPath, which make pi run a program or load code)"
+    ) in gone.stderr
