@@ -4,6 +4,7 @@ install` as the person would type it next."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -125,7 +126,15 @@ def _instead(
 
     from installer.ground.context import this_set
 
-    return instead_lines(held, again, this_set(ctx.set_source))
+    said = instead_lines(held, again, this_set(ctx.set_source))
+    listing = command is BY_CALL["list_items"]
+    moved = any(not os.path.isdir(r.root) for r in held)  # this set may be that one, moved
+    if listing and held and not moved and not found.others and ctx.set_source != "bundled":
+        # helper-81: from a set just made, `list` pointed only at the set the dir held (the
+        # bundled one); this folder's set, installed nowhere, may be the one meant
+        install = typed(g, BY_CALL["install"], {}, here)
+        said = (*said, f"this set is installed in no agent dir yet; to put it here: {install}")
+    return said
 
 
 def _named_items(command: Command, args: dict[str, Any]) -> list[str]:

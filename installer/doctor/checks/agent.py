@@ -49,9 +49,19 @@ def _elsewhere(s: Subject) -> list[Finding]:
 
     found = placed(s.set_root, name, s.agent_dir, s.on.name)
     place = shell_word(s.agent_dir)
+    nowhere = []
+    moved = any(not os.path.isdir(r.root) for r in found.held)  # this set may be that one
+    if found.held and not moved and not found.others and s.set_source != "bundled":  # helper-81
+        nowhere = [
+            info(
+                "this set is installed in no agent dir yet",
+                f"install it here: `ext{host} --set {shell_word(s.set_root)} --agent-dir "
+                f"{place} install`",
+            )
+        ]
     # The sets this dir holds when it does not hold the one doctor was run on (the right dir,
     # run from another set's folder), each with the doctor of that set here.
-    return [
+    elsewhere = [
         info(
             f"the set is not installed in this dir but in {d}",
             # --set too: a --json fix is not completed with this run's flags (helper-42)
@@ -59,7 +69,8 @@ def _elsewhere(s: Subject) -> list[Finding]:
             f"{shell_word(d)} doctor`",
         )
         for d in found.others
-    ] + [
+    ]
+    held = [
         info(
             f"this dir holds the set {r.name} ({shell_word(Path(r.root))}), "
             f"not {this_set(s.set_source)}",
@@ -70,6 +81,7 @@ def _elsewhere(s: Subject) -> list[Finding]:
         )
         for r in found.held
     ]
+    return elsewhere + held + nowhere
 
 
 def _write_fix(agent_dir: Path) -> str:
