@@ -14,7 +14,7 @@ from installer.ground.context import Context
 from installer.ground.errors import UsageError
 from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State, load_state
-from installer.host.drift import drift_warning
+from installer.host.drift import host_warnings
 from installer.links.plan import linked_now, plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
@@ -161,9 +161,8 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
     resources = discover(ctx.set_root, ctx.pi_line())
     chosen = select(resources, list(options.only), list(options.skip))
     _refuse_what_the_mode_cannot_do(ctx, mode, chosen)
-    drift = drift_warning(ctx, trusted=options.trust_set)
     first_warnings = (
-        *((drift,) if drift else ()),
+        *host_warnings(ctx, trusted=options.trust_set),
         *ctx.manifest.warnings,
         *selection_warnings(options.only, options.skip),
         *twin_warnings(resources, options.only, options.skip),

@@ -58,6 +58,7 @@ def test_pi_1_6_on_an_old_node_is_an_error_in_doctor_and_launch_refuses_and_on_n
 
     doctor = ext("doctor", "--check", "host.node", env=old)
     launch = ext("launch", "--", "--version", env=old)
+    install = ext("install", "--yes", env=old)  # the bundled set: it has a tested range
 
     said = f"pi 1.6.0 cannot run on Node {version} ({node}): it needs Node 22.19.0 or newer"
     assert doctor.returncode == 1
@@ -67,4 +68,5 @@ def test_pi_1_6_on_an_old_node_is_an_error_in_doctor_and_launch_refuses_and_on_n
     assert f"{npm} uninstall {NEW_PACKAGE} && {npm} install {OLD_PACKAGE}@0.73.1" in doctor.stdout
     assert launch.returncode == 1
     assert f"error: {said}" in launch.stderr
+    assert install.returncode == 0 and f"warning: {said}" in install.stderr  # helper-81
     assert launch.stdout == "" and "SyntaxError" not in launch.stderr  # pi was never started

@@ -369,6 +369,48 @@ def test_launch_refuses_on_a_node_too_old_and_starts_nothing(
     assert starts(log) == ["--version"]
 
 
+def test_install_of_a_set_with_a_tested_range_warns_that_pi_cannot_start_on_this_node(
+    tmp_path: Path, node20: tuple[Path, Path], node22: tuple[Path, Path]
+) -> None:
+    """helper-81: pi 1.6 with Node 20 first on PATH, `ext install` said `done: 10 linked` and
+    no more; only doctor said pi would not start. A set with a tested range (its install
+    looks for pi anyway) now says it before the plan; on a Node that fits, nothing."""
+    set_root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "s"\n[host]\ntested = "1.6.0"\n',
+            "extensions/a.ts": "export default function () {}\n",
+        },
+    )
+    said = {}
+    pi = fake_pi(tmp_path)
+    for node, _ in (node20, node22):
+        path = os.pathsep.join([str(pi), str(node.parent), os.environ["PATH"]])
+        env = {**os.environ, "PATH": path, "EXT_NO_UPDATE_CHECK": "1", "EXT_NO_REPLAY": "1"}
+        argv = [str(EXT), "--set", str(set_root), "--agent-dir", str(tmp_path / "agent")]
+        proc = subprocess.run(
+            [*argv, "install", "--yes", "--create"],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        said[node.parent.name] = [ln for ln in proc.stderr.splitlines() if "Node" in ln]
+    assert said["node22"] == []
+    [line] = said["node20"]
+    assert line.startswith(
+        f"warning: pi 1.6.0 cannot run on Node 20.20.2 ({node20[0]}): it needs Node 22.19.0 "
+        "or newer (engines.node in its package.json); `"
+    )
+    # the doctor named as ext was run, with this run's set and dir: pasted, it looks here
+    assert line.endswith(
+        f"--set {set_root} --agent-dir {tmp_path / 'agent'} doctor` says how to fix it"
+    )
+
+
 def test_launch_on_a_node_that_fits_execs_pi(tmp_path: Path, node22: tuple[Path, Path]) -> None:
     node, log = node22
     bin_ = fake_pi(tmp_path)

@@ -79,8 +79,9 @@ def test_install_trust_set_runs_it(inside: tuple[Path, Path, Path]) -> None:
     root, agent, marker = inside
     result = ext(root, agent, "install", "--dry-run", "--trust-set")
     assert result.exit_code == 0, result.output
-    assert marker.read_text() == "ran\n"
-    assert "not run" not in result.stderr
+    # pi --version, and the Node check (its first line names the set's node): trusted
+    assert marker.read_text() == "ran\nran\n"
+    assert "not run:" not in result.stderr
 
 
 def test_doctor_does_not_run_it_even_deep_and_says_what_would(
@@ -260,7 +261,8 @@ def test_the_installed_ext_says_not_run_and_takes_trust_set(
     assert not marker.exists()
     trusted = run("--trust-set")
     assert trusted.returncode == 0, trusted.stderr
-    assert marker.read_text() == "ran\n"
+    # pi --version, and the Node check (its first line names the set's node): trusted
+    assert marker.read_text() == "ran\nran\n"
 
 
 def test_the_bundled_set_is_ext_own_and_trusted(tmp_path: Path) -> None:
