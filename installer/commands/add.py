@@ -241,7 +241,10 @@ def _text(name: str, kind: str, host: HostInfo | None) -> str:
 
 
 def _host_theme(host: HostInfo | None) -> dict[str, object] | None:
-    """The installed pi's own dark theme: every colour token that pi version wants."""
+    """The installed pi's own dark theme: every colour token that pi version wants; None (the
+    template's own, every token in hex) when it writes a colour as a function (pi 1.x's
+    `okhsl(295 50% 67%)`), which an older pi cannot read (helper-81: a theme made with pi 1.6
+    found failed to load in pi 0.73, `Variable reference not found`)."""
     _, package_dir = host_package(host)
     if package_dir is None:
         return None
@@ -250,4 +253,7 @@ def _host_theme(host: HostInfo | None) -> dict[str, object] | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and isinstance(data.get("colors"), dict) else None
+    if not isinstance(data, dict) or not isinstance(data.get("colors"), dict):
+        return None
+    values = [v for table in ("vars", "colors") for v in dict(data.get(table) or {}).values()]
+    return None if any(isinstance(v, str) and "(" in v for v in values) else data

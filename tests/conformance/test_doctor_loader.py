@@ -145,3 +145,28 @@ def test_an_agent_dir_in_the_sets_folder_is_not_the_set_to_pis_loader(
     found = run_checks(resolve_subject(env, root, agent), ["loader", "items"], deep=True)
     assert [(f.level, f.message) for f in found if f.level != "ok"] == []
     assert {f.id for f in found} == {"loader", "items"}
+
+
+def test_a_theme_ext_add_makes_with_todays_pi_found_loads_in_each_pi(
+    tmp_path: Path, pi_host: HostInfo
+) -> None:
+    """helper-81: `ext add dusk --kind theme` with pi 1.6 found copied its dark theme, whose
+    colours are `okhsl(…)`; pi 0.73 then failed to load it (`Variable reference not found`).
+    Made with today's pi found, the theme loads in each pi, with no diagnostic."""
+    from installer.commands.add import add_item
+    from installer.host.loader import Unavailable, ask
+    from installer.host.pi import find_host
+    from tests.pis import today
+
+    pi = today().require()
+    made_with = find_host(str(pi.bin), pi.path())
+    root = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "t"\n'})
+    add_item(root, "dusk", "theme", False, False, yes, made_with)
+    agent = build_tree(tmp_path / "agent", {"themes": None})
+    (agent / "themes" / "dusk.json").symlink_to(root / "themes" / "dusk.json")
+
+    views = ask(pi_host, [(agent, tmp_path)])
+    assert not isinstance(views, Unavailable), views
+    (view,) = views
+    assert view.reals("theme") == {str(root / "themes" / "dusk.json")}, view
+    assert [d for d in view.diagnostics if d.kind == "theme"] == [], view.diagnostics
