@@ -1183,3 +1183,19 @@ def test_the_ignore_line_a_walk_refusal_gives_quiets_doctor_too(
 
     after = only(doctor(tmp_path, set_root, agent), "set.resources")
     assert "error" not in [f.level for f in after], after
+
+
+def test_quiet_doctor_before_the_first_install_shows_the_missing_dir_once(
+    isolated_home: Path,
+) -> None:
+    """helper-81: on a fresh HOME, `ext -q doctor` printed eighteen rows of `not checked: the
+    agent dir does not exist yet` under the row that says so: -q folds them under it, as it
+    does a named dir that does not exist."""
+    from click.testing import CliRunner
+
+    from installer.cli.app import app
+
+    done = CliRunner().invoke(app, ["-q", "doctor"], env={"EXT_NO_UPDATE_CHECK": "1"})
+    rows = [line for line in done.stdout.splitlines() if line[:1] not in (" ", "")]
+    assert not [r for r in rows if "not checked: the agent dir" in r], rows
+    assert "agent.dir" in rows[0] and "(ext's isolated default) does not exist yet" in rows[0]

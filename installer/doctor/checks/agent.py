@@ -110,7 +110,7 @@ def existing(s: Subject) -> Path:
     if s.agent_dir is None:
         raise Skip("the agent dir is unknown (see agent.dir)")
     if not s.agent_dir.is_dir():
-        raise Skip("the agent dir does not exist yet")
+        raise Skip("the agent dir does not exist yet (see agent.dir)")  # -q folds it (helper-81)
     return s.agent_dir
 
 
