@@ -25,6 +25,7 @@ from installer.cli.grammar import (
     HELP,
     HELP_FLAGS,
     INSTALL_COMPLETION,
+    LAUNCH_HELP_FLAGS,
     SHOW_COMPLETION,
     VERSION,
     Argument,
@@ -156,7 +157,12 @@ def _command(command: Command) -> click.Command:
         values = {"args": list(ctx.args)} if command.passthrough else _values(command, raw)
         calls.call(command.call, g, values)
 
-    settings = {"allow_extra_args": True, "ignore_unknown_options": True}
+    # a passthrough command's -h is the host's (`ext launch -h` is `pi -h`)
+    settings = {
+        "allow_extra_args": True,
+        "ignore_unknown_options": True,
+        "help_option_names": sorted(LAUNCH_HELP_FLAGS),
+    }
     return click.Command(
         command.path[-1],
         callback=callback,
@@ -285,6 +291,7 @@ app = build()
 def main() -> None:
     """The click way in: every command line installer.cli.entry did not parse by hand."""
     argv = hoist_globals(sys.argv[1:])
+    argv = _help_asked(argv)
     stdout = sys.stdout
     try:
         # Not standalone: the parser's errors come back here, to be printed in ext's style.
@@ -311,6 +318,15 @@ def main() -> None:
         known = command if command in app.commands else None
         g = globals_of(argv)
         sys.exit(render(exc, g.json, g.no_color, known, argv))
+
+
+def _help_asked(argv: list[str]) -> list[str]:
+    """`ext help` and `ext help install` as `ext --help` and `ext install --help` (helper-81:
+    both were refused, with a fix naming --help)."""
+    if command_of(argv) != "help":
+        return argv
+    first = argv.index("help")  # the first word that is no global option's
+    return [*argv[:first], *argv[first + 1 :], "--help"]
 
 
 def _reader_gone_from_clicks_own_output(stdout: TextIO) -> NoReturn:

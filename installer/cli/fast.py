@@ -13,7 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from installer.cli.grammar import COMMANDS, GLOBALS, HELP_FLAGS, VERSION, Command, Option
+from installer.cli.grammar import (
+    COMMANDS,
+    GLOBALS,
+    LAUNCH_HELP_FLAGS,
+    VERSION,
+    Command,
+    Option,
+)
 from installer.cli.options import Globals
 from installer.ground.records import NamedTuple
 
@@ -92,9 +99,9 @@ def parse(argv: list[str]) -> Call | None:
 
 def _launch(rest: list[str], found: dict[str, Any]) -> Call | None:
     """`launch`: the rest is the host's, less the first `--` (as click drops it); `--help`
-    before it is launch's own help, for click to print. `-h` is pi's, as ext has no `-h`."""
+    before it is launch's own help, for click to print. `-h` is pi's there."""
     cut = rest.index("--") if "--" in rest else len(rest)
-    if not HELP_FLAGS.isdisjoint(rest[:cut]):
+    if not LAUNCH_HELP_FLAGS.isdisjoint(rest[:cut]):
         return None
     return Call("launch", {"args": rest[:cut] + rest[cut + 1 :]}, Globals(**found))
 

@@ -74,7 +74,8 @@ class Group(NamedTuple):
 
 
 HELP = "Install your own set of coding-agent extensions into an agent dir, and keep it healthy."
-HELP_FLAGS = frozenset({"--help"})  # no -h: after `launch` it is pi's (`ext launch -h`)
+HELP_FLAGS = frozenset({"--help", "-h"})  # but after `launch`, where -h is pi's
+LAUNCH_HELP_FLAGS = frozenset({"--help"})  # `ext launch -h` is `pi -h`
 
 GLOBALS = (
     Option("set_dir", ("--set",), "path", "The set folder (else EXT_SET, cwd, bundled)."),

@@ -1,0 +1,67 @@
+"""`-h` and `ext help [COMMAND]` are the help, as a person tries them first (helper-81: both
+were refused, `no such option: -h` and `no such command 'help'`, with a fix naming --help).
+After `launch` every word is the host's: `ext launch -h` is `pi -h`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXT = Path(sys.executable).with_name("ext")
+
+
+def ext(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "EXT_NO_UPDATE_CHECK": "1", "NO_COLOR": "1"}
+    return subprocess.run(
+        [str(EXT), *args], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("words", "usage"),
+    [
+        (["-h"], "Usage: ext [OPTIONS] COMMAND [ARGS]..."),
+        (["help"], "Usage: ext [OPTIONS] COMMAND [ARGS]..."),
+        (["install", "-h"], "Usage: ext install [OPTIONS]"),
+        (["help", "install"], "Usage: ext install [OPTIONS]"),
+        (["--json", "help", "list"], "Usage: ext list [OPTIONS]"),
+        (["help", "consent", "approve"], "Usage: ext consent approve [OPTIONS] [DIR]"),
+        (["launch", "--help"], "Usage: ext launch [--help] [--] [ARGS]..."),
+    ],
+)
+def test_h_and_help_print_the_help(words: list[str], usage: str) -> None:
+    done = ext(*words)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == usage
+    assert done.stderr == ""
+    assert done.stdout == ext(*[w for w in words if w not in ("-h", "help")], "--help").stdout
+
+
+def test_h_after_launch_is_the_hosts(tmp_path: Path) -> None:
+    """A stand-in pi prints what it was given: `-h` reaches it, ext prints no help of its own."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    pi = bin_ / "pi"
+    pi.write_text('#!/bin/sh\necho "pi got: $*"\n')
+    pi.chmod(0o755)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_}{os.pathsep}{os.environ['PATH']}",
+        "EXT_NO_UPDATE_CHECK": "1",
+    }
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    done = subprocess.run(
+        [str(EXT), "--agent-dir", str(agent), "launch", "-h"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "pi got: -h" in done.stdout, done.stderr
+    assert "Usage: ext" not in done.stdout
