@@ -224,10 +224,10 @@ def render(
         message, fix = f"{where}: no command given", f"see `{where} --help`"
     else:
         message, fix = describe(exc, command, argv)
-        if fix.startswith("ext ") and not as_json:  # a command line: pasted off PATH it runs
-            from installer.cli.run import ext_as_run
+    if not as_json:  # each ext command of the fix as run: pasted off PATH it runs (helper-81:
+        from installer.cli.run import ext_as_run  # `see \`ext --help\`` was left bare)
 
-            fix = ext_as_run(fix)
+        fix = ext_as_run(fix)
     return print_error(_as_ext_error(message, fix, code), as_json, no_color)
 
 

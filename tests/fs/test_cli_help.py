@@ -65,3 +65,19 @@ def test_h_after_launch_is_the_hosts(tmp_path: Path) -> None:
     )
     assert "pi got: -h" in done.stdout, done.stderr
     assert "Usage: ext" not in done.stdout
+
+
+def test_a_fix_naming_the_help_names_ext_as_it_was_run() -> None:
+    """helper-81: `fix: see \\`ext --help\\`` was bare where PATH finds no ext (pasted: command
+    not found); every fix of a parser error names ext as run."""
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if Path(p) != EXT.parent)
+    env = {**os.environ, "PATH": path, "EXT_NO_UPDATE_CHECK": "1", "NO_COLOR": "1"}
+    for words, fix in (
+        (["-x"], f"see `{EXT} --help`"),
+        (["list", "--bogus"], f"see `{EXT} list --help`"),
+    ):
+        done = subprocess.run(
+            [str(EXT), *words], env=env, capture_output=True, text=True, timeout=60, check=False
+        )
+        assert done.returncode == 2
+        assert done.stderr.splitlines()[-1] == f"  fix: {fix}"
