@@ -158,8 +158,9 @@ def _unlink(tx: Transaction, a: Action) -> None:
         tx.reverse(a.payload.step)
     elif isinstance(a.payload, Discard):
         tx.discard(a.path)
-    elif isinstance(a.payload, FileText):  # the old approvals store, moved
-        tx.restore_file(tx.root / a.path, a.payload.expected, a.payload.text)
+    elif isinstance(a.payload, FileText):  # the old approvals store moved, a host's command
+        write = a.payload
+        tx.restore_file(tx.root / a.path, write.expected, write.text, private=not write.shared)
     else:
         tx.unlink(a.path)
 
@@ -192,7 +193,7 @@ def _create(tx: Transaction, a: Action) -> None:
         import os
 
         os.chmod(tx.root / folder, 0o700)
-    tx.restore_file(tx.root / a.path, write.expected, write.text)
+    tx.restore_file(tx.root / a.path, write.expected, write.text, private=not write.shared)
 
 
 def _rmdir(tx: Transaction, a: Action) -> None:

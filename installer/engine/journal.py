@@ -61,6 +61,7 @@ if TYPE_CHECKING:
             "to": str,
             "kind": str,  # what a rename moved, when not a link ("dir" or "file")
             "mode": int,  # a folder an rmdir removed: its permission bits
+            "shared": bool,  # a "file" step's file the host reads: not 0600 (Gemini's TOML)
             "old": str,
             "from": str,
             "file": str,

@@ -119,14 +119,17 @@ class Reverse(NamedTuple):
 
 
 class FileText(NamedTuple):
-    """A private file of ext's (the approvals store) turned from `expected` into `text` (None:
-    no file); `folders`: its folder made 0700 first (the store's `.extset/consent/`);
-    `strays`: empty files of ext's in a folder removed before it goes (not journaled)."""
+    """A file of ext's (the approvals store) turned from `expected` into `text` (None: no
+    file); `folders`: its folder made 0700 first (the store's `.extset/consent/`); `strays`:
+    empty files of ext's in a folder removed before it goes (not journaled); `shared`: a file
+    the host reads (Gemini CLI's TOML), made with the umask's mode as the user's own files
+    are, not 0600 (helper-81: the only 0600 files in ~/.gemini/commands)."""
 
     expected: str | None
     text: str | None
     folders: bool = False
     strays: tuple[str, ...] = ()
+    shared: bool = False
 
 
 class Discard(NamedTuple):

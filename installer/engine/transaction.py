@@ -317,7 +317,12 @@ class Transaction:
         elif op == "state":
             self.state(_decode(s.get("before")))
         elif op == "file":
-            self.restore_file(Path(s["file"]), _decode(s.get("after")), _decode(s.get("before")))
+            self.restore_file(
+                Path(s["file"]),
+                _decode(s.get("after")),
+                _decode(s.get("before")),
+                private=not s.get("shared"),
+            )
         elif op == "write":
             self.restore_settings(
                 Path(s["file"]), _decode(s.get("after")), _decode(s.get("before"))
@@ -325,20 +330,37 @@ class Transaction:
         elif op == "copy":
             self.uncopy(Path(s["file"]), s["entries"])
 
-    def restore_file(self, path: Path, expected: str | None, text: str | None) -> None:
-        """Put a private file (the approvals store) back to `text`, if it still holds `expected`."""
-        self._file_step("file", path, expected, text, lambda: _put_file(path, expected, text))
+    def restore_file(
+        self, path: Path, expected: str | None, text: str | None, private: bool = True
+    ) -> None:
+        """Put a file of ext's back to `text`, if it still holds `expected`: 0600 when
+        `private` (the approvals store), else with the umask's mode (a host's command)."""
+        mode = 0o600 if private else None
+
+        def act() -> None:
+            _put_file(path, expected, text, mode)
+
+        self._file_step("file", path, expected, text, act, shared=not private)
 
     def _file_step(
-        self, op: Op, path: Path, before: str | None, after: str | None, act: Callable[[], None]
+        self,
+        op: Op,
+        path: Path,
+        before: str | None,
+        after: str | None,
+        act: Callable[[], None],
+        shared: bool = False,
     ) -> None:
-        """A step that turns a file's text from `before` into `after`, both journaled."""
+        """A step that turns a file's text from `before` into `after`, both journaled; a
+        `shared` file (not 0600) is said so, for undo to make it again as it was."""
         step: JournalStep = {
             "op": op,
             "file": str(path),
             "before": _encode(before),
             "after": _encode(after),
         }
+        if shared:
+            step["shared"] = True
         self._step(step, act)
 
     def rollback(self) -> list[str]:
@@ -451,7 +473,10 @@ _REVERSE: dict[str, Callable[[Path, Path, JournalStep], None]] = {
     "write": lambda root, path, step: _restore(path, step["before"], step.get("after")),
     "settings": lambda root, path, step: _unwrite(path, _decode(step.get("before"))),
     "file": lambda root, path, step: _put_file(
-        path, _decode(step.get("after")), _decode(step.get("before"))
+        path,
+        _decode(step.get("after")),
+        _decode(step.get("before")),
+        None if step.get("shared") else 0o600,
     ),
     "copy": _remove_copy,
     "uncopy": _uncopy,
@@ -561,9 +586,10 @@ def _unwrite(path: Path, before: str | None) -> None:
         atomic.write_atomic(path, before)
 
 
-def _put_file(path: Path, expected: str | None, text: str | None) -> None:
-    """Replace a private file of ext's that is still `expected` with `text` (None: no file),
-    atomically, 0600; a link there is refused, never written through nor removed."""
+def _put_file(path: Path, expected: str | None, text: str | None, mode: int | None) -> None:
+    """Replace a file of ext's that is still `expected` with `text` (None: no file),
+    atomically, with `mode` (None: the file's own, a new one the umask's); a link there is
+    refused, never written through nor removed."""
     from installer.ground import atomic, own
 
     own.check(path, "file")
@@ -577,7 +603,7 @@ def _put_file(path: Path, expected: str | None, text: str | None) -> None:
     if text is None:
         own.unlink(path)
         return
-    atomic.replace_own(path, text, mode=0o600)
+    atomic.replace_own(path, text, mode=mode)
 
 
 def _restore(path: Path, before: str | None, after: str | None) -> None:

@@ -139,7 +139,7 @@ def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
     clear_orphans(target)
 
 
-def replace_own(path: Path, data: str | bytes, mode: int = 0o600) -> None:
+def replace_own(path: Path, data: str | bytes, mode: int | None = 0o600) -> None:
     """Replace one of ext's own files in a folder of its own: a link at path is replaced,
     never written through. An OSError goes up as it came, for the transaction to name."""
     temp = _staged(path, data, mode)

@@ -177,11 +177,11 @@ def _write(path: str, there: str | None, text: str, note: str = "") -> Action:
         return Action("keep", path, detail=note or None)
     why = "written" if there is None else "rewritten: the set's template changed"
     detail = f"{why}{'; ' + note if note else ''}"
-    return Action("create", path, detail=detail, payload=FileText(there, text))
+    return Action("create", path, detail=detail, payload=FileText(there, text, shared=True))
 
 
 def _remove(path: str, text: str | None, why: str) -> Action:
-    return Action("unlink", path, detail=why, payload=FileText(text, None))
+    return Action("unlink", path, detail=why, payload=FileText(text, None, shared=True))
 
 
 def plan_unwrite(

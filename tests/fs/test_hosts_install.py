@@ -1725,3 +1725,23 @@ def test_a_skill_switched_off_hides_no_command(tmp_path: Path, isolated_home: Pa
     done = ext(*at, "install", "--yes")
     assert done.exit_code == 0, done.stderr
     assert "does not offer" not in done.stderr
+
+
+def test_a_written_command_has_the_umasks_mode_through_undo(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-81: Gemini's TOML commands were the only 0600 files in ~/.gemini/commands (ext
+    wrote them as it writes its private approvals store). They get the umask's mode, as the
+    user's own files do; an undo of their removal makes them so again."""
+    gemini = made(isolated_home, ".gemini")
+    old = os.umask(0o022)
+    try:
+        assert ext("--set", str(set_root), "--host", "gemini", "install", "--yes").exit_code == 0
+        written = gemini / "commands/fix.toml"
+        assert written.stat().st_mode & 0o777 == 0o644
+        assert ext("--set", str(set_root), "--host", "gemini", "uninstall", "--yes").exit_code == 0
+        assert not written.exists()
+        assert ext("--set", str(set_root), "--host", "gemini", "undo", "--yes").exit_code == 0
+        assert written.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)
