@@ -89,6 +89,11 @@ class Host(NamedTuple):
     # OpenCode skip it; Codex CLI and Gemini CLI see no frontmatter then). Pinned on each
     # binary in tests/conformance/test_hosts_conformance.py.
     skill_bom_read: bool = False
+    # Whether the host, when YAML refuses a frontmatter, reads it again with each top-level
+    # `key: value` whose value holds a colon taken as that text (OpenCode's fallback, for
+    # `description: Use when: x`, which YAML refuses; OpenCode 1.18 loads it, where ext said
+    # it did not). Pinned in test_hosts_conformance.py.
+    colon_values_read: bool = False
     # The longest frontmatter `name` the host loads a skill with (None: no limit it keeps).
     skill_name_max: int | None = None
     # How to make the host read one of two shared folders that both hold a skill ext linked

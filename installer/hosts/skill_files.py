@@ -3,6 +3,7 @@ load it at all. Read from the set's own file, so `ext list` says what the host w
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -27,6 +28,8 @@ def refusal(host: Host, skill_md: str) -> str | None:
     ext cannot tell (a value only the host's own parser can judge)."""
     judged = host.skill_needs or host.skill_name_max is not None or host.description_refused
     read = _frontmatter_fields(skill_md, host.skill_bom_read) if judged else None
+    if read is not None and host.colon_values_read:
+        read = _colon_values_read(*read)
     why = _lacks(host, *read) if read is not None else None  # None read: a missing file
     if why is None:
         return None
@@ -67,6 +70,32 @@ def _state(head: str, text: str | None, key: str = "description") -> str:
     if not has_key(head, key):
         return "absent"
     return "null" if is_null(head, key) else "unread"
+
+
+_SIMPLE_KEY = re.compile(r"([a-zA-Z_][a-zA-Z0-9_]*)[ \t]*:[ \t]*(.*)")
+
+
+def _colon_values_read(
+    head: str, fields: dict[str, str | None]
+) -> tuple[str, dict[str, str | None]]:
+    """The frontmatter as a host with OpenCode's fallback reads it, when YAML refuses a value
+    ext cannot read: each top-level `key: value` whose plain value holds a colon made a
+    literal block of that text (opencode's ConfigMarkdown sanitisation, run when gray-matter
+    throws)."""
+    if all(v is not None for v in fields.values()):
+        return head, fields  # nothing YAML refused here, as far as ext reads it
+    lines = []
+    for line in head.split("\n"):
+        found = _SIMPLE_KEY.fullmatch(line) if line[:1] not in (" ", "\t", "#") else None
+        value = found.group(2).strip() if found else ""
+        if found and ":" in value and value not in (">", "|") and value[0] not in "'\"":
+            lines += [f"{found.group(1)}: |-", f"  {value}"]
+        else:
+            lines.append(line)
+    again = "\n".join(lines)
+    from installer.sets.yamltext import text_of
+
+    return again, {f: text_of(again, f) for f in fields}
 
 
 def _frontmatter_fields(skill_md: str, bom_read: bool) -> tuple[str, dict[str, str | None]] | None:

@@ -98,6 +98,7 @@ OPENCODE = Host(
     skill_needs=("name",),
     description_refused=("null", "unread"),  # absent or blank: it loads
     skill_bom_read=True,
+    colon_values_read=True,
     picks_up="OpenCode reads it at its next start",
 )
 

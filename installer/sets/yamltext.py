@@ -7,7 +7,8 @@ Code all read a SKILL.md's or a template's frontmatter as YAML, so `description:
 names a skill by its frontmatter `name`: it reads them the same way, for the forms a
 frontmatter's top-level key takes (plain, quoted, block, over several lines), and gives no
 answer for a value that is not text (a list, a map, an alias; `null`, `true`, `1.5` as the
-core schema reads them), which it never passes on.
+core schema reads them), which it never passes on. An anchor (`&a text`) names the value: the
+text is what follows it.
 `tests/fs/test_yamltext.py` holds it to pi's own `yaml` package.
 """
 
@@ -81,8 +82,15 @@ def _trimmed(below: list[str]) -> list[str]:
     return below[:end]
 
 
+_ANCHOR = re.compile(r"&[^\s\[\]{},]+(?:[ \t]+|\Z)")
+
+
 def _value(first: str, raw: list[str]) -> str | None:
     first = _uncommented(first) if first.startswith("#") else first
+    anchored = _ANCHOR.match(first)
+    if anchored is not None:  # `&name text`: the anchor names the value, which is the text
+        first = first[anchored.end() :]
+        first = _uncommented(first) if first.startswith("#") else first
     below = _trimmed(raw)
     if not first:
         return _starting_below(below)

@@ -177,6 +177,29 @@ def test_a_frontmatter_yaml_cannot_read_is_left_to_the_host(host: RealHost, tmp_
     assert "host_kind" not in listed["badyaml"] and listed["badyaml"]["state"] == "enabled"
 
 
+def test_a_description_yaml_refuses_or_anchors_is_judged_as_each_host_reads_it(
+    host: RealHost, tmp_path: Path
+) -> None:
+    """`description: Use when: x` (YAML refuses a colon and a space in a plain value) and
+    `description: &a Anchored` (an anchor names the text) load in all four; ext said OpenCode
+    did not load them, where it does: it reads a refused frontmatter again with such values
+    taken as text (its fallback). `@mention` (a character YAML reserves) it skips, as ext
+    says, unless a colon in it makes the fallback take the whole value."""
+    case = _installed_as_the_host_says(
+        host,
+        tmp_path,
+        {
+            "skills/colon/SKILL.md": "---\nname: colon\ndescription: Use when: x\n---\nS.\n",
+            "skills/anchored/SKILL.md": "---\nname: anchored\ndescription: &a Anchored\n---\nS.\n",
+            "skills/at/SKILL.md": "---\nname: at\ndescription: @mention it\n---\nS.\n",
+            "skills/atcolon/SKILL.md": "---\nname: atcolon\ndescription: @x: y\n---\nS.\n",
+        },
+    )
+    listed = {i["name"]: i for i in case.listing()}
+    refused = {n for n in ("colon", "anchored", "at", "atcolon") if "host_refuses" in listed[n]}
+    assert refused == ({"at"} if host.name == "opencode" else set())
+
+
 def test_an_empty_or_null_description_is_judged_as_none(host: RealHost, tmp_path: Path) -> None:
     """`description:` and `description: ~` (null to YAML): Claude Code takes the skill as a
     command only, Codex CLI and OpenCode skip it, Gemini CLI loads it; `""` and `'   '`

@@ -50,6 +50,10 @@ FIXED = [
     "description: |+\n  kept\n\n",  # review: a `+` block keeps its trailing breaks
     'description: "an escaped tab\\\t\n  then more"',  # and a line keeps an escaped tab
     "description: |\n  a\n     \n  b\n",  # spaces past a literal block's indent are text
+    "description: &a an anchored text\nother: *a\n",  # the anchor names it (each agent loads it)
+    "description: &q 'quoted, anchored'",
+    "description: &blk |\n  a block\n",
+    "description: &below\n  on the next line\n",
 ]
 
 
