@@ -94,6 +94,11 @@ class Host(NamedTuple):
     # `description: Use when: x`, which YAML refuses; OpenCode 1.18 loads it, where ext said
     # it did not). Pinned in test_hosts_conformance.py.
     colon_values_read: bool = False
+    # The mistakes of a frontmatter (installer.sets.yamltext.faults) its YAML reader refuses,
+    # so that the host skips the skill (Codex CLI, OpenCode after its fallback), or takes it as
+    # a command (Claude Code, `lacking_as_command`, for three of them); Gemini CLI reads past
+    # them all. Pinned on each binary in tests/conformance/test_hosts_conformance.py.
+    yaml_refused: tuple[str, ...] = ()
     # The longest frontmatter `name` the host loads a skill with (None: no limit it keeps).
     skill_name_max: int | None = None
     # How to make the host read one of two shared folders that both hold a skill ext linked

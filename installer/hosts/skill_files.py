@@ -23,10 +23,11 @@ def host_name(host: Host, skill_md: str, folder_name: str) -> str:
 
 
 def refusal(host: Host, skill_md: str) -> str | None:
-    """Why `host` would not load the skill of `skill_md` (no frontmatter; a name it needs
-    missing or too long; a description in a state it refuses), or None when it would, or
-    ext cannot tell (a value only the host's own parser can judge)."""
-    judged = host.skill_needs or host.skill_name_max is not None or host.description_refused
+    """Why `host` would not load the skill of `skill_md` (no frontmatter; YAML its reader
+    refuses; a name it needs missing or too long; a description in a state it refuses), or
+    None when it would, or ext cannot tell (a value only the host's own parser can judge)."""
+    judged = bool(host.skill_needs or host.description_refused or host.yaml_refused)
+    judged = judged or host.skill_name_max is not None
     read = _frontmatter_fields(skill_md, host.skill_bom_read) if judged else None
     if read is not None and host.colon_values_read:
         read = _colon_values_read(*read)
@@ -45,6 +46,9 @@ def _lacks(host: Host, head: str, fields: dict[str, str | None]) -> str | None:
         absent = ["description"] if "absent" in host.description_refused else []
         needs = [*host.skill_needs, *absent]
         return f"its SKILL.md has no frontmatter ({', '.join(needs)})" if needs else None
+    fault = _fault(host, head)
+    if fault is not None:
+        return f"its SKILL.md's frontmatter {fault}, which YAML refuses"
     if "name" in host.skill_needs and not name:
         # `name: 42`: the host's parser decides (helper-80: it was said to be no name)
         unread = _state(head, fields["name"], "name") == "unread"
@@ -72,6 +76,28 @@ def _state(head: str, text: str | None, key: str = "description") -> str:
     return "null" if is_null(head, key) else "unread"
 
 
+_FAULTS = {
+    "twice": "gives `{}` twice",
+    "alias": "names {}, an anchor it never made",
+    "unclosed": "opens a quote for `{}` that never closes",
+    "after-quote": "goes on after the closing quote of `{}`",
+    "indented": "has `{}` indented under a plain value",
+    "tab": "indents `{}` with a tab",
+}
+
+
+def _fault(host: Host, head: str) -> str | None:
+    """The first mistake of the frontmatter for which `host` skips the skill, said; or None."""
+    if not host.yaml_refused:
+        return None
+    from installer.sets.yamltext import faults
+
+    for kind, what in faults(head):
+        if kind in host.yaml_refused:
+            return _FAULTS[kind].format(what)
+    return None
+
+
 _SIMPLE_KEY = re.compile(r"([a-zA-Z_][a-zA-Z0-9_]*)[ \t]*:[ \t]*(.*)")
 
 
@@ -82,7 +108,9 @@ def _colon_values_read(
     ext cannot read: each top-level `key: value` whose plain value holds a colon made a
     literal block of that text (opencode's ConfigMarkdown sanitisation, run when gray-matter
     throws)."""
-    if all(v is not None for v in fields.values()):
+    from installer.sets.yamltext import faults, text_of
+
+    if all(v is not None for v in fields.values()) and not faults(head):
         return head, fields  # nothing YAML refused here, as far as ext reads it
     lines = []
     for line in head.split("\n"):
@@ -93,8 +121,6 @@ def _colon_values_read(
         else:
             lines.append(line)
     again = "\n".join(lines)
-    from installer.sets.yamltext import text_of
-
     return again, {f: text_of(again, f) for f in fields}
 
 

@@ -47,6 +47,8 @@ CLAUDE = Host(
     why_not=_not_pi("Claude Code"),
     login="~/.claude/.credentials.json",
     description_refused=("absent", "null", "blank"),
+    # these its reader refuses, and it takes the skill as if it had no description: a command
+    yaml_refused=("unclosed", "after-quote", "indented"),
     skill_bom_read=True,
     picks_up="Claude Code reads it at its next start",
     skill_named_by="folder",
@@ -67,7 +69,8 @@ CODEX = Host(
     why_not=_not_pi("Codex CLI"),
     login="$CODEX_HOME/auth.json",
     description_refused=("absent", "null", "blank"),
-    # unread: `42` loads, `"open` does not; ext claims nothing (not refused)
+    # unread: `42` loads; `"open` does not, a quote that never closes (yaml_refused)
+    yaml_refused=("twice", "alias", "unclosed", "after-quote", "indented", "tab"),
     skill_name_max=64,
     picks_up="Codex CLI reads it at its next start",
 )
@@ -99,6 +102,7 @@ OPENCODE = Host(
     description_refused=("null", "unread"),  # absent or blank: it loads
     skill_bom_read=True,
     colon_values_read=True,
+    yaml_refused=("twice", "alias", "unclosed", "after-quote", "indented"),  # a tab: it reads
     picks_up="OpenCode reads it at its next start",
 )
 

@@ -322,3 +322,80 @@ def _fold_block(lines: list[str]) -> str:
             out += "\n" * empties + line if empties else " " + line
         before, empties = line, 0
     return out + "\n" * empties
+
+
+# ---- mistakes a strict reader refuses ------------------------------------------------------
+
+_ALIAS = re.compile(r"\*([^\s\[\]{},]+)")
+_ANCHOR_NAME = re.compile(r"&([^\s\[\]{},]+)")
+
+
+def faults(head: str) -> list[tuple[str, str]]:
+    """The mistakes in the frontmatter `head` that a strict YAML reader refuses, where ext can
+    tell them for sure, each (kind, key or text): a top-level key given twice ("twice"), an
+    alias that names no anchor before it ("alias"), a quoted value that never closes
+    ("unclosed") or goes on after its closing quote ("after-quote"), a `key: value` line
+    indented under a plain value ("indented"), a tab that indents an entry of a nested block
+    ("tab"). A line ext cannot place (neither a key, nor indented, nor a comment) ends the
+    look with nothing said: ext never claims a reader refuses what it may read."""
+    lines = head.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n").split("\n")
+    seen: set[str] = set()
+    anchors: set[str] = set()
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip(_WS) or line.lstrip(_WS).startswith("#"):
+            i += 1
+            continue
+        found = _KEY_LINE.fullmatch(line) if line[:1] not in _WS else None
+        if found is None:
+            return []  # not a form ext follows: say nothing
+        key, value = found.group(1), (found.group(2) or "").strip(_WS)
+        out += [("twice", key)] if key in seen else []
+        seen.add(key)
+        anchored = _ANCHOR.match(value)
+        if anchored is not None:
+            anchors.add(anchored.group(0).strip(_WS)[1:])
+            value = value[anchored.end() :]
+        alias = _ALIAS.match(value)
+        if alias is not None and alias.group(1) not in anchors:
+            out.append(("alias", f"*{alias.group(1)}"))
+        if value[:1] in ('"', "'"):
+            taken = _quoted_fault(value, lines[i + 1 :], key, out)
+            if taken is None:
+                return out  # it never closes: the rest is inside the quote
+            i += taken
+            continue
+        below = _below(lines, i)
+        out += _fault_below(value, below, anchors)
+        i += 1 + len(below)
+    return out
+
+
+def _quoted_fault(value: str, after: list[str], key: str, out: list[tuple[str, str]]) -> int | None:
+    """A quoted value's fault added to `out`; the lines it takes (None: it never closes)."""
+    text = "\n".join([value, *after])
+    _, end = _until_close(text, value[0])
+    if end is None:
+        out.append(("unclosed", key))
+        return None
+    rest = text[end + 1 :].split("\n", 1)[0].strip(_WS)
+    if rest and not rest.startswith("#"):
+        out.append(("after-quote", key))
+    return text[:end].count("\n") + 1
+
+
+def _fault_below(value: str, below: list[str], anchors: set[str]) -> list[tuple[str, str]]:
+    """The first fault of the lines under a key (its anchors noted): a `key: value` line
+    under a plain value, a tab indenting an entry of a nested block."""
+    for line in below:
+        anchors.update(_ANCHOR_NAME.findall(line))
+        entry = line.strip(_WS)
+        if not entry or entry.startswith("#"):
+            continue
+        if value and value[0] not in "|>[{#" and _KEY_LINE.fullmatch(entry):
+            return [("indented", entry)]  # under a plain value: no map can start there
+        if not value and line[:1] == "\t" and _is_structure(line):
+            return [("tab", entry)]
+    return []

@@ -154,27 +154,19 @@ def _gemini_toml(case: Case) -> list[str]:
     return out
 
 
-def test_a_frontmatter_yaml_cannot_read_is_left_to_the_host(host: RealHost, tmp_path: Path) -> None:
+def test_a_description_whose_quote_never_closes_is_judged_as_each_host_reads_it(
+    host: RealHost, tmp_path: Path
+) -> None:
     """helper-77: a description YAML cannot read (`description: "open`) was said to be no
-    description. Claude Code and Gemini CLI load the skill all the same, Codex CLI and
-    OpenCode skip it (pinned here, by host). OpenCode skips any description that is not
-    text (`42` too), and ext says so; Codex CLI loads `42` and skips `"open`, which ext
-    cannot tell apart without Codex's parser: it claims nothing there (doctor --deep asks
-    Codex), never contradicting a host that loads the skill."""
-    broken = {
-        "extset.toml": '[set]\nname = "broken"\n',
-        "skills/badyaml/SKILL.md": '---\nname: badyaml\ndescription: "open\n---\nSteps.\n',
-        "skills/fine/SKILL.md": skill("fine", "A fine skill."),
-    }
-    (case,) = [c for c in build(tmp_path / "cases", host, {"b": broken}) if c.chain == "install"]
-    case.play()
-    loaded = {i.name for i in case.judge(tmp_path / "bin").loaded}
-    listed = {i["name"]: i for i in case.listing()}
-    loads_it = host.name in ("claude", "gemini")
-    assert loaded == ({"fine", "badyaml"} if loads_it else {"fine"})
-    refused = listed["badyaml"].get("host_refuses")
-    assert (refused is not None) == (host.name == "opencode"), refused
-    assert "host_kind" not in listed["badyaml"] and listed["badyaml"]["state"] == "enabled"
+    description. Gemini CLI loads the skill all the same, Claude Code offers it as a command
+    only, Codex CLI and OpenCode skip it; ext says each (this test compared names alone
+    before, and took Claude Code's command for its skill)."""
+    broken = {"skills/badyaml/SKILL.md": '---\nname: badyaml\ndescription: "open\n---\nSteps.\n'}
+    case = _installed_as_the_host_says(host, tmp_path, broken)
+    listed = {i["name"]: i for i in case.listing()}["badyaml"]
+    assert listed["state"] == "enabled"
+    assert ("host_refuses" in listed) == (host.name in ("codex", "opencode")), listed
+    assert listed.get("host_kind") == ("command" if host.name == "claude" else None), listed
 
 
 def test_a_description_yaml_refuses_or_anchors_is_judged_as_each_host_reads_it(
@@ -198,6 +190,45 @@ def test_a_description_yaml_refuses_or_anchors_is_judged_as_each_host_reads_it(
     listed = {i["name"]: i for i in case.listing()}
     refused = {n for n in ("colon", "anchored", "at", "atcolon") if "host_refuses" in listed[n]}
     assert refused == ({"at"} if host.name == "opencode" else set())
+
+
+# Frontmatters YAML refuses, each one mistake (installer.sets.yamltext.faults): Codex CLI and
+# OpenCode skip the skill, Gemini CLI loads it, Claude Code loads it or, for three kinds of
+# mistake, offers it as a command only (as a skill it finds no description of).
+FAULTS = {
+    "twice": "---\nname: twice\ndescription: First.\ndescription: Second.\n---\nS.\n",
+    "twicename": "---\nname: twicename\nname: twicename\ndescription: D.\n---\nS.\n",
+    "alias": "---\nname: alias\ndescription: D.\nother: *nope\n---\nS.\n",
+    "unclosed": '---\nname: unclosed\ndescription: D.\nfoo: "open\n---\nS.\n',
+    "afterquote": '---\nname: afterquote\ndescription: "Quoted" then more\n---\nS.\n',
+    "indented": "---\nname: indented\ndescription: D.\n  extra: x\n---\nS.\n",
+    "tab": "---\nname: tab\ndescription: D.\nmetadata:\n\tk: v\n---\nS.\n",
+    # OpenCode's fallback takes a value with a colon whole: the indented line joins it
+    "colonindented": "---\nname: colonindented\ndescription: D: x\n  extra: y\n---\nS.\n",
+    # and no mistake: a quote over two lines, a nested map, an alias of an anchor
+    "fine2": '---\nname: fine2\ndescription: "two\n  lines"\nmeta:\n  a: b\n---\nS.\n',
+    "fine3": "---\nname: fine3\ndescription: &d Anchored\nshort: *d\n---\nS.\n",
+}
+
+
+def test_a_frontmatter_yaml_refuses_is_judged_as_each_host_reads_it(
+    host: RealHost, tmp_path: Path
+) -> None:
+    """A probe of the four agents: ext listed each of these skills as a loaded skill in each
+    (and, in the test of a `"open` description above, Claude Code's command was taken for
+    its skill: that test compared names alone)."""
+    skills = {f"skills/{name}/SKILL.md": text for name, text in FAULTS.items()}
+    case = _installed_as_the_host_says(host, tmp_path, skills)
+    listed = {i["name"]: i for i in case.listing()}
+    refused = {n for n in FAULTS if "host_refuses" in listed[n]}
+    as_commands = {n for n in FAULTS if listed[n].get("host_kind") == "command"}
+    expected = {
+        "codex": set(FAULTS) - {"fine2", "fine3"},
+        "opencode": set(FAULTS) - {"fine2", "fine3", "tab", "colonindented"},
+    }
+    assert refused == expected.get(host.name, set())
+    commands = {"unclosed", "afterquote", "indented", "colonindented"}
+    assert as_commands == (commands if host.name == "claude" else set())
 
 
 def test_an_empty_or_null_description_is_judged_as_none(host: RealHost, tmp_path: Path) -> None:
