@@ -19,6 +19,7 @@ from installer.links.plan import linked_now, plan_install, plan_uninstall
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import refuse_other_sets
 from installer.links.strays import places, strays
+from installer.sets.linksout import links_out
 from installer.sets.modes import (
     install_mode,
     refuse_lost_imports,
@@ -31,7 +32,6 @@ from installer.sets.resources import (
     Resource,
     broken_links,
     discover,
-    links_out,
     loads_as_one_extension,
     select,
     selection_warnings,

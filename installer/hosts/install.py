@@ -37,10 +37,10 @@ from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import Selection, refuse_other_sets
 from installer.links.states import kinds_of
 from installer.links.strays import places, strays
+from installer.sets.linksout import links_out
 from installer.sets.modes import refuse_unlinkable
 from installer.sets.resources import (
     broken_links,
-    links_out,
     links_round,
     select,
     selection_warnings,

@@ -428,55 +428,6 @@ def broken_links(root: Path) -> list[Broken]:
     return out
 
 
-class LinkOut(NamedTuple):
-    """A link inside a skill's folder that leads out of the set."""
-
-    rel: str  # from the set's root
-    real: str
-    is_dir: bool
-    rm: str  # the command that removes it
-
-    def said(self) -> str:
-        """The link, where it leads, and what an agent reading the skill then reads."""
-        from installer.ground.shellword import shell_word
-
-        what = "what it holds" if self.is_dir else "that file"
-        return (
-            f"{self.rel} is a link out of the set, to {shell_word(Path(self.real))}: an agent "
-            f"that reads the skill's files reads {what}"
-        )
-
-
-_LOOKED_AT = 5000  # entries of one skill's folder looked at for links, at most
-
-
-def links_out(root: Path, found: Iterable[Resource]) -> list[LinkOut]:
-    """Links inside a skill's folder that lead out of the set: an agent that reads the skill's
-    files reads what they lead to, a path no plan shows (helper-82: `reference.md ->
-    ~/.aws/credentials`, which the skill said to read). Dot folders and node_modules are not
-    looked in, nor an extension's folder (its code reads what it likes); no link is followed."""
-    from installer.ground.shellword import shell_word
-
-    top = os.path.realpath(root)
-    out = []
-    for r in found:
-        if r.kind != "skill" or r.layout != "dir" or not _inside(r.real, top):
-            continue  # a skill linked from outside the set is refused, or said, elsewhere
-        seen = 0
-        for folder, dirs, files in os.walk(r.source):
-            dirs[:] = [d for d in dirs if d[0] != "." and d != "node_modules"]
-            seen += len(dirs) + len(files)
-            for name in sorted((*dirs, *files)):
-                path = os.path.join(folder, name)
-                if os.path.islink(path) and not _inside(real := os.path.realpath(path), top):
-                    rel = os.path.relpath(path, root)
-                    rm = f"rm {shell_word(Path(path))}"
-                    out.append(LinkOut(rel, real, os.path.isdir(path), rm))
-            if seen > _LOOKED_AT:
-                break
-    return out
-
-
 def links_round(folder: str, cap: int = 2000) -> list[str]:
     """The links inside `folder` that lead back to it or to a folder above it (`up -> ..`),
     relative to it: an agent that follows links while it looks for SKILL.md files walks them

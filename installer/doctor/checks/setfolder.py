@@ -13,13 +13,13 @@ from installer.ground.errors import ExtError
 from installer.ground.manifest import MANIFEST_NAME
 from installer.ground.shellword import shell_word
 from installer.host.lines import PiLine
+from installer.sets.linksout import links_out
 from installer.sets.resources import (
     FOLDER,
     KINDS,
     Resource,
     broken_links,
     folder_is_item,
-    links_out,
 )
 
 # Per folder: the kind, what makes a folder an item, and the file the fix names.
