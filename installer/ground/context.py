@@ -535,9 +535,12 @@ def _check_own_folder(env: Env, path: Path, source: str, typed: Path) -> None:
         what = "your home folder" if real == home else "the root folder"
     elif _through_kernel(text) or _kernel(real):
         what = "a folder of the kernel's"
-    elif os.path.isfile(os.path.join(real, MANIFEST_NAME)):
+    elif os.path.isfile(os.path.join(real, MANIFEST_NAME)) and not os.path.isdir(
+        os.path.join(real, ".extset")
+    ):
         # helper-81: `--agent-dir ~/my-set` put another set's links, settings.json and
-        # .extset/ into that set, and every command run there then failed on them
+        # .extset/ into that set, and every command run there then failed on them. One an
+        # older ext wrote into already stays open, for uninstall and undo (helper-83).
         what = f"a set's folder (it holds {MANIFEST_NAME})"
     if what is None:
         return

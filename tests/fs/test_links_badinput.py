@@ -209,6 +209,21 @@ def test_an_agent_dir_that_is_any_sets_folder_is_refused(set_root: Path, tmp_pat
         assert snapshot(agent) == before
 
 
+def test_a_sets_folder_an_older_ext_installed_into_can_be_cleaned_up(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """helper-83: the refusal above also refused uninstall and undo of a dir an older ext had
+    already written into, the one way out of it."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    install(context(set_root, victim), Install(), yes)
+    (victim / "extset.toml").write_text('[set]\nname = "victim"\n')  # it was a set all along
+    from installer.commands.uninstall import Uninstall, uninstall
+
+    uninstall(context(set_root, victim), Uninstall(), yes)
+    assert not (victim / "extensions").exists()
+
+
 def test_an_agent_dir_inside_the_set_is_fine(set_root: Path) -> None:
     agent = set_root / ".agent"
     agent.mkdir()
