@@ -335,7 +335,7 @@ class Transaction:
     ) -> None:
         """Put a file of ext's back to `text`, if it still holds `expected`: 0600 when
         `private` (the approvals store), else with the umask's mode (a host's command)."""
-        mode = 0o600 if private else None
+        mode = 0o600 if private else None  # None: the umask's (helper-83: not the old 0600)
 
         def act() -> None:
             _put_file(path, expected, text, mode)
@@ -588,8 +588,8 @@ def _unwrite(path: Path, before: str | None) -> None:
 
 def _put_file(path: Path, expected: str | None, text: str | None, mode: int | None) -> None:
     """Replace a file of ext's that is still `expected` with `text` (None: no file),
-    atomically, with `mode` (None: the file's own, a new one the umask's); a link there is
-    refused, never written through nor removed."""
+    atomically, with `mode` (None: the umask's, whatever the file it replaces had); a link
+    there is refused, never written through nor removed."""
     from installer.ground import atomic, own
 
     own.check(path, "file")
@@ -603,7 +603,7 @@ def _put_file(path: Path, expected: str | None, text: str | None, mode: int | No
     if text is None:
         own.unlink(path)
         return
-    atomic.replace_own(path, text, mode=mode)
+    atomic.replace_own(path, text, mode=atomic.umask_mode() if mode is None else mode)
 
 
 def _restore(path: Path, before: str | None, after: str | None) -> None:

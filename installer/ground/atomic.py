@@ -139,7 +139,15 @@ def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
     clear_orphans(target)
 
 
-def replace_own(path: Path, data: str | bytes, mode: int | None = 0o600) -> None:
+def umask_mode() -> int:
+    """The mode a new file gets here (0644 under the usual umask): a file the user shares with
+    an agent is made so, whatever mode the one it replaces had."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def replace_own(path: Path, data: str | bytes, mode: int = 0o600) -> None:
     """Replace one of ext's own files in a folder of its own: a link at path is replaced,
     never written through. An OSError goes up as it came, for the transaction to name."""
     temp = _staged(path, data, mode)

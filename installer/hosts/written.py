@@ -85,7 +85,22 @@ def mine(text: str | None, r: Resource, hashes: Mapping[str, str], now: str | No
     the no-op's case), or what it recorded."""
     if text is None:
         return False
-    return (now is not None and text == now) or sha(text) == hashes.get(r.dest)
+    return (now is not None and same(text, now)) or sha(text) == hashes.get(r.dest)
+
+
+def same(text: str, now: str) -> bool:
+    """Whether a file of ext's says what ext would write now, its header aside: the header
+    names the command that writes it again, which an older ext, or the same dir spelt another
+    way, words otherwise (helper-83: each such file was rewritten, and listed as stale)."""
+    return text == now or _body(text) == _body(now)
+
+
+def _body(text: str) -> str:
+    lines = text.split("\n")
+    n = 0
+    while n < len(lines) and lines[n].startswith("#"):
+        n += 1
+    return "\n".join(lines[n:])
 
 
 class WrittenPlan(NamedTuple):
@@ -134,7 +149,9 @@ def plan_written(
                     Action("skip", r.dest, detail=f"not written for {host}: its warning says why")
                 )
             continue
-        kept[r.dest] = want.text
+        there = off if off_mine and not on_mine else on if on_mine else None
+        # the text the record keeps: what stays, when only its header differs
+        kept[r.dest] = there if there is not None and same(there, want.text) else want.text
         if off_mine and not on_mine:  # switched off: install never switches it on
             actions.append(_write(r.disabled_dest, off, want.text, "disabled"))
         elif on_mine:
@@ -173,7 +190,7 @@ def _orphans(
 
 def _write(path: str, there: str | None, text: str, note: str = "") -> Action:
     """Keep ext's file as it is, or write it (new, or rewritten: the set's file changed)."""
-    if there == text:
+    if there is not None and same(there, text):
         return Action("keep", path, detail=note or None)
     why = "written" if there is None else "rewritten: the set's template changed"
     detail = f"{why}{'; ' + note if note else ''}"
@@ -204,15 +221,16 @@ def classify_written(agent: AgentState, r: Resource, hashes: Mapping[str, str], 
     """`ext list`'s state of a written item: ext's file on or off, or what is in the way."""
     from installer.links.states import Item
 
-    now = None
+    now: str | None = None
     for path, state in ((r.dest, "enabled"), (r.disabled_dest, "disabled")):
         if path not in agent.entries:
             continue
         text = read_real(agent.agent_dir / path)
-        if text is not None and sha(text) == hashes.get(r.dest):
-            if now is None:
-                now = wanted(r, again).text
-            if now is not None and text != now:
+        if text is None:
+            continue
+        now = now if now is not None else wanted(r, again).text
+        if mine(text, r, hashes, now):  # what it recorded, or what it would write now
+            if now is not None and not same(text, now):
                 return Item(
                     r, "stale", path, "the set's template changed; `ext install` rewrites it"
                 )

@@ -1750,3 +1750,38 @@ def test_a_written_command_has_the_umasks_mode_through_undo(
         assert written.stat().st_mode & 0o777 == 0o644
     finally:
         os.umask(old)
+
+
+def test_a_written_commands_header_alone_never_makes_it_stale(
+    set_root: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    """helper-83: the header names the dir as it was spelt, so the same dir reached through a
+    link, or a file an older ext wrote (another header), was rewritten each run and listed
+    as stale. Only what Gemini reads counts; a 0600 file an older ext made gets the umask's
+    mode when the set's template changes it."""
+    gemini = made(isolated_home, ".gemini")
+    link = tmp_path / "via"
+    link.symlink_to(isolated_home)
+    spellings = [str(gemini), str(link / ".gemini")]
+    base = ("--set", str(set_root), "--host", "gemini")
+    assert ext(*base, "--agent-dir", spellings[0], "install", "--yes").exit_code == 0
+    written = gemini / "commands/fix.toml"
+    lines = written.read_text().splitlines(keepends=True)
+    older = "# Written by ext from the set's prompts/fix.md: edit\n# that file, and `ext --host "
+    written.write_text(older + "gemini install` writes this one again.\n" + "".join(lines[3:]))
+    written.chmod(0o600)
+    for spelt in spellings:
+        again = ext(*base, "--agent-dir", spelt, "install", "--dry-run")
+        assert again.stdout == "nothing to do: 2 skipped, 2 unchanged\n", again.stdout
+        listed = ext(*base, "--agent-dir", spelt, "--json", "list")
+        assert {i["name"]: i["state"] for i in json.loads(listed.stdout)["items"]}["fix"] == (
+            "enabled"
+        )
+    (set_root / "prompts/fix.md").write_text("---\ndescription: Fix it\n---\nFix $@ today.\n")
+    old = os.umask(0o022)
+    try:
+        assert ext(*base, "install", "--yes").exit_code == 0
+    finally:
+        os.umask(old)
+    assert "Fix {{args}} today." in written.read_text()
+    assert written.stat().st_mode & 0o777 == 0o644
