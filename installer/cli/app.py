@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 import click
 
 from installer.cli import calls, completion
-from installer.cli.fast import command_of, globals_of, hoist_globals
+from installer.cli.fast import command_at, command_of, globals_of, hoist_globals
 from installer.cli.grammar import (
     COMMANDS,
     GLOBALS,
@@ -325,7 +325,7 @@ def _help_asked(argv: list[str]) -> list[str]:
     both were refused, with a fix naming --help)."""
     if command_of(argv) != "help":
         return argv
-    first = argv.index("help")  # the first word that is no global option's
+    first = command_at(argv)  # not argv.index: `--set help` names a folder (helper-83)
     return [*argv[:first], *argv[first + 1 :], "--help"]
 
 

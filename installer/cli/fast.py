@@ -186,6 +186,11 @@ def globals_of(argv: list[str]) -> Globals:
     return Globals(**_front(argv)[0])
 
 
+def command_at(argv: list[str]) -> int:
+    """The index of argv's first word that is not a global option's (its command, if any)."""
+    return _front(argv)[1]
+
+
 def command_of(argv: list[str]) -> str | None:
     """The command argv runs (globals come first, after hoist_globals); None for help and such."""
     _, i = _front(argv)

@@ -133,7 +133,8 @@ def _instead(
         # helper-81: from a set just made, `list` pointed only at the set the dir held (the
         # bundled one); this folder's set, installed nowhere, may be the one meant
         install = typed(g, BY_CALL["install"], {}, here)
-        said = (*said, f"this set is installed in no agent dir yet; to put it here: {install}")
+        nowhere = f"this set is installed in no {ctx.on.title} agent dir yet"  # (helper-83)
+        said = (*said, f"{nowhere}; to put it here: {install}")
     return said
 
 

@@ -31,7 +31,7 @@ from installer.hosts.shared import (
     read_elsewhere,
     shared_reads,
 )
-from installer.hosts.written import KEY, WrittenPlan, again, plan_written, recorded
+from installer.hosts.written import KEY, WrittenPlan, plan_written, recorded, rewrite_command
 from installer.links.plan import linked_now, plan_install
 from installer.links.scan import AgentState, scan, seen
 from installer.links.shared import Selection, refuse_other_sets
@@ -115,7 +115,9 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
         links = links._replace(actions=kept_for_other_dirs(ctx, links.actions))
         hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
         names = Namer(agent.taken, lambda: stamp(now()))
-        files = plan_written(agent, where.written, picked, hashes, names, host.title, again(ctx))
+        files = plan_written(
+            agent, where.written, picked, hashes, names, host.title, rewrite_command(ctx)
+        )
         written[:] = [files]
         actions = (
             *read_elsewhere(links.actions, shared),

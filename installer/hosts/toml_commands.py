@@ -49,8 +49,8 @@ def description_of(head: str) -> str | None:
     return (text_of(head, "description") or "").rstrip("\n") or None
 
 
-def command_text(r: Resource, text: str, again: str = "ext --host gemini install") -> str:
-    """The TOML command for template `r` whose markdown is `text`, its header naming `again`,
+def command_text(r: Resource, text: str, rewrite: str) -> str:
+    """The TOML command for template `r` whose markdown is `text`, its header naming `rewrite`,
     the command that writes it again; Unwritable when Gemini would read it with another
     meaning."""
     head, body = split_frontmatter(text)
@@ -68,7 +68,7 @@ def command_text(r: Resource, text: str, again: str = "ext --host gemini install
     lines = [
         f"# Written by ext from the set's {r.declared[0] if r.declared else r.filename}: edit",
         "# that file, then this writes this one again:",
-        f"# {again}",
+        f"# {rewrite}",
     ]
     if description:
         lines.append(f"description = {_basic(description)}")

@@ -40,7 +40,7 @@ class Wanted(NamedTuple):
     why_not: str | None = None
 
 
-def again(ctx: Context) -> str:
+def rewrite_command(ctx: Context) -> str:
     """The command that writes a set's files into this dir again, as a written file's header
     says it (helper-80: `ext --host gemini install`, pasted, wrote into ~/.gemini from the set
     of the folder it ran in, whatever set and dir had written the file)."""
@@ -50,9 +50,9 @@ def again(ctx: Context) -> str:
     return f"ext --host {ctx.on.name} {where} install"
 
 
-def wanted(r: Resource, again: str) -> Wanted:
+def wanted(r: Resource, rewrite: str) -> Wanted:
     """The text ext writes for `r` in its host's format, from the set's file as it is now;
-    `again` is the command its header names."""
+    `rewrite` is the command its header names."""
     from installer.ground.readfile import read_text
     from installer.hosts.toml_commands import Unwritable, command_text
 
@@ -65,7 +65,7 @@ def wanted(r: Resource, again: str) -> Wanted:
     except UnicodeDecodeError as exc:
         return Wanted(None, f"cannot read {r.source}: {exc}")
     try:
-        return Wanted(command_text(r, source, again))
+        return Wanted(command_text(r, source, rewrite))
     except Unwritable as why:
         return Wanted(None, str(why))
 
@@ -120,7 +120,7 @@ def plan_written(
     hashes: Mapping[str, str],
     names: Namer,
     host: str,
-    again: str,
+    rewrite: str,
 ) -> WrittenPlan:
     """Write each chosen item (new, or rewritten when the set's file changed); remove ext's
     file of an item the selection leaves out (unless off: then it stays off)."""
@@ -131,7 +131,7 @@ def plan_written(
     for r in items:
         on = read_real(root / r.dest) if r.dest in agent.entries else None
         off = read_real(root / r.disabled_dest) if r.disabled_dest in agent.entries else None
-        want = wanted(r, again) if (r.kind, r.filename) in chosen else Wanted(None)
+        want = wanted(r, rewrite) if (r.kind, r.filename) in chosen else Wanted(None)
         on_mine, off_mine = mine(on, r, hashes, want.text), mine(off, r, hashes, want.text)
         if (r.kind, r.filename) not in chosen:
             if on_mine and not off_mine:
@@ -217,7 +217,9 @@ def plan_unwrite(
     return out
 
 
-def classify_written(agent: AgentState, r: Resource, hashes: Mapping[str, str], again: str) -> Item:
+def classify_written(
+    agent: AgentState, r: Resource, hashes: Mapping[str, str], rewrite: str
+) -> Item:
     """`ext list`'s state of a written item: ext's file on or off, or what is in the way."""
     from installer.links.states import Item
 
@@ -228,7 +230,7 @@ def classify_written(agent: AgentState, r: Resource, hashes: Mapping[str, str], 
         text = read_real(agent.agent_dir / path)
         if text is None:
             continue
-        now = now if now is not None else wanted(r, again).text
+        now = now if now is not None else wanted(r, rewrite).text
         if mine(text, r, hashes, now):  # what it recorded, or what it would write now
             if now is not None and not same(text, now):
                 return Item(

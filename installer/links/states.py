@@ -197,10 +197,10 @@ def hidden_by(host: Host, name: str, skill: str) -> str:
 
 def classify_here(ctx: Context, agent: AgentState, resources: Iterable[Resource]) -> list[Item]:
     """Another host's items: linked ones by their links, written ones by ext's record."""
-    from installer.hosts.written import again, classify_written, recorded
+    from installer.hosts.written import classify_written, recorded, rewrite_command
 
     hashes = recorded(ctx.agent_dir, ctx.set_root, ctx.manifest.name)
-    run = again(ctx)
+    run = rewrite_command(ctx)
     return [
         classify_written(agent, r, hashes, run) if r.written else classify(agent, r)
         for r in resources

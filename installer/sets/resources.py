@@ -31,6 +31,8 @@ FOLDER: dict[str, str] = {
 }
 PI_KINDS: dict[str, Kind] = {FOLDER[k]: k for k in KINDS}  # pi's folder -> the kind it holds
 _WHAT = {kind: f"{kind} name" for kind in KINDS}
+# A file item's link switched off: `<name>.ts.off` beside it (folders park in `.off/`).
+_PARKED_FILES = (".ts.off", ".js.off", ".md.off", ".json.off")
 _BAD_CHARS = frozenset("/\\\0")
 # A name's bytes at most: a file extension's name with its suffix (`.json`), `.off` and a
 # backup's `.bak.YYYYMMDD-HHMMSS-NN` stays within NAME_MAX (255) on every Linux file system.
@@ -263,9 +265,10 @@ def _resource(root: str, kind: Kind, f: Found, inside_only: bool, plain: bool) -
         check_name(name, _WHAT[kind])
     except UsageError as err:  # say which file: the name alone may be hard to find, or to type
         raise UsageError(err.message, f"rename {f.path} to a plain name like 'notify'") from None
-    if filename.endswith(".off"):
+    if filename.endswith(_PARKED_FILES):
         # helper-82: a folder `extensions/a.ts.off` took the place of a.ts's link switched off;
-        # each install then relinked it one way or the other, and `disable a` was refused
+        # each install then relinked it one way or the other, and `disable a` was refused. A
+        # folder item parks in `.off/`: `helper.off` takes no one's place (helper-83).
         raise UsageError(
             f"{_WHAT[kind]} {filename!r} ends with '.off', the name of a switched-off item's "
             f"link ({filename.removesuffix('.off')} off): ext and pi would take one for the other",

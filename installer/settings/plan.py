@@ -17,16 +17,20 @@ Change = Callable[[dict[str, Any]], dict[str, Any]]
 SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
 
 
-# Settings that make pi run a program or load code (pi's docs/settings.md, "Shell" and
-# "Resources"): a seed of one is said as such (helper-82: a prompts-only set seeded
-# `shellPath` to a script of its own, shown as any `+ seed` line, and kept after uninstall).
+# Settings that make pi run a program, load code, or send its traffic elsewhere (pi's
+# docs/settings.md): a seed of one is said as such (helper-82: a prompts-only set seeded
+# `shellPath` to a script of its own, shown as any `+ seed` line, and kept after uninstall;
+# helper-83: three more).
 RUNS = {
     "shellPath": "pi runs every shell command in it",
     "shellCommandPrefix": "pi runs it before every shell command",
     "npmCommand": "pi runs it to look up and install packages",
     "selfUpdateCommand": "`pi update` runs it",
+    "externalEditor": "pi runs it for the external-editor key",
     "extensions": "pi loads and runs the code it names",
     "packages": "pi loads the packages it names, code included",
+    "defaultProjectTrust": "it decides whether a project's own code loads without asking",
+    "httpProxy": "pi sends its model traffic through it",
 }
 
 
@@ -38,7 +42,7 @@ def runs(key: str) -> str | None:
 def running(keys: list[str]) -> str:
     """`shellPath, which makes` / `a, b, which make`: seeds that make pi run a program."""
     make = "makes" if len(keys) == 1 else "make"
-    return f"{', '.join(keys)}, which {make} pi run a program or load code"
+    return f"{', '.join(keys)}, which {make} pi run a program, load code or route its traffic"
 
 
 def settings_path(ctx: Context) -> Path:

@@ -206,7 +206,7 @@ def test_a_new_prompt_is_one_every_agent_can_take(root: Path) -> None:
 
     add_item(root, "todo", "prompt", False, False, yes, None)
     [r] = discover(root)
-    toml = command_text(r, (root / "prompts" / "todo.md").read_text())
+    toml = command_text(r, (root / "prompts" / "todo.md").read_text(), "ext install")
     assert "{{args}}" in toml
 
 

@@ -29,6 +29,7 @@ def ext(*args: str) -> subprocess.CompletedProcess[str]:
         (["install", "-h"], "Usage: ext install [OPTIONS]"),
         (["help", "install"], "Usage: ext install [OPTIONS]"),
         (["--json", "help", "list"], "Usage: ext list [OPTIONS]"),
+        (["--set", "help", "help", "list"], "Usage: ext list [OPTIONS]"),  # a folder `help`
         (["help", "consent", "approve"], "Usage: ext consent approve [OPTIONS] [DIR]"),
         (["launch", "--help"], "Usage: ext launch [--help] [--] [ARGS]..."),
     ],
@@ -38,7 +39,10 @@ def test_h_and_help_print_the_help(words: list[str], usage: str) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == usage
     assert done.stderr == ""
-    assert done.stdout == ext(*[w for w in words if w not in ("-h", "help")], "--help").stdout
+    plain = [
+        w for n, w in enumerate(words) if w != "-h" and (w != "help" or words[n - 1] == "--set")
+    ]
+    assert done.stdout == ext(*plain, "--help").stdout
 
 
 def test_h_after_launch_is_the_hosts(tmp_path: Path) -> None:

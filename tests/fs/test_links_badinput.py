@@ -550,7 +550,7 @@ def test_the_rm_of_a_broken_link_under_home_pastes_as_one_word(
     assert "remove the link: rm ~/'my sets/s1/extensions/broke.ts')" in said, said
 
 
-@pytest.mark.parametrize("entry", ["extensions/a.ts.off/index.ts", "skills/review.off/SKILL.md"])
+@pytest.mark.parametrize("entry", ["extensions/a.ts.off/index.ts", "skills/notes.md.off/SKILL.md"])
 def test_an_item_named_as_a_switched_off_link_is_refused(
     set_root: Path, agent: Path, entry: str
 ) -> None:
@@ -569,3 +569,12 @@ def test_an_item_named_as_a_switched_off_link_is_refused(
     before = snapshot(agent)
     refused(ExitCode.USAGE, set_root, agent)
     assert snapshot(agent) == before
+
+
+def test_a_folder_item_named_with_off_takes_no_ones_place(set_root: Path, agent: Path) -> None:
+    """helper-83: folders park in `.off/`, so a skill `helper.off` collides with nothing; it
+    was refused all the same."""
+    from installer.sets.resources import discover
+
+    build_tree(set_root, {"skills/helper.off/SKILL.md": "---\nname: helper.off\n---\n"})
+    assert "helper.off" in {r.name for r in discover(set_root)}

@@ -139,6 +139,7 @@ def test_a_seed_that_makes_pi_run_a_program_is_said_so_before_and_after(
     manifest = (
         '[set]\nname = "shell"\n[settings.seed]\nshellPath = "/s/bin/sh"\n'
         'npmCommand = ["/s/bin/npm"]\ntheme = "dark"\nshellCommandPrefix = "x"\n'
+        'defaultProjectTrust = "always"\n'
     )
     set_root = build_tree(tmp_path / "shell", {"extset.toml": manifest, "prompts/p.md": "hi\n"})
     (agent / "settings.json").write_text('{"shellCommandPrefix": "mine"}\n')
@@ -146,7 +147,8 @@ def test_a_seed_that_makes_pi_run_a_program_is_said_so_before_and_after(
     planned = ext(set_root, agent, "install", "--dry-run")
     assert planned.stderr.count("warning: ") == 1
     assert (
-        "warning: the set seeds shellPath, npmCommand, which make pi run a program or load code; "
+        "warning: the set seeds shellPath, npmCommand, defaultProjectTrust, which make pi run a "
+        "program, load code or route its traffic; "
         "they stay in settings.json after uninstall"
     ) in planned.stderr
     lines = [line.strip() for line in planned.stdout.splitlines() if "+ seed" in line]
@@ -155,10 +157,13 @@ def test_a_seed_that_makes_pi_run_a_program_is_said_so_before_and_after(
         '+ seed       settings.json  (npmCommand = ["/s/bin/npm"]; pi runs it to look up and '
         "install packages)",
         '+ seed       settings.json  (theme = "dark")',
+        '+ seed       settings.json  (defaultProjectTrust = "always"; it decides whether a '
+        "project's own code loads without asking)",
     ]
     ext(set_root, agent, "install", "--yes")
     gone = ext(set_root, agent, "uninstall", "--yes")
     assert (
-        "settings.json stays, with npmCommand, shellPath, theme: the set seeded them once; yours "
-        "now (npmCommand, shellPath, which make pi run a program or load code)"
+        "settings.json stays, with defaultProjectTrust, npmCommand, shellPath, theme: the set "
+        "seeded them once; yours now (defaultProjectTrust, npmCommand, shellPath, which make pi "
+        "run a program, load code or route its traffic)"
     ) in gone.stderr

@@ -355,11 +355,11 @@ def test_a_dir_that_holds_another_set_names_it_with_the_command_for_it(
     # also say how to put it here, after the set the dir holds
     assert listed.stderr.splitlines() == [
         f"{said}: ext --set {set_root} --agent-dir {fresh} list",
-        f"this set is installed in no agent dir yet; to put it here: ext --set {other} "
+        f"this set is installed in no pi agent dir yet; to put it here: ext --set {other} "
         f"--agent-dir {fresh} install",
     ]
     assert (
-        f"this set is installed in no agent dir yet\n{' ' * 26}fix: install it here: `ext "
+        f"this set is installed in no pi agent dir yet\n{' ' * 26}fix: install it here: `ext "
         f"--set {other} --agent-dir {fresh} install`"
     ) in doctor.stdout
     assert disable.stderr.splitlines()[:2] == [

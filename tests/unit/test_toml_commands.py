@@ -17,7 +17,7 @@ R = Resource("prompt", "fix", "fix.toml", "file", "/set/prompts/fix.md")
 
 
 def read(text: str) -> dict[str, str]:
-    return tomllib.loads(command_text(R, text))
+    return tomllib.loads(command_text(R, text, "ext --host gemini install"))
 
 
 def test_all_of_the_arguments_become_args() -> None:
@@ -48,7 +48,7 @@ def test_no_frontmatter_no_description() -> None:
 )
 def test_what_gemini_would_read_otherwise_is_refused_with_why(body: str, said: str) -> None:
     with pytest.raises(Unwritable, match=None) as err:
-        command_text(R, body)
+        command_text(R, body, "ext --host gemini install")
     assert said in str(err.value)
 
 

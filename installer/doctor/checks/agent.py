@@ -54,7 +54,7 @@ def _elsewhere(s: Subject) -> list[Finding]:
     if found.held and not moved and not found.others and s.set_source != "bundled":  # helper-81
         nowhere = [
             info(
-                "this set is installed in no agent dir yet",
+                f"this set is installed in no {s.on.title} agent dir yet",
                 f"install it here: `ext{host} --set {shell_word(s.set_root)} --agent-dir "
                 f"{place} install`",
             )
