@@ -80,6 +80,9 @@ class Install(NamedTuple):
 
 def install(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
     """pi's install, or another host's (links alone: installer/hosts/install.py)."""
+    from installer.ground.context import refuse_a_sets_folder
+
+    refuse_a_sets_folder(ctx)
     if not ctx.on.is_pi:
         from installer.hosts.install import install_into_host
 

@@ -535,16 +535,24 @@ def _check_own_folder(env: Env, path: Path, source: str, typed: Path) -> None:
         what = "your home folder" if real == home else "the root folder"
     elif _through_kernel(text) or _kernel(real):
         what = "a folder of the kernel's"
-    elif os.path.isfile(os.path.join(real, MANIFEST_NAME)) and not os.path.isdir(
-        os.path.join(real, ".extset")
-    ):
-        # helper-81: `--agent-dir ~/my-set` put another set's links, settings.json and
-        # .extset/ into that set, and every command run there then failed on them. One an
-        # older ext wrote into already stays open, for uninstall and undo (helper-83).
-        what = f"a set's folder (it holds {MANIFEST_NAME})"
     if what is None:
         return
-    raise UsageError(
+    raise _not_an_agent_dir(path, source, what)
+
+
+def refuse_a_sets_folder(ctx: Context) -> None:
+    """An install into a folder that holds an extset.toml: a set's, never an agent dir
+    (helper-81: `--agent-dir ~/my-set` put another set's links, settings.json and .extset/
+    into that set, and every command run there then failed on them). Said by install alone,
+    any host's (helper-84: `--host claude` went round a refusal made where the dir is
+    resolved): uninstall and undo of a dir an older ext wrote into stay open (helper-83)."""
+    if os.path.isfile(os.path.join(ctx.agent_dir, MANIFEST_NAME)):
+        what = f"a set's folder (it holds {MANIFEST_NAME})"
+        raise _not_an_agent_dir(ctx.agent_dir, ctx.agent_dir_source, what)
+
+
+def _not_an_agent_dir(path: Path, source: str, what: str) -> UsageError:
+    return UsageError(
         f"agent dir {path} ({source}) is {what}: an agent dir is a folder of its own, which "
         "ext fills with extensions/, skills/, settings.json",
         "name the agent's own folder (pi reads ~/.pi/agent), or leave the setting out: ext "

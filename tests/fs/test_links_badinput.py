@@ -195,17 +195,25 @@ def test_an_agent_dir_that_is_the_set_itself_is_refused(set_root: Path) -> None:
     assert snapshot(set_root) == before
 
 
-def test_an_agent_dir_that_is_any_sets_folder_is_refused(set_root: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("host", ["pi", "claude"])
+def test_an_agent_dir_that_is_any_sets_folder_is_refused(
+    set_root: Path, tmp_path: Path, isolated_home: Path, host: str
+) -> None:
     """helper-81: `ext install --agent-dir ~/my-set` (the bundled set into the user's own set)
     wrote its links, settings.json and .extset/ into that set, and every command run there
-    then failed on them. A folder holding an extset.toml is a set's, never an agent dir."""
+    then failed on them. A folder holding an extset.toml is a set's, never an agent dir: an
+    install into it is refused, for any host (helper-84: `--host claude` went round it)."""
+    from click.testing import CliRunner
+
+    from installer.cli.app import app
+
     mine = build_tree(tmp_path / "mine", {"extset.toml": '[set]\nname = "mine"\n'})
     for agent in (mine, set_root):
         before = snapshot(agent)
-        with pytest.raises(ExtError) as err:
-            context(set_root, agent)
-        assert err.value.exit_code == ExitCode.USAGE
-        assert err.value.message.startswith(f"agent dir {agent} (--agent-dir) is a set's folder")
+        argv = ["--set", str(set_root), "--host", host, "--agent-dir", str(agent), "install"]
+        done = CliRunner().invoke(app, [*argv, "--yes"])
+        assert done.exit_code == ExitCode.USAGE, done.output
+        assert f"agent dir {agent} (--agent-dir) is a set's folder" in done.stderr
         assert snapshot(agent) == before
 
 
