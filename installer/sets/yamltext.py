@@ -59,9 +59,17 @@ def _key_line(head: str, key: str) -> tuple[list[str], int | None, str]:
     lines = text.removesuffix("\n").split("\n")  # a final break ends a line: no line after
     for i, line in enumerate(lines):
         found = _KEY_LINE.fullmatch(line)
-        if found is not None and found.group(1) == key:
+        if found is not None and _key(found.group(1)) == key:
             return lines, i, found.group(2) or ""
     return lines, None, ""
+
+
+def _key(written: str) -> str:
+    """A key as YAML reads it: `"description"` and `'description'` are `description`
+    (helper-84: a quoted key was another key to ext, and a duplicate went unseen)."""
+    if len(written) > 1 and written[0] in "\"'" and written[-1] == written[0]:
+        return written[1:-1]
+    return written
 
 
 def _below(lines: list[str], i: int) -> list[str]:
@@ -351,7 +359,7 @@ def faults(head: str) -> list[tuple[str, str]]:
         found = _KEY_LINE.fullmatch(line) if line[:1] not in _WS else None
         if found is None:
             return []  # not a form ext follows: say nothing
-        key, value = found.group(1), (found.group(2) or "").strip(_WS)
+        key, value = _key(found.group(1)), (found.group(2) or "").strip(_WS)
         out += [("twice", key)] if key in seen else []
         seen.add(key)
         anchored = _ANCHOR.match(value)

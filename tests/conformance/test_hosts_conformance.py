@@ -198,6 +198,9 @@ def test_a_description_yaml_refuses_or_anchors_is_judged_as_each_host_reads_it(
 FAULTS = {
     "twice": "---\nname: twice\ndescription: First.\ndescription: Second.\n---\nS.\n",
     "twicename": "---\nname: twicename\nname: twicename\ndescription: D.\n---\nS.\n",
+    # a quoted key is the same key (helper-84)
+    "twicequoted": '---\nname: twicequoted\n"description": one\ndescription: two\n---\nS.\n',
+    "fine4": "---\nname: fine4\n'description': A quoted key.\n---\nS.\n",
     "alias": "---\nname: alias\ndescription: D.\nother: *nope\n---\nS.\n",
     "unclosed": '---\nname: unclosed\ndescription: D.\nfoo: "open\n---\nS.\n',
     "afterquote": '---\nname: afterquote\ndescription: "Quoted" then more\n---\nS.\n',
@@ -223,8 +226,8 @@ def test_a_frontmatter_yaml_refuses_is_judged_as_each_host_reads_it(
     refused = {n for n in FAULTS if "host_refuses" in listed[n]}
     as_commands = {n for n in FAULTS if listed[n].get("host_kind") == "command"}
     expected = {
-        "codex": set(FAULTS) - {"fine2", "fine3"},
-        "opencode": set(FAULTS) - {"fine2", "fine3", "tab", "colonindented"},
+        "codex": set(FAULTS) - {"fine2", "fine3", "fine4"},
+        "opencode": set(FAULTS) - {"fine2", "fine3", "fine4", "tab", "colonindented"},
     }
     assert refused == expected.get(host.name, set())
     commands = {"unclosed", "afterquote", "indented", "colonindented"}

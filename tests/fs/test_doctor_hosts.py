@@ -416,3 +416,18 @@ def test_what_a_host_reports_of_a_skill_is_said_with_the_fix_that_fits_where_it_
         "drops its own link"
     )
     assert other.level == "info"
+
+
+def test_a_skill_a_host_refuses_for_its_yaml_is_told_to_correct_it() -> None:
+    """helper-84: doctor's fix for a key given twice said `give …/SKILL.md what it lacks`."""
+    from installer.doctor.checks.items import _give
+    from installer.links.states import Item
+    from installer.sets.resources import Resource
+
+    skill = Resource("skill", "dup", "dup", "dir", "/s/skills/dup", "/s/skills/dup")
+    said = "Codex CLI does not load it: its SKILL.md's frontmatter gives `name` twice, which"
+    twice = Item(skill, "enabled", "skills/dup", refused=f"{said} YAML refuses")
+    lacking = Item(skill, "enabled", "skills/dup", refused="Codex CLI does not load it: its "
+                   "SKILL.md has no description in its frontmatter")  # fmt: skip
+    assert _give(twice) == "correct the YAML of /s/skills/dup/SKILL.md's frontmatter, as said"
+    assert _give(lacking) == "give /s/skills/dup/SKILL.md what it lacks"

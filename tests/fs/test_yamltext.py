@@ -54,6 +54,8 @@ FIXED = [
     "description: &q 'quoted, anchored'",
     "description: &blk |\n  a block\n",
     "description: &below\n  on the next line\n",
+    '"description": a quoted key\n',  # the key is description (helper-84)
+    "'description': a single-quoted key\n",
 ]
 
 

@@ -211,7 +211,10 @@ def _hidden_but_read(ctx: Context, host: Host) -> list[Finding]:
 
 def _give(i: Item) -> str:
     entries = i.resource.entries()  # the skill's file: its SKILL.md, or a root .md file
-    return f"give {entries[0] if entries else i.resource.source + '/SKILL.md'} what it lacks"
+    file = entries[0] if entries else i.resource.source + "/SKILL.md"
+    if "which YAML refuses" in (i.refused or i.note or ""):  # helper-84: "what it lacks" it was
+        return f"correct the YAML of {file}'s frontmatter, as said"
+    return f"give {file} what it lacks"
 
 
 def _why_unwritten(i: Item) -> str | None:
