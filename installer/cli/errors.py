@@ -34,7 +34,9 @@ def describe(
             return placed
         options = _near(exc.option_name, getattr(exc, "possibilities", None) or ())
         fix = f"did you mean {' or '.join(options)}?" if options else help_fix
-        if len(options) == 1:  # one meaning: the command line with it, to paste (helper-72)
+        # one meaning: the command line with it, to paste (helper-72); not one that would lack
+        # the value the option takes (helper-84: `--bogus list` was offered `ext --host list`)
+        if len(options) == 1 and not _lacks_value(options[0], exc.option_name, argv or []):
             fix = corrected(argv, exc.option_name, options[0]) or fix
         return f"{where}: no such option: {exc.option_name}", fix
     text = exc.format_message().strip()
@@ -53,6 +55,22 @@ def describe(
     text = text.rstrip(".")
     text = text[:1].lower() + text[1:]
     return f"{where}: {text}", fix
+
+
+def _lacks_value(flag: str, typed: str, argv: list[str]) -> bool:
+    """Whether `flag`, an option of ext's that takes a value, put for `typed` in argv would
+    have none: `typed` is the last word, or a command or an option follows it."""
+    from installer.cli.grammar import COMMANDS, GLOBALS
+
+    options = [*GLOBALS, *(o for c in COMMANDS for o in c.options)]
+    if not any(flag in o.flags and o.kind != "flag" for o in options):
+        return False
+    if any(word.startswith(f"{typed}=") for word in argv):  # `--hots=claude`: it has one
+        return False
+    at = argv.index(typed) if typed in argv else len(argv)
+    after = argv[at + 1] if at + 1 < len(argv) else None
+    commands = {word for c in COMMANDS for word in c.path}
+    return after is None or after.startswith("-") or after in commands
 
 
 def _near(typed: str, found: Iterable[str]) -> list[str]:

@@ -85,3 +85,30 @@ def test_a_fix_naming_the_help_names_ext_as_it_was_run() -> None:
         )
         assert done.returncode == 2
         assert done.stderr.splitlines()[-1] == f"  fix: {fix}"
+
+
+@pytest.mark.parametrize(
+    ("words", "fix"),
+    [
+        # helper-84: `ext --host list` was offered, which fails: no value for --host
+        (["--bogus", "list"], "did you mean --host?"),
+        (["list", "--hots", "claude"], "ext list --host claude"),
+        (["--hots=claude", "list"], "ext --host=claude list"),
+        (["install", "--dryrun"], "ext install --dry-run"),
+    ],
+)
+def test_a_misspelt_option_is_pasted_only_where_the_line_would_work(
+    words: list[str], fix: str
+) -> None:
+    done = ext(*words)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == f"  fix: {fix}".replace(
+        "fix: ext ", f"fix: {_as_run()} "
+    )
+
+
+def _as_run() -> str:
+    """ext as a fix names it: `ext` when PATH finds this one, else its path."""
+    import shutil
+
+    return "ext" if shutil.which("ext") == str(EXT) else str(EXT)
