@@ -129,9 +129,9 @@ def _instead(
     said = instead_lines(held, again, this_set(ctx.set_source))
     listing = command is BY_CALL["list_items"]
     moved = any(not os.path.isdir(r.root) for r in held)  # this set may be that one, moved
-    if listing and held and not moved and not found.others and ctx.set_source != "bundled":
-        # helper-81: from a set just made, `list` pointed only at the set the dir held (the
-        # bundled one); this folder's set, installed nowhere, may be the one meant
+    if listing and not (found.here or found.others or moved) and ctx.set_source != "bundled":
+        # helper-81: from a set just made, `list` pointed at the set the dir held (the bundled
+        # one), or at nothing (helper-84); this folder's set, installed nowhere, may be meant
         install = typed(g, BY_CALL["install"], {}, here)
         nowhere = f"this set is installed in no {ctx.on.title} agent dir yet"  # (helper-83)
         said = (*said, f"{nowhere}; to put it here: {install}")

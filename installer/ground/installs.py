@@ -64,6 +64,7 @@ class Placed(NamedTuple):
 
     others: list[Path]
     held: list[SetRecord]
+    here: bool = True  # whether agent_dir holds the set
 
 
 # Said of a set an agent dir holds whose folder is gone: a command naming it would fail.
@@ -86,8 +87,9 @@ def placed(set_root: Path, name: str | None, agent_dir: Path, host: str = "pi") 
     found = holding(set_root, agent_dir, name) if record is None else []
     others = [d for d, named in found if named == host]
     if name is None or record is not None:
-        return Placed(others, [])
-    return Placed(others, [s for s in state.sets if str(s.extra.get("host", "pi")) == host])
+        return Placed(others, [], record is not None or name is None)
+    held = [s for s in state.sets if str(s.extra.get("host", "pi")) == host]
+    return Placed(others, held, False)
 
 
 def holding(

@@ -806,3 +806,19 @@ def test_doctor_from_a_folder_with_no_set_says_the_bundled_set_is_this_one(
     bundled = "not ext's bundled set, taken as no set is in or above this folder"
     assert ("agent.dir", f"this dir holds the set mine ({set_root}), {bundled}") in rows
     assert any(i == "items" and f"(this dir holds the set mine, {bundled}" in m for i, m in rows)
+
+
+def test_a_set_installed_nowhere_is_told_how_to_install_even_into_an_empty_dir(
+    fresh: Path, tmp_path: Path
+) -> None:
+    """helper-84: the hint came only when the dir held another set; a set just made, listed
+    against an empty dir, got none."""
+    fresh.mkdir(exist_ok=True)
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+    listed = ext(other, "--agent-dir", str(fresh), "list")
+    assert listed.stderr.splitlines() == [
+        f"this set is installed in no pi agent dir yet; to put it here: ext --set {other} "
+        f"--agent-dir {fresh} install",
+    ]
+    doctor = ext(other, "--agent-dir", str(fresh), "doctor")
+    assert "this set is installed in no pi agent dir yet" in doctor.stdout

@@ -51,7 +51,9 @@ def _elsewhere(s: Subject) -> list[Finding]:
     place = shell_word(s.agent_dir)
     nowhere = []
     moved = any(not os.path.isdir(r.root) for r in found.held)  # this set may be that one
-    if found.held and not moved and not found.others and s.set_source != "bundled":  # helper-81
+    # (a dir not made yet is said above, with the install that makes it)
+    nowhere_yet = not (found.here or found.others or moved) and s.agent_dir.is_dir()
+    if nowhere_yet and s.set_source != "bundled":
         nowhere = [
             info(
                 f"this set is installed in no {s.on.title} agent dir yet",
