@@ -326,7 +326,10 @@ def _help_asked(argv: list[str]) -> list[str]:
     if command_of(argv) != "help":
         return argv
     first = command_at(argv)  # not argv.index: `--set help` names a folder (helper-83)
-    return [*argv[:first], *argv[first + 1 :], "--help"]
+    rest = argv[first + 1 :]
+    if rest[:1] == ["help"]:  # `ext help help`: the help's help is the help (helper-84)
+        return _help_asked([*argv[:first], *rest])
+    return [*argv[:first], *rest, "--help"]
 
 
 def _reader_gone_from_clicks_own_output(stdout: TextIO) -> NoReturn:

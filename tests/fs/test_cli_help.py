@@ -26,6 +26,7 @@ def ext(*args: str) -> subprocess.CompletedProcess[str]:
     [
         (["-h"], "Usage: ext [OPTIONS] COMMAND [ARGS]..."),
         (["help"], "Usage: ext [OPTIONS] COMMAND [ARGS]..."),
+        (["help", "help"], "Usage: ext [OPTIONS] COMMAND [ARGS]..."),
         (["install", "-h"], "Usage: ext install [OPTIONS]"),
         (["help", "install"], "Usage: ext install [OPTIONS]"),
         (["--json", "help", "list"], "Usage: ext list [OPTIONS]"),
