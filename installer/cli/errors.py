@@ -107,6 +107,12 @@ def corrected(argv: list[str] | None, typed: str, meant: str) -> str | None:
     (`--dryrun=1`), or a name of a list (`--only=a,notfy`). Never a value of --set,
     --agent-dir or --host (helper-74: `--agent-dir=notfy disable notfy` named another dir),
     nor a word after `--`. None when argv holds no such word."""
+    words = corrected_words(argv, typed, meant)
+    return line(words) if words is not None else None
+
+
+def corrected_words(argv: list[str] | None, typed: str, meant: str) -> list[str] | None:
+    """`corrected`'s words, before they are a line: for a second correction."""
     words = list(argv or [])
     values = _global_values(words)
     changed = False
@@ -124,7 +130,7 @@ def corrected(argv: list[str] | None, typed: str, meant: str) -> str | None:
         if typed in names and ("," in listed or head):
             words[i] = head + ",".join(meant if n == typed else n for n in names)
             changed = True
-    return line(words) if changed else None
+    return words if changed else None
 
 
 def line(words: list[str]) -> str:

@@ -124,11 +124,15 @@ def _ext_commands() -> tuple[str, Any, Any, Any]:
 def _as_typed(exc: ExtError, argv: list[str]) -> str | None:
     """The fix as the command line it means, where it is one (helper-72: `did you mean
     'notify'?` and `run the command again with --yes` cannot be pasted); else as it is."""
-    from installer.cli.errors import corrected, line
+    from installer.cli.errors import corrected_words, line
 
     if isinstance(exc, Typo):
-        asking = [w for w in argv if w not in ("--yes", "-y")] if exc.guess else argv
-        return corrected(asking, exc.typed, exc.meant) or exc.fix
+        words: list[str] | None = (
+            [w for w in argv if w not in ("--yes", "-y")] if exc.guess else argv
+        )
+        for typed, meant in ((exc.typed, exc.meant), *exc.more):
+            words = corrected_words(words, typed, meant) if words is not None else None
+        return line(words) if words is not None else exc.fix
     if isinstance(exc, Rerun) and "--" not in argv:
         return ", or ".join(_way(argv, way) for way in exc.ways)
     if not isinstance(exc, NoTerminal) or "--" in argv:

@@ -41,9 +41,20 @@ class Typo(UsageError):
     """A name typed that means nothing, and the one it is closest to: the command line
     layer, which knows what was typed, makes the fix that line with `meant` in it."""
 
-    def __init__(self, message: str, typed: str, meant: str, guess: bool = False) -> None:
-        super().__init__(message, f"did you mean {meant!r}?")
+    def __init__(
+        self,
+        message: str,
+        typed: str,
+        meant: str,
+        guess: bool = False,
+        more: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        said = " and ".join(repr(m) for m in (meant, *(m for _, m in more)))
+        super().__init__(message, f"did you mean {said}?")
         self.typed, self.meant = typed, meant
+        # the other names of one command line typed wrong, each with its guess (helper-84:
+        # of `--only notfy,confrm-destructive`, the fix corrected the first alone)
+        self.more = more
         # `meant` is a guess at an item of the set, not a spelling of ext's own words: the line
         # made of it asks first (helper-81: `--only greet --yes` was offered `--only
         # prompt:review --yes`, which, pasted, took out seven items of eight unasked).

@@ -478,9 +478,21 @@ def _first_twin(found: list[Resource], root: str, key: Any, clash: str) -> None:
 def select(
     resources: tuple[Resource, ...], only: list[str], skip: list[str]
 ) -> tuple[Resource, ...]:
-    """Apply --only / --skip (--only wins); an unknown name is a usage error naming the closest."""
+    """Apply --only / --skip (--only wins); an unknown name is a usage error naming the closest
+    (each of them, when more than one is typed wrong)."""
+    guessed: list[Typo] = []
     for name in (*only, *skip):
-        resolve_name(resources, name)
+        try:
+            resolve_name(resources, name)
+        except Typo as typo:
+            guessed.append(typo)
+    if guessed:
+        first, *rest = guessed
+        if rest:
+            names = ", ".join(repr(t.typed) for t in guessed)
+            pairs = tuple((t.typed, t.meant) for t in rest)
+            raise Typo(f"the set has no items named {names}", first.typed, first.meant, True, pairs)
+        raise first
     if only:
         return tuple(r for r in resources if _matches(r, only))
     return tuple(r for r in resources if not _matches(r, skip))

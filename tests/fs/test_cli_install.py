@@ -215,6 +215,8 @@ def test_a_refusal_of_link_mode_names_the_lines_that_get_past_it(
         # greet --yes` was offered `--only prompt:review --yes`, seven items of eight out)
         (["install", "--yes", "--only=gamma,notfy"], ["install", "--only=gamma,notify"]),
         (["disable", "-y", "notfy"], ["disable", "notify"]),
+        # each name typed wrong, not the first alone (helper-84)
+        (["install", "--only=gama,notfy", "--yes"], ["install", "--only=gamma,notify"]),
         # a misspelt option is no guess at an item: the line keeps --yes
         (["install", "--yes", "--dryrun"], ["install", "--yes", "--dry-run"]),
         # no terminal to ask on: the line again with --yes (it was "run the command again …")
