@@ -114,7 +114,7 @@ def _ext_commands() -> tuple[str, Any, Any, Any]:
     from installer.cli.grammar import COMMANDS
 
     words = sorted({c.path[0] for c in COMMANDS})
-    ran = as_run() if os.path.basename(sys.argv[0] if sys.argv else "") == "ext" else "ext"
+    ran = as_run() if running_ext() else "ext"
     pattern = re.compile(rf"(?<![\w./$@'-])ext(?= (?:--[a-z]|(?:{'|'.join(words)})\b))")
     command_end = re.compile(r"[`)\n;,|]|&&| or ")
     cd = re.compile(r"(?:^|[`(;&|]\s*|:\s+)cd\s")
@@ -171,7 +171,7 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
     try:
         code = fn(out) or 0
     except ExtError as exc:
-        if not g.json and os.path.basename(sys.argv[0]) == "ext":
+        if not g.json and running_ext():
             exc.fix = _as_typed(exc, sys.argv[1:])
         out.error(exc)
         if g.debug:
@@ -260,6 +260,13 @@ def notice(g: Globals, ctx: Any) -> tuple[str, ...]:
     text = due(ctx)
     # One line each: a line is shown escaped, so a newline in it read `\n` (helper-40).
     return tuple(text.split("\n")) if text and not g.quiet else ()
+
+
+def running_ext() -> bool:
+    """Whether this process is ext's console script, by whatever name it was run (helper-84: a
+    link `myext` to it got fixes naming a bare `ext`); not a test's runner or `python -m`."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    return "ext" in (os.path.basename(argv0), os.path.basename(os.path.realpath(argv0)))
 
 
 def as_run(argv0: str | None = None, path: str | None = None) -> str:

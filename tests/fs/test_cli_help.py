@@ -113,3 +113,19 @@ def _as_run() -> str:
     import shutil
 
     return "ext" if shutil.which("ext") == str(EXT) else str(EXT)
+
+
+def test_ext_run_by_another_name_is_named_so_in_its_fixes(tmp_path: Path) -> None:
+    """helper-84: through a link `myext`, fixes named a bare `ext`, which PATH may not find."""
+    (tmp_path / "myext").symlink_to(EXT)
+    env = {**os.environ, "EXT_NO_UPDATE_CHECK": "1", "NO_COLOR": "1"}
+    done = subprocess.run(
+        ["./myext", "install", "--bogus"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stderr.splitlines()[-1] == "  fix: see `./myext install --help`"
