@@ -69,7 +69,10 @@ def check_folders(
             raise UsageError(
                 f"the agent dir {agent_dir} would put its {folder}/ in the set {set_root} "
                 f"(as {real}): ext would write into the set",
-                "point --agent-dir at a folder outside the set's resource folders",
+                # whichever named it: not --agent-dir alone (a variable may have)
+                "point what named this agent dir (--agent-dir, EXT_AGENT_DIR, "
+                "PI_CODING_AGENT_DIR or [target] agent_dir) at a folder outside the set's "
+                "resource folders",
             )
 
 

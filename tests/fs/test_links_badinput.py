@@ -192,6 +192,8 @@ def test_an_agent_dir_that_is_the_set_itself_is_refused(set_root: Path) -> None:
         f"the agent dir {set_root} would put its extensions/ in the set {set_root} "
         f"(as {real / 'extensions'}): ext would write into the set"
     )
+    # not `--agent-dir` alone: PI_CODING_AGENT_DIR may have named it (an older note's finding)
+    assert err.fix is not None and "PI_CODING_AGENT_DIR" in err.fix
     assert snapshot(set_root) == before
 
 
