@@ -335,10 +335,9 @@ class Transaction:
     ) -> None:
         """Put a file of ext's back to `text`, if it still holds `expected`: 0600 when
         `private` (the approvals store), else with the umask's mode (a host's command)."""
-        mode = 0o600 if private else None  # None: the umask's (helper-83: not the old 0600)
 
         def act() -> None:
-            _put_file(path, expected, text, mode)
+            _put_file(path, expected, text, shared=not private)
 
         self._file_step("file", path, expected, text, act, shared=not private)
 
@@ -473,10 +472,7 @@ _REVERSE: dict[str, Callable[[Path, Path, JournalStep], None]] = {
     "write": lambda root, path, step: _restore(path, step["before"], step.get("after")),
     "settings": lambda root, path, step: _unwrite(path, _decode(step.get("before"))),
     "file": lambda root, path, step: _put_file(
-        path,
-        _decode(step.get("after")),
-        _decode(step.get("before")),
-        None if step.get("shared") else 0o600,
+        path, _decode(step.get("after")), _decode(step.get("before")), bool(step.get("shared"))
     ),
     "copy": _remove_copy,
     "uncopy": _uncopy,
@@ -586,10 +582,10 @@ def _unwrite(path: Path, before: str | None) -> None:
         atomic.write_atomic(path, before)
 
 
-def _put_file(path: Path, expected: str | None, text: str | None, mode: int | None) -> None:
+def _put_file(path: Path, expected: str | None, text: str | None, shared: bool) -> None:
     """Replace a file of ext's that is still `expected` with `text` (None: no file),
-    atomically, with `mode` (None: the umask's, whatever the file it replaces had); a link
-    there is refused, never written through nor removed."""
+    atomically: 0600, or, `shared` with the host, the umask's mode whatever the file it
+    replaces had (helper-83); a link there is refused, never written through nor removed."""
     from installer.ground import atomic, own
 
     own.check(path, "file")
@@ -603,7 +599,7 @@ def _put_file(path: Path, expected: str | None, text: str | None, mode: int | No
     if text is None:
         own.unlink(path)
         return
-    atomic.replace_own(path, text, mode=atomic.umask_mode() if mode is None else mode)
+    atomic.replace_own(path, text, mode=atomic.umask_mode() if shared else 0o600)
 
 
 def _restore(path: Path, before: str | None, after: str | None) -> None:

@@ -49,16 +49,13 @@ def _host(ctx: Context, trusted: bool) -> HostInfo | None:
 
 
 def _node(ctx: Context, host: HostInfo) -> tuple[str, ...]:
-    """pi cannot start on the Node this PATH finds: why, said in one line (doctor's host.node
-    gives the fix)."""
+    """pi cannot start on the Node this PATH finds: why, in one line, as doctor's host.node
+    judges it (`fit`: a stand-in node of a wrapper pi is not judged), which gives the fix."""
     if host.version is None:
         return ()
-    from installer.host.node import find_node, judge, refusal
+    from installer.host.node import fit, refusal
 
-    node = find_node(host, ctx.env.environ.get("PATH"))
-    if node is None:
-        return ()
-    why = refusal(host, judge(host, node), ctx.manifest.host_tested)
+    why = refusal(host, fit(host, ctx.env.environ.get("PATH")), ctx.manifest.host_tested)
     return (f"{why.message}; `ext doctor` says how to fix it",) if why is not None else ()
 
 

@@ -90,7 +90,7 @@ def _trimmed(below: list[str]) -> list[str]:
     return below[:end]
 
 
-_ANCHOR = re.compile(r"&[^\s\[\]{},]+(?:[ \t]+|\Z)")
+_ANCHOR = re.compile(r"&([^\s\[\]{},]+)(?:[ \t]+|\Z)")
 
 
 def _value(first: str, raw: list[str]) -> str | None:
@@ -364,7 +364,7 @@ def faults(head: str) -> list[tuple[str, str]]:
         seen.add(key)
         anchored = _ANCHOR.match(value)
         if anchored is not None:
-            anchors.add(anchored.group(0).strip(_WS)[1:])
+            anchors.add(anchored.group(1))
             value = value[anchored.end() :]
         alias = _ALIAS.match(value)
         if alias is not None and alias.group(1) not in anchors:

@@ -214,8 +214,6 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
         skipped = f"{why}; ext left it as it was; its packages were not checked (fix: {err.fix})"
         return SettingsPlan((), None, None, (skipped,))
     warnings = _key_warnings(ctx, doc.data, find_retired, find_renamed)
-    if intent.seed:
-        warnings += _program_seeds(seeds_left(ctx, intent), doc.data)
     if intent.empty:
         return SettingsPlan((), None, None, warnings)
     change = make_change(ctx, intent)
@@ -234,17 +232,15 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
             return SettingsPlan((), change, None, warnings)
     actions = tuple(a._replace(payload=write) for a in said)
     diff = render_diff(update.before, update.after, "settings.json")
+    warnings += _program_seeds(actions)
     return SettingsPlan(actions, change, diff, warnings, removes_file=update.after is None)
 
 
-def _program_seeds(left: dict[str, Any], data: Any) -> tuple[str, ...]:
-    """One warning for the seeds this install writes that make pi run a program: read before
+def _program_seeds(actions: tuple[Action, ...]) -> tuple[str, ...]:
+    """One warning for the seeds this plan writes that make pi run a program: read before
     saying yes, and they stay after uninstall (seeded settings are the user's)."""
-    from installer.settings import dotted
-
-    keys = [
-        k for k in left if runs(k) and not (isinstance(data, dict) and dotted.lookup(data, k).found)
-    ]
+    keys = [str(a.data["key"]) for a in actions if a.action == "seed" and a.data]
+    keys = [k for k in keys if runs(k)]
     if not keys:
         return ()
     stay = "it stays" if len(keys) == 1 else "they stay"
