@@ -26,7 +26,6 @@ from installer.sets.modes import (
     refuse_unlinkable,
     refuse_unloadable_entries,
 )
-from installer.sets.piskill import warnings as pi_skips
 from installer.sets.resources import (
     PI_KINDS,
     Resource,
@@ -230,7 +229,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         warnings = (
             *first_warnings,
             *mode_warnings,
-            *pi_skips(now_in, ctx.pi_line()),
+            *_skipped_skills(ctx, now_in),
             *_shared(ctx, mode, agent, chosen, old),
             *rec.warnings,
             *sp.warnings,
@@ -253,6 +252,17 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return _telling(run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True), kept)
+
+
+def _skipped_skills(ctx: Context, items: Sequence[Resource]) -> list[str]:
+    """The skills among items that pi will skip, with why (installer/sets/piskill.py; read
+    only for a skill: its YAML rules are a millisecond of every other install's start)."""
+    skills = [r for r in items if r.kind == "skill"]
+    if not skills:
+        return []
+    from installer.sets.piskill import warnings
+
+    return warnings(skills, ctx.pi_line())
 
 
 def _telling(result: PlanResult, kept: list[str]) -> PlanResult:
@@ -307,15 +317,17 @@ def _seeded(ctx: Context, reseed: bool, previous: SetRecord | None) -> list[str]
     """The seed keys written once here: those of earlier installs (none with --reseed), and
     each of the manifest's that settings.json holds now. A seed a parent that is not an object
     kept out is not among them: once the user makes room, the next install writes it."""
+    before = () if reseed or previous is None else seeded_before(previous, ctx)
+    keys = seed_keys(ctx)
+    if not keys:
+        return sorted(before)  # a set that seeds nothing: settings.json is not read
     from installer.ground.errors import ExtError
     from installer.settings import dotted, read_settings
 
-    before = () if reseed or previous is None else seeded_before(previous, ctx)
     try:
         data = read_settings(settings_path(ctx)).data
     except ExtError:
         data = None  # unread, as when the install began: every seed counts, as before
-    keys = seed_keys(ctx)
     if isinstance(data, dict):
         keys = frozenset(k for k in keys if dotted.lookup(data, k).found)
     return sorted({*before, *keys})
@@ -341,7 +353,7 @@ def _link_plan(
     picked = frozenset(chosen)  # 10,000 items against a tuple of 10,000: 1.3 s of a no-op
     left_out = tuple(r for r in resources if r not in picked)
     off_now = off_as_linked(ctx, agent, left_out) if left_out else []
-    gone = strays(agent, places(resources), PI_KINDS)
+    gone = strays(agent, places(resources), PI_KINDS) if agent.entries else []
     links = plan_install(
         agent, resources, chosen, ctx.env.now, () if by_pi else parked, off_now, gone
     )

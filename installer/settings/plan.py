@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,8 @@ def excluded_filters(resources: Iterable[Resource]) -> tuple[str, ...]:
 
 def seed_keys(ctx: Context) -> frozenset[str]:
     """The manifest's seed keys, dotted."""
+    if not ctx.manifest.seeds:
+        return frozenset()
     from installer.settings import dotted
 
     return frozenset(dotted.flatten(ctx.manifest.seeds))
@@ -191,8 +194,10 @@ def make_change(ctx: Context, intent: Intent) -> Change:
 
 def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     """Read settings.json, and say what the intent would change, as actions and a diff."""
-    if intent.empty and not (ctx.manifest.retired or ctx.manifest.renamed):
-        return SettingsPlan((), None, None, ())
+    path = settings_path(ctx)
+    nothing = intent.empty and not (ctx.manifest.retired or ctx.manifest.renamed)
+    if nothing or (not os.path.lexists(path) and not _must_write(ctx, intent)):
+        return SettingsPlan((), None, None, ())  # tidying up a file that is not there: nothing
     from installer.ground.errors import ExtError
     from installer.settings import (
         find_renamed,
@@ -202,7 +207,6 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
         render_diff,
     )
 
-    path = settings_path(ctx)
     try:
         doc = read_settings(path)
     except ExtError as err:

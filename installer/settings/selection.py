@@ -55,12 +55,17 @@ def off_in_entry(
     """Items the set's packages entry keeps off (ext's disable or pi config's), also an entry
     from where the set was before it moved: what a new entry or new links must carry over."""
     from installer.links.states import Item
-    from installer.settings.switches import registered_states
+    from installer.settings.switches import package_entries, registered_states, scopes_of
 
+    scopes = scopes_of(ctx)
+    named = (*old, *(() if only_old else (ctx.set_root,)))
+    roots = [root for root in named if package_entries(scopes, root)]
+    if not roots:
+        return []  # no entry names the set: nothing to look up item by item
     blank = [Item(r, "not-installed", "settings.json") for r in resources]
     off: dict[Resource, None] = {}
-    for root in (*old, *(() if only_old else (ctx.set_root,))):
-        found = registered_states(ctx, blank, root)
+    for root in roots:
+        found = registered_states(ctx, blank, root, scopes)
         off.update((i.resource, None) for i in found if i.state == "disabled")
     return list(off)
 

@@ -213,14 +213,17 @@ def _as_pi_reads(scope: Scope, strips_bom: bool) -> Scope:
     strips one (pi 1.x; helper-51), a byte that is no UTF-8 (pi reads it as U+FFFD). What
     neither reads, pi reads as empty; a file ext does not read (over its size cap) may be read
     by pi: said so."""
-    from installer.ground.errors import ExtError
-    from installer.ground.shellword import shell_word
-    from installer.settings.store import read_settings
-
     lock = Path(f"{scope.path}.lock")
     if os.path.lexists(lock) and not os.path.isdir(lock):
+        from installer.ground.shellword import shell_word
+
         why = f"{lock} is a file: pi cannot lock {scope.label} and reads it as empty"
         return scope._replace(unread=why, fix=f"rm {shell_word(lock)}")
+    if not os.path.lexists(scope.path):
+        return scope  # no file: nothing switched (a fresh agent dir reads no settings code)
+    from installer.ground.errors import ExtError
+    from installer.settings.store import read_settings
+
     try:
         return scope._replace(data=read_settings(scope.path).data)
     except ExtError as err:
@@ -277,13 +280,13 @@ def scopes_of(ctx: Context) -> tuple[Scope, ...]:
 
 def package_entries(scopes: Iterable[Scope], set_root: Path) -> list[tuple[Scope, Any]]:
     """Every packages entry naming the set, user scope first, as (scope, entry)."""
-    from installer.settings.packages import SetPackage
-
-    found = []
+    found: list[tuple[Scope, Any]] = []
     for scope in sorted(scopes, key=lambda s: s.name != "user"):
         packages = scope.data.get("packages")
         if not isinstance(packages, list):
             continue
+        from installer.settings.packages import SetPackage
+
         ours = SetPackage(set_root, scope.base)
         found += [(scope, e) for e in packages if ours.matches(e)]
     return found
@@ -546,14 +549,17 @@ def with_pi(ctx: Context, items: Sequence[Item]) -> list[Item]:
 
 
 def registered_states(
-    ctx: Context, items: Sequence[Item], set_root: Path | None = None
+    ctx: Context,
+    items: Sequence[Item],
+    set_root: Path | None = None,
+    scopes: tuple[Scope, ...] | None = None,
 ) -> list[Item]:
     """Register mode: each item on or off by the packages entry pi uses (`items` come in as
     not-installed); every kind, since pi filters skills, prompts and themes too. `set_root`:
-    another folder the set was registered from (a moved set)."""
+    another folder the set was registered from (a moved set); `scopes`: as `scopes_of` read
+    them, when the caller has."""
     root = set_root or ctx.set_root
-    scopes = scopes_of(ctx)
-    entries = package_entries(scopes, root)
+    entries = package_entries(scopes_of(ctx) if scopes is None else scopes, root)
     if not entries:
         return list(items)
     out = []

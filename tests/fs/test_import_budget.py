@@ -67,7 +67,11 @@ def _chain(loaded: list[tuple[int, str]], index: int) -> str:
 
 def _heavy(stderr: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
     loaded = imported(stderr)
-    return [_chain(loaded, i) for i, (_, name) in enumerate(loaded) if name.split(".")[0] in heavy]
+    return [
+        _chain(loaded, i)
+        for i, (_, name) in enumerate(loaded)
+        if name in heavy or name.split(".")[0] in heavy
+    ]
 
 
 def _set(tmp_path: Path) -> Path:
@@ -134,6 +138,32 @@ def test_a_fresh_install_loads_only_what_writing_links_needs(tmp_path: Path) -> 
     assert "installer.engine.transaction" in loaded  # it wrote: this is the path it names
     unwanted = ("shutil", "base64", "bz2", "lzma", "hashlib", "_hashlib")
     assert loaded.isdisjoint(unwanted), _heavy(proc.stderr, unwanted)
+
+
+def _plain_set(tmp_path: Path) -> Path:
+    """A set as the bench's: extensions alone, no seeds, no skills."""
+    dest = tmp_path / "plain"
+    (dest / "extensions").mkdir(parents=True)
+    (dest / "extset.toml").write_text('[set]\nname = "plain"\n')
+    for name in ("a", "b"):
+        (dest / "extensions" / f"{name}.ts").write_text("export default function () {}\n")
+    return dest
+
+
+def test_a_fresh_install_of_extensions_reads_no_settings_code(tmp_path: Path) -> None:
+    """Into an agent dir without settings.json, a set that seeds nothing has nothing to read or
+    write there, and without a skill nothing to judge as pi's YAML: the settings store, its
+    packages and keys, and the skill rules stay unloaded (~1.5 ms of a fresh install)."""
+    proc = _run(_ext("install", "--yes"), _plain_set(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    unwanted = (
+        "installer.settings.store",
+        "installer.settings.packages",
+        "installer.settings.keys",
+        "installer.settings.dotted",
+        "installer.sets.piskill",
+    )
+    assert _heavy(proc.stderr, unwanted) == []
 
 
 @pytest.mark.parametrize("args", [("install", "--help"), ("doctor", "--list-checks")])
