@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from installer.engine.plan import Action, AgentCopy
 from installer.ground.manifest import Manifest
@@ -28,6 +27,10 @@ from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State, load_state
 from installer.links.scan import AgentState, Entry
 from installer.sets.resources import Resource
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class AgentFile(NamedTuple):

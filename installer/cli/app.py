@@ -30,13 +30,13 @@ from installer.cli.grammar import (
     VERSION,
     Argument,
     Command,
-    Completer,
     Option,
 )
 from installer.cli.options import Globals
 from installer.ground.errors import ExtError, UsageError
 
 if TYPE_CHECKING:
+    from installer.cli.grammar import Completer
     from installer.ground.completion_files import Installed
 
 

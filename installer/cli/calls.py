@@ -16,7 +16,6 @@ import sys
 from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
-from typing import Any, NoReturn
 
 from installer import __version__
 from installer.cli.grammar import BY_CALL, Command
@@ -24,6 +23,12 @@ from installer.cli.options import Globals
 from installer.cli.run import context, names, notice, run
 from installer.cli.typed import elsewhere_said, install_again, typed, where_said
 from installer.ground.errors import AgentDirMissing, ExtError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
+    Around = Callable[[Globals, Any, Any, Any, Any], int]
 
 
 def call(name: str, g: Globals, args: dict[str, Any]) -> NoReturn:
@@ -464,8 +469,6 @@ _CONTEXTS: dict[str, Callable[[Globals, Any], Any]] = {
 }
 
 # What a few commands say around their verb: where an install goes, the update notice.
-
-Around = Callable[[Globals, Any, Any, Any, Any], int]
 
 
 def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:

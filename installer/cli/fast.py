@@ -11,7 +11,6 @@ command line.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from installer.cli.grammar import (
     COMMANDS,
@@ -23,6 +22,10 @@ from installer.cli.grammar import (
 )
 from installer.cli.options import Globals
 from installer.ground.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Spec(NamedTuple):

@@ -13,12 +13,15 @@ fast one takes.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from installer.ground.records import NamedTuple
 
-Kind = Literal["flag", "text", "path", "list"]  # list: text that may repeat, kept in order
-Completer = Literal["items", "modes", "shells", "hosts"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Kind = Literal["flag", "text", "path", "list"]  # list: text that may repeat, kept in order
+
+    Completer = Literal["items", "modes", "shells", "hosts"]
 
 
 class Option(NamedTuple):

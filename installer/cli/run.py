@@ -12,7 +12,6 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
 
 from installer.cli.options import Globals
 from installer.ground.errors import (
@@ -27,6 +26,10 @@ from installer.ground.errors import (
     Way,
     write_fix,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 
 def _output(g: Globals) -> Any:

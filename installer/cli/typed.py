@@ -7,13 +7,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from installer.cli.grammar import BY_CALL, Command
 from installer.cli.options import Globals
 from installer.cli.run import as_run
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from installer.ground.installs import Placed
 
 

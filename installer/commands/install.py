@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from installer.agent.recorder import plan_agent_files, recorded
 from installer.consent.set_plan import plan_set_hooks, recorded_hooks
@@ -55,8 +54,10 @@ from installer.settings.selection import (
     skip_filters,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
     from installer.engine.made import Made
 

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from installer.engine import journal
 from installer.engine.journal import JournalStep
-from installer.engine.plan import Action, MarkUndone, Plan, Reverse, Word
+from installer.engine.plan import Action, MarkUndone, Plan, Reverse
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.engine.transaction import decode
@@ -18,6 +18,10 @@ from installer.ground.context import Context
 from installer.ground.errors import Refused
 from installer.ground.few import few
 from installer.ground.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from installer.engine.plan import Word
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from installer.consent.store import Change, Store
-from installer.engine.plan import Plan, Word
+from installer.engine.plan import Plan
 from installer.ground.context import Context
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from installer.engine.plan import Word
 
 StoreWriter = Callable[[Path, Change], Store]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
 
 from installer.engine.plan import (
     Action,
@@ -25,14 +24,28 @@ from installer.engine.plan import (
     SettingsWrite,
     StateWrite,
     StoreWrite,
-    Word,
 )
 from installer.engine.transaction import Transaction
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from installer.engine.plan import Word
+
+    P = TypeVar(
+        "P",
+        SettingsWrite,
+        StateWrite,
+        AgentCopy,
+        StoreWrite,
+        Reverse,
+        MarkUndone,
+        Discard,
+        FileText,
+    )
+
 Apply = Callable[[Transaction, Sequence[Action]], None]
-P = TypeVar(
-    "P", SettingsWrite, StateWrite, AgentCopy, StoreWrite, Reverse, MarkUndone, Discard, FileText
-)
 
 
 def check_payloads(plan: Plan) -> None:

@@ -6,7 +6,6 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from installer import __version__
 from installer.engine import journal
@@ -14,6 +13,10 @@ from installer.engine.plan import Plan
 from installer.engine.transaction import Transaction
 from installer.ground.context import Context
 from installer.ground.errors import ExtError, RolledBack, Terminated, failed_path, fix_for
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def execute(ctx: Context, plan: Plan) -> None:

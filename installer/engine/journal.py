@@ -11,7 +11,6 @@ import os
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, cast
 
 from installer.ground.atomic import alive
 from installer.ground.records import NamedTuple
@@ -32,8 +31,9 @@ def _line(obj: JournalStep | dict[str, Any]) -> str:
     return _encode(obj) + "\n"
 
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Literal, Required, TypedDict
+    from typing import IO, Any, Literal, Required, TypedDict
 
     # What a step did, by its `op`; each names what reverses it (engine/transaction.reverse).
     Op = Literal[
@@ -229,7 +229,8 @@ def read(path: Path) -> Record | None:
     head, rest = objs[0], objs[1:]
     status = next((o["end"] for o in rest if "end" in o), None)
     undone = next((o["undone"] for o in rest if "undone" in o), None)
-    steps = tuple(cast("JournalStep", o) for o in rest if "op" in o)
+    found: Iterator[Any] = (o for o in rest if "op" in o)  # each a step, as ext wrote it
+    steps: tuple[JournalStep, ...] = tuple(found)
     command, started = head.get("command", "?"), head.get("started", "")
     name, root = head.get("set"), head.get("root")
     set_of = (name, root) if isinstance(name, str) and isinstance(root, str) else None

@@ -16,11 +16,14 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from installer.engine import journal
 from installer.engine.journal import JournalStep
 from installer.ground.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Made(NamedTuple):

@@ -6,44 +6,47 @@ from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
 
 from installer.ground.records import NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Literal
+
     from installer.consent.record import Approval
     from installer.consent.store import Store
     from installer.engine.journal import JournalStep
     from installer.ground.state import State
 
-# DESIGN.md's action words, and the ones ext added (see _SUMMARY): what a plan line says.
-Word = Literal[
-    "link",
-    "relink",
-    "backup",
-    "prune",
-    "unlink",
-    "enable",
-    "disable",
-    "seed",
-    "register",
-    "unregister",
-    "filter",
-    "approve",
-    "revoke",
-    "migrate",
-    "retire",
-    "claim",
-    "restore",
-    "rmdir",
-    "mkdir",
-    "create",
-    "copy",
-    "skip",
-    "keep",
-    "record",
-    "undone",
-]
+    # DESIGN.md's action words, and the ones ext added (see _SUMMARY): what a plan line says.
+    Word = Literal[
+        "link",
+        "relink",
+        "backup",
+        "prune",
+        "unlink",
+        "enable",
+        "disable",
+        "seed",
+        "register",
+        "unregister",
+        "filter",
+        "approve",
+        "revoke",
+        "migrate",
+        "retire",
+        "claim",
+        "restore",
+        "rmdir",
+        "mkdir",
+        "create",
+        "copy",
+        "skip",
+        "keep",
+        "record",
+        "undone",
+    ]
+
 
 # Actions that leave the disk as it is.
 QUIET: frozenset[Word] = frozenset({"keep", "skip"})

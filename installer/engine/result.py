@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from installer.engine.plan import Plan
 from installer.ground.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class PlanResult(NamedTuple):

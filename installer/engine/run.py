@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
 
 from installer import __version__
 from installer.engine import journal
@@ -15,6 +14,10 @@ from installer.ground.context import PI_FOLDERS, Context
 from installer.ground.errors import ExtError
 from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State, load_state, save_state
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]
 RECORD = "ext's record (.extset/state.json)"

@@ -7,12 +7,14 @@ import os
 import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from installer.engine.journal import Journal, JournalStep
 from installer.ground.errors import ExtError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from installer.consent.record import Approval
     from installer.consent.store import Store
     from installer.engine.journal import Op

@@ -8,7 +8,6 @@ import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from installer.ground.errors import AgentDirMissing, ExtError, UsageError
 from installer.ground.home import expand_home
@@ -16,6 +15,7 @@ from installer.ground.manifest import MANIFEST_NAME, Manifest, load_manifest
 from installer.ground.records import NamedTuple
 from installer.ground.userdirs import user_dir
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from installer.host.lines import PiLine
     from installer.hosts.profile import Host

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 from enum import IntEnum
-from typing import TYPE_CHECKING
 
 from installer.ground.records import NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

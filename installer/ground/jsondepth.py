@@ -3,7 +3,9 @@ thousand `[` (a set's package.json, helper-79) ended `ext list` in a RecursionEr
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_NESTING = 64  # arrays and objects one inside another: no manifest or settings file nears it
 

@@ -13,11 +13,14 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from installer.ground.errors import UsageError
 from installer.ground.jsondepth import MAX_NESTING  # settings.json and hook files too
 from installer.ground.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MANIFEST_NAME = "extset.toml"
 MODES = ("link", "register")

@@ -18,10 +18,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 from installer.ground.errors import ExtError
 from installer.ground.userdirs import user_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CACHE_NAME = "manifests.json"
 KEEP = 32  # sets remembered; the oldest goes first

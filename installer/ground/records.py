@@ -21,12 +21,11 @@ tests/unit/test_records.py holds the two to the same behaviour.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 __all__ = ["NamedTuple"]
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import NamedTuple
+    from typing import Any, NamedTuple
 else:
     from types import FunctionType
 

@@ -8,7 +8,9 @@ paths; a build without it falls back to hashlib. Large files (trees.py) keep has
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _builtin() -> Any:

@@ -10,9 +10,13 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Literal
 
-Kind = Literal["data", "config", "cache", "state"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Kind = Literal["data", "config", "cache", "state"]
+
 _XDG: dict[str, tuple[str, str]] = {
     "data": ("XDG_DATA_HOME", ".local/share"),
     "config": ("XDG_CONFIG_HOME", ".config"),

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from installer.ground.context import Context
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # a set without a tested range never needs the host module
     from installer.host.pi import HostInfo
 

@@ -13,9 +13,18 @@ Only the standard library is imported: `ext --version` and a no-op install ask t
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 from installer.ground.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    BarePiKey = Literal["nothing", "conventional"]
+
+    ImportsFrom = Literal["link", "target"]
+
+    SessionApi = Literal["authStorage", "modelRuntime"]
 
 OLD_PACKAGE = "@mariozechner/pi-coding-agent"
 NEW_PACKAGE = "@earendil-works/pi-coding-agent"
@@ -24,10 +33,6 @@ NEW_SCOPE = "@earendil-works"
 # Every scope pi's packages were published under; an extension imports pi's modules from one.
 SCOPES = (OLD_SCOPE, NEW_SCOPE)
 PACKAGES = (OLD_PACKAGE, NEW_PACKAGE)
-
-BarePiKey = Literal["nothing", "conventional"]
-ImportsFrom = Literal["link", "target"]
-SessionApi = Literal["authStorage", "modelRuntime"]
 
 
 class PiLine(NamedTuple):

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from installer.ground.records import NamedTuple
 from installer.host.lines import LINES, install_spec, line_of
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from installer.ground.errors import ExtError
     from installer.host.pi import HostInfo

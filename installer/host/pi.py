@@ -11,12 +11,14 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NoReturn
 
 from installer.ground.home import expand_home
 from installer.ground.records import NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Literal, NoReturn
+
     from installer.host.lines import PiLine
 
 AGENT_DIR_VAR = "PI_CODING_AGENT_DIR"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from installer.ground.home import expand_home
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from installer.ground.context import Context
 

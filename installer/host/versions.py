@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Literal
+
     from nodesemver import SemVer as Version
 
-Where = Literal["in", "older", "newer", "between"]
+    Where = Literal["in", "older", "newer", "between"]
+
 SCHEMA = 2  # 2: a list of versions with commas is told to use `||` (1 said spaces)
 _KEEP_RANGES = 32
 _KEEP_VERSIONS = 32

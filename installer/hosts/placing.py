@@ -3,12 +3,11 @@ the host has no place for, with the reason a plan says."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from installer.ground.context import home_of
 from installer.ground.records import NamedTuple
 from installer.hosts.profile import folder_of
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from installer.ground.context import Context
     from installer.sets.resources import Resource

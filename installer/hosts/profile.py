@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
 
 from installer.ground.records import NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Literal
+
     # a type alias made at import costs every run that loads this module (pi's too)
     DescriptionState = Literal["absent", "null", "blank", "unread"]
     from installer.sets.resources import Kind
 
-# How an item lands in a host: a link to the set's own file or folder, or a file ext writes
-# (the host reads another format than the set holds: Gemini CLI's TOML commands).
-Form = Literal["link", "toml"]
+    # How an item lands in a host: a link to the set's own file or folder, or a file ext writes
+    # (the host reads another format than the set holds: Gemini CLI's TOML commands).
+    Form = Literal["link", "toml"]
 
 
 _TRUTHY = frozenset({"1", "true", "yes", "on", "y"})

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
 
 from installer.engine.plan import Action
 from installer.ground.context import Context, home_of
@@ -14,9 +13,21 @@ from installer.ground.records import NamedTuple
 from installer.ground.shellword import shell_word
 from installer.hosts.profile import folder_of
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from installer.hosts.profile import Host
     from installer.sets.resources import Resource
+
+    class _Stated(Protocol):
+        """An item of `ext list`'s or of a switch's view: what shared_items reads of it."""
+
+        @property
+        def resource(self) -> Resource: ...
+
+        @property
+        def state(self) -> str: ...
 
 
 def shared_reads(
@@ -457,16 +468,6 @@ def _place(ctx: Context, host: Host, folder: str, r: Resource) -> SharedPlace:
         )
         note = f"{host.title} reads it from {folder}, where ext linked it: switch it with {how}"
     return SharedPlace(f"{folder}/{r.filename}", note, by)
-
-
-class _Stated(Protocol):
-    """An item of `ext list`'s or of a switch's view: what shared_items reads of it."""
-
-    @property
-    def resource(self) -> Resource: ...
-
-    @property
-    def state(self) -> str: ...
 
 
 def shared_items(

@@ -7,16 +7,20 @@ import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal
 
 from installer.ground.context import PI_FOLDERS
 from installer.ground.errors import ExtError
 from installer.ground.records import NamedTuple
 from installer.sets.resources import FOLDER, Resource
 
-# Whose a link is: ext's for this set, for an older root of it ("moved"), for another set ext
-# installed here ("other", by the state record), or nobody ext knows ("foreign").
-Owner = Literal["ours", "moved", "other", "foreign"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    # Whose a link is: ext's for this set, for an older root of it ("moved"), for another set ext
+    # installed here ("other", by the state record), or nobody ext knows ("foreign").
+    Owner = Literal["ours", "moved", "other", "foreign"]
+
 
 PARKED = (".off", ".bak")
 

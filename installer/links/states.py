@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Container, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
 
 from installer.ground.context import Context
 from installer.ground.manifest import Manifest
@@ -13,15 +12,18 @@ from installer.ground.records import NamedTuple
 from installer.ground.state import load_state
 from installer.hosts.placing import set_items
 from installer.links.scan import AgentState, Entry, scan, seen
-from installer.sets.pirules import Layout
-from installer.sets.resources import FOLDER, PI_KINDS, Kind, Resource
+from installer.sets.resources import FOLDER, PI_KINDS, Resource
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Literal
+
     from installer.hosts.profile import Host
+    from installer.sets.pirules import Layout
+    from installer.sets.resources import Kind
     from installer.settings.switches import PiSwitch
 
-
-State = Literal["enabled", "disabled", "not-installed", "conflict", "stale", "foreign"]
+    State = Literal["enabled", "disabled", "not-installed", "conflict", "stale", "foreign"]
 
 
 class Item(NamedTuple):

@@ -15,10 +15,11 @@ import os
 import sys
 from collections.abc import Callable
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from installer.consent.preview import ApprovalPreview
     from installer.engine.plan import Plan

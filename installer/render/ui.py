@@ -8,14 +8,15 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
 
 from installer.ground import screen
 from installer.ground.errors import Declined, ExtError, GuardRefused, NoTerminal
 from installer.ground.streams import STDOUT_GONE, let_go, reader_gone
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `ext env` and `ext list` never build a plan
     from collections.abc import Callable
+    from typing import Any, TextIO
 
     from installer.engine.plan import Action, Plan
 

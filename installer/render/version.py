@@ -7,10 +7,10 @@ callback too), and its one line is the same either way.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 from installer.ground.streams import write_stdout
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from installer.host.pi import HostInfo
 

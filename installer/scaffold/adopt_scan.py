@@ -11,15 +11,13 @@ from installer.ground import backups, trees
 from installer.ground.errors import UsageError
 from installer.ground.records import NamedTuple
 from installer.links.scan import AgentState, Entry
-from installer.sets.pirules import SUFFIXES, Layout
-from installer.sets.resources import (
-    FOLDER,
-    KINDS,
-    Kind,
-    check_name,
-    folder_is_item,
-    split_label,
-)
+from installer.sets.pirules import SUFFIXES
+from installer.sets.resources import FOLDER, KINDS, check_name, folder_is_item, split_label
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from installer.sets.pirules import Layout
+    from installer.sets.resources import Kind
 
 MAX_DIFF_LINES = 200
 

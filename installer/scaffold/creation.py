@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from installer.engine.plan import Action, Plan, Word
+from installer.engine.plan import Action, Plan
 from installer.engine.result import PlanResult
 from installer.ground.errors import ExtError
 from installer.ground.records import NamedTuple
 
 if TYPE_CHECKING:
+    from installer.engine.plan import Word
     from installer.host.pi import HostInfo
 
 Confirm = Callable[[Plan, tuple[str, ...]], None]

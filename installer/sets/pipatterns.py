@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any
 
 from installer.sets.globmatch import Builder, Glob, Part, any_char, not_slash
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # How deep a walk goes below the folder it searches: pi has no limit, but a set this deep is
 # a mistake (or a link loop), and Python's stack would end the walk (os.walk recurses, and so

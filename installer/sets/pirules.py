@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from typing import Any, Literal
 
 from installer.ground.records import NamedTuple
 from installer.host.lines import TODAY, PiLine
@@ -38,6 +37,12 @@ from installer.sets.pipatterns import (
     is_override,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Layout = Literal["file", "dir"]
+
 KEYS = ("extensions", "skills", "prompts", "themes")
 # The files pi takes as items, per folder: ext's one table of them (the first is what `ext add`
 # writes). Skills are also SKILL.md folders, extensions also folders with an entry.
@@ -47,9 +52,6 @@ SUFFIXES = {
     "prompts": (".md",),
     "themes": (".json",),
 }
-
-
-Layout = Literal["file", "dir"]
 
 
 class Found(NamedTuple):

@@ -17,8 +17,8 @@ on both lines; the one difference between them (a byte order mark) is pi's line 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

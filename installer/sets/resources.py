@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
 
 from installer.ground.errors import ExtError, Typo, UsageError
 from installer.ground.records import NamedTuple
 from installer.host.lines import TODAY, PiLine
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+    from typing import Any, Literal
 
     from installer.ground.context import Env
     from installer.sets.pirules import Found, Layout
 
-Kind = Literal["extension", "skill", "prompt", "theme"]
+    Kind = Literal["extension", "skill", "prompt", "theme"]
+
 KINDS: tuple[Kind, ...] = ("extension", "skill", "prompt", "theme")
 FOLDER: dict[str, str] = {
     "extension": "extensions",

@@ -15,12 +15,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from installer.ground.records import NamedTuple
 from installer.host.trust import Trust
 from installer.sets.resources import Resource
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from installer.ground.context import Context
     from installer.host.lines import PiLine

@@ -6,9 +6,10 @@ the only writer, under pi's own lock protocol (lock.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from installer.settings.diff import render_diff
     from installer.settings.keys import find_renamed, find_retired, migrate, remove_retired
     from installer.settings.lock import inspect_lock, lock_path, settings_lock

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from installer.ground.errors import ExtError
 from installer.ground.jsondepth import MAX_NESTING
 from installer.ground.records import NamedTuple
 from installer.ground.shellword import shell_word
 from installer.settings.files import MAX_BYTES  # one cap: a read's, a stat's
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_DEPTH = MAX_NESTING  # one limit for every JSON ext reads (ground.jsondepth)
 

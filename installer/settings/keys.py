@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from installer.ground.records import NamedTuple
 from installer.settings import dotted
 from installer.settings.jsondoc import clone
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Retired(NamedTuple):

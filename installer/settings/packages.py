@@ -12,11 +12,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal
 
 from installer.ground.errors import ExtError
 from installer.ground.records import NamedTuple
 from installer.settings.jsondoc import clone
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 _REMOTE_PREFIXES = ("npm:", "git:", "github:", "http:", "https:", "ssh:")
 _OURS = "-extensions/"

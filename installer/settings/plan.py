@@ -6,7 +6,6 @@ import json
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
 
 from installer.engine.plan import Action, SettingsWrite
 from installer.ground.context import Context
@@ -14,7 +13,12 @@ from installer.ground.records import NamedTuple
 from installer.ground.state import SetRecord, State
 from installer.sets.resources import Resource
 
-Change = Callable[[dict[str, Any]], dict[str, Any]]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    Change = Callable[[dict[str, Any]], dict[str, Any]]
+
 SKIPPED = "skipped"  # state record extra: ext's own --only/--skip filters in register mode
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from installer.ground.errors import UsageError
 from installer.ground.records import NamedTuple
 from installer.settings import dotted
 from installer.settings.jsondoc import MAX_DEPTH, clone
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Blocked(NamedTuple):

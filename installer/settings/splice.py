@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from installer.ground.records import NamedTuple
 from installer.settings.jsondoc import JsonFormat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SPACE = re.compile(r"[ \t\r\n]*")
 _INDENT = re.compile(r"[ \t]*")

@@ -6,7 +6,6 @@ import errno
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from installer.ground import atomic
 from installer.ground.errors import ExtError
@@ -16,7 +15,11 @@ from installer.settings import jsondoc
 from installer.settings.files import MAX_BYTES
 from installer.settings.lock import WAIT_SECONDS, settings_lock
 
-Change = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    Change = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 
 
 class SettingsDoc(NamedTuple):

@@ -21,12 +21,13 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from installer.ground.records import NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from typing import Any
 
     from installer.ground.context import Context
     from installer.links.states import Item, State

@@ -12,8 +12,8 @@ functions that need them, so a passive notice stays off the start-up budget.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from installer.updates.check import HostFacts, Report, check_now
     from installer.updates.config import UpdateConfig, load_config, write_user_option

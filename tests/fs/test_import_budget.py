@@ -166,6 +166,29 @@ def test_a_fresh_install_of_extensions_reads_no_settings_code(tmp_path: Path) ->
     assert _heavy(proc.stderr, unwanted) == []
 
 
+@pytest.mark.parametrize("bundled", [False, True], ids=["extensions", "bundled set"])
+def test_the_everyday_commands_load_no_typing(tmp_path: Path, bundled: bool) -> None:
+    """typing is ~2.5 ms of every start (docs/performance.md): ext's modules import it for the
+    type checker alone (`TYPE_CHECKING = False`, which mypy reads as True). A manifest is read
+    from the cache here (tomllib, which the cache spares, loads typing)."""
+    set_dir = _set(tmp_path) if bundled else _plain_set(tmp_path)
+    settled = "import installer.ground.manifest_cache as c; c.SETTLED_NS = 0; "
+    runs = [("--version",), ("env",), ("install", "--yes"), ("list",), ("install", "--yes")]
+    for args in runs:
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", settled + _ext(*args)],
+            cwd=set_dir,
+            env={**os.environ, "EXT_NO_REPLAY": "1"},  # the no-op's whole path, not its replay
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        if args != ("env",):  # the first run that reads the manifest parses it
+            assert _heavy(proc.stderr, ("typing",)) == [], args
+
+
 @pytest.mark.parametrize("args", [("install", "--help"), ("doctor", "--list-checks")])
 def test_other_command_lines_go_through_click(tmp_path: Path, args: tuple[str, ...]) -> None:
     proc = _run(_ext(*args), _set(tmp_path))

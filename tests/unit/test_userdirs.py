@@ -7,13 +7,17 @@ together: a platformdirs release that changes the rule fails here.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from installer.ground.userdirs import Kind, user_dir
+from installer.ground.userdirs import user_dir
+
+if TYPE_CHECKING:
+    from installer.ground.userdirs import Kind
 
 PLATFORMDIRS = {
     "data": platformdirs.user_data_path,
