@@ -12,13 +12,22 @@ bench/builds.py [--rounds N] [--count N] OLD [NEW]    (NEW defaults to the worki
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from harness import REPO, Cmd, build_set, fresh_dir, measure, print_timings, python, sandbox_env
+from harness import (
+    REPO,
+    Cmd,
+    build_set,
+    fresh_dir,
+    in_memory,
+    measure,
+    print_timings,
+    python,
+    sandbox_env,
+)
 
 ENTRY = "import sys; from installer.cli.entry import main; sys.argv[0] = 'ext'; main()"
 
@@ -40,8 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--count", type=int, default=1000)
     opts = parser.parse_args(argv)
-    shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    with tempfile.TemporaryDirectory(prefix="ext-builds-", dir=shm) as tmp:
+    with tempfile.TemporaryDirectory(prefix="ext-builds-", dir=in_memory()) as tmp:
         base = Path(tmp)
         trees = {"old": worktree(opts.old, base / "old")}
         trees["new"] = worktree(opts.new, base / "new") if opts.new else REPO

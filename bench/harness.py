@@ -162,6 +162,20 @@ def count_links(folder: Path) -> int:
         return sum(1 for e in it if e.is_symlink() and _OWN not in os.readlink(e.path))
 
 
+def in_memory() -> str | None:
+    """/dev/shm when it is a tmpfs this user can write in: a fresh install there costs what the
+    tool does, without the disk (docs/performance.md, "Fresh installs"); else None."""
+    try:
+        mounts = Path("/proc/self/mounts").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    for line in mounts.splitlines():
+        fields = line.split()
+        if fields[1:3] == ["/dev/shm", "tmpfs"] and os.access("/dev/shm", os.W_OK):
+            return "/dev/shm"
+    return None
+
+
 def fresh_dir(path: Path, attic: Path) -> None:
     """Empty a folder (a tool's agent dir) so the next run installs from nothing.
 

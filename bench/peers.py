@@ -11,6 +11,11 @@ and a symlink loop (the interpreter, then the 1,000 os.symlink calls).
 Targets: a no-op of one item at most 2x the interpreter; a no-op of 1,000 at most
 0.5x dotbot, 0.6x stow and 1.5x the readlink loop; a fresh 1,000 at most 1.0x stow
 and 1.5x the symlink loop.
+
+Reported beside the fresh install, no target: the symlink loop making stow's relative
+targets (ext4 keeps a link's target of under 60 bytes in its inode, and gives a longer one,
+as ext's absolute targets here are, a block of its own), and the same fresh installs in a
+tmpfs (`/dev/shm`), where no disk is: what each tool costs, apart from the file system.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from harness import (
@@ -34,6 +41,7 @@ from harness import (
     count_links,
     ext,
     fresh_dir,
+    in_memory,
     measure,
     ms,
     print_timings,
@@ -46,9 +54,9 @@ from harness import (
 
 COUNT = 1000
 INTERPRETER = "python -c pass"
-# What every ext command loads before a module of its own: the re of pip's console script,
-# and typing, pathlib and json. Reported, no target: it says how much of the 2x is left.
-STDLIB = "python -c 'import re, typing, pathlib, json'"
+# What every ext command but a replay loads before a module of its own: re, pathlib and json
+# (typing only for the type checker). Reported, no target: it says how much of the 2x is left.
+STDLIB = "python -c 'import re, pathlib, json'"
 ONE = "ext install --yes (no-op, 1 item)"
 NOOP = "ext install --yes (no-op, 1k)"
 NOOP_FLOOR = "python, 1,000 readlinks checked (no tool)"
@@ -57,7 +65,10 @@ NOOP_FLOOR = "python, 1,000 readlinks checked (no tool)"
 ONE_FULL = "ext install --yes (no-op, 1 item, replay off)"
 NOOP_FULL = "ext install --yes (no-op, 1k, replay off)"
 FRESH = "ext install --yes (fresh, 1k)"
+STOW_FRESH = "stow (fresh, 1k)"
 FRESH_FLOOR = "python, 1,000 os.symlink calls (no tool)"
+SHORT_FLOOR = "python, 1,000 os.symlink calls, relative targets (no tool)"
+IN_MEMORY = " (tmpfs)"
 
 # The floors: what any Python tool pays for the same work, with nothing of its own.
 READLINK_LOOP = """\
@@ -76,6 +87,13 @@ import os, sys
 src, dest = sys.argv[1], sys.argv[2]
 for name in os.listdir(src):
     os.symlink(f"{src}/{name}", f"{dest}/{name}")
+"""
+SHORT_LOOP = """\
+import os, sys
+src, dest = sys.argv[1], sys.argv[2]
+rel = os.path.relpath(src, dest)
+for name in os.listdir(src):
+    os.symlink(f"{rel}/{name}", f"{dest}/{name}")
 """
 BENCH_VENV = CACHE / "bench-venv"
 
@@ -104,6 +122,12 @@ def stow() -> str:
     if found is None:
         raise BenchError("GNU Stow is not installed: apt-get install stow")
     return found
+
+
+def _stow(sets: Path, target: Path) -> list[str]:
+    """stow of sets/set1k into target, which must hold a real extensions/: in an empty target
+    stow would fold the folder into one link."""
+    return [stow(), "-d", str(sets), "-t", str(target), "--ignore=extset\\.toml", "set1k"]
 
 
 def dotbot_config(path: Path, agent: Path) -> Path:
@@ -153,6 +177,20 @@ def _floor_row(t: Timings, floor: str, interpreter: str, name: str = "1 no-op") 
 
 
 def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
+    memory = in_memory()
+    if memory is None:
+        print("no tmpfs at /dev/shm: the fresh installs are timed on the disk alone")
+        return _bench(tmp, None, opts)
+    shm = Path(tempfile.mkdtemp(prefix="extset-bench-", dir=memory))
+    try:
+        # Made first: its manifest has settled (installer.ground.manifest_cache) when it is timed.
+        build_set(shm / "sets" / "set1k", COUNT)
+        return _bench(tmp, shm, opts)
+    finally:
+        shutil.rmtree(shm, ignore_errors=True)
+
+
+def _bench(tmp: Path, shm: Path | None, opts: argparse.Namespace) -> list[Row]:
     env = sandbox_env(tmp)
     sets = tmp / "sets"
     set_dir = build_set(sets / "set1k", COUNT)
@@ -180,10 +218,9 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
     check_output(dotbot_cmd.argv, set_dir, env)
     expect_links(dotbot_agent / "extensions", COUNT, "dotbot")
 
-    # A real extensions/ in the target keeps stow from folding it into one link.
     stow_agent = tmp / "agents" / "stow"
     (stow_agent / "extensions").mkdir(parents=True)
-    stow_argv = [stow(), "-d", str(sets), "-t", str(stow_agent), "--ignore=extset\\.toml", "set1k"]
+    stow_argv = _stow(sets, stow_agent)
     check_output(stow_argv, sets, env)
     expect_links(stow_agent / "extensions", COUNT, "stow")
 
@@ -194,7 +231,7 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
 
     noop = {
         INTERPRETER: Cmd([python(), "-c", "pass"], set_dir, env),
-        STDLIB: Cmd([python(), "-c", "import re, typing, pathlib, json"], set_dir, env),
+        STDLIB: Cmd([python(), "-c", "import re, pathlib, json"], set_dir, env),
         ONE: one_cmd,
         NOOP: ext_cmd,
         ONE_FULL: Cmd(one_cmd.argv, one_dir, {**env, "EXT_NO_REPLAY": "1"}),
@@ -217,33 +254,50 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
         _floor_row(t, NOOP_FULL, "dotbot (no-op, 1k)", "1k no-op"),
     ]
 
-    def empty_ext_agent() -> None:
-        fresh_dir(agent, tmp / "attic")
+    t = _fresh(tmp, sets, env, n, short=True)
+    print_timings("1,000 extensions into an empty agent dir: a fresh install", t)
+    rows.append(ratio_row("1k fresh", t, FRESH, STOW_FRESH, 1.0))
+    rows.append(ratio_row("1k fresh", t, FRESH, FRESH_FLOOR, 1.5))
+    rows.append(_floor_row(t, SHORT_FLOOR, FRESH_FLOOR, "1k fresh"))
+    if shm is not None:
+        t = _fresh(shm, shm / "sets", sandbox_env(shm), n, IN_MEMORY)
+        print_timings("the same where no disk is (tmpfs)", t)
+        for floor in (STOW_FRESH, FRESH_FLOOR):
+            rows.append(_floor_row(t, FRESH + IN_MEMORY, floor + IN_MEMORY, "1k fresh"))
+    return rows
 
-    def empty_stow_agent() -> None:
-        fresh_dir(stow_agent / "extensions", tmp / "attic")
 
-    # No tool: the interpreter and the 1,000 symlink calls alone, in the same file system.
-    # Next to it, the two tools' times say how much of each is the file system's.
-    floor_dir = tmp / "agents" / "floor" / "extensions"
-    floor_argv = [python(), "-c", SYMLINK_LOOP, str(set_dir / "extensions"), str(floor_dir)]
+def _fresh(
+    root: Path, sets: Path, env: dict[str, str], n: int, where: str = "", short: bool = False
+) -> Timings:
+    """ext, stow and the symlink loop (`short`: and the loop making stow's relative targets),
+    side by side, each making the 1,000 links of sets/set1k in an empty folder under root."""
+    set_dir = sets / "set1k"
+    attic = root / "attic"
+    agent = root / "agents" / "ext"
+    stow_agent = root / "agents" / "stow"
+    floors = {FRESH_FLOOR: (SYMLINK_LOOP, root / "agents" / "floor" / "extensions")}
+    if short:
+        floors[SHORT_FLOOR] = (SHORT_LOOP, root / "agents" / "short" / "extensions")
 
-    def empty_floor() -> None:
-        fresh_dir(floor_dir, tmp / "attic")
+    def empty(path: Path) -> Callable[[], None]:
+        return lambda: fresh_dir(path, attic)
 
-    fresh = {
-        FRESH: Cmd(ext_cmd.argv, set_dir, env, empty_ext_agent),
-        "stow (fresh, 1k)": Cmd(stow_argv, sets, env, empty_stow_agent),
-        FRESH_FLOOR: Cmd(floor_argv, sets, env, empty_floor),
+    ext_argv = [ext(), "--agent-dir", str(agent), "install", "--yes"]
+    stowed = stow_agent / "extensions"
+    cmds = {
+        FRESH + where: Cmd(ext_argv, set_dir, env, empty(agent)),
+        STOW_FRESH + where: Cmd(_stow(sets, stow_agent), sets, env, empty(stowed)),
     }
-    t = measure(fresh, n)
+    for label, (loop, folder) in floors.items():
+        argv = [python(), "-c", loop, str(set_dir / "extensions"), str(folder)]
+        cmds[label + where] = Cmd(argv, sets, env, empty(folder))
+    t = measure(cmds, n)
     expect_links(agent / "extensions", COUNT, "ext")
     expect_links(stow_agent / "extensions", COUNT, "stow")
-    expect_links(floor_dir, COUNT, "the floor")
-    print_timings("1,000 extensions into an empty agent dir: a fresh install", t)
-    rows.append(ratio_row("1k fresh", t, FRESH, "stow (fresh, 1k)", 1.0))
-    rows.append(ratio_row("1k fresh", t, FRESH, FRESH_FLOOR, 1.5))
-    return rows
+    for label, (_, folder) in floors.items():
+        expect_links(folder, COUNT, label)
+    return t
 
 
 if __name__ == "__main__":
