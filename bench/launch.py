@@ -2,7 +2,7 @@
 
 The target was 1.1x pi when pi 0.73 took over a second to start. pi 1.6 starts in a
 quarter to a third of a second, and a tenth of that is less than a Python program that
-imports typing, pathlib and json starts in (the console script pip writes imports re
+imports pathlib and json starts in (the console script pip writes imports re
 before ext's first line): so the target is the time ext adds, at most 60 ms over pi,
 the median of the per-round differences (paired, as the ratios are). The ratio is
 printed beside it.
