@@ -187,7 +187,10 @@ def bench(tmp: Path, opts: argparse.Namespace) -> list[Row]:
         build_set(shm / "sets" / "set1k", COUNT)
         return _bench(tmp, shm, opts)
     finally:
-        shutil.rmtree(shm, ignore_errors=True)
+        if opts.keep:
+            print(f"tmpfs dir: {shm}")
+        else:
+            shutil.rmtree(shm, ignore_errors=True)
 
 
 def _bench(tmp: Path, shm: Path | None, opts: argparse.Namespace) -> list[Row]:

@@ -31,6 +31,7 @@ from installer.sets.resources import (
     broken_links,
     discover,
     loads_as_one_extension,
+    pi_skips,
     select,
     selection_warnings,
     twin_warnings,
@@ -230,7 +231,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         warnings = (
             *first_warnings,
             *mode_warnings,
-            *_skipped_skills(ctx, now_in),
+            *pi_skips(now_in, ctx.pi_line()),
             *_shared(ctx, mode, agent, chosen, old),
             *rec.warnings,
             *sp.warnings,
@@ -253,17 +254,6 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return _telling(run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True), kept)
-
-
-def _skipped_skills(ctx: Context, items: Sequence[Resource]) -> list[str]:
-    """The skills among items that pi will skip, with why (installer/sets/piskill.py; read
-    only for a skill: its YAML rules are a millisecond of every other install's start)."""
-    skills = [r for r in items if r.kind == "skill"]
-    if not skills:
-        return []
-    from installer.sets.piskill import warnings
-
-    return warnings(skills, ctx.pi_line())
 
 
 def _telling(result: PlanResult, kept: list[str]) -> PlanResult:
@@ -354,6 +344,7 @@ def _link_plan(
     picked = frozenset(chosen)  # 10,000 items against a tuple of 10,000: 1.3 s of a no-op
     left_out = tuple(r for r in resources if r not in picked)
     off_now = off_as_linked(ctx, agent, left_out) if left_out else []
+    # Strays are links of ours already there: an empty agent dir has none to look for.
     gone = strays(agent, places(resources), PI_KINDS) if agent.entries else []
     links = plan_install(
         agent, resources, chosen, ctx.env.now, () if by_pi else parked, off_now, gone

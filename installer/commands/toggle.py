@@ -369,9 +369,9 @@ def _skips(ctx: Context, want: Mapping[Resource, bool]) -> list[str]:
     """The skills switched on that pi will skip all the same (their SKILL.md says why)."""
     if not ctx.on.is_pi:
         return []
-    from installer.sets.piskill import warnings
+    from installer.sets.resources import pi_skips
 
-    return warnings([r for r, on in want.items() if on], ctx.pi_line())
+    return pi_skips([r for r, on in want.items() if on], ctx.pi_line())
 
 
 def _made_settings(ctx: Context) -> bool:

@@ -6,7 +6,6 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
 
 from installer.engine import journal
 from installer.engine.journal import JournalStep
@@ -21,6 +20,8 @@ from installer.ground.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from installer.engine.plan import Word
 
 
@@ -250,13 +251,13 @@ def _moved_here(steps: list[JournalStep], rec: journal.Record, root: Path) -> li
     then = rec.moved_from(root)
     if then is None:
         return steps
-    out = []
+    out: list[Any] = []  # each a step still, its places moved
     for s in steps:
         step: dict[str, Any] = dict(s)
         for key in _PLACES.get(s["op"], ("file",)):
             if isinstance(step.get(key), str):
                 step[key] = journal.moved(step[key], then, root)
-        out.append(cast("JournalStep", step))
+        out.append(step)
     return out
 
 

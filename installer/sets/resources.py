@@ -553,6 +553,18 @@ def resolve_name(resources: tuple[Resource, ...], name: str) -> list[Resource]:
     raise UsageError(message, "run `ext list` to see the names")
 
 
+def pi_skips(items: Iterable[Resource], line: PiLine) -> list[str]:
+    """One line per skill of items that pi (of `line`) will skip though it is put in place or
+    switched on, with why (installer/sets/piskill.py: its YAML rules are read only for a
+    skill, a millisecond of every other install's start)."""
+    skills = [r for r in items if r.kind == "skill"]
+    if not skills:
+        return []
+    from installer.sets.piskill import warnings
+
+    return warnings(skills, line)
+
+
 def twin_warnings(
     resources: Sequence[Resource], only: Sequence[str], skip: Sequence[str]
 ) -> tuple[str, ...]:

@@ -57,8 +57,10 @@ def off_in_entry(
     from installer.links.states import Item
     from installer.settings.switches import package_entries, registered_states, scopes_of
 
-    scopes = scopes_of(ctx)
     named = (*old, *(() if only_old else (ctx.set_root,)))
+    if not named:
+        return []
+    scopes = scopes_of(ctx)
     roots = [root for root in named if package_entries(scopes, root)]
     if not roots:
         return []  # no entry names the set: nothing to look up item by item

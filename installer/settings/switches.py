@@ -281,13 +281,16 @@ def scopes_of(ctx: Context) -> tuple[Scope, ...]:
 
 def package_entries(scopes: Iterable[Scope], set_root: Path) -> list[tuple[Scope, Any]]:
     """Every packages entry naming the set, user scope first, as (scope, entry)."""
-    found: list[tuple[Scope, Any]] = []
-    for scope in sorted(scopes, key=lambda s: s.name != "user"):
-        packages = scope.data.get("packages")
-        if not isinstance(packages, list):
-            continue
-        from installer.settings.packages import SetPackage
+    by_user_first = sorted(scopes, key=lambda s: s.name != "user")
+    listed = [
+        (s, s.data["packages"]) for s in by_user_first if isinstance(s.data.get("packages"), list)
+    ]
+    if not listed:
+        return []  # no packages key: the matching rules are not even loaded
+    from installer.settings.packages import SetPackage
 
+    found = []
+    for scope, packages in listed:
         ours = SetPackage(set_root, scope.base)
         found += [(scope, e) for e in packages if ours.matches(e)]
     return found

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from installer.engine import apply
+from installer.engine import plan as plan_module
 from installer.engine.apply import APPLY, batches, check_payloads
 from installer.engine.plan import BOOKKEEPING, QUIET, Action, Plan, SettingsWrite, StateWrite
 from installer.engine.result import PlanResult
@@ -22,13 +23,15 @@ if TYPE_CHECKING:
 def _words() -> set[str]:
     """The words `Word` declares: a type for mypy alone (no typing at run time), read from its
     source."""
-    tree = ast.parse(Path(apply.__file__).with_name("plan.py").read_text(encoding="utf-8"))
-    alias = next(
+    tree = ast.parse(Path(plan_module.__file__).read_text(encoding="utf-8"))
+    aliases = [
         n.value
         for n in ast.walk(tree)
-        if isinstance(n, ast.Assign) and [getattr(t, "id", "") for t in n.targets] == ["Word"]
-    )
-    return {c.value for c in ast.walk(alias) if isinstance(c, ast.Constant)}
+        if (isinstance(n, ast.Assign) and [getattr(t, "id", "") for t in n.targets] == ["Word"])
+        or (isinstance(n, ast.AnnAssign) and getattr(n.target, "id", "") == "Word")
+    ]
+    assert len(aliases) == 1 and aliases[0] is not None, "installer/engine/plan.py: no one `Word`"
+    return {c.value for c in ast.walk(aliases[0]) if isinstance(c, ast.Constant)}
 
 
 def _same(data: dict[str, Any]) -> dict[str, Any]:
