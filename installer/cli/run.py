@@ -176,9 +176,9 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
     except ExtError as exc:
         if not g.json and running_ext():
             exc.fix = _as_typed(exc, sys.argv[1:])
-        out.error(exc)
         if g.debug:
-            raise
+            _trace(exc)  # first: the message and its fix stay the last lines
+        out.error(exc)
         raise SystemExit(int(exc.exit_code)) from None
     except KeyboardInterrupt as exc:
         from installer.ground.replay import stop
@@ -207,7 +207,7 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
 
         stop("a fault")  # a full disk under stdout, say: not a run to print again
         if g.debug:
-            raise
+            _trace(exc)
         where = f": {exc.filename}" if exc.filename else ""
         out.error(ExtError(f"{exc.strerror or exc}{where}", _fix_for(exc)))
         raise SystemExit(int(ExitCode.FAILED)) from None
@@ -227,6 +227,14 @@ def run(g: Globals, fn: Callable[[Any], int | None]) -> NoReturn:
         )
         raise SystemExit(int(ExitCode.FAILED)) from None
     raise SystemExit(code)
+
+
+def _trace(exc: BaseException) -> None:
+    """--debug: the stack on stderr, beside the message; the exit code stays the error's
+    (helper-86: a usage error exited 1 with --debug, 2 without: a script's check broke)."""
+    import traceback
+
+    traceback.print_exception(exc, file=sys.stderr)
 
 
 def _fix_for(exc: OSError) -> str:

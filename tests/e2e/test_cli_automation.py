@@ -63,3 +63,18 @@ def test_only_naming_nothing_is_a_usage_error(ext: Run, tmp_path: Path) -> None:
     commas = ext("--set", str(_set(tmp_path)), "install", "--only=,", "--dry-run")
     assert commas.returncode == 2
     assert "--only names nothing" in commas.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [(("install", "--only", "nosuch", "--yes"), 2), (("--agent-dir", "/nonexistent", "list"), 4)],
+)
+def test_debug_shows_the_stack_and_keeps_the_exit_code(
+    ext: Run, tmp_path: Path, args: tuple[str, ...], code: int
+) -> None:
+    """helper-86: with --debug a usage error exited 1, and a missing dir 1 for 4: a script that
+    adds --debug to see why would read the code wrong."""
+    done = ext("--debug", "--set", str(_set(tmp_path)), *args)
+    assert done.returncode == code, done.stderr
+    assert "Traceback (most recent call last)" in done.stderr
+    assert done.stderr.rstrip().splitlines()[-2].startswith("error: ")  # the message stays last
