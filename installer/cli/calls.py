@@ -192,18 +192,7 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
 
     options = options_of(command, args)
     around = _AROUND.get(command.call)
-    try:
-        ctx = _CONTEXTS.get(command.call, _agent)(g, options)
-    except AgentDirMissing as exc:
-        _refuse_a_missing_choice(g, command.call, exc)
-        if exc.how is None:
-            raise
-        if command.call in _WORKS_ON_WHAT_IS_INSTALLED:  # nothing there: no install is the fix
-            raise AgentDirMissing(exc.message, _check_the_path(g, command, args)) from None
-        if command.call != "install":
-            raise
-        # The install that makes it is this one as typed (--mode, --only…), with --create.
-        raise exc.with_command(typed(g, command, {**args, "create": True})) from None
+    ctx = _context_of(command, g, options, args)
     verb = _load(command.verb)
     _say_if_it_writes(out, command, options)
     if around is not None:
@@ -237,12 +226,42 @@ def _call_one(command: Command, g: Globals, out: Any, args: dict[str, Any]) -> i
     return render(out, result, before=said if nothing else first)
 
 
+def _context_of(command: Command, g: Globals, options: Any, args: dict[str, Any]) -> Any:
+    """What the command works on; a missing dir's fix is the command that makes it, or where
+    the set is instead; a dir of another host's install is refused to this host's writers."""
+    try:
+        ctx = _CONTEXTS.get(command.call, _agent)(g, options)
+    except AgentDirMissing as exc:
+        _refuse_a_missing_choice(g, command.call, exc)
+        if exc.how is None:
+            raise
+        if command.call in _WORKS_ON_WHAT_IS_INSTALLED:  # nothing there: no install is the fix
+            raise AgentDirMissing(exc.message, _check_the_path(g, command, args)) from None
+        if command.call != "install":
+            raise
+        # The install that makes it is this one as typed (--mode, --only…), with --create.
+        raise exc.with_command(typed(g, command, {**args, "create": True})) from None
+    if command.call in _ONE_HOST:
+        from installer.ground.installs import hosts_held
+
+        held = hosts_held(ctx.agent_dir)
+        if held and ctx.on.name not in held:
+            from installer.hosts.dirs import another_hosts_dir
+
+            raise another_hosts_dir(ctx, held)
+    return ctx
+
+
 # The writers of an agent dir that say which (and from where) before their plan; install says
 # it in `_install`, the others of `asks` work on a set folder or on consent's store.
 _SAY_WHERE = frozenset({"uninstall", "enable", "disable", "toggle", "undo", "adopt"})
 # Of those, the ones that say the dir alone: adopt brings the set into it, so the set's
 # other dirs, or the sets this one holds, are no wrong folder to point out.
 _SAY_ONLY_WHERE = frozenset({"adopt"})
+
+
+# The writers of one host's install, which a dir holding another host's alone refuses.
+_ONE_HOST = frozenset({"install", "uninstall", "enable", "disable", "toggle"})
 
 
 # The readers of an agent dir whose output does not name it (list's table does).

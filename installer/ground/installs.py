@@ -125,3 +125,9 @@ def _any_gone(roots: list[str]) -> bool:
 def _roots(row: object) -> list[str]:
     sets = row.get("sets") if isinstance(row, dict) else None
     return sorted(r for r in sets if isinstance(r, str)) if isinstance(sets, list) else []
+
+
+def hosts_held(agent_dir: Path) -> frozenset[str]:
+    """The hosts whose installs of ext the dir holds, by its state record ("pi" for a record
+    without one: pi's are unnamed)."""
+    return frozenset(str(s.extra.get("host", "pi")) for s in load_state(agent_dir).sets)

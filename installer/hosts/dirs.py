@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer.ground.context import (
+    Context,
     Env,
     _check_folder,
     _for_shell,
@@ -20,7 +21,7 @@ from installer.ground.context import (
     home_of,
     make_dir,
 )
-from installer.ground.errors import AgentDirMissing, ExtError
+from installer.ground.errors import AgentDirMissing, ExtError, Refused
 from installer.ground.manifest import Manifest
 from installer.hosts.profile import Host
 
@@ -123,3 +124,28 @@ def find_host_dir(
             chosen=(source, str(path)),
         )
     return path, source
+
+
+def another_hosts_dir(ctx: Context, held: frozenset[str]) -> Refused:
+    """The refusal of a dir whose installs of ext are other hosts' alone (`held`) to this
+    host's writers: one agent dir, one host. helper-86: with EXT_AGENT_DIR set for pi, a Claude
+    Code install went into pi's dir, took pi's link of a skill for its own, wrote its record
+    over pi's, and its uninstall took pi's links, `/ext` and record with it. A dir that holds
+    this host's too (made before this check) is left as it was, so it can be uninstalled."""
+    from installer.ground.shellword import shell_word
+    from installer.hosts.table import host_named
+
+    theirs = sorted(held)
+    titles = " and ".join(host_named(name).title for name in theirs)
+    source = ctx.agent_dir_source
+    if source == "EXT_AGENT_DIR":
+        source = "EXT_AGENT_DIR, which every host's commands read"
+    flag = "" if theirs[0] == "pi" else f" --host {theirs[0]}"
+    title = ctx.on.title
+    return Refused(
+        f"{ctx.agent_dir} ({source}) holds ext's install for {titles}: one for {title} would "
+        f"share its folders and its record, and its uninstall would take {titles}'s items "
+        "with it; nothing was written",
+        f"give {title} a dir of its own (--agent-dir DIR), or uninstall what is there first: "
+        f"ext --agent-dir {shell_word(ctx.agent_dir)}{flag} uninstall",
+    )

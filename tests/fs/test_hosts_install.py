@@ -81,6 +81,39 @@ def test_claude_gets_skills_and_commands_linked_and_is_told_why_not_the_rest(
     assert again.stdout == "nothing to do: 2 skipped, 2 unchanged\n"
 
 
+def _tree(folder: Path) -> dict[str, str]:
+    """Every entry under folder: a link's target, else its kind."""
+    return {
+        str(p.relative_to(folder)): os.readlink(p) if p.is_symlink() else "dir" * p.is_dir()
+        for p in sorted(folder.rglob("*"))
+    }
+
+
+@pytest.mark.parametrize(("first", "then"), [("pi", "claude"), ("claude", "pi")])
+def test_a_dir_that_holds_another_hosts_install_is_refused(
+    set_root: Path, isolated_home: Path, first: str, then: str
+) -> None:
+    """helper-86: EXT_AGENT_DIR, set for pi, sent a Claude Code install into pi's dir; it took
+    pi's skill link for its own and its uninstall removed pi's links, /ext and record."""
+    shared = made(isolated_home, "agent")
+    env = {"EXT_AGENT_DIR": str(shared)}
+    assert ext("--set", str(set_root), "--host", first, "install", "--yes", env=env).exit_code == 0
+    before = _tree(shared)
+    for verb in (["install", "--yes"], ["uninstall", "--yes"], ["disable", "review", "--yes"]):
+        result = ext("--set", str(set_root), "--host", then, *verb, env=env)
+        assert result.exit_code == 3, (verb, result.stderr)
+        held = "pi" if first == "pi" else "Claude Code"
+        assert "~/agent (EXT_AGENT_DIR, which every host's commands read) holds ext's " in (
+            unwrapped(result.stderr)
+        )
+        assert f"install for {held}" in unwrapped(result.stderr)
+        assert _tree(shared) == before
+    flag = "" if first == "pi" else " --host claude"
+    assert f"--agent-dir ~/agent{flag} uninstall" in unwrapped(result.stderr)
+    mine = ext("--set", str(set_root), "--host", first, "uninstall", "--yes", env=env)
+    assert mine.exit_code == 0, mine.stderr
+
+
 def test_the_host_variable_names_its_dir_and_ext_host_names_the_host(
     set_root: Path, tmp_path: Path
 ) -> None:
