@@ -167,8 +167,8 @@ def _state(key: str, approval: Approval, warnings: list[str]) -> tuple[ListState
 def _read_config(project: Path) -> HookConfig:
     if not project.is_dir():
         raise UsageError(
-            f"{project} is not a folder.",
-            fix="Name the project folder, e.g. `ext consent check DIR`, or run it from there.",
+            f"{project} is not a folder",
+            fix="name the project folder (`ext consent check DIR`), or run it from there",
         )
     return read_project(project)
 

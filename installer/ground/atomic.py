@@ -15,8 +15,17 @@ from installer.ground.errors import ExtError, write_fix
 
 
 def target_of(path: Path) -> Path:
-    """The file a write really replaces: a symlinked settings.json stays a symlink."""
-    return Path(os.path.realpath(path))
+    """The file a write really replaces: a symlinked settings.json stays a symlink. A link
+    into a folder that does not exist is refused by name (helper-86: the write failed with
+    "check that the folder is writable and has free space")."""
+    target = Path(os.path.realpath(path))
+    if target != path and not target.parent.is_dir():
+        raise ExtError(
+            f"cannot write {path}: it is a link to {target}, in a folder that does not exist; "
+            "it was left as it was",
+            fix=f"point the link at a file, remove it, or make {target.parent}",
+        )
+    return target
 
 
 def _write_failed(target: Path, err: OSError) -> ExtError:

@@ -175,6 +175,18 @@ def fix_for(exc: BaseException, agent_dir: Path | None = None) -> str:
     return "fix the cause and run it again"
 
 
+def read_fix(code: int | None, path: object) -> str:
+    """The fix for a read of `path` that failed with errno `code` (helper-86: a link loop was
+    told to check its permissions)."""
+    import errno
+
+    if code == errno.ELOOP:
+        return f"{path} is a link that leads back to itself: remove it, or point it at a file"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"give yourself read access to {path}"
+    return f"check {path}, then run it again"
+
+
 def write_fix(code: int | None, folder: object, in_agent_dir: bool = True) -> str:
     """The fix for a write into `folder` that failed with errno `code`: space, a read-only
     mount, access; never one that could lose something (removing a lock, say).

@@ -96,7 +96,7 @@ def parse(text: str, name: str = "settings.json", where: str | None = None) -> d
     if len(text) > MAX_BYTES:
         raise ExtError(
             f"{name} is larger than {MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
-            fix=f"Check {name}: a settings file is normally a few kilobytes.",
+            fix=f"check {name}: a settings file is a few kilobytes",
         )
     if not text.strip():
         return {}

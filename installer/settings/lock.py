@@ -74,7 +74,7 @@ class SettingsLock:
         if not held:
             raise ExtError(
                 f"lost the lock {self.path} while changing settings.json; nothing was written",
-                fix="Run the command again (another pi or ext took the lock over as stale).",
+                fix="run the command again (another pi or ext took the lock over as stale)",
             )
 
     def release(self) -> None:
@@ -169,8 +169,8 @@ def _not_a_lock_dir(path: Path) -> ExtError:
     return ExtError(
         f"{path} is not a directory; pi cannot lock settings.json while it is there "
         "and reads settings.json as empty (no packages, no switches)",
-        fix=f"Remove it (rm {shell_word(path)}) if no pi is starting right now, then run the "
-        "command again.",
+        fix=f"remove it (rm {shell_word(path)}) if no pi is starting right now, then run the "
+        "command again",
     )
 
 
@@ -199,7 +199,7 @@ def _try_take(path: Path, stale: float) -> bool:
     except OSError as err:
         raise ExtError(
             f"cannot remove the stale lock {path}: {err.strerror}",
-            fix=f"Remove the folder {path} by hand, then run the command again.",
+            fix=f"remove the folder {path} by hand, then run the command again",
         ) from None
     return False
 
@@ -240,14 +240,14 @@ def settings_lock(
         except OSError as err:
             raise ExtError(
                 f"cannot lock {settings_path}: {err.strerror} ({path})",
-                fix=f"Check that {path.parent} exists and is writable.",
+                fix=f"check that {path.parent} exists and is writable",
             ) from None
         if taken:
             break
         if time.monotonic() >= deadline:
             raise ExtError(
                 f"{settings_path} stayed locked for {wait:g} s by another pi or ext",
-                fix=f"Retry; if no pi or ext is running, remove the folder {path}.",
+                fix=f"retry; if no pi or ext is running, remove the folder {path}",
             )
         if not told and time.monotonic() - start > NOTE_AFTER_SECONDS:
             from installer.ground.notices import note

@@ -191,7 +191,7 @@ def with_exclusions(entry: Any, excluded: Iterable[str]) -> Any:
         if not isinstance(current, list):
             raise ExtError(
                 f'"{key}" of the package {obj.get("source")!r} in settings.json is not a list',
-                fix="Make it a list of filters (pi's docs/packages.md), then run it again.",
+                fix="make it a list of filters (pi's docs/packages.md), then run it again",
             )
         if not mine and not any(_ours(p) for p in current):
             continue

@@ -77,5 +77,5 @@ def _check_depth(key: str, value: Any) -> None:
         raise UsageError(
             f"[settings.seed] {shown} nests {depth} levels deep in settings.json; "
             f"ext reads at most {MAX_DEPTH}",
-            fix=f"Use a key with fewer dotted parts (at most {MAX_DEPTH} levels with the value).",
+            fix=f"use a key with fewer dotted parts (at most {MAX_DEPTH} levels with the value)",
         )

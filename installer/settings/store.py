@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from installer.ground import atomic
-from installer.ground.errors import ExtError
+from installer.ground.errors import ExtError, read_fix
 from installer.ground.readfile import NotReadable, read_bytes
 from installer.ground.records import NamedTuple
 from installer.settings import jsondoc
@@ -83,16 +83,15 @@ def _read_text(path: Path) -> str | None:
         if err.errno == errno.EFBIG:
             raise ExtError(
                 f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MiB; refusing to read it",
-                fix=f"Check {path}: a settings file is normally a few kilobytes.",
+                fix=f"check {path}: a settings file is a few kilobytes",
             ) from None
         raise ExtError(
             f"{path} is not a regular file",
-            fix=f"Move {path} away; pi expects a JSON file there.",
+            fix=f"move {path} away: pi expects a JSON file there",
         ) from None
     except OSError as err:
-        raise ExtError(
-            f"cannot read {path}: {err.strerror}", fix=f"Check the permissions of {path}."
-        ) from None
+        fix = read_fix(err.errno, path)
+        raise ExtError(f"cannot read {path}: {err.strerror}", fix=fix) from None
     return jsondoc.decode(raw, str(path))
 
 
@@ -163,7 +162,7 @@ def _apply(doc: SettingsDoc, change: Change, remove_empty: bool = False) -> str 
     except ValueError as err:  # NaN or an infinity from a set's [settings]
         raise ExtError(
             f"cannot write {doc.path}: a new value is not JSON ({err})",
-            fix="Use finite numbers in the set's [settings] (no nan or inf).",
+            fix="use finite numbers in the set's [settings] (no nan or inf)",
         ) from None
 
 
@@ -268,7 +267,7 @@ def _check_owner(target: Path) -> None:
         raise ExtError(
             f"{target} belongs to another user (uid {owner}); ext would replace it with a "
             "file of its own; nothing was changed",
-            fix=f"Run ext as the user who owns {target} (the one pi runs as).",
+            fix=f"run ext as the user who owns {target} (the one pi runs as)",
         )
 
 
@@ -285,7 +284,7 @@ def restore_text(
         if current != expected:
             raise ExtError(
                 f"{path} changed since ext wrote it; not restoring the earlier version",
-                fix=f"Compare {path} with what you expect and edit it by hand.",
+                fix=f"compare {path} with what you expect and edit it by hand",
             )
         if current == text:
             return

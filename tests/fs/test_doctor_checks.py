@@ -101,6 +101,27 @@ def test_a_healthy_install_is_all_ok(tmp_path: Path, set_root: Path, agent: Path
     assert "host.load" not in ids  # only with --deep
 
 
+@pytest.mark.parametrize("folder", [True, False], ids=["its folder there", "no folder"])
+def test_a_settings_link_to_nothing_is_a_warning(
+    tmp_path: Path, set_root: Path, agent: Path, folder: bool
+) -> None:
+    """helper-86: it read "no settings.json yet", then an install that seeds failed to write
+    through it."""
+    target = tmp_path / "dotfiles" / "pi.json"
+    if folder:
+        target.parent.mkdir()
+    (agent / "settings.json").unlink()
+    (agent / "settings.json").symlink_to(target)
+    found = only(doctor(tmp_path, set_root, agent), "settings.json")
+    assert [f.level for f in found] == ["warn"]
+    there = "" if folder else ", in a folder that does not exist"
+    fail = "" if folder else ", and its writes and ext's fail"
+    assert found[0].message == (
+        f"settings.json is a link to {target}{there}: pi reads no settings{fail}"
+    )
+    assert found[0].fix == f"point it at a file, or remove it: rm {agent / 'settings.json'}"
+
+
 def test_an_agent_dir_inside_the_sets_folder_is_all_ok(tmp_path: Path, set_root: Path) -> None:
     """`ext install --agent-dir ./try` from the set's own folder (a trial): the links to ext's
     own agent files (/ext, the session recorder) lead into the set's folder, where the agent

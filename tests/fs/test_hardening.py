@@ -201,7 +201,7 @@ def test_a_settings_file_of_another_user_is_not_replaced(tmp_path: Path) -> None
     settings.chmod(0o444)
     with pytest.raises(ExtError, match="belongs to another user") as err:
         install(context(set_root, agent), Install(), yes)
-    assert err.value.fix and "Run ext as the user" in err.value.fix
+    assert err.value.fix and "run ext as the user" in err.value.fix
     assert settings.stat().st_uid == 65534
     assert settings.read_text() == '{\n  "theme": "dark"\n}\n'
 

@@ -265,3 +265,29 @@ def test_settings_that_is_not_a_file_is_refused_without_hanging(tmp_path: Path, 
     with pytest.raises(ExtError, match="not a regular file"):
         update_settings(path, _seed(b=1))
     _no_leftovers(tmp_path)
+
+
+def test_a_link_into_a_folder_that_is_not_there_is_refused_by_name(tmp_path: Path) -> None:
+    """helper-86: the write through it failed with "check that the folder is writable and has
+    free space", a folder that did not exist."""
+    link = tmp_path / "settings.json"
+    link.symlink_to(tmp_path / "gone" / "sub" / "x.json")
+    with pytest.raises(ExtError) as raised:
+        update_settings(link, _seed(b=2))
+    assert raised.value.message == (
+        f"cannot write {link}: it is a link to {tmp_path / 'gone' / 'sub' / 'x.json'}, in a "
+        "folder that does not exist; it was left as it was"
+    )
+    assert raised.value.fix == f"point the link at a file, remove it, or make {tmp_path}/gone/sub"
+    assert link.is_symlink() and not (tmp_path / "gone").exists()
+
+
+def test_a_link_loop_is_named_as_one_not_as_permissions(tmp_path: Path) -> None:
+    link = tmp_path / "settings.json"
+    link.symlink_to(link)
+    with pytest.raises(ExtError) as raised:
+        read_settings(link)
+    assert (
+        raised.value.fix
+        == f"{link} is a link that leads back to itself: remove it, or point it at a file"
+    )

@@ -76,7 +76,7 @@ def test_the_refusal_names_the_key_the_depth_and_a_fix() -> None:
         f"ext reads at most {jsondoc.MAX_DEPTH}"
     )
     assert err.value.fix == (
-        f"Use a key with fewer dotted parts (at most {jsondoc.MAX_DEPTH} levels with the value)."
+        f"use a key with fewer dotted parts (at most {jsondoc.MAX_DEPTH} levels with the value)"
     )
 
 

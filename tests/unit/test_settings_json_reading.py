@@ -74,7 +74,7 @@ def test_the_size_cap_is_ten_mib_and_text_of_exactly_that_size_is_read() -> None
     assert len(jsondoc.parse('{"a": "' + "x" * filler + '"}')["a"]) == filler
     err = refusal('{"a": "' + "x" * (filler + 1) + '"}')
     assert err.message == "settings.json is larger than 10 MiB; refusing to read it"
-    assert err.fix == "Check settings.json: a settings file is normally a few kilobytes."
+    assert err.fix == "check settings.json: a settings file is a few kilobytes"
 
 
 def test_a_new_file_is_laid_out_as_pi_writes_it() -> None:

@@ -30,13 +30,31 @@ def parses(s: Subject) -> Iterator[Finding]:
         yield error(said, read.error.fix)
         return
     if read.text is None:
-        yield ok("no settings.json yet (pi and `ext install` create it when needed)")
+        yield _dangling(read.path) or ok(
+            "no settings.json yet (pi and `ext install` create it when needed)"
+        )
         return
     data = read.data or {}
     if "packages" in data and not isinstance(data["packages"], list):
         yield error('"packages" in settings.json is not a list', "make it a JSON list: [ … ]")
         return
     yield ok(f"settings.json parses ({count(len(data), 'key')})")
+
+
+def _dangling(path: Path) -> Finding | None:
+    """settings.json, a link to a file that is not there (helper-86: called healthy, then an
+    install that seeds failed to write through it): pi reads no settings, and a write goes
+    where it leads, which fails while the folder there is missing."""
+    import os
+
+    if not os.path.islink(path):
+        return None
+    target = Path(os.path.realpath(path))
+    there = "" if target.parent.is_dir() else ", in a folder that does not exist"
+    what = f"settings.json is a link to {target}{there}: pi reads no settings"
+    if there:
+        what += ", and its writes and ext's fail"
+    return warn(what, f"point it at a file, or remove it: rm {shell_word(path)}")
 
 
 def _data(s: Subject) -> tuple[Manifest, dict[str, Any]]:
