@@ -155,8 +155,9 @@ def _seeds_kept(ctx: Context, record: SetRecord | None) -> list[str]:
     ran = [k for k in held if runs(k)]
     said = f" ({running(ran)})" if ran else ""
     if isinstance(wrote, list):
+        them = "them" if len(held) > 1 else "it"  # helper-86: "with a: ... seeded them"
         return [
-            f"settings.json stays, with {', '.join(held)}: the set seeded them once; yours "
+            f"settings.json stays, with {', '.join(held)}: the set seeded {them} once; yours "
             f"now{said}"
         ]
     return [

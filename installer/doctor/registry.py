@@ -147,7 +147,12 @@ CHECKS: tuple[Check, ...] = (
     Check("consent", "approved projects whose hooks changed since", consent.approvals),
     Check("consent.runner", "project-hooks, which runs approved hooks, is enabled", consent.runner),
     Check("agent.hooks", "no hooks/ folder (pi warns and waits at start)", consent.hooks_folder),
-    Check("updates", "newer ext, host or set, from the update cache", updates.cached),
+    Check(
+        "updates",
+        "newer ext, host or set, from the update cache (one row each: updates.method, "
+        "updates.ext, updates.host, updates.set)",
+        updates.cached,
+    ),
     Check("host.load", "start pi offline; every extension loads", host.load, deep=True),
     Check(
         "loader", "ext's list against pi's own loader, item by item", deep_loader.compare, deep=True
@@ -209,7 +214,11 @@ def run_checks(
         if check.network and not network:
             found.append(Finding(check.id, "info", "not checked: needs the network (--no-network)"))
             continue
-        found.extend(run_one(check, ctx, debug=debug))
+        rows = [wanted for wanted in ids if ROWS.get(wanted) == check.id]
+        results = run_one(check, ctx, debug=debug)
+        if rows and check.id not in ids:  # `--check updates.ext`: that row (or why none)
+            results = [f for f in results if f.id in rows or f.id == check.id]
+        found.extend(results)
     return found
 
 

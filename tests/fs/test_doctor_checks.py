@@ -1044,6 +1044,19 @@ def test_updates_come_from_the_cache_only(tmp_path: Path, set_root: Path, agent:
     assert found and {f.level for f in found} <= {"ok", "info"}
 
 
+def test_a_row_of_the_updates_check_is_checked_alone(
+    tmp_path: Path, set_root: Path, agent: Path
+) -> None:
+    """helper-86: `--check updates.ext` printed all four rows of the updates check."""
+    s = resolve_subject(env(tmp_path), set_root, agent, lambda _c, _p: fake_host())
+    assert [f.id for f in run_checks(s, ["updates.ext"])] == ["updates.ext"]
+    assert [f.id for f in run_checks(s, ["updates.set", "updates.host"])] == [
+        "updates.host",
+        "updates.set",
+    ]
+    assert len(run_checks(s, ["updates"])) == 4
+
+
 def test_subject_is_usable_without_resolution() -> None:
     s = Subject(Env(environ={}, cwd=Path("/")))
     assert s.ctx is None and s.host_command == "pi"

@@ -79,7 +79,7 @@ def test_the_settings_the_set_seeded_stay_and_the_last_uninstall_says_so(tmp_pat
     result = uninstall(context(root, agent), Uninstall(dry_run=True), yes)
 
     assert result.notes == (
-        "settings.json stays, with quietStartup: the set seeded them once; yours now",
+        "settings.json stays, with quietStartup: the set seeded it once; yours now",
     )
     assert uninstall(context(root, agent), Uninstall(), yes).notes == result.notes
     assert (agent / "settings.json").read_text() == '{\n  "quietStartup": true\n}\n'
@@ -114,7 +114,7 @@ def test_a_key_the_user_had_before_the_set_seeds_it_is_not_called_seeded(
         )
     else:
         assert result.notes == (
-            "settings.json stays, with collapseChangelog: the set seeded them once; yours now",
+            "settings.json stays, with collapseChangelog: the set seeded it once; yours now",
         )
 
 
