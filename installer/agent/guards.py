@@ -35,6 +35,13 @@ def dependents(manifest: Manifest, name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*listed, *needs)))
 
 
+def requirements(manifest: Manifest, name: str) -> tuple[str, ...]:
+    """The items `name` needs: its `requires`, and every guard whose required_by names it
+    (the other side of `dependents`)."""
+    listed = (other for other, guard in manifest.guards.items() if name in guard.required_by)
+    return tuple(dict.fromkeys((*manifest.requires.get(name, ()), *listed)))
+
+
 def guarded(manifest: Manifest, name: str) -> bool:
     """True when some guard could refuse disabling `name`."""
     return name in manifest.guards or bool(dependents(manifest, name))
@@ -150,10 +157,11 @@ def _why(b: Blocker) -> str:
 def missing_requirements(
     manifest: Manifest, enabling: Iterable[str], enabled_after: set[str], known: set[str]
 ) -> tuple[str, ...]:
-    """Warnings for items switched on while something they require stays off."""
+    """Warnings for items switched on while something they require stays off (helper-86: an
+    item a guard's required_by names was switched on beside it switched off, unsaid)."""
     out = []
     for name in enabling:
-        for need in manifest.requires.get(name, ()):
+        for need in requirements(manifest, name):
             if need in known and need not in enabled_after:
                 from installer.ground.shellword import shell_word
 

@@ -1044,6 +1044,31 @@ def test_updates_come_from_the_cache_only(tmp_path: Path, set_root: Path, agent:
     assert found and {f.level for f in found} <= {"ok", "info"}
 
 
+def test_an_item_on_while_one_it_requires_is_off_is_a_warning(tmp_path: Path) -> None:
+    """helper-86: disable top, disable base (allowed: top is off), enable top: top ran without
+    base, and doctor said only that base was off."""
+    root = build_tree(
+        tmp_path / "guarded",
+        {
+            "extset.toml": '[set]\nname = "g"\n[guards.base]\nrequired_by = ["top"]\n',
+            "extensions/base.ts": "export default function () {}\n",
+            "extensions/top.ts": "export default function () {}\n",
+        },
+    )
+    agent = tmp_path / "guarded-agent"
+    agent.mkdir()
+    install(resolve(env(tmp_path), root, agent), Install(), yes)
+    assert [f for f in only(doctor(tmp_path, root, agent), "items") if f.level == "warn"] == []
+    (agent / "extensions" / "base.ts").rename(agent / "extensions" / "base.ts.off")
+    warned = [f for f in only(doctor(tmp_path, root, agent), "items") if f.level == "warn"]
+    assert [(f.message, f.fix) for f in warned] == [
+        (
+            "top is on, but base, which it requires, is off: top may fail to load or misbehave",
+            "ext enable base, or ext disable top",
+        )
+    ]
+
+
 def test_a_row_of_the_updates_check_is_checked_alone(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:

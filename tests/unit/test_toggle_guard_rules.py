@@ -96,6 +96,17 @@ def test_enabling_what_needs_a_disabled_item_warns() -> None:
     assert missing_requirements(MANIFEST, ["ui"], {"ui"}, {"ui"}) == ()
 
 
+def test_enabling_what_a_guard_s_required_by_names_warns_of_its_requirement() -> None:
+    """helper-86: `[guards.base] required_by = ["ui"]`: ui switched on beside base off was
+    unsaid (only `requires` was read)."""
+    known = {"ui", "base", "theme-kit"}
+    assert missing_requirements(MANIFEST, ["ui"], {"ui"}, known) == (
+        "ui requires theme-kit, which stays disabled: `ext enable theme-kit`",
+        "ui requires base, which stays disabled: `ext enable base`",
+    )
+    assert missing_requirements(MANIFEST, ["ui"], {"ui", "base", "theme-kit"}, known) == ()
+
+
 def record(ticks: int | None, started: float | None) -> SessionRecord:
     return SessionRecord(7, ("pi",), ticks, started, "t", Path("x"))
 

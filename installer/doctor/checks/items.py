@@ -96,7 +96,9 @@ def each_item(s: Subject) -> Iterator[Finding]:
         )
     ]
     found += _skipped_by_pi(s, sv)
-    found += _unloadable(_registered_states(s, sv) if sv.mode == "register" else sv.items)
+    states = _registered_states(s, sv) if sv.mode == "register" else sv.items
+    found += _unloadable(states)
+    found += _needs_off(s, states)
     found += _orphans(sv)
     # What needs doing first, then the count of what is fine.
     yield from sorted(found, key=lambda f: f.level == "ok")
@@ -222,6 +224,27 @@ def _why_unwritten(i: Item) -> str | None:
     from installer.hosts.written import wanted
 
     return wanted(i.resource, "").why_not  # the header is not asked for
+
+
+def _needs_off(s: Subject, items: Iterable[Item]) -> list[Finding]:
+    """An item on while one it requires is off (its `requires`, or a guard's `required_by`
+    naming it). helper-86: `ext enable` of it beside the other off was said nowhere."""
+    if s.manifest is None:
+        return []
+    from installer.agent.guards import requirements
+
+    states = {i.resource.label: i.state for i in items}
+    return [
+        warn(
+            f"{name} is on, but {need}, which it requires, is off: {name} may fail to load "
+            "or misbehave",
+            f"ext enable {shell_word(need)}, or ext disable {shell_word(name)}",
+        )
+        for name, state in states.items()
+        if state == "enabled"
+        for need in requirements(s.manifest, name)
+        if states.get(need) == "disabled"
+    ]
 
 
 def item_findings(
