@@ -86,9 +86,10 @@ def _description(lines: list[str], keys: list[tuple[int, str, str]]) -> str | No
     if not found:
         return "has no description in its frontmatter"
     i, value = found[0]
+    shown = f"{value} …" if _below(lines, i) and value[:1] in ("[", "{") else value
     said = {
         "empty": "has an empty description",
-        "not-text": f"has a description that is not text ({value or 'a list or a map'})",
+        "not-text": f"has a description that is not text ({shown or 'a list or a map'})",
     }
     return said.get(_kind(_resolved(value, keys), _below(lines, i)) or "")
 
@@ -156,7 +157,27 @@ def _below_error(value: str, below: list[str]) -> str | None:
     plain = value and value[0] not in "\"'|>[{&!*"
     if plain and any(": " in _uncommented(line.strip()) for line in below):
         return "a colon and a space in its value's next line"
+    if value[:1] in ("[", "{") and not _closes([value, *below]):
+        # helper-86: `description: [unclosed` was said to be "a description that is not text"
+        return f"a {value[0]} that is never closed"
     return _quote_below(value, below)
+
+
+def _closes(lines: list[str]) -> bool:
+    """Whether the flow collection these lines start (`[a,` / `  b]`) closes in them."""
+    depth, quote = 0, ""
+    for c in "\n".join(_uncommented(line.strip()) for line in lines):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+            if depth == 0:
+                return True
+    return False
 
 
 def _quote_below(value: str, below: list[str]) -> str | None:

@@ -264,6 +264,9 @@ FRONTMATTERS: dict[str, tuple[bool, str]] = {
         False,
         "---\nname: egcolon\ndescription: Formats things (e.g., dates: ISO)\n---\nb\n",
     ),
+    # helper-86: a flow list never closed is no YAML; one closed on a line below is a list
+    "openflow": (False, "---\ndescription: [never closed\n---\nx\n"),
+    "flowlines": (False, "---\ndescription: [one,\n  two]\n---\nx\n"),
     "taggedint": (False, "---\ndescription: !!int 42\n---\nx\n"),
     "listcol0": (False, "---\ndescription:\n- a\n- b\n---\nx\n"),
     "taggedstr": (True, "---\ndescription: !!str 42\n---\nx\n"),

@@ -44,6 +44,11 @@ def test_pi_0_73_keeps_a_byte_order_mark_and_so_sees_no_frontmatter(tmp_path: Pa
         ("listed", "has a description that is not text (a list or a map)"),
         ("twice", "has a frontmatter pi cannot read as YAML (description is given twice)"),
         (
+            "openflow",
+            "has a frontmatter pi cannot read as YAML (description: a [ that is never closed)",
+        ),
+        ("flowlines", "has a description that is not text ([one, …)"),
+        (
             "colon",
             "has a frontmatter pi cannot read as YAML (description: a colon and a space inside "
             "it (quote the value))",
