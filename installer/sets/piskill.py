@@ -165,19 +165,7 @@ def _below_error(value: str, below: list[str]) -> str | None:
 
 def _closes(lines: list[str]) -> bool:
     """Whether the flow collection these lines start (`[a,` / `  b]`) closes in them."""
-    depth, quote = 0, ""
-    for c in "\n".join(_uncommented(line.strip()) for line in lines):
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "\"'":
-            quote = c
-        elif c in "[{":
-            depth += 1
-        elif c in "]}":
-            depth -= 1
-            if depth == 0:
-                return True
-    return False
+    return _flow_end("\n".join(_uncommented(line.strip()) for line in lines)) is not None
 
 
 def _quote_below(value: str, below: list[str]) -> str | None:
@@ -215,8 +203,14 @@ def _value_error(value: str) -> str | None:
 def _after_flow(value: str) -> str:
     """What follows a one-line flow collection's closing bracket (`[a] b` -> `b`), comments
     off; "" when nothing does, or it does not close on this line (ext does not judge)."""
+    end = _flow_end(value)
+    return "" if end is None else _uncommented(value[end + 1 :].strip())
+
+
+def _flow_end(text: str) -> int | None:
+    """Where the flow collection `text` starts with closes (its bracket's index), or None."""
     depth, quote = 0, ""
-    for i, c in enumerate(value):
+    for i, c in enumerate(text):
         if quote:
             quote = "" if c == quote else quote
         elif c in "\"'":
@@ -226,8 +220,8 @@ def _after_flow(value: str) -> str:
         elif c in "]}":
             depth -= 1
             if depth == 0:
-                return _uncommented(value[i + 1 :].strip())
-    return ""
+                return i
+    return None
 
 
 def _resolved(value: str, keys: list[tuple[int, str, str]]) -> str:
