@@ -106,6 +106,7 @@ def _serve(
     # install: each host plans with what the hosts before it will link (`ahead`);
     # uninstall: no host is told to install again what goes from all (`along`).
     args = {**args, **dict.fromkeys(SERVED.get(command.call, ()), tuple(order))}
+    _refuse_a_shared_dir(command, g, order)
     out.headed = True  # stdout says whose each result is, as a list's header does
     asked: list[str] = []
     if command.asks and not args.get("dry_run") and not out.json:
@@ -142,6 +143,32 @@ def _serve(
             ]
         out.data({**head, "hosts": docs})
     return code
+
+
+def _refuse_a_shared_dir(command: Command, g: Globals, hosts: list[str]) -> None:
+    """Two served agents in one dir, refused before a writer plans (helper-87: pi's links were
+    written, then Claude Code's install in the same dir was refused: half a run, and `nothing
+    was written` said of it). A dir that cannot be resolved is its host's run's to report."""
+    import os
+
+    if not command.asks:
+        return
+    from installer.ground.errors import UsageError
+    from installer.hosts.dirs import host_title, own_dir_fix
+
+    seen: dict[str, str] = {}
+    for name in hosts:
+        try:
+            ctx = context(g._replace(host=name), create=True, dry_run=True)
+        except ExtError:
+            continue
+        first = seen.setdefault(os.path.realpath(ctx.agent_dir), name)
+        if first != name:
+            raise UsageError(
+                f"{host_title(first)} and {ctx.on.title} would share one agent dir, "
+                f"{ctx.agent_dir} ({ctx.agent_dir_source}), and its record: nothing was written",
+                own_dir_fix(ctx),
+            )
 
 
 # What a served run hands each host's call beside its options: the hosts of the run, in order.
@@ -248,7 +275,7 @@ def _context_of(command: Command, g: Globals, options: Any, args: dict[str, Any]
         if held and ctx.on.name not in held:
             from installer.hosts.dirs import another_hosts_dir
 
-            raise another_hosts_dir(ctx, held)
+            raise another_hosts_dir(ctx, held, command.call)
     return ctx
 
 
@@ -260,8 +287,9 @@ _SAY_WHERE = frozenset({"uninstall", "enable", "disable", "toggle", "undo", "ado
 _SAY_ONLY_WHERE = frozenset({"adopt"})
 
 
-# The writers of one host's install, which a dir holding another host's alone refuses.
-_ONE_HOST = frozenset({"install", "uninstall", "enable", "disable", "toggle"})
+# The writers of one host's install, which a dir holding another host's alone refuses (undo
+# too: it would reverse the other's last run; adopt: it installs).
+_ONE_HOST = frozenset({"install", "uninstall", "enable", "disable", "toggle", "undo", "adopt"})
 
 
 # The readers of an agent dir whose output does not name it (list's table does).

@@ -126,26 +126,46 @@ def find_host_dir(
     return path, source
 
 
-def another_hosts_dir(ctx: Context, held: frozenset[str]) -> Refused:
+def another_hosts_dir(ctx: Context, held: frozenset[str], verb: str) -> Refused:
     """The refusal of a dir whose installs of ext are other hosts' alone (`held`) to this
-    host's writers: one agent dir, one host. helper-86: with EXT_AGENT_DIR set for pi, a Claude
+    host's `verb`: one agent dir, one host. helper-86: with EXT_AGENT_DIR set for pi, a Claude
     Code install went into pi's dir, took pi's link of a skill for its own, wrote its record
     over pi's, and its uninstall took pi's links, `/ext` and record with it. A dir that holds
     this host's too (made before this check) is left as it was, so it can be uninstalled."""
-    from installer.ground.shellword import shell_word
-    from installer.hosts.table import host_named
+    theirs = " and ".join(host_title(name) for name in sorted(held))
+    title = ctx.on.title
+    where = f"{ctx.agent_dir} ({ctx.agent_dir_source})"
+    if verb in ("install", "adopt"):
+        what = (
+            f"{where} holds ext's install for {theirs}: one for {title} would share its folders "
+            f"and its record, and its uninstall would take {theirs}'s items with it"
+        )
+    else:  # a command on what is installed: there is nothing of this host's there
+        what = f"{where} holds ext's install for {theirs}, none for {title}: nothing to {verb}"
+    return Refused(f"{what}; nothing was written", own_dir_fix(ctx, verb))
 
-    theirs = sorted(held)
-    titles = " and ".join(host_named(name).title for name in theirs)
+
+def own_dir_fix(ctx: Context, verb: str = "install") -> str:
+    """The host's own dir, by what named this one: given one to install into, or named to
+    work on what is installed there."""
+    title = ctx.on.title
+    lead = (
+        f"give {title} a dir of its own"
+        if verb in ("install", "adopt")
+        else (f"run it on {title}'s own dir")
+    )
     source = ctx.agent_dir_source
     if source == "EXT_AGENT_DIR":
-        source = "EXT_AGENT_DIR, which every host's commands read"
-    flag = "" if theirs[0] == "pi" else f" --host {theirs[0]}"
-    title = ctx.on.title
-    return Refused(
-        f"{ctx.agent_dir} ({source}) holds ext's install for {titles}: one for {title} would "
-        f"share its folders and its record, and its uninstall would take {titles}'s items "
-        "with it; nothing was written",
-        f"give {title} a dir of its own (--agent-dir DIR), or uninstall what is there first: "
-        f"ext --agent-dir {shell_word(ctx.agent_dir)}{flag} uninstall",
-    )
+        return f"{lead}: unset EXT_AGENT_DIR (every agent's commands read it), or --agent-dir DIR"
+    if source.startswith(("[hosts.", "[target]")):
+        return f"{lead}: change {source} in the set's extset.toml"
+    return f"{lead}: --agent-dir DIR"
+
+
+def host_title(name: str) -> str:
+    """A host's title by the name a state record gives it; one this ext does not know (a newer
+    ext's) by that name (helper-87: it was said as a `--host` typed wrong)."""
+    from installer.hosts.table import HOSTS
+
+    host = HOSTS.get(name)
+    return host.title if host is not None else f"{name!r} (an agent this ext does not know)"

@@ -94,24 +94,85 @@ def test_a_dir_that_holds_another_hosts_install_is_refused(
     set_root: Path, isolated_home: Path, first: str, then: str
 ) -> None:
     """helper-86: EXT_AGENT_DIR, set for pi, sent a Claude Code install into pi's dir; it took
-    pi's skill link for its own and its uninstall removed pi's links, /ext and record."""
+    pi's skill link for its own and its uninstall removed pi's links, /ext and record. undo
+    (helper-87) reversed the other's install; the fix named no way that worked."""
     shared = made(isolated_home, "agent")
     env = {"EXT_AGENT_DIR": str(shared)}
     assert ext("--set", str(set_root), "--host", first, "install", "--yes", env=env).exit_code == 0
     before = _tree(shared)
-    for verb in (["install", "--yes"], ["uninstall", "--yes"], ["disable", "review", "--yes"]):
+    held = "pi" if first == "pi" else "Claude Code"
+    title = "Claude Code" if then == "claude" else "pi"
+    verbs = (["install", "--yes"], ["uninstall", "--yes"], ["disable", "review", "--yes"])
+    for verb in (*verbs, ["undo", "--yes"]):
         result = ext("--set", str(set_root), "--host", then, *verb, env=env)
         assert result.exit_code == 3, (verb, result.stderr)
-        held = "pi" if first == "pi" else "Claude Code"
-        assert "~/agent (EXT_AGENT_DIR, which every host's commands read) holds ext's " in (
-            unwrapped(result.stderr)
-        )
-        assert f"install for {held}" in unwrapped(result.stderr)
+        said = unwrapped(result.stderr)
+        assert f"~/agent (EXT_AGENT_DIR) holds ext's install for {held}" in said
+        if verb[0] == "install":
+            assert f"one for {title} would share its folders and its record" in said
+            assert f"fix: give {title} a dir of its own: unset EXT_AGENT_DIR" in said
+        else:
+            assert f", none for {title}: nothing to {verb[0]}; nothing was written" in said
+            assert f"fix: run it on {title}'s own dir: unset EXT_AGENT_DIR" in said
         assert _tree(shared) == before
-    flag = "" if first == "pi" else " --host claude"
-    assert f"--agent-dir ~/agent{flag} uninstall" in unwrapped(result.stderr)
     mine = ext("--set", str(set_root), "--host", first, "uninstall", "--yes", env=env)
     assert mine.exit_code == 0, mine.stderr
+
+
+def test_adopt_from_another_agents_dir_is_refused(set_root: Path, isolated_home: Path) -> None:
+    """helper-87: adopt wrote a pi install into a dir that held Claude Code's alone, and the
+    mixed dir then let both agents' switches through."""
+    claude = made(isolated_home, ".claude")
+    assert ext("--set", str(set_root), "--host", "claude", "install", "--yes").exit_code == 0
+    before = _tree(claude)
+    result = ext("--set", str(set_root), "adopt", "--all", "--from", str(claude), "--yes")
+    assert result.exit_code == 3, result.stderr
+    assert "holds ext's install for Claude Code: one for pi would share" in unwrapped(result.stderr)
+    assert _tree(claude) == before
+
+
+def test_a_record_of_an_agent_this_ext_does_not_know_is_named_as_such(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-87: a record a newer ext wrote (`"host": "nosuch"`) was said as `--host: no host
+    named 'nosuch'`, a flag no one gave."""
+    agent = made(isolated_home, "agent")
+    assert ext("--set", str(set_root), "--agent-dir", str(agent), "install", "--yes").exit_code == 0
+    record = agent / ".extset" / "state.json"
+    data = json.loads(record.read_text())
+    data["sets"][0]["extra"]["host"] = "nosuch"
+    record.write_text(json.dumps(data))
+    result = ext("--set", str(set_root), "--agent-dir", str(agent), "uninstall", "--yes")
+    assert result.exit_code == 3, result.stderr
+    assert "holds ext's install for 'nosuch' (an agent this ext does not know), none for pi" in (
+        unwrapped(result.stderr)
+    )
+
+
+def test_two_served_agents_in_one_dir_are_refused_before_anything_is_written(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """helper-87: pi's links were written, then Claude Code's install in the same dir was
+    refused, and the run said nothing was written."""
+    root = build_tree(
+        tmp_path / "served",
+        {
+            **SET,
+            "extset.toml": (
+                '[set]\nname = "tools"\n[target]\nagent_dir = "../agents/one"\n'
+                '[hosts]\nserve = ["pi", "claude"]\n[hosts.claude]\nagent_dir = "../agents/one"\n'
+            ),
+        },
+    )
+    one = tmp_path / "agents" / "one"
+    one.mkdir(parents=True)
+    for dry in ([], ["--dry-run"]):
+        result = ext("--set", str(root), "install", "--yes", *dry)
+        assert result.exit_code == 2, result.stderr
+        said = unwrapped(result.stderr)
+        assert "pi and Claude Code would share one agent dir" in said
+        assert "fix: give Claude Code a dir of its own: change [hosts.claude] agent_dir" in said
+        assert list(one.iterdir()) == []
 
 
 def test_the_host_variable_names_its_dir_and_ext_host_names_the_host(
