@@ -166,7 +166,7 @@ def missing_requirements(
                 from installer.ground.shellword import shell_word
 
                 out.append(
-                    f"{name} requires {need}, which stays disabled: `ext enable {shell_word(need)}`"
+                    f"{name} requires {need}, which stays off: `ext enable {shell_word(need)}`"
                 )
     return tuple(out)
 

@@ -81,15 +81,15 @@ def approve(
     `write` changes the store: consent/journaled.py's runs it as a journaled plan."""
     key = project_key(project)
     if key != preview.project:
-        raise UsageError(f"The preview is of {preview.project}, not of {key}.")
+        raise UsageError(f"the preview is of {preview.project}, not of {key}")
     config = _read_config(project)
     if config.sha256 != preview.config.sha256:
         from installer.ground.shellword import shell_word
 
         raise Refused(
-            f"The hooks in {key} changed after they were shown; nothing was approved.",
-            fix=f"Run `ext consent approve {shell_word(Path(key))}` again to review the current "
-            "hooks.",
+            f"the hooks in {key} changed after they were shown; nothing was approved",
+            fix=f"run `ext consent approve {shell_word(Path(key))}` again to review the current "
+            "hooks",
         )
     count = len(preview.commands)
     if config.sha256 is None:

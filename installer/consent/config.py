@@ -91,9 +91,9 @@ def read_project(project: Path) -> HookConfig:
     config = build_config(entries)
     if len(config.canonical) > MAX_CONFIG_BYTES:
         raise ExtError(
-            f"The hooks in {project} come to {len(config.canonical)} bytes, over the "
-            f"{MAX_CONFIG_BYTES >> 10} KiB an approval may record.",
-            fix="Keep the hook definitions short: put long commands in a script the hook runs.",
+            f"the hooks in {project} come to {len(config.canonical)} bytes, over the "
+            f"{MAX_CONFIG_BYTES >> 10} KiB an approval may record",
+            fix="keep the hook definitions short: put long commands in a script the hook runs",
         )
     return config
 
@@ -108,14 +108,14 @@ def read_text(path: Path, project: Path | None = None) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ExtError(
-            f"{path} is not UTF-8 text (byte {exc.start}).",
-            fix=f"Save {path} as UTF-8, then run the command again.",
+            f"{path} is not UTF-8 text (byte {exc.start})",
+            fix=f"save {path} as UTF-8, then run the command again",
         ) from exc
     except OSError as exc:
         raise ExtError(
-            f"Cannot read {path}: {exc.strerror or exc}.",
-            fix=f"Make {path} a regular file in the project, under "
-            f"{MAX_SOURCE_BYTES >> 10} KiB, then run the command again.",
+            f"cannot read {path}: {exc.strerror or exc}",
+            fix=f"make {path} a regular file in the project, under "
+            f"{MAX_SOURCE_BYTES >> 10} KiB, then run the command again",
         ) from exc
 
 
@@ -142,15 +142,15 @@ def _read_capped(path: Path, project: Path | None) -> bytes:
 def _parse(text: str, label: str) -> Any:
     if too_deep(text):
         raise ExtError(
-            f"{label} nests arrays or objects more than {MAX_NESTING} levels deep.",
-            fix=f"Flatten {label}: hooks nest four levels deep.",
+            f"{label} nests arrays or objects more than {MAX_NESTING} levels deep",
+            fix=f"flatten {label}: hooks nest four levels deep",
         )
     try:
         document = loads_like_js(text)
     except json.JSONDecodeError as exc:
         raise ExtError(
-            f"{label} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-            fix=f"Fix line {exc.lineno} of {label}, then run the command again.",
+            f"{label} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            fix=f"fix line {exc.lineno} of {label}, then run the command again",
         ) from exc
     except NotCanonicalizable as exc:
         raise _value_error(label, exc) from exc
@@ -163,15 +163,15 @@ def _parse(text: str, label: str) -> Any:
 
 def _value_error(label: str, exc: NotCanonicalizable) -> ExtError:
     return ExtError(
-        f"{label} holds a value JSON cannot carry exactly: {exc}.",
-        fix=f"Remove NaN, Infinity or unpaired \\uD800-style escapes from {label}.",
+        f"{label} holds a value JSON cannot carry exactly: {exc}",
+        fix=f"remove NaN, Infinity or unpaired \\uD800-style escapes from {label}",
     )
 
 
 def _shape_error(label: str, what: str, found: object) -> ExtError:
     kind = type(found).__name__ if found is not None else "null"
     return ExtError(
-        f"{label} {what} (found {kind}).",
-        fix=f"Make the hooks in {label} an object of events, as in "
-        '{"hooks": {"PreToolUse": [...]}}.',
+        f"{label} {what} (found {kind})",
+        fix=f"make the hooks in {label} an object of events, as in "
+        '{"hooks": {"PreToolUse": [...]}}',
     )

@@ -100,9 +100,9 @@ def update_store(
             _write_atomic(path, data)
     except filelock.Timeout as exc:
         raise ExtError(
-            f"Another ext is changing {path} and has held its lock for "
-            f"{LOCK_TIMEOUT_SECONDS:.0f} s.",
-            fix=f"Let it finish, or remove {lock_path(agent_dir)} if no ext is running.",
+            f"another ext is changing {path} and has held its lock for "
+            f"{LOCK_TIMEOUT_SECONDS:.0f} s",
+            fix=f"let it finish, or remove {lock_path(agent_dir)} if no ext is running",
         ) from exc
     return Store(path, approvals, warnings)
 
@@ -116,9 +116,9 @@ def _refuse_too_big(path: Path, approvals: dict[str, Approval], data: bytes) -> 
     else:
         return
     raise ExtError(
-        f"{path} would then hold {said}; nothing was written.",
-        fix="Revoke approvals you no longer need (`ext consent list`, then "
-        "`ext consent revoke DIR`), then run the command again.",
+        f"{path} would then hold {said}; nothing was written",
+        fix="revoke approvals you no longer need (`ext consent list`, then "
+        "`ext consent revoke DIR`), then run the command again",
     )
 
 
@@ -181,7 +181,7 @@ def _refuse_unsafe(store: Store) -> None:
     if store.unsafe is None:
         return
     raise ExtError(
-        f"{store.unsafe}, so its approvals cannot be trusted; nothing was written.",
+        f"{store.unsafe}, so its approvals cannot be trusted; nothing was written",
         fix=unsafe_fix(store.path),
     )
 
@@ -216,9 +216,9 @@ def _parse(path: Path) -> dict[str, Approval]:
 
     bad = shell_word(Path(f"{path}.bad"))
     raise ExtError(
-        f"The approvals store {path} is {reason}; it was left as it is.",
-        fix=f"Move it aside (mv {shell_word(Path(path))} {bad}) to start with no approvals, "
-        "or restore it from a backup.",
+        f"the approvals store {path} is {reason}; it was left as it is",
+        fix=f"move it aside (mv {shell_word(Path(path))} {bad}) to start with no approvals, "
+        "or restore it from a backup",
     )
 
 
@@ -267,6 +267,6 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 def _write_error(path: Path, exc: OSError) -> ExtError:
     return ExtError(
-        f"Could not write {path}: {exc.strerror or exc}; the approvals are unchanged.",
-        fix=f"Make {path.parent} writable by you, then run the command again.",
+        f"could not write {path}: {exc.strerror or exc}; the approvals are unchanged",
+        fix=f"make {path.parent} writable by you, then run the command again",
     )

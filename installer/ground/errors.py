@@ -181,7 +181,7 @@ def read_fix(code: int | None, path: object) -> str:
     import errno
 
     if code == errno.ELOOP:
-        return f"{path} is a link that leads back to itself: remove it, or point it at a file"
+        return f"{path} is a link in a loop: remove it, or point it at a file"
     if code in (errno.EACCES, errno.EPERM):
         return f"give yourself read access to {path}"
     return f"check {path}, then run it again"

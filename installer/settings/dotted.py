@@ -18,7 +18,7 @@ def split(name: str) -> tuple[str, ...]:
     if not all(parts):
         raise UsageError(
             f'settings key "{name}" has an empty part',
-            fix='Write nested keys as "parent.child", with no leading, trailing or double dot.',
+            fix='write nested keys as "parent.child", with no leading, trailing or double dot',
         )
     return parts
 

@@ -94,7 +94,7 @@ def _packages(settings: Mapping[str, Any]) -> list[Any]:
     if not isinstance(packages, list):
         raise ExtError(
             '"packages" in settings.json is not a list; nothing was changed',
-            fix='Make "packages" a JSON list (pi reads it as one), then run the command again.',
+            fix='make "packages" a JSON list (pi reads it as one), then run the command again',
         )
     return packages
 

@@ -228,6 +228,9 @@ def plan_settings(ctx: Context, intent: Intent) -> SettingsPlan:
     update = preview_of(doc, change, remove_empty=intent.drop_file)
     if not update.changed:
         return SettingsPlan((), change, None, warnings)
+    from installer.ground.atomic import target_of
+
+    target_of(path)  # a link into a missing folder: refused with the plan (helper-87), not later
     after = json.loads(update.after) if update.after else {}
     said = _actions(ctx, doc.data, after, intent)
     write = SettingsWrite(change, remove_empty=intent.drop_file)

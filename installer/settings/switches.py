@@ -526,7 +526,7 @@ def _not_a_list(key: str, entry: Any) -> None:
     where = f"of the package {source_of(entry)!r}" if entry is not None else "at the top level"
     raise ExtError(
         f'"{key}" {where} in settings.json is not a list; nothing was changed',
-        fix="Make it a list of patterns (pi's docs/packages.md), then run the command again.",
+        fix="make it a list of patterns (pi's docs/packages.md), then run the command again",
     )
 
 

@@ -550,3 +550,20 @@ def test_a_host_of_links_alone_is_offered_no_register_mode(tmp_path: Path) -> No
         refuse_unlinkable(discover(root), registers=False)
     assert [w.flag for w in err.value.ways] == ["--skip"]
     assert err.value.fix == "leave these out with --skip b"
+
+
+def test_a_settings_link_into_a_missing_folder_is_refused_with_the_plan(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """helper-87: the dry run showed settings.json created, and the real run failed at its
+    write, rolled back: the link is refused before anything is planned to be written."""
+    (set_root / "extset.toml").write_text('[set]\nname = "tools"\n[settings.seed]\nquiet = true\n')
+    agent = tmp_path / "linked"
+    agent.mkdir()
+    (agent / "settings.json").symlink_to(tmp_path / "nowhere" / "settings.json")
+    for run in (["--dry-run"], ["--yes"]):
+        result = ext(set_root, agent, "install", *run)
+        assert result.exit_code == 1, result.stderr
+        assert "settings.json: it is a link to" in result.stderr
+        assert "in a folder that does not exist" in result.stderr
+        assert sorted(p.name for p in agent.iterdir()) == ["settings.json"]

@@ -287,7 +287,4 @@ def test_a_link_loop_is_named_as_one_not_as_permissions(tmp_path: Path) -> None:
     link.symlink_to(link)
     with pytest.raises(ExtError) as raised:
         read_settings(link)
-    assert (
-        raised.value.fix
-        == f"{link} is a link that leads back to itself: remove it, or point it at a file"
-    )
+    assert raised.value.fix == f"{link} is a link in a loop: remove it, or point it at a file"

@@ -15,7 +15,7 @@ def test_a_name_with_an_empty_part_is_a_usage_error_with_the_fix(name: str) -> N
     assert caught.value.exit_code == ExitCode.USAGE
     assert caught.value.message == f'settings key "{name}" has an empty part'
     assert caught.value.fix == (
-        'Write nested keys as "parent.child", with no leading, trailing or double dot.'
+        'write nested keys as "parent.child", with no leading, trailing or double dot'
     )
 
 

@@ -89,7 +89,7 @@ def test_force_turns_refusals_into_warnings_that_name_the_risk() -> None:
 
 def test_enabling_what_needs_a_disabled_item_warns() -> None:
     assert missing_requirements(MANIFEST, ["report"], {"report"}, {"report", "base"}) == (
-        "report requires base, which stays disabled: `ext enable base`",
+        "report requires base, which stays off: `ext enable base`",
     )
     assert missing_requirements(MANIFEST, ["report"], {"report", "base"}, {"base"}) == ()
     # a requirement the set does not have is not this command's business
@@ -101,8 +101,8 @@ def test_enabling_what_a_guard_s_required_by_names_warns_of_its_requirement() ->
     unsaid (only `requires` was read)."""
     known = {"ui", "base", "theme-kit"}
     assert missing_requirements(MANIFEST, ["ui"], {"ui"}, known) == (
-        "ui requires theme-kit, which stays disabled: `ext enable theme-kit`",
-        "ui requires base, which stays disabled: `ext enable base`",
+        "ui requires theme-kit, which stays off: `ext enable theme-kit`",
+        "ui requires base, which stays off: `ext enable base`",
     )
     assert missing_requirements(MANIFEST, ["ui"], {"ui", "base", "theme-kit"}, known) == ()
 
