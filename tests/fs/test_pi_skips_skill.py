@@ -64,3 +64,26 @@ def test_an_enable_that_switches_it_on_says_pi_skips_it(tmp_path: Path) -> None:
 
     assert done.exit_code == 0, done.output
     assert f"warning: skill:bare: {WHY}" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("frontmatter", "fix"),
+    [
+        ("description: [never closed", "correct the YAML of {file}'s frontmatter, as said"),
+        ("description: 42", "make the description in {file} text (quote it)"),
+    ],
+)
+def test_doctor_s_fix_follows_why_pi_skips_it(tmp_path: Path, frontmatter: str, fix: str) -> None:
+    """helper-87: a YAML error, or a description that is not text, was told to give the file
+    `what it lacks`."""
+    root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "mine"\n',
+            "skills/odd/SKILL.md": f"---\nname: odd\n{frontmatter}\n---\nDo it.\n",
+        },
+    )
+    agent = tmp_path / "agent"
+    assert ext(root, agent, "install", "--create", "--yes").exit_code == 0
+    doctor = ext(root, agent, "doctor").stdout
+    assert "fix: " + fix.format(file=f"{root}/skills/odd/SKILL.md") in doctor

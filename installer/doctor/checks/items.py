@@ -144,7 +144,7 @@ def _skipped_by_pi(s: Subject, sv: Survey) -> list[Finding]:
         on = [i for i in sv.items if i.state == "enabled"]
     line = sv.ctx.pi_line()
     return [
-        warn(f"{i.resource.label}: {why}", _give(i))
+        warn(f"{i.resource.label}: {why}", _give(i, why))
         for i in on
         if (why := skipped(i.resource, line))
     ]
@@ -211,11 +211,17 @@ def _hidden_but_read(ctx: Context, host: Host) -> list[Finding]:
     return out
 
 
-def _give(i: Item) -> str:
+def _give(i: Item, why: str = "") -> str:
+    """The fix for a skill its host skips, by why (`why`: pi's, else the item's own note)."""
     entries = i.resource.entries()  # the skill's file: its SKILL.md, or a root .md file
     file = entries[0] if entries else i.resource.source + "/SKILL.md"
-    if "which YAML refuses" in (i.refused or i.note or ""):  # helper-84: "what it lacks" it was
+    said = why or i.refused or i.note or ""
+    # helper-84, helper-87: a YAML error, or a description that is not text, was told to give
+    # the file "what it lacks"
+    if "which YAML refuses" in said or "cannot read as YAML" in said:
         return f"correct the YAML of {file}'s frontmatter, as said"
+    if "description that is not text" in said:
+        return f"make the description in {file} text (quote it)"
     return f"give {file} what it lacks"
 
 
