@@ -137,7 +137,25 @@ def _instead(
         install = typed(g, BY_CALL["install"], {}, here)
         nowhere = f"this set is installed in no {ctx.on.title} agent dir yet"  # (helper-83)
         said = (*said, f"{nowhere}; to put it here: {install}")
-    return said
+    return (*said, *_another_agents(ctx))
+
+
+def _another_agents(ctx: Any) -> tuple[str, ...]:
+    """A dir that holds other agents' installs of ext alone, read for this one (helper-87:
+    `list` offered an enable there, and doctor an install, both refused)."""
+    from installer.ground.installs import hosts_held
+
+    held = hosts_held(ctx.agent_dir)
+    if not held or ctx.on.name in held:
+        return ()
+    from installer.hosts.dirs import host_title
+
+    theirs = " and ".join(host_title(name) for name in sorted(held))
+    title = ctx.on.title
+    return (
+        f"this dir holds ext's install for {theirs}, none for {title}: what is in place here "
+        f"is {theirs}'s, and {title}'s installs and switches here are refused",
+    )
 
 
 def _named_items(command: Command, args: dict[str, Any]) -> list[str]:

@@ -115,6 +115,12 @@ def test_a_dir_that_holds_another_hosts_install_is_refused(
             assert f", none for {title}: nothing to {verb[0]}; nothing was written" in said
             assert f"fix: run it on {title}'s own dir: unset EXT_AGENT_DIR" in said
         assert _tree(shared) == before
+    listed = ext("--set", str(set_root), "--host", then, "list", env=env)
+    assert listed.exit_code == 0, listed.stderr
+    assert (
+        f"this dir holds ext's install for {held}, none for {title}: what is in place here is "
+        f"{held}'s, and {title}'s installs and switches here are refused"
+    ) in unwrapped(listed.stderr)
     mine = ext("--set", str(set_root), "--host", first, "uninstall", "--yes", env=env)
     assert mine.exit_code == 0, mine.stderr
 
