@@ -132,17 +132,25 @@ def _serve(
         finally:
             out.data = data
     if out.json:
-        head: dict[str, Any] = {}
-        if command.asks:  # a plan's two flags, over every host: what automation reads
-            head["changed"] = any(d.get("changed") for d in docs.values())
-            head["dry_run"] = bool(args.get("dry_run"))
-        if command.call == "doctor":  # one verdict and one list of checks, each its host's
-            head["ok"] = all(d.get("ok", False) for d in docs.values() if "skipped" not in d)
-            head["checks"] = [
-                {**c, "host": name} for name, d in docs.items() for c in d.get("checks", ())
-            ]
-        out.data({**head, "hosts": docs})
+        out.data({**_served_head(command, args, docs), "hosts": docs})
     return code
+
+
+def _served_head(command: Command, args: dict[str, Any], docs: dict[str, Any]) -> dict[str, Any]:
+    """A served run's one JSON document, over its hosts' own: a writer's two flags, what
+    automation reads; doctor's one verdict and one list of checks, each its host's."""
+    head: dict[str, Any] = {}
+    if command.asks:
+        head["changed"] = any(d.get("changed") for d in docs.values())
+        head["dry_run"] = bool(args.get("dry_run"))
+    if command.call == "doctor":
+        verdicts = [d["ok"] for d in docs.values() if "ok" in d]  # --list-checks: none
+        if verdicts:  # helper-87: a list of checks said `"ok": false`
+            head["ok"] = all(verdicts)
+        head["checks"] = [
+            {**c, "host": name} for name, d in docs.items() for c in d.get("checks", ())
+        ]
+    return head
 
 
 def _refuse_a_shared_dir(command: Command, g: Globals, hosts: list[str]) -> None:

@@ -814,6 +814,8 @@ def test_doctor_checks_each_agent_a_set_serves(set_root: Path, isolated_home: Pa
     assert one["host"] == "claude" and "hosts" not in one  # one agent named: one document
     assert "skipped" in data["hosts"]["gemini"]  # no ~/.gemini: passed over, as install does
     assert "Gemini CLI's dir ~/.gemini (default) does not exist: passed over" in text.stderr
+    listed = json.loads(ext("--set", str(set_root), "--json", "doctor", "--list-checks").stdout)
+    assert "ok" not in listed and listed["checks"]  # helper-87: a list said `"ok": false`
 
 
 def test_a_served_dry_run_plans_what_the_run_then_does(set_root: Path, isolated_home: Path) -> None:
