@@ -143,19 +143,10 @@ def _instead(
 def _another_agents(ctx: Any) -> tuple[str, ...]:
     """A dir that holds other agents' installs of ext alone, read for this one (helper-87:
     `list` offered an enable there, and doctor an install, both refused)."""
-    from installer.ground.installs import hosts_held
+    from installer.hosts.dirs import another_agents
 
-    held = hosts_held(ctx.agent_dir)
-    if not held or ctx.on.name in held:
-        return ()
-    from installer.hosts.dirs import host_title
-
-    theirs = " and ".join(host_title(name) for name in sorted(held))
-    title = ctx.on.title
-    return (
-        f"this dir holds ext's install for {theirs}, none for {title}: what is in place here "
-        f"is {theirs}'s, and {title}'s installs and switches here are refused",
-    )
+    said = another_agents(ctx.agent_dir, ctx.on)
+    return (said,) if said else ()
 
 
 def _named_items(command: Command, args: dict[str, Any]) -> list[str]:

@@ -121,6 +121,10 @@ def test_a_dir_that_holds_another_hosts_install_is_refused(
         f"this dir holds ext's install for {held}, none for {title}: what is in place here is "
         f"{held}'s, and {title}'s installs and switches here are refused"
     ) in unwrapped(listed.stderr)
+    checked = unwrapped(ext("--set", str(set_root), "--host", then, "doctor", env=env).stdout)
+    assert f"this dir holds ext's install for {held}, none for {title}" in checked
+    assert f"fix: check {title}'s own dir: --agent-dir DIR" in checked
+    assert "(this dir holds other agents' installs only: see agent.dir)" in checked
     mine = ext("--set", str(set_root), "--host", first, "uninstall", "--yes", env=env)
     assert mine.exit_code == 0, mine.stderr
 

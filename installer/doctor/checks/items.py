@@ -127,8 +127,11 @@ def _held_instead(ctx: Context) -> str:
     """The sets of this host the agent dir holds when it does not hold this one ("" when it
     holds this one, or none): doctor run from the wrong folder, whose items are not news."""
     from installer.ground.context import this_set
-    from installer.ground.installs import placed
+    from installer.ground.installs import hosts_held, placed
 
+    others = hosts_held(ctx.agent_dir)
+    if others and ctx.on.name not in others:  # another agent's dir: see agent.dir
+        return "other agents' installs only"
     found = placed(ctx.set_root, ctx.manifest.name, ctx.agent_dir, ctx.on.name)
     held = ", ".join(f"the set {r.name}" for r in found.held)
     return f"{held}, not {this_set(ctx.set_source)}" if held else ""
@@ -163,7 +166,9 @@ def host_items(s: Subject) -> Iterator[Finding]:
             unwritable.append(i)
         else:
             rest.append(i)
-    found = [*refused, *item_findings(tuple(rest), sv.agent, s.on.title, install, s.on.name)]
+    held = _held_instead(sv.ctx)
+    items = item_findings(tuple(rest), sv.agent, s.on.title, install, s.on.name, held)
+    found = [*refused, *items]
     if s.ctx is not None:
         from installer.hosts.shared import found_twice
 
