@@ -613,6 +613,16 @@ def _launch(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> NoReturn
     found.start(ctx.agent_dir, os.environ)
 
 
+def _env(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
+    """`ext env`: the lines a shell evals (stdout); first, on stderr, a dir that holds another
+    agent's install alone (helper-87: `--host claude env` in pi's dir exported it unsaid)."""
+    from installer.cli.typed import another_agents_said
+    from installer.render import render
+
+    said = () if g.quiet else another_agents_said(ctx)
+    return render(out, verb(ctx, options), before=said)
+
+
 def _with_notice(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
     """`ext list`: the update notice and where else the set is installed, then the table."""
     from installer.render import render
@@ -636,6 +646,7 @@ def _consent(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
 
 
 _AROUND: dict[str, Around] = {
+    "env": _env,
     "install": _install,
     "launch": _launch,
     "list_items": _with_notice,

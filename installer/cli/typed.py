@@ -137,10 +137,10 @@ def _instead(
         install = typed(g, BY_CALL["install"], {}, here)
         nowhere = f"this set is installed in no {ctx.on.title} agent dir yet"  # (helper-83)
         said = (*said, f"{nowhere}; to put it here: {install}")
-    return (*said, *_another_agents(ctx))
+    return (*said, *another_agents_said(ctx))
 
 
-def _another_agents(ctx: Any) -> tuple[str, ...]:
+def another_agents_said(ctx: Any) -> tuple[str, ...]:
     """A dir that holds other agents' installs of ext alone, read for this one (helper-87:
     `list` offered an enable there, and doctor an install, both refused)."""
     from installer.hosts.dirs import another_agents

@@ -121,6 +121,9 @@ def test_a_dir_that_holds_another_hosts_install_is_refused(
         f"this dir holds ext's install for {held}, none for {title}: what is in place here is "
         f"{held}'s, and {title}'s installs and switches here are refused"
     ) in unwrapped(listed.stderr)
+    shell = ext("--set", str(set_root), "--host", then, "env", env=env)
+    assert shell.exit_code == 0 and "export " in shell.stdout
+    assert f"holds ext's install for {held}, none for {title}" in unwrapped(shell.stderr)
     checked = unwrapped(ext("--set", str(set_root), "--host", then, "doctor", env=env).stdout)
     assert f"this dir holds ext's install for {held}, none for {title}" in checked
     assert f"fix: check {title}'s own dir: --agent-dir DIR" in checked
