@@ -277,10 +277,10 @@ def _context_of(command: Command, g: Globals, options: Any, args: dict[str, Any]
         # The install that makes it is this one as typed (--mode, --only…), with --create.
         raise exc.with_command(typed(g, command, {**args, "create": True})) from None
     if command.call in _ONE_HOST:
-        from installer.ground.installs import hosts_held
+        from installer.ground.installs import other_agents_only
 
-        held = hosts_held(ctx.agent_dir)
-        if held and ctx.on.name not in held:
+        held = other_agents_only(ctx.agent_dir, ctx.on.name)
+        if held:
             from installer.hosts.dirs import another_hosts_dir
 
             raise another_hosts_dir(ctx, held, command.call)

@@ -143,10 +143,14 @@ def _instead(
 def another_agents_said(ctx: Any) -> tuple[str, ...]:
     """A dir that holds other agents' installs of ext alone, read for this one (helper-87:
     `list` offered an enable there, and doctor an install, both refused)."""
-    from installer.hosts.dirs import another_agents
+    from installer.ground.installs import other_agents_only
 
-    said = another_agents(ctx.agent_dir, ctx.on)
-    return (said,) if said else ()
+    held = other_agents_only(ctx.agent_dir, ctx.on.name)
+    if not held:
+        return ()
+    from installer.hosts.dirs import another_agents  # the words, only when they are said
+
+    return (another_agents(held, ctx.on),)
 
 
 def _named_items(command: Command, args: dict[str, Any]) -> list[str]:

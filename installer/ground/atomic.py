@@ -19,7 +19,8 @@ def target_of(path: Path) -> Path:
     into a folder that does not exist is refused by name (helper-86: the write failed with
     "check that the folder is writable and has free space")."""
     target = Path(os.path.realpath(path))
-    if target != path and not target.parent.is_dir():
+    # The link at path itself, not a link above it (a dir not made yet under a linked HOME)
+    if os.path.islink(path) and not target.parent.is_dir():
         raise ExtError(
             f"cannot write {path}: it is a link to {target}, in a folder that does not exist; "
             "it was left as it was",

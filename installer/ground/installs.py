@@ -127,7 +127,9 @@ def _roots(row: object) -> list[str]:
     return sorted(r for r in sets if isinstance(r, str)) if isinstance(sets, list) else []
 
 
-def hosts_held(agent_dir: Path) -> frozenset[str]:
+def other_agents_only(agent_dir: Path, host: str) -> frozenset[str]:
     """The hosts whose installs of ext the dir holds, by its state record ("pi" for a record
-    without one: pi's are unnamed)."""
-    return frozenset(str(s.extra.get("host", "pi")) for s in load_state(agent_dir).sets)
+    without one: pi's are unnamed), when none of them is `host`'s; else nothing. One agent
+    dir, one host: such a dir is refused to `host`'s writers and said to its readers."""
+    held = frozenset(str(s.extra.get("host", "pi")) for s in load_state(agent_dir).sets)
+    return frozenset() if host in held else held

@@ -171,14 +171,9 @@ def host_title(name: str) -> str:
     return host.title if host is not None else f"{name!r} (an agent this ext does not know)"
 
 
-def another_agents(agent_dir: Path, host: Host) -> str | None:
-    """What to say of a dir that holds other agents' installs of ext alone, read for `host`
-    (list, launch, doctor); None for any other dir."""
-    from installer.ground.installs import hosts_held
-
-    held = hosts_held(agent_dir)
-    if not held or host.name in held:
-        return None
+def another_agents(held: frozenset[str], host: Host) -> str:
+    """What to say of a dir that holds the installs of ext of other agents (`held`) alone,
+    read for `host` (list, launch, env, doctor)."""
     theirs = " and ".join(host_title(name) for name in sorted(held))
     return (
         f"this dir holds ext's install for {theirs}, none for {host.title}: what is in place "

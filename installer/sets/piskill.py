@@ -39,6 +39,9 @@ _INNER_KEY = re.compile(r"[ \t]+([^\s:#\-][^:]*?)[ \t]*:[ \t]+(.*?)[ \t]*")  # `
 _QUOTED = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]*(.*)""", re.DOTALL)
 _NOT_TEXT_TAGS = ("!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq")
 _UNKNOWN = "?"  # a shape ext does not judge
+# Two of the reasons, by which doctor picks its fix (installer/doctor/checks/items.py)
+YAML_ERROR = "has a frontmatter pi cannot read as YAML"
+NOT_TEXT = "has a description that is not text"
 
 
 def skipped(r: Resource, line: PiLine) -> str | None:
@@ -76,7 +79,7 @@ def _why_not(text: str, strips_bom: bool, whole: bool) -> str | None:
     keys = _keys(lines)
     error = None if keys is None else _yaml_error(lines, keys)
     if keys is None or error is not None:
-        return error and f"has a frontmatter pi cannot read as YAML ({error})"
+        return error and f"{YAML_ERROR} ({error})"
     return _description(lines, keys)
 
 
@@ -89,7 +92,7 @@ def _description(lines: list[str], keys: list[tuple[int, str, str]]) -> str | No
     shown = f"{value} …" if _below(lines, i) and value[:1] in ("[", "{") else value
     said = {
         "empty": "has an empty description",
-        "not-text": f"has a description that is not text ({shown or 'a list or a map'})",
+        "not-text": f"{NOT_TEXT} ({shown or 'a list or a map'})",
     }
     return said.get(_kind(_resolved(value, keys), _below(lines, i)) or "")
 

@@ -567,3 +567,16 @@ def test_a_settings_link_into_a_missing_folder_is_refused_with_the_plan(
         assert "settings.json: it is a link to" in result.stderr
         assert "in a folder that does not exist" in result.stderr
         assert sorted(p.name for p in agent.iterdir()) == ["settings.json"]
+
+
+def test_a_new_agent_dir_under_a_linked_folder_is_no_settings_link(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """The plan's check of a settings.json link into a missing folder took a dir not made yet
+    under a linked folder (a linked HOME) for such a link, and refused a --create."""
+    (set_root / "extset.toml").write_text('[set]\nname = "tools"\n[settings.seed]\nquiet = true\n')
+    (tmp_path / "linked").symlink_to(tmp_path)
+    agent = tmp_path / "linked" / "new-agent"
+    result = ext(set_root, agent, "install", "--create", "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert "to seed" in result.stdout

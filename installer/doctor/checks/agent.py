@@ -89,12 +89,14 @@ def _elsewhere(s: Subject) -> list[Finding]:
 def _another_agents(s: Subject) -> list[Finding]:
     """A dir that holds other agents' installs of ext alone, checked for this one (helper-87:
     doctor gave `ext install` as the fix, which is refused there)."""
+    from installer.ground.installs import other_agents_only
+
+    held = other_agents_only(s.agent_dir, s.on.name) if s.agent_dir is not None else None
+    if not held:
+        return []
     from installer.hosts.dirs import another_agents
 
-    said = another_agents(s.agent_dir, s.on) if s.agent_dir is not None else None
-    if said is None:
-        return []
-    return [warn(said, f"check {s.on.title}'s own dir: --agent-dir DIR")]
+    return [warn(another_agents(held, s.on), f"check {s.on.title}'s own dir: --agent-dir DIR")]
 
 
 def _write_fix(agent_dir: Path) -> str:

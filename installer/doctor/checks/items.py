@@ -127,10 +127,9 @@ def _held_instead(ctx: Context) -> str:
     """The sets of this host the agent dir holds when it does not hold this one ("" when it
     holds this one, or none): doctor run from the wrong folder, whose items are not news."""
     from installer.ground.context import this_set
-    from installer.ground.installs import hosts_held, placed
+    from installer.ground.installs import other_agents_only, placed
 
-    others = hosts_held(ctx.agent_dir)
-    if others and ctx.on.name not in others:  # another agent's dir: see agent.dir
+    if other_agents_only(ctx.agent_dir, ctx.on.name):  # another agent's dir: see agent.dir
         return "other agents' installs only"
     found = placed(ctx.set_root, ctx.manifest.name, ctx.agent_dir, ctx.on.name)
     held = ", ".join(f"the set {r.name}" for r in found.held)
@@ -220,12 +219,14 @@ def _give(i: Item, why: str = "") -> str:
     """The fix for a skill its host skips, by why (`why`: pi's, else the item's own note)."""
     entries = i.resource.entries()  # the skill's file: its SKILL.md, or a root .md file
     file = entries[0] if entries else i.resource.source + "/SKILL.md"
+    from installer.sets.piskill import NOT_TEXT, YAML_ERROR
+
     said = why or i.refused or i.note or ""
     # helper-84, helper-87: a YAML error, or a description that is not text, was told to give
     # the file "what it lacks"
-    if "which YAML refuses" in said or "cannot read as YAML" in said:
+    if "which YAML refuses" in said or YAML_ERROR in said:
         return f"correct the YAML of {file}'s frontmatter, as said"
-    if "description that is not text" in said:
+    if NOT_TEXT in said:
         return f"make the description in {file} text (quote it)"
     return f"give {file} what it lacks"
 

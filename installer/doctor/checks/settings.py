@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,6 @@ def _dangling(path: Path) -> Finding | None:
     """settings.json, a link to a file that is not there (helper-86: called healthy, then an
     install that seeds failed to write through it): pi reads no settings, and a write goes
     where it leads, which fails while the folder there is missing."""
-    import os
-
     if not os.path.islink(path):
         return None
     target = Path(os.path.realpath(path))
