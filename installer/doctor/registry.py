@@ -48,6 +48,10 @@ class Check:
     deep: bool = False  # only with --deep (or when named with --check)
     network: bool = False  # skipped with --no-network
     hosts: frozenset[str] = PI_ONLY  # the hosts it applies to (--host); not run for the rest
+    # It reads ext's install for this host in the agent dir: not run in a dir that holds other
+    # agents' installs alone (helper-87: pi's doctor in Claude Code's dir read Claude Code's
+    # record and links as pi's, and gave `ext install` as the fix, which is refused there).
+    here: bool = False
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -93,28 +97,47 @@ CHECKS: tuple[Check, ...] = (
         agent.interrupted,
         hosts=EVERY,
     ),
-    Check("items", "each item of the set: enabled, disabled, missing, stale", items.each_item),
+    Check(
+        "items",
+        "each item of the set: enabled, disabled, missing, stale",
+        items.each_item,
+        here=True,
+    ),
     Check(
         "host.items",
         "each item placed for the host: enabled, disabled, missing, stale",
         items.host_items,
         hosts=OTHERS,
+        here=True,
     ),
     Check(
         "items.foreign", "dangling links that are not ext's", items.dangling_foreign, hosts=EVERY
     ),
-    Check("items.by-hand", "items placed in the agent dir by hand, in no set", items.hand_placed),
-    Check("loaded-twice", "the set linked and also a package (user or project scope)", items.twice),
+    Check(
+        "items.by-hand",
+        "items placed in the agent dir by hand, in no set",
+        items.hand_placed,
+        here=True,
+    ),
+    Check(
+        "loaded-twice",
+        "the set linked and also a package (user or project scope)",
+        items.twice,
+        here=True,
+    ),
     Check(
         "skills.shared",
         "no skill of the set also in ~/.agents/skills or the project's .agents/skills",
         shared.skills,
+        here=True,
     ),
-    Check("settings.json", "settings.json parses", settings.parses),
-    Check("settings.keys", "no retired or renamed keys left", settings.keys),
-    Check("settings.seeds", "the set's first-run settings are present", settings.seeds),
-    Check("settings.lock", "no settings.json.lock file or stale lock dir", settings.lock),
-    Check("flags", "registerFlag names unique across loaded extensions", flags.unique),
+    Check("settings.json", "settings.json parses", settings.parses, here=True),
+    Check("settings.keys", "no retired or renamed keys left", settings.keys, here=True),
+    Check("settings.seeds", "the set's first-run settings are present", settings.seeds, here=True),
+    Check(
+        "settings.lock", "no settings.json.lock file or stale lock dir", settings.lock, here=True
+    ),
+    Check("flags", "registerFlag names unique across loaded extensions", flags.unique, here=True),
     Check("host", "pi is found; where, which version", host.found),
     Check(
         "host.found",
@@ -138,32 +161,71 @@ CHECKS: tuple[Check, ...] = (
         "host.imports",
         "linked extensions' imports resolve where pi looks (0.73: from the link)",
         imports.linked,
+        here=True,
     ),
-    Check("host.env", "PI_CODING_AGENT_DIR in this shell names the agent dir", host.env_var),
-    Check("recorder", "ext's session recorder, where process guards need it", items.recorder),
-    Check("command", "/ext inside pi: ext's command file, current, its ext there", items.command),
-    Check("command.ext", "the ext /ext runs is yours, writable by nobody else", slash_ext.binary),
+    Check(
+        "host.env", "PI_CODING_AGENT_DIR in this shell names the agent dir", host.env_var, here=True
+    ),
+    Check(
+        "recorder",
+        "ext's session recorder, where process guards need it",
+        items.recorder,
+        here=True,
+    ),
+    Check(
+        "command",
+        "/ext inside pi: ext's command file, current, its ext there",
+        items.command,
+        here=True,
+    ),
+    Check(
+        "command.ext",
+        "the ext /ext runs is yours, writable by nobody else",
+        slash_ext.binary,
+        here=True,
+    ),
     Check("command.name", "no set extension registers a command named ext", slash_ext.name_clash),
-    Check("consent", "approved projects whose hooks changed since", consent.approvals),
-    Check("consent.runner", "project-hooks, which runs approved hooks, is enabled", consent.runner),
-    Check("agent.hooks", "no hooks/ folder (pi warns and waits at start)", consent.hooks_folder),
+    Check("consent", "approved projects whose hooks changed since", consent.approvals, here=True),
+    Check(
+        "consent.runner",
+        "project-hooks, which runs approved hooks, is enabled",
+        consent.runner,
+        here=True,
+    ),
+    Check(
+        "agent.hooks",
+        "no hooks/ folder (pi warns and waits at start)",
+        consent.hooks_folder,
+        here=True,
+    ),
     Check(
         "updates",
         "newer ext, host or set, from the update cache (one row each: updates.method, "
         "updates.ext, updates.host, updates.set)",
         updates.cached,
     ),
-    Check("host.load", "start pi offline; every extension loads", host.load, deep=True),
+    Check("host.load", "start pi offline; every extension loads", host.load, deep=True, here=True),
     Check(
-        "loader", "ext's list against pi's own loader, item by item", deep_loader.compare, deep=True
+        "loader",
+        "ext's list against pi's own loader, item by item",
+        deep_loader.compare,
+        deep=True,
+        here=True,
     ),
-    Check("command.pi", "pi's own command list offers ext's /ext", slash_ext.in_pi, deep=True),
+    Check(
+        "command.pi",
+        "pi's own command list offers ext's /ext",
+        slash_ext.in_pi,
+        deep=True,
+        here=True,
+    ),
     Check(
         "host.loaded",
         "ext's list against the host's own listing, item by item",
         other_host.loaded,
         deep=True,
         hosts=OTHERS,
+        here=True,
     ),
 )
 
@@ -206,10 +268,14 @@ def run_checks(
     """
     found: list[Finding] = []
     host = ctx.on
+    elsewhere = _other_agents_only(ctx)
     for check in select_checks(ids, deep, host.name):
         if host.name not in check.hosts:
             why = f"not checked: a check of {_for(check)}, not of {host.title}"
             found.append(Finding(check.id, "info", why))
+            continue
+        if check.here and elsewhere:
+            found.append(Finding(check.id, "info", f"not checked: {OTHER_AGENTS_ONLY}"))
             continue
         if check.network and not network:
             found.append(Finding(check.id, "info", "not checked: needs the network (--no-network)"))
@@ -220,6 +286,22 @@ def run_checks(
             results = [f for f in results if f.id in rows or f.id == check.id]
         found.extend(results)
     return found
+
+
+OTHER_AGENTS_ONLY = "this dir holds other agents' installs only (see agent.dir)"
+
+
+def _other_agents_only(ctx: Subject) -> frozenset[str]:
+    """The agents whose installs alone the agent dir holds (none: it holds this host's, or
+    nothing of ext's, or cannot be read, which agent.dir and items say)."""
+    from installer.ground.installs import other_agents_only
+
+    if ctx.agent_dir is None or not ctx.agent_dir.is_dir():
+        return frozenset()
+    try:
+        return other_agents_only(ctx.agent_dir, ctx.on.name)
+    except (ExtError, OSError):
+        return frozenset()
 
 
 def _for(check: Check) -> str:

@@ -127,9 +127,36 @@ def test_a_dir_that_holds_another_hosts_install_is_refused(
     checked = unwrapped(ext("--set", str(set_root), "--host", then, "doctor", env=env).stdout)
     assert f"this dir holds ext's install for {held}, none for {title}" in checked
     assert f"fix: check {title}'s own dir: --agent-dir DIR" in checked
-    assert "(this dir holds other agents' installs only: see agent.dir)" in checked
+    assert "not checked: this dir holds other agents' installs only (see agent.dir)" in checked
     mine = ext("--set", str(set_root), "--host", first, "uninstall", "--yes", env=env)
     assert mine.exit_code == 0, mine.stderr
+
+
+@pytest.mark.parametrize(("first", "then"), [("pi", "claude"), ("claude", "pi")])
+def test_doctor_in_another_agents_dir_reads_no_install_of_its_own_there(
+    set_root: Path, isolated_home: Path, first: str, then: str
+) -> None:
+    """helper-87: pi's doctor in Claude Code's dir gave `ext install` (refused there) as the
+    fix of its settings.json, settings.seeds and command rows, read Claude Code's record's
+    seeds as pi's, written and since removed, and counted Claude Code's skill link as one of
+    pi's items on; Claude Code's doctor in pi's dir counted pi's skill link as its own."""
+    (set_root / "extset.toml").write_text(
+        '[set]\nname = "tools"\n[settings.seed]\nquietStartup = true\n'
+    )
+    shared = made(isolated_home, "agent")
+    env = {"EXT_AGENT_DIR": str(shared)}
+    assert ext("--set", str(set_root), "--host", first, "install", "--yes", env=env).exit_code == 0
+    result = ext("--set", str(set_root), "--host", then, "--json", "doctor", env=env)
+    checks = json.loads(result.stdout)["checks"]
+    fixes = [c["fix"] for c in checks if "fix" in c]
+    title = "pi" if then == "pi" else "Claude Code"
+    assert f"check {title}'s own dir: --agent-dir DIR" in fixes
+    assert not [f for f in fixes if "ext install" in f or " env)" in f or " launch" in f], fixes
+    skipped = {c["id"] for c in checks if "other agents' installs only" in c["message"]}
+    here = {"items", "settings.seeds", "command", "host.env"} if then == "pi" else {"host.items"}
+    assert here <= skipped, checks
+    assert not [c for c in checks if c["id"] in skipped and c["level"] != "info"]
+    assert result.exit_code == 0, result.stdout
 
 
 def test_adopt_from_another_agents_dir_is_refused(set_root: Path, isolated_home: Path) -> None:

@@ -127,10 +127,8 @@ def _held_instead(ctx: Context) -> str:
     """The sets of this host the agent dir holds when it does not hold this one ("" when it
     holds this one, or none): doctor run from the wrong folder, whose items are not news."""
     from installer.ground.context import this_set
-    from installer.ground.installs import other_agents_only, placed
+    from installer.ground.installs import placed
 
-    if other_agents_only(ctx.agent_dir, ctx.on.name):  # another agent's dir: see agent.dir
-        return "other agents' installs only"
     found = placed(ctx.set_root, ctx.manifest.name, ctx.agent_dir, ctx.on.name)
     held = ", ".join(f"the set {r.name}" for r in found.held)
     return f"{held}, not {this_set(ctx.set_source)}" if held else ""
