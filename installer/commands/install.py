@@ -228,9 +228,13 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         now_in = (
             linked_now(links.actions, chosen) if mode == "link" else chosen if sp.actions else ()
         )
+        needs_off = (
+            _needs_left_off(ctx, agent, resources, chosen, links.actions) if mode == "link" else ()
+        )
         warnings = (
             *first_warnings,
             *mode_warnings,
+            *needs_off,
             *pi_skips(now_in, ctx.pi_line()),
             *_shared(ctx, mode, agent, chosen, old),
             *rec.warnings,
@@ -254,6 +258,32 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 
     return _telling(run_plan(ctx, prepare, confirm, options.dry_run, new_state, mends=True), kept)
+
+
+def _needs_left_off(
+    ctx: Context,
+    agent: AgentState,
+    resources: tuple[Resource, ...],
+    chosen: tuple[Resource, ...],
+    actions: tuple[Action, ...],
+) -> tuple[str, ...]:
+    """What an item this install links (switched on) requires and leaves off, as `ext enable`
+    says it (helper-87: gamma, left out by an earlier --skip, came back beside beta switched
+    off, unsaid; doctor warned only afterwards)."""
+    if not ctx.manifest.requires and not ctx.manifest.guards:
+        return ()
+    on = {a.path for a in actions if a.action in ("link", "relink")}
+    turned_on = [r for r in chosen if r.dest in on]
+    if not turned_on:
+        return ()
+    from installer.agent.guards import missing_requirements
+
+    linked = on | {a.path for a in actions if a.action == "keep"}
+    # With `switch = "pi"` a link in place may be off by pi's `-path`: it stays off.
+    off = set(off_as_linked(ctx, agent, chosen)) if ctx.manifest.switch == "pi" else set()
+    after = {r.label for r in chosen if r.dest in linked and r not in off}
+    known = {r.label for r in resources}
+    return missing_requirements(ctx.manifest, [r.label for r in turned_on], after, known)
 
 
 def _telling(result: PlanResult, kept: list[str]) -> PlanResult:

@@ -383,3 +383,26 @@ def test_install_leaving_out_an_unguarded_item_or_what_needs_it_too_is_not_refus
     result = install(ctx, selection, yes)
     assert result.applied
     assert not (ctx.agent_dir / "extensions/gamma").exists()
+
+
+@pytest.mark.parametrize("switch_style", ["rename", "pi"])
+def test_install_linking_an_item_beside_one_it_requires_switched_off_warns(
+    set_root: Path, tmp_path: Path, switch_style: str
+) -> None:
+    """helper-87: gamma left out by --skip, beta then switched off, and an install that linked
+    gamma again said nothing of beta (enable says it, and doctor)."""
+    manifest = set_root / "extset.toml"
+    manifest.write_text(
+        MANIFEST.replace('name = "tools"', f'name = "tools"\nswitch = "{switch_style}"')
+    )
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    env = Env(environ=dict(os.environ), cwd=tmp_path, stdin_tty=True, stderr_tty=True)
+    ctx = resolve(env, set_root, agent)
+    assert install(ctx, Install(skip=("gamma",)), yes).applied
+    assert off(ctx, "beta").applied
+    result = install(ctx, Install(), yes)
+    assert result.applied
+    assert "gamma requires beta, which stays off: `ext enable beta`" in result.plan.warnings
+    again = install(ctx, Install(), yes)  # gamma is in place now: no news, so no word again
+    assert not [w for w in again.plan.warnings if "requires" in w]
