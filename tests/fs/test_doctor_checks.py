@@ -1067,6 +1067,15 @@ def test_an_item_on_while_one_it_requires_is_off_is_a_warning(tmp_path: Path) ->
             "ext enable base, or ext disable top",
         )
     ]
+    (agent / "extensions" / "base.ts.off").unlink()  # as `ext install --skip base` leaves it
+    warned = [f for f in only(doctor(tmp_path, root, agent), "items") if f.level == "warn"]
+    assert [(f.message, f.fix) for f in warned] == [
+        (
+            "top is on, but base, which it requires, is not installed: top may fail to load or "
+            "misbehave",
+            "ext enable base, or ext disable top",
+        )
+    ]
 
 
 def test_a_row_of_the_updates_check_is_checked_alone(

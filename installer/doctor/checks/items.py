@@ -237,23 +237,25 @@ def _why_unwritten(i: Item) -> str | None:
 
 
 def _needs_off(s: Subject, items: Iterable[Item]) -> list[Finding]:
-    """An item on while one it requires is off (its `requires`, or a guard's `required_by`
-    naming it). helper-86: `ext enable` of it beside the other off was said nowhere."""
+    """An item on while one it requires is off or not installed (its `requires`, or a guard's
+    `required_by` naming it). helper-86: `ext enable` of it beside the other off was said
+    nowhere; helper-87: one left out by --skip was not said either."""
     if s.manifest is None:
         return []
     from installer.agent.guards import requirements
 
     states = {i.resource.label: i.state for i in items}
+    said = {"disabled": "is off", "not-installed": "is not installed"}  # enable puts it in
     return [
         warn(
-            f"{name} is on, but {need}, which it requires, is off: {name} may fail to load "
-            "or misbehave",
+            f"{name} is on, but {need}, which it requires, {said[states[need]]}: {name} may "
+            "fail to load or misbehave",
             f"ext enable {shell_word(need)}, or ext disable {shell_word(name)}",
         )
         for name, state in states.items()
         if state == "enabled"
         for need in requirements(s.manifest, name)
-        if states.get(need) == "disabled"
+        if states.get(need) in said
     ]
 
 
