@@ -203,6 +203,20 @@ export function rowsOf(lists: { set: Installed; items: Item[] }[], argv: readonl
 	);
 }
 
+/** `b is enabled and needs it`, as ext says it; one the batch switches on is said as such
+ * (helper-87: "top is enabled" of top, off until then). */
+function needingSaid(needing: readonly string[], switchedOn: (name: string) => boolean): string {
+	const now = needing.filter((n) => !switchedOn(n));
+	const turned = needing.filter(switchedOn);
+	const be = (names: readonly string[]) => (names.length === 1 ? "is" : "are");
+	if (now.length === 0 || turned.length === 0) {
+		const state = turned.length === 0 ? "enabled" : "switched on by this run";
+		return `${andList(needing)} ${be(needing)} ${state} and ${needing.length === 1 ? "needs" : "need"} it`;
+	}
+	const all = needing.length === 2 ? "both" : "all";
+	return `${andList(now)} ${be(now)} enabled and ${andList(turned)} ${be(turned)} switched on by this run; ${all} need it`;
+}
+
 /** The staged rows as one batch per set: what to switch on, off, and what this session refuses.
  * An item another one needs (ext's `requires`) stays on while that one stays on, as ext would
  * refuse it, and with it the whole plan: here the rest of the batch still applies. */
@@ -211,6 +225,8 @@ export function batches(rows: readonly Row[], staged: ReadonlySet<string>): Batc
 	const kept = new Map<string, string>(); // row id -> why it stays on
 	for (const row of rows) if (staged.has(row.id) && row.switchable && row.blocked) kept.set(row.id, row.blocked);
 	const goesOff = (row: Row) => row.item.state === "enabled" && row.switchable && staged.has(row.id) && !kept.has(row.id);
+	const enabledNow = (set: Installed, name: string) =>
+		rows.some((r) => r.set.root === set.root && labelOf(r.item) === name && r.item.state === "enabled");
 	const onAfter = (set: Installed, name: string) =>
 		rows.some((r) => r.set.root === set.root && labelOf(r.item) === name && (r.item.state !== "enabled" ? staged.has(r.id) && r.switchable : !goesOff(r)));
 	for (let changed = true; changed; ) {
@@ -219,9 +235,8 @@ export function batches(rows: readonly Row[], staged: ReadonlySet<string>): Batc
 			// Every one that needs it, and the manifest's reason, as ext says it (helper-44).
 			const needing = (row.item.guard?.required_by ?? []).filter((name) => onAfter(row.set, name));
 			if (needing.length > 0) {
-				const need = needing.length === 1 ? "is enabled and needs it" : "are enabled and need it";
 				const reason = row.item.guard?.reason ? ` (${row.item.guard.reason})` : "";
-				kept.set(row.id, `${andList(needing)} ${need}${reason}`);
+				kept.set(row.id, `${needingSaid(needing, (name) => !enabledNow(row.set, name))}${reason}`);
 				changed = true;
 			}
 		}

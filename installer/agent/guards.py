@@ -8,7 +8,7 @@ turns a refusal into a warning that names the risk.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from installer.agent.sessions import SessionRecord
 from installer.ground.context import Context
@@ -75,8 +75,10 @@ def blockers(
     disabling: Iterable[str],
     enabled_after: set[str],
     sessions: Sequence[SessionRecord],
+    switched_on: Collection[str] = (),
 ) -> list[Blocker]:
-    """Every guard that refuses disabling these names, given what stays enabled. Pure."""
+    """Every guard that refuses disabling these names, given what is enabled afterwards (of
+    which `switched_on` this run turns on: said so, not "is enabled"). Pure."""
     out: list[Blocker] = []
     for name in disabling:
         guard = manifest.guards.get(name)
@@ -99,10 +101,26 @@ def blockers(
         needing = [other for other in dependents(manifest, name) if other in enabled_after]
         if needing:
             who = _and(needing)
-            need = "is enabled and needs" if len(needing) == 1 else "are enabled and need"
             fail = "may fail to load or misbehave" if len(needing) == 1 else "may fail to load"
-            out.append(Blocker(name, f"{who} {need} it", f"{who} {fail} without {name}", reason))
+            why = _needing(needing, switched_on)
+            out.append(Blocker(name, why, f"{who} {fail} without {name}", reason))
     return out
+
+
+def _needing(needing: Sequence[str], switched_on: Collection[str]) -> str:
+    """`b is enabled and needs it`; one this run switches on is said as such (helper-87:
+    `toggle --on top --off base` said "top is enabled" of top, off until then)."""
+    now = [n for n in needing if n not in switched_on]
+    new = [n for n in needing if n in switched_on]
+    if not new or not now:
+        one = len(needing) == 1
+        state = "enabled" if not new else "switched on by this run"
+        return (
+            f"{_and(needing)} {'is' if one else 'are'} {state} and {'needs' if one else 'need'} it"
+        )
+    on = f"{_and(now)} {'is' if len(now) == 1 else 'are'} enabled"
+    turned = f"{_and(new)} {'is' if len(new) == 1 else 'are'} switched on by this run"
+    return f"{on} and {turned}; {'both' if len(needing) == 2 else 'all'} need it"
 
 
 def _and(names: Sequence[str]) -> str:
@@ -171,7 +189,9 @@ def missing_requirements(
     return tuple(out)
 
 
-def blockers_here(ctx: Context, off: list[str], after: set[str], clean: bool) -> list[Blocker]:
+def blockers_here(
+    ctx: Context, off: list[str], after: set[str], clean: bool, switched_on: Collection[str] = ()
+) -> list[Blocker]:
     """What refuses switching `off` (each on now) off, with `after` enabled afterwards: a live
     session started with a guard's flag (read only where a flag guards one), or sessions ext
     cannot see, or an item that stays on and needs one. `ext disable` and an install's
@@ -179,8 +199,8 @@ def blockers_here(ctx: Context, off: list[str], after: set[str], clean: bool) ->
     from installer.agent.sessions import live_sessions
 
     if not needs_sessions(ctx.manifest, off):
-        return blockers(ctx.manifest, off, after, [])
-    found = blockers(ctx.manifest, off, after, live_sessions(ctx.agent_dir, clean))
+        return blockers(ctx.manifest, off, after, [], switched_on)
+    found = blockers(ctx.manifest, off, after, live_sessions(ctx.agent_dir, clean), switched_on)
     why = _recorder_blind(ctx)
     if why is not None and not any(b.why.startswith("a live session") for b in found):
         found += unseen(ctx.manifest, off, why)

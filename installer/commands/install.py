@@ -144,7 +144,7 @@ def _refuse_guarded_left_out(
     # and goes with it needs nothing), and what this install puts in.
     put_in = {r.label for r in chosen if view.items[r].state == "not-installed"}
     after = (now & {r.label for r in chosen}) | put_in
-    found = blockers_here(ctx, off, after, clean)
+    found = blockers_here(ctx, off, after, clean, put_in)
     from installer.ground.shellword import shell_word
 
     names = list(dict.fromkeys(b.name for b in found))

@@ -126,7 +126,7 @@ def check_guards(ctx: Context, view: View, sw: Switch, force: bool, clean: bool)
     off = [r.label for r in sw.turned_off if r.label in now]
     on = [r.label for r in sw.turned_on]
     after = (now - set(off)) | set(on)
-    warnings = enforce(blockers_here(ctx, off, after, clean), force)
+    warnings = enforce(blockers_here(ctx, off, after, clean, set(on) - now), force)
     known = {r.label for r in view.items}
     return warnings + missing_requirements(ctx.manifest, on, after, known)
 

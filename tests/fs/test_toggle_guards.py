@@ -19,7 +19,7 @@ from installer.agent.sessions import (
     write_session_record,
 )
 from installer.commands.install import Install, install
-from installer.commands.toggle import Choice, checklist, switch
+from installer.commands.toggle import Choice, checklist, switch, switch_both
 from installer.commands.uninstall import Uninstall, uninstall
 from installer.engine.result import PlanResult
 from installer.ground.context import Context, Env, resolve
@@ -406,3 +406,14 @@ def test_install_linking_an_item_beside_one_it_requires_switched_off_warns(
     assert "gamma requires beta, which stays off: `ext enable beta`" in result.plan.warnings
     again = install(ctx, Install(), yes)  # gamma is in place now: no news, so no word again
     assert not [w for w in again.plan.warnings if "requires" in w]
+
+
+def test_a_refusal_says_an_item_this_run_switches_on_as_such(ctx: Context) -> None:
+    """helper-87: `toggle --on gamma --off beta`, gamma off until then, said "gamma is
+    enabled and needs it"."""
+    assert off(ctx, "gamma").applied
+    with pytest.raises(Refused) as err:
+        switch_both(ctx, ("gamma",), ("beta",), False, yes)
+    assert "refusing to disable beta: gamma is switched on by this run and needs it" in (
+        err.value.message
+    )

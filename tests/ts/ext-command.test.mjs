@@ -202,6 +202,24 @@ describe("what /ext makes of ext's list and this session", () => {
 		assert.deepEqual([both.off, both.refused], [["base", "notify"], []]); // both off: fine
 	});
 
+	test("a dependent the batch switches on is said as such, not as enabled", () => {
+		// helper-87: `toggle --on top --off base`, top off until then, said "top is enabled"
+		const needed = { process: undefined, required_by: ["notify", "timer"] };
+		const items = [
+			{ name: "base", kind: "extension", state: "enabled", guard: needed },
+			{ name: "notify", kind: "extension", state: "enabled" },
+			{ name: "timer", kind: "extension", state: "disabled" },
+		];
+		const rows = mod.rowsOf([{ set: SET, items }], ["node", "pi"]);
+		const id = (label) => rows.find((r) => r.label === label).id;
+		const [one] = mod.batches(rows, new Set([id("base"), id("notify"), id("timer")]));
+		assert.deepEqual(one.refused, ["base stays on: timer is switched on by this run and needs it"]);
+		const [two] = mod.batches(rows, new Set([id("base"), id("timer")]));
+		assert.deepEqual(two.refused, [
+			"base stays on: notify is enabled and timer is switched on by this run; both need it",
+		]);
+	});
+
 	test("a refusal names every item that needs it and the manifest's reason, as ext does", () => {
 		// helper-44: `/ext` named the first dependent only and dropped the reason
 		const needed = { process: undefined, required_by: ["notify", "timer"], reason: "they import its helpers" };

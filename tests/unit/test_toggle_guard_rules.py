@@ -142,3 +142,11 @@ def test_list_json_carries_each_guard_so_that_ext_inside_pi_can_check_its_own_fl
     assert guard_json(MANIFEST, "base") == {"required_by": ["ui", "report"]}
     assert guard_json(MANIFEST, "theme-kit") == {"required_by": ["ui"]}
     assert guard_json(MANIFEST, "report") is None
+
+
+def test_a_dependent_this_run_switches_on_is_said_as_such() -> None:
+    """helper-87: `toggle --on top --off base`, top off until then: "top is enabled"."""
+    said = [b.why for b in blockers(MANIFEST, ["base"], {"report"}, [], switched_on={"report"})]
+    assert said == ["report is switched on by this run and needs it"]
+    said = [b.why for b in blockers(MANIFEST, ["base"], {"ui", "report"}, [], {"report"})]
+    assert said == ["ui is enabled and report is switched on by this run; both need it"]
