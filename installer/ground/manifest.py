@@ -322,11 +322,20 @@ def _host_command(value: str | None, root: Path) -> str:
 
 
 def _agent_dir(value: str | None, root: Path) -> Path | None:
+    """A manifest's agent dir: `~` expanded, relative to the set's folder. Up to its last `..`
+    it is resolved as the kernel takes it (a `..` after a link is the link target's parent),
+    so that it is said without them (helper-87: `~/s/../ag4/pi`); the rest is left as
+    written, a link into one's dotfiles included."""
     if not value:
         return None
     from installer.ground.home import expand_home
 
-    return (root / expand_home(value)).absolute()
+    path = root / expand_home(value)
+    parts = path.parts
+    if ".." not in parts:
+        return path.absolute()
+    last = len(parts) - parts[::-1].index("..")
+    return Path(os.path.realpath(Path(*parts[:last])), *parts[last:])
 
 
 def _seeds(r: _Reader, table: dict[str, Any]) -> dict[str, Any]:

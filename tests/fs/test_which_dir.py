@@ -4,6 +4,7 @@ installed in another dir than the one resolved is pointed to, with the command f
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 
 from installer.cli.app import app
 from installer.ground.installs import record_path
+from installer.ground.manifest import load_manifest
 from tests.helpers import build_tree
 
 SET = {
@@ -822,3 +824,20 @@ def test_a_set_installed_nowhere_is_told_how_to_install_even_into_an_empty_dir(
     ]
     doctor = ext(other, "--agent-dir", str(fresh), "doctor")
     assert "this set is installed in no pi agent dir yet" in doctor.stdout
+
+
+def test_a_manifest_s_agent_dir_above_the_set_is_said_without_its_dot_dots(
+    tmp_path: Path,
+) -> None:
+    """helper-87: `[target] agent_dir = "../ag4/pi"` was said `<set>/../ag4/pi`. The `..` is
+    the folder's real parent, as the kernel takes it, also when the set is reached by a link."""
+    real = build_tree(tmp_path / "src" / "mine", {"extset.toml": '[set]\nname = "mine"\n'})
+    (real / "extset.toml").write_text('[set]\nname = "mine"\n[target]\nagent_dir = "../ag4/pi"\n')
+    (tmp_path / "src" / "ag4" / "pi").mkdir(parents=True)
+    (tmp_path / "links").mkdir()
+    linked = tmp_path / "links" / "mine"
+    linked.symlink_to(real)
+    for root in (real, linked):
+        manifest = load_manifest(root)
+        assert manifest.agent_dir == (tmp_path / "src" / "ag4" / "pi").resolve(), root
+        assert os.path.isdir(manifest.agent_dir)
