@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
-from installer.agent.sessions import SessionRecord
-from installer.ground.context import Context
 from installer.ground.errors import GuardRefused
-from installer.ground.manifest import Manifest
 from installer.ground.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from installer.agent.sessions import SessionRecord
+    from installer.ground.context import Context
+    from installer.ground.manifest import Manifest
 
 
 class Blocker(NamedTuple):  # not a dataclass: `ext --json list` reads guards, and stays light

