@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import datetime
 
 from installer.engine.plan import Action
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from installer.ground.clock import When
 
 EXTRA_KEY = "hooks"
 
@@ -37,7 +38,7 @@ def plan_set_hooks(set_root: Any, extra: Mapping[str, Any]) -> tuple[Action, ...
 
 
 def recorded_hooks(
-    set_root: Any, extra: Mapping[str, Any], now: Callable[[], datetime]
+    set_root: Any, extra: Mapping[str, Any], now: Callable[[], When]
 ) -> dict[str, Any]:
     """`extra` with the sha256 of the hooks this install approved (kept when unchanged; the
     clock is read only for a new approval: a no-op install that reads it is never replayed)."""

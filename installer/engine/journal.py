@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 
 from installer.ground.atomic import alive
@@ -34,6 +33,8 @@ def _line(obj: JournalStep | dict[str, Any]) -> str:
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO, Any, Literal, Required, TypedDict
+
+    from installer.ground.clock import When
 
     # What a step did, by its `op`; each names what reverses it (engine/transaction.reverse).
     Op = Literal[
@@ -86,7 +87,7 @@ class Journal:
         self,
         agent_dir: Path,
         command: str,
-        now: datetime,
+        now: When,
         ext_version: str,
         mode: str | None = None,
         set_of: tuple[str, str] | None = None,  # the set the run was for: (name, root)
@@ -403,7 +404,7 @@ def mark(path: Path, status: str) -> None:
     _append(path, {"end": status})
 
 
-def mark_undone(path: Path, when: datetime) -> None:
+def mark_undone(path: Path, when: When) -> None:
     """Note that `ext undo` reversed this run, so the next undo goes one further back."""
     _append(path, {"undone": when.isoformat()})
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 
 from installer.ground.records import NamedTuple
@@ -16,6 +15,7 @@ if TYPE_CHECKING:
     from installer.consent.record import Approval
     from installer.consent.store import Store
     from installer.engine.journal import JournalStep
+    from installer.ground.clock import When
     from installer.ground.state import State
 
     # DESIGN.md's action words, and the ones ext added (see _SUMMARY): what a plan line says.
@@ -145,7 +145,7 @@ class MarkUndone(NamedTuple):
     """For `ext undo`, once every step is taken back: the journal of the run it reversed."""
 
     journal: Path
-    at: datetime
+    at: When
 
 
 Payload = (

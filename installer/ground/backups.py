@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Container
-from datetime import datetime
 
 from installer.ground.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from installer.ground.clock import When
 
 FOLDER = ".bak"
 _INFIX = ".bak."
@@ -26,7 +29,7 @@ class Backup(NamedTuple):
     n: int = 0
 
 
-def stamp(now: datetime) -> str:
+def stamp(now: When) -> str:
     """The timestamp backups carry: YYYYMMDD-HHMMSS, local time."""
     return now.strftime("%Y%m%d-%H%M%S")
 

@@ -6,9 +6,9 @@ import os
 import sys
 import time
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 
+from installer.ground.clock import Moment
 from installer.ground.errors import AgentDirMissing, ExtError, UsageError
 from installer.ground.home import expand_home
 from installer.ground.manifest import MANIFEST_NAME, Manifest, load_manifest
@@ -17,6 +17,7 @@ from installer.ground.userdirs import user_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from installer.ground.clock import When
     from installer.host.lines import PiLine
     from installer.hosts.profile import Host
 
@@ -60,8 +61,8 @@ class Env:
             stderr_tty=sys.stderr is not None and sys.stderr.isatty(),
         )
 
-    def now(self) -> datetime:
-        return datetime.fromtimestamp(time.time(), UTC).astimezone()
+    def now(self) -> When:
+        return Moment(time.time_ns())
 
 
 class Context(NamedTuple):

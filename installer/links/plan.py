@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime
 
 from installer.engine.plan import Action, Plan
 from installer.ground.backups import Namer, stamp
 from installer.links.scan import AgentState, Entry
 from installer.sets.resources import Resource
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from installer.ground.clock import When
 
 NO_ITEM = "no item of the set goes here now"
 
@@ -17,7 +20,7 @@ def plan_install(
     state: AgentState,
     resources: Iterable[Resource],
     selected: Iterable[Resource],
-    now: datetime | Callable[[], datetime],
+    now: When | Callable[[], When],
     parked: Iterable[Resource] = (),
     off_now: Iterable[Resource] = (),
     strays: Iterable[tuple[str, Entry]] = (),

@@ -1,0 +1,53 @@
+"""installer.ground.clock says a point in time as datetime does, in any time zone."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from installer.ground.clock import Moment
+
+# Whole hours, half hours, an offset west of Greenwich, and Amsterdam's of 1900 (+00:19:32),
+# whose seconds datetime says too.
+ZONES = ["UTC", "Asia/Kolkata", "America/St_Johns", "Europe/Amsterdam"]
+
+
+@pytest.fixture(params=ZONES)
+def zone(request: pytest.FixtureRequest) -> Iterator[str]:
+    was = os.environ.get("TZ")
+    os.environ["TZ"] = request.param
+    time.tzset()
+    yield request.param
+    if was is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = was
+    time.tzset()
+
+
+def as_datetime(ns: int) -> datetime:
+    """What Env.now() gave before Moment: the local time, with its offset."""
+    at = datetime.fromtimestamp(ns // 1_000_000_000, UTC)
+    return at.replace(microsecond=ns // 1000 % 1_000_000).astimezone()
+
+
+# The zone is set once per zone and read, never changed, by each example.
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(ns=st.integers(min_value=-2_208_988_800 * 10**9, max_value=4_102_444_800 * 10**9))
+def test_a_moment_is_said_as_datetime_says_it(zone: str, ns: int) -> None:
+    moment, at = Moment(ns), as_datetime(ns)
+    assert moment.isoformat() == at.isoformat(), zone
+    for fmt in ("%Y%m%dT%H%M%S.%f", "%Y%m%d-%H%M%S"):  # a journal's name, a backup's stamp
+        assert moment.strftime(fmt) == at.strftime(fmt), zone
+
+
+def test_a_whole_second_is_said_without_microseconds() -> None:
+    assert "." not in Moment(1_780_000_000 * 10**9).isoformat()
