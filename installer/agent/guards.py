@@ -176,19 +176,23 @@ def _why(b: Blocker) -> str:
 
 
 def missing_requirements(
-    manifest: Manifest, enabling: Iterable[str], enabled_after: set[str], known: set[str]
+    manifest: Manifest,
+    enabling: Iterable[str],
+    enabled_after: set[str],
+    known: set[str],
+    left_out: Collection[str] = (),
 ) -> tuple[str, ...]:
     """Warnings for items switched on while something they require stays off (helper-86: an
-    item a guard's required_by names was switched on beside it switched off, unsaid)."""
+    item a guard's required_by names was switched on beside it switched off, unsaid), or is
+    left out by the install's --only/--skip (`left_out`: helper-88)."""
     out = []
     for name in enabling:
         for need in requirements(manifest, name):
             if need in known and need not in enabled_after:
                 from installer.ground.shellword import shell_word
 
-                out.append(
-                    f"{name} requires {need}, which stays off: `ext enable {shell_word(need)}`"
-                )
+                how = "this install leaves out" if need in left_out else "stays off"
+                out.append(f"{name} requires {need}, which {how}: `ext enable {shell_word(need)}`")
     return tuple(out)
 
 

@@ -228,13 +228,16 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         now_in = (
             linked_now(links.actions, chosen) if mode == "link" else chosen if sp.actions else ()
         )
-        needs_off = (
-            _needs_left_off(ctx, agent, resources, chosen, links.actions) if mode == "link" else ()
-        )
         warnings = (
             *first_warnings,
             *mode_warnings,
-            *needs_off,
+            *(
+                _needs_left_off(ctx, agent, resources, chosen, links.actions)
+                if mode == "link"  # register: only when what the entry loads changes
+                else _needs_unloaded(ctx, agent, resources, chosen, old, mine)
+                if sp.actions
+                else ()
+            ),
             *pi_skips(now_in, ctx.pi_line()),
             *_shared(ctx, mode, agent, chosen, old),
             *rec.warnings,
@@ -283,7 +286,31 @@ def _needs_left_off(
     off = set(off_as_linked(ctx, agent, chosen)) if ctx.manifest.switch == "pi" else set()
     after = {r.label for r in chosen if r.dest in linked and r not in off}
     known = {r.label for r in resources}
-    return missing_requirements(ctx.manifest, [r.label for r in turned_on], after, known)
+    left = known - {r.label for r in chosen}
+    return missing_requirements(ctx.manifest, [r.label for r in turned_on], after, known, left)
+
+
+def _needs_unloaded(
+    ctx: Context,
+    agent: AgentState,
+    resources: tuple[Resource, ...],
+    chosen: tuple[Resource, ...],
+    old: list[Path],
+    mine: tuple[str, ...],
+) -> tuple[str, ...]:
+    """Register mode's `_needs_left_off`: an item the rewritten entry loads while one it
+    requires is left out or switched off (helper-88: said in link mode alone)."""
+    if not ctx.manifest.requires and not ctx.manifest.guards:
+        return ()
+    from installer.agent.guards import missing_requirements
+
+    # Switched off: a link parked before (carried into the entry), or the user's own filter.
+    off = set(off_as_linked(ctx, agent, resources))
+    off.update(r for r in off_in_entry(ctx, resources, old) if not set(r.filters) <= set(mine))
+    after = [r.label for r in chosen if r not in off]
+    known = {r.label for r in resources}
+    left = known - {r.label for r in chosen}
+    return missing_requirements(ctx.manifest, after, set(after), known, left)
 
 
 def _telling(result: PlanResult, kept: list[str]) -> PlanResult:

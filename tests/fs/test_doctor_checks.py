@@ -1078,6 +1078,28 @@ def test_an_item_on_while_one_it_requires_is_off_is_a_warning(tmp_path: Path) ->
     ]
 
 
+def test_in_register_mode_a_requirement_left_out_is_said_as_list_says_it(tmp_path: Path) -> None:
+    """helper-88: with `--skip base` in register mode, `ext list` said base `not-installed`
+    and doctor "base, which it requires, is off"."""
+    root = build_tree(
+        tmp_path / "registered",
+        {
+            "extset.toml": '[set]\nname = "r"\nmode = "register"\n'
+            '[extensions.top]\nrequires = ["base"]\n',
+            "extensions/base.ts": "export default function () {}\n",
+            "extensions/top.ts": "export default function () {}\n",
+        },
+    )
+    agent = tmp_path / "registered-agent"
+    agent.mkdir()
+    install(resolve(env(tmp_path), root, agent), Install(skip=("base",)), yes)
+    warned = [f for f in only(doctor(tmp_path, root, agent), "items") if f.level == "warn"]
+    assert [f.message for f in warned] == [
+        "top is on, but base, which it requires, is not installed: top may fail to load or "
+        "misbehave"
+    ]
+
+
 def test_a_row_of_the_updates_check_is_checked_alone(
     tmp_path: Path, set_root: Path, agent: Path
 ) -> None:

@@ -385,15 +385,20 @@ def test_install_leaving_out_an_unguarded_item_or_what_needs_it_too_is_not_refus
     assert not (ctx.agent_dir / "extensions/gamma").exists()
 
 
-@pytest.mark.parametrize("switch_style", ["rename", "pi"])
+@pytest.mark.parametrize(
+    ("switch_style", "mode"), [("rename", "link"), ("pi", "link"), ("rename", "register")]
+)
 def test_install_linking_an_item_beside_one_it_requires_switched_off_warns(
-    set_root: Path, tmp_path: Path, switch_style: str
+    set_root: Path, tmp_path: Path, switch_style: str, mode: str
 ) -> None:
     """helper-87: gamma left out by --skip, beta then switched off, and an install that linked
-    gamma again said nothing of beta (enable says it, and doctor)."""
+    gamma again said nothing of beta (enable says it, and doctor); helper-88: nor in register
+    mode, when the entry loads gamma again."""
     manifest = set_root / "extset.toml"
     manifest.write_text(
-        MANIFEST.replace('name = "tools"', f'name = "tools"\nswitch = "{switch_style}"')
+        MANIFEST.replace(
+            'name = "tools"', f'name = "tools"\nswitch = "{switch_style}"\nmode = "{mode}"'
+        )
     )
     agent = tmp_path / "agent"
     agent.mkdir()

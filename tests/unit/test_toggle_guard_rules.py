@@ -150,3 +150,10 @@ def test_a_dependent_this_run_switches_on_is_said_as_such() -> None:
     assert said == ["report is switched on by this run and needs it"]
     said = [b.why for b in blockers(MANIFEST, ["base"], {"ui", "report"}, [], {"report"})]
     assert said == ["ui is enabled and report is switched on by this run; both need it"]
+
+
+def test_a_requirement_the_install_leaves_out_is_said_so() -> None:
+    """helper-88: `ext install --skip base` said base "stays off"."""
+    assert missing_requirements(MANIFEST, ["report"], {"report"}, {"report", "base"}, {"base"}) == (
+        "report requires base, which this install leaves out: `ext enable base`",
+    )

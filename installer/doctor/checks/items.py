@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -98,7 +98,7 @@ def each_item(s: Subject) -> Iterator[Finding]:
     found += _skipped_by_pi(s, sv)
     states = _registered_states(s, sv) if sv.mode == "register" else sv.items
     found += _unloadable(states)
-    found += _needs_off(s, states)
+    found += _needs_off(s, _as_listed(sv, states))
     found += _orphans(sv)
     # What needs doing first, then the count of what is fine.
     yield from sorted(found, key=lambda f: f.level == "ok")
@@ -234,6 +234,18 @@ def _why_unwritten(i: Item) -> str | None:
     from installer.hosts.written import wanted
 
     return wanted(i.resource, "").why_not  # the header is not asked for
+
+
+def _as_listed(sv: Survey, items: Sequence[Item]) -> Sequence[Item]:
+    """Register mode's items as `ext list` says them: one off by the filters of ext's own
+    --skip is left out, not off (helper-88: list said `not-installed`, doctor "is off")."""
+    if sv.mode != "register":
+        return items
+    from installer.ground.state import load_state
+    from installer.links.states import left_out
+    from installer.settings.selection import recorded_skips
+
+    return left_out(list(items), recorded_skips(load_state(sv.ctx.agent_dir), sv.ctx))
 
 
 def _needs_off(s: Subject, items: Iterable[Item]) -> list[Finding]:
