@@ -96,6 +96,7 @@ CHECKS: tuple[Check, ...] = (
         "no run of ext cut short part-way (its journal never closed)",
         agent.interrupted,
         hosts=EVERY,
+        here=True,  # a run cut short in another agent's dir is that agent's to finish
     ),
     Check(
         "items",

@@ -146,19 +146,20 @@ def another_hosts_dir(ctx: Context, held: frozenset[str], verb: str) -> Refused:
 
 
 def own_dir_fix(ctx: Context, verb: str = "install") -> str:
-    """The host's own dir, by what named this one: given one to install into, or named to
-    work on what is installed there."""
+    """The host's own dir, by what named this one: given one to install into, named to work on
+    what is installed there, or to check it (doctor)."""
     title = ctx.on.title
-    lead = (
-        f"give {title} a dir of its own"
-        if verb in ("install", "adopt")
-        else (f"run it on {title}'s own dir")
-    )
+    if verb in ("install", "adopt"):
+        lead = f"give {title} a dir of its own"
+    else:
+        lead = f"check {title}'s own dir" if verb == "check" else f"run it on {title}'s own dir"
     source = ctx.agent_dir_source
     if source == "EXT_AGENT_DIR":
         return f"{lead}: unset EXT_AGENT_DIR (every agent's commands read it), or --agent-dir DIR"
     if source.startswith(("[hosts.", "[target]")):
         return f"{lead}: change {source} in the set's extset.toml"
+    if source.isupper():  # the agent's own variable (helper-88): the agent reads it too
+        return f"{lead}: change or unset {source} ({title} reads it too)"
     return f"{lead}: --agent-dir DIR"
 
 

@@ -126,7 +126,7 @@ def test_a_dir_that_holds_another_hosts_install_is_refused(
     assert f"holds ext's install for {held}, none for {title}" in unwrapped(shell.stderr)
     checked = unwrapped(ext("--set", str(set_root), "--host", then, "doctor", env=env).stdout)
     assert f"this dir holds ext's install for {held}, none for {title}" in checked
-    assert f"fix: check {title}'s own dir: --agent-dir DIR" in checked
+    assert f"fix: check {title}'s own dir: unset EXT_AGENT_DIR" in checked
     assert "not checked: this dir holds other agents' installs only (see agent.dir)" in checked
     mine = ext("--set", str(set_root), "--host", first, "uninstall", "--yes", env=env)
     assert mine.exit_code == 0, mine.stderr
@@ -146,17 +146,35 @@ def test_doctor_in_another_agents_dir_reads_no_install_of_its_own_there(
     shared = made(isolated_home, "agent")
     env = {"EXT_AGENT_DIR": str(shared)}
     assert ext("--set", str(set_root), "--host", first, "install", "--yes", env=env).exit_code == 0
+    (journal,) = (shared / ".extset" / "journal").iterdir()  # helper-88: left open, its fix
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:-1]))  # is theirs
     result = ext("--set", str(set_root), "--host", then, "--json", "doctor", env=env)
     checks = json.loads(result.stdout)["checks"]
     fixes = [c["fix"] for c in checks if "fix" in c]
     title = "pi" if then == "pi" else "Claude Code"
-    assert f"check {title}'s own dir: --agent-dir DIR" in fixes
+    own = f"check {title}'s own dir: unset EXT_AGENT_DIR (every agent's commands read it)"
+    assert f"{own}, or --agent-dir DIR" in fixes
     assert not [f for f in fixes if "ext install" in f or " env)" in f or " launch" in f], fixes
     skipped = {c["id"] for c in checks if "other agents' installs only" in c["message"]}
     here = {"items", "settings.seeds", "command", "host.env"} if then == "pi" else {"host.items"}
+    here.add("agent.interrupted")
     assert here <= skipped, checks
     assert not [c for c in checks if c["id"] in skipped and c["level"] != "info"]
     assert result.exit_code == 0, result.stdout
+
+
+def test_doctor_in_another_agents_dir_named_by_pis_variable_says_to_change_it(
+    set_root: Path, isolated_home: Path
+) -> None:
+    """helper-88: with PI_CODING_AGENT_DIR naming Claude Code's dir, doctor's fix was
+    `--agent-dir DIR`, which leaves pi itself reading Claude Code's dir."""
+    claude = made(isolated_home, ".claude")
+    assert ext("--set", str(set_root), "--host", "claude", "install", "--yes").exit_code == 0
+    env = {"PI_CODING_AGENT_DIR": str(claude)}
+    checked = unwrapped(ext("--set", str(set_root), "doctor", env=env).stdout)
+    assert "fix: check pi's own dir: change or unset PI_CODING_AGENT_DIR (pi reads it too)" in (
+        checked
+    )
 
 
 def test_adopt_from_another_agents_dir_is_refused(set_root: Path, isolated_home: Path) -> None:

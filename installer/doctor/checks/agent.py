@@ -94,9 +94,10 @@ def _another_agents(s: Subject) -> list[Finding]:
     held = other_agents_only(s.agent_dir, s.on.name) if s.agent_dir is not None else None
     if not held:
         return []
-    from installer.hosts.dirs import another_agents
+    from installer.hosts.dirs import another_agents, own_dir_fix
 
-    return [warn(another_agents(held, s.on), f"check {s.on.title}'s own dir: --agent-dir DIR")]
+    fix = own_dir_fix(s.ctx, "check") if s.ctx is not None else None
+    return [warn(another_agents(held, s.on), fix)]
 
 
 def _write_fix(agent_dir: Path) -> str:
