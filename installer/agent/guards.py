@@ -28,6 +28,7 @@ class Blocker(NamedTuple):  # not a dataclass: `ext --json list` reads guards, a
     risk: str  # what goes wrong if it is disabled anyway
     reason: str | None = None  # the manifest's own words
     fix: str | None = None  # what lifts it, when not "stop what needs it"
+    needed_by: tuple[str, ...] = ()  # the enabled items that need it (a dependency's refusal)
 
 
 def dependents(manifest: Manifest, name: str) -> tuple[str, ...]:
@@ -106,8 +107,20 @@ def blockers(
             who = _and(needing)
             fail = "may fail to load or misbehave" if len(needing) == 1 else "may fail to load"
             why = _needing(needing, switched_on)
-            out.append(Blocker(name, why, f"{who} {fail} without {name}", reason))
+            fix = _keep_on(name, needing, switched_on)
+            risk = f"{who} {fail} without {name}"
+            out.append(Blocker(name, why, risk, reason, fix, tuple(needing)))
     return out
+
+
+def _keep_on(name: str, needing: Sequence[str], switched_on: Collection[str]) -> str:
+    """A dependency's way out: nothing to stop, a choice to make (helper-88: "stop what needs
+    it first" of an item the same run switched on)."""
+    now = [n for n in needing if n not in switched_on]
+    new = [n for n in needing if n in switched_on]
+    ways = [f"leave {_and(new)} off"] if new else []
+    ways += [f"switch {_and(now)} off too"] if now else []
+    return f"keep {name} on, or {' and '.join(ways)}"
 
 
 def _needing(needing: Sequence[str], switched_on: Collection[str]) -> str:

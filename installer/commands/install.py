@@ -147,12 +147,25 @@ def _refuse_guarded_left_out(
     found = blockers_here(ctx, off, after, clean, put_in)
     from installer.ground.shellword import shell_word
 
+    needed = [b.name for b in found if b.needed_by]
+    if needed:  # what needs it stays in: the same install, with it in (helper-88)
+        keep = f"keep {', '.join(needed)} in: {_keeping(resources, chosen, needed)}"
+        found = [b._replace(fix=keep) if b.needed_by else b for b in found]
     names = list(dict.fromkeys(b.name for b in found))
     them = "it" if len(names) == 1 else "them"
     anyway = f"switch {them} off anyway, then install again: ext disable --force " + " ".join(
         shell_word(n) for n in names
     )
     enforce(found, False, "leave out", anyway)
+
+
+def _keeping(resources: Sequence[Resource], chosen: Sequence[Resource], kept: list[str]) -> str:
+    """The install that leaves out what this one does but `kept`: by --skip (or none)."""
+    from installer.ground.shellword import skip_flag
+
+    picked = set(chosen)
+    rest = [r.label for r in resources if r not in picked and r.label not in kept]
+    return f"ext install {skip_flag(rest)}" if rest else "ext install"
 
 
 def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:

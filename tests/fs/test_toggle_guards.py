@@ -422,3 +422,18 @@ def test_a_refusal_says_an_item_this_run_switches_on_as_such(ctx: Context) -> No
     assert "refusing to disable beta: gamma is switched on by this run and needs it" in (
         err.value.message
     )
+
+
+def test_a_dependency_s_refusal_names_the_choice_not_a_process_to_stop(ctx: Context) -> None:
+    """helper-88: `toggle --on gamma --off beta` and an install leaving beta out beside gamma
+    were told to "stop what needs it first"; the install's other way, `ext disable --force`,
+    made the state the guard refuses."""
+    assert off(ctx, "gamma").applied
+    with pytest.raises(Refused) as err:
+        switch_both(ctx, ("gamma",), ("beta",), False, yes)
+    assert err.value.fix == "keep beta on, or leave gamma off, or pass --force to disable it anyway"
+    assert switch_both(ctx, ("gamma",), (), False, yes).applied
+    with pytest.raises(Refused) as err:
+        install(ctx, Install(skip=("beta", "alpha")), yes)
+    assert err.value.fix is not None
+    assert err.value.fix.startswith("keep beta in: ext install --skip alpha, or ")
