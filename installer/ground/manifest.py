@@ -322,23 +322,11 @@ def _host_command(value: str | None, root: Path) -> str:
 
 
 def _agent_dir(value: str | None, root: Path) -> Path | None:
-    """A manifest's agent dir: `~` expanded, relative to the set's folder, said without its
-    `..`s (helper-87: `~/s/../ag4/pi`) where dropping them names the same folder. After a link
-    a `..` is the link target's parent, so such a path is left as written (context's checks
-    read it so: a link to /proc/self/cwd, then `..`, is the kernel's folder)."""
     if not value:
         return None
     from installer.ground.home import expand_home
 
-    path = (root / expand_home(value)).absolute()
-    parts = path.parts
-    if ".." not in parts:
-        return path
-    upto = Path(*parts[: len(parts) - parts[::-1].index("..")])
-    plain = os.path.normpath(upto)
-    if os.path.realpath(plain) != os.path.realpath(upto):
-        return path
-    return Path(plain, *parts[len(upto.parts) :])
+    return (root / expand_home(value)).absolute()
 
 
 def _seeds(r: _Reader, table: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from installer.ground.context import (
     check_not_under_a_file,
     home_of,
     make_dir,
+    without_dotdot,
 )
 from installer.ground.errors import AgentDirMissing, ExtError, Refused
 from installer.ground.manifest import Manifest
@@ -100,7 +101,8 @@ def find_host_dir(
     else:
         path, source = host_dir(env, host)
         if source == "default" and in_manifest is not None:
-            path, source = in_manifest, f"[hosts.{host.name}] agent_dir"
+            # Said without its `..`s, as [target] agent_dir is (helper-87: `~/s/../cl`).
+            path, source = without_dotdot(in_manifest), f"[hosts.{host.name}] agent_dir"
         _refuse_tilde(env, host, source)
     what = f"{host.title}'s dir {path} ({source})"
     _check_folder(path, what, source)  # the fix names what chose it (helper-78: CODEX_HOME)

@@ -4,7 +4,6 @@ installed in another dir than the one resolved is pointed to, with the command f
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,6 @@ from click.testing import CliRunner
 
 from installer.cli.app import app
 from installer.ground.installs import record_path
-from installer.ground.manifest import load_manifest
 from tests.helpers import build_tree
 
 SET = {
@@ -827,18 +825,17 @@ def test_a_set_installed_nowhere_is_told_how_to_install_even_into_an_empty_dir(
 
 
 def test_a_manifest_s_agent_dir_above_the_set_is_said_without_its_dot_dots(
-    tmp_path: Path,
+    set_root: Path, tmp_path: Path
 ) -> None:
-    """helper-87: `[target] agent_dir = "../ag4/pi"` was said `<set>/../ag4/pi`. Reached by a
-    link, the set's `..` is its real folder's parent, not the link's: that path stays as
-    written (the one that names the right folder)."""
-    real = build_tree(tmp_path / "src" / "mine", {"extset.toml": '[set]\nname = "mine"\n'})
-    (real / "extset.toml").write_text('[set]\nname = "mine"\n[target]\nagent_dir = "../ag4/pi"\n')
-    (tmp_path / "src" / "ag4" / "pi").mkdir(parents=True)
-    (tmp_path / "links").mkdir()
-    linked = tmp_path / "links" / "mine"
-    linked.symlink_to(real)
-    assert load_manifest(real).agent_dir == tmp_path / "src" / "ag4" / "pi"
-    through = load_manifest(linked).agent_dir
-    assert through == linked / ".." / "ag4" / "pi"
-    assert os.path.realpath(through) == str((tmp_path / "src" / "ag4" / "pi").resolve())
+    """helper-87: `[hosts.claude] agent_dir = "../cl"` was said `<set>/../cl` ([target]
+    agent_dir was said without its `..` already)."""
+    (set_root / "extset.toml").write_text(
+        '[set]\nname = "mine"\n[target]\nagent_dir = "../pi"\n[hosts.claude]\nagent_dir = "../cl"\n'
+    )
+    (tmp_path / "pi").mkdir()
+    (tmp_path / "cl").mkdir()
+    for host, folder in (("pi", "pi"), ("claude", "cl")):
+        listed = CliRunner().invoke(app, ["--set", str(set_root), "--host", host, "list"], env=ENV)
+        assert listed.exit_code == 0, listed.output
+        assert str(tmp_path / folder) in listed.output, listed.output
+        assert ".." not in listed.output, listed.output
