@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,7 +100,7 @@ class Journal:
         own.ensure_dir(folder.parent)
         own.ensure_dir(folder)
         os.chmod(folder, 0o700)  # a real folder now, not a link: chmod cannot reach elsewhere
-        stamp = now.strftime("%Y%m%dT%H%M%S.%f")  # microseconds: runs in one second stay in order
+        stamp = utc_stamp(now)  # microseconds: runs in one second stay in order
         fd, self.path = _create(folder, stamp, f"{os.getpid()}-{command.replace(' ', '-')}")
         self._file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
         head = {
@@ -250,8 +251,28 @@ def records(agent_dir: Path) -> Iterator[Record]:
             yield rec
 
 
+def utc_stamp(now: When) -> str:
+    """A journal's name's start: when it began in UTC, `20261206T091133.488021Z`. A local
+    time (as ext wrote before) put an older run first after a change of zone, or in the hour
+    a clock goes back (helper-88: `ext undo` then reversed the run before the last)."""
+    us = round(now.timestamp() * 1_000_000)
+    return time.strftime("%Y%m%dT%H%M%S", time.gmtime(us // 1_000_000)) + f".{us % 1_000_000:06d}Z"
+
+
+def _in_utc(name: str) -> str:
+    """A journal's name with its start in UTC: as written (`…Z`), or an older ext's local time
+    turned into UTC; a name of another shape stays as it is."""
+    when = name[:22]  # 20261206T091133.488021
+    if name[22:23] == "Z" or not (when[:8].isdigit() and when[8:9] == "T" and when[9:15].isdigit()):
+        return name
+    local = (int(when[:4]), int(when[4:6]), int(when[6:8]), int(when[9:11]), int(when[11:13]))
+    seconds = time.mktime((*local, int(when[13:15]), 0, 0, -1))
+    return time.strftime("%Y%m%dT%H%M%S", time.gmtime(seconds)) + when[15:] + "Z" + name[22:]
+
+
 def _paths(agent_dir: Path) -> list[Path]:
-    """ext's journals, newest first: regular files only, in a folder that is not a link."""
+    """ext's journals, newest first (by their start in UTC): regular files only, in a folder
+    that is not a link."""
     folder = journal_dir(agent_dir)
     try:
         with os.scandir(folder) as found:
@@ -262,7 +283,7 @@ def _paths(agent_dir: Path) -> list[Path]:
             names = [e.name for e in found if e.name.endswith(".jsonl") and _regular(e)]
     except (FileNotFoundError, NotADirectoryError):
         return []
-    return [folder / name for name in sorted(names, reverse=True)]
+    return [folder / name for name in sorted(names, key=_in_utc, reverse=True)]
 
 
 def _regular(entry: os.DirEntry[str]) -> bool:

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -50,7 +51,7 @@ def test_a_journal_is_its_head_each_step_as_written_and_the_closing_line(tmp_pat
     log.record_all([{"op": "symlink", "path": "a", "target": "/s/é"}, {"op": "state"}])
     log.close("ok")
     assert log.path.parent == tmp_path / ".extset" / "journal"
-    assert log.path.name == f"20261129T120000.123456-{os.getpid()}-settings-migrate.jsonl"
+    assert log.path.name == f"20261129T120000.123456Z-{os.getpid()}-settings-migrate.jsonl"
     assert lines(log.path) == [
         {
             "journal": 1,
@@ -109,10 +110,35 @@ def test_two_runs_in_the_same_microsecond_get_two_files_in_order(tmp_path: Path)
         log.close("ok")
     tail = f"-{os.getpid()}-install.jsonl"
     assert [p.name for p in (first.path, second.path, third.path)] == [
-        f"20261129T120000.123456{tail}",
-        f"20261129T120000.123456.001{tail}",
-        f"20261129T120000.123456.002{tail}",
+        f"20261129T120000.123456Z{tail}",
+        f"20261129T120000.123456Z.001{tail}",
+        f"20261129T120000.123456Z.002{tail}",
     ]
+
+
+def test_journals_are_named_in_utc_and_ordered_by_it_whatever_the_zone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """helper-88: names in local time put `TZ=America/New_York ext install` after a `TZ=UTC`
+    run before it (and the hour a clock goes back did the same): `ext undo` reversed the older
+    run. An older ext's local names are read in the zone of the run that reads them."""
+    monkeypatch.setenv("TZ", "Asia/Kolkata")  # UTC+05:30
+    time.tzset()
+    try:
+        folder = tmp_path / ".extset" / "journal"
+        folder.mkdir(parents=True)
+        older = folder / "20261206T100000.000000-1-install.jsonl"  # 04:30Z, named by an older ext
+        newer = folder / "20261206T050000.000000Z-2-install.jsonl"
+        for path in (older, newer):
+            path.write_text(json.dumps(HEAD) + "\n" + json.dumps({"end": "ok"}) + "\n")
+        assert journal._paths(tmp_path) == [newer, older]
+        log = journal.Journal(tmp_path, "install", datetime(2026, 12, 6, 4, 0, tzinfo=UTC), "1")
+        log.close("ok")
+        assert log.path.name.startswith("20261206T040000.000000Z-")
+        assert journal._paths(tmp_path) == [newer, older, log.path]
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
 
 
 def test_a_failed_write_names_the_journal(tmp_path: Path) -> None:
