@@ -87,7 +87,13 @@ def _missing(
     """The flags of `given` that a command of a hint needs to work where this run did."""
     words = command.split()
     named = {word.split("=", 1)[0] for word in words if word.startswith("--")}
-    own_place = bool(named & {"--host", "--agent-dir", "--from"})
+    # Another host's command names its own place; this host's, by --host, does not (helper-88:
+    # `ext --host claude --agent-dir D doctor` offered `ext --host claude install`, off to the
+    # default dir).
+    host = dict(given).get("--host")
+    own_place = bool(named & {"--agent-dir", "--from"}) or (
+        "--host" in named and _value(words, "--host") != host
+    )
     no_set = after_cd or "init" in words[:1]  # the `cd` picks the set; init makes one
     return [
         (flag, value)
@@ -96,6 +102,16 @@ def _missing(
         and not (flag == "--set" and no_set)
         and not (flag != "--set" and own_place)
     ]
+
+
+def _value(words: list[str], flag: str) -> str | None:
+    """The value `flag` has among a command's words (`--host claude`, `--host=claude`)."""
+    for i, word in enumerate(words):
+        if word == flag and i + 1 < len(words):
+            return words[i + 1]
+        if word.startswith(f"{flag}="):
+            return word.split("=", 1)[1]
+    return None
 
 
 def _quoted(value: str) -> str:

@@ -116,6 +116,14 @@ SET_AND_DIR = GIVEN[:2]
             GIVEN,
             "run `ext --set /s --host opencode --agent-dir ~/.config/opencode install` after this",
         ),
+        # this run's own host, named: its dir goes in (helper-88: off to the default dir)
+        (
+            "fix: ext --host codex install",
+            GIVEN,
+            "fix: ext --set /s --agent-dir /a --host codex install",
+        ),
+        # another host, named without a dir: its default, not this run's dir
+        ("fix: ext --host=claude install", GIVEN, "fix: ext --set /s --host=claude install"),
         # adopt's --from names the dir it reads: no --agent-dir beside it (a usage error)
         (
             "next: ext adopt --all --from ~/.pi/agent",
