@@ -63,9 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     opts = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="ext-builds-", dir=in_memory()) as tmp:
         base = Path(tmp)
-        trees = {"old": worktree(opts.old, base / "old")}
-        trees["new"] = worktree(opts.new, base / "new") if opts.new else working_tree(base / "new")
-        try:
+        trees: dict[str, Path] = {}
+        try:  # a worktree made is removed below, whatever fails after it
+            trees["old"] = worktree(opts.old, base / "old")
+            new = worktree(opts.new, base / "new") if opts.new else working_tree(base / "new")
+            trees["new"] = new
             env = {k: v for k, v in sandbox_env(base).items() if k != "PYTHONUNBUFFERED"}
             set_dir = build_set(base / "set", opts.count)
             cmds = {}
@@ -83,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             timings = measure(cmds, opts.rounds)
         finally:
             for name in ("old", "new"):
-                if name == "old" or opts.new:
+                if name in trees and (name == "old" or opts.new):
                     subprocess.run(
                         ["git", "-C", str(REPO), "worktree", "remove", "--force", str(trees[name])],
                         check=False,
