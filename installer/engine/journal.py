@@ -441,9 +441,9 @@ def _append(path: Path, obj: dict[str, Any]) -> None:
 def keep_setting(config: Path | None = None) -> int:
     """How many journals to keep: `[journal] keep` in ext's config file, else 50 (at least 1)."""
     if config is None:
-        from installer.updates.paths import user_config_path
+        from installer.ground.userdirs import config_file
 
-        config = user_config_path()
+        config = config_file()
     try:
         text = config.read_text(encoding="utf-8")
     except (OSError, ValueError):

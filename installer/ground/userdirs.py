@@ -43,3 +43,9 @@ def user_dir(kind: Kind) -> Path:
         "state": platformdirs.user_state_path,
     }[kind]
     return Path(found("extset"))
+
+
+def config_file() -> Path:
+    """ext's own config file, `<user config dir>/extset/config.toml`: `[updates]` and
+    `[journal]`. Here, not in installer.updates: the journal reads it after each run."""
+    return user_dir("config") / "config.toml"

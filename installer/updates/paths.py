@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.ground.userdirs import user_dir
+from installer.ground.userdirs import config_file, user_dir
 
 
 def user_config_path() -> Path:
     """ext's own config file: `<user config dir>/extset/config.toml`."""
-    return user_dir("config") / "config.toml"
+    return config_file()
 
 
 def default_cache_path() -> Path:

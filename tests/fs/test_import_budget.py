@@ -162,6 +162,7 @@ def test_a_fresh_install_of_extensions_reads_no_settings_code(tmp_path: Path) ->
         "installer.settings.keys",
         "installer.settings.dotted",
         "installer.sets.piskill",
+        "installer.updates",  # the journal's keep setting is read from ground.userdirs' path
     )
     assert _heavy(proc.stderr, unwanted) == []
 
