@@ -92,7 +92,7 @@ def _serve(
     dir does not exist is said and passed over (`--create` makes it). Under --json, one
     document: `{"changed", "dry_run", "hosts": {name: the command's document}}` (a writer's;
     `list` has `hosts` alone)."""
-    from installer.ground.errors import AgentDirMissing
+    from installer.ground.errors import AgentDirMissing, ExitCode
     from installer.hosts.table import HOSTS
 
     docs: dict[str, Any] = {}
@@ -109,11 +109,14 @@ def _serve(
     _refuse_a_shared_dir(command, g, order)
     out.headed = True  # stdout says whose each result is, as a list's header does
     asked: list[str] = []
+    passed: list[AgentDirMissing] = []  # the hosts whose dir does not exist
+    served = len(order)
     if command.asks and not args.get("dry_run") and not out.json:
         # Every host planned before any is written (a host that cannot be planned stops
         # them all, nothing written), then one question, unless --yes.
-        asked = order = _ask_once(command, g, out, args, order)
+        asked = order = _ask_once(command, g, out, args, order, passed)
         if not order:
+            _none_there(command, passed, served)
             return 0
         args = {**args, "yes": True}
     for name in order:
@@ -125,15 +128,36 @@ def _serve(
                 context(g._replace(host=name))  # does: not an error of the served set's
             code = max(code, _call_one(command, g._replace(host=name), out, _of(args, name)))
         except AgentDirMissing as exc:
+            passed.append(exc)
             if out.json:
                 docs[name] = {"skipped": exc.message, "fix": exc.fix}
             else:
                 out.warn(f"{exc.message}: passed over; {exc.fix}")
         finally:
             out.data = data
-    if out.json:
+    if out.json:  # one document: each host's `skipped` says why, and the exit code says none ran
         out.data({**_served_head(command, args, docs), "hosts": docs})
+        return ExitCode.NO_AGENT_DIR if _none_ran(command, passed, served) else code
+    _none_there(command, passed, served)
     return code
+
+
+def _none_ran(command: Command, passed: list[Any], hosts: int) -> bool:
+    """Whether every served agent's dir is missing (doctor's verdict is its checks')."""
+    return bool(passed) and len(passed) == hosts and command.call != "doctor"
+
+
+def _none_there(command: Command, passed: list[Any], hosts: int) -> None:
+    """Exit 4, as for one agent's dir missing, when no served agent's dir exists (helper-89: a
+    served install into none of them exited 0, which a script takes for done)."""
+    from installer.ground.errors import AgentDirMissing
+
+    if not _none_ran(command, passed, hosts):
+        return
+    raise AgentDirMissing(
+        f"no agent dir the set serves exists: nothing to {command.call}",
+        "make them with --create, or start each agent once (each fix above names its dir)",
+    )
 
 
 def _served_head(command: Command, args: dict[str, Any], docs: dict[str, Any]) -> dict[str, Any]:
@@ -193,7 +217,12 @@ def _of(args: dict[str, Any], host: str) -> dict[str, Any]:
 
 
 def _ask_once(
-    command: Command, g: Globals, out: Any, args: dict[str, Any], order: list[str]
+    command: Command,
+    g: Globals,
+    out: Any,
+    args: dict[str, Any],
+    order: list[str],
+    passed: list[Any],
 ) -> list[str]:
     """Each host's plan, then one question for them all (none with --yes); the hosts that
     have a change to make.
@@ -213,6 +242,7 @@ def _ask_once(
             except PlanShown:
                 shown.append(name)
             except AgentDirMissing as exc:
+                passed.append(exc)
                 out.warn(f"{exc.message}: passed over; {exc.fix}")
     finally:
         out.collecting = False

@@ -1939,3 +1939,23 @@ def test_a_written_commands_header_alone_never_makes_it_stale(
         os.umask(old)
     assert "Fix {{args}} today." in written.read_text()
     assert written.stat().st_mode & 0o777 == 0o644
+
+
+def test_a_served_run_into_no_existing_dir_exits_as_a_missing_dir_does(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """helper-89: with neither served agent's dir there, `ext install --yes` said each was
+    passed over and exited 0, which a script (the Ansible role) takes for done."""
+    (set_root / "extset.toml").write_text(
+        '[set]\nname = "tools"\n[target]\nagent_dir = "../pi"\n[hosts]\nserve = ["pi", "claude"]\n'
+        '[hosts.claude]\nagent_dir = "../claude"\n'
+    )
+    for args in (["install", "--yes"], ["install", "--dry-run"], ["uninstall", "--yes"]):
+        result = ext("--set", str(set_root), *args)
+        assert result.exit_code == 4, (args, result.output)
+        assert "no agent dir the set serves exists: nothing to" in unwrapped(result.stderr)
+    as_json = ext("--set", str(set_root), "--json", "install", "--yes")
+    assert as_json.exit_code == 4
+    assert set(json.loads(as_json.stdout)["hosts"]) == {"pi", "claude"}  # one document
+    (tmp_path / "claude").mkdir()
+    assert ext("--set", str(set_root), "install", "--yes").exit_code == 0  # one there: done
