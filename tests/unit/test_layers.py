@@ -39,7 +39,6 @@ UPWARD = {
     ("settings/store.py", "settings/__init__.py"): "the text edits it writes",
     ("settings/store.py", "settings/splice.py"): "the text edits it writes",
     ("settings/store.py", "settings/jsondoc.py"): "the document it edits, parsed",
-    ("engine/journal.py", "updates/paths.py"): "the user config's path (the journals kept)",
     # Resolving the set asks pi's rules whether a folder is a pi package.
     ("ground/context.py", "sets/pirules.py"): "a package.json with a pi manifest is a set",
     # Resolving the agent dir asks the host --host names where its dir is.
