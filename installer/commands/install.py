@@ -159,6 +159,18 @@ def _refuse_guarded_left_out(
     enforce(found, False, "leave out", anyway)
 
 
+def _mode_kept(ctx: Context, mode: str, given: str | None) -> tuple[str, ...]:
+    """The mode the set is installed in here, kept over another the manifest now names
+    (helper-89: `mode = "register"` written after a link install changed nothing, unsaid)."""
+    if given is not None or not ctx.manifest.mode_said or ctx.manifest.mode == mode:
+        return ()
+    said = ctx.manifest.mode
+    return (
+        f"installed here in {mode} mode, which a plain install keeps; extset.toml says "
+        f"{said}: `ext install --mode {said}` switches",
+    )
+
+
 def _keeping(resources: Sequence[Resource], chosen: Sequence[Resource], kept: list[str]) -> str:
     """The install that leaves out what this one does but `kept`: by --skip (or none)."""
     from installer.ground.shellword import skip_flag
@@ -184,6 +196,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         *selection_warnings(options.only, options.skip),
         *twin_warnings(resources, options.only, options.skip),
         *_nothing_in(ctx, resources),
+        *_mode_kept(ctx, mode, options.mode),
         *(b.left_out("pi") for b in broken_links(ctx.set_root)),
         *(out.said() for out in links_out(ctx.set_root, chosen)),
     )

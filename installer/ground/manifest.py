@@ -55,6 +55,7 @@ class Manifest(NamedTuple):
     path: Path | None
     name: str
     mode: str = "link"
+    mode_said: bool = False  # `[set] mode` is written (else link mode is the default's)
     switch: str = "rename"
     host_command: str = "pi"
     host_tested: str | None = None
@@ -222,7 +223,8 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
     r.unknown(settings, "settings")
     r.unknown(updates, "updates")
 
-    mode = r.string(set_, "mode", "set") or "link"
+    said_mode = r.string(set_, "mode", "set")
+    mode = said_mode or "link"
     if mode not in MODES:
         raise r.fail("[set] mode", f"unknown mode {mode!r}", 'write mode = "link" or "register"')
     switch = r.string(set_, "switch", "set") or "rename"
@@ -243,6 +245,7 @@ def _validate(data: dict[str, Any], path: Path) -> Manifest:
         path=path,
         name=r.string(set_, "name", "set") or path.parent.name,
         mode=mode,
+        mode_said=said_mode is not None,
         switch=switch,
         host_command=_host_command(r.string(host, "command", "host"), path.parent),
         host_tested=tested,

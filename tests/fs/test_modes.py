@@ -49,6 +49,30 @@ def test_register_then_link_removes_the_packages_entry(tmp_path: Path) -> None:
     assert (tmp_path / "agent" / "extensions" / "one.ts").is_symlink()
 
 
+def test_a_mode_the_manifest_changes_after_the_install_is_said_not_silently_kept(
+    tmp_path: Path,
+) -> None:
+    """helper-89: installed in link mode, then `mode = "register"` in extset.toml: `ext install`
+    said `nothing to do` and kept link mode (the mode recorded here comes first), unsaid."""
+    root = build_tree(tmp_path / "set", {**SET, "extset.toml": '[set]\nname = "mine"\n'})
+    install(_ctx(tmp_path, root), Install(), yes)
+    (root / "extset.toml").write_text('[set]\nname = "mine"\nmode = "register"\n')
+    result = install(_ctx(tmp_path, root), Install(), yes)
+    assert result.plan.mode == "link" and not result.changed
+    assert (
+        "installed here in link mode, which a plain install keeps; extset.toml says register: "
+        "`ext install --mode register` switches"
+    ) in result.plan.warnings
+    (root / "extset.toml").write_text('[set]\nname = "mine"\n')  # says no mode: nothing to say
+    assert not [
+        w for w in install(_ctx(tmp_path, root), Install(), yes).plan.warnings if "mode" in w
+    ]
+    switched = install(_ctx(tmp_path, root), Install(mode="register"), yes)
+    assert switched.plan.mode == "register" and not [
+        w for w in switched.plan.warnings if "mode" in w
+    ]
+
+
 def test_a_packages_key_of_the_user_s_stays_when_the_entry_goes(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     build_tree(tmp_path / "agent", {"settings.json": '{"packages": []}'})
