@@ -134,7 +134,9 @@ def _instead(
     if listing and not (found.here or found.others or moved) and ctx.set_source != "bundled":
         # helper-81: from a set just made, `list` pointed at the set the dir held (the bundled
         # one), or at nothing (helper-84); this folder's set, installed nowhere, may be meant
-        install = typed(g, BY_CALL["install"], {}, here)
+        # This set's own install resolves this very dir: named only as it was given (helper-89:
+        # `--agent-dir <the isolated dir>`, not made yet, was refused where `ext install` makes it).
+        install = typed(g, BY_CALL["install"], {})
         nowhere = f"this set is installed in no {ctx.on.title} agent dir yet"  # (helper-83)
         said = (*said, f"{nowhere}; to put it here: {install}")
     return (*said, *another_agents_said(ctx))

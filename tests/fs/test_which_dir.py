@@ -839,3 +839,16 @@ def test_a_manifest_s_agent_dir_above_the_set_is_said_without_its_dot_dots(
         assert listed.exit_code == 0, listed.output
         assert str(tmp_path / folder) in listed.output, listed.output
         assert ".." not in listed.output, listed.output
+
+
+def test_the_install_a_new_set_is_told_makes_the_isolated_dir_it_names(tmp_path: Path) -> None:
+    """helper-89: on a fresh HOME, `ext list` said `to put it here: ext --agent-dir <the
+    isolated dir> install`, which is refused (it does not exist yet), where `ext install`
+    makes it."""
+    other = build_tree(tmp_path / "other", {"extset.toml": '[set]\nname = "other"\n'})
+    listed = ext(other, "list")
+    hint = (
+        f"this set is installed in no pi agent dir yet; to put it here: ext --set {other} install"
+    )
+    assert hint in listed.stderr.splitlines(), listed.output
+    assert ext(other, "install", "--yes").exit_code == 0  # the hint, run
