@@ -133,7 +133,10 @@ _ITEMS = Argument(
     required=True,
     complete="items",
 )
-_SWITCHED = "Without the checklist: switch these on/off, as one plan (what /ext runs)."
+_SWITCHED = (
+    "Without the checklist: switch these {}, as one plan (what /ext runs); names joined "
+    "by commas, or the option given again."
+)
 _PROJECT = Argument("project", "path", "The project folder (default: the current folder).", "DIR")
 
 GROUPS = (
@@ -256,8 +259,22 @@ COMMANDS = (
             _FORCE,
             _YES,
             _DRY_RUN,
-            Option("on", ("--on",), "list", _SWITCHED, complete="items", commas=True),
-            Option("off", ("--off",), "list", _SWITCHED, complete="items", commas=True),
+            Option(
+                "on",
+                ("--on",),
+                "list",
+                _SWITCHED.format("on"),
+                complete="items",
+                commas=True,
+            ),
+            Option(
+                "off",
+                ("--off",),
+                "list",
+                _SWITCHED.format("off"),
+                complete="items",
+                commas=True,
+            ),
         ),
         verb="toggle:toggle",
         takes="toggle:Toggle",

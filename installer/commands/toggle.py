@@ -232,7 +232,8 @@ def checklist(ctx: Context, ask: Ask, force: bool, confirm: Confirm) -> PlanResu
     if not (ctx.env.stdin_tty and ctx.env.stderr_tty):
         raise UsageError(
             "toggle needs a terminal to show its checklist",
-            "use `ext toggle --on NAME… --off NAME… --yes` (or `enable`/`disable NAME…`)",
+            # names joined by commas (helper-89: `--on a b` read `b` as a stray argument)
+            "use `ext toggle --on NAME,NAME --off NAME --yes` (or `enable`/`disable NAME…`)",
         )
     mode = install_mode(ctx, None)
     resources = set_items(ctx)

@@ -97,7 +97,7 @@ def test_without_a_terminal_or_yes(ext: Run, where: tuple[Path, Path]) -> None:
     toggle = ext(*at, "toggle")
     assert toggle.returncode == 2
     said = toggle.stderr.replace("\n", " ")
-    assert f"--agent-dir {agent} toggle --on NAME… --off NAME… --yes" in said  # as run
+    assert f"--agent-dir {agent} toggle --on NAME,NAME --off NAME --yes" in said  # as run
     refused = ext(*at, "disable", "alpha")
     assert refused.returncode == 3 and "--yes" in refused.stderr
     assert (agent / "extensions/alpha.ts").is_symlink()

@@ -540,7 +540,7 @@ def test_toggle_without_a_terminal_points_at_its_options_and_enable_and_disable(
         checklist(context(set_root, agent, tty=False), ask([]), False, yes)
     assert err.value.exit_code == ExitCode.USAGE
     assert err.value.fix == (
-        "use `ext toggle --on NAME… --off NAME… --yes` (or `enable`/`disable NAME…`)"
+        "use `ext toggle --on NAME,NAME --off NAME --yes` (or `enable`/`disable NAME…`)"
     )
 
 

@@ -637,7 +637,7 @@ def test_toggle_without_a_terminal_names_its_own_options_first(set_root: Path, f
     installed_in(set_root, fresh)
     done = ext(set_root, "--agent-dir", str(fresh), "toggle")
     assert done.exit_code == 2
-    assert "toggle --on NAME… --off NAME… --yes` (or `enable`/`disable NAME…`)" in done.stderr
+    assert "toggle --on NAME,NAME --off NAME --yes` (or `enable`/`disable NAME…`)" in done.stderr
 
 
 def test_doctor_on_a_named_dir_that_does_not_exist_says_so_in_every_row(
