@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from installer.ground.errors import GuardRefused
+from installer.ground.few import joined
 from installer.ground.records import NamedTuple
 
 TYPE_CHECKING = False
@@ -104,7 +105,7 @@ def blockers(
         # (helper-44: one per dependent, the reason repeated under each).
         needing = [other for other in dependents(manifest, name) if other in enabled_after]
         if needing:
-            who = _and(needing)
+            who = joined(needing)
             fail = "may fail to load or misbehave" if len(needing) == 1 else "may fail to load"
             why = _needing(needing, switched_on)
             fix = _keep_on(name, needing, switched_on)
@@ -118,8 +119,8 @@ def _keep_on(name: str, needing: Sequence[str], switched_on: Collection[str]) ->
     it first" of an item the same run switched on)."""
     now = [n for n in needing if n not in switched_on]
     new = [n for n in needing if n in switched_on]
-    ways = [f"leave {_and(new)} off"] if new else []
-    ways += [f"switch {_and(now)} off too"] if now else []
+    ways = [f"leave {joined(new)} off"] if new else []
+    ways += [f"switch {joined(now)} off too"] if now else []
     return f"keep {name} on, or {' and '.join(ways)}"
 
 
@@ -131,17 +132,11 @@ def _needing(needing: Sequence[str], switched_on: Collection[str]) -> str:
     if not new or not now:
         one = len(needing) == 1
         state = "enabled" if not new else "switched on by this run"
-        return (
-            f"{_and(needing)} {'is' if one else 'are'} {state} and {'needs' if one else 'need'} it"
-        )
-    on = f"{_and(now)} {'is' if len(now) == 1 else 'are'} enabled"
-    turned = f"{_and(new)} {'is' if len(new) == 1 else 'are'} switched on by this run"
+        needs = "is {} and needs" if one else "are {} and need"
+        return f"{joined(needing)} {needs.format(state)} it"
+    on = f"{joined(now)} {'is' if len(now) == 1 else 'are'} enabled"
+    turned = f"{joined(new)} {'is' if len(new) == 1 else 'are'} switched on by this run"
     return f"{on} and {turned}; {'both' if len(needing) == 2 else 'all'} need it"
-
-
-def _and(names: Sequence[str]) -> str:
-    """`a`, `a and b`, `a, b and c`."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def unseen(manifest: Manifest, disabling: Iterable[str], why: str) -> list[Blocker]:

@@ -120,7 +120,7 @@ def _refuse_guarded_left_out(
     state: State,
     resources: Sequence[Resource],
     chosen: Sequence[Resource],
-    clean: bool,
+    options: Install,
 ) -> None:
     """An install whose --only/--skip takes out an item on now that a guard holds refuses, as
     `ext disable` would (helper-73: `--skip confirm-destructive` unlinked it under a live
@@ -144,19 +144,28 @@ def _refuse_guarded_left_out(
     # and goes with it needs nothing), and what this install puts in.
     put_in = {r.label for r in chosen if view.items[r].state == "not-installed"}
     after = (now & {r.label for r in chosen}) | put_in
-    found = blockers_here(ctx, off, after, clean, put_in)
+    found = blockers_here(ctx, off, after, clean=not options.dry_run, switched_on=put_in)
+    from installer.ground.few import joined
     from installer.ground.shellword import shell_word
 
     needed = [b.name for b in found if b.needed_by]
-    if needed:  # what needs it stays in: the same install, with it in (helper-88)
-        keep = f"keep {', '.join(needed)} in: {_keeping(resources, chosen, needed)}"
-        found = [b._replace(fix=keep) if b.needed_by else b for b in found]
+    if needed:  # the same install with it kept in, or with what needs it left out too
+        needing = list(dict.fromkeys(n for b in found for n in b.needed_by))
+        fix = f"keep {joined(needed)} in (`{_selecting(resources, list(chosen), options, needed)}`)"
+        rest = [r for r in chosen if r.label not in needing]
+        if rest:  # not when that would leave nothing to install
+            without = _selecting(resources, rest, options)
+            fix += f", or leave {joined(needing)} out too (`{without}`)"
+        found = [b._replace(fix=fix) if b.needed_by else b for b in found]
     names = list(dict.fromkeys(b.name for b in found))
     them = "it" if len(names) == 1 else "them"
-    anyway = f"switch {them} off anyway, then install again: ext disable --force " + " ".join(
-        shell_word(n) for n in names
+    forced = " ".join(shell_word(n) for n in names)
+    enforce(
+        found,
+        False,
+        "leave out",
+        f"switch {them} off anyway first (`ext disable --force {forced}`)",
     )
-    enforce(found, False, "leave out", anyway)
 
 
 def _mode_kept(ctx: Context, mode: str, given: str | None) -> tuple[str, ...]:
@@ -171,13 +180,25 @@ def _mode_kept(ctx: Context, mode: str, given: str | None) -> tuple[str, ...]:
     )
 
 
-def _keeping(resources: Sequence[Resource], chosen: Sequence[Resource], kept: list[str]) -> str:
-    """The install that leaves out what this one does but `kept`: by --skip (or none)."""
-    from installer.ground.shellword import skip_flag
+def _selecting(
+    resources: Sequence[Resource],
+    chosen: list[Resource],
+    options: Install,
+    add: Sequence[str] = (),
+) -> str:
+    """This install with `chosen` (and `add`) as its selection, said as it was: by --only when
+    it was, else by --skip (none: a plain install), its --mode kept (helper-89: a fix without
+    it installed in the other mode)."""
+    from installer.ground.shellword import shell_word, skip_flag
 
-    picked = set(chosen)
-    rest = [r.label for r in resources if r not in picked and r.label not in kept]
-    return f"ext install {skip_flag(rest)}" if rest else "ext install"
+    labels = [r.label for r in chosen if r.label not in add] + list(add)
+    if options.only:
+        words = f" --only {shell_word(','.join(labels))}"
+    else:
+        rest = [r.label for r in resources if r.label not in labels]
+        words = f" {skip_flag(rest)}" if rest else ""
+    mode = f" --mode {options.mode}" if options.mode else ""
+    return f"ext install{words}{mode}"
 
 
 def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanResult:
@@ -209,7 +230,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
             if options.reseed
             else seeded_before(state.record_of(ctx.set_root, ctx.manifest.name), ctx)
         )
-        _refuse_guarded_left_out(ctx, state, resources, chosen, clean=not options.dry_run)
+        _refuse_guarded_left_out(ctx, state, resources, chosen, options)
         old = state.old_roots(ctx.set_root, ctx.manifest.name)
         others = state.others(ctx.set_root, ctx.manifest.name)
         agent = scan(

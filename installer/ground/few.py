@@ -11,3 +11,8 @@ def few(words: Sequence[str], shown: int = 3, many: int | None = None) -> str:
     if len(words) <= (shown if many is None else many):
         return ", ".join(words)
     return f"{', '.join(words[:shown])} and {len(words) - shown} more"
+
+
+def joined(names: Sequence[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

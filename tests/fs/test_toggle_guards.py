@@ -360,9 +360,7 @@ def test_install_leaving_out_what_a_guard_holds_is_refused_as_a_disable_is(
     assert err.value.exit_code == ExitCode.REFUSED
     assert err.value.message.startswith(f"refusing to leave out {refused}: ")
     assert err.value.fix is not None
-    assert err.value.fix.endswith(
-        f"switch it off anyway, then install again: ext disable --force {refused}"
-    )
+    assert err.value.fix.endswith(f"switch it off anyway first (`ext disable --force {refused}`)")
     assert snapshot(ctx.agent_dir) == before
     off(ctx, refused, force=True)  # switched off by hand: the same selection then goes through
     assert not install(ctx, selection._replace(mode=mode), yes).changed  # off already: no-op
@@ -434,6 +432,15 @@ def test_a_dependency_s_refusal_names_the_choice_not_a_process_to_stop(ctx: Cont
     assert err.value.fix == "keep beta on, or leave gamma off, or pass --force to disable it anyway"
     assert switch_both(ctx, ("gamma",), (), False, yes).applied
     with pytest.raises(Refused) as err:
-        install(ctx, Install(skip=("beta", "alpha")), yes)
+        install(ctx, Install(skip=("beta",)), yes)
+    assert err.value.fix == (
+        "keep beta in (`ext install`), or leave gamma out too (`ext install --skip beta,gamma`), "
+        "or switch it off anyway first (`ext disable --force beta`)"
+    )
+    with pytest.raises(Refused) as err:  # helper-89: the fix kept neither --only nor --mode
+        install(ctx, Install(only=("gamma",), mode="register"), yes)
     assert err.value.fix is not None
-    assert err.value.fix.startswith("keep beta in: ext install --skip alpha, or ")
+    assert err.value.fix == (
+        "keep beta in (`ext install --only gamma,beta --mode register`), or switch it off anyway "
+        "first (`ext disable --force beta`)"
+    )
