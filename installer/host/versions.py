@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 SCHEMA = 2  # 2: a list of versions with commas is told to use `||` (1 said spaces)
 _KEEP_RANGES = 32
 _KEEP_VERSIONS = 32
-EXAMPLES = '">=0.73.0 <0.74.0", "~0.73.0" or "^0.73.0 || ^0.75.0"'
+EXAMPLES = '">=1.6.0 <1.7.0", "~1.6.0" or "~0.73.0 || ~1.6.0"'
 
 
 # ---- versions ---------------------------------------------------------------

@@ -32,15 +32,15 @@ How `ext disable` switches an item off in link mode:
 
 _TESTED = """\
 The pi versions these extensions were checked on, as an npm version range:
-comparators separated by spaces all must hold (">=0.73.0 <0.74.0"; a comma is
-refused), `||` separates alternatives ("^0.73.0 || ^0.75.0"), and "~0.73.0"
-means 0.73.x. Outside the range ext warns and carries on: pi renames settings
+comparators separated by spaces all must hold (">=1.6.0 <1.7.0"; a comma is
+refused), `||` separates alternatives ("~0.73.0 || ~1.6.0"), and "~1.6.0"
+means 1.6.x. Outside the range ext warns and carries on: pi renames settings
 and flags between minor versions, so widen it only after checking a newer pi."""
 
 _UNTESTED = """\
 pi was not found when this set was made. Once it is installed, name the
-versions you checked these extensions on, e.g.:
-tested = ">=0.73.0 <0.74.0\""""
+versions you checked these extensions on, e.g. (today's pi, 1.6):
+tested = ">=1.6.0 <1.7.0\""""
 
 _TARGET = """\
 [target]
