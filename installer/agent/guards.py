@@ -108,20 +108,37 @@ def blockers(
             who = joined(needing)
             fail = "may fail to load or misbehave" if len(needing) == 1 else "may fail to load"
             why = _needing(needing, switched_on)
-            fix = _keep_on(name, needing, switched_on)
             risk = f"{who} {fail} without {name}"
-            out.append(Blocker(name, why, risk, reason, fix, tuple(needing)))
-    return out
+            out.append(Blocker(name, why, risk, reason, None, tuple(needing)))
+    held = [b.name for b in out if b.needed_by]
+    if not held:
+        return out
+    # One way out for them all (helper-90: the fix of the first alone left the second
+    # refused), and with what needs the ones that need them (a chain: top3 needs top).
+    fix = _keep_on(held, depending_on(manifest, held, enabled_after), switched_on)
+    return [b._replace(fix=fix) if b.needed_by else b for b in out]
 
 
-def _keep_on(name: str, needing: Sequence[str], switched_on: Collection[str]) -> str:
+def depending_on(manifest: Manifest, names: Sequence[str], among: Collection[str]) -> list[str]:
+    """Every item of `among` that needs one of `names`, directly or through another."""
+    found: list[str] = []
+    todo = list(names)
+    while todo:
+        for other in dependents(manifest, todo.pop(0)):
+            if other in among and other not in found and other not in names:
+                found.append(other)
+                todo.append(other)
+    return found
+
+
+def _keep_on(names: Sequence[str], needing: Sequence[str], switched_on: Collection[str]) -> str:
     """A dependency's way out: nothing to stop, a choice to make (helper-88: "stop what needs
     it first" of an item the same run switched on)."""
     now = [n for n in needing if n not in switched_on]
     new = [n for n in needing if n in switched_on]
     ways = [f"leave {joined(new)} off"] if new else []
     ways += [f"switch {joined(now)} off too"] if now else []
-    return f"keep {name} on, or {' and '.join(ways)}"
+    return f"keep {joined(names)} on, or {' and '.join(ways)}"
 
 
 def _needing(needing: Sequence[str], switched_on: Collection[str]) -> str:

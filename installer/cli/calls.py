@@ -143,8 +143,8 @@ def _serve(
 
 
 def _none_ran(command: Command, passed: list[Any], hosts: int) -> bool:
-    """Whether every served agent's dir is missing (doctor's verdict is its checks')."""
-    return bool(passed) and len(passed) == hosts and command.call != "doctor"
+    """Whether every served agent's dir is missing (helper-90: a doctor of none exited 0)."""
+    return bool(passed) and len(passed) == hosts
 
 
 def _none_there(command: Command, passed: list[Any], hosts: int) -> None:
@@ -154,10 +154,12 @@ def _none_there(command: Command, passed: list[Any], hosts: int) -> None:
 
     if not _none_ran(command, passed, hosts):
         return
-    raise AgentDirMissing(
-        f"no agent dir the set serves exists: nothing to {command.call}",
-        "make them with --create, or start each agent once (each fix above names its dir)",
-    )
+    verb = " ".join(command.path)  # helper-90: `list_items` was said
+    if command.call == "install":
+        fix = "make them with --create, or start each agent once (each fix above names its dir)"
+    else:
+        fix = "check the dirs named above ([target] and [hosts.NAME] agent_dir), or install first"
+    raise AgentDirMissing(f"no agent dir the set serves exists: nothing to {verb}", fix)
 
 
 def _served_head(command: Command, args: dict[str, Any], docs: dict[str, Any]) -> dict[str, Any]:

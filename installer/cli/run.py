@@ -90,7 +90,7 @@ def _missing(
     # Another host's command names its own place; this host's, by --host, does not (helper-88:
     # `ext --host claude --agent-dir D doctor` offered `ext --host claude install`, off to the
     # default dir).
-    host = dict(given).get("--host")
+    host = dict(given).get("--host") or os.environ.get("EXT_HOST") or "pi"  # as run resolves it
     own_place = bool(named & {"--agent-dir", "--from"}) or (
         "--host" in named and _value(words, "--host") != host
     )

@@ -128,7 +128,7 @@ def _refuse_guarded_left_out(
     stays off: nothing to refuse."""
     if len(chosen) == len(resources):
         return  # no --only/--skip left anything out (a plain install: nothing more to read)
-    from installer.agent.guards import blockers_here, enforce, guarded
+    from installer.agent.guards import blockers_here, depending_on, enforce, guarded
 
     picked = set(chosen)
     left = [r for r in resources if r not in picked and guarded(ctx.manifest, r.label)]
@@ -150,7 +150,8 @@ def _refuse_guarded_left_out(
 
     needed = [b.name for b in found if b.needed_by]
     if needed:  # the same install with it kept in, or with what needs it left out too
-        needing = list(dict.fromkeys(n for b in found for n in b.needed_by))
+        # all that needs them, through others too (helper-90: top3 needs top needs base)
+        needing = depending_on(ctx.manifest, needed, after)
         fix = f"keep {joined(needed)} in (`{_selecting(resources, list(chosen), options, needed)}`)"
         rest = [r for r in chosen if r.label not in needing]
         if rest:  # not when that would leave nothing to install

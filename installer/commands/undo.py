@@ -13,6 +13,7 @@ from installer.engine.plan import Action, MarkUndone, Plan, Reverse
 from installer.engine.result import PlanResult
 from installer.engine.run import Confirm, Prepared, run_plan
 from installer.engine.transaction import decode
+from installer.ground.clock import when_run
 from installer.ground.context import Context
 from installer.ground.errors import Refused
 from installer.ground.few import few
@@ -75,12 +76,12 @@ def undo(ctx: Context, options: Undo, confirm: Confirm) -> PlanResult:
             where = "; ".join(r.why or _expected(r.step) for r in changed)
             fixes = [r.fix for r in changed if r.fix]
             raise Refused(
-                f"cannot undo `ext {rec.asked_as}` of {rec.started[:19]}: changed since it ran: "
-                f"{where}",
+                f"cannot undo `ext {rec.asked_as}` of {when_run(rec.started)}: changed since it "
+                f"ran: {where}",
                 "nothing was written; " + (_then_undo(fixes) if fixes else _FIX),
             )
         todo = [r.step for r in seen if r.status == "done"]
-        detail = f"reverses `ext {rec.asked_as}` of {rec.started[:19]}{_of_set(rec, ctx)}"
+        detail = f"reverses `ext {rec.asked_as}` of {when_run(rec.started)}{_of_set(rec, ctx)}"
         actions = tuple(_action(s, detail if i == 0 else None, root) for i, s in enumerate(todo))
         if not actions:
             return Prepared(Plan("undo"))
@@ -110,7 +111,7 @@ def _finished_before(root: Path, result: PlanResult) -> tuple[str, ...]:
     if rec is None or rec.status != "finished-by-next-run":
         return ()
     return (
-        f"`ext {rec.command}` of {rec.started[:19]}, cut short and finished by the run this "
+        f"`ext {rec.command}` of {when_run(rec.started)}, cut short and finished by the run this "
         f"{'would reverse' if result.dry_run else 'reversed'}, is still in place: "
         "`ext undo` again takes it back",
     )
@@ -153,7 +154,7 @@ def _refuse_a_run_in_progress(rec: journal.Record, root: Path) -> None:
     pid = journal.running(rec.path) if rec.status is None else None
     if pid is not None:
         raise Refused(
-            f"`ext {rec.command}` (pid {pid}, started {rec.started[:19]}) is still at work on "
+            f"`ext {rec.command}` (pid {pid}, started {when_run(rec.started)}) is still at work on "
             f"{root}; nothing was written",
             "wait for it to finish, then run `ext undo` again",
         )
@@ -322,7 +323,7 @@ def _cleaned(root: Path, rec: journal.Record, changed: list[Reversal]) -> list[R
             out.append(r)
             continue
         why = (
-            f"{s['to']} was deleted by `ext adopt --clean-backups` of {cleaned.started[:19]}: "
+            f"{s['to']} was deleted by `ext adopt --clean-backups` of {when_run(cleaned.started)}: "
             f"the set's copy, {copies[s['path']]}, is the original now"
         )
         back = f"cp -a {shell_word(Path(copies[s['path']]))} {shell_word(root / s['to'])}"

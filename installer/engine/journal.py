@@ -255,16 +255,21 @@ def utc_stamp(now: When) -> str:
     """A journal's name's start: when it began in UTC, `20261206T091133.488021Z`. A local
     time (as ext wrote before) put an older run first after a change of zone, or in the hour
     a clock goes back (helper-88: `ext undo` then reversed the run before the last)."""
-    us = round(now.timestamp() * 1_000_000)
+    # A Moment's own nanoseconds, cut as its isoformat cuts them (helper-90: a float rounded
+    # named a run 1 µs after its `started`); a test's datetime, by its timestamp.
+    ns = getattr(now, "ns", None)
+    us = ns // 1000 if isinstance(ns, int) else round(now.timestamp() * 1_000_000)
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime(us // 1_000_000)) + f".{us % 1_000_000:06d}Z"
 
 
 def _in_utc(name: str) -> str:
     """A journal's name with its start in UTC: as written (`…Z`), or an older ext's local time
-    turned into UTC; a name of another shape stays as it is."""
+    turned into UTC (in the hour a clock goes back, which of the two it was is a guess); a
+    name of another shape stays as it is."""
     when = name[:22]  # 20261206T091133.488021
-    if name[22:23] == "Z" or not (when[:8].isdigit() and when[8:9] == "T" and when[9:15].isdigit()):
-        return name
+    shaped = when[:8].isdigit() and when[8] == "T" and when[9:15].isdigit() and when[15] == "."
+    if name[22:23] == "Z" or not (len(when) == 22 and shaped and when[16:].isdigit()):
+        return name  # ext's own, or of another shape (an early ext's had no microseconds)
     local = (int(when[:4]), int(when[4:6]), int(when[6:8]), int(when[9:11]), int(when[11:13]))
     seconds = time.mktime((*local, int(when[13:15]), 0, 0, -1))
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime(seconds)) + when[15:] + "Z" + name[22:]

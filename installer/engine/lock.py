@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from installer.ground.clock import when_run
 from installer.ground.errors import ExtError
 
 if sys.platform != "win32":
@@ -172,4 +173,4 @@ def _holder(agent_dir: Path) -> str:
     rec = at_work(agent_dir)
     if rec is None:
         return "another ext"
-    return f"`ext {rec.command}` (pid {pid_of(rec.path)}, started {rec.started[:19]})"
+    return f"`ext {rec.command}` (pid {pid_of(rec.path)}, started {when_run(rec.started)})"

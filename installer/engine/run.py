@@ -10,6 +10,7 @@ from installer import __version__
 from installer.engine import journal
 from installer.engine.plan import Action, Plan, StateWrite
 from installer.engine.result import PlanResult
+from installer.ground.clock import when_run
 from installer.ground.context import PI_FOLDERS, Context
 from installer.ground.errors import ExtError
 from installer.ground.records import NamedTuple
@@ -181,8 +182,8 @@ def _interrupted(ctx: Context, plan: Plan) -> tuple[str, ...]:
     if rec is None:
         return ()
     head = (
-        f"an earlier `ext {rec.command}` (started {rec.started[:19]}) was interrupted part-way "
-        f"({len(rec.steps)} step(s) journaled)"
+        f"an earlier `ext {rec.command}` (started {when_run(rec.started)}) was interrupted "
+        f"part-way ({len(rec.steps)} step(s) journaled)"
     )
     return (f"{head}; {journal.settling(rec, plan.command, plan.asked, plan.mode)}",)
 

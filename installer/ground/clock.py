@@ -50,3 +50,15 @@ class Moment(NamedTuple):
     def timestamp(self) -> float:
         """Seconds since the epoch, as datetime.timestamp gives them."""
         return self.ns / 1_000_000_000
+
+
+def when_run(started: str) -> str:
+    """A run's start (a journal's ISO time, in its own run's zone) in this shell's zone, to the
+    second: runs made in two zones are said in one (helper-90: `history` listed a run of
+    23:04 above one of 00:04 the day after, in order, but it read as the wrong one)."""
+    from datetime import datetime  # only where a run's time is said, never on the everyday path
+
+    try:
+        return datetime.fromisoformat(started).astimezone().strftime("%Y-%m-%dT%H:%M:%S")
+    except (TypeError, ValueError):
+        return started[:19]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from installer.ground.clock import when_run
+
 if TYPE_CHECKING:
     from installer.commands.undo import Journals
     from installer.render.ui import Output
@@ -27,7 +29,7 @@ def lines(result: Journals) -> list[str]:
     nw = max((len(str(r["steps"])) for r in rows), default=0)
     return [
         (
-            f"{r['started'][:19]}  {pad(a, cw)}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
+            f"{when_run(r['started'])}  {pad(a, cw)}  {r['status']:<{sw}}  {r['steps']:>{nw}} "
             + ("step " if r["steps"] == 1 else "steps")  # what follows stays in one column
             + (f"  for {r['set']}" if r.get("set") else "")
             + ("  (undone)" if r["undone"] else "")

@@ -1957,5 +1957,9 @@ def test_a_served_run_into_no_existing_dir_exits_as_a_missing_dir_does(
     as_json = ext("--set", str(set_root), "--json", "install", "--yes")
     assert as_json.exit_code == 4
     assert set(json.loads(as_json.stdout)["hosts"]) == {"pi", "claude"}  # one document
+    listed = ext("--set", str(set_root), "list")  # helper-90: said `list_items`, and --create
+    assert listed.exit_code == 4
+    assert "nothing to list fix: check the dirs named above" in unwrapped(listed.stderr)
+    assert ext("--set", str(set_root), "doctor").exit_code == 4  # helper-90: exit 0, no check
     (tmp_path / "claude").mkdir()
     assert ext("--set", str(set_root), "install", "--yes").exit_code == 0  # one there: done

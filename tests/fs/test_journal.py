@@ -116,13 +116,12 @@ def test_two_runs_in_the_same_microsecond_get_two_files_in_order(tmp_path: Path)
     ]
 
 
-def test_journals_are_named_in_utc_and_ordered_by_it_whatever_the_zone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_journals_are_named_in_utc_and_ordered_by_it_whatever_the_zone(tmp_path: Path) -> None:
     """helper-88: names in local time put `TZ=America/New_York ext install` after a `TZ=UTC`
     run before it (and the hour a clock goes back did the same): `ext undo` reversed the older
     run. An older ext's local names are read in the zone of the run that reads them."""
-    monkeypatch.setenv("TZ", "Asia/Kolkata")  # UTC+05:30
+    was = os.environ.get("TZ")
+    os.environ["TZ"] = "Asia/Kolkata"  # UTC+05:30
     time.tzset()
     try:
         folder = tmp_path / ".extset" / "journal"
@@ -136,9 +135,26 @@ def test_journals_are_named_in_utc_and_ordered_by_it_whatever_the_zone(
         log.close("ok")
         assert log.path.name.startswith("20261206T040000.000000Z-")
         assert journal._paths(tmp_path) == [newer, older, log.path]
+        early = folder / "20261129T120000-3-install.jsonl"  # an early ext's: no microseconds
+        early.write_text(json.dumps(HEAD) + "\n")
+        assert journal._in_utc(early.name) == early.name
     finally:
-        monkeypatch.delenv("TZ")
+        if was is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = was
         time.tzset()
+
+
+def test_a_journal_s_name_and_its_start_say_the_same_microsecond(tmp_path: Path) -> None:
+    """helper-90: the name rounded a float, `started` cut the nanoseconds: 095019 and 095018."""
+    from installer.ground.clock import Moment
+
+    at = Moment(1_780_000_000_095_018_999)  # .095018999 s: the float rounds it up
+    log = journal.Journal(tmp_path, "install", at, "1")
+    log.close("ok")
+    assert log.path.name.startswith("20260528T202640.095018Z-")
+    assert lines(log.path)[0]["started"].partition(".")[2].startswith("095018")
 
 
 def test_a_failed_write_names_the_journal(tmp_path: Path) -> None:

@@ -51,3 +51,13 @@ def test_a_moment_is_said_as_datetime_says_it(zone: str, ns: int) -> None:
 
 def test_a_whole_second_is_said_without_microseconds() -> None:
     assert "." not in Moment(1_780_000_000 * 10**9).isoformat()
+
+
+def test_runs_of_two_zones_are_said_in_this_shell_s(zone: str) -> None:
+    """helper-90: `history` said each run in its own zone: a later run read as the earlier."""
+    from installer.ground.clock import when_run
+
+    at = datetime(2026, 12, 6, 10, 4, 6, tzinfo=UTC)
+    for started in (at.isoformat(), at.astimezone().isoformat(), "2026-12-06T00:04:06-10:00"):
+        assert when_run(started) == at.astimezone().strftime("%Y-%m-%dT%H:%M:%S"), started
+    assert when_run("not a time") == "not a time"

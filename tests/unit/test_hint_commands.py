@@ -262,3 +262,16 @@ def test_a_usage_errors_fix_names_ext_as_run(  # type: ignore[no-untyped-def]
         app.main()
     assert done.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == f"  fix: {ext} install --yes"
+
+
+def test_a_hint_naming_the_host_ext_host_chose_keeps_this_run_s_dir(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """helper-90: with EXT_HOST=claude and --agent-dir, `ext --host claude install` went to
+    Claude Code's default dir: the run's host was read from --host alone."""
+    monkeypatch.setenv("EXT_HOST", "claude")
+    given = (("--agent-dir", "/cl"),)
+    assert run.ext_as_run("fix: ext --host claude install", given) == (
+        "fix: ext --agent-dir /cl --host claude install"
+    )
+    assert run.ext_as_run("fix: ext --host codex install", given) == "fix: ext --host codex install"

@@ -157,3 +157,19 @@ def test_a_requirement_the_install_leaves_out_is_said_so() -> None:
     assert missing_requirements(MANIFEST, ["report"], {"report"}, {"report", "base"}, {"base"}) == (
         "report requires base, which this install leaves out: `ext enable base`",
     )
+
+
+def test_a_refusal_s_fix_takes_in_every_item_that_needs_it_and_every_item_refused() -> None:
+    """helper-90: with top3 needing top needing base, the fix to disable base named top alone
+    (its command then refused for top3); with two refused, it named the first alone."""
+    chain = Manifest(
+        None, "s", requires={"top": ("base",), "top3": ("top",), "top2": ("base",), "ui": ("fold",)}
+    )
+    on = {"top", "top2", "top3", "ui"}
+    (one,) = blockers(chain, ["base"], on, [])
+    assert one.why == "top and top2 are enabled and need it"  # what needs it itself
+    assert one.fix == "keep base on, or switch top, top2 and top3 off too"
+    both = blockers(chain, ["fold", "base"], on, [])
+    assert {b.fix for b in both} == {
+        "keep fold and base on, or switch ui, top, top2 and top3 off too"
+    }

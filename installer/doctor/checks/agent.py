@@ -9,6 +9,7 @@ from pathlib import Path
 from installer.doctor.checks.perms import listed, owned_by_others, writable_by_others
 from installer.doctor.finding import Finding, Skip, error, info, ok, warn
 from installer.doctor.subject import Subject
+from installer.ground.clock import when_run
 from installer.ground.context import this_set
 from installer.ground.errors import ExtError
 from installer.ground.installs import MOVED
@@ -177,7 +178,7 @@ def interrupted(s: Subject) -> Iterator[Finding]:
     from installer.engine.journal import settling
 
     said = (
-        f"`ext {rec.command}` of {rec.started[:19]} was interrupted part-way "
+        f"`ext {rec.command}` of {when_run(rec.started)} was interrupted part-way "
         f"({len(rec.steps)} step(s) journaled): what it did is half done"
     )
     yield warn(said, settling(rec))
