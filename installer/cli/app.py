@@ -119,7 +119,7 @@ def _option(o: Option) -> click.Option:
         multiple=o.kind == "list",
         default=o.default,
         show_default=o.default is not None,
-        metavar=o.metavar,
+        metavar=o.metavar or ("NAME,…" if o.commas else None),  # helper-90: `--on TEXT`
         help=o.help,
         shell_complete=_completer(o.complete),
     )

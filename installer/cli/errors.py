@@ -51,10 +51,32 @@ def describe(
         if typo is not None and meant is not None:
             fix = corrected(argv, typo.group(1), meant.group(1)) or fix
     else:
-        fix = help_fix
+        fix = _names_joined(text, argv or []) or help_fix
     text = text.rstrip(".")
     text = text[:1].lower() + text[1:]
     return f"{where}: {text}", fix
+
+
+_EXTRA = re.compile(r"unexpected extra arguments? \((.+)\)")
+
+
+def _names_joined(text: str, argv: list[str]) -> str | None:
+    """`--on a b`: `b` read as an argument the command does not take, where a list of names
+    was meant (helper-90): the line with them joined by commas, to paste."""
+    from installer.cli.grammar import COMMANDS
+
+    found = _EXTRA.search(text)
+    if found is None or "--" in argv:
+        return None
+    extra = found.group(1).split()
+    listing = {f for c in COMMANDS for o in c.options if o.commas for f in o.flags}
+    at = next((i for i, w in enumerate(argv) if w == extra[0]), None)
+    if at is None or at < 2 or argv[at - 2] not in listing or argv[at - 1].startswith("-"):
+        return None
+    if argv[at : at + len(extra)] != extra:
+        return None
+    joined = ",".join([argv[at - 1], *extra])
+    return f"did you mean `{line([*argv[: at - 1], joined, *argv[at + len(extra) :]])}`?"
 
 
 def _lacks_value(flag: str, typed: str, argv: list[str]) -> bool:

@@ -28,6 +28,12 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
         (["install", "--nope"], "error: ext install: no such option: --nope", "  fix: "),
         (["instal"], "error: ext: no such command 'instal'", "  fix: ext install"),
         (["list", "extra"], "error: ext list: got unexpected extra", "  fix: see `ext list"),
+        # helper-90: names of a list given apart, as words: joined by commas in the fix
+        (
+            ["toggle", "--on", "a", "b", "--off", "c", "--yes"],
+            "error: ext toggle: got unexpected extra argument (b)",
+            "  fix: did you mean `ext toggle --on a,b --off c --yes`?",
+        ),
         (["doctor", "--check"], "error: ", "  fix: see `ext"),
         (["consent", "approve", "--bogus"], "error: ext consent approve: no such option", "  fix:"),
         # click raises this one without a context: the command still comes from argv
