@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -49,6 +52,22 @@ def snapshot(root: Path) -> dict[str, tuple[str, str]]:
 
 def yes(plan: object, diffs: tuple[str, ...]) -> None:
     """Confirm every plan, as --yes does (the `confirm` argument of the command functions)."""
+
+
+@contextlib.contextmanager
+def time_zone(name: str) -> Iterator[None]:
+    """The process in the time zone `name` (TZ, and the C library told), put back after."""
+    was = os.environ.get("TZ")
+    os.environ["TZ"] = name
+    time.tzset()
+    try:
+        yield
+    finally:
+        if was is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = was
+        time.tzset()
 
 
 AT = datetime(2026, 11, 29, 10, 15, 0)

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 
 from installer.engine import journal
 from installer.ground.errors import ExtError
+from tests.helpers import time_zone
 
 AT = datetime(2026, 11, 29, 12, 0, 0, 123456, tzinfo=UTC)
 
@@ -120,10 +120,7 @@ def test_journals_are_named_in_utc_and_ordered_by_it_whatever_the_zone(tmp_path:
     """helper-88: names in local time put `TZ=America/New_York ext install` after a `TZ=UTC`
     run before it (and the hour a clock goes back did the same): `ext undo` reversed the older
     run. An older ext's local names are read in the zone of the run that reads them."""
-    was = os.environ.get("TZ")
-    os.environ["TZ"] = "Asia/Kolkata"  # UTC+05:30
-    time.tzset()
-    try:
+    with time_zone("Asia/Kolkata"):  # UTC+05:30
         folder = tmp_path / ".extset" / "journal"
         folder.mkdir(parents=True)
         older = folder / "20261206T100000.000000-1-install.jsonl"  # 04:30Z, named by an older ext
@@ -138,12 +135,6 @@ def test_journals_are_named_in_utc_and_ordered_by_it_whatever_the_zone(tmp_path:
         early = folder / "20261129T120000-3-install.jsonl"  # an early ext's: no microseconds
         early.write_text(json.dumps(HEAD) + "\n")
         assert journal._in_utc(early.name) == early.name
-    finally:
-        if was is None:
-            del os.environ["TZ"]
-        else:
-            os.environ["TZ"] = was
-        time.tzset()
 
 
 def test_a_journal_s_name_and_its_start_say_the_same_microsecond(tmp_path: Path) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -12,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from installer.ground.clock import Moment
+from tests.helpers import time_zone
 
 # Whole hours, half hours, an offset west of Greenwich, and Amsterdam's of 1900 (+00:19:32),
 # whose seconds datetime says too.
@@ -20,15 +19,8 @@ ZONES = ["UTC", "Asia/Kolkata", "America/St_Johns", "Europe/Amsterdam"]
 
 @pytest.fixture(params=ZONES)
 def zone(request: pytest.FixtureRequest) -> Iterator[str]:
-    was = os.environ.get("TZ")
-    os.environ["TZ"] = request.param
-    time.tzset()
-    yield request.param
-    if was is None:
-        del os.environ["TZ"]
-    else:
-        os.environ["TZ"] = was
-    time.tzset()
+    with time_zone(request.param):
+        yield request.param
 
 
 def as_datetime(ns: int) -> datetime:
