@@ -134,18 +134,21 @@ def depending_on(manifest: Manifest, names: Sequence[str], among: Collection[str
 def _keep_on(names: Sequence[str], needing: Sequence[str], switched_on: Collection[str]) -> str:
     """A dependency's way out: nothing to stop, a choice to make (helper-88: "stop what needs
     it first" of an item the same run switched on)."""
-    now = [n for n in needing if n not in switched_on]
-    new = [n for n in needing if n in switched_on]
+    now, new = _by_now(needing, switched_on)
     ways = [f"leave {joined(new)} off"] if new else []
     ways += [f"switch {joined(now)} off too"] if now else []
     return f"keep {joined(names)} on, or {' and '.join(ways)}"
 
 
+def _by_now(needing: Sequence[str], switched_on: Collection[str]) -> tuple[list[str], list[str]]:
+    """What needs it: on now, and switched on by this run."""
+    return [n for n in needing if n not in switched_on], [n for n in needing if n in switched_on]
+
+
 def _needing(needing: Sequence[str], switched_on: Collection[str]) -> str:
     """`b is enabled and needs it`; one this run switches on is said as such (helper-87:
     `toggle --on top --off base` said "top is enabled" of top, off until then)."""
-    now = [n for n in needing if n not in switched_on]
-    new = [n for n in needing if n in switched_on]
+    now, new = _by_now(needing, switched_on)
     if not new or not now:
         one = len(needing) == 1
         state = "enabled" if not new else "switched on by this run"

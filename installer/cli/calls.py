@@ -137,12 +137,12 @@ def _serve(
             out.data = data
     if out.json:  # one document: each host's `skipped` says why, and the exit code says none ran
         out.data({**_served_head(command, args, docs), "hosts": docs})
-        return ExitCode.NO_AGENT_DIR if _none_ran(command, passed, served) else code
+        return ExitCode.NO_AGENT_DIR if _none_ran(passed, served) else code
     _none_there(command, passed, served)
     return code
 
 
-def _none_ran(command: Command, passed: list[Any], hosts: int) -> bool:
+def _none_ran(passed: list[Any], hosts: int) -> bool:
     """Whether every served agent's dir is missing (helper-90: a doctor of none exited 0)."""
     return bool(passed) and len(passed) == hosts
 
@@ -152,7 +152,7 @@ def _none_there(command: Command, passed: list[Any], hosts: int) -> None:
     served install into none of them exited 0, which a script takes for done)."""
     from installer.ground.errors import AgentDirMissing
 
-    if not _none_ran(command, passed, hosts):
+    if not _none_ran(passed, hosts):
         return
     verb = " ".join(command.path)  # helper-90: `list_items` was said
     if command.call == "install":

@@ -259,21 +259,11 @@ COMMANDS = (
             _FORCE,
             _YES,
             _DRY_RUN,
-            Option(
-                "on",
-                ("--on",),
-                "list",
-                _SWITCHED.format("on"),
-                complete="items",
-                commas=True,
-            ),
-            Option(
-                "off",
-                ("--off",),
-                "list",
-                _SWITCHED.format("off"),
-                complete="items",
-                commas=True,
+            *(
+                Option(
+                    way, (f"--{way}",), "list", _SWITCHED.format(way), complete="items", commas=True
+                )
+                for way in ("on", "off")
             ),
         ),
         verb="toggle:toggle",

@@ -324,18 +324,14 @@ def _needs_left_off(
     if not ctx.manifest.requires and not ctx.manifest.guards:
         return ()
     on = {a.path for a in actions if a.action in ("link", "relink")}
-    turned_on = [r for r in chosen if r.dest in on]
+    turned_on = [r.label for r in chosen if r.dest in on]
     if not turned_on:
         return ()
-    from installer.agent.guards import missing_requirements
-
     linked = on | {a.path for a in actions if a.action == "keep"}
     # With `switch = "pi"` a link in place may be off by pi's `-path`: it stays off.
     off = set(off_as_linked(ctx, agent, chosen)) if ctx.manifest.switch == "pi" else set()
     after = {r.label for r in chosen if r.dest in linked and r not in off}
-    known = {r.label for r in resources}
-    left = known - {r.label for r in chosen}
-    return missing_requirements(ctx.manifest, [r.label for r in turned_on], after, known, left)
+    return _requirements_said(ctx, resources, chosen, turned_on, after)
 
 
 def _needs_unloaded(
@@ -350,15 +346,27 @@ def _needs_unloaded(
     requires is left out or switched off (helper-88: said in link mode alone)."""
     if not ctx.manifest.requires and not ctx.manifest.guards:
         return ()
-    from installer.agent.guards import missing_requirements
-
     # Switched off: a link parked before (carried into the entry), or the user's own filter.
     off = set(off_as_linked(ctx, agent, resources))
     off.update(r for r in off_in_entry(ctx, resources, old) if not set(r.filters) <= set(mine))
     after = [r.label for r in chosen if r not in off]
+    return _requirements_said(ctx, resources, chosen, after, set(after))
+
+
+def _requirements_said(
+    ctx: Context,
+    resources: tuple[Resource, ...],
+    chosen: tuple[Resource, ...],
+    turned_on: list[str],
+    after: set[str],
+) -> tuple[str, ...]:
+    """The warnings of both modes: what `turned_on` requires that is not `after` (on once the
+    install is done), said as left out when the selection leaves it out."""
+    from installer.agent.guards import missing_requirements
+
     known = {r.label for r in resources}
     left = known - {r.label for r in chosen}
-    return missing_requirements(ctx.manifest, after, set(after), known, left)
+    return missing_requirements(ctx.manifest, turned_on, after, known, left)
 
 
 def _telling(result: PlanResult, kept: list[str]) -> PlanResult:

@@ -295,12 +295,10 @@ OTHER_AGENTS_ONLY = "this dir holds other agents' installs only (see agent.dir)"
 def _other_agents_only(ctx: Subject) -> frozenset[str]:
     """The agents whose installs alone the agent dir holds (none: it holds this host's, or
     nothing of ext's, or cannot be read, which agent.dir and items say)."""
-    from installer.ground.installs import other_agents_only
-
     if ctx.agent_dir is None or not ctx.agent_dir.is_dir():
         return frozenset()
     try:
-        return other_agents_only(ctx.agent_dir, ctx.on.name)
+        return ctx.other_agents()
     except (ExtError, OSError):
         return frozenset()
 

@@ -189,6 +189,16 @@ class Subject:
         host = self.host()
         return line_of(host.version, host.package) if host else line_of()
 
+    def other_agents(self) -> frozenset[str]:
+        """The agents whose installs alone the agent dir holds (installs.other_agents_only),
+        read once: the runner and agent.dir both ask."""
+        from installer.ground.installs import other_agents_only
+
+        agent = self.agent_dir
+        if agent is None:
+            return frozenset()
+        return self.memo("other agents", lambda: other_agents_only(agent, self.on.name))
+
     def settings(self) -> SettingsRead:
         """settings.json of the agent dir, read once and without taking pi's lock."""
         from installer.doctor.settings_file import read_unlocked

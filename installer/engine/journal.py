@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from installer.ground.atomic import alive
+from installer.ground.clock import Moment
 from installer.ground.records import NamedTuple
 
 KEEP_DEFAULT = 50
@@ -257,8 +258,7 @@ def utc_stamp(now: When) -> str:
     a clock goes back (helper-88: `ext undo` then reversed the run before the last)."""
     # A Moment's own nanoseconds, cut as its isoformat cuts them (helper-90: a float rounded
     # named a run 1 µs after its `started`); a test's datetime, by its timestamp.
-    ns = getattr(now, "ns", None)
-    us = ns // 1000 if isinstance(ns, int) else round(now.timestamp() * 1_000_000)
+    us = now.ns // 1000 if isinstance(now, Moment) else round(now.timestamp() * 1_000_000)
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime(us // 1_000_000)) + f".{us % 1_000_000:06d}Z"
 
 

@@ -134,7 +134,7 @@ def another_hosts_dir(ctx: Context, held: frozenset[str], verb: str) -> Refused:
     Code install went into pi's dir, took pi's link of a skill for its own, wrote its record
     over pi's, and its uninstall took pi's links, `/ext` and record with it. A dir that holds
     this host's too (made before this check) is left as it was, so it can be uninstalled."""
-    theirs = " and ".join(host_title(name) for name in sorted(held))
+    theirs = _titles(held)
     title = ctx.on.title
     where = f"{ctx.agent_dir} ({ctx.agent_dir_source})"
     if verb in ("install", "adopt"):
@@ -174,10 +174,14 @@ def host_title(name: str) -> str:
     return host.title if host is not None else f"{name!r} (an agent this ext does not know)"
 
 
+def _titles(held: frozenset[str]) -> str:
+    return " and ".join(host_title(name) for name in sorted(held))
+
+
 def another_agents(held: frozenset[str], host: Host) -> str:
     """What to say of a dir that holds the installs of ext of other agents (`held`) alone,
     read for `host` (list, launch, env, doctor)."""
-    theirs = " and ".join(host_title(name) for name in sorted(held))
+    theirs = _titles(held)
     return (
         f"this dir holds ext's install for {theirs}, none for {host.title}: what is in place "
         f"here is {theirs}'s, and {host.title}'s installs and switches here are refused"

@@ -90,9 +90,7 @@ def _elsewhere(s: Subject) -> list[Finding]:
 def _another_agents(s: Subject) -> list[Finding]:
     """A dir that holds other agents' installs of ext alone, checked for this one (helper-87:
     doctor gave `ext install` as the fix, which is refused there)."""
-    from installer.ground.installs import other_agents_only
-
-    held = other_agents_only(s.agent_dir, s.on.name) if s.agent_dir is not None else None
+    held = s.other_agents()
     if not held:
         return []
     from installer.hosts.dirs import another_agents, own_dir_fix
