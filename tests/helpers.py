@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +230,17 @@ with agent_lock(Path(sys.argv[1])):
     print("held", flush=True)
     sys.stdin.read()
 """
+
+
+def serve(handler: type[BaseHTTPRequestHandler]) -> ThreadingHTTPServer:
+    """A loopback HTTP server on a free port, answering on threads of its own until its
+    `shutdown()`, which returns at once: `serve_forever` looks for it between polls of the
+    socket, every 0.5 s unless told, and that was half a second at the end of each of the
+    ~60 tests that serve a registry or a model (~30 s a run)."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True  # server_close() waits for no request left hanging
+    threading.Thread(target=httpd.serve_forever, args=(0.005,), daemon=True).start()
+    return httpd
 
 
 def unwrapped(text: str) -> str:

@@ -18,13 +18,14 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
 from tests.e2e.conftest import EXT, REPO
+from tests.helpers import serve
 
 pytestmark = pytest.mark.e2e
 
@@ -183,8 +184,7 @@ class FakeModel:
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = serve(Handler)
 
     def configure(self, agent: Path) -> tuple[str, ...]:
         """Write the provider into the agent dir's models.json; the pi flags that select it."""

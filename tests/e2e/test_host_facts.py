@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from installer.hosts import judges
-from tests.helpers import build_tree, snapshot
+from tests.helpers import build_tree, serve, snapshot
 from tests.hosts import BY_NAME, RealHost, environment
 
 pytestmark = pytest.mark.e2e
@@ -601,8 +601,7 @@ class _FakeApi:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = serve(Handler)
         return self
 
     def __exit__(self, *exc: object) -> None:

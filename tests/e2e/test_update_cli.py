@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
 from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
 from tests.e2e.conftest import Run
-from tests.helpers import build_tree
+from tests.helpers import build_tree, serve
 from tests.pis import RealPi
 
 pytestmark = pytest.mark.e2e
@@ -46,9 +45,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    httpd = serve(_Handler)
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
 

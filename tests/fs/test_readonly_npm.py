@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ import pytest
 from installer.updates import HostFacts, Limits, UpdateConfig
 from installer.updates.check import check_host
 from installer.updates.fetch import ask_npm, run_npm
-from tests.helpers import build_tree
+from tests.helpers import build_tree, serve
 
 PKG = "@earendil-works/pi-coding-agent"
 RECORDER = """#!/bin/sh
@@ -90,9 +89,7 @@ def registry() -> Iterator[str]:
         def log_message(self, *args: object) -> None:
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    httpd = serve(Handler)
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()
     httpd.server_close()

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -33,7 +33,7 @@ from installer.updates import (
 from installer.updates.cache import load_cache
 from installer.updates.check import check_host
 from installer.updates.fetch import fetch_json
-from tests.helpers import build_tree
+from tests.helpers import build_tree, serve
 
 PKG = "@mariozechner/pi-coding-agent"
 EXT_PATH = "/pypi/extset/json"
@@ -89,10 +89,7 @@ def server() -> Iterator[Server]:
         def log_message(self, *args: object) -> None:
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    httpd = serve(Handler)
     srv = Server(f"http://127.0.0.1:{httpd.server_address[1]}", routes, release, seen)
     yield srv
     release.set()
