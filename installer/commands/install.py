@@ -169,10 +169,17 @@ def _refuse_guarded_left_out(
     )
 
 
+MODE_CHOSEN = "mode_chosen"  # the state record's word that --mode chose the mode here
+
+
 def _mode_kept(ctx: Context, mode: str, given: str | None) -> tuple[str, ...]:
     """The mode the set is installed in here, kept over another the manifest now names
-    (helper-89: `mode = "register"` written after a link install changed nothing, unsaid)."""
+    (helper-89: `mode = "register"` written after a link install changed nothing, unsaid),
+    unless it was chosen here with --mode (helper-90: said again at every install)."""
     if given is not None or not ctx.manifest.mode_said or ctx.manifest.mode == mode:
+        return ()
+    record = load_state(ctx.agent_dir).record_of(ctx.set_root, ctx.manifest.name)
+    if record is not None and record.extra.get(MODE_CHOSEN):
         return ()
     said = ctx.manifest.mode
     return (
@@ -305,6 +312,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         extra = recorded_hooks(ctx.set_root, extra, ctx.env.now)
         extra = _filters_record(extra, mode, skipped)
         extra.update(_seeds_record(ctx, options.reseed, previous, wrote))
+        extra.update({MODE_CHOSEN: True} if options.mode else {})  # kept unsaid: _mode_kept
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 

@@ -73,6 +73,29 @@ def test_a_mode_the_manifest_changes_after_the_install_is_said_not_silently_kept
     ]
 
 
+def test_a_mode_chosen_with_the_option_is_kept_without_a_word(tmp_path: Path) -> None:
+    """helper-90: `ext install --mode register` of a set whose extset.toml says link, then
+    every plain install warned that the manifest says link, for a choice made on purpose.
+    The warning is for a mode the manifest names that no one chose here."""
+    toml = '[set]\nname = "mine"\nmode = "link"\n'
+    root = build_tree(tmp_path / "set", {**SET, "extset.toml": toml})
+    install(_ctx(tmp_path, root), Install(mode="register"), yes)
+    again = install(_ctx(tmp_path, root), Install(), yes)
+    assert again.plan.mode == "register" and not again.changed
+    assert not [w for w in again.plan.warnings if "mode" in w]
+    # Chosen by the manifest's mode, then the manifest changed: said, as before.
+    install(_ctx(tmp_path, root), Install(mode="link"), yes)
+    state = json.loads((tmp_path / "agent" / ".extset" / "state.json").read_text())
+    assert state["sets"][0]["extra"]["mode_chosen"] is True
+    other = tmp_path / "other"
+    build_tree(other, {**SET, "extset.toml": toml})
+    ctx = resolve(Env(cwd=tmp_path), other, tmp_path / "agent2", create=True)
+    install(ctx, Install(), yes)
+    (other / "extset.toml").write_text('[set]\nname = "mine"\nmode = "register"\n')
+    said = install(resolve(Env(cwd=tmp_path), other, tmp_path / "agent2"), Install(), yes)
+    assert [w for w in said.plan.warnings if "extset.toml says register" in w]
+
+
 def test_a_packages_key_of_the_user_s_stays_when_the_entry_goes(tmp_path: Path) -> None:
     root = build_tree(tmp_path / "set", dict(SET))
     build_tree(tmp_path / "agent", {"settings.json": '{"packages": []}'})
