@@ -571,11 +571,14 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
         stop_recording("a first install into an agent dir")
     if not options.dry_run and ctx.on.is_pi:
         warn(out, _move_old_consent_store(ctx))
+    from installer.ground.context import keep_made, made, unmake
+
     said = where_said(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
-    if said and options.dry_run and options.create and not os.path.isdir(ctx.agent_dir):
+    # A dry run makes no dir; a run does, before its plan (helper-89: unsaid but in a dry run)
+    missing = made(ctx.agent_dir) or (options.dry_run and not os.path.isdir(ctx.agent_dir))
+    if said and options.create and missing:
         said = (*said, "it does not exist yet: the install makes it (--create)")
     prompt = Prompt(out, options.yes, before=said)
-    from installer.ground.context import keep_made, unmake
 
     try:
         result = verb(ctx, options, prompt)
@@ -584,7 +587,10 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
         if isinstance(exc, ExtError) and len(said) > 1 and not prompt.said:
             prompt.say_before()  # refused before its plan: the set's other dirs, first
         raise
-    keep_made()
+    if result.changed:
+        keep_made()
+    else:
+        unmake()  # nothing written in it: a dir --create made goes (the agent took nothing)
     if not result.dry_run:  # a no-op too: an install made before ext kept that record
         _remember(ctx)
     # A plan says where before it; so does a dry run's, and a no-op among the agents a set

@@ -475,6 +475,11 @@ def make_dir(path: Path) -> None:
     _MADE.extend(missing)
 
 
+def made(path: Path) -> bool:
+    """Whether this run made the folder, for an agent dir (`install --create`)."""
+    return path in _MADE
+
+
 def unmake() -> None:
     """Remove the folders this run made for its agent dir, those still empty."""
     try:

@@ -676,6 +676,43 @@ def test_a_dry_run_of_create_says_the_dir_it_would_make(set_root: Path, fresh: P
     assert not fresh.exists()
 
 
+def test_an_install_that_makes_its_dir_says_so_as_its_dry_run_does(
+    set_root: Path, fresh: Path, tmp_path: Path
+) -> None:
+    """helper-89: `ext --host claude install --yes --create` into a missing dir made it with
+    no word of that (its --dry-run says it); pi's install neither."""
+    skill = "---\nname: tidy\ndescription: Tidy up.\n---\nTidy.\n"
+    build_tree(set_root, {"skills/tidy/SKILL.md": skill})
+    for host, dir in (("pi", fresh), ("claude", tmp_path / "claude" / "new")):
+        done = ext(
+            set_root, "--host", host, "--agent-dir", str(dir), "install", "--create", "--yes"
+        )
+        assert done.exit_code == 0, done.stderr
+        assert "it does not exist yet: the install makes it (--create)" in done.stderr.splitlines()
+        again = ext(
+            set_root, "--host", host, "--agent-dir", str(dir), "install", "--create", "--yes"
+        )
+        assert "does not exist" not in again.stderr
+
+
+def test_an_install_of_nothing_the_agent_takes_leaves_no_dir_and_no_record(
+    set_root: Path, tmp_path: Path
+) -> None:
+    """A set of pi extensions alone, installed into Claude Code with --create: the dir was
+    made and kept, with a record saying the set is installed there ("had no line for this
+    set: written"), though Claude Code takes none of it."""
+    claude = tmp_path / "claude" / "new"
+    done = ext(set_root, "--host", "claude", "--agent-dir", str(claude), "install", "--create")
+    assert done.exit_code == 0, done.stderr
+    assert "nothing to do: 1 skipped" in done.stdout + done.stderr
+    assert "record" not in done.stderr
+    assert not (tmp_path / "claude").exists()
+    claude.mkdir(parents=True)
+    done = ext(set_root, "--host", "claude", "--agent-dir", str(claude), "install", "--yes")
+    assert done.exit_code == 0, done.stderr
+    assert list(claude.iterdir()) == []
+
+
 def test_an_install_refused_before_its_plan_still_says_where_the_set_is(
     set_root: Path, fresh: Path, tmp_path: Path
 ) -> None:
