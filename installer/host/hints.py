@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.host.lines import LINES, TODAY, PiLine, install_spec, line_of
+from installer.host.lines import LINES, OLDEST, TODAY, PiLine, install_spec, line_of
 
 RETEST = "re-test the set and widen [host] tested in extset.toml"
 
@@ -50,6 +50,8 @@ def install_tested(
     from installer.host.npmroot import npm_command
     from installer.host.versions import where
 
+    if where(OLDEST.tested, tested) == "newer":  # helper-86: `tested = "0.1.0"` named pi 0.1.0
+        return f"that range is older than pi {OLDEST.tested}, the oldest ext supports: {RETEST}"
     mine = line_of(version, package)
     having = [line for line in LINES if _has_releases_in(line, tested)]
     if not having and where(TODAY.tested, tested) == "older":

@@ -101,6 +101,16 @@ def test_a_range_between_the_lines_names_no_install() -> None:
     )
 
 
+@pytest.mark.parametrize("tested", ["0.1.0", "^0.72.0", "<0.73.1", ">=0.60.0 <0.73.0"])
+def test_a_range_below_the_oldest_pi_ext_supports_names_no_install(tested: str) -> None:
+    """helper-86: `tested = "0.1.0"` was told to install @mariozechner/pi-coding-agent@0.1.0,
+    a pi ext has no facts for: the oldest it supports is 0.73.1."""
+    for version, package in (("1.6.0", NEW_PACKAGE), ("0.73.1", OLD_PACKAGE), ("0.60.0", None)):
+        assert install_tested(version, package, tested) == (
+            f"that range is older than pi {OLDEST.tested}, the oldest ext supports: {RETEST}"
+        )
+
+
 def test_a_pi_of_unknown_package_is_placed_by_its_version() -> None:
     fix = install_tested("1.6.0", None, BUNDLED)
     assert f"npm uninstall -g {NEW_PACKAGE} && npm install -g {OLD_PACKAGE}@0.73.1" in fix
