@@ -188,6 +188,19 @@ def _mode_kept(ctx: Context, mode: str, given: str | None) -> tuple[str, ...]:
     )
 
 
+def _mode_chosen(
+    extra: dict[str, Any], previous: SetRecord | None, given: str | None, manifest_mode: str
+) -> dict[str, Any]:
+    """`extra` with the mark that --mode chose this mode against the manifest's, which keeps
+    _mode_kept quiet: made, or dropped, by an install that switches the mode (or is the
+    first), else as it was (helper-91: any --mode marked it for good, and a no-op rewrote the
+    record for it)."""
+    if given is None or (previous is not None and previous.mode == given):
+        return extra
+    out = {k: v for k, v in extra.items() if k != MODE_CHOSEN}
+    return {**out, MODE_CHOSEN: True} if given != manifest_mode else out
+
+
 def _selecting(
     resources: Sequence[Resource],
     chosen: list[Resource],
@@ -312,7 +325,7 @@ def install_into_pi(ctx: Context, options: Install, confirm: Confirm) -> PlanRes
         extra = recorded_hooks(ctx.set_root, extra, ctx.env.now)
         extra = _filters_record(extra, mode, skipped)
         extra.update(_seeds_record(ctx, options.reseed, previous, wrote))
-        extra.update({MODE_CHOSEN: True} if options.mode else {})  # kept unsaid: _mode_kept
+        extra = _mode_chosen(extra, previous, options.mode, ctx.manifest.mode)
         record = set_record(ctx, mode, extra)
         return state.with_set(record, drop=_forgettable_roots(ctx, state))
 

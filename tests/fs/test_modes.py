@@ -76,24 +76,30 @@ def test_a_mode_the_manifest_changes_after_the_install_is_said_not_silently_kept
 def test_a_mode_chosen_with_the_option_is_kept_without_a_word(tmp_path: Path) -> None:
     """helper-90: `ext install --mode register` of a set whose extset.toml says link, then
     every plain install warned that the manifest says link, for a choice made on purpose.
-    The warning is for a mode the manifest names that no one chose here."""
+    helper-91: the mark of that choice is made and dropped by the install that switches; a
+    --mode that switches nothing neither marks (the manifest's later change is still said)
+    nor rewrites the record."""
     toml = '[set]\nname = "mine"\nmode = "link"\n'
     root = build_tree(tmp_path / "set", {**SET, "extset.toml": toml})
-    install(_ctx(tmp_path, root), Install(mode="register"), yes)
-    again = install(_ctx(tmp_path, root), Install(), yes)
-    assert again.plan.mode == "register" and not again.changed
-    assert not [w for w in again.plan.warnings if "mode" in w]
-    # Chosen by the manifest's mode, then the manifest changed: said, as before.
-    install(_ctx(tmp_path, root), Install(mode="link"), yes)
-    state = json.loads((tmp_path / "agent" / ".extset" / "state.json").read_text())
-    assert state["sets"][0]["extra"]["mode_chosen"] is True
-    other = tmp_path / "other"
-    build_tree(other, {**SET, "extset.toml": toml})
-    ctx = resolve(Env(cwd=tmp_path), other, tmp_path / "agent2", create=True)
-    install(ctx, Install(), yes)
-    (other / "extset.toml").write_text('[set]\nname = "mine"\nmode = "register"\n')
-    said = install(resolve(Env(cwd=tmp_path), other, tmp_path / "agent2"), Install(), yes)
-    assert [w for w in said.plan.warnings if "extset.toml says register" in w]
+    state = tmp_path / "agent" / ".extset" / "state.json"
+
+    def mode_said(*given: str) -> list[str]:
+        result = install(_ctx(tmp_path, root), Install(mode=given[0] if given else None), yes)
+        return [w for w in result.plan.warnings if "extset.toml says" in w] + list(result.notes)
+
+    assert mode_said("register") == []
+    assert json.loads(state.read_text())["sets"][0]["extra"]["mode_chosen"] is True
+    assert mode_said() == []  # kept as chosen, unsaid
+    assert mode_said("link") == []  # switched back to the manifest's: no longer chosen
+    assert "mode_chosen" not in json.loads(state.read_text())["sets"][0]["extra"]
+    before = state.read_text()
+    assert mode_said("link") == []  # no switch: nothing to mark, the record as it was
+    assert state.read_text() == before
+    (root / "extset.toml").write_text('[set]\nname = "mine"\nmode = "register"\n')
+    assert mode_said() == [
+        "installed here in link mode, which a plain install keeps; extset.toml says register: "
+        "`ext install --mode register` switches"
+    ]
 
 
 def test_a_packages_key_of_the_user_s_stays_when_the_entry_goes(tmp_path: Path) -> None:
