@@ -372,6 +372,20 @@ def _say_if_it_writes(out: Any, command: Command, options: Any) -> None:
         reads_only()
 
 
+def _makes(ctx: Any, options: Any) -> tuple[str, ...]:
+    """The word on a dir `--create` makes for the install: this run made it before its plan,
+    or its dry run would (helper-89: a run said it only in a dry run)."""
+    import os
+
+    from installer.ground.context import made_by_this_run
+
+    if options.create and (
+        made_by_this_run(ctx.agent_dir) or (options.dry_run and not os.path.isdir(ctx.agent_dir))
+    ):
+        return ("it does not exist yet: the install makes it (--create)",)
+    return ()
+
+
 def _remember(ctx: Any) -> None:
     from installer.ground.installs import sync
 
@@ -571,32 +585,28 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
         stop_recording("a first install into an agent dir")
     if not options.dry_run and ctx.on.is_pi:
         warn(out, _move_old_consent_store(ctx))
-    from installer.ground.context import keep_made, made, unmake
+    from installer.ground.context import keep_made, unmake
 
     said = where_said(g, out, ctx, BY_CALL["install"], _install_args(options), installing=True)
-    # A dry run makes no dir; a run does, before its plan (helper-89: unsaid but in a dry run)
-    missing = made(ctx.agent_dir) or (options.dry_run and not os.path.isdir(ctx.agent_dir))
-    if said and options.create and missing:
-        said = (*said, "it does not exist yet: the install makes it (--create)")
-    prompt = Prompt(out, options.yes, before=said)
+    makes = _makes(ctx, options) if said and not out.headed else ()  # (served: the heading)
+    prompt = Prompt(out, options.yes, before=(*said, *makes))
 
     try:
         result = verb(ctx, options, prompt)
     except BaseException as exc:  # declined or refused: a dir --create made goes too (one a
         unmake()  # run rolled back holds its journal now, and stays)
         if isinstance(exc, ExtError) and len(said) > 1 and not prompt.said:
-            prompt.say_before()  # refused before its plan: the set's other dirs, first
+            prompt.before = said  # refused before its plan: the set's other dirs, first
+            prompt.say_before()
         raise
-    if result.changed:
-        keep_made()
-    else:
-        unmake()  # nothing written in it: a dir --create made goes (the agent took nothing)
+    keep_made()
     if not result.dry_run:  # a no-op too: an install made before ext kept that record
         _remember(ctx)
     # A plan says where before it; so does a dry run's, and a no-op among the agents a set
     # serves (its `nothing to do` is one of several).
     shown = result.dry_run and not result.plan.is_empty
-    before = said if not prompt.said and (shown or out.headed) else ()
+    told = (*said, *makes) if result.dry_run else said  # a served run's dir is made by now
+    before = told if not prompt.said and (shown or out.headed) else ()
     after = notice(g, ctx)
     if result.applied and not g.quiet and ctx.on.is_pi and not _pi_reads(ctx):
         # `ext` in these commands is made the one run, with this run's --agent-dir.

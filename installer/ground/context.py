@@ -475,7 +475,7 @@ def make_dir(path: Path) -> None:
     _MADE.extend(missing)
 
 
-def made(path: Path) -> bool:
+def made_by_this_run(path: Path) -> bool:
     """Whether this run made the folder, for an agent dir (`install --create`)."""
     return path in _MADE
 
@@ -483,8 +483,8 @@ def made(path: Path) -> bool:
 def unmake() -> None:
     """Remove the folders this run made for its agent dir, those still empty."""
     try:
-        for made in _MADE:
-            os.rmdir(made)
+        for folder in _MADE:
+            os.rmdir(folder)
     except OSError:
         pass  # something is in it: not ours to remove
     _MADE.clear()

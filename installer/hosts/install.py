@@ -157,11 +157,8 @@ def install_into_host(ctx: Context, options: Asked, confirm: Confirm) -> PlanRes
 
     written: list[WrittenPlan] = []
     kept: list[str] = []  # a user's entry a pruned link had replaced: its backup, named
-    named = (ctx.set_root, ctx.manifest.name)
 
     def new_state(state: State) -> State:
-        if not (where.items or where.written) and not state.record_of(*named):
-            return state  # the host takes none of the set: no line (and no dir --create made)
         extra: dict[str, object] = {"host": host.name}
         hashes = written[-1].hashes() if written else {}
         if hashes:

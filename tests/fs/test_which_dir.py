@@ -695,22 +695,30 @@ def test_an_install_that_makes_its_dir_says_so_as_its_dry_run_does(
         assert "does not exist" not in again.stderr
 
 
-def test_an_install_of_nothing_the_agent_takes_leaves_no_dir_and_no_record(
+def test_the_dir_create_makes_is_not_said_where_it_is_not_made_or_after_it_is(
     set_root: Path, tmp_path: Path
 ) -> None:
-    """A set of pi extensions alone, installed into Claude Code with --create: the dir was
-    made and kept, with a record saying the set is installed there ("had no line for this
-    set: written"), though Claude Code takes none of it."""
-    claude = tmp_path / "claude" / "new"
-    done = ext(set_root, "--host", "claude", "--agent-dir", str(claude), "install", "--create")
+    """helper-91: a served install said "does not exist yet" on stderr twice for each agent,
+    the second time below the dir it had just made (a served run heads each agent's plan and
+    result with its dir instead); a usage error said the install makes a dir it never made."""
+    build_tree(
+        set_root, {"extset.toml": '[set]\nname = "mine"\n[hosts]\nserve = ["pi", "claude"]\n'}
+    )
+    build_tree(set_root, {"prompts/note.md": "---\ndescription: Note it\n---\nNote.\n"})
+    home = tmp_path / "home"
+    env = {**ENV, "HOME": str(home), "XDG_DATA_HOME": str(home / ".data")}
+    env |= {"CLAUDE_CONFIG_DIR": str(home / "claude"), "PI_CODING_AGENT_DIR": str(home / "pi")}
+    done = CliRunner().invoke(
+        app, ["--set", str(set_root), "install", "--create", "--yes"], env=env
+    )
     assert done.exit_code == 0, done.stderr
-    assert "nothing to do: 1 skipped" in done.stdout + done.stderr
-    assert "record" not in done.stderr
-    assert not (tmp_path / "claude").exists()
-    claude.mkdir(parents=True)
-    done = ext(set_root, "--host", "claude", "--agent-dir", str(claude), "install", "--yes")
-    assert done.exit_code == 0, done.stderr
-    assert list(claude.iterdir()) == []
+    makes = "it does not exist yet: the install makes it (--create)"
+    assert makes not in done.stderr, done.stderr
+    assert (home / "claude" / "commands").is_dir() and (home / "pi" / "prompts").is_dir()
+    fresh = tmp_path / "pa"
+    done = ext(set_root, "--agent-dir", str(fresh), "install", "--create", "--only", "nosuch")
+    assert done.exit_code == 2 and makes not in done.stderr, done.stderr
+    assert not fresh.exists()
 
 
 def test_an_install_refused_before_its_plan_still_says_where_the_set_is(
