@@ -48,13 +48,16 @@ def install_tested(
     into where the pi at `resolved` is (global, or a folder's node_modules), or re-testing the
     set."""
     from installer.host.npmroot import npm_command
-    from installer.host.versions import where
+    from installer.host.versions import reaches, where
 
     if where(OLDEST.tested, tested) == "newer":  # helper-86: `tested = "0.1.0"` named pi 0.1.0
-        return f"that range is older than pi {OLDEST.tested}, the oldest ext supports: {RETEST}"
+        return (
+            f"that range is older than pi {OLDEST.tested}, the oldest ext supports: re-test the "
+            "set on a pi ext supports and name it in [host] tested in extset.toml"
+        )
     mine = line_of(version, package)
     having = [line for line in LINES if _has_releases_in(line, tested)]
-    if not having and where(TODAY.tested, tested) == "older":
+    if not having and where(TODAY.tested, tested) != "in" and reaches(TODAY.tested, None, tested):
         return _newer_than_known(mine, package, tested, resolved)
     if not having:
         return f"no release of pi ext knows of is in that range: {RETEST}"
@@ -91,8 +94,8 @@ def _newer_than_known(mine: PiLine, package: str | None, tested: str, resolved: 
 
 
 def _has_releases_in(line: PiLine, tested: str) -> bool:
-    """True when `tested` admits a release of `line` that exists: it is neither wholly below
-    the line's first release nor wholly above its tested one."""
-    from installer.host.versions import where
+    """True when `tested` admits a release of `line` that ext supports: one from the line's
+    first (the oldest line's: the oldest ext supports) to its tested one."""
+    from installer.host.versions import reaches
 
-    return where(line.first, tested) != "newer" and where(line.tested, tested) != "older"
+    return bool(reaches(OLDEST.tested if line is OLDEST else line.first, line.tested, tested))

@@ -177,6 +177,67 @@ def _where(version: str, wanted: str) -> Where | None:
     return "between"
 
 
+def reaches(low: str, high: str | None, wanted: str) -> bool | None:
+    """Whether a version from `low` to `high` (both in; None: no end) is in the range `wanted`,
+    by the bounds of each of its parts (helper-91: `0.72.0 || 2.0.0` is neither above nor
+    below pi's 1.x releases, and has none of them); None when either cannot be read.
+    Prereleases are not told apart: the releases of pi's lines are what is asked about.
+    Kept in the memo beside `where`'s answers (a span is no version: `0.74.0..1.6.0`)."""
+    memo = _load()
+    span = f"{low}..{high or ''}"
+    seen = memo.get(wanted, {}).get("at")
+    if isinstance(seen, dict) and seen.get(span) in ("yes", "no"):
+        return bool(seen[span] == "yes")
+    if range_error(wanted) is not None:
+        return None
+    found = _reaches(low, high, wanted)
+    if found is not None:
+        _remember(memo, wanted, at=(span, "yes" if found else "no"))
+    return found
+
+
+def _reaches(low: str, high: str | None, wanted: str) -> bool | None:
+    """`reaches` for a range known to be valid."""
+    import nodesemver
+
+    start, end = parse_version(low), parse_version(high) if high is not None else None
+    if start is None or (high is not None and end is None):
+        return None
+    for group in nodesemver.make_range(wanted, loose=False).set:
+        bottom, top = start, (end, False)  # the part's span within ours; top: (bound, open)
+        for comparator in group:
+            op, bound = getattr(comparator, "operator", None), getattr(comparator, "semver", None)
+            if bound is None or not getattr(bound, "version", None):
+                continue  # `*`: no bound
+            if op in ("", "=", ">", ">="):  # a release above `>x` is x's next patch at least
+                low_bound = _next_release(bound) if op == ">" else bound
+                bottom = low_bound if low_bound.compare(bottom) > 0 else bottom
+            if op in ("", "=", "<", "<=") and _tighter(bound, op == "<", top):
+                top = (bound, op == "<")
+        if top[0] is None:
+            return True
+        side = bottom.compare(top[0])
+        if side < 0 or (side == 0 and not top[1]):
+            return True
+    return False
+
+
+def _next_release(version: Version) -> Version:
+    """The first release above `version`: its next patch (a prerelease's own release)."""
+    import nodesemver
+
+    patch = version.patch if version.prerelease else version.patch + 1
+    return nodesemver.make_semver(f"{version.major}.{version.minor}.{patch}", loose=False)
+
+
+def _tighter(bound: Version, open_: bool, top: tuple[Version | None, bool]) -> bool:
+    """Whether an upper bound is below `top` (None: no upper bound yet)."""
+    if top[0] is None:
+        return True
+    side = bound.compare(top[0])
+    return side < 0 or (side == 0 and open_ and not top[1])
+
+
 def _fails(version: Version, group: list[object], ops: tuple[str, ...]) -> bool:
     """True when `version` is outside one of the group's bounds on that side."""
     import nodesemver

@@ -101,14 +101,41 @@ def test_a_range_between_the_lines_names_no_install() -> None:
     )
 
 
+BELOW = (
+    f"that range is older than pi {OLDEST.tested}, the oldest ext supports: re-test the set "
+    "on a pi ext supports and name it in [host] tested in extset.toml"
+)
+
+
 @pytest.mark.parametrize("tested", ["0.1.0", "^0.72.0", "<0.73.1", ">=0.60.0 <0.73.0"])
 def test_a_range_below_the_oldest_pi_ext_supports_names_no_install(tested: str) -> None:
     """helper-86: `tested = "0.1.0"` was told to install @mariozechner/pi-coding-agent@0.1.0,
     a pi ext has no facts for: the oldest it supports is 0.73.1."""
     for version, package in (("1.6.0", NEW_PACKAGE), ("0.73.1", OLD_PACKAGE), ("0.60.0", None)):
-        assert install_tested(version, package, tested) == (
-            f"that range is older than pi {OLDEST.tested}, the oldest ext supports: {RETEST}"
-        )
+        assert install_tested(version, package, tested) == BELOW
+
+
+def test_a_range_of_parts_is_read_part_by_part() -> None:
+    """helper-91: `0.72.0 || 2.0.0` was sent to npm whole, for each package: the old one would
+    install 0.72.0, which ext does not support, and the new one has no release in it but a
+    2.0.0 not out yet. Only its part above every release ext knows can be a pi to install."""
+    head = (
+        "that range is newer than pi 1.6.0, the newest ext knows of: if a release in it is out "
+        f"(npm view {NEW_PACKAGE} versions)"
+    )
+    spec = f"'{NEW_PACKAGE}@0.72.0 || 2.0.0'"
+    assert install_tested("1.6.0", NEW_PACKAGE, "0.72.0 || 2.0.0") == (
+        f"{head}, npm install -g {spec}; else {RETEST}"
+    )
+    assert install_tested("0.73.1", OLD_PACKAGE, "0.72.0 || 2.0.0").startswith(
+        f"{head} (it needs Node >=22.19.0), npm uninstall -g {OLD_PACKAGE} && "
+    )
+    assert install_tested("1.6.0", NEW_PACKAGE, "0.72.0 || 1.2.3") == (
+        f"install a tested version: npm install -g '{NEW_PACKAGE}@0.72.0 || 1.2.3', or {RETEST}"
+    )
+    assert install_tested("1.6.0", NEW_PACKAGE, "0.60.0 || 0.73.5") == (
+        f"no release of pi ext knows of is in that range: {RETEST}"
+    )
 
 
 def test_a_pi_of_unknown_package_is_placed_by_its_version() -> None:

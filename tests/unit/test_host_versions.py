@@ -16,6 +16,7 @@ from installer.host.versions import (
     newest_in,
     parse_version,
     range_error,
+    reaches,
     version_in,
     where,
 )
@@ -177,3 +178,30 @@ def test_drift_message_for_a_gap_in_the_range() -> None:
 def test_drift_message_for_an_exact_pin() -> None:
     assert "older" in (drift_message("0.72.0", "0.73.1", "pi") or "")
     assert "newer" in (drift_message("0.74.0", "=0.73.1", "pi") or "")
+
+
+_GRID = [f"{a}.{b}.{c}" for a in range(3) for b in range(3) for c in range(2)]
+
+
+@pytest.mark.parametrize(
+    "tested",
+    [
+        "*", "1.x", "^0.2.1", "~1.2.0", ">1.2.0 <2.0.0", "0.1.1 || 2.2.1", ">=1.0.0 <=1.0.0",
+        ">1.0.0 <1.0.1", "<0.0.1", "1.2.0 - 2.1.1", "^0 || >=2.1.0 <2.2.0", ">=1.1.1 || <0.2.0",
+        ">1.0.0-rc.1 <1.0.1", "<1.0.0", ">2.2.1",
+    ],
+)  # fmt: skip
+def test_a_span_reaches_a_range_when_a_release_in_it_is_in_the_range(tested: str) -> None:
+    """helper-91: `0.72.0 || 2.0.0` has no release of 0.74.0-1.6.0 though it is neither above
+    nor below them; `>1.0.0 <1.0.1` has none at all. Every span of a grid of releases against
+    npm's own answer for each release in it."""
+    import nodesemver
+
+    for i, low in enumerate(_GRID):
+        for high in _GRID[i:]:
+            inside = [v for v in _GRID[i:] if nodesemver.lte(v, high, False)]
+            npm = any(nodesemver.satisfies(v, tested, loose=False) for v in inside)
+            assert reaches(low, high, tested) is npm, (low, high)
+        assert reaches(low, None, tested) or not any(
+            nodesemver.satisfies(v, tested, loose=False) for v in _GRID[i:]
+        )
