@@ -243,6 +243,12 @@ def serve(handler: type[BaseHTTPRequestHandler]) -> ThreadingHTTPServer:
     return httpd
 
 
+def stop(httpd: ThreadingHTTPServer) -> None:
+    """Stop a server `serve` started, and close its socket."""
+    httpd.shutdown()
+    httpd.server_close()
+
+
 def unwrapped(text: str) -> str:
     """Text as one line of single spaces: ext wraps a long message at any space on screen,
     so a test looks for a sentence in this."""

@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 import pytest
 
 from tests.e2e.conftest import EXT, REPO
-from tests.helpers import serve
+from tests.helpers import serve, stop
 
 pytestmark = pytest.mark.e2e
 
@@ -208,8 +208,7 @@ class FakeModel:
         ]
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        stop(self.server)
 
 
 def _chunks(reply: Reply, n: int) -> Iterator[dict[str, Any]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from installer.hosts import judges
-from tests.helpers import build_tree, serve, snapshot
+from tests.helpers import build_tree, serve, snapshot, stop
 from tests.hosts import BY_NAME, RealHost, environment
 
 pytestmark = pytest.mark.e2e
@@ -605,8 +605,7 @@ class _FakeApi:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        stop(self.server)
 
     @property
     def url(self) -> str:

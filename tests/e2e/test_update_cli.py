@@ -11,7 +11,7 @@ import pytest
 
 from installer.host.lines import NEW_PACKAGE, OLD_PACKAGE
 from tests.e2e.conftest import Run
-from tests.helpers import build_tree, serve
+from tests.helpers import build_tree, serve, stop
 from tests.pis import RealPi
 
 pytestmark = pytest.mark.e2e
@@ -47,7 +47,7 @@ class _Handler(BaseHTTPRequestHandler):
 def server() -> Iterator[str]:
     httpd = serve(_Handler)
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    stop(httpd)
 
 
 def test_outdated_names_newer_versions_with_hints(

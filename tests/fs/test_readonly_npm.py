@@ -17,7 +17,7 @@ import pytest
 from installer.updates import HostFacts, Limits, UpdateConfig
 from installer.updates.check import check_host
 from installer.updates.fetch import ask_npm, run_npm
-from tests.helpers import build_tree, serve
+from tests.helpers import build_tree, serve, stop
 
 PKG = "@earendil-works/pi-coding-agent"
 RECORDER = """#!/bin/sh
@@ -91,8 +91,7 @@ def registry() -> Iterator[str]:
 
     httpd = serve(Handler)
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    stop(httpd)
 
 
 @pytest.mark.skipif(shutil.which("npm") is None, reason="no npm on PATH")

@@ -33,7 +33,7 @@ from installer.updates import (
 from installer.updates.cache import load_cache
 from installer.updates.check import check_host
 from installer.updates.fetch import fetch_json
-from tests.helpers import build_tree, serve
+from tests.helpers import build_tree, serve, stop
 
 PKG = "@mariozechner/pi-coding-agent"
 EXT_PATH = "/pypi/extset/json"
@@ -93,8 +93,7 @@ def server() -> Iterator[Server]:
     srv = Server(f"http://127.0.0.1:{httpd.server_address[1]}", routes, release, seen)
     yield srv
     release.set()
-    httpd.shutdown()
-    httpd.server_close()
+    stop(httpd)
 
 
 def send(status: int, body: bytes, length: bool = True) -> Route:
