@@ -57,7 +57,7 @@ def install_tested(
         )
     mine = line_of(version, package)
     having = [line for line in LINES if _has_releases_in(line, tested)]
-    if not having and where(TODAY.tested, tested) != "in" and reaches(TODAY.tested, None, tested):
+    if not having and reaches(TODAY.tested, None, tested):  # only above it, then
         return _newer_than_known(mine, package, tested, resolved)
     if not having:
         return f"no release of pi ext knows of is in that range: {RETEST}"
