@@ -88,7 +88,7 @@ def newest_in(versions: list[str], wanted: str) -> str | None:
 
     good = [v for v in versions if parse_version(v) is not None]
     try:
-        best = nodesemver.max_satisfying(good, wanted, loose=False)
+        best = nodesemver.max_satisfying(good, _spaced(wanted), loose=False)
     except (ValueError, TypeError):
         return None
     return str(best) if best else None
@@ -109,6 +109,14 @@ def range_error(text: str) -> str | None:
     return error
 
 
+def _spaced(text: str) -> str:
+    """A range with each run of white space made one space, as npm reads it first
+    (`range.trim().split(/\\s+/).join(' ')` in node-semver's Range): nodesemver parses a run
+    of spaces after an operator in n**4 time (helper-92: `>=` and 1,000 spaces in a set's
+    `[host] tested` held every command for half an hour)."""
+    return " ".join(text.split())
+
+
 # A version, or a range of one (`1.6`, `1.x`, `^1.6.0`, `~0.73`), with no comparison of its own.
 _ONE_VERSION = r"[~^]?v?\d+(?:\.(?:\d+|[xX*])){0,2}"
 
@@ -126,7 +134,7 @@ def _range_error(text: str) -> str | None:
         spaced = " ".join(parts)  # `>=1.6, <1.7`: both at once
         return f"npm ranges separate comparators with spaces, not commas: write {spaced!r}"
     try:
-        if nodesemver.valid_range(text, loose=False) is not None:
+        if nodesemver.valid_range(_spaced(text), loose=False) is not None:
             return None
     except (ValueError, TypeError):
         pass
@@ -165,11 +173,11 @@ def _where(version: str, wanted: str) -> Where | None:
     text = str(parsed.version)
     # Not include_prerelease: in nodesemver 0.9.1 it makes every prerelease compare equal to
     # its release (npm orders 1.0.0-rc.1 before 1.0.0); npm's default rule is the one kept.
-    if nodesemver.satisfies(text, wanted, loose=False):
+    if nodesemver.satisfies(text, _spaced(wanted), loose=False):
         return "in"
     # nodesemver's ltr/outside (0.9.1) call its comparisons without their `loose` argument
     # and raise; the side is read from the range's comparator sets instead.
-    alternatives = nodesemver.make_range(wanted, loose=False).set
+    alternatives = nodesemver.make_range(_spaced(wanted), loose=False).set
     if all(_fails(parsed, group, (">", ">=")) for group in alternatives):
         return "older"
     if all(_fails(parsed, group, ("<", "<=")) for group in alternatives):
@@ -203,7 +211,7 @@ def _reaches(low: str, high: str | None, wanted: str) -> bool | None:
     start, end = parse_version(low), parse_version(high) if high is not None else None
     if start is None or (high is not None and end is None):
         return None
-    for group in nodesemver.make_range(wanted, loose=False).set:
+    for group in nodesemver.make_range(_spaced(wanted), loose=False).set:
         bottom, top = start, (end, False)  # the part's span within ours; top: (bound, open)
         for comparator in group:
             op, bound = getattr(comparator, "operator", None), getattr(comparator, "semver", None)

@@ -205,3 +205,21 @@ def test_a_span_reaches_a_range_when_a_release_in_it_is_in_the_range(tested: str
         assert reaches(low, None, tested) or not any(
             nodesemver.satisfies(v, tested, loose=False) for v in _GRID[i:]
         )
+
+
+def test_a_range_with_a_run_of_spaces_is_read_as_npm_reads_it_at_once() -> None:
+    """helper-92: `>=` and 1,000 spaces in a set's `[host] tested` held every command for half
+    an hour (nodesemver parses such a run in n**4 time; npm makes each run one space first).
+    Timed in a child so that the old behaviour fails rather than holds the suite."""
+    import subprocess
+    import sys
+
+    code = (
+        "from installer.host.versions import _range_error, _where\n"
+        "gap = ' ' * 1000\n"
+        "assert _range_error('>=' + gap + 'a') is not None\n"
+        "assert _where('1.2.0', '>=' + gap + '1.0.0' + gap + '<2.0.0') == 'in'\n"
+        "assert _where('2.1.0', '>=' + gap + '1.0.0' + gap + '<2.0.0') == 'newer'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=20, check=False)
+    assert done.returncode == 0
