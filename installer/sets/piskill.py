@@ -26,7 +26,10 @@ if TYPE_CHECKING:
     from installer.sets.resources import Resource
 
 _MAX = 1 << 20  # pi reads the whole file; ext gives up on one larger than this
-_KEY = re.compile(r"([A-Za-z0-9_][\w.-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*")  # a top-level key line
+# A top-level key line, and one below: their values' (and the inner key's) trailing blanks
+# are the groups', taken off where they are read; a lazy group before `[ \t]*` took
+# quadratic time on a long line of blanks (helper-92: a 128 KB line, 43 s).
+_KEY = re.compile(r"([A-Za-z0-9_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?")
 # YAML 1.2's core schema: what a plain scalar is when it is not a string.
 _NOT_TEXT = re.compile(
     r"true|True|TRUE|false|False|FALSE|null|Null|NULL|~"
@@ -35,7 +38,7 @@ _NOT_TEXT = re.compile(
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
 )
 _NESTED = re.compile(r"[ \t]*-(?:[ \t]|$)|[ \t]+[^\s:#][^:]*:(?:[ \t]|$)")  # a list or a map
-_INNER_KEY = re.compile(r"[ \t]+([^\s:#\-][^:]*?)[ \t]*:[ \t]+(.*?)[ \t]*")  # `  key: value` below
+_INNER_KEY = re.compile(r"[ \t]+([^\s:#\-][^:]*):[ \t]+(.*)")  # `  key: value` below
 _QUOTED = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]*(.*)""", re.DOTALL)
 _NOT_TEXT_TAGS = ("!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq")
 _UNKNOWN = "?"  # a shape ext does not judge
@@ -123,7 +126,7 @@ def _keys(lines: list[str]) -> list[tuple[int, str, str]] | None:
         match = _KEY.fullmatch(line)
         if match is None:
             return None
-        out.append((i, match.group(1), _uncommented(match.group(2) or "")))
+        out.append((i, match.group(1), _uncommented((match.group(2) or "").rstrip(" \t"))))
     return out
 
 
@@ -146,9 +149,10 @@ def _key_error(lines: list[str], i: int, key: str, value: str) -> str | None:
         return f"{key}: {error}"
     inner = [m for m in map(_INNER_KEY.fullmatch, below) if m] if not value else []
     for m in inner:  # a map below: each of its values is read as one on a key line
-        error = _value_error(_uncommented(m.group(2)))
+        inner_key, inner_value = (part.rstrip(" \t") for part in m.groups())
+        error = _value_error(_uncommented(inner_value))
         if error:
-            return f"{key}.{m.group(1)}: {error}"
+            return f"{key}.{inner_key}: {error}"
     return None
 
 

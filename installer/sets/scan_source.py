@@ -94,8 +94,11 @@ _REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new
 
 
 _SPECIAL = re.compile(r"[/'\"`{}]")  # the only characters where the lexer's state can change
+# A string runs to its quote or its line's end, a lone backslash at the file's end included:
+# one that matched nothing there was tried again from each quote before it (helper-92: a
+# file of `\"` pairs ending in `\`, 120 KB, took doctor 28 s).
 _STRING = {
-    q: re.compile(q + r"(?:[^" + q + r"\\\n]|\\[\s\S])*(?:" + q + r"|$)", re.M) for q in "'\""
+    q: re.compile(q + r"(?:[^" + q + r"\\\n]|\\[\s\S])*+\\?(?:" + q + r"|$)", re.M) for q in "'\""
 }
 _TEMPLATE_TEXT = re.compile(r"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*")
 _REGEX_LITERAL = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")

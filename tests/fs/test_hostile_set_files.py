@@ -197,3 +197,42 @@ def test_an_extension_named_as_one_of_ext_s_own_files_is_refused(
     assert "is taken by something" not in skipped.stderr
     if name == "ext-command.ts":
         assert os.path.realpath(agent / "extensions" / name).startswith(str(agent / ".extset"))
+
+
+# helper-92: a long run of blanks on one line held ext for seconds to half an hour in four
+# readers of a set's files, each a regular expression trying every split of the run. Each is
+# asked in a child, so that the old behaviour fails at the timeout rather than holds the run.
+_GAP = " " * 200_000
+_READERS = {
+    "a SKILL.md key line": (
+        "from installer.sets.piskill import refusal\n"
+        "p = f'{d}/SKILL.md'\n"
+        "open(p, 'w').write('---\\nname: a\\ndescription: d\\nk: a' + GAP + 'b\\n---\\n')\n"
+        "assert refusal(p) is None\n"
+    ),
+    "a key line of the YAML the other agents read": (
+        "from installer.sets.yamltext import faults, text_of\n"
+        "head = 'description: d\\nk' + GAP + 'x\\n'\n"
+        "assert text_of(head, 'description') == 'd' and faults(head) == []\n"
+    ),
+    "an extension's imports on pi 0.73": (
+        "from installer.sets.link_imports import escapes\n"
+        "p = f'{d}/slow.ts'\n"
+        "open(p, 'w').write('//import' + GAP + 'x\\n')\n"
+        "assert escapes(p, [p], Path(d)) == []\n"
+    ),
+    "a string that ends in a lone backslash": (
+        "from installer.sets.scan_source import scan_imports\n"
+        "assert scan_imports('\"' + '\\\\\"' * (len(GAP) // 2) + '\\\\') == []\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(_READERS))
+def test_a_long_run_of_blanks_is_read_in_linear_time(reader: str, tmp_path: Path) -> None:
+    code = f"from pathlib import Path\nd = {str(tmp_path)!r}\nGAP = ' ' * {len(_GAP)}\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code + _READERS[reader]],
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
