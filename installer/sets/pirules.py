@@ -119,6 +119,27 @@ def manifest_list(manifest: Any, key: str) -> list[str] | None:
     return [v for v in value if isinstance(v, str)]
 
 
+def _refuse_a_string_of_entries(folder: str, manifest: Any) -> None:
+    """A folder extension's `pi.extensions` written as a string: pi 1.x reads no entries from
+    it, pi 0.73 one per character (`for (const extPath of manifest.extensions)`), and loads
+    each that names something there: `.`, `/`, a file `a` (helper-92: a FIFO `a` hung pi
+    0.73 past its SIGTERM, unjudged). Refused, on either pi, only when a character names
+    something: a list is what both read alike."""
+    value = manifest.get("extensions") if isinstance(manifest, dict) else None
+    if not isinstance(value, str):
+        return
+    named = [c for c in dict.fromkeys(value) if os.path.lexists(os.path.join(folder, c))]
+    if named:
+        from installer.ground.errors import UsageError
+
+        pkg = os.path.join(folder, "package.json")
+        raise UsageError(
+            f"{pkg}: pi.extensions is a string ({value!r}), which pi 0.73 reads one character "
+            f"at a time, loading {', '.join(repr(c) for c in named)} from the folder",
+            f'write it as a list of paths, e.g. "extensions": ["./index.ts"], in {pkg}',
+        )
+
+
 def _listing(folder: str, ig: Ignore | None, root: str) -> list[os.DirEntry[str]]:
     """The folder's entries, sorted; its ignore files read into ig on the way."""
     try:
@@ -151,6 +172,7 @@ def _children(folder: str, ig: Ignore, root: str) -> list[tuple[str, bool, bool,
 def extension_entries(folder: str) -> tuple[str, ...] | None:
     """The files pi loads a folder extension from, or None when the folder is not one."""
     manifest = read_pi_key(folder) if os.path.exists(f"{folder}/package.json") else None
+    _refuse_a_string_of_entries(folder, manifest)
     declared = manifest_list(manifest, "extensions") or []
     found = [os.path.normpath(os.path.join(folder, p)) for p in declared]
     found = [p for p in found if os.path.exists(p)]

@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from installer.host.lines import OLDEST
 from tests.e2e.conftest import Run
 from tests.helpers import build_tree
+from tests.pis import RealPi
 
 pytestmark = pytest.mark.e2e
 
@@ -116,3 +118,32 @@ def test_a_tilde_in_the_agent_dir_is_read_as_each_pi_reads_it(
         # `//` is one `/` to the kernel; `..` ext leaves to the kernel, as pi 0.73 does (pi 1.x
         # folds it by the text: the two differ only past a folder that is a link or missing)
         assert os.path.normpath(ours) == os.path.normpath(theirs), (text, ours, theirs)
+
+
+def test_a_string_of_folder_entries_is_read_a_character_at_a_time_by_pi_0_73(
+    pi: Run, real_pi: RealPi, ext: Run, tmp_path: Path
+) -> None:
+    """helper-92: `"pi": {"extensions": "ab"}` in a folder extension's package.json: pi 0.73
+    loads the files `a` and `b` (it walks the string), pi 1.x its index.ts; ext judged the
+    index.ts alone, so a FIFO `a` went by unjudged and hung pi 0.73. ext refuses such a
+    folder on either pi, naming what 0.73 would load and the list to write."""
+    folder = {
+        "package.json": json.dumps({"name": "foo", "pi": {"extensions": "ab"}}),
+        "index.ts": _ext("probe-index"),
+        "a": _ext("probe-a").replace("(pi: any)", "(pi)"),  # no suffix: read as JavaScript
+        "b": _ext("probe-b").replace("(pi: any)", "(pi)"),
+    }
+    agent = build_tree(tmp_path / "agent", {f"extensions/foo/{k}": v for k, v in folder.items()})
+    done = pi(agent, "--help")
+    text = done.stdout + done.stderr
+    old = real_pi.line is OLDEST
+    assert ("probe-a" in text, "probe-b" in text, "probe-index" in text) == (old, old, not old)
+    files = {f"extensions/foo/{k}": v for k, v in folder.items()}
+    the_set = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "s"\n', **files})
+    refused = ext("--set", str(the_set), "--agent-dir", str(tmp_path / "a2"), "install", "--create")
+    assert refused.returncode == 2, refused.stderr
+    assert "pi.extensions is a string ('ab'), which pi 0.73 reads one character at a time, " in (
+        refused.stderr
+    )
+    assert "loading 'a', 'b' from the folder" in refused.stderr
+    assert not (tmp_path / "a2").exists()
