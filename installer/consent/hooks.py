@@ -90,6 +90,12 @@ def _hook(source: str, event: str, matcher: str | None, hook: Any) -> HookComman
     return HookCommand(source, event, matcher, text, kind, timeout, not_run)
 
 
+def quoted(matcher: str) -> str:
+    """A matcher in double quotes as JSON writes it: a `"` of its own cannot close the quote
+    and draw text of its choosing after it (helper-79, helper-92)."""
+    return '"' + matcher.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def group_not_run(matcher: Any) -> str | None:
     """Why a group's hooks are not run for its matcher, or None: absent, or a pattern that
     cannot take unbounded time (the twin of groupNotRun in project-hooks/hooks.ts)."""

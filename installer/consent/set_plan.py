@@ -28,12 +28,25 @@ def plan_set_hooks(set_root: Any, extra: Mapping[str, Any]) -> tuple[Action, ...
         return ()
     why = "changed since the last install" if known else "new"
     return tuple(
-        Action(
-            "approve",
-            hook.source,
-            detail=f"{hook.event} {hook.matcher or '*'}: {hook.command} ({why})",
-        )
+        Action("approve", hook.source, detail=f"{_when(hook)}: {_what(hook)} ({why})")
         for hook in list_commands(config.config)
+    )
+
+
+def _when(hook: Any) -> str:
+    """Its event, and its matcher quoted as `ext consent` and pi's dialog quote it (helper-92:
+    a matcher `Bash: echo lint (new)` read as a hook of its own)."""
+    from installer.consent.hooks import quoted
+
+    return hook.event if hook.matcher is None else f"{hook.event} matcher {quoted(hook.matcher)}"
+
+
+def _what(hook: Any) -> str:
+    """What it runs; a hook of another kind says so (helper-92: a prompt read as a command)."""
+    return (
+        hook.command
+        if hook.kind == "command"
+        else f"{hook.kind} hook, not run here: {hook.command}"
     )
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from installer.consent.canonical import short_hash
-from installer.consent.hooks import UNRECOGNISED, visible
+from installer.consent.hooks import UNRECOGNISED, quoted, visible
 from installer.consent.preview import COVERS
 from installer.ground.screen import escape
 
@@ -160,8 +160,7 @@ def describe(command: HookCommand) -> list[str]:
     if command.matcher is not None:
         # in quotes as JSON writes it: a `"` of its own could close the quote and draw notes
         # of its choosing after it (helper-79); ext and pi's dialog show the same
-        quoted = command.matcher.replace("\\", "\\\\").replace('"', '\\"')
-        when.append(f'matcher "{escape(quoted)}"')
+        when.append(f"matcher {escape(quoted(command.matcher))}")
     notes = [escape(command.source)]
     if command.timeout is not None:
         notes.append(f"timeout {_used(command.timeout)} s")
