@@ -146,8 +146,16 @@ def check_name(name: str, what: str = "name") -> str:
             "`.bak.YYYYMMDD-HHMMSS-NN`, it passes the file system's limit of 255"
         )
     if problem:
-        raise UsageError(f"{what} {name!r} {problem}", "use a plain name like 'notify'")
+        raise UsageError(f"{what} {_shown(name)} {problem}", "use a plain name like 'notify'")
     return name
+
+
+def _shown(name: str) -> str:
+    """A name in quotes, a byte the file system's encoding could not read as `\\xff`, as the
+    screen shows a path (helper-92: `'a\\udcffb'` beside the path's `a\\xffb`)."""
+    if not any(0xDC80 <= ord(c) <= 0xDCFF for c in name):
+        return repr(name)
+    return repr(os.fsencode(name).decode("utf-8", "backslashreplace")).replace("\\\\", "\\")
 
 
 def _unprintable(c: str) -> str:
@@ -155,6 +163,8 @@ def _unprintable(c: str) -> str:
     import unicodedata
 
     code = f"U+{ord(c):04X}"
+    if 0xDC80 <= ord(c) <= 0xDCFF:  # surrogateescape's: a byte, not a character (helper-92)
+        return f"holds the byte 0x{ord(c) - 0xDC00:02X}, which is not UTF-8 text"
     if unicodedata.category(c) == "Cc":
         return f"contains the control character {code}, which can rewrite what a terminal shows"
     if unicodedata.bidirectional(c) in (

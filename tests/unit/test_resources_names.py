@@ -163,3 +163,13 @@ def test_a_name_with_a_colon_is_named_whole_and_after_its_kind() -> None:
     colon = Resource("prompt", "a:b", "a:b.md", "file", "/s/prompts/a:b.md")
     assert resolve_name((*ALL, colon), "a:b") == [colon]
     assert resolve_name((*ALL, colon), "prompt:a:b") == [colon]
+
+
+def test_a_byte_that_is_not_text_is_said_as_a_byte_as_the_screen_shows_it() -> None:
+    """helper-92: a file `a\\xffb.ts` was refused as holding "the invisible character U+DCFF"
+    (Python's stand-in for the byte) and named `'a\\udcffb'` beside its path's `a\\xffb`."""
+    with pytest.raises(UsageError) as refused:
+        check_name("a\udcffb", "extension name")
+    assert refused.value.message == (
+        "extension name 'a\\xffb' holds the byte 0xFF, which is not UTF-8 text"
+    )
