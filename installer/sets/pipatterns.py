@@ -278,6 +278,10 @@ def _too_deep(base: str, rel: str) -> Exception:
 
 
 IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")
+# The ignore rules ext reads in one walk: each is a matcher of a few kB, and 800,000 lines of
+# `zzN*q*r` (10 MB, under the 32 MiB a file may hold) took ext list 31 s and 10.7 GB
+# (helper-92). A real project's ignore files hold hundreds.
+MOST_RULES = 10_000
 
 
 class Ignore:
@@ -303,14 +307,24 @@ class Ignore:
                 lines = read_text(f"{folder}/{name}").splitlines()
             except (OSError, ValueError):
                 continue
-            self.add_lines(lines, prefix)
+            self.add_lines(lines, prefix, f"{folder}/{name}")
 
-    def add_lines(self, lines: list[str], prefix: str = "") -> None:
-        """Rules from the lines of one ignore file whose folder is `prefix` below the root."""
+    def add_lines(self, lines: list[str], prefix: str = "", source: str = "") -> None:
+        """Rules from the lines of one ignore file (`source`) whose folder is `prefix` below
+        the root; refused past MOST_RULES, before the next is made."""
         for line in lines:
             rule = _rule(line, prefix)
-            if rule is not None:
-                self.rules.append(rule)
+            if rule is None:
+                continue
+            if len(self.rules) == MOST_RULES:
+                from installer.ground.errors import UsageError
+
+                raise UsageError(
+                    f"{source or 'an ignore file'}: more ignore rules than ext reads in one "
+                    f"set ({MOST_RULES:,})",
+                    "keep the set's .gitignore, .ignore and .fdignore files to the rules it needs",
+                )
+            self.rules.append(rule)
 
     def ignores(self, rel: str, is_dir: bool) -> bool:
         """Whether the path (relative to where the walk began) is ignored."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from installer.sets.pipatterns import Ignore, apply_patterns, minimatch
@@ -76,3 +78,19 @@ def test_a_trailing_tab_stays_part_of_an_ignore_rule_as_in_pi() -> None:
     ig = Ignore()
     ig.add_lines(["x.md\t"])
     assert ig.ignores("x.md", False) is False
+
+
+def test_more_ignore_rules_than_ext_reads_are_refused_before_they_are_made(tmp_path: Path) -> None:
+    """helper-92: 800,000 lines of `zzN*q*r` in a set's .gitignore took ext list 31 s and
+    10.7 GB; the walk stops at the rule past MOST_RULES, naming the file."""
+    from installer.ground.errors import UsageError
+    from installer.sets.pipatterns import MOST_RULES
+
+    (tmp_path / ".gitignore").write_text("".join(f"zz{i}*q*r\n" for i in range(MOST_RULES + 5)))
+    ig = Ignore()
+    with pytest.raises(UsageError) as refused:
+        ig.add(str(tmp_path), str(tmp_path), {".gitignore"})
+    assert refused.value.message == (
+        f"{tmp_path}/.gitignore: more ignore rules than ext reads in one set (10,000)"
+    )
+    assert len(ig.rules) == MOST_RULES
