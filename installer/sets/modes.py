@@ -77,7 +77,8 @@ def refuse_unloadable_entries(linked: Sequence[Resource]) -> None:
         f"pi cannot load {', '.join(label for label, _ in bad)} "
         f"({'; '.join(f'{label}: {why}' for label, why in bad)}): {UNLOADABLE}; nothing was "
         "changed",
-        f"make each a regular file of at most {CAP // (1024 * 1024)} MiB, or leave them out with "
+        f"make each a regular file of at most {CAP // (1024 * 1024)} MiB (a prompt's or skill's "
+        f"frontmatter of at most {NESTS:,} `[` and `{{`), or leave them out with "
         f"{skip_flag(b[0] for b in bad)}",
     )
 
@@ -106,19 +107,49 @@ def unloadable(linked: Sequence[Resource]) -> list[tuple[str, str]]:
             except OSError:
                 continue  # missing: the engine and doctor say so
             mode = st.st_mode
-            if stat.S_ISREG(mode) and st.st_size <= CAP:
+            nests = stat.S_ISREG(mode) and st.st_size > NESTS and r.kind in ("prompt", "skill")
+            if stat.S_ISREG(mode) and st.st_size <= CAP and not (nests and _nests(entry)):
                 continue
             what = "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
             if stat.S_ISREG(mode):
                 what = f"{st.st_size // (1024 * 1024)} MiB, over {CAP // (1024 * 1024)} MiB"
+            if stat.S_ISREG(mode) and st.st_size <= CAP:  # nests: not what it is, what it has
+                what = (
+                    f"a frontmatter of more than {NESTS:,} `[` and `{{`, which pi's YAML reader "
+                    "nests at about 1 kB each"
+                )
             real = os.path.realpath(entry)
             inside = real.startswith(os.path.realpath(r.source) + os.sep)
             shown = os.path.relpath(real, r.source) if inside else f"its entry, {real},"
             if r.layout == "file":
                 shown = "it"
-            bad.append((r.label, f"{shown} is {what}"))
+            verb = "has" if what.startswith("a frontmatter") else "is"
+            bad.append((r.label, f"{shown} {verb} {what}"))
             break
     return bad
+
+
+# The `[` and `{` a prompt's or skill's frontmatter may hold: pi's YAML reader takes about
+# 1 kB of memory for each level they nest (tests/e2e/test_pi_facts.py), and one of 15 MB of
+# them ran pi 1.6 and 0.73 out of memory at every start (helper-92). 20,000 bytes cannot
+# hold more, so only a larger file is read.
+NESTS = 20_000
+
+
+def _nests(path: str) -> bool:
+    """Whether the file's frontmatter (between its first `---` line and the next) holds more
+    than NESTS flow brackets."""
+    from installer.ground.readfile import read_text
+
+    try:
+        text = read_text(path)
+    except (OSError, ValueError):
+        return False
+    if not text.startswith("---"):
+        return False
+    end = text.find("\n---", 3)
+    head = text[: end if end >= 0 else len(text)]
+    return head.count("[") + head.count("{") > NESTS
 
 
 def refuse_lost_imports(ctx: Context, linked: Sequence[Resource]) -> None:

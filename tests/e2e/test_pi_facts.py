@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +148,30 @@ def test_a_string_of_folder_entries_is_read_a_character_at_a_time_by_pi_0_73(
     )
     assert "loading 'a', 'b' from the folder" in refused.stderr
     assert not (tmp_path / "a2").exists()
+
+
+def test_a_prompts_nested_frontmatter_costs_pi_memory_at_every_start(
+    pi_bin: Path, e2e_env: dict[str, str], tmp_path: Path
+) -> None:
+    """helper-92: a prompt whose frontmatter nests `[` 15 million levels deep ran pi out of
+    memory at every start. Pinned at a size a test can afford: 200,000 levels take pi's start
+    over 150 MB beyond one level's (about 1 kB a level), the fact installer.sets.modes.NESTS
+    bounds."""
+
+    def peak(depth: int) -> int:
+        agent = tmp_path / f"agent-{depth}"
+        head = "---\ndescription: x\nk: " + "[" * depth + "]" * depth + "\n---\nSay hi.\n"
+        build_tree(agent, {"prompts/deep.md": head})
+        code = (  # pi's peak, as its parent sees it: a parent of its own for each start
+            "import resource, subprocess, sys\n"
+            "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        )
+        env = {**e2e_env, "PI_CODING_AGENT_DIR": str(agent)}
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(pi_bin), "--help"],
+            env=env, capture_output=True, text=True, timeout=120, check=True,
+        )  # fmt: skip
+        return int(done.stdout) // 1024  # MB
+
+    assert peak(200_000) - peak(1) > 150

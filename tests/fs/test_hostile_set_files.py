@@ -236,3 +236,31 @@ def test_a_long_run_of_blanks_is_read_in_linear_time(reader: str, tmp_path: Path
         capture_output=True, text=True, timeout=30, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_prompt_or_skill_whose_frontmatter_nests_past_what_pi_affords_is_refused(
+    tmp_path: Path,
+) -> None:
+    """helper-92: a prompt of 15 MB of `[` in its frontmatter was installed without a word and
+    ran pi out of memory at every start (pi nests about 1 kB a level:
+    tests/e2e/test_pi_facts.py). Past NESTS, such a prompt or skill is refused as a FIFO is;
+    the same brackets in its body, which pi does not parse, are not."""
+    from installer.sets.modes import NESTS
+
+    deep = "---\ndescription: x\nk: " + "[" * (NESTS + 1) + "]" * (NESTS + 1) + "\n---\nHi.\n"
+    body = "---\ndescription: x\n---\n" + "[" * (NESTS + 1) + "\n"
+    set_root = build_tree(
+        tmp_path / "set",
+        {
+            "extset.toml": '[set]\nname = "s"\n',
+            "prompts/deep.md": deep,
+            "prompts/body.md": body,
+            "skills/tall/SKILL.md": deep.replace("description: x", "name: tall\ndescription: x"),
+        },
+    )
+    done = ext(set_root, tmp_path / "agent", "install", "--create", "--yes")
+    assert done.returncode == 2, done.stderr
+    assert "pi cannot load prompt:deep, skill:tall (prompt:deep: it has a frontmatter of more" in (
+        done.stderr
+    )
+    assert "body" not in done.stderr and not (tmp_path / "agent").exists()
