@@ -188,8 +188,10 @@ def _parse(
         version = host.version or data.get("version") or "?"
         return Unavailable(f"pi {version} does not export {missing}: its loader cannot be asked")
     if code != 0 or not isinstance(data, dict) or not isinstance(data.get("results"), list):
-        tail = next((ln for ln in reversed(stderr.splitlines()) if ln.strip()), "")
-        return Unavailable(f"pi's loader failed (exit {code}): {tail.strip() or 'no output'}")
+        from installer.host.node import why_node_stopped
+
+        said = why_node_stopped(stderr) or "no output"
+        return Unavailable(f"pi's loader failed (exit {code}): {said}")
     return tuple(_view(r) for r in data["results"])
 
 

@@ -207,25 +207,14 @@ def load_findings(
     elif not failed and report.finished:
         yield ok(f"{command} loaded every extension (offline; no model was asked)")
     elif not failed:
-        why = _why_stopped(report.output)
+        from installer.host.node import why_node_stopped
+
+        why = why_node_stopped(report.output)
         yield warn(
             f"{command} stopped before it finished loading extensions"
             + (f": {why}" if why else f" (exit {report.returncode})"),
             "start it by hand to see why: ext launch -- -p x --offline",
         )
-
-
-def _why_stopped(output: str) -> str:
-    """What the host said as it stopped: the error Node prints (`Error: EROFS: read-only file
-    system, open …`), not the `Node.js v22.23.5` it ends an uncaught error with; else its last
-    line."""
-    import re
-
-    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
-    said = next((ln for ln in lines if re.match(r"[A-Za-z]*Error\b.*?:", ln)), None)
-    if said is not None:
-        return said
-    return next((ln for ln in reversed(lines) if not ln.startswith("Node.js v")), "")
 
 
 def _labels(s: Subject) -> dict[str, str]:
