@@ -28,9 +28,14 @@ def plan_set_hooks(set_root: Any, extra: Mapping[str, Any]) -> tuple[Action, ...
         return ()
     why = "changed since the last install" if known else "new"
     return tuple(
-        Action("approve", hook.source, detail=f"{_when(hook)}: {_what(hook)} ({why})")
+        Action("approve", hook.source, detail=_detail(hook, why))
         for hook in list_commands(config.config)
     )
+
+
+def _detail(hook: Any, why: str) -> str:
+    """The plan's line of one hook: when it fires, what it runs, why it is asked again."""
+    return f"{_when(hook)}: {hook.command} ({why}{_not_run(hook)})"
 
 
 def _when(hook: Any) -> str:
@@ -41,13 +46,12 @@ def _when(hook: Any) -> str:
     return hook.event if hook.matcher is None else f"{hook.event} matcher {quoted(hook.matcher)}"
 
 
-def _what(hook: Any) -> str:
-    """What it runs; a hook of another kind says so (helper-92: a prompt read as a command)."""
-    return (
-        hook.command
-        if hook.kind == "command"
-        else f"{hook.kind} hook, not run here: {hook.command}"
-    )
+def _not_run(hook: Any) -> str:
+    """A hook of another kind, said in the closing parentheses, its kind quoted (helper-92: a
+    prompt read as a command; helper-93: a kind written to look like the rest of the line)."""
+    from installer.consent.hooks import quoted
+
+    return "" if hook.kind == "command" else f"; a {quoted(str(hook.kind))} hook, not run here"
 
 
 def recorded_hooks(

@@ -57,16 +57,17 @@ def why_node_stopped(output: str) -> str:
     """What Node said as it stopped: its fatal error (`FATAL ERROR: Reached heap limit
     Allocation failed - JavaScript heap out of memory`), else the error it printed (`Error:
     EROFS: read-only file system, open …`), else its last line that is neither the `Node.js
-    v22.23.5` it ends an uncaught error with nor a frame of the native stack it prints after
-    a fatal one (helper-92: doctor said pi stopped with `10: 0x7f11b3eacaf6`)."""
+    v22.23.5` it ends an uncaught error with nor the native stack it prints after a fatal one
+    (helper-92: doctor said pi stopped with `10: 0x7f11b3eacaf6`); V8's own fatal errors
+    (`# Fatal error in …`) first too (helper-93)."""
     import re
 
     lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
-    said = next((ln for ln in lines if ln.startswith("FATAL ERROR:")), None)
+    said = next((ln for ln in lines if ln.startswith(("FATAL ERROR:", "# Fatal"))), None)
     said = said or next((ln for ln in lines if re.match(r"[A-Za-z]*Error\b.*?:", ln)), None)
     if said is not None:
         return said
-    frame = re.compile(r"\d+: 0x[0-9a-f]+\b")
+    frame = re.compile(r"\d+: 0x[0-9a-f]+\b|-+ Native stack trace -+$")
     return next(
         (ln for ln in reversed(lines) if not ln.startswith("Node.js v") and not frame.match(ln)),
         "",

@@ -83,6 +83,11 @@ def refuse_unloadable_entries(linked: Sequence[Resource]) -> None:
     )
 
 
+# The `[` and `{` a prompt's or skill's frontmatter may hold: pi's YAML reader takes about
+# 1 kB of memory for each level they nest (tests/e2e/test_pi_facts.py), and one of 15 MB of
+# them ran pi 1.6 and 0.73 out of memory at every start (helper-92). 20,000 bytes cannot
+# hold more, so only a larger file is read.
+NESTS = 20_000
 # Why an item `unloadable` names cannot be installed (doctor says it of one installed too).
 UNLOADABLE = "pi reads each whole when it starts, and would hang or run out of memory"
 
@@ -107,49 +112,41 @@ def unloadable(linked: Sequence[Resource]) -> list[tuple[str, str]]:
             except OSError:
                 continue  # missing: the engine and doctor say so
             mode = st.st_mode
-            nests = stat.S_ISREG(mode) and st.st_size > NESTS and r.kind in ("prompt", "skill")
-            if stat.S_ISREG(mode) and st.st_size <= CAP and not (nests and _nests(entry)):
+            regular = stat.S_ISREG(mode) and st.st_size <= CAP
+            deep = regular and st.st_size > NESTS and r.kind in ("prompt", "skill")
+            if regular and not (deep and _nests(entry)):
                 continue
-            what = "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+            what = "is a FIFO" if stat.S_ISFIFO(mode) else "is not a regular file"
             if stat.S_ISREG(mode):
-                what = f"{st.st_size // (1024 * 1024)} MiB, over {CAP // (1024 * 1024)} MiB"
-            if stat.S_ISREG(mode) and st.st_size <= CAP:  # nests: not what it is, what it has
+                what = f"is {st.st_size // (1024 * 1024)} MiB, over {CAP // (1024 * 1024)} MiB"
+            if regular:  # too deep
                 what = (
-                    f"a frontmatter of more than {NESTS:,} `[` and `{{`, which pi's YAML reader "
-                    "nests at about 1 kB each"
+                    f"has a frontmatter of more than {NESTS:,} `[` and `{{`, which pi's YAML "
+                    "reader nests at about 1 kB each"
                 )
             real = os.path.realpath(entry)
             inside = real.startswith(os.path.realpath(r.source) + os.sep)
             shown = os.path.relpath(real, r.source) if inside else f"its entry, {real},"
             if r.layout == "file":
                 shown = "it"
-            verb = "has" if what.startswith("a frontmatter") else "is"
-            bad.append((r.label, f"{shown} {verb} {what}"))
+            bad.append((r.label, f"{shown} {what}"))
             break
     return bad
 
 
-# The `[` and `{` a prompt's or skill's frontmatter may hold: pi's YAML reader takes about
-# 1 kB of memory for each level they nest (tests/e2e/test_pi_facts.py), and one of 15 MB of
-# them ran pi 1.6 and 0.73 out of memory at every start (helper-92). 20,000 bytes cannot
-# hold more, so only a larger file is read.
-NESTS = 20_000
-
-
 def _nests(path: str) -> bool:
-    """Whether the file's frontmatter (between its first `---` line and the next) holds more
-    than NESTS flow brackets."""
+    """Whether the file's frontmatter holds more than NESTS flow brackets: found as pi 1.x
+    finds it (`extractFrontmatter`: a BOM dropped, each line end made `\\n`, then from a
+    first `---` to the next line starting `---`; without that line there is none)."""
     from installer.ground.readfile import read_text
 
     try:
         text = read_text(path)
     except (OSError, ValueError):
         return False
-    if not text.startswith("---"):
-        return False
-    end = text.find("\n---", 3)
-    head = text[: end if end >= 0 else len(text)]
-    return head.count("[") + head.count("{") > NESTS
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    end = text.find("\n---", 3) if text.startswith("---") else -1
+    return end >= 0 and text.count("[", 3, end) + text.count("{", 3, end) > NESTS
 
 
 def refuse_lost_imports(ctx: Context, linked: Sequence[Resource]) -> None:

@@ -278,9 +278,9 @@ def _too_deep(base: str, rel: str) -> Exception:
 
 
 IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")
-# The ignore rules ext reads in one walk: each is a matcher of a few kB, and 800,000 lines of
-# `zzN*q*r` (10 MB, under the 32 MiB a file may hold) took ext list 31 s and 10.7 GB
-# (helper-92). A real project's ignore files hold hundreds.
+# The ignore rules ext reads in one walk (a kind's folder, or a folder item's): each is a
+# matcher of a few kB, and 800,000 lines of `zzN*q*r` (10 MB, under the 32 MiB a file may
+# hold) took ext list 31 s and 10.7 GB (helper-92). A real project's files hold hundreds.
 MOST_RULES = 10_000
 
 
@@ -321,7 +321,7 @@ class Ignore:
 
                 raise UsageError(
                     f"{source or 'an ignore file'}: more ignore rules than ext reads in one "
-                    f"set ({MOST_RULES:,})",
+                    f"folder of the set ({MOST_RULES:,}, with those of the folders above it)",
                     "keep the set's .gitignore, .ignore and .fdignore files to the rules it needs",
                 )
             self.rules.append(rule)

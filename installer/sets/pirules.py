@@ -130,13 +130,17 @@ def _refuse_a_string_of_entries(folder: str, manifest: Any) -> None:
         return
     named = [c for c in dict.fromkeys(value) if os.path.lexists(os.path.join(folder, c))]
     if named:
+        import json
+
         from installer.ground.errors import UsageError
 
         pkg = os.path.join(folder, "package.json")
+        cut = value if len(value) <= 40 else value[:39] + "…"  # helper-93: 100 KB, thrice
+        shown = json.dumps(cut, ensure_ascii=False)
         raise UsageError(
-            f"{pkg}: pi.extensions is a string ({value!r}), which pi 0.73 reads one character "
-            f"at a time, loading {', '.join(repr(c) for c in named)} from the folder",
-            f'write it as a list of paths, e.g. "extensions": ["./index.ts"], in {pkg}',
+            f"{pkg}: pi.extensions is a string ({shown}), which pi 0.73 reads one character at "
+            f"a time, as the paths {', '.join(repr(c) for c in named)}",
+            f'write it as a list of paths in {pkg}: "extensions": [{shown}]',
         )
 
 

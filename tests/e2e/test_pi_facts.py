@@ -143,10 +143,11 @@ def test_a_string_of_folder_entries_is_read_a_character_at_a_time_by_pi_0_73(
     the_set = build_tree(tmp_path / "set", {"extset.toml": '[set]\nname = "s"\n', **files})
     refused = ext("--set", str(the_set), "--agent-dir", str(tmp_path / "a2"), "install", "--create")
     assert refused.returncode == 2, refused.stderr
-    assert "pi.extensions is a string ('ab'), which pi 0.73 reads one character at a time, " in (
-        refused.stderr
-    )
-    assert "loading 'a', 'b' from the folder" in refused.stderr
+    assert (
+        'pi.extensions is a string ("ab"), which pi 0.73 reads one character at a time, as the '
+        "paths 'a', 'b'"
+    ) in refused.stderr
+    assert '/package.json: "extensions": ["ab"]' in refused.stderr
     assert not (tmp_path / "a2").exists()
 
 

