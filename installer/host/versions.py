@@ -109,12 +109,22 @@ def range_error(text: str) -> str | None:
     return error
 
 
+# JavaScript's `\s` (and what its trim() drops), not Python's white space: `\x1f` and `\x85` are
+# none of it, a BOM is (helper-93).
+_JS_SPACE = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
+
+
+_PY_ONLY_SPACE = frozenset("\x1c\x1d\x1e\x1f\x85")
+
+
 def _spaced(text: str) -> str:
     """A range with each run of white space made one space, as npm reads it first
     (`range.trim().split(/\\s+/).join(' ')` in node-semver's Range): nodesemver parses a run
     of spaces after an operator in n**4 time (helper-92: `>=` and 1,000 spaces in a set's
     `[host] tested` held every command for half an hour)."""
-    return " ".join(text.split())
+    import re
+
+    return re.sub(_JS_SPACE, " ", text).strip(" ")
 
 
 # A version, or a range of one (`1.6`, `1.x`, `^1.6.0`, `~0.73`), with no comparison of its own.
@@ -133,6 +143,8 @@ def _range_error(text: str) -> str | None:
             return f"npm ranges separate alternatives with ||, not commas: write {either!r}"
         spaced = " ".join(parts)  # `>=1.6, <1.7`: both at once
         return f"npm ranges separate comparators with spaces, not commas: write {spaced!r}"
+    if _PY_ONLY_SPACE.intersection(text):  # Python's \s, nodesemver's, takes them; JS's not
+        return "not a version range in npm's grammar"
     try:
         if nodesemver.valid_range(_spaced(text), loose=False) is not None:
             return None

@@ -223,3 +223,10 @@ def test_a_range_with_a_run_of_spaces_is_read_as_npm_reads_it_at_once() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], timeout=20, check=False)
     assert done.returncode == 0
+
+
+def test_the_white_space_a_range_is_read_with_is_javascripts() -> None:
+    """helper-93: Python's white space made `>=1.6\\x1f<2` a range of two comparators, which
+    npm's semver refuses (`\\x1f` is no `\\s` of JavaScript), and left a BOM, which it takes."""
+    assert range_error(">=1.6.0\x1f<2.0.0") is not None
+    assert where("1.7.0", ">=1.6.0\ufeff<2.0.0") == "in"
