@@ -605,8 +605,7 @@ def _install(g: Globals, out: Any, ctx: Any, options: Any, verb: Any) -> int:
     # A plan says where before it; so does a dry run's, and a no-op among the agents a set
     # serves (its `nothing to do` is one of several).
     shown = result.dry_run and not result.plan.is_empty
-    told = (*said, *makes) if result.dry_run else said  # a served run's dir is made by now
-    before = told if not prompt.said and (shown or out.headed) else ()
+    before = prompt.before if not prompt.said and (shown or out.headed) else ()
     after = notice(g, ctx)
     if result.applied and not g.quiet and ctx.on.is_pi and not _pi_reads(ctx):
         # `ext` in these commands is made the one run, with this run's --agent-dir.

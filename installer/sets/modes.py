@@ -135,18 +135,16 @@ def unloadable(linked: Sequence[Resource]) -> list[tuple[str, str]]:
 
 
 def _nests(path: str) -> bool:
-    """Whether the file's frontmatter holds more than NESTS flow brackets: found as pi 1.x
-    finds it (`extractFrontmatter`: a BOM dropped, each line end made `\\n`, then from a
-    first `---` to the next line starting `---`; without that line there is none)."""
+    """Whether the file's frontmatter, cut as pi 1.x cuts it (a BOM dropped; none without a
+    closing `---` line), holds more than NESTS flow brackets."""
     from installer.ground.readfile import read_text
+    from installer.sets.piskill import frontmatter
 
     try:
-        text = read_text(path)
+        head = frontmatter(read_text(path))
     except (OSError, ValueError):
         return False
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    end = text.find("\n---", 3) if text.startswith("---") else -1
-    return end >= 0 and text.count("[", 3, end) + text.count("{", 3, end) > NESTS
+    return head is not None and head.count("[") + head.count("{") > NESTS
 
 
 def refuse_lost_imports(ctx: Context, linked: Sequence[Resource]) -> None:

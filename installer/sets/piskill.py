@@ -75,7 +75,7 @@ def refusal(path: str, strips_bom: bool = True) -> str | None:
 
 
 def _why_not(text: str, strips_bom: bool, whole: bool) -> str | None:
-    head = _frontmatter(text, strips_bom)
+    head = frontmatter(text, strips_bom)
     if head is None:
         return "has no frontmatter with a description" if whole else None
     lines = head.split("\n")
@@ -100,7 +100,7 @@ def _description(lines: list[str], keys: list[tuple[int, str, str]]) -> str | No
     return said.get(_kind(_resolved(value, keys), _below(lines, i)) or "")
 
 
-def _frontmatter(text: str, strips_bom: bool) -> str | None:
+def frontmatter(text: str, strips_bom: bool = True) -> str | None:
     """The YAML between the first `---` and the next line starting `---`, as pi cuts it (pi
     1.x drops a byte order mark first; 0.73 does not, and then sees no frontmatter)."""
     if strips_bom:

@@ -57,6 +57,18 @@ function panel({ argv = ["node", "pi"], answers = {}, sets = [SET] } = {}) {
 
 const settle = () => new Promise((r) => setImmediate(r));
 
+/** base, which `requiredBy` need, on; notify on; timer off: their rows, and a label's row id. */
+function neededBy(requiredBy) {
+	const needed = { process: undefined, required_by: requiredBy };
+	const items = [
+		{ name: "base", kind: "extension", state: "enabled", guard: needed },
+		{ name: "notify", kind: "extension", state: "enabled" },
+		{ name: "timer", kind: "extension", state: "disabled" },
+	];
+	const rows = mod.rowsOf([{ set: SET, items }], ["node", "pi"]);
+	return { rows, id: (label) => rows.find((r) => r.label === label).id };
+}
+
 describe("what /ext makes of ext's list and this session", () => {
 	test("the sets come from ext's state record: only those whose install put /ext here", () => {
 		const agent = mkdtempSync(join(tmpdir(), "ext-command-"));
@@ -185,14 +197,7 @@ describe("what /ext makes of ext's list and this session", () => {
 	});
 
 	test("an item another one needs stays on while that one stays on; the rest still applies", () => {
-		const needed = { process: undefined, required_by: ["notify"] };
-		const items = [
-			{ name: "base", kind: "extension", state: "enabled", guard: needed },
-			{ name: "notify", kind: "extension", state: "enabled" },
-			{ name: "timer", kind: "extension", state: "disabled" },
-		];
-		const rows = mod.rowsOf([{ set: SET, items }], ["node", "pi"]);
-		const id = (label) => rows.find((r) => r.label === label).id;
+		const { rows, id } = neededBy(["notify"]);
 
 		const [b] = mod.batches(rows, new Set([id("base"), id("timer")]));
 		assert.deepEqual([b.on, b.off], [["timer"], []]);
@@ -204,14 +209,7 @@ describe("what /ext makes of ext's list and this session", () => {
 
 	test("a dependent the batch switches on is said as such, not as enabled", () => {
 		// helper-87: `toggle --on top --off base`, top off until then, said "top is enabled"
-		const needed = { process: undefined, required_by: ["notify", "timer"] };
-		const items = [
-			{ name: "base", kind: "extension", state: "enabled", guard: needed },
-			{ name: "notify", kind: "extension", state: "enabled" },
-			{ name: "timer", kind: "extension", state: "disabled" },
-		];
-		const rows = mod.rowsOf([{ set: SET, items }], ["node", "pi"]);
-		const id = (label) => rows.find((r) => r.label === label).id;
+		const { rows, id } = neededBy(["notify", "timer"]);
 		const [one] = mod.batches(rows, new Set([id("base"), id("notify"), id("timer")]));
 		assert.deepEqual(one.refused, ["base stays on: timer is switched on by this run and needs it"]);
 		const [two] = mod.batches(rows, new Set([id("base"), id("timer")]));
